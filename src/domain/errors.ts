@@ -1,0 +1,104 @@
+/**
+ * One error catalog for the whole API. Every error the service answers with is an ApiError carrying its
+ * HTTP status and its exact `detail` text; texts listed in the spec are reproduced verbatim here and
+ * nowhere else. The HTTP layer maps ApiError to `{"detail": ...}` in one place.
+ */
+
+/** An error that the HTTP layer turns into `{ detail }` with `status`; `extra` fields are added to the body. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly detail: string,
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(detail);
+    this.name = "ApiError";
+  }
+}
+
+/** Builds a 400 with the given detail. */
+export const badRequest = (detail: string, extra?: Record<string, unknown>): ApiError =>
+  new ApiError(400, detail, extra);
+
+/** Builds a 502 (upstream RPC / relay failure) with the given detail. */
+export const upstreamError = (detail: string, extra?: Record<string, unknown>): ApiError =>
+  new ApiError(502, detail, extra);
+
+/** Exact detail texts of the spec (section 7), grouped by endpoint. */
+export const SPEC = {
+  trade: {
+    badAction: "action must be buy or sell",
+    amountType: "amount must be a number or string",
+    solDecimals: "SOL amounts cannot have more than 9 decimal places",
+    sellInSol: "sell amount must be denominated in token units",
+    slippageBoth: "use either slippage or slippage_bps, not both",
+    simulationFailed: "trade simulation failed",
+  },
+  create: {
+    nameSymbol: "name and symbol are required",
+    uriRequired: "uri is required and must be externally hosted",
+    uriInvalid: "uri must be an absolute https, http, or the service URL",
+    initialBuyZero: "initial_buy must be greater than zero",
+    initialBuyDecimals: "initial_buy must have at most 9 decimal places",
+    slippageWithoutBuy: "slippage is only valid when initial_buy is provided",
+    simulationFailed: "token creation simulation failed",
+  },
+  bundle: {
+    legCount: "accounts must contain between 1 and 4 bundle legs",
+    mintRequired: "mint is required before buy or sell legs",
+    mintWithCreate: "mint must not be supplied with a create leg",
+    amountRequired: "amount is required for buy and sell legs",
+    newTokenLegs: "new-token bundle legs must be SOL-denominated buys",
+    sellAfterCreate: "sell legs are not supported after a create leg",
+    oneExistingTrade: "only one trade against an existing token is supported per bundle",
+    slippageBpsMax: "slippageBps must not exceed 5000",
+    tipMin: "bundleTip must be at least 0.000001 SOL",
+    timedOut: "bundle confirmation timed out",
+    failed: "bundle failed",
+  },
+  claim: {
+    noneEnabled: "at least one claim type must be enabled",
+    walletSelection: "managed wallet selection error",
+    readFailed: "cashback RPC read failed",
+  },
+  check: {
+    walletAndWallets: "use either wallet or wallets, not both",
+    walletsCount: "wallets must contain between 1 and 100 wallets",
+    invalidAddress: "invalid Solana wallet address",
+    readFailed: "cashback RPC read failed",
+    badOwner: "launch user volume accumulator has an unexpected owner",
+    badSwapAccount: "swap cashback account does not match its PDA",
+  },
+  consolidate: {
+    invalidDestination: "invalid destination wallet address",
+    sourcesCount: "source_wallets must contain between 1 and 50 wallets",
+    sourcesUnique: "source wallets must be unique",
+    destinationIsSource: "destination wallet cannot be one of the source wallets",
+    /** The spec's text continues with a detail after this prefix. */
+    lowBalancePrefix: "source balance is too low after fee reserve: ",
+    noSources: "no managed source wallets available",
+  },
+  transfer: {
+    invalidDestination: "invalid destination wallet address",
+    destinationIsSource: "destination wallet cannot be the source wallet",
+    lowBalance: "source balance is too low after fee reserve",
+    invalidMint: "invalid token mint address",
+    mintNotFound: "token mint was not found",
+    unsupportedMint: "mint must be owned by a supported token program",
+    noSourceAccount: "source wallet has no associated token account",
+    lowTokenBalance: "source token balance is too low",
+    tokenAmount: "token amount must be a positive integer",
+  },
+  split: {
+    destinationsCount: "destinations must contain between 1 and 5 wallets",
+    percentOrSol: "each destination must use either percent or sol, not both",
+    destinationIsSource: "destination cannot be the source wallet",
+    destinationsUnique: "destination wallets must be unique",
+    lowBalance: "source balance is too low after fee reserve",
+    totalPercent: "total_percent must be greater than 0 and at most 100",
+    percentOver: "destination percentages cannot exceed 100",
+    amountsExceed: "destination amounts exceed selected transfer total",
+    notConsumed: "destination split does not consume selected transfer total",
+    minLamport: "each destination must receive at least one lamport",
+  },
+} as const;

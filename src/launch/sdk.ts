@@ -1,0 +1,11 @@
+import { createRequire } from "node:module";
+
+// The SDKs' ESM builds import `BN` from @coral-xyz/anchor's ESM entry, which does not export it;
+// their CommonJS builds load fine, so both the service and the localnet load them through require.
+const require = createRequire(import.meta.url);
+
+/** The bonding-curve program's official SDK (`@pump-fun/pump-sdk`). */
+export const launchSdk = require("@pump-fun/pump-sdk") as typeof import("@pump-fun/pump-sdk");
+
+/** The swap program's official SDK (`@pump-fun/pump-swap-sdk`). */
+export const launchSwapSdk = require("@pump-fun/pump-swap-sdk") as typeof import("@pump-fun/pump-swap-sdk");
