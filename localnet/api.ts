@@ -1,0 +1,92 @@
+/**
+ * The localnet's public surface: how the service (sandbox mode), tests and benchmarks start it and
+ * drive it. `startLocalnet` lives in `localnet/index.ts`; these are its types.
+ */
+
+/** Options of `startLocalnet`. Every field has a default. */
+export interface LocalnetOptions {
+  /** TCP port for RPC, relay, bundle relay and admin routes; 0 picks a free port. Default 8899. */
+  port?: number;
+  /** Listen address. Default 127.0.0.1. */
+  host?: string;
+  /** Slot length in ms; 0 disables the clock (slots advance only via admin.advanceSlots). Default 400. */
+  slotMs?: number;
+  /** Minimum submission-relay tip in lamports. Default 200_000. */
+  relayTipLamports?: bigint;
+  /** Submission-relay tip accounts (base58). Default: generated addresses. */
+  relayTipAccounts?: string[];
+  /** Bundle-relay tip accounts (base58). Default: generated addresses. */
+  bundleTipAccounts?: string[];
+  /** Genesis switch: emulate the earlier program in which create_v2 could create cashback coins. */
+  cashbackCreation?: boolean;
+}
+
+/** Faults switchable at run time (POST /admin/faults or admin.setFaults). Unset fields are off. */
+export interface FaultSettings {
+  /** Added latency per call, ms. */
+  latencyMs?: number;
+  /** Share of calls (0..1) answered with `errorKind` instead of being served. */
+  errorRate?: number;
+  /** Answer the next N matching calls with `errorKind` (deterministic alternative to errorRate). */
+  errorCount?: number;
+  /** What an injected error looks like. Default "http429". */
+  errorKind?: "http429" | "http500" | "rpcError";
+  /** Restrict latency/errors/hangs to these JSON-RPC methods (default: every method). */
+  methods?: string[];
+  /** Restrict latency/errors/hangs to these endpoints (default: all). */
+  endpoints?: ("rpc" | "relay" | "bundle")[];
+  /** Sends are accepted (signature returned) but never applied. */
+  neverLand?: boolean;
+  /** Sends are applied only after this many slots. */
+  landAfterSlots?: number;
+  /** Bundles are accepted but stay Invalid. */
+  bundleInvalid?: boolean;
+  /** Bundles are accepted and reported Failed (nothing applied). */
+  bundleFailed?: boolean;
+  /** Matching calls hang this long (ms) before answering, to exceed a client timeout. */
+  hangMs?: number;
+}
+
+/** Operator API of a running localnet (also served as HTTP routes under /admin/). */
+export interface LocalnetAdmin {
+  setFaults(faults: FaultSettings): void;
+  clearFaults(): void;
+  /** Calls per "<endpoint>.<method>" (e.g. "rpc.getMultipleAccounts", "relay.sendTransaction") since the last reset. */
+  stats(): Record<string, number>;
+  resetStats(): void;
+  /** Advances the clock by n slots (lands delayed sends that are due). */
+  advanceSlots(n: number): void;
+  /** Credits lamports to an address directly (what requestAirdrop does, without a signature). */
+  fund(address: string, lamports: bigint): void;
+  /** Creates a launch token (create_v2) owned by a localnet operator wallet. */
+  createToken(opts?: {
+    name?: string;
+    symbol?: string;
+    uri?: string;
+    mayhem?: boolean;
+    cashback?: boolean;
+  }): { mint: string; creator: string };
+  /** Buys a curve out to completion. */
+  complete(mint: string): void;
+  /** Migrates a complete curve into its canonical SOL-quoted swap pool; returns the pool address. */
+  migrate(mint: string): { pool: string };
+  /** Makes `user` hold the given claimable bonding-curve lamports and swap WSOL cashback. */
+  setCashback(user: string, amounts: { bondingLamports: bigint; swapLamports: bigint }): void;
+}
+
+/** A running localnet. */
+export interface LocalnetHandle {
+  /** Base URL; RPC is served at the root. */
+  rpcUrl: string;
+  /** Submission relay JSON-RPC endpoint (sendTransaction). */
+  relayUrl: string;
+  /** Bundle relay base (Jito block-engine paths below it: `${bundleRelayUrl}/api/v1/bundles`). */
+  bundleRelayUrl: string;
+  /** Admin routes base (`${adminUrl}/faults`, ...). */
+  adminUrl: string;
+  relayTipAccounts: string[];
+  bundleTipAccounts: string[];
+  relayTipLamports: bigint;
+  admin: LocalnetAdmin;
+  close(): Promise<void>;
+}
