@@ -3,7 +3,7 @@
  * TypeScript emulations of the two launch programs. The ledger owns accounts and atomicity; a program
  * emulation only reads and writes accounts through `LedgerAccess` and throws `ProgramFailure` to fail.
  */
-import type { PublicKey, TransactionInstruction } from "@solana/web3.js";
+import type { Keypair, PublicKey, TransactionInstruction } from "@solana/web3.js";
 
 /** One account as the ledger stores it. */
 export interface AccountState {
@@ -68,4 +68,20 @@ export interface EmulatedProgram {
   readonly programId: PublicKey;
   /** Executes one instruction; throws ProgramFailure to fail it (the ledger undoes every change). */
   execute(ctx: InstructionContext): void;
+}
+
+/**
+ * The ledger as operator helpers (genesis installers, admin routes) see it: everything a program
+ * sees, plus trusted transactions and direct funding.
+ */
+export interface AdminLedger extends LedgerAccess {
+  /**
+   * Runs `ixs` as one trusted atomic transaction: no signature checks, no fee, emulated programs
+   * dispatched like client transactions. Throws (ProgramFailure or Error) on failure; nothing applies then.
+   */
+  execute(ixs: TransactionInstruction[]): void;
+  /** Credits lamports to an address (creates a system account when missing). */
+  fund(pubkey: PublicKey, lamports: bigint): void;
+  /** A funded localnet operator wallet. */
+  operator: Keypair;
 }
