@@ -1,0 +1,86 @@
+import { badRequest, SPEC } from "./errors.js";
+
+/** Base network fee the runtime charges per transaction signature, in lamports. */
+export const LAMPORTS_PER_SIGNATURE = 5_000n;
+
+/** Default of `fee_reserve_lamports` on consolidate, transfer and split. */
+export const DEFAULT_FEE_RESERVE_LAMPORTS = 5_000n;
+
+/** Lamports a transaction needs for its signatures plus its compute-unit price × limit (rounded up). */
+export function priorityFeeReserve(input: {
+  cuPriceMicroLamports: bigint;
+  cuLimit: bigint;
+  signatures: bigint;
+  lamportsPerSignature?: bigint;
+}): bigint {
+  const perSignature = input.lamportsPerSignature ?? LAMPORTS_PER_SIGNATURE;
+  // The runtime charges ceil(price × limit / 1e6) for the requested limit, whatever is actually used.
+  const priority = (input.cuPriceMicroLamports * input.cuLimit + 999_999n) / 1_000_000n;
+  return perSignature * input.signatures + priority;
+}
+
+/** The spec's effective reserve: requested fee_reserve_lamports + relay tip + priority-fee reserve. */
+export function effectiveReserve(input: {
+  requested: bigint;
+  relayTip: bigint;
+  priorityFeeReserve: bigint;
+}): bigint {
+  return input.requested + input.relayTip + input.priorityFeeReserve;
+}
+
+/** One source of a consolidation with the balance read before anything is sent. */
+export interface ConsolidationSource {
+  wallet: string;
+  balanceLamports: bigint;
+}
+
+/** What one source sends: its balance minus the effective reserve. */
+export interface ConsolidationTransfer {
+  wallet: string;
+  balanceLamports: bigint;
+  transferLamports: bigint;
+}
+
+/**
+ * Plans every source's transfer (balance − effective reserve) before any transaction is sent; the first
+ * source that cannot keep the reserve and still move at least one lamport fails the whole request with the
+ * spec's prefix plus a detail naming the wallet and the shortfall.
+ */
+export function planConsolidation(
+  sources: readonly ConsolidationSource[],
+  reserve: bigint,
+): { transfers: ConsolidationTransfer[]; totalLamports: bigint } {
+  const transfers: ConsolidationTransfer[] = [];
+  let totalLamports = 0n;
+  for (const source of sources) {
+    const transferLamports = source.balanceLamports - reserve;
+    if (transferLamports < 1n) {
+      // Shortfall counts the one lamport that must move, so "short by" is what a top-up has to add.
+      const shortfall = reserve + 1n - source.balanceLamports;
+      throw badRequest(
+        `${SPEC.consolidate.lowBalancePrefix}wallet ${source.wallet} has ${source.balanceLamports} lamports, ` +
+          `effective reserve is ${reserve} lamports (short by ${shortfall} lamports)`,
+      );
+    }
+    transfers.push({ wallet: source.wallet, balanceLamports: source.balanceLamports, transferLamports });
+    totalLamports += transferLamports;
+  }
+  return { transfers, totalLamports };
+}
+
+/** Throws the transfer 400 unless sending `amount` lamports still leaves the effective reserve. */
+export function checkSolTransferBalance(input: { balance: bigint; amount: bigint; reserve: bigint }): void {
+  if (input.balance - input.reserve < input.amount) throw badRequest(SPEC.transfer.lowBalance);
+}
+
+/** Throws the transfer 400 unless the wallet can pay the effective reserve (token transfers move no SOL). */
+export function checkFeeBalance(input: { balance: bigint; reserve: bigint }): void {
+  if (input.balance < input.reserve) throw badRequest(SPEC.transfer.lowBalance);
+}
+
+/** Split's spendable lamports (balance − effective reserve); at least one lamport or the split 400. */
+export function splitSpendable(input: { balance: bigint; reserve: bigint }): bigint {
+  const spendable = input.balance - input.reserve;
+  if (spendable < 1n) throw badRequest(SPEC.split.lowBalance);
+  return spendable;
+}
