@@ -102,3 +102,41 @@ export const SPEC = {
     minLamport: "each destination must receive at least one lamport",
   },
 } as const;
+
+/**
+ * Texts for rule violations the spec leaves unlisted (section 7 says "not shown"); owned by the trade rules
+ * (amounts, slippage, trade request, routing, quotes). Documented in docs/decisions.md.
+ */
+export const RULES = {
+  amountRequired: "amount is required",
+  amountInvalid: "amount must be a decimal number",
+  amountPositive: "amount must be greater than zero",
+  amountTooLarge: "amount is too large",
+  amountUnsafeNumber: "integer amounts above 9007199254740991 must be sent as a string",
+  tokenUnits: "token amounts must be a positive integer of atomic units",
+  percentRange: "percentage sells must be greater than 0% and at most 100%",
+  percentDecimals: "percentage sells cannot have more than 2 decimal places",
+  percentOnBuy: "percentage amounts are only valid for sells",
+  percentZeroUnits: "percentage sell resolves to zero token units",
+  noTokenBalance: "wallet has no token balance to sell",
+  slippageInvalid: "slippage must be a number",
+  slippageRange: "slippage must be at least 0 and at most 50",
+  slippagePositiveRange: "slippage must be greater than 0 and at most 50",
+  slippageDecimals: "slippage cannot have more than 2 decimal places",
+  slippageBps: "slippage_bps must be an integer from 0 to 5000",
+  mintRequired: "mint is required",
+  mintInvalid: "invalid token mint address",
+  poolInvalid: "invalid pool address",
+  walletInvalid: "invalid Solana wallet address",
+  denominatedInSol: "denominated_in_sol must be true or false",
+  simulateBoolean: "simulate must be true or false",
+  confirmBoolean: "confirm must be true or false",
+  measureTimingBoolean: "measure_timing must be true or false",
+  poolNotFound: "pool was not found",
+  poolNotSolQuoted: "only pools quoted in SOL are supported",
+  poolMintMismatch: "mint must equal the pool base mint",
+  tokenNotFound: "no bonding curve or swap pool was found for mint",
+  swapPoolNotFound: "bonding curve is complete and its swap pool was not found",
+  tradeTooSmall: "amount is too small to trade",
+  exceedsReserves: "amount exceeds the tokens available for purchase",
+} as const;
