@@ -140,3 +140,56 @@ export const RULES = {
   tradeTooSmall: "amount is too small to trade",
   exceedsReserves: "amount exceeds the tokens available for purchase",
 } as const;
+
+/**
+ * Texts for rule violations the spec leaves unlisted, owned by the create, bundle, cashback, consolidate,
+ * transfer and split rules. Documented in docs/decisions.md.
+ */
+export const RULES2 = {
+  nameTooLong: "name must be at most 32 bytes",
+  symbolTooLong: "symbol must be at most 13 bytes",
+  uriTooLong: "uri must be at most 200 bytes",
+  initialBuyInvalid: "initial_buy must be a SOL amount as a number or decimal string",
+  mayhemBoolean: "mayhem_mode must be true or false",
+  cashbackBoolean: "cashback must be true or false",
+  bundleTipRequired: "bundleTip is required",
+  bundleTipInvalid: "bundleTip must be a SOL amount as a number or decimal string",
+  legObject: "each bundle leg must be an object",
+  legType: "bundle leg type must be create, buy or sell",
+  legPercent: "percentage amounts are not supported in bundle legs",
+  legSlippage: "bundle buy and sell legs use slippageBps, not slippage",
+  slippageBpsInvalid: "slippageBps must be a non-negative integer",
+  legDenominated: "denominatedInSol must be true or false",
+  poolWithCreate: "pool is only valid for existing-token trades",
+  claimBondingBoolean: "claim_bonding_curve must be true or false",
+  claimLaunchswapBoolean: "claim_launchswap must be true or false",
+  feeReserve: "fee_reserve_lamports must be a non-negative integer",
+  sourceInvalid: "invalid source wallet address",
+  destinationObject: "each destination must be an object with a wallet",
+  destinationSolInvalid: "destination sol must be a SOL amount as a number or decimal string",
+  destinationPercentInvalid: "destination percent must be greater than 0 and at most 100",
+  destinationPercentDecimals: "destination percent cannot have more than 2 decimal places",
+  totalPercentDecimals: "total_percent cannot have more than 2 decimal places",
+} as const;
+
+/** Texts of the launch layer (routing and account checks the spec leaves unlisted). Documented in docs/decisions.md. */
+export const LAUNCH = {
+  mintNotFound: "token mint was not found",
+  unsupportedMint: "mint must be owned by a supported token program",
+  notLaunchToken: "mint is not a launch token: no bonding curve or swap pool exists for it",
+  notMigrated: "bonding curve is complete and its swap pool does not exist yet; retry after migration",
+  poolNotFound: "pool account was not found",
+  notSwapPool: "pool is not a launchswap pool",
+  poolNotSolQuoted: "only pools quoted in SOL are supported",
+  poolMintMismatch: "mint does not match the pool base mint",
+  poolVaultsUnexpected: "pool token accounts are not the pool's associated token accounts",
+  curveInvalid: "bonding curve account could not be decoded",
+} as const;
+
+/** Texts for quote-time violations (trade-quote, swap-quote); unlisted by the spec, documented in docs/decisions.md. */
+export const TRADE_QUOTE = {
+  emptyPool: "pool has no liquidity",
+  insufficientQuoteReserves: "pool quote reserves cannot cover this sell",
+  curveComplete: "bonding curve is complete",
+  tokenBalanceTooLow: "wallet token balance is too low for this sell",
+} as const;
