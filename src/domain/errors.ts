@@ -193,3 +193,25 @@ export const TRADE_QUOTE = {
   curveComplete: "bonding curve is complete",
   tokenBalanceTooLow: "wallet token balance is too low for this sell",
 } as const;
+
+/**
+ * Texts of the service foundation for cases the spec leaves "not shown": authentication, setup rate limit,
+ * wallet endpoints, wallet selection, and malformed HTTP requests. Documented in docs/decisions.md.
+ */
+export const FOUNDATION = {
+  apiKeyMissing: "missing x-api-key header",
+  apiKeyInvalid: "invalid API key",
+  setupRateLimited: "setup is limited to one call per IP address every 5 seconds; retry later",
+  walletNotFound: "wallet not found",
+  noWallets: "this API key has no managed wallets; create or import one first",
+  walletAlreadyLinked: "wallet is already linked to this API key",
+  privateKeyRequired: "private_key_base58 is required",
+  privateKeyNotBase58: "private_key_base58 is not valid base58",
+  privateKeyLength: "private_key_base58 must decode to a 64-byte secret key or a 32-byte seed",
+  privateKeyMismatch: "private_key_base58 public key half does not match its secret key",
+  invalidJson: "request body is not valid JSON",
+  unsupportedContentType: "content-type must be application/json",
+  bodyTooLarge: "request body exceeds the 64 KiB limit",
+  notFound: "route not found",
+  internal: "internal server error",
+} as const;

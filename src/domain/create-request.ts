@@ -1,0 +1,144 @@
+/**
+ * The create-token request (spec 4.4) and the create model a bundle's create leg reuses (4.5): field aliases,
+ * the program's name/symbol/uri limits, the initial buy and its slippage, with the spec's exact texts.
+ */
+import { type Address, parseAddress } from "./addresses.js";
+import { amountText, parseSolAmount } from "./amounts.js";
+import { badRequest, RULES, RULES2, SPEC } from "./errors.js";
+import { DEFAULT_SLIPPAGE_BPS, parseSlippagePercent } from "./slippage.js";
+
+/** A JSON request body as the HTTP layer hands it over. */
+export type RequestBody = Record<string, unknown>;
+
+/** Limits the launch program enforces on create_v2 (errors 6043-6045), counted in UTF-8 bytes as borsh writes them. */
+export const MAX_NAME_BYTES = 32;
+export const MAX_SYMBOL_BYTES = 13;
+export const MAX_URI_BYTES = 200;
+
+/** The value of the first of `names` present in `body` (JSON null counts as absent). */
+export function fieldOf(body: RequestBody, names: readonly string[]): unknown {
+  for (const name of names) {
+    const value = body[name];
+    if (value !== undefined && value !== null) return value;
+  }
+  return undefined;
+}
+
+/** A boolean field: JSON true/false or the strings "true"/"false"; absent gives `fallback`. */
+export function parseBooleanField(value: unknown, fallback: boolean, errorText: string): boolean {
+  if (value === undefined || value === null) return fallback;
+  if (typeof value === "boolean") return value;
+  if (typeof value === "string") {
+    const t = value.trim().toLowerCase();
+    if (t === "true") return true;
+    if (t === "false") return false;
+  }
+  throw badRequest(errorText);
+}
+
+/** An optional managed-wallet field; undefined means "the key's default wallet". */
+export function parseOptionalWallet(value: unknown): Address | undefined {
+  if (value === undefined || value === null) return undefined;
+  return parseAddress(value, RULES.walletInvalid);
+}
+
+/** The initial developer buy of a create: the SOL text as sent, its lamports and its slippage. */
+export interface InitialBuy {
+  text: string;
+  lamports: bigint;
+  slippageBps: bigint;
+}
+
+/** The create model shared by the create endpoint and a bundle's create leg. */
+export interface CreateFields {
+  name: string;
+  symbol: string;
+  uri: string;
+  mayhemMode: boolean;
+  cashback: boolean;
+  initialBuy?: InitialBuy;
+}
+
+/** A validated create-token request. */
+export interface CreateRequest extends CreateFields {
+  confirm: boolean;
+  wallet?: Address;
+}
+
+const URI_NAMES = ["uri", "metadataUrl", "metadataUri"] as const;
+const INITIAL_BUY_NAMES = ["initial_buy", "initialBuy", "buyAmountSol", "devBuy", "dev_buy"] as const;
+const SLIPPAGE_NAMES = ["slippage", "initialBuySlippage", "devBuySlippage", "dev_buy_slippage"] as const;
+
+const utf8Length = (s: string): number => Buffer.byteLength(s, "utf8");
+
+function parseNameSymbol(body: RequestBody): { name: string; symbol: string } {
+  const { name, symbol } = body;
+  if (typeof name !== "string" || typeof symbol !== "string" || name.trim() === "" || symbol.trim() === "") {
+    throw badRequest(SPEC.create.nameSymbol);
+  }
+  if (utf8Length(name) > MAX_NAME_BYTES) throw badRequest(RULES2.nameTooLong);
+  if (utf8Length(symbol) > MAX_SYMBOL_BYTES) throw badRequest(RULES2.symbolTooLong);
+  return { name, symbol };
+}
+
+/** True for an absolute ipfs://, https:// or http:// URI with something after the scheme and no whitespace. */
+export function isExternalMetadataUri(uri: string): boolean {
+  if (/\s/.test(uri)) return false;
+  const match = /^(ipfs|https|http):\/\/(.+)$/i.exec(uri);
+  if (match === null) return false;
+  if (match[1]?.toLowerCase() === "ipfs") return true;
+  try {
+    return new URL(uri).hostname !== "";
+  } catch {
+    return false;
+  }
+}
+
+function parseUri(body: RequestBody): string {
+  const value = fieldOf(body, URI_NAMES);
+  if (value === undefined || value === "") throw badRequest(SPEC.create.uriRequired);
+  if (typeof value !== "string" || !isExternalMetadataUri(value)) throw badRequest(SPEC.create.uriInvalid);
+  if (utf8Length(value) > MAX_URI_BYTES) throw badRequest(RULES2.uriTooLong);
+  return value;
+}
+
+function parseInitialBuy(body: RequestBody): InitialBuy | undefined {
+  const value = fieldOf(body, INITIAL_BUY_NAMES);
+  const slippage = fieldOf(body, SLIPPAGE_NAMES);
+  if (value === undefined) {
+    if (slippage !== undefined) throw badRequest(SPEC.create.slippageWithoutBuy);
+    return undefined;
+  }
+  const text = amountText(value, RULES2.initialBuyInvalid);
+  const lamports = parseSolAmount(value, {
+    type: RULES2.initialBuyInvalid,
+    invalid: RULES2.initialBuyInvalid,
+    decimals: SPEC.create.initialBuyDecimals,
+    positive: SPEC.create.initialBuyZero,
+  });
+  const slippageBps =
+    slippage === undefined ? DEFAULT_SLIPPAGE_BPS : parseSlippagePercent(slippage, { allowZero: false });
+  return { text, lamports, slippageBps };
+}
+
+/** Parses the create model (name, symbol, uri, flags, initial buy) from a create body or a bundle create leg. */
+export function parseCreateFields(body: RequestBody): CreateFields {
+  const { name, symbol } = parseNameSymbol(body);
+  const uri = parseUri(body);
+  const mayhemMode = parseBooleanField(
+    fieldOf(body, ["mayhem_mode", "mayhemMode"]),
+    false,
+    RULES2.mayhemBoolean,
+  );
+  const cashback = parseBooleanField(body.cashback, false, RULES2.cashbackBoolean);
+  const initialBuy = parseInitialBuy(body);
+  return { name, symbol, uri, mayhemMode, cashback, ...(initialBuy === undefined ? {} : { initialBuy }) };
+}
+
+/** Parses `POST /v1/laser/create`'s body into a create intent, or throws the spec's 400. */
+export function parseCreateRequest(body: RequestBody): CreateRequest {
+  const fields = parseCreateFields(body);
+  const wallet = parseOptionalWallet(body.wallet);
+  const confirm = parseBooleanField(body.confirm, true, RULES.confirmBoolean);
+  return { ...fields, confirm, ...(wallet === undefined ? {} : { wallet }) };
+}
