@@ -1,0 +1,54 @@
+/** The emulated swap program: decodes each instruction with the IDL coder and dispatches it. */
+import type BN from "bn.js";
+import type { EmulatedProgram, InstructionContext } from "../types.js";
+import { ANCHOR, fail } from "./account-check.js";
+import { SWAP_PROGRAM_ID } from "./addresses.js";
+import { executeClaimCashback, executeExtendAccount } from "./cashback.js";
+import { SWAP_CODER, big } from "./codec.js";
+import { executeBuy, executeSell } from "./swap.js";
+
+const LOG_NAMES: Record<string, string> = {
+  buy: "Buy",
+  buy_exact_quote_in: "BuyExactQuoteIn",
+  sell: "Sell",
+  claim_cashback: "ClaimCashback",
+  extend_account: "ExtendAccount",
+};
+
+/** Executes one swap-program instruction against the ledger. */
+export function executeSwapInstruction(ctx: InstructionContext): void {
+  if (ctx.data.length < 8) fail(ANCHOR.InstructionFallbackNotFound, "InstructionFallbackNotFound");
+  let decoded: { name: string; data: Record<string, BN> } | null;
+  try {
+    decoded = SWAP_CODER.instruction.decode(Buffer.from(ctx.data)) as typeof decoded;
+  } catch {
+    fail(ANCHOR.InstructionDidNotDeserialize, "InstructionDidNotDeserialize");
+  }
+  if (!decoded) fail(ANCHOR.InstructionFallbackNotFound, "InstructionFallbackNotFound");
+  const logName = LOG_NAMES[decoded.name];
+  if (!logName) fail(ANCHOR.InstructionFallbackNotFound, "InstructionFallbackNotFound");
+  ctx.log(`Program log: Instruction: ${logName}`);
+  const d = decoded.data;
+  switch (decoded.name) {
+    case "buy":
+      return executeBuy(ctx, "buy", big(d["base_amount_out"]!), big(d["max_quote_amount_in"]!));
+    case "buy_exact_quote_in":
+      return executeBuy(
+        ctx,
+        "buy_exact_quote_in",
+        big(d["spendable_quote_in"]!),
+        big(d["min_base_amount_out"]!),
+      );
+    case "sell":
+      return executeSell(ctx, big(d["base_amount_in"]!), big(d["min_quote_amount_out"]!));
+    case "claim_cashback":
+      return executeClaimCashback(ctx);
+    default:
+      return executeExtendAccount(ctx);
+  }
+}
+
+/** The swap program as the ledger registers it. */
+export function createSwapProgram(): EmulatedProgram {
+  return { programId: SWAP_PROGRAM_ID, execute: executeSwapInstruction };
+}
