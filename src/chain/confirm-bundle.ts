@@ -1,0 +1,55 @@
+import { ApiError, SPEC } from "../domain/errors.js";
+import type { BundleRelayClient } from "./bundle-relay-client.js";
+import type { Clock } from "./clock.js";
+
+/** A bundle observed landed. */
+export interface BundleConfirmation {
+  confirmed: true;
+  confirmationStatus: "confirmed" | "finalized";
+  slot: number;
+}
+
+/** Inputs of `confirmBundle`. */
+export interface ConfirmBundleInput {
+  bundleRelay: Pick<BundleRelayClient, "getInflightBundleStatuses" | "getBundleStatuses">;
+  bundleId: string;
+  /** About 30 s per the spec. */
+  timeoutMs: number;
+  pollMs: number;
+  clock: Clock;
+}
+
+/**
+ * Polls the bundle until it lands at confirmed/finalized. Invalid or absent while propagating is not a
+ * failure; Failed, or a landed status carrying an error, fails early (502 `bundle failed`); time up is 502
+ * `bundle confirmation timed out`.
+ */
+export async function confirmBundle(input: ConfirmBundleInput): Promise<BundleConfirmation> {
+  const { clock, bundleId } = input;
+  const start = clock.now();
+  for (;;) {
+    try {
+      const [inflight] = await input.bundleRelay.getInflightBundleStatuses([bundleId]);
+      if (inflight?.status === "Failed") throw new ApiError(502, SPEC.bundle.failed, { bundle_id: bundleId });
+      // Landed statuses are only in getBundleStatuses; ask once the block engine says it landed (or lost track).
+      if (inflight === null || inflight === undefined || inflight.status === "Landed") {
+        const [landed] = await input.bundleRelay.getBundleStatuses([bundleId]);
+        if (landed) {
+          if (landed.err !== null) {
+            throw new ApiError(502, SPEC.bundle.failed, { bundle_id: bundleId, error: landed.err });
+          }
+          const level = landed.confirmationStatus;
+          if (level === "confirmed" || level === "finalized") {
+            return { confirmed: true, confirmationStatus: level, slot: landed.slot };
+          }
+        }
+      }
+    } catch (e) {
+      if (e instanceof ApiError) throw e;
+      // A failed status read is not a bundle failure: keep polling until the deadline.
+    }
+    const elapsed = clock.now() - start;
+    if (elapsed >= input.timeoutMs) throw new ApiError(502, SPEC.bundle.timedOut, { bundle_id: bundleId });
+    await clock.sleep(Math.max(0, Math.min(input.pollMs, input.timeoutMs - elapsed)));
+  }
+}

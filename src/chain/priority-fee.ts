@@ -1,0 +1,31 @@
+/** How the compute-unit price is chosen: a fixed figure, or an estimate from recent prioritization fees. */
+export type PriorityFeeSetting =
+  | { mode: "fixed"; microLamports: bigint }
+  | {
+      mode: "auto";
+      /** Percentile (0..100) of recent non-zero fees. Default 75. */
+      percentile?: number;
+      /** Floor and cap of the estimate, micro-lamports per compute unit. */
+      minMicroLamports: bigint;
+      maxMicroLamports: bigint;
+      /** Writable accounts whose lock contention matters (e.g. the launch programs' globals). */
+      accounts?: string[];
+    };
+
+/**
+ * The estimate from a getRecentPrioritizationFees sample: the given percentile of the non-zero fees (zeros
+ * are idle slots and would drag the figure down), clamped to [min, max]; min when the sample has no fee.
+ */
+export function estimatePriorityFee(
+  fees: bigint[],
+  setting: { percentile?: number; minMicroLamports: bigint; maxMicroLamports: bigint },
+): bigint {
+  const nonZero = fees.filter((f) => f > 0n).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  if (nonZero.length === 0) return setting.minMicroLamports;
+  const p = Math.min(100, Math.max(0, setting.percentile ?? 75));
+  const index = Math.min(nonZero.length - 1, Math.ceil((p / 100) * nonZero.length) - 1);
+  const picked = nonZero[Math.max(0, index)] ?? setting.minMicroLamports;
+  if (picked < setting.minMicroLamports) return setting.minMicroLamports;
+  if (picked > setting.maxMicroLamports) return setting.maxMicroLamports;
+  return picked;
+}

@@ -1,0 +1,130 @@
+import { VersionedTransaction } from "@solana/web3.js";
+import { launchSdk, launchSwapSdk } from "../launch/sdk.js";
+import { isObject } from "./json-rpc.js";
+
+/** A custom program error resolved to its IDL name. */
+export interface ProgramError {
+  /** "launch", "launchswap", or the program id when it is neither. */
+  program: string;
+  /** Base58 program id. */
+  programId: string;
+  code: number;
+  /** IDL (or Anchor framework) name; null when the code is unknown. */
+  name: string | null;
+  /** Index of the failing instruction in the transaction. */
+  instructionIndex: number;
+}
+
+interface IdlError {
+  code: number;
+  name: string;
+}
+
+const LAUNCH_PROGRAM_ID = "6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P";
+const LAUNCHSWAP_PROGRAM_ID = "pAMMBay6oceH9fJKBRHGP5D4bD4sWpmSwMn52FMfXEA";
+
+// Anchor framework codes that wrong accounts most often produce (anchor-lang error.rs numbering).
+const ANCHOR_ERRORS: Record<number, string> = {
+  100: "InstructionMissing",
+  101: "InstructionFallbackNotFound",
+  102: "InstructionDidNotDeserialize",
+  2000: "ConstraintMut",
+  2001: "ConstraintHasOne",
+  2002: "ConstraintSigner",
+  2003: "ConstraintRaw",
+  2004: "ConstraintOwner",
+  2006: "ConstraintSeeds",
+  2011: "ConstraintAssociated",
+  2012: "ConstraintAssociatedInit",
+  2014: "ConstraintTokenMint",
+  2015: "ConstraintTokenOwner",
+  3001: "AccountDiscriminatorNotFound",
+  3002: "AccountDiscriminatorMismatch",
+  3003: "AccountDidNotDeserialize",
+  3005: "AccountNotEnoughKeys",
+  3006: "AccountNotMutable",
+  3007: "AccountOwnedByWrongProgram",
+  3008: "InvalidProgramId",
+  3010: "AccountNotSigner",
+  3011: "AccountNotSystemOwned",
+  3012: "AccountNotInitialized",
+  3014: "AccountNotAssociatedTokenAccount",
+};
+
+function idlIndex(errors: readonly IdlError[] | undefined): Map<number, string> {
+  return new Map((errors ?? []).map((e) => [e.code, e.name]));
+}
+
+// Built lazily on first use and kept: the IDLs are static data shipped with the SDKs.
+let programTables: Map<string, { label: string; names: Map<number, string> }> | undefined;
+function tables() {
+  programTables ??= new Map([
+    [
+      LAUNCH_PROGRAM_ID,
+      { label: "launch", names: idlIndex(launchSdk.pumpIdl.errors as readonly IdlError[]) },
+    ],
+    [
+      LAUNCHSWAP_PROGRAM_ID,
+      { label: "launchswap", names: idlIndex(launchSwapSdk.pumpAmmJson.errors as readonly IdlError[]) },
+    ],
+  ]);
+  return programTables;
+}
+
+/** `{ instructionIndex, code }` of a TransactionError JSON `{"InstructionError":[i,{"Custom":n}]}`, else null. */
+export function customErrorOf(err: unknown): { instructionIndex: number; code: number } | null {
+  if (!isObject(err) || !Array.isArray(err.InstructionError)) return null;
+  const [index, inner] = err.InstructionError as unknown[];
+  if (typeof index !== "number" || !isObject(inner) || typeof inner.Custom !== "number") return null;
+  return { instructionIndex: index, code: inner.Custom };
+}
+
+/**
+ * Resolves a transaction error to the failing program and the IDL name of its custom code, using the signed
+ * transaction to find which program the failing instruction called. Null when the error is not custom.
+ */
+export function decodeProgramError(err: unknown, wire: Uint8Array): ProgramError | null {
+  const custom = customErrorOf(err);
+  if (!custom) return null;
+  let programId = "unknown";
+  try {
+    const message = VersionedTransaction.deserialize(wire).message;
+    const ix = message.compiledInstructions[custom.instructionIndex];
+    const key = ix ? message.staticAccountKeys[ix.programIdIndex] : undefined;
+    if (key) programId = key.toBase58();
+  } catch {
+    // Undecodable bytes: report the code without a program.
+  }
+  const table = tables().get(programId);
+  const name = table?.names.get(custom.code) ?? (table ? (ANCHOR_ERRORS[custom.code] ?? null) : null);
+  return {
+    program: table?.label ?? programId,
+    programId,
+    code: custom.code,
+    name,
+    instructionIndex: custom.instructionIndex,
+  };
+}
+
+const EXCERPT_LINES = 8;
+const EXCERPT_LINE_CHARS = 200;
+
+/**
+ * The lines of a log that explain a failure: program log messages and failure lines, falling back to the
+ * tail; at most 8 lines of at most 200 characters.
+ */
+export function logsExcerpt(logs: readonly string[] | null | undefined): string[] {
+  if (!logs || logs.length === 0) return [];
+  const telling = logs.filter((l) => /Program log:|failed|Error|error/.test(l));
+  const chosen = (telling.length ? telling : logs).slice(-EXCERPT_LINES);
+  return chosen.map((l) => (l.length > EXCERPT_LINE_CHARS ? `${l.slice(0, EXCERPT_LINE_CHARS - 1)}…` : l));
+}
+
+/** A short text for a transaction error: the IDL name when known, else the error JSON. */
+export function describeTransactionError(err: unknown, programError: ProgramError | null): string {
+  if (programError) {
+    const name = programError.name ?? `custom error ${programError.code}`;
+    return `${programError.program} program error ${programError.code} (${name}) in instruction ${programError.instructionIndex}`;
+  }
+  return typeof err === "string" ? err : JSON.stringify(err);
+}

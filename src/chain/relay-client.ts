@@ -1,0 +1,34 @@
+import { createJsonRpcTransport, type FetchLike } from "./json-rpc.js";
+import { TransportError } from "./upstream-errors.js";
+
+/** Options of the submission relay client. */
+export interface RelayClientOptions {
+  /** Full JSON-RPC endpoint of the relay (e.g. `https://…/fast`, the localnet's `${base}/relay`). */
+  url: string;
+  timeoutMs: number;
+  fetch?: FetchLike;
+  headers?: Record<string, string>;
+}
+
+/** A single-transaction submission relay (Helius Sender / Jito sendTransaction shape). */
+export interface RelayClient {
+  /** Submits signed bytes once (no retry); resolves to the signature the relay reports. */
+  sendTransaction(wire: Uint8Array): Promise<string>;
+}
+
+/** Builds the relay client. */
+export function createRelayClient(options: RelayClientOptions): RelayClient {
+  const transport = createJsonRpcTransport(options);
+  return {
+    async sendTransaction(wire) {
+      // Relays require skipPreflight and ask for maxRetries 0: we rebroadcast ourselves while confirming.
+      const res = await transport.call("sendTransaction", [
+        Buffer.from(wire).toString("base64"),
+        { encoding: "base64", skipPreflight: true, maxRetries: 0 },
+      ]);
+      if (typeof res !== "string")
+        throw new TransportError("sendTransaction", "relay result is not a signature");
+      return res;
+    },
+  };
+}

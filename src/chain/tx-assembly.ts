@@ -1,0 +1,149 @@
+import {
+  ComputeBudgetProgram,
+  Keypair,
+  PublicKey,
+  SystemProgram,
+  TransactionInstruction,
+  TransactionMessage,
+  VersionedTransaction,
+  type AddressLookupTableAccount,
+} from "@solana/web3.js";
+import bs58 from "bs58";
+
+/** The largest serialized transaction the cluster accepts (IPv6 MTU minus headers). */
+export const MAX_TRANSACTION_BYTES = 1232;
+
+/** The runtime's ceiling for a transaction's compute-unit limit. */
+export const MAX_COMPUTE_UNIT_LIMIT = 1_400_000;
+
+/** How many distinct compute-unit-limit offsets the uniqueness scheme cycles through. */
+export const UNIQUE_OFFSET_SPAN = 4096;
+
+/** A transaction that does not fit the packet limit; thrown before anything is signed or sent. */
+export class TransactionTooLargeError extends Error {
+  constructor(
+    readonly size: number,
+    options?: ErrorOptions,
+  ) {
+    super(`transaction is ${size} bytes, over the ${MAX_TRANSACTION_BYTES}-byte limit`, options);
+    this.name = "TransactionTooLargeError";
+  }
+}
+
+/** Inputs of `assembleTransaction`. */
+export interface AssembleInput {
+  /** Fee payer and first signer: the managed wallet. */
+  payer: Keypair;
+  /** Other required signers (e.g. the new mint keypair of a create). */
+  extraSigners?: Keypair[];
+  /** The operation's instructions (SDK-built), placed after the compute-budget instructions. */
+  instructions: TransactionInstruction[];
+  computeUnitLimit: number;
+  computeUnitPriceMicroLamports: bigint;
+  /** Relay tip, paid by the payer to one of `accounts` chosen at random; omitted for untipped legs. */
+  tip?: { accounts: PublicKey[]; lamports: bigint };
+  blockhash: string;
+  /** "v0" (default) or "legacy". */
+  version?: "v0" | "legacy";
+  lookupTables?: AddressLookupTableAccount[];
+  /**
+   * Added to the compute-unit limit so that two otherwise identical transactions get different bytes (and
+   * signatures). Give each call a distinct value (see `createUniqueOffsets`); default: random.
+   */
+  uniqueOffset?: number;
+  /** Uniform [0, 1) for the tip-account choice and the default offset. */
+  random?: () => number;
+}
+
+/** A signed transaction ready to send. */
+export interface AssembledTransaction {
+  tx: VersionedTransaction;
+  /** First signature, base58: the transaction id, known before sending. */
+  signature: string;
+  wire: Uint8Array;
+  /** The compute-unit limit actually written (requested limit plus the uniqueness offset). */
+  computeUnitLimit: number;
+  tipAccount: PublicKey | null;
+}
+
+/**
+ * Builds and signs: [set CU limit, set CU price, ...instructions, tip transfer], fee payer = payer.
+ * Throws TransactionTooLargeError past 1232 bytes.
+ */
+export function assembleTransaction(input: AssembleInput): AssembledTransaction {
+  const random = input.random ?? Math.random;
+  const offset = input.uniqueOffset ?? Math.floor(random() * UNIQUE_OFFSET_SPAN);
+  if (!Number.isInteger(offset) || offset < 0)
+    throw new RangeError("uniqueOffset must be a non-negative integer");
+  // Near the runtime ceiling the offset is subtracted instead, so it still changes the bytes.
+  const computeUnitLimit =
+    input.computeUnitLimit + offset <= MAX_COMPUTE_UNIT_LIMIT
+      ? input.computeUnitLimit + offset
+      : input.computeUnitLimit - offset;
+  if (computeUnitLimit <= 0) throw new RangeError("computeUnitLimit must be positive");
+  if (input.computeUnitPriceMicroLamports < 0n)
+    throw new RangeError("compute-unit price must not be negative");
+
+  const instructions: TransactionInstruction[] = [
+    ComputeBudgetProgram.setComputeUnitLimit({ units: computeUnitLimit }),
+    ComputeBudgetProgram.setComputeUnitPrice({ microLamports: input.computeUnitPriceMicroLamports }),
+    ...input.instructions,
+  ];
+  let tipAccount: PublicKey | null = null;
+  if (input.tip) {
+    const { accounts, lamports } = input.tip;
+    if (accounts.length === 0) throw new RangeError("tip needs at least one tip account");
+    if (lamports <= 0n) throw new RangeError("tip lamports must be positive");
+    tipAccount = accounts[Math.floor(random() * accounts.length)] ?? accounts[0]!;
+    instructions.push(
+      SystemProgram.transfer({ fromPubkey: input.payer.publicKey, toPubkey: tipAccount, lamports }),
+    );
+  }
+
+  const message = new TransactionMessage({
+    payerKey: input.payer.publicKey,
+    recentBlockhash: input.blockhash,
+    instructions,
+  });
+  const compiled =
+    input.version === "legacy"
+      ? message.compileToLegacyMessage()
+      : message.compileToV0Message(input.lookupTables);
+  const tx = new VersionedTransaction(compiled);
+  tx.sign([input.payer, ...(input.extraSigners ?? [])]);
+
+  let wire: Uint8Array;
+  try {
+    wire = tx.serialize();
+  } catch (e) {
+    // web3.js throws from its fixed-size buffer when the message is far too large.
+    throw new TransactionTooLargeError(estimateSize(tx), { cause: e });
+  }
+  if (wire.length > MAX_TRANSACTION_BYTES) throw new TransactionTooLargeError(wire.length);
+  const first = tx.signatures[0];
+  if (!first || first.every((b) => b === 0)) throw new Error("transaction is not signed by its fee payer");
+  return { tx, signature: bs58.encode(first), wire, computeUnitLimit, tipAccount };
+}
+
+/**
+ * A per-process source of uniqueness offsets: a random start, then +1 per call, modulo UNIQUE_OFFSET_SPAN.
+ * Within one process 4096 consecutive transactions get distinct offsets (so identical requests in one slot
+ * never collide); across processes the random starts make a collision a 1-in-4096 event before the random
+ * tip-account choice is even counted.
+ */
+export function createUniqueOffsets(random: () => number = Math.random): () => number {
+  let next = Math.floor(random() * UNIQUE_OFFSET_SPAN);
+  return () => {
+    const value = next;
+    next = (next + 1) % UNIQUE_OFFSET_SPAN;
+    return value;
+  };
+}
+
+function estimateSize(tx: VersionedTransaction): number {
+  try {
+    return tx.message.serialize().length + 1 + 64 * tx.signatures.length;
+  } catch {
+    return Number.NaN;
+  }
+}
