@@ -1,0 +1,11 @@
+/** The emulated swap ("launchswap") program: its registry entry and genesis. */
+import type { EmulatedProgram } from "../types.js";
+import { createSwapProgram } from "./program.js";
+
+export { installLaunchSwapGenesis, genesisGlobalConfig } from "./genesis.js";
+export { SWAP_ERR } from "./swap.js";
+
+/** The swap program as the ledger's registry registers it. */
+export function createLaunchSwapProgram(): EmulatedProgram {
+  return createSwapProgram();
+}
