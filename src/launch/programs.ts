@@ -61,7 +61,11 @@ export function bondingCurveV2Address(mint: PublicKey): PublicKey {
 }
 
 /** Associated token account of `owner` for `mint` under `tokenProgram` (off-curve owners allowed). */
-export function associatedTokenAddress(owner: PublicKey, mint: PublicKey, tokenProgram: PublicKey): PublicKey {
+export function associatedTokenAddress(
+  owner: PublicKey,
+  mint: PublicKey,
+  tokenProgram: PublicKey,
+): PublicKey {
   return getAssociatedTokenAddressSync(mint, owner, true, tokenProgram);
 }
 

@@ -1,0 +1,119 @@
+/**
+ * Trade instructions of both venues. Builders only: no compute budget, no tip (chain assembly adds
+ * those), no chain access. Amounts are bigint here and BN only at the SDK boundary.
+ */
+import BN from "bn.js";
+import type { PublicKey, TransactionInstruction } from "@solana/web3.js";
+import { createAssociatedTokenAccountIdempotentInstruction } from "@solana/spl-token";
+import { curveBuybackRecipient, curveFeeRecipient, type Random } from "./fee-recipients.js";
+import { launchProgram } from "./programs-offline.js";
+import { associatedTokenAddress, bondingCurveV2Address, creatorVaultAddress } from "./programs.js";
+import { launchSdk, launchSwapSdk } from "./sdk.js";
+import type { BondingCurveState, LaunchGlobal } from "./state.js";
+import type { SwapState } from "./swap-state.js";
+
+/** What every curve trade needs. */
+export interface CurveTradeArgs {
+  global: LaunchGlobal;
+  /** The curve as read (creator and mayhem flag matter here); for a fresh curve, its creator and mayhem flag. */
+  curve: Pick<BondingCurveState, "creator" | "isMayhemMode">;
+  mint: PublicKey;
+  user: PublicKey;
+  /** Owner of the mint account. */
+  tokenProgram: PublicKey;
+  random?: Random;
+}
+
+const bn = (v: bigint): BN => new BN(v.toString());
+
+function ataIdempotent(user: PublicKey, mint: PublicKey, tokenProgram: PublicKey): TransactionInstruction {
+  const ata = associatedTokenAddress(user, mint, tokenProgram);
+  return createAssociatedTokenAccountIdempotentInstruction(user, ata, user, mint, tokenProgram);
+}
+
+/** Curve buy spending exactly `spendableLamports` (fees included): [ATA create?, buy_exact_sol_in]. */
+export async function buildCurveBuyExactSolIn(
+  args: CurveTradeArgs & { spendableLamports: bigint; minTokensOut: bigint; createAta: boolean },
+): Promise<TransactionInstruction[]> {
+  const { global, curve, mint, user, tokenProgram } = args;
+  // The SDK has no builder for buy_exact_sol_in; its account list is identical to the SDK's legacy buy.
+  const ix = await launchProgram.methods
+    .buyExactSolIn(bn(args.spendableLamports), bn(args.minTokensOut), { 0: true })
+    .accountsPartial({
+      feeRecipient: curveFeeRecipient(global, curve.isMayhemMode, args.random),
+      mint,
+      associatedUser: associatedTokenAddress(user, mint, tokenProgram),
+      user,
+      // Passed explicitly: otherwise Anchor would fetch bonding_curve.creator to derive it.
+      creatorVault: creatorVaultAddress(curve.creator),
+      tokenProgram,
+    })
+    .remainingAccounts([
+      { pubkey: bondingCurveV2Address(mint), isWritable: false, isSigner: false },
+      { pubkey: curveBuybackRecipient(global, args.random), isWritable: true, isSigner: false },
+    ])
+    .instruction();
+  return args.createAta ? [ataIdempotent(user, mint, tokenProgram), ix] : [ix];
+}
+
+/** Curve buy of exactly `amount` tokens paying at most `maxSolCost`: [ATA create?, buy]. */
+export async function buildCurveBuy(
+  args: CurveTradeArgs & { amount: bigint; maxSolCost: bigint; createAta: boolean },
+): Promise<TransactionInstruction[]> {
+  const { global, curve, mint, user, tokenProgram } = args;
+  const ix = await launchSdk.PUMP_SDK.getBuyInstructionRaw({
+    user,
+    mint,
+    creator: curve.creator,
+    amount: bn(args.amount),
+    solAmount: bn(args.maxSolCost),
+    feeRecipient: curveFeeRecipient(global, curve.isMayhemMode, args.random),
+    tokenProgram,
+    buybackFeeRecipient: curveBuybackRecipient(global, args.random),
+  });
+  return args.createAta ? [ataIdempotent(user, mint, tokenProgram), ix] : [ix];
+}
+
+/**
+ * Curve sell of `amount` tokens for at least `minSolOutput`: [sell]. Pass the curve's own flags: mayhem
+ * picks the reserved fee recipients, cashback adds the user's volume accumulator so the creator fee is
+ * credited as the user's cashback.
+ */
+export async function buildCurveSell(
+  args: CurveTradeArgs & { amount: bigint; minSolOutput: bigint; mayhem: boolean; cashback: boolean },
+): Promise<TransactionInstruction[]> {
+  const { global, curve, mint, user, tokenProgram } = args;
+  const ix = await launchSdk.PUMP_SDK.getSellInstructionRaw({
+    user,
+    mint,
+    creator: curve.creator,
+    amount: bn(args.amount),
+    solAmount: bn(args.minSolOutput),
+    feeRecipient: curveFeeRecipient(global, args.mayhem, args.random),
+    buybackFeeRecipient: curveBuybackRecipient(global, args.random),
+    tokenProgram,
+    cashback: args.cashback,
+  });
+  return [ix];
+}
+
+/**
+ * Swap buy of exactly `baseOut` tokens paying at most `maxQuoteIn` lamports, as the swap SDK builds it:
+ * [extend pool?, WSOL ATA create?, wrap maxQuoteIn, sync, base ATA create?, buy, close WSOL].
+ */
+export async function buildSwapBuy(args: {
+  swapState: SwapState;
+  baseOut: bigint;
+  maxQuoteIn: bigint;
+}): Promise<TransactionInstruction[]> {
+  return launchSwapSdk.PUMP_AMM_SDK.buyInstructions(args.swapState, bn(args.baseOut), bn(args.maxQuoteIn));
+}
+
+/** Swap sell of `baseIn` tokens for at least `minQuoteOut` lamports: [extend pool?, WSOL ATA create?, sell, close WSOL]. */
+export async function buildSwapSell(args: {
+  swapState: SwapState;
+  baseIn: bigint;
+  minQuoteOut: bigint;
+}): Promise<TransactionInstruction[]> {
+  return launchSwapSdk.PUMP_AMM_SDK.sellInstructions(args.swapState, bn(args.baseIn), bn(args.minQuoteOut));
+}
