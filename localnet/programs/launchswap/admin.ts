@@ -49,7 +49,10 @@ function isqrt(n: bigint): bigint {
 
 /** The swap program's coin-creator vault authority PDA. */
 export function coinCreatorVaultAuthority(coinCreator: PublicKey): PublicKey {
-  return PublicKey.findProgramAddressSync([Buffer.from("creator_vault"), coinCreator.toBuffer()], SWAP_PROGRAM_ID)[0];
+  return PublicKey.findProgramAddressSync(
+    [Buffer.from("creator_vault"), coinCreator.toBuffer()],
+    SWAP_PROGRAM_ID,
+  )[0];
 }
 
 function migrationParams(ledger: AdminLedger): { withdrawAuthority: PublicKey; fee: bigint } {
@@ -91,11 +94,15 @@ export function migrateCurve(ledger: AdminLedger, mint: PublicKey): { pool: Publ
   const creatorVaultAuth = coinCreatorVaultAuthority(curve.creator);
   const mintRent = ledger.rentExemptMinimum(82);
   const ixs: TransactionInstruction[] = [
-    SystemProgram.transfer({ fromPubkey: op, toPubkey: pool, lamports: ledger.rentExemptMinimum(POOL_ACCOUNT_SIZE) }),
+    SystemProgram.transfer({
+      fromPubkey: op,
+      toPubkey: pool,
+      lamports: ledger.rentExemptMinimum(POOL_ACCOUNT_SIZE),
+    }),
     SystemProgram.createAccount({
       fromPubkey: op,
       newAccountPubkey: lpMint,
-      lamports: mintRent,
+      lamports: Number(mintRent),
       space: 82,
       programId: TOKEN_2022_PROGRAM_ID,
     }),
@@ -109,7 +116,16 @@ export function migrateCurve(ledger: AdminLedger, mint: PublicKey): { pool: Publ
       NATIVE_MINT,
       TOKEN_PROGRAM_ID,
     ),
-    createTransferCheckedInstruction(curveAta, mint, baseVault, curveKey, tokens, baseMint.decimals, [], baseProgram),
+    createTransferCheckedInstruction(
+      curveAta,
+      mint,
+      baseVault,
+      curveKey,
+      tokens,
+      baseMint.decimals,
+      [],
+      baseProgram,
+    ),
   ];
   ledger.execute(ixs);
 
@@ -182,12 +198,18 @@ export function setSwapCashback(ledger: AdminLedger, user: PublicKey, lamports: 
     const acc = ledger.getAccount(uvaKey)!;
     ledger.setAccount(uvaKey, {
       lamports: acc.lamports,
-      data: encodeAccount("UserVolumeAccumulator", newUserVolumeAccumulator(user), USER_VOLUME_ACCUMULATOR_SIZE),
+      data: encodeAccount(
+        "UserVolumeAccumulator",
+        newUserVolumeAccumulator(user),
+        USER_VOLUME_ACCUMULATOR_SIZE,
+      ),
       owner: SWAP_PROGRAM_ID,
       executable: false,
     });
   }
-  ledger.execute([createAssociatedTokenAccountIdempotentInstruction(op, uvaAta, uvaKey, NATIVE_MINT, TOKEN_PROGRAM_ID)]);
+  ledger.execute([
+    createAssociatedTokenAccountIdempotentInstruction(op, uvaAta, uvaKey, NATIVE_MINT, TOKEN_PROGRAM_ID),
+  ]);
   const balance = readTokenAccount(ledger, uvaAta)!.amount;
   if (lamports > balance) {
     ledger.execute([
@@ -198,7 +220,16 @@ export function setSwapCashback(ledger: AdminLedger, user: PublicKey, lamports: 
     const opWsol = ata(op, NATIVE_MINT, TOKEN_PROGRAM_ID);
     ledger.execute([
       createAssociatedTokenAccountIdempotentInstruction(op, opWsol, op, NATIVE_MINT, TOKEN_PROGRAM_ID),
-      createTransferCheckedInstruction(uvaAta, NATIVE_MINT, opWsol, uvaKey, balance - lamports, 9, [], TOKEN_PROGRAM_ID),
+      createTransferCheckedInstruction(
+        uvaAta,
+        NATIVE_MINT,
+        opWsol,
+        uvaKey,
+        balance - lamports,
+        9,
+        [],
+        TOKEN_PROGRAM_ID,
+      ),
     ]);
   }
   const uva = loadUserVolumeAccumulator(ledger, uvaKey)!;

@@ -69,8 +69,18 @@ function ensureNativeMint(ledger: AdminLedger): void {
 /** Installs the swap program's genesis accounts. Idempotent for the fixed accounts. */
 export function installLaunchSwapGenesis(ledger: AdminLedger): void {
   ensureNativeMint(ledger);
-  putAccount(ledger, GLOBAL_CONFIG, encodeAccount("GlobalConfig", genesisGlobalConfig(), GLOBAL_CONFIG_SIZE), SWAP_PROGRAM_ID);
-  putAccount(ledger, SWAP_FEE_CONFIG, new Uint8Array(Buffer.from(MAINNET_SWAP_FEE_CONFIG_BASE64, "base64")), FEE_PROGRAM_ID);
+  putAccount(
+    ledger,
+    GLOBAL_CONFIG,
+    encodeAccount("GlobalConfig", genesisGlobalConfig(), GLOBAL_CONFIG_SIZE),
+    SWAP_PROGRAM_ID,
+  );
+  putAccount(
+    ledger,
+    SWAP_FEE_CONFIG,
+    new Uint8Array(Buffer.from(MAINNET_SWAP_FEE_CONFIG_BASE64, "base64")),
+    FEE_PROGRAM_ID,
+  );
   const gva = {
     start_time: bn(0n),
     end_time: bn(0n),
@@ -79,15 +89,29 @@ export function installLaunchSwapGenesis(ledger: AdminLedger): void {
     total_token_supply: Array.from({ length: 30 }, () => bn(0n)),
     sol_volumes: Array.from({ length: 30 }, () => bn(0n)),
   };
-  putAccount(ledger, SWAP_GLOBAL_VOLUME_ACCUMULATOR, encodeAccount("GlobalVolumeAccumulator", gva, GVA_SIZE), SWAP_PROGRAM_ID);
+  putAccount(
+    ledger,
+    SWAP_GLOBAL_VOLUME_ACCUMULATOR,
+    encodeAccount("GlobalVolumeAccumulator", gva, GVA_SIZE),
+    SWAP_PROGRAM_ID,
+  );
   const rent0 = ledger.rentExemptMinimum(0);
   if (!ledger.getAccount(SWAP_EVENT_AUTHORITY)) ledger.fund(SWAP_EVENT_AUTHORITY, rent0);
   const op = ledger.operator.publicKey;
   const recipients = [...FEE_RECIPIENTS, ...RESERVED_FEE_RECIPIENTS, ...BUYBACK_FEE_RECIPIENTS];
   const ixs = [];
   for (const r of recipients) {
-    if (!ledger.getAccount(r)) ixs.push(SystemProgram.transfer({ fromPubkey: op, toPubkey: r, lamports: rent0 }));
-    ixs.push(createAssociatedTokenAccountIdempotentInstruction(op, ata(r, NATIVE_MINT, TOKEN_PROGRAM_ID), r, NATIVE_MINT, TOKEN_PROGRAM_ID));
+    if (!ledger.getAccount(r))
+      ixs.push(SystemProgram.transfer({ fromPubkey: op, toPubkey: r, lamports: rent0 }));
+    ixs.push(
+      createAssociatedTokenAccountIdempotentInstruction(
+        op,
+        ata(r, NATIVE_MINT, TOKEN_PROGRAM_ID),
+        r,
+        NATIVE_MINT,
+        TOKEN_PROGRAM_ID,
+      ),
+    );
   }
   ledger.execute(ixs);
 }
