@@ -1,0 +1,208 @@
+import { Keypair, PublicKey, TransactionInstruction } from "@solana/web3.js";
+import { launchSdk, launchSwapSdk } from "../launch/sdk.js";
+import { createBundleRelayClient, type BundleRelayClient } from "./bundle-relay-client.js";
+import { createChainCaches, type ChainCaches } from "./caches.js";
+import { systemClock, type Clock } from "./clock.js";
+import type { FetchLike } from "./json-rpc.js";
+import type { PriorityFeeSetting } from "./priority-fee.js";
+import { createRelayClient, type RelayClient } from "./relay-client.js";
+import { createRpcClient, type RpcClient } from "./rpc-client.js";
+import { submitAndConfirm, submitBundle, type SubmitBundleResult, type SubmitResult } from "./submit.js";
+import {
+  assembleTransaction,
+  createUniqueOffsets,
+  UNIQUE_OFFSET_SPAN,
+  type AssembledTransaction,
+} from "./tx-assembly.js";
+
+/** Operation kinds with their own compute-unit limit. */
+export type OperationKind = "trade" | "create" | "transfer" | "claim";
+
+/** Everything the chain layer needs, as plain typed values (src/config.ts maps the environment onto it). */
+export interface ChainOptions {
+  rpcUrl: string;
+  /** Submission relay JSON-RPC endpoint. */
+  relayUrl: string;
+  /** Bundle relay (block engine) base URL. */
+  bundleRelayUrl: string;
+  relayTipAccounts: readonly string[];
+  relayTipLamports: bigint;
+  /** Undefined: read once from the bundle relay's getTipAccounts at start. */
+  bundleTipAccounts?: readonly string[];
+  computeUnitPrice: PriorityFeeSetting;
+  computeUnitLimits: Record<OperationKind, number>;
+  rpcTimeoutMs: number;
+  confirmTimeoutMs: number;
+  bundleConfirmTimeoutMs: number;
+  /** Defaults: 3 read retries, relay timeout = rpcTimeoutMs, poll 400 ms, rebroadcast 2 s, bundle poll 1 s, cache refresh 2 s. */
+  rpcReadRetries?: number;
+  relayTimeoutMs?: number;
+  confirmPollMs?: number;
+  rebroadcastMs?: number;
+  bundlePollMs?: number;
+  cacheRefreshMs?: number;
+  /** Accounts kept warm; default the launch Global and FeeConfig, the swap GlobalConfig and FeeConfig. */
+  cacheAccounts?: PublicKey[];
+  fetch?: FetchLike;
+  clock?: Clock;
+  random?: () => number;
+  onCacheError?: (e: unknown) => void;
+}
+
+/** Inputs of `Chain.assemble`. */
+export interface ChainAssembleInput {
+  kind: OperationKind;
+  payer: Keypair;
+  extraSigners?: Keypair[];
+  instructions: TransactionInstruction[];
+  /** "relay" (default): the submission relay's tip; "none": no tip (later bundle legs); or an explicit tip. */
+  tip?: "relay" | "none" | { accounts: PublicKey[]; lamports: bigint };
+  /** Override of the cached priority fee (e.g. a fixed figure chosen by the caller). */
+  computeUnitPriceMicroLamports?: bigint;
+}
+
+/** A signed transaction plus the block height after which it can no longer land. */
+export interface ChainTransaction extends AssembledTransaction {
+  lastValidBlockHeight: number;
+}
+
+/** The chain layer: clients, caches, assembly and the submission pipeline. */
+export interface Chain {
+  rpc: RpcClient;
+  relay: RelayClient;
+  bundleRelay: BundleRelayClient;
+  caches: ChainCaches;
+  /** Loads the caches (and bundle tip accounts when not configured); must resolve before serving. */
+  start(): Promise<void>;
+  stop(): void;
+  /** Compute budget of an operation: the highest limit a transaction may carry and the current price. */
+  computeBudget(kind: OperationKind): { maxUnitLimit: bigint; priceMicroLamports: bigint };
+  relayTip(): { accounts: PublicKey[]; lamports: bigint };
+  bundleTipAccounts(): PublicKey[];
+  /** Builds and signs with cached blockhash and fee: no round trip. */
+  assemble(input: ChainAssembleInput): ChainTransaction;
+  /** simulate? → send → confirm?; see `submitAndConfirm`. Record the execution before calling. */
+  submit(
+    tx: ChainTransaction,
+    flags: { simulate: boolean; confirm: boolean; simulationFailedDetail: string },
+  ): Promise<SubmitResult>;
+  /** sendBundle → confirm?; see `submitBundle`. Record the legs before calling. */
+  submitBundle(txs: ChainTransaction[], flags: { confirm: boolean }): Promise<SubmitBundleResult>;
+}
+
+/** Builds the chain layer from one options object; call `start()` before use. */
+export function createChain(options: ChainOptions): Chain {
+  const clock = options.clock ?? systemClock;
+  const random = options.random ?? Math.random;
+  const rpc = createRpcClient({
+    url: options.rpcUrl,
+    timeoutMs: options.rpcTimeoutMs,
+    readRetries: options.rpcReadRetries ?? 3,
+    fetch: options.fetch,
+    random,
+  });
+  const relayTimeoutMs = options.relayTimeoutMs ?? options.rpcTimeoutMs;
+  const relay = createRelayClient({ url: options.relayUrl, timeoutMs: relayTimeoutMs, fetch: options.fetch });
+  const bundleRelay = createBundleRelayClient({
+    url: options.bundleRelayUrl,
+    timeoutMs: relayTimeoutMs,
+    fetch: options.fetch,
+  });
+  const caches = createChainCaches({
+    rpc,
+    refreshMs: options.cacheRefreshMs ?? 2000,
+    accounts: options.cacheAccounts ?? [
+      launchSdk.GLOBAL_PDA,
+      launchSdk.PUMP_FEE_CONFIG_PDA,
+      launchSwapSdk.GLOBAL_CONFIG_PDA,
+      launchSwapSdk.PUMP_AMM_FEE_CONFIG_PDA,
+    ],
+    priorityFee: options.computeUnitPrice,
+    onError: options.onCacheError,
+  });
+  const relayTipAccounts = options.relayTipAccounts.map((a) => new PublicKey(a));
+  let bundleTips = options.bundleTipAccounts?.map((a) => new PublicKey(a));
+  const nextOffset = createUniqueOffsets(random);
+
+  function assemble(input: ChainAssembleInput): ChainTransaction {
+    const { blockhash, lastValidBlockHeight } = caches.blockhash();
+    const tip =
+      input.tip === "none"
+        ? undefined
+        : input.tip === undefined || input.tip === "relay"
+          ? { accounts: relayTipAccounts, lamports: options.relayTipLamports }
+          : input.tip;
+    const assembled = assembleTransaction({
+      payer: input.payer,
+      extraSigners: input.extraSigners,
+      instructions: input.instructions,
+      computeUnitLimit: options.computeUnitLimits[input.kind],
+      computeUnitPriceMicroLamports: input.computeUnitPriceMicroLamports ?? caches.priorityFeeMicroLamports(),
+      tip,
+      blockhash,
+      uniqueOffset: nextOffset(),
+      random,
+    });
+    return { ...assembled, lastValidBlockHeight };
+  }
+
+  return {
+    rpc,
+    relay,
+    bundleRelay,
+    caches,
+    async start() {
+      await caches.start();
+      if (!bundleTips) {
+        try {
+          bundleTips = (await bundleRelay.getTipAccounts()).map((a) => new PublicKey(a));
+        } catch (e) {
+          caches.stop();
+          throw e;
+        }
+      }
+    },
+    stop: () => caches.stop(),
+    computeBudget(kind) {
+      return {
+        maxUnitLimit: BigInt(options.computeUnitLimits[kind] + UNIQUE_OFFSET_SPAN - 1),
+        priceMicroLamports: caches.priorityFeeMicroLamports(),
+      };
+    },
+    relayTip: () => ({ accounts: relayTipAccounts, lamports: options.relayTipLamports }),
+    bundleTipAccounts() {
+      if (!bundleTips) throw new Error("chain not started: bundle tip accounts unknown");
+      return bundleTips;
+    },
+    assemble,
+    submit(tx, flags) {
+      return submitAndConfirm({
+        rpc,
+        relay,
+        signature: tx.signature,
+        wire: tx.wire,
+        lastValidBlockHeight: tx.lastValidBlockHeight,
+        simulate: flags.simulate,
+        confirm: flags.confirm,
+        simulationFailedDetail: flags.simulationFailedDetail,
+        settings: {
+          timeoutMs: options.confirmTimeoutMs,
+          pollMs: options.confirmPollMs ?? 400,
+          rebroadcastMs: options.rebroadcastMs ?? 2000,
+          clock,
+        },
+      });
+    },
+    submitBundle(txs, flags) {
+      return submitBundle({
+        bundleRelay,
+        wires: txs.map((t) => t.wire),
+        signatures: txs.map((t) => t.signature),
+        confirm: flags.confirm,
+        timeoutMs: options.bundleConfirmTimeoutMs,
+        pollMs: options.bundlePollMs ?? 1000,
+        clock,
+      });
+    },
+  };
+}

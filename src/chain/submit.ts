@@ -1,0 +1,196 @@
+import { ApiError } from "../domain/errors.js";
+import type { BundleRelayClient } from "./bundle-relay-client.js";
+import type { Clock } from "./clock.js";
+import { confirmBundle } from "./confirm-bundle.js";
+import { confirmSignature } from "./confirm.js";
+import type { RelayClient } from "./relay-client.js";
+import type { Commitment, RpcClient } from "./rpc-client.js";
+import { simulate } from "./simulate.js";
+import { HttpError, RpcError, upstreamDetail } from "./upstream-errors.js";
+
+/**
+ * A failed submission. It is an ApiError (the HTTP layer answers with status/detail/extra as usual) and
+ * also tells the caller whether the transaction may have reached the cluster, so the execution record can
+ * be marked failed (nothing sent) or left for reconciliation (maybe sent).
+ */
+export class SubmissionError extends ApiError {
+  constructor(
+    status: number,
+    detail: string,
+    extra: Record<string, unknown>,
+    /** False only when the bytes certainly never left (simulation refused, relay rejected). */
+    readonly maybeSent: boolean,
+    /** True when the transaction landed with an error. */
+    readonly landedWithError = false,
+  ) {
+    super(status, detail, extra);
+    this.name = "SubmissionError";
+  }
+}
+
+/** Polling settings for single transactions. */
+export interface ConfirmSettings {
+  timeoutMs: number;
+  pollMs: number;
+  rebroadcastMs: number;
+  clock: Clock;
+}
+
+/** Inputs of `submitAndConfirm`. The caller records the execution (pending, with the signature) BEFORE calling. */
+export interface SubmitInput {
+  rpc: Pick<
+    RpcClient,
+    "simulateTransaction" | "getSignatureStatuses" | "getBlockHeight" | "getTransactionLogs"
+  >;
+  relay: Pick<RelayClient, "sendTransaction">;
+  signature: string;
+  wire: Uint8Array;
+  lastValidBlockHeight: number;
+  simulate: boolean;
+  confirm: boolean;
+  /** The spec's 400 text for a failed simulation (e.g. SPEC.trade.simulationFailed). */
+  simulationFailedDetail: string;
+  settings: ConfirmSettings;
+}
+
+/** What the response needs from a submission. */
+export interface SubmitResult {
+  signature: string;
+  confirmed: boolean;
+  /** Null when confirm was false or nothing was observed. */
+  confirmationStatus: Commitment | null;
+  /** Milliseconds spent simulating + sending, and confirming (0 when skipped). */
+  timingMs: { sender: number; confirmation: number };
+}
+
+/**
+ * simulate (optional) → send through the relay → confirm (optional).
+ * Failed simulation: 400 with `simulationFailedDetail`, nothing sent. Upstream failure: 502 with the upstream
+ * detail and the signature. Landed with an error: 502 with the decoded program error and logs.
+ * A confirmation timeout is not an error: confirmed false.
+ */
+export async function submitAndConfirm(input: SubmitInput): Promise<SubmitResult> {
+  const { signature, wire, settings } = input;
+  const clock = settings.clock;
+  const t0 = clock.now();
+  if (input.simulate) {
+    let outcome;
+    try {
+      outcome = await simulate(input.rpc, wire);
+    } catch (e) {
+      throw new SubmissionError(502, upstreamDetail(e), { signature }, false);
+    }
+    if (!outcome.ok) {
+      throw new SubmissionError(
+        400,
+        input.simulationFailedDetail,
+        {
+          simulation_error: outcome.summary,
+          ...(outcome.programError ? { program_error: programErrorBody(outcome.programError) } : {}),
+          logs: outcome.logs,
+        },
+        false,
+      );
+    }
+  }
+  try {
+    await input.relay.sendTransaction(wire);
+  } catch (e) {
+    // An HTTP or JSON-RPC rejection means the relay refused the bytes; a timeout or reset may hide a send.
+    const refused = e instanceof HttpError || e instanceof RpcError;
+    throw new SubmissionError(502, upstreamDetail(e), { signature }, !refused);
+  }
+  const t1 = clock.now();
+  if (!input.confirm) {
+    return {
+      signature,
+      confirmed: false,
+      confirmationStatus: null,
+      timingMs: { sender: t1 - t0, confirmation: 0 },
+    };
+  }
+  const result = await confirmSignature({
+    rpc: input.rpc,
+    relay: input.relay,
+    signature,
+    wire,
+    lastValidBlockHeight: input.lastValidBlockHeight,
+    timeoutMs: settings.timeoutMs,
+    pollMs: settings.pollMs,
+    rebroadcastMs: settings.rebroadcastMs,
+    clock,
+  });
+  if (result.failure) {
+    const f = result.failure;
+    throw new SubmissionError(
+      502,
+      `transaction failed on chain: ${f.summary}`,
+      {
+        signature,
+        confirmation_status: result.confirmationStatus,
+        ...(f.programError ? { program_error: programErrorBody(f.programError) } : {}),
+        logs: f.logs,
+      },
+      true,
+      true,
+    );
+  }
+  if (result.unreachable !== undefined) {
+    throw new SubmissionError(502, result.unreachable, { signature }, true);
+  }
+  return {
+    signature,
+    confirmed: result.confirmed,
+    confirmationStatus: result.confirmationStatus,
+    timingMs: { sender: t1 - t0, confirmation: clock.now() - t1 },
+  };
+}
+
+function programErrorBody(p: { program: string; code: number; name: string | null }) {
+  return { program: p.program, code: p.code, name: p.name };
+}
+
+/** Inputs of `submitBundle`. The caller records the legs (pending, with their signatures) BEFORE calling. */
+export interface SubmitBundleInput {
+  bundleRelay: Pick<BundleRelayClient, "sendBundle" | "getInflightBundleStatuses" | "getBundleStatuses">;
+  wires: Uint8Array[];
+  signatures: string[];
+  confirm: boolean;
+  timeoutMs: number;
+  pollMs: number;
+  clock: Clock;
+}
+
+/** What the bundle response needs. */
+export interface SubmitBundleResult {
+  bundleId: string;
+  confirmed: boolean;
+  confirmationStatus: "confirmed" | "finalized" | null;
+}
+
+/** sendBundle → (confirm) poll per the bundle rules. Relay failure: 502 with its detail and the signatures. */
+export async function submitBundle(input: SubmitBundleInput): Promise<SubmitBundleResult> {
+  let bundleId: string;
+  try {
+    bundleId = await input.bundleRelay.sendBundle(input.wires);
+  } catch (e) {
+    const refused = e instanceof HttpError || e instanceof RpcError;
+    throw new SubmissionError(502, upstreamDetail(e), { signatures: input.signatures }, !refused);
+  }
+  if (!input.confirm) return { bundleId, confirmed: false, confirmationStatus: null };
+  try {
+    const landed = await confirmBundle({
+      bundleRelay: input.bundleRelay,
+      bundleId,
+      timeoutMs: input.timeoutMs,
+      pollMs: input.pollMs,
+      clock: input.clock,
+    });
+    return { bundleId, confirmed: true, confirmationStatus: landed.confirmationStatus };
+  } catch (e) {
+    if (e instanceof ApiError) {
+      throw new SubmissionError(e.status, e.detail, { ...e.extra, signatures: input.signatures }, true);
+    }
+    throw e;
+  }
+}
