@@ -53,7 +53,8 @@ function checkFeeRecipient(x: Exec, global: GlobalState, curve: Curve, feeRecipi
   const allowed = curve.isMayhemMode
     ? [global.reservedFeeRecipient, ...global.reservedFeeRecipients]
     : [global.feeRecipient, ...global.feeRecipients];
-  if (!allowed.some((k) => k.equals(feeRecipient))) programFail(x.log, 6000, "fee recipient not in Global list");
+  if (!allowed.some((k) => k.equals(feeRecipient)))
+    programFail(x.log, 6000, "fee recipient not in Global list");
 }
 
 /** Splits remaining accounts into [optional cashback UVA], bonding_curve_v2, buyback recipient, checking each. */
@@ -78,7 +79,11 @@ function checkTokenProgram(x: Exec, mint: PublicKey, tokenProgram: PublicKey): v
   const m = x.ledger.getAccount(mint);
   if (!m) anchorFail(x.log, "AccountNotInitialized", "mint");
   if (!m.owner.equals(tokenProgram))
-    builtinFail(x.log, "IncorrectProgramId", `token program ${tokenProgram.toBase58()} does not own mint ${mint.toBase58()}`);
+    builtinFail(
+      x.log,
+      "IncorrectProgramId",
+      `token program ${tokenProgram.toBase58()} does not own mint ${mint.toBase58()}`,
+    );
 }
 
 function rule<T>(x: Exec, f: () => T): T {
@@ -147,9 +152,23 @@ export function executeTrade(x: Exec, accounts: InstructionAccount[], args: Trad
       const topUp = vaultLamports + t.creatorFee < rent ? rent - vaultLamports - t.creatorFee : 0n;
       transferFromUser(x, user, creatorVault, t.creatorFee + topUp);
     }
-    transferTokens(x, { source: curveTokens, mint, destination: userToken, owner: curveKey, amount: t.tokens, tokenProgram });
+    transferTokens(x, {
+      source: curveTokens,
+      mint,
+      destination: userToken,
+      owner: curveKey,
+      amount: t.tokens,
+      tokenProgram,
+    });
   } else {
-    transferTokens(x, { source: userToken, mint, destination: curveTokens, owner: user, amount: t.tokens, tokenProgram });
+    transferTokens(x, {
+      source: userToken,
+      mint,
+      destination: curveTokens,
+      owner: user,
+      amount: t.tokens,
+      tokenProgram,
+    });
     const net = t.curveLamports - t.protocolFee - t.creatorFee;
     moveFromProgramAccount(x, curveKey, user, net);
     moveFromProgramAccount(x, curveKey, feeRecipient, t.protocolFee - t.buybackFee);

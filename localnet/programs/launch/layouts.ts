@@ -307,7 +307,7 @@ export function decodeFeeConfig(data: Uint8Array): FeeConfigState {
       fees: feesToBig(t.fees),
     }));
   return {
-    bump: raw.bump,
+    bump: (raw as unknown as { bump: number }).bump,
     admin: raw.admin,
     flatFees: feesToBig(raw.flatFees),
     feeTiers: tiers(raw.feeTiers),
