@@ -303,7 +303,10 @@ export function executeSell(ctx: InstructionContext, baseIn: bigint, minQuoteOut
   const s = setup(ctx, "sell");
   if (baseIn === 0n) swapFail(SWAP_ERR.ZeroBaseAmount);
   const q = quoteSellBaseIn(baseIn, s.baseReserve, s.effQ, s.rates, s.hasCoinCreator, s.buybackBps);
-  if (q.userOut < minQuoteOut || q.userOut <= 0n) swapFail(SWAP_ERR.ExceededSlippage);
+  if (q.quoteOut === 0n) swapFail(SWAP_ERR.ZeroQuoteAmount);
+  // Fees are rounded up, so a dust sell can owe more fees than it yields: the program's checked
+  // subtraction fails; we report it as slippage.
+  if (q.userOut < 0n || q.userOut < minQuoteOut) swapFail(SWAP_ERR.ExceededSlippage);
   initFeeAccounts(ledger, s);
   transferTokens(ledger, {
     from: s.acc.key("user_base_token_account"),

@@ -1,0 +1,421 @@
+import { describe, it, expect, beforeAll } from "vitest";
+import fc from "fast-check";
+import BN from "bn.js";
+import {
+  Keypair,
+  PublicKey,
+  SystemProgram,
+  Transaction,
+  TransactionInstruction,
+  type AccountInfo,
+} from "@solana/web3.js";
+import {
+  createAssociatedTokenAccountIdempotentInstruction,
+  createCloseAccountInstruction,
+  createInitializeMint2Instruction,
+  createMintToInstruction,
+} from "@solana/spl-token";
+import { createLedger, type Ledger } from "../../localnet/ledger/index.js";
+import { encodeCurve, decodeCurve } from "../../localnet/programs/launch/layouts.js";
+import {
+  createLaunchSwapProgram,
+  installLaunchSwapGenesis,
+} from "../../localnet/programs/launchswap/index.js";
+import { migrateCurve, setSwapCashback } from "../../localnet/programs/launchswap/admin.js";
+import {
+  LAUNCH_PROGRAM_ID,
+  NATIVE_MINT,
+  SWAP_PROGRAM_ID,
+  TOKEN_2022_PROGRAM_ID,
+  TOKEN_PROGRAM_ID,
+  ata,
+  bondingCurvePda,
+  swapUserVolumeAccumulatorPda,
+} from "../../localnet/programs/launchswap/addresses.js";
+import { readTokenAccount } from "../../localnet/programs/launchswap/token-io.js";
+import { launchSwapSdk } from "../../src/launch/sdk.js";
+
+const {
+  OnlinePumpAmmSdk,
+  PUMP_AMM_SDK,
+  OFFLINE_PUMP_AMM_PROGRAM,
+  buyBaseInput,
+  buyQuoteInput,
+  sellBaseInput,
+} = launchSwapSdk;
+
+type SwapState = Awaited<ReturnType<InstanceType<typeof OnlinePumpAmmSdk>["swapSolanaState"]>>;
+
+const CURVE_TOKENS = 206_900_000_000_000n;
+const CURVE_SOL = 85_005_000_000n;
+const MIGRATION_FEE = 15_000_001n;
+
+/** The ledger as the swap SDK's connection (it only calls getMultipleAccountsInfo). */
+function connectionOf(ledger: Ledger): ConstructorParameters<typeof OnlinePumpAmmSdk>[0] {
+  const info = (k: PublicKey): AccountInfo<Buffer> | null => {
+    const a = ledger.getAccount(k);
+    if (!a) return null;
+    return {
+      data: Buffer.from(a.data),
+      lamports: Number(a.lamports),
+      owner: a.owner,
+      executable: a.executable,
+    };
+  };
+  const conn = { getMultipleAccountsInfo: async (keys: PublicKey[]) => keys.map(info) };
+  // The SDK only reads accounts through getMultipleAccountsInfo; a full Connection is not needed.
+  return conn as unknown as ConstructorParameters<typeof OnlinePumpAmmSdk>[0];
+}
+
+/** A complete curve of a fresh Token-2022 mint holding the post-completion reserves (fixture). */
+function completeCurveFixture(ledger: Ledger, cashback: boolean): { mint: PublicKey; creator: PublicKey } {
+  const op = ledger.operator;
+  const mint = Keypair.generate().publicKey;
+  const creator = Keypair.generate().publicKey;
+  const curve = bondingCurvePda(mint);
+  const curveAta = ata(curve, mint, TOKEN_2022_PROGRAM_ID);
+  const opAta = ata(op.publicKey, mint, TOKEN_2022_PROGRAM_ID);
+  ledger.execute([
+    SystemProgram.createAccount({
+      fromPubkey: op.publicKey,
+      newAccountPubkey: mint,
+      lamports: Number(ledger.rentExemptMinimum(82)),
+      space: 82,
+      programId: TOKEN_2022_PROGRAM_ID,
+    }),
+    createInitializeMint2Instruction(mint, 6, op.publicKey, null, TOKEN_2022_PROGRAM_ID),
+    createAssociatedTokenAccountIdempotentInstruction(
+      op.publicKey,
+      curveAta,
+      curve,
+      mint,
+      TOKEN_2022_PROGRAM_ID,
+    ),
+    createAssociatedTokenAccountIdempotentInstruction(
+      op.publicKey,
+      opAta,
+      op.publicKey,
+      mint,
+      TOKEN_2022_PROGRAM_ID,
+    ),
+    createMintToInstruction(mint, curveAta, op.publicKey, CURVE_TOKENS, [], TOKEN_2022_PROGRAM_ID),
+    createMintToInstruction(
+      mint,
+      opAta,
+      op.publicKey,
+      1_000_000_000_000_000n - CURVE_TOKENS,
+      [],
+      TOKEN_2022_PROGRAM_ID,
+    ),
+  ]);
+  const data = encodeCurve({
+    virtualTokenReserves: 1_073_000_000_000_000n - 793_100_000_000_000n,
+    virtualQuoteReserves: 30_000_000_000n + CURVE_SOL,
+    realTokenReserves: 0n,
+    realQuoteReserves: CURVE_SOL,
+    tokenTotalSupply: 1_000_000_000_000_000n,
+    complete: true,
+    creator,
+    isMayhemMode: false,
+    isCashbackCoin: cashback,
+    quoteMint: PublicKey.default,
+    creatorFeeBps: 0n,
+    canEditCreatorFee: false,
+    isHolderReward: false,
+  });
+  ledger.setAccount(curve, {
+    lamports: ledger.rentExemptMinimum(data.length) + CURVE_SOL,
+    data,
+    owner: LAUNCH_PROGRAM_ID,
+    executable: false,
+  });
+  return { mint, creator };
+}
+
+function newLedger(): Ledger {
+  const ledger = createLedger({ programs: [createLaunchSwapProgram()] });
+  installLaunchSwapGenesis(ledger);
+  return ledger;
+}
+
+function send(ledger: Ledger, payer: Keypair, ixs: TransactionInstruction[]) {
+  const { blockhash, lastValidBlockHeight } = ledger.latestBlockhash();
+  const tx = new Transaction({
+    feePayer: payer.publicKey,
+    blockhash,
+    lastValidBlockHeight: Number(lastValidBlockHeight),
+  });
+  tx.add(...ixs);
+  tx.sign(payer);
+  const record = ledger.processTransaction(tx.serialize());
+  ledger.advanceSlots(1);
+  return record;
+}
+
+function lamports(ledger: Ledger, k: PublicKey): bigint {
+  return ledger.getAccount(k)?.lamports ?? 0n;
+}
+
+function tokens(ledger: Ledger, k: PublicKey): bigint {
+  return readTokenAccount(ledger, k)?.amount ?? 0n;
+}
+
+function quoteArgs(state: SwapState) {
+  return {
+    baseReserve: state.poolBaseAmount,
+    quoteReserve: state.poolQuoteAmount,
+    globalConfig: state.globalConfig,
+    baseMintAccount: state.baseMintAccount,
+    baseMint: state.baseMint,
+    coinCreator: state.pool.coinCreator,
+    creator: state.pool.creator,
+    feeConfig: state.feeConfig,
+    quoteMint: state.pool.quoteMint,
+    isMayhemMode: state.pool.isMayhemMode,
+  };
+}
+
+const big = (v: BN): bigint => BigInt(v.toString());
+
+interface World {
+  ledger: Ledger;
+  sdk: InstanceType<typeof OnlinePumpAmmSdk>;
+  pool: PublicKey;
+  mint: PublicKey;
+  user: Keypair;
+}
+
+function world(cashback: boolean): World {
+  const ledger = newLedger();
+  const { mint } = completeCurveFixture(ledger, cashback);
+  const { pool } = migrateCurve(ledger, mint);
+  const user = Keypair.generate();
+  ledger.fund(user.publicKey, 1_000_000_000_000n);
+  return { ledger, sdk: new OnlinePumpAmmSdk(connectionOf(ledger)), pool, mint, user };
+}
+
+function swapIxIndex(ixs: TransactionInstruction[]): number {
+  return ixs.findIndex((ix) => ix.programId.equals(SWAP_PROGRAM_ID) && ix.data.length > 8);
+}
+
+describe("launchswap migration", () => {
+  it("moves the curve's tokens and SOL minus the migration fee into the canonical pool's vaults", async () => {
+    const ledger = newLedger();
+    const { mint, creator } = completeCurveFixture(ledger, false);
+    const { pool } = migrateCurve(ledger, mint);
+    expect(pool.equals(launchSwapSdk.canonicalPumpPoolPda(mint))).toBe(true);
+    const state = await new OnlinePumpAmmSdk(connectionOf(ledger)).swapSolanaState(
+      pool,
+      Keypair.generate().publicKey,
+    );
+    expect(big(state.poolBaseAmount)).toBe(CURVE_TOKENS);
+    expect(big(state.poolQuoteAmount)).toBe(CURVE_SOL - MIGRATION_FEE);
+    expect(state.pool.coinCreator.equals(creator)).toBe(true);
+    expect(state.pool.quoteMint.equals(NATIVE_MINT)).toBe(true);
+    expect(state.baseTokenProgram.equals(TOKEN_2022_PROGRAM_ID)).toBe(true);
+    expect(ledger.getAccount(pool)!.data.length).toBe(300);
+    const curve = decodeCurve(ledger.getAccount(bondingCurvePda(mint))!.data);
+    expect(curve.virtualTokenReserves).toBe(0n);
+    expect(curve.realQuoteReserves).toBe(0n);
+    expect(() => migrateCurve(ledger, mint)).toThrow();
+  });
+});
+
+describe("launchswap trades built by the official SDK", () => {
+  let w: World;
+  beforeAll(async () => {
+    w = world(false);
+    // A first buy creates the user's base ATA and volume accumulator, so later balance deltas are exact.
+    const state = await w.sdk.swapSolanaState(w.pool, w.user.publicKey);
+    const rec = send(w.ledger, w.user, await PUMP_AMM_SDK.buyBaseInput(state, new BN(1_000_000), 1));
+    expect(rec.err).toBeNull();
+  });
+
+  it("buy lands and balances equal buyBaseInput to the unit", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.bigInt({ min: 1n, max: 2_000_000_000_000n }), async (base) => {
+        const { ledger, user, pool, mint } = w;
+        const state = await w.sdk.swapSolanaState(pool, user.publicKey);
+        const q = buyBaseInput({ ...quoteArgs(state), base: new BN(base.toString()), slippage: 1 });
+        const userBase = ata(user.publicKey, mint, TOKEN_2022_PROGRAM_ID);
+        const before = { sol: lamports(ledger, user.publicKey), base: tokens(ledger, userBase) };
+        const vaultsBefore = tokens(ledger, state.pool.poolQuoteTokenAccount);
+        const rec = send(ledger, user, await PUMP_AMM_SDK.buyBaseInput(state, new BN(base.toString()), 1));
+        expect(rec.err).toBeNull();
+        expect(tokens(ledger, userBase) - before.base).toBe(base);
+        expect(before.sol - lamports(ledger, user.publicKey)).toBe(big(q.uiQuote) + rec.fee);
+        expect(tokens(ledger, state.pool.poolQuoteTokenAccount)).toBeGreaterThan(vaultsBefore);
+      }),
+      { numRuns: 20 },
+    );
+  });
+
+  it("sell lands and balances equal sellBaseInput to the unit", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.bigInt({ min: 10_000_000n, max: 100_000_000_000n }), async (base) => {
+        const { ledger, user, pool, mint } = w;
+        const state = await w.sdk.swapSolanaState(pool, user.publicKey);
+        const q = sellBaseInput({ ...quoteArgs(state), base: new BN(base.toString()), slippage: 1 });
+        const userBase = ata(user.publicKey, mint, TOKEN_2022_PROGRAM_ID);
+        const before = { sol: lamports(ledger, user.publicKey), base: tokens(ledger, userBase) };
+        const rec = send(ledger, user, await PUMP_AMM_SDK.sellBaseInput(state, new BN(base.toString()), 1));
+        expect(rec.err).toBeNull();
+        expect(before.base - tokens(ledger, userBase)).toBe(base);
+        expect(lamports(ledger, user.publicKey) - before.sol).toBe(big(q.uiQuote) - rec.fee);
+      }),
+      { numRuns: 20 },
+    );
+  });
+
+  it("buy_exact_quote_in (reference A.4) returns exactly buyQuoteInput's base", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.bigInt({ min: 10_000n, max: 5_000_000_000n }), async (spend) => {
+        const { ledger, user, pool, mint } = w;
+        const state = await w.sdk.swapSolanaState(pool, user.publicKey);
+        const q = buyQuoteInput({ ...quoteArgs(state), quote: new BN(spend.toString()), slippage: 0 });
+        const ixs = await PUMP_AMM_SDK.buyInstructions(state, q.base, new BN(spend.toString()));
+        const i = swapIxIndex(ixs);
+        const data = OFFLINE_PUMP_AMM_PROGRAM.coder.instruction.encode("buyExactQuoteIn", {
+          spendableQuoteIn: new BN(spend.toString()),
+          minBaseAmountOut: q.base,
+          trackVolume: { 0: true },
+        });
+        ixs[i] = new TransactionInstruction({ programId: ixs[i]!.programId, keys: ixs[i]!.keys, data });
+        const userBase = ata(user.publicKey, mint, TOKEN_2022_PROGRAM_ID);
+        const before = { sol: lamports(ledger, user.publicKey), base: tokens(ledger, userBase) };
+        const rec = send(ledger, user, ixs);
+        expect(rec.err).toBeNull();
+        expect(tokens(ledger, userBase) - before.base).toBe(big(q.base));
+        const spent = before.sol - lamports(ledger, user.publicKey) - rec.fee;
+        expect(spent).toBeLessThanOrEqual(spend);
+        expect(spent).toBeGreaterThanOrEqual(big(q.internalQuoteWithoutFees));
+      }),
+      { numRuns: 20 },
+    );
+  });
+
+  it("a max quote one unit too tight fails with 6004 and changes no balance but the fee", async () => {
+    const { ledger, user, pool, mint } = w;
+    const state = await w.sdk.swapSolanaState(pool, user.publicKey);
+    const base = new BN(123_456_789);
+    const q = buyBaseInput({ ...quoteArgs(state), base, slippage: 0 });
+    const ixs = await PUMP_AMM_SDK.buyInstructions(state, base, q.uiQuote.subn(1));
+    const watched = [
+      ata(user.publicKey, mint, TOKEN_2022_PROGRAM_ID),
+      state.pool.poolBaseTokenAccount,
+      state.pool.poolQuoteTokenAccount,
+      ...ixs[swapIxIndex(ixs)]!.keys.map((k) => k.pubkey),
+    ];
+    const snapshot = () => watched.map((k) => [lamports(ledger, k), tokens(ledger, k)]);
+    const before = snapshot();
+    const solBefore = lamports(ledger, user.publicKey);
+    const rec = send(ledger, user, ixs);
+    expect(rec.err).toEqual({ InstructionError: [swapIxIndex(ixs), { Custom: 6004 }] });
+    expect(lamports(ledger, user.publicKey)).toBe(solBefore - rec.fee);
+    const after = snapshot();
+    watched.forEach((k, i) => {
+      if (!k.equals(user.publicKey)) expect(after[i]).toEqual(before[i]);
+    });
+    // The same cap at the exact total lands.
+    const ok = send(ledger, user, await PUMP_AMM_SDK.buyInstructions(state, base, q.uiQuote));
+    expect(ok.err).toBeNull();
+  });
+
+  it("rejects a wrong PDA with ConstraintSeeds 2006 and a wrong token program", async () => {
+    const { ledger, user, pool } = w;
+    const state = await w.sdk.swapSolanaState(pool, user.publicKey);
+    const ixs = await PUMP_AMM_SDK.buyInstructions(state, new BN(1_000_000), new BN(1_000_000_000));
+    const i = swapIxIndex(ixs);
+    const swap = ixs[i]!;
+    const withKey = (idx: number, pubkey: PublicKey): TransactionInstruction[] => {
+      const keys = swap.keys.map((k, j) => (j === idx ? { ...k, pubkey } : k));
+      return ixs.map((ix, j) => (j === i ? new TransactionInstruction({ ...swap, keys }) : ix));
+    };
+    const wrongVaultAuthority = send(ledger, user, withKey(18, Keypair.generate().publicKey));
+    expect(wrongVaultAuthority.err).toEqual({ InstructionError: [i, { Custom: 2006 }] });
+    const wrongUva = send(
+      ledger,
+      user,
+      withKey(20, swapUserVolumeAccumulatorPda(Keypair.generate().publicKey)),
+    );
+    expect(wrongUva.err).toEqual({ InstructionError: [i, { Custom: 2006 }] });
+    const wrongTokenProgram = send(ledger, user, withKey(11, TOKEN_PROGRAM_ID));
+    expect(wrongTokenProgram.err).toEqual({ InstructionError: [i, { Custom: 2022 }] });
+  });
+});
+
+describe("launchswap cashback", () => {
+  it("a cashback pool accrues the creator fee to ATA(amm UVA, WSOL) and claim_cashback pays it", async () => {
+    const w = world(true);
+    const { ledger, user, pool } = w;
+    const state = await w.sdk.swapSolanaState(pool, user.publicKey);
+    expect(state.pool.isCashbackCoin).toBe(true);
+    const base = new BN(5_000_000_000);
+    const q = buyBaseInput({ ...quoteArgs(state), base, slippage: 0 });
+    const fees = launchSwapSdk.computeFeesBps({
+      globalConfig: state.globalConfig,
+      feeConfig: state.feeConfig,
+      creator: state.pool.creator,
+      baseMintSupply: new BN(state.baseMintAccount.supply.toString()),
+      baseMint: state.baseMint,
+      baseReserve: state.poolBaseAmount,
+      quoteReserve: state.poolQuoteAmount,
+      quoteMint: state.pool.quoteMint,
+    });
+    const creatorFee = (big(q.internalQuoteAmount) * big(fees.creatorFeeBps) + 9_999n) / 10_000n;
+    expect(creatorFee).toBeGreaterThan(0n);
+    const rec = send(ledger, user, await PUMP_AMM_SDK.buyInstructions(state, base, q.uiQuote));
+    expect(rec.err).toBeNull();
+    const uva = swapUserVolumeAccumulatorPda(user.publicKey);
+    const uvaAta = ata(uva, NATIVE_MINT, TOKEN_PROGRAM_ID);
+    expect(tokens(ledger, uvaAta)).toBe(creatorFee);
+    const decoded = PUMP_AMM_SDK.decodeUserVolumeAccumulator(
+      connectionAccount(ledger, uva) as Parameters<typeof PUMP_AMM_SDK.decodeUserVolumeAccumulator>[0],
+    );
+    expect(big(decoded.cashbackEarned)).toBe(creatorFee);
+
+    const solBefore = lamports(ledger, user.publicKey);
+    const claim = send(ledger, user, await claimIxs(user.publicKey));
+    expect(claim.err).toBeNull();
+    expect(lamports(ledger, user.publicKey) - solBefore).toBe(creatorFee - claim.fee);
+    expect(tokens(ledger, uvaAta)).toBe(0n);
+  });
+
+  it("setSwapCashback makes the amount claimable", async () => {
+    const ledger = newLedger();
+    const user = Keypair.generate();
+    ledger.fund(user.publicKey, 1_000_000_000n);
+    setSwapCashback(ledger, user.publicKey, 123_456_789n);
+    setSwapCashback(ledger, user.publicKey, 23_456_789n);
+    const solBefore = lamports(ledger, user.publicKey);
+    const rec = send(ledger, user, await claimIxs(user.publicKey));
+    expect(rec.err).toBeNull();
+    expect(lamports(ledger, user.publicKey) - solBefore).toBe(23_456_789n - rec.fee);
+    const again = send(ledger, user, await claimIxs(user.publicKey));
+    expect(again.err).toBeNull();
+  });
+});
+
+function connectionAccount(ledger: Ledger, k: PublicKey): AccountInfo<Buffer> {
+  const a = ledger.getAccount(k)!;
+  return { data: Buffer.from(a.data), lamports: Number(a.lamports), owner: a.owner, executable: false };
+}
+
+/** claim_cashback per reference A.7: create the user's WSOL ATA, claim, unwrap. */
+async function claimIxs(user: PublicKey): Promise<TransactionInstruction[]> {
+  const userWsol = ata(user, NATIVE_MINT, TOKEN_PROGRAM_ID);
+  const claim = await OFFLINE_PUMP_AMM_PROGRAM.methods
+    .claimCashback()
+    .accountsPartial({
+      user,
+      quoteMint: NATIVE_MINT,
+      quoteTokenProgram: TOKEN_PROGRAM_ID,
+      userWsolTokenAccount: userWsol,
+    })
+    .instruction();
+  return [
+    createAssociatedTokenAccountIdempotentInstruction(user, userWsol, user, NATIVE_MINT, TOKEN_PROGRAM_ID),
+    claim,
+    createCloseAccountInstruction(userWsol, user, user, [], TOKEN_PROGRAM_ID),
+  ];
+}
