@@ -1,0 +1,133 @@
+/** The operator API (LocalnetAdmin) and its HTTP routes under /admin/. */
+import { PublicKey } from "@solana/web3.js";
+import type { FaultSettings, LocalnetAdmin } from "./api.js";
+import type { Ledger } from "./ledger/index.js";
+import type { LaunchOperator } from "./programs/index.js";
+import type { CallStats, Faults } from "./server/faults.js";
+import type { AdminHandler } from "./server/http-server.js";
+
+/** Collaborators of the admin API. */
+export interface AdminDeps {
+  ledger: Ledger;
+  faults: Faults;
+  stats: CallStats;
+  operator: LaunchOperator;
+}
+
+/** Builds the in-process operator API. */
+export function createAdmin(d: AdminDeps): LocalnetAdmin {
+  return {
+    setFaults: (f) => d.faults.set(f),
+    clearFaults: () => d.faults.clear(),
+    stats: () => d.stats.snapshot(),
+    resetStats: () => d.stats.reset(),
+    advanceSlots: (n) => {
+      if (!Number.isInteger(n) || n < 0) throw new Error("n must be a non-negative integer");
+      d.ledger.advanceSlots(n);
+    },
+    fund: (address, lamports) => d.ledger.fund(new PublicKey(address), lamports),
+    createToken: (opts = {}) => {
+      const { mint, creator } = d.operator.createToken(d.ledger, opts);
+      return { mint: mint.toBase58(), creator: creator.toBase58() };
+    },
+    complete: (mint) => d.operator.completeCurve(d.ledger, new PublicKey(mint)),
+    migrate: (mint) => ({ pool: d.operator.migrateCurve(d.ledger, new PublicKey(mint)).pool.toBase58() }),
+    setCashback: (user, amounts) => {
+      const key = new PublicKey(user);
+      d.operator.setBondingCashback(d.ledger, key, amounts.bondingLamports);
+      d.operator.setSwapCashback(d.ledger, key, amounts.swapLamports);
+    },
+  };
+}
+
+function obj(body: unknown): Record<string, unknown> {
+  if (body === null || typeof body !== "object" || Array.isArray(body))
+    throw new Error("body must be a JSON object");
+  return body as Record<string, unknown>;
+}
+
+function str(b: Record<string, unknown>, name: string): string {
+  const v = b[name];
+  if (typeof v !== "string" || v.length === 0) throw new Error(`${name} must be a string`);
+  return v;
+}
+
+/** Reads a lamport amount given as a decimal string or a safe integer. */
+function lamportsField(b: Record<string, unknown>, name: string, fallback?: bigint): bigint {
+  const v = b[name];
+  if (v === undefined && fallback !== undefined) return fallback;
+  if (typeof v === "string" && /^\d+$/.test(v)) return BigInt(v);
+  if (typeof v === "number" && Number.isSafeInteger(v) && v >= 0) return BigInt(v);
+  throw new Error(`${name} must be a non-negative integer (string or number)`);
+}
+
+function optBool(b: Record<string, unknown>, name: string): boolean | undefined {
+  const v = b[name];
+  if (v === undefined) return undefined;
+  if (typeof v !== "boolean") throw new Error(`${name} must be a boolean`);
+  return v;
+}
+
+function optStr(b: Record<string, unknown>, name: string): string | undefined {
+  const v = b[name];
+  if (v === undefined) return undefined;
+  if (typeof v !== "string") throw new Error(`${name} must be a string`);
+  return v;
+}
+
+/** The admin HTTP routes, keyed "<METHOD> <path>". */
+export function adminRoutes(admin: LocalnetAdmin, faults: Faults, ledger: Ledger): Map<string, AdminHandler> {
+  const r = new Map<string, AdminHandler>();
+  r.set("GET /admin/faults", () => faults.current());
+  r.set("POST /admin/faults", (body) => {
+    const b = obj(body);
+    if (b.clear === true) admin.clearFaults();
+    else admin.setFaults(b as FaultSettings);
+    return faults.current();
+  });
+  r.set("DELETE /admin/faults", () => {
+    admin.clearFaults();
+    return faults.current();
+  });
+  r.set("GET /admin/stats", () => admin.stats());
+  r.set("POST /admin/stats/reset", () => {
+    admin.resetStats();
+    return { ok: true };
+  });
+  r.set("POST /admin/slots", (body) => {
+    const b = obj(body);
+    const n = b.n ?? 1;
+    if (typeof n !== "number") throw new Error("n must be a number");
+    admin.advanceSlots(n);
+    return { slot: ledger.slot() };
+  });
+  r.set("POST /admin/fund", (body) => {
+    const b = obj(body);
+    admin.fund(str(b, "address"), lamportsField(b, "lamports"));
+    return { ok: true };
+  });
+  r.set("POST /admin/tokens", (body) => {
+    const b = obj(body);
+    return admin.createToken({
+      name: optStr(b, "name"),
+      symbol: optStr(b, "symbol"),
+      uri: optStr(b, "uri"),
+      mayhem: optBool(b, "mayhem"),
+      cashback: optBool(b, "cashback"),
+    });
+  });
+  r.set("POST /admin/complete", (body) => {
+    admin.complete(str(obj(body), "mint"));
+    return { ok: true };
+  });
+  r.set("POST /admin/migrate", (body) => admin.migrate(str(obj(body), "mint")));
+  r.set("POST /admin/cashback", (body) => {
+    const b = obj(body);
+    admin.setCashback(str(b, "user"), {
+      bondingLamports: lamportsField(b, "bondingLamports", 0n),
+      swapLamports: lamportsField(b, "swapLamports", 0n),
+    });
+    return { ok: true };
+  });
+  return r;
+}

@@ -1,0 +1,112 @@
+/**
+ * The localnet: a local Solana cluster (LiteSVM ledger with the emulated launch programs), its
+ * JSON-RPC server, the submission relay, the bundle relay and the operator routes, on one HTTP port.
+ */
+import type { AddressInfo } from "node:net";
+import { Keypair, PublicKey } from "@solana/web3.js";
+import type { LocalnetHandle, LocalnetOptions } from "./api.js";
+import { adminRoutes, createAdmin } from "./admin.js";
+import { createLedger } from "./ledger/index.js";
+import { emulatedPrograms, installGenesis, launchOperator } from "./programs/index.js";
+import { BundleRelay, bundleMethods } from "./server/bundle-relay.js";
+import { CallStats, Faults } from "./server/faults.js";
+import { createLocalnetServer } from "./server/http-server.js";
+import { relayMethods } from "./server/relay.js";
+import { rpcMethods } from "./server/rpc-methods.js";
+import { Submitter } from "./server/submitter.js";
+
+export type { LocalnetAdmin, LocalnetHandle, LocalnetOptions, FaultSettings } from "./api.js";
+
+/** Default minimum submission-relay tip (lamports). */
+export const DEFAULT_RELAY_TIP_LAMPORTS = 200_000n;
+
+function generatedAddresses(n: number): string[] {
+  return Array.from({ length: n }, () => Keypair.generate().publicKey.toBase58());
+}
+
+/** Starts a localnet in-process; resolves once it listens. */
+export async function startLocalnet(options: LocalnetOptions = {}): Promise<LocalnetHandle> {
+  const cashbackCreation = options.cashbackCreation ?? false;
+  const slotMs = options.slotMs ?? 400;
+  const ledger = createLedger({
+    programs: emulatedPrograms({ cashbackCreation }),
+    slotMs: slotMs > 0 ? slotMs : 400,
+  });
+  installGenesis(ledger, { cashbackCreation });
+  const relayTipAccounts = options.relayTipAccounts ?? generatedAddresses(10);
+  const bundleTipAccounts = options.bundleTipAccounts ?? generatedAddresses(8);
+  const relayTipLamports = options.relayTipLamports ?? DEFAULT_RELAY_TIP_LAMPORTS;
+  // Tip accounts exist on chain (rent-exempt system accounts), as on mainnet.
+  for (const a of [...relayTipAccounts, ...bundleTipAccounts]) {
+    ledger.fund(new PublicKey(a), ledger.rentExemptMinimum(0));
+  }
+
+  const faults = new Faults();
+  const stats = new CallStats();
+  const submitter = new Submitter(ledger, faults);
+  const bundleRelay = new BundleRelay(ledger, faults, bundleTipAccounts);
+  const admin = createAdmin({ ledger, faults, stats, operator: launchOperator });
+
+  const timers = new Set<NodeJS.Timeout>();
+  const waiters = new Set<() => void>();
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(t);
+        timers.delete(t);
+        waiters.delete(done);
+        resolve();
+      };
+      const t = setTimeout(done, ms);
+      timers.add(t);
+      waiters.add(done);
+    });
+
+  const server = createLocalnetServer(
+    {
+      rpc: rpcMethods(ledger, submitter),
+      relay: relayMethods(ledger, submitter, {
+        tipAccounts: relayTipAccounts,
+        minTipLamports: relayTipLamports,
+      }),
+      bundle: bundleMethods(ledger, bundleRelay, bundleTipAccounts),
+      admin: adminRoutes(admin, faults, ledger),
+      faults,
+      stats,
+    },
+    sleep,
+  );
+  const host = options.host ?? "127.0.0.1";
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 8899, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const urlHost = host.includes(":") ? `[${host}]` : host;
+  const base = `http://${urlHost}:${port}`;
+
+  const clock = slotMs > 0 ? setInterval(() => ledger.advanceSlots(1), slotMs) : null;
+  clock?.unref();
+
+  return {
+    rpcUrl: base,
+    relayUrl: `${base}/relay`,
+    bundleRelayUrl: base,
+    adminUrl: `${base}/admin`,
+    relayTipAccounts,
+    bundleTipAccounts,
+    relayTipLamports,
+    admin,
+    close: async () => {
+      if (clock !== null) clearInterval(clock);
+      for (const w of [...waiters]) w();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}

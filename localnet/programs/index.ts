@@ -1,0 +1,39 @@
+/** Registry of the emulated launch programs and their operator helpers, as the localnet wires them. */
+import type { PublicKey } from "@solana/web3.js";
+import { createLaunchProgram, installLaunchGenesis } from "./launch/index.js";
+import { completeCurve, createToken, setBondingCashback } from "./launch/admin.js";
+import { createLaunchSwapProgram, installLaunchSwapGenesis } from "./launchswap/index.js";
+import { migrateCurve, setSwapCashback } from "./launchswap/admin.js";
+import type { AdminLedger, EmulatedProgram } from "./types.js";
+
+/** Operator helpers over the emulated programs' state. */
+export interface LaunchOperator {
+  createToken(
+    ledger: AdminLedger,
+    opts: { name?: string; symbol?: string; uri?: string; mayhem?: boolean; cashback?: boolean },
+  ): { mint: PublicKey; creator: PublicKey };
+  completeCurve(ledger: AdminLedger, mint: PublicKey): void;
+  migrateCurve(ledger: AdminLedger, mint: PublicKey): { pool: PublicKey };
+  setBondingCashback(ledger: AdminLedger, user: PublicKey, lamports: bigint): void;
+  setSwapCashback(ledger: AdminLedger, user: PublicKey, lamports: bigint): void;
+}
+
+/** The emulated programs for a genesis variant. */
+export function emulatedPrograms(opts: { cashbackCreation: boolean }): EmulatedProgram[] {
+  return [createLaunchProgram(opts), createLaunchSwapProgram()];
+}
+
+/** Writes both programs' genesis accounts. */
+export function installGenesis(ledger: AdminLedger, opts: { cashbackCreation: boolean }): void {
+  installLaunchGenesis(ledger, opts);
+  installLaunchSwapGenesis(ledger);
+}
+
+/** The operator helpers. */
+export const launchOperator: LaunchOperator = {
+  createToken,
+  completeCurve,
+  migrateCurve,
+  setBondingCashback,
+  setSwapCashback,
+};

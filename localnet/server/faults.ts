@@ -1,0 +1,122 @@
+/** Run-time fault switches and per-call stats (pure state; the HTTP layer applies the decisions). */
+import type { FaultSettings } from "../api.js";
+
+/** The endpoints the localnet serves JSON-RPC on. */
+export type Endpoint = "rpc" | "relay" | "bundle";
+
+/** What to do to one matching call before serving it. */
+export interface FaultDecision {
+  delayMs: number;
+  error: FaultSettings["errorKind"] | null;
+}
+
+/** Holds the fault settings; decides per call. `random` is injectable so tests stay deterministic. */
+export class Faults {
+  private settings: FaultSettings = {};
+  private remainingErrors = 0;
+
+  constructor(private readonly random: () => number = Math.random) {}
+
+  /** Replaces every fault setting (an empty object clears all). */
+  set(settings: FaultSettings): void {
+    validateFaults(settings);
+    this.settings = { ...settings };
+    this.remainingErrors = settings.errorCount ?? 0;
+  }
+
+  clear(): void {
+    this.set({});
+  }
+
+  current(): FaultSettings {
+    return {
+      ...this.settings,
+      ...(this.settings.errorCount !== undefined ? { errorCount: this.remainingErrors } : {}),
+    };
+  }
+
+  private matches(endpoint: Endpoint, method: string): boolean {
+    const s = this.settings;
+    if (s.endpoints !== undefined && !s.endpoints.includes(endpoint)) return false;
+    if (s.methods !== undefined && !s.methods.includes(method)) return false;
+    return true;
+  }
+
+  /** Decides latency / hang / injected error for a call (consumes one errorCount when it fires). */
+  decide(endpoint: Endpoint, method: string): FaultDecision {
+    if (!this.matches(endpoint, method)) return { delayMs: 0, error: null };
+    const s = this.settings;
+    const delayMs = (s.latencyMs ?? 0) + (s.hangMs ?? 0);
+    let fire = false;
+    if (this.remainingErrors > 0) {
+      this.remainingErrors -= 1;
+      fire = true;
+    } else if (s.errorRate !== undefined && s.errorRate > 0) {
+      fire = this.random() < s.errorRate;
+    }
+    return { delayMs, error: fire ? (s.errorKind ?? "http429") : null };
+  }
+
+  /** Whether sends are accepted but never applied. */
+  neverLand(): boolean {
+    return this.settings.neverLand === true;
+  }
+
+  /** Slots to delay landing by (0 = land now). */
+  landAfterSlots(): number {
+    return this.settings.landAfterSlots ?? 0;
+  }
+
+  bundleInvalid(): boolean {
+    return this.settings.bundleInvalid === true;
+  }
+
+  bundleFailed(): boolean {
+    return this.settings.bundleFailed === true;
+  }
+}
+
+/** Throws on a malformed fault object (admin input). */
+export function validateFaults(s: FaultSettings): void {
+  const nonNeg = (name: string, v: unknown) => {
+    if (v !== undefined && (typeof v !== "number" || !Number.isFinite(v) || v < 0)) {
+      throw new Error(`${name} must be a non-negative number`);
+    }
+  };
+  nonNeg("latencyMs", s.latencyMs);
+  nonNeg("hangMs", s.hangMs);
+  nonNeg("errorCount", s.errorCount);
+  nonNeg("landAfterSlots", s.landAfterSlots);
+  nonNeg("errorRate", s.errorRate);
+  if (s.errorRate !== undefined && s.errorRate > 1) throw new Error("errorRate must be within 0..1");
+  if (s.errorKind !== undefined && !["http429", "http500", "rpcError"].includes(s.errorKind)) {
+    throw new Error("errorKind must be http429, http500 or rpcError");
+  }
+  if (s.endpoints !== undefined && !s.endpoints.every((e) => ["rpc", "relay", "bundle"].includes(e))) {
+    throw new Error("endpoints must be among rpc, relay, bundle");
+  }
+  if (
+    s.methods !== undefined &&
+    !(Array.isArray(s.methods) && s.methods.every((m) => typeof m === "string"))
+  ) {
+    throw new Error("methods must be an array of strings");
+  }
+}
+
+/** Calls per "<endpoint>.<method>". */
+export class CallStats {
+  private counts = new Map<string, number>();
+
+  count(endpoint: Endpoint, method: string): void {
+    const key = `${endpoint}.${method}`;
+    this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+  }
+
+  snapshot(): Record<string, number> {
+    return Object.fromEntries(this.counts);
+  }
+
+  reset(): void {
+    this.counts = new Map();
+  }
+}

@@ -1,0 +1,192 @@
+/** One node:http server for RPC (/), relay (/relay), bundle relay (/api/v1/...) and admin (/admin/...). */
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import { createServer } from "node:http";
+import type { CallStats, Endpoint, Faults } from "./faults.js";
+import { RpcError, toJson } from "./json.js";
+import type { RpcHandler } from "./rpc-methods.js";
+
+/** An admin route handler: JSON body in, JSON out (throw to answer 400). */
+export type AdminHandler = (body: unknown) => unknown;
+
+/** Everything the server dispatches to. */
+export interface ServerRoutes {
+  rpc: Map<string, RpcHandler>;
+  relay: Map<string, RpcHandler>;
+  bundle: Map<string, RpcHandler>;
+  /** Keyed "<METHOD> <path>", e.g. "POST /admin/faults". */
+  admin: Map<string, AdminHandler>;
+  faults: Faults;
+  stats: CallStats;
+}
+
+const BUNDLE_PATHS = new Set([
+  "/api/v1/bundles",
+  "/api/v1/getBundleStatuses",
+  "/api/v1/getInflightBundleStatuses",
+  "/api/v1/getTipAccounts",
+]);
+
+const MAX_BODY_BYTES = 8 * 1024 * 1024;
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new Error("request body too large"));
+        req.destroy();
+      } else chunks.push(c);
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  if (res.writableEnded || res.destroyed) return;
+  const text = toJson(body);
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+  res.end(text);
+}
+
+interface RpcCall {
+  jsonrpc?: unknown;
+  id?: unknown;
+  method?: unknown;
+  params?: unknown;
+}
+
+const INJECTED: Record<Endpoint, { http429: { code: number; message: string } }> = {
+  rpc: { http429: { code: 429, message: "Too many requests for a specific RPC call" } },
+  relay: { http429: { code: -32005, message: "Too many requests" } },
+  bundle: {
+    http429: {
+      code: -32097,
+      message:
+        "Rate limit exceeded. Limit: 1 per second for txn requests. Back-off triggered: Retry after 1000ms",
+    },
+  },
+};
+
+/** Serves one JSON-RPC request (single or batch) on an endpoint, applying faults and counting calls. */
+async function serveRpc(
+  endpoint: Endpoint,
+  methods: Map<string, RpcHandler>,
+  routes: ServerRoutes,
+  raw: string,
+  res: ServerResponse,
+  sleep: (ms: number) => Promise<void>,
+): Promise<void> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    send(res, 200, { jsonrpc: "2.0", error: { code: -32700, message: "Parse error" }, id: null });
+    return;
+  }
+  const batch = Array.isArray(parsed);
+  const calls = (batch ? parsed : [parsed]) as RpcCall[];
+  let delayMs = 0;
+  let injected: ReturnType<Faults["decide"]>["error"] = null;
+  for (const c of calls) {
+    const method = typeof c?.method === "string" ? c.method : "invalid";
+    routes.stats.count(endpoint, method);
+    const d = routes.faults.decide(endpoint, method);
+    delayMs = Math.max(delayMs, d.delayMs);
+    injected = injected ?? d.error;
+  }
+  if (delayMs > 0) await sleep(delayMs);
+  const firstId = calls[0]?.id ?? null;
+  if (injected === "http429") {
+    send(res, 429, { jsonrpc: "2.0", error: INJECTED[endpoint].http429, id: firstId });
+    return;
+  }
+  if (injected === "http500") {
+    send(res, 500, { jsonrpc: "2.0", error: { code: -32603, message: "Internal error" }, id: firstId });
+    return;
+  }
+  let status = 200;
+  const answers = calls.map((c) => {
+    const id = c?.id ?? null;
+    if (injected === "rpcError") {
+      return { jsonrpc: "2.0", error: { code: -32603, message: "Internal error: injected fault" }, id };
+    }
+    if (c === null || typeof c !== "object" || typeof c.method !== "string") {
+      return { jsonrpc: "2.0", error: { code: -32600, message: "Invalid request" }, id };
+    }
+    const handler = methods.get(c.method);
+    if (handler === undefined)
+      return { jsonrpc: "2.0", error: { code: -32601, message: "Method not found" }, id };
+    const params = c.params === undefined ? [] : c.params;
+    if (!Array.isArray(params)) {
+      return { jsonrpc: "2.0", error: { code: -32602, message: "Invalid params: expected an array" }, id };
+    }
+    try {
+      return { jsonrpc: "2.0", result: handler(params), id };
+    } catch (e) {
+      if (e instanceof RpcError) {
+        if (!batch) status = e.httpStatus;
+        return { jsonrpc: "2.0", error: e.body(), id };
+      }
+      return {
+        jsonrpc: "2.0",
+        error: { code: -32603, message: `Internal error: ${(e as Error).message}` },
+        id,
+      };
+    }
+  });
+  send(res, status, batch ? answers : answers[0]);
+}
+
+async function serveAdmin(
+  routes: ServerRoutes,
+  key: string,
+  raw: string,
+  res: ServerResponse,
+): Promise<void> {
+  const handler = routes.admin.get(key);
+  if (handler === undefined) {
+    send(res, 404, { error: `no admin route ${key}` });
+    return;
+  }
+  let body: unknown = {};
+  if (raw.trim().length > 0) {
+    try {
+      body = JSON.parse(raw);
+    } catch {
+      send(res, 400, { error: "body is not JSON" });
+      return;
+    }
+  }
+  try {
+    send(res, 200, (await handler(body)) ?? { ok: true });
+  } catch (e) {
+    send(res, 400, { error: (e as Error).message });
+  }
+}
+
+/** Creates (not yet listening) the localnet HTTP server. `sleep` is tracked so close() can cancel waits. */
+export function createLocalnetServer(routes: ServerRoutes, sleep: (ms: number) => Promise<void>): Server {
+  return createServer((req, res) => {
+    const path = (req.url ?? "/").split("?")[0]!;
+    void (async () => {
+      try {
+        if (req.method === "GET" && (path === "/health" || path === "/ping")) {
+          res.writeHead(200, { "content-type": "text/plain" }).end("ok");
+          return;
+        }
+        const raw = await readBody(req);
+        if (path.startsWith("/admin/")) return await serveAdmin(routes, `${req.method} ${path}`, raw, res);
+        if (req.method !== "POST") return send(res, 405, { error: "use POST" });
+        if (path === "/") return await serveRpc("rpc", routes.rpc, routes, raw, res, sleep);
+        if (path === "/relay") return await serveRpc("relay", routes.relay, routes, raw, res, sleep);
+        if (BUNDLE_PATHS.has(path)) return await serveRpc("bundle", routes.bundle, routes, raw, res, sleep);
+        send(res, 404, { error: `no route ${path}` });
+      } catch (e) {
+        send(res, 500, { jsonrpc: "2.0", error: { code: -32603, message: (e as Error).message }, id: null });
+      }
+    })();
+  });
+}

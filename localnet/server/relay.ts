@@ -1,0 +1,50 @@
+/** The submission relay (Helius Sender shape): sendTransaction only, skipPreflight required, tip required. */
+import type { Ledger } from "../ledger/index.js";
+import { decodeTransaction, staticTipLamports } from "../ledger/wire.js";
+import { TransactionRejected } from "../ledger/index.js";
+import { RpcError } from "./json.js";
+import { decodeParam } from "./rpc-methods.js";
+import type { RpcHandler } from "./rpc-methods.js";
+import type { Submitter } from "./submitter.js";
+import { rejectionToRpcError } from "./submitter.js";
+
+/** Relay settings. */
+export interface RelayConfig {
+  tipAccounts: string[];
+  minTipLamports: bigint;
+}
+
+function invalidRequest(detail: string): RpcError {
+  // Helius Sender answers HTTP 400 {"code":-32602,"message":"Invalid request"}; the detail says why.
+  return new RpcError(-32602, `Invalid request: ${detail}`, undefined, 400);
+}
+
+/** The relay's method table. */
+export function relayMethods(
+  _ledger: Ledger,
+  submitter: Submitter,
+  cfg: RelayConfig,
+): Map<string, RpcHandler> {
+  const tipSet = new Set(cfg.tipAccounts);
+  const m = new Map<string, RpcHandler>();
+  m.set("getHealth", () => "ok");
+  m.set("sendTransaction", (p) => {
+    const opts = (p[1] ?? {}) as { encoding?: string; skipPreflight?: unknown };
+    if (opts.skipPreflight !== true) throw invalidRequest("skipPreflight must be true");
+    const wire = decodeParam(p[0], opts.encoding);
+    let tip: bigint;
+    try {
+      tip = staticTipLamports(decodeTransaction(wire), tipSet);
+    } catch (e) {
+      if (e instanceof TransactionRejected) throw rejectionToRpcError(e);
+      throw e;
+    }
+    if (tip < cfg.minTipLamports) {
+      throw invalidRequest(
+        `transaction must transfer at least ${cfg.minTipLamports} lamports to a tip account (found ${tip})`,
+      );
+    }
+    return submitter.submit(wire, false);
+  });
+  return m;
+}

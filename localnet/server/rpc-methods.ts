@@ -1,0 +1,218 @@
+/** The Solana JSON-RPC methods the localnet serves at its root URL. */
+import { PublicKey, VersionedMessage } from "@solana/web3.js";
+import type { Ledger } from "../ledger/index.js";
+import { TransactionRejected } from "../ledger/index.js";
+import { tokenAccountBalance, uiAmountString } from "../ledger/token-balances.js";
+import {
+  decodeTransactionString,
+  parseComputeBudget,
+  resolveMessage,
+  transactionFee,
+} from "../ledger/wire.js";
+import { RpcError, invalidParams } from "./json.js";
+import type { AccountEncodingOptions } from "./rpc-shapes.js";
+import { accountJson, simulationValue, statusJson, transactionResultJson } from "./rpc-shapes.js";
+import type { Submitter } from "./submitter.js";
+
+/** A JSON-RPC method implementation. */
+export type RpcHandler = (params: unknown[]) => unknown;
+
+/** Solana version reported by getVersion. */
+export const LOCALNET_VERSION = { "solana-core": "2.2.20", "feature-set": 3294202862 };
+
+type Config = Record<string, unknown> & {
+  commitment?: string;
+  minContextSlot?: number;
+  encoding?: string;
+  dataSlice?: { offset: number; length: number };
+};
+
+function config(params: unknown[], index: number): Config {
+  const c = params[index];
+  if (c === undefined || c === null) return {};
+  if (typeof c !== "object" || Array.isArray(c))
+    throw invalidParams(`Invalid params: config must be an object`);
+  return c as Config;
+}
+
+function pubkeyParam(v: unknown): PublicKey {
+  if (typeof v !== "string") throw invalidParams("Invalid params: expected a base58 pubkey string");
+  try {
+    return new PublicKey(v);
+  } catch {
+    throw invalidParams("Invalid param: Invalid");
+  }
+}
+
+function stringParam(v: unknown, what: string): string {
+  if (typeof v !== "string") throw invalidParams(`Invalid params: ${what} must be a string`);
+  return v;
+}
+
+/** Builds the method table over a ledger and the shared send path. */
+export function rpcMethods(ledger: Ledger, submitter: Submitter): Map<string, RpcHandler> {
+  const context = (cfg: Config = {}) => {
+    const slot = ledger.slot();
+    if (cfg.minContextSlot !== undefined && BigInt(cfg.minContextSlot) > slot) {
+      throw new RpcError(-32016, "Minimum context slot has not been reached", { contextSlot: slot });
+    }
+    return { apiVersion: LOCALNET_VERSION["solana-core"], slot };
+  };
+  const withContext = (cfg: Config, value: unknown) => ({ context: context(cfg), value });
+  const encodingOf = (cfg: Config): AccountEncodingOptions => ({
+    encoding: cfg.encoding,
+    dataSlice: cfg.dataSlice,
+  });
+
+  const m = new Map<string, RpcHandler>();
+  m.set("getHealth", () => "ok");
+  m.set("getVersion", () => LOCALNET_VERSION);
+  m.set("getGenesisHash", () => "LocaLnet1111111111111111111111111111111111111");
+  m.set("getSlot", (p) => context(config(p, 0)).slot);
+  m.set("getBlockHeight", (p) => context(config(p, 0)).slot);
+  m.set("getEpochInfo", (p) => {
+    const slot = context(config(p, 0)).slot;
+    return {
+      absoluteSlot: slot,
+      blockHeight: slot,
+      epoch: slot / 432_000n,
+      slotIndex: slot % 432_000n,
+      slotsInEpoch: 432_000,
+      transactionCount: null,
+    };
+  });
+  m.set("getLatestBlockhash", (p) => {
+    const cfg = config(p, 0);
+    return withContext(cfg, ledger.latestBlockhash());
+  });
+  m.set("isBlockhashValid", (p) => {
+    const hash = stringParam(p[0], "blockhash");
+    return withContext(config(p, 1), ledger.isBlockhashValid(hash));
+  });
+  m.set("getAccountInfo", (p) => {
+    const cfg = config(p, 1);
+    return withContext(cfg, accountJson(ledger.getAccount(pubkeyParam(p[0])), encodingOf(cfg)));
+  });
+  m.set("getMultipleAccounts", (p) => {
+    const keys = p[0];
+    if (!Array.isArray(keys)) throw invalidParams("Invalid params: expected an array of pubkeys");
+    if (keys.length > 100) throw invalidParams("Too many inputs provided; max 100");
+    const cfg = config(p, 1);
+    return withContext(
+      cfg,
+      keys.map((k) => accountJson(ledger.getAccount(pubkeyParam(k)), encodingOf(cfg))),
+    );
+  });
+  m.set("getBalance", (p) => withContext(config(p, 1), ledger.getAccount(pubkeyParam(p[0]))?.lamports ?? 0n));
+  m.set("getTokenAccountBalance", (p) => {
+    const acc = ledger.getAccount(pubkeyParam(p[0]));
+    const bal = acc === null ? null : tokenAccountBalance(acc, (k) => ledger.getAccount(k));
+    if (bal === null) throw invalidParams("Invalid param: not a Token account");
+    const ui = uiAmountString(bal.amount, bal.decimals);
+    return withContext(config(p, 1), {
+      amount: bal.amount.toString(),
+      decimals: bal.decimals,
+      uiAmount: Number(ui),
+      uiAmountString: ui,
+    });
+  });
+  m.set("getMinimumBalanceForRentExemption", (p) => {
+    const len = p[0];
+    if (typeof len !== "number" || !Number.isInteger(len) || len < 0)
+      throw invalidParams("Invalid params: dataLen");
+    return ledger.rentExemptMinimum(len);
+  });
+  m.set("getRecentPrioritizationFees", () => ledger.recentPrioritizationFees());
+  m.set("getFeeForMessage", (p) => {
+    const cfg = config(p, 1);
+    const msg = VersionedMessage.deserialize(Buffer.from(stringParam(p[0], "message"), "base64"));
+    if (!ledger.isBlockhashValid(msg.recentBlockhash)) return withContext(cfg, null);
+    const fake = { message: msg, signatures: [], version: msg.version } as unknown as Parameters<
+      typeof resolveMessage
+    >[0];
+    const resolved = resolveMessage(fake, () => null);
+    return withContext(
+      cfg,
+      transactionFee(msg.header.numRequiredSignatures, parseComputeBudget(resolved.instructions)),
+    );
+  });
+  m.set("requestAirdrop", (p) => {
+    const lamports = p[1];
+    if (typeof lamports !== "number" || !Number.isSafeInteger(lamports) || lamports <= 0) {
+      throw invalidParams("Invalid params: lamports");
+    }
+    return ledger.airdrop(pubkeyParam(p[0]), BigInt(lamports));
+  });
+  m.set("sendTransaction", (p) => {
+    const cfg = config(p, 1);
+    const wire = decodeParam(p[0], cfg.encoding);
+    return submitter.submit(wire, cfg.skipPreflight !== true);
+  });
+  m.set("simulateTransaction", (p) => {
+    const cfg = config(p, 1);
+    if (cfg.sigVerify === true && cfg.replaceRecentBlockhash === true) {
+      throw invalidParams("sigVerify may not be used with replaceRecentBlockhash");
+    }
+    const wire = decodeParam(p[0], cfg.encoding);
+    const accountsCfg = cfg.accounts as { addresses?: unknown; encoding?: string } | undefined;
+    const addresses = accountsCfg?.addresses;
+    if (
+      addresses !== undefined &&
+      !(Array.isArray(addresses) && addresses.every((a) => typeof a === "string"))
+    ) {
+      throw invalidParams("Invalid params: accounts.addresses");
+    }
+    try {
+      const sim = ledger.simulateTransaction(wire, {
+        sigVerify: cfg.sigVerify === true,
+        replaceRecentBlockhash: cfg.replaceRecentBlockhash === true,
+        accounts: addresses as string[] | undefined,
+      });
+      return withContext(cfg, simulationValue(sim, { encoding: accountsCfg?.encoding ?? "base64" }));
+    } catch (e) {
+      if (e instanceof TransactionRejected && e.err === "SignatureFailure") {
+        throw new RpcError(-32003, `Transaction signature verification failure: ${e.message}`);
+      }
+      if (e instanceof TransactionRejected) throw invalidParams(`invalid transaction: ${e.message}`);
+      throw e;
+    }
+  });
+  m.set("getSignatureStatuses", (p) => {
+    const sigs = p[0];
+    if (!Array.isArray(sigs)) throw invalidParams("Invalid params: expected an array of signatures");
+    if (sigs.length > 256) throw invalidParams("Too many inputs provided; max 256");
+    return withContext(
+      {},
+      sigs.map((s) => statusJson(ledger.signatureStatus(stringParam(s, "signature")))),
+    );
+  });
+  m.set("getTransaction", (p) => {
+    const cfg = config(p, 1);
+    const commitment = cfg.commitment ?? "finalized";
+    if (commitment === "processed")
+      throw invalidParams("Method does not support commitment below `confirmed`");
+    const record = ledger.getTransaction(stringParam(p[0], "signature"));
+    if (record === undefined) return null;
+    const status = ledger.signatureStatus(record.signature)!;
+    if (status.confirmationStatus === "processed") return null;
+    if (commitment === "finalized" && status.confirmationStatus !== "finalized") return null;
+    if (record.version !== "legacy" && cfg.maxSupportedTransactionVersion === undefined) {
+      throw new RpcError(
+        -32015,
+        'Transaction version (0) is not supported by the requesting client. Please try the request again with the following configuration parameter: "maxSupportedTransactionVersion": 0',
+      );
+    }
+    return transactionResultJson(record, cfg.encoding ?? "json");
+  });
+  return m;
+}
+
+/** Decodes a transaction parameter (base58 by default, like the RPC). */
+export function decodeParam(v: unknown, encoding: string | undefined): Uint8Array {
+  const text = stringParam(v, "transaction");
+  try {
+    return decodeTransactionString(text, encoding);
+  } catch (e) {
+    throw invalidParams(`invalid transaction: ${(e as Error).message}`);
+  }
+}
