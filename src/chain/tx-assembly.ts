@@ -105,19 +105,20 @@ export function assembleTransaction(input: AssembleInput): AssembledTransaction 
     recentBlockhash: input.blockhash,
     instructions,
   });
-  const compiled =
-    input.version === "legacy"
-      ? message.compileToLegacyMessage()
-      : message.compileToV0Message(input.lookupTables);
-  const tx = new VersionedTransaction(compiled);
-  tx.sign([input.payer, ...(input.extraSigners ?? [])]);
-
+  let tx: VersionedTransaction;
   let wire: Uint8Array;
   try {
+    const compiled =
+      input.version === "legacy"
+        ? message.compileToLegacyMessage()
+        : message.compileToV0Message(input.lookupTables);
+    tx = new VersionedTransaction(compiled);
+    tx.sign([input.payer, ...(input.extraSigners ?? [])]);
     wire = tx.serialize();
   } catch (e) {
-    // web3.js throws from its fixed-size buffer when the message is far too large.
-    throw new TransactionTooLargeError(estimateSize(tx), { cause: e });
+    // web3.js serializes into fixed-size buffers and throws a RangeError when the message overflows them.
+    if (e instanceof RangeError) throw new TransactionTooLargeError(estimateSize(instructions), { cause: e });
+    throw e;
   }
   if (wire.length > MAX_TRANSACTION_BYTES) throw new TransactionTooLargeError(wire.length);
   const first = tx.signatures[0];
@@ -140,10 +141,34 @@ export function createUniqueOffsets(random: () => number = Math.random): () => n
   };
 }
 
-function estimateSize(tx: VersionedTransaction): number {
-  try {
-    return tx.message.serialize().length + 1 + 64 * tx.signatures.length;
-  } catch {
-    return Number.NaN;
+// Wire size of a v0/legacy transaction without lookup tables, computed from the instructions.
+function estimateSize(instructions: TransactionInstruction[]): number {
+  const keys = new Set<string>();
+  const signers = new Set<string>();
+  let ixBytes = 0;
+  for (const ix of instructions) {
+    keys.add(ix.programId.toBase58());
+    for (const k of ix.keys) {
+      keys.add(k.pubkey.toBase58());
+      if (k.isSigner) signers.add(k.pubkey.toBase58());
+    }
+    ixBytes += 1 + compactLen(ix.keys.length) + ix.keys.length + compactLen(ix.data.length) + ix.data.length;
   }
+  const sigs = Math.max(1, signers.size);
+  return (
+    compactLen(sigs) +
+    64 * sigs +
+    1 +
+    3 +
+    compactLen(keys.size) +
+    32 * keys.size +
+    32 +
+    compactLen(instructions.length) +
+    ixBytes +
+    1
+  );
+}
+
+function compactLen(n: number): number {
+  return n < 0x80 ? 1 : n < 0x4000 ? 2 : 3;
 }
