@@ -1,0 +1,215 @@
+/**
+ * Every environment variable of the service, parsed and validated once into a frozen `Config`.
+ * Nothing else in the code base reads `process.env`. Each variable is documented in docs/configuration.md.
+ */
+
+/** A configuration problem; its message is one line naming the variable. */
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    problem: string,
+  ) {
+    super(`invalid configuration: ${variable} ${problem}`);
+    this.name = "ConfigError";
+  }
+}
+
+export type Cluster = "localnet" | "mainnet" | "devnet" | "custom";
+export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+/** Fastify's trustProxy: false, true (trust every hop), a hop count, or a list of addresses / CIDRs. */
+export type TrustProxy = boolean | number | string[];
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  /** Undefined = SQLite file `lasertrade.sqlite` in dataDir; `postgres://…` = PostgreSQL; `sqlite:<path>` = SQLite. */
+  readonly databaseUrl: string | undefined;
+  readonly masterKey: string | undefined;
+  readonly masterKeyFile: string | undefined;
+  readonly trustProxy: TrustProxy;
+  readonly logLevel: LogLevel;
+  readonly cluster: Cluster;
+  /** True for CLUSTER=localnet: in-process localnet, generated master key. */
+  readonly sandbox: boolean;
+  readonly redisUrl: string | undefined;
+  readonly localnetPort: number;
+  readonly localnetSlotMs: number;
+  readonly rpcUrl: string | undefined;
+  readonly relayUrl: string | undefined;
+  readonly bundleRelayUrl: string | undefined;
+  readonly relayTipAccounts: readonly string[];
+  readonly relayTipLamports: bigint;
+  /** Undefined = fetch from the bundle relay's getTipAccounts. */
+  readonly bundleTipAccounts: readonly string[] | undefined;
+  readonly computeUnitPriceMicrolamports: bigint | "auto";
+  readonly computeUnitLimitTrade: number;
+  readonly computeUnitLimitCreate: number;
+  readonly computeUnitLimitTransfer: number;
+  readonly computeUnitLimitClaim: number;
+  readonly rpcTimeoutMs: number;
+  readonly confirmTimeoutMs: number;
+  readonly bundleConfirmTimeoutMs: number;
+}
+
+const CLUSTERS: readonly Cluster[] = ["localnet", "mainnet", "devnet", "custom"];
+const LOG_LEVELS: readonly LogLevel[] = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
+const BASE58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
+
+/** Empty strings count as unset so `FOO=` in an env file does not override a default. */
+function raw(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const v = env[name];
+  if (v === undefined) return undefined;
+  const t = v.trim();
+  return t === "" ? undefined : t;
+}
+
+function int(env: NodeJS.ProcessEnv, name: string, dflt: number, min: number, max: number): number {
+  const v = raw(env, name);
+  if (v === undefined) return dflt;
+  if (!/^\d+$/.test(v)) throw new ConfigError(name, `must be an integer, got "${v}"`);
+  const n = Number(v);
+  if (n < min || n > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${v}`);
+  return n;
+}
+
+function big(env: NodeJS.ProcessEnv, name: string, dflt: bigint): bigint {
+  const v = raw(env, name);
+  if (v === undefined) return dflt;
+  if (!/^\d+$/.test(v)) throw new ConfigError(name, `must be a non-negative integer, got "${v}"`);
+  return BigInt(v);
+}
+
+function url(env: NodeJS.ProcessEnv, name: string, protocols: readonly string[]): string | undefined {
+  const v = raw(env, name);
+  if (v === undefined) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(v);
+  } catch {
+    throw new ConfigError(name, "must be an absolute URL");
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(name, `must use one of ${protocols.join(" ")} (got ${parsed.protocol})`);
+  }
+  return v;
+}
+
+function addressList(env: NodeJS.ProcessEnv, name: string): string[] | undefined {
+  const v = raw(env, name);
+  if (v === undefined) return undefined;
+  const list = v
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
+  if (list.length === 0) throw new ConfigError(name, "must list at least one base58 address");
+  for (const a of list) {
+    if (!BASE58_ADDRESS.test(a)) throw new ConfigError(name, `contains an invalid base58 address "${a}"`);
+  }
+  return list;
+}
+
+function trustProxy(env: NodeJS.ProcessEnv): TrustProxy {
+  const v = raw(env, "TRUST_PROXY");
+  if (v === undefined || v === "false") return false;
+  if (v === "true") return true;
+  if (/^\d+$/.test(v)) return Number(v);
+  const list = v
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
+  for (const a of list) {
+    if (!/^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(a)) {
+      throw new ConfigError(
+        "TRUST_PROXY",
+        `must be true, false, a hop count or a list of IPs/CIDRs (got "${a}")`,
+      );
+    }
+  }
+  return list;
+}
+
+function databaseUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const v = raw(env, "DATABASE_URL");
+  if (v === undefined) return undefined;
+  if (/^postgres(ql)?:\/\//.test(v) || v.startsWith("sqlite:")) return v;
+  throw new ConfigError("DATABASE_URL", "must start with postgres://, postgresql:// or sqlite:");
+}
+
+/** Parses and validates the environment; throws ConfigError naming the first bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv): Config {
+  const clusterRaw = raw(env, "CLUSTER") ?? "localnet";
+  if (!(CLUSTERS as readonly string[]).includes(clusterRaw)) {
+    throw new ConfigError("CLUSTER", `must be one of ${CLUSTERS.join(", ")} (got "${clusterRaw}")`);
+  }
+  const cluster = clusterRaw as Cluster;
+  const sandbox = cluster === "localnet";
+
+  const logLevelRaw = raw(env, "LOG_LEVEL") ?? "info";
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevelRaw)) {
+    throw new ConfigError("LOG_LEVEL", `must be one of ${LOG_LEVELS.join(", ")} (got "${logLevelRaw}")`);
+  }
+
+  const masterKey = raw(env, "MASTER_KEY");
+  const masterKeyFile = raw(env, "MASTER_KEY_FILE");
+  if (masterKey !== undefined && masterKeyFile !== undefined) {
+    throw new ConfigError("MASTER_KEY", "and MASTER_KEY_FILE must not both be set");
+  }
+  if (!sandbox && masterKey === undefined && masterKeyFile === undefined) {
+    throw new ConfigError("MASTER_KEY", `or MASTER_KEY_FILE is required when CLUSTER=${cluster}`);
+  }
+
+  const cuPriceRaw = raw(env, "COMPUTE_UNIT_PRICE_MICROLAMPORTS");
+  const computeUnitPriceMicrolamports =
+    cuPriceRaw === "auto" ? "auto" : big(env, "COMPUTE_UNIT_PRICE_MICROLAMPORTS", 100_000n);
+
+  const http = ["http:", "https:"];
+  const rpcUrl = url(env, "RPC_URL", http);
+  const relayUrl = url(env, "RELAY_URL", http);
+  const bundleRelayUrl = url(env, "BUNDLE_RELAY_URL", http);
+  const relayTipAccounts = addressList(env, "RELAY_TIP_ACCOUNTS");
+  if (!sandbox) {
+    if (rpcUrl === undefined) throw new ConfigError("RPC_URL", `is required when CLUSTER=${cluster}`);
+    if (relayUrl === undefined) throw new ConfigError("RELAY_URL", `is required when CLUSTER=${cluster}`);
+    if (relayTipAccounts === undefined) {
+      throw new ConfigError("RELAY_TIP_ACCOUNTS", `is required when CLUSTER=${cluster}`);
+    }
+    if (bundleRelayUrl === undefined) {
+      throw new ConfigError("BUNDLE_RELAY_URL", `is required when CLUSTER=${cluster}`);
+    }
+  }
+
+  const config: Config = {
+    port: int(env, "PORT", 8080, 0, 65535),
+    host: raw(env, "HOST") ?? "0.0.0.0",
+    dataDir: raw(env, "DATA_DIR") ?? "./data",
+    databaseUrl: databaseUrl(env),
+    masterKey,
+    masterKeyFile,
+    trustProxy: trustProxy(env),
+    logLevel: logLevelRaw as LogLevel,
+    cluster,
+    sandbox,
+    redisUrl: url(env, "REDIS_URL", ["redis:", "rediss:"]),
+    localnetPort: int(env, "LOCALNET_PORT", 8899, 0, 65535),
+    localnetSlotMs: int(env, "LOCALNET_SLOT_MS", 400, 0, 60_000),
+    rpcUrl,
+    relayUrl,
+    bundleRelayUrl,
+    relayTipAccounts: Object.freeze(relayTipAccounts ?? []),
+    relayTipLamports: big(env, "RELAY_TIP_LAMPORTS", 200_000n),
+    bundleTipAccounts: (() => {
+      const l = addressList(env, "BUNDLE_TIP_ACCOUNTS");
+      return l === undefined ? undefined : Object.freeze(l);
+    })(),
+    computeUnitPriceMicrolamports,
+    computeUnitLimitTrade: int(env, "COMPUTE_UNIT_LIMIT_TRADE", 250_000, 1, 1_400_000),
+    computeUnitLimitCreate: int(env, "COMPUTE_UNIT_LIMIT_CREATE", 500_000, 1, 1_400_000),
+    computeUnitLimitTransfer: int(env, "COMPUTE_UNIT_LIMIT_TRANSFER", 50_000, 1, 1_400_000),
+    computeUnitLimitClaim: int(env, "COMPUTE_UNIT_LIMIT_CLAIM", 100_000, 1, 1_400_000),
+    rpcTimeoutMs: int(env, "RPC_TIMEOUT_MS", 5000, 1, 600_000),
+    confirmTimeoutMs: int(env, "CONFIRM_TIMEOUT_MS", 30_000, 1, 3_600_000),
+    bundleConfirmTimeoutMs: int(env, "BUNDLE_CONFIRM_TIMEOUT_MS", 30_000, 1, 3_600_000),
+  };
+  return Object.freeze(config);
+}

@@ -1,0 +1,43 @@
+/** One place that turns errors into `{detail}` bodies; unknown errors become a generic 500 with a request id. */
+import type { FastifyError, FastifyInstance } from "fastify";
+import { ApiError, FOUNDATION } from "../domain/errors.js";
+
+const CLIENT_CODES: Record<string, { status: number; detail: string }> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, detail: FOUNDATION.bodyTooLarge },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, detail: FOUNDATION.unsupportedContentType },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
+    status: 400,
+    detail: "request content-length does not match the body",
+  },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, detail: FOUNDATION.invalidJson },
+  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, detail: FOUNDATION.invalidJson },
+};
+
+/** Installs the error and not-found handlers on the app. */
+export function installErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError | ApiError | Error, req, reply) => {
+    if (err instanceof ApiError) {
+      return reply.status(err.status).send({ ...err.extra, detail: err.detail });
+    }
+    const fe = err as FastifyError;
+    if (fe.validation !== undefined) {
+      // Ajv messages name the field and the expected type, never the submitted value.
+      return reply.status(400).send({ detail: fe.message });
+    }
+    const known = fe.code !== undefined ? CLIENT_CODES[fe.code] : undefined;
+    if (known !== undefined) return reply.status(known.status).send({ detail: known.detail });
+    if (err instanceof SyntaxError) return reply.status(400).send({ detail: FOUNDATION.invalidJson });
+    if (typeof fe.statusCode === "number" && fe.statusCode >= 400 && fe.statusCode < 500) {
+      // Other framework client errors (FST_*) carry fixed texts; anything else gets a generic one.
+      const detail = fe.code?.startsWith("FST_") === true ? fe.message : "bad request";
+      return reply.status(fe.statusCode).send({ detail });
+    }
+    // Log type, code and stack only: a message may quote input, so it is not echoed to the client.
+    req.log.error(
+      { err: { type: err.name, code: fe.code, message: err.message, stack: err.stack } },
+      "unhandled error",
+    );
+    return reply.status(500).send({ detail: FOUNDATION.internal, request_id: req.id });
+  });
+  app.setNotFoundHandler((_req, reply) => reply.status(404).send({ detail: FOUNDATION.notFound }));
+}

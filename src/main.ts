@@ -1,0 +1,89 @@
+/** Process entry: config, store, vault check, (sandbox) localnet, app, listen, graceful shutdown. */
+import { Redis } from "ioredis";
+import { buildApp } from "./app.js";
+import { ConfigError, loadConfig, type Config } from "./config.js";
+import { redisRateLimiter, storeRateLimiter } from "./http/rate-limiters.js";
+import { createLogger } from "./logger.js";
+import { startSandboxChain } from "./sandbox.js";
+import { openStore } from "./store/index.js";
+import { createVault, loadMasterKey, MasterKeyError, verifyVault } from "./vault/index.js";
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig(process.env);
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      process.stderr.write(`${e.message}\n`);
+      process.exit(1);
+    }
+    throw e;
+  }
+  const logger = createLogger(config.logLevel);
+  const cleanups: (() => Promise<unknown>)[] = [];
+  const closeAll = async (): Promise<void> => {
+    for (const c of cleanups.reverse())
+      await c().catch((e: unknown) => logger.error({ err: e }, "close failed"));
+  };
+  try {
+    const master = loadMasterKey(config);
+    if (master.generated)
+      logger.info({ file: master.file, keyId: master.id }, "generated sandbox master key");
+    const vault = createVault(master);
+    const store = await openStore(config.databaseUrl, config.dataDir);
+    cleanups.push(() => store.close());
+    await verifyVault(vault, store);
+
+    let appConfig = config;
+    let chain: unknown = undefined;
+    if (config.sandbox) {
+      const sandbox = await startSandboxChain(config, logger);
+      cleanups.push(() => sandbox.localnet.close());
+      appConfig = sandbox.config;
+      chain = { localnet: sandbox.localnet };
+    }
+
+    let rateLimiter = storeRateLimiter(store);
+    if (config.redisUrl !== undefined) {
+      const redis = new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 });
+      cleanups.push(() => redis.quit());
+      rateLimiter = redisRateLimiter(redis);
+    }
+
+    const app = await buildApp({
+      config: appConfig,
+      store,
+      vault,
+      logger,
+      clock: () => new Date(),
+      rateLimiter,
+      chain,
+    });
+    // app.close() stops accepting, lets in-flight requests finish, then the rest closes in reverse order.
+    cleanups.push(() => app.close());
+    await app.listen({ port: config.port, host: config.host });
+
+    let stopping = false;
+    const stop = (signal: string): void => {
+      if (stopping) {
+        logger.warn({ signal }, "second signal: exiting now");
+        process.exit(1);
+      }
+      stopping = true;
+      logger.info({ signal }, "shutting down");
+      void closeAll().then(() => process.exit(0));
+    };
+    process.on("SIGTERM", () => stop("SIGTERM"));
+    process.on("SIGINT", () => stop("SIGINT"));
+  } catch (e) {
+    if (e instanceof MasterKeyError || e instanceof ConfigError) {
+      process.stderr.write(`start-up failed: ${e.message}\n`);
+    } else {
+      logger.fatal({ err: e }, "start-up failed");
+    }
+    await closeAll();
+    process.exit(1);
+  }
+}
+
+void main();

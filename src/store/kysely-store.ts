@@ -1,0 +1,344 @@
+/** The Store on Kysely; one implementation serves SQLite and PostgreSQL. */
+import { sql, type Kysely, type Selectable, type Transaction, type Updateable } from "kysely";
+import type { Database, ExecutionsTable, WalletsTable } from "./schema.js";
+import {
+  DuplicateWalletError,
+  type ApiKeyRecord,
+  type ExecutionKind,
+  type ExecutionPatch,
+  type ExecutionRecord,
+  type ExecutionStatus,
+  type ListExecutionsQuery,
+  type NewExecution,
+  type NewWallet,
+  type Store,
+  type WalletRecord,
+} from "./types.js";
+
+/** ISO 8601 in UTC without the zone suffix, the wire format of created_at. */
+export function isoNoZone(d: Date): string {
+  return d.toISOString().slice(0, -1);
+}
+
+/** JSON text that tolerates bigint (stored as a decimal string). */
+function toJson(v: unknown): string {
+  return JSON.stringify(v, (_k, x: unknown) => (typeof x === "bigint" ? x.toString() : x));
+}
+
+function fromJson(v: string | null): unknown {
+  return v === null ? null : (JSON.parse(v) as unknown);
+}
+
+function toWallet(r: Selectable<WalletsTable>): WalletRecord {
+  return {
+    id: Number(r.id),
+    apiKeyId: Number(r.api_key_id),
+    publicKey: r.public_key,
+    status: "active",
+    isDefault: Number(r.is_default) === 1,
+    createdAt: r.created_at,
+    ciphertext: r.ciphertext,
+    nonce: r.nonce,
+    tag: r.tag,
+    keyId: r.key_id,
+  };
+}
+
+function toExecution(r: Selectable<ExecutionsTable>): ExecutionRecord {
+  return {
+    id: r.id,
+    apiKeyId: Number(r.api_key_id),
+    kind: r.kind as ExecutionKind,
+    wallet: r.wallet,
+    wallets: fromJson(r.wallets) as string[],
+    signatures: fromJson(r.signatures) as string[],
+    bundleId: r.bundle_id,
+    status: r.status as ExecutionStatus,
+    confirmationStatus: r.confirmation_status,
+    request: fromJson(r.request),
+    response: fromJson(r.response),
+    error: fromJson(r.error),
+    timings: fromJson(r.timings),
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+/** Builds a Store over an open, migrated Kysely instance; `destroy` closes the pool/file. */
+export function kyselyStore(
+  db: Kysely<Database>,
+  dialect: "sqlite" | "postgres",
+  clock: () => Date = () => new Date(),
+): Store {
+  let rateLimitCalls = 0;
+
+  /**
+   * Serializes every default-flag change of one key. PostgreSQL: a row lock on the key. SQLite: Kysely runs
+   * one transaction at a time on its single connection, which already serializes them.
+   */
+  async function lockKey(trx: Transaction<Database>, apiKeyId: number): Promise<boolean> {
+    const q = trx.selectFrom("api_keys").select("id").where("id", "=", apiKeyId);
+    const row = dialect === "postgres" ? await q.forUpdate().executeTakeFirst() : await q.executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async function insertWallet(
+    trx: Transaction<Database>,
+    apiKeyId: number,
+    w: NewWallet,
+    isDefault: boolean,
+  ): Promise<WalletRecord> {
+    const row = await trx
+      .insertInto("wallets")
+      .values({
+        api_key_id: apiKeyId,
+        public_key: w.publicKey,
+        status: "active",
+        is_default: isDefault ? 1 : 0,
+        ciphertext: w.ciphertext,
+        nonce: w.nonce,
+        tag: w.tag,
+        key_id: w.keyId,
+        created_at: w.createdAt,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toWallet(row);
+  }
+
+  const store: Store = {
+    dialect,
+
+    async createApiKeyWithWallet(keyHash, wallet) {
+      return db.transaction().execute(async (trx) => {
+        const key = await trx
+          .insertInto("api_keys")
+          .values({ key_hash: keyHash, created_at: wallet.createdAt })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        const apiKey: ApiKeyRecord = { id: Number(key.id), keyHash: key.key_hash, createdAt: key.created_at };
+        return { apiKey, wallet: await insertWallet(trx, apiKey.id, wallet, true) };
+      });
+    },
+
+    async findApiKeyByHash(keyHash) {
+      const r = await db
+        .selectFrom("api_keys")
+        .selectAll()
+        .where("key_hash", "=", keyHash)
+        .executeTakeFirst();
+      return r === undefined ? undefined : { id: Number(r.id), keyHash: r.key_hash, createdAt: r.created_at };
+    },
+
+    async addWallet(apiKeyId, wallet, makeDefault) {
+      return db.transaction().execute(async (trx) => {
+        if (!(await lockKey(trx, apiKeyId))) throw new Error(`api key ${apiKeyId} does not exist`);
+        const existing = await trx
+          .selectFrom("wallets")
+          .select(["public_key", "is_default"])
+          .where("api_key_id", "=", apiKeyId)
+          .execute();
+        if (existing.some((w) => w.public_key === wallet.publicKey)) throw new DuplicateWalletError();
+        const becomesDefault = makeDefault || !existing.some((w) => Number(w.is_default) === 1);
+        if (becomesDefault) {
+          await trx
+            .updateTable("wallets")
+            .set({ is_default: 0 })
+            .where("api_key_id", "=", apiKeyId)
+            .where("is_default", "=", 1)
+            .execute();
+        }
+        return insertWallet(trx, apiKeyId, wallet, becomesDefault);
+      });
+    },
+
+    async listWallets(apiKeyId) {
+      const rows = await db
+        .selectFrom("wallets")
+        .selectAll()
+        .where("api_key_id", "=", apiKeyId)
+        .orderBy("id", "asc")
+        .execute();
+      return rows.map(toWallet);
+    },
+
+    async findWallet(apiKeyId, publicKey) {
+      const r = await db
+        .selectFrom("wallets")
+        .selectAll()
+        .where("api_key_id", "=", apiKeyId)
+        .where("public_key", "=", publicKey)
+        .executeTakeFirst();
+      return r === undefined ? undefined : toWallet(r);
+    },
+
+    async findDefaultWallet(apiKeyId) {
+      const r = await db
+        .selectFrom("wallets")
+        .selectAll()
+        .where("api_key_id", "=", apiKeyId)
+        .where("is_default", "=", 1)
+        .executeTakeFirst();
+      return r === undefined ? undefined : toWallet(r);
+    },
+
+    async setDefaultWallet(apiKeyId, publicKey) {
+      return db.transaction().execute(async (trx) => {
+        if (!(await lockKey(trx, apiKeyId))) return undefined;
+        const target = await trx
+          .selectFrom("wallets")
+          .selectAll()
+          .where("api_key_id", "=", apiKeyId)
+          .where("public_key", "=", publicKey)
+          .executeTakeFirst();
+        if (target === undefined) return undefined;
+        if (Number(target.is_default) === 1) return toWallet(target);
+        await trx
+          .updateTable("wallets")
+          .set({ is_default: 0 })
+          .where("api_key_id", "=", apiKeyId)
+          .where("is_default", "=", 1)
+          .execute();
+        const row = await trx
+          .updateTable("wallets")
+          .set({ is_default: 1 })
+          .where("id", "=", target.id)
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        return toWallet(row);
+      });
+    },
+
+    async deleteWallet(apiKeyId, publicKey) {
+      return db.transaction().execute(async (trx) => {
+        if (!(await lockKey(trx, apiKeyId))) return false;
+        const target = await trx
+          .selectFrom("wallets")
+          .select(["id", "is_default"])
+          .where("api_key_id", "=", apiKeyId)
+          .where("public_key", "=", publicKey)
+          .executeTakeFirst();
+        if (target === undefined) return false;
+        await trx
+          .deleteFrom("executions")
+          .where("api_key_id", "=", apiKeyId)
+          .where("wallet", "=", publicKey)
+          .execute();
+        await trx.deleteFrom("wallets").where("id", "=", target.id).execute();
+        if (Number(target.is_default) === 1) {
+          const oldest = await trx
+            .selectFrom("wallets")
+            .select("id")
+            .where("api_key_id", "=", apiKeyId)
+            .orderBy("id", "asc")
+            .limit(1)
+            .executeTakeFirst();
+          if (oldest !== undefined) {
+            await trx.updateTable("wallets").set({ is_default: 1 }).where("id", "=", oldest.id).execute();
+          }
+        }
+        return true;
+      });
+    },
+
+    async anyWallet() {
+      const r = await db.selectFrom("wallets").selectAll().orderBy("id", "desc").limit(1).executeTakeFirst();
+      return r === undefined ? undefined : toWallet(r);
+    },
+
+    async insertExecution(e: NewExecution) {
+      const now = e.createdAt ?? isoNoZone(clock());
+      const row = await db
+        .insertInto("executions")
+        .values({
+          id: e.id,
+          api_key_id: e.apiKeyId,
+          kind: e.kind,
+          wallet: e.wallet,
+          wallets: toJson(e.wallets),
+          signatures: toJson(e.signatures),
+          bundle_id: e.bundleId,
+          status: e.status,
+          confirmation_status: e.confirmationStatus,
+          request: toJson(e.request ?? null),
+          response: e.response === undefined || e.response === null ? null : toJson(e.response),
+          error: e.error === undefined || e.error === null ? null : toJson(e.error),
+          timings: e.timings === undefined || e.timings === null ? null : toJson(e.timings),
+          created_at: now,
+          updated_at: now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toExecution(row);
+    },
+
+    async updateExecution(id, patch: ExecutionPatch) {
+      const set: Updateable<ExecutionsTable> = { updated_at: isoNoZone(clock()) };
+      if (patch.signatures !== undefined) set.signatures = toJson(patch.signatures);
+      if (patch.wallets !== undefined) set.wallets = toJson(patch.wallets);
+      if (patch.bundleId !== undefined) set.bundle_id = patch.bundleId;
+      if (patch.status !== undefined) set.status = patch.status;
+      if (patch.confirmationStatus !== undefined) set.confirmation_status = patch.confirmationStatus;
+      if (patch.response !== undefined) set.response = toJson(patch.response);
+      if (patch.error !== undefined) set.error = toJson(patch.error);
+      if (patch.timings !== undefined) set.timings = toJson(patch.timings);
+      const row = await db
+        .updateTable("executions")
+        .set(set)
+        .where("id", "=", id)
+        .returningAll()
+        .executeTakeFirst();
+      return row === undefined ? undefined : toExecution(row);
+    },
+
+    async getExecution(id) {
+      const r = await db.selectFrom("executions").selectAll().where("id", "=", id).executeTakeFirst();
+      return r === undefined ? undefined : toExecution(r);
+    },
+
+    async listExecutions(q: ListExecutionsQuery) {
+      let query = db.selectFrom("executions").selectAll().where("api_key_id", "=", q.apiKeyId);
+      if (q.wallet !== undefined) query = query.where("wallet", "=", q.wallet);
+      if (q.kind !== undefined) query = query.where("kind", "=", q.kind);
+      const rows = await query
+        .orderBy("created_at", "desc")
+        .orderBy("id", "desc")
+        .limit(q.limit)
+        .offset(q.offset ?? 0)
+        .execute();
+      return rows.map(toExecution);
+    },
+
+    async hitRateLimit(key, nowMs, windowMs) {
+      const row = await db
+        .insertInto("rate_limit_hits")
+        .values({ key, hit_at_ms: nowMs })
+        .onConflict((oc) =>
+          oc
+            .column("key")
+            .doUpdateSet({ hit_at_ms: nowMs })
+            .where(sql<number>`rate_limit_hits.hit_at_ms`, "<=", nowMs - windowMs),
+        )
+        .returning("key")
+        .executeTakeFirst();
+      // Expired rows are harmless (an old hit allows the next one); sweep them now and then to bound the table.
+      rateLimitCalls += 1;
+      if (rateLimitCalls % 256 === 0) {
+        await db
+          .deleteFrom("rate_limit_hits")
+          .where("hit_at_ms", "<", nowMs - 10 * windowMs)
+          .execute();
+      }
+      return row !== undefined;
+    },
+
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+
+    async close() {
+      await db.destroy();
+    },
+  };
+  return store;
+}

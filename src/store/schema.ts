@@ -1,0 +1,51 @@
+/** Kysely table types. Booleans are 0/1 integers and JSON is text so both engines store the same values. */
+import type { Generated } from "kysely";
+
+export interface ApiKeysTable {
+  id: Generated<number>;
+  key_hash: string;
+  created_at: string;
+}
+
+export interface WalletsTable {
+  id: Generated<number>;
+  api_key_id: number;
+  public_key: string;
+  status: string;
+  is_default: number;
+  ciphertext: string;
+  nonce: string;
+  tag: string;
+  key_id: string;
+  created_at: string;
+}
+
+export interface ExecutionsTable {
+  id: string;
+  api_key_id: number;
+  kind: string;
+  wallet: string;
+  wallets: string;
+  signatures: string;
+  bundle_id: string | null;
+  status: string;
+  confirmation_status: string | null;
+  request: string;
+  response: string | null;
+  error: string | null;
+  timings: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface RateLimitHitsTable {
+  key: string;
+  hit_at_ms: number | string;
+}
+
+export interface Database {
+  api_keys: ApiKeysTable;
+  wallets: WalletsTable;
+  executions: ExecutionsTable;
+  rate_limit_hits: RateLimitHitsTable;
+}

@@ -1,0 +1,120 @@
+/** Records and the one repository interface shared by the SQLite and PostgreSQL implementations. */
+
+export interface ApiKeyRecord {
+  id: number;
+  keyHash: string;
+  createdAt: string;
+}
+
+/** The encrypted secret of a wallet as the vault produced it (all base64 except keyId). */
+export interface EncryptedSecret {
+  ciphertext: string;
+  nonce: string;
+  tag: string;
+  keyId: string;
+}
+
+export interface WalletRecord extends EncryptedSecret {
+  id: number;
+  apiKeyId: number;
+  publicKey: string;
+  status: "active";
+  isDefault: boolean;
+  /** ISO 8601 without zone suffix (UTC), e.g. 2026-01-02T03:04:05.678. */
+  createdAt: string;
+}
+
+export type ExecutionKind = "trade" | "create" | "bundle" | "claim" | "consolidate" | "transfer" | "split";
+export type ExecutionStatus = "pending" | "submitted" | "confirmed" | "failed" | "timeout";
+
+export interface ExecutionRecord {
+  id: string;
+  apiKeyId: number;
+  kind: ExecutionKind;
+  /** Primary signer; deleting this wallet deletes the record. */
+  wallet: string;
+  wallets: string[];
+  signatures: string[];
+  bundleId: string | null;
+  status: ExecutionStatus;
+  confirmationStatus: string | null;
+  /** Request summary; never holds a secret. */
+  request: unknown;
+  response: unknown;
+  /** e.g. { detail, program_error, logs }. */
+  error: unknown;
+  timings: unknown;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type NewExecution = Omit<ExecutionRecord, "createdAt" | "updatedAt"> & { createdAt?: string };
+
+export type ExecutionPatch = Partial<
+  Pick<
+    ExecutionRecord,
+    "signatures" | "wallets" | "bundleId" | "status" | "confirmationStatus" | "response" | "error" | "timings"
+  >
+>;
+
+export interface ListExecutionsQuery {
+  apiKeyId: number;
+  wallet?: string;
+  kind?: ExecutionKind;
+  limit: number;
+  offset?: number;
+}
+
+export interface NewWallet extends EncryptedSecret {
+  publicKey: string;
+  createdAt: string;
+}
+
+/** Thrown by the store when a key already holds the public key being added. */
+export class DuplicateWalletError extends Error {
+  constructor() {
+    super("wallet already linked to this key");
+    this.name = "DuplicateWalletError";
+  }
+}
+
+export interface Store {
+  readonly dialect: "sqlite" | "postgres";
+  /** Creates an API key and its first (default) wallet in one transaction. */
+  createApiKeyWithWallet(
+    keyHash: string,
+    wallet: NewWallet,
+  ): Promise<{ apiKey: ApiKeyRecord; wallet: WalletRecord }>;
+  findApiKeyByHash(keyHash: string): Promise<ApiKeyRecord | undefined>;
+  /**
+   * Adds a wallet to a key. It becomes default when `makeDefault` is true or the key has no wallet.
+   * Throws DuplicateWalletError when the key already holds the public key.
+   */
+  addWallet(apiKeyId: number, wallet: NewWallet, makeDefault: boolean): Promise<WalletRecord>;
+  /** The key's wallets, oldest first. */
+  listWallets(apiKeyId: number): Promise<WalletRecord[]>;
+  findWallet(apiKeyId: number, publicKey: string): Promise<WalletRecord | undefined>;
+  findDefaultWallet(apiKeyId: number): Promise<WalletRecord | undefined>;
+  /** Makes the wallet the key's only default; undefined when the key does not hold it. */
+  setDefaultWallet(apiKeyId: number, publicKey: string): Promise<WalletRecord | undefined>;
+  /**
+   * Deletes the wallet and the executions whose primary wallet it is; promotes the oldest remaining
+   * wallet when the default was removed. False when the key does not hold it.
+   */
+  deleteWallet(apiKeyId: number, publicKey: string): Promise<boolean>;
+  /** Any one stored wallet (for the start-up master-key check). */
+  anyWallet(): Promise<WalletRecord | undefined>;
+  insertExecution(execution: NewExecution): Promise<ExecutionRecord>;
+  updateExecution(id: string, patch: ExecutionPatch): Promise<ExecutionRecord | undefined>;
+  getExecution(id: string): Promise<ExecutionRecord | undefined>;
+  /** Newest first. */
+  listExecutions(query: ListExecutionsQuery): Promise<ExecutionRecord[]>;
+  /**
+   * Records a hit for `key` at `nowMs` unless one was recorded within the last `windowMs`;
+   * true when the hit was allowed. Atomic across processes sharing the database.
+   */
+  hitRateLimit(key: string, nowMs: number, windowMs: number): Promise<boolean>;
+  /** Cheap round trip for /readyz. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,86 @@
+/** Test harness: the real app on SQLite :memory: (or PostgreSQL) with a fixed test vault, in one call. */
+import type { FastifyBaseLogger, FastifyInstance } from "fastify";
+import { buildApp } from "../../src/app.js";
+import { loadConfig, type Config } from "../../src/config.js";
+import { storeRateLimiter, type RateLimiter } from "../../src/http/rate-limiters.js";
+import { openStore, type Store } from "../../src/store/index.js";
+import { createVault, parseMasterKey, type Vault } from "../../src/vault/index.js";
+
+export const TEST_MASTER_KEY_HEX = "11".repeat(32);
+
+/** The vault every test app uses unless told otherwise. */
+export function testVault(hex = TEST_MASTER_KEY_HEX): Vault {
+  return createVault(parseMasterKey(hex, "test key"));
+}
+
+export interface TestAppOptions {
+  /** Environment for loadConfig (default: sandbox defaults). */
+  env?: NodeJS.ProcessEnv;
+  /** Default sqlite::memory:. */
+  databaseUrl?: string;
+  pgSchema?: string;
+  /** Reuse an open store (e.g. two apps on one database); it is then not closed by `close`. */
+  store?: Store;
+  vault?: Vault;
+  clock?: () => Date;
+  rateLimiter?: RateLimiter;
+  logger?: FastifyBaseLogger;
+  chain?: unknown;
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  store: Store;
+  vault: Vault;
+  config: Config;
+  /** Runs POST /v1/laser/setup from a fresh client IP; returns the new key and its default wallet. */
+  setup(): Promise<{ apiKey: string; wallet: string; walletSecret: string }>;
+  close(): Promise<void>;
+}
+
+let ipCounter = 0;
+
+/** A fresh client address per call so the setup rate limit never couples tests. */
+export function nextTestIp(): string {
+  ipCounter += 1;
+  return `10.${(ipCounter >> 16) & 255}.${(ipCounter >> 8) & 255}.${ipCounter & 255}`;
+}
+
+/** Builds the app with its store and vault; call `close` in afterEach/afterAll. */
+export async function buildTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const config = loadConfig(options.env ?? {});
+  const ownStore = options.store === undefined;
+  const store =
+    options.store ??
+    (await openStore(options.databaseUrl ?? "sqlite::memory:", config.dataDir, {
+      ...(options.pgSchema !== undefined ? { pgSchema: options.pgSchema } : {}),
+      ...(options.clock !== undefined ? { clock: options.clock } : {}),
+    }));
+  const vault = options.vault ?? testVault();
+  const app = await buildApp({
+    config,
+    store,
+    vault,
+    clock: options.clock ?? (() => new Date()),
+    rateLimiter: options.rateLimiter ?? storeRateLimiter(store),
+    ...(options.logger !== undefined ? { logger: options.logger } : {}),
+    ...(options.chain !== undefined ? { chain: options.chain } : {}),
+  });
+  await app.ready();
+  return {
+    app,
+    store,
+    vault,
+    config,
+    async setup() {
+      const res = await app.inject({ method: "POST", url: "/v1/laser/setup", remoteAddress: nextTestIp() });
+      if (res.statusCode !== 200) throw new Error(`setup failed: ${res.statusCode} ${res.body}`);
+      const body = res.json<{ api_key: string; wallet_public_key: string; wallet_private_key: string }>();
+      return { apiKey: body.api_key, wallet: body.wallet_public_key, walletSecret: body.wallet_private_key };
+    },
+    async close() {
+      await app.close();
+      if (ownStore) await store.close();
+    },
+  };
+}
