@@ -3,7 +3,7 @@ import { PublicKey } from "@solana/web3.js";
 import type { AccountState } from "../programs/types.js";
 
 export const TOKEN_PROGRAM_ID = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA";
-export const TOKEN_2022_PROGRAM_ID = "TokenzQdBNbLvBceNNVYDTLrtdgB3QRP7rYKvgPGkrtQGy";
+export const TOKEN_2022_PROGRAM_ID = "TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb";
 
 /** One token account balance entry (`meta.preTokenBalances[i]`). */
 export interface TokenBalance {

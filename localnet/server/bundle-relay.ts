@@ -11,7 +11,7 @@ import {
   verifySignatures,
 } from "../ledger/wire.js";
 import type { Faults } from "./faults.js";
-import { RpcError, invalidParams } from "./json.js";
+import { invalidParams } from "./json.js";
 import type { RpcHandler } from "./rpc-methods.js";
 
 /** Minimum bundle tip, lamports (Jito). */
