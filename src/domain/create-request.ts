@@ -5,7 +5,13 @@
 import { type Address, parseAddress } from "./addresses.js";
 import { amountText, parseSolAmount } from "./amounts.js";
 import { badRequest, RULES, RULES2, SPEC } from "./errors.js";
-import { DEFAULT_SLIPPAGE_BPS, parseSlippagePercent } from "./slippage.js";
+import {
+  advanceCurveAfterBuy,
+  buyExactSolInTokensOut,
+  type CurveFeesBps,
+  type CurveState,
+} from "./curve-quote.js";
+import { DEFAULT_SLIPPAGE_BPS, minAfterSlippage, parseSlippagePercent } from "./slippage.js";
 
 /** A JSON request body as the HTTP layer hands it over. */
 export type RequestBody = Record<string, unknown>;
@@ -141,4 +147,26 @@ export function parseCreateRequest(body: RequestBody): CreateRequest {
   const wallet = parseOptionalWallet(body.wallet);
   const confirm = parseBooleanField(body.confirm, true, RULES.confirmBoolean);
   return { ...fields, confirm, ...(wallet === undefined ? {} : { wallet }) };
+}
+
+/** The quoted initial buy: tokens the fresh curve gives, the slippage floor sent, and the curve afterwards. */
+export interface InitialBuyQuote<C extends CurveState> {
+  tokensOut: bigint;
+  /** buy_exact_sol_in's min_tokens_out and the response's `initial_buy.expected_output`. */
+  minTokensOut: bigint;
+  curveAfter: C;
+}
+
+/** Quotes an initial (dev) buy with buy_exact_sol_in against the fresh curve and applies its slippage. */
+export function quoteInitialBuy<C extends CurveState>(
+  freshCurve: C,
+  initialBuy: Pick<InitialBuy, "lamports" | "slippageBps">,
+  fees: CurveFeesBps,
+): InitialBuyQuote<C> {
+  const quote = buyExactSolInTokensOut(initialBuy.lamports, freshCurve, fees);
+  const tokensOut =
+    quote.tokensOut < freshCurve.realTokenReserves ? quote.tokensOut : freshCurve.realTokenReserves;
+  const minTokensOut = minAfterSlippage(tokensOut, initialBuy.slippageBps);
+  if (minTokensOut <= 0n) throw badRequest(RULES.tradeTooSmall);
+  return { tokensOut, minTokensOut, curveAfter: advanceCurveAfterBuy(freshCurve, tokensOut, quote.netSol) };
 }
