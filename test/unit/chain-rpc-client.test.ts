@@ -31,7 +31,6 @@ function fakeFetch(handler: (call: Call, n: number) => Reply) {
 }
 
 const ok = (result: string): Reply => ({ body: `{"jsonrpc":"2.0","id":0,"result":${result}}` });
-const noSleep = () => Promise.resolve();
 
 function client(fetch: FetchLike, readRetries = 3, delays: number[] = []) {
   return createRpcClient({
