@@ -33,6 +33,7 @@ import {
   swapUserVolumeAccumulatorPda,
 } from "../../localnet/programs/launchswap/addresses.js";
 import { readTokenAccount } from "../../localnet/programs/launchswap/token-io.js";
+import { decodeAccount, type UserVolumeAccumulatorData } from "../../localnet/programs/launchswap/codec.js";
 import { launchSwapSdk } from "../../src/launch/sdk.js";
 
 const {
@@ -369,10 +370,12 @@ describe("launchswap cashback", () => {
     const uva = swapUserVolumeAccumulatorPda(user.publicKey);
     const uvaAta = ata(uva, NATIVE_MINT, TOKEN_PROGRAM_ID);
     expect(tokens(ledger, uvaAta)).toBe(creatorFee);
-    const decoded = PUMP_AMM_SDK.decodeUserVolumeAccumulator(
-      connectionAccount(ledger, uva) as Parameters<typeof PUMP_AMM_SDK.decodeUserVolumeAccumulator>[0],
+    const decoded = decodeAccount<UserVolumeAccumulatorData>(
+      "UserVolumeAccumulator",
+      ledger.getAccount(uva)!.data,
     );
-    expect(big(decoded.cashbackEarned)).toBe(creatorFee);
+    expect(big(decoded.cashback_earned)).toBe(creatorFee);
+    expect(big(decoded.total_cashback_claimed)).toBe(0n);
 
     const solBefore = lamports(ledger, user.publicKey);
     const claim = send(ledger, user, await claimIxs(user.publicKey));
@@ -395,11 +398,6 @@ describe("launchswap cashback", () => {
     expect(again.err).toBeNull();
   });
 });
-
-function connectionAccount(ledger: Ledger, k: PublicKey): AccountInfo<Buffer> {
-  const a = ledger.getAccount(k)!;
-  return { data: Buffer.from(a.data), lamports: Number(a.lamports), owner: a.owner, executable: false };
-}
 
 /** claim_cashback per reference A.7: create the user's WSOL ATA, claim, unwrap. */
 async function claimIxs(user: PublicKey): Promise<TransactionInstruction[]> {

@@ -6,6 +6,7 @@ import { NATIVE_MINT, SWAP_PROGRAM_ID } from "./addresses.js";
 import { POOL_ACCOUNT_SIZE, big, bn } from "./codec.js";
 import { loadUserVolumeAccumulator, storeUserVolumeAccumulator } from "./state.js";
 import { SWAP_ERR, swapFail } from "./swap.js";
+import { emitSwapEvent } from "./events.js";
 import { readMint, readTokenAccount, transferLamports, transferTokens } from "./token-io.js";
 
 const noFields = (): PublicKey => {
@@ -55,7 +56,13 @@ export function executeClaimCashback(ctx: InstructionContext): void {
   });
   uva.total_cashback_claimed = bn(big(uva.total_cashback_claimed) + amount);
   storeUserVolumeAccumulator(ledger, uvaKey, uva);
-  ctx.log(`Program log: claim_cashback amount=${amount}`);
+  emitSwapEvent(ctx.log, "ClaimCashbackEvent", {
+    user,
+    amount,
+    timestamp: ledger.clock().unixTimestamp,
+    total_claimed: big(uva.total_cashback_claimed),
+    total_cashback_earned: big(uva.cashback_earned),
+  });
 }
 
 /** `extend_account`: grows a swap-owned account (a pool) to 300 bytes, rent top-up paid by the user. */

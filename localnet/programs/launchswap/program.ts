@@ -18,7 +18,7 @@ const LOG_NAMES: Record<string, string> = {
 /** Executes one swap-program instruction against the ledger. */
 export function executeSwapInstruction(ctx: InstructionContext): void {
   if (ctx.data.length < 8) fail(ANCHOR.InstructionFallbackNotFound, "InstructionFallbackNotFound");
-  let decoded: { name: string; data: Record<string, BN> } | null;
+  let decoded: { name: string; data: Record<string, BN | { 0: boolean }> } | null;
   try {
     decoded = SWAP_CODER.instruction.decode(Buffer.from(ctx.data)) as typeof decoded;
   } catch {
@@ -28,16 +28,18 @@ export function executeSwapInstruction(ctx: InstructionContext): void {
   const logName = LOG_NAMES[decoded.name];
   if (!logName) fail(ANCHOR.InstructionFallbackNotFound, "InstructionFallbackNotFound");
   ctx.log(`Program log: Instruction: ${logName}`);
-  const d = decoded.data;
+  const d = decoded.data as Record<string, BN>;
+  const track = (decoded.data["track_volume"] as { 0: boolean } | undefined)?.[0] ?? false;
   switch (decoded.name) {
     case "buy":
-      return executeBuy(ctx, "buy", big(d["base_amount_out"]!), big(d["max_quote_amount_in"]!));
+      return executeBuy(ctx, "buy", big(d["base_amount_out"]!), big(d["max_quote_amount_in"]!), track);
     case "buy_exact_quote_in":
       return executeBuy(
         ctx,
         "buy_exact_quote_in",
         big(d["spendable_quote_in"]!),
         big(d["min_base_amount_out"]!),
+        track,
       );
     case "sell":
       return executeSell(ctx, big(d["base_amount_in"]!), big(d["min_quote_amount_out"]!));

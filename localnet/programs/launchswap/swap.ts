@@ -24,6 +24,7 @@ import {
   storeUserVolumeAccumulator,
 } from "./state.js";
 import { ensureAta, readMint, readTokenAccount, transferTokens } from "./token-io.js";
+import { emitSwapEvent } from "./events.js";
 
 /** Swap program error codes (IDL `errors`). */
 export const SWAP_ERR = {
@@ -75,6 +76,11 @@ interface SwapSetup {
   /** Cashback destination when the pool is a cashback coin and the accounts were passed. */
   cashback: { uva: PublicKey; uvaAta: PublicKey } | null;
   rates: ReturnType<typeof feeRates>;
+  baseSupply: bigint;
+  /** Pre-trade balances for the event. */
+  userBase: bigint;
+  userQuote: bigint;
+  quoteReserve: bigint;
 }
 
 function poolField(pool: PoolData): (account: string, field: string) => PublicKey {
@@ -107,6 +113,7 @@ function setup(ctx: InstructionContext, ixName: "buy" | "buy_exact_quote_in" | "
     fail(ANCHOR.ConstraintMintTokenProgram, "ConstraintMintTokenProgram", "base_mint");
   if (!quoteMint.tokenProgram.equals(quoteTokenProgram))
     fail(ANCHOR.ConstraintMintTokenProgram, "ConstraintMintTokenProgram", "quote_mint");
+  const userBalances: bigint[] = [];
   for (const [name, mint] of [
     ["user_base_token_account", pool.base_mint],
     ["user_quote_token_account", pool.quote_mint],
@@ -114,6 +121,7 @@ function setup(ctx: InstructionContext, ixName: "buy" | "buy_exact_quote_in" | "
     const t = readTokenAccount(ledger, acc.key(name));
     if (!t) fail(ANCHOR.AccountNotInitialized, "AccountNotInitialized", name);
     if (!t.mint.equals(mint)) fail(ANCHOR.ConstraintTokenMint, "ConstraintTokenMint", name);
+    userBalances.push(t.amount);
   }
 
   const recipients = pool.is_mayhem_mode
@@ -190,6 +198,42 @@ function setup(ctx: InstructionContext, ixName: "buy" | "buy_exact_quote_in" | "
     buyback: { recipient: buybackRecipient, tokenAccount: buybackAta.pubkey },
     cashback,
     rates,
+    baseSupply: baseMint.supply,
+    userBase: userBalances[0]!,
+    userQuote: userBalances[1]!,
+    quoteReserve,
+  };
+}
+
+/** Event fields shared by BuyEvent and SellEvent. */
+function commonEventFields(ctx: InstructionContext, s: SwapSetup, fees: FeeAmounts): Record<string, unknown> {
+  const cashback = s.cashback !== null;
+  return {
+    timestamp: ctx.ledger.clock().unixTimestamp,
+    user_base_token_reserves: s.userBase,
+    user_quote_token_reserves: s.userQuote,
+    pool_base_token_reserves: s.baseReserve,
+    pool_quote_token_reserves: s.quoteReserve,
+    lp_fee_basis_points: s.rates.lpBps,
+    lp_fee: fees.lp,
+    protocol_fee_basis_points: s.rates.protocolBps,
+    protocol_fee: fees.protocol - fees.buyback,
+    pool: s.acc.key("pool"),
+    user: s.user,
+    user_base_token_account: s.acc.key("user_base_token_account"),
+    user_quote_token_account: s.acc.key("user_quote_token_account"),
+    protocol_fee_recipient: s.acc.key("protocol_fee_recipient"),
+    protocol_fee_recipient_token_account: s.acc.key("protocol_fee_recipient_token_account"),
+    coin_creator: s.pool.coin_creator,
+    coin_creator_fee_basis_points: s.hasCoinCreator && !cashback ? s.rates.creatorBps : 0n,
+    coin_creator_fee: cashback ? 0n : fees.creator,
+    cashback_fee_basis_points: cashback && s.hasCoinCreator ? s.rates.creatorBps : 0n,
+    cashback: cashback ? fees.creator : 0n,
+    buyback_fee_basis_points: s.buybackBps,
+    buyback_fee: fees.buyback,
+    virtual_quote_reserves: big(s.pool.virtual_quote_reserves),
+    can_boost: false,
+    base_supply: s.baseSupply,
   };
 }
 
@@ -252,6 +296,7 @@ export function executeBuy(
   ixName: "buy" | "buy_exact_quote_in",
   first: bigint,
   second: bigint,
+  trackVolume: boolean,
 ): void {
   const { ledger } = ctx;
   const s = setup(ctx, ixName);
@@ -292,9 +337,23 @@ export function executeBuy(
     decimals: s.baseDecimals,
     tokenProgram: s.baseTokenProgram,
   });
-  ctx.log(
-    `Program log: ${ixName} base_out=${q.baseOut} quote_in=${q.quoteIn} lp=${q.fees.lp} protocol=${q.fees.protocol} buyback=${q.fees.buyback} creator=${q.fees.creator} cashback=${s.cashback ? "yes" : "no"}`,
-  );
+  const uva = loadUserVolumeAccumulator(ledger, s.acc.key("user_volume_accumulator"))!;
+  emitSwapEvent(ctx.log, "BuyEvent", {
+    ...commonEventFields(ctx, s, q.fees),
+    base_amount_out: q.baseOut,
+    max_quote_amount_in: ixName === "buy" ? second : first,
+    quote_amount_in: q.quoteIn,
+    quote_amount_in_with_lp_fee: q.quoteIn + q.fees.lp,
+    // buy_exact_quote_in reports the routed (post-fee) input here, as the SDK's simulation test shows.
+    user_quote_amount_in: ixName === "buy" ? q.total : q.quoteIn,
+    track_volume: trackVolume,
+    total_unclaimed_tokens: big(uva.total_unclaimed_tokens),
+    total_claimed_tokens: big(uva.total_claimed_tokens),
+    current_sol_volume: big(uva.current_sol_volume),
+    last_update_timestamp: big(uva.last_update_timestamp),
+    min_base_amount_out: ixName === "buy" ? first : second,
+    ix_name: ixName,
+  });
 }
 
 /** Executes `sell(base_amount_in, min_quote_amount_out)`. */
@@ -328,7 +387,12 @@ export function executeSell(ctx: InstructionContext, baseIn: bigint, minQuoteOut
     tokenProgram: s.quoteTokenProgram,
   });
   payFees(ledger, s, q.fees, s.pool.pool_quote_token_account, poolKey);
-  ctx.log(
-    `Program log: sell base_in=${baseIn} quote_out=${q.quoteOut} user_out=${q.userOut} lp=${q.fees.lp} protocol=${q.fees.protocol} buyback=${q.fees.buyback} creator=${q.fees.creator} cashback=${s.cashback ? "yes" : "no"}`,
-  );
+  emitSwapEvent(ctx.log, "SellEvent", {
+    ...commonEventFields(ctx, s, q.fees),
+    base_amount_in: baseIn,
+    min_quote_amount_out: minQuoteOut,
+    quote_amount_out: q.quoteOut,
+    quote_amount_out_without_lp_fee: q.quoteOut - q.fees.lp,
+    user_quote_amount_out: q.userOut,
+  });
 }
