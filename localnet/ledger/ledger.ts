@@ -349,8 +349,8 @@ class LocalLedger implements Ledger {
       });
     } catch (e) {
       if (e instanceof ProgramFailure) {
+        // The emulation logs its own error lines (AnchorError ...), as the real program does.
         err = failureToInstructionError(e.code);
-        if (typeof e.code === "number") logs.push(`Program log: ${e.message}`);
       } else {
         // A bug in an emulation must fail the transaction, not the server.
         logs.push(`Program log: panicked: ${(e as Error).message}`);
