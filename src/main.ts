@@ -4,7 +4,6 @@ import { buildApp } from "./app.js";
 import { ConfigError, loadConfig, type Config } from "./config.js";
 import { redisRateLimiter, storeRateLimiter } from "./http/rate-limiters.js";
 import { createLogger } from "./logger.js";
-import { startSandboxChain } from "./sandbox.js";
 import { openStore } from "./store/index.js";
 import { createVault, loadMasterKey, MasterKeyError, verifyVault } from "./vault/index.js";
 
@@ -37,6 +36,8 @@ async function main(): Promise<void> {
     let appConfig = config;
     let chain: unknown = undefined;
     if (config.sandbox) {
+      // Imported only in sandbox mode: production processes never load the localnet.
+      const { startSandboxChain } = await import("./sandbox.js");
       const sandbox = await startSandboxChain(config, logger);
       cleanups.push(() => sandbox.localnet.close());
       appConfig = sandbox.config;

@@ -32,7 +32,11 @@ describe("setup", () => {
       // key stored only as a hash
       const stored = await t.store.findApiKeyByHash(t.vault.hashApiKey(body.api_key as string));
       expect(stored?.keyHash).not.toContain(body.api_key);
-      const list = await t.app.inject({ method: "GET", url: "/v1/wallets", headers: { "x-api-key": body.api_key as string } });
+      const list = await t.app.inject({
+        method: "GET",
+        url: "/v1/wallets",
+        headers: { "x-api-key": body.api_key as string },
+      });
       expect(list.json()).toEqual([
         expect.objectContaining({ public_key: body.wallet_public_key, is_default: true, status: "active" }),
       ]);

@@ -36,7 +36,8 @@ function engineSuite(engine: string, make: () => Promise<TestApp>, cleanup: () =
         ...(payload !== undefined ? { payload: payload as Record<string, unknown> } : {}),
       });
     const list = async (key: string) => (await req(key, "GET", "/v1/wallets")).json<Wallet[]>();
-    const defaults = async (key: string) => (await list(key)).filter((w) => w.is_default).map((w) => w.public_key);
+    const defaults = async (key: string) =>
+      (await list(key)).filter((w) => w.is_default).map((w) => w.public_key);
 
     it("(none) → setup → active, default", async () => {
       const s = await t.setup();
@@ -44,7 +45,13 @@ function engineSuite(engine: string, make: () => Promise<TestApp>, cleanup: () =
       expect(ws).toHaveLength(1);
       expect(ws[0]).toMatchObject({ public_key: s.wallet, status: "active", is_default: true });
       expect(ws[0]?.created_at).toMatch(ISO_NO_ZONE);
-      expect(Object.keys(ws[0] as object).sort()).toEqual(["created_at", "id", "is_default", "public_key", "status"]);
+      expect(Object.keys(ws[0] as object).sort()).toEqual([
+        "created_at",
+        "id",
+        "is_default",
+        "public_key",
+        "status",
+      ]);
     });
 
     it("(none) → create → active, not default unless set_default; secret returned once", async () => {
@@ -62,10 +69,17 @@ function engineSuite(engine: string, make: () => Promise<TestApp>, cleanup: () =
       // the list never shows the secret
       expect(JSON.stringify(await list(s.apiKey))).not.toContain(w.private_key_base58);
       // the stored copy decrypts to the same key
-      const rec = await t.store.findWallet((await t.store.findApiKeyByHash(t.vault.hashApiKey(s.apiKey)))!.id, w.public_key);
+      const rec = await t.store.findWallet(
+        (await t.store.findApiKeyByHash(t.vault.hashApiKey(s.apiKey)))!.id,
+        w.public_key,
+      );
       expect(bs58.encode(t.vault.decryptSecret(rec!))).toBe(w.private_key_base58);
 
-      const noBody = await t.app.inject({ method: "POST", url: "/v1/wallets", headers: { "x-api-key": s.apiKey } });
+      const noBody = await t.app.inject({
+        method: "POST",
+        url: "/v1/wallets",
+        headers: { "x-api-key": s.apiKey },
+      });
       expect(noBody.statusCode).toBe(200);
       expect(noBody.json<Wallet>().is_default).toBe(false);
 
@@ -77,7 +91,9 @@ function engineSuite(engine: string, make: () => Promise<TestApp>, cleanup: () =
     it("(none) → import (64-byte key or 32-byte seed) → active; default only with set_default", async () => {
       const s = await t.setup();
       const kp = Keypair.generate();
-      const r = await req(s.apiKey, "POST", "/v1/wallets/import", { private_key_base58: bs58.encode(kp.secretKey) });
+      const r = await req(s.apiKey, "POST", "/v1/wallets/import", {
+        private_key_base58: bs58.encode(kp.secretKey),
+      });
       expect(r.statusCode).toBe(200);
       const w = r.json<Wallet>();
       expect(w).toMatchObject({ public_key: kp.publicKey.toBase58(), is_default: false, status: "active" });
@@ -93,7 +109,9 @@ function engineSuite(engine: string, make: () => Promise<TestApp>, cleanup: () =
       expect(r2.json<Wallet>()).toMatchObject({ public_key: seedKp.publicKey.toBase58(), is_default: true });
       expect(await defaults(s.apiKey)).toEqual([seedKp.publicKey.toBase58()]);
 
-      const dup = await req(s.apiKey, "POST", "/v1/wallets/import", { private_key_base58: bs58.encode(kp.secretKey) });
+      const dup = await req(s.apiKey, "POST", "/v1/wallets/import", {
+        private_key_base58: bs58.encode(kp.secretKey),
+      });
       expect(dup.statusCode).toBe(409);
       expect(dup.json()).toEqual({ detail: "wallet is already linked to this API key" });
       // another key may import the same wallet
@@ -114,10 +132,22 @@ function engineSuite(engine: string, make: () => Promise<TestApp>, cleanup: () =
         [{}, 400, "private_key_base58"],
         [{ private_key_base58: 123 }, 400, "private_key_base58 must be a string"],
         [{ private_key_base58: "0OIl-not-base58" }, 400, "private_key_base58 is not valid base58"],
-        [{ private_key_base58: bs58.encode(new Uint8Array(48).fill(7)) }, 400, "64-byte secret key or a 32-byte seed"],
+        [
+          { private_key_base58: bs58.encode(new Uint8Array(48).fill(7)) },
+          400,
+          "64-byte secret key or a 32-byte seed",
+        ],
         [{ private_key_base58: bs58.encode(mismatched) }, 400, "does not match"],
-        [{ private_key_base58: bs58.encode(kp.secretKey), set_default: "yes" }, 400, "set_default must be a boolean"],
-        [{ private_key_base58: bs58.encode(kp.secretKey), set_default: "true" }, 400, "set_default must be a boolean"],
+        [
+          { private_key_base58: bs58.encode(kp.secretKey), set_default: "yes" },
+          400,
+          "set_default must be a boolean",
+        ],
+        [
+          { private_key_base58: bs58.encode(kp.secretKey), set_default: "true" },
+          400,
+          "set_default must be a boolean",
+        ],
         [[1, 2], 400, "object"],
       ];
       for (const [payload, status, text] of cases) {
@@ -139,7 +169,9 @@ function engineSuite(engine: string, make: () => Promise<TestApp>, cleanup: () =
       expect(r.json<Wallet>()).toMatchObject({ public_key: b.public_key, is_default: true });
       expect(await defaults(s.apiKey)).toEqual([b.public_key]);
       // idempotent on the current default
-      expect((await req(s.apiKey, "PUT", `/v1/wallets/${b.public_key}/default`)).json<Wallet>().is_default).toBe(true);
+      expect(
+        (await req(s.apiKey, "PUT", `/v1/wallets/${b.public_key}/default`)).json<Wallet>().is_default,
+      ).toBe(true);
       expect(await defaults(s.apiKey)).toEqual([b.public_key]);
     });
 
@@ -184,7 +216,9 @@ function engineSuite(engine: string, make: () => Promise<TestApp>, cleanup: () =
       expect(del.json()).toEqual({ ok: true });
       expect((await list(s.apiKey)).map((w) => w.public_key)).toEqual([s.wallet, b.public_key]);
       expect(await defaults(s.apiKey)).toEqual([s.wallet]); // oldest remaining
-      expect((await t.store.listExecutions({ apiKeyId: keyId, limit: 10 })).map((e) => e.wallet)).toEqual([b.public_key]);
+      expect((await t.store.listExecutions({ apiKeyId: keyId, limit: 10 })).map((e) => e.wallet)).toEqual([
+        b.public_key,
+      ]);
       expect(await t.store.findWallet(keyId, c.public_key)).toBeUndefined();
 
       // delinking a non-default keeps the default
@@ -207,9 +241,14 @@ function engineSuite(engine: string, make: () => Promise<TestApp>, cleanup: () =
       const keyId = (await t.store.findApiKeyByHash(t.vault.hashApiKey(s.apiKey)))!.id;
       expect((await selectWallet(t.store, keyId)).publicKey).toBe(s.wallet);
       expect((await selectWallet(t.store, keyId, s.wallet)).publicKey).toBe(s.wallet);
-      await expect(selectWallet(t.store, keyId, other.wallet)).rejects.toMatchObject({ status: 404, detail: "wallet not found" });
+      await expect(selectWallet(t.store, keyId, other.wallet)).rejects.toMatchObject({
+        status: 404,
+        detail: "wallet not found",
+      });
       await expect(
-        selectWallet(t.store, keyId, other.wallet, { notFoundError: () => new ApiError(400, "managed wallet selection error") }),
+        selectWallet(t.store, keyId, other.wallet, {
+          notFoundError: () => new ApiError(400, "managed wallet selection error"),
+        }),
       ).rejects.toMatchObject({ status: 400, detail: "managed wallet selection error" });
     });
 
@@ -221,9 +260,23 @@ function engineSuite(engine: string, make: () => Promise<TestApp>, cleanup: () =
         { payload: '{"set_default": 1}', status: 400, detail: "set_default must be a boolean" },
         { payload: '{"set_default": null}', status: 400, detail: "set_default must be a boolean" },
         { payload: '"string"', status: 400, detail: "body must be a JSON object" },
-        { payload: "set_default=true", type: "application/x-www-form-urlencoded", status: 415, detail: "content-type must be application/json" },
-        { payload: "hello", type: "text/plain", status: 415, detail: "content-type must be application/json" },
-        { payload: JSON.stringify({ pad: "x".repeat(70 * 1024) }), status: 413, detail: "request body exceeds the 64 KiB limit" },
+        {
+          payload: "set_default=true",
+          type: "application/x-www-form-urlencoded",
+          status: 415,
+          detail: "content-type must be application/json",
+        },
+        {
+          payload: "hello",
+          type: "text/plain",
+          status: 415,
+          detail: "content-type must be application/json",
+        },
+        {
+          payload: JSON.stringify({ pad: "x".repeat(70 * 1024) }),
+          status: 413,
+          detail: "request body exceeds the 64 KiB limit",
+        },
       ];
       for (const c of cases) {
         const r = await t.app.inject({
@@ -241,7 +294,8 @@ function engineSuite(engine: string, make: () => Promise<TestApp>, cleanup: () =
     it("keeps exactly one default under 20 concurrent set-default and delink calls (HTTP)", async () => {
       const s = await t.setup();
       const ws = [s.wallet];
-      for (let i = 0; i < 11; i++) ws.push((await req(s.apiKey, "POST", "/v1/wallets", {})).json<Wallet>().public_key);
+      for (let i = 0; i < 11; i++)
+        ws.push((await req(s.apiKey, "POST", "/v1/wallets", {})).json<Wallet>().public_key);
       const calls = Array.from({ length: 20 }, (_, i) => {
         const target = ws[(i * 5) % ws.length] as string;
         return i % 4 === 1
@@ -257,7 +311,11 @@ function engineSuite(engine: string, make: () => Promise<TestApp>, cleanup: () =
   });
 }
 
-engineSuite("sqlite", () => buildTestApp(), async () => {});
+engineSuite(
+  "sqlite",
+  () => buildTestApp(),
+  async () => {},
+);
 
 const pgUrl = TEST_DATABASE_URL;
 if (pgUrl !== undefined) {

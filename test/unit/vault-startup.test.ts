@@ -1,0 +1,64 @@
+/** The real entry point refuses to start with a wrong master key or bad configuration, in one clear line. */
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Keypair } from "@solana/web3.js";
+import { afterAll, describe, expect, it } from "vitest";
+import { openStore } from "../../src/store/index.js";
+import { testVault } from "../helpers/app.js";
+
+const dir = mkdtempSync(join(tmpdir(), "lasertrade-startup-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function start(env: Record<string, string>) {
+  return spawnSync(process.execPath, ["--import", "tsx", "src/main.ts"], {
+    env: { PATH: process.env.PATH ?? "", ...env },
+    encoding: "utf8",
+    timeout: 30_000,
+  });
+}
+
+const CUSTOM = {
+  CLUSTER: "custom",
+  RPC_URL: "http://127.0.0.1:1",
+  RELAY_URL: "http://127.0.0.1:1",
+  BUNDLE_RELAY_URL: "http://127.0.0.1:1",
+  RELAY_TIP_ACCOUNTS: "11111111111111111111111111111111",
+  PORT: "0",
+  HOST: "127.0.0.1",
+  LOG_LEVEL: "silent",
+};
+
+describe("start-up", () => {
+  it("a wrong master key stops start-up with a clear error", async () => {
+    const store = await openStore(undefined, dir);
+    const good = testVault("55".repeat(32));
+    const kp = Keypair.generate();
+    const pk = kp.publicKey.toBase58();
+    await store.createApiKeyWithWallet("h", {
+      publicKey: pk,
+      createdAt: "2026-01-01T00:00:00.000",
+      ...good.encryptSecret(kp.secretKey, pk),
+    });
+    await store.close();
+    const r = start({ ...CUSTOM, DATA_DIR: dir, MASTER_KEY: "66".repeat(32) });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(
+      /^start-up failed: the configured master key \(id [0-9a-f]+\) cannot decrypt stored wallets/,
+    );
+    expect(r.stderr).not.toContain("66".repeat(32));
+  });
+
+  it("bad configuration stops start-up with one line naming the variable", () => {
+    const r = start({ PORT: "nope", DATA_DIR: dir });
+    expect(r.status).toBe(1);
+    expect(r.stderr.trim().split("\n")).toEqual([expect.stringContaining("PORT")]);
+  });
+
+  it("a non-sandbox cluster without a master key refuses to start", () => {
+    const r = start({ ...CUSTOM, DATA_DIR: dir });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("MASTER_KEY");
+  });
+});
