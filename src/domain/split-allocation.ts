@@ -28,6 +28,13 @@ export interface SplitAllocationInput {
 
 const FULL = 10_000n;
 
+/** The spec's 400 when the percent entries add up to more than 100 % (needs no balance, so parsers call it too). */
+export function checkPercentSum(destinations: readonly SplitDestination[]): void {
+  let percentSum = 0n;
+  for (const d of destinations) if (d.mode === "percent") percentSum += d.hundredths;
+  if (percentSum > FULL) throw badRequest(SPEC.split.percentOver);
+}
+
 /** The share of `spendable` selected by total_percent, rounded down so it never exceeds what can be spent. */
 export function selectedTransferTotal(spendable: bigint, totalPercentHundredths: bigint): bigint {
   if (totalPercentHundredths <= 0n || totalPercentHundredths > FULL)
@@ -44,11 +51,11 @@ export function selectedTransferTotal(spendable: bigint, totalPercentHundredths:
 export function allocateSplit(input: SplitAllocationInput): SplitAllocation {
   const { destinations } = input;
   if (destinations.length < 1 || destinations.length > 5) throw badRequest(SPEC.split.destinationsCount);
+  if (input.totalPercentHundredths <= 0n || input.totalPercentHundredths > FULL) {
+    throw badRequest(SPEC.split.totalPercent);
+  }
+  checkPercentSum(destinations);
   const transferTotal = selectedTransferTotal(input.spendable, input.totalPercentHundredths);
-
-  let percentSum = 0n;
-  for (const d of destinations) if (d.mode === "percent") percentSum += d.hundredths;
-  if (percentSum > FULL) throw badRequest(SPEC.split.percentOver);
 
   const amounts: bigint[] = destinations.map((d) => {
     if (d.mode === "fixed") return d.lamports;

@@ -4,7 +4,7 @@ import { amountText, FULL_PERCENT_HUNDREDTHS, parsePercent, parseSolAmount } fro
 import { parseBooleanField, parseOptionalWallet, type RequestBody } from "./create-request.js";
 import { badRequest, RULES, RULES2, SPEC } from "./errors.js";
 import { parseFeeReserveLamports } from "./reserve.js";
-import type { SplitDestination } from "./split-allocation.js";
+import { checkPercentSum, type SplitDestination } from "./split-allocation.js";
 
 /** Most destinations one split may name. */
 export const MAX_SPLIT_DESTINATIONS = 5;
@@ -72,6 +72,7 @@ export function parseSplitRequest(body: RequestBody): SplitRequest {
     throw badRequest(SPEC.split.destinationsCount);
   }
   const destinations = raw.map(parseDestination);
+  checkPercentSum(destinations);
   if (source !== undefined) checkSplitDestinations(source, destinations);
   else checkUniqueDestinations(destinations);
   const feeReserveLamports = parseFeeReserveLamports(body.fee_reserve_lamports);

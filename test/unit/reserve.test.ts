@@ -117,3 +117,30 @@ describe("transfer and split balance checks", () => {
     expect(detailOf(() => splitSpendable({ balance: 10n, reserve: 10n }))).toBe(SPEC.split.lowBalance);
   });
 });
+
+describe("planConsolidation — property", () => {
+  it("either every source keeps exactly the reserve and the total is the sum, or the first short source fails", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.bigInt({ min: 0n, max: 10n ** 12n }), { minLength: 1, maxLength: 50 }),
+        fc.bigInt({ min: 0n, max: 10n ** 7n }),
+        (balances, reserve) => {
+          const sources = balances.map((b, i) => ({ wallet: `w${i}`, balanceLamports: b }));
+          const firstShort = sources.find((s) => s.balanceLamports <= reserve);
+          const d = detailOf(() => planConsolidation(sources, reserve));
+          if (firstShort !== undefined) {
+            expect(d?.startsWith(`${SPEC.consolidate.lowBalancePrefix}wallet ${firstShort.wallet} `)).toBe(
+              true,
+            );
+            return;
+          }
+          const plan = planConsolidation(sources, reserve);
+          plan.transfers.forEach((t, i) => expect(t.transferLamports + reserve).toBe(balances[i]));
+          expect(plan.totalLamports).toBe(
+            balances.reduce((a, b) => a + b, 0n) - reserve * BigInt(balances.length),
+          );
+        },
+      ),
+    );
+  });
+});

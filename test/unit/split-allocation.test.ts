@@ -92,6 +92,19 @@ describe("allocateSplit — every error text", () => {
     }
   });
 
+  it("rules that need no balance come before the balance check", () => {
+    const over: SplitDestination[] = [
+      { wallet: "a", mode: "percent", hundredths: 6_000n },
+      { wallet: "b", mode: "percent", hundredths: 4_001n },
+    ];
+    expect(
+      detailOf(() => allocateSplit({ spendable: 0n, totalPercentHundredths: 10_000n, destinations: over })),
+    ).toBe(SPEC.split.percentOver);
+    expect(
+      detailOf(() => allocateSplit({ spendable: 0n, totalPercentHundredths: 0n, destinations: over })),
+    ).toBe(SPEC.split.totalPercent);
+  });
+
   it("nothing spendable", () => {
     for (const s of [0n, -5n]) {
       expect(

@@ -70,6 +70,16 @@ describe("parseSplitRequest", () => {
     ["total type", { destinations: one, total_percent: true }, SPEC.split.totalPercent],
     ["total decimals", { destinations: one, total_percent: "50.005" }, RULES2.totalPercentDecimals],
     ["percent over 100", { destinations: [{ wallet: addr(1), percent: 101 }] }, SPEC.split.percentOver],
+    [
+      "percent sum over 100",
+      {
+        destinations: [
+          { wallet: addr(1), percent: "60" },
+          { wallet: addr(2), percent: 40.01 },
+        ],
+      },
+      SPEC.split.percentOver,
+    ],
     ["percent zero", { destinations: [{ wallet: addr(1), percent: 0 }] }, RULES2.destinationPercentInvalid],
     [
       "percent decimals",
