@@ -264,6 +264,19 @@ describe("mainnet goldens (pump-swap-sdk buy.spec.ts / sell.spec.ts, reference E
   });
 });
 
+describe("the SDK's simple rows (1e6 base / 2e6 quote, lp 30 + protocol 20 bps)", () => {
+  const reserves = { baseReserve: 1_000_000n, quoteReserve: 2_000_000n, virtualQuoteReserves: 0n };
+  const fees = { lpFeeBps: 30n, protocolFeeBps: 20n, creatorFeeBps: 0n };
+  it("buy 10 000 base: ui 20 305, max (1%) 20 508", () => {
+    const r = swapBuyBaseInput(10_000n, reserves, fees);
+    expect([r.totalQuote, maxAfterSlippage(r.totalQuote, 100n)]).toEqual([20_305n, 20_508n]);
+  });
+  it("sell 50 000 base: ui 94 761, min (1%) 93 814 (SDK floors to 93 813)", () => {
+    const r = swapSellBaseInput(50_000n, reserves, fees);
+    expect([r.userQuoteOut, minAfterSlippage(r.userQuoteOut, 100n)]).toEqual([94_761n, 93_814n]);
+  });
+});
+
 describe("swap quote guards", () => {
   const reserves = { baseReserve: 1_000_000n, quoteReserve: 2_000_000n, virtualQuoteReserves: 0n };
   const fees = { lpFeeBps: 20n, protocolFeeBps: 5n, creatorFeeBps: 0n };
