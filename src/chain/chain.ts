@@ -1,4 +1,5 @@
 import { Keypair, PublicKey, TransactionInstruction } from "@solana/web3.js";
+import { ApiError } from "../domain/errors.js";
 import { launchSdk, launchSwapSdk } from "../launch/sdk.js";
 import { createBundleRelayClient, type BundleRelayClient } from "./bundle-relay-client.js";
 import { createChainCaches, type ChainCaches } from "./caches.js";
@@ -8,6 +9,7 @@ import type { PriorityFeeSetting } from "./priority-fee.js";
 import { createRelayClient, type RelayClient } from "./relay-client.js";
 import { createRpcClient, type RpcClient } from "./rpc-client.js";
 import { submitAndConfirm, submitBundle, type SubmitBundleResult, type SubmitResult } from "./submit.js";
+import { upstreamDetail } from "./upstream-errors.js";
 import {
   assembleTransaction,
   createUniqueOffsets,
@@ -78,7 +80,8 @@ export interface Chain {
   /** Compute budget of an operation: the highest limit a transaction may carry and the current price. */
   computeBudget(kind: OperationKind): { maxUnitLimit: bigint; priceMicroLamports: bigint };
   relayTip(): { accounts: PublicKey[]; lamports: bigint };
-  bundleTipAccounts(): PublicKey[];
+  /** Configured, or read from the bundle relay (once; retried while it fails: 502 when unavailable). */
+  bundleTipAccounts(): Promise<PublicKey[]>;
   /** Builds and signs with cached blockhash and fee: no round trip. */
   assemble(input: ChainAssembleInput): ChainTransaction;
   /** simulate? → send → confirm?; see `submitAndConfirm`. Record the execution before calling. */
@@ -123,6 +126,19 @@ export function createChain(options: ChainOptions): Chain {
   const relayTipAccounts = options.relayTipAccounts.map((a) => new PublicKey(a));
   let bundleTips = options.bundleTipAccounts?.map((a) => new PublicKey(a));
   const nextOffset = createUniqueOffsets(random);
+  let bundleTipsError: unknown;
+
+  // A bundle relay that is down at start must not stop the service: single transactions do not need it.
+  // The read is retried on each bundle until it succeeds.
+  async function loadBundleTips(): Promise<void> {
+    try {
+      bundleTips = (await bundleRelay.getTipAccounts()).map((a) => new PublicKey(a));
+      bundleTipsError = undefined;
+    } catch (e) {
+      bundleTipsError = e;
+      options.onCacheError?.(e);
+    }
+  }
 
   function assemble(input: ChainAssembleInput): ChainTransaction {
     const { blockhash, lastValidBlockHeight } = caches.blockhash();
@@ -153,14 +169,7 @@ export function createChain(options: ChainOptions): Chain {
     caches,
     async start() {
       await caches.start();
-      if (!bundleTips) {
-        try {
-          bundleTips = (await bundleRelay.getTipAccounts()).map((a) => new PublicKey(a));
-        } catch (e) {
-          caches.stop();
-          throw e;
-        }
-      }
+      if (!bundleTips) await loadBundleTips();
     },
     stop: () => caches.stop(),
     computeBudget(kind) {
@@ -170,8 +179,11 @@ export function createChain(options: ChainOptions): Chain {
       };
     },
     relayTip: () => ({ accounts: relayTipAccounts, lamports: options.relayTipLamports }),
-    bundleTipAccounts() {
-      if (!bundleTips) throw new Error("chain not started: bundle tip accounts unknown");
+    async bundleTipAccounts() {
+      if (!bundleTips) await loadBundleTips();
+      if (!bundleTips) {
+        throw new ApiError(502, `bundle tip accounts unavailable: ${upstreamDetail(bundleTipsError)}`);
+      }
       return bundleTips;
     },
     assemble,
