@@ -82,6 +82,11 @@ export interface LocalnetHandle {
   relayUrl: string;
   /** Bundle relay base (Jito block-engine paths below it: `${bundleRelayUrl}/api/v1/bundles`). */
   bundleRelayUrl: string;
+  /**
+   * RPC PubSub WebSocket URL (signatureSubscribe, slotSubscribe), served on the RPC port; pass it as
+   * `wsEndpoint` to web3.js' Connection (a standalone localnet on a fixed port also serves it on port + 1).
+   */
+  wsUrl: string;
   /** Admin routes base (`${adminUrl}/faults`, ...). */
   adminUrl: string;
   relayTipAccounts: string[];

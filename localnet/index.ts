@@ -2,7 +2,10 @@
  * The localnet: a local Solana cluster (LiteSVM ledger with the emulated launch programs), its
  * JSON-RPC server, the submission relay, the bundle relay and the operator routes, on one HTTP port.
  */
+import type { Server } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Duplex } from "node:stream";
 import { Keypair, PublicKey } from "@solana/web3.js";
 import type { LocalnetHandle, LocalnetOptions } from "./api.js";
 import { adminRoutes, createAdmin } from "./admin.js";
@@ -14,6 +17,8 @@ import { createLocalnetServer } from "./server/http-server.js";
 import { relayMethods } from "./server/relay.js";
 import { rpcMethods } from "./server/rpc-methods.js";
 import { Submitter } from "./server/submitter.js";
+import { PubSub } from "./server/pubsub.js";
+import { acceptWebSocket } from "./server/websocket.js";
 
 export type { LocalnetAdmin, LocalnetHandle, LocalnetOptions, FaultSettings } from "./api.js";
 
@@ -76,6 +81,16 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
     },
     sleep,
   );
+  const pubsub = new PubSub(ledger, stats);
+  const upgraded = new Set<Duplex>();
+  const onUpgrade = (req: Parameters<typeof acceptWebSocket>[0], socket: Duplex) => {
+    const conn = acceptWebSocket(req, socket);
+    if (conn === null) return;
+    upgraded.add(socket);
+    socket.on("close", () => upgraded.delete(socket));
+    pubsub.attach(conn);
+  };
+  server.on("upgrade", onUpgrade);
   const host = options.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -85,6 +100,8 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
     });
   });
   const port = (server.address() as AddressInfo).port;
+  // Like solana-test-validator, also serve PubSub on port + 1 (web3.js' default) when the port is fixed.
+  const wsOnly: Server | null = options.port === 0 ? null : await listenWsOnly(port + 1, host, onUpgrade);
   const urlHost = host.includes(":") ? `[${host}]` : host;
   const base = `http://${urlHost}:${port}`;
 
@@ -96,6 +113,7 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
     relayUrl: `${base}/relay`,
     bundleRelayUrl: base,
     adminUrl: `${base}/admin`,
+    wsUrl: `ws://${urlHost}:${port}`,
     relayTipAccounts,
     bundleTipAccounts,
     relayTipLamports,
@@ -103,10 +121,27 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
     close: async () => {
       if (clock !== null) clearInterval(clock);
       for (const w of [...waiters]) w();
+      pubsub.stop();
+      for (const s of upgraded) s.destroy();
+      if (wsOnly !== null) await new Promise<void>((resolve) => wsOnly.close(() => resolve()));
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
       });
     },
   };
+}
+
+/** A WebSocket-only listener; null when the port is taken (best effort). */
+function listenWsOnly(
+  port: number,
+  host: string,
+  onUpgrade: (req: Parameters<typeof acceptWebSocket>[0], socket: Duplex) => void,
+): Promise<Server | null> {
+  const ws = createServer((_req, res) => res.writeHead(426).end());
+  ws.on("upgrade", onUpgrade);
+  return new Promise((resolve) => {
+    ws.once("error", () => resolve(null));
+    ws.listen(port, host, () => resolve(ws));
+  });
 }
