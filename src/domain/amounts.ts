@@ -23,8 +23,8 @@ export type DecimalResult =
   /** Magnitude far beyond any u64 amount (guards against "1e999999999"). */
   | { readonly kind: "too-large" };
 
-// sign, integer digits, optional fraction, optional exponent; "1.", ".5" and "1.e3" are accepted like JSON.parse-free
-// decimal readers do, but a lone "." is not.
+// Sign, integer digits, optional fraction, optional exponent. "1." and ".5" are accepted (unambiguous values);
+// a lone "." or a bare exponent is not (checked below).
 const DECIMAL = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
 
 // Past this many digits to the left of the point no amount can fit a u64 at any scale we use.

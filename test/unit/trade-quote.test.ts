@@ -1,5 +1,7 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ApiError, RULES, SPEC, TRADE_QUOTE } from "../../src/domain/errors.js";
+import { swapBuyBaseInput } from "../../src/domain/swap-quote.js";
 import { quoteTrade, resolveSellUnits, type VenueState } from "../../src/domain/trade-quote.js";
 
 // Expected numbers below were computed independently (plain integer arithmetic, reference B.1/B.2 formulas).
@@ -176,5 +178,39 @@ describe("refusals", () => {
     const nearlyDone: VenueState = { ...CURVE, curve: { ...CURVE.curve, realTokenReserves: 1_000_000n } };
     const q = quoteTrade({ action: "buy", amount: ONE_SOL, venue: nearlyDone, slippageBps: 0n });
     expect(q.expectedOutput).toBe(1_000_000n);
+  });
+});
+
+describe("swap SOL buy stays within the SOL amount", () => {
+  it("the quoted base costs at most the lamports sent, so even 0 % slippage lands on unchanged reserves", () => {
+    fc.assert(
+      fc.property(
+        fc.bigInt({ min: 10n ** 9n, max: 10n ** 15n }),
+        fc.bigInt({ min: 10n ** 6n, max: 10n ** 13n }),
+        fc.bigInt({ min: 1_000n, max: 10n ** 12n }),
+        fc.constantFrom(0n, 2n, 20n, 30n),
+        fc.constantFrom(5n, 93n),
+        fc.constantFrom(0n, 30n, 95n),
+        (baseReserve, quoteReserve, lamports, lpFeeBps, protocolFeeBps, creatorFeeBps) => {
+          const venue: VenueState = {
+            venue: "launchswap",
+            reserves: { baseReserve, quoteReserve, virtualQuoteReserves: 0n },
+            fees: { lpFeeBps, protocolFeeBps, creatorFeeBps },
+          };
+          let q;
+          try {
+            q = quoteTrade({ action: "buy", amount: { kind: "sol", lamports }, venue, slippageBps: 0n });
+          } catch (error) {
+            expect((error as ApiError).detail).toBe(RULES.tradeTooSmall);
+            return;
+          }
+          expect(q.args.instruction).toBe("buy");
+          const cost = swapBuyBaseInput(q.quoted, venue.reserves, venue.fees).totalQuote;
+          expect(cost <= q.expectedOutput).toBe(true);
+          expect(q.expectedOutput).toBe(lamports);
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });
