@@ -16,7 +16,13 @@ import {
   createMintToInstruction,
 } from "@solana/spl-token";
 import { createLedger, type Ledger } from "../../localnet/ledger/index.js";
-import { encodeCurve, decodeCurve } from "../../localnet/programs/launch/layouts.js";
+import {
+  completeCurve,
+  createLaunchProgram,
+  createToken,
+  installLaunchGenesis,
+  readCurve,
+} from "../../localnet/programs/launch/index.js";
 import {
   createLaunchSwapProgram,
   installLaunchSwapGenesis,
@@ -48,7 +54,8 @@ const {
 type SwapState = Awaited<ReturnType<InstanceType<typeof OnlinePumpAmmSdk>["swapSolanaState"]>>;
 
 const CURVE_TOKENS = 206_900_000_000_000n;
-const CURVE_SOL = 85_005_000_000n;
+/** A completed curve holds about 85.005 SOL (reference D.5). */
+const CURVE_SOL_MIN = 85_000_000_000n;
 const MIGRATION_FEE = 15_000_001n;
 
 /** The ledger as the swap SDK's connection (it only calls getMultipleAccountsInfo). */
@@ -68,73 +75,18 @@ function connectionOf(ledger: Ledger): ConstructorParameters<typeof OnlinePumpAm
   return conn as unknown as ConstructorParameters<typeof OnlinePumpAmmSdk>[0];
 }
 
-/** A complete curve of a fresh Token-2022 mint holding the post-completion reserves (fixture). */
+/** The real path: create_v2 through the launch program, then buy the curve out. */
 function completeCurveFixture(ledger: Ledger, cashback: boolean): { mint: PublicKey; creator: PublicKey } {
-  const op = ledger.operator;
-  const mint = Keypair.generate().publicKey;
-  const creator = Keypair.generate().publicKey;
-  const curve = bondingCurvePda(mint);
-  const curveAta = ata(curve, mint, TOKEN_2022_PROGRAM_ID);
-  const opAta = ata(op.publicKey, mint, TOKEN_2022_PROGRAM_ID);
-  ledger.execute([
-    SystemProgram.createAccount({
-      fromPubkey: op.publicKey,
-      newAccountPubkey: mint,
-      lamports: Number(ledger.rentExemptMinimum(82)),
-      space: 82,
-      programId: TOKEN_2022_PROGRAM_ID,
-    }),
-    createInitializeMint2Instruction(mint, 6, op.publicKey, null, TOKEN_2022_PROGRAM_ID),
-    createAssociatedTokenAccountIdempotentInstruction(
-      op.publicKey,
-      curveAta,
-      curve,
-      mint,
-      TOKEN_2022_PROGRAM_ID,
-    ),
-    createAssociatedTokenAccountIdempotentInstruction(
-      op.publicKey,
-      opAta,
-      op.publicKey,
-      mint,
-      TOKEN_2022_PROGRAM_ID,
-    ),
-    createMintToInstruction(mint, curveAta, op.publicKey, CURVE_TOKENS, [], TOKEN_2022_PROGRAM_ID),
-    createMintToInstruction(
-      mint,
-      opAta,
-      op.publicKey,
-      1_000_000_000_000_000n - CURVE_TOKENS,
-      [],
-      TOKEN_2022_PROGRAM_ID,
-    ),
-  ]);
-  const data = encodeCurve({
-    virtualTokenReserves: 1_073_000_000_000_000n - 793_100_000_000_000n,
-    virtualQuoteReserves: 30_000_000_000n + CURVE_SOL,
-    realTokenReserves: 0n,
-    realQuoteReserves: CURVE_SOL,
-    tokenTotalSupply: 1_000_000_000_000_000n,
-    complete: true,
-    creator,
-    isMayhemMode: false,
-    isCashbackCoin: cashback,
-    quoteMint: PublicKey.default,
-    creatorFeeBps: 0n,
-    canEditCreatorFee: false,
-    isHolderReward: false,
-  });
-  ledger.setAccount(curve, {
-    lamports: ledger.rentExemptMinimum(data.length) + CURVE_SOL,
-    data,
-    owner: LAUNCH_PROGRAM_ID,
-    executable: false,
-  });
-  return { mint, creator };
+  const creator = Keypair.generate();
+  const { mint } = createToken(ledger, { cashback, creator });
+  completeCurve(ledger, mint);
+  return { mint, creator: creator.publicKey };
 }
 
 function newLedger(): Ledger {
-  const ledger = createLedger({ programs: [createLaunchSwapProgram()] });
+  const opts = { cashbackCreation: true };
+  const ledger = createLedger({ programs: [createLaunchProgram(opts), createLaunchSwapProgram()] });
+  installLaunchGenesis(ledger, opts);
   installLaunchSwapGenesis(ledger);
   return ledger;
 }
@@ -203,6 +155,8 @@ describe("launchswap migration", () => {
   it("moves the curve's tokens and SOL minus the migration fee into the canonical pool's vaults", async () => {
     const ledger = newLedger();
     const { mint, creator } = completeCurveFixture(ledger, false);
+    const before = readCurve(ledger, mint)!;
+    expect(before.complete).toBe(true);
     const { pool } = migrateCurve(ledger, mint);
     expect(pool.equals(launchSwapSdk.canonicalPumpPoolPda(mint))).toBe(true);
     const state = await new OnlinePumpAmmSdk(connectionOf(ledger)).swapSolanaState(
@@ -210,12 +164,13 @@ describe("launchswap migration", () => {
       Keypair.generate().publicKey,
     );
     expect(big(state.poolBaseAmount)).toBe(CURVE_TOKENS);
-    expect(big(state.poolQuoteAmount)).toBe(CURVE_SOL - MIGRATION_FEE);
+    expect(big(state.poolQuoteAmount)).toBe(before.realQuoteReserves - MIGRATION_FEE);
+    expect(before.realQuoteReserves).toBeGreaterThan(CURVE_SOL_MIN);
     expect(state.pool.coinCreator.equals(creator)).toBe(true);
     expect(state.pool.quoteMint.equals(NATIVE_MINT)).toBe(true);
     expect(state.baseTokenProgram.equals(TOKEN_2022_PROGRAM_ID)).toBe(true);
     expect(ledger.getAccount(pool)!.data.length).toBe(300);
-    const curve = decodeCurve(ledger.getAccount(bondingCurvePda(mint))!.data);
+    const curve = readCurve(ledger, mint)!;
     expect(curve.virtualTokenReserves).toBe(0n);
     expect(curve.realQuoteReserves).toBe(0n);
     expect(() => migrateCurve(ledger, mint)).toThrow();

@@ -10,10 +10,8 @@ import {
   createTransferCheckedInstruction,
 } from "@solana/spl-token";
 import type { AdminLedger } from "../types.js";
-import { WITHDRAW_AUTHORITY, GENESIS_CURVE_PARAMS } from "../launch/constants.js";
-import { decodeCurve, decodeGlobal, encodeCurve } from "../launch/layouts.js";
+import { readCurve, readGlobal, writeCurve } from "../launch/index.js";
 import {
-  LAUNCH_GLOBAL,
   NATIVE_MINT,
   SWAP_PROGRAM_ID,
   TOKEN_2022_PROGRAM_ID,
@@ -55,13 +53,6 @@ export function coinCreatorVaultAuthority(coinCreator: PublicKey): PublicKey {
   )[0];
 }
 
-function migrationParams(ledger: AdminLedger): { withdrawAuthority: PublicKey; fee: bigint } {
-  const g = ledger.getAccount(LAUNCH_GLOBAL);
-  if (!g) return { withdrawAuthority: WITHDRAW_AUTHORITY, fee: GENESIS_CURVE_PARAMS.poolMigrationFee };
-  const global = decodeGlobal(g.data);
-  return { withdrawAuthority: global.withdrawAuthority, fee: global.poolMigrationFee };
-}
-
 /**
  * Migrates a complete curve into its canonical pool (index 0, creator = pool authority, base = mint,
  * quote = WSOL): vaults are the pool's ATAs, the curve's tokens and its SOL minus the migration fee
@@ -69,9 +60,8 @@ function migrationParams(ledger: AdminLedger): { withdrawAuthority: PublicKey; f
  */
 export function migrateCurve(ledger: AdminLedger, mint: PublicKey): { pool: PublicKey } {
   const curveKey = bondingCurvePda(mint);
-  const curveAcc = ledger.getAccount(curveKey);
-  if (!curveAcc) throw new Error(`no bonding curve for mint ${mint.toBase58()}`);
-  const curve = decodeCurve(curveAcc.data);
+  const curve = readCurve(ledger, mint);
+  if (!curve) throw new Error(`no bonding curve for mint ${mint.toBase58()}`);
   if (!curve.complete) throw new Error(`bonding curve of ${mint.toBase58()} is not complete`);
   if (!curve.quoteMint.equals(PublicKey.default) && !curve.quoteMint.equals(NATIVE_MINT))
     throw new Error("only SOL-quoted curves can be migrated on the localnet");
@@ -83,7 +73,9 @@ export function migrateCurve(ledger: AdminLedger, mint: PublicKey): { pool: Publ
   const baseProgram = baseMint.tokenProgram;
   const curveAta = ata(curveKey, mint, baseProgram);
   const tokens = readTokenAccount(ledger, curveAta)?.amount ?? 0n;
-  const { withdrawAuthority, fee } = migrationParams(ledger);
+  const global = readGlobal(ledger);
+  const withdrawAuthority = global.withdrawAuthority;
+  const fee = global.poolMigrationFee;
   const sol = curve.realQuoteReserves - fee;
   if (tokens === 0n || sol <= 0n) throw new Error("curve holds nothing to migrate");
 
@@ -129,21 +121,18 @@ export function migrateCurve(ledger: AdminLedger, mint: PublicKey): { pool: Publ
   ];
   ledger.execute(ixs);
 
-  // The curve is program-owned: its lamports move by direct debit, as the program would do.
-  const curveNow = ledger.getAccount(curveKey)!;
-  const migrated = {
+  // The curve reads as migrated (all reserves 0, the SDK's "migrated" check). It is program-owned:
+  // its lamports move by direct debit, as the program would do.
+  writeCurve(ledger, mint, {
     ...curve,
     virtualTokenReserves: 0n,
     virtualQuoteReserves: 0n,
     realTokenReserves: 0n,
     realQuoteReserves: 0n,
     complete: true,
-  };
-  ledger.setAccount(curveKey, {
-    ...curveNow,
-    lamports: curveNow.lamports - curve.realQuoteReserves,
-    data: encodeCurve(migrated, curveNow.data),
   });
+  const curveNow = ledger.getAccount(curveKey)!;
+  ledger.setAccount(curveKey, { ...curveNow, lamports: curveNow.lamports - curve.realQuoteReserves });
   ledger.fund(withdrawAuthority, fee);
   const vaultAcc = ledger.getAccount(quoteVault)!;
   ledger.setAccount(quoteVault, { ...vaultAcc, lamports: vaultAcc.lamports + sol });
