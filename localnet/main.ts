@@ -17,6 +17,7 @@ console.log(`  tip accounts        ${handle.relayTipAccounts.join(" ")}`);
 console.log(`bundle relay          ${handle.bundleRelayUrl}/api/v1/bundles`);
 console.log(`  tip accounts        ${handle.bundleTipAccounts.join(" ")}`);
 console.log(`admin                 ${handle.adminUrl}`);
+console.log(`websocket (pubsub)    ${handle.wsUrl}`);
 
 const stop = () => {
   void handle.close().then(() => process.exit(0));
