@@ -30,7 +30,13 @@ export function installAuth(
   app.addHook("onRequest", async (req) => {
     const url = req.routeOptions.url;
     // Unmatched URLs go to the 404 handler; swagger-ui's own routes (under /docs) are public.
-    if (url === undefined || req.routeOptions.config.public === true || url.startsWith("/docs")) return;
+    if (
+      url === undefined ||
+      req.routeOptions.config.public === true ||
+      url === "/docs" ||
+      url.startsWith("/docs/")
+    )
+      return;
     const header = req.headers["x-api-key"];
     const presented = Array.isArray(header) ? header[0] : header;
     if (presented === undefined || presented.trim() === "") throw new ApiError(401, FOUNDATION.apiKeyMissing);
