@@ -67,7 +67,9 @@ type CreateArgs = {
 };
 
 function decodeCreate(data: Buffer): { name: string; data: CreateArgs } {
-  const decoded = launchProgram.coder.instruction.decode(data);
+  // The coder is Anchor's Borsh instruction coder; its interface type omits decode.
+  const coder = launchProgram.coder.instruction as unknown as { decode(d: Buffer): unknown };
+  const decoded = coder.decode(data);
   if (decoded === null) throw new Error("not a launch instruction");
   return decoded as unknown as { name: string; data: CreateArgs };
 }
