@@ -7,6 +7,7 @@ import { PublicKey } from "@solana/web3.js";
 import { launchSdk } from "../../../src/launch/sdk.js";
 import type { InstructionAccount, LedgerAccess } from "../types.js";
 import { anchorFail, type LogSink } from "./failures.js";
+import { pumpCoder } from "./idl-coder.js";
 
 /** One account entry of an IDL instruction (Anchor 0.30+ IDL format). */
 export interface IdlAccountSpec {
@@ -84,7 +85,7 @@ export function checkAccounts(
     const state = ledger.getAccount(target.pubkey);
     if (!state || !seed.account) anchorFail(log, "AccountNotInitialized", accountName);
     if (!state.owner.equals(programId)) anchorFail(log, "AccountOwnedByWrongProgram", accountName);
-    const coder = launchSdk.getPumpProgram(null as never).coder;
+    const coder = pumpCoder;
     const typeName = seed.account.charAt(0).toLowerCase() + seed.account.slice(1);
     const size = coder.accounts.size(typeName);
     const data = Buffer.alloc(Math.max(size, state.data.length));

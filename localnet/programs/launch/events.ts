@@ -3,6 +3,7 @@ import BN from "bn.js";
 import { PublicKey } from "@solana/web3.js";
 import { launchSdk } from "../../../src/launch/sdk.js";
 import type { LogSink } from "./failures.js";
+import { pumpCoder } from "./idl-coder.js";
 
 const eventDiscs = new Map<string, number[]>(
   (launchSdk.pumpIdl.events as unknown as { name: string; discriminator: number[] }[]).map((e) => [
@@ -25,7 +26,7 @@ function toCoderValue(v: unknown): unknown {
 export function emitEvent(log: LogSink, name: string, fields: Record<string, unknown>): void {
   const disc = eventDiscs.get(name);
   if (!disc) throw new Error(`IDL has no event ${name}`);
-  const coder = launchSdk.getPumpProgram(null as never).coder;
+  const coder = pumpCoder;
   const typeName = name.charAt(0).toLowerCase() + name.slice(1);
   const body = coder.types.encode(typeName, toCoderValue(fields));
   log(`Program data: ${Buffer.concat([Buffer.from(disc), body]).toString("base64")}`);

@@ -24,8 +24,9 @@ import {
   MINT_AUTHORITY_ADDRESS,
   userVolumeAccumulatorAddress,
 } from "./pda.js";
+import { pumpCoder } from "./idl-coder.js";
 
-const coder = () => launchSdk.getPumpProgram(null as never).coder;
+const coder = () => pumpCoder;
 const ro = (pubkey: PublicKey): AccountMeta => ({ pubkey, isSigner: false, isWritable: false });
 const w = (pubkey: PublicKey): AccountMeta => ({ pubkey, isSigner: false, isWritable: true });
 const ws = (pubkey: PublicKey): AccountMeta => ({ pubkey, isSigner: true, isWritable: true });

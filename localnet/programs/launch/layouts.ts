@@ -7,6 +7,7 @@ import { PublicKey } from "@solana/web3.js";
 import BN from "bn.js";
 import { launchSdk } from "../../../src/launch/sdk.js";
 import { CURVE_ACCOUNT_SIZE, UVA_ACCOUNT_SIZE } from "./constants.js";
+import { pumpCoder } from "./idl-coder.js";
 
 const CURVE_DISC = Uint8Array.from([23, 183, 248, 55, 96, 216, 172, 96]);
 const UVA_DISC = Uint8Array.from([86, 255, 112, 14, 102, 53, 154, 250]);
@@ -236,8 +237,7 @@ interface BorshLayout {
  * per-account borsh layout with a large enough buffer.
  */
 function encodeIdlAccount(disc: Uint8Array, accountName: string, value: unknown): Uint8Array {
-  // null connection: the coder never touches it (offline program, as the SDK itself does).
-  const coder = launchSdk.getPumpProgram(null as never).coder;
+  const coder = pumpCoder;
   const layouts = (coder.accounts as unknown as { accountLayouts: Map<string, { layout: BorshLayout }> })
     .accountLayouts;
   const layout = layouts.get(accountName);

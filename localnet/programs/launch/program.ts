@@ -1,12 +1,11 @@
 /** The emulated bonding-curve program: decodes each instruction with the SDK's IDL and dispatches it. */
-import { BorshInstructionCoder } from "@coral-xyz/anchor";
 import BN from "bn.js";
 import { PublicKey } from "@solana/web3.js";
-import { launchSdk } from "../../../src/launch/sdk.js";
 import type { EmulatedProgram, InstructionContext } from "../types.js";
 import { LAUNCH_PROGRAM_ID } from "./constants.js";
 import { type Exec } from "./exec-support.js";
 import { anchorFail } from "./failures.js";
+import { pumpInstructionCoder } from "./idl-coder.js";
 import { executeClaimCashback, executeExtendAccount, executeInitUva } from "./ix-accounts.js";
 import { executeCreateV2, type CreateSwitches } from "./ix-create.js";
 import { executeTrade } from "./ix-trade.js";
@@ -18,8 +17,7 @@ const tuple0 = (v: unknown): unknown => (v == null ? null : (v as Record<string,
 /** Builds the emulated program (switches fixed at genesis). */
 export function buildLaunchProgram(sw: CreateSwitches): EmulatedProgram {
   // null connection: decoding never touches the network (offline program, as the SDK does).
-  // The typed Program coder hides `decode`; the Borsh coder over the same (camelCased) IDL has it.
-  const coder = new BorshInstructionCoder(launchSdk.getPumpProgram(null as never).idl);
+  const coder = pumpInstructionCoder;
   return {
     programId: LAUNCH_PROGRAM_ID,
     execute(ctx: InstructionContext): void {
