@@ -1,19 +1,10 @@
 import { describe, it, expect, beforeAll } from "vitest";
 import fc from "fast-check";
 import BN from "bn.js";
-import {
-  Keypair,
-  PublicKey,
-  SystemProgram,
-  Transaction,
-  TransactionInstruction,
-  type AccountInfo,
-} from "@solana/web3.js";
+import { Keypair, PublicKey, Transaction, TransactionInstruction, type AccountInfo } from "@solana/web3.js";
 import {
   createAssociatedTokenAccountIdempotentInstruction,
   createCloseAccountInstruction,
-  createInitializeMint2Instruction,
-  createMintToInstruction,
 } from "@solana/spl-token";
 import { createLedger, type Ledger } from "../../localnet/ledger/index.js";
 import {
@@ -29,13 +20,11 @@ import {
 } from "../../localnet/programs/launchswap/index.js";
 import { migrateCurve, setSwapCashback } from "../../localnet/programs/launchswap/admin.js";
 import {
-  LAUNCH_PROGRAM_ID,
   NATIVE_MINT,
   SWAP_PROGRAM_ID,
   TOKEN_2022_PROGRAM_ID,
   TOKEN_PROGRAM_ID,
   ata,
-  bondingCurvePda,
   swapUserVolumeAccumulatorPda,
 } from "../../localnet/programs/launchswap/addresses.js";
 import { readTokenAccount } from "../../localnet/programs/launchswap/token-io.js";
@@ -138,6 +127,23 @@ interface World {
   user: Keypair;
 }
 
+/** What buy_exact_quote_in charges for routed input `eff`: eff plus each fee rounded up (SDK fee math). */
+function exactQuoteInCost(state: SwapState, eff: bigint): bigint {
+  const f = launchSwapSdk.computeFeesBps({
+    globalConfig: state.globalConfig,
+    feeConfig: state.feeConfig,
+    creator: state.pool.creator,
+    baseMintSupply: new BN(state.baseMintAccount.supply.toString()),
+    baseMint: state.baseMint,
+    baseReserve: state.poolBaseAmount,
+    quoteReserve: state.poolQuoteAmount,
+    quoteMint: state.pool.quoteMint,
+  });
+  const fee = (bps: BN) => (eff * big(bps) + 9_999n) / 10_000n;
+  const creator = state.pool.coinCreator.equals(PublicKey.default) ? 0n : fee(f.creatorFeeBps);
+  return eff + fee(f.lpFeeBps) + fee(f.protocolFeeBps) + creator;
+}
+
 function world(cashback: boolean): World {
   const ledger = newLedger();
   const { mint } = completeCurveFixture(ledger, cashback);
@@ -145,6 +151,22 @@ function world(cashback: boolean): World {
   const user = Keypair.generate();
   ledger.fund(user.publicKey, 1_000_000_000_000n);
   return { ledger, sdk: new OnlinePumpAmmSdk(connectionOf(ledger)), pool, mint, user };
+}
+
+/** Decodes the swap program's `Program data:` events of a transaction with the SDK's coder. */
+function swapEvents(logs: string[]): { name: string; data: Record<string, unknown> }[] {
+  return logs
+    .filter((l) => l.startsWith("Program data: "))
+    .map((l) => OFFLINE_PUMP_AMM_PROGRAM.coder.events.decode(l.slice("Program data: ".length)))
+    .filter((e): e is NonNullable<typeof e> => e !== null) as {
+    name: string;
+    data: Record<string, unknown>;
+  }[];
+}
+
+/** Sum of token balances of accounts. */
+function sumTokens(ledger: Ledger, keys: PublicKey[]): bigint {
+  return keys.reduce((acc, k) => acc + tokens(ledger, k), 0n);
 }
 
 function swapIxIndex(ixs: TransactionInstruction[]): number {
@@ -195,12 +217,20 @@ describe("launchswap trades built by the official SDK", () => {
         const q = buyBaseInput({ ...quoteArgs(state), base: new BN(base.toString()), slippage: 1 });
         const userBase = ata(user.publicKey, mint, TOKEN_2022_PROGRAM_ID);
         const before = { sol: lamports(ledger, user.publicKey), base: tokens(ledger, userBase) };
-        const vaultsBefore = tokens(ledger, state.pool.poolQuoteTokenAccount);
-        const rec = send(ledger, user, await PUMP_AMM_SDK.buyBaseInput(state, new BN(base.toString()), 1));
+        const ixs = await PUMP_AMM_SDK.buyBaseInput(state, new BN(base.toString()), 1);
+        const keys = ixs[swapIxIndex(ixs)]!.keys;
+        // pool quote vault, protocol fee ATA, coin creator vault ATA, buyback ATA (last remaining account)
+        const sinks = [keys[8]!.pubkey, keys[10]!.pubkey, keys[17]!.pubkey, keys[keys.length - 1]!.pubkey];
+        const sinksBefore = sumTokens(ledger, sinks);
+        const rec = send(ledger, user, ixs);
         expect(rec.err).toBeNull();
         expect(tokens(ledger, userBase) - before.base).toBe(base);
         expect(before.sol - lamports(ledger, user.publicKey)).toBe(big(q.uiQuote) + rec.fee);
-        expect(tokens(ledger, state.pool.poolQuoteTokenAccount)).toBeGreaterThan(vaultsBefore);
+        expect(sumTokens(ledger, sinks) - sinksBefore).toBe(big(q.uiQuote));
+        const [ev] = swapEvents(rec.logs);
+        expect(ev?.name).toBe("buyEvent");
+        expect(BigInt(String(ev!.data["baseAmountOut"]))).toBe(base);
+        expect(BigInt(String(ev!.data["quoteAmountIn"]))).toBe(big(q.internalQuoteAmount));
       }),
       { numRuns: 20 },
     );
@@ -243,8 +273,8 @@ describe("launchswap trades built by the official SDK", () => {
         expect(rec.err).toBeNull();
         expect(tokens(ledger, userBase) - before.base).toBe(big(q.base));
         const spent = before.sol - lamports(ledger, user.publicKey) - rec.fee;
+        expect(spent).toBe(exactQuoteInCost(state, big(q.internalQuoteWithoutFees)));
         expect(spent).toBeLessThanOrEqual(spend);
-        expect(spent).toBeGreaterThanOrEqual(big(q.internalQuoteWithoutFees));
       }),
       { numRuns: 20 },
     );
@@ -275,6 +305,49 @@ describe("launchswap trades built by the official SDK", () => {
     // The same cap at the exact total lands.
     const ok = send(ledger, user, await PUMP_AMM_SDK.buyInstructions(state, base, q.uiQuote));
     expect(ok.err).toBeNull();
+  });
+
+  it("buy_exact_quote_in with min_base_amount_out one unit too high fails with 6040", async () => {
+    const { ledger, user, pool } = w;
+    const state = await w.sdk.swapSolanaState(pool, user.publicKey);
+    const spend = new BN(700_000_000);
+    const q = buyQuoteInput({ ...quoteArgs(state), quote: spend, slippage: 0 });
+    const ixs = await PUMP_AMM_SDK.buyInstructions(state, q.base, spend);
+    const i = swapIxIndex(ixs);
+    const data = OFFLINE_PUMP_AMM_PROGRAM.coder.instruction.encode("buyExactQuoteIn", {
+      spendableQuoteIn: spend,
+      minBaseAmountOut: q.base.addn(1),
+      trackVolume: { 0: true },
+    });
+    ixs[i] = new TransactionInstruction({ programId: ixs[i]!.programId, keys: ixs[i]!.keys, data });
+    const baseVault = tokens(ledger, state.pool.poolBaseTokenAccount);
+    const rec = send(ledger, user, ixs);
+    expect(rec.err).toEqual({ InstructionError: [i, { Custom: 6040 }] });
+    expect(tokens(ledger, state.pool.poolBaseTokenAccount)).toBe(baseVault);
+  });
+
+  it("a sell whose min quote out is one unit too high fails with 6004", async () => {
+    const { ledger, user, pool } = w;
+    const state = await w.sdk.swapSolanaState(pool, user.publicKey);
+    const base = new BN(50_000_000);
+    const q = sellBaseInput({ ...quoteArgs(state), base, slippage: 0 });
+    const tooTight = await PUMP_AMM_SDK.sellInstructions(state, base, q.uiQuote.addn(1));
+    const rec = send(ledger, user, tooTight);
+    expect(rec.err).toEqual({ InstructionError: [swapIxIndex(tooTight), { Custom: 6004 }] });
+    const exact = send(ledger, user, await PUMP_AMM_SDK.sellInstructions(state, base, q.uiQuote));
+    expect(exact.err).toBeNull();
+  });
+
+  it("extend_account grows a short pool to 300 bytes inside an SDK-built buy", async () => {
+    const { ledger, user, pool } = w;
+    const acc = ledger.getAccount(pool)!;
+    ledger.setAccount(pool, { ...acc, data: acc.data.slice(0, 270) });
+    const state = await w.sdk.swapSolanaState(pool, user.publicKey);
+    const ixs = await PUMP_AMM_SDK.buyBaseInput(state, new BN(1_000_000), 1);
+    expect(ixs[0]!.programId.equals(SWAP_PROGRAM_ID) && ixs[0]!.data.length === 8).toBe(true);
+    const rec = send(ledger, user, ixs);
+    expect(rec.err).toBeNull();
+    expect(ledger.getAccount(pool)!.data.length).toBe(300);
   });
 
   it("rejects a wrong PDA with ConstraintSeeds 2006 and a wrong token program", async () => {
