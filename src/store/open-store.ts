@@ -53,6 +53,9 @@ export async function openStore(
       max: options.pgPoolSize ?? 10,
       ...(schema !== undefined ? { options: `-c search_path=${schema}` } : {}),
     });
+    // An idle client that loses its connection (database restart) emits 'error'; without a listener that
+    // would crash the process. The pool drops the client and the next query reconnects or fails visibly.
+    pool.on("error", () => {});
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   } else {
     const path = sqlitePath(databaseUrl, dataDir);
