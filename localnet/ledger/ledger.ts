@@ -116,7 +116,25 @@ class InstructionFailure extends Error {
   }
 }
 
+/**
+ * An instruction left an account below rent exemption: on mainnet a transaction-level
+ * `InsufficientFundsForRent` naming the account, so it bypasses instruction-error handling.
+ */
+class RentFailure extends Error {
+  constructor(readonly account: PublicKey) {
+    super(`account ${account.toBase58()} would be left with insufficient funds for rent`);
+  }
+}
+
 type Journal = Map<string, AccountState | null>;
+
+/** The account index of LiteSVM's InsufficientFundsForRent error, or null for other errors. */
+function rentAccountIndex(e: unknown): number | null {
+  if (e !== null && typeof e === "object" && "accountIndex" in e && typeof e.accountIndex === "number") {
+    return e.accountIndex;
+  }
+  return null;
+}
 
 /** Creates a ledger with genesis state: sysvars, built-in programs, a funded operator and faucet. */
 export function createLedger(opts: LedgerOptions = {}): Ledger {
@@ -238,6 +256,7 @@ class LocalLedger implements Ledger {
             const err: TransactionErrorJson = { InstructionError: [index, e.err] };
             throw new Error(`admin transaction failed: ${transactionErrorMessage(err)}\n${logs.join("\n")}`);
           }
+          if (e instanceof RentFailure) throw new Error(`admin transaction failed: ${e.message}`);
           throw e;
         }
       });
@@ -316,6 +335,10 @@ class LocalLedger implements Ledger {
       logs.push(line.replace(/ invoke \[(\d+)\]$/, (_m, d: string) => ` invoke [${Number(d) + depth - 1}]`));
     }
     if (!run.ok) {
+      const rentIndex = rentAccountIndex(run.error);
+      if (rentIndex !== null && run.accountKeys[rentIndex] !== undefined) {
+        throw new RentFailure(run.accountKeys[rentIndex]);
+      }
       const err = internalErrorToInstructionError(run.error);
       if (run.logs.length === 0) logs.push(`Program ${id} failed: ${failedLogText(err)}`);
       throw new InstructionFailure(err);
@@ -348,6 +371,13 @@ class LocalLedger implements Ledger {
         log: (line) => logs.push(line),
       });
     } catch (e) {
+      if (e instanceof RentFailure) {
+        logs.push(
+          `Program ${id} consumed ${EMULATED_INSTRUCTION_UNITS} of 1400000 compute units`,
+          `Program ${id} success`,
+        );
+        throw e;
+      }
       if (e instanceof ProgramFailure) {
         // The emulation logs its own error lines (AnchorError ...), as the real program does.
         err = failureToInstructionError(e.code);
@@ -461,6 +491,11 @@ class LocalLedger implements Ledger {
       try {
         unitsConsumed += this.runInstruction(resolved.instructions[i]!, logs, 1);
       } catch (e) {
+        if (e instanceof RentFailure) {
+          const index = keys.findIndex((k) => k.equals(e.account));
+          err = { InsufficientFundsForRent: { account_index: index } };
+          break;
+        }
         if (!(e instanceof InstructionFailure)) {
           this.rollback(journal);
           throw e;

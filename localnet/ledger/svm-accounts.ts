@@ -56,6 +56,8 @@ export interface InternalRun {
   error: unknown;
   logs: string[];
   unitsConsumed: bigint;
+  /** The internal transaction's account keys (index 0 = sponsor), to name accounts in errors. */
+  accountKeys: PublicKey[];
 }
 
 /**
@@ -74,7 +76,19 @@ export function runInternal(svm: LiteSVM, sponsor: PublicKey, ix: TransactionIns
   const res = svm.sendTransaction(tx);
   if ("err" in res) {
     const meta = res.meta();
-    return { ok: false, error: res.err(), logs: meta.logs(), unitsConsumed: meta.computeUnitsConsumed() };
+    return {
+      ok: false,
+      error: res.err(),
+      logs: meta.logs(),
+      unitsConsumed: meta.computeUnitsConsumed(),
+      accountKeys: message.accountKeys,
+    };
   }
-  return { ok: true, error: null, logs: res.logs(), unitsConsumed: res.computeUnitsConsumed() };
+  return {
+    ok: true,
+    error: null,
+    logs: res.logs(),
+    unitsConsumed: res.computeUnitsConsumed(),
+    accountKeys: message.accountKeys,
+  };
 }

@@ -226,3 +226,19 @@ describe("ledger", () => {
     expect(ledger.getAccount(b)?.lamports).toBe(1_000_000n);
   });
 });
+
+describe("ledger rent", () => {
+  it("fails a transfer that leaves a new account below rent exemption with InsufficientFundsForRent", () => {
+    const ledger = createLedger();
+    const a = funded(ledger);
+    const b = Keypair.generate();
+    const rec = ledger.processTransaction(
+      signed(ledger, a, [
+        SystemProgram.transfer({ fromPubkey: a.publicKey, toPubkey: b.publicKey, lamports: 1000 }),
+      ]),
+    );
+    expect(rec.err).toEqual({ InsufficientFundsForRent: { account_index: 1 } });
+    expect(ledger.getAccount(b.publicKey)).toBeNull();
+    expect(rec.fee).toBe(5000n);
+  });
+});
