@@ -62,3 +62,44 @@ describe("start-up", () => {
     expect(r.stderr).toContain("MASTER_KEY");
   });
 });
+
+describe("running process", () => {
+  it("starts with a configured key, serves, and exits 0 on SIGTERM after closing", async () => {
+    const { spawn } = await import("node:child_process");
+    const dataDir = mkdtempSync(join(tmpdir(), "lasertrade-run-"));
+    const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+      env: {
+        PATH: process.env.PATH ?? "",
+        ...CUSTOM,
+        LOG_LEVEL: "info",
+        DATA_DIR: dataDir,
+        MASTER_KEY: "77".repeat(32),
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString("utf8")));
+    child.stderr.on("data", (d: Buffer) => (out += d.toString("utf8")));
+    try {
+      const address = await new Promise<string>((resolve, reject) => {
+        child.on("exit", (code) => reject(new Error(`exited early with ${code}: ${out}`)));
+        const timer = setInterval(() => {
+          const m = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
+          if (m?.[1] !== undefined) {
+            clearInterval(timer);
+            resolve(m[1]);
+          }
+        }, 50);
+      });
+      const res = await fetch(`${address}/readyz`);
+      expect(await res.json()).toEqual({ status: "ready" });
+      const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+      child.kill("SIGTERM");
+      expect(await exited).toBe(0);
+      expect(out).toContain("shutting down");
+    } finally {
+      child.kill("SIGKILL");
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
