@@ -373,6 +373,35 @@ describe("launchswap trades built by the official SDK", () => {
   });
 });
 
+describe("launchswap mayhem pool", () => {
+  it("accepts the reserved fee recipients the SDK picks and refuses a normal one with 6013", async () => {
+    const ledger = newLedger();
+    const creator = Keypair.generate();
+    const { mint } = createToken(ledger, { mayhem: true, creator });
+    completeCurve(ledger, mint);
+    const { pool } = migrateCurve(ledger, mint);
+    const user = Keypair.generate();
+    ledger.fund(user.publicKey, 100_000_000_000n);
+    const sdk = new OnlinePumpAmmSdk(connectionOf(ledger));
+    const state = await sdk.swapSolanaState(pool, user.publicKey);
+    expect(state.pool.isMayhemMode).toBe(true);
+    const q = buyBaseInput({ ...quoteArgs(state), base: new BN(1_000_000_000), slippage: 0 });
+    const ixs = await PUMP_AMM_SDK.buyInstructions(state, new BN(1_000_000_000), q.uiQuote);
+    const i = swapIxIndex(ixs);
+    const normal = state.globalConfig.protocolFeeRecipients[0]!;
+    const keys = ixs[i]!.keys.map((k, j) =>
+      j === 9
+        ? { ...k, pubkey: normal }
+        : j === 10
+          ? { ...k, pubkey: ata(normal, NATIVE_MINT, TOKEN_PROGRAM_ID) }
+          : k,
+    );
+    const wrong = ixs.map((ix, j) => (j === i ? new TransactionInstruction({ ...ix, keys }) : ix));
+    expect(send(ledger, user, wrong).err).toEqual({ InstructionError: [i, { Custom: 6013 }] });
+    expect(send(ledger, user, ixs).err).toBeNull();
+  });
+});
+
 describe("launchswap cashback", () => {
   it("a cashback pool accrues the creator fee to ATA(amm UVA, WSOL) and claim_cashback pays it", async () => {
     const w = world(true);
@@ -405,11 +434,41 @@ describe("launchswap cashback", () => {
     expect(big(decoded.cashback_earned)).toBe(creatorFee);
     expect(big(decoded.total_cashback_claimed)).toBe(0n);
 
+    // A sell built by the SDK passes [ATA(UVA), UVA]: the creator fee on the sell accrues as well.
+    const sellState = await w.sdk.swapSolanaState(pool, user.publicKey);
+    const sold = new BN(2_000_000_000);
+    const sq = sellBaseInput({ ...quoteArgs(sellState), base: sold, slippage: 0 });
+    const sellCreatorFee = (big(sq.internalQuoteAmountOut) * big(fees.creatorFeeBps) + 9_999n) / 10_000n;
+    const sellRec = send(ledger, user, await PUMP_AMM_SDK.sellInstructions(sellState, sold, sq.uiQuote));
+    expect(sellRec.err).toBeNull();
+    const accrued = creatorFee + sellCreatorFee;
+    expect(tokens(ledger, uvaAta)).toBe(accrued);
+
     const solBefore = lamports(ledger, user.publicKey);
     const claim = send(ledger, user, await claimIxs(user.publicKey));
     expect(claim.err).toBeNull();
-    expect(lamports(ledger, user.publicKey) - solBefore).toBe(creatorFee - claim.fee);
+    expect(lamports(ledger, user.publicKey) - solBefore).toBe(accrued - claim.fee);
     expect(tokens(ledger, uvaAta)).toBe(0n);
+    const after = decodeAccount<UserVolumeAccumulatorData>(
+      "UserVolumeAccumulator",
+      ledger.getAccount(uva)!.data,
+    );
+    expect(big(after.total_cashback_claimed)).toBe(accrued);
+    const [claimEvent] = swapEvents(claim.logs);
+    expect(claimEvent?.name).toBe("claimCashbackEvent");
+  });
+
+  it("a non-cashback pool pays the creator fee to the coin creator vault, nothing to the accumulator", async () => {
+    const w = world(false);
+    const { ledger, user, pool } = w;
+    const state = await w.sdk.swapSolanaState(pool, user.publicKey);
+    const ixs = await PUMP_AMM_SDK.buyBaseInput(state, new BN(3_000_000_000), 1);
+    const creatorVaultAta = ixs[swapIxIndex(ixs)]!.keys[17]!.pubkey;
+    const before = tokens(ledger, creatorVaultAta);
+    expect(send(ledger, user, ixs).err).toBeNull();
+    expect(tokens(ledger, creatorVaultAta)).toBeGreaterThan(before);
+    const uvaAta = ata(swapUserVolumeAccumulatorPda(user.publicKey), NATIVE_MINT, TOKEN_PROGRAM_ID);
+    expect(ledger.getAccount(uvaAta)).toBeNull();
   });
 
   it("setSwapCashback makes the amount claimable", async () => {
