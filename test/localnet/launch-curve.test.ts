@@ -466,11 +466,13 @@ describe("buy and sell built by the SDK", () => {
         const rec = send(ledger, user, [createAta, ix]);
         expect(rec.err, rec.logs.join("\n")).toBeNull();
         expect(tokenBalance(ledger, userAta)).toBe(expected);
-        // Documented choice: the curve is credited net_sol; the user spends exactly spendable_sol_in.
+        // Documented choice: the curve is credited net_sol and the user pays net_sol + fees(net_sol).
         expect(lamports(ledger, curveAddress(mint)) - preCurve).toBe(net);
+        const charged = net + (net * p + 9_999n) / 10_000n + (net * c + 9_999n) / 10_000n;
+        expect(charged).toBeLessThanOrEqual(spendable);
         const rents =
           lamports(ledger, userAta) + lamports(ledger, userVolumeAccumulatorAddress(user.publicKey));
-        expect(pre - lamports(ledger, user.publicKey)).toBe(spendable + rents + rec.fee);
+        expect(pre - lamports(ledger, user.publicKey)).toBe(charged + rents + rec.fee);
       }),
       { numRuns: 20 },
     );

@@ -35,7 +35,12 @@ import {
   writeCurve,
   type Curve,
 } from "../../localnet/programs/launch/index.js";
-import { curveFeeBps, quoteBuyExactTokens, quoteSell } from "../../localnet/programs/launch/curve-math.js";
+import {
+  curveFeeBps,
+  quoteBuyExactSolIn,
+  quoteBuyExactTokens,
+  quoteSell,
+} from "../../localnet/programs/launch/curve-math.js";
 import { buildBuyIx, buildCreateV2Ix } from "../../localnet/programs/launch/ix-builders.js";
 
 const { PUMP_SDK } = launchSdk;
@@ -157,6 +162,34 @@ describe("curve math equals the SDK quotes", () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe("buy_exact_sol_in rounding (reference B.1.3 step 3)", () => {
+  it("shrinks net_sol by the fee overshoot and charges the fees of the final net_sol", () => {
+    const curve = {
+      virtualTokenReserves: 1_073_000_000_000_000n,
+      virtualQuoteReserves: 30_000_000_000n,
+      realTokenReserves: 793_100_000_000_000n,
+      realQuoteReserves: 0n,
+      tokenTotalSupply: 1_000_000_000_000_000n,
+      complete: false,
+      creator: Keypair.generate().publicKey,
+      isMayhemMode: false,
+      isCashbackCoin: false,
+      quoteMint: PublicKey.default,
+      creatorFeeBps: 0n,
+      canEditCreatorFee: false,
+      isHolderReward: false,
+    };
+    const bps = { protocolBps: 95n, creatorBps: 30n };
+    // 10 127 × 10 000 / 10 125 = 10 001; fees(10 001) = 96 + 31 overshoot by 1 → net 10 000, fees 95 + 30.
+    const t = quoteBuyExactSolIn(curve, 10_127n, 0n, bps, 5_000n);
+    expect(t.curveLamports).toBe(10_000n);
+    expect(t.protocolFee + t.creatorFee).toBe(125n);
+    expect(t.tokens).toBe((9_999n * 1_073_000_000_000_000n) / (30_000_000_000n + 9_999n));
+    expect(() => quoteBuyExactSolIn(curve, 10_127n, t.tokens + 1n, bps, 5_000n)).toThrow(/slippage/);
+    expect(() => quoteBuyExactSolIn(curve, 1n, 0n, bps, 5_000n)).toThrow(/cover fees/);
   });
 });
 

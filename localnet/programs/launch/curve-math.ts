@@ -119,10 +119,13 @@ export function quoteBuyExactSolIn(
   if (spendable === 0n) throw new CurveRuleError(6020, "buy zero amount");
   const totalBps = bps.protocolBps + bps.creatorBps;
   let netSol = (spendable * BPS) / (BPS + totalBps);
+  const estimate = feeOf(netSol, bps.protocolBps) + feeOf(netSol, bps.creatorBps);
+  if (netSol + estimate > spendable) netSol -= netSol + estimate - spendable;
+  if (netSol <= 1n) throw new CurveRuleError(6041, "buy not enough SOL to cover fees");
+  // The trade then runs the ordinary buy path on net_sol, which charges the fees of net_sol itself
+  // (documented choice: the user pays net_sol + fees(net_sol) <= spendable_sol_in).
   const protocolFee = feeOf(netSol, bps.protocolBps);
   const creatorFee = feeOf(netSol, bps.creatorBps);
-  if (netSol + protocolFee + creatorFee > spendable) netSol -= netSol + protocolFee + creatorFee - spendable;
-  if (netSol <= 1n) throw new CurveRuleError(6041, "buy not enough SOL to cover fees");
   const tokens = ((netSol - 1n) * curve.virtualTokenReserves) / (curve.virtualQuoteReserves + netSol - 1n);
   if (tokens === 0n) throw new CurveRuleError(6020, "buy zero amount");
   if (tokens > curve.realTokenReserves) throw new CurveRuleError(6021, "not enough tokens to buy");
