@@ -1,4 +1,4 @@
-import { Keypair, PublicKey, TransactionInstruction } from "@solana/web3.js";
+import { AddressLookupTableAccount, Keypair, PublicKey, TransactionInstruction } from "@solana/web3.js";
 import { ApiError } from "../domain/errors.js";
 import { launchSdk, launchSwapSdk } from "../launch/sdk.js";
 import { createBundleRelayClient, type BundleRelayClient } from "./bundle-relay-client.js";
@@ -45,6 +45,11 @@ export interface ChainOptions {
   cacheRefreshMs?: number;
   /** Accounts kept warm; default the launch Global and FeeConfig, the swap GlobalConfig and FeeConfig. */
   cacheAccounts?: PublicKey[];
+  /**
+   * Address lookup tables (base58) used for v0 messages, kept in the caches. A create with its first buy
+   * needs one to fit 1232 bytes (see src/launch/lookup-table.ts); tip accounts in it stay static anyway.
+   */
+  lookupTables?: readonly string[];
   fetch?: FetchLike;
   clock?: Clock;
   random?: () => number;
@@ -61,6 +66,8 @@ export interface ChainAssembleInput {
   tip?: "relay" | "none" | { accounts: PublicKey[]; lamports: bigint };
   /** Override of the cached priority fee (e.g. a fixed figure chosen by the caller). */
   computeUnitPriceMicroLamports?: bigint;
+  /** Default "v0", which uses the configured lookup tables. */
+  version?: "v0" | "legacy";
 }
 
 /** A signed transaction plus the block height after which it can no longer land. */
@@ -111,14 +118,18 @@ export function createChain(options: ChainOptions): Chain {
     timeoutMs: relayTimeoutMs,
     fetch: options.fetch,
   });
+  const lookupTableKeys = (options.lookupTables ?? []).map((a) => new PublicKey(a));
   const caches = createChainCaches({
     rpc,
     refreshMs: options.cacheRefreshMs ?? 2000,
-    accounts: options.cacheAccounts ?? [
-      launchSdk.GLOBAL_PDA,
-      launchSdk.PUMP_FEE_CONFIG_PDA,
-      launchSwapSdk.GLOBAL_CONFIG_PDA,
-      launchSwapSdk.PUMP_AMM_FEE_CONFIG_PDA,
+    accounts: [
+      ...(options.cacheAccounts ?? [
+        launchSdk.GLOBAL_PDA,
+        launchSdk.PUMP_FEE_CONFIG_PDA,
+        launchSwapSdk.GLOBAL_CONFIG_PDA,
+        launchSwapSdk.PUMP_AMM_FEE_CONFIG_PDA,
+      ]),
+      ...lookupTableKeys,
     ],
     priorityFee: options.computeUnitPrice,
     onError: options.onCacheError,
@@ -140,6 +151,26 @@ export function createChain(options: ChainOptions): Chain {
     }
   }
 
+  // Decoded once per cached account version (the caches swap in new objects on refresh).
+  const decodedTables = new WeakMap<object, AddressLookupTableAccount>();
+  function lookupTables(): AddressLookupTableAccount[] {
+    const tables: AddressLookupTableAccount[] = [];
+    for (const key of lookupTableKeys) {
+      const account = caches.account(key);
+      if (!account) continue; // Not created yet on this cluster: messages simply stay without it.
+      let table = decodedTables.get(account);
+      if (!table) {
+        table = new AddressLookupTableAccount({
+          key,
+          state: AddressLookupTableAccount.deserialize(account.data),
+        });
+        decodedTables.set(account, table);
+      }
+      tables.push(table);
+    }
+    return tables;
+  }
+
   function assemble(input: ChainAssembleInput): ChainTransaction {
     const { blockhash, lastValidBlockHeight } = caches.blockhash();
     const tip =
@@ -158,6 +189,8 @@ export function createChain(options: ChainOptions): Chain {
       blockhash,
       uniqueOffset: nextOffset(),
       random,
+      version: input.version ?? "v0",
+      lookupTables: input.version === "legacy" ? undefined : lookupTables(),
     });
     return { ...assembled, lastValidBlockHeight };
   }

@@ -1,4 +1,6 @@
+import { randomBytes } from "node:crypto";
 import {
+  AddressLookupTableAccount,
   ComputeBudgetProgram,
   Keypair,
   PublicKey,
@@ -6,7 +8,6 @@ import {
   TransactionInstruction,
   TransactionMessage,
   VersionedTransaction,
-  type AddressLookupTableAccount,
 } from "@solana/web3.js";
 import bs58 from "bs58";
 
@@ -111,7 +112,7 @@ export function assembleTransaction(input: AssembleInput): AssembledTransaction 
     const compiled =
       input.version === "legacy"
         ? message.compileToLegacyMessage()
-        : message.compileToV0Message(input.lookupTables);
+        : message.compileToV0Message(maskTipAccounts(input.lookupTables, input.tip?.accounts));
     tx = new VersionedTransaction(compiled);
     tx.sign([input.payer, ...(input.extraSigners ?? [])]);
     wire = tx.serialize();
@@ -139,6 +140,27 @@ export function createUniqueOffsets(random: () => number = Math.random): () => n
     next = (next + 1) % UNIQUE_OFFSET_SPAN;
     return value;
   };
+}
+
+/**
+ * Relays find the tip only among a message's static keys (Jito: never reference tip accounts through a
+ * lookup table), so tables that hold tip accounts are handed to the compiler with those entries replaced by
+ * random keys no instruction uses: the compiler then keeps the tip account static, and every other entry
+ * keeps its index.
+ */
+function maskTipAccounts(
+  tables: AddressLookupTableAccount[] | undefined,
+  tipAccounts: PublicKey[] | undefined,
+): AddressLookupTableAccount[] | undefined {
+  if (!tables || !tipAccounts?.length) return tables;
+  const tips = new Set(tipAccounts.map((t) => t.toBase58()));
+  return tables.map((table) => {
+    if (!table.state.addresses.some((a) => tips.has(a.toBase58()))) return table;
+    const addresses = table.state.addresses.map((a) =>
+      tips.has(a.toBase58()) ? new PublicKey(randomBytes(32)) : a,
+    );
+    return new AddressLookupTableAccount({ key: table.key, state: { ...table.state, addresses } });
+  });
 }
 
 // Wire size of a v0/legacy transaction without lookup tables, computed from the instructions.

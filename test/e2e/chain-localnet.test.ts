@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, it, expect } from "vitest";
 import { Keypair, LAMPORTS_PER_SOL, PublicKey, SystemProgram } from "@solana/web3.js";
 import { startLocalnet, type LocalnetHandle } from "../../localnet/index.js";
 import { createChain, type Chain } from "../../src/chain/chain.js";
+import { localnetChainOptions } from "../../src/chain/localnet-options.js";
 import { createRpcClient, TimeoutError } from "../../src/chain/rpc-client.js";
 import { SubmissionError, submitBundle } from "../../src/chain/submit.js";
 import { confirmSignature } from "../../src/chain/confirm.js";
@@ -17,24 +18,20 @@ let chain: Chain;
 
 beforeAll(async () => {
   net = await startLocalnet({ port: 0, slotMs: 50 });
-  chain = createChain({
-    rpcUrl: net.rpcUrl,
-    relayUrl: net.relayUrl,
-    bundleRelayUrl: net.bundleRelayUrl,
-    relayTipAccounts: net.relayTipAccounts,
-    relayTipLamports: net.relayTipLamports,
-    // Bundle tip accounts are read from the relay's getTipAccounts at start.
-    computeUnitPrice: { mode: "fixed", microLamports: 10_000n },
-    computeUnitLimits: { trade: 200_000, create: 400_000, transfer: 20_000, claim: 100_000 },
-    rpcTimeoutMs: 5000,
-    confirmTimeoutMs: 3000,
-    confirmPollMs: 50,
-    rebroadcastMs: 300,
-    bundleConfirmTimeoutMs: 5000,
-    bundlePollMs: 100,
-    // Long refresh: background refreshes must not blur the per-request round-trip counts below.
-    cacheRefreshMs: 600_000,
-  });
+  chain = createChain(
+    localnetChainOptions(net, {
+      // Read from the bundle relay's getTipAccounts at start instead.
+      bundleTipAccounts: undefined,
+      computeUnitLimits: { trade: 200_000, create: 400_000, transfer: 20_000, claim: 100_000 },
+      confirmTimeoutMs: 3000,
+      confirmPollMs: 50,
+      rebroadcastMs: 300,
+      bundleConfirmTimeoutMs: 5000,
+      bundlePollMs: 100,
+      // Long refresh: background refreshes must not blur the per-request round-trip counts below.
+      cacheRefreshMs: 600_000,
+    }),
+  );
   await chain.start();
 });
 afterAll(async () => {

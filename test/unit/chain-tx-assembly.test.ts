@@ -1,6 +1,7 @@
 import { describe, it, expect } from "vitest";
 import fc from "fast-check";
 import {
+  AddressLookupTableAccount,
   ComputeBudgetInstruction,
   ComputeBudgetProgram,
   Keypair,
@@ -142,5 +143,32 @@ describe("assembleTransaction", () => {
     const a = assembleTransaction({ ...base(), instructions: [ix] });
     expect(a.wire.length).toBeLessThanOrEqual(MAX_TRANSACTION_BYTES);
     expect(new PublicKey(a.tipAccount!).toBase58()).toBeTruthy();
+  });
+
+  it("looks accounts up through tables but keeps tip accounts static", () => {
+    const looked = Keypair.generate().publicKey;
+    const table = new AddressLookupTableAccount({
+      key: Keypair.generate().publicKey,
+      state: {
+        deactivationSlot: 2n ** 64n - 1n,
+        lastExtendedSlot: 0,
+        lastExtendedSlotStartIndex: 0,
+        authority: undefined,
+        addresses: [looked, ...tipAccounts],
+      },
+    });
+    const ix = new TransactionInstruction({
+      programId,
+      keys: [{ pubkey: looked, isSigner: false, isWritable: true }],
+      data: Buffer.from([1]),
+    });
+    const a = assembleTransaction({ ...base(), instructions: [ix], lookupTables: [table] });
+    const tx = VersionedTransaction.deserialize(a.wire);
+    const statics = tx.message.staticAccountKeys.map((k) => k.toBase58());
+    expect(statics).toContain(a.tipAccount!.toBase58());
+    expect(statics).not.toContain(looked.toBase58());
+    expect(tx.message.addressTableLookups).toEqual([
+      { accountKey: table.key, writableIndexes: [0], readonlyIndexes: [] },
+    ]);
   });
 });
