@@ -5,6 +5,7 @@ import { ProgramFailure } from "../types.js";
 import { ANCHOR, checkAccounts, fail, type CheckedAccounts } from "./account-check.js";
 import { NATIVE_MINT, ata, poolAuthorityPda, poolV2Pda, swapUserVolumeAccumulatorPda } from "./addresses.js";
 import {
+  SWAP_IDL,
   big,
   bn,
   encodeAccount,
