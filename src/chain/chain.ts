@@ -66,6 +66,8 @@ export interface ChainAssembleInput {
   tip?: "relay" | "none" | { accounts: PublicKey[]; lamports: bigint };
   /** Override of the cached priority fee (e.g. a fixed figure chosen by the caller). */
   computeUnitPriceMicroLamports?: bigint;
+  /** Override of the kind's configured compute-unit limit (the uniqueness offset is still added). */
+  computeUnitLimit?: number;
   /** Default "v0", which uses the configured lookup tables. */
   version?: "v0" | "legacy";
 }
@@ -183,7 +185,7 @@ export function createChain(options: ChainOptions): Chain {
       payer: input.payer,
       extraSigners: input.extraSigners,
       instructions: input.instructions,
-      computeUnitLimit: options.computeUnitLimits[input.kind],
+      computeUnitLimit: input.computeUnitLimit ?? options.computeUnitLimits[input.kind],
       computeUnitPriceMicroLamports: input.computeUnitPriceMicroLamports ?? caches.priorityFeeMicroLamports(),
       tip,
       blockhash,
