@@ -47,14 +47,17 @@ export const SWAP_ERR = {
   InvalidPoolV2: 6062,
 } as const;
 
-const ERR_NAMES: Record<number, string> = Object.fromEntries(
-  Object.entries(SWAP_ERR).map(([k, v]) => [v, k]),
+const IDL_ERRORS = new Map<number, { name: string; msg: string }>(
+  (SWAP_IDL.errors ?? []).map((e) => [e.code, { name: e.name, msg: e.msg ?? e.name }]),
 );
 
-/** Fails with a swap program error (message like Anchor's log line). */
+/** Fails with a swap program error from the IDL (message = anchor-lang's log text). */
 export function swapFail(code: number): never {
-  const name = ERR_NAMES[code] ?? "Error";
-  throw new ProgramFailure(code, `AnchorError occurred. Error Code: ${name}. Error Number: ${code}.`);
+  const e = IDL_ERRORS.get(code) ?? { name: `Custom${code}`, msg: "program error" };
+  throw new ProgramFailure(
+    code,
+    `AnchorError occurred. Error Code: ${e.name}. Error Number: ${code}. Error Message: ${e.msg}.`,
+  );
 }
 
 const DEFAULT_KEY = PublicKey.default;
