@@ -12,6 +12,7 @@ import { ProgramFailure } from "../programs/types.js";
 import { BlockhashQueue } from "./blockhash-queue.js";
 import { readAccount, runInternal, sameAccount, writeAccount } from "./svm-accounts.js";
 import { tokenBalances } from "./token-balances.js";
+import type { TokenBalance } from "./token-balances.js";
 import type { InstructionErrorJson, TransactionErrorJson } from "./tx-errors.js";
 import {
   TransactionRejected,
@@ -27,6 +28,7 @@ import type { ResolvedInstruction, ResolvedMessage } from "./wire.js";
 import {
   COMPUTE_BUDGET_PROGRAM_ID,
   ComputeBudgetError,
+  Ed25519Verifier,
   decodeTransaction,
   lookupTableAddresses,
   parseComputeBudget,
@@ -150,6 +152,7 @@ class LocalLedger implements Ledger {
   private readonly queue: BlockhashQueue;
   private readonly store = new TransactionStore();
   private readonly journals: Journal[] = [];
+  private readonly verifier = new Ed25519Verifier();
   private readonly slotListeners: ((slot: bigint) => void)[] = [];
   private readonly slotMs: bigint;
   private readonly genesisUnix: bigint;
@@ -406,7 +409,7 @@ class LocalLedger implements Ledger {
 
   precheckTransaction(wire: Uint8Array): VersionedTransaction {
     const tx = decodeTransaction(wire);
-    verifySignatures(tx);
+    verifySignatures(tx, this.verifier);
     const signature = transactionId(tx);
     if (this.store.has(signature)) {
       throw new TransactionRejected("AlreadyProcessed", "This transaction has already been processed");
@@ -436,7 +439,7 @@ class LocalLedger implements Ledger {
       preBalances: run.preBalances,
       postBalances: run.postBalances,
       preTokenBalances: run.preTokenBalances,
-      postTokenBalances: this.tokenBalancesOf(resolved.accountKeys),
+      postTokenBalances: run.postTokenBalances,
       unitsConsumed: run.unitsConsumed,
       wire,
       version: tx.version === "legacy" ? "legacy" : 0,
@@ -450,18 +453,24 @@ class LocalLedger implements Ledger {
     return record;
   }
 
-  private tokenBalancesOf(keys: PublicKey[]) {
-    return tokenBalances(keys, (k) => this.getAccount(k));
-  }
-
-  private balancesOf(keys: PublicKey[]): bigint[] {
-    return keys.map((k) => this.getAccount(k)?.lamports ?? 0n);
+  /** Lamports and token balances of `keys`, reading each account once. */
+  private balancesOf(keys: PublicKey[]): { lamports: bigint[]; tokens: TokenBalance[] } {
+    const cache = new Map<string, AccountState | null>();
+    const read = (k: PublicKey) => {
+      const key = k.toBase58();
+      let acc = cache.get(key);
+      if (acc === undefined) {
+        acc = this.getAccount(k);
+        cache.set(key, acc);
+      }
+      return acc;
+    };
+    return { lamports: keys.map((k) => read(k)?.lamports ?? 0n), tokens: tokenBalances(keys, read) };
   }
 
   private run(tx: VersionedTransaction, resolved: ResolvedMessage) {
     const keys = resolved.accountKeys;
-    const preBalances = this.balancesOf(keys);
-    const preTokenBalances = this.tokenBalancesOf(keys);
+    const pre = this.balancesOf(keys);
     let budget;
     try {
       budget = parseComputeBudget(resolved.instructions);
@@ -506,21 +515,23 @@ class LocalLedger implements Ledger {
     }
     if (err === null) this.commit(journal);
     else this.rollback(journal);
+    const post = this.balancesOf(keys);
     return {
       err,
       logs,
       fee,
       unitsConsumed,
-      preBalances,
-      preTokenBalances,
-      postBalances: this.balancesOf(keys),
+      preBalances: pre.lamports,
+      preTokenBalances: pre.tokens,
+      postBalances: post.lamports,
+      postTokenBalances: post.tokens,
       unitPrice: budget.unitPriceMicroLamports,
     };
   }
 
   simulateTransaction(wire: Uint8Array, opts: SimulateOptions = {}): SimulationResult {
     const tx = decodeTransaction(wire);
-    if (opts.sigVerify === true) verifySignatures(tx);
+    if (opts.sigVerify === true) verifySignatures(tx, this.verifier);
     const replacement = opts.replaceRecentBlockhash === true ? this.latestBlockhash() : null;
     const empty = (err: TransactionErrorJson): SimulationResult => ({
       err,

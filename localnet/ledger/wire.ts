@@ -2,6 +2,7 @@
  * Pure rules over a client transaction's wire bytes: decoding, ed25519 signature checks, the
  * compute-budget instructions and the fee they imply, and static tip detection for the relays.
  */
+import type { KeyObject } from "node:crypto";
 import { createPublicKey, verify } from "node:crypto";
 import bs58 from "bs58";
 import { PublicKey, VersionedTransaction } from "@solana/web3.js";
@@ -41,18 +42,35 @@ export function transactionId(tx: VersionedTransaction): string {
 
 const ED25519_SPKI_PREFIX = Buffer.from("302a300506032b6570032100", "hex");
 
-/** Whether `signature` is a valid ed25519 signature of `message` by the 32-byte public key. */
-export function verifyEd25519(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean {
-  if (signature.length !== 64 || publicKey.length !== 32) return false;
-  try {
-    const key = createPublicKey({
-      key: Buffer.concat([ED25519_SPKI_PREFIX, publicKey]),
-      format: "der",
-      type: "spki",
-    });
-    return verify(null, message, key, signature);
-  } catch {
-    return false;
+/** Verifies ed25519 signatures, keeping parsed public keys (parsing costs more than verifying). */
+export class Ed25519Verifier {
+  private readonly keys = new Map<string, KeyObject>();
+
+  constructor(private readonly cacheLimit = 10_000) {}
+
+  private key(publicKey: Uint8Array): KeyObject {
+    const hex = Buffer.from(publicKey).toString("hex");
+    let key = this.keys.get(hex);
+    if (key === undefined) {
+      key = createPublicKey({
+        key: Buffer.concat([ED25519_SPKI_PREFIX, publicKey]),
+        format: "der",
+        type: "spki",
+      });
+      if (this.keys.size >= this.cacheLimit) this.keys.clear();
+      this.keys.set(hex, key);
+    }
+    return key;
+  }
+
+  /** Whether `signature` is a valid ed25519 signature of `message` by the 32-byte public key. */
+  verify(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean {
+    if (signature.length !== 64 || publicKey.length !== 32) return false;
+    try {
+      return verify(null, message, this.key(publicKey), signature);
+    } catch {
+      return false;
+    }
   }
 }
 
@@ -60,7 +78,7 @@ export function verifyEd25519(publicKey: Uint8Array, message: Uint8Array, signat
  * Checks that every required signer signed the message. Throws TransactionRejected(SignatureFailure)
  * naming the first signer whose signature is missing or wrong.
  */
-export function verifySignatures(tx: VersionedTransaction): void {
+export function verifySignatures(tx: VersionedTransaction, verifier = new Ed25519Verifier(0)): void {
   const header = tx.message.header;
   const keys = tx.message.staticAccountKeys;
   if (tx.signatures.length !== header.numRequiredSignatures) {
@@ -76,7 +94,7 @@ export function verifySignatures(tx: VersionedTransaction): void {
     if (sig.every((b) => b === 0)) {
       throw new TransactionRejected("SignatureFailure", `missing signature for signer ${key.toBase58()}`);
     }
-    if (!verifyEd25519(key.toBytes(), message, sig)) {
+    if (!verifier.verify(key.toBytes(), message, sig)) {
       throw new TransactionRejected("SignatureFailure", `invalid signature for signer ${key.toBase58()}`);
     }
   }
