@@ -11,7 +11,7 @@ import {
   swapCashbackWsolAccount,
   swapUserVolumeAccumulator,
 } from "./programs.js";
-import { assertAligned, lamportsOf, type ReadResult } from "./read-account.js";
+import { assertAligned, lamportsOf, type ReadAccount, type ReadResult } from "./read-account.js";
 import { decodeTokenAccount, toBuffer } from "./state.js";
 
 /** The accounts of one wallet's cashback. */
@@ -31,6 +31,8 @@ export interface CashbackReadPlan {
 
 /** Raw inputs of one wallet's cashback. */
 export interface CashbackRead extends CashbackAccounts {
+  /** The two accounts as read (null when missing), for callers that judge them themselves. */
+  raw: { launch: ReadAccount | null; swap: ReadAccount | null };
   launch: {
     exists: boolean;
     lamports: bigint;
@@ -70,6 +72,7 @@ export function interpretCashbackRead(plan: CashbackReadPlan, accounts: ReadResu
     const wsol = accounts[2 * i + 1] ?? null;
     return {
       ...entry,
+      raw: { launch: uva, swap: wsol },
       launch: {
         exists: uva !== null,
         lamports: lamportsOf(uva),
