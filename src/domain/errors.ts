@@ -215,3 +215,14 @@ export const FOUNDATION = {
   notFound: "route not found",
   internal: "internal server error",
 } as const;
+
+/**
+ * Texts of the SOL endpoints (consolidate, send asset, split) for rules the spec leaves unlisted: the runtime's
+ * rent rule for accounts a transfer creates. Documented in docs/decisions.md.
+ */
+export const SOL_RULES = {
+  newAccountRent:
+    "destination account does not exist yet and must receive at least the rent-exempt minimum of 890880 lamports",
+  newAccountRentSplit:
+    "each destination that does not exist yet must receive at least the rent-exempt minimum of 890880 lamports",
+} as const;

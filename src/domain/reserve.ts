@@ -96,3 +96,51 @@ export function parseFeeReserveLamports(value: unknown): bigint {
   if (lamports < 0n || lamports > U64_MAX) throw badRequest(RULES2.feeReserve);
   return lamports;
 }
+
+/**
+ * Rent-exempt minimum of an account holding `dataLength` bytes under the runtime's rent (3,480 lamports per
+ * byte-year, two years, 128 bytes of account overhead), which mainnet has never changed; computed locally so
+ * no request pays a round trip for it.
+ */
+export function rentExemptMinimum(dataLength: number): bigint {
+  return BigInt(128 + dataLength) * 6_960n;
+}
+
+/** Rent-exempt minimum of a plain system account (no data): 890,880 lamports. */
+export const SYSTEM_ACCOUNT_RENT_EXEMPT_MINIMUM = rentExemptMinimum(0);
+
+/**
+ * Effective reserve of one transaction the wallet signs and pays: requested + relay tip + priority-fee
+ * reserve for the compute budget the transaction will carry. The requested part is raised to the
+ * rent-exempt minimum of a system account, because the runtime refuses any transaction that leaves its fee
+ * payer with a balance between 0 and that minimum (InsufficientFundsForRent): a reserve below it would
+ * only buy a failed transaction.
+ */
+export function transactionReserve(input: {
+  requested: bigint;
+  relayTip: bigint;
+  budget: { maxUnitLimit: bigint; priceMicroLamports: bigint };
+  signatures?: bigint;
+}): bigint {
+  const requested =
+    input.requested > SYSTEM_ACCOUNT_RENT_EXEMPT_MINIMUM
+      ? input.requested
+      : SYSTEM_ACCOUNT_RENT_EXEMPT_MINIMUM;
+  return effectiveReserve({
+    requested,
+    relayTip: input.relayTip,
+    priorityFeeReserve: priorityFeeReserve({
+      cuPriceMicroLamports: input.budget.priceMicroLamports,
+      cuLimit: input.budget.maxUnitLimit,
+      signatures: input.signatures ?? 1n,
+    }),
+  });
+}
+
+/**
+ * Throws `detail` when a system transfer of `lamports` would create an account (it does not exist yet) below
+ * the rent-exempt minimum, which the runtime refuses: better a 400 now than a fee spent on a failed send.
+ */
+export function checkNewAccountFunding(input: { exists: boolean; lamports: bigint; detail: string }): void {
+  if (!input.exists && input.lamports < SYSTEM_ACCOUNT_RENT_EXEMPT_MINIMUM) throw badRequest(input.detail);
+}
