@@ -217,6 +217,21 @@ export const FOUNDATION = {
 } as const;
 
 /**
+ * Texts of the execution pipeline, the trade service and the execution history (issue 4) for cases the
+ * spec leaves "not shown". Documented in docs/decisions.md.
+ */
+export const EXECUTION = {
+  chainUnavailable: "chain access is not configured on this server; execution endpoints are unavailable",
+  bodyObject: "request body must be a JSON object",
+  cacheMissing: "launch program configuration account is not available from the RPC; retry later",
+  readFailedPrefix: "RPC read failed: ",
+  transactionTooLargePrefix: "transaction does not fit the 1232-byte limit: ",
+  historyLimit: "limit must be an integer from 1 to 200",
+  historyOffset: "offset must be a non-negative integer",
+  historyKind: "kind must be one of trade, create, bundle, claim, consolidate, transfer, split",
+} as const;
+
+/**
  * Texts of the SOL endpoints (consolidate, send asset, split) for rules the spec leaves unlisted: the runtime's
  * rent rule for accounts a transfer creates. Documented in docs/decisions.md.
  */
@@ -225,4 +240,9 @@ export const SOL_RULES = {
     "destination account does not exist yet and must receive at least the rent-exempt minimum of 890880 lamports",
   newAccountRentSplit:
     "each destination that does not exist yet must receive at least the rent-exempt minimum of 890880 lamports",
+} as const;
+
+/** More launch-layer texts (appended after LAUNCH). */
+export const LAUNCH2 = {
+  curveNotSolQuoted: "only coins quoted in SOL are supported",
 } as const;

@@ -11,7 +11,7 @@ import {
   TOKEN_2022_PROGRAM_ID,
   TOKEN_PROGRAM_ID,
 } from "@solana/spl-token";
-import { ApiError, LAUNCH } from "../../src/domain/errors.js";
+import { ApiError, LAUNCH, LAUNCH2 } from "../../src/domain/errors.js";
 import { launchProgram, launchSwapProgram } from "../../src/launch/programs-offline.js";
 import {
   LAUNCH_PROGRAM_ID,
@@ -73,7 +73,7 @@ function tokenAccount(
   return { lamports: 2_039_280, owner: program, data };
 }
 
-async function curveAccount(complete: boolean): Promise<ReadAccount> {
+async function curveAccount(complete: boolean, quoteMint: PublicKey = Z): Promise<ReadAccount> {
   const data = await launchProgram.coder.accounts.encode("bondingCurve", {
     virtualTokenReserves: new BN(complete ? 0 : "1000000000000000"),
     virtualQuoteReserves: new BN(complete ? 0 : "32000000000"),
@@ -84,7 +84,7 @@ async function curveAccount(complete: boolean): Promise<ReadAccount> {
     creator,
     isMayhemMode: false,
     isCashbackCoin: true,
-    quoteMint: Z,
+    quoteMint,
     creatorFeeBps: new BN(0),
     canEditCreatorFee: false,
     isHolderReward: false,
@@ -303,6 +303,14 @@ describe("interpretTradeRead errors", () => {
     const chain = put(new Map(), mint, mintAccount(TOKEN_2022_PROGRAM_ID));
     put(chain, bondingCurveAddress(mint), { ...(await curveAccount(false)), owner: key(99) });
     expectApiError(() => read(tradeReadPlan({ mint, user }), chain), LAUNCH.notLaunchToken);
+  });
+
+  it("a curve quoted in anything but SOL", async () => {
+    const chain = put(new Map(), mint, mintAccount(TOKEN_2022_PROGRAM_ID));
+    put(chain, bondingCurveAddress(mint), await curveAccount(false, key(57)));
+    expectApiError(() => read(tradeReadPlan({ mint, user }), chain), LAUNCH2.curveNotSolQuoted);
+    put(chain, bondingCurveAddress(mint), await curveAccount(false, NATIVE_MINT));
+    expect(read(tradeReadPlan({ mint, user }), chain).venue).toBe("bonding_curve");
   });
 
   it("curve complete but not migrated yet", async () => {
