@@ -297,6 +297,9 @@ describe("launchswap trades built by the official SDK", () => {
     const solBefore = lamports(ledger, user.publicKey);
     const rec = send(ledger, user, ixs);
     expect(rec.err).toEqual({ InstructionError: [swapIxIndex(ixs), { Custom: 6004 }] });
+    expect(rec.logs).toContain(
+      "Program log: AnchorError occurred. Error Code: ExceededSlippage. Error Number: 6004. Error Message: ExceededSlippage.",
+    );
     expect(lamports(ledger, user.publicKey)).toBe(solBefore - rec.fee);
     const after = snapshot();
     watched.forEach((k, i) => {

@@ -5,7 +5,7 @@ import { ANCHOR, checkAccounts, fail } from "./account-check.js";
 import { NATIVE_MINT, SWAP_PROGRAM_ID } from "./addresses.js";
 import { POOL_ACCOUNT_SIZE, big, bn } from "./codec.js";
 import { loadUserVolumeAccumulator, storeUserVolumeAccumulator } from "./state.js";
-import { SWAP_ERR, swapFail } from "./swap.js";
+import { SWAP_ERR, swapFail } from "./errors.js";
 import { emitSwapEvent } from "./events.js";
 import { readMint, readTokenAccount, transferLamports, transferTokens } from "./token-io.js";
 

@@ -3,7 +3,7 @@ import type { EmulatedProgram } from "../types.js";
 import { createSwapProgram } from "./program.js";
 
 export { installLaunchSwapGenesis, genesisGlobalConfig } from "./genesis.js";
-export { SWAP_ERR } from "./swap.js";
+export { SWAP_ERR } from "./errors.js";
 
 /** The swap program as the ledger's registry registers it. */
 export function createLaunchSwapProgram(): EmulatedProgram {

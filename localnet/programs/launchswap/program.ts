@@ -1,6 +1,7 @@
 /** The emulated swap program: decodes each instruction with the IDL coder and dispatches it. */
 import type BN from "bn.js";
 import type { EmulatedProgram, InstructionContext } from "../types.js";
+import { ProgramFailure } from "../types.js";
 import { ANCHOR, fail } from "./account-check.js";
 import { SWAP_PROGRAM_ID } from "./addresses.js";
 import { executeClaimCashback, executeExtendAccount } from "./cashback.js";
@@ -15,8 +16,19 @@ const LOG_NAMES: Record<string, string> = {
   extend_account: "ExtendAccount",
 };
 
-/** Executes one swap-program instruction against the ledger. */
+/** Executes one swap-program instruction; its own failures are logged as anchor-lang logs them. */
 export function executeSwapInstruction(ctx: InstructionContext): void {
+  try {
+    dispatch(ctx);
+  } catch (e) {
+    // Our failures carry anchor-lang's log text; failures of invoked programs were logged by the ledger.
+    if (e instanceof ProgramFailure && e.message.startsWith("AnchorError"))
+      ctx.log(`Program log: ${e.message}`);
+    throw e;
+  }
+}
+
+function dispatch(ctx: InstructionContext): void {
   if (ctx.data.length < 8) fail(ANCHOR.InstructionFallbackNotFound, "InstructionFallbackNotFound");
   let decoded: { name: string; data: Record<string, BN | { 0: boolean }> } | null;
   try {

@@ -41,16 +41,6 @@ export function loadPool(ledger: LedgerAccess, key: PublicKey): PoolData {
   return loadAccount<PoolData>(ledger, key, "Pool", SWAP_PROGRAM_ID, "pool");
 }
 
-/** Writes pool fields back, keeping the account's size and lamports. */
-export function storePool(ledger: LedgerAccess, key: PublicKey, pool: PoolData): void {
-  const acc = ledger.getAccount(key)!;
-  const data = encodeAccount("Pool", pool, acc.data.length);
-  ledger.setAccount(key, {
-    ...acc,
-    data: data.length > acc.data.length ? data : data.subarray(0, acc.data.length),
-  });
-}
-
 /** Loads GlobalConfig. */
 export function loadGlobalConfig(ledger: LedgerAccess, key: PublicKey): GlobalConfigData {
   return loadAccount<GlobalConfigData>(ledger, key, "GlobalConfig", SWAP_PROGRAM_ID, "global_config");

@@ -1,11 +1,9 @@
 /** The swap program's trading instructions: buy, buy_exact_quote_in and sell. */
 import { PublicKey } from "@solana/web3.js";
 import type { InstructionContext, LedgerAccess } from "../types.js";
-import { ProgramFailure } from "../types.js";
 import { ANCHOR, checkAccounts, fail, type CheckedAccounts } from "./account-check.js";
 import { NATIVE_MINT, ata, poolAuthorityPda, poolV2Pda, swapUserVolumeAccumulatorPda } from "./addresses.js";
 import {
-  SWAP_IDL,
   big,
   bn,
   encodeAccount,
@@ -24,41 +22,9 @@ import {
   loadUserVolumeAccumulator,
   storeUserVolumeAccumulator,
 } from "./state.js";
+import { SWAP_ERR, swapFail } from "./errors.js";
 import { ensureAta, readMint, readTokenAccount, transferTokens } from "./token-io.js";
 import { emitSwapEvent } from "./events.js";
-
-/** Swap program error codes (IDL `errors`). */
-export const SWAP_ERR = {
-  ZeroBaseAmount: 6001,
-  ZeroQuoteAmount: 6002,
-  ExceededSlippage: 6004,
-  InvalidProtocolFeeRecipient: 6013,
-  BuyMoreBaseAmountThanPoolReserves: 6016,
-  DisabledBuy: 6020,
-  DisabledSell: 6021,
-  BuyNotEnoughQuoteTokensToCoverFees: 6039,
-  BuySlippageBelowMinBaseAmountOut: 6040,
-  CashbackNotEnabled: 6049,
-  TokensInVaultLessThanCashbackEarned: 6052,
-  BuybackFeeRecipientNotAuthorized: 6053,
-  BuybackFeeRecipientMissing: 6058,
-  InvalidCashbackAccumulator: 6060,
-  InvalidCashbackAccumulatorAta: 6061,
-  InvalidPoolV2: 6062,
-} as const;
-
-const IDL_ERRORS = new Map<number, { name: string; msg: string }>(
-  (SWAP_IDL.errors ?? []).map((e) => [e.code, { name: e.name, msg: e.msg ?? e.name }]),
-);
-
-/** Fails with a swap program error from the IDL (message = anchor-lang's log text). */
-export function swapFail(code: number): never {
-  const e = IDL_ERRORS.get(code) ?? { name: `Custom${code}`, msg: "program error" };
-  throw new ProgramFailure(
-    code,
-    `AnchorError occurred. Error Code: ${e.name}. Error Number: ${code}. Error Message: ${e.msg}.`,
-  );
-}
 
 const DEFAULT_KEY = PublicKey.default;
 
