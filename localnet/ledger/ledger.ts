@@ -5,28 +5,29 @@
  */
 import { randomBytes } from "node:crypto";
 import { Clock, LiteSVM } from "litesvm";
-import { Keypair, PublicKey, SystemProgram, Transaction, TransactionInstruction } from "@solana/web3.js";
-import type { VersionedTransaction } from "@solana/web3.js";
-import type { AccountState, AdminLedger, EmulatedProgram, LedgerAccess } from "../programs/types.js";
-import { ProgramFailure } from "../programs/types.js";
+import { Keypair, PublicKey, SystemProgram, Transaction } from "@solana/web3.js";
+import type { TransactionInstruction, VersionedTransaction } from "@solana/web3.js";
+import type { AccountState, EmulatedProgram } from "../programs/types.js";
 import { BlockhashQueue } from "./blockhash-queue.js";
-import { readAccount, runInternal, sameAccount, writeAccount } from "./svm-accounts.js";
+import { InstructionFailure, InstructionRunner, RentFailure, toResolved } from "./instruction-runner.js";
+import type { Journal } from "./journal.js";
+import { AccountJournal } from "./journal.js";
+import type {
+  BundleOutcome,
+  Ledger,
+  LedgerOptions,
+  SimulateOptions,
+  SimulationResult,
+} from "./ledger-types.js";
+import { readAccount, writeAccount } from "./svm-accounts.js";
 import { tokenBalances } from "./token-balances.js";
 import type { TokenBalance } from "./token-balances.js";
-import type { InstructionErrorJson, TransactionErrorJson } from "./tx-errors.js";
-import {
-  TransactionRejected,
-  failedLogText,
-  failureToInstructionError,
-  instructionErrorToFailure,
-  internalErrorToInstructionError,
-  transactionErrorMessage,
-} from "./tx-errors.js";
+import type { TransactionErrorJson } from "./tx-errors.js";
+import { TransactionRejected, transactionErrorMessage } from "./tx-errors.js";
 import type { SignatureStatus, TransactionRecord } from "./tx-store.js";
 import { TransactionStore, statusOf } from "./tx-store.js";
-import type { ResolvedInstruction, ResolvedMessage } from "./wire.js";
+import type { ResolvedMessage } from "./wire.js";
 import {
-  COMPUTE_BUDGET_PROGRAM_ID,
   ComputeBudgetError,
   Ed25519Verifier,
   decodeTransaction,
@@ -38,105 +39,17 @@ import {
   verifySignatures,
 } from "./wire.js";
 
-/** Nominal compute units an emulated program instruction consumes (reported, not enforced). */
-export const EMULATED_INSTRUCTION_UNITS = 40_000n;
-const COMPUTE_BUDGET_UNITS = 150n;
+export type {
+  BundleOutcome,
+  Ledger,
+  LedgerOptions,
+  SimulateOptions,
+  SimulationResult,
+} from "./ledger-types.js";
+export { EMULATED_INSTRUCTION_UNITS } from "./instruction-runner.js";
+
 const SPONSOR_LAMPORTS = 1_000_000_000_000_000_000n;
 const ADDRESS_LOOKUP_TABLE_PROGRAM_ID = "AddressLookupTab1e1111111111111111111111111";
-
-/** Options of createLedger. */
-export interface LedgerOptions {
-  /** Emulated programs dispatched by program id. */
-  programs?: EmulatedProgram[];
-  /** Slot length used for the clock's unix timestamp (the ledger itself never sleeps). Default 400. */
-  slotMs?: number;
-  /** First slot. Default 1. */
-  startSlot?: bigint;
-  /** Unix timestamp (s) of the first slot. Default now. */
-  genesisUnixTimestamp?: bigint;
-  /** Lamports of the operator wallet at genesis. Default 1,000,000 SOL. */
-  operatorLamports?: bigint;
-}
-
-/** simulateTransaction options (as the RPC's). */
-export interface SimulateOptions {
-  sigVerify?: boolean;
-  replaceRecentBlockhash?: boolean;
-  /** Addresses whose post-simulation state to return. */
-  accounts?: string[];
-}
-
-/** A simulation's outcome (err null = success). */
-export interface SimulationResult {
-  err: TransactionErrorJson | null;
-  logs: string[];
-  unitsConsumed: bigint;
-  fee: bigint;
-  preBalances: bigint[];
-  postBalances: bigint[];
-  accounts: (AccountState | null)[] | null;
-  replacementBlockhash: { blockhash: string; lastValidBlockHeight: bigint } | null;
-}
-
-/** A bundle's outcome: all landed, or none (failedIndex/err say which transaction failed and why). */
-export type BundleOutcome =
-  | { landed: true; slot: bigint; records: TransactionRecord[] }
-  | { landed: false; failedIndex: number; err: TransactionErrorJson; message: string };
-
-/** The in-process ledger. */
-export interface Ledger extends AdminLedger {
-  /** Verifies, executes and records a client transaction; throws TransactionRejected when it cannot land. */
-  processTransaction(wire: Uint8Array): TransactionRecord;
-  /** Checks signatures, blockhash and duplicates without executing; returns the decoded transaction. */
-  precheckTransaction(wire: Uint8Array): VersionedTransaction;
-  /** Executes without committing anything. Throws TransactionRejected only for undecodable or badly signed input. */
-  simulateTransaction(wire: Uint8Array, opts?: SimulateOptions): SimulationResult;
-  /** Applies every transaction in order, or none (no fees either) when one fails or is rejected. */
-  processBundle(wires: Uint8Array[]): BundleOutcome;
-  /** Advances the clock by n slots. */
-  advanceSlots(n: number): void;
-  /** Registers a listener called after every slot advance. */
-  onSlot(listener: (slot: bigint) => void): void;
-  slot(): bigint;
-  latestBlockhash(): { blockhash: string; lastValidBlockHeight: bigint };
-  isBlockhashValid(blockhash: string): boolean;
-  getTransaction(signature: string): TransactionRecord | undefined;
-  signatureStatus(signature: string): SignatureStatus | null;
-  /** Sends lamports from the localnet faucet by a real, recorded transfer; returns its signature. */
-  airdrop(to: PublicKey, lamports: bigint): string;
-  /** Per-slot minimum CU price over the last 150 slots. */
-  recentPrioritizationFees(): { slot: bigint; prioritizationFee: bigint }[];
-  registerProgram(program: EmulatedProgram): void;
-  /** The underlying LiteSVM (tests and genesis helpers only). */
-  readonly svm: LiteSVM;
-}
-
-/** A failed instruction inside the executor. */
-class InstructionFailure extends Error {
-  constructor(readonly err: InstructionErrorJson) {
-    super("instruction failed");
-  }
-}
-
-/**
- * An instruction left an account below rent exemption: on mainnet a transaction-level
- * `InsufficientFundsForRent` naming the account, so it bypasses instruction-error handling.
- */
-class RentFailure extends Error {
-  constructor(readonly account: PublicKey) {
-    super(`account ${account.toBase58()} would be left with insufficient funds for rent`);
-  }
-}
-
-type Journal = Map<string, AccountState | null>;
-
-/** The account index of LiteSVM's InsufficientFundsForRent error, or null for other errors. */
-function rentAccountIndex(e: unknown): number | null {
-  if (e !== null && typeof e === "object" && "accountIndex" in e && typeof e.accountIndex === "number") {
-    return e.accountIndex;
-  }
-  return null;
-}
 
 /** Creates a ledger with genesis state: sysvars, built-in programs, a funded operator and faucet. */
 export function createLedger(opts: LedgerOptions = {}): Ledger {
@@ -151,7 +64,8 @@ class LocalLedger implements Ledger {
   private readonly programs = new Map<string, EmulatedProgram>();
   private readonly queue: BlockhashQueue;
   private readonly store = new TransactionStore();
-  private readonly journals: Journal[] = [];
+  private readonly journal: AccountJournal;
+  private readonly runner: InstructionRunner;
   private readonly verifier = new Ed25519Verifier();
   private readonly slotListeners: ((slot: bigint) => void)[] = [];
   private readonly slotMs: bigint;
@@ -160,6 +74,19 @@ class LocalLedger implements Ledger {
 
   constructor(opts: LedgerOptions) {
     this.svm = new LiteSVM().withSigverify(false).withBlockhashCheck(false).withTransactionHistory(0n);
+    this.journal = new AccountJournal(this.svm);
+    this.runner = new InstructionRunner({
+      svm: this.svm,
+      sponsor: this.sponsor.publicKey,
+      programs: this.programs,
+      journal: this.journal,
+      access: {
+        getAccount: (k) => this.getAccount(k),
+        setAccount: (k, a) => this.setAccount(k, a),
+        rentExemptMinimum: (n) => this.rentExemptMinimum(n),
+        clock: () => this.clock(),
+      },
+    });
     this.slotMs = BigInt(opts.slotMs ?? 400);
     this.startSlot = opts.startSlot ?? 1n;
     this.genesisUnix = opts.genesisUnixTimestamp ?? BigInt(Math.floor(Date.now() / 1000));
@@ -244,7 +171,7 @@ class LocalLedger implements Ledger {
   }
 
   invoke(ix: TransactionInstruction): void {
-    this.invokeAt(ix, [], 2);
+    this.runner.invokeAt(ix, [], 2);
   }
 
   execute(ixs: TransactionInstruction[]): void {
@@ -253,7 +180,7 @@ class LocalLedger implements Ledger {
     try {
       ixs.forEach((ix, index) => {
         try {
-          this.runInstruction(this.toResolved(ix), logs, 1);
+          this.runner.run(toResolved(ix), logs, 1);
         } catch (e) {
           if (e instanceof InstructionFailure) {
             const err: TransactionErrorJson = { InstructionError: [index, e.err] };
@@ -270,133 +197,20 @@ class LocalLedger implements Ledger {
     }
   }
 
-  // ---- journal -----------------------------------------------------------------------------------
-
   private touch(pubkey: PublicKey): void {
-    if (this.journals.length === 0) return;
-    const key = pubkey.toBase58();
-    let pre: AccountState | null | undefined;
-    for (const j of this.journals) {
-      if (j.has(key)) continue;
-      if (pre === undefined) pre = readAccount(this.svm, pubkey);
-      j.set(key, pre);
-    }
+    this.journal.touch(pubkey);
   }
 
   private begin(): Journal {
-    const j: Journal = new Map();
-    this.journals.push(j);
-    return j;
+    return this.journal.begin();
   }
 
   private commit(j: Journal): void {
-    const top = this.journals.pop();
-    if (top !== j) throw new Error("journal stack out of order");
+    this.journal.commit(j);
   }
 
   private rollback(j: Journal): void {
-    this.commit(j);
-    for (const [key, pre] of j) {
-      const pubkey = new PublicKey(key);
-      if (!sameAccount(readAccount(this.svm, pubkey), pre)) writeAccount(this.svm, pubkey, pre);
-    }
-  }
-
-  // ---- instruction execution --------------------------------------------------------------------
-
-  private toResolved(ix: TransactionInstruction): ResolvedInstruction {
-    return { programId: ix.programId, accounts: ix.keys, data: new Uint8Array(ix.data) };
-  }
-
-  private invokeAt(ix: TransactionInstruction, logs: string[], depth: number): void {
-    try {
-      this.runInstruction(this.toResolved(ix), logs, depth);
-    } catch (e) {
-      if (e instanceof InstructionFailure) {
-        throw instructionErrorToFailure(e.err, `invoked ${ix.programId.toBase58()} failed`);
-      }
-      throw e;
-    }
-  }
-
-  /** Runs one instruction, appending its log lines; returns compute units; throws InstructionFailure. */
-  private runInstruction(ix: ResolvedInstruction, logs: string[], depth: number): bigint {
-    const id = ix.programId.toBase58();
-    if (id === COMPUTE_BUDGET_PROGRAM_ID) {
-      logs.push(`Program ${id} invoke [${depth}]`, `Program ${id} success`);
-      return COMPUTE_BUDGET_UNITS;
-    }
-    const program = this.programs.get(id);
-    if (program !== undefined) return this.runEmulated(program, ix, logs, depth);
-    for (const a of ix.accounts) this.touch(a.pubkey);
-    const run = runInternal(
-      this.svm,
-      this.sponsor.publicKey,
-      new TransactionInstruction({ programId: ix.programId, keys: ix.accounts, data: Buffer.from(ix.data) }),
-    );
-    for (const line of run.logs) {
-      logs.push(line.replace(/ invoke \[(\d+)\]$/, (_m, d: string) => ` invoke [${Number(d) + depth - 1}]`));
-    }
-    if (!run.ok) {
-      const rentIndex = rentAccountIndex(run.error);
-      if (rentIndex !== null && run.accountKeys[rentIndex] !== undefined) {
-        throw new RentFailure(run.accountKeys[rentIndex]);
-      }
-      const err = internalErrorToInstructionError(run.error);
-      if (run.logs.length === 0) logs.push(`Program ${id} failed: ${failedLogText(err)}`);
-      throw new InstructionFailure(err);
-    }
-    return run.unitsConsumed;
-  }
-
-  private runEmulated(
-    program: EmulatedProgram,
-    ix: ResolvedInstruction,
-    logs: string[],
-    depth: number,
-  ): bigint {
-    const id = ix.programId.toBase58();
-    logs.push(`Program ${id} invoke [${depth}]`);
-    const access: LedgerAccess = {
-      getAccount: (k) => this.getAccount(k),
-      setAccount: (k, a) => this.setAccount(k, a),
-      invoke: (inner) => this.invokeAt(inner, logs, depth + 1),
-      rentExemptMinimum: (n) => this.rentExemptMinimum(n),
-      clock: () => this.clock(),
-    };
-    let err: InstructionErrorJson | null = null;
-    try {
-      program.execute({
-        programId: ix.programId,
-        accounts: ix.accounts,
-        data: ix.data,
-        ledger: access,
-        log: (line) => logs.push(line),
-      });
-    } catch (e) {
-      if (e instanceof RentFailure) {
-        logs.push(
-          `Program ${id} consumed ${EMULATED_INSTRUCTION_UNITS} of 1400000 compute units`,
-          `Program ${id} success`,
-        );
-        throw e;
-      }
-      if (e instanceof ProgramFailure) {
-        // The emulation logs its own error lines (AnchorError ...), as the real program does.
-        err = failureToInstructionError(e.code);
-      } else {
-        // A bug in an emulation must fail the transaction, not the server.
-        logs.push(`Program log: panicked: ${(e as Error).message}`);
-        err = "ProgramFailedToComplete";
-      }
-    }
-    logs.push(`Program ${id} consumed ${EMULATED_INSTRUCTION_UNITS} of 1400000 compute units`);
-    if (err !== null) {
-      logs.push(`Program ${id} failed: ${failedLogText(err)}`);
-      throw new InstructionFailure(err);
-    }
-    logs.push(`Program ${id} success`);
-    return EMULATED_INSTRUCTION_UNITS;
+    this.journal.rollback(j);
   }
 
   // ---- client transactions ------------------------------------------------------------------------
@@ -498,7 +312,7 @@ class LocalLedger implements Ledger {
     let err: TransactionErrorJson | null = null;
     for (let i = 0; i < resolved.instructions.length; i++) {
       try {
-        unitsConsumed += this.runInstruction(resolved.instructions[i]!, logs, 1);
+        unitsConsumed += this.runner.run(resolved.instructions[i]!, logs, 1);
       } catch (e) {
         if (e instanceof RentFailure) {
           const index = keys.findIndex((k) => k.equals(e.account));
