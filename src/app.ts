@@ -3,13 +3,18 @@ import helmet from "@fastify/helmet";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import type { Chain } from "./chain/chain.js";
 import type { Config } from "./config.js";
 import { ApiError, FOUNDATION } from "./domain/errors.js";
 import { installAuth } from "./http/auth.js";
+import { cashbackRoutes } from "./http/cashback.js";
 import { installErrorHandler } from "./http/error-handler.js";
+import { executionRoutes } from "./http/executions.js";
 import { healthRoutes } from "./http/health.js";
 import type { RateLimiter } from "./http/rate-limiters.js";
 import { setupRoutes } from "./http/setup.js";
+import { solRoutes } from "./http/sol.js";
+import { tradeRoutes } from "./http/trades.js";
 import { walletRoutes } from "./http/wallets.js";
 import type { Store } from "./store/index.js";
 import type { Vault } from "./vault/index.js";
@@ -22,8 +27,11 @@ export interface AppDeps {
   logger?: FastifyBaseLogger;
   clock: () => Date;
   rateLimiter: RateLimiter;
-  /** Chain services; later issues define their shape and register their routes with them. */
-  chain?: unknown;
+  /**
+   * Chain access (RPC, relays, caches, assembly, submission); started by the caller. Omitted: the app still
+   * serves setup, wallets and history, and execution routes answer 503 (see requireChain).
+   */
+  chain?: Chain;
 }
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
@@ -77,5 +85,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   healthRoutes(app, deps);
   setupRoutes(app, deps);
   walletRoutes(app, deps);
+  executionRoutes(app, deps);
+  tradeRoutes(app, deps);
+  cashbackRoutes(app, deps);
+  solRoutes(app, deps);
   return app;
 }

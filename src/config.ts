@@ -2,6 +2,7 @@
  * Every environment variable of the service, parsed and validated once into a frozen `Config`.
  * Nothing else in the code base reads `process.env`. Each variable is documented in docs/configuration.md.
  */
+import type { ChainOptions } from "./chain/chain.js";
 
 /** A configuration problem; its message is one line naming the variable. */
 export class ConfigError extends Error {
@@ -212,4 +213,36 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     bundleConfirmTimeoutMs: int(env, "BUNDLE_CONFIRM_TIMEOUT_MS", 30_000, 1, 3_600_000),
   };
   return Object.freeze(config);
+}
+
+/**
+ * The chain layer's options from the configuration. Call it with a config whose chain URLs are set (in
+ * sandbox mode: the config `startSandboxChain` filled in); throws ConfigError naming a missing one.
+ */
+export function chainOptionsFromConfig(config: Config): ChainOptions {
+  const need = (value: string | undefined, variable: string): string => {
+    if (value === undefined) throw new ConfigError(variable, "is required to reach the chain");
+    return value;
+  };
+  return {
+    rpcUrl: need(config.rpcUrl, "RPC_URL"),
+    relayUrl: need(config.relayUrl, "RELAY_URL"),
+    bundleRelayUrl: need(config.bundleRelayUrl, "BUNDLE_RELAY_URL"),
+    relayTipAccounts: config.relayTipAccounts,
+    relayTipLamports: config.relayTipLamports,
+    ...(config.bundleTipAccounts !== undefined ? { bundleTipAccounts: config.bundleTipAccounts } : {}),
+    computeUnitPrice:
+      config.computeUnitPriceMicrolamports === "auto"
+        ? { mode: "auto" }
+        : { mode: "fixed", microLamports: config.computeUnitPriceMicrolamports },
+    computeUnitLimits: {
+      trade: config.computeUnitLimitTrade,
+      create: config.computeUnitLimitCreate,
+      transfer: config.computeUnitLimitTransfer,
+      claim: config.computeUnitLimitClaim,
+    },
+    rpcTimeoutMs: config.rpcTimeoutMs,
+    confirmTimeoutMs: config.confirmTimeoutMs,
+    bundleConfirmTimeoutMs: config.bundleConfirmTimeoutMs,
+  };
 }

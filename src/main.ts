@@ -1,7 +1,8 @@
 /** Process entry: config, store, vault check, (sandbox) localnet, app, listen, graceful shutdown. */
 import { Redis } from "ioredis";
 import { buildApp } from "./app.js";
-import { ConfigError, loadConfig, type Config } from "./config.js";
+import { createChain, type Chain } from "./chain/chain.js";
+import { chainOptionsFromConfig, ConfigError, loadConfig, type Config } from "./config.js";
 import { redisRateLimiter, storeRateLimiter } from "./http/rate-limiters.js";
 import { createLogger } from "./logger.js";
 import { openStore } from "./store/index.js";
@@ -34,15 +35,22 @@ async function main(): Promise<void> {
     await verifyVault(vault, store);
 
     let appConfig = config;
-    let chain: unknown = undefined;
     if (config.sandbox) {
       // Imported only in sandbox mode: production processes never load the localnet.
       const { startSandboxChain } = await import("./sandbox.js");
       const sandbox = await startSandboxChain(config, logger);
       cleanups.push(() => sandbox.localnet.close());
       appConfig = sandbox.config;
-      chain = { localnet: sandbox.localnet };
     }
+    const chain: Chain = createChain({
+      ...chainOptionsFromConfig(appConfig),
+      // Refresh failures keep the last good values; they are worth a warning, not a crash.
+      onCacheError: (e) =>
+        logger.warn({ err: { message: (e as Error).message } }, "chain cache refresh failed"),
+    });
+    // Blockhash, launch configs and fee estimate must be loaded before the first request is served.
+    await chain.start();
+    cleanups.push(async () => chain.stop());
 
     let rateLimiter = storeRateLimiter(store);
     if (config.redisUrl !== undefined) {

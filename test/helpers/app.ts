@@ -1,6 +1,7 @@
 /** Test harness: the real app on SQLite :memory: (or PostgreSQL) with a fixed test vault, in one call. */
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import { buildApp } from "../../src/app.js";
+import type { Chain } from "../../src/chain/chain.js";
 import { loadConfig, type Config } from "../../src/config.js";
 import { storeRateLimiter, type RateLimiter } from "../../src/http/rate-limiters.js";
 import { openStore, type Store } from "../../src/store/index.js";
@@ -25,7 +26,7 @@ export interface TestAppOptions {
   clock?: () => Date;
   rateLimiter?: RateLimiter;
   logger?: FastifyBaseLogger;
-  chain?: unknown;
+  chain?: Chain;
 }
 
 export interface TestApp {

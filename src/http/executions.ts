@@ -1,0 +1,78 @@
+/** GET /v1/executions: the key's execution history, paged, newest first. */
+import type { FastifyInstance } from "fastify";
+import { EXECUTION_KINDS, listHistory, parseHistoryQuery } from "../domain/executions.js";
+import type { Store } from "../store/index.js";
+import { requireApiKey } from "./auth.js";
+import { apiKeySecurity, authErrors, errorSchema } from "./schemas.js";
+
+// Free-form JSON written by the service itself (request summaries, responses, errors): never secrets.
+const anyJson = {} as const;
+
+const executionSchema = {
+  type: "object",
+  properties: {
+    id: { type: "string" },
+    kind: { type: "string", enum: [...EXECUTION_KINDS] },
+    wallet: { type: "string" },
+    wallets: { type: "array", items: { type: "string" } },
+    signatures: { type: "array", items: { type: "string" } },
+    bundle_id: { type: ["string", "null"] },
+    status: {
+      type: "string",
+      enum: ["pending", "submitted", "confirmed", "failed", "timeout"],
+      description:
+        "pending: recorded, outcome not known yet; submitted: sent without a verdict; confirmed; failed; timeout: the wait ended first",
+    },
+    confirmation_status: { type: ["string", "null"] },
+    request: anyJson,
+    response: anyJson,
+    error: anyJson,
+    timings: anyJson,
+    created_at: { type: "string" },
+    updated_at: { type: "string" },
+  },
+  required: ["id", "kind", "wallet", "signatures", "status", "created_at"],
+  additionalProperties: false,
+} as const;
+
+/** Registers GET /v1/executions. */
+export function executionRoutes(app: FastifyInstance, deps: { store: Pick<Store, "listExecutions"> }): void {
+  app.get(
+    "/v1/executions",
+    {
+      schema: {
+        tags: ["executions"],
+        security: apiKeySecurity,
+        summary: "List this API key's executions, newest first",
+        querystring: {
+          type: "object",
+          properties: {
+            limit: { description: "page size, 1 to 200 (default 50)" },
+            offset: { description: "rows to skip (default 0); use next_offset of the previous page" },
+            wallet: { description: "only executions whose primary wallet is this public key" },
+            kind: { description: `only this kind: ${EXECUTION_KINDS.join(", ")}` },
+          },
+        },
+        response: {
+          200: {
+            type: "object",
+            properties: {
+              executions: { type: "array", items: executionSchema },
+              limit: { type: "integer" },
+              offset: { type: "integer" },
+              next_offset: { type: ["integer", "null"] },
+            },
+            required: ["executions", "limit", "offset", "next_offset"],
+            additionalProperties: false,
+          },
+          400: errorSchema,
+          ...authErrors,
+        },
+      },
+    },
+    async (req) => {
+      const key = requireApiKey(req);
+      return listHistory(deps.store, key.id, parseHistoryQuery(req.query as Record<string, unknown>));
+    },
+  );
+}

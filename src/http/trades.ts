@@ -1,0 +1,104 @@
+/** POST /v1/trades/execute (spec 4.3). */
+import type { FastifyInstance } from "fastify";
+import type { Chain } from "../chain/chain.js";
+import { requireChain } from "../domain/execution.js";
+import { executeTrade, type TradeDeps } from "../domain/trade.js";
+import { requireApiKey } from "./auth.js";
+import { apiKeySecurity, authErrors, errorSchema } from "./schemas.js";
+
+// Fields are documented but not typed: the spec's own rules (aliases, number-or-string amounts, boolean
+// strings) and their exact error texts are applied by the domain parser, not by schema validation.
+const tradeBody = {
+  type: "object",
+  properties: {
+    action: { description: "buy or sell (alias side)" },
+    mint: { description: "token mint address (alias token_mint)" },
+    pool: { description: "explicit launchswap pool (SOL-quoted; forces the launchswap venue)" },
+    amount: {
+      description: "SOL (buy, denominated_in_sol), token atomic units, or a percentage string for sells",
+    },
+    denominated_in_sol: { description: "default true for buy, false for sell (alias denominatedInSol)" },
+    slippage: { description: "percent, default 2, at most 50, up to 2 decimals" },
+    slippage_bps: { description: "basis points 0..5000; not together with slippage" },
+    simulate: { description: "default true" },
+    confirm: { description: "default true" },
+    measure_timing: { description: "default false" },
+    wallet: { description: "managed wallet public key; the key's default wallet otherwise" },
+  },
+} as const;
+
+const timingSchema = {
+  type: "object",
+  properties: Object.fromEntries(
+    ["wallet", "amount", "build", "sender", "confirmation", "database", "total"].map((k) => [
+      k,
+      { type: "integer" },
+    ]),
+  ),
+  additionalProperties: false,
+};
+
+const tradeResponse = {
+  type: "object",
+  properties: {
+    wallet: { type: "string" },
+    action: { type: "string", enum: ["buy", "sell"] },
+    mint: { type: "string" },
+    amount: { type: "string" },
+    amount_units: { type: "integer" },
+    denominated_in_sol: { type: "boolean" },
+    signature: { type: "string" },
+    confirmed: { type: "boolean" },
+    confirmation_status: { type: ["string", "null"] },
+    venue: { type: "string", enum: ["bonding_curve", "launchswap"] },
+    pool: { type: ["string", "null"] },
+    expected_output: { type: "string" },
+    timing_ms: timingSchema,
+  },
+  required: [
+    "wallet",
+    "action",
+    "mint",
+    "amount",
+    "amount_units",
+    "denominated_in_sol",
+    "signature",
+    "confirmed",
+    "confirmation_status",
+    "venue",
+    "pool",
+    "expected_output",
+  ],
+  additionalProperties: false,
+};
+
+/** Registers the trade route. */
+export function tradeRoutes(
+  app: FastifyInstance,
+  deps: Omit<TradeDeps, "chain"> & { chain?: TradeDeps["chain"] | Chain },
+): void {
+  app.post(
+    "/v1/trades/execute",
+    {
+      schema: {
+        tags: ["trades"],
+        security: apiKeySecurity,
+        summary: "Buy or sell a launch token on the bonding curve or its launchswap pool",
+        body: tradeBody,
+        response: {
+          200: tradeResponse,
+          400: errorSchema,
+          404: errorSchema,
+          502: errorSchema,
+          503: errorSchema,
+          ...authErrors,
+        },
+      },
+    },
+    async (req) => {
+      const key = requireApiKey(req);
+      const chain = requireChain(deps.chain);
+      return executeTrade({ ...deps, chain }, key.id, req.body);
+    },
+  );
+}

@@ -1,0 +1,132 @@
+/**
+ * End-to-end harness: the real app (SQLite :memory:, test vault) wired to a real chain layer talking over
+ * HTTP to an in-process localnet (port 0, 50 ms slots, short confirmation waits).
+ *
+ * Usage:
+ *   const e2e = await startE2e();                       // in beforeAll; `await e2e.close()` in afterAll
+ *   const { apiKey, wallet } = await e2e.setup();       // new key; its default wallet holds 10 SOL
+ *   const other = await e2e.fundedWallet(apiKey, 2n);   // another wallet of that key, 2 SOL
+ *   const { mint } = e2e.localnet.admin.createToken();  // a live bonding curve
+ *   const res = await e2e.post(apiKey, "/v1/trades/execute", { action: "buy", mint, amount: "0.1" });
+ *   e2e.localnet.admin.setFaults({ ... });  e2e.roundTrips();   // faults and per-method call counts
+ * `beforeEach(() => e2e.reset())` clears faults and stats. Pass options to `startE2e` to change timeouts
+ * (`chain` overrides go to localnetChainOptions) or the localnet (`localnet` options).
+ */
+import { Connection, PublicKey } from "@solana/web3.js";
+import type { FastifyInstance, LightMyRequestResponse } from "fastify";
+import { startLocalnet, type LocalnetHandle, type LocalnetOptions } from "../../localnet/index.js";
+import { createChain, type Chain, type ChainOptions } from "../../src/chain/chain.js";
+import { localnetChainOptions } from "../../src/chain/localnet-options.js";
+import { LAMPORTS_PER_SOL } from "../../src/domain/amounts.js";
+import { associatedTokenAddress } from "../../src/launch/programs.js";
+import type { Store } from "../../src/store/index.js";
+import type { Vault } from "../../src/vault/index.js";
+import { buildTestApp } from "./app.js";
+
+export interface E2eOptions {
+  localnet?: LocalnetOptions;
+  chain?: Partial<ChainOptions>;
+}
+
+export interface E2e {
+  localnet: LocalnetHandle;
+  chain: Chain;
+  app: FastifyInstance;
+  store: Store;
+  vault: Vault;
+  /** web3.js Connection to the localnet, for balance checks in tests. */
+  connection: Connection;
+  /** A new API key whose default wallet is funded with `sol` SOL (default 10; 0 = unfunded). */
+  setup(opts?: { sol?: bigint }): Promise<{ apiKey: string; wallet: string }>;
+  /** Creates another wallet of the key (POST /v1/wallets) and funds it with `sol` SOL. */
+  fundedWallet(apiKey: string, sol?: bigint): Promise<string>;
+  /** POST with the key and a JSON body. */
+  post(apiKey: string, url: string, body?: unknown): Promise<LightMyRequestResponse>;
+  /** GET with the key. */
+  get(apiKey: string, url: string): Promise<LightMyRequestResponse>;
+  /** Lamports of an address. */
+  balance(address: string): Promise<bigint>;
+  /** Token balance of `owner`'s associated account for `mint` (0 when it does not exist). */
+  tokenBalance(owner: string, mint: string): Promise<bigint>;
+  /** Non-zero localnet call counters since the last reset, by "<endpoint>.<method>". */
+  roundTrips(): Record<string, number>;
+  /** Clears faults and counters. */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+/** Starts localnet + chain + app; resolves when the chain caches are loaded. */
+export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
+  const localnet = await startLocalnet({ port: 0, slotMs: 50, ...options.localnet });
+  const chain = createChain(
+    localnetChainOptions(localnet, {
+      confirmTimeoutMs: 2_000,
+      confirmPollMs: 50,
+      rebroadcastMs: 300,
+      bundleConfirmTimeoutMs: 5_000,
+      bundlePollMs: 100,
+      cacheRefreshMs: 500,
+      ...options.chain,
+    }),
+  );
+  await chain.start();
+  const t = await buildTestApp({ chain });
+  const connection = new Connection(localnet.rpcUrl, "confirmed");
+
+  const inject = (apiKey: string, method: "GET" | "POST", url: string, body?: unknown) =>
+    t.app.inject({
+      method,
+      url,
+      headers: { "x-api-key": apiKey, ...(body !== undefined ? { "content-type": "application/json" } : {}) },
+      ...(body !== undefined ? { payload: JSON.stringify(body) } : {}),
+    });
+  const fund = (address: string, sol: bigint) => {
+    if (sol > 0n) localnet.admin.fund(address, sol * LAMPORTS_PER_SOL);
+  };
+
+  return {
+    localnet,
+    chain,
+    app: t.app,
+    store: t.store,
+    vault: t.vault,
+    connection,
+    async setup(opts = {}) {
+      const { apiKey, wallet } = await t.setup();
+      fund(wallet, opts.sol ?? 10n);
+      return { apiKey, wallet };
+    },
+    async fundedWallet(apiKey, sol = 10n) {
+      const res = await inject(apiKey, "POST", "/v1/wallets", {});
+      if (res.statusCode !== 200) throw new Error(`create wallet failed: ${res.statusCode} ${res.body}`);
+      const wallet = res.json<{ public_key: string }>().public_key;
+      fund(wallet, sol);
+      return wallet;
+    },
+    post: (apiKey, url, body) => inject(apiKey, "POST", url, body ?? {}),
+    get: (apiKey, url) => inject(apiKey, "GET", url),
+    async balance(address) {
+      return BigInt(await connection.getBalance(new PublicKey(address), "confirmed"));
+    },
+    async tokenBalance(owner, mint) {
+      const mintKey = new PublicKey(mint);
+      const info = await connection.getAccountInfo(mintKey, "confirmed");
+      if (info === null) throw new Error(`mint ${mint} not found`);
+      const ata = associatedTokenAddress(new PublicKey(owner), mintKey, info.owner);
+      const acc = await connection.getTokenAccountBalance(ata, "confirmed").catch(() => null);
+      return acc === null ? 0n : BigInt(acc.value.amount);
+    },
+    roundTrips() {
+      return Object.fromEntries(Object.entries(localnet.admin.stats()).filter(([, n]) => n > 0));
+    },
+    reset() {
+      localnet.admin.clearFaults();
+      localnet.admin.resetStats();
+    },
+    async close() {
+      chain.stop();
+      await t.close();
+      await localnet.close();
+    },
+  };
+}
