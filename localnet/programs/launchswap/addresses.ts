@@ -69,9 +69,6 @@ export function bondingCurvePda(mint: PublicKey): PublicKey {
   return pda([enc("bonding-curve"), mint.toBuffer()], LAUNCH_PROGRAM_ID)[0];
 }
 
-/** Bonding-curve program Global PDA. */
-export const LAUNCH_GLOBAL = pda([enc("global")], LAUNCH_PROGRAM_ID)[0];
-
 /** Associated token address (off-curve owners allowed). */
 export function ata(owner: PublicKey, mint: PublicKey, tokenProgram: PublicKey): PublicKey {
   return getAssociatedTokenAddressSync(mint, owner, true, tokenProgram);

@@ -4,7 +4,6 @@
  * the buyback share split off it; with cashback the creator fee is reported as `cashback`.
  */
 import BN from "bn.js";
-import { PublicKey } from "@solana/web3.js";
 import { SWAP_CODER, SWAP_IDL } from "./codec.js";
 
 function toCoderValue(v: unknown): unknown {
@@ -24,6 +23,3 @@ export function emitSwapEvent(
   const body = SWAP_CODER.types.encode(name, value);
   log(`Program data: ${Buffer.concat([Buffer.from(ev.discriminator), body]).toString("base64")}`);
 }
-
-/** The zero key, for event fields without a value. */
-export const NO_KEY = PublicKey.default;
