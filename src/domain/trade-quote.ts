@@ -1,7 +1,8 @@
 /**
  * From a parsed trade intent and the venue's state to the instruction to send: which instruction, its
  * arguments, the spec's expected_output (the slippage threshold written into the transaction) and
- * amount_units. The six rows of the spec's expected_output table, in one place.
+ * amount_units. The six rows of the spec's expected_output table, in one place. Routing (which venue)
+ * is decided once, by the launch layer's read interpretation (src/launch/trade-accounts.ts).
  */
 import { percentOfBalance } from "./amounts.js";
 import {
@@ -190,46 +191,4 @@ function swapSell(units: bigint, reserves: SwapReserves, fees: SwapFeesBps, bps:
     amountUnits: units,
     quoted: userQuoteOut,
   };
-}
-
-/** Wrapped SOL: the only pool quote mint the service trades against. */
-export const WSOL_MINT = "So11111111111111111111111111111111111111112";
-
-/** What the trade service read from the chain to route a trade. */
-export interface RouteFacts {
-  /** The request's mint. */
-  readonly mint: string;
-  /** The request's explicit pool, or null. */
-  readonly explicitPool: string | null;
-  /** The mint's bonding curve, or null when the account does not exist. */
-  readonly curve: { readonly complete: boolean } | null;
-  /** The explicit pool when given, else the canonical pool derived for the mint; null when that account is missing. */
-  readonly pool: { readonly address: string; readonly baseMint: string; readonly quoteMint: string } | null;
-}
-
-/** Where a trade goes: the venue, the pool for launchswap, and the mint the response reports. */
-export type Route =
-  | { readonly venue: "bonding_curve"; readonly pool: null; readonly mint: string }
-  | { readonly venue: "launchswap"; readonly pool: string; readonly mint: string };
-
-/**
- * Spec 4.3 routing: an explicit pool forces launchswap (SOL-quoted, base mint = mint); otherwise the curve
- * while it is not complete, then the canonical pool. A mint with no curve but a canonical pool trades there.
- */
-export function resolveRoute(facts: RouteFacts): Route {
-  if (facts.explicitPool !== null) {
-    const pool = facts.pool;
-    if (pool === null) throw badRequest(RULES.poolNotFound);
-    if (pool.quoteMint !== WSOL_MINT) throw badRequest(RULES.poolNotSolQuoted);
-    if (pool.baseMint !== facts.mint) throw badRequest(RULES.poolMintMismatch);
-    return { venue: "launchswap", pool: pool.address, mint: pool.baseMint };
-  }
-  if (facts.curve !== null && !facts.curve.complete) {
-    return { venue: "bonding_curve", pool: null, mint: facts.mint };
-  }
-  if (facts.pool === null) {
-    throw badRequest(facts.curve === null ? RULES.tokenNotFound : RULES.swapPoolNotFound);
-  }
-  if (facts.pool.quoteMint !== WSOL_MINT) throw badRequest(RULES.poolNotSolQuoted);
-  return { venue: "launchswap", pool: facts.pool.address, mint: facts.mint };
 }
