@@ -1,0 +1,227 @@
+/** SOL endpoints (spec 4.8 to 4.10): consolidate, send asset and split, each an execution. */
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { Chain } from "../chain/chain.js";
+import { consolidateSol, type SolDeps } from "../domain/consolidate.js";
+import type { RequestBody } from "../domain/create-request.js";
+import { requireChain } from "../domain/execution.js";
+import { splitSol } from "../domain/split.js";
+import { sendAsset } from "../domain/transfer.js";
+import { requireApiKey } from "./auth.js";
+import { apiKeySecurity, authErrors, errorSchema } from "./schemas.js";
+
+// Request fields are documented, not typed: the domain parsers apply the spec's rules and exact texts.
+const feeReserve = {
+  description: "default 5000; the effective reserve adds the relay tip and the priority fee",
+};
+const confirm = { description: "default true" };
+
+const consolidateBody = {
+  type: ["object", "null"],
+  properties: {
+    destination_wallet: { description: "managed or external address" },
+    source_wallets: {
+      description:
+        "1 to 50 unique managed wallets; default every active wallet of the key but the destination",
+    },
+    fee_reserve_lamports: feeReserve,
+    confirm,
+  },
+} as const;
+
+const transferBody = {
+  type: ["object", "null"],
+  properties: {
+    destination_wallet: { description: "any address except the source" },
+    source_wallet: { description: "managed wallet; the key's default wallet otherwise" },
+    mint: { description: "omit or SOL for native SOL; otherwise a mint of SPL Token or Token-2022" },
+    amount: { description: "SOL (up to 9 decimals) or token atomic units (positive integer)" },
+    fee_reserve_lamports: feeReserve,
+    confirm,
+  },
+} as const;
+
+const splitBody = {
+  type: ["object", "null"],
+  properties: {
+    source_wallet: { description: "managed wallet; the key's default wallet otherwise" },
+    total_percent: { description: "share of spendable balance, default 100, greater than 0, at most 100" },
+    fee_reserve_lamports: feeReserve,
+    destinations: {
+      description: "1 to 5 entries {wallet, sol?} or {wallet, percent?}; neither = equal share",
+    },
+    confirm,
+  },
+} as const;
+
+const lamports = { type: "integer", description: "lamports" } as const;
+const sol = { type: "string", description: "SOL with 9 decimals" } as const;
+const confirmation = {
+  signature: { type: "string" },
+  confirmed: { type: "boolean" },
+  confirmation_status: { type: ["string", "null"] },
+} as const;
+const confirmationFields = ["signature", "confirmed", "confirmation_status"] as const;
+
+const consolidateResponse = {
+  type: "object",
+  properties: {
+    destination_wallet: { type: "string" },
+    fee_reserve_lamports: lamports,
+    total_transfer_lamports: lamports,
+    total_transfer_sol: sol,
+    transactions: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: {
+          source_wallet: { type: "string" },
+          source_balance_lamports: lamports,
+          transfer_lamports: lamports,
+          transfer_sol: sol,
+          ...confirmation,
+        },
+        required: [
+          "source_wallet",
+          "source_balance_lamports",
+          "transfer_lamports",
+          "transfer_sol",
+          ...confirmationFields,
+        ],
+        additionalProperties: false,
+      },
+    },
+  },
+  required: [
+    "destination_wallet",
+    "fee_reserve_lamports",
+    "total_transfer_lamports",
+    "total_transfer_sol",
+    "transactions",
+  ],
+  additionalProperties: false,
+} as const;
+
+const transferResponse = {
+  type: "object",
+  properties: {
+    source_wallet: { type: "string" },
+    destination_wallet: { type: "string" },
+    mint: { type: "string" },
+    asset_type: { type: "string", enum: ["sol", "spl_token"] },
+    amount: { type: "string" },
+    amount_units: { type: "integer" },
+    decimals: { type: "integer" },
+    source_token_account: { type: ["string", "null"] },
+    destination_token_account: { type: ["string", "null"] },
+    fee_reserve_lamports: lamports,
+    ...confirmation,
+  },
+  required: [
+    "source_wallet",
+    "destination_wallet",
+    "mint",
+    "asset_type",
+    "amount",
+    "amount_units",
+    "decimals",
+    "source_token_account",
+    "destination_token_account",
+    "fee_reserve_lamports",
+    ...confirmationFields,
+  ],
+  additionalProperties: false,
+} as const;
+
+const splitResponse = {
+  type: "object",
+  properties: {
+    source_wallet: { type: "string" },
+    source_balance_lamports: lamports,
+    fee_reserve_lamports: lamports,
+    spendable_lamports: lamports,
+    transfer_total_lamports: lamports,
+    transfer_total_sol: sol,
+    transfers: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: {
+          wallet: { type: "string" },
+          lamports,
+          sol,
+          mode: { type: "string", enum: ["fixed", "percent", "equal"] },
+        },
+        required: ["wallet", "lamports", "sol", "mode"],
+        additionalProperties: false,
+      },
+    },
+    ...confirmation,
+  },
+  required: [
+    "source_wallet",
+    "source_balance_lamports",
+    "fee_reserve_lamports",
+    "spendable_lamports",
+    "transfer_total_lamports",
+    "transfer_total_sol",
+    "transfers",
+    ...confirmationFields,
+  ],
+  additionalProperties: false,
+} as const;
+
+const errors = { 400: errorSchema, 404: errorSchema, 502: errorSchema, 503: errorSchema, ...authErrors };
+
+/** Registers the consolidate, send-asset and split routes (authenticated by the global auth hook). */
+export function solRoutes(
+  app: FastifyInstance,
+  deps: Omit<SolDeps, "chain"> & { chain?: SolDeps["chain"] | Chain },
+): void {
+  const common = { tags: ["sol"], security: apiKeySecurity };
+  const run =
+    (fn: (d: SolDeps, apiKeyId: number, body: RequestBody) => Promise<unknown>) =>
+    async (req: FastifyRequest): Promise<unknown> => {
+      const key = requireApiKey(req);
+      const chain = requireChain(deps.chain);
+      return fn({ ...deps, chain }, key.id, (req.body ?? {}) as RequestBody);
+    };
+
+  app.post(
+    "/v1/sol/consolidate/execute",
+    {
+      schema: {
+        ...common,
+        summary: "Sweep SOL from managed wallets into one destination (one transaction per source)",
+        body: consolidateBody,
+        response: { 200: consolidateResponse, ...errors },
+      },
+    },
+    run(consolidateSol),
+  );
+
+  app.post(
+    "/v1/sol/transfer/execute",
+    {
+      schema: {
+        ...common,
+        summary: "Send native SOL or a fungible token from a managed wallet to any address",
+        body: transferBody,
+        response: { 200: transferResponse, ...errors },
+      },
+    },
+    run(sendAsset),
+  );
+
+  app.post(
+    "/v1/sol/split/execute",
+    {
+      schema: {
+        ...common,
+        summary: "Distribute SOL from a managed wallet to up to five destinations in one transaction",
+        body: splitBody,
+        response: { 200: splitResponse, ...errors },
+      },
+    },
+    run(splitSol),
+  );
+}
