@@ -373,6 +373,18 @@ describe("launchswap trades built by the official SDK", () => {
     expect(wrongUva.err).toEqual({ InstructionError: [i, { Custom: 2006 }] });
     const wrongTokenProgram = send(ledger, user, withKey(11, TOKEN_PROGRAM_ID));
     expect(wrongTokenProgram.err).toEqual({ InstructionError: [i, { Custom: 2022 }] });
+    const wrongPoolV2 = send(ledger, user, withKey(23, Keypair.generate().publicKey));
+    expect(wrongPoolV2.err).toEqual({ InstructionError: [i, { Custom: 6062 }] });
+    const withSwap = (ix: TransactionInstruction) => ixs.map((x, j) => (j === i ? ix : x));
+    const readOnlyPool = swap.keys.map((k, j) => (j === 0 ? { ...k, isWritable: false } : k));
+    const notMut = send(ledger, user, withSwap(new TransactionInstruction({ ...swap, keys: readOnlyPool })));
+    expect(notMut.err).toEqual({ InstructionError: [i, { Custom: 2000 }] });
+    const short = send(
+      ledger,
+      user,
+      withSwap(new TransactionInstruction({ ...swap, keys: swap.keys.slice(0, 20) })),
+    );
+    expect(short.err).toEqual({ InstructionError: [i, { Custom: 3005 }] });
   });
 });
 
