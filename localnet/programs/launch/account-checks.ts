@@ -8,6 +8,7 @@ import { launchSdk } from "../../../src/launch/sdk.js";
 import type { InstructionAccount, LedgerAccess } from "../types.js";
 import { anchorFail, type LogSink } from "./failures.js";
 import { pumpCoder } from "./idl-coder.js";
+import { derivePda } from "./pda-memo.js";
 
 /** One account entry of an IDL instruction (Anchor 0.30+ IDL format). */
 export interface IdlAccountSpec {
@@ -114,7 +115,7 @@ export function checkAccounts(
       const pdaProgram = spec_.pda.program
         ? new PublicKey(seedBytes(spec_.pda.program, spec_.name))
         : programId;
-      const [expected] = PublicKey.findProgramAddressSync(seeds, pdaProgram);
+      const expected = derivePda(seeds, pdaProgram);
       if (!expected.equals(given.pubkey)) anchorFail(log, "ConstraintSeeds", spec_.name);
     }
   }

@@ -3,11 +3,7 @@
  * create-and-buy refuses cashback). Data is encoded with the SDK's IDL coder; account lists follow the
  * IDL order and match what the SDK emits (a test compares them).
  */
-import {
-  ASSOCIATED_TOKEN_PROGRAM_ID,
-  getAssociatedTokenAddressSync,
-  TOKEN_2022_PROGRAM_ID,
-} from "@solana/spl-token";
+import { ASSOCIATED_TOKEN_PROGRAM_ID, TOKEN_2022_PROGRAM_ID } from "@solana/spl-token";
 import { PublicKey, SystemProgram, TransactionInstruction, type AccountMeta } from "@solana/web3.js";
 import BN from "bn.js";
 import { launchSdk } from "../../../src/launch/sdk.js";
@@ -23,6 +19,7 @@ import {
   GLOBAL_VOLUME_ACCUMULATOR_ADDRESS,
   MINT_AUTHORITY_ADDRESS,
   userVolumeAccumulatorAddress,
+  associatedTokenAddress,
 } from "./pda.js";
 import { pumpCoder } from "./idl-coder.js";
 
@@ -109,7 +106,7 @@ export function buildBuyIx(a: {
       ro(a.mint),
       w(curveAddress(a.mint)),
       w(curveTokenAccount(a.mint)),
-      w(getAssociatedTokenAddressSync(a.mint, a.user, true, TOKEN_2022_PROGRAM_ID)),
+      w(associatedTokenAddress(a.user, a.mint, TOKEN_2022_PROGRAM_ID)),
       ws(a.user),
       ro(SystemProgram.programId),
       ro(TOKEN_2022_PROGRAM_ID),

@@ -1,12 +1,9 @@
 /** Addresses of the bonding-curve program's accounts (PDAs per reference C.3, via the SDK's helpers). */
-import {
-  ASSOCIATED_TOKEN_PROGRAM_ID,
-  getAssociatedTokenAddressSync,
-  TOKEN_2022_PROGRAM_ID,
-} from "@solana/spl-token";
+import { ASSOCIATED_TOKEN_PROGRAM_ID, TOKEN_2022_PROGRAM_ID } from "@solana/spl-token";
 import { PublicKey } from "@solana/web3.js";
 import { launchSdk } from "../../../src/launch/sdk.js";
 import { LAUNCH_PROGRAM_ID } from "./constants.js";
+import { derivePda } from "./pda-memo.js";
 
 /** Global PDA. */
 export const GLOBAL_ADDRESS = launchSdk.GLOBAL_PDA;
@@ -22,9 +19,20 @@ export const MINT_AUTHORITY_ADDRESS = PublicKey.findProgramAddressSync(
   LAUNCH_PROGRAM_ID,
 )[0];
 
+const seed = (s: string): Uint8Array => Buffer.from(s);
+
 /** Bonding curve PDA of `mint`. */
 export function curveAddress(mint: PublicKey): PublicKey {
-  return launchSdk.bondingCurvePda(mint);
+  return derivePda([seed("bonding-curve"), mint.toBytes()], LAUNCH_PROGRAM_ID);
+}
+
+/** Associated token account of `owner` for `mint` under `tokenProgram` (memoized). */
+export function associatedTokenAddress(
+  owner: PublicKey,
+  mint: PublicKey,
+  tokenProgram: PublicKey,
+): PublicKey {
+  return derivePda([owner.toBytes(), tokenProgram.toBytes(), mint.toBytes()], ASSOCIATED_TOKEN_PROGRAM_ID);
 }
 
 /** The curve's Token-2022 token account (ATA of the curve PDA). */
@@ -32,26 +40,20 @@ export function curveTokenAccount(
   mint: PublicKey,
   tokenProgram: PublicKey = TOKEN_2022_PROGRAM_ID,
 ): PublicKey {
-  return getAssociatedTokenAddressSync(
-    mint,
-    curveAddress(mint),
-    true,
-    tokenProgram,
-    ASSOCIATED_TOKEN_PROGRAM_ID,
-  );
+  return associatedTokenAddress(curveAddress(mint), mint, tokenProgram);
 }
 
 /** bonding_curve_v2 PDA of `mint` (a remaining account of trades; need not exist). */
 export function curveV2Address(mint: PublicKey): PublicKey {
-  return launchSdk.bondingCurveV2Pda(mint);
+  return derivePda([seed("bonding-curve-v2"), mint.toBytes()], LAUNCH_PROGRAM_ID);
 }
 
 /** Creator vault of `creator` (system-owned lamport PDA). */
 export function creatorVaultAddress(creator: PublicKey): PublicKey {
-  return launchSdk.creatorVaultPda(creator);
+  return derivePda([seed("creator-vault"), creator.toBytes()], LAUNCH_PROGRAM_ID);
 }
 
 /** The user's pump user volume accumulator (holds bonding-curve cashback lamports). */
 export function userVolumeAccumulatorAddress(user: PublicKey): PublicKey {
-  return launchSdk.userVolumeAccumulatorPda(user);
+  return derivePda([seed("user_volume_accumulator"), user.toBytes()], LAUNCH_PROGRAM_ID);
 }
