@@ -1,0 +1,124 @@
+/** POST /v1/cashback/claim/execute end to end: claims of both sources, of one, of none, and the refusals. */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { Keypair } from "@solana/web3.js";
+import { SPEC } from "../../src/domain/errors.js";
+import { startE2e, type E2e } from "../helpers/e2e.js";
+
+let e2e: E2e;
+beforeAll(async () => {
+  e2e = await startE2e();
+});
+afterAll(async () => {
+  await e2e?.close();
+});
+beforeEach(() => e2e.reset());
+
+interface ClaimTx {
+  kind: "bonding_curve" | "launchswap";
+  claimable_lamports: number;
+  signature: string;
+  confirmed: boolean;
+  confirmation_status: string | null;
+}
+interface ClaimBody {
+  wallet: string;
+  transactions: ClaimTx[];
+}
+
+/** Network fee the transaction paid, from the node's transaction meta. */
+async function feeOf(signature: string): Promise<bigint> {
+  const tx = await e2e.connection.getTransaction(signature, {
+    commitment: "confirmed",
+    maxSupportedTransactionVersion: 0,
+  });
+  if (!tx?.meta) throw new Error(`no meta for ${signature}`);
+  return BigInt(tx.meta.fee);
+}
+
+async function claimable(apiKey: string, wallet: string): Promise<[number, number]> {
+  const res = await e2e.post(apiKey, "/v1/cashback/check", { wallet });
+  const [entry] = res.json<{
+    wallets: { launch_bonding_lamports: number; launchswap_wsol_lamports: number }[];
+  }>().wallets;
+  return [entry?.launch_bonding_lamports ?? -1, entry?.launchswap_wsol_lamports ?? -1];
+}
+
+describe("POST /v1/cashback/claim/execute", () => {
+  it("claims both sources in two transactions; the wallet gains exactly the cashback minus fees and tips", async () => {
+    const { apiKey, wallet } = await e2e.setup();
+    e2e.localnet.admin.setCashback(wallet, { bondingLamports: 7_000_000n, swapLamports: 3_000_000n });
+    const before = await e2e.balance(wallet);
+
+    const res = await e2e.post(apiKey, "/v1/cashback/claim/execute", {});
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json<ClaimBody>();
+    expect(body.wallet).toBe(wallet);
+    expect(body.transactions.map((t) => [t.kind, t.claimable_lamports, t.confirmed])).toEqual([
+      ["bonding_curve", 7_000_000, true],
+      ["launchswap", 3_000_000, true],
+    ]);
+    expect(body.transactions[0]?.signature).not.toBe(body.transactions[1]?.signature);
+    for (const t of body.transactions) expect(["confirmed", "finalized"]).toContain(t.confirmation_status);
+
+    let spent = 0n;
+    for (const t of body.transactions) spent += (await feeOf(t.signature)) + e2e.localnet.relayTipLamports;
+    // The swap claim's temporary WSOL account is closed again, so its rent comes back in the same transaction.
+    expect(await e2e.balance(wallet)).toBe(before + 10_000_000n - spent);
+    expect(await claimable(apiKey, wallet)).toEqual([0, 0]);
+  });
+
+  it("claims only the enabled source", async () => {
+    const { apiKey, wallet } = await e2e.setup();
+    e2e.localnet.admin.setCashback(wallet, { bondingLamports: 2_000_000n, swapLamports: 4_000_000n });
+    const res = await e2e.post(apiKey, "/v1/cashback/claim/execute", { claim_launchswap: false });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<ClaimBody>().transactions.map((t) => [t.kind, t.claimable_lamports])).toEqual([
+      ["bonding_curve", 2_000_000],
+    ]);
+    expect(await claimable(apiKey, wallet)).toEqual([0, 4_000_000]);
+
+    const swapOnly = await e2e.post(apiKey, "/v1/cashback/claim/execute", {
+      wallet,
+      claim_bonding_curve: false,
+      confirm: false,
+    });
+    expect(swapOnly.statusCode, swapOnly.body).toBe(200);
+    const [tx] = swapOnly.json<ClaimBody>().transactions;
+    expect(tx).toMatchObject({ kind: "launchswap", claimable_lamports: 4_000_000, confirmed: false });
+    expect(tx?.confirmation_status).toBeNull();
+  });
+
+  it("sends nothing when nothing is claimable", async () => {
+    const { apiKey, wallet } = await e2e.setup();
+    const res = await e2e.post(apiKey, "/v1/cashback/claim/execute", {});
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ wallet, transactions: [] });
+    expect(e2e.roundTrips()["relay.sendTransaction"]).toBeUndefined();
+  });
+
+  it("refuses a wallet that is not managed by the key, and disabled claim types", async () => {
+    const { apiKey } = await e2e.setup({ sol: 0n });
+    const other = await e2e.setup({ sol: 0n });
+    for (const wallet of [other.wallet, Keypair.generate().publicKey.toBase58()]) {
+      const res = await e2e.post(apiKey, "/v1/cashback/claim/execute", { wallet });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ detail: SPEC.claim.walletSelection });
+    }
+    const none = await e2e.post(apiKey, "/v1/cashback/claim/execute", {
+      claim_bonding_curve: false,
+      claim_launchswap: false,
+    });
+    expect(none.statusCode).toBe(400);
+    expect(none.json()).toEqual({ detail: SPEC.claim.noneEnabled });
+  });
+
+  it("is a 502 with the spec's text when the pre-claim read fails, and sends nothing", async () => {
+    const { apiKey, wallet } = await e2e.setup();
+    e2e.localnet.admin.setCashback(wallet, { bondingLamports: 1_000_000n, swapLamports: 0n });
+    e2e.localnet.admin.setFaults({ errorRate: 1, errorKind: "rpcError", methods: ["getMultipleAccounts"] });
+    const res = await e2e.post(apiKey, "/v1/cashback/claim/execute", {});
+    expect(res.statusCode).toBe(502);
+    expect(res.json()).toEqual({ detail: SPEC.claim.readFailed });
+    expect(e2e.roundTrips()["relay.sendTransaction"]).toBeUndefined();
+  });
+});
