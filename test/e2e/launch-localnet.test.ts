@@ -4,11 +4,17 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  AddressLookupTableProgram,
+  ComputeBudgetProgram,
   Connection,
   Keypair,
   LAMPORTS_PER_SOL,
   PublicKey,
+  SystemProgram,
   Transaction,
+  TransactionMessage,
+  VersionedTransaction,
+  type AddressLookupTableAccount,
   type TransactionInstruction,
 } from "@solana/web3.js";
 import { TOKEN_2022_PROGRAM_ID } from "@solana/spl-token";
@@ -18,6 +24,7 @@ import { cashbackReadPlan, interpretCashbackRead } from "../../src/launch/cashba
 import { buildClaimCurveCashback, buildClaimSwapCashback } from "../../src/launch/cashback-instructions.js";
 import { buildCreateV2, buildCreateV2AndBuyExactSolIn } from "../../src/launch/create-instructions.js";
 import { LAUNCH_GLOBAL, SWAP_FEE_CONFIG, SWAP_GLOBAL_CONFIG } from "../../src/launch/programs.js";
+import { staticLookupAddresses } from "../../src/launch/lookup-table.js";
 import {
   decodeLaunchGlobal,
   decodeSwapFeeConfig,
@@ -61,11 +68,28 @@ function funded(sol = 10n): Keypair {
 }
 
 /** Signs, sends and waits for the status; returns the transaction error (null on success). */
-async function send(ixs: TransactionInstruction[], signers: Keypair[]): Promise<unknown> {
+async function send(
+  ixs: TransactionInstruction[],
+  signers: Keypair[],
+  tables?: AddressLookupTableAccount[],
+): Promise<unknown> {
   const { blockhash } = await connection.getLatestBlockhash();
-  const tx = new Transaction({ feePayer: signers[0]!.publicKey, recentBlockhash: blockhash }).add(...ixs);
-  tx.sign(...signers);
-  const signature = await connection.sendRawTransaction(tx.serialize(), { skipPreflight: true });
+  let wire: Uint8Array;
+  if (tables) {
+    const message = new TransactionMessage({
+      payerKey: signers[0]!.publicKey,
+      recentBlockhash: blockhash,
+      instructions: ixs,
+    });
+    const tx = new VersionedTransaction(message.compileToV0Message(tables));
+    tx.sign(signers);
+    wire = tx.serialize();
+  } else {
+    const tx = new Transaction({ feePayer: signers[0]!.publicKey, recentBlockhash: blockhash }).add(...ixs);
+    tx.sign(...signers);
+    wire = tx.serialize();
+  }
+  const signature = await connection.sendRawTransaction(wire, { skipPreflight: true });
   // Bounded polling on the localnet's own clock; no wall-clock assertion.
   for (let i = 0; i < 400; i++) {
     const { value } = await connection.getSignatureStatuses([signature]);
@@ -198,6 +222,64 @@ describe("launch layer on the localnet", () => {
     expect(read.venue).toBe("bonding_curve");
     expect(read.userTokenBalance).toBeGreaterThan(0n);
     expect(read.venue === "bonding_curve" && read.curve.creator).toEqual(creator.publicKey);
+  });
+
+  it("creates with maximal metadata and a first buy in one v0 transaction through the static lookup table", async () => {
+    const payer = funded();
+    const swapGlobalConfig = decodeSwapGlobalConfig(
+      (await connection.getAccountInfo(SWAP_GLOBAL_CONFIG))!.data,
+    );
+    const tip = new PublicKey(net.relayTipAccounts[0]!);
+    const addresses = staticLookupAddresses({ global, swapGlobalConfig, tipAccounts: [tip] });
+    // A recent finalized slot on a real cluster; the localnet's SlotHashes may only know slot 0.
+    let table: PublicKey | null = null;
+    for (const recentSlot of [await connection.getSlot("finalized"), 0]) {
+      const [create, address] = AddressLookupTableProgram.createLookupTable({
+        authority: payer.publicKey,
+        payer: payer.publicKey,
+        recentSlot,
+      });
+      if ((await send([create], [payer])) === null) {
+        table = address;
+        break;
+      }
+    }
+    if (table === null) throw new Error("could not create a lookup table");
+    for (let i = 0; i < addresses.length; i += 20) {
+      const extend = AddressLookupTableProgram.extendLookupTable({
+        lookupTable: table,
+        authority: payer.publicKey,
+        payer: payer.publicKey,
+        addresses: addresses.slice(i, i + 20),
+      });
+      expect(await send([extend], [payer])).toBeNull();
+    }
+    // Entries become usable in the slot after the extension.
+    const extendedAt = await connection.getSlot("confirmed");
+    while ((await connection.getSlot("confirmed")) <= extendedAt) await new Promise((r) => setTimeout(r, 25));
+    const lookup = (await connection.getAddressLookupTable(table)).value;
+    expect(lookup?.state.addresses).toHaveLength(addresses.length);
+
+    const mint = Keypair.generate();
+    const ixs = [
+      ComputeBudgetProgram.setComputeUnitLimit({ units: 400_000 }),
+      ComputeBudgetProgram.setComputeUnitPrice({ microLamports: 1_000 }),
+      ...(await buildCreateV2AndBuyExactSolIn({
+        mint: mint.publicKey,
+        name: "N".repeat(32),
+        symbol: "S".repeat(13),
+        uri: `https://${"u".repeat(192)}`,
+        creator: payer.publicKey,
+        mayhem: false,
+        cashback: false,
+        global,
+        spendableLamports: 10_000_000n,
+        minTokensOut: 1n,
+      })),
+      SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: tip, lamports: 200_000 }),
+    ];
+    expect(await send(ixs, [payer, mint], [lookup!])).toBeNull();
+    expect((await readTrade(mint.publicKey, payer.publicKey)).userTokenBalance).toBeGreaterThan(0n);
   });
 
   it("a cashback create is left to the program, which rejects it (6082)", async () => {
