@@ -130,3 +130,41 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
     },
   };
 }
+
+// Trade helpers shared by test/e2e/trade-*.test.ts.
+
+/** A trade request body as the tests send it (any JSON the spec allows, plus deliberate mistakes). */
+export type TradeBody = Record<string, unknown>;
+
+/** The trade response fields the tests read. */
+export interface TradeResult {
+  wallet: string;
+  action: string;
+  mint: string;
+  amount: string;
+  amount_units: number;
+  denominated_in_sol: boolean;
+  signature: string;
+  confirmed: boolean;
+  confirmation_status: string | null;
+  venue: string;
+  pool: string | null;
+  expected_output: string;
+  timing_ms?: Record<string, number>;
+}
+
+/**
+ * Upper bound of what a trade costs besides the traded lamports once the wallet's accounts exist:
+ * signature fee 5 000, priority fee (10 000 µlamports × ~204k CU ≈ 2 000), relay tip 200 000.
+ */
+export const BALANCE_OVERHEAD_MAX = 300_000n;
+
+/** The same for a wallet's first trade of a token, which also pays rent for its new accounts. */
+export const FIRST_TRADE_OVERHEAD_MAX = 6_000_000n;
+
+/** Posts a trade and returns its 200 body; any other status fails the test with the body. */
+export async function trade(e2e: E2e, apiKey: string, body: TradeBody): Promise<TradeResult> {
+  const res = await e2e.post(apiKey, "/v1/trades/execute", body);
+  if (res.statusCode !== 200) throw new Error(`trade failed: ${res.statusCode} ${res.body}`);
+  return res.json<TradeResult>();
+}
