@@ -324,6 +324,59 @@ describe("operator helpers and rarer instructions", () => {
     expect(ok.err, ok.logs.join("\n")).toBeNull();
   });
 
+  it("create_v2 failures change nothing: cashback by default (6082), name over 32 bytes (6043)", () => {
+    const ledger = newLedger();
+    const before = ledger.getAccount(ledger.operator.publicKey)!.lamports;
+    expect(() => createToken(ledger, { cashback: true })).toThrow(/CashbackDeprecated/);
+    expect(() => createToken(ledger, { name: "x".repeat(33) })).toThrow(/NameTooLong/);
+    expect(ledger.getAccount(ledger.operator.publicKey)!.lamports).toBe(before);
+  });
+
+  it("a cashback coin sold without the accumulator account pays the creator fee to the creator vault", async () => {
+    const ledger = createLedger({ programs: [createLaunchProgram({ cashbackCreation: true })] });
+    installLaunchGenesis(ledger, { cashbackCreation: true });
+    const { mint, creator } = createToken(ledger, { cashback: true });
+    const user = funded(ledger);
+    const userAta = getAssociatedTokenAddressSync(mint, user.publicKey, true, TOKEN_2022_PROGRAM_ID);
+    const buy = send(ledger, user, [
+      createAssociatedTokenAccountIdempotentInstruction(
+        user.publicKey,
+        userAta,
+        user.publicKey,
+        mint,
+        TOKEN_2022_PROGRAM_ID,
+      ),
+      buildBuyIx({
+        mint,
+        user: user.publicKey,
+        creator,
+        feeRecipient: FEE_RECIPIENTS[0]!,
+        amount: 10_000_000_000n,
+        limit: 10_000_000_000n,
+      }),
+    ]);
+    expect(buy.err, buy.logs.join("\n")).toBeNull();
+    const uvaKey = userVolumeAccumulatorAddress(user.publicKey);
+    const uvaBefore = ledger.getAccount(uvaKey)!.lamports;
+    const vault = launchSdk.creatorVaultPda(creator);
+    expect(ledger.getAccount(vault)).toBeNull();
+    const sell = await PUMP_SDK.getSellInstructionRaw({
+      user: user.publicKey,
+      mint,
+      creator,
+      amount: new BN(5_000_000_000),
+      solAmount: new BN(0),
+      feeRecipient: FEE_RECIPIENTS[1]!,
+      buybackFeeRecipient: BUYBACK_FEE_RECIPIENTS[1]!,
+      tokenProgram: TOKEN_2022_PROGRAM_ID,
+      cashback: false,
+    });
+    const rec = send(ledger, user, [sell]);
+    expect(rec.err, rec.logs.join("\n")).toBeNull();
+    expect(ledger.getAccount(uvaKey)!.lamports).toBe(uvaBefore);
+    expect(ledger.getAccount(vault)!.lamports).toBeGreaterThan(0n);
+  });
+
   it("extend_account grows a short curve to 151 bytes and the curve still trades", async () => {
     const ledger = newLedger();
     const { mint, creator } = createToken(ledger, {});
