@@ -14,9 +14,19 @@ export const COMPUTE_BUDGET_PROGRAM_ID = "ComputeBudget1111111111111111111111111
 export const LAMPORTS_PER_SIGNATURE = 5000n;
 export const MAX_COMPUTE_UNIT_LIMIT = 1_400_000n;
 export const DEFAULT_INSTRUCTION_COMPUTE_UNIT_LIMIT = 200_000n;
+/** Largest transaction the cluster accepts (wire bytes). */
+export const MAX_TRANSACTION_BYTES = 1232;
+/** Most accounts one transaction may lock. */
+export const MAX_ACCOUNT_LOCKS = 64;
 
 /** Decodes wire bytes; throws TransactionRejected(SanitizeFailure) when they are not a transaction. */
 export function decodeTransaction(bytes: Uint8Array): VersionedTransaction {
+  if (bytes.length > MAX_TRANSACTION_BYTES) {
+    throw new TransactionRejected(
+      "SanitizeFailure",
+      `transaction too large: ${bytes.length} bytes (max: raw ${MAX_TRANSACTION_BYTES})`,
+    );
+  }
   try {
     return VersionedTransaction.deserialize(bytes);
   } catch (e) {
@@ -159,6 +169,12 @@ export function resolveMessage(
   }
   const staticKeys = msg.staticAccountKeys;
   const accountKeys = [...staticKeys, ...loadedWritable, ...loadedReadonly];
+  if (accountKeys.length > MAX_ACCOUNT_LOCKS) {
+    throw new TransactionRejected(
+      "TooManyAccountLocks",
+      `transaction locks ${accountKeys.length} accounts (max 64)`,
+    );
+  }
   const h = msg.header;
   const numStatic = staticKeys.length;
   const writable = accountKeys.map((_k, i) => {

@@ -41,6 +41,7 @@ interface BundleEntry {
 /** Accepted bundles and their landing. */
 export class BundleRelay {
   private readonly bundles = new Map<string, BundleEntry>();
+  private delayed: BundleEntry[] = [];
 
   constructor(
     private readonly ledger: Ledger,
@@ -104,9 +105,10 @@ export class BundleRelay {
     if (this.faults.bundleInvalid()) entry.status = "Invalid";
     else if (this.faults.bundleFailed()) entry.status = "Failed";
     else if (this.faults.neverLand()) entry.status = "Pending";
-    else if (this.faults.landAfterSlots() > 0)
+    else if (this.faults.landAfterSlots() > 0) {
       entry.due = this.ledger.slot() + BigInt(this.faults.landAfterSlots());
-    else this.land(entry);
+      this.delayed.push(entry);
+    } else this.land(entry);
     return id;
   }
 
@@ -122,9 +124,10 @@ export class BundleRelay {
   }
 
   private landDue(slot: bigint): void {
-    for (const e of this.bundles.values()) {
-      if (e.due !== null && e.due <= slot && e.status === "Pending") this.land(e);
-    }
+    if (this.delayed.length === 0) return;
+    const due = this.delayed.filter((e) => e.due !== null && e.due <= slot);
+    this.delayed = this.delayed.filter((e) => !due.includes(e));
+    for (const e of due) if (e.status === "Pending") this.land(e);
   }
 
   /** getBundleStatuses value entries (null unless landed). */

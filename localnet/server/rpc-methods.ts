@@ -4,6 +4,7 @@ import type { Ledger } from "../ledger/index.js";
 import { TransactionRejected } from "../ledger/index.js";
 import { tokenAccountBalance, uiAmountString } from "../ledger/token-balances.js";
 import {
+  MAX_TRANSACTION_BYTES,
   decodeTransactionString,
   parseComputeBudget,
   resolveMessage,
@@ -210,9 +211,17 @@ export function rpcMethods(ledger: Ledger, submitter: Submitter): Map<string, Rp
 /** Decodes a transaction parameter (base58 by default, like the RPC). */
 export function decodeParam(v: unknown, encoding: string | undefined): Uint8Array {
   const text = stringParam(v, "transaction");
+  let wire: Uint8Array;
   try {
-    return decodeTransactionString(text, encoding);
+    wire = decodeTransactionString(text, encoding);
   } catch (e) {
     throw invalidParams(`invalid transaction: ${(e as Error).message}`);
   }
+  if (wire.length > MAX_TRANSACTION_BYTES) {
+    // The RPC's wording for an oversized transaction.
+    throw invalidParams(
+      `${encoding ?? "base58"} encoded solana_sdk::transaction::versioned::VersionedTransaction too large: ${wire.length} bytes (max: encoded/raw ${encoding === "base64" ? 1644 : 1683}/${MAX_TRANSACTION_BYTES})`,
+    );
+  }
+  return wire;
 }

@@ -297,3 +297,29 @@ describe("stats", () => {
     expect(net.admin.stats()).toEqual({});
   });
 });
+
+describe("limits", () => {
+  it("rejects a transaction above 1232 bytes like the RPC", async () => {
+    const big = Buffer.alloc(1300, 1).toString("base64");
+    const r = await post(net.rpcUrl, "sendTransaction", [big, { encoding: "base64" }]);
+    expect(r.body.error?.code).toBe(-32602);
+    expect(r.body.error?.message).toMatch(/too large: 1300 bytes/);
+  });
+
+  it("lands a bundle delayed by landAfterSlots only once the slots pass", async () => {
+    net.admin.setFaults({ landAfterSlots: 3 });
+    const a = funded();
+    const dest = Keypair.generate().publicKey;
+    const t = await signedTransfer(a, dest, 1e6, { to: net.bundleTipAccounts[0]!, lamports: 1000 });
+    const id = (
+      await post(`${net.bundleRelayUrl}/api/v1/bundles`, "sendBundle", [[t], { encoding: "base64" }])
+    ).body.result as string;
+    net.admin.advanceSlots(2);
+    const pending = await post(`${net.bundleRelayUrl}/api/v1/bundles`, "getInflightBundleStatuses", [[id]]);
+    expect(pending.body.result).toMatchObject({ value: [{ status: "Pending" }] });
+    net.admin.advanceSlots(1);
+    const landed = await post(`${net.bundleRelayUrl}/api/v1/bundles`, "getInflightBundleStatuses", [[id]]);
+    expect(landed.body.result).toMatchObject({ value: [{ status: "Landed" }] });
+    expect(await conn.getBalance(dest)).toBe(1e6);
+  });
+});
