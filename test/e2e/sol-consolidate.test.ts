@@ -1,0 +1,174 @@
+/** POST /v1/sol/consolidate/execute end to end: exact lamports per source and at the destination, and refusals. */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { Keypair } from "@solana/web3.js";
+import { FOUNDATION, SPEC } from "../../src/domain/errors.js";
+import { SYSTEM_ACCOUNT_RENT_EXEMPT_MINIMUM } from "../../src/domain/reserve.js";
+import { startE2e, type E2e } from "../helpers/e2e.js";
+
+let e2e: E2e;
+beforeAll(async () => {
+  e2e = await startE2e();
+});
+afterAll(async () => {
+  await e2e?.close();
+});
+beforeEach(() => e2e.reset());
+
+interface ConsolidateBody {
+  destination_wallet: string;
+  fee_reserve_lamports: number;
+  total_transfer_lamports: number;
+  total_transfer_sol: string;
+  transactions: {
+    source_wallet: string;
+    source_balance_lamports: number;
+    transfer_lamports: number;
+    transfer_sol: string;
+    signature: string;
+    confirmed: boolean;
+    confirmation_status: string | null;
+  }[];
+}
+
+/** The spec's effective reserve for a transfer transaction, from the same compute budget the chain uses. */
+function expectedReserve(requested: bigint): bigint {
+  const { maxUnitLimit, priceMicroLamports } = e2e.chain.computeBudget("transfer");
+  const floor =
+    requested > SYSTEM_ACCOUNT_RENT_EXEMPT_MINIMUM ? requested : SYSTEM_ACCOUNT_RENT_EXEMPT_MINIMUM;
+  return (
+    floor +
+    e2e.localnet.relayTipLamports +
+    5_000n +
+    (priceMicroLamports * maxUnitLimit + 999_999n) / 1_000_000n
+  );
+}
+
+async function feeOf(signature: string): Promise<bigint> {
+  const tx = await e2e.connection.getTransaction(signature, {
+    commitment: "confirmed",
+    maxSupportedTransactionVersion: 0,
+  });
+  if (!tx?.meta) throw new Error(`no meta for ${signature}`);
+  return BigInt(tx.meta.fee);
+}
+
+const external = (): string => Keypair.generate().publicKey.toBase58();
+
+describe("POST /v1/sol/consolidate/execute", () => {
+  it("sweeps every other wallet of the key into the destination, one transaction each", async () => {
+    const { apiKey, wallet: destination } = await e2e.setup({ sol: 1n });
+    const sources = [
+      await e2e.fundedWallet(apiKey, 2n),
+      await e2e.fundedWallet(apiKey, 3n),
+      await e2e.fundedWallet(apiKey, 4n),
+    ];
+    const destinationBefore = await e2e.balance(destination);
+
+    const res = await e2e.post(apiKey, "/v1/sol/consolidate/execute", { destination_wallet: destination });
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json<ConsolidateBody>();
+    const reserve = expectedReserve(5_000n);
+    expect(body.destination_wallet).toBe(destination);
+    expect(BigInt(body.fee_reserve_lamports)).toBe(reserve);
+    expect(body.transactions.map((t) => t.source_wallet)).toEqual(sources);
+
+    let total = 0n;
+    for (const [i, t] of body.transactions.entries()) {
+      const balance = BigInt(i + 2) * 1_000_000_000n;
+      expect(BigInt(t.source_balance_lamports)).toBe(balance);
+      expect(BigInt(t.transfer_lamports)).toBe(balance - reserve);
+      expect(t.confirmed).toBe(true);
+      total += balance - reserve;
+      // Each source keeps the effective reserve minus what it paid: network fee and relay tip.
+      const fee = await feeOf(t.signature);
+      expect(fee).toBeLessThanOrEqual(
+        reserve - SYSTEM_ACCOUNT_RENT_EXEMPT_MINIMUM - e2e.localnet.relayTipLamports,
+      );
+      expect(await e2e.balance(t.source_wallet)).toBe(reserve - fee - e2e.localnet.relayTipLamports);
+    }
+    expect(BigInt(body.total_transfer_lamports)).toBe(total);
+    expect(await e2e.balance(destination)).toBe(destinationBefore + total);
+    expect(e2e.roundTrips()["relay.sendTransaction"]).toBe(3);
+  });
+
+  it("sends from the named sources to an external destination with the requested reserve", async () => {
+    const { apiKey } = await e2e.setup({ sol: 0n });
+    const a = await e2e.fundedWallet(apiKey, 1n);
+    const b = await e2e.fundedWallet(apiKey, 1n);
+    await e2e.fundedWallet(apiKey, 1n); // not named: untouched
+    const destination = external();
+    const res = await e2e.post(apiKey, "/v1/sol/consolidate/execute", {
+      destination_wallet: destination,
+      source_wallets: [b, a],
+      fee_reserve_lamports: 2_000_000,
+      confirm: false,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json<ConsolidateBody>();
+    const reserve = expectedReserve(2_000_000n);
+    expect(BigInt(body.fee_reserve_lamports)).toBe(reserve);
+    expect(body.transactions.map((t) => [t.source_wallet, t.confirmed, t.confirmation_status])).toEqual([
+      [b, false, null],
+      [a, false, null],
+    ]);
+    expect(BigInt(body.total_transfer_lamports)).toBe(2n * (1_000_000_000n - reserve));
+    expect(body.total_transfer_sol).toBe(
+      `${(2n * (1_000_000_000n - reserve)) / 1_000_000_000n}.${((2n * (1_000_000_000n - reserve)) % 1_000_000_000n).toString().padStart(9, "0")}`,
+    );
+  });
+
+  it("refuses a source that cannot cover the reserve before sending anything", async () => {
+    const { apiKey, wallet: destination } = await e2e.setup({ sol: 1n });
+    const rich = await e2e.fundedWallet(apiKey, 2n);
+    const poor = await e2e.fundedWallet(apiKey, 0n);
+    e2e.localnet.admin.fund(poor, 1_000_000n);
+    e2e.reset();
+
+    const res = await e2e.post(apiKey, "/v1/sol/consolidate/execute", { destination_wallet: destination });
+    expect(res.statusCode).toBe(400);
+    const detail = res.json<{ detail: string }>().detail;
+    expect(detail.startsWith(SPEC.consolidate.lowBalancePrefix)).toBe(true);
+    expect(detail).toContain(poor);
+    expect(e2e.roundTrips()["relay.sendTransaction"]).toBeUndefined();
+    expect(await e2e.balance(rich)).toBe(2_000_000_000n);
+    expect(await e2e.balance(poor)).toBe(1_000_000n);
+  });
+
+  it("answers the spec's errors", async () => {
+    const { apiKey, wallet } = await e2e.setup({ sol: 0n });
+    const other = await e2e.fundedWallet(apiKey, 0n);
+    const foreign = (await e2e.setup({ sol: 0n })).wallet;
+    const cases: [unknown, number, string][] = [
+      [{ destination_wallet: "nope" }, 400, SPEC.consolidate.invalidDestination],
+      [{}, 400, SPEC.consolidate.invalidDestination],
+      [{ destination_wallet: external(), source_wallets: [] }, 400, SPEC.consolidate.sourcesCount],
+      [
+        { destination_wallet: external(), source_wallets: Array.from({ length: 51 }, external) },
+        400,
+        SPEC.consolidate.sourcesCount,
+      ],
+      [
+        { destination_wallet: external(), source_wallets: [wallet, wallet] },
+        400,
+        SPEC.consolidate.sourcesUnique,
+      ],
+      [
+        { destination_wallet: wallet, source_wallets: [other, wallet] },
+        400,
+        SPEC.consolidate.destinationIsSource,
+      ],
+      [{ destination_wallet: wallet, source_wallets: [foreign] }, 404, FOUNDATION.walletNotFound],
+    ];
+    for (const [body, status, detail] of cases) {
+      const res = await e2e.post(apiKey, "/v1/sol/consolidate/execute", body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(status);
+      expect(res.json()).toEqual({ detail });
+    }
+    const lonely = await e2e.setup({ sol: 0n });
+    const none = await e2e.post(lonely.apiKey, "/v1/sol/consolidate/execute", {
+      destination_wallet: lonely.wallet,
+    });
+    expect(none.statusCode).toBe(404);
+    expect(none.json()).toEqual({ detail: SPEC.consolidate.noSources });
+  });
+});

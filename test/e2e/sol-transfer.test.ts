@@ -1,0 +1,262 @@
+/**
+ * POST /v1/sol/transfer/execute end to end: native SOL, a Token-2022 launch token and a classic SPL Token
+ * mint (created here with real SPL Token instructions), to recipients with and without a token account.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { Keypair, LAMPORTS_PER_SOL, PublicKey } from "@solana/web3.js";
+import {
+  TOKEN_2022_PROGRAM_ID,
+  TOKEN_PROGRAM_ID,
+  createMint,
+  getOrCreateAssociatedTokenAccount,
+  mintTo,
+} from "@solana/spl-token";
+import { FOUNDATION, RULES, SPEC } from "../../src/domain/errors.js";
+import { SYSTEM_ACCOUNT_RENT_EXEMPT_MINIMUM } from "../../src/domain/reserve.js";
+import { associatedTokenAddress } from "../../src/launch/programs.js";
+import { startE2e, type E2e } from "../helpers/e2e.js";
+
+let e2e: E2e;
+beforeAll(async () => {
+  e2e = await startE2e();
+});
+afterAll(async () => {
+  await e2e?.close();
+});
+beforeEach(() => e2e.reset());
+
+interface TransferBody {
+  source_wallet: string;
+  destination_wallet: string;
+  mint: string;
+  asset_type: "sol" | "spl_token";
+  amount: string;
+  amount_units: number;
+  decimals: number;
+  source_token_account: string | null;
+  destination_token_account: string | null;
+  fee_reserve_lamports: number;
+  signature: string;
+  confirmed: boolean;
+  confirmation_status: string | null;
+}
+
+async function feeOf(signature: string): Promise<bigint> {
+  const tx = await e2e.connection.getTransaction(signature, {
+    commitment: "confirmed",
+    maxSupportedTransactionVersion: 0,
+  });
+  if (!tx?.meta) throw new Error(`no meta for ${signature}`);
+  return BigInt(tx.meta.fee);
+}
+
+function expectedReserve(requested: bigint): bigint {
+  const { maxUnitLimit, priceMicroLamports } = e2e.chain.computeBudget("transfer");
+  const floor =
+    requested > SYSTEM_ACCOUNT_RENT_EXEMPT_MINIMUM ? requested : SYSTEM_ACCOUNT_RENT_EXEMPT_MINIMUM;
+  return (
+    floor +
+    e2e.localnet.relayTipLamports +
+    5_000n +
+    (priceMicroLamports * maxUnitLimit + 999_999n) / 1_000_000n
+  );
+}
+
+const external = (): string => Keypair.generate().publicKey.toBase58();
+
+/** A classic SPL Token mint (6 decimals) created over RPC by an airdropped payer; `holder` gets `amount` units. */
+async function classicMint(holder: string, amount: bigint): Promise<string> {
+  const payer = Keypair.generate();
+  const sig = await e2e.connection.requestAirdrop(payer.publicKey, 2 * LAMPORTS_PER_SOL);
+  await e2e.connection.confirmTransaction(sig, "confirmed");
+  const mint = await createMint(
+    e2e.connection,
+    payer,
+    payer.publicKey,
+    null,
+    6,
+    undefined,
+    { commitment: "confirmed" },
+    TOKEN_PROGRAM_ID,
+  );
+  const ata = await getOrCreateAssociatedTokenAccount(
+    e2e.connection,
+    payer,
+    mint,
+    new PublicKey(holder),
+    true,
+    "confirmed",
+    { commitment: "confirmed" },
+    TOKEN_PROGRAM_ID,
+  );
+  await mintTo(
+    e2e.connection,
+    payer,
+    mint,
+    ata.address,
+    payer,
+    amount,
+    [],
+    { commitment: "confirmed" },
+    TOKEN_PROGRAM_ID,
+  );
+  return mint.toBase58();
+}
+
+/** A launch token (Token-2022) bought by the key's default wallet through the trade endpoint. */
+async function launchTokenHeldBy(apiKey: string, wallet: string): Promise<string> {
+  const { mint } = e2e.localnet.admin.createToken({ name: "Send", symbol: "SND" });
+  const res = await e2e.post(apiKey, "/v1/trades/execute", { action: "buy", mint, amount: "0.05" });
+  expect(res.statusCode, res.body).toBe(200);
+  expect(await e2e.tokenBalance(wallet, mint)).toBeGreaterThan(0n);
+  return mint;
+}
+
+describe("POST /v1/sol/transfer/execute", () => {
+  it("sends native SOL: the recipient gets the amount, the sender pays amount + fee + tip", async () => {
+    const { apiKey, wallet } = await e2e.setup({ sol: 3n });
+    const to = external();
+    const res = await e2e.post(apiKey, "/v1/sol/transfer/execute", { destination_wallet: to, amount: "1.5" });
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json<TransferBody>();
+    expect(body).toMatchObject({
+      source_wallet: wallet,
+      destination_wallet: to,
+      mint: "SOL",
+      asset_type: "sol",
+      amount: "1.5",
+      amount_units: 1_500_000_000,
+      decimals: 9,
+      source_token_account: null,
+      destination_token_account: null,
+      confirmed: true,
+    });
+    expect(BigInt(body.fee_reserve_lamports)).toBe(expectedReserve(5_000n));
+    expect(await e2e.balance(to)).toBe(1_500_000_000n);
+    const fee = await feeOf(body.signature);
+    expect(await e2e.balance(wallet)).toBe(
+      3_000_000_000n - 1_500_000_000n - fee - e2e.localnet.relayTipLamports,
+    );
+  });
+
+  it("sends a Token-2022 launch token to a recipient without, then with, a token account", async () => {
+    const { apiKey, wallet } = await e2e.setup({ sol: 5n });
+    const mint = await launchTokenHeldBy(apiKey, wallet);
+    const held = await e2e.tokenBalance(wallet, mint);
+    const to = external();
+    const mintKey = new PublicKey(mint);
+    const recipientAta = associatedTokenAddress(new PublicKey(to), mintKey, TOKEN_2022_PROGRAM_ID).toBase58();
+
+    const first = await e2e.post(apiKey, "/v1/sol/transfer/execute", {
+      destination_wallet: to,
+      mint,
+      amount: "1000",
+    });
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json<TransferBody>()).toMatchObject({
+      mint,
+      asset_type: "spl_token",
+      amount: "1000",
+      amount_units: 1000,
+      decimals: 6,
+      source_token_account: associatedTokenAddress(
+        new PublicKey(wallet),
+        mintKey,
+        TOKEN_2022_PROGRAM_ID,
+      ).toBase58(),
+      destination_token_account: recipientAta,
+      confirmed: true,
+    });
+    expect(await e2e.tokenBalance(to, mint)).toBe(1000n);
+
+    const second = await e2e.post(apiKey, "/v1/sol/transfer/execute", {
+      destination_wallet: to,
+      mint,
+      amount: 234,
+    });
+    expect(second.statusCode, second.body).toBe(200);
+    expect(await e2e.tokenBalance(to, mint)).toBe(1234n);
+    expect(await e2e.tokenBalance(wallet, mint)).toBe(held - 1234n);
+  });
+
+  it("sends a classic SPL token to a recipient with and without a token account", async () => {
+    const { apiKey, wallet } = await e2e.setup({ sol: 2n });
+    const mint = await classicMint(wallet, 5_000_000n);
+    const mintKey = new PublicKey(mint);
+
+    // A recipient that already holds an account: no creation, so the sender pays no rent.
+    const holder = Keypair.generate();
+    const payer = Keypair.generate();
+    e2e.localnet.admin.fund(payer.publicKey.toBase58(), 1_000_000_000n);
+    await getOrCreateAssociatedTokenAccount(
+      e2e.connection,
+      payer,
+      mintKey,
+      holder.publicKey,
+      false,
+      "confirmed",
+      {
+        commitment: "confirmed",
+      },
+    );
+    const before = await e2e.balance(wallet);
+    const withAccount = await e2e.post(apiKey, "/v1/sol/transfer/execute", {
+      destination_wallet: holder.publicKey.toBase58(),
+      mint,
+      amount: "1500000",
+    });
+    expect(withAccount.statusCode, withAccount.body).toBe(200);
+    const body = withAccount.json<TransferBody>();
+    expect(body).toMatchObject({ asset_type: "spl_token", decimals: 6, amount_units: 1_500_000 });
+    expect(body.destination_token_account).toBe(
+      associatedTokenAddress(holder.publicKey, mintKey, TOKEN_PROGRAM_ID).toBase58(),
+    );
+    expect(await e2e.tokenBalance(holder.publicKey.toBase58(), mint)).toBe(1_500_000n);
+    const fee = await feeOf(body.signature);
+    expect(await e2e.balance(wallet)).toBe(before - fee - e2e.localnet.relayTipLamports);
+
+    const fresh = external();
+    const withoutAccount = await e2e.post(apiKey, "/v1/sol/transfer/execute", {
+      destination_wallet: fresh,
+      mint,
+      amount: "2500000",
+    });
+    expect(withoutAccount.statusCode, withoutAccount.body).toBe(200);
+    expect(await e2e.tokenBalance(fresh, mint)).toBe(2_500_000n);
+    expect(await e2e.tokenBalance(wallet, mint)).toBe(1_000_000n);
+  });
+
+  it("answers every error of the spec's table", async () => {
+    const { apiKey, wallet } = await e2e.setup({ sol: 1n });
+    const to = external();
+    const mint = await classicMint(wallet, 10n);
+    const otherMint = await classicMint(external(), 10n);
+    const foreign = (await e2e.setup({ sol: 0n })).wallet;
+    const cases: [unknown, number, string][] = [
+      [{ destination_wallet: "x", amount: "1" }, 400, SPEC.transfer.invalidDestination],
+      [{ destination_wallet: wallet, amount: "0.1" }, 400, SPEC.transfer.destinationIsSource],
+      [
+        { destination_wallet: wallet, source_wallet: wallet, amount: "0.1" },
+        400,
+        SPEC.transfer.destinationIsSource,
+      ],
+      [{ destination_wallet: to, amount: "1" }, 400, SPEC.transfer.lowBalance],
+      [{ destination_wallet: to, amount: "0.0000000001" }, 400, SPEC.trade.solDecimals],
+      [{ destination_wallet: to, mint: "bad-mint", amount: "1" }, 400, SPEC.transfer.invalidMint],
+      [{ destination_wallet: to, mint: external(), amount: "1" }, 400, SPEC.transfer.mintNotFound],
+      [{ destination_wallet: to, mint: wallet, amount: "1" }, 400, SPEC.transfer.unsupportedMint],
+      [{ destination_wallet: to, mint: otherMint, amount: "1" }, 400, SPEC.transfer.noSourceAccount],
+      [{ destination_wallet: to, mint, amount: "11" }, 400, SPEC.transfer.lowTokenBalance],
+      [{ destination_wallet: to, mint, amount: "1.5" }, 400, SPEC.transfer.tokenAmount],
+      [{ destination_wallet: to, mint, amount: 0 }, 400, SPEC.transfer.tokenAmount],
+      [{ destination_wallet: to }, 400, RULES.amountRequired],
+      [{ destination_wallet: to, source_wallet: foreign, amount: "0.1" }, 404, FOUNDATION.walletNotFound],
+    ];
+    for (const [body, status, detail] of cases) {
+      const res = await e2e.post(apiKey, "/v1/sol/transfer/execute", body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(status);
+      expect(res.json(), JSON.stringify(body)).toEqual({ detail });
+    }
+    expect(e2e.roundTrips()["relay.sendTransaction"]).toBeUndefined();
+  });
+});
