@@ -1,6 +1,7 @@
 /** POST /v1/trades/execute (spec 4.3). */
 import type { FastifyInstance } from "fastify";
 import type { Chain } from "../chain/chain.js";
+import { badRequest, EXECUTION } from "../domain/errors.js";
 import { requireChain } from "../domain/execution.js";
 import { executeTrade, type TradeDeps } from "../domain/trade.js";
 import { requireApiKey } from "./auth.js";
@@ -80,6 +81,11 @@ export function tradeRoutes(
   app.post(
     "/v1/trades/execute",
     {
+      // Before schema validation, so a body that is not an object gets the service's own text.
+      preValidation: async (req) => {
+        const b: unknown = req.body;
+        if (typeof b !== "object" || b === null || Array.isArray(b)) throw badRequest(EXECUTION.bodyObject);
+      },
       schema: {
         tags: ["trades"],
         security: apiKeySecurity,
