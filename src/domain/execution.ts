@@ -49,6 +49,8 @@ export interface ExecutionDeps {
   vault: Pick<Vault, "withKeypair">;
   /** Monotonic milliseconds for timings; default performance.now. */
   now?: () => number;
+  /** Told when an outcome could not be written (the record then stays pending with its signature). */
+  onRecordError?: (e: unknown) => void;
 }
 
 /** Milliseconds per pipeline stage (integers). */
@@ -111,6 +113,8 @@ export interface ExecutionOutcome {
 }
 
 const defaultNow = (): number => performance.now();
+// Without a reporter, a failed outcome write is dropped: the submission's own result or error matters more.
+const ignore = (): void => undefined;
 const ms = (a: number, b: number): number => Math.max(0, Math.round(b - a));
 
 /** The chain of an app, or 503 when the app was built without one (tests of non-chain routes). */
@@ -232,7 +236,7 @@ function successStatus(confirm: boolean, result: { confirmed: boolean }): Execut
  * rethrows submission errors after recording them. Returns the submission and the database time it took.
  */
 export async function submitRecorded(
-  deps: Pick<ExecutionDeps, "store" | "chain" | "now">,
+  deps: Pick<ExecutionDeps, "store" | "chain" | "now" | "onRecordError">,
   executionId: string,
   tx: ChainTransaction,
   flags: { simulate: boolean; confirm: boolean; simulationFailedDetail: string },
@@ -243,10 +247,12 @@ export async function submitRecorded(
   try {
     result = await deps.chain.submit(tx, flags);
   } catch (e) {
-    await recordOutcome(deps.store, executionId, failureOutcome(e));
+    await recordOutcome(deps.store, executionId, failureOutcome(e)).catch(deps.onRecordError ?? ignore);
     throw e;
   }
   const t0 = now();
+  // Once sent, the caller must get its signature even if the database hiccups: the record keeps "pending"
+  // with the signature, which is enough to reconcile it later.
   await recordOutcome(deps.store, executionId, {
     status: successStatus(flags.confirm, result),
     confirmationStatus: result.confirmationStatus,
@@ -257,7 +263,7 @@ export async function submitRecorded(
       confirmation_status: result.confirmationStatus,
     },
     timings: result.timingMs,
-  });
+  }).catch(deps.onRecordError ?? ignore);
   return { result, databaseMs: ms(t0, now()) };
 }
 
@@ -309,7 +315,7 @@ export async function runSingleExecution(input: SingleExecutionInput): Promise<S
  * signature) and stores its id and outcome; rethrows relay and confirmation errors after recording them.
  */
 export async function submitBundleRecorded(
-  deps: Pick<ExecutionDeps, "store" | "chain">,
+  deps: Pick<ExecutionDeps, "store" | "chain" | "onRecordError">,
   executionId: string,
   txs: ChainTransaction[],
   flags: { confirm: boolean },
@@ -319,7 +325,7 @@ export async function submitBundleRecorded(
   try {
     result = await deps.chain.submitBundle(txs, flags);
   } catch (e) {
-    await recordOutcome(deps.store, executionId, failureOutcome(e));
+    await recordOutcome(deps.store, executionId, failureOutcome(e)).catch(deps.onRecordError ?? ignore);
     throw e;
   }
   await recordOutcome(deps.store, executionId, {
@@ -333,6 +339,6 @@ export async function submitBundleRecorded(
       confirmed: result.confirmed,
       confirmation_status: result.confirmationStatus,
     },
-  });
+  }).catch(deps.onRecordError ?? ignore);
   return result;
 }

@@ -25,6 +25,8 @@ export interface TradeDeps {
   now?: () => number;
   /** Uniform [0, 1) for fee-recipient choice; default Math.random. */
   random?: () => number;
+  /** Told when an execution outcome could not be written. */
+  onRecordError?: (e: unknown) => void;
 }
 
 /** Integer milliseconds per stage (spec 4.3 timing_ms). */

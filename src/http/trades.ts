@@ -104,7 +104,16 @@ export function tradeRoutes(
     async (req) => {
       const key = requireApiKey(req);
       const chain = requireChain(deps.chain);
-      return executeTrade({ ...deps, chain }, key.id, req.body);
+      return executeTrade(
+        {
+          ...deps,
+          chain,
+          onRecordError: (e) =>
+            req.log.error({ err: { message: (e as Error).message } }, "execution outcome not recorded"),
+        },
+        key.id,
+        req.body,
+      );
     },
   );
 }

@@ -79,6 +79,35 @@ describe("trade submission", () => {
     expect(await signatureStatus(failed!.signatures[0]!)).toBeNull();
   });
 
+  it("a transaction that lands and fails (simulate off) is a 502 with the decoded program error", async () => {
+    const { apiKey, wallet } = await e2e.setup();
+    const { mint } = e2e.localnet.admin.createToken();
+    // Hold the send until the curve has completed under it.
+    e2e.localnet.admin.setFaults({ endpoints: ["relay"], latencyMs: 1_000 });
+    const pending = e2e.post(apiKey, EXECUTE, { action: "buy", mint, amount: "0.1", simulate: false });
+    for (let i = 0; i < 500 && (e2e.localnet.admin.stats()["relay.sendTransaction"] ?? 0) === 0; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    e2e.localnet.admin.complete(mint);
+    const res = await pending;
+    expect(res.statusCode).toBe(502);
+    const body = res.json<{
+      detail: string;
+      signature: string;
+      program_error?: { program: string; code: number; name: string | null };
+      logs?: string[];
+    }>();
+    expect(body.detail).toMatch(/^transaction failed on chain: /);
+    expect(body.program_error?.program).toBe("launch");
+    expect(body.program_error?.name).toBeTruthy();
+    expect(body.logs?.length).toBeGreaterThan(0);
+    expect((await signatureStatus(body.signature))?.err).toBeTruthy();
+    expect(await e2e.tokenBalance(wallet, mint)).toBe(0n);
+    const [row] = await history(apiKey);
+    expect(row?.status).toBe("failed");
+    expect(row?.error?.program_error?.code).toBe(body.program_error?.code);
+  });
+
   it("confirm: false answers confirmed false and confirmation_status null", async () => {
     const { apiKey } = await e2e.setup();
     const { mint } = e2e.localnet.admin.createToken();
