@@ -16,6 +16,7 @@ import { setupRoutes } from "./http/setup.js";
 import { solRoutes } from "./http/sol.js";
 import { tradeRoutes } from "./http/trades.js";
 import { walletRoutes } from "./http/wallets.js";
+import { tokenRoutes } from "./http/tokens.js";
 import type { Store } from "./store/index.js";
 import type { Vault } from "./vault/index.js";
 
@@ -89,5 +90,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   tradeRoutes(app, deps);
   cashbackRoutes(app, deps);
   solRoutes(app, deps);
+  tokenRoutes(app, deps);
   return app;
 }

@@ -1,0 +1,89 @@
+/** POST /v1/laser/create (spec 4.4): token creation with an optional atomic developer buy. */
+import type { FastifyInstance } from "fastify";
+import type { Chain } from "../chain/chain.js";
+import { createToken, type CreateDeps } from "../domain/create.js";
+import { requireChain } from "../domain/execution.js";
+import { requireApiKey } from "./auth.js";
+import { apiKeySecurity, authErrors, errorSchema } from "./schemas.js";
+
+// Documented, not typed: aliases, number-or-string amounts and boolean strings are the domain parser's, with
+// the spec's exact texts.
+const createBody = {
+  type: "object",
+  properties: {
+    name: { description: "token name (at most 32 bytes)" },
+    symbol: { description: "token symbol (at most 13 bytes)" },
+    uri: {
+      description: "absolute ipfs://, https:// or http:// metadata URI (aliases metadataUrl, metadataUri)",
+    },
+    wallet: { description: "creator and payer; the key's default wallet otherwise" },
+    mayhem_mode: { description: "default false (alias mayhemMode)" },
+    cashback: { description: "default false; today's program refuses cashback coins (6082)" },
+    initial_buy: {
+      description:
+        "developer buy in SOL, at most 9 decimals (aliases initialBuy, buyAmountSol, devBuy, dev_buy)",
+    },
+    slippage: {
+      description:
+        "percent for initial_buy: default 2, > 0, at most 50 (aliases initialBuySlippage, devBuySlippage, dev_buy_slippage)",
+    },
+    confirm: { description: "default true" },
+  },
+} as const;
+
+/** The spec's token creation result; a whitelist (the mint key can never be serialized). */
+export const createResponseSchema = {
+  type: "object",
+  properties: {
+    mint: { type: "string" },
+    creator: { type: "string" },
+    metadata_uri: { type: "string" },
+    signature: { type: "string" },
+    confirmed: { type: "boolean" },
+    confirmation_status: { type: ["string", "null"] },
+    initial_buy: {
+      type: "object",
+      properties: {
+        amount: { type: "string" },
+        amount_lamports: { type: "integer" },
+        slippage_bps: { type: "integer" },
+        expected_output: { type: "string", description: "minimum token atomic units requested" },
+      },
+      required: ["amount", "amount_lamports", "slippage_bps", "expected_output"],
+      additionalProperties: false,
+    },
+  },
+  required: ["mint", "creator", "metadata_uri", "signature", "confirmed", "confirmation_status"],
+  additionalProperties: false,
+} as const;
+
+/** Registers the create route. */
+export function tokenRoutes(
+  app: FastifyInstance,
+  deps: Omit<CreateDeps, "chain"> & { chain?: CreateDeps["chain"] | Chain },
+): void {
+  app.post(
+    "/v1/laser/create",
+    {
+      schema: {
+        tags: ["tokens"],
+        security: apiKeySecurity,
+        summary: "Create a launch token (server-generated mint), optionally with an atomic developer buy",
+        body: createBody,
+        response: {
+          200: createResponseSchema,
+          400: errorSchema,
+          404: errorSchema,
+          502: errorSchema,
+          503: errorSchema,
+          ...authErrors,
+        },
+      },
+    },
+    async (req) => {
+      const key = requireApiKey(req);
+      const chain = requireChain(deps.chain);
+      return createToken({ ...deps, chain }, key.id, req.body);
+    },
+  );
+}
