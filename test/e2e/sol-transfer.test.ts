@@ -3,16 +3,25 @@
  * mint (created here with real SPL Token instructions), to recipients with and without a token account.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { Keypair, LAMPORTS_PER_SOL, PublicKey } from "@solana/web3.js";
 import {
+  Keypair,
+  LAMPORTS_PER_SOL,
+  PublicKey,
+  SystemProgram,
+  Transaction,
+  type TransactionInstruction,
+} from "@solana/web3.js";
+import {
+  MINT_SIZE,
   TOKEN_2022_PROGRAM_ID,
   TOKEN_PROGRAM_ID,
-  createMint,
-  getOrCreateAssociatedTokenAccount,
-  mintTo,
+  createAssociatedTokenAccountIdempotentInstruction,
+  createInitializeMint2Instruction,
+  createMintToInstruction,
+  getAssociatedTokenAddressSync,
 } from "@solana/spl-token";
 import { FOUNDATION, RULES, SPEC } from "../../src/domain/errors.js";
-import { SYSTEM_ACCOUNT_RENT_EXEMPT_MINIMUM } from "../../src/domain/reserve.js";
+import { rentExemptMinimum, SYSTEM_ACCOUNT_RENT_EXEMPT_MINIMUM } from "../../src/domain/reserve.js";
 import { associatedTokenAddress } from "../../src/launch/programs.js";
 import { startE2e, type E2e } from "../helpers/e2e.js";
 
@@ -64,43 +73,85 @@ function expectedReserve(requested: bigint): bigint {
 
 const external = (): string => Keypair.generate().publicKey.toBase58();
 
-/** A classic SPL Token mint (6 decimals) created over RPC by an airdropped payer; `holder` gets `amount` units. */
-async function classicMint(holder: string, amount: bigint): Promise<string> {
+/** Signs and sends over RPC, then polls the status (bounded by count, never by wall-clock assertions). */
+async function sendAndPoll(instructions: TransactionInstruction[], signers: Keypair[]): Promise<void> {
+  const { blockhash } = await e2e.connection.getLatestBlockhash("confirmed");
+  const tx = new Transaction({ feePayer: signers[0]?.publicKey, recentBlockhash: blockhash }).add(
+    ...instructions,
+  );
+  tx.sign(...signers);
+  const signature = await e2e.connection.sendRawTransaction(tx.serialize(), { skipPreflight: true });
+  for (let i = 0; i < 400; i++) {
+    const status = (await e2e.connection.getSignatureStatuses([signature])).value[0];
+    if (status?.confirmationStatus === "confirmed" || status?.confirmationStatus === "finalized") {
+      if (status.err) throw new Error(`transaction failed: ${JSON.stringify(status.err)}`);
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`transaction ${signature} did not confirm`);
+}
+
+/** A payer funded by the localnet's requestAirdrop. */
+async function airdroppedPayer(): Promise<Keypair> {
   const payer = Keypair.generate();
-  const sig = await e2e.connection.requestAirdrop(payer.publicKey, 2 * LAMPORTS_PER_SOL);
-  await e2e.connection.confirmTransaction(sig, "confirmed");
-  const mint = await createMint(
-    e2e.connection,
-    payer,
-    payer.publicKey,
-    null,
-    6,
-    undefined,
-    { commitment: "confirmed" },
-    TOKEN_PROGRAM_ID,
+  await e2e.connection.requestAirdrop(payer.publicKey, 2 * LAMPORTS_PER_SOL);
+  for (let i = 0; i < 400 && (await e2e.balance(payer.publicKey.toBase58())) === 0n; i++) {
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return payer;
+}
+
+/**
+ * A classic SPL Token mint (6 decimals) created with real SPL Token instructions by an airdropped payer;
+ * `holder` gets `amount` units in its associated account.
+ */
+async function classicMint(holder: string, amount: bigint): Promise<string> {
+  const payer = await airdroppedPayer();
+  const mint = Keypair.generate();
+  const rent = await e2e.connection.getMinimumBalanceForRentExemption(MINT_SIZE);
+  const ata = getAssociatedTokenAddressSync(mint.publicKey, new PublicKey(holder), true, TOKEN_PROGRAM_ID);
+  await sendAndPoll(
+    [
+      SystemProgram.createAccount({
+        fromPubkey: payer.publicKey,
+        newAccountPubkey: mint.publicKey,
+        lamports: rent,
+        space: MINT_SIZE,
+        programId: TOKEN_PROGRAM_ID,
+      }),
+      createInitializeMint2Instruction(mint.publicKey, 6, payer.publicKey, null, TOKEN_PROGRAM_ID),
+      createAssociatedTokenAccountIdempotentInstruction(
+        payer.publicKey,
+        ata,
+        new PublicKey(holder),
+        mint.publicKey,
+        TOKEN_PROGRAM_ID,
+      ),
+      createMintToInstruction(mint.publicKey, ata, payer.publicKey, amount, [], TOKEN_PROGRAM_ID),
+    ],
+    [payer, mint],
   );
-  const ata = await getOrCreateAssociatedTokenAccount(
-    e2e.connection,
-    payer,
-    mint,
-    new PublicKey(holder),
-    true,
-    "confirmed",
-    { commitment: "confirmed" },
-    TOKEN_PROGRAM_ID,
+  return mint.publicKey.toBase58();
+}
+
+/** Creates `owner`'s associated account for a classic SPL mint (so a transfer to it needs no creation). */
+async function openAccount(mint: string, owner: PublicKey): Promise<void> {
+  const payer = await airdroppedPayer();
+  const mintKey = new PublicKey(mint);
+  const ata = getAssociatedTokenAddressSync(mintKey, owner, true, TOKEN_PROGRAM_ID);
+  await sendAndPoll(
+    [
+      createAssociatedTokenAccountIdempotentInstruction(
+        payer.publicKey,
+        ata,
+        owner,
+        mintKey,
+        TOKEN_PROGRAM_ID,
+      ),
+    ],
+    [payer],
   );
-  await mintTo(
-    e2e.connection,
-    payer,
-    mint,
-    ata.address,
-    payer,
-    amount,
-    [],
-    { commitment: "confirmed" },
-    TOKEN_PROGRAM_ID,
-  );
-  return mint.toBase58();
 }
 
 /** A launch token (Token-2022) bought by the key's default wallet through the trade endpoint. */
@@ -186,19 +237,7 @@ describe("POST /v1/sol/transfer/execute", () => {
 
     // A recipient that already holds an account: no creation, so the sender pays no rent.
     const holder = Keypair.generate();
-    const payer = Keypair.generate();
-    e2e.localnet.admin.fund(payer.publicKey.toBase58(), 1_000_000_000n);
-    await getOrCreateAssociatedTokenAccount(
-      e2e.connection,
-      payer,
-      mintKey,
-      holder.publicKey,
-      false,
-      "confirmed",
-      {
-        commitment: "confirmed",
-      },
-    );
+    await openAccount(mint, holder.publicKey);
     const before = await e2e.balance(wallet);
     const withAccount = await e2e.post(apiKey, "/v1/sol/transfer/execute", {
       destination_wallet: holder.publicKey.toBase58(),
@@ -216,6 +255,7 @@ describe("POST /v1/sol/transfer/execute", () => {
     expect(await e2e.balance(wallet)).toBe(before - fee - e2e.localnet.relayTipLamports);
 
     const fresh = external();
+    const beforeCreate = await e2e.balance(wallet);
     const withoutAccount = await e2e.post(apiKey, "/v1/sol/transfer/execute", {
       destination_wallet: fresh,
       mint,
@@ -223,6 +263,11 @@ describe("POST /v1/sol/transfer/execute", () => {
     });
     expect(withoutAccount.statusCode, withoutAccount.body).toBe(200);
     expect(await e2e.tokenBalance(fresh, mint)).toBe(2_500_000n);
+    // The sender paid the new account's rent (165 bytes) on top of the fee and the tip.
+    const createFee = await feeOf(withoutAccount.json<TransferBody>().signature);
+    expect(await e2e.balance(wallet)).toBe(
+      beforeCreate - createFee - e2e.localnet.relayTipLamports - rentExemptMinimum(165),
+    );
     expect(await e2e.tokenBalance(wallet, mint)).toBe(1_000_000n);
   });
 
