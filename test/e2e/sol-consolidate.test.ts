@@ -134,6 +134,25 @@ describe("POST /v1/sol/consolidate/execute", () => {
     expect(await e2e.balance(poor)).toBe(1_000_000n);
   });
 
+  it("stops at the first failed source: a relay refusal is a 502 and later sources are not sent", async () => {
+    const { apiKey, wallet: destination } = await e2e.setup({ sol: 1n });
+    const first = await e2e.fundedWallet(apiKey, 1n);
+    const second = await e2e.fundedWallet(apiKey, 1n);
+    e2e.reset();
+    e2e.localnet.admin.setFaults({ errorCount: 1, errorKind: "http500", endpoints: ["relay"] });
+    const res = await e2e.post(apiKey, "/v1/sol/consolidate/execute", { destination_wallet: destination });
+    expect(res.statusCode).toBe(502);
+    expect(typeof res.json<{ signature?: unknown }>().signature).toBe("string");
+    expect(e2e.roundTrips()["relay.sendTransaction"]).toBe(1);
+    expect(await e2e.balance(first)).toBe(1_000_000_000n);
+    expect(await e2e.balance(second)).toBe(1_000_000_000n);
+    // The refused transaction is in the history as failed; the second source has no record at all.
+    const history = await e2e.get(apiKey, "/v1/executions?kind=consolidate");
+    expect(history.statusCode, history.body).toBe(200);
+    const list = history.json<{ executions: { wallet: string; status: string }[] }>().executions;
+    expect(list.map((r) => [r.wallet, r.status])).toEqual([[first, "failed"]]);
+  });
+
   it("answers the spec's errors", async () => {
     const { apiKey, wallet } = await e2e.setup({ sol: 0n });
     const other = await e2e.fundedWallet(apiKey, 0n);
