@@ -17,6 +17,7 @@ import { solRoutes } from "./http/sol.js";
 import { tradeRoutes } from "./http/trades.js";
 import { walletRoutes } from "./http/wallets.js";
 import { tokenRoutes } from "./http/tokens.js";
+import { bundleRoutes } from "./http/bundles.js";
 import type { Store } from "./store/index.js";
 import type { Vault } from "./vault/index.js";
 
@@ -91,5 +92,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   cashbackRoutes(app, deps);
   solRoutes(app, deps);
   tokenRoutes(app, deps);
+  bundleRoutes(app, deps);
   return app;
 }

@@ -1,0 +1,81 @@
+/** POST /v1/laser/bundle (spec 4.5): an ordered, atomic bundle of 1 to 4 server-signed legs. */
+import type { FastifyInstance } from "fastify";
+import type { Chain } from "../chain/chain.js";
+import { executeBundle, type BundleDeps } from "../domain/bundle.js";
+import { requireChain } from "../domain/execution.js";
+import { requireApiKey } from "./auth.js";
+import { apiKeySecurity, authErrors, errorSchema } from "./schemas.js";
+
+// Documented, not typed: the shape rules and their exact texts are the domain parser's.
+const bundleBody = {
+  type: "object",
+  properties: {
+    accounts: {
+      description:
+        "ordered legs, 1 to 4: a create leg (the create model of /v1/laser/create) followed by up to 3 SOL-denominated buy legs, or exactly one buy or sell leg of an existing token. Leg fields: type (create, buy, sell), wallet, amount, denominatedInSol, slippageBps (default 200, max 5000), pool",
+    },
+    mint: {
+      description: "required for an existing-token bundle; must be omitted when the first leg is create",
+    },
+    bundleTip: { description: "SOL tip paid by the first leg's wallet, at least 0.000001" },
+    confirm: { description: "default true: poll the bundle status for about 30 seconds" },
+  },
+} as const;
+
+/** The spec's bundle result; a whitelist. */
+export const bundleResponseSchema = {
+  type: "object",
+  properties: {
+    bundle_id: { type: "string", description: "64 hex characters" },
+    results: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: {
+          index: { type: "integer" },
+          type: { type: "string", enum: ["create", "buy", "sell"] },
+          wallet: { type: "string" },
+          signature: { type: "string" },
+        },
+        required: ["index", "type", "wallet", "signature"],
+        additionalProperties: false,
+      },
+    },
+    mint: { type: "string" },
+    confirmed: { type: "boolean" },
+    confirmation_status: { type: ["string", "null"], enum: ["confirmed", "finalized", null] },
+  },
+  required: ["bundle_id", "results", "mint", "confirmed", "confirmation_status"],
+  additionalProperties: false,
+} as const;
+
+/** Registers the bundle route. */
+export function bundleRoutes(
+  app: FastifyInstance,
+  deps: Omit<BundleDeps, "chain"> & { chain?: BundleDeps["chain"] | Chain },
+): void {
+  app.post(
+    "/v1/laser/bundle",
+    {
+      schema: {
+        tags: ["bundles"],
+        security: apiKeySecurity,
+        summary: "Build, sign and submit an atomic bundle of 1 to 4 transactions from managed wallets",
+        body: bundleBody,
+        response: {
+          200: bundleResponseSchema,
+          400: errorSchema,
+          404: errorSchema,
+          502: errorSchema,
+          503: errorSchema,
+          ...authErrors,
+        },
+      },
+    },
+    async (req) => {
+      const key = requireApiKey(req);
+      const chain = requireChain(deps.chain);
+      return executeBundle({ ...deps, chain }, key.id, req.body);
+    },
+  );
+}
