@@ -8,6 +8,34 @@ import { createLogger } from "./logger.js";
 import { openStore } from "./store/index.js";
 import { createVault, loadMasterKey, MasterKeyError, verifyVault } from "./vault/index.js";
 
+const CHAIN_START_RETRY_MS = 2_000;
+
+/** Starts the chain; on failure keeps retrying in the background. Returns the stop function. */
+async function startChain(chain: Chain, logger: ReturnType<typeof createLogger>): Promise<() => void> {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  const attempt = async (): Promise<void> => {
+    try {
+      await chain.start();
+      logger.info("chain caches loaded");
+    } catch (e) {
+      if (stopped) return;
+      logger.error(
+        { err: { message: (e as Error).message } },
+        "chain RPC unreachable; execution routes answer 503 until it answers (retrying)",
+      );
+      timer = setTimeout(() => void attempt(), CHAIN_START_RETRY_MS);
+      timer.unref();
+    }
+  };
+  await attempt();
+  return () => {
+    stopped = true;
+    if (timer !== undefined) clearTimeout(timer);
+    chain.stop();
+  };
+}
+
 async function main(): Promise<void> {
   let config: Config;
   try {
@@ -48,9 +76,11 @@ async function main(): Promise<void> {
       onCacheError: (e) =>
         logger.warn({ err: { message: (e as Error).message } }, "chain cache refresh failed"),
     });
-    // Blockhash, launch configs and fee estimate must be loaded before the first request is served.
-    await chain.start();
-    cleanups.push(async () => chain.stop());
+    // Blockhash, launch configs and fee estimate are loaded before listening. An RPC that is down at start-up
+    // does not stop the process (wallets and history still work): loading is retried in the background and
+    // execution routes answer 503 until it succeeds.
+    const stopChain = await startChain(chain, logger);
+    cleanups.push(async () => stopChain());
 
     let rateLimiter = storeRateLimiter(store);
     if (config.redisUrl !== undefined) {

@@ -246,3 +246,8 @@ export const SOL_RULES = {
 export const LAUNCH2 = {
   curveNotSolQuoted: "only coins quoted in SOL are supported",
 } as const;
+
+/** More execution-pipeline texts (issue 4), appended after EXECUTION. Documented in docs/decisions.md. */
+export const EXECUTION2 = {
+  chainNotReady: "the chain RPC has not answered since start-up; retry shortly",
+} as const;

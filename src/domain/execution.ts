@@ -17,6 +17,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Keypair, TransactionInstruction } from "@solana/web3.js";
+import type { ChainCaches } from "../chain/caches.js";
 import type { Chain, ChainAssembleInput, ChainTransaction, OperationKind } from "../chain/chain.js";
 import type { SubmitBundleResult, SubmitResult } from "../chain/submit.js";
 import { SubmissionError } from "../chain/submit.js";
@@ -24,7 +25,7 @@ import { TransactionTooLargeError } from "../chain/tx-assembly.js";
 import type { ExecutionKind, ExecutionPatch, ExecutionStatus, Store } from "../store/index.js";
 import type { SealedWallet } from "../vault/index.js";
 import type { Vault } from "../vault/index.js";
-import { ApiError, EXECUTION, SPEC } from "./errors.js";
+import { ApiError, EXECUTION, EXECUTION2, SPEC } from "./errors.js";
 
 /** What one transaction of an execution is made of; the pipeline adds compute budget, tip and signatures. */
 export interface BuiltTransaction {
@@ -117,9 +118,21 @@ const defaultNow = (): number => performance.now();
 const ignore = (): void => undefined;
 const ms = (a: number, b: number): number => Math.max(0, Math.round(b - a));
 
-/** The chain of an app, or 503 when the app was built without one (tests of non-chain routes). */
+/**
+ * The chain of an app, or 503: when the app was built without one (tests of non-chain routes), or while its
+ * caches have not loaded yet (the RPC was unreachable at start-up and the process keeps retrying).
+ */
 export function requireChain<C>(chain: C | undefined): C {
   if (chain === undefined) throw new ApiError(503, EXECUTION.chainUnavailable);
+  // Callers hold narrower slices of Chain; the readiness check applies when the slice carries the caches.
+  const caches = (chain as { caches?: Partial<Pick<ChainCaches, "blockhash">> }).caches;
+  if (caches?.blockhash !== undefined) {
+    try {
+      caches.blockhash();
+    } catch {
+      throw new ApiError(503, EXECUTION2.chainNotReady);
+    }
+  }
   return chain;
 }
 

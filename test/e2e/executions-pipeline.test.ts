@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { Keypair, type TransactionInstruction } from "@solana/web3.js";
 import type { ChainTransaction } from "../../src/chain/chain.js";
 import { SubmissionError, type SubmitResult } from "../../src/chain/submit.js";
-import { ApiError, EXECUTION, SPEC } from "../../src/domain/errors.js";
+import { ApiError, EXECUTION, EXECUTION2, SPEC } from "../../src/domain/errors.js";
 import {
   failureOutcome,
   requireChain,
@@ -130,8 +130,17 @@ describe("failureOutcome", () => {
     expect(failureOutcome(new Error("boom")).status).toBe("pending");
   });
 
-  it("requireChain answers 503 without a chain", () => {
+  it("requireChain answers 503 without a chain or before its caches load", () => {
     expect(() => requireChain(undefined)).toThrow(new ApiError(503, EXECUTION.chainUnavailable));
-    expect(requireChain(1)).toBe(1);
+    const notStarted = {
+      caches: {
+        blockhash: () => {
+          throw new Error("chain caches not started");
+        },
+      },
+    };
+    expect(() => requireChain(notStarted)).toThrow(new ApiError(503, EXECUTION2.chainNotReady));
+    const ready = { caches: { blockhash: () => ({ blockhash: "x", lastValidBlockHeight: 1 }) } };
+    expect(requireChain(ready)).toBe(ready);
   });
 });
