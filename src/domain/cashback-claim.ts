@@ -3,7 +3,8 @@
  * with a positive amount, each through the shared execution pipeline, in a fixed order (bonding curve, then
  * launchswap). Claims are never bundled: one landing does not depend on the other.
  */
-import { PublicKey } from "@solana/web3.js";
+import { PublicKey, type TransactionInstruction } from "@solana/web3.js";
+import { TOKEN_PROGRAM_ID, TokenInstruction } from "@solana/spl-token";
 import type { Chain } from "../chain/chain.js";
 import { buildClaimCurveCashback, buildClaimSwapCashback } from "../launch/cashback-instructions.js";
 import type { Store } from "../store/index.js";
@@ -77,7 +78,7 @@ export async function claimCashback(
           instructions:
             claim.kind === "bonding_curve"
               ? await buildClaimCurveCashback(user)
-              : await buildClaimSwapCashback(user),
+              : keepWsol(await buildClaimSwapCashback(user)),
           computeKind: "claim",
         }),
         // The spec gives claims no simulate flag and no simulation text: the check just read the accounts.
@@ -98,6 +99,17 @@ export async function claimCashback(
     }
   }
   return { wallet: wallet.publicKey, transactions };
+}
+
+/**
+ * The spec pays swap cashback as WSOL into the wallet's WSOL associated account (created idempotently, rent
+ * from the wallet). The launch builder also closes that account to unwrap it, which would turn the payout into
+ * SOL and unwrap any WSOL the wallet already held there; the close is left out so the account keeps the WSOL.
+ */
+function keepWsol(instructions: TransactionInstruction[]): TransactionInstruction[] {
+  return instructions.filter(
+    (ix) => !(ix.programId.equals(TOKEN_PROGRAM_ID) && ix.data[0] === TokenInstruction.CloseAccount),
+  );
 }
 
 function completedView(t: ClaimTransaction): Record<string, unknown> {

@@ -1,6 +1,8 @@
 /** POST /v1/cashback/claim/execute end to end: claims of both sources, of one, of none, and the refusals. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { Keypair } from "@solana/web3.js";
+import { NATIVE_MINT } from "@solana/spl-token";
+import { rentExemptMinimum } from "../../src/domain/reserve.js";
 import { SPEC } from "../../src/domain/errors.js";
 import { startE2e, type E2e } from "../helpers/e2e.js";
 
@@ -62,8 +64,10 @@ describe("POST /v1/cashback/claim/execute", () => {
 
     let spent = 0n;
     for (const t of body.transactions) spent += (await feeOf(t.signature)) + e2e.localnet.relayTipLamports;
-    // The swap claim's temporary WSOL account is closed again, so its rent comes back in the same transaction.
-    expect(await e2e.balance(wallet)).toBe(before + 10_000_000n - spent);
+    // Bonding cashback arrives as SOL; swap cashback as WSOL in the wallet's WSOL account, whose rent the
+    // wallet paid when the claim created it.
+    expect(await e2e.balance(wallet)).toBe(before + 7_000_000n - spent - rentExemptMinimum(165));
+    expect(await e2e.tokenBalance(wallet, NATIVE_MINT.toBase58())).toBe(3_000_000n);
     expect(await claimable(apiKey, wallet)).toEqual([0, 0]);
   });
 
@@ -86,6 +90,24 @@ describe("POST /v1/cashback/claim/execute", () => {
     const [tx] = swapOnly.json<ClaimBody>().transactions;
     expect(tx).toMatchObject({ kind: "launchswap", claimable_lamports: 4_000_000, confirmed: false });
     expect(tx?.confirmation_status).toBeNull();
+  });
+
+  it("adds swap cashback to WSOL the wallet already holds (the account is reused, not closed)", async () => {
+    const { apiKey, wallet } = await e2e.setup();
+    e2e.localnet.admin.setCashback(wallet, { bondingLamports: 0n, swapLamports: 1_000_000n });
+    const first = await e2e.post(apiKey, "/v1/cashback/claim/execute", {});
+    expect(first.statusCode, first.body).toBe(200);
+    e2e.localnet.admin.setCashback(wallet, { bondingLamports: 0n, swapLamports: 2_000_000n });
+    const before = await e2e.balance(wallet);
+    const second = await e2e.post(apiKey, "/v1/cashback/claim/execute", {});
+    expect(second.statusCode, second.body).toBe(200);
+    const [tx] = second.json<ClaimBody>().transactions;
+    expect(tx).toMatchObject({ kind: "launchswap", claimable_lamports: 2_000_000 });
+    expect(await e2e.tokenBalance(wallet, NATIVE_MINT.toBase58())).toBe(3_000_000n);
+    // No rent this time: the idempotent create found the account.
+    expect(await e2e.balance(wallet)).toBe(
+      before - (await feeOf(tx?.signature ?? "")) - e2e.localnet.relayTipLamports,
+    );
   });
 
   it("sends nothing when nothing is claimable", async () => {
