@@ -87,6 +87,18 @@ describe("POST /v1/cashback/check", () => {
     expect(body.rpc_slots[0]).toBeGreaterThan(0);
   });
 
+  it("treats an empty body, with or without a JSON content type, as no fields (the default wallet)", async () => {
+    const { apiKey, wallet } = await e2e.setup({ sol: 0n });
+    for (const headers of [
+      { "x-api-key": apiKey },
+      { "x-api-key": apiKey, "content-type": "application/json" },
+    ]) {
+      const res = await e2e.app.inject({ method: "POST", url: "/v1/cashback/check", headers });
+      expect(res.statusCode, res.body).toBe(200);
+      expect(res.json<CheckBody>().wallets.map((w) => w.wallet)).toEqual([wallet]);
+    }
+  });
+
   it("reads an external wallet named with `wallet`", async () => {
     const { apiKey } = await e2e.setup({ sol: 0n });
     const outsider = external();
