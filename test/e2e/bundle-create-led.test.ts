@@ -15,7 +15,9 @@ import { curveConfigs } from "../../src/domain/trade-configs.js";
 import { freshCurve } from "../../src/launch/quote-inputs.js";
 import { bondingCurveAddress } from "../../src/launch/programs.js";
 import { decodeBondingCurve } from "../../src/launch/state.js";
+import { buildTestApp } from "../helpers/app.js";
 import { startE2e, type E2e } from "../helpers/e2e.js";
+import { expectAuthRequired } from "../helpers/security.js";
 
 const URI = "https://example.com/metadata/bundle-create-led-0123456789abcdef.json";
 
@@ -232,5 +234,25 @@ describe("create-led bundles", () => {
       expect([res.statusCode, res.json()]).toEqual([400, { detail }]);
     }
     expect(e2e.roundTrips()).toEqual({});
+  });
+
+  it("requires a valid x-api-key", async () => {
+    await expectAuthRequired(e2e.app, "POST", "/v1/laser/bundle");
+  });
+
+  it("answers 503 on an app built without chain access", async () => {
+    const t = await buildTestApp();
+    try {
+      const { apiKey } = await t.setup();
+      const res = await t.app.inject({
+        method: "POST",
+        url: "/v1/laser/bundle",
+        headers: { "x-api-key": apiKey },
+        payload: {},
+      });
+      expect(res.statusCode).toBe(503);
+    } finally {
+      await t.close();
+    }
   });
 });
