@@ -185,6 +185,22 @@ describe("POST /v1/laser/create", () => {
     );
   });
 
+  it("the largest create (32-byte name, 13-byte symbol, 200-byte uri, dev buy) fits with the lookup table", async () => {
+    const { apiKey, wallet } = await e2e.setup();
+    const uri = `https://example.com/${"m".repeat(200 - "https://example.com/".length)}`;
+    const body = await create(apiKey, {
+      name: "N".repeat(32),
+      symbol: "S".repeat(13),
+      uri,
+      initial_buy: "0.123456789",
+    });
+    expect(body).toMatchObject({ metadata_uri: uri, confirmed: true });
+    expect(body.initial_buy?.amount_lamports).toBe(123_456_789);
+    expect(await e2e.tokenBalance(wallet, body.mint)).toBeGreaterThanOrEqual(
+      BigInt(body.initial_buy!.expected_output),
+    );
+  });
+
   it("with confirm false returns after submission with confirmation_status null", async () => {
     const { apiKey } = await e2e.setup();
     const body = await create(apiKey, { name: "NC", symbol: "NC", uri: URI, confirm: false });
