@@ -13,10 +13,9 @@ import type { Address } from "./addresses.js";
 import { formatLamportsAsSol } from "./amounts.js";
 import { defaultConsolidationSources, parseConsolidateRequest } from "./consolidate-request.js";
 import type { RequestBody } from "./create-request.js";
-import { ApiError, EXECUTION, SOL_RULES, SPEC, upstreamError } from "./errors.js";
+import { ApiError, EXECUTION, FOUNDATION, SOL_RULES, SPEC, upstreamError } from "./errors.js";
 import { runSingleExecution, type ExecutionDeps } from "./execution.js";
 import { checkNewAccountFunding, planConsolidation, transactionReserve } from "./reserve.js";
-import { selectWallet } from "./wallets.js";
 
 /** Collaborators of the SOL endpoints: wallets, one read, compute budget and tip, the execution pipeline. */
 export interface SolDeps {
@@ -159,12 +158,17 @@ async function consolidationSources(
   destination: Address,
   named: readonly Address[] | undefined,
 ): Promise<WalletRecord[]> {
-  if (named !== undefined) {
-    const sources: WalletRecord[] = [];
-    for (const address of named) sources.push(await selectWallet(store, apiKeyId, address));
-    return sources;
-  }
+  // One query for the key's wallets, whichever way the sources are chosen.
   const wallets = (await store.listWallets(apiKeyId)).filter((w) => w.status === "active");
+  if (named !== undefined) {
+    const byKey = new Map(wallets.map((w) => [w.publicKey, w]));
+    return named.map((address) => {
+      const wallet = byKey.get(address);
+      // Same answer as every other endpoint for a wallet that is not the key's (never "belongs to another key").
+      if (wallet === undefined) throw new ApiError(404, FOUNDATION.walletNotFound);
+      return wallet;
+    });
+  }
   const chosen = new Set<string>(
     defaultConsolidationSources(
       wallets.map((w) => w.publicKey as Address),
