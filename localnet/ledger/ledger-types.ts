@@ -68,6 +68,8 @@ export interface Ledger extends AdminLedger {
   /** Per-slot minimum CU price over the last 150 slots. */
   recentPrioritizationFees(): { slot: bigint; prioritizationFee: bigint }[];
   registerProgram(program: EmulatedProgram): void;
+  /** Every account owned by `program`. */
+  programAccounts(program: PublicKey): { pubkey: PublicKey; account: AccountState }[];
   /** The underlying LiteSVM (tests and genesis helpers only). */
   readonly svm: LiteSVM;
 }

@@ -4,6 +4,7 @@
  * client transaction wholly or not at all (a bundle: all of its transactions or none).
  */
 import { randomBytes } from "node:crypto";
+import { address } from "@solana/kit";
 import { Clock, LiteSVM } from "litesvm";
 import { Keypair, PublicKey, SystemProgram, Transaction } from "@solana/web3.js";
 import type { TransactionInstruction, VersionedTransaction } from "@solana/web3.js";
@@ -141,6 +142,18 @@ class LocalLedger implements Ledger {
   }
 
   // ---- accounts (LedgerAccess / AdminLedger) ------------------------------------------------------
+
+  programAccounts(program: PublicKey): { pubkey: PublicKey; account: AccountState }[] {
+    return this.svm.getProgramAccounts(address(program.toBase58())).map((a) => ({
+      pubkey: new PublicKey(a.address),
+      account: {
+        lamports: a.lamports,
+        data: new Uint8Array(a.data),
+        owner: new PublicKey(a.programAddress),
+        executable: a.executable,
+      },
+    }));
+  }
 
   getAccount(pubkey: PublicKey): AccountState | null {
     return readAccount(this.svm, pubkey);

@@ -2,7 +2,12 @@
 import { PublicKey, VersionedMessage } from "@solana/web3.js";
 import type { Ledger } from "../ledger/index.js";
 import { TransactionRejected } from "../ledger/index.js";
-import { tokenAccountBalance, uiAmountString } from "../ledger/token-balances.js";
+import {
+  TOKEN_2022_PROGRAM_ID,
+  TOKEN_PROGRAM_ID,
+  tokenAccountBalance,
+  uiAmountString,
+} from "../ledger/token-balances.js";
 import {
   MAX_TRANSACTION_BYTES,
   decodeTransactionString,
@@ -92,7 +97,7 @@ export function rpcMethods(ledger: Ledger, submitter: Submitter): Map<string, Rp
   });
   m.set("getAccountInfo", (p) => {
     const cfg = config(p, 1);
-    return withContext(cfg, accountJson(ledger.getAccount(pubkeyParam(p[0])), encodingOf(cfg)));
+    return withContext(cfg, accountJson(ledger.getAccount(pubkeyParam(p[0])), encodingOf(cfg), decimalsOf));
   });
   m.set("getMultipleAccounts", (p) => {
     const keys = p[0];
@@ -101,8 +106,34 @@ export function rpcMethods(ledger: Ledger, submitter: Submitter): Map<string, Rp
     const cfg = config(p, 1);
     return withContext(
       cfg,
-      keys.map((k) => accountJson(ledger.getAccount(pubkeyParam(k)), encodingOf(cfg))),
+      keys.map((k) => accountJson(ledger.getAccount(pubkeyParam(k)), encodingOf(cfg), decimalsOf)),
     );
+  });
+  const decimalsOf = (mint: PublicKey): number => {
+    const acc = ledger.getAccount(mint);
+    return acc !== null && acc.data.length >= 45 ? acc.data[44]! : 0;
+  };
+  m.set("getTokenAccountsByOwner", (p) => {
+    const owner = pubkeyParam(p[0]);
+    const filter = (p[1] ?? {}) as { mint?: unknown; programId?: unknown };
+    const cfg = config(p, 2);
+    const mint = filter.mint !== undefined ? pubkeyParam(filter.mint) : null;
+    const programs =
+      filter.programId !== undefined
+        ? [pubkeyParam(filter.programId).toBase58()]
+        : mint !== null
+          ? [TOKEN_PROGRAM_ID, TOKEN_2022_PROGRAM_ID]
+          : null;
+    if (programs === null) throw invalidParams("Invalid params: expected a mint or programId filter");
+    const value: unknown[] = [];
+    for (const program of programs) {
+      for (const { pubkey, account } of ledger.programAccounts(new PublicKey(program))) {
+        const bal = tokenAccountBalance(account, () => null);
+        if (bal === null || !bal.owner.equals(owner) || (mint !== null && !bal.mint.equals(mint))) continue;
+        value.push({ pubkey: pubkey.toBase58(), account: accountJson(account, encodingOf(cfg), decimalsOf) });
+      }
+    }
+    return withContext(cfg, value);
   });
   m.set("getBalance", (p) => withContext(config(p, 1), ledger.getAccount(pubkeyParam(p[0]))?.lamports ?? 0n));
   m.set("getTokenAccountBalance", (p) => {

@@ -1,6 +1,8 @@
 /** Response shapes of the official Solana JSON-RPC, built from ledger values (pure). */
 import bs58 from "bs58";
 import { VersionedTransaction } from "@solana/web3.js";
+import type { PublicKey } from "@solana/web3.js";
+import { TOKEN_PROGRAM_ID, tokenAccountBalance, uiAmountString } from "../ledger/token-balances.js";
 import type { AccountState } from "../programs/types.js";
 import type { SignatureStatus, SimulationResult, TransactionRecord } from "../ledger/index.js";
 import { invalidParams } from "./json.js";
@@ -14,9 +16,52 @@ export interface AccountEncodingOptions {
   dataSlice?: { offset: number; length: number };
 }
 
-/** An account object (`getAccountInfo` value) in the requested encoding (jsonParsed falls back to base64). */
-export function accountJson(acc: AccountState | null, opts: AccountEncodingOptions = {}): unknown {
+/** The jsonParsed form of a token account (`spl-token` / `spl-token-2022` "account"), or null. */
+function parsedTokenAccount(acc: AccountState, decimalsOf: (mint: PublicKey) => number): unknown {
+  const bal = tokenAccountBalance(acc, () => null);
+  if (bal === null) return null;
+  const decimals = decimalsOf(bal.mint);
+  const ui = uiAmountString(bal.amount, decimals);
+  const state = acc.data[108] === 2 ? "frozen" : "initialized";
+  return {
+    program: acc.owner.toBase58() === TOKEN_PROGRAM_ID ? "spl-token" : "spl-token-2022",
+    parsed: {
+      info: {
+        isNative: Buffer.from(acc.data).readUInt32LE(109) === 1,
+        mint: bal.mint.toBase58(),
+        owner: bal.owner.toBase58(),
+        state,
+        tokenAmount: { amount: bal.amount.toString(), decimals, uiAmount: Number(ui), uiAmountString: ui },
+      },
+      type: "account",
+    },
+    space: acc.data.length,
+  };
+}
+
+/**
+ * An account object (`getAccountInfo` value) in the requested encoding; jsonParsed parses token
+ * accounts (given `decimalsOf`) and falls back to base64 for everything else, as the RPC does.
+ */
+export function accountJson(
+  acc: AccountState | null,
+  opts: AccountEncodingOptions = {},
+  decimalsOf?: (mint: PublicKey) => number,
+): unknown {
   if (acc === null) return null;
+  if (opts.encoding === "jsonParsed" && decimalsOf !== undefined) {
+    const parsed = parsedTokenAccount(acc, decimalsOf);
+    if (parsed !== null) {
+      return {
+        data: parsed,
+        executable: acc.executable,
+        lamports: acc.lamports,
+        owner: acc.owner.toBase58(),
+        rentEpoch: RENT_EPOCH_MAX,
+        space: acc.data.length,
+      };
+    }
+  }
   let data = acc.data;
   if (opts.dataSlice !== undefined) {
     data = data.subarray(opts.dataSlice.offset, opts.dataSlice.offset + opts.dataSlice.length);

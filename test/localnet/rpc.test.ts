@@ -161,6 +161,12 @@ describe("JSON-RPC with @solana/web3.js Connection", () => {
     const bal = await conn.getTokenAccountBalance(dstAta);
     expect(bal.value).toMatchObject({ amount: "1250000", decimals: 6, uiAmountString: "1.25" });
     expect((await conn.getTokenAccountBalance(srcAta)).value.amount).toBe("3750000");
+    const owned = await conn.getTokenAccountsByOwner(dest.publicKey, { mint: mint.publicKey });
+    expect(owned.value.map((a) => a.pubkey.toBase58())).toEqual([dstAta.toBase58()]);
+    const parsed = await conn.getParsedTokenAccountsByOwner(payer.publicKey, {
+      programId: TOKEN_2022_PROGRAM_ID,
+    });
+    expect(parsed.value[0]?.account.data.parsed.info.tokenAmount.uiAmountString).toBe("3.75");
     const info = await conn.getAccountInfo(dstAta);
     expect(info?.owner.equals(TOKEN_2022_PROGRAM_ID)).toBe(true);
     net.admin.advanceSlots(1);
