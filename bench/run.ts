@@ -16,6 +16,8 @@ interface Scenario {
 interface Result {
   scenario: Scenario;
   latencies: number[];
+  /** Sum of each timing_ms key over the measured trades. */
+  stages: Record<string, number>;
   calls: Record<string, number>;
   wallMs: number;
 }
@@ -48,6 +50,7 @@ async function runScenario(e2e: E2e, scenario: Scenario, trades: number): Promis
   for (const wallet of lanes) await trade(e2e, apiKey, { action: "buy", mint, amount: "0.01", wallet });
 
   const latencies: number[] = [];
+  const stages: Record<string, number> = {};
   const calls: Record<string, number> = {};
   let lastRefresh = performance.now();
   const perLane = Math.ceil(trades / lanes.length);
@@ -63,18 +66,24 @@ async function runScenario(e2e: E2e, scenario: Scenario, trades: number): Promis
     await Promise.all(
       lanes.map(async (wallet) => {
         const start = performance.now();
-        await trade(e2e, apiKey, { ...scenario.body, mint, wallet });
+        const timing = await trade(e2e, apiKey, { ...scenario.body, mint, wallet, measure_timing: true });
         latencies.push(performance.now() - start);
+        for (const [k, v] of Object.entries(timing)) stages[k] = (stages[k] ?? 0) + v;
       }),
     );
     for (const [k, v] of Object.entries(e2e.localnet.admin.stats())) calls[k] = (calls[k] ?? 0) + v;
   }
-  return { scenario, latencies, calls, wallMs: performance.now() - t0 };
+  return { scenario, latencies, stages, calls, wallMs: performance.now() - t0 };
 }
 
-async function trade(e2e: E2e, apiKey: string, body: Record<string, unknown>): Promise<void> {
+async function trade(
+  e2e: E2e,
+  apiKey: string,
+  body: Record<string, unknown>,
+): Promise<Record<string, number>> {
   const res = await e2e.post(apiKey, "/v1/trades/execute", body);
   if (res.statusCode !== 200) throw new Error(`trade failed: ${res.statusCode} ${res.body}`);
+  return res.json<{ timing_ms?: Record<string, number> }>().timing_ms ?? {};
 }
 
 async function main(): Promise<void> {
@@ -116,8 +125,8 @@ async function main(): Promise<void> {
   const lines = [
     `Trades per scenario: ${trades}; localnet slot ${slotMs} ms; Node ${process.version}; ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}`,
     "",
-    "| scenario | p50 ms | p95 ms | max ms | trades/s | upstream calls per trade |",
-    "|---|---:|---:|---:|---:|---|",
+    "| scenario | p50 ms | p95 ms | max ms | trades/s | mean timing_ms (wallet/amount/build/sender/confirmation/database) | upstream calls per trade |",
+    "|---|---:|---:|---:|---:|---|---|",
   ];
   for (const r of results) {
     const sorted = [...r.latencies].sort((a, b) => a - b);
@@ -126,8 +135,11 @@ async function main(): Promise<void> {
       .filter(([, v]) => v > 0)
       .map(([k, v]) => `${k} ${(v / n).toFixed(2)}`)
       .join(", ");
+    const stages = ["wallet", "amount", "build", "sender", "confirmation", "database"]
+      .map((k) => fmt((r.stages[k] ?? 0) / n))
+      .join(" / ");
     lines.push(
-      `| ${r.scenario.name} | ${fmt(percentile(sorted, 50))} | ${fmt(percentile(sorted, 95))} | ${fmt(sorted[n - 1] ?? NaN)} | ${fmt((n / r.wallMs) * 1000)} | ${perTrade} |`,
+      `| ${r.scenario.name} | ${fmt(percentile(sorted, 50))} | ${fmt(percentile(sorted, 95))} | ${fmt(sorted[n - 1] ?? NaN)} | ${fmt((n / r.wallMs) * 1000)} | ${stages} | ${perTrade} |`,
     );
   }
   process.stdout.write(`${lines.join("\n")}\n`);
