@@ -25,7 +25,8 @@ let e2e: E2e;
 beforeAll(async () => {
   const authority = Keypair.generate();
   const table = createLookupTableAddress(authority.publicKey, 0);
-  e2e = await startE2e({ chain: { lookupTables: [table.toBase58()] } });
+  // No background refresh, so round-trip counts are the request's own; the caches are refreshed before each test.
+  e2e = await startE2e({ chain: { lookupTables: [table.toBase58()], cacheRefreshMs: 600_000 } });
   e2e.localnet.admin.fund(authority.publicKey.toBase58(), 1_000_000_000n);
   await installCreateLookupTable(e2e.chain, authority, 0);
   await e2e.chain.caches.refresh();
@@ -33,7 +34,10 @@ beforeAll(async () => {
 afterAll(async () => {
   await e2e?.close();
 });
-beforeEach(() => e2e.reset());
+beforeEach(async () => {
+  await e2e.chain.caches.refresh();
+  e2e.reset();
+});
 
 interface BundleBody {
   bundle_id: string;
@@ -138,6 +142,37 @@ describe("create-led bundles", () => {
       bundle_id: body.bundle_id,
       status: "confirmed",
     });
+  });
+
+  it("legs without a wallet use the default wallet; a create-led bundle reads nothing from the chain", async () => {
+    const { apiKey, wallet } = await e2e.setup();
+    e2e.reset();
+    const res = await e2e.post(apiKey, "/v1/laser/bundle", {
+      accounts: [
+        { type: "create", name: "Self", symbol: "SELF", uri: URI, initial_buy: "0.1" },
+        { type: "buy", amount: "0.1" },
+      ],
+      bundleTip: "0.00001",
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json<BundleBody>();
+    expect(body.results.map((r) => r.wallet)).toEqual([wallet, wallet]);
+    expect(new Set(body.results.map((r) => r.signature)).size).toBe(2);
+    const trips = e2e.roundTrips();
+    expect(trips["rpc.getMultipleAccounts"]).toBeUndefined();
+    expect(trips["rpc.simulateTransaction"]).toBeUndefined();
+    expect(trips["bundle.sendBundle"]).toBe(1);
+    // Both buys landed in the creator's one token account.
+    const config = curveConfigs(e2e.chain.caches);
+    const feesAt = createdCoinFees(config, false);
+    const fresh = freshCurve(config.global);
+    const dev = quoteInitialBuy(fresh, { lamports: 100_000_000n, slippageBps: 200n }, feesAt(fresh));
+    const [second] = quoteCreateLedBuys(
+      dev.curveAfter,
+      [{ amount: 100_000_000n, slippageBps: 200n }],
+      feesAt,
+    );
+    expect(await e2e.tokenBalance(wallet, body.mint)).toBe(dev.tokensOut + second!.tokensOut);
   });
 
   it("a bundle whose last leg fails changes nothing: 502 bundle failed, no coin, no balance moved", async () => {
