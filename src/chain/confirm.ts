@@ -109,7 +109,22 @@ export async function confirmSignature(input: ConfirmSignatureInput): Promise<Co
 
 async function describeFailure(input: ConfirmSignatureInput, err: unknown): Promise<OnChainFailure> {
   const programError = decodeProgramError(err, input.wire);
-  // Logs cost one more read, only on the failure path; their absence does not hide the error itself.
-  const logs = await input.rpc.getTransactionLogs(input.signature).catch(() => null);
+  // Logs cost more reads, only on the failure path; their absence does not hide the error itself.
+  const logs = await failureLogs(input);
   return { err, summary: describeTransactionError(err, programError), programError, logs: logsExcerpt(logs) };
 }
+
+/**
+ * getTransaction only answers at `confirmed`, while the failure may have been seen at `processed`:
+ * ask a few times, one poll interval apart, before giving up on the logs.
+ */
+async function failureLogs(input: ConfirmSignatureInput): Promise<string[] | null> {
+  for (let attempt = 0; attempt < LOG_ATTEMPTS; attempt++) {
+    const logs = await input.rpc.getTransactionLogs(input.signature).catch(() => null);
+    if (logs !== null) return logs;
+    if (attempt + 1 < LOG_ATTEMPTS) await input.clock.sleep(input.pollMs);
+  }
+  return null;
+}
+
+const LOG_ATTEMPTS = 5;

@@ -140,6 +140,18 @@ describe("confirmSignature", () => {
     expect(r.failure?.summary).toContain("TooLittleSolReceived");
   });
 
+  it("asks again for the logs of a failure seen before getTransaction answers", async () => {
+    const h = harness([status("processed", { InstructionError: [2, { Custom: 6003 }] })]);
+    let logCalls = 0;
+    const rpc = {
+      ...h.rpc,
+      getTransactionLogs: () => Promise.resolve(++logCalls < 3 ? null : ["Program log: Instruction: Sell"]),
+    };
+    const r = await confirmSignature({ ...base, rpc, relay: h.relay, timeoutMs: 10_000, clock: fakeClock() });
+    expect(logCalls).toBe(3);
+    expect(r.failure?.logs).toEqual(["Program log: Instruction: Sell"]);
+  });
+
   it("rides out failed polls and reports unreachable only when no poll ever answered", async () => {
     const err = new HttpError("getSignatureStatuses", 500, "down");
     const h = harness([err, err, status("finalized")]);
