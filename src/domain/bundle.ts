@@ -5,6 +5,7 @@
  * → record ONE execution with every leg's wallet and signature → sendBundle → confirm → record the outcome.
  * Built on the shared pipeline's lower-level parts (`signWith`, `recordPending`, `submitBundleRecorded`).
  */
+import { createHash } from "node:crypto";
 import { PublicKey } from "@solana/web3.js";
 import type { Chain, ChainTransaction } from "../chain/chain.js";
 import { isUpstreamError, upstreamDetail } from "../chain/upstream-errors.js";
@@ -89,6 +90,8 @@ export async function executeBundle(
     wallet: wallets[0]!.publicKey,
     wallets: [...new Set(wallets.map((w) => w.publicKey))],
     signatures: signed.txs.map((t) => t.signature),
+    // Known before sending (the relay derives it from the signatures); the relay's own answer overwrites it.
+    bundleId: bundleIdOf(signed.txs.map((t) => t.signature)),
     request: bundleRequestSummary(request, wallets),
   });
   const result = await submitBundleRecorded(
@@ -165,6 +168,11 @@ async function signExistingTrade(
   const instructions = await tradeInstructions(read, quote, configs, deps.random);
   const tx = await signWith(deps, wallet, () => ({ instructions, computeKind: "trade", tip }));
   return { mint: read.mint.toBase58(), txs: [tx] };
+}
+
+/** The block engine's bundle id: lowercase hex SHA-256 of the legs' first signatures (base58), comma-joined. */
+export function bundleIdOf(signatures: readonly string[]): string {
+  return createHash("sha256").update(signatures.join(","), "utf8").digest("hex");
 }
 
 /** The trade intent of an existing-token bundle leg (bundles are never simulated: the relay is atomic). */

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { Keypair, PublicKey } from "@solana/web3.js";
+import { bundleIdOf } from "../../src/domain/bundle.js";
 import { quoteCreateLedBuys } from "../../src/domain/bundle-shape.js";
 import { createLookupTableAddress, installCreateLookupTable } from "../../src/domain/create-lookup-table.js";
 import { createdCoinFees } from "../../src/domain/create-plan.js";
@@ -86,6 +87,8 @@ describe("create-led bundles", () => {
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json<BundleBody>();
     expect(body.bundle_id).toMatch(/^[0-9a-f]{64}$/);
+    // The id recorded before sending is the one the relay derived.
+    expect(body.bundle_id).toBe(bundleIdOf(body.results.map((r) => r.signature)));
     expect(body.confirmed).toBe(true);
     expect(["confirmed", "finalized"]).toContain(body.confirmation_status);
     expect(body.results.map((r) => [r.index, r.type, r.wallet])).toEqual([

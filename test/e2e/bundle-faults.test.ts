@@ -10,6 +10,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { FetchLike } from "../../src/chain/json-rpc.js";
+import { bundleIdOf } from "../../src/domain/bundle.js";
 import { SPEC } from "../../src/domain/errors.js";
 import { startE2e, type E2e } from "../helpers/e2e.js";
 
@@ -131,6 +132,9 @@ describe("bundle confirmation outcomes", () => {
     const res = await buyBundle(apiKey);
     expect(res.statusCode).toBe(502);
     expect(res.json<{ detail: string }>().detail).not.toBe(SPEC.bundle.failed);
-    expect(await lastBundleRecord(apiKey)).toMatchObject({ status: "failed" });
+    // The record was written before sending, bundle id included (derived from the signatures).
+    const record = await lastBundleRecord(apiKey);
+    expect(record).toMatchObject({ status: "failed" });
+    expect(record.bundle_id).toBe(bundleIdOf(record.signatures as string[]));
   });
 });
