@@ -5,6 +5,7 @@
  * bundle whose last leg fails changes nothing.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import fc from "fast-check";
 import { Keypair, PublicKey } from "@solana/web3.js";
 import { bundleIdOf } from "../../src/domain/bundle.js";
 import { quoteCreateLedBuys } from "../../src/domain/bundle-shape.js";
@@ -145,6 +146,58 @@ describe("create-led bundles", () => {
       bundle_id: body.bundle_id,
       status: "confirmed",
     });
+  });
+
+  it("for random dev buys, buyer amounts and mayhem, every wallet gets exactly its quoted tokens", async () => {
+    const { apiKey, wallet: creator } = await e2e.setup({ sol: 500n });
+    const buyers = [
+      await e2e.fundedWallet(apiKey, 500n),
+      await e2e.fundedWallet(apiKey, 500n),
+      await e2e.fundedWallet(apiKey, 500n),
+    ];
+    const lamports = fc.bigInt({ min: 1_000_000n, max: 5_000_000_000n });
+    await fc.assert(
+      fc.asyncProperty(
+        lamports,
+        fc.array(lamports, { minLength: 1, maxLength: 3 }),
+        fc.boolean(),
+        async (dev, buys, mayhem) => {
+          await e2e.chain.caches.refresh(); // a fresh blockhash for every run
+          const sol = (l: bigint) =>
+            `${l / 1_000_000_000n}.${(l % 1_000_000_000n).toString().padStart(9, "0")}`;
+          const res = await e2e.post(apiKey, "/v1/laser/bundle", {
+            accounts: [
+              {
+                type: "create",
+                name: "Prop",
+                symbol: "PROP",
+                uri: URI,
+                initial_buy: sol(dev),
+                mayhem_mode: mayhem,
+              },
+              ...buys.map((l, i) => ({ type: "buy", wallet: buyers[i], amount: sol(l) })),
+            ],
+            bundleTip: "0.000001",
+          });
+          expect(res.statusCode, res.body).toBe(200);
+          const { mint } = res.json<BundleBody>();
+          const config = curveConfigs(e2e.chain.caches);
+          const feesAt = createdCoinFees(config, mayhem);
+          const fresh = freshCurve(config.global);
+          const devQuote = quoteInitialBuy(fresh, { lamports: dev, slippageBps: 200n }, feesAt(fresh));
+          const quotes = quoteCreateLedBuys(
+            devQuote.curveAfter,
+            buys.map((amount) => ({ amount, slippageBps: 200n })),
+            feesAt,
+          );
+          expect(await e2e.tokenBalance(creator, mint)).toBe(devQuote.tokensOut);
+          for (const [i, q] of quotes.entries()) {
+            expect(await e2e.tokenBalance(buyers[i]!, mint)).toBe(q.tokensOut);
+          }
+        },
+      ),
+      { numRuns: 8 },
+    );
   });
 
   it("legs without a wallet use the default wallet; a create-led bundle reads nothing from the chain", async () => {
