@@ -43,6 +43,8 @@ export interface Config {
   readonly relayTipLamports: bigint;
   /** Undefined = fetch from the bundle relay's getTipAccounts. */
   readonly bundleTipAccounts: readonly string[] | undefined;
+  /** Address lookup tables for v0 messages (a create with its first buy needs one); sandbox installs its own. */
+  readonly lookupTables: readonly string[];
   readonly computeUnitPriceMicrolamports: bigint | "auto";
   readonly computeUnitLimitTrade: number;
   readonly computeUnitLimitCreate: number;
@@ -203,6 +205,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
       const l = addressList(env, "BUNDLE_TIP_ACCOUNTS");
       return l === undefined ? undefined : Object.freeze(l);
     })(),
+    lookupTables: Object.freeze(addressList(env, "LOOKUP_TABLES") ?? []),
     computeUnitPriceMicrolamports,
     computeUnitLimitTrade: int(env, "COMPUTE_UNIT_LIMIT_TRADE", 250_000, 1, 1_400_000),
     computeUnitLimitCreate: int(env, "COMPUTE_UNIT_LIMIT_CREATE", 500_000, 1, 1_400_000),
@@ -244,5 +247,6 @@ export function chainOptionsFromConfig(config: Config): ChainOptions {
     rpcTimeoutMs: config.rpcTimeoutMs,
     confirmTimeoutMs: config.confirmTimeoutMs,
     bundleConfirmTimeoutMs: config.bundleConfirmTimeoutMs,
+    lookupTables: config.lookupTables,
   };
 }

@@ -63,12 +63,14 @@ async function main(): Promise<void> {
     await verifyVault(vault, store);
 
     let appConfig = config;
+    let installLookupTable: ((chain: Chain) => Promise<void>) | undefined;
     if (config.sandbox) {
       // Imported only in sandbox mode: production processes never load the localnet.
       const { startSandboxChain } = await import("./sandbox.js");
       const sandbox = await startSandboxChain(config, logger);
       cleanups.push(() => sandbox.localnet.close());
       appConfig = sandbox.config;
+      installLookupTable = sandbox.installLookupTable;
     }
     const chain: Chain = createChain({
       ...chainOptionsFromConfig(appConfig),
@@ -81,6 +83,8 @@ async function main(): Promise<void> {
     // execution routes answer 503 until it succeeds.
     const stopChain = await startChain(chain, logger);
     cleanups.push(async () => stopChain());
+    // The in-process localnet is always reachable, so the chain has started by now.
+    if (installLookupTable !== undefined) await installLookupTable(chain);
 
     let rateLimiter = storeRateLimiter(store);
     if (config.redisUrl !== undefined) {
