@@ -73,10 +73,9 @@ describe("cashback create on a localnet with cashback creation enabled", () => {
   it("creates a cashback coin: the flag is recorded on the curve", async () => {
     const { apiKey, wallet } = await e2e.setup();
     const res = await e2e.post(apiKey, "/v1/laser/create", {
-      // (Not "CB"/"CB" with this URI: that mint is exactly 355 bytes, the Multisig size Token-2022 pads, and the
-      // localnet's create_v2 funds the unpadded size; reported to the localnet's owner.)
-      name: "Cashback",
-      symbol: "CBK",
+      // "CB"/"CB" with this URI makes the mint exactly the Multisig size Token-2022 pads by one byte.
+      name: "CB",
+      symbol: "CB",
       uri: URI,
       cashback: true,
     });

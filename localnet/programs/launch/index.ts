@@ -38,3 +38,4 @@ export {
   BUYBACK_FEE_RECIPIENTS,
 } from "./constants.js";
 export { createToken, completeCurve, setBondingCashback } from "./admin.js";
+export { createdMintLen } from "./ix-create.js";

@@ -72,10 +72,20 @@ function metadataInitializeIx(
   });
 }
 
-/** Bytes the TokenMetadata TLV entry adds to the mint (type + length + authority + mint + 3 strings + empty vec). */
-function metadataTlvLen(name: string, symbol: string, uri: string): number {
+/** Bytes of the TokenMetadata value Token-2022 stores: update authority, mint, 3 strings, empty additional list. */
+function metadataValueLen(name: string, symbol: string, uri: string): number {
   const str = (s: string) => 4 + Buffer.byteLength(s, "utf8");
-  return 2 + 2 + 32 + 32 + str(name) + str(symbol) + str(uri) + 4;
+  return 32 + 32 + str(name) + str(symbol) + str(uri) + 4;
+}
+
+/**
+ * Length of a launch mint once Token-2022 has written its metadata, computed as Token-2022 does (a mint
+ * that would be exactly the Multisig length is padded, so the account type can be told apart).
+ */
+export function createdMintLen(name: string, symbol: string, uri: string): number {
+  return getMintLen([ExtensionType.MetadataPointer], {
+    [ExtensionType.TokenMetadata]: metadataValueLen(name, symbol, uri),
+  });
 }
 
 /** Executes create_v2. */
@@ -113,7 +123,8 @@ export function executeCreateV2(
   const curveKey = a("bonding_curve");
   const curveTokens = a("associated_bonding_curve");
   const mintLen = getMintLen([ExtensionType.MetadataPointer]);
-  const lamports = x.ledger.rentExemptMinimum(mintLen + metadataTlvLen(args.name, args.symbol, args.uri));
+  // Rent for the final size: the metadata initialize reallocs the mint to it (padding included).
+  const lamports = x.ledger.rentExemptMinimum(createdMintLen(args.name, args.symbol, args.uri));
 
   // The mint, exactly as real Token-2022 builds it: pointer to itself, metadata in the mint account.
   x.ledger.invoke(
