@@ -4,7 +4,8 @@ import bs58 from "bs58";
 
 /** Slots a blockhash stays valid, as on mainnet. */
 export const BLOCKHASH_VALIDITY_SLOTS = 150n;
-const KEEP_SLOTS = 300n;
+// At least the SlotHashes window (512), so every hash it lists is a lookup.
+const KEEP_SLOTS = 512n;
 
 /** Slot, per-slot blockhashes and the validity window. Block height equals the slot (no skipped slots). */
 export class BlockhashQueue {
@@ -20,8 +21,15 @@ export class BlockhashQueue {
     this.record(startSlot);
   }
 
+  /** The blockhash of any slot (derived from the seed, so also for slots no longer kept). */
+  hashAt(slot: bigint): string {
+    const kept = this.bySlot.get(slot);
+    if (kept !== undefined) return kept;
+    return bs58.encode(createHash("sha256").update(`${this.seed}:${slot}`).digest());
+  }
+
   private record(slot: bigint): void {
-    const hash = bs58.encode(createHash("sha256").update(`${this.seed}:${slot}`).digest());
+    const hash = this.hashAt(slot);
     this.bySlot.set(slot, hash);
     this.byHash.set(hash, slot);
     const old = slot - KEEP_SLOTS;

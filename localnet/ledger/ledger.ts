@@ -5,7 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { address } from "@solana/kit";
-import { Clock, LiteSVM } from "litesvm";
+import { LiteSVM } from "litesvm";
 import { Keypair, PublicKey, SystemProgram, Transaction } from "@solana/web3.js";
 import type { TransactionInstruction, VersionedTransaction } from "@solana/web3.js";
 import type { AccountState, EmulatedProgram } from "../programs/types.js";
@@ -20,6 +20,7 @@ import type {
   SimulateOptions,
   SimulationResult,
 } from "./ledger-types.js";
+import { SlotSysvars } from "./slot-sysvars.js";
 import { readAccount, writeAccount } from "./svm-accounts.js";
 import { tokenBalances } from "./token-balances.js";
 import type { TokenBalance } from "./token-balances.js";
@@ -72,6 +73,7 @@ class LocalLedger implements Ledger {
   private readonly slotMs: bigint;
   private readonly genesisUnix: bigint;
   private readonly startSlot: bigint;
+  private readonly sysvars: SlotSysvars;
 
   constructor(opts: LedgerOptions) {
     this.svm = new LiteSVM().withSigverify(false).withBlockhashCheck(false).withTransactionHistory(0n);
@@ -93,7 +95,11 @@ class LocalLedger implements Ledger {
     this.genesisUnix = opts.genesisUnixTimestamp ?? BigInt(Math.floor(Date.now() / 1000));
     this.queue = new BlockhashQueue(randomBytes(16).toString("hex"), this.startSlot);
     for (const p of opts.programs ?? []) this.registerProgram(p);
-    this.syncClock();
+    this.sysvars = new SlotSysvars(
+      this.svm,
+      { clock: () => this.clock(), hashAt: (slot) => this.queue.hashAt(slot) },
+      this.genesisUnix,
+    );
     this.setSystemAccount(this.sponsor.publicKey, SPONSOR_LAMPORTS);
     this.setSystemAccount(this.faucet.publicKey, SPONSOR_LAMPORTS);
     this.setSystemAccount(this.operator.publicKey, opts.operatorLamports ?? 1_000_000_000_000_000n);
@@ -114,17 +120,10 @@ class LocalLedger implements Ledger {
     return { slot, unixTimestamp: this.genesisUnix + ((slot - this.startSlot) * this.slotMs) / 1000n };
   }
 
-  private syncClock(): void {
-    const { slot, unixTimestamp } = this.clock();
-    this.svm.setClock(
-      new Clock(slot, this.genesisUnix, slot / 432_000n, slot / 432_000n + 1n, unixTimestamp),
-    );
-  }
-
   advanceSlots(n: number): void {
     for (let i = 0; i < n; i++) {
       this.queue.advance();
-      this.syncClock();
+      this.sysvars.markStale();
       for (const l of this.slotListeners) l(this.queue.slot);
     }
   }
@@ -156,6 +155,7 @@ class LocalLedger implements Ledger {
   }
 
   getAccount(pubkey: PublicKey): AccountState | null {
+    this.sysvars.sync();
     return readAccount(this.svm, pubkey);
   }
 
@@ -188,6 +188,7 @@ class LocalLedger implements Ledger {
   }
 
   execute(ixs: TransactionInstruction[]): void {
+    this.sysvars.sync();
     const journal = this.begin();
     const logs: string[] = [];
     try {
@@ -296,6 +297,7 @@ class LocalLedger implements Ledger {
   }
 
   private run(tx: VersionedTransaction, resolved: ResolvedMessage) {
+    this.sysvars.sync();
     const keys = resolved.accountKeys;
     const pre = this.balancesOf(keys);
     let budget;
