@@ -41,6 +41,12 @@ export interface FaultSettings {
   landAfterSlots?: number;
   /** Bundles are accepted but stay Invalid. */
   bundleInvalid?: boolean;
+  /**
+   * Bundles are accepted, then reported Invalid (getInflightBundleStatuses) and absent from
+   * getBundleStatuses for this many slots, as while propagating; then they land (after
+   * `landAfterSlots` instead, when that is longer: Pending in between).
+   */
+  bundleInvalidSlots?: number;
   /** Bundles are accepted and reported Failed (nothing applied). */
   bundleFailed?: boolean;
   /** Matching calls hang this long (ms) before answering, to exceed a client timeout. */

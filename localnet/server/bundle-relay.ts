@@ -35,6 +35,8 @@ interface BundleEntry {
   landedSlot: bigint | null;
   wires: Uint8Array[];
   due: bigint | null;
+  /** Slot from which an entry reported Invalid while "propagating" is Pending again. */
+  invalidUntil: bigint | null;
   acceptedAt: number;
 }
 
@@ -99,14 +101,22 @@ export class BundleRelay {
       landedSlot: null,
       wires,
       due: null,
+      invalidUntil: null,
       acceptedAt: this.now(),
     };
     this.bundles.set(id, entry);
+    const invalidSlots = this.faults.bundleInvalidSlots();
+    const delay = Math.max(invalidSlots, this.faults.landAfterSlots());
     if (this.faults.bundleInvalid()) entry.status = "Invalid";
     else if (this.faults.bundleFailed()) entry.status = "Failed";
     else if (this.faults.neverLand()) entry.status = "Pending";
-    else if (this.faults.landAfterSlots() > 0) {
-      entry.due = this.ledger.slot() + BigInt(this.faults.landAfterSlots());
+    else if (delay > 0) {
+      const slot = this.ledger.slot();
+      if (invalidSlots > 0) {
+        entry.status = "Invalid";
+        entry.invalidUntil = slot + BigInt(invalidSlots);
+      }
+      entry.due = slot + BigInt(delay);
       this.delayed.push(entry);
     } else this.land(entry);
     return id;
@@ -125,6 +135,12 @@ export class BundleRelay {
 
   private landDue(slot: bigint): void {
     if (this.delayed.length === 0) return;
+    for (const e of this.delayed) {
+      if (e.invalidUntil !== null && e.invalidUntil <= slot) {
+        e.invalidUntil = null;
+        e.status = "Pending";
+      }
+    }
     const due = this.delayed.filter((e) => e.due !== null && e.due <= slot);
     this.delayed = this.delayed.filter((e) => !due.includes(e));
     for (const e of due) if (e.status === "Pending") this.land(e);

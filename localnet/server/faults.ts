@@ -67,6 +67,11 @@ export class Faults {
     return this.settings.landAfterSlots ?? 0;
   }
 
+  /** Slots a bundle is reported Invalid before it lands (0 = none). */
+  bundleInvalidSlots(): number {
+    return this.settings.bundleInvalidSlots ?? 0;
+  }
+
   bundleInvalid(): boolean {
     return this.settings.bundleInvalid === true;
   }
@@ -87,6 +92,7 @@ export function validateFaults(s: FaultSettings): void {
   nonNeg("hangMs", s.hangMs);
   nonNeg("errorCount", s.errorCount);
   nonNeg("landAfterSlots", s.landAfterSlots);
+  nonNeg("bundleInvalidSlots", s.bundleInvalidSlots);
   nonNeg("errorRate", s.errorRate);
   if (s.errorRate !== undefined && s.errorRate > 1) throw new Error("errorRate must be within 0..1");
   if (s.errorKind !== undefined && !["http429", "http500", "rpcError"].includes(s.errorKind)) {
