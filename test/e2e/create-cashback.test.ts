@@ -73,7 +73,7 @@ describe("cashback create on a localnet with cashback creation enabled", () => {
   it("creates a cashback coin: the flag is recorded on the curve", async () => {
     const { apiKey, wallet } = await e2e.setup();
     const res = await e2e.post(apiKey, "/v1/laser/create", {
-      // "CB"/"CB" with this URI makes the mint exactly the Multisig size Token-2022 pads by one byte.
+      // "CB"/"CB" with this URI would make the mint exactly the Multisig size, which Token-2022 pads.
       name: "CB",
       symbol: "CB",
       uri: URI,

@@ -1,5 +1,5 @@
 /**
- * create_v2 funds the Token-2022 mint for the size Token-2022 gives it, including the one-byte pad of a
+ * create_v2 funds the Token-2022 mint for the size Token-2022 gives it, including the 2-byte pad of a
  * mint that would otherwise be exactly the Multisig length (355 bytes). The oracle is the real Token-2022
  * program running in the ledger: the mint it leaves behind must be rent-exempt at its actual length.
  */
@@ -44,7 +44,7 @@ async function expectRentExemptMint(mint: string, expectedLen: number): Promise<
 }
 
 describe("create_v2 mint size", () => {
-  it("the e2e case: name CB, symbol CB, a 33-byte uri makes a padded 356-byte mint", async () => {
+  it("the e2e case: name CB, symbol CB, a 33-byte uri makes a padded 357-byte mint", async () => {
     const uri = "https://example.com/cashback.json";
     expect(createdMintLen("CB", "CB", uri)).toBe(MULTISIG_LEN + 2);
     const { mint } = net.admin.createToken({ name: "CB", symbol: "CB", uri, cashback: true });
