@@ -8,8 +8,6 @@
 import { createHash } from "node:crypto";
 import { PublicKey } from "@solana/web3.js";
 import type { Chain, ChainTransaction } from "../chain/chain.js";
-import { isUpstreamError, upstreamDetail } from "../chain/upstream-errors.js";
-import { interpretTradeRead, tradeReadPlan, type TradeRead } from "../launch/trade-accounts.js";
 import type { Store, WalletRecord } from "../store/index.js";
 import type { Vault } from "../vault/index.js";
 import type { Address } from "./addresses.js";
@@ -23,10 +21,11 @@ import {
 import { resolveLegWallets } from "./bundle-wallets.js";
 import { newMintKey } from "./create-mint-key.js";
 import { createRequestSummary } from "./create.js";
-import { ApiError, badRequest, EXECUTION } from "./errors.js";
+import { badRequest, EXECUTION } from "./errors.js";
 import { recordPending, signWith, submitBundleRecorded } from "./execution.js";
-import { curveConfigs, swapConfigs } from "./trade-configs.js";
-import { quoteRead, tradeInstructions, type TradeConfigs } from "./trade-plan.js";
+import { cachedTradeConfigs, curveConfigs } from "./trade-configs.js";
+import { quoteRead, tradeInstructions } from "./trade-plan.js";
+import { readTrade } from "./trade-read.js";
 import type { TradeIntent } from "./trade-request.js";
 
 /** Collaborators of a bundle. */
@@ -159,11 +158,8 @@ async function signExistingTrade(
 ): Promise<SignedBundle> {
   const wallet = wallets[0]!; // exactly one leg
   const intent = tradeIntentOf(request.mint, request.trade, request.confirm);
-  const read = await readOnce(deps.chain.rpc, intent, new PublicKey(wallet.publicKey));
-  const configs: TradeConfigs = {
-    curve: () => curveConfigs(deps.chain.caches),
-    swap: () => swapConfigs(deps.chain.caches),
-  };
+  const read = await readTrade(deps.chain.rpc, intent, new PublicKey(wallet.publicKey));
+  const configs = cachedTradeConfigs(deps.chain.caches);
   const quote = quoteRead(intent, read, configs);
   const instructions = await tradeInstructions(read, quote, configs, deps.random);
   const tx = await signWith(deps, wallet, () => ({ instructions, computeKind: "trade", tip }));
@@ -195,26 +191,6 @@ export function tradeIntentOf(
     measureTiming: false,
     wallet: leg.wallet ?? null,
   };
-}
-
-async function readOnce(
-  rpc: Pick<Chain["rpc"], "getMultipleAccounts">,
-  intent: TradeIntent,
-  user: PublicKey,
-): Promise<TradeRead> {
-  const plan = tradeReadPlan({
-    mint: new PublicKey(intent.mint),
-    user,
-    pool: intent.pool === null ? null : new PublicKey(intent.pool),
-  });
-  let accounts;
-  try {
-    accounts = (await rpc.getMultipleAccounts(plan.addresses)).value;
-  } catch (e) {
-    if (isUpstreamError(e)) throw new ApiError(502, EXECUTION.readFailedPrefix + upstreamDetail(e));
-    throw e;
-  }
-  return interpretTradeRead(plan, accounts);
 }
 
 /** What the execution record keeps of a bundle request: the legs with their resolved wallets, no secrets. */

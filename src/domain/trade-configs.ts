@@ -17,6 +17,7 @@ import {
   type SwapGlobalConfig,
 } from "../launch/state.js";
 import { ApiError, EXECUTION } from "./errors.js";
+import type { TradeConfigs } from "./trade-plan.js";
 
 const memo = new WeakMap<object, unknown>();
 
@@ -61,4 +62,9 @@ export function swapConfigs(caches: Pick<ChainCaches, "account">): {
     globalConfig: required(decoded(caches, SWAP_GLOBAL_CONFIG, decodeSwapGlobalConfig)),
     feeConfig: decoded(caches, SWAP_FEE_CONFIG, decodeSwapFeeConfig),
   };
+}
+
+/** Both venues' configs as the trade plan asks for them: each decoded from the caches only when its venue needs it. */
+export function cachedTradeConfigs(caches: Pick<ChainCaches, "account">): TradeConfigs {
+  return { curve: () => curveConfigs(caches), swap: () => swapConfigs(caches) };
 }

@@ -5,14 +5,13 @@
  */
 import { PublicKey } from "@solana/web3.js";
 import type { Chain } from "../chain/chain.js";
-import { isUpstreamError, upstreamDetail } from "../chain/upstream-errors.js";
-import { tradeReadPlan, interpretTradeRead, type TradeRead } from "../launch/trade-accounts.js";
 import type { Store } from "../store/index.js";
 import type { Vault } from "../vault/index.js";
-import { ApiError, badRequest, EXECUTION, SPEC } from "./errors.js";
+import { badRequest, EXECUTION, SPEC } from "./errors.js";
 import { runSingleExecution } from "./execution.js";
-import { curveConfigs, swapConfigs } from "./trade-configs.js";
-import { quoteRead, tradeInstructions, type TradeConfigs } from "./trade-plan.js";
+import { cachedTradeConfigs } from "./trade-configs.js";
+import { quoteRead, tradeInstructions } from "./trade-plan.js";
+import { readTrade } from "./trade-read.js";
 import { parseTradeRequest, type TradeIntent } from "./trade-request.js";
 import { selectWallet } from "./wallets.js";
 
@@ -59,27 +58,6 @@ export interface TradeResponse {
 
 const ms = (a: number, b: number): number => Math.max(0, Math.round(b - a));
 
-/** The single account read of a trade; an upstream failure is a 502 with its detail. */
-async function readTrade(
-  rpc: Pick<Chain["rpc"], "getMultipleAccounts">,
-  intent: TradeIntent,
-  user: PublicKey,
-): Promise<TradeRead> {
-  const plan = tradeReadPlan({
-    mint: new PublicKey(intent.mint),
-    user,
-    pool: intent.pool === null ? null : new PublicKey(intent.pool),
-  });
-  let accounts;
-  try {
-    accounts = (await rpc.getMultipleAccounts(plan.addresses)).value;
-  } catch (e) {
-    if (isUpstreamError(e)) throw new ApiError(502, EXECUTION.readFailedPrefix + upstreamDetail(e));
-    throw e;
-  }
-  return interpretTradeRead(plan, accounts);
-}
-
 /** What the execution record keeps of the request (the trade request carries no secret). */
 function requestSummary(intent: TradeIntent): Record<string, unknown> {
   return {
@@ -109,10 +87,7 @@ export async function executeTrade(deps: TradeDeps, apiKeyId: number, body: unkn
   const tWallet = now();
 
   const read = await readTrade(deps.chain.rpc, intent, new PublicKey(wallet.publicKey));
-  const configs: TradeConfigs = {
-    curve: () => curveConfigs(deps.chain.caches),
-    swap: () => swapConfigs(deps.chain.caches),
-  };
+  const configs = cachedTradeConfigs(deps.chain.caches);
   const quote = quoteRead(intent, read, configs);
   const tAmount = now();
   const instructions = await tradeInstructions(read, quote, configs, deps.random);
