@@ -4,7 +4,7 @@ import type { Chain } from "../chain/chain.js";
 import { executeBundle, type BundleDeps } from "../domain/bundle.js";
 import { requireChain } from "../domain/execution.js";
 import { requireApiKey } from "./auth.js";
-import { apiKeySecurity, authErrors, errorSchema } from "./schemas.js";
+import { apiKeySecurity, executionErrors } from "./schemas.js";
 
 // Documented, not typed: the shape rules and their exact texts are the domain parser's.
 const bundleBody = {
@@ -62,14 +62,7 @@ export function bundleRoutes(
         security: apiKeySecurity,
         summary: "Build, sign and submit an atomic bundle of 1 to 4 transactions from managed wallets",
         body: bundleBody,
-        response: {
-          200: bundleResponseSchema,
-          400: errorSchema,
-          404: errorSchema,
-          502: errorSchema,
-          503: errorSchema,
-          ...authErrors,
-        },
+        response: { 200: bundleResponseSchema, ...executionErrors },
       },
     },
     async (req) => {

@@ -6,7 +6,14 @@ import { checkCashback } from "../domain/cashback-check.js";
 import type { RequestBody } from "../domain/create-request.js";
 import { requireChain } from "../domain/execution.js";
 import { requireApiKey } from "./auth.js";
-import { apiKeySecurity, authErrors, errorSchema } from "./schemas.js";
+import {
+  apiKeySecurity,
+  confirmationProperties,
+  confirmationRequired,
+  executionErrors,
+  lamportsSchema as lamports,
+  solSchema as sol,
+} from "./schemas.js";
 
 // Fields are documented, not typed: the domain parser applies the spec's rules and exact texts (a schema type
 // would let Ajv coerce a single string into `wallets`, for instance).
@@ -27,9 +34,6 @@ const claimBody = {
     confirm: { description: "default true; waits for each claim's confirmation" },
   },
 } as const;
-
-const lamports = { type: "integer", description: "lamports" } as const;
-const sol = { type: "string", description: "SOL with 9 decimals" } as const;
 
 const cashbackEntry = {
   type: "object",
@@ -110,11 +114,9 @@ const claimResponse = {
         properties: {
           kind: { type: "string", enum: ["bonding_curve", "launchswap"] },
           claimable_lamports: lamports,
-          signature: { type: "string" },
-          confirmed: { type: "boolean" },
-          confirmation_status: { type: ["string", "null"] },
+          ...confirmationProperties,
         },
-        required: ["kind", "claimable_lamports", "signature", "confirmed", "confirmation_status"],
+        required: ["kind", "claimable_lamports", ...confirmationRequired],
         additionalProperties: false,
       },
     },
@@ -122,8 +124,6 @@ const claimResponse = {
   required: ["wallet", "transactions"],
   additionalProperties: false,
 } as const;
-
-const errors = { 400: errorSchema, 404: errorSchema, 502: errorSchema, 503: errorSchema, ...authErrors };
 
 /** Registers the cashback check and claim routes (authenticated by the global auth hook). */
 export function cashbackRoutes(
@@ -139,7 +139,7 @@ export function cashbackRoutes(
         ...common,
         summary: "Read claimable cashback of wallets (read-only; any address)",
         body: checkBody,
-        response: { 200: checkResponse, ...errors },
+        response: { 200: checkResponse, ...executionErrors },
       },
     },
     async (req) => {
@@ -156,7 +156,7 @@ export function cashbackRoutes(
         ...common,
         summary: "Claim a managed wallet's cashback: one transaction per source with something to claim",
         body: claimBody,
-        response: { 200: claimResponse, ...errors },
+        response: { 200: claimResponse, ...executionErrors },
       },
     },
     async (req) => {

@@ -23,4 +23,24 @@ export const walletSchema = {
 /** The error responses every authenticated route can give. */
 export const authErrors = { 401: errorSchema } as const;
 
+/** The error responses of every route that executes on chain (validation, wallet, upstream, no chain). */
+export const executionErrors = {
+  400: errorSchema,
+  404: errorSchema,
+  502: errorSchema,
+  503: errorSchema,
+  ...authErrors,
+} as const;
+
+export const lamportsSchema = { type: "integer", description: "lamports" } as const;
+export const solSchema = { type: "string", description: "SOL with 9 decimals" } as const;
+
+/** The confirmation fields of one submitted transaction (spread into a response's properties). */
+export const confirmationProperties = {
+  signature: { type: "string" },
+  confirmed: { type: "boolean" },
+  confirmation_status: { type: ["string", "null"] },
+} as const;
+export const confirmationRequired = ["signature", "confirmed", "confirmation_status"] as const;
+
 export const apiKeySecurity = [{ apiKey: [] as string[] }];

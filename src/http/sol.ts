@@ -7,7 +7,14 @@ import { requireChain } from "../domain/execution.js";
 import { splitSol } from "../domain/split.js";
 import { sendAsset } from "../domain/transfer.js";
 import { requireApiKey } from "./auth.js";
-import { apiKeySecurity, authErrors, errorSchema } from "./schemas.js";
+import {
+  apiKeySecurity,
+  confirmationProperties,
+  confirmationRequired,
+  executionErrors,
+  lamportsSchema as lamports,
+  solSchema as sol,
+} from "./schemas.js";
 
 // Request fields are documented, not typed: the domain parsers apply the spec's rules and exact texts.
 const feeReserve = {
@@ -53,15 +60,6 @@ const splitBody = {
   },
 } as const;
 
-const lamports = { type: "integer", description: "lamports" } as const;
-const sol = { type: "string", description: "SOL with 9 decimals" } as const;
-const confirmation = {
-  signature: { type: "string" },
-  confirmed: { type: "boolean" },
-  confirmation_status: { type: ["string", "null"] },
-} as const;
-const confirmationFields = ["signature", "confirmed", "confirmation_status"] as const;
-
 const consolidateResponse = {
   type: "object",
   properties: {
@@ -78,14 +76,14 @@ const consolidateResponse = {
           source_balance_lamports: lamports,
           transfer_lamports: lamports,
           transfer_sol: sol,
-          ...confirmation,
+          ...confirmationProperties,
         },
         required: [
           "source_wallet",
           "source_balance_lamports",
           "transfer_lamports",
           "transfer_sol",
-          ...confirmationFields,
+          ...confirmationRequired,
         ],
         additionalProperties: false,
       },
@@ -114,7 +112,7 @@ const transferResponse = {
     source_token_account: { type: ["string", "null"] },
     destination_token_account: { type: ["string", "null"] },
     fee_reserve_lamports: lamports,
-    ...confirmation,
+    ...confirmationProperties,
   },
   required: [
     "source_wallet",
@@ -127,7 +125,7 @@ const transferResponse = {
     "source_token_account",
     "destination_token_account",
     "fee_reserve_lamports",
-    ...confirmationFields,
+    ...confirmationRequired,
   ],
   additionalProperties: false,
 } as const;
@@ -155,7 +153,7 @@ const splitResponse = {
         additionalProperties: false,
       },
     },
-    ...confirmation,
+    ...confirmationProperties,
   },
   required: [
     "source_wallet",
@@ -165,12 +163,10 @@ const splitResponse = {
     "transfer_total_lamports",
     "transfer_total_sol",
     "transfers",
-    ...confirmationFields,
+    ...confirmationRequired,
   ],
   additionalProperties: false,
 } as const;
-
-const errors = { 400: errorSchema, 404: errorSchema, 502: errorSchema, 503: errorSchema, ...authErrors };
 
 /** Registers the consolidate, send-asset and split routes (authenticated by the global auth hook). */
 export function solRoutes(
@@ -193,7 +189,7 @@ export function solRoutes(
         ...common,
         summary: "Sweep SOL from managed wallets into one destination (one transaction per source)",
         body: consolidateBody,
-        response: { 200: consolidateResponse, ...errors },
+        response: { 200: consolidateResponse, ...executionErrors },
       },
     },
     run(consolidateSol),
@@ -206,7 +202,7 @@ export function solRoutes(
         ...common,
         summary: "Send native SOL or a fungible token from a managed wallet to any address",
         body: transferBody,
-        response: { 200: transferResponse, ...errors },
+        response: { 200: transferResponse, ...executionErrors },
       },
     },
     run(sendAsset),
@@ -219,7 +215,7 @@ export function solRoutes(
         ...common,
         summary: "Distribute SOL from a managed wallet to up to five destinations in one transaction",
         body: splitBody,
-        response: { 200: splitResponse, ...errors },
+        response: { 200: splitResponse, ...executionErrors },
       },
     },
     run(splitSol),

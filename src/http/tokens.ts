@@ -4,7 +4,7 @@ import type { Chain } from "../chain/chain.js";
 import { createToken, type CreateDeps } from "../domain/create.js";
 import { requireChain } from "../domain/execution.js";
 import { requireApiKey } from "./auth.js";
-import { apiKeySecurity, authErrors, errorSchema } from "./schemas.js";
+import { apiKeySecurity, confirmationProperties, executionErrors } from "./schemas.js";
 
 // Documented, not typed: aliases, number-or-string amounts and boolean strings are the domain parser's, with
 // the spec's exact texts.
@@ -38,9 +38,7 @@ export const createResponseSchema = {
     mint: { type: "string" },
     creator: { type: "string" },
     metadata_uri: { type: "string" },
-    signature: { type: "string" },
-    confirmed: { type: "boolean" },
-    confirmation_status: { type: ["string", "null"] },
+    ...confirmationProperties,
     initial_buy: {
       type: "object",
       properties: {
@@ -70,14 +68,7 @@ export function tokenRoutes(
         security: apiKeySecurity,
         summary: "Create a launch token (server-generated mint), optionally with an atomic developer buy",
         body: createBody,
-        response: {
-          200: createResponseSchema,
-          400: errorSchema,
-          404: errorSchema,
-          502: errorSchema,
-          503: errorSchema,
-          ...authErrors,
-        },
+        response: { 200: createResponseSchema, ...executionErrors },
       },
     },
     async (req) => {

@@ -5,7 +5,7 @@ import { badRequest, EXECUTION } from "../domain/errors.js";
 import { requireChain } from "../domain/execution.js";
 import { executeTrade, type TradeDeps } from "../domain/trade.js";
 import { requireApiKey } from "./auth.js";
-import { apiKeySecurity, authErrors, errorSchema } from "./schemas.js";
+import { apiKeySecurity, confirmationProperties, executionErrors } from "./schemas.js";
 
 // Fields are documented but not typed: the spec's own rules (aliases, number-or-string amounts, boolean
 // strings) and their exact error texts are applied by the domain parser, not by schema validation.
@@ -48,9 +48,7 @@ const tradeResponse = {
     amount: { type: "string" },
     amount_units: { type: "integer" },
     denominated_in_sol: { type: "boolean" },
-    signature: { type: "string" },
-    confirmed: { type: "boolean" },
-    confirmation_status: { type: ["string", "null"] },
+    ...confirmationProperties,
     venue: { type: "string", enum: ["bonding_curve", "launchswap"] },
     pool: { type: ["string", "null"] },
     expected_output: { type: "string" },
@@ -91,14 +89,7 @@ export function tradeRoutes(
         security: apiKeySecurity,
         summary: "Buy or sell a launch token on the bonding curve or its launchswap pool",
         body: tradeBody,
-        response: {
-          200: tradeResponse,
-          400: errorSchema,
-          404: errorSchema,
-          502: errorSchema,
-          503: errorSchema,
-          ...authErrors,
-        },
+        response: { 200: tradeResponse, ...executionErrors },
       },
     },
     async (req) => {
