@@ -1,13 +1,13 @@
 /** POST /v1/cashback/check end to end: the localnet's /admin/cashback sets amounts, the API reads them back. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { Keypair, PublicKey } from "@solana/web3.js";
+import { PublicKey } from "@solana/web3.js";
 import { SPEC } from "../../src/domain/errors.js";
 import {
   launchUserVolumeAccumulator,
   swapCashbackWsolAccount,
   swapUserVolumeAccumulator,
 } from "../../src/launch/programs.js";
-import { startE2e, type E2e } from "../helpers/e2e.js";
+import { external, startE2e, type E2e } from "../helpers/e2e.js";
 
 let e2e: E2e;
 beforeAll(async () => {
@@ -48,8 +48,6 @@ interface CheckBody {
   totals: Record<string, number | string>;
   rpc_slots: number[];
 }
-
-const external = (): string => Keypair.generate().publicKey.toBase58();
 
 describe("POST /v1/cashback/check", () => {
   it("reads the default managed wallet's two sources with their accounts", async () => {

@@ -4,7 +4,7 @@ import { Keypair } from "@solana/web3.js";
 import { NATIVE_MINT } from "@solana/spl-token";
 import { rentExemptMinimum } from "../../src/domain/reserve.js";
 import { SPEC } from "../../src/domain/errors.js";
-import { startE2e, type E2e } from "../helpers/e2e.js";
+import { feeOf, startE2e, type E2e } from "../helpers/e2e.js";
 
 let e2e: E2e;
 beforeAll(async () => {
@@ -25,16 +25,6 @@ interface ClaimTx {
 interface ClaimBody {
   wallet: string;
   transactions: ClaimTx[];
-}
-
-/** Network fee the transaction paid, from the node's transaction meta. */
-async function feeOf(signature: string): Promise<bigint> {
-  const tx = await e2e.connection.getTransaction(signature, {
-    commitment: "confirmed",
-    maxSupportedTransactionVersion: 0,
-  });
-  if (!tx?.meta) throw new Error(`no meta for ${signature}`);
-  return BigInt(tx.meta.fee);
 }
 
 async function claimable(apiKey: string, wallet: string): Promise<[number, number]> {
@@ -63,7 +53,8 @@ describe("POST /v1/cashback/claim/execute", () => {
     for (const t of body.transactions) expect(["confirmed", "finalized"]).toContain(t.confirmation_status);
 
     let spent = 0n;
-    for (const t of body.transactions) spent += (await feeOf(t.signature)) + e2e.localnet.relayTipLamports;
+    for (const t of body.transactions)
+      spent += (await feeOf(e2e, t.signature)) + e2e.localnet.relayTipLamports;
     // Bonding cashback arrives as SOL; swap cashback as WSOL in the wallet's WSOL account, whose rent the
     // wallet paid when the claim created it.
     expect(await e2e.balance(wallet)).toBe(before + 7_000_000n - spent - rentExemptMinimum(165));
@@ -106,7 +97,7 @@ describe("POST /v1/cashback/claim/execute", () => {
     expect(await e2e.tokenBalance(wallet, NATIVE_MINT.toBase58())).toBe(3_000_000n);
     // No rent this time: the idempotent create found the account.
     expect(await e2e.balance(wallet)).toBe(
-      before - (await feeOf(tx?.signature ?? "")) - e2e.localnet.relayTipLamports,
+      before - (await feeOf(e2e, tx?.signature ?? "")) - e2e.localnet.relayTipLamports,
     );
   });
 

@@ -1,9 +1,8 @@
 /** POST /v1/sol/consolidate/execute end to end: exact lamports per source and at the destination, and refusals. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { Keypair } from "@solana/web3.js";
 import { FOUNDATION, SPEC } from "../../src/domain/errors.js";
 import { SYSTEM_ACCOUNT_RENT_EXEMPT_MINIMUM } from "../../src/domain/reserve.js";
-import { startE2e, type E2e } from "../helpers/e2e.js";
+import { expectedReserve, external, feeOf, startE2e, type E2e } from "../helpers/e2e.js";
 
 let e2e: E2e;
 beforeAll(async () => {
@@ -30,30 +29,6 @@ interface ConsolidateBody {
   }[];
 }
 
-/** The spec's effective reserve for a transfer transaction, from the same compute budget the chain uses. */
-function expectedReserve(requested: bigint): bigint {
-  const { maxUnitLimit, priceMicroLamports } = e2e.chain.computeBudget("transfer");
-  const floor =
-    requested > SYSTEM_ACCOUNT_RENT_EXEMPT_MINIMUM ? requested : SYSTEM_ACCOUNT_RENT_EXEMPT_MINIMUM;
-  return (
-    floor +
-    e2e.localnet.relayTipLamports +
-    5_000n +
-    (priceMicroLamports * maxUnitLimit + 999_999n) / 1_000_000n
-  );
-}
-
-async function feeOf(signature: string): Promise<bigint> {
-  const tx = await e2e.connection.getTransaction(signature, {
-    commitment: "confirmed",
-    maxSupportedTransactionVersion: 0,
-  });
-  if (!tx?.meta) throw new Error(`no meta for ${signature}`);
-  return BigInt(tx.meta.fee);
-}
-
-const external = (): string => Keypair.generate().publicKey.toBase58();
-
 describe("POST /v1/sol/consolidate/execute", () => {
   it("sweeps every other wallet of the key into the destination, one transaction each", async () => {
     const { apiKey, wallet: destination } = await e2e.setup({ sol: 1n });
@@ -67,7 +42,7 @@ describe("POST /v1/sol/consolidate/execute", () => {
     const res = await e2e.post(apiKey, "/v1/sol/consolidate/execute", { destination_wallet: destination });
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json<ConsolidateBody>();
-    const reserve = expectedReserve(5_000n);
+    const reserve = expectedReserve(e2e, 5_000n);
     expect(body.destination_wallet).toBe(destination);
     expect(BigInt(body.fee_reserve_lamports)).toBe(reserve);
     expect(body.transactions.map((t) => t.source_wallet)).toEqual(sources);
@@ -80,7 +55,7 @@ describe("POST /v1/sol/consolidate/execute", () => {
       expect(t.confirmed).toBe(true);
       total += balance - reserve;
       // Each source keeps the effective reserve minus what it paid: network fee and relay tip.
-      const fee = await feeOf(t.signature);
+      const fee = await feeOf(e2e, t.signature);
       expect(fee).toBeLessThanOrEqual(
         reserve - SYSTEM_ACCOUNT_RENT_EXEMPT_MINIMUM - e2e.localnet.relayTipLamports,
       );
@@ -105,7 +80,7 @@ describe("POST /v1/sol/consolidate/execute", () => {
     });
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json<ConsolidateBody>();
-    const reserve = expectedReserve(2_000_000n);
+    const reserve = expectedReserve(e2e, 2_000_000n);
     expect(BigInt(body.fee_reserve_lamports)).toBe(reserve);
     expect(body.transactions.map((t) => [t.source_wallet, t.confirmed, t.confirmation_status])).toEqual([
       [b, false, null],

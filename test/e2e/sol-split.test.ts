@@ -1,9 +1,7 @@
 /** POST /v1/sol/split/execute end to end: fixed, percent and equal entries land the exact computed lamports. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { Keypair } from "@solana/web3.js";
 import { FOUNDATION, SOL_RULES, SPEC } from "../../src/domain/errors.js";
-import { SYSTEM_ACCOUNT_RENT_EXEMPT_MINIMUM } from "../../src/domain/reserve.js";
-import { startE2e, type E2e } from "../helpers/e2e.js";
+import { expectedReserve, external, feeOf, startE2e, type E2e } from "../helpers/e2e.js";
 
 let e2e: E2e;
 beforeAll(async () => {
@@ -26,29 +24,6 @@ interface SplitBody {
   confirmed: boolean;
   confirmation_status: string | null;
 }
-
-function expectedReserve(requested: bigint): bigint {
-  const { maxUnitLimit, priceMicroLamports } = e2e.chain.computeBudget("transfer");
-  const floor =
-    requested > SYSTEM_ACCOUNT_RENT_EXEMPT_MINIMUM ? requested : SYSTEM_ACCOUNT_RENT_EXEMPT_MINIMUM;
-  return (
-    floor +
-    e2e.localnet.relayTipLamports +
-    5_000n +
-    (priceMicroLamports * maxUnitLimit + 999_999n) / 1_000_000n
-  );
-}
-
-async function feeOf(signature: string): Promise<bigint> {
-  const tx = await e2e.connection.getTransaction(signature, {
-    commitment: "confirmed",
-    maxSupportedTransactionVersion: 0,
-  });
-  if (!tx?.meta) throw new Error(`no meta for ${signature}`);
-  return BigInt(tx.meta.fee);
-}
-
-const external = (): string => Keypair.generate().publicKey.toBase58();
 
 describe("POST /v1/sol/split/execute", () => {
   it("allocates fixed, percent and equal entries in the spec's order and lands them exactly", async () => {
@@ -77,7 +52,7 @@ describe("POST /v1/sol/split/execute", () => {
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json<SplitBody>();
 
-    const reserve = expectedReserve(1_000_000n);
+    const reserve = expectedReserve(e2e, 1_000_000n);
     const spendable = balance - reserve;
     const total = (spendable * 5_000n) / 10_000n;
     const fixedLamports = 1_250_000_000n;
@@ -103,7 +78,7 @@ describe("POST /v1/sol/split/execute", () => {
     expect(body.confirmed).toBe(true);
 
     for (const [address, lamports] of expected) expect(await e2e.balance(address)).toBe(lamports);
-    const fee = await feeOf(body.signature);
+    const fee = await feeOf(e2e, body.signature);
     expect(await e2e.balance(wallet)).toBe(balance - total - fee - e2e.localnet.relayTipLamports);
     expect(e2e.roundTrips()["relay.sendTransaction"]).toBe(1);
   });
@@ -116,18 +91,18 @@ describe("POST /v1/sol/split/execute", () => {
     });
     expect(res.statusCode, res.body).toBe(200);
     const body = res.json<SplitBody>();
-    const spendable = 3_000_000_000n - expectedReserve(5_000n);
+    const spendable = 3_000_000_000n - expectedReserve(e2e, 5_000n);
     expect(BigInt(body.transfer_total_lamports)).toBe(spendable);
     expect((await e2e.balance(a)) + (await e2e.balance(b))).toBe(spendable);
     expect((await e2e.balance(a)) - (await e2e.balance(b))).toBe(spendable % 2n);
     expect(await e2e.balance(wallet)).toBe(
-      expectedReserve(5_000n) - (await feeOf(body.signature)) - e2e.localnet.relayTipLamports,
+      expectedReserve(e2e, 5_000n) - (await feeOf(e2e, body.signature)) - e2e.localnet.relayTipLamports,
     );
   });
 
   it("answers every error of the spec's table before sending anything", async () => {
     const { apiKey, wallet } = await e2e.setup({ sol: 0n });
-    const reserve = expectedReserve(5_000n);
+    const reserve = expectedReserve(e2e, 5_000n);
     e2e.localnet.admin.fund(wallet, reserve + 2_000_000n); // spendable: exactly 0.002 SOL
     const poor = await e2e.fundedWallet(apiKey, 0n);
     const foreign = (await e2e.setup({ sol: 0n })).wallet;

@@ -21,9 +21,9 @@ import {
   getAssociatedTokenAddressSync,
 } from "@solana/spl-token";
 import { FOUNDATION, RULES, SPEC } from "../../src/domain/errors.js";
-import { rentExemptMinimum, SYSTEM_ACCOUNT_RENT_EXEMPT_MINIMUM } from "../../src/domain/reserve.js";
+import { rentExemptMinimum } from "../../src/domain/reserve.js";
 import { associatedTokenAddress } from "../../src/launch/programs.js";
-import { startE2e, type E2e } from "../helpers/e2e.js";
+import { expectedReserve, external, feeOf, startE2e, type E2e } from "../helpers/e2e.js";
 
 let e2e: E2e;
 beforeAll(async () => {
@@ -49,29 +49,6 @@ interface TransferBody {
   confirmed: boolean;
   confirmation_status: string | null;
 }
-
-async function feeOf(signature: string): Promise<bigint> {
-  const tx = await e2e.connection.getTransaction(signature, {
-    commitment: "confirmed",
-    maxSupportedTransactionVersion: 0,
-  });
-  if (!tx?.meta) throw new Error(`no meta for ${signature}`);
-  return BigInt(tx.meta.fee);
-}
-
-function expectedReserve(requested: bigint): bigint {
-  const { maxUnitLimit, priceMicroLamports } = e2e.chain.computeBudget("transfer");
-  const floor =
-    requested > SYSTEM_ACCOUNT_RENT_EXEMPT_MINIMUM ? requested : SYSTEM_ACCOUNT_RENT_EXEMPT_MINIMUM;
-  return (
-    floor +
-    e2e.localnet.relayTipLamports +
-    5_000n +
-    (priceMicroLamports * maxUnitLimit + 999_999n) / 1_000_000n
-  );
-}
-
-const external = (): string => Keypair.generate().publicKey.toBase58();
 
 /** Signs and sends over RPC, then polls the status (bounded by count, never by wall-clock assertions). */
 async function sendAndPoll(instructions: TransactionInstruction[], signers: Keypair[]): Promise<void> {
@@ -182,9 +159,9 @@ describe("POST /v1/sol/transfer/execute", () => {
       destination_token_account: null,
       confirmed: true,
     });
-    expect(BigInt(body.fee_reserve_lamports)).toBe(expectedReserve(5_000n));
+    expect(BigInt(body.fee_reserve_lamports)).toBe(expectedReserve(e2e, 5_000n));
     expect(await e2e.balance(to)).toBe(1_500_000_000n);
-    const fee = await feeOf(body.signature);
+    const fee = await feeOf(e2e, body.signature);
     expect(await e2e.balance(wallet)).toBe(
       3_000_000_000n - 1_500_000_000n - fee - e2e.localnet.relayTipLamports,
     );
@@ -251,7 +228,7 @@ describe("POST /v1/sol/transfer/execute", () => {
       associatedTokenAddress(holder.publicKey, mintKey, TOKEN_PROGRAM_ID).toBase58(),
     );
     expect(await e2e.tokenBalance(holder.publicKey.toBase58(), mint)).toBe(1_500_000n);
-    const fee = await feeOf(body.signature);
+    const fee = await feeOf(e2e, body.signature);
     expect(await e2e.balance(wallet)).toBe(before - fee - e2e.localnet.relayTipLamports);
 
     const fresh = external();
@@ -264,7 +241,7 @@ describe("POST /v1/sol/transfer/execute", () => {
     expect(withoutAccount.statusCode, withoutAccount.body).toBe(200);
     expect(await e2e.tokenBalance(fresh, mint)).toBe(2_500_000n);
     // The sender paid the new account's rent (165 bytes) on top of the fee and the tip.
-    const createFee = await feeOf(withoutAccount.json<TransferBody>().signature);
+    const createFee = await feeOf(e2e, withoutAccount.json<TransferBody>().signature);
     expect(await e2e.balance(wallet)).toBe(
       beforeCreate - createFee - e2e.localnet.relayTipLamports - rentExemptMinimum(165),
     );

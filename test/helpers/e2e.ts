@@ -12,12 +12,13 @@
  * `beforeEach(() => e2e.reset())` clears faults and stats. Pass options to `startE2e` to change timeouts
  * (`chain` overrides go to localnetChainOptions) or the localnet (`localnet` options).
  */
-import { Connection, PublicKey } from "@solana/web3.js";
+import { Connection, Keypair, PublicKey } from "@solana/web3.js";
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { startLocalnet, type LocalnetHandle, type LocalnetOptions } from "../../localnet/index.js";
 import { createChain, type Chain, type ChainOptions } from "../../src/chain/chain.js";
 import { localnetChainOptions } from "../../src/chain/localnet-options.js";
 import { LAMPORTS_PER_SOL } from "../../src/domain/amounts.js";
+import { SYSTEM_ACCOUNT_RENT_EXEMPT_MINIMUM } from "../../src/domain/reserve.js";
 import { associatedTokenAddress } from "../../src/launch/programs.js";
 import type { Store } from "../../src/store/index.js";
 import type { Vault } from "../../src/vault/index.js";
@@ -168,3 +169,31 @@ export async function trade(e2e: E2e, apiKey: string, body: TradeBody): Promise<
   if (res.statusCode !== 200) throw new Error(`trade failed: ${res.statusCode} ${res.body}`);
   return res.json<TradeResult>();
 }
+
+// Helpers shared by the SOL and cashback execution tests.
+
+/** Network fee a landed transaction paid, from the node's transaction meta. */
+export async function feeOf(e2e: E2e, signature: string): Promise<bigint> {
+  const tx = await e2e.connection.getTransaction(signature, {
+    commitment: "confirmed",
+    maxSupportedTransactionVersion: 0,
+  });
+  if (!tx?.meta) throw new Error(`no meta for ${signature}`);
+  return BigInt(tx.meta.fee);
+}
+
+/** The spec's effective reserve for a transfer transaction, from the same compute budget the chain uses. */
+export function expectedReserve(e2e: E2e, requested: bigint): bigint {
+  const { maxUnitLimit, priceMicroLamports } = e2e.chain.computeBudget("transfer");
+  const floor =
+    requested > SYSTEM_ACCOUNT_RENT_EXEMPT_MINIMUM ? requested : SYSTEM_ACCOUNT_RENT_EXEMPT_MINIMUM;
+  return (
+    floor +
+    e2e.localnet.relayTipLamports +
+    5_000n +
+    (priceMicroLamports * maxUnitLimit + 999_999n) / 1_000_000n
+  );
+}
+
+/** A fresh address no key holds. */
+export const external = (): string => Keypair.generate().publicKey.toBase58();
