@@ -11,19 +11,8 @@ import {
   percentOfBalance,
   U64_MAX,
 } from "../../src/domain/amounts.js";
-import { ApiError, RULES, SPEC } from "../../src/domain/errors.js";
-
-/** The detail text of the 400 `fn` throws (fails the test when it does not throw a 400). */
-function detailOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).status).toBe(400);
-    return (error as ApiError).detail;
-  }
-  throw new Error("expected a 400");
-}
+import { RULES, SPEC } from "../../src/domain/errors.js";
+import { badRequestDetailOf } from "../helpers/expect.js";
 
 describe("parseSolAmount", () => {
   it.each([
@@ -57,13 +46,13 @@ describe("parseSolAmount", () => {
 
   it("rejects 10 decimals, whatever the notation", () => {
     for (const v of ["0.0000000001", "1.0000000001", "1e-10", "15e-11", 1e-10, 1.0000000001]) {
-      expect(detailOf(() => parseSolAmount(v))).toBe(SPEC.trade.solDecimals);
+      expect(badRequestDetailOf(() => parseSolAmount(v))).toBe(SPEC.trade.solDecimals);
     }
   });
 
   it("rejects other JSON types with the spec text", () => {
     for (const v of [true, null, {}, [], undefined]) {
-      expect(detailOf(() => parseSolAmount(v))).toBe(SPEC.trade.amountType);
+      expect(badRequestDetailOf(() => parseSolAmount(v))).toBe(SPEC.trade.amountType);
     }
   });
 
@@ -85,28 +74,28 @@ describe("parseSolAmount", () => {
       NaN,
       Infinity,
     ]) {
-      expect(detailOf(() => parseSolAmount(v))).toBe(RULES.amountInvalid);
+      expect(badRequestDetailOf(() => parseSolAmount(v))).toBe(RULES.amountInvalid);
     }
   });
 
   it("rejects zero and negatives", () => {
     for (const v of ["0", "0.000", "-1", "-0.000000001", 0, -1, "-0"]) {
-      expect(detailOf(() => parseSolAmount(v))).toBe(RULES.amountPositive);
+      expect(badRequestDetailOf(() => parseSolAmount(v))).toBe(RULES.amountPositive);
     }
   });
 
   it("rejects amounts beyond u64 lamports and absurd exponents", () => {
     for (const v of ["18446744073.709551616", "1e30", "1e999999999999", 1e300]) {
-      expect(detailOf(() => parseSolAmount(v))).toBe(RULES.amountTooLarge);
+      expect(badRequestDetailOf(() => parseSolAmount(v))).toBe(RULES.amountTooLarge);
     }
-    expect(detailOf(() => parseSolAmount("1e-999999999999"))).toBe(SPEC.trade.solDecimals);
+    expect(badRequestDetailOf(() => parseSolAmount("1e-999999999999"))).toBe(SPEC.trade.solDecimals);
   });
 
   it("takes the caller's texts (create endpoint)", () => {
-    expect(detailOf(() => parseSolAmount("1e-10", { decimals: SPEC.create.initialBuyDecimals }))).toBe(
-      SPEC.create.initialBuyDecimals,
-    );
-    expect(detailOf(() => parseSolAmount("0", { positive: SPEC.create.initialBuyZero }))).toBe(
+    expect(
+      badRequestDetailOf(() => parseSolAmount("1e-10", { decimals: SPEC.create.initialBuyDecimals })),
+    ).toBe(SPEC.create.initialBuyDecimals);
+    expect(badRequestDetailOf(() => parseSolAmount("0", { positive: SPEC.create.initialBuyZero }))).toBe(
       SPEC.create.initialBuyZero,
     );
   });
@@ -144,17 +133,17 @@ describe("parseTokenUnits", () => {
 
   it("rejects zero, fractions, negatives and text", () => {
     for (const v of [0, "0", 1.5, "1.5", -1, "-5", "abc", "", "1e-1"]) {
-      expect(detailOf(() => parseTokenUnits(v))).toBe(RULES.tokenUnits);
+      expect(badRequestDetailOf(() => parseTokenUnits(v))).toBe(RULES.tokenUnits);
     }
   });
 
   it("rejects JSON numbers the parser has already rounded, and values beyond u64", () => {
-    expect(detailOf(() => parseTokenUnits(2 ** 60))).toBe(RULES.amountUnsafeNumber);
-    expect(detailOf(() => parseTokenUnits("18446744073709551616"))).toBe(RULES.amountTooLarge);
+    expect(badRequestDetailOf(() => parseTokenUnits(2 ** 60))).toBe(RULES.amountUnsafeNumber);
+    expect(badRequestDetailOf(() => parseTokenUnits("18446744073709551616"))).toBe(RULES.amountTooLarge);
   });
 
   it("rejects other JSON types", () => {
-    expect(detailOf(() => parseTokenUnits(false))).toBe(SPEC.trade.amountType);
+    expect(badRequestDetailOf(() => parseTokenUnits(false))).toBe(SPEC.trade.amountType);
   });
 });
 
@@ -172,19 +161,19 @@ describe("percentages", () => {
 
   it("enforces > 0 and <= 100", () => {
     for (const v of ["0%", "0.00%", "100.01%", "101%", "-1%"]) {
-      expect(detailOf(() => parseSellPercent(v))).toBe(RULES.percentRange);
+      expect(badRequestDetailOf(() => parseSellPercent(v))).toBe(RULES.percentRange);
     }
   });
 
   it("enforces at most 2 decimals", () => {
     for (const v of ["100.001%", "0.001%", "12.345%"]) {
-      expect(detailOf(() => parseSellPercent(v))).toBe(RULES.percentDecimals);
+      expect(badRequestDetailOf(() => parseSellPercent(v))).toBe(RULES.percentDecimals);
     }
   });
 
   it("rejects non-numeric percentages", () => {
     for (const v of ["%", "abc%", "NaN%"])
-      expect(detailOf(() => parseSellPercent(v))).toBe(RULES.amountInvalid);
+      expect(badRequestDetailOf(() => parseSellPercent(v))).toBe(RULES.amountInvalid);
   });
 
   it("parsePercent reads text with or without the sign", () => {

@@ -1,21 +1,10 @@
 import { describe, it, expect } from "vitest";
-import bs58 from "bs58";
 import { parseBundleRequest, quoteCreateLedBuys } from "../../src/domain/bundle-shape.js";
 import { quoteInitialBuy } from "../../src/domain/create-request.js";
 import type { CurveState } from "../../src/domain/curve-quote.js";
-import { ApiError, RULES, RULES2, SPEC } from "../../src/domain/errors.js";
-
-const addr = (n: number): string => bs58.encode(Buffer.alloc(32, n));
-
-function detailOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof ApiError) return e.detail;
-    throw e;
-  }
-  return undefined;
-}
+import { RULES, RULES2, SPEC } from "../../src/domain/errors.js";
+import { detailOf } from "../helpers/expect.js";
+import { addr } from "../helpers/fixtures.js";
 
 const create = { type: "create", name: "Laser", symbol: "LSR", uri: "https://x.io/m.json" };
 const buy = (amount: unknown = "0.1", extra: Record<string, unknown> = {}) => ({

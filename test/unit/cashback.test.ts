@@ -7,9 +7,10 @@ import {
   parseCashbackCheckRequest,
   parseClaimRequest,
 } from "../../src/domain/cashback.js";
-import { ApiError, RULES, RULES2, SPEC } from "../../src/domain/errors.js";
+import { RULES, RULES2, SPEC } from "../../src/domain/errors.js";
+import { apiErrorOf, detailOf } from "../helpers/expect.js";
+import { addr } from "../helpers/fixtures.js";
 
-const addr = (n: number): string => bs58.encode(Buffer.alloc(32, n));
 const LAUNCH = "6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P";
 const TOKEN = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA";
 const WSOL = "So11111111111111111111111111111111111111112";
@@ -19,17 +20,6 @@ const accounts = {
   launchswap_wsol_ata: addr(12),
 };
 const rent = (len: number): bigint => BigInt(len + 128) * 6_960n;
-
-function errorOf(fn: () => unknown): ApiError | undefined {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof ApiError) return e;
-    throw e;
-  }
-  return undefined;
-}
-const detailOf = (fn: () => unknown): string | undefined => errorOf(fn)?.detail;
 
 function tokenAccount(opts: { mint?: string; owner?: string; amount: bigint; state?: number }): Uint8Array {
   const data = Buffer.alloc(165);
@@ -134,7 +124,7 @@ describe("computeCashback", () => {
 
   it("502s on a foreign owner or a mismatching WSOL account", () => {
     const foreign = { lamports: 10n ** 9n, owner: TOKEN, data: new Uint8Array(100) };
-    const e = errorOf(() => computeCashback(input(foreign, null)));
+    const e = apiErrorOf(() => computeCashback(input(foreign, null)));
     expect(e?.status).toBe(502);
     expect(e?.detail).toBe(SPEC.check.badOwner);
 
@@ -146,7 +136,7 @@ describe("computeCashback", () => {
       ["short data", { lamports: 1n, owner: TOKEN, data: new Uint8Array(64) }],
     ];
     for (const [, account] of bad) {
-      const err = errorOf(() => computeCashback(input(null, account)));
+      const err = apiErrorOf(() => computeCashback(input(null, account)));
       expect(err?.status).toBe(502);
       expect(err?.detail).toBe(SPEC.check.badSwapAccount);
     }

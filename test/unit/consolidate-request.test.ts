@@ -1,24 +1,11 @@
 import { describe, it, expect } from "vitest";
-import bs58 from "bs58";
 import {
   defaultConsolidationSources,
   parseConsolidateRequest,
 } from "../../src/domain/consolidate-request.js";
-import type { Address } from "../../src/domain/addresses.js";
-import { ApiError, RULES, RULES2, SPEC } from "../../src/domain/errors.js";
-
-const addr = (n: number): Address => bs58.encode(Buffer.alloc(32, n)) as Address;
-
-function errorOf(fn: () => unknown): ApiError | undefined {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof ApiError) return e;
-    throw e;
-  }
-  return undefined;
-}
-const detailOf = (fn: () => unknown): string | undefined => errorOf(fn)?.detail;
+import { RULES, RULES2, SPEC } from "../../src/domain/errors.js";
+import { apiErrorOf, detailOf } from "../helpers/expect.js";
+import { addr } from "../helpers/fixtures.js";
 
 describe("parseConsolidateRequest", () => {
   it("defaults: all sources, reserve 5000, confirm true", () => {
@@ -91,9 +78,9 @@ describe("defaultConsolidationSources", () => {
     expect(defaultConsolidationSources([addr(1), addr(2), addr(3)], addr(2))).toEqual([addr(1), addr(3)]);
   });
   it("404s when nothing is left", () => {
-    const e = errorOf(() => defaultConsolidationSources([addr(1)], addr(1)));
+    const e = apiErrorOf(() => defaultConsolidationSources([addr(1)], addr(1)));
     expect(e?.status).toBe(404);
     expect(e?.detail).toBe(SPEC.consolidate.noSources);
-    expect(errorOf(() => defaultConsolidationSources([], addr(1)))?.status).toBe(404);
+    expect(apiErrorOf(() => defaultConsolidationSources([], addr(1)))?.status).toBe(404);
   });
 });

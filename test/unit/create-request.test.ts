@@ -1,18 +1,9 @@
 import { describe, it, expect } from "vitest";
 import { isExternalMetadataUri, parseCreateRequest } from "../../src/domain/create-request.js";
-import { ApiError, RULES, RULES2, SPEC } from "../../src/domain/errors.js";
+import { RULES, RULES2, SPEC } from "../../src/domain/errors.js";
+import { detailOf } from "../helpers/expect.js";
 
 const WALLET = "11111111111111111111111111111112";
-
-function detailOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof ApiError) return e.detail;
-    throw e;
-  }
-  return undefined;
-}
 
 const base = {
   name: "Laser",

@@ -10,7 +10,7 @@ import {
   TOKEN_2022_PROGRAM_ID,
   TOKEN_PROGRAM_ID,
 } from "@solana/spl-token";
-import { ApiError, SPEC } from "../../src/domain/errors.js";
+import { SPEC } from "../../src/domain/errors.js";
 import { associatedTokenAddress } from "../../src/launch/programs.js";
 import type { ReadAccount } from "../../src/launch/read-account.js";
 import {
@@ -19,6 +19,7 @@ import {
   interpretTokenTransferRead,
   tokenTransferReadPlan,
 } from "../../src/launch/transfer-instructions.js";
+import { detailOf } from "../helpers/expect.js";
 
 const key = (n: number) => Keypair.fromSeed(Buffer.alloc(32, n)).publicKey;
 const Z = PublicKey.default;
@@ -62,16 +63,6 @@ function tokenAccount(amount: bigint, program: PublicKey): ReadAccount {
     data,
   );
   return { lamports: 1n, owner: program, data };
-}
-
-function detailOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof ApiError) return e.detail;
-    throw e;
-  }
-  throw new Error("did not throw");
 }
 
 describe("asset transfer builders", () => {

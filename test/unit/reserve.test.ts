@@ -8,17 +8,8 @@ import {
   priorityFeeReserve,
   splitSpendable,
 } from "../../src/domain/reserve.js";
-import { ApiError, SPEC } from "../../src/domain/errors.js";
-
-function detailOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof ApiError) return e.detail;
-    throw e;
-  }
-  return undefined;
-}
+import { SPEC } from "../../src/domain/errors.js";
+import { detailOf } from "../helpers/expect.js";
 
 describe("priorityFeeReserve", () => {
   it("is base fee per signature plus ceil(price × limit / 1e6)", () => {

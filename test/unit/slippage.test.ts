@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ApiError, RULES, SPEC } from "../../src/domain/errors.js";
+import { RULES, SPEC } from "../../src/domain/errors.js";
 import {
   maxAfterSlippage,
   minAfterSlippage,
@@ -8,17 +8,7 @@ import {
   parseSlippagePercent,
   resolveTradeSlippage,
 } from "../../src/domain/slippage.js";
-
-function detailOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).status).toBe(400);
-    return (error as ApiError).detail;
-  }
-  throw new Error("expected a 400");
-}
+import { badRequestDetailOf } from "../helpers/expect.js";
 
 describe("resolveTradeSlippage", () => {
   it("defaults to 2% = 200 bps (null counts as absent)", () => {
@@ -44,31 +34,33 @@ describe("resolveTradeSlippage", () => {
   });
 
   it("refuses both at once with the spec text", () => {
-    expect(detailOf(() => resolveTradeSlippage({ slippage: 1, slippage_bps: 100 }))).toBe(
+    expect(badRequestDetailOf(() => resolveTradeSlippage({ slippage: 1, slippage_bps: 100 }))).toBe(
       SPEC.trade.slippageBoth,
     );
   });
 
   it("refuses out-of-range and over-precise percents", () => {
     for (const v of [50.01, "51", -1, "-0.01", 100]) {
-      expect(detailOf(() => resolveTradeSlippage({ slippage: v }))).toBe(RULES.slippageRange);
+      expect(badRequestDetailOf(() => resolveTradeSlippage({ slippage: v }))).toBe(RULES.slippageRange);
     }
     for (const v of [0.001, "1.005", "49.999"]) {
-      expect(detailOf(() => resolveTradeSlippage({ slippage: v }))).toBe(RULES.slippageDecimals);
+      expect(badRequestDetailOf(() => resolveTradeSlippage({ slippage: v }))).toBe(RULES.slippageDecimals);
     }
     for (const v of ["abc", true, {}, "", "NaN"]) {
-      expect(detailOf(() => resolveTradeSlippage({ slippage: v }))).toBe(RULES.slippageInvalid);
+      expect(badRequestDetailOf(() => resolveTradeSlippage({ slippage: v }))).toBe(RULES.slippageInvalid);
     }
   });
 
   it("refuses bad slippage_bps", () => {
     for (const v of [5001, -1, 1.5, "1.5", "abc", true, "-5", 1e20]) {
-      expect(detailOf(() => resolveTradeSlippage({ slippage_bps: v }))).toBe(RULES.slippageBps);
+      expect(badRequestDetailOf(() => resolveTradeSlippage({ slippage_bps: v }))).toBe(RULES.slippageBps);
     }
   });
 
   it("create's variant requires > 0", () => {
-    expect(detailOf(() => parseSlippagePercent(0, { allowZero: false }))).toBe(RULES.slippagePositiveRange);
+    expect(badRequestDetailOf(() => parseSlippagePercent(0, { allowZero: false }))).toBe(
+      RULES.slippagePositiveRange,
+    );
     expect(parseSlippagePercent("0.01", { allowZero: false })).toBe(1n);
     expect(parseSlippageBps(" 42 ")).toBe(42n);
   });

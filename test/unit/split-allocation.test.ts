@@ -2,18 +2,9 @@ import { describe, it, expect } from "vitest";
 import fc from "fast-check";
 import { allocateSplit, type SplitDestination } from "../../src/domain/split-allocation.js";
 import { ApiError, SPEC } from "../../src/domain/errors.js";
+import { detailOf } from "../helpers/expect.js";
 
 const W = ["w1", "w2", "w3", "w4", "w5", "w6"];
-
-function detailOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof ApiError) return e.detail;
-    throw e;
-  }
-  return undefined;
-}
 
 describe("allocateSplit — spec examples", () => {
   it("splits 100% equally with dust to the earliest equal entries", () => {

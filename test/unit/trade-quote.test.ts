@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { ApiError, RULES, SPEC, TRADE_QUOTE } from "../../src/domain/errors.js";
 import { swapBuyBaseInput } from "../../src/domain/swap-quote.js";
 import { quoteTrade, resolveSellUnits, type VenueState } from "../../src/domain/trade-quote.js";
+import { detailOf } from "../helpers/expect.js";
 
 // Expected numbers below were computed independently (plain integer arithmetic, reference B.1/B.2 formulas).
 const CURVE: VenueState = {
@@ -25,16 +26,6 @@ const POOL: VenueState = {
 const SLIPPAGE = 200n;
 const ONE_SOL = { kind: "sol", lamports: 1_000_000_000n } as const;
 const TOKENS = { kind: "tokens", units: 1_000_000_000_000n } as const;
-
-function detailOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(ApiError);
-    return (error as ApiError).detail;
-  }
-  throw new Error("expected an ApiError");
-}
 
 describe("the six rows of the expected_output table", () => {
   it("bonding-curve SOL buy: buy_exact_sol_in, expected = minimum tokens out", () => {

@@ -1,21 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { ApiError, RULES, SPEC } from "../../src/domain/errors.js";
 import { parseBoolean, parseTradeRequest } from "../../src/domain/trade-request.js";
+import { badRequestDetailOf } from "../helpers/expect.js";
 
 const MINT = "7LSsEoJGhLeZzGvDofTdNg7M3JttxQqGWNLo6vWMpump";
 const POOL = "GseMAnNDvntR5uFePZ51yZBXzNSn7GdFPkfHwfr6d77J";
 const WALLET = "62qc2CNXwrYqQScmEdiZFFAnJR262PxWEuNQtxfafNgV";
 
-function detailOf(body: Record<string, unknown>): string {
-  try {
-    parseTradeRequest(body);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).status).toBe(400);
-    return (error as ApiError).detail;
-  }
-  throw new Error("expected a 400");
-}
+const detailOf = (body: Record<string, unknown>): string => badRequestDetailOf(() => parseTradeRequest(body));
 
 describe("parseTradeRequest", () => {
   it("applies every default to a minimal SOL buy", () => {

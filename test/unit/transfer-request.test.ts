@@ -1,20 +1,8 @@
 import { describe, it, expect } from "vitest";
-import bs58 from "bs58";
 import { checkTransferEnds, parseTransferRequest } from "../../src/domain/transfer-request.js";
-import type { Address } from "../../src/domain/addresses.js";
-import { ApiError, RULES, SPEC } from "../../src/domain/errors.js";
-
-const addr = (n: number): Address => bs58.encode(Buffer.alloc(32, n)) as Address;
-
-function detailOf(fn: () => unknown): string | undefined {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof ApiError) return e.detail;
-    throw e;
-  }
-  return undefined;
-}
+import { RULES, SPEC } from "../../src/domain/errors.js";
+import { detailOf } from "../helpers/expect.js";
+import { addr } from "../helpers/fixtures.js";
 
 describe("parseTransferRequest", () => {
   it("native SOL by default, with mint omitted or SOL", () => {
