@@ -33,13 +33,14 @@ export interface WalletDeps {
 
 const notFound = (): ApiError => new ApiError(404, FOUNDATION.walletNotFound);
 
-/** Creates a wallet with a fresh keypair; the secret is returned once, base58 64-byte form. */
-export async function createWallet(
+// Encrypts and stores the keypair; `shape` builds the answer while the secret still exists, then it is zeroed.
+async function storeKeypair<T>(
   deps: WalletDeps,
   apiKeyId: number,
+  kp: Keypair,
   setDefault: boolean,
-): Promise<WalletView & { private_key_base58: string; private_key_format: "base58_64_byte_secret_key" }> {
-  const kp = Keypair.generate();
+  shape: (record: WalletRecord, secret: Uint8Array) => T,
+): Promise<T> {
   const secret = kp.secretKey;
   try {
     const publicKey = kp.publicKey.toBase58();
@@ -48,14 +49,23 @@ export async function createWallet(
       { publicKey, createdAt: isoNoZone(deps.clock()), ...deps.vault.encryptSecret(secret, publicKey) },
       setDefault,
     );
-    return {
-      ...walletView(record),
-      private_key_base58: bs58.encode(secret),
-      private_key_format: "base58_64_byte_secret_key",
-    };
+    return shape(record, secret);
   } finally {
     secret.fill(0);
   }
+}
+
+/** Creates a wallet with a fresh keypair; the secret is returned once, base58 64-byte form. */
+export async function createWallet(
+  deps: WalletDeps,
+  apiKeyId: number,
+  setDefault: boolean,
+): Promise<WalletView & { private_key_base58: string; private_key_format: "base58_64_byte_secret_key" }> {
+  return storeKeypair(deps, apiKeyId, Keypair.generate(), setDefault, (record, secret) => ({
+    ...walletView(record),
+    private_key_base58: bs58.encode(secret),
+    private_key_format: "base58_64_byte_secret_key" as const,
+  }));
 }
 
 /** Decodes an imported secret: base58 of a 64-byte secret key (must match its own public half) or a 32-byte seed. */
@@ -88,20 +98,11 @@ export async function importWallet(
   setDefault: boolean,
 ): Promise<WalletView> {
   const kp = parseImportedSecret(privateKeyBase58);
-  const secret = kp.secretKey;
   try {
-    const publicKey = kp.publicKey.toBase58();
-    const record = await deps.store.addWallet(
-      apiKeyId,
-      { publicKey, createdAt: isoNoZone(deps.clock()), ...deps.vault.encryptSecret(secret, publicKey) },
-      setDefault,
-    );
-    return walletView(record);
+    return await storeKeypair(deps, apiKeyId, kp, setDefault, walletView);
   } catch (e) {
     if (e instanceof DuplicateWalletError) throw new ApiError(409, FOUNDATION.walletAlreadyLinked);
     throw e;
-  } finally {
-    secret.fill(0);
   }
 }
 

@@ -82,6 +82,16 @@ export function kyselyStore(
     return row !== undefined;
   }
 
+  // Called under lockKey, so the key never has two default wallets.
+  async function clearDefault(trx: Transaction<Database>, apiKeyId: number): Promise<void> {
+    await trx
+      .updateTable("wallets")
+      .set({ is_default: 0 })
+      .where("api_key_id", "=", apiKeyId)
+      .where("is_default", "=", 1)
+      .execute();
+  }
+
   async function insertWallet(
     trx: Transaction<Database>,
     apiKeyId: number,
@@ -141,12 +151,7 @@ export function kyselyStore(
         if (existing.some((w) => w.public_key === wallet.publicKey)) throw new DuplicateWalletError();
         const becomesDefault = makeDefault || !existing.some((w) => Number(w.is_default) === 1);
         if (becomesDefault) {
-          await trx
-            .updateTable("wallets")
-            .set({ is_default: 0 })
-            .where("api_key_id", "=", apiKeyId)
-            .where("is_default", "=", 1)
-            .execute();
+          await clearDefault(trx, apiKeyId);
         }
         return insertWallet(trx, apiKeyId, wallet, becomesDefault);
       });
@@ -193,12 +198,7 @@ export function kyselyStore(
           .executeTakeFirst();
         if (target === undefined) return undefined;
         if (Number(target.is_default) === 1) return toWallet(target);
-        await trx
-          .updateTable("wallets")
-          .set({ is_default: 0 })
-          .where("api_key_id", "=", apiKeyId)
-          .where("is_default", "=", 1)
-          .execute();
+        await clearDefault(trx, apiKeyId);
         const row = await trx
           .updateTable("wallets")
           .set({ is_default: 1 })
