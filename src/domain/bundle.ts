@@ -172,7 +172,7 @@ export function bundleIdOf(signatures: readonly string[]): string {
 }
 
 /** The trade intent of an existing-token bundle leg (bundles are never simulated: the relay is atomic). */
-export function tradeIntentOf(
+function tradeIntentOf(
   mint: Address,
   leg: BundleBuyLeg | BundleSellLeg,
   confirm: boolean,

@@ -23,7 +23,7 @@ const bundleBody = {
 } as const;
 
 /** The spec's bundle result; a whitelist. */
-export const bundleResponseSchema = {
+const bundleResponseSchema = {
   type: "object",
   properties: {
     bundle_id: { type: "string", description: "64 hex characters" },

@@ -32,7 +32,7 @@ const createBody = {
 } as const;
 
 /** The spec's token creation result; a whitelist (the mint key can never be serialized). */
-export const createResponseSchema = {
+const createResponseSchema = {
   type: "object",
   properties: {
     mint: { type: "string" },
