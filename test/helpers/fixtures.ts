@@ -1,6 +1,60 @@
 /** Small fixture builders shared by the unit tests. */
 import bs58 from "bs58";
+import { Keypair, PublicKey } from "@solana/web3.js";
+import { ACCOUNT_SIZE, AccountLayout, AccountState, MINT_SIZE, MintLayout } from "@solana/spl-token";
 import type { Address } from "../../src/domain/addresses.js";
 
 /** A valid, distinct base58 address: 32 bytes of `n`. */
 export const addr = (n: number): Address => bs58.encode(Buffer.alloc(32, n)) as Address;
+
+/** A distinct on-curve public key: the keypair seeded with 32 bytes of `n`. */
+export const key = (n: number): PublicKey => Keypair.fromSeed(Buffer.alloc(32, n)).publicKey;
+
+/**
+ * An initialized token account's bytes (no delegate, no close authority). `isNative` makes it a wrapped-SOL
+ * account with that rent reserve; `size` above ACCOUNT_SIZE leaves room as Token-2022 extensions would.
+ */
+export function tokenAccountData(a: {
+  mint: PublicKey;
+  owner: PublicKey;
+  amount: bigint;
+  isNative?: bigint;
+  size?: number;
+}): Buffer {
+  const data = Buffer.alloc(a.size ?? ACCOUNT_SIZE);
+  AccountLayout.encode(
+    {
+      mint: a.mint,
+      owner: a.owner,
+      amount: a.amount,
+      delegateOption: 0,
+      delegate: PublicKey.default,
+      state: AccountState.Initialized,
+      isNativeOption: a.isNative === undefined ? 0 : 1,
+      isNative: a.isNative ?? 0n,
+      delegatedAmount: 0n,
+      closeAuthorityOption: 0,
+      closeAuthority: PublicKey.default,
+    },
+    data,
+  );
+  return data;
+}
+
+/** An initialized mint's bytes with no mint or freeze authority. */
+export function mintData(m: { supply: bigint; decimals: number }): Buffer {
+  const data = Buffer.alloc(MINT_SIZE);
+  MintLayout.encode(
+    {
+      mintAuthorityOption: 0,
+      mintAuthority: PublicKey.default,
+      supply: m.supply,
+      decimals: m.decimals,
+      isInitialized: true,
+      freezeAuthorityOption: 0,
+      freezeAuthority: PublicKey.default,
+    },
+    data,
+  );
+  return data;
+}

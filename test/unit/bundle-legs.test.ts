@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { Keypair, PublicKey, type TransactionInstruction } from "@solana/web3.js";
+import { PublicKey, type TransactionInstruction } from "@solana/web3.js";
 import { TOKEN_2022_PROGRAM_ID } from "@solana/spl-token";
 import { planCreateLedBundle } from "../../src/domain/bundle-legs.js";
 import { quoteCreateLedBuys } from "../../src/domain/bundle-shape.js";
@@ -9,8 +9,8 @@ import { quoteInitialBuy, type CreateFields } from "../../src/domain/create-requ
 import { associatedTokenAddress, creatorVaultAddress, LAUNCH_PROGRAM_ID } from "../../src/launch/programs.js";
 import { freshCurve } from "../../src/launch/quote-inputs.js";
 import type { LaunchGlobal } from "../../src/launch/state.js";
+import { key } from "../helpers/fixtures.js";
 
-const key = (n: number) => Keypair.fromSeed(Buffer.alloc(32, n)).publicKey;
 const Z = PublicKey.default;
 const FEE = key(40);
 const RESERVED = key(41);

@@ -1,13 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { Keypair, PublicKey, SystemProgram, type TransactionInstruction } from "@solana/web3.js";
-import {
-  ACCOUNT_SIZE,
-  AccountLayout,
-  AccountState,
-  NATIVE_MINT,
-  TOKEN_2022_PROGRAM_ID,
-  TOKEN_PROGRAM_ID,
-} from "@solana/spl-token";
+import { PublicKey, SystemProgram, type TransactionInstruction } from "@solana/web3.js";
+import { NATIVE_MINT, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "@solana/spl-token";
 import { cashbackReadPlan, interpretCashbackRead } from "../../src/launch/cashback-accounts.js";
 import { buildClaimCurveCashback, buildClaimSwapCashback } from "../../src/launch/cashback-instructions.js";
 import {
@@ -21,9 +14,7 @@ import {
   swapUserVolumeAccumulator,
 } from "../../src/launch/programs.js";
 import type { ReadAccount } from "../../src/launch/read-account.js";
-
-const key = (n: number) => Keypair.fromSeed(Buffer.alloc(32, n)).publicKey;
-const Z = PublicKey.default;
+import { key, tokenAccountData } from "../helpers/fixtures.js";
 
 function wsolAccount(
   owner: PublicKey,
@@ -31,23 +22,7 @@ function wsolAccount(
   mint = NATIVE_MINT,
   program = TOKEN_PROGRAM_ID,
 ): ReadAccount {
-  const data = Buffer.alloc(ACCOUNT_SIZE);
-  AccountLayout.encode(
-    {
-      mint,
-      owner,
-      amount,
-      delegateOption: 0,
-      delegate: Z,
-      state: AccountState.Initialized,
-      isNativeOption: 1,
-      isNative: 2_039_280n,
-      delegatedAmount: 0n,
-      closeAuthorityOption: 0,
-      closeAuthority: Z,
-    },
-    data,
-  );
+  const data = tokenAccountData({ mint, owner, amount, isNative: 2_039_280n });
   return { lamports: 2_039_280n + amount, owner: program, data };
 }
 

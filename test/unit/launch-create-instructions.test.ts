@@ -19,8 +19,8 @@ import {
 } from "../../src/launch/programs.js";
 import type { LaunchGlobal, SwapGlobalConfig } from "../../src/launch/state.js";
 import { staticLookupAddresses } from "../../src/launch/lookup-table.js";
+import { key } from "../helpers/fixtures.js";
 
-const key = (n: number) => Keypair.fromSeed(Buffer.alloc(32, n)).publicKey;
 const Z = PublicKey.default;
 const creator = key(2);
 const mint = key(3);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { Keypair, PublicKey } from "@solana/web3.js";
+import { PublicKey } from "@solana/web3.js";
 import { NATIVE_MINT, TOKEN_2022_PROGRAM_ID } from "@solana/spl-token";
 import { computeCurveFeesBps } from "../../src/domain/curve-quote.js";
 import { computeSwapFeesBps } from "../../src/domain/swap-quote.js";
@@ -21,8 +21,8 @@ import {
   type SwapGlobalConfig,
 } from "../../src/launch/state.js";
 import type { SwapTradeRead } from "../../src/launch/trade-accounts.js";
+import { key } from "../helpers/fixtures.js";
 
-const key = (n: number) => Keypair.fromSeed(Buffer.alloc(32, n)).publicKey;
 const Z = PublicKey.default;
 const mint = key(3);
 

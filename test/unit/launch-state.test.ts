@@ -1,17 +1,8 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import BN from "bn.js";
-import { Keypair, PublicKey } from "@solana/web3.js";
-import {
-  ACCOUNT_SIZE,
-  AccountLayout,
-  AccountState,
-  MINT_SIZE,
-  MintLayout,
-  NATIVE_MINT,
-  TOKEN_2022_PROGRAM_ID,
-  TOKEN_PROGRAM_ID,
-} from "@solana/spl-token";
+import { PublicKey } from "@solana/web3.js";
+import { ACCOUNT_SIZE, NATIVE_MINT, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "@solana/spl-token";
 import { launchProgram, launchSwapProgram } from "../../src/launch/programs-offline.js";
 import {
   decodeBondingCurve,
@@ -25,8 +16,8 @@ import {
   toBigints,
   toSdk,
 } from "../../src/launch/state.js";
+import { key, mintData, tokenAccountData } from "../helpers/fixtures.js";
 
-const key = (n: number) => Keypair.fromSeed(Buffer.alloc(32, n)).publicKey;
 const Z = PublicKey.default;
 
 const fees = (lp: number, protocol: number, creator: number) => ({
@@ -200,42 +191,20 @@ describe("launch account decoders", () => {
   });
 
   it("decodes token accounts and mints of both token programs", () => {
-    const account = Buffer.alloc(ACCOUNT_SIZE + 20); // Token-2022 accounts may carry extensions
-    AccountLayout.encode(
-      {
-        mint: key(3),
-        owner: key(1),
-        amount: 123_456_789n,
-        delegateOption: 0,
-        delegate: Z,
-        state: AccountState.Initialized,
-        isNativeOption: 0,
-        isNative: 0n,
-        delegatedAmount: 0n,
-        closeAuthorityOption: 0,
-        closeAuthority: Z,
-      },
-      account,
-    );
+    // Token-2022 accounts may carry extensions
+    const account = tokenAccountData({
+      mint: key(3),
+      owner: key(1),
+      amount: 123_456_789n,
+      size: ACCOUNT_SIZE + 20,
+    });
     expect(decodeTokenAccount(account, TOKEN_2022_PROGRAM_ID)).toEqual({
       mint: key(3),
       owner: key(1),
       amount: 123_456_789n,
       tokenProgram: TOKEN_2022_PROGRAM_ID,
     });
-    const mint = Buffer.alloc(MINT_SIZE);
-    MintLayout.encode(
-      {
-        mintAuthorityOption: 0,
-        mintAuthority: Z,
-        supply: 1_000_000_000_000_000n,
-        decimals: 6,
-        isInitialized: true,
-        freezeAuthorityOption: 0,
-        freezeAuthority: Z,
-      },
-      mint,
-    );
+    const mint = mintData({ supply: 1_000_000_000_000_000n, decimals: 6 });
     expect(decodeMint(new Uint8Array(mint), TOKEN_PROGRAM_ID)).toEqual({
       supply: 1_000_000_000_000_000n,
       decimals: 6,

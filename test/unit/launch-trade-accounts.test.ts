@@ -1,16 +1,7 @@
 import { describe, expect, it } from "vitest";
 import BN from "bn.js";
-import { Keypair, PublicKey } from "@solana/web3.js";
-import {
-  ACCOUNT_SIZE,
-  AccountLayout,
-  AccountState,
-  MINT_SIZE,
-  MintLayout,
-  NATIVE_MINT,
-  TOKEN_2022_PROGRAM_ID,
-  TOKEN_PROGRAM_ID,
-} from "@solana/spl-token";
+import { PublicKey } from "@solana/web3.js";
+import { NATIVE_MINT, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "@solana/spl-token";
 import { ApiError, LAUNCH, LAUNCH2 } from "../../src/domain/errors.js";
 import { launchProgram, launchSwapProgram } from "../../src/launch/programs-offline.js";
 import {
@@ -23,28 +14,15 @@ import {
 } from "../../src/launch/programs.js";
 import type { ReadAccount } from "../../src/launch/read-account.js";
 import { interpretTradeRead, tradeReadPlan, type TradeReadPlan } from "../../src/launch/trade-accounts.js";
+import { key, mintData, tokenAccountData } from "../helpers/fixtures.js";
 
-const key = (n: number) => Keypair.fromSeed(Buffer.alloc(32, n)).publicKey;
 const Z = PublicKey.default;
 const user = key(1);
 const creator = key(2);
 const mint = key(3);
 
 function mintAccount(owner: PublicKey, supply = 1_000_000_000_000_000n): ReadAccount {
-  const data = Buffer.alloc(MINT_SIZE);
-  MintLayout.encode(
-    {
-      mintAuthorityOption: 0,
-      mintAuthority: Z,
-      supply,
-      decimals: 6,
-      isInitialized: true,
-      freezeAuthorityOption: 0,
-      freezeAuthority: Z,
-    },
-    data,
-  );
-  return { lamports: 1_461_600n, owner, data };
+  return { lamports: 1_461_600n, owner, data: mintData({ supply, decimals: 6 }) };
 }
 
 function tokenAccount(
@@ -53,24 +31,7 @@ function tokenAccount(
   amount: bigint,
   program: PublicKey,
 ): ReadAccount {
-  const data = Buffer.alloc(ACCOUNT_SIZE);
-  AccountLayout.encode(
-    {
-      mint: tokenMint,
-      owner,
-      amount,
-      delegateOption: 0,
-      delegate: Z,
-      state: AccountState.Initialized,
-      isNativeOption: 0,
-      isNative: 0n,
-      delegatedAmount: 0n,
-      closeAuthorityOption: 0,
-      closeAuthority: Z,
-    },
-    data,
-  );
-  return { lamports: 2_039_280, owner: program, data };
+  return { lamports: 2_039_280, owner: program, data: tokenAccountData({ mint: tokenMint, owner, amount }) };
 }
 
 async function curveAccount(complete: boolean, quoteMint: PublicKey = Z): Promise<ReadAccount> {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import BN from "bn.js";
-import { Keypair, PublicKey, SystemProgram, type TransactionInstruction } from "@solana/web3.js";
+import { PublicKey, SystemProgram, type TransactionInstruction } from "@solana/web3.js";
 import {
   ASSOCIATED_TOKEN_PROGRAM_ID,
   NATIVE_MINT,
@@ -32,8 +32,8 @@ import {
 } from "../../src/launch/trade-instructions.js";
 import { buildSwapState } from "../../src/launch/swap-state.js";
 import type { SwapTradeRead } from "../../src/launch/trade-accounts.js";
+import { key } from "../helpers/fixtures.js";
 
-const key = (n: number) => Keypair.fromSeed(Buffer.alloc(32, n)).publicKey;
 const Z = PublicKey.default;
 const user = key(1);
 const creator = key(2);

@@ -1,15 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { Keypair, PublicKey, SystemProgram } from "@solana/web3.js";
-import {
-  ACCOUNT_SIZE,
-  AccountLayout,
-  AccountState,
-  ASSOCIATED_TOKEN_PROGRAM_ID,
-  MINT_SIZE,
-  MintLayout,
-  TOKEN_2022_PROGRAM_ID,
-  TOKEN_PROGRAM_ID,
-} from "@solana/spl-token";
+import { PublicKey, SystemProgram } from "@solana/web3.js";
+import { ASSOCIATED_TOKEN_PROGRAM_ID, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "@solana/spl-token";
 import { SPEC } from "../../src/domain/errors.js";
 import { associatedTokenAddress } from "../../src/launch/programs.js";
 import type { ReadAccount } from "../../src/launch/read-account.js";
@@ -20,49 +11,18 @@ import {
   tokenTransferReadPlan,
 } from "../../src/launch/transfer-instructions.js";
 import { detailOf } from "../helpers/expect.js";
+import { key, mintData, tokenAccountData } from "../helpers/fixtures.js";
 
-const key = (n: number) => Keypair.fromSeed(Buffer.alloc(32, n)).publicKey;
-const Z = PublicKey.default;
 const from = key(1);
 const to = key(2);
 const mint = key(3);
 
 function mintAccount(owner: PublicKey, decimals: number): ReadAccount {
-  const data = Buffer.alloc(MINT_SIZE);
-  MintLayout.encode(
-    {
-      mintAuthorityOption: 0,
-      mintAuthority: Z,
-      supply: 10n ** 15n,
-      decimals,
-      isInitialized: true,
-      freezeAuthorityOption: 0,
-      freezeAuthority: Z,
-    },
-    data,
-  );
-  return { lamports: 1n, owner, data };
+  return { lamports: 1n, owner, data: mintData({ supply: 10n ** 15n, decimals }) };
 }
 
 function tokenAccount(amount: bigint, program: PublicKey): ReadAccount {
-  const data = Buffer.alloc(ACCOUNT_SIZE);
-  AccountLayout.encode(
-    {
-      mint,
-      owner: from,
-      amount,
-      delegateOption: 0,
-      delegate: Z,
-      state: AccountState.Initialized,
-      isNativeOption: 0,
-      isNative: 0n,
-      delegatedAmount: 0n,
-      closeAuthorityOption: 0,
-      closeAuthority: Z,
-    },
-    data,
-  );
-  return { lamports: 1n, owner: program, data };
+  return { lamports: 1n, owner: program, data: tokenAccountData({ mint, owner: from, amount }) };
 }
 
 describe("asset transfer builders", () => {
