@@ -172,11 +172,7 @@ export function bundleIdOf(signatures: readonly string[]): string {
 }
 
 /** The trade intent of an existing-token bundle leg (bundles are never simulated: the relay is atomic). */
-function tradeIntentOf(
-  mint: Address,
-  leg: BundleBuyLeg | BundleSellLeg,
-  confirm: boolean,
-): TradeIntent {
+function tradeIntentOf(mint: Address, leg: BundleBuyLeg | BundleSellLeg, confirm: boolean): TradeIntent {
   const solBuy = leg.type === "buy" && leg.denominatedInSol;
   return {
     action: leg.type,
