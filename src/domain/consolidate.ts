@@ -57,12 +57,7 @@ export async function consolidateSol(
   const request = parseConsolidateRequest(body);
   const sources = await consolidationSources(deps.store, apiKeyId, request.destination, request.sources);
 
-  const budget = deps.chain.computeBudget("transfer");
-  const reserve = transactionReserve({
-    requested: request.feeReserveLamports,
-    relayTip: deps.chain.relayTip().lamports,
-    budget,
-  });
+  const { budget, reserve } = transferReserve(deps.chain, request.feeReserveLamports);
   const destination = new PublicKey(request.destination);
   const accounts = await readAccounts(deps.chain, [
     ...sources.map((s) => new PublicKey(s.publicKey)),
@@ -230,4 +225,17 @@ export function withCompleted(e: unknown, field: string, completed: Record<strin
   const wrapped = new ApiError(e.status, e.detail, { ...e.extra, [field]: completed });
   wrapped.stack = e.stack;
   return wrapped;
+}
+
+/**
+ * A transfer transaction's compute budget and the effective reserve it implies. The budget is read once and
+ * also prices the execution (`pricedExecutionDeps`), so the reserve and the signed fee agree.
+ */
+export function transferReserve(
+  chain: Pick<Chain, "computeBudget" | "relayTip">,
+  requested: bigint,
+): { budget: ReturnType<Chain["computeBudget"]>; reserve: bigint } {
+  const budget = chain.computeBudget("transfer");
+  const reserve = transactionReserve({ requested, relayTip: chain.relayTip().lamports, budget });
+  return { budget, reserve };
 }

@@ -4,11 +4,11 @@
  */
 import { PublicKey, SystemProgram } from "@solana/web3.js";
 import { formatLamportsAsSol } from "./amounts.js";
-import { pricedExecutionDeps, readAccounts, type SolDeps } from "./consolidate.js";
+import { pricedExecutionDeps, readAccounts, transferReserve, type SolDeps } from "./consolidate.js";
 import type { RequestBody } from "./create-request.js";
 import { SOL_RULES, SPEC } from "./errors.js";
 import { runSingleExecution } from "./execution.js";
-import { checkNewAccountFunding, splitSpendable, transactionReserve } from "./reserve.js";
+import { checkNewAccountFunding, splitSpendable } from "./reserve.js";
 import { allocateSplit } from "./split-allocation.js";
 import { checkSplitDestinations, parseSplitRequest } from "./split-request.js";
 import { selectWallet } from "./wallets.js";
@@ -41,12 +41,7 @@ export async function splitSol(deps: SolDeps, apiKeyId: number, body: RequestBod
   const wallet = await selectWallet(deps.store, apiKeyId, request.source);
   checkSplitDestinations(wallet.publicKey, request.destinations);
 
-  const budget = deps.chain.computeBudget("transfer");
-  const reserve = transactionReserve({
-    requested: request.feeReserveLamports,
-    relayTip: deps.chain.relayTip().lamports,
-    budget,
-  });
+  const { budget, reserve } = transferReserve(deps.chain, request.feeReserveLamports);
   const destinations = request.destinations.map((d) => new PublicKey(d.wallet));
   const [sourceAccount, ...destinationAccounts] = await readAccounts(deps.chain, [
     new PublicKey(wallet.publicKey),

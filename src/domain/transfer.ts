@@ -13,7 +13,7 @@ import {
   interpretTokenTransferRead,
   tokenTransferReadPlan,
 } from "../launch/transfer-instructions.js";
-import { pricedExecutionDeps, readAccounts, type SolDeps } from "./consolidate.js";
+import { pricedExecutionDeps, readAccounts, transferReserve, type SolDeps } from "./consolidate.js";
 import type { RequestBody } from "./create-request.js";
 import { badRequest, SOL_RULES, SPEC } from "./errors.js";
 import { runSingleExecution, type BuiltTransaction } from "./execution.js";
@@ -22,7 +22,6 @@ import {
   checkNewAccountFunding,
   checkSolTransferBalance,
   rentExemptMinimum,
-  transactionReserve,
 } from "./reserve.js";
 import { checkTransferEnds, parseTransferRequest, type TransferRequest } from "./transfer-request.js";
 import { selectWallet } from "./wallets.js";
@@ -65,12 +64,7 @@ export async function sendAsset(deps: SolDeps, apiKeyId: number, body: RequestBo
   const wallet = await selectWallet(deps.store, apiKeyId, request.source);
   checkTransferEnds(wallet.publicKey as TransferRequest["destination"], request.destination);
 
-  const budget = deps.chain.computeBudget("transfer");
-  const reserve = transactionReserve({
-    requested: request.feeReserveLamports,
-    relayTip: deps.chain.relayTip().lamports,
-    budget,
-  });
+  const { budget, reserve } = transferReserve(deps.chain, request.feeReserveLamports);
   const source = new PublicKey(wallet.publicKey);
   const destination = new PublicKey(request.destination);
   const plan =
