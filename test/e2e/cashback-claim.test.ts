@@ -1,19 +1,13 @@
 /** POST /v1/cashback/claim/execute end to end: claims of both sources, of one, of none, and the refusals. */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Keypair } from "@solana/web3.js";
 import { NATIVE_MINT } from "@solana/spl-token";
 import { rentExemptMinimum } from "../../src/domain/reserve.js";
 import { SPEC } from "../../src/domain/errors.js";
-import { feeOf, startE2e, type E2e } from "../helpers/e2e.js";
+import { feeOf } from "../helpers/e2e.js";
+import { useE2e } from "../helpers/use-e2e.js";
 
-let e2e: E2e;
-beforeAll(async () => {
-  e2e = await startE2e();
-});
-afterAll(async () => {
-  await e2e?.close();
-});
-beforeEach(() => e2e.reset());
+const e2e = useE2e();
 
 interface ClaimTx {
   kind: "bonding_curve" | "launchswap";

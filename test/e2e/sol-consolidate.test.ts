@@ -1,17 +1,11 @@
 /** POST /v1/sol/consolidate/execute end to end: exact lamports per source and at the destination, and refusals. */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { FOUNDATION, SPEC } from "../../src/domain/errors.js";
 import { SYSTEM_ACCOUNT_RENT_EXEMPT_MINIMUM } from "../../src/domain/reserve.js";
-import { expectedReserve, external, feeOf, startE2e, type E2e } from "../helpers/e2e.js";
+import { expectedReserve, external, feeOf } from "../helpers/e2e.js";
+import { useE2e } from "../helpers/use-e2e.js";
 
-let e2e: E2e;
-beforeAll(async () => {
-  e2e = await startE2e();
-});
-afterAll(async () => {
-  await e2e?.close();
-});
-beforeEach(() => e2e.reset());
+const e2e = useE2e();
 
 interface ConsolidateBody {
   destination_wallet: string;

@@ -1,16 +1,10 @@
 /** POST /v1/sol/split/execute end to end: fixed, percent and equal entries land the exact computed lamports. */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { FOUNDATION, SOL_RULES, SPEC } from "../../src/domain/errors.js";
-import { expectedReserve, external, feeOf, startE2e, type E2e } from "../helpers/e2e.js";
+import { expectedReserve, external, feeOf } from "../helpers/e2e.js";
+import { useE2e } from "../helpers/use-e2e.js";
 
-let e2e: E2e;
-beforeAll(async () => {
-  e2e = await startE2e();
-});
-afterAll(async () => {
-  await e2e?.close();
-});
-beforeEach(() => e2e.reset());
+const e2e = useE2e();
 
 interface SplitBody {
   source_wallet: string;

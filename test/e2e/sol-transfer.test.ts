@@ -2,7 +2,7 @@
  * POST /v1/sol/transfer/execute end to end: native SOL, a Token-2022 launch token and a classic SPL Token
  * mint (created here with real SPL Token instructions), to recipients with and without a token account.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   Keypair,
   LAMPORTS_PER_SOL,
@@ -23,16 +23,10 @@ import {
 import { FOUNDATION, RULES, SPEC } from "../../src/domain/errors.js";
 import { rentExemptMinimum } from "../../src/domain/reserve.js";
 import { associatedTokenAddress } from "../../src/launch/programs.js";
-import { expectedReserve, external, feeOf, startE2e, type E2e } from "../helpers/e2e.js";
+import { expectedReserve, external, feeOf } from "../helpers/e2e.js";
+import { useE2e } from "../helpers/use-e2e.js";
 
-let e2e: E2e;
-beforeAll(async () => {
-  e2e = await startE2e();
-});
-afterAll(async () => {
-  await e2e?.close();
-});
-beforeEach(() => e2e.reset());
+const e2e = useE2e();
 
 interface TransferBody {
   source_wallet: string;

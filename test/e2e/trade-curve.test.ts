@@ -2,24 +2,11 @@
  * POST /v1/trades/execute on the bonding curve, through the HTTP API against the localnet: every trade's
  * on-chain balance change is checked against the response's amount_units and expected_output.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import {
-  BALANCE_OVERHEAD_MAX,
-  FIRST_TRADE_OVERHEAD_MAX,
-  startE2e,
-  trade,
-  type E2e,
-  type TradeBody,
-} from "../helpers/e2e.js";
+import { describe, expect, it } from "vitest";
+import { BALANCE_OVERHEAD_MAX, FIRST_TRADE_OVERHEAD_MAX, trade, type TradeBody } from "../helpers/e2e.js";
+import { useE2e } from "../helpers/use-e2e.js";
 
-let e2e: E2e;
-beforeAll(async () => {
-  e2e = await startE2e();
-});
-afterAll(async () => {
-  await e2e?.close();
-});
-beforeEach(() => e2e.reset());
+const e2e = useE2e();
 
 /** A fresh key with a funded default wallet and a fresh curve token. */
 async function fresh() {

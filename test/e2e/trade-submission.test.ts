@@ -2,18 +2,12 @@
  * The trade's submission path against the localnet: simulation refusals with nothing sent, confirm false,
  * never-landing sends, retried reads, relay failures, and the upstream round trips of one trade.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FOUNDATION, SPEC } from "../../src/domain/errors.js";
 import { startE2e, trade, type E2e } from "../helpers/e2e.js";
+import { useE2e } from "../helpers/use-e2e.js";
 
-let e2e: E2e;
-beforeAll(async () => {
-  e2e = await startE2e();
-});
-afterAll(async () => {
-  await e2e?.close();
-});
-beforeEach(() => e2e.reset());
+const e2e = useE2e();
 
 const EXECUTE = "/v1/trades/execute";
 

@@ -2,18 +2,12 @@
  * POST /v1/trades/execute on the launchswap venue after /admin/migrate, and routing with and without an
  * explicit pool, through the HTTP API against the localnet.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { LAUNCH } from "../../src/domain/errors.js";
-import { BALANCE_OVERHEAD_MAX, FIRST_TRADE_OVERHEAD_MAX, startE2e, trade, type E2e } from "../helpers/e2e.js";
+import { BALANCE_OVERHEAD_MAX, FIRST_TRADE_OVERHEAD_MAX, trade } from "../helpers/e2e.js";
+import { useE2e } from "../helpers/use-e2e.js";
 
-let e2e: E2e;
-beforeAll(async () => {
-  e2e = await startE2e();
-});
-afterAll(async () => {
-  await e2e?.close();
-});
-beforeEach(() => e2e.reset());
+const e2e = useE2e();
 
 /** A token whose curve completed and migrated into its canonical pool. */
 function migratedToken(): { mint: string; pool: string } {

@@ -3,13 +3,13 @@
  * HTTP to an in-process localnet (port 0, 50 ms slots, short confirmation waits).
  *
  * Usage:
- *   const e2e = await startE2e();                       // in beforeAll; `await e2e.close()` in afterAll
+ *   const e2e = useE2e();   // use-e2e.ts; or startE2e() in beforeAll, `await e2e.close()` in afterAll
  *   const { apiKey, wallet } = await e2e.setup();       // new key; its default wallet holds 10 SOL
  *   const other = await e2e.fundedWallet(apiKey, 2n);   // another wallet of that key, 2 SOL
  *   const { mint } = e2e.localnet.admin.createToken();  // a live bonding curve
  *   const res = await e2e.post(apiKey, "/v1/trades/execute", { action: "buy", mint, amount: "0.1" });
  *   e2e.localnet.admin.setFaults({ ... });  e2e.roundTrips();   // faults and per-method call counts
- * `beforeEach(() => e2e.reset())` clears faults and stats. Pass options to `startE2e` to change timeouts
+ * `beforeEach(() => e2e.reset())` clears faults and stats (useE2e registers it). Pass options to `startE2e` to change timeouts
  * (`chain` overrides go to localnetChainOptions) or the localnet (`localnet` options).
  */
 import { Connection, Keypair, PublicKey } from "@solana/web3.js";
