@@ -1,7 +1,8 @@
 /** Small fixture builders shared by the unit tests. */
 import bs58 from "bs58";
-import { Keypair, PublicKey } from "@solana/web3.js";
+import { Keypair, PublicKey, TransactionInstruction } from "@solana/web3.js";
 import { ACCOUNT_SIZE, AccountLayout, AccountState, MINT_SIZE, MintLayout } from "@solana/spl-token";
+import { assembleTransaction } from "../../src/chain/tx-assembly.js";
 import type { Address } from "../../src/domain/addresses.js";
 
 /** A valid, distinct base58 address: 32 bytes of `n`. */
@@ -57,4 +58,16 @@ export function mintData(m: { supply: bigint; decimals: number }): Buffer {
     data,
   );
   return data;
+}
+
+/** A signed one-instruction launch-program transaction with a fixed blockhash, for submission and confirmation tests. */
+export function sampleTransaction(): ReturnType<typeof assembleTransaction> {
+  const launch = new PublicKey("6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P");
+  return assembleTransaction({
+    payer: Keypair.generate(),
+    instructions: [new TransactionInstruction({ programId: launch, keys: [], data: Buffer.from([0]) })],
+    computeUnitLimit: 100_000,
+    computeUnitPriceMicroLamports: 1n,
+    blockhash: "EkSnNWid2cvwEVnVx9aBqawnmiCNiDgp3gUdkDPTKN1N",
+  });
 }

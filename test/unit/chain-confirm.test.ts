@@ -1,11 +1,10 @@
 import { describe, it, expect } from "vitest";
-import { Keypair, PublicKey, TransactionInstruction } from "@solana/web3.js";
 import { confirmSignature } from "../../src/chain/confirm.js";
 import { confirmBundle } from "../../src/chain/confirm-bundle.js";
 import type { Clock } from "../../src/chain/clock.js";
 import type { SignatureStatus } from "../../src/chain/rpc-client.js";
 import type { BundleStatus, InflightBundleStatus } from "../../src/chain/bundle-relay-client.js";
-import { assembleTransaction } from "../../src/chain/tx-assembly.js";
+import { sampleTransaction } from "../helpers/fixtures.js";
 import { ApiError, SPEC } from "../../src/domain/errors.js";
 import { HttpError } from "../../src/chain/upstream-errors.js";
 
@@ -22,14 +21,7 @@ function fakeClock(): Clock & { t: number } {
   return c;
 }
 
-const LAUNCH = new PublicKey("6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P");
-const tx = assembleTransaction({
-  payer: Keypair.generate(),
-  instructions: [new TransactionInstruction({ programId: LAUNCH, keys: [], data: Buffer.from([0]) })],
-  computeUnitLimit: 100_000,
-  computeUnitPriceMicroLamports: 1n,
-  blockhash: "EkSnNWid2cvwEVnVx9aBqawnmiCNiDgp3gUdkDPTKN1N",
-});
+const tx = sampleTransaction();
 
 function status(level: SignatureStatus["confirmationStatus"], err: unknown = null): SignatureStatus {
   return { slot: 10, confirmations: 0, err, confirmationStatus: level };

@@ -1,7 +1,6 @@
 import { describe, it, expect } from "vitest";
-import { Keypair, PublicKey, TransactionInstruction } from "@solana/web3.js";
 import { submitAndConfirm, submitBundle, SubmissionError, type SubmitInput } from "../../src/chain/submit.js";
-import { assembleTransaction } from "../../src/chain/tx-assembly.js";
+import { sampleTransaction } from "../helpers/fixtures.js";
 import { HttpError, RpcError, TimeoutError } from "../../src/chain/upstream-errors.js";
 import { ApiError, SPEC } from "../../src/domain/errors.js";
 import type { Clock } from "../../src/chain/clock.js";
@@ -11,14 +10,7 @@ function fakeClock(): Clock {
   return { now: () => t, sleep: (ms) => ((t += ms), Promise.resolve()) };
 }
 
-const LAUNCH = new PublicKey("6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P");
-const tx = assembleTransaction({
-  payer: Keypair.generate(),
-  instructions: [new TransactionInstruction({ programId: LAUNCH, keys: [], data: Buffer.from([0]) })],
-  computeUnitLimit: 100_000,
-  computeUnitPriceMicroLamports: 1n,
-  blockhash: "EkSnNWid2cvwEVnVx9aBqawnmiCNiDgp3gUdkDPTKN1N",
-});
+const tx = sampleTransaction();
 
 function input(overrides: { sim?: unknown; send?: () => Promise<string>; status?: string | null }) {
   const log: string[] = [];
