@@ -9,6 +9,9 @@ import { ApiError, FOUNDATION } from "./domain/errors.js";
 import { installAuth } from "./http/auth.js";
 import { cashbackRoutes } from "./http/cashback.js";
 import { installErrorHandler } from "./http/error-handler.js";
+import { installMetrics } from "./http/metrics.js";
+import { observeOutcomes } from "./domain/execution.js";
+import { createMetrics, type Metrics } from "./observability/metrics.js";
 import { executionRoutes } from "./http/executions.js";
 import { healthRoutes } from "./http/health.js";
 import type { RateLimiter } from "./http/rate-limiters.js";
@@ -34,9 +37,43 @@ export interface AppDeps {
    * serves setup, wallets and history, and execution routes answer 503 (see requireChain).
    */
   chain?: Chain;
+  /** Prometheus metrics served at /metrics; omitted = a fresh registry for this app (never a global one). */
+  metrics?: Metrics;
 }
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
+
+/**
+ * CSP of every response outside /docs: JSON and text load nothing, so nothing is allowed (and no framing).
+ * Swagger UI gets its own policy below, replacing this one on its routes only.
+ */
+const API_CSP = {
+  useDefaults: false,
+  directives: {
+    defaultSrc: ["'none'"],
+    baseUri: ["'none'"],
+    formAction: ["'none'"],
+    frameAncestors: ["'none'"],
+  },
+};
+
+/**
+ * Swagger UI's policy (its page has no inline script; its components set a few inline styles). No
+ * upgrade-insecure-requests: a self-hosted instance is often reached over plain http by IP, where that
+ * directive would break every asset.
+ */
+const DOCS_CSP = {
+  "default-src": ["'self'"],
+  "base-uri": ["'self'"],
+  "script-src": ["'self'"],
+  "script-src-attr": ["'none'"],
+  "style-src": ["'self'", "'unsafe-inline'"],
+  "img-src": ["'self'", "data:"],
+  "font-src": ["'self'", "data:"],
+  "connect-src": ["'self'"],
+  "object-src": ["'none'"],
+  "frame-ancestors": ["'self'"],
+};
 
 /** Fastify's types omit the hop-count form, so a count becomes the equivalent trust function. */
 function trustProxyOption(
@@ -72,7 +109,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   installErrorHandler(app);
-  await app.register(helmet, { contentSecurityPolicy: false });
+  await app.register(helmet, { contentSecurityPolicy: API_CSP });
   await app.register(swagger, {
     openapi: {
       openapi: "3.0.3",
@@ -80,8 +117,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       components: { securitySchemes: { apiKey: { type: "apiKey", in: "header", name: "x-api-key" } } },
     },
   });
-  await app.register(swaggerUi, { routePrefix: "/docs" });
+  await app.register(swaggerUi, { routePrefix: "/docs", staticCSP: DOCS_CSP });
   installAuth(app, deps);
+  const metrics = deps.metrics ?? createMetrics();
+  installMetrics(app, metrics);
+  // Every route sees the store through the outcome hook, so each recorded execution outcome is counted.
+  deps = {
+    ...deps,
+    store: observeOutcomes(deps.store, (kind, status) => metrics.countExecution(kind, status)),
+  };
 
   app.get("/openapi.json", { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   healthRoutes(app, deps);

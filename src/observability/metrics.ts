@@ -1,0 +1,51 @@
+/**
+ * The service's Prometheus metrics on a registry of their own (one per app, never prom-client's global one).
+ * Labels are closed sets — route patterns, methods, status codes, execution kinds and statuses — so no
+ * secret, API key or wallet address can reach a label.
+ */
+import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
+import type { ExecutionKind, ExecutionStatus } from "../store/index.js";
+
+export interface Metrics {
+  readonly registry: Registry;
+  /** One finished HTTP request: `route` is the matched pattern (e.g. `/v1/wallets/:public_key`), never a URL. */
+  observeRequest(method: string, route: string, statusCode: number, seconds: number): void;
+  /** One execution outcome as stored (confirmed / submitted / timeout / failed, or pending when unknown). */
+  countExecution(kind: ExecutionKind, status: ExecutionStatus): void;
+}
+
+export interface MetricsOptions {
+  /** prom-client's process metrics (CPU, memory, event loop lag, GC…). Default true. */
+  processMetrics?: boolean;
+}
+
+// Execution requests wait for confirmation (seconds); the buckets reach past the default 30 s confirm timeout.
+const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+
+/** Creates a fresh registry with the process, HTTP and execution metrics. */
+export function createMetrics(options: MetricsOptions = {}): Metrics {
+  const registry = new Registry();
+  if (options.processMetrics ?? true) collectDefaultMetrics({ register: registry });
+  const requests = new Histogram({
+    name: "lasertrade_http_request_duration_seconds",
+    help: "HTTP request duration by method, route pattern and status code.",
+    labelNames: ["method", "route", "status_code"] as const,
+    buckets: DURATION_BUCKETS,
+    registers: [registry],
+  });
+  const executions = new Counter({
+    name: "lasertrade_executions_total",
+    help: "Execution outcomes recorded, by kind and outcome (confirmed, submitted, timeout, failed, pending).",
+    labelNames: ["kind", "outcome"] as const,
+    registers: [registry],
+  });
+  return {
+    registry,
+    observeRequest(method, route, statusCode, seconds) {
+      requests.observe({ method, route, status_code: String(statusCode) }, seconds);
+    },
+    countExecution(kind, status) {
+      executions.inc({ kind, outcome: status });
+    },
+  };
+}
