@@ -28,6 +28,8 @@ export interface Config {
   readonly databaseUrl: string | undefined;
   readonly masterKey: string | undefined;
   readonly masterKeyFile: string | undefined;
+  /** PREVIOUS_MASTER_KEYS: older keys (same formats as MASTER_KEY) that may only decrypt, during a rotation. */
+  readonly previousMasterKeys: readonly string[];
   readonly trustProxy: TrustProxy;
   readonly logLevel: LogLevel;
   readonly cluster: Cluster;
@@ -189,6 +191,12 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     databaseUrl: databaseUrl(env),
     masterKey,
     masterKeyFile,
+    previousMasterKeys: Object.freeze(
+      (raw(env, "PREVIOUS_MASTER_KEYS") ?? "")
+        .split(",")
+        .map((s) => s.trim())
+        .filter((s) => s !== ""),
+    ),
     trustProxy: trustProxy(env),
     logLevel: logLevelRaw as LogLevel,
     cluster,

@@ -6,7 +6,13 @@ import { chainOptionsFromConfig, ConfigError, loadConfig, type Config } from "./
 import { redisRateLimiter, storeRateLimiter } from "./http/rate-limiters.js";
 import { createLogger } from "./logger.js";
 import { openStore } from "./store/index.js";
-import { createVault, loadMasterKey, MasterKeyError, verifyVault } from "./vault/index.js";
+import {
+  createVault,
+  loadMasterKey,
+  MasterKeyError,
+  parsePreviousMasterKeys,
+  verifyVault,
+} from "./vault/index.js";
 
 const CHAIN_START_RETRY_MS = 2_000;
 
@@ -57,7 +63,14 @@ async function main(): Promise<void> {
     const master = loadMasterKey(config);
     if (master.generated)
       logger.info({ file: master.file, keyId: master.id }, "generated sandbox master key");
-    const vault = createVault(master);
+    // During a rotation (npm run rotate-keys) records under an older key stay readable through these.
+    const previous = parsePreviousMasterKeys(config.previousMasterKeys);
+    if (previous.length > 0)
+      logger.info(
+        { keyId: master.id, previousKeyIds: previous.map((k) => k.id) },
+        "previous master keys loaded",
+      );
+    const vault = createVault(master, previous);
     const store = await openStore(config.databaseUrl, config.dataDir);
     cleanups.push(() => store.close());
     await verifyVault(vault, store);

@@ -246,6 +246,43 @@ export function kyselyStore(
       return r === undefined ? undefined : toWallet(r);
     },
 
+    async walletKeyIdCounts() {
+      const rows = await db
+        .selectFrom("wallets")
+        .select(["key_id", (eb) => eb.fn.countAll<number | string | bigint>().as("n")])
+        .groupBy("key_id")
+        .orderBy("key_id", "asc")
+        .execute();
+      // PostgreSQL returns count(*) as a string (bigint); SQLite as a number.
+      return rows.map((r) => ({ keyId: r.key_id, count: Number(r.n) }));
+    },
+
+    async listWalletsNotUnderKey(keyId, afterId, limit) {
+      const rows = await db
+        .selectFrom("wallets")
+        .selectAll()
+        .where("key_id", "<>", keyId)
+        .where("id", ">", afterId)
+        .orderBy("id", "asc")
+        .limit(limit)
+        .execute();
+      return rows.map(toWallet);
+    },
+
+    async replaceWalletSecret(id, expected, next) {
+      return db.transaction().execute(async (trx) => {
+        const r = await trx
+          .updateTable("wallets")
+          .set({ ciphertext: next.ciphertext, nonce: next.nonce, tag: next.tag, key_id: next.keyId })
+          .where("id", "=", id)
+          .where("key_id", "=", expected.keyId)
+          .where("nonce", "=", expected.nonce)
+          .where("ciphertext", "=", expected.ciphertext)
+          .executeTakeFirst();
+        return Number(r.numUpdatedRows) === 1;
+      });
+    },
+
     async insertExecution(e: NewExecution) {
       const now = e.createdAt ?? isoNoZone(clock());
       const row = await db

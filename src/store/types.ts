@@ -104,6 +104,15 @@ export interface Store {
   deleteWallet(apiKeyId: number, publicKey: string): Promise<boolean>;
   /** Any one stored wallet (for the start-up master-key check). */
   anyWallet(): Promise<WalletRecord | undefined>;
+  /** How many wallets each master key id encrypts (for key rotation), ordered by key id. */
+  walletKeyIdCounts(): Promise<{ keyId: string; count: number }[]>;
+  /** Up to `limit` wallets not encrypted under `keyId` with id above `afterId`, by id (rotation batches). */
+  listWalletsNotUnderKey(keyId: string, afterId: number, limit: number): Promise<WalletRecord[]>;
+  /**
+   * Replaces a wallet's encrypted secret in its own transaction, only while it still holds `expected`
+   * (same key id, nonce and ciphertext); false when the wallet was deleted or changed meanwhile.
+   */
+  replaceWalletSecret(id: number, expected: EncryptedSecret, next: EncryptedSecret): Promise<boolean>;
   insertExecution(execution: NewExecution): Promise<ExecutionRecord>;
   updateExecution(id: string, patch: ExecutionPatch): Promise<ExecutionRecord | undefined>;
   getExecution(id: string): Promise<ExecutionRecord | undefined>;

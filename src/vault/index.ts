@@ -2,9 +2,11 @@ export { createVault, verifyVault, type Vault, type SealedWallet } from "./vault
 export {
   loadMasterKey,
   parseMasterKey,
+  parsePreviousMasterKeys,
   masterKeyId,
   MasterKeyError,
   SANDBOX_KEY_FILE,
   type MasterKey,
   type MasterKeySettings,
 } from "./master-key.js";
+export { rotateWalletKeys, type RotationReport, type RotationFailure, type RotationStore } from "./rotate.js";

@@ -78,3 +78,11 @@ export function loadMasterKey(s: MasterKeySettings): MasterKey & { generated: bo
   chmodSync(file, 0o600);
   return { id: masterKeyId(key), key, generated: true, file };
 }
+
+/**
+ * PREVIOUS_MASTER_KEYS entries (same formats as MASTER_KEY) as decrypt-only keys; an error names the entry
+ * by position, never by value.
+ */
+export function parsePreviousMasterKeys(entries: readonly string[]): MasterKey[] {
+  return entries.map((text, i) => parseMasterKey(text, `PREVIOUS_MASTER_KEYS entry ${i + 1}`));
+}
