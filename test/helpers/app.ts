@@ -1,4 +1,5 @@
 /** Test harness: the real app on SQLite :memory: (or PostgreSQL) with a fixed test vault, in one call. */
+import { Keypair } from "@solana/web3.js";
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import { buildApp } from "../../src/app.js";
 import type { Chain } from "../../src/chain/chain.js";
@@ -8,6 +9,20 @@ import { openStore, type Store } from "../../src/store/index.js";
 import { createVault, parseMasterKey, type Vault } from "../../src/vault/index.js";
 
 export const TEST_MASTER_KEY_HEX = "11".repeat(32);
+
+/** Stores a new API key whose one wallet (a fresh keypair) is encrypted by `vault`. */
+export async function storeKeyWithWalletOf(
+  store: Pick<Store, "createApiKeyWithWallet">,
+  vault: Vault,
+): Promise<void> {
+  const kp = Keypair.generate();
+  const pk = kp.publicKey.toBase58();
+  await store.createApiKeyWithWallet("h", {
+    publicKey: pk,
+    createdAt: "2026-01-01T00:00:00.000",
+    ...vault.encryptSecret(kp.secretKey, pk),
+  });
+}
 
 /** The vault every test app uses unless told otherwise. */
 export function testVault(hex = TEST_MASTER_KEY_HEX): Vault {

@@ -3,10 +3,9 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Keypair } from "@solana/web3.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { openStore } from "../../src/store/index.js";
-import { testVault } from "../helpers/app.js";
+import { storeKeyWithWalletOf, testVault } from "../helpers/app.js";
 
 const dir = mkdtempSync(join(tmpdir(), "lasertrade-startup-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -34,13 +33,7 @@ describe("start-up", () => {
   it("a wrong master key stops start-up with a clear error", async () => {
     const store = await openStore(undefined, dir);
     const good = testVault("55".repeat(32));
-    const kp = Keypair.generate();
-    const pk = kp.publicKey.toBase58();
-    await store.createApiKeyWithWallet("h", {
-      publicKey: pk,
-      createdAt: "2026-01-01T00:00:00.000",
-      ...good.encryptSecret(kp.secretKey, pk),
-    });
+    await storeKeyWithWalletOf(store, good);
     await store.close();
     const r = start({ ...CUSTOM, DATA_DIR: dir, MASTER_KEY: "66".repeat(32) });
     expect(r.status).toBe(1);

@@ -15,7 +15,7 @@ import {
   SANDBOX_KEY_FILE,
   verifyVault,
 } from "../../src/vault/index.js";
-import { testVault } from "../helpers/app.js";
+import { storeKeyWithWalletOf, testVault } from "../helpers/app.js";
 
 const dirs: string[] = [];
 function tempDir(): string {
@@ -160,13 +160,7 @@ describe("master key", () => {
     try {
       const good = testVault();
       await expect(verifyVault(good, store)).resolves.toBeUndefined(); // empty store
-      const kp = Keypair.generate();
-      const pk = kp.publicKey.toBase58();
-      await store.createApiKeyWithWallet("h", {
-        publicKey: pk,
-        createdAt: "2026-01-01T00:00:00.000",
-        ...good.encryptSecret(kp.secretKey, pk),
-      });
+      await storeKeyWithWalletOf(store, good);
       await expect(verifyVault(good, store)).resolves.toBeUndefined();
       await expect(verifyVault(testVault("99".repeat(32)), store)).rejects.toThrow(
         /cannot decrypt stored wallets/,
