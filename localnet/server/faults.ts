@@ -109,12 +109,12 @@ export function validateFaults(s: FaultSettings): void {
   }
 }
 
-/** Calls per "<endpoint>.<method>". */
+/** Calls per "<endpoint>.<method>" ("<tag>:<endpoint>.<method>" for calls tagged by the client). */
 export class CallStats {
   private counts = new Map<string, number>();
 
-  count(endpoint: Endpoint, method: string): void {
-    const key = `${endpoint}.${method}`;
+  count(endpoint: Endpoint, method: string, tag?: string): void {
+    const key = tag === undefined ? `${endpoint}.${method}` : `${tag}:${endpoint}.${method}`;
     this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
   }
 

@@ -78,6 +78,7 @@ async function serveRpc(
   raw: string,
   res: ServerResponse,
   sleep: (ms: number) => Promise<void>,
+  tag?: string,
 ): Promise<void> {
   let parsed: unknown;
   try {
@@ -92,7 +93,7 @@ async function serveRpc(
   let injected: ReturnType<Faults["decide"]>["error"] = null;
   for (const c of calls) {
     const method = typeof c?.method === "string" ? c.method : "invalid";
-    routes.stats.count(endpoint, method);
+    routes.stats.count(endpoint, method, tag);
     const d = routes.faults.decide(endpoint, method);
     delayMs = Math.max(delayMs, d.delayMs);
     injected = injected ?? d.error;
@@ -180,13 +181,25 @@ export function createLocalnetServer(routes: ServerRoutes, sleep: (ms: number) =
         const raw = await readBody(req);
         if (path.startsWith("/admin/")) return await serveAdmin(routes, `${req.method} ${path}`, raw, res);
         if (req.method !== "POST") return send(res, 405, { error: "use POST" });
-        if (path === "/") return await serveRpc("rpc", routes.rpc, routes, raw, res, sleep);
-        if (path === "/relay") return await serveRpc("relay", routes.relay, routes, raw, res, sleep);
-        if (BUNDLE_PATHS.has(path)) return await serveRpc("bundle", routes.bundle, routes, raw, res, sleep);
+        const tag = statsTag(req);
+        if (path === "/") return await serveRpc("rpc", routes.rpc, routes, raw, res, sleep, tag);
+        if (path === "/relay") return await serveRpc("relay", routes.relay, routes, raw, res, sleep, tag);
+        if (BUNDLE_PATHS.has(path)) {
+          return await serveRpc("bundle", routes.bundle, routes, raw, res, sleep, tag);
+        }
         send(res, 404, { error: `no route ${path}` });
       } catch (e) {
         send(res, 500, { jsonrpc: "2.0", error: { code: -32603, message: (e as Error).message }, id: null });
       }
     })();
   });
+}
+
+/**
+ * The `x-localnet-tag` header of a call, when it is a short lowercase word: such calls are counted under
+ * "<tag>:<endpoint>.<method>", so a client can keep its background traffic apart from what it measures.
+ */
+function statsTag(req: IncomingMessage): string | undefined {
+  const tag = req.headers["x-localnet-tag"];
+  return typeof tag === "string" && /^[a-z0-9-]{1,32}$/.test(tag) ? tag : undefined;
 }

@@ -15,7 +15,7 @@ describe("e2e harness round-trip count", () => {
     e2e.reset();
     await new Promise((resolve) => setTimeout(resolve, 200));
     const before = e2e.localnet.admin.stats();
-    expect(before["rpc.getLatestBlockhash"] ?? 0).toBeGreaterThan(0);
+    expect(before["background:rpc.getLatestBlockhash"] ?? 0).toBeGreaterThan(0);
     expect(e2e.roundTrips()).toEqual({});
 
     const res = await e2e.post(apiKey, "/v1/trades/execute", {

@@ -60,15 +60,14 @@ export interface E2e {
 /** Starts localnet + chain + app; resolves when the chain caches are loaded. */
 export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
   const localnet = await startLocalnet({ port: 0, slotMs: 50, ...options.localnet });
-  // The caches refresh in the background; their calls are counted here so that roundTrips() reports
-  // only what a request itself cost, however the refresh timer falls against the request.
-  const background = new Map<string, number>();
+  // The caches refresh in the background; their calls carry a tag the localnet counts apart, so that
+  // roundTrips() reports only what a request itself cost, however the refresh timer falls against it.
   const innerFetch = options.chain?.fetch ?? (globalThis.fetch as unknown as FetchLike);
-  const countingFetch: FetchLike = (url, init) => {
-    const key = backgroundCall(init.body);
-    if (key !== undefined) background.set(key, (background.get(key) ?? 0) + 1);
-    return innerFetch(url, init);
-  };
+  const taggingFetch: FetchLike = (url, init) =>
+    innerFetch(
+      url,
+      isBackgroundCall(init.body) ? { ...init, headers: { ...init.headers, ...BACKGROUND } } : init,
+    );
   const chain = createChain(
     localnetChainOptions(localnet, {
       confirmTimeoutMs: 2_000,
@@ -78,7 +77,7 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
       bundlePollMs: 100,
       cacheRefreshMs: 500,
       ...options.chain,
-      fetch: countingFetch,
+      fetch: taggingFetch,
     }),
   );
   await chain.start();
@@ -130,15 +129,12 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
     },
     roundTrips() {
       return Object.fromEntries(
-        Object.entries(localnet.admin.stats())
-          .map(([k, n]) => [k, n - (background.get(k) ?? 0)] as const)
-          .filter(([, n]) => n > 0),
+        Object.entries(localnet.admin.stats()).filter(([k, n]) => n > 0 && !k.startsWith("background:")),
       );
     },
     reset() {
       localnet.admin.clearFaults();
       localnet.admin.resetStats();
-      background.clear();
     },
     async close() {
       chain.stop();
@@ -214,14 +210,12 @@ export function expectedReserve(e2e: E2e, requested: bigint): bigint {
 /** A fresh address no key holds. */
 export const external = (): string => Keypair.generate().publicKey.toBase58();
 
-/** The stats key of a chain-cache refresh call (blockhash, priority fee, the cached config accounts). */
-function backgroundCall(body: string): string | undefined {
+const BACKGROUND = { "x-localnet-tag": "background" };
+
+/** Whether a chain call is a cache refresh (blockhash, priority fee, the cached config accounts). */
+function isBackgroundCall(body: string): boolean {
   const req = JSON.parse(body) as { method?: string; params?: unknown[] };
-  if (req.method === "getLatestBlockhash" || req.method === "getRecentPrioritizationFees") {
-    return `rpc.${req.method}`;
-  }
+  if (req.method === "getLatestBlockhash" || req.method === "getRecentPrioritizationFees") return true;
   const first = Array.isArray(req.params?.[0]) ? (req.params[0] as unknown[])[0] : undefined;
-  if (req.method === "getMultipleAccounts" && first === LAUNCH_GLOBAL.toBase58())
-    return "rpc.getMultipleAccounts";
-  return undefined;
+  return req.method === "getMultipleAccounts" && first === LAUNCH_GLOBAL.toBase58();
 }
