@@ -34,7 +34,16 @@ for (const meta of Object.values(packages)) {
     if (packages[key]) continue;
     const { os, cpu, libc } = platformOf(dep);
     if (!os || !cpu) throw new Error(`cannot tell the platform of optional package ${dep}`);
-    packages[key] = { version, cpu: [cpu], ...(libc ? { libc: [libc] } : {}), optional: true, os: [os] };
+    // Flags as npm itself writes them: a dev dependency's platform packages are dev too.
+    const dev = meta.dev === true || meta.devOptional === true ? { dev: true } : {};
+    packages[key] = {
+      version,
+      cpu: [cpu],
+      ...dev,
+      ...(libc ? { libc: [libc] } : {}),
+      optional: true,
+      os: [os],
+    };
     added.push(`${dep}@${version}`);
   }
 }
