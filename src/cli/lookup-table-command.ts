@@ -74,7 +74,8 @@ function loadAuthority(path: string, readFile: (path: string) => string): Keypai
   }
   const secret = parseSecretKeyFile(text, path);
   try {
-    return Keypair.fromSecretKey(secret);
+    // Keypair keeps the array it is given: hand it a copy so the parsed buffer can be wiped.
+    return Keypair.fromSecretKey(Uint8Array.from(secret));
   } catch {
     throw new UsageError(`key file ${path} does not hold a valid ed25519 keypair`);
   } finally {
