@@ -109,6 +109,54 @@ function sdkState(ledger: Ledger, mint: PublicKey) {
   };
 }
 
+type SdkState = ReturnType<typeof sdkState>;
+
+/** The quote arguments the SDK's buy/sell estimators take, minus `amount`. */
+function quoteArgs(s: SdkState) {
+  return {
+    global: s.global,
+    feeConfig: s.feeConfig,
+    mintSupply: ONE_BILLION,
+    bondingCurve: s.curve,
+    quoteMint: s.curve.quoteMint,
+  };
+}
+
+/** The SDK's buy instructions for `amount` tokens at `solAmount`, the user's token account not yet created. */
+function sdkBuyIxs(
+  s: SdkState,
+  mint: PublicKey,
+  user: PublicKey,
+  amount: BN,
+  solAmount: BN,
+  slippage: number,
+): Promise<TransactionInstruction[]> {
+  return PUMP_SDK.buyInstructions({
+    global: s.global,
+    bondingCurveAccountInfo: s.curveInfo,
+    bondingCurve: s.curve,
+    associatedUserAccountInfo: null,
+    mint,
+    user,
+    amount,
+    solAmount,
+    slippage,
+    tokenProgram: TOKEN_2022_PROGRAM_ID,
+  });
+}
+
+/** A fresh user (funded with `fundSol` SOL) who bought `spend` lamports' worth of an existing coin. */
+async function holderOf(ledger: Ledger, mint: PublicKey, fundSol: bigint, spend: BN, slippage: number) {
+  const user = funded(ledger, fundSol);
+  const s = sdkState(ledger, mint);
+  const q = quoteArgs(s);
+  const amount = launchSdk.getBuyTokenAmountFromSolAmount({ ...q, amount: spend });
+  const solAmount = launchSdk.getBuySolAmountFromTokenAmount({ ...q, amount });
+  const rec = send(ledger, user, await sdkBuyIxs(s, mint, user.publicKey, amount, solAmount, slippage));
+  expect(rec.err, rec.logs.join("\n")).toBeNull();
+  return { user, tokens: big(amount) };
+}
+
 /** Every lamport and token balance the instruction touches, for "nothing changed" checks. */
 function snapshot(ledger: Ledger, ixs: TransactionInstruction[]) {
   const keys = [...new Set(ixs.flatMap((ix) => ix.keys.map((k) => k.pubkey.toBase58())))];
@@ -272,39 +320,8 @@ describe("create_v2", () => {
 /** Creates a coin (operator-paid) and returns a user holding some of it. */
 async function coinWithHolder(ledger: Ledger, opts: { mayhem?: boolean; cashback?: boolean } = {}) {
   const { mint, creator } = createToken(ledger, opts);
-  const user = funded(ledger, 200n);
-  const s = sdkState(ledger, mint);
-  const amount = launchSdk.getBuyTokenAmountFromSolAmount({
-    global: s.global,
-    feeConfig: s.feeConfig,
-    mintSupply: ONE_BILLION,
-    bondingCurve: s.curve,
-    amount: new BN(2_000_000_000),
-    quoteMint: s.curve.quoteMint,
-  });
-  const solAmount = launchSdk.getBuySolAmountFromTokenAmount({
-    global: s.global,
-    feeConfig: s.feeConfig,
-    mintSupply: ONE_BILLION,
-    bondingCurve: s.curve,
-    amount,
-    quoteMint: s.curve.quoteMint,
-  });
-  const ixs = await PUMP_SDK.buyInstructions({
-    global: s.global,
-    bondingCurveAccountInfo: s.curveInfo,
-    bondingCurve: s.curve,
-    associatedUserAccountInfo: null,
-    mint,
-    user: user.publicKey,
-    amount,
-    solAmount,
-    slippage: 1,
-    tokenProgram: TOKEN_2022_PROGRAM_ID,
-  });
-  const rec = send(ledger, user, ixs);
-  expect(rec.err, rec.logs.join("\n")).toBeNull();
-  return { mint, creator, user, tokens: big(amount) };
+  const { user, tokens } = await holderOf(ledger, mint, 200n, new BN(2_000_000_000), 1);
+  return { mint, creator, user, tokens };
 }
 
 describe("buy and sell built by the SDK", () => {
@@ -324,30 +341,13 @@ describe("buy and sell built by the SDK", () => {
       fc.asyncProperty(fc.bigInt({ min: 1_000n, max: 1_500_000_000n }), fc.boolean(), async (sol, exact) => {
         const user = funded(ledger, 10n);
         const s = sdkState(ledger, mint);
-        const q = {
-          global: s.global,
-          feeConfig: s.feeConfig,
-          mintSupply: ONE_BILLION,
-          bondingCurve: s.curve,
-          quoteMint: s.curve.quoteMint,
-        };
+        const q = quoteArgs(s);
         // Either the SDK's SOL→tokens estimate or a direct token amount (reference A.1a / A.2).
         const amount = exact
           ? launchSdk.getBuyTokenAmountFromSolAmount({ ...q, amount: bn(sol) })
           : bn(sol * 1_000n);
         const cost = launchSdk.getBuySolAmountFromTokenAmount({ ...q, amount });
-        const ixs = await PUMP_SDK.buyInstructions({
-          global: s.global,
-          bondingCurveAccountInfo: s.curveInfo,
-          bondingCurve: s.curve,
-          associatedUserAccountInfo: null,
-          mint,
-          user: user.publicKey,
-          amount,
-          solAmount: cost,
-          slippage: 0,
-          tokenProgram: TOKEN_2022_PROGRAM_ID,
-        });
+        const ixs = await sdkBuyIxs(s, mint, user.publicKey, amount, cost, 0);
         const buy = ixs[ixs.length - 1]!;
         const feeRecipient = buy.keys[1]!.pubkey;
         const buyback = buy.keys[17]!.pubkey;
@@ -389,13 +389,7 @@ describe("buy and sell built by the SDK", () => {
         const { user, tokens } = await coinHolderOn(ledger, mint);
         const amount = (tokens * permille) / 1_000_000n || 1n;
         const s = sdkState(ledger, mint);
-        const out = launchSdk.getSellSolAmountFromTokenAmount({
-          global: s.global,
-          feeConfig: s.feeConfig,
-          mintSupply: ONE_BILLION,
-          bondingCurve: s.curve,
-          amount: bn(amount),
-        });
+        const out = launchSdk.getSellSolAmountFromTokenAmount({ ...quoteArgs(s), amount: bn(amount) });
         const ixs = await PUMP_SDK.sellInstructions({
           global: s.global,
           bondingCurveAccountInfo: s.curveInfo,
@@ -482,14 +476,7 @@ describe("buy and sell built by the SDK", () => {
     const { user, tokens } = await coinHolderOn(ledger, mint);
     const s = sdkState(ledger, mint);
     const amount = bn(tokens / 3n);
-    const cost = launchSdk.getBuySolAmountFromTokenAmount({
-      global: s.global,
-      feeConfig: s.feeConfig,
-      mintSupply: ONE_BILLION,
-      bondingCurve: s.curve,
-      amount,
-      quoteMint: s.curve.quoteMint,
-    });
+    const cost = launchSdk.getBuySolAmountFromTokenAmount({ ...quoteArgs(s), amount });
     const base = {
       user: user.publicKey,
       mint,
@@ -499,13 +486,7 @@ describe("buy and sell built by the SDK", () => {
       tokenProgram: TOKEN_2022_PROGRAM_ID,
     };
     const buyIx = await PUMP_SDK.getBuyInstructionRaw({ ...base, amount, solAmount: cost.subn(1) });
-    const out = launchSdk.getSellSolAmountFromTokenAmount({
-      global: s.global,
-      feeConfig: s.feeConfig,
-      mintSupply: ONE_BILLION,
-      bondingCurve: s.curve,
-      amount,
-    });
+    const out = launchSdk.getSellSolAmountFromTokenAmount({ ...quoteArgs(s), amount });
     const sellIx = await PUMP_SDK.getSellInstructionRaw({ ...base, amount, solAmount: out.addn(1) });
     for (const [ix, code] of [
       [buyIx, 6002],
@@ -528,33 +509,8 @@ describe("buy and sell built by the SDK", () => {
 });
 
 /** A fresh user holding tokens of an existing coin. */
-async function coinHolderOn(ledger: Ledger, mint: PublicKey) {
-  const user = funded(ledger, 20n);
-  const s = sdkState(ledger, mint);
-  const q = {
-    global: s.global,
-    feeConfig: s.feeConfig,
-    mintSupply: ONE_BILLION,
-    bondingCurve: s.curve,
-    quoteMint: s.curve.quoteMint,
-  };
-  const amount = launchSdk.getBuyTokenAmountFromSolAmount({ ...q, amount: new BN(500_000_000) });
-  const cost = launchSdk.getBuySolAmountFromTokenAmount({ ...q, amount });
-  const ixs = await PUMP_SDK.buyInstructions({
-    global: s.global,
-    bondingCurveAccountInfo: s.curveInfo,
-    bondingCurve: s.curve,
-    associatedUserAccountInfo: null,
-    mint,
-    user: user.publicKey,
-    amount,
-    solAmount: cost,
-    slippage: 0,
-    tokenProgram: TOKEN_2022_PROGRAM_ID,
-  });
-  const rec = send(ledger, user, ixs);
-  expect(rec.err, rec.logs.join("\n")).toBeNull();
-  return { user, tokens: big(amount) };
+function coinHolderOn(ledger: Ledger, mint: PublicKey) {
+  return holderOf(ledger, mint, 20n, new BN(500_000_000), 0);
 }
 
 describe("rejected account lists", () => {
@@ -617,13 +573,7 @@ describe("cashback coins", () => {
 
     const s = sdkState(ledger, mint);
     const amount = bn(tokens / 2n);
-    const out = launchSdk.getSellSolAmountFromTokenAmount({
-      global: s.global,
-      feeConfig: s.feeConfig,
-      mintSupply: ONE_BILLION,
-      bondingCurve: s.curve,
-      amount,
-    });
+    const out = launchSdk.getSellSolAmountFromTokenAmount({ ...quoteArgs(s), amount });
     const solOut =
       (big(amount) * big(s.curve.virtualQuoteReserves)) / (big(s.curve.virtualTokenReserves) + big(amount));
     const creatorFee = (solOut * 30n + 9_999n) / 10_000n;
