@@ -1,6 +1,6 @@
 /** The Store on Kysely; one implementation serves SQLite and PostgreSQL. */
 import { sql, type Kysely, type Selectable, type Transaction, type Updateable } from "kysely";
-import type { Database, ExecutionsTable, WalletsTable } from "./schema.js";
+import type { ApiKeysTable, Database, ExecutionsTable, WalletsTable } from "./schema.js";
 import {
   DuplicateWalletError,
   type ApiKeyRecord,
@@ -27,6 +27,15 @@ function toJson(v: unknown): string {
 
 function fromJson(v: string | null): unknown {
   return v === null ? null : (JSON.parse(v) as unknown);
+}
+
+// Absent and null optional payloads are both stored as SQL NULL.
+function toJsonOrNull(v: unknown): string | null {
+  return v === undefined || v === null ? null : toJson(v);
+}
+
+function toApiKey(r: Selectable<ApiKeysTable>): ApiKeyRecord {
+  return { id: Number(r.id), keyHash: r.key_hash, createdAt: r.created_at };
 }
 
 function toWallet(r: Selectable<WalletsTable>): WalletRecord {
@@ -92,6 +101,20 @@ export function kyselyStore(
       .execute();
   }
 
+  // One key's wallet by public key; inside a transaction pass `trx` so the read sees the key's lock.
+  function findKeyWallet(
+    conn: Kysely<Database>,
+    apiKeyId: number,
+    publicKey: string,
+  ): Promise<Selectable<WalletsTable> | undefined> {
+    return conn
+      .selectFrom("wallets")
+      .selectAll()
+      .where("api_key_id", "=", apiKeyId)
+      .where("public_key", "=", publicKey)
+      .executeTakeFirst();
+  }
+
   async function insertWallet(
     trx: Transaction<Database>,
     apiKeyId: number,
@@ -126,7 +149,7 @@ export function kyselyStore(
           .values({ key_hash: keyHash, created_at: wallet.createdAt })
           .returningAll()
           .executeTakeFirstOrThrow();
-        const apiKey: ApiKeyRecord = { id: Number(key.id), keyHash: key.key_hash, createdAt: key.created_at };
+        const apiKey = toApiKey(key);
         return { apiKey, wallet: await insertWallet(trx, apiKey.id, wallet, true) };
       });
     },
@@ -137,7 +160,7 @@ export function kyselyStore(
         .selectAll()
         .where("key_hash", "=", keyHash)
         .executeTakeFirst();
-      return r === undefined ? undefined : { id: Number(r.id), keyHash: r.key_hash, createdAt: r.created_at };
+      return r === undefined ? undefined : toApiKey(r);
     },
 
     async addWallet(apiKeyId, wallet, makeDefault) {
@@ -168,12 +191,7 @@ export function kyselyStore(
     },
 
     async findWallet(apiKeyId, publicKey) {
-      const r = await db
-        .selectFrom("wallets")
-        .selectAll()
-        .where("api_key_id", "=", apiKeyId)
-        .where("public_key", "=", publicKey)
-        .executeTakeFirst();
+      const r = await findKeyWallet(db, apiKeyId, publicKey);
       return r === undefined ? undefined : toWallet(r);
     },
 
@@ -190,12 +208,7 @@ export function kyselyStore(
     async setDefaultWallet(apiKeyId, publicKey) {
       return db.transaction().execute(async (trx) => {
         if (!(await lockKey(trx, apiKeyId))) return undefined;
-        const target = await trx
-          .selectFrom("wallets")
-          .selectAll()
-          .where("api_key_id", "=", apiKeyId)
-          .where("public_key", "=", publicKey)
-          .executeTakeFirst();
+        const target = await findKeyWallet(trx, apiKeyId, publicKey);
         if (target === undefined) return undefined;
         if (Number(target.is_default) === 1) return toWallet(target);
         await clearDefault(trx, apiKeyId);
@@ -212,12 +225,7 @@ export function kyselyStore(
     async deleteWallet(apiKeyId, publicKey) {
       return db.transaction().execute(async (trx) => {
         if (!(await lockKey(trx, apiKeyId))) return false;
-        const target = await trx
-          .selectFrom("wallets")
-          .select(["id", "is_default"])
-          .where("api_key_id", "=", apiKeyId)
-          .where("public_key", "=", publicKey)
-          .executeTakeFirst();
+        const target = await findKeyWallet(trx, apiKeyId, publicKey);
         if (target === undefined) return false;
         await trx
           .deleteFrom("executions")
@@ -298,9 +306,9 @@ export function kyselyStore(
           status: e.status,
           confirmation_status: e.confirmationStatus,
           request: toJson(e.request ?? null),
-          response: e.response === undefined || e.response === null ? null : toJson(e.response),
-          error: e.error === undefined || e.error === null ? null : toJson(e.error),
-          timings: e.timings === undefined || e.timings === null ? null : toJson(e.timings),
+          response: toJsonOrNull(e.response),
+          error: toJsonOrNull(e.error),
+          timings: toJsonOrNull(e.timings),
           created_at: now,
           updated_at: now,
         })
