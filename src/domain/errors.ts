@@ -125,18 +125,13 @@ export const RULES = {
   slippageDecimals: "slippage cannot have more than 2 decimal places",
   slippageBps: "slippage_bps must be an integer from 0 to 5000",
   mintRequired: "mint is required",
-  mintInvalid: "invalid token mint address",
+  mintInvalid: SPEC.transfer.invalidMint,
   poolInvalid: "invalid pool address",
-  walletInvalid: "invalid Solana wallet address",
+  walletInvalid: SPEC.check.invalidAddress,
   denominatedInSol: "denominated_in_sol must be true or false",
   simulateBoolean: "simulate must be true or false",
   confirmBoolean: "confirm must be true or false",
   measureTimingBoolean: "measure_timing must be true or false",
-  poolNotFound: "pool was not found",
-  poolNotSolQuoted: "only pools quoted in SOL are supported",
-  poolMintMismatch: "mint must equal the pool base mint",
-  tokenNotFound: "no bonding curve or swap pool was found for mint",
-  swapPoolNotFound: "bonding curve is complete and its swap pool was not found",
   tradeTooSmall: "amount is too small to trade",
   exceedsReserves: "amount exceeds the tokens available for purchase",
 } as const;
@@ -174,8 +169,8 @@ export const RULES2 = {
 
 /** Texts of the launch layer (routing and account checks the spec leaves unlisted). Documented in docs/decisions.md. */
 export const LAUNCH = {
-  mintNotFound: "token mint was not found",
-  unsupportedMint: "mint must be owned by a supported token program",
+  mintNotFound: SPEC.transfer.mintNotFound,
+  unsupportedMint: SPEC.transfer.unsupportedMint,
   notLaunchToken: "mint is not a launch token: no bonding curve or swap pool exists for it",
   notMigrated: "bonding curve is complete and its swap pool does not exist yet; retry after migration",
   poolNotFound: "pool account was not found",
