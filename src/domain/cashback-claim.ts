@@ -13,7 +13,7 @@ import { readCashback } from "./cashback-check.js";
 import type { RequestBody } from "./create-request.js";
 import { ApiError, badRequest, SPEC } from "./errors.js";
 import { runSingleExecution, type ExecutionDeps } from "./execution.js";
-import { pricedExecutionDeps, withCompleted } from "./consolidate.js";
+import { withCompleted } from "./consolidate.js";
 import { selectWallet } from "./wallets.js";
 
 /** Collaborators of the claim: wallet selection, the check's read, and the execution pipeline. */
@@ -62,14 +62,14 @@ export async function claimCashback(
     claims.push({ kind: "launchswap", amount: entry.launchswap_wsol_lamports });
   }
 
-  // One price for the whole request, the one the compute budget was read at (see pricedExecutionDeps).
-  const execution = pricedExecutionDeps(deps, deps.chain.computeBudget("claim").priceMicroLamports);
+  // One price for the whole request, read once, so every claim of it pays the same fee.
+  const priceMicroLamports = deps.chain.computeBudget("claim").priceMicroLamports;
   const transactions: ClaimTransaction[] = [];
   for (const claim of claims) {
     const details = { kind: claim.kind, claimable_lamports: claim.amount.toString() };
     try {
       const result = await runSingleExecution({
-        deps: execution,
+        deps,
         apiKeyId,
         kind: "claim",
         wallet,
@@ -80,6 +80,7 @@ export async function claimCashback(
               ? await buildClaimCurveCashback(user)
               : keepWsol(await buildClaimSwapCashback(user)),
           computeKind: "claim",
+          computeUnitPriceMicroLamports: priceMicroLamports,
         }),
         // The spec gives claims no simulate flag and no simulation text: the check just read the accounts.
         simulate: false,

@@ -76,7 +76,6 @@ export async function consolidateSol(
     });
   }
 
-  const execution = pricedExecutionDeps(deps, budget.priceMicroLamports);
   const transactions: ConsolidationTransaction[] = [];
   for (const [i, transfer] of plan.transfers.entries()) {
     const wallet = sources[i] as WalletRecord;
@@ -88,7 +87,7 @@ export async function consolidateSol(
     };
     try {
       const result = await runSingleExecution({
-        deps: execution,
+        deps,
         apiKeyId,
         kind: "consolidate",
         wallet,
@@ -106,6 +105,7 @@ export async function consolidateSol(
             }),
           ],
           computeKind: "transfer",
+          computeUnitPriceMicroLamports: budget.priceMicroLamports,
         }),
         // The balances were just read and checked; the spec gives these endpoints no simulate flag.
         simulate: false,
@@ -196,27 +196,6 @@ export async function readAccounts(
 }
 
 /**
- * The pipeline's collaborators with every transaction priced at `priceMicroLamports`: the reserve was computed
- * for that price (chain.computeBudget), so a background refresh of the fee estimate between the reserve and
- * the signing cannot make a transaction cost more than the reserve it was checked against.
- */
-export function pricedExecutionDeps(
-  deps: { store: ExecutionDeps["store"]; chain: ExecutionDeps["chain"]; vault: ExecutionDeps["vault"] },
-  priceMicroLamports: bigint,
-): ExecutionDeps {
-  const { chain } = deps;
-  return {
-    store: deps.store,
-    vault: deps.vault,
-    chain: {
-      assemble: (input) => chain.assemble({ ...input, computeUnitPriceMicroLamports: priceMicroLamports }),
-      submit: (tx, flags) => chain.submit(tx, flags),
-      submitBundle: (txs, flags) => chain.submitBundle(txs, flags),
-    },
-  };
-}
-
-/**
  * Adds what an interrupted multi-transaction request already sent to its error (`extra[field]`), keeping the
  * original status and detail; non-API errors pass through unchanged.
  */
@@ -229,7 +208,8 @@ export function withCompleted(e: unknown, field: string, completed: Record<strin
 
 /**
  * A transfer transaction's compute budget and the effective reserve it implies. The budget is read once and
- * also prices the execution (`pricedExecutionDeps`), so the reserve and the signed fee agree.
+ * its price is pinned on the built transaction (`computeUnitPriceMicroLamports`), so a background refresh of
+ * the fee estimate between the reserve and the signing cannot make a transaction cost more than its reserve.
  */
 export function transferReserve(
   chain: Pick<Chain, "computeBudget" | "relayTip">,

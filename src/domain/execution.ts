@@ -38,6 +38,8 @@ export interface BuiltTransaction {
   tip?: ChainAssembleInput["tip"];
   /** Default "v0" with the configured lookup tables. */
   version?: ChainAssembleInput["version"];
+  /** Default: the cached priority fee. A caller that priced a reserve at a fee pins that fee here. */
+  computeUnitPriceMicroLamports?: bigint;
 }
 
 /** Builds the instructions once the payer's keypair is available (it is valid only during the call). */
@@ -155,6 +157,9 @@ export async function signWith(
         ...(built.extraSigners !== undefined ? { extraSigners: built.extraSigners } : {}),
         ...(built.tip !== undefined ? { tip: built.tip } : {}),
         ...(built.version !== undefined ? { version: built.version } : {}),
+        ...(built.computeUnitPriceMicroLamports !== undefined
+          ? { computeUnitPriceMicroLamports: built.computeUnitPriceMicroLamports }
+          : {}),
       });
     } catch (e) {
       if (e instanceof TransactionTooLargeError) {

@@ -4,7 +4,7 @@
  */
 import { PublicKey, SystemProgram } from "@solana/web3.js";
 import { formatLamportsAsSol } from "./amounts.js";
-import { pricedExecutionDeps, readAccounts, transferReserve, type SolDeps } from "./consolidate.js";
+import { readAccounts, transferReserve, type SolDeps } from "./consolidate.js";
 import type { RequestBody } from "./create-request.js";
 import { SOL_RULES, SPEC } from "./errors.js";
 import { runSingleExecution } from "./execution.js";
@@ -73,7 +73,7 @@ export async function splitSol(deps: SolDeps, apiKeyId: number, body: RequestBod
     })),
   };
   const result = await runSingleExecution({
-    deps: pricedExecutionDeps(deps, budget.priceMicroLamports),
+    deps,
     apiKeyId,
     kind: "split",
     wallet,
@@ -91,6 +91,7 @@ export async function splitSol(deps: SolDeps, apiKeyId: number, body: RequestBod
         }),
       ),
       computeKind: "transfer",
+      computeUnitPriceMicroLamports: budget.priceMicroLamports,
     }),
     // Balances were just read and the allocation checked; the spec gives splits no simulate flag.
     simulate: false,

@@ -13,7 +13,7 @@ import {
   interpretTokenTransferRead,
   tokenTransferReadPlan,
 } from "../launch/transfer-instructions.js";
-import { pricedExecutionDeps, readAccounts, transferReserve, type SolDeps } from "./consolidate.js";
+import { readAccounts, transferReserve, type SolDeps } from "./consolidate.js";
 import type { RequestBody } from "./create-request.js";
 import { badRequest, SOL_RULES, SPEC } from "./errors.js";
 import { runSingleExecution, type BuiltTransaction } from "./execution.js";
@@ -80,7 +80,7 @@ export async function sendAsset(deps: SolDeps, apiKeyId: number, body: RequestBo
     fee_reserve_lamports: reserve.toString(),
   };
   const result = await runSingleExecution({
-    deps: pricedExecutionDeps(deps, budget.priceMicroLamports),
+    deps,
     apiKeyId,
     kind: "transfer",
     wallet,
@@ -91,7 +91,10 @@ export async function sendAsset(deps: SolDeps, apiKeyId: number, body: RequestBo
       amount: request.amountText,
       confirm: request.confirm,
     },
-    build: (payer) => plan.build(payer.publicKey),
+    build: (payer) => ({
+      ...plan.build(payer.publicKey),
+      computeUnitPriceMicroLamports: budget.priceMicroLamports,
+    }),
     // The read above checked balances and accounts; the spec gives transfers no simulate flag.
     simulate: false,
     confirm: request.confirm,
