@@ -4,12 +4,11 @@
  */
 import { PublicKey } from "@solana/web3.js";
 import type { Chain } from "../chain/chain.js";
-import { isUpstreamError, upstreamDetail } from "../chain/upstream-errors.js";
 import { interpretTradeRead, tradeReadPlan, type TradeRead } from "../launch/trade-accounts.js";
-import { ApiError, EXECUTION } from "./errors.js";
+import { readAccounts } from "./consolidate.js";
 import type { TradeIntent } from "./trade-request.js";
 
-/** Reads and routes the trade's accounts in one batch; an upstream failure is a 502 with its detail. */
+/** Reads and routes the trade's accounts in one batch; a failed read is a 502 with the RPC's detail. */
 export async function readTrade(
   rpc: Pick<Chain["rpc"], "getMultipleAccounts">,
   intent: TradeIntent,
@@ -20,12 +19,5 @@ export async function readTrade(
     user,
     pool: intent.pool === null ? null : new PublicKey(intent.pool),
   });
-  let accounts;
-  try {
-    accounts = (await rpc.getMultipleAccounts(plan.addresses)).value;
-  } catch (e) {
-    if (isUpstreamError(e)) throw new ApiError(502, EXECUTION.readFailedPrefix + upstreamDetail(e));
-    throw e;
-  }
-  return interpretTradeRead(plan, accounts);
+  return interpretTradeRead(plan, await readAccounts({ rpc }, plan.addresses));
 }
