@@ -1,8 +1,9 @@
 /** Setup: a new API key plus its first default wallet, created in one transaction. */
 import { Keypair } from "@solana/web3.js";
 import bs58 from "bs58";
-import { isoNoZone, type Store } from "../store/index.js";
+import type { Store } from "../store/index.js";
 import type { Vault } from "../vault/index.js";
+import { withSealedKeypair } from "./wallets.js";
 
 export interface SetupResult {
   api_key: string;
@@ -17,17 +18,12 @@ export async function runSetup(deps: {
   clock: () => Date;
 }): Promise<SetupResult> {
   const key = deps.vault.createApiKey();
-  const kp = Keypair.generate();
-  const secret = kp.secretKey;
-  try {
-    const publicKey = kp.publicKey.toBase58();
-    await deps.store.createApiKeyWithWallet(key.hash, {
-      publicKey,
-      createdAt: isoNoZone(deps.clock()),
-      ...deps.vault.encryptSecret(secret, publicKey),
-    });
-    return { api_key: key.plain, wallet_public_key: publicKey, wallet_private_key: bs58.encode(secret) };
-  } finally {
-    secret.fill(0);
-  }
+  return withSealedKeypair(deps, Keypair.generate(), async (wallet, secret) => {
+    await deps.store.createApiKeyWithWallet(key.hash, wallet);
+    return {
+      api_key: key.plain,
+      wallet_public_key: wallet.publicKey,
+      wallet_private_key: bs58.encode(secret),
+    };
+  });
 }

@@ -2,7 +2,13 @@
 import { Keypair } from "@solana/web3.js";
 import bs58 from "bs58";
 import { ApiError, FOUNDATION } from "./errors.js";
-import { DuplicateWalletError, isoNoZone, type Store, type WalletRecord } from "../store/index.js";
+import {
+  DuplicateWalletError,
+  isoNoZone,
+  type NewWallet,
+  type Store,
+  type WalletRecord,
+} from "../store/index.js";
 import type { Vault } from "../vault/index.js";
 
 /** The public metadata of a wallet as the API returns it. */
@@ -33,7 +39,30 @@ export interface WalletDeps {
 
 const notFound = (): ApiError => new ApiError(404, FOUNDATION.walletNotFound);
 
-// Encrypts and stores the keypair; `shape` builds the answer while the secret still exists, then it is zeroed.
+/**
+ * Hands `use` the keypair's record as the store takes it (secret encrypted under the vault's key) and the raw
+ * secret, for an answer that returns it once; the secret is zeroed when `use` settles.
+ */
+export async function withSealedKeypair<T>(
+  deps: { vault: Pick<Vault, "encryptSecret">; clock: () => Date },
+  kp: Keypair,
+  use: (wallet: NewWallet, secret: Uint8Array) => Promise<T>,
+): Promise<T> {
+  const secret = kp.secretKey;
+  try {
+    const publicKey = kp.publicKey.toBase58();
+    const wallet = {
+      publicKey,
+      createdAt: isoNoZone(deps.clock()),
+      ...deps.vault.encryptSecret(secret, publicKey),
+    };
+    return await use(wallet, secret);
+  } finally {
+    secret.fill(0);
+  }
+}
+
+// Stores the keypair under the key; `shape` builds the answer while the secret still exists.
 async function storeKeypair<T>(
   deps: WalletDeps,
   apiKeyId: number,
@@ -41,18 +70,9 @@ async function storeKeypair<T>(
   setDefault: boolean,
   shape: (record: WalletRecord, secret: Uint8Array) => T,
 ): Promise<T> {
-  const secret = kp.secretKey;
-  try {
-    const publicKey = kp.publicKey.toBase58();
-    const record = await deps.store.addWallet(
-      apiKeyId,
-      { publicKey, createdAt: isoNoZone(deps.clock()), ...deps.vault.encryptSecret(secret, publicKey) },
-      setDefault,
-    );
-    return shape(record, secret);
-  } finally {
-    secret.fill(0);
-  }
+  return withSealedKeypair(deps, kp, async (wallet, secret) =>
+    shape(await deps.store.addWallet(apiKeyId, wallet, setDefault), secret),
+  );
 }
 
 /** Creates a wallet with a fresh keypair; the secret is returned once, base58 64-byte form. */
