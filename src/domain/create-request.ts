@@ -12,6 +12,7 @@ import {
   type CurveState,
 } from "./curve-quote.js";
 import { DEFAULT_SLIPPAGE_BPS, minAfterSlippage, parseSlippagePercent } from "./slippage.js";
+import { parseBoolean } from "./trade-request.js";
 
 /** A JSON request body as the HTTP layer hands it over. */
 export type RequestBody = Record<string, unknown>;
@@ -32,14 +33,7 @@ export function fieldOf(body: RequestBody, names: readonly string[]): unknown {
 
 /** A boolean field: JSON true/false or the strings "true"/"false"; absent gives `fallback`. */
 export function parseBooleanField(value: unknown, fallback: boolean, errorText: string): boolean {
-  if (value === undefined || value === null) return fallback;
-  if (typeof value === "boolean") return value;
-  if (typeof value === "string") {
-    const t = value.trim().toLowerCase();
-    if (t === "true") return true;
-    if (t === "false") return false;
-  }
-  throw badRequest(errorText);
+  return value === undefined || value === null ? fallback : parseBoolean(value, errorText);
 }
 
 /** An optional managed-wallet field; undefined means "the key's default wallet". */
