@@ -153,12 +153,11 @@ function maskTipAccounts(
   tipAccounts: PublicKey[] | undefined,
 ): AddressLookupTableAccount[] | undefined {
   if (!tables || !tipAccounts?.length) return tables;
-  const tips = new Set(tipAccounts.map((t) => t.toBase58()));
+  // Runs on every tipped v0 transaction: compare keys by value, not through base58 (which cost milliseconds).
+  const isTip = (a: PublicKey): boolean => tipAccounts.some((t) => t.equals(a));
   return tables.map((table) => {
-    if (!table.state.addresses.some((a) => tips.has(a.toBase58()))) return table;
-    const addresses = table.state.addresses.map((a) =>
-      tips.has(a.toBase58()) ? new PublicKey(randomBytes(32)) : a,
-    );
+    if (!table.state.addresses.some(isTip)) return table;
+    const addresses = table.state.addresses.map((a) => (isTip(a) ? new PublicKey(randomBytes(32)) : a));
     return new AddressLookupTableAccount({ key: table.key, state: { ...table.state, addresses } });
   });
 }
