@@ -20,8 +20,8 @@ import {
   launchUserVolumeAccumulator,
 } from "../../src/launch/programs.js";
 import { decodeBondingCurve } from "../../src/launch/state.js";
-import { buildTestApp } from "../helpers/app.js";
 import { startE2e, type E2e } from "../helpers/e2e.js";
+import { expectChainUnavailable } from "../helpers/no-chain.js";
 import { expectAuthRequired } from "../helpers/security.js";
 
 const URI = "https://example.com/metadata/abcdefghijklmnopqrstuvwxyz0123456789.json";
@@ -268,18 +268,6 @@ describe("POST /v1/laser/create", () => {
   });
 
   it("answers 503 on an app built without chain access", async () => {
-    const t = await buildTestApp();
-    try {
-      const { apiKey } = await t.setup();
-      const res = await t.app.inject({
-        method: "POST",
-        url: "/v1/laser/create",
-        headers: { "x-api-key": apiKey },
-        payload: {},
-      });
-      expect(res.statusCode).toBe(503);
-    } finally {
-      await t.close();
-    }
+    await expectChainUnavailable("/v1/laser/create");
   });
 });
