@@ -41,7 +41,7 @@ export interface AppDeps {
   metrics?: Metrics;
 }
 
-export const BODY_LIMIT_BYTES = 64 * 1024;
+const BODY_LIMIT_BYTES = 64 * 1024;
 
 /**
  * CSP of every response outside /docs: JSON and text load nothing, so nothing is allowed (and no framing).

@@ -2,7 +2,7 @@
 import { pino, type DestinationStream, type Logger } from "pino";
 
 /** Paths removed from every log line; request/response bodies are never logged, these are a second fence. */
-export const REDACT_PATHS = [
+const REDACT_PATHS = [
   'req.headers["x-api-key"]',
   'headers["x-api-key"]',
   'request.headers["x-api-key"]',

@@ -21,7 +21,7 @@ export interface WalletView {
 }
 
 /** Public view of a stored wallet (never the encrypted fields). */
-export function walletView(w: WalletRecord): WalletView {
+function walletView(w: WalletRecord): WalletView {
   return {
     id: w.id,
     public_key: w.publicKey,
@@ -89,7 +89,7 @@ export async function createWallet(
 }
 
 /** Decodes an imported secret: base58 of a 64-byte secret key (must match its own public half) or a 32-byte seed. */
-export function parseImportedSecret(text: unknown): Keypair {
+function parseImportedSecret(text: unknown): Keypair {
   if (typeof text !== "string" || text.trim() === "") throw new ApiError(400, FOUNDATION.privateKeyRequired);
   let bytes: Uint8Array;
   try {

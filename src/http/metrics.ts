@@ -3,7 +3,7 @@ import type { FastifyInstance } from "fastify";
 import type { Metrics } from "../observability/metrics.js";
 
 /** Label of requests no route matched (404s): one value, so scanners cannot grow the label set. */
-export const UNMATCHED_ROUTE = "unmatched";
+const UNMATCHED_ROUTE = "unmatched";
 
 /** Times every response into the request histogram and registers GET /metrics (hidden from OpenAPI). */
 export function installMetrics(app: FastifyInstance, metrics: Metrics): void {

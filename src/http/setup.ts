@@ -7,7 +7,7 @@ import type { Vault } from "../vault/index.js";
 import type { RateLimiter } from "./rate-limiters.js";
 import { errorSchema } from "./schemas.js";
 
-export const SETUP_WINDOW_MS = 5000;
+const SETUP_WINDOW_MS = 5000;
 
 /** Registers the setup route. */
 export function setupRoutes(

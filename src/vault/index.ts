@@ -3,7 +3,6 @@ export {
   loadMasterKey,
   parseMasterKey,
   parsePreviousMasterKeys,
-  masterKeyId,
   MasterKeyError,
   SANDBOX_KEY_FILE,
   type MasterKey,

@@ -21,7 +21,7 @@ export interface MasterKey {
 export const SANDBOX_KEY_FILE = "master.key";
 
 /** Key id: first 16 hex chars of a domain-separated SHA-256, so the id reveals nothing useful about the key. */
-export function masterKeyId(key: Uint8Array): string {
+function masterKeyId(key: Uint8Array): string {
   return createHash("sha256").update("lasertrade-master-key-id:").update(key).digest("hex").slice(0, 16);
 }
 
