@@ -15,8 +15,8 @@ export const EXECUTION_KINDS: readonly ExecutionKind[] = [
 ];
 
 /** Default and maximum page size. */
-export const HISTORY_DEFAULT_LIMIT = 50;
-export const HISTORY_MAX_LIMIT = 200;
+const HISTORY_DEFAULT_LIMIT = 50;
+const HISTORY_MAX_LIMIT = 200;
 
 /** A validated history query. */
 export interface HistoryQuery {
@@ -77,7 +77,7 @@ export function parseHistoryQuery(query: Record<string, unknown>): HistoryQuery 
 }
 
 /** The public view of a stored execution. */
-export function executionView(e: ExecutionRecord): ExecutionView {
+function executionView(e: ExecutionRecord): ExecutionView {
   return {
     id: e.id,
     kind: e.kind,

@@ -28,7 +28,7 @@ export interface TradeConfigs {
 }
 
 /** The venue state the quote math reads, from the routed read. */
-export function venueStateOf(read: TradeRead, configs: TradeConfigs): VenueState {
+function venueStateOf(read: TradeRead, configs: TradeConfigs): VenueState {
   if (read.venue === "bonding_curve") {
     const { global, feeConfig } = configs.curve();
     return {
