@@ -3,7 +3,7 @@ import { Clock } from "litesvm";
 import type { LiteSVM, SlotHash } from "litesvm";
 
 /** Entries the SlotHashes sysvar holds, as on mainnet. */
-export const SLOT_HASHES_MAX_ENTRIES = 512;
+const SLOT_HASHES_MAX_ENTRIES = 512;
 const SLOTS_PER_EPOCH = 432_000n;
 const GENESIS_SLOT = 0n;
 

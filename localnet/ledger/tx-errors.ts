@@ -121,7 +121,7 @@ const TRANSACTION_ERRORS = [
 ];
 
 /** Maps a LiteSVM instruction error (enum number or class instance) to its JSON form. */
-export function instructionErrorJson(e: unknown): InstructionErrorJson {
+function instructionErrorJson(e: unknown): InstructionErrorJson {
   if (typeof e === "number") return INSTRUCTION_ERRORS[e] ?? "GenericError";
   if (e !== null && typeof e === "object") {
     if ("code" in e && typeof e.code === "number") return { Custom: e.code };

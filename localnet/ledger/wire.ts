@@ -13,11 +13,11 @@ export const SYSTEM_PROGRAM_ID = "11111111111111111111111111111111";
 export const COMPUTE_BUDGET_PROGRAM_ID = "ComputeBudget111111111111111111111111111111";
 export const LAMPORTS_PER_SIGNATURE = 5000n;
 export const MAX_COMPUTE_UNIT_LIMIT = 1_400_000n;
-export const DEFAULT_INSTRUCTION_COMPUTE_UNIT_LIMIT = 200_000n;
+const DEFAULT_INSTRUCTION_COMPUTE_UNIT_LIMIT = 200_000n;
 /** Largest transaction the cluster accepts (wire bytes). */
 export const MAX_TRANSACTION_BYTES = 1232;
 /** Most accounts one transaction may lock. */
-export const MAX_ACCOUNT_LOCKS = 64;
+const MAX_ACCOUNT_LOCKS = 64;
 
 /** Decodes wire bytes; throws TransactionRejected(SanitizeFailure) when they are not a transaction. */
 export function decodeTransaction(bytes: Uint8Array): VersionedTransaction {

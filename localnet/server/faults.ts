@@ -82,7 +82,7 @@ export class Faults {
 }
 
 /** Throws on a malformed fault object (admin input). */
-export function validateFaults(s: FaultSettings): void {
+function validateFaults(s: FaultSettings): void {
   const nonNeg = (name: string, v: unknown) => {
     if (v !== undefined && (typeof v !== "number" || !Number.isFinite(v) || v < 0)) {
       throw new Error(`${name} must be a non-negative number`);

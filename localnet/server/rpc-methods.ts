@@ -24,7 +24,7 @@ import type { Submitter } from "./submitter.js";
 export type RpcHandler = (params: unknown[]) => unknown;
 
 /** Solana version reported by getVersion. */
-export const LOCALNET_VERSION = { "solana-core": "2.2.20", "feature-set": 3294202862 };
+const LOCALNET_VERSION = { "solana-core": "2.2.20", "feature-set": 3294202862 };
 
 type Config = Record<string, unknown> & {
   commitment?: string;

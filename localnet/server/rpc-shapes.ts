@@ -8,7 +8,7 @@ import type { SignatureStatus, SimulationResult, TransactionRecord } from "../le
 import { invalidParams } from "./json.js";
 
 /** rentEpoch as the RPC reports it for rent-exempt accounts (u64::MAX). */
-export const RENT_EPOCH_MAX = 18446744073709551615n;
+const RENT_EPOCH_MAX = 18446744073709551615n;
 
 /** Options of account-returning methods. */
 export interface AccountEncodingOptions {

@@ -38,7 +38,7 @@ const SOL_LIKE = [
 ];
 
 /** pump-fees calculate_fee_tier: below tier 0 → tier 0, else the last tier whose threshold is reached. */
-export function feeTierFor(tiers: FeeConfigState["feeTiers"], marketCap: bigint): FeeRates {
+function feeTierFor(tiers: FeeConfigState["feeTiers"], marketCap: bigint): FeeRates {
   const first = tiers[0];
   if (!first) throw new Error("fee tiers cannot be empty");
   if (marketCap < first.marketCapLamportsThreshold) return first.fees;
@@ -80,7 +80,7 @@ export interface TradeAmounts {
 }
 
 /** Buyback share of a protocol fee: floor(protocol * buyback_bps / 10_000) (inferred rounding, documented). */
-export function buybackShare(protocolFee: bigint, buybackBps: bigint): bigint {
+function buybackShare(protocolFee: bigint, buybackBps: bigint): bigint {
   return (protocolFee * buybackBps) / BPS;
 }
 

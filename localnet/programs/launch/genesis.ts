@@ -35,7 +35,7 @@ export interface LaunchGenesisOptions {
 }
 
 /** The Global account the localnet starts with. */
-export function genesisGlobal(authority: PublicKey): GlobalState {
+function genesisGlobal(authority: PublicKey): GlobalState {
   return {
     initialized: true,
     authority,

@@ -52,7 +52,7 @@ export function fail(code: number, name: string, account?: string): never {
 }
 
 /** The IDL account list of an instruction. */
-export function idlAccounts(ixName: string): IdlAccountSpec[] {
+function idlAccounts(ixName: string): IdlAccountSpec[] {
   const ix = SWAP_IDL.instructions.find((i) => i.name === ixName);
   if (!ix) throw new Error(`swap IDL has no instruction ${ixName}`);
   return ix.accounts as unknown as IdlAccountSpec[];

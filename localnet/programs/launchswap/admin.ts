@@ -46,7 +46,7 @@ function isqrt(n: bigint): bigint {
 }
 
 /** The swap program's coin-creator vault authority PDA. */
-export function coinCreatorVaultAuthority(coinCreator: PublicKey): PublicKey {
+function coinCreatorVaultAuthority(coinCreator: PublicKey): PublicKey {
   return PublicKey.findProgramAddressSync(
     [Buffer.from("creator_vault"), coinCreator.toBuffer()],
     SWAP_PROGRAM_ID,

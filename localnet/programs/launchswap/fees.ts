@@ -43,7 +43,7 @@ export interface FeeContext {
 
 const BPS = 10_000n;
 /** Supply the SDK uses for mayhem pools' market cap. */
-export const MAYHEM_SUPPLY = 1_000_000_000_000_000n;
+const MAYHEM_SUPPLY = 1_000_000_000_000_000n;
 
 /** `ceil(a / b)` for non-negative a and positive b. */
 export function ceilDiv(a: bigint, b: bigint): bigint {
@@ -60,7 +60,7 @@ function isZero(f: FeeRates): boolean {
 }
 
 /** The tier for `marketCap`: tier 0 below its threshold, else the last tier at or below it. */
-export function selectTier(tiers: FeeTierRates[], marketCap: bigint): FeeRates {
+function selectTier(tiers: FeeTierRates[], marketCap: bigint): FeeRates {
   const first = tiers[0];
   if (!first) throw new Error("fee tiers cannot be empty");
   if (marketCap < first.threshold) return first.fees;
@@ -100,7 +100,7 @@ export interface FeeAmounts {
  * Fees on `amount`. Creator fee only when the pool has a coin creator. The buyback share is
  * `floor(protocol * buybackBps / 10_000)` of the protocol fee (open question F.1; our choice).
  */
-export function feeAmounts(
+function feeAmounts(
   amount: bigint,
   rates: FeeRates,
   hasCoinCreator: boolean,

@@ -26,9 +26,7 @@ const GLOBAL_CONFIG_SIZE = 949;
 const GVA_SIZE = 544;
 
 /** Admin of the emulated swap program: the admin recorded in the mainnet FeeConfig (nothing signs with it). */
-export const SWAP_ADMIN = new PublicKey(
-  Buffer.from(MAINNET_SWAP_FEE_CONFIG_BASE64, "base64").subarray(9, 41),
-);
+const SWAP_ADMIN = new PublicKey(Buffer.from(MAINNET_SWAP_FEE_CONFIG_BASE64, "base64").subarray(9, 41));
 
 /** Genesis GlobalConfig values (mainnet-like; the FeeConfig decides the rates actually charged). */
 export function genesisGlobalConfig(): GlobalConfigData {

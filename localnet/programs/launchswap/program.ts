@@ -17,7 +17,7 @@ const LOG_NAMES: Record<string, string> = {
 };
 
 /** Executes one swap-program instruction; its own failures are logged as anchor-lang logs them. */
-export function executeSwapInstruction(ctx: InstructionContext): void {
+function executeSwapInstruction(ctx: InstructionContext): void {
   try {
     dispatch(ctx);
   } catch (e) {

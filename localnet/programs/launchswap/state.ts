@@ -21,7 +21,7 @@ import { transferLamports } from "./token-io.js";
 type Named = "Pool" | "GlobalConfig" | "FeeConfig" | "UserVolumeAccumulator";
 
 /** Loads a program account, failing like Anchor's Account<T> when it is missing or foreign. */
-export function loadAccount<T>(
+function loadAccount<T>(
   ledger: LedgerAccess,
   key: PublicKey,
   name: Named,

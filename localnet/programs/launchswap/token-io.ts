@@ -5,7 +5,6 @@
 import { PublicKey, SystemProgram } from "@solana/web3.js";
 import {
   createAssociatedTokenAccountIdempotentInstruction,
-  createSyncNativeInstruction,
   createTransferCheckedInstruction,
 } from "@solana/spl-token";
 import type { LedgerAccess } from "../types.js";
@@ -102,9 +101,4 @@ export function transferLamports(
 ): void {
   if (lamports === 0n) return;
   ledger.invoke(SystemProgram.transfer({ fromPubkey: from, toPubkey: to, lamports }));
-}
-
-/** Re-syncs a native (WSOL) token account's balance with its lamports. */
-export function syncNative(ledger: LedgerAccess, account: PublicKey): void {
-  ledger.invoke(createSyncNativeInstruction(account, TOKEN_PROGRAM_ID));
 }
