@@ -116,6 +116,19 @@ export function parseTokenUnits(value: unknown, invalidError: string = RULES.tok
   return parsed.scaled;
 }
 
+/**
+ * Parses a non-negative integer field sent as a JSON safe integer or a string of up to 20 digits; upper
+ * bounds are the caller's, since their texts differ per field.
+ */
+export function parseNonNegativeInteger(value: unknown, errorText: string): bigint {
+  let n: bigint;
+  if (typeof value === "number" && Number.isSafeInteger(value)) n = BigInt(value);
+  else if (typeof value === "string" && /^\s*\d{1,20}\s*$/.test(value)) n = BigInt(value.trim());
+  else throw badRequest(errorText);
+  if (n < 0n) throw badRequest(errorText);
+  return n;
+}
+
 /** Options of parsePercent. */
 export interface PercentOptions {
   readonly maxDecimals: number;

@@ -3,7 +3,13 @@
  * quotes of a create-led bundle's buys against a curve model advanced after the dev buy and each earlier buyer.
  */
 import { type Address, parseAddress } from "./addresses.js";
-import { amountText, isPercentText, parseSolAmount, parseTokenUnits } from "./amounts.js";
+import {
+  amountText,
+  isPercentText,
+  parseNonNegativeInteger,
+  parseSolAmount,
+  parseTokenUnits,
+} from "./amounts.js";
 import {
   type CreateFields,
   fieldOf,
@@ -92,11 +98,7 @@ function parseLegSlippageBps(body: RequestBody): bigint {
   if (present(body.slippage)) throw badRequest(RULES2.legSlippage);
   const value = fieldOf(body, ["slippageBps", "slippage_bps"]);
   if (value === undefined) return DEFAULT_SLIPPAGE_BPS;
-  let bps: bigint;
-  if (typeof value === "number" && Number.isSafeInteger(value)) bps = BigInt(value);
-  else if (typeof value === "string" && /^\s*-?\d{1,20}\s*$/.test(value)) bps = BigInt(value.trim());
-  else throw badRequest(RULES2.slippageBpsInvalid);
-  if (bps < 0n) throw badRequest(RULES2.slippageBpsInvalid);
+  const bps = parseNonNegativeInteger(value, RULES2.slippageBpsInvalid);
   if (bps > MAX_SLIPPAGE_BPS) throw badRequest(SPEC.bundle.slippageBpsMax);
   return bps;
 }

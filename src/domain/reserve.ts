@@ -1,4 +1,4 @@
-import { U64_MAX } from "./amounts.js";
+import { parseNonNegativeInteger, U64_MAX } from "./amounts.js";
 import { badRequest, RULES2, SPEC } from "./errors.js";
 
 /** Base network fee the runtime charges per transaction signature, in lamports. */
@@ -89,11 +89,8 @@ export function splitSpendable(input: { balance: bigint; reserve: bigint }): big
 /** Parses `fee_reserve_lamports`: a non-negative integer (JSON number or digit string), default 5000. */
 export function parseFeeReserveLamports(value: unknown): bigint {
   if (value === undefined || value === null) return DEFAULT_FEE_RESERVE_LAMPORTS;
-  let lamports: bigint;
-  if (typeof value === "number" && Number.isSafeInteger(value)) lamports = BigInt(value);
-  else if (typeof value === "string" && /^\s*\d{1,20}\s*$/.test(value)) lamports = BigInt(value.trim());
-  else throw badRequest(RULES2.feeReserve);
-  if (lamports < 0n || lamports > U64_MAX) throw badRequest(RULES2.feeReserve);
+  const lamports = parseNonNegativeInteger(value, RULES2.feeReserve);
+  if (lamports > U64_MAX) throw badRequest(RULES2.feeReserve);
   return lamports;
 }
 

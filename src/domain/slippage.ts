@@ -4,7 +4,7 @@
  * transaction is never looser than the slippage the caller asked for (this is also what pump-sdk's builders
  * compute: `x - floor(x*s)` and `x + floor(x*s)`).
  */
-import { parsePercent } from "./amounts.js";
+import { parseNonNegativeInteger, parsePercent } from "./amounts.js";
 import { badRequest, RULES, SPEC } from "./errors.js";
 
 /** Basis points in 100 %. */
@@ -41,11 +41,8 @@ export function parseSlippagePercent(value: unknown, opts: SlippagePercentOption
 
 /** Parses `slippage_bps`: an integer 0..5000 as a JSON number or a digit string. */
 export function parseSlippageBps(value: unknown): bigint {
-  let bps: bigint;
-  if (typeof value === "number" && Number.isSafeInteger(value)) bps = BigInt(value);
-  else if (typeof value === "string" && /^\s*\d{1,6}\s*$/.test(value)) bps = BigInt(value.trim());
-  else throw badRequest(RULES.slippageBps);
-  if (bps < 0n || bps > MAX_SLIPPAGE_BPS) throw badRequest(RULES.slippageBps);
+  const bps = parseNonNegativeInteger(value, RULES.slippageBps);
+  if (bps > MAX_SLIPPAGE_BPS) throw badRequest(RULES.slippageBps);
   return bps;
 }
 

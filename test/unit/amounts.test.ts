@@ -4,6 +4,7 @@ import {
   formatLamportsAsSol,
   formatUnits,
   parseDecimal,
+  parseNonNegativeInteger,
   parsePercent,
   parseSellPercent,
   parseSolAmount,
@@ -223,5 +224,19 @@ describe("formatting", () => {
   it("formats other scales", () => {
     expect(formatUnits(123n, 0)).toBe("123");
     expect(formatUnits(5n, 2)).toBe("0.05");
+  });
+});
+
+describe("parseNonNegativeInteger", () => {
+  it.each([
+    [0, 0n],
+    [5000, 5000n],
+    [" 42 ", 42n],
+    ["18446744073709551616", 18_446_744_073_709_551_616n],
+  ])("accepts %j", (v, want) => {
+    expect(parseNonNegativeInteger(v, "e")).toBe(want);
+  });
+  it.each([-1, 1.5, "-1", "-0", "1e3", "", "123456789012345678901", null, true])("refuses %j", (v) => {
+    expect(badRequestDetailOf(() => parseNonNegativeInteger(v, "e"))).toBe("e");
   });
 });
