@@ -22,6 +22,7 @@ import {
   installCreateLookupTable,
 } from "../domain/create-lookup-table.js";
 import { ApiError } from "../domain/errors.js";
+import { priorityFeeReserve } from "../domain/reserve.js";
 import { LOOKUP_TABLE_CAPACITY } from "../launch/lookup-table.js";
 import {
   LOOKUP_TABLE_USAGE,
@@ -103,7 +104,8 @@ async function checkBalance(
 ): Promise<void> {
   const { maxUnitLimit, priceMicroLamports } = chain.computeBudget("create");
   const perTx =
-    5_000n + (maxUnitLimit * priceMicroLamports + 999_999n) / 1_000_000n + chain.relayTip().lamports;
+    priorityFeeReserve({ cuPriceMicroLamports: priceMicroLamports, cuLimit: maxUnitLimit, signatures: 1n }) +
+    chain.relayTip().lamports;
   const rentAfter = await chain.rpc.getMinimumBalanceForRentExemption(tx.bytesAfter);
   const rentBefore =
     tx.bytesBefore === 0 ? 0n : await chain.rpc.getMinimumBalanceForRentExemption(tx.bytesBefore);
