@@ -15,13 +15,18 @@ const REDACT_PATHS = [
   "wallet_private_key",
   "secretKey",
   "masterKey",
+  "previousMasterKeys",
+  "MASTER_KEY",
+  "PREVIOUS_MASTER_KEYS",
   "*.api_key",
   "*.apiKey",
   "*.private_key_base58",
   "*.wallet_private_key",
   "*.secretKey",
   "*.masterKey",
+  "*.previousMasterKeys",
   "*.MASTER_KEY",
+  "*.PREVIOUS_MASTER_KEYS",
 ];
 
 /** Builds the logger at `level`; `stream` lets tests capture the output. */

@@ -94,9 +94,11 @@ describe("logs", () => {
         req: { headers: { "x-api-key": "K1" } },
         private_key_base58: "K2",
         result: { wallet_private_key: "K3" },
+        config: { masterKey: "K4", previousMasterKeys: ["K5"] },
+        env: { MASTER_KEY: "K6", PREVIOUS_MASTER_KEYS: "K7" },
       },
       "x",
     );
-    expect(lines.join("")).not.toMatch(/K1|K2|K3/);
+    expect(lines.join("")).not.toMatch(/K1|K2|K3|K4|K5|K6|K7/);
   });
 });
