@@ -118,7 +118,8 @@ export interface ExecutionOutcome {
 const defaultNow = (): number => performance.now();
 // Without a reporter, a failed outcome write is dropped: the submission's own result or error matters more.
 const ignore = (): void => undefined;
-const ms = (a: number, b: number): number => Math.max(0, Math.round(b - a));
+/** Whole milliseconds from `a` to `b` (never negative), as the timings report them. */
+export const ms = (a: number, b: number): number => Math.max(0, Math.round(b - a));
 
 /**
  * The chain of an app, or 503: when the app was built without one (tests of non-chain routes), or while its

@@ -8,7 +8,7 @@ import type { Chain } from "../chain/chain.js";
 import type { Store } from "../store/index.js";
 import type { Vault } from "../vault/index.js";
 import { badRequest, EXECUTION, SPEC } from "./errors.js";
-import { runSingleExecution } from "./execution.js";
+import { ms, runSingleExecution } from "./execution.js";
 import { cachedTradeConfigs } from "./trade-configs.js";
 import { quoteRead, tradeInstructions } from "./trade-plan.js";
 import { readTrade } from "./trade-read.js";
@@ -55,8 +55,6 @@ export interface TradeResponse {
   expected_output: string;
   timing_ms?: TradeTimings;
 }
-
-const ms = (a: number, b: number): number => Math.max(0, Math.round(b - a));
 
 /** What the execution record keeps of the request (the trade request carries no secret). */
 function requestSummary(intent: TradeIntent): Record<string, unknown> {
