@@ -32,7 +32,8 @@ export function installErrorHandler(app: FastifyInstance): void {
       const detail = fe.code?.startsWith("FST_") === true ? fe.message : "bad request";
       return reply.status(fe.statusCode).send({ detail });
     }
-    // Log type, code and stack only: a message may quote input, so it is not echoed to the client.
+    // Only an explicit subset of the error is logged (never its other properties), and nothing of it is
+    // echoed to the client: a message may quote input.
     req.log.error(
       { err: { type: err.name, code: fe.code, message: err.message, stack: err.stack } },
       "unhandled error",
