@@ -13,6 +13,7 @@ import {
 import {
   type CreateFields,
   fieldOf,
+  isPresent,
   parseBooleanField,
   parseCreateFields,
   parseOptionalWallet,
@@ -79,8 +80,6 @@ export type BundleRequest =
 
 type LegType = BundleLeg["type"];
 
-const present = (v: unknown): boolean => v !== undefined && v !== null;
-
 function legObjects(accounts: unknown): { body: RequestBody; type: LegType }[] {
   if (!Array.isArray(accounts) || accounts.length < 1 || accounts.length > MAX_BUNDLE_LEGS) {
     throw badRequest(SPEC.bundle.legCount);
@@ -95,7 +94,7 @@ function legObjects(accounts: unknown): { body: RequestBody; type: LegType }[] {
 }
 
 function parseLegSlippageBps(body: RequestBody): bigint {
-  if (present(body.slippage)) throw badRequest(RULES2.legSlippage);
+  if (isPresent(body.slippage)) throw badRequest(RULES2.legSlippage);
   const value = fieldOf(body, ["slippageBps", "slippage_bps"]);
   if (value === undefined) return DEFAULT_SLIPPAGE_BPS;
   const bps = parseNonNegativeInteger(value, RULES2.slippageBpsInvalid);
@@ -118,11 +117,11 @@ function parseTradeLeg(
   if (type === "sell" && denominatedInSol) throw badRequest(SPEC.trade.sellInSol);
   const wallet = parseOptionalWallet(body.wallet);
   const { amount } = body;
-  if (!present(amount)) throw badRequest(SPEC.bundle.amountRequired);
+  if (!isPresent(amount)) throw badRequest(SPEC.bundle.amountRequired);
   if (isPercentText(amount)) throw badRequest(RULES2.legPercent);
   const slippageBps = parseLegSlippageBps(body);
   let pool: Address | undefined;
-  if (present(body.pool)) {
+  if (isPresent(body.pool)) {
     if (createLed) throw badRequest(RULES2.poolWithCreate);
     pool = parseAddress(body.pool, RULES.poolInvalid);
   }
@@ -153,7 +152,7 @@ function parseTip(body: RequestBody): bigint {
 /** Parses `POST /v1/laser/bundle`'s body into a create-led or existing-token bundle, or throws the spec's 400. */
 export function parseBundleRequest(body: RequestBody): BundleRequest {
   const raw = legObjects(body.accounts);
-  const mintGiven = present(body.mint);
+  const mintGiven = isPresent(body.mint);
   const first = raw[0];
   if (first === undefined) throw badRequest(SPEC.bundle.legCount);
 

@@ -5,7 +5,7 @@
 import bs58 from "bs58";
 import { type Address, parseAddress } from "./addresses.js";
 import { formatLamportsAsSol } from "./amounts.js";
-import { parseBooleanField, parseOptionalWallet, type RequestBody } from "./create-request.js";
+import { isPresent, parseBooleanField, parseOptionalWallet, type RequestBody } from "./create-request.js";
 import { badRequest, RULES, RULES2, SPEC, upstreamError } from "./errors.js";
 
 /** Most wallets one cashback check may name. */
@@ -16,11 +16,12 @@ export type CashbackCheckRequest = { kind: "default" } | { kind: "wallets"; wall
 
 /** Parses `POST /v1/cashback/check`'s body: `wallet` or `wallets` (1..100, duplicates removed) or neither. */
 export function parseCashbackCheckRequest(body: RequestBody): CashbackCheckRequest {
-  const present = (v: unknown): boolean => v !== undefined && v !== null;
   const { wallet, wallets } = body;
-  if (present(wallet) && present(wallets)) throw badRequest(SPEC.check.walletAndWallets);
-  if (present(wallet)) return { kind: "wallets", wallets: [parseAddress(wallet, SPEC.check.invalidAddress)] };
-  if (!present(wallets)) return { kind: "default" };
+  if (isPresent(wallet) && isPresent(wallets)) throw badRequest(SPEC.check.walletAndWallets);
+  if (isPresent(wallet)) {
+    return { kind: "wallets", wallets: [parseAddress(wallet, SPEC.check.invalidAddress)] };
+  }
+  if (!isPresent(wallets)) return { kind: "default" };
   // The bound applies to the list as sent, so a huge list of repeats is refused before any work is done.
   if (!Array.isArray(wallets) || wallets.length < 1 || wallets.length > MAX_CASHBACK_WALLETS) {
     throw badRequest(SPEC.check.walletsCount);

@@ -22,24 +22,22 @@ export const MAX_NAME_BYTES = 32;
 export const MAX_SYMBOL_BYTES = 13;
 export const MAX_URI_BYTES = 200;
 
+/** Whether a request field was sent: JSON null counts as absent. */
+export const isPresent = (value: unknown): boolean => value !== undefined && value !== null;
+
 /** The value of the first of `names` present in `body` (JSON null counts as absent). */
 export function fieldOf(body: RequestBody, names: readonly string[]): unknown {
-  for (const name of names) {
-    const value = body[name];
-    if (value !== undefined && value !== null) return value;
-  }
-  return undefined;
+  return names.map((name) => body[name]).find(isPresent);
 }
 
 /** A boolean field: JSON true/false or the strings "true"/"false"; absent gives `fallback`. */
 export function parseBooleanField(value: unknown, fallback: boolean, errorText: string): boolean {
-  return value === undefined || value === null ? fallback : parseBoolean(value, errorText);
+  return isPresent(value) ? parseBoolean(value, errorText) : fallback;
 }
 
 /** An optional managed-wallet field; undefined means "the key's default wallet". */
 export function parseOptionalWallet(value: unknown): Address | undefined {
-  if (value === undefined || value === null) return undefined;
-  return parseAddress(value, RULES.walletInvalid);
+  return isPresent(value) ? parseAddress(value, RULES.walletInvalid) : undefined;
 }
 
 /** The initial developer buy of a create: the SOL text as sent, its lamports and its slippage. */

@@ -1,7 +1,7 @@
 /** The split request (spec 4.10): up to five destinations with sol, percent or equal-share entries. */
 import { type Address, parseAddress } from "./addresses.js";
 import { amountText, FULL_PERCENT_HUNDREDTHS, parsePercent, parseSolAmount } from "./amounts.js";
-import { parseBooleanField, parseOptionalWallet, type RequestBody } from "./create-request.js";
+import { isPresent, parseBooleanField, parseOptionalWallet, type RequestBody } from "./create-request.js";
 import { badRequest, RULES, RULES2, SPEC } from "./errors.js";
 import { parseFeeReserveLamports } from "./reserve.js";
 import { checkPercentSum, type SplitDestination } from "./split-allocation.js";
@@ -18,10 +18,8 @@ export interface SplitRequest {
   confirm: boolean;
 }
 
-const present = (v: unknown): boolean => v !== undefined && v !== null;
-
 function parseTotalPercent(value: unknown): bigint {
-  if (!present(value)) return FULL_PERCENT_HUNDREDTHS;
+  if (!isPresent(value)) return FULL_PERCENT_HUNDREDTHS;
   const text = amountText(value, SPEC.split.totalPercent);
   const hundredths = parsePercent(text, {
     maxDecimals: 2,
@@ -37,10 +35,10 @@ function parseDestination(entry: unknown): SplitDestination {
     throw badRequest(RULES2.destinationObject);
   }
   const { wallet: rawWallet, sol, percent } = entry as Record<string, unknown>;
-  if (!present(rawWallet)) throw badRequest(RULES2.destinationObject);
+  if (!isPresent(rawWallet)) throw badRequest(RULES2.destinationObject);
   const wallet = parseAddress(rawWallet, SPEC.consolidate.invalidDestination);
-  if (present(sol) && present(percent)) throw badRequest(SPEC.split.percentOrSol);
-  if (present(sol)) {
+  if (isPresent(sol) && isPresent(percent)) throw badRequest(SPEC.split.percentOrSol);
+  if (isPresent(sol)) {
     const lamports = parseSolAmount(sol, {
       type: RULES2.destinationSolInvalid,
       invalid: RULES2.destinationSolInvalid,
@@ -49,7 +47,7 @@ function parseDestination(entry: unknown): SplitDestination {
     });
     return { wallet, mode: "fixed", lamports };
   }
-  if (present(percent)) {
+  if (isPresent(percent)) {
     const text = amountText(percent, RULES2.destinationPercentInvalid);
     const hundredths = parsePercent(text, {
       maxDecimals: 2,
