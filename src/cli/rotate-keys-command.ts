@@ -25,7 +25,7 @@ export type OpenConfiguredStore = (config: Config) => Promise<Store>;
 const openConfigured: OpenConfiguredStore = (config) => openStore(config.databaseUrl, config.dataDir);
 
 /** The report as printed lines: key ids and counts, one line per wallet that failed (by row id). */
-export function formatRotationReport(r: RotationReport): string[] {
+function formatRotationReport(r: RotationReport): string[] {
   const before = r.before.length === 0 ? "none" : r.before.map((c) => `${c.keyId}=${c.count}`).join(", ");
   const lines = [
     `target key id ${r.keyId}`,

@@ -44,7 +44,7 @@ export interface CreateResponse {
 }
 
 /** The response's initial_buy object of a planned dev buy. */
-export function initialBuyResponse(buy: PlannedInitialBuy): InitialBuyResponse {
+function initialBuyResponse(buy: PlannedInitialBuy): InitialBuyResponse {
   return {
     amount: buy.text,
     amount_lamports: buy.lamports,
