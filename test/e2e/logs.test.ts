@@ -6,16 +6,21 @@ import { describe, expect, it } from "vitest";
 import { createLogger } from "../../src/logger.js";
 import { buildTestApp, TEST_MASTER_KEY_HEX } from "../helpers/app.js";
 
+/** A logger at `level` whose lines are collected in `lines`. */
+function captureLogs(level: string): { lines: string[]; logger: ReturnType<typeof createLogger> } {
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      lines.push(chunk.toString("utf8"));
+      done();
+    },
+  });
+  return { lines, logger: createLogger(level, sink) };
+}
+
 describe("logs", () => {
   it("carry no secret during setup, create, import and failures", async () => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _enc, done) {
-        lines.push(chunk.toString("utf8"));
-        done();
-      },
-    });
-    const logger = createLogger("trace", sink);
+    const { lines, logger } = captureLogs("trace");
     const t = await buildTestApp({ logger });
     const secrets: string[] = [
       TEST_MASTER_KEY_HEX,
@@ -81,14 +86,7 @@ describe("logs", () => {
   });
 
   it("redaction removes secret fields even if code logs them", () => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _enc, done) {
-        lines.push(chunk.toString("utf8"));
-        done();
-      },
-    });
-    const logger = createLogger("info", sink);
+    const { lines, logger } = captureLogs("info");
     logger.info(
       {
         req: { headers: { "x-api-key": "K1" } },
