@@ -5,7 +5,7 @@
  */
 import { createTransferCheckedInstruction } from "@solana/spl-token";
 import { PublicKey, SystemProgram } from "@solana/web3.js";
-import type { LedgerAccess } from "../types.js";
+import type { AccountState, LedgerAccess } from "../types.js";
 import { LAUNCH_DECIMALS, UVA_ACCOUNT_SIZE } from "./constants.js";
 import { anchorFail, type LogSink } from "./failures.js";
 import {
@@ -32,11 +32,17 @@ export interface Exec {
   programId: PublicKey;
 }
 
-/** Global, failing like Anchor when missing or foreign. */
-export function loadGlobal(x: Exec, address: PublicKey): GlobalState {
+/** An account `owner` (by default the executing program) owns, failing like Anchor when missing or foreign. */
+export function loadOwned(x: Exec, address: PublicKey, name: string, owner = x.programId): AccountState {
   const acc = x.ledger.getAccount(address);
-  if (!acc) anchorFail(x.log, "AccountNotInitialized", "global");
-  if (!acc.owner.equals(x.programId)) anchorFail(x.log, "AccountOwnedByWrongProgram", "global");
+  if (!acc) anchorFail(x.log, "AccountNotInitialized", name);
+  if (!acc.owner.equals(owner)) anchorFail(x.log, "AccountOwnedByWrongProgram", name);
+  return acc;
+}
+
+/** Global, failing like Anchor when missing, foreign or not a Global. */
+export function loadGlobal(x: Exec, address: PublicKey): GlobalState {
+  const acc = loadOwned(x, address, "global");
   try {
     return decodeGlobal(acc.data);
   } catch {
@@ -46,17 +52,13 @@ export function loadGlobal(x: Exec, address: PublicKey): GlobalState {
 
 /** The pump-fees FeeConfig. */
 export function loadFeeConfig(x: Exec, address: PublicKey): FeeConfigState {
-  const acc = x.ledger.getAccount(address);
-  if (!acc) anchorFail(x.log, "AccountNotInitialized", "fee_config");
-  if (!acc.owner.equals(FEE_PROGRAM_ID)) anchorFail(x.log, "AccountOwnedByWrongProgram", "fee_config");
+  const acc = loadOwned(x, address, "fee_config", FEE_PROGRAM_ID);
   return decodeFeeConfig(acc.data);
 }
 
 /** A bonding curve. */
 export function loadCurve(x: Exec, address: PublicKey): { curve: Curve; data: Uint8Array } {
-  const acc = x.ledger.getAccount(address);
-  if (!acc) anchorFail(x.log, "AccountNotInitialized", "bonding_curve");
-  if (!acc.owner.equals(x.programId)) anchorFail(x.log, "AccountOwnedByWrongProgram", "bonding_curve");
+  const acc = loadOwned(x, address, "bonding_curve");
   if (!isCurveData(acc.data)) anchorFail(x.log, "AccountDiscriminatorMismatch", "bonding_curve");
   return { curve: decodeCurve(acc.data), data: acc.data };
 }

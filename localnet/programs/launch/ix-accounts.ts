@@ -3,7 +3,14 @@ import type { InstructionAccount } from "../types.js";
 import { acct, checkAccounts, idlInstruction } from "./account-checks.js";
 import { CURVE_ACCOUNT_SIZE } from "./constants.js";
 import { emitEvent } from "./events.js";
-import { ensureUva, moveFromProgramAccount, saveUva, transferFromUser, type Exec } from "./exec-support.js";
+import {
+  ensureUva,
+  loadOwned,
+  moveFromProgramAccount,
+  saveUva,
+  transferFromUser,
+  type Exec,
+} from "./exec-support.js";
 import { anchorFail, programFail } from "./failures.js";
 import { decodeUva, isCurveData, isUvaData } from "./layouts.js";
 
@@ -13,10 +20,7 @@ export function executeClaimCashback(x: Exec, accounts: InstructionAccount[]): v
   const checked = checkAccounts(idlInstruction("claim_cashback"), accounts, x.programId, x.ledger, x.log);
   const user = acct(checked, "user").pubkey;
   const uvaKey = acct(checked, "user_volume_accumulator").pubkey;
-  const acc = x.ledger.getAccount(uvaKey);
-  if (!acc) anchorFail(x.log, "AccountNotInitialized", "user_volume_accumulator");
-  if (!acc.owner.equals(x.programId))
-    anchorFail(x.log, "AccountOwnedByWrongProgram", "user_volume_accumulator");
+  const acc = loadOwned(x, uvaKey, "user_volume_accumulator");
   if (!isUvaData(acc.data)) anchorFail(x.log, "AccountDiscriminatorMismatch", "user_volume_accumulator");
   const uva = decodeUva(acc.data);
   const rent = x.ledger.rentExemptMinimum(acc.data.length);
@@ -61,9 +65,7 @@ export function executeExtendAccount(x: Exec, accounts: InstructionAccount[]): v
   const checked = checkAccounts(idlInstruction("extend_account"), accounts, x.programId, x.ledger, x.log);
   const key = acct(checked, "account").pubkey;
   const user = acct(checked, "user").pubkey;
-  const acc = x.ledger.getAccount(key);
-  if (!acc) anchorFail(x.log, "AccountNotInitialized", "account");
-  if (!acc.owner.equals(x.programId)) anchorFail(x.log, "AccountOwnedByWrongProgram", "account");
+  const acc = loadOwned(x, key, "account");
   if (!isCurveData(acc.data)) programFail(x.log, 6010);
   if (acc.data.length >= CURVE_ACCOUNT_SIZE) programFail(x.log, 6009);
   const rent = x.ledger.rentExemptMinimum(CURVE_ACCOUNT_SIZE);
