@@ -4,6 +4,7 @@
  */
 import { parseAddress, type Address } from "./addresses.js";
 import { amountText, isPercentText, parseSellPercent, parseSolAmount, parseTokenUnits } from "./amounts.js";
+import { fieldOf, parseBooleanField, type RequestBody } from "./create-request.js";
 import { badRequest, RULES, SPEC } from "./errors.js";
 import { resolveTradeSlippage } from "./slippage.js";
 import type { TradeAction, TradeAmount } from "./trade-quote.js";
@@ -27,21 +28,21 @@ export interface TradeIntent {
 }
 
 /** Parses and validates a trade request body (spec 4.3); throws a 400 ApiError with the exact text. */
-export function parseTradeRequest(body: Record<string, unknown>): TradeIntent {
-  const action = pick(body, "action", "side");
+export function parseTradeRequest(body: RequestBody): TradeIntent {
+  const action = fieldOf(body, ["action", "side"]);
   if (action !== "buy" && action !== "sell") throw badRequest(SPEC.trade.badAction);
 
-  const mintValue = pick(body, "mint", "token_mint");
+  const mintValue = fieldOf(body, ["mint", "token_mint"]);
   if (mintValue === undefined) throw badRequest(RULES.mintRequired);
   const mint = parseAddress(mintValue, RULES.mintInvalid);
-  const poolValue = pick(body, "pool");
+  const poolValue = fieldOf(body, ["pool"]);
   const pool = poolValue === undefined ? null : parseAddress(poolValue, RULES.poolInvalid);
 
   const rawAmount = body.amount;
   if (rawAmount === undefined) throw badRequest(RULES.amountRequired);
   const text = amountText(rawAmount);
 
-  const denominatedValue = pick(body, "denominated_in_sol", "denominatedInSol");
+  const denominatedValue = fieldOf(body, ["denominated_in_sol", "denominatedInSol"]);
   const denominatedInSol =
     denominatedValue === undefined
       ? action === "buy"
@@ -49,11 +50,11 @@ export function parseTradeRequest(body: Record<string, unknown>): TradeIntent {
 
   const amount = parseAmount(action, denominatedInSol, rawAmount, text);
   const slippageBps = resolveTradeSlippage({
-    slippage: pick(body, "slippage"),
-    slippage_bps: pick(body, "slippage_bps"),
+    slippage: fieldOf(body, ["slippage"]),
+    slippage_bps: fieldOf(body, ["slippage_bps"]),
   });
 
-  const walletValue = pick(body, "wallet");
+  const walletValue = fieldOf(body, ["wallet"]);
   return {
     action,
     mint,
@@ -62,9 +63,9 @@ export function parseTradeRequest(body: Record<string, unknown>): TradeIntent {
     amount,
     denominatedInSol,
     slippageBps,
-    simulate: optionalBoolean(body, "simulate", true, RULES.simulateBoolean),
-    confirm: optionalBoolean(body, "confirm", true, RULES.confirmBoolean),
-    measureTiming: optionalBoolean(body, "measure_timing", false, RULES.measureTimingBoolean),
+    simulate: parseBooleanField(body.simulate, true, RULES.simulateBoolean),
+    confirm: parseBooleanField(body.confirm, true, RULES.confirmBoolean),
+    measureTiming: parseBooleanField(body.measure_timing, false, RULES.measureTimingBoolean),
     wallet: walletValue === undefined ? null : parseAddress(walletValue, RULES.walletInvalid),
   };
 }
@@ -86,15 +87,6 @@ function parseAmount(
   return { kind: "tokens", units: parseTokenUnits(raw) };
 }
 
-/** The first present field among a name and its alias; JSON null counts as absent. */
-function pick(body: Record<string, unknown>, name: string, alias?: string): unknown {
-  const value = body[name];
-  if (value !== undefined && value !== null) return value;
-  if (alias === undefined) return undefined;
-  const aliased = body[alias];
-  return aliased === null ? undefined : aliased;
-}
-
 /** A JSON boolean or the strings "true"/"false" (any case, surrounding spaces ignored). */
 export function parseBoolean(value: unknown, errorText: string): boolean {
   if (typeof value === "boolean") return value;
@@ -104,14 +96,4 @@ export function parseBoolean(value: unknown, errorText: string): boolean {
     if (normalized === "false") return false;
   }
   throw badRequest(errorText);
-}
-
-function optionalBoolean(
-  body: Record<string, unknown>,
-  name: string,
-  fallback: boolean,
-  errorText: string,
-): boolean {
-  const value = pick(body, name);
-  return value === undefined ? fallback : parseBoolean(value, errorText);
 }
