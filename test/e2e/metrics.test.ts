@@ -1,11 +1,8 @@
 /** GET /metrics through the real app: public, Prometheus text, route patterns (never URLs) as labels. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildApp } from "../../src/app.js";
-import { loadConfig } from "../../src/config.js";
-import { storeRateLimiter } from "../../src/http/rate-limiters.js";
 import { createMetrics, type Metrics } from "../../src/observability/metrics.js";
 import { openStore, type Store } from "../../src/store/index.js";
-import { buildTestApp, nextTestIp, testVault, type TestApp } from "../helpers/app.js";
+import { buildTestApp, nextTestIp, type TestApp } from "../helpers/app.js";
 import type { FastifyInstance } from "fastify";
 
 describe("/metrics", () => {
@@ -54,7 +51,7 @@ describe("/metrics", () => {
 
 describe("/metrics registry per app", () => {
   let store: Store;
-  const apps: FastifyInstance[] = [];
+  const apps: TestApp[] = [];
   beforeAll(async () => {
     store = await openStore("sqlite::memory:", "./data");
   });
@@ -64,16 +61,9 @@ describe("/metrics registry per app", () => {
   });
 
   async function app(metrics?: Metrics): Promise<FastifyInstance> {
-    const a = await buildApp({
-      config: loadConfig({}),
-      store,
-      vault: testVault(),
-      clock: () => new Date(),
-      rateLimiter: storeRateLimiter(store),
-      ...(metrics !== undefined ? { metrics } : {}),
-    });
+    const a = await buildTestApp({ store, ...(metrics !== undefined ? { metrics } : {}) });
     apps.push(a);
-    return a;
+    return a.app;
   }
 
   it("serves the registry it was given, and two apps never share one", async () => {

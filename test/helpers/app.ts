@@ -5,6 +5,7 @@ import { buildApp } from "../../src/app.js";
 import type { Chain } from "../../src/chain/chain.js";
 import { loadConfig, type Config } from "../../src/config.js";
 import { storeRateLimiter, type RateLimiter } from "../../src/http/rate-limiters.js";
+import type { Metrics } from "../../src/observability/metrics.js";
 import { openStore, type Store } from "../../src/store/index.js";
 import { createVault, parseMasterKey, type Vault } from "../../src/vault/index.js";
 
@@ -42,6 +43,7 @@ export interface TestAppOptions {
   rateLimiter?: RateLimiter;
   logger?: FastifyBaseLogger;
   chain?: Chain;
+  metrics?: Metrics;
 }
 
 export interface TestApp {
@@ -81,6 +83,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     rateLimiter: options.rateLimiter ?? storeRateLimiter(store),
     ...(options.logger !== undefined ? { logger: options.logger } : {}),
     ...(options.chain !== undefined ? { chain: options.chain } : {}),
+    ...(options.metrics !== undefined ? { metrics: options.metrics } : {}),
   });
   await app.ready();
   return {
