@@ -101,15 +101,17 @@ export function tradeReadPlan(args: {
   const explicitPool = args.pool ?? null;
   // With an explicit pool the vaults are derived from the request's mint and verified after decoding.
   const pool = explicitPool ?? canonicalPoolAddress(mint);
+  // Each vault address is a PDA search: derive the shared quote vault once, not once per base program.
+  const splVaults = poolVaultAddresses(pool, mint, TOKEN_PROGRAM_ID);
   const keys: Record<Slot, PublicKey> = {
     mint,
     curve: bondingCurveAddress(mint),
     userAta2022: associatedTokenAddress(user, mint, TOKEN_2022_PROGRAM_ID),
     userAtaSpl: associatedTokenAddress(user, mint, TOKEN_PROGRAM_ID),
     pool,
-    poolBase2022: poolVaultAddresses(pool, mint, TOKEN_2022_PROGRAM_ID).base,
-    poolBaseSpl: poolVaultAddresses(pool, mint, TOKEN_PROGRAM_ID).base,
-    poolQuote: poolVaultAddresses(pool, mint, TOKEN_PROGRAM_ID).quote,
+    poolBase2022: associatedTokenAddress(pool, mint, TOKEN_2022_PROGRAM_ID),
+    poolBaseSpl: splVaults.base,
+    poolQuote: splVaults.quote,
     userWsol: associatedTokenAddress(user, WSOL_MINT, TOKEN_PROGRAM_ID),
   };
   return { mint, user, explicitPool, keys, addresses: SLOTS.map((s) => keys[s]) };
