@@ -70,6 +70,34 @@ function funded(ledger: Ledger): Keypair {
   return k;
 }
 
+/** Sends the emulator's own buy (fee recipient 0), creating the user's token account first. */
+function buyWithNewAta(
+  ledger: Ledger,
+  user: Keypair,
+  coin: { mint: PublicKey; creator: PublicKey },
+  amount: bigint,
+  limit: bigint,
+): TransactionRecord {
+  const userAta = getAssociatedTokenAddressSync(coin.mint, user.publicKey, true, TOKEN_2022_PROGRAM_ID);
+  return send(ledger, user, [
+    createAssociatedTokenAccountIdempotentInstruction(
+      user.publicKey,
+      userAta,
+      user.publicKey,
+      coin.mint,
+      TOKEN_2022_PROGRAM_ID,
+    ),
+    buildBuyIx({
+      mint: coin.mint,
+      user: user.publicKey,
+      creator: coin.creator,
+      feeRecipient: FEE_RECIPIENTS[0]!,
+      amount,
+      limit,
+    }),
+  ]);
+}
+
 const toSdkCurve = (c: Curve) => ({
   ...c,
   virtualTokenReserves: bn(c.virtualTokenReserves),
@@ -337,24 +365,7 @@ describe("operator helpers and rarer instructions", () => {
     installLaunchGenesis(ledger, { cashbackCreation: true });
     const { mint, creator } = createToken(ledger, { cashback: true });
     const user = funded(ledger);
-    const userAta = getAssociatedTokenAddressSync(mint, user.publicKey, true, TOKEN_2022_PROGRAM_ID);
-    const buy = send(ledger, user, [
-      createAssociatedTokenAccountIdempotentInstruction(
-        user.publicKey,
-        userAta,
-        user.publicKey,
-        mint,
-        TOKEN_2022_PROGRAM_ID,
-      ),
-      buildBuyIx({
-        mint,
-        user: user.publicKey,
-        creator,
-        feeRecipient: FEE_RECIPIENTS[0]!,
-        amount: 10_000_000_000n,
-        limit: 10_000_000_000n,
-      }),
-    ]);
+    const buy = buyWithNewAta(ledger, user, { mint, creator }, 10_000_000_000n, 10_000_000_000n);
     expect(buy.err, buy.logs.join("\n")).toBeNull();
     const uvaKey = userVolumeAccumulatorAddress(user.publicKey);
     const uvaBefore = ledger.getAccount(uvaKey)!.lamports;
@@ -390,24 +401,7 @@ describe("operator helpers and rarer instructions", () => {
     expect(rec.err, rec.logs.join("\n")).toBeNull();
     expect(ledger.getAccount(key)!.data.length).toBe(151);
     writeCurve(ledger, mint, { ...readCurve(ledger, mint)! });
-    const userAta = getAssociatedTokenAddressSync(mint, user.publicKey, true, TOKEN_2022_PROGRAM_ID);
-    const buy = send(ledger, user, [
-      createAssociatedTokenAccountIdempotentInstruction(
-        user.publicKey,
-        userAta,
-        user.publicKey,
-        mint,
-        TOKEN_2022_PROGRAM_ID,
-      ),
-      buildBuyIx({
-        mint,
-        user: user.publicKey,
-        creator,
-        feeRecipient: FEE_RECIPIENTS[0]!,
-        amount: 1_000n,
-        limit: 1_000_000n,
-      }),
-    ]);
+    const buy = buyWithNewAta(ledger, user, { mint, creator }, 1_000n, 1_000_000n);
     expect(buy.err, buy.logs.join("\n")).toBeNull();
     // The TradeEvent decodes with the SDK's own decoder (event discriminator, then borsh fields).
     const line = buy.logs.find((l) => l.startsWith("Program data: "))!;
