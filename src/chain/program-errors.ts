@@ -1,4 +1,5 @@
 import { VersionedTransaction } from "@solana/web3.js";
+import { LAUNCH_PROGRAM_ID, LAUNCH_SWAP_PROGRAM_ID } from "../launch/programs.js";
 import { launchSdk, launchSwapSdk } from "../launch/sdk.js";
 import { isObject } from "./json-rpc.js";
 
@@ -19,9 +20,6 @@ interface IdlError {
   code: number;
   name: string;
 }
-
-const LAUNCH_PROGRAM_ID = "6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P";
-const LAUNCHSWAP_PROGRAM_ID = "pAMMBay6oceH9fJKBRHGP5D4bD4sWpmSwMn52FMfXEA";
 
 // Anchor framework codes that wrong accounts most often produce (anchor-lang error.rs numbering).
 const ANCHOR_ERRORS: Record<number, string> = {
@@ -60,11 +58,11 @@ let programTables: Map<string, { label: string; names: Map<number, string> }> | 
 function tables() {
   programTables ??= new Map([
     [
-      LAUNCH_PROGRAM_ID,
+      LAUNCH_PROGRAM_ID.toBase58(),
       { label: "launch", names: idlIndex(launchSdk.pumpIdl.errors as readonly IdlError[]) },
     ],
     [
-      LAUNCHSWAP_PROGRAM_ID,
+      LAUNCH_SWAP_PROGRAM_ID.toBase58(),
       { label: "launchswap", names: idlIndex(launchSwapSdk.pumpAmmJson.errors as readonly IdlError[]) },
     ],
   ]);
