@@ -105,7 +105,7 @@ export async function executeBundle(
     results,
     mint: signed.mint,
     confirmed: result.confirmed,
-    confirmation_status: request.confirm ? result.confirmationStatus : null,
+    confirmation_status: result.confirmationStatus,
   };
 }
 

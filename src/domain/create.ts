@@ -140,7 +140,7 @@ export async function createToken(
     metadata_uri: request.uri,
     signature: result.signature,
     confirmed: result.confirmed,
-    confirmation_status: request.confirm ? result.confirmationStatus : null,
+    confirmation_status: result.confirmationStatus,
     ...(plan.initialBuy !== null ? { initial_buy: initialBuyResponse(plan.initialBuy) } : {}),
   };
 }
