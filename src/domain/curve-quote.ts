@@ -2,9 +2,7 @@
  * Bonding-curve quote math in bigint, exactly as pump-sdk 2.0.0 and the program compute it (reference
  * launch-programs.md B.1 and D.1–D.3). SOL-quoted curves only: that is the only quote the service trades.
  */
-
-/** Basis points in 100 %. */
-const BPS = 10_000n;
+import { BPS_DENOMINATOR } from "./slippage.js";
 
 /** pump-sdk's ONE_BILLION_SUPPLY: the market-cap basis of every non-mayhem curve. */
 export const ONE_BILLION_SUPPLY = 1_000_000_000_000_000n;
@@ -59,7 +57,7 @@ export interface CurveFeeInputs {
 
 /** ceil(amount × bps / 10000): how both SDKs and both programs charge each fee. */
 export function feeAmount(amount: bigint, bps: bigint): bigint {
-  return ceilDiv(amount * bps, BPS);
+  return ceilDiv(amount * bps, BPS_DENOMINATOR);
 }
 
 /** ceil(a / b) for non-negative a and positive b. */
@@ -120,7 +118,7 @@ export function buyExactSolInTokensOut(
   fees: CurveFeesBps,
 ): ExactSolInQuote {
   const totalBps = fees.protocolFeeBps + fees.creatorFeeBps;
-  let netSol = (spendable * BPS) / (BPS + totalBps);
+  let netSol = (spendable * BPS_DENOMINATOR) / (BPS_DENOMINATOR + totalBps);
   let paid = curveFees(netSol, fees);
   if (netSol + paid > spendable) {
     netSol -= netSol + paid - spendable;
@@ -161,7 +159,8 @@ export function sellSolOut(amount: bigint, curve: CurveState, fees: CurveFeesBps
 /** pump-sdk getBuyTokenAmountFromSolAmount (an estimate, ≥ the on-chain buy_exact_sol_in result). */
 export function buyTokensEstimate(amount: bigint, curve: CurveState, fees: CurveFeesBps): bigint {
   if (amount === 0n || curve.virtualTokenReserves === 0n) return 0n;
-  const input = ((amount - 1n) * BPS) / (BPS + fees.protocolFeeBps + fees.creatorFeeBps);
+  const input =
+    ((amount - 1n) * BPS_DENOMINATOR) / (BPS_DENOMINATOR + fees.protocolFeeBps + fees.creatorFeeBps);
   const tokens = (input * curve.virtualTokenReserves) / (curve.virtualQuoteReserves + input);
   return tokens < curve.realTokenReserves ? tokens : curve.realTokenReserves;
 }

@@ -1,3 +1,4 @@
+import { FULL_PERCENT_HUNDREDTHS } from "./amounts.js";
 import { badRequest, SPEC } from "./errors.js";
 
 /** A destination of a split as parsed from the request, in request order. */
@@ -26,21 +27,19 @@ export interface SplitAllocationInput {
   destinations: readonly SplitDestination[];
 }
 
-const FULL = 10_000n;
-
 /** The spec's 400 when the percent entries add up to more than 100 % (needs no balance, so parsers call it too). */
 export function checkPercentSum(destinations: readonly SplitDestination[]): void {
   let percentSum = 0n;
   for (const d of destinations) if (d.mode === "percent") percentSum += d.hundredths;
-  if (percentSum > FULL) throw badRequest(SPEC.split.percentOver);
+  if (percentSum > FULL_PERCENT_HUNDREDTHS) throw badRequest(SPEC.split.percentOver);
 }
 
 /** The share of `spendable` selected by total_percent, rounded down so it never exceeds what can be spent. */
 export function selectedTransferTotal(spendable: bigint, totalPercentHundredths: bigint): bigint {
-  if (totalPercentHundredths <= 0n || totalPercentHundredths > FULL)
+  if (totalPercentHundredths <= 0n || totalPercentHundredths > FULL_PERCENT_HUNDREDTHS)
     throw badRequest(SPEC.split.totalPercent);
   if (spendable <= 0n) throw badRequest(SPEC.split.lowBalance);
-  return (spendable * totalPercentHundredths) / FULL;
+  return (spendable * totalPercentHundredths) / FULL_PERCENT_HUNDREDTHS;
 }
 
 /**
@@ -51,7 +50,7 @@ export function selectedTransferTotal(spendable: bigint, totalPercentHundredths:
 export function allocateSplit(input: SplitAllocationInput): SplitAllocation {
   const { destinations } = input;
   if (destinations.length < 1 || destinations.length > 5) throw badRequest(SPEC.split.destinationsCount);
-  if (input.totalPercentHundredths <= 0n || input.totalPercentHundredths > FULL) {
+  if (input.totalPercentHundredths <= 0n || input.totalPercentHundredths > FULL_PERCENT_HUNDREDTHS) {
     throw badRequest(SPEC.split.totalPercent);
   }
   checkPercentSum(destinations);
@@ -59,7 +58,7 @@ export function allocateSplit(input: SplitAllocationInput): SplitAllocation {
 
   const amounts: bigint[] = destinations.map((d) => {
     if (d.mode === "fixed") return d.lamports;
-    if (d.mode === "percent") return (transferTotal * d.hundredths) / FULL;
+    if (d.mode === "percent") return (transferTotal * d.hundredths) / FULL_PERCENT_HUNDREDTHS;
     return 0n;
   });
   const allocated = amounts.reduce((a, b) => a + b, 0n);

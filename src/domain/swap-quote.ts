@@ -4,8 +4,7 @@
  */
 import { calculateFeeTier, ceilDiv, feeAmount, type FeeRates, type FeeTier } from "./curve-quote.js";
 import { badRequest, RULES, TRADE_QUOTE } from "./errors.js";
-
-const BPS = 10_000n;
+import { BPS_DENOMINATOR } from "./slippage.js";
 
 /** pump-amm TOTAL_TOKEN_SUPPLY: the market-cap basis of mayhem pools (the curve uses it the other way round). */
 export const PUMP_AMM_TOTAL_TOKEN_SUPPLY = 1_000_000_000_000_000n;
@@ -102,7 +101,7 @@ export function swapBuyQuoteInput(
 ): SwapBuyQuoteQuote {
   assertLiquid(reserves);
   const totalBps = fees.lpFeeBps + fees.protocolFeeBps + fees.creatorFeeBps;
-  let effective = (quote * BPS) / (BPS + totalBps);
+  let effective = (quote * BPS_DENOMINATOR) / (BPS_DENOMINATOR + totalBps);
   const withFees = effective + swapFees(effective, fees);
   if (withFees > quote) effective -= withFees - quote;
   if (effective <= 1n) return { base: 0n, internalQuoteWithoutFees: effective };
