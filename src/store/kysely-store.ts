@@ -336,11 +336,6 @@ export function kyselyStore(
       return row === undefined ? undefined : toExecution(row);
     },
 
-    async getExecution(id) {
-      const r = await db.selectFrom("executions").selectAll().where("id", "=", id).executeTakeFirst();
-      return r === undefined ? undefined : toExecution(r);
-    },
-
     async listExecutions(q: ListExecutionsQuery) {
       let query = db.selectFrom("executions").selectAll().where("api_key_id", "=", q.apiKeyId);
       if (q.wallet !== undefined) query = query.where("wallet", "=", q.wallet);

@@ -115,7 +115,6 @@ export interface Store {
   replaceWalletSecret(id: number, expected: EncryptedSecret, next: EncryptedSecret): Promise<boolean>;
   insertExecution(execution: NewExecution): Promise<ExecutionRecord>;
   updateExecution(id: string, patch: ExecutionPatch): Promise<ExecutionRecord | undefined>;
-  getExecution(id: string): Promise<ExecutionRecord | undefined>;
   /** Newest first. */
   listExecutions(query: ListExecutionsQuery): Promise<ExecutionRecord[]>;
   /**
