@@ -24,6 +24,7 @@ import {
 import { launchSdk } from "../../src/launch/sdk.js";
 import { createLedger, type Ledger } from "../../localnet/ledger/index.js";
 import type { TransactionRecord } from "../../localnet/ledger/index.js";
+import { accountInfo, lamports } from "./ledger-views.js";
 import {
   BUYBACK_FEE_RECIPIENTS,
   FEE_RECIPIENTS,
@@ -51,29 +52,17 @@ function newLedger(cashbackCreation = false): Ledger {
   return ledger;
 }
 
-function info(ledger: Ledger, key: PublicKey): AccountInfo<Buffer> | null {
-  const a = ledger.getAccount(key);
-  if (!a) return null;
-  return {
-    data: Buffer.from(a.data),
-    lamports: Number(a.lamports),
-    owner: a.owner,
-    executable: a.executable,
-  };
-}
-
 function must(ledger: Ledger, key: PublicKey): AccountInfo<Buffer> {
-  const a = info(ledger, key);
+  const a = accountInfo(ledger, key);
   if (!a) throw new Error(`missing ${key.toBase58()}`);
   return a;
 }
 
-const lamports = (ledger: Ledger, key: PublicKey) => ledger.getAccount(key)?.lamports ?? 0n;
 const ata = (mint: PublicKey, owner: PublicKey, program = TOKEN_2022_PROGRAM_ID) =>
   getAssociatedTokenAddressSync(mint, owner, true, program);
 
 function tokenBalance(ledger: Ledger, key: PublicKey): bigint {
-  const a = info(ledger, key);
+  const a = accountInfo(ledger, key);
   if (!a) return 0n;
   return unpackAccount(key, a, a.owner).amount;
 }

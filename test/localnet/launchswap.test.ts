@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeAll } from "vitest";
 import fc from "fast-check";
 import BN from "bn.js";
-import { Keypair, PublicKey, Transaction, TransactionInstruction, type AccountInfo } from "@solana/web3.js";
+import { Keypair, PublicKey, Transaction, TransactionInstruction } from "@solana/web3.js";
 import {
   createAssociatedTokenAccountIdempotentInstruction,
   createCloseAccountInstruction,
@@ -30,6 +30,7 @@ import {
 import { readTokenAccount } from "../../localnet/programs/launchswap/token-io.js";
 import { decodeAccount, type UserVolumeAccumulatorData } from "../../localnet/programs/launchswap/codec.js";
 import { launchSwapSdk } from "../../src/launch/sdk.js";
+import { accountInfo, lamports } from "./ledger-views.js";
 
 const {
   OnlinePumpAmmSdk,
@@ -49,17 +50,9 @@ const MIGRATION_FEE = 15_000_001n;
 
 /** The ledger as the swap SDK's connection (it only calls getMultipleAccountsInfo). */
 function connectionOf(ledger: Ledger): ConstructorParameters<typeof OnlinePumpAmmSdk>[0] {
-  const info = (k: PublicKey): AccountInfo<Buffer> | null => {
-    const a = ledger.getAccount(k);
-    if (!a) return null;
-    return {
-      data: Buffer.from(a.data),
-      lamports: Number(a.lamports),
-      owner: a.owner,
-      executable: a.executable,
-    };
+  const conn = {
+    getMultipleAccountsInfo: async (keys: PublicKey[]) => keys.map((k) => accountInfo(ledger, k)),
   };
-  const conn = { getMultipleAccountsInfo: async (keys: PublicKey[]) => keys.map(info) };
   // The SDK only reads accounts through getMultipleAccountsInfo; a full Connection is not needed.
   return conn as unknown as ConstructorParameters<typeof OnlinePumpAmmSdk>[0];
 }
@@ -92,10 +85,6 @@ function send(ledger: Ledger, payer: Keypair, ixs: TransactionInstruction[]) {
   const record = ledger.processTransaction(tx.serialize());
   ledger.advanceSlots(1);
   return record;
-}
-
-function lamports(ledger: Ledger, k: PublicKey): bigint {
-  return ledger.getAccount(k)?.lamports ?? 0n;
 }
 
 function tokens(ledger: Ledger, k: PublicKey): bigint {
