@@ -7,7 +7,7 @@ import { badRequest, RULES, SPEC } from "./errors.js";
 
 /** Lamports per SOL, and the number of decimals of a SOL amount. */
 export const LAMPORTS_PER_SOL = 1_000_000_000n;
-export const SOL_DECIMALS = 9;
+const SOL_DECIMALS = 9;
 
 /** The largest value of an on-chain u64 (lamports and token amounts are u64 in every program). */
 export const U64_MAX = 18_446_744_073_709_551_615n;

@@ -29,7 +29,7 @@ import { badRequest, RULES, RULES2, SPEC } from "./errors.js";
 import { DEFAULT_SLIPPAGE_BPS, MAX_SLIPPAGE_BPS, minAfterSlippage } from "./slippage.js";
 
 /** Most legs (transactions) in one bundle. */
-export const MAX_BUNDLE_LEGS = 4;
+const MAX_BUNDLE_LEGS = 4;
 /** Smallest bundle tip: 0.000001 SOL. */
 export const MIN_BUNDLE_TIP_LAMPORTS = 1_000n;
 

@@ -9,7 +9,7 @@ import { isPresent, parseBooleanField, parseOptionalWallet, type RequestBody } f
 import { badRequest, RULES, RULES2, SPEC, upstreamError } from "./errors.js";
 
 /** Most wallets one cashback check may name. */
-export const MAX_CASHBACK_WALLETS = 100;
+const MAX_CASHBACK_WALLETS = 100;
 
 /** Which wallets a check reads: the key's default wallet, or the given addresses (deduplicated, in order). */
 export type CashbackCheckRequest = { kind: "default" } | { kind: "wallets"; wallets: Address[] };
@@ -110,7 +110,7 @@ const TOKEN_ACCOUNT_LENGTH = 165;
 const TOKEN_STATE_OFFSET = 108;
 
 /** Bonding-curve cashback: accumulator lamports above its rent-exempt minimum; 0 when the account is missing. */
-export function bondingCashback(
+function bondingCashback(
   account: AccountSnapshot | null,
   launchProgram: string,
   rentExemptMinimum: (dataLength: number) => bigint,

@@ -5,7 +5,7 @@ import { ApiError, badRequest, RULES, RULES2, SPEC } from "./errors.js";
 import { parseFeeReserveLamports } from "./reserve.js";
 
 /** Most source wallets one consolidation may name. */
-export const MAX_CONSOLIDATION_SOURCES = 50;
+const MAX_CONSOLIDATION_SOURCES = 50;
 
 /** A validated consolidate request; `sources` undefined means every active wallet except the destination. */
 export interface ConsolidateRequest {

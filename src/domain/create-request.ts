@@ -18,9 +18,9 @@ import { parseBoolean } from "./trade-request.js";
 export type RequestBody = Record<string, unknown>;
 
 /** Limits the launch program enforces on create_v2 (errors 6043-6045), counted in UTF-8 bytes as borsh writes them. */
-export const MAX_NAME_BYTES = 32;
-export const MAX_SYMBOL_BYTES = 13;
-export const MAX_URI_BYTES = 200;
+const MAX_NAME_BYTES = 32;
+const MAX_SYMBOL_BYTES = 13;
+const MAX_URI_BYTES = 200;
 
 /** Whether a request field was sent: JSON null counts as absent. */
 export const isPresent = (value: unknown): boolean => value !== undefined && value !== null;

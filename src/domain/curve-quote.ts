@@ -95,7 +95,7 @@ export function computeCurveFeesBps(input: CurveFeeInputs): CurveFeesBps {
 }
 
 /** Protocol plus creator fee on `amount`, each rounded up on its own (two ceilings, as on chain). */
-export function curveFees(amount: bigint, fees: CurveFeesBps): bigint {
+function curveFees(amount: bigint, fees: CurveFeesBps): bigint {
   return feeAmount(amount, fees.protocolFeeBps) + feeAmount(amount, fees.creatorFeeBps);
 }
 

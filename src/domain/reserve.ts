@@ -5,7 +5,7 @@ import { badRequest, RULES2, SPEC } from "./errors.js";
 export const LAMPORTS_PER_SIGNATURE = 5_000n;
 
 /** Default of `fee_reserve_lamports` on consolidate, transfer and split. */
-export const DEFAULT_FEE_RESERVE_LAMPORTS = 5_000n;
+const DEFAULT_FEE_RESERVE_LAMPORTS = 5_000n;
 
 /** Lamports a transaction needs for its signatures plus its compute-unit price × limit (rounded up). */
 export function priorityFeeReserve(input: {

@@ -35,7 +35,7 @@ export function checkPercentSum(destinations: readonly SplitDestination[]): void
 }
 
 /** The share of `spendable` selected by total_percent, rounded down so it never exceeds what can be spent. */
-export function selectedTransferTotal(spendable: bigint, totalPercentHundredths: bigint): bigint {
+function selectedTransferTotal(spendable: bigint, totalPercentHundredths: bigint): bigint {
   if (totalPercentHundredths <= 0n || totalPercentHundredths > FULL_PERCENT_HUNDREDTHS)
     throw badRequest(SPEC.split.totalPercent);
   if (spendable <= 0n) throw badRequest(SPEC.split.lowBalance);

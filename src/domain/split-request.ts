@@ -7,7 +7,7 @@ import { parseFeeReserveLamports } from "./reserve.js";
 import { checkPercentSum, type SplitDestination } from "./split-allocation.js";
 
 /** Most destinations one split may name. */
-export const MAX_SPLIT_DESTINATIONS = 5;
+const MAX_SPLIT_DESTINATIONS = 5;
 
 /** A validated split request; `source` undefined means the key's default wallet. */
 export interface SplitRequest {

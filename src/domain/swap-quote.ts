@@ -7,7 +7,7 @@ import { badRequest, RULES, TRADE_QUOTE } from "./errors.js";
 import { BPS_DENOMINATOR } from "./slippage.js";
 
 /** pump-amm TOTAL_TOKEN_SUPPLY: the market-cap basis of mayhem pools (the curve uses it the other way round). */
-export const PUMP_AMM_TOTAL_TOKEN_SUPPLY = 1_000_000_000_000_000n;
+const PUMP_AMM_TOTAL_TOKEN_SUPPLY = 1_000_000_000_000_000n;
 
 /** Pool reserves: vault balances plus the pool's signed virtual quote reserves (0 for ordinary pools). */
 export interface SwapReserves {
@@ -65,7 +65,7 @@ export function computeSwapFeesBps(input: SwapFeeInputs): SwapFeesBps {
 }
 
 /** lp + protocol + creator fee on `amount`, each rounded up on its own. */
-export function swapFees(amount: bigint, fees: SwapFeesBps): bigint {
+function swapFees(amount: bigint, fees: SwapFeesBps): bigint {
   return (
     feeAmount(amount, fees.lpFeeBps) +
     feeAmount(amount, fees.protocolFeeBps) +

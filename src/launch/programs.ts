@@ -31,7 +31,7 @@ export const ATA_PROGRAM_ID: PublicKey = ASSOCIATED_TOKEN_PROGRAM_ID;
 export const WSOL_MINT: PublicKey = NATIVE_MINT;
 
 /** Both token programs a launch mint may be owned by. */
-export const TOKEN_PROGRAMS: readonly PublicKey[] = [TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID];
+const TOKEN_PROGRAMS: readonly PublicKey[] = [TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID];
 
 /** Launch `Global` account. */
 export const LAUNCH_GLOBAL: PublicKey = launchSdk.GLOBAL_PDA;
