@@ -2,10 +2,6 @@ import { describe, it, expect, beforeAll } from "vitest";
 import fc from "fast-check";
 import BN from "bn.js";
 import { Keypair, PublicKey, Transaction, TransactionInstruction } from "@solana/web3.js";
-import {
-  createAssociatedTokenAccountIdempotentInstruction,
-  createCloseAccountInstruction,
-} from "@solana/spl-token";
 import { createLedger, type Ledger } from "../../localnet/ledger/index.js";
 import {
   completeCurve,
@@ -29,6 +25,7 @@ import {
 } from "../../localnet/programs/launchswap/addresses.js";
 import { readTokenAccount } from "../../localnet/programs/launchswap/token-io.js";
 import { decodeAccount, type UserVolumeAccumulatorData } from "../../localnet/programs/launchswap/codec.js";
+import { buildClaimSwapCashback } from "../../src/launch/cashback-instructions.js";
 import { launchSwapSdk } from "../../src/launch/sdk.js";
 import { accountInfo, lamports } from "./ledger-views.js";
 
@@ -449,7 +446,7 @@ describe("launchswap cashback", () => {
     expect(tokens(ledger, uvaAta)).toBe(accrued);
 
     const solBefore = lamports(ledger, user.publicKey);
-    const claim = send(ledger, user, await claimIxs(user.publicKey));
+    const claim = send(ledger, user, await buildClaimSwapCashback(user.publicKey));
     expect(claim.err).toBeNull();
     expect(lamports(ledger, user.publicKey) - solBefore).toBe(accrued - claim.fee);
     expect(tokens(ledger, uvaAta)).toBe(0n);
@@ -482,29 +479,10 @@ describe("launchswap cashback", () => {
     setSwapCashback(ledger, user.publicKey, 123_456_789n);
     setSwapCashback(ledger, user.publicKey, 23_456_789n);
     const solBefore = lamports(ledger, user.publicKey);
-    const rec = send(ledger, user, await claimIxs(user.publicKey));
+    const rec = send(ledger, user, await buildClaimSwapCashback(user.publicKey));
     expect(rec.err).toBeNull();
     expect(lamports(ledger, user.publicKey) - solBefore).toBe(23_456_789n - rec.fee);
-    const again = send(ledger, user, await claimIxs(user.publicKey));
+    const again = send(ledger, user, await buildClaimSwapCashback(user.publicKey));
     expect(again.err).toBeNull();
   });
 });
-
-/** claim_cashback per reference A.7: create the user's WSOL ATA, claim, unwrap. */
-async function claimIxs(user: PublicKey): Promise<TransactionInstruction[]> {
-  const userWsol = ata(user, NATIVE_MINT, TOKEN_PROGRAM_ID);
-  const claim = await OFFLINE_PUMP_AMM_PROGRAM.methods
-    .claimCashback()
-    .accountsPartial({
-      user,
-      quoteMint: NATIVE_MINT,
-      quoteTokenProgram: TOKEN_PROGRAM_ID,
-      userWsolTokenAccount: userWsol,
-    })
-    .instruction();
-  return [
-    createAssociatedTokenAccountIdempotentInstruction(user, userWsol, user, NATIVE_MINT, TOKEN_PROGRAM_ID),
-    claim,
-    createCloseAccountInstruction(userWsol, user, user, [], TOKEN_PROGRAM_ID),
-  ];
-}
