@@ -9,6 +9,7 @@ import { ApiError, FOUNDATION } from "./domain/errors.js";
 import { installAuth } from "./http/auth.js";
 import { cashbackRoutes } from "./http/cashback.js";
 import { installErrorHandler } from "./http/error-handler.js";
+import { installIdempotency } from "./http/idempotency.js";
 import { installMetrics } from "./http/metrics.js";
 import { observeOutcomes } from "./domain/execution.js";
 import { createMetrics, type Metrics } from "./observability/metrics.js";
@@ -119,6 +120,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(swaggerUi, { routePrefix: "/docs", staticCSP: DOCS_CSP });
   installAuth(app, deps);
+  installIdempotency(app, {
+    store: deps.store,
+    nowMs: () => deps.clock().getTime(),
+    onError: (e) =>
+      app.log.error({ err: { message: (e as Error).message } }, "idempotency record not written"),
+  });
   const metrics = deps.metrics ?? createMetrics();
   installMetrics(app, metrics);
   // Every route sees the store through the outcome hook, so each recorded execution outcome is counted.

@@ -93,6 +93,29 @@ export function decodeProgramError(err: unknown, wire: Uint8Array): ProgramError
   } catch {
     // Undecodable bytes: report the code without a program.
   }
+  return namedProgramError(custom, programId);
+}
+
+/**
+ * The same resolution when only the transaction's log is at hand (reconciliation has no signed bytes): the
+ * failing program is the one whose "Program <id> failed" line the runtime wrote.
+ */
+export function decodeProgramErrorFromLogs(
+  err: unknown,
+  logs: readonly string[] | null,
+): ProgramError | null {
+  const custom = customErrorOf(err);
+  if (!custom) return null;
+  const failed = (logs ?? [])
+    .map((l) => /^Program (\w+) failed/.exec(l)?.[1])
+    .filter((id) => id !== undefined);
+  return namedProgramError(custom, failed.at(-1) ?? "unknown");
+}
+
+function namedProgramError(
+  custom: { instructionIndex: number; code: number },
+  programId: string,
+): ProgramError {
   const table = tables().get(programId);
   const name = table?.names.get(custom.code) ?? (table ? (ANCHOR_ERRORS[custom.code] ?? null) : null);
   return {
@@ -102,6 +125,15 @@ export function decodeProgramError(err: unknown, wire: Uint8Array): ProgramError
     name,
     instructionIndex: custom.instructionIndex,
   };
+}
+
+/** The part of a program error an API body and an execution record carry. */
+export function programErrorBody(p: Pick<ProgramError, "program" | "code" | "name">): {
+  program: string;
+  code: number;
+  name: string | null;
+} {
+  return { program: p.program, code: p.code, name: p.name };
 }
 
 const EXCERPT_LINES = 8;

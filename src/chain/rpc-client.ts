@@ -71,7 +71,11 @@ export interface RpcClient {
     commitment?: Commitment,
   ): Promise<WithSlot<{ blockhash: string; lastValidBlockHeight: number }>>;
   getRecentPrioritizationFees(accounts?: PublicKey[]): Promise<{ slot: number; prioritizationFee: bigint }[]>;
-  getSignatureStatuses(signatures: string[]): Promise<WithSlot<(SignatureStatus | null)[]>>;
+  /** At most 256 signatures; `searchTransactionHistory` also finds signatures older than the status cache. */
+  getSignatureStatuses(
+    signatures: string[],
+    options?: { searchTransactionHistory?: boolean },
+  ): Promise<WithSlot<(SignatureStatus | null)[]>>;
   simulateTransaction(wire: Uint8Array): Promise<WithSlot<SimulationResult>>;
   /** One attempt, never retried: a retry of a send is the confirmer's rebroadcast, not the client's. */
   sendTransaction(wire: Uint8Array): Promise<string>;
@@ -163,8 +167,11 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
         };
       });
     },
-    async getSignatureStatuses(signatures) {
-      const res = await read("getSignatureStatuses", [signatures, { searchTransactionHistory: false }]);
+    async getSignatureStatuses(signatures, options) {
+      const res = await read("getSignatureStatuses", [
+        signatures,
+        { searchTransactionHistory: options?.searchTransactionHistory ?? false },
+      ]);
       const { slot, value } = contextValue("getSignatureStatuses", res);
       if (!Array.isArray(value)) throw new TransportError("getSignatureStatuses", "value is not an array");
       return { slot, value: value.map(decodeStatus) };

@@ -3,6 +3,7 @@ import type { BundleRelayClient } from "./bundle-relay-client.js";
 import type { Clock } from "./clock.js";
 import { confirmBundle } from "./confirm-bundle.js";
 import { confirmSignature } from "./confirm.js";
+import { programErrorBody } from "./program-errors.js";
 import type { RelayClient } from "./relay-client.js";
 import type { Commitment, RpcClient } from "./rpc-client.js";
 import { simulate } from "./simulate.js";
@@ -144,10 +145,6 @@ export async function submitAndConfirm(input: SubmitInput): Promise<SubmitResult
     confirmationStatus: result.confirmationStatus,
     timingMs: { sender: t1 - t0, confirmation: clock.now() - t1 },
   };
-}
-
-function programErrorBody(p: { program: string; code: number; name: string | null }) {
-  return { program: p.program, code: p.code, name: p.name };
 }
 
 /** Inputs of `submitBundle`. The caller records the legs (pending, with their signatures) BEFORE calling. */

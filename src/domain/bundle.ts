@@ -92,6 +92,7 @@ export async function executeBundle(
     // Known before sending (the relay derives it from the signatures); the relay's own answer overwrites it.
     bundleId: bundleIdOf(signed.txs.map((t) => t.signature)),
     request: bundleRequestSummary(request, wallets),
+    lastValidBlockHeight: Math.min(...signed.txs.map((t) => t.lastValidBlockHeight)),
   });
   const result = await submitBundleRecorded(
     deps,

@@ -126,6 +126,7 @@ export async function createToken(
     wallet: wallet.publicKey,
     signatures: [tx.signature],
     request: { ...createRequestSummary(request), confirm: request.confirm, wallet: request.wallet ?? null },
+    lastValidBlockHeight: tx.lastValidBlockHeight,
   });
   const { result } = await submitRecorded(
     deps,

@@ -246,3 +246,12 @@ export const LAUNCH2 = {
 export const EXECUTION2 = {
   chainNotReady: "the chain RPC has not answered since start-up; retry shortly",
 } as const;
+
+/** Idempotency-Key texts (issue 9). Documented in docs/decisions.md and docs/operations.md. */
+export const IDEMPOTENCY = {
+  invalidKey: "Idempotency-Key must be 1 to 255 printable ASCII characters",
+  differentRequest: "Idempotency-Key was already used with a different request",
+  inProgress: "a request with this Idempotency-Key is still in progress",
+  interrupted:
+    "the first request with this Idempotency-Key was interrupted after it recorded an execution; GET /v1/executions shows its outcome",
+} as const;

@@ -103,6 +103,8 @@ export interface PendingExecution {
   signatures: string[];
   bundleId?: string | null;
   request: unknown;
+  /** Block height after which none of the signatures can land (reconciliation marks the record expired). */
+  lastValidBlockHeight: number;
 }
 
 /** A submission outcome as stored. */
@@ -191,6 +193,7 @@ export async function recordPending(
     response: null,
     error: null,
     timings: null,
+    lastValidBlockHeight: e.lastValidBlockHeight,
   });
   return id;
 }
@@ -302,6 +305,7 @@ export async function runSingleExecution(input: SingleExecutionInput): Promise<S
     wallet: input.wallet.publicKey,
     signatures: [tx.signature],
     request: input.request,
+    lastValidBlockHeight: tx.lastValidBlockHeight,
   });
   const t2 = now();
   const { result, databaseMs } = await submitRecorded(

@@ -4,6 +4,7 @@ import type { Chain } from "../chain/chain.js";
 import { executeBundle, type BundleDeps } from "../domain/bundle.js";
 import { requireChain } from "../domain/execution.js";
 import { requireApiKey } from "./auth.js";
+import { requestStore } from "./idempotency.js";
 import { apiKeySecurity, executionErrors } from "./schemas.js";
 
 // Documented, not typed: the shape rules and their exact texts are the domain parser's.
@@ -57,6 +58,7 @@ export function bundleRoutes(
   app.post(
     "/v1/laser/bundle",
     {
+      config: { idempotent: true },
       schema: {
         tags: ["bundles"],
         security: apiKeySecurity,
@@ -68,7 +70,7 @@ export function bundleRoutes(
     async (req) => {
       const key = requireApiKey(req);
       const chain = requireChain(deps.chain);
-      return executeBundle({ ...deps, chain }, key.id, req.body);
+      return executeBundle({ ...deps, store: requestStore(req, deps.store), chain }, key.id, req.body);
     },
   );
 }

@@ -6,6 +6,7 @@ import { checkCashback } from "../domain/cashback-check.js";
 import type { RequestBody } from "../domain/create-request.js";
 import { requireChain } from "../domain/execution.js";
 import { requireApiKey } from "./auth.js";
+import { requestStore } from "./idempotency.js";
 import {
   apiKeySecurity,
   confirmationProperties,
@@ -152,6 +153,7 @@ export function cashbackRoutes(
   app.post(
     "/v1/cashback/claim/execute",
     {
+      config: { idempotent: true },
       schema: {
         ...common,
         summary: "Claim a managed wallet's cashback: one transaction per source with something to claim",
@@ -162,7 +164,11 @@ export function cashbackRoutes(
     async (req) => {
       const key = requireApiKey(req);
       const chain = requireChain(deps.chain);
-      return claimCashback({ ...deps, chain }, key.id, (req.body ?? {}) as RequestBody);
+      return claimCashback(
+        { ...deps, store: requestStore(req, deps.store), chain },
+        key.id,
+        (req.body ?? {}) as RequestBody,
+      );
     },
   );
 }

@@ -19,9 +19,11 @@ const executionSchema = {
     bundle_id: { type: ["string", "null"] },
     status: {
       type: "string",
-      enum: ["pending", "submitted", "confirmed", "failed", "timeout"],
+      enum: ["pending", "submitted", "confirmed", "finalized", "failed", "timeout", "expired"],
       description:
-        "pending: recorded, outcome not known yet; submitted: sent without a verdict; confirmed; failed; timeout: the wait ended first",
+        "pending: recorded, outcome not known yet; submitted: sent without a verdict; timeout: the wait ended first " +
+        "(these three are open: reconciliation moves them to a final status); confirmed; finalized; failed; " +
+        "expired: the blockhash expired without the transaction landing",
     },
     confirmation_status: { type: ["string", "null"] },
     request: anyJson,

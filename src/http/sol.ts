@@ -7,6 +7,7 @@ import { requireChain } from "../domain/execution.js";
 import { splitSol } from "../domain/split.js";
 import { sendAsset } from "../domain/transfer.js";
 import { requireApiKey } from "./auth.js";
+import { requestStore } from "./idempotency.js";
 import {
   apiKeySecurity,
   confirmationProperties,
@@ -179,12 +180,17 @@ export function solRoutes(
     async (req: FastifyRequest): Promise<unknown> => {
       const key = requireApiKey(req);
       const chain = requireChain(deps.chain);
-      return fn({ ...deps, chain }, key.id, (req.body ?? {}) as RequestBody);
+      return fn(
+        { ...deps, store: requestStore(req, deps.store), chain },
+        key.id,
+        (req.body ?? {}) as RequestBody,
+      );
     };
 
   app.post(
     "/v1/sol/consolidate/execute",
     {
+      config: { idempotent: true },
       schema: {
         ...common,
         summary: "Sweep SOL from managed wallets into one destination (one transaction per source)",
@@ -198,6 +204,7 @@ export function solRoutes(
   app.post(
     "/v1/sol/transfer/execute",
     {
+      config: { idempotent: true },
       schema: {
         ...common,
         summary: "Send native SOL or a fungible token from a managed wallet to any address",
@@ -211,6 +218,7 @@ export function solRoutes(
   app.post(
     "/v1/sol/split/execute",
     {
+      config: { idempotent: true },
       schema: {
         ...common,
         summary: "Distribute SOL from a managed wallet to up to five destinations in one transaction",

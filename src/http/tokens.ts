@@ -4,6 +4,7 @@ import type { Chain } from "../chain/chain.js";
 import { createToken, type CreateDeps } from "../domain/create.js";
 import { requireChain } from "../domain/execution.js";
 import { requireApiKey } from "./auth.js";
+import { requestStore } from "./idempotency.js";
 import { apiKeySecurity, confirmationProperties, executionErrors } from "./schemas.js";
 
 // Documented, not typed: aliases, number-or-string amounts and boolean strings are the domain parser's, with
@@ -63,6 +64,7 @@ export function tokenRoutes(
   app.post(
     "/v1/laser/create",
     {
+      config: { idempotent: true },
       schema: {
         tags: ["tokens"],
         security: apiKeySecurity,
@@ -74,7 +76,7 @@ export function tokenRoutes(
     async (req) => {
       const key = requireApiKey(req);
       const chain = requireChain(deps.chain);
-      return createToken({ ...deps, chain }, key.id, req.body);
+      return createToken({ ...deps, store: requestStore(req, deps.store), chain }, key.id, req.body);
     },
   );
 }

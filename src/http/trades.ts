@@ -5,6 +5,7 @@ import { badRequest, EXECUTION } from "../domain/errors.js";
 import { requireChain } from "../domain/execution.js";
 import { executeTrade, type TradeDeps } from "../domain/trade.js";
 import { requireApiKey } from "./auth.js";
+import { requestStore } from "./idempotency.js";
 import { apiKeySecurity, confirmationProperties, executionErrors } from "./schemas.js";
 
 // Fields are documented but not typed: the spec's own rules (aliases, number-or-string amounts, boolean
@@ -79,6 +80,7 @@ export function tradeRoutes(
   app.post(
     "/v1/trades/execute",
     {
+      config: { idempotent: true },
       // Before schema validation, so a body that is not an object gets the service's own text.
       preValidation: async (req) => {
         const b: unknown = req.body;
@@ -98,6 +100,7 @@ export function tradeRoutes(
       return executeTrade(
         {
           ...deps,
+          store: requestStore(req, deps.store),
           chain,
           onRecordError: (e) =>
             req.log.error({ err: { message: (e as Error).message } }, "execution outcome not recorded"),

@@ -1,3 +1,3 @@
 export { openStore, type OpenStoreOptions } from "./open-store.js";
-export { isoNoZone } from "./kysely-store.js";
+export { isoNoZone } from "./kysely-executions.js";
 export * from "./types.js";

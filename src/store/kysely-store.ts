@@ -1,38 +1,15 @@
 /** The Store on Kysely; one implementation serves SQLite and PostgreSQL. */
-import { sql, type Kysely, type Selectable, type Transaction, type Updateable } from "kysely";
-import type { ApiKeysTable, Database, ExecutionsTable, WalletsTable } from "./schema.js";
+import { sql, type Kysely, type Selectable, type Transaction } from "kysely";
+import { kyselyExecutions } from "./kysely-executions.js";
+import { kyselyIdempotency } from "./kysely-idempotency.js";
+import type { ApiKeysTable, Database, WalletsTable } from "./schema.js";
 import {
   DuplicateWalletError,
   type ApiKeyRecord,
-  type ExecutionKind,
-  type ExecutionPatch,
-  type ExecutionRecord,
-  type ExecutionStatus,
-  type ListExecutionsQuery,
-  type NewExecution,
   type NewWallet,
   type Store,
   type WalletRecord,
 } from "./types.js";
-
-/** ISO 8601 in UTC without the zone suffix, the wire format of created_at. */
-export function isoNoZone(d: Date): string {
-  return d.toISOString().slice(0, -1);
-}
-
-/** JSON text that tolerates bigint (stored as a decimal string). */
-function toJson(v: unknown): string {
-  return JSON.stringify(v, (_k, x: unknown) => (typeof x === "bigint" ? x.toString() : x));
-}
-
-function fromJson(v: string | null): unknown {
-  return v === null ? null : (JSON.parse(v) as unknown);
-}
-
-// Absent and null optional payloads are both stored as SQL NULL.
-function toJsonOrNull(v: unknown): string | null {
-  return v === undefined || v === null ? null : toJson(v);
-}
 
 function toApiKey(r: Selectable<ApiKeysTable>): ApiKeyRecord {
   return { id: Number(r.id), keyHash: r.key_hash, createdAt: r.created_at };
@@ -50,26 +27,6 @@ function toWallet(r: Selectable<WalletsTable>): WalletRecord {
     nonce: r.nonce,
     tag: r.tag,
     keyId: r.key_id,
-  };
-}
-
-function toExecution(r: Selectable<ExecutionsTable>): ExecutionRecord {
-  return {
-    id: r.id,
-    apiKeyId: Number(r.api_key_id),
-    kind: r.kind as ExecutionKind,
-    wallet: r.wallet,
-    wallets: fromJson(r.wallets) as string[],
-    signatures: fromJson(r.signatures) as string[],
-    bundleId: r.bundle_id,
-    status: r.status as ExecutionStatus,
-    confirmationStatus: r.confirmation_status,
-    request: fromJson(r.request),
-    response: fromJson(r.response),
-    error: fromJson(r.error),
-    timings: fromJson(r.timings),
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
   };
 }
 
@@ -141,6 +98,8 @@ export function kyselyStore(
 
   const store: Store = {
     dialect,
+    ...kyselyExecutions(db, dialect, clock),
+    ...kyselyIdempotency(db),
 
     async createApiKeyWithWallet(keyHash, wallet) {
       return db.transaction().execute(async (trx) => {
@@ -289,64 +248,6 @@ export function kyselyStore(
           .executeTakeFirst();
         return Number(r.numUpdatedRows) === 1;
       });
-    },
-
-    async insertExecution(e: NewExecution) {
-      const now = e.createdAt ?? isoNoZone(clock());
-      const row = await db
-        .insertInto("executions")
-        .values({
-          id: e.id,
-          api_key_id: e.apiKeyId,
-          kind: e.kind,
-          wallet: e.wallet,
-          wallets: toJson(e.wallets),
-          signatures: toJson(e.signatures),
-          bundle_id: e.bundleId,
-          status: e.status,
-          confirmation_status: e.confirmationStatus,
-          request: toJson(e.request ?? null),
-          response: toJsonOrNull(e.response),
-          error: toJsonOrNull(e.error),
-          timings: toJsonOrNull(e.timings),
-          created_at: now,
-          updated_at: now,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      return toExecution(row);
-    },
-
-    async updateExecution(id, patch: ExecutionPatch) {
-      const set: Updateable<ExecutionsTable> = { updated_at: isoNoZone(clock()) };
-      if (patch.signatures !== undefined) set.signatures = toJson(patch.signatures);
-      if (patch.wallets !== undefined) set.wallets = toJson(patch.wallets);
-      if (patch.bundleId !== undefined) set.bundle_id = patch.bundleId;
-      if (patch.status !== undefined) set.status = patch.status;
-      if (patch.confirmationStatus !== undefined) set.confirmation_status = patch.confirmationStatus;
-      if (patch.response !== undefined) set.response = toJson(patch.response);
-      if (patch.error !== undefined) set.error = toJson(patch.error);
-      if (patch.timings !== undefined) set.timings = toJson(patch.timings);
-      const row = await db
-        .updateTable("executions")
-        .set(set)
-        .where("id", "=", id)
-        .returningAll()
-        .executeTakeFirst();
-      return row === undefined ? undefined : toExecution(row);
-    },
-
-    async listExecutions(q: ListExecutionsQuery) {
-      let query = db.selectFrom("executions").selectAll().where("api_key_id", "=", q.apiKeyId);
-      if (q.wallet !== undefined) query = query.where("wallet", "=", q.wallet);
-      if (q.kind !== undefined) query = query.where("kind", "=", q.kind);
-      const rows = await query
-        .orderBy("created_at", "desc")
-        .orderBy("id", "desc")
-        .limit(q.limit)
-        .offset(q.offset ?? 0)
-        .execute();
-      return rows.map(toExecution);
     },
 
     async hitRateLimit(key, nowMs, windowMs) {

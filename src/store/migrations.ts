@@ -75,6 +75,45 @@ export function migrationProvider(dialect: "sqlite" | "postgres"): MigrationProv
           .execute();
       },
     },
+    "0002_idempotency_and_reconcile": {
+      async up(db: Kysely<unknown>) {
+        // When the transaction's blockhash stops being valid (null for rows written before this migration),
+        // the idempotency key a request carried, and the reconciliation lease (one process per record at a time).
+        await db.schema.alterTable("executions").addColumn("last_valid_block_height", "bigint").execute();
+        await db.schema.alterTable("executions").addColumn("idempotency_key", "text").execute();
+        await db.schema.alterTable("executions").addColumn("reconcile_owner", "text").execute();
+        await db.schema.alterTable("executions").addColumn("reconcile_until_ms", "bigint").execute();
+        await sql`create index executions_open on executions (updated_at) where status in ('pending', 'submitted', 'timeout')`.execute(
+          db,
+        );
+        await sql`create index executions_idempotency on executions (api_key_id, idempotency_key) where idempotency_key is not null`.execute(
+          db,
+        );
+        await db.schema
+          .createTable("idempotency_keys")
+          .addColumn("id", serialId, (c) =>
+            dialect === "sqlite" ? c.primaryKey().autoIncrement() : c.primaryKey(),
+          )
+          .addColumn("api_key_id", "integer", (c) =>
+            c.notNull().references("api_keys.id").onDelete("cascade"),
+          )
+          .addColumn("key", "text", (c) => c.notNull())
+          .addColumn("fingerprint", "text", (c) => c.notNull())
+          .addColumn("owner", "text", (c) => c.notNull())
+          .addColumn("locked_until_ms", "bigint", (c) => c.notNull())
+          .addColumn("response_status", "integer")
+          .addColumn("response_type", "text")
+          .addColumn("response_body", "text")
+          .addColumn("created_at_ms", "bigint", (c) => c.notNull())
+          .addUniqueConstraint("idempotency_keys_key", ["api_key_id", "key"])
+          .execute();
+        await db.schema
+          .createIndex("idempotency_keys_created")
+          .on("idempotency_keys")
+          .column("created_at_ms")
+          .execute();
+      },
+    },
   };
   return { getMigrations: async () => migrations };
 }

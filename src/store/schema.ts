@@ -36,6 +36,23 @@ export interface ExecutionsTable {
   timings: string | null;
   created_at: string;
   updated_at: string;
+  last_valid_block_height: number | string | null;
+  idempotency_key: string | null;
+  reconcile_owner: string | null;
+  reconcile_until_ms: number | string | null;
+}
+
+export interface IdempotencyKeysTable {
+  id: Generated<number>;
+  api_key_id: number;
+  key: string;
+  fingerprint: string;
+  owner: string;
+  locked_until_ms: number | string;
+  response_status: number | null;
+  response_type: string | null;
+  response_body: string | null;
+  created_at_ms: number | string;
 }
 
 export interface RateLimitHitsTable {
@@ -48,4 +65,5 @@ export interface Database {
   wallets: WalletsTable;
   executions: ExecutionsTable;
   rate_limit_hits: RateLimitHitsTable;
+  idempotency_keys: IdempotencyKeysTable;
 }

@@ -25,7 +25,15 @@ export interface WalletRecord extends EncryptedSecret {
 }
 
 export type ExecutionKind = "trade" | "create" | "bundle" | "claim" | "consolidate" | "transfer" | "split";
-export type ExecutionStatus = "pending" | "submitted" | "confirmed" | "failed" | "timeout";
+export type ExecutionStatus =
+  "pending" | "submitted" | "confirmed" | "finalized" | "failed" | "timeout" | "expired";
+
+/** Statuses whose outcome the chain has not settled yet; reconciliation moves them to a final one. */
+export const OPEN_EXECUTION_STATUSES = [
+  "pending",
+  "submitted",
+  "timeout",
+] as const satisfies readonly ExecutionStatus[];
 
 export interface ExecutionRecord {
   id: string;
@@ -44,11 +52,18 @@ export interface ExecutionRecord {
   /** e.g. { detail, program_error, logs }. */
   error: unknown;
   timings: unknown;
+  /** Block height after which the transaction(s) can no longer land; null for records older than the column. */
+  lastValidBlockHeight: number | null;
   createdAt: string;
   updatedAt: string;
 }
 
-export type NewExecution = Omit<ExecutionRecord, "createdAt" | "updatedAt"> & { createdAt?: string };
+export type NewExecution = Omit<ExecutionRecord, "createdAt" | "updatedAt" | "lastValidBlockHeight"> & {
+  createdAt?: string;
+  lastValidBlockHeight?: number | null;
+  /** The Idempotency-Key of the request that recorded it (scoped to the API key). */
+  idempotencyKey?: string | null;
+};
 
 export type ExecutionPatch = Partial<
   Pick<
@@ -63,6 +78,40 @@ export interface ListExecutionsQuery {
   kind?: ExecutionKind;
   limit: number;
   offset?: number;
+}
+
+/** A stored Idempotency-Key: running (owner holds it until lockedUntilMs) or done (response stored). */
+export interface IdempotencyRecord {
+  id: number;
+  apiKeyId: number;
+  key: string;
+  fingerprint: string;
+  owner: string;
+  lockedUntilMs: number;
+  /** Set once the first request finished: replayed byte for byte. */
+  response: { status: number; contentType: string; body: string } | null;
+  createdAtMs: number;
+}
+
+/** Inputs of claiming a key for a new request. */
+export interface NewIdempotencyKey {
+  apiKeyId: number;
+  key: string;
+  fingerprint: string;
+  owner: string;
+  lockedUntilMs: number;
+  createdAtMs: number;
+}
+
+/** Inputs of `claimOpenExecutions`. */
+export interface ClaimOpenExecutions {
+  /** Who claims (one process); its lease on each returned record ends at `leaseUntilMs`. */
+  owner: string;
+  nowMs: number;
+  leaseUntilMs: number;
+  /** Only records not updated since this ISO time (their own request has finished waiting). */
+  updatedBefore: string;
+  limit: number;
 }
 
 export interface NewWallet extends EncryptedSecret {
@@ -117,6 +166,39 @@ export interface Store {
   updateExecution(id: string, patch: ExecutionPatch): Promise<ExecutionRecord | undefined>;
   /** Newest first. */
   listExecutions(query: ListExecutionsQuery): Promise<ExecutionRecord[]>;
+  /**
+   * Leases up to `limit` open executions (pending / submitted / timeout, oldest update first) that no other
+   * process holds a live lease on, and returns them. Atomic across processes sharing the database.
+   */
+  claimOpenExecutions(claim: ClaimOpenExecutions): Promise<ExecutionRecord[]>;
+  /** Writes a reconciled outcome only while `owner` holds the lease and the record is still open. */
+  settleExecution(id: string, owner: string, patch: ExecutionPatch): Promise<boolean>;
+  /** Whether any execution was recorded under this Idempotency-Key. */
+  hasIdempotentExecution(apiKeyId: number, key: string): Promise<boolean>;
+  /** Inserts a running key and returns its id; undefined when the key already exists for this API key. */
+  insertIdempotencyKey(row: NewIdempotencyKey): Promise<number | undefined>;
+  findIdempotencyKey(apiKeyId: number, key: string): Promise<IdempotencyRecord | undefined>;
+  /**
+   * Changes a running key's owner and lease only while it still has `expected` owner and lease (takeover of
+   * a stale key, or a lease extension by its owner); false otherwise.
+   */
+  leaseIdempotencyKey(
+    id: number,
+    expected: { owner: string; lockedUntilMs: number },
+    next: { owner: string; lockedUntilMs: number },
+  ): Promise<boolean>;
+  /** Stores the response of a running key held by `owner`; false when the owner lost it. */
+  completeIdempotencyKey(
+    id: number,
+    owner: string,
+    response: { status: number; contentType: string; body: string },
+  ): Promise<boolean>;
+  /** Deletes the key if `owner` holds it (a request that recorded nothing releases its key). */
+  releaseIdempotencyKey(id: number, owner: string): Promise<void>;
+  /** Deletes one key row created before `createdBeforeMs` (an expired key being reused). */
+  deleteExpiredIdempotencyKey(id: number, createdBeforeMs: number): Promise<void>;
+  /** Deletes every key created before `createdBeforeMs`; returns how many. */
+  purgeIdempotencyKeys(createdBeforeMs: number): Promise<number>;
   /**
    * Records a hit for `key` at `nowMs` unless one was recorded within the last `windowMs`;
    * true when the hit was allowed. Atomic across processes sharing the database.

@@ -39,6 +39,7 @@ describe("GET /v1/executions", () => {
         wallet,
         signatures: [`sig${i}`],
         request: { n: i },
+        lastValidBlockHeight: 1000,
       });
       ids.push(execId);
       // Distinct created_at order without relying on the clock's resolution.
@@ -54,6 +55,7 @@ describe("GET /v1/executions", () => {
       kind: "trade",
       wallet: other.wallet,
       signatures: ["x"],
+      lastValidBlockHeight: 1000,
       request: {},
     });
 

@@ -43,7 +43,7 @@ function harness(balances: bigint[], failSend?: number) {
       listWallets: async () => wallets,
       insertExecution: async (e) => {
         executions.push(e);
-        return { ...e, createdAt: "", updatedAt: "" };
+        return { ...e, lastValidBlockHeight: e.lastValidBlockHeight ?? null, createdAt: "", updatedAt: "" };
       },
       updateExecution: async () => undefined,
     },

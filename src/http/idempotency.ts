@@ -1,0 +1,134 @@
+/**
+ * The Idempotency-Key header on execution routes (routes opt in with `config: { idempotent: true }`): the
+ * claim is taken after authentication and body parsing, the first response is stored as it is sent, and the
+ * request's execution records carry the key (see src/domain/idempotency.ts for the rules).
+ */
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import {
+  beginIdempotent,
+  extendIdempotent,
+  finishIdempotent,
+  IDEMPOTENCY_LEASE_MS,
+  parseIdempotencyKey,
+  requestFingerprint,
+  type IdempotencyClaim,
+  type IdempotencyDeps,
+} from "../domain/idempotency.js";
+import type { Store } from "../store/index.js";
+import { requireApiKey } from "./auth.js";
+import { errorSchema } from "./schemas.js";
+
+/** What a request holding a key tracks until its response is sent. */
+interface IdempotencyState {
+  key: string;
+  claim: IdempotencyClaim;
+  /** Executions recorded under the key (each one may have been sent). */
+  recorded: number;
+  heartbeat: NodeJS.Timeout;
+}
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** Set while an execution request holds its Idempotency-Key. */
+    idempotency: IdempotencyState | null;
+  }
+  interface FastifyContextConfig {
+    /** True for execution routes: they honour the Idempotency-Key header. */
+    idempotent?: boolean;
+  }
+}
+
+const HEADER = "idempotency-key";
+
+/** OpenAPI-only header description: the value is checked by parseIdempotencyKey with the service's own text. */
+const idempotencyHeaders = {
+  type: "object",
+  properties: {
+    [HEADER]: {
+      type: "string",
+      description:
+        "Optional, 1 to 255 printable ASCII characters, scoped to the API key and kept 24 hours. The same key " +
+        "with the same request replays the first response (header Idempotent-Replayed: true) without signing " +
+        "or sending again; with a different request: 422; while the first is still running: 409. A request " +
+        "refused before anything was signed does not use the key up.",
+    },
+  },
+} as const;
+
+/** The execution store of one request: records carry its Idempotency-Key and are counted. */
+export function requestStore<S extends Pick<Store, "insertExecution">>(req: FastifyRequest, store: S): S {
+  const state = req.idempotency;
+  if (state === null) return store;
+  // Object.create keeps every other method (own or inherited) of the wrapped store reachable unchanged.
+  const scoped = Object.create(store) as S;
+  scoped.insertExecution = async (e) => {
+    const record = await store.insertExecution({ ...e, idempotencyKey: state.key });
+    state.recorded += 1;
+    return record;
+  };
+  return scoped;
+}
+
+/** Installs the hooks; call before the routes are registered (the onRoute hook documents the header). */
+export function installIdempotency(
+  app: FastifyInstance,
+  deps: IdempotencyDeps & { onError: (e: unknown) => void },
+): void {
+  app.decorateRequest("idempotency", null);
+
+  app.addHook("onRoute", (route) => {
+    if (route.config?.idempotent !== true || route.schema === undefined) return;
+    route.schema = {
+      ...route.schema,
+      headers: idempotencyHeaders,
+      response: { ...(route.schema.response as object), 409: errorSchema, 422: errorSchema },
+    };
+  });
+
+  app.addHook("preHandler", async (req, reply) => {
+    if (req.routeOptions.config.idempotent !== true) return;
+    const header = req.headers[HEADER];
+    if (header === undefined) return;
+    const key = parseIdempotencyKey(header);
+    const apiKey = requireApiKey(req);
+    const fingerprint = requestFingerprint(req.method, req.routeOptions.url ?? req.url, req.body);
+    const start = await beginIdempotent(deps, apiKey.id, key, fingerprint);
+    if (start.kind === "replay") {
+      const { status, contentType, body } = start.response;
+      return reply
+        .code(status)
+        .header("content-type", contentType)
+        .header("idempotent-replayed", "true")
+        .send(body);
+    }
+    const { claim } = start;
+    const heartbeat = setInterval(() => {
+      extendIdempotent(deps, claim).catch(deps.onError);
+    }, IDEMPOTENCY_LEASE_MS / 3);
+    heartbeat.unref();
+    req.idempotency = { key, claim, recorded: 0, heartbeat };
+  });
+
+  app.addHook("onSend", async (req, reply, payload) => {
+    const state = req.idempotency;
+    if (state === null) return payload;
+    req.idempotency = null;
+    clearInterval(state.heartbeat);
+    const body =
+      typeof payload === "string" ? payload : Buffer.isBuffer(payload) ? payload.toString("utf8") : "";
+    const contentType = String(reply.getHeader("content-type") ?? "application/json; charset=utf-8");
+    // A failed write leaves the claim to lapse; a later repeat then finds the execution and answers 409.
+    await finishIdempotent(
+      deps,
+      state.claim,
+      { status: reply.statusCode, contentType, body },
+      state.recorded > 0,
+    ).catch(deps.onError);
+    return payload;
+  });
+
+  // A request that never reached onSend (socket gone mid-way) must not keep extending its claim.
+  app.addHook("onResponse", async (req) => {
+    if (req.idempotency !== null) clearInterval(req.idempotency.heartbeat);
+  });
+}
