@@ -55,6 +55,10 @@ export interface Config {
   readonly rpcTimeoutMs: number;
   readonly confirmTimeoutMs: number;
   readonly bundleConfirmTimeoutMs: number;
+  /** How often open executions are reconciled with the chain (0 = never; the first pass runs at start). */
+  readonly reconcileIntervalMs: number;
+  /** Open executions updated more recently than this still belong to the request waiting on them. */
+  readonly reconcileGraceMs: number;
 }
 
 const CLUSTERS: readonly Cluster[] = ["localnet", "mainnet", "devnet", "custom"];
@@ -222,8 +226,20 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     rpcTimeoutMs: int(env, "RPC_TIMEOUT_MS", 5000, 1, 600_000),
     confirmTimeoutMs: int(env, "CONFIRM_TIMEOUT_MS", 30_000, 1, 3_600_000),
     bundleConfirmTimeoutMs: int(env, "BUNDLE_CONFIRM_TIMEOUT_MS", 30_000, 1, 3_600_000),
+    reconcileIntervalMs: int(env, "RECONCILE_INTERVAL_MS", 30_000, 0, 86_400_000),
+    reconcileGraceMs: int(env, "RECONCILE_GRACE_MS", defaultGraceMs(env), 0, 86_400_000),
   };
   return Object.freeze(config);
+}
+
+/**
+ * Default reconciliation grace: the longest a request waits on its own submission (single or bundle
+ * confirmation, read from the same variables) plus 30 s, so a running request's record is never touched.
+ */
+function defaultGraceMs(env: NodeJS.ProcessEnv): number {
+  const confirm = int(env, "CONFIRM_TIMEOUT_MS", 30_000, 1, 3_600_000);
+  const bundle = int(env, "BUNDLE_CONFIRM_TIMEOUT_MS", 30_000, 1, 3_600_000);
+  return Math.max(confirm, bundle) + 30_000;
 }
 
 /**

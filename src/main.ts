@@ -5,6 +5,7 @@ import { createChain, type Chain } from "./chain/chain.js";
 import { chainOptionsFromConfig, ConfigError, loadConfig, type Config } from "./config.js";
 import { redisRateLimiter, storeRateLimiter } from "./http/rate-limiters.js";
 import { createLogger } from "./logger.js";
+import { startServiceMaintenance } from "./maintenance.js";
 import { openStore } from "./store/index.js";
 import {
   createVault,
@@ -98,6 +99,9 @@ async function main(): Promise<void> {
     cleanups.push(async () => stopChain());
     // The in-process localnet is always reachable, so the chain has started by now.
     if (installLookupTable !== undefined) await installLookupTable(chain);
+
+    if (config.reconcileIntervalMs > 0)
+      cleanups.push(startServiceMaintenance({ config, store, chain, logger }));
 
     let rateLimiter = storeRateLimiter(store);
     if (config.redisUrl !== undefined) {

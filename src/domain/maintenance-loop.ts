@@ -10,8 +10,6 @@ export interface MaintenanceTask {
 export interface MaintenanceOptions {
   intervalMs: number;
   onError: (task: string, e: unknown) => void;
-  /** Told of each task's result (for logs). */
-  onDone?: (task: string, result: unknown) => void;
 }
 
 /** Runs the tasks now and then every `intervalMs`; returns a stop function that waits for a running tick. */
@@ -22,7 +20,7 @@ export function startMaintenance(tasks: MaintenanceTask[], options: MaintenanceO
     for (const task of tasks) {
       if (stopped) return;
       try {
-        options.onDone?.(task.name, await task.run());
+        await task.run();
       } catch (e) {
         options.onError(task.name, e);
       }

@@ -136,7 +136,13 @@ export function kyselyExecutions(
         .select("id")
         .where("status", "in", OPEN_EXECUTION_STATUSES)
         .where("updated_at", "<", c.updatedBefore)
-        .where((eb) => eb.or([eb("reconcile_until_ms", "is", null), eb("reconcile_until_ms", "<", c.nowMs)]))
+        .where((eb) =>
+          eb.or([
+            eb("reconcile_until_ms", "is", null),
+            eb("reconcile_until_ms", "<", c.nowMs),
+            eb("reconcile_owner", "=", c.owner),
+          ]),
+        )
         .orderBy("updated_at", "asc")
         .limit(c.limit);
       // PostgreSQL: processes claiming at once skip each other's rows instead of waiting or double-claiming.
@@ -146,7 +152,13 @@ export function kyselyExecutions(
         .updateTable("executions")
         .set({ reconcile_owner: c.owner, reconcile_until_ms: c.leaseUntilMs })
         .where("id", "in", candidates)
-        .where((eb) => eb.or([eb("reconcile_until_ms", "is", null), eb("reconcile_until_ms", "<", c.nowMs)]))
+        .where((eb) =>
+          eb.or([
+            eb("reconcile_until_ms", "is", null),
+            eb("reconcile_until_ms", "<", c.nowMs),
+            eb("reconcile_owner", "=", c.owner),
+          ]),
+        )
         .returningAll()
         .execute();
       return rows.map(toExecution);

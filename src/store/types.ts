@@ -168,7 +168,7 @@ export interface Store {
   listExecutions(query: ListExecutionsQuery): Promise<ExecutionRecord[]>;
   /**
    * Leases up to `limit` open executions (pending / submitted / timeout, oldest update first) that no other
-   * process holds a live lease on, and returns them. Atomic across processes sharing the database.
+   * process holds a live lease on (the owner's own leases are renewed), and returns them. Atomic across processes sharing the database.
    */
   claimOpenExecutions(claim: ClaimOpenExecutions): Promise<ExecutionRecord[]>;
   /** Writes a reconciled outcome only while `owner` holds the lease and the record is still open. */

@@ -1,7 +1,12 @@
 import { describe, it, expect } from "vitest";
 import { Keypair, PublicKey, TransactionInstruction } from "@solana/web3.js";
 import { assembleTransaction } from "../../src/chain/tx-assembly.js";
-import { customErrorOf, decodeProgramError, logsExcerpt } from "../../src/chain/program-errors.js";
+import {
+  customErrorOf,
+  decodeProgramError,
+  decodeProgramErrorFromLogs,
+  logsExcerpt,
+} from "../../src/chain/program-errors.js";
 
 const LAUNCH = new PublicKey("6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P");
 const SWAP = new PublicKey("pAMMBay6oceH9fJKBRHGP5D4bD4sWpmSwMn52FMfXEA");
@@ -18,6 +23,28 @@ function wireCalling(programId: PublicKey) {
 }
 
 describe("program error decoding", () => {
+  it("names the failing program from the runtime's failure line when only logs are at hand", () => {
+    const logs = [
+      `Program ComputeBudget111111111111111111111111111111 success`,
+      `Program ${SWAP.toBase58()} invoke [1]`,
+      `Program ${LAUNCH.toBase58()} invoke [1]`,
+      "Program log: AnchorError occurred. Error Code: TooLittleSolReceived.",
+      `Program ${LAUNCH.toBase58()} failed: custom program error: 0x1773`,
+    ];
+    const err = { InstructionError: [2, { Custom: 6003 }] };
+    expect(decodeProgramErrorFromLogs(err, logs)).toMatchObject({
+      program: "launch",
+      code: 6003,
+      name: "TooLittleSolReceived",
+    });
+    expect(decodeProgramErrorFromLogs(err, null)).toMatchObject({
+      program: "unknown",
+      code: 6003,
+      name: null,
+    });
+    expect(decodeProgramErrorFromLogs("AccountInUse", logs)).toBeNull();
+  });
+
   it("names launch program errors from its IDL", () => {
     const p = decodeProgramError({ InstructionError: [2, { Custom: 6003 }] }, wireCalling(LAUNCH));
     expect(p).toMatchObject({
