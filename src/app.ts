@@ -110,6 +110,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   installErrorHandler(app);
+  // Before any plugin registers routes: its request decoration and onRoute hook must reach all of them.
+  installIdempotency(app, {
+    store: deps.store,
+    nowMs: () => deps.clock().getTime(),
+    onError: (e) =>
+      app.log.error({ err: { message: (e as Error).message } }, "idempotency record not written"),
+  });
   await app.register(helmet, { contentSecurityPolicy: API_CSP });
   await app.register(swagger, {
     openapi: {
@@ -120,12 +127,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(swaggerUi, { routePrefix: "/docs", staticCSP: DOCS_CSP });
   installAuth(app, deps);
-  installIdempotency(app, {
-    store: deps.store,
-    nowMs: () => deps.clock().getTime(),
-    onError: (e) =>
-      app.log.error({ err: { message: (e as Error).message } }, "idempotency record not written"),
-  });
   const metrics = deps.metrics ?? createMetrics();
   installMetrics(app, metrics);
   // Every route sees the store through the outcome hook, so each recorded execution outcome is counted.
