@@ -40,6 +40,7 @@ export interface ExecutionView {
   response: unknown;
   error: unknown;
   timings: unknown;
+  idempotency_key: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -91,6 +92,7 @@ function executionView(e: ExecutionRecord): ExecutionView {
     response: e.response,
     error: e.error,
     timings: e.timings,
+    idempotency_key: e.idempotencyKey,
     created_at: e.createdAt,
     updated_at: e.updatedAt,
   };

@@ -30,6 +30,10 @@ const executionSchema = {
     response: anyJson,
     error: anyJson,
     timings: anyJson,
+    idempotency_key: {
+      type: ["string", "null"],
+      description: "the Idempotency-Key of the request that recorded it, if it had one",
+    },
     created_at: { type: "string" },
     updated_at: { type: "string" },
   },

@@ -53,6 +53,7 @@ function toExecution(r: Selectable<ExecutionsTable>): ExecutionRecord {
     timings: fromJson(r.timings),
     // PostgreSQL returns bigint columns as strings.
     lastValidBlockHeight: r.last_valid_block_height === null ? null : Number(r.last_valid_block_height),
+    idempotencyKey: r.idempotency_key,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };

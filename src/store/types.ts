@@ -54,14 +54,18 @@ export interface ExecutionRecord {
   timings: unknown;
   /** Block height after which the transaction(s) can no longer land; null for records older than the column. */
   lastValidBlockHeight: number | null;
+  /** The Idempotency-Key of the request that recorded it (scoped to the API key), if it had one. */
+  idempotencyKey: string | null;
   createdAt: string;
   updatedAt: string;
 }
 
-export type NewExecution = Omit<ExecutionRecord, "createdAt" | "updatedAt" | "lastValidBlockHeight"> & {
+export type NewExecution = Omit<
+  ExecutionRecord,
+  "createdAt" | "updatedAt" | "lastValidBlockHeight" | "idempotencyKey"
+> & {
   createdAt?: string;
   lastValidBlockHeight?: number | null;
-  /** The Idempotency-Key of the request that recorded it (scoped to the API key). */
   idempotencyKey?: string | null;
 };
 

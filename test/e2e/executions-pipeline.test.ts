@@ -25,7 +25,13 @@ function fakes(submit: () => Promise<SubmitResult>) {
     store: {
       insertExecution: async (e: NewExecution) => {
         events.push(`insert ${e.status} ${e.signatures.join(",")}`);
-        return { ...e, lastValidBlockHeight: e.lastValidBlockHeight ?? null, createdAt: "", updatedAt: "" };
+        return {
+          ...e,
+          lastValidBlockHeight: e.lastValidBlockHeight ?? null,
+          idempotencyKey: e.idempotencyKey ?? null,
+          createdAt: "",
+          updatedAt: "",
+        };
       },
       updateExecution: async (_id: string, p: ExecutionPatch) => {
         events.push(`update ${p.status}`);

@@ -52,6 +52,10 @@ describe("Idempotency-Key", () => {
     expect(e2e.roundTrips()["relay.sendTransaction"]).toBeUndefined();
     expect(await e2e.tokenBalance(wallet, mint)).toBe(tokens);
     expect(await executionCount(apiKey)).toBe(1);
+    const [row] = (await e2e.get(apiKey, "/v1/executions")).json<{
+      executions: { idempotency_key: string }[];
+    }>().executions;
+    expect(row?.idempotency_key).toBe("buy-1");
   });
 
   it("answers 422 for the same key with a different request, 400 for a bad key, and is scoped to the API key", async () => {

@@ -43,7 +43,13 @@ function harness(balances: bigint[], failSend?: number) {
       listWallets: async () => wallets,
       insertExecution: async (e) => {
         executions.push(e);
-        return { ...e, lastValidBlockHeight: e.lastValidBlockHeight ?? null, createdAt: "", updatedAt: "" };
+        return {
+          ...e,
+          lastValidBlockHeight: e.lastValidBlockHeight ?? null,
+          idempotencyKey: e.idempotencyKey ?? null,
+          createdAt: "",
+          updatedAt: "",
+        };
       },
       updateExecution: async () => undefined,
     },
