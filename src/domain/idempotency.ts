@@ -7,7 +7,7 @@
  * first request recorded nothing, so it sent nothing) or learns that the first was interrupted.
  */
 import { createHash, randomUUID } from "node:crypto";
-import type { IdempotencyRecord, Store } from "../store/index.js";
+import type { IdempotencyRecord, IdempotencyStore } from "../store/index.js";
 import { ApiError, IDEMPOTENCY } from "./errors.js";
 
 /** How long a key is remembered. */
@@ -27,16 +27,8 @@ export interface IdempotencyClaim {
 
 /** The narrow collaborators of the idempotency rules. */
 export interface IdempotencyDeps {
-  store: Pick<
-    Store,
-    | "insertIdempotencyKey"
-    | "findIdempotencyKey"
-    | "leaseIdempotencyKey"
-    | "completeIdempotencyKey"
-    | "releaseIdempotencyKey"
-    | "deleteExpiredIdempotencyKey"
-    | "hasIdempotentExecution"
-  >;
+  /** Everything but the purge, which the maintenance loop does. */
+  store: Omit<IdempotencyStore, "purgeIdempotencyKeys">;
   nowMs: () => number;
 }
 

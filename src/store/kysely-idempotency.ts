@@ -1,19 +1,7 @@
 /** The Idempotency-Key half of the Kysely store (both engines). */
 import type { Kysely, Selectable } from "kysely";
 import type { Database, IdempotencyKeysTable } from "./schema.js";
-import type { IdempotencyRecord, Store } from "./types.js";
-
-type IdempotencyStore = Pick<
-  Store,
-  | "hasIdempotentExecution"
-  | "insertIdempotencyKey"
-  | "findIdempotencyKey"
-  | "leaseIdempotencyKey"
-  | "completeIdempotencyKey"
-  | "releaseIdempotencyKey"
-  | "deleteExpiredIdempotencyKey"
-  | "purgeIdempotencyKeys"
->;
+import type { IdempotencyRecord, IdempotencyStore } from "./types.js";
 
 function toRecord(r: Selectable<IdempotencyKeysTable>): IdempotencyRecord {
   return {

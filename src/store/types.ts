@@ -97,6 +97,19 @@ export interface IdempotencyRecord {
   createdAtMs: number;
 }
 
+/** The Idempotency-Key methods of the store. */
+export type IdempotencyStore = Pick<
+  Store,
+  | "hasIdempotentExecution"
+  | "insertIdempotencyKey"
+  | "findIdempotencyKey"
+  | "leaseIdempotencyKey"
+  | "completeIdempotencyKey"
+  | "releaseIdempotencyKey"
+  | "deleteExpiredIdempotencyKey"
+  | "purgeIdempotencyKeys"
+>;
+
 /** Inputs of claiming a key for a new request. */
 export interface NewIdempotencyKey {
   apiKeyId: number;

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { FOUNDATION, IDEMPOTENCY } from "../../src/domain/errors.js";
+import { newExecution } from "../helpers/fixtures.js";
 import { useE2e } from "../helpers/use-e2e.js";
 
 const e2e = useE2e();
@@ -174,22 +175,7 @@ describe("Idempotency-Key", () => {
     expect(taken.headers["idempotent-replayed"]).toBeUndefined();
 
     await e2e.store.insertIdempotencyKey({ ...dead, key: "orphan-sent" });
-    await e2e.store.insertExecution({
-      id: "orphan-execution",
-      apiKeyId,
-      kind: "trade",
-      wallet,
-      wallets: [wallet],
-      signatures: ["1111111111111111111111111111111111111111111111111111111111111111"],
-      bundleId: null,
-      status: "pending",
-      confirmationStatus: null,
-      request: {},
-      response: null,
-      error: null,
-      timings: null,
-      idempotencyKey: "orphan-sent",
-    });
+    await e2e.store.insertExecution(newExecution(apiKeyId, wallet, { idempotencyKey: "orphan-sent" }));
     const interrupted = await postWithKey(apiKey, "orphan-sent", EXECUTE, body);
     expect(interrupted.statusCode).toBe(409);
     expect(interrupted.json()).toEqual({ detail: IDEMPOTENCY.interrupted });

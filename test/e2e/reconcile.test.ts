@@ -3,10 +3,10 @@
  * whose outcome was never written) reach their final status from the chain's own record, and
  * GET /v1/executions shows it.
  */
-import { randomUUID } from "node:crypto";
 import { Keypair, SystemProgram, Transaction } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
 import { reconcileOnce } from "../../src/domain/reconcile.js";
+import { newExecution } from "../helpers/fixtures.js";
 import { useE2e } from "../helpers/use-e2e.js";
 
 const e2e = useE2e();
@@ -61,22 +61,9 @@ describe("reconciliation", () => {
     tx.sign(payer);
     const failedSig = await e2e.connection.sendRawTransaction(tx.serialize(), { skipPreflight: true });
     const apiKeyId = (await e2e.store.findApiKeyByHash(e2e.vault.hashApiKey(apiKey)))!.id;
-    await e2e.store.insertExecution({
-      id: randomUUID(),
-      apiKeyId,
-      kind: "transfer",
-      wallet,
-      wallets: [wallet],
-      signatures: [failedSig],
-      bundleId: null,
-      status: "pending",
-      confirmationStatus: null,
-      request: {},
-      response: null,
-      error: null,
-      timings: null,
-      lastValidBlockHeight,
-    });
+    await e2e.store.insertExecution(
+      newExecution(apiKeyId, wallet, { kind: "transfer", signatures: [failedSig], lastValidBlockHeight }),
+    );
     // Let the landed ones reach confirmed.
     e2e.localnet.admin.advanceSlots(2);
 

@@ -1,9 +1,11 @@
 /** Small fixture builders shared by the unit tests. */
+import { randomUUID } from "node:crypto";
 import bs58 from "bs58";
 import { Keypair, PublicKey, TransactionInstruction } from "@solana/web3.js";
 import { ACCOUNT_SIZE, AccountLayout, AccountState, MINT_SIZE, MintLayout } from "@solana/spl-token";
 import { assembleTransaction } from "../../src/chain/tx-assembly.js";
 import type { Address } from "../../src/domain/addresses.js";
+import type { NewExecution } from "../../src/store/index.js";
 
 /** A valid, distinct base58 address: 32 bytes of `n`. */
 export const addr = (n: number): Address => bs58.encode(Buffer.alloc(32, n)) as Address;
@@ -70,4 +72,28 @@ export function sampleTransaction(): ReturnType<typeof assembleTransaction> {
     computeUnitPriceMicroLamports: 1n,
     blockhash: "EkSnNWid2cvwEVnVx9aBqawnmiCNiDgp3gUdkDPTKN1N",
   });
+}
+
+/** An open trade execution record of `wallet` (a fresh id, status pending); `over` replaces any field. */
+export function newExecution(
+  apiKeyId: number,
+  wallet: string,
+  over: Partial<NewExecution> = {},
+): NewExecution {
+  return {
+    id: randomUUID(),
+    apiKeyId,
+    kind: "trade",
+    wallet,
+    wallets: [wallet],
+    signatures: ["S"],
+    bundleId: null,
+    status: "pending",
+    confirmationStatus: null,
+    request: {},
+    response: null,
+    error: null,
+    timings: null,
+    ...over,
+  };
 }

@@ -11,6 +11,7 @@ import type { SignatureStatus } from "../../src/chain/rpc-client.js";
 import { beginIdempotent, IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_TTL_MS } from "../../src/domain/idempotency.js";
 import { reconcileOnce } from "../../src/domain/reconcile.js";
 import { isoNoZone, openStore, type ExecutionRecord, type Store } from "../../src/store/index.js";
+import { newExecution } from "../helpers/fixtures.js";
 import { dropSchema, freshSchemaName, TEST_DATABASE_URL } from "../helpers/pg.js";
 
 let counter = 0;
@@ -36,23 +37,9 @@ async function openExecution(
   signatures: string[],
   createdAt: string,
 ): Promise<ExecutionRecord> {
-  return store.insertExecution({
-    id: randomUUID(),
-    apiKeyId,
-    kind: "trade",
-    wallet,
-    wallets: [wallet],
-    signatures,
-    bundleId: null,
-    status: "submitted",
-    confirmationStatus: null,
-    request: {},
-    response: null,
-    error: null,
-    timings: null,
-    lastValidBlockHeight: 100,
-    createdAt,
-  });
+  return store.insertExecution(
+    newExecution(apiKeyId, wallet, { signatures, status: "submitted", lastValidBlockHeight: 100, createdAt }),
+  );
 }
 
 const confirmedStatus: SignatureStatus = {

@@ -8,6 +8,7 @@ import { observeOutcomes, runSingleExecution, type ExecutionDeps } from "../../s
 import { createMetrics, type Metrics } from "../../src/observability/metrics.js";
 import { openStore, type ExecutionKind, type ExecutionStatus, type Store } from "../../src/store/index.js";
 import type { SealedWallet } from "../../src/vault/index.js";
+import { newExecution } from "../helpers/fixtures.js";
 
 const ok = (confirmed: boolean): SubmitResult => ({
   signature: "SIG",
@@ -98,21 +99,7 @@ describe("execution outcome counter", () => {
     });
     expect(wrapped.dialect).toBe("sqlite");
     expect((await wrapped.listWallets(apiKeyId)).map((w) => w.publicKey)).toEqual([wallet.publicKey]);
-    await wrapped.insertExecution({
-      id: "e1",
-      apiKeyId,
-      kind: "trade",
-      wallet: wallet.publicKey,
-      wallets: [wallet.publicKey],
-      signatures: ["S"],
-      bundleId: null,
-      status: "pending",
-      confirmationStatus: null,
-      request: {},
-      response: null,
-      error: null,
-      timings: null,
-    });
+    await wrapped.insertExecution(newExecution(apiKeyId, wallet.publicKey, { id: "e1" }));
     const r = await wrapped.updateExecution("e1", { status: "confirmed" });
     expect(r?.status).toBe("confirmed");
   });
