@@ -283,7 +283,7 @@ function applyMutation(body: Record<string, unknown>, m: Mutation): void {
   if (m.op === "delete") delete body[key];
   else if (m.op === "nest") body[key] = nest(v, m.depth, m.asObject);
   else if (m.to === "string") body[key] = JSON.stringify(v) ?? "";
-  else if (m.to === "number") body[key] = Number(v);
+  else if (m.to === "number") body[key] = Number.parseFloat(JSON.stringify(v) ?? "");
   else if (m.to === "array") body[key] = [v];
   else if (m.to === "object") body[key] = { value: v };
   else body[key] = null;

@@ -40,6 +40,7 @@ try {
     onProgress: (n) => process.stderr.write(`fuzz: ${n} cases\n`),
   });
   print(report);
+  if (process.env.FUZZ_LOG !== undefined) writeFileSync(process.env.FUZZ_LOG, fixture.logLines.join(""));
   if (process.env.FUZZ_JSON !== undefined)
     writeFileSync(process.env.FUZZ_JSON, JSON.stringify(report, null, 2));
   process.exitCode = report.violations.length > 0 || report.secretsFound.length > 0 ? 1 : 0;

@@ -5,7 +5,8 @@
  */
 import fc from "fast-check";
 import type { LightMyRequestResponse } from "fastify";
-import { anyCaseArb, type CaseContext, type FuzzCase } from "./cases.js";
+import bs58 from "bs58";
+import { anyCaseArb, BUILTIN_ADDRESSES, type CaseContext, type FuzzCase } from "./cases.js";
 import type { FuzzFixture } from "./fixture.js";
 import { routesOf } from "./openapi-routes.js";
 
@@ -41,6 +42,8 @@ export interface FuzzReport {
   /** 502 details of genuine upstream failures, with counts. */
   upstream502Causes: Record<string, number>;
   violations: Violation[];
+  /** Answers of the "valid" family that were not 2xx, by "route status detail" (what kept valid bodies out). */
+  validRefused: Record<string, number>;
   missingDetail: number;
   logLinesScanned: number;
   secretFormsRegistered: number;
@@ -88,6 +91,15 @@ export interface RunOptions {
 export async function runFuzz(f: FuzzFixture, opts: RunOptions): Promise<FuzzReport> {
   const routes = routesOf(f.e2e.app.swagger());
   const disposable: string[] = [];
+  // Public addresses the generators may put where a secret belongs: never registered as secrets.
+  const publicKeys = new Set<string>([
+    ...f.wallets,
+    f.foreignWallet,
+    f.mint,
+    f.migratedMint,
+    f.pool,
+    ...BUILTIN_ADDRESSES,
+  ]);
   const ctx: CaseContext = {
     apiKey: f.apiKey,
     otherApiKey: f.otherApiKey,
@@ -104,13 +116,14 @@ export async function runFuzz(f: FuzzFixture, opts: RunOptions): Promise<FuzzRep
   const upstream502Causes: Record<string, number> = {};
   const violations: Violation[] = [];
   let missingDetail = 0;
+  const validRefused: Record<string, number> = {};
   const restoreEvery = opts.restoreEvery ?? 200;
   const started = Date.now();
 
   const property = fc.asyncProperty(anyCaseArb(routes, ctx), async (c) => {
     if (total.cases > 0 && total.cases % restoreEvery === 0) await f.restore();
     if (total.cases > 0 && total.cases % 5000 === 0) opts.onProgress?.(total.cases);
-    registerSentSecrets(f, c);
+    registerSentSecrets(f, c, publicKeys);
     const res = await f.e2e.app.inject({
       method: c.method as "GET",
       url: c.url,
@@ -126,8 +139,12 @@ export async function runFuzz(f: FuzzFixture, opts: RunOptions): Promise<FuzzRep
       else t.s5xx += 1;
     }
     byFamily[c.family] = (byFamily[c.family] ?? 0) + 1;
-    harvest(f, c, res, disposable);
+    harvest(f, c, res, disposable, publicKeys);
     const problem = checkAnswer(c, res);
+    if (c.family === "valid" && res.statusCode >= 300) {
+      const k = `${c.route.key} ${res.statusCode} ${res.body.slice(0, 100)}`;
+      validRefused[k] = (validRefused[k] ?? 0) + 1;
+    }
     if (res.statusCode === 502 && problem === undefined) {
       total.upstream502 += 1;
       tally.upstream502 += 1;
@@ -161,6 +178,7 @@ export async function runFuzz(f: FuzzFixture, opts: RunOptions): Promise<FuzzRep
     byFamily,
     upstream502Causes,
     violations,
+    validRefused,
     missingDetail,
     logLinesScanned: f.logLines.length,
     secretFormsRegistered: f.secrets.size,
@@ -169,19 +187,29 @@ export async function runFuzz(f: FuzzFixture, opts: RunOptions): Promise<FuzzRep
 }
 
 /** Wallet secrets the case sends (imports) join the registry: a log must not carry them either. */
-function registerSentSecrets(f: FuzzFixture, c: FuzzCase): void {
+function registerSentSecrets(f: FuzzFixture, c: FuzzCase, publicKeys: ReadonlySet<string>): void {
   if (typeof c.payload !== "string" || !c.payload.includes("private_key_base58")) return;
   try {
     const body = JSON.parse(c.payload) as { private_key_base58?: unknown };
     const k = body.private_key_base58;
-    if (typeof k === "string") f.secrets.addWalletSecret(k.trim(), "imported wallet secret");
+    if (typeof k !== "string" || publicKeys.has(k.trim())) return;
+    const bytes = bs58.decode(k.trim());
+    // Only what the service would accept as a key is a secret; other texts are just hostile input.
+    if (bytes.length === 32 || bytes.length === 64)
+      f.secrets.addWalletSecret(k.trim(), "imported wallet secret");
   } catch {
-    // malformed JSON: the text itself is never logged (bodies are not), nothing to register
+    // malformed JSON or not base58: not a key the service could hold, nothing to register
   }
 }
 
 /** Secrets and wallets the answer hands out: new wallet secrets and keys are registered, new wallets reused. */
-function harvest(f: FuzzFixture, c: FuzzCase, res: LightMyRequestResponse, disposable: string[]): void {
+function harvest(
+  f: FuzzFixture,
+  c: FuzzCase,
+  res: LightMyRequestResponse,
+  disposable: string[],
+  publicKeys: Set<string>,
+): void {
   if (res.statusCode !== 200 || c.method !== "POST") return;
   if (!c.url.startsWith("/v1/wallets") && !c.url.startsWith("/v1/laser/setup")) return;
   const body = JSON.parse(res.body) as Record<string, unknown>;
