@@ -216,6 +216,8 @@ function harvest(
   for (const k of ["private_key_base58", "wallet_private_key"])
     if (typeof body[k] === "string") f.secrets.addWalletSecret(body[k], "wallet secret");
   if (typeof body.api_key === "string") f.secrets.add(body.api_key, "API key");
-  if (typeof body.public_key === "string" && !f.wallets.includes(body.public_key))
+  if (typeof body.public_key === "string" && !f.wallets.includes(body.public_key)) {
     disposable.push(body.public_key);
+    publicKeys.add(body.public_key);
+  }
 }
