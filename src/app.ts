@@ -8,7 +8,7 @@ import type { Config } from "./config.js";
 import { ApiError, FOUNDATION } from "./domain/errors.js";
 import { installAuth } from "./http/auth.js";
 import { cashbackRoutes } from "./http/cashback.js";
-import { installErrorHandler } from "./http/error-handler.js";
+import { frameworkErrorHandler, installErrorHandler } from "./http/error-handler.js";
 import { installIdempotency } from "./http/idempotency.js";
 import { installMetrics } from "./http/metrics.js";
 import { observeOutcomes } from "./domain/execution.js";
@@ -90,6 +90,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: trustProxyOption(deps.config.trustProxy),
     genReqId: () => crypto.randomUUID(),
+    frameworkErrors: frameworkErrorHandler,
   }) as unknown as FastifyInstance;
   // (cast: with loggerInstance Fastify infers a logger-specific instance type; routes only need the base type)
 

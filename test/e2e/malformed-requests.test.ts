@@ -1,0 +1,42 @@
+/**
+ * Malformed requests the fuzzer (issue 9.5) found answered outside the error catalog: each gets the
+ * service's `{"detail"}` body with a fixed text that never quotes the request.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HTTP_INPUT } from "../../src/domain/errors.js";
+import { buildTestApp, type TestApp } from "../helpers/app.js";
+
+let t: TestApp;
+let apiKey: string;
+beforeAll(async () => {
+  t = await buildTestApp();
+  apiKey = (await t.setup()).apiKey;
+});
+afterAll(async () => {
+  await t.close();
+});
+
+describe("router errors", () => {
+  it.each(["/v1/wallets/%zz/default", "/v1/wallets/%", "/v1/wallets/%E0%A4%A"])(
+    "a URL with malformed percent-encoding (%s) is a 400 with a detail",
+    async (url) => {
+      const res = await t.app.inject({
+        method: url.endsWith("default") ? "PUT" : "DELETE",
+        url,
+        headers: { "x-api-key": apiKey },
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ detail: HTTP_INPUT.badUrl });
+    },
+  );
+
+  it("a path parameter over 100 characters is a 414 with a detail that does not quote it", async () => {
+    const res = await t.app.inject({
+      method: "DELETE",
+      url: `/v1/wallets/${"x".repeat(500)}`,
+      headers: { "x-api-key": apiKey },
+    });
+    expect(res.statusCode).toBe(414);
+    expect(res.json()).toEqual({ detail: HTTP_INPUT.paramTooLong });
+  });
+});
