@@ -5,11 +5,12 @@ import swaggerUi from "@fastify/swagger-ui";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { Chain } from "./chain/chain.js";
 import type { Config } from "./config.js";
-import { ApiError, FOUNDATION } from "./domain/errors.js";
+import type { ApiError } from "./domain/errors.js";
 import { installAuth } from "./http/auth.js";
 import { cashbackRoutes } from "./http/cashback.js";
 import { frameworkErrorHandler, installErrorHandler } from "./http/error-handler.js";
 import { installIdempotency } from "./http/idempotency.js";
+import { parseJsonBody } from "./http/json-body.js";
 import { installMetrics } from "./http/metrics.js";
 import { observeOutcomes } from "./domain/execution.js";
 import { createMetrics, type Metrics } from "./observability/metrics.js";
@@ -95,18 +96,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // (cast: with loggerInstance Fastify infers a logger-specific instance type; routes only need the base type)
 
   // Own JSON parser: an empty body means "no fields" (set_default is optional), and parse errors become
-  // one fixed 400 text instead of a message quoting the body.
+  // fixed 400 texts instead of a message quoting the body.
   app.removeContentTypeParser(["application/json", "text/plain"]);
   app.addContentTypeParser("application/json", { parseAs: "string" }, (_req, body, done) => {
-    const text = typeof body === "string" ? body : body.toString("utf8");
-    if (text.trim() === "") return done(null, undefined);
     try {
-      done(
-        null,
-        JSON.parse(text, (k, v: unknown) => (k === "__proto__" ? undefined : v)),
-      );
-    } catch {
-      done(new ApiError(400, FOUNDATION.invalidJson), undefined);
+      done(null, parseJsonBody(typeof body === "string" ? body : body.toString("utf8")));
+    } catch (e) {
+      done(e as ApiError, undefined);
     }
   });
 

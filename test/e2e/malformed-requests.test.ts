@@ -40,3 +40,34 @@ describe("router errors", () => {
     expect(res.json()).toEqual({ detail: HTTP_INPUT.paramTooLong });
   });
 });
+
+describe("deeply nested bodies", () => {
+  const post = (payload: string, headers: Record<string, string> = {}) =>
+    t.app.inject({
+      method: "POST",
+      url: "/v1/trades/execute",
+      headers: { "x-api-key": apiKey, "content-type": "application/json", ...headers },
+      payload,
+    });
+
+  it("a body nested thousands deep with an Idempotency-Key is a 400, not a stack overflow", async () => {
+    for (const payload of [
+      "[".repeat(5000) + "]".repeat(5000),
+      '{"a":'.repeat(5000) + "1" + "}".repeat(5000),
+    ]) {
+      const res = await post(payload, { "idempotency-key": "deep-1" });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ detail: HTTP_INPUT.nestedTooDeep });
+    }
+  });
+
+  it("32 levels pass the parser; brackets inside strings do not count", async () => {
+    const at32 = '{"a":'.repeat(31) + "[]" + "}".repeat(31);
+    const res = await post(at32, { "idempotency-key": "deep-2" });
+    expect(res.json<{ detail: string }>().detail).not.toBe(HTTP_INPUT.nestedTooDeep);
+    const res2 = await post(JSON.stringify({ action: "[".repeat(100) + '\\"{'.repeat(50) }));
+    expect(res2.json<{ detail: string }>().detail).not.toBe(HTTP_INPUT.nestedTooDeep);
+    const res3 = await post("[".repeat(33) + "]".repeat(33));
+    expect(res3.json()).toEqual({ detail: HTTP_INPUT.nestedTooDeep });
+  });
+});
