@@ -30,6 +30,8 @@ export interface FuzzFixture {
   logLines: string[];
   /** Tops the funded wallets up and makes the first the default again (fuzzed requests move both). */
   restore(): Promise<void>;
+  /** Delinks wallets of the funded key (fixture upkeep, not counted as cases). */
+  delink(wallets: readonly string[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -99,6 +101,14 @@ export async function startFuzzFixture(): Promise<FuzzFixture> {
         url: `/v1/wallets/${wallets[0]}/default`,
         headers: { "x-api-key": main.apiKey },
       });
+    },
+    async delink(list) {
+      for (const w of list)
+        await e2e.app.inject({
+          method: "DELETE",
+          url: `/v1/wallets/${w}`,
+          headers: { "x-api-key": main.apiKey },
+        });
     },
     close: () => e2e.close(),
   };

@@ -33,11 +33,12 @@ function print(r: FuzzReport): void {
 }
 
 const fixture = await startFuzzFixture();
+const t0 = Date.now();
 try {
   const report = await runFuzz(fixture, {
     runs,
     seed,
-    onProgress: (n) => process.stderr.write(`fuzz: ${n} cases\n`),
+    onProgress: (n) => process.stderr.write(`fuzz: ${n} cases, ${((Date.now() - t0) / 1000).toFixed(0)} s\n`),
   });
   print(report);
   if (process.env.FUZZ_LOG !== undefined) writeFileSync(process.env.FUZZ_LOG, fixture.logLines.join(""));
