@@ -265,3 +265,9 @@ export const HTTP_INPUT = {
   paramTooLong: "a path parameter is longer than 100 characters",
   nestedTooDeep: "request body is nested more than 32 levels deep",
 } as const;
+
+/** Texts for transfers to an address that is never a wallet (issue 9.5). Documented in docs/decisions.md. */
+export const TRANSFER_TARGETS = {
+  destinationReserved: "destination wallet is a program or sysvar address, not a wallet",
+  splitDestinationReserved: "each destination must be a wallet, not a program or sysvar address",
+} as const;
