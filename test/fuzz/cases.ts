@@ -250,7 +250,7 @@ function mutationArb(route: FuzzRoute, known: readonly string[]): fc.Arbitrary<M
       arbitrary: fc.record({
         op: fc.constant("nest" as const),
         index: fc.nat(),
-        depth: fc.integer({ min: 1, max: 3000 }),
+        depth: fc.integer({ min: 1, max: 200 }),
         asObject: fc.boolean(),
       }),
     },
