@@ -45,6 +45,8 @@ export interface FuzzReport {
   /** Answers of the "valid" family that were not 2xx, by "route status detail" (what kept valid bodies out). */
   validRefused: Record<string, number>;
   missingDetail: number;
+  /** 4xx answers by status and detail (first 70 characters; at most 300 distinct). */
+  details4xx: Record<string, number>;
   logLinesScanned: number;
   secretFormsRegistered: number;
   secretsFound: { line: number; kind: string }[];
@@ -117,6 +119,7 @@ export async function runFuzz(f: FuzzFixture, opts: RunOptions): Promise<FuzzRep
   const violations: Violation[] = [];
   let missingDetail = 0;
   const validRefused: Record<string, number> = {};
+  const details4xx: Record<string, number> = {};
   const restoreEvery = opts.restoreEvery ?? 200;
   const started = Date.now();
 
@@ -146,6 +149,10 @@ export async function runFuzz(f: FuzzFixture, opts: RunOptions): Promise<FuzzRep
     byFamily[c.family] = (byFamily[c.family] ?? 0) + 1;
     harvest(f, c, res, disposable, publicKeys);
     const problem = checkAnswer(c, res);
+    if (res.statusCode >= 400 && res.statusCode < 500) {
+      const k = `${res.statusCode} ${(detailOf(res.body) ?? "(none)").slice(0, 70)}`;
+      if (k in details4xx || Object.keys(details4xx).length < 300) details4xx[k] = (details4xx[k] ?? 0) + 1;
+    }
     if (c.family === "valid" && res.statusCode >= 300) {
       const k = `${c.route.key} ${res.statusCode} ${res.body.slice(0, 100)}`;
       validRefused[k] = (validRefused[k] ?? 0) + 1;
@@ -153,7 +160,9 @@ export async function runFuzz(f: FuzzFixture, opts: RunOptions): Promise<FuzzRep
     if (res.statusCode === 502 && problem === undefined) {
       total.upstream502 += 1;
       tally.upstream502 += 1;
-      const cause = (JSON.parse(res.body) as { detail: string }).detail.slice(0, 80);
+      // The detail and, where the answer carries one, the chain's error: what the upstream refused.
+      const b = JSON.parse(res.body) as { detail: string; error?: unknown };
+      const cause = `${b.detail.slice(0, 80)}${b.error !== undefined ? ` ${JSON.stringify(b.error).slice(0, 100)}` : ""}`;
       upstream502Causes[cause] = (upstream502Causes[cause] ?? 0) + 1;
     }
     if (problem !== undefined) {
@@ -185,6 +194,7 @@ export async function runFuzz(f: FuzzFixture, opts: RunOptions): Promise<FuzzRep
     violations,
     validRefused,
     missingDetail,
+    details4xx,
     logLinesScanned: f.logLines.length,
     secretFormsRegistered: f.secrets.size,
     secretsFound,
