@@ -41,6 +41,8 @@ export interface FuzzReport {
   byFamily: Record<string, number>;
   /** 502 details of genuine upstream failures, with counts. */
   upstream502Causes: Record<string, number>;
+  /** The first 502 cases' request bodies (first 300 characters), to tell what the upstream refused. */
+  upstream502Samples: string[];
   violations: Violation[];
   /** Answers of the "valid" family that were not 2xx, by "route status detail" (what kept valid bodies out). */
   validRefused: Record<string, number>;
@@ -116,6 +118,7 @@ export async function runFuzz(f: FuzzFixture, opts: RunOptions): Promise<FuzzRep
   const byRoute: Record<string, Tally> = Object.fromEntries(routes.map((r) => [r.key, emptyTally()]));
   const byFamily: Record<string, number> = {};
   const upstream502Causes: Record<string, number> = {};
+  const upstream502Samples: string[] = [];
   const violations: Violation[] = [];
   let missingDetail = 0;
   const validRefused: Record<string, number> = {};
@@ -164,6 +167,8 @@ export async function runFuzz(f: FuzzFixture, opts: RunOptions): Promise<FuzzRep
       const b = JSON.parse(res.body) as { detail: string; error?: unknown };
       const cause = `${b.detail.slice(0, 80)}${b.error !== undefined ? ` ${JSON.stringify(b.error).slice(0, 100)}` : ""}`;
       upstream502Causes[cause] = (upstream502Causes[cause] ?? 0) + 1;
+      if (upstream502Samples.length < 20)
+        upstream502Samples.push(`${c.url} ${String(c.payload).slice(0, 300)}`);
     }
     if (problem !== undefined) {
       if (problem.includes("detail")) missingDetail += 1;
@@ -191,6 +196,7 @@ export async function runFuzz(f: FuzzFixture, opts: RunOptions): Promise<FuzzRep
     byRoute,
     byFamily,
     upstream502Causes,
+    upstream502Samples,
     violations,
     validRefused,
     missingDetail,
