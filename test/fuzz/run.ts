@@ -135,12 +135,19 @@ export async function runFuzz(f: FuzzFixture, opts: RunOptions): Promise<FuzzRep
     }
     if (total.cases > 0 && total.cases % 5000 === 0) opts.onProgress?.(total.cases);
     registerSentSecrets(f, c, publicKeys);
-    const res = await f.e2e.app.inject({
-      method: c.method as "GET",
-      url: c.url,
-      headers: c.headers,
-      ...(c.payload !== undefined ? { payload: c.payload } : {}),
-    });
+    let res: LightMyRequestResponse;
+    try {
+      res = await f.e2e.app.inject({
+        method: c.method as "GET",
+        url: c.url,
+        headers: c.headers,
+        ...(c.payload !== undefined ? { payload: c.payload } : {}),
+      });
+    } catch (e) {
+      // A request the app could not even be handed (or a crash inside it) is a finding, not the end of the run.
+      violations.push({ ...violationOf(c, 0, (e as Error).message), problem: "inject threw" });
+      return;
+    }
     const tally = byRoute[c.route.key] ?? emptyTally();
     for (const t of [total, tally]) {
       t.cases += 1;
@@ -172,16 +179,7 @@ export async function runFuzz(f: FuzzFixture, opts: RunOptions): Promise<FuzzRep
     }
     if (problem !== undefined) {
       if (problem.includes("detail")) missingDetail += 1;
-      if (violations.length < 200)
-        violations.push({
-          problem,
-          route: c.route.key,
-          family: c.family,
-          method: c.method,
-          url: c.url.slice(0, 200),
-          status: res.statusCode,
-          body: res.body.slice(0, 300),
-        });
+      if (violations.length < 200) violations.push({ ...violationOf(c, res.statusCode, res.body), problem });
     }
   });
   await fc.assert(property, { numRuns: opts.runs, seed: opts.seed, endOnFailure: true });
@@ -204,6 +202,19 @@ export async function runFuzz(f: FuzzFixture, opts: RunOptions): Promise<FuzzRep
     logLinesScanned: f.logLines.length,
     secretFormsRegistered: f.secrets.size,
     secretsFound,
+  };
+}
+
+/** A violation record of case `c` (problem filled in by the caller). */
+function violationOf(c: FuzzCase, status: number, body: string): Violation {
+  return {
+    problem: "",
+    route: c.route.key,
+    family: c.family,
+    method: c.method,
+    url: c.url.slice(0, 200),
+    status,
+    body: body.slice(0, 300),
   };
 }
 
