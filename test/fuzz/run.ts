@@ -158,7 +158,12 @@ export async function runFuzz(f: FuzzFixture, opts: RunOptions): Promise<FuzzRep
     }
     byFamily[c.family] = (byFamily[c.family] ?? 0) + 1;
     harvest(f, c, res, disposable, publicKeys);
-    const problem = checkAnswer(c, res);
+    // An error answer never carries a secret (only setup and create return one, with 200).
+    const problem =
+      checkAnswer(c, res) ??
+      (res.statusCode >= 300 && f.secrets.findIn(res.body) !== undefined
+        ? "secret in an error answer"
+        : undefined);
     if (res.statusCode >= 400 && res.statusCode < 500) {
       const k = `${res.statusCode} ${(detailOf(res.body) ?? "(none)").slice(0, 70)}`;
       if (k in details4xx || Object.keys(details4xx).length < 300) details4xx[k] = (details4xx[k] ?? 0) + 1;
