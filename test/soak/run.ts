@@ -7,6 +7,7 @@
  *   npm run soak -- --only a,d        # some scenarios
  *   npm run soak -- --processes 2     # two service processes for (a) and (b)
  *   npm run soak -- --json out.json   # also write the reports as JSON
+ *   npm run soak -- --rpc-timeout-ms 20000   # RPC_TIMEOUT_MS of the service processes (default 5000)
  * The database is a fresh PostgreSQL database when TEST_DATABASE_URL is set, else a SQLite file;
  * REDIS_URL-style TEST_REDIS_URL is passed on when set.
  */
@@ -34,6 +35,9 @@ const reports = await runSoak({
   processes: Number(argValue("processes") ?? 1),
   database,
   ...(redisUrl !== undefined ? { redisUrl } : {}),
+  ...(argValue("rpc-timeout-ms") !== undefined
+    ? { serviceEnv: { RPC_TIMEOUT_MS: argValue("rpc-timeout-ms")! } }
+    : {}),
   log: (line) => process.stderr.write(`${line}\n`),
 });
 const seconds = (performance.now() - t0) / 1000;
