@@ -31,7 +31,7 @@ export const FULL: SoakSizes = {
 
 /** A few hundred trades in all: the form inside `npm test`. */
 export const SHORT: SoakSizes = {
-  load: { trades: 300, concurrency: 16, wallets: 5, mints: 2 },
+  load: { trades: 200, concurrency: 16, wallets: 5, mints: 2 },
   readFaults: { trades: 100, concurrency: 16 },
   // Generous: inside a busy `npm test` the property checked is "no request hangs", not a speed.
   neverLand: { trades: 16, concurrency: 16, slackMs: 15_000 },
@@ -103,7 +103,7 @@ export async function runSoak(o: SoakOptions): Promise<ScenarioReport[]> {
       RECONCILE_INTERVAL_MS: "500",
       RECONCILE_GRACE_MS: String(CONFIRM_TIMEOUT_MS + 1_000),
     };
-    await withCluster({ ...base, slotMs: 100, serviceEnv: { ...common, ...env } }, async (cluster) => {
+    await withCluster({ ...base, slotMs: 50, serviceEnv: { ...common, ...env } }, async (cluster) => {
       const traders = await prepareTraders(cluster, { wallets: 4, mints: 1, solEach: 5n });
       log(`(c) ${s.neverLand.trades} trades whose sends never land…`);
       reports.push(
