@@ -38,12 +38,15 @@ export class Faults {
   private matches(endpoint: Endpoint, method: string): boolean {
     const s = this.settings;
     if (
-    s.errorKinds !== undefined &&
-    !(Array.isArray(s.errorKinds) && s.errorKinds.every((k) => ["http429", "http500", "rpcError"].includes(k)))
-  ) {
-    throw new Error("errorKinds must be an array of http429, http500, rpcError");
-  }
-  if (s.endpoints !== undefined && !s.endpoints.includes(endpoint)) return false;
+      s.errorKinds !== undefined &&
+      !(
+        Array.isArray(s.errorKinds) &&
+        s.errorKinds.every((k) => ["http429", "http500", "rpcError"].includes(k))
+      )
+    ) {
+      throw new Error("errorKinds must be an array of http429, http500, rpcError");
+    }
+    if (s.endpoints !== undefined && !s.endpoints.includes(endpoint)) return false;
     if (s.methods !== undefined && !s.methods.includes(method)) return false;
     return true;
   }
@@ -114,7 +117,9 @@ function validateFaults(s: FaultSettings): void {
   }
   if (
     s.errorKinds !== undefined &&
-    !(Array.isArray(s.errorKinds) && s.errorKinds.every((k) => ["http429", "http500", "rpcError"].includes(k)))
+    !(
+      Array.isArray(s.errorKinds) && s.errorKinds.every((k) => ["http429", "http500", "rpcError"].includes(k))
+    )
   ) {
     throw new Error("errorKinds must be an array of http429, http500, rpcError");
   }
