@@ -21,3 +21,5 @@ export { localnetClient, startLocalnetProcess } from "./localnet-process.js";
 export type { LocalnetClient, LocalnetProcess, LocalnetProcessOptions } from "./localnet-process.js";
 export { freePort, randomMasterKey, serviceEnv, startService } from "./service-process.js";
 export type { ServiceOptions, ServiceProcess } from "./service-process.js";
+export { parseProcUsage, procUsage } from "./proc-usage.js";
+export type { ProcUsage } from "./proc-usage.js";
