@@ -35,6 +35,8 @@ export interface TradeCall {
   /** `signature` of the body (a 200, or a 502 that reports what it sent). */
   signature: string | null;
   confirmed: boolean | null;
+  /** `timing_ms.confirmation` of the body (requests with measure_timing). */
+  confirmationMs: number | null;
   /** `detail` of an error body, or the client error. */
   detail: string | null;
 }
@@ -48,18 +50,19 @@ export async function callTrade(
 ): Promise<TradeCall> {
   const t0 = performance.now();
   try {
-    const res = await apiRequest<{ signature?: unknown; confirmed?: unknown; detail?: unknown }>(
-      baseUrl,
-      "POST",
-      "/v1/trades/execute",
-      { apiKey, body, timeoutMs },
-    );
+    const res = await apiRequest<{
+      signature?: unknown;
+      confirmed?: unknown;
+      detail?: unknown;
+      timing_ms?: { confirmation?: unknown };
+    }>(baseUrl, "POST", "/v1/trades/execute", { apiKey, body, timeoutMs });
     const b = res.body ?? {};
     return {
       status: res.status,
       ms: performance.now() - t0,
       signature: typeof b.signature === "string" ? b.signature : null,
       confirmed: typeof b.confirmed === "boolean" ? b.confirmed : null,
+      confirmationMs: typeof b.timing_ms?.confirmation === "number" ? b.timing_ms.confirmation : null,
       detail: typeof b.detail === "string" ? b.detail : null,
     };
   } catch (e) {
@@ -68,6 +71,7 @@ export async function callTrade(
       ms: performance.now() - t0,
       signature: null,
       confirmed: null,
+      confirmationMs: null,
       detail: (e as Error).name === "TimeoutError" ? "client timeout" : (e as Error).message,
     };
   }
