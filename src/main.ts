@@ -5,6 +5,8 @@ import { createChain, type Chain } from "./chain/chain.js";
 import { chainOptionsFromConfig, ConfigError, loadConfig, type Config } from "./config.js";
 import { redisRateLimiter, storeRateLimiter } from "./http/rate-limiters.js";
 import { createLogger } from "./logger.js";
+import { createMetrics } from "./observability/metrics.js";
+import { relayMetricsObserver } from "./observability/relay-observer.js";
 import { startServiceMaintenance } from "./maintenance.js";
 import { openStore } from "./store/index.js";
 import {
@@ -86,8 +88,11 @@ async function main(): Promise<void> {
       appConfig = sandbox.config;
       installLookupTable = sandbox.installLookupTable;
     }
+    const metrics = createMetrics();
     const chain: Chain = createChain({
       ...chainOptionsFromConfig(appConfig),
+      // Per-relay acceptance latency and failures go to /metrics; a failure of one relay of several is a warning.
+      relayObserver: relayMetricsObserver(metrics, logger),
       // Refresh failures keep the last good values; they are worth a warning, not a crash.
       onCacheError: (e) =>
         logger.warn({ err: { message: (e as Error).message } }, "chain cache refresh failed"),
@@ -118,6 +123,7 @@ async function main(): Promise<void> {
       clock: () => new Date(),
       rateLimiter,
       chain,
+      metrics,
     });
     // app.close() stops accepting, lets in-flight requests finish, then the rest closes in reverse order.
     cleanups.push(() => app.close());

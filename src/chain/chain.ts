@@ -7,6 +7,7 @@ import { systemClock, type Clock } from "./clock.js";
 import type { FetchLike } from "./json-rpc.js";
 import type { PriorityFeeSetting } from "./priority-fee.js";
 import { createRelayClient, type RelayClient } from "./relay-client.js";
+import { createFanOutRelay, type RelayObserver } from "./relay-fanout.js";
 import { createRpcClient, type RpcClient } from "./rpc-client.js";
 import { submitAndConfirm, submitBundle, type SubmitBundleResult, type SubmitResult } from "./submit.js";
 import { upstreamDetail } from "./upstream-errors.js";
@@ -23,8 +24,15 @@ export type OperationKind = "trade" | "create" | "transfer" | "claim";
 /** Everything the chain layer needs, as plain typed values (src/config.ts maps the environment onto it). */
 export interface ChainOptions {
   rpcUrl: string;
-  /** Submission relay JSON-RPC endpoint. */
+  /** Submission relay JSON-RPC endpoint (used when `relays` is not given). */
   relayUrl: string;
+  /**
+   * Several relays (RELAY presets): every single transaction goes to all of them in parallel and the send
+   * resolves on the first acceptance. `name` labels logs and metrics; `headers` may carry an auth key.
+   */
+  relays?: readonly { name: string; url: string; headers?: Record<string, string> }[];
+  /** Told of each relay's acceptance latency or failure (metrics, logs). */
+  relayObserver?: RelayObserver;
   /** Bundle relay (block engine) base URL. */
   bundleRelayUrl: string;
   relayTipAccounts: readonly string[];
@@ -114,7 +122,18 @@ export function createChain(options: ChainOptions): Chain {
     random,
   });
   const relayTimeoutMs = options.relayTimeoutMs ?? options.rpcTimeoutMs;
-  const relay = createRelayClient({ url: options.relayUrl, timeoutMs: relayTimeoutMs, fetch: options.fetch });
+  const relay = createFanOutRelay(
+    (options.relays ?? [{ name: "relay", url: options.relayUrl }]).map((r) => ({
+      name: r.name,
+      client: createRelayClient({
+        url: r.url,
+        timeoutMs: relayTimeoutMs,
+        fetch: options.fetch,
+        ...(r.headers !== undefined ? { headers: r.headers } : {}),
+      }),
+    })),
+    options.relayObserver,
+  );
   const bundleRelay = createBundleRelayClient({
     url: options.bundleRelayUrl,
     timeoutMs: relayTimeoutMs,
@@ -179,7 +198,10 @@ export function createChain(options: ChainOptions): Chain {
       input.tip === "none"
         ? undefined
         : input.tip === undefined || input.tip === "relay"
-          ? { accounts: relayTipAccounts, lamports: options.relayTipLamports }
+          ? // A relay without tip accounts (RELAY=rpc) takes no tip.
+            relayTipAccounts.length === 0
+            ? undefined
+            : { accounts: relayTipAccounts, lamports: options.relayTipLamports }
           : input.tip;
     const assembled = assembleTransaction({
       payer: input.payer,
