@@ -33,8 +33,9 @@ function generatedAddresses(n: number): string[] {
 export async function startLocalnet(options: LocalnetOptions = {}): Promise<LocalnetHandle> {
   const cashbackCreation = options.cashbackCreation ?? false;
   const slotMs = options.slotMs ?? 400;
+  const programs = emulatedPrograms({ cashbackCreation });
   const ledger = createLedger({
-    programs: emulatedPrograms({ cashbackCreation }),
+    programs,
     slotMs: slotMs > 0 ? slotMs : 400,
   });
   installGenesis(ledger, { cashbackCreation });
@@ -47,10 +48,12 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
   }
 
   const faults = new Faults();
+  const relay2Faults = new Faults();
   const stats = new CallStats();
   const submitter = new Submitter(ledger, faults);
   const bundleRelay = new BundleRelay(ledger, faults, bundleTipAccounts);
-  const admin = createAdmin({ ledger, faults, stats, operator: launchOperator });
+  const admin = createAdmin({ ledger, faults, relay2Faults, stats, operator: launchOperator });
+  const relayConfig = { tipAccounts: relayTipAccounts, minTipLamports: relayTipLamports };
 
   const timers = new Set<NodeJS.Timeout>();
   const waiters = new Set<() => void>();
@@ -69,13 +72,15 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
 
   const server = createLocalnetServer(
     {
-      rpc: rpcMethods(ledger, submitter),
-      relay: relayMethods(ledger, submitter, {
-        tipAccounts: relayTipAccounts,
-        minTipLamports: relayTipLamports,
-      }),
+      rpc: rpcMethods(
+        ledger,
+        submitter,
+        programs.map((p) => p.programId),
+      ),
+      relay: relayMethods(ledger, submitter, relayConfig),
+      relay2: { methods: relayMethods(ledger, submitter, relayConfig), faults: relay2Faults },
       bundle: bundleMethods(ledger, bundleRelay, bundleTipAccounts),
-      admin: adminRoutes(admin, faults, ledger),
+      admin: adminRoutes(admin, faults, ledger, relay2Faults),
       faults,
       stats,
     },
@@ -111,6 +116,7 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
   return {
     rpcUrl: base,
     relayUrl: `${base}/relay`,
+    relay2Url: `${base}/relay2`,
     bundleRelayUrl: base,
     adminUrl: `${base}/admin`,
     wsUrl: `ws://${urlHost}:${port}`,

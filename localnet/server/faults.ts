@@ -2,7 +2,7 @@
 import type { FaultSettings } from "../api.js";
 
 /** The endpoints the localnet serves JSON-RPC on. */
-export type Endpoint = "rpc" | "relay" | "bundle";
+export type Endpoint = "rpc" | "relay" | "relay2" | "bundle";
 
 /** What to do to one matching call before serving it. */
 export interface FaultDecision {
@@ -98,8 +98,8 @@ function validateFaults(s: FaultSettings): void {
   if (s.errorKind !== undefined && !["http429", "http500", "rpcError"].includes(s.errorKind)) {
     throw new Error("errorKind must be http429, http500 or rpcError");
   }
-  if (s.endpoints !== undefined && !s.endpoints.every((e) => ["rpc", "relay", "bundle"].includes(e))) {
-    throw new Error("endpoints must be among rpc, relay, bundle");
+  if (s.endpoints !== undefined && !s.endpoints.every((e) => ["rpc", "relay", "relay2", "bundle"].includes(e))) {
+    throw new Error("endpoints must be among rpc, relay, relay2, bundle");
   }
   if (
     s.methods !== undefined &&
