@@ -97,11 +97,7 @@ function sharedTipAccounts(presets: RelayPreset[]): readonly string[] {
 }
 
 /** Resolves the relay settings; throws ConfigError naming the variable at fault. */
-export function loadRelaySettings(
-  env: NodeJS.ProcessEnv,
-  cluster: string,
-  sandbox: boolean,
-): RelaySettings {
+export function loadRelaySettings(env: NodeJS.ProcessEnv, cluster: string, sandbox: boolean): RelaySettings {
   const http = ["http:", "https:"];
   const relayUrl = url(env, "RELAY_URL", http);
   const explicitTips = addressList(env, "RELAY_TIP_ACCOUNTS");
@@ -113,7 +109,8 @@ export function loadRelaySettings(
   if (names === undefined) {
     // No preset: the explicit settings as before (required outside the sandbox).
     if (!sandbox) {
-      if (relayUrl === undefined) throw new ConfigError("RELAY_URL", `or RELAY is required when CLUSTER=${cluster}`);
+      if (relayUrl === undefined)
+        throw new ConfigError("RELAY_URL", `or RELAY is required when CLUSTER=${cluster}`);
       if (explicitTips === undefined) {
         throw new ConfigError("RELAY_TIP_ACCOUNTS", `is required with RELAY_URL when CLUSTER=${cluster}`);
       }

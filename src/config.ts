@@ -123,7 +123,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
 
   const fees = loadFeeSettings(env);
   const rpcUrl = url(env, "RPC_URL", ["http:", "https:"]);
-  if (!sandbox && rpcUrl === undefined) throw new ConfigError("RPC_URL", `is required when CLUSTER=${cluster}`);
+  if (!sandbox && rpcUrl === undefined)
+    throw new ConfigError("RPC_URL", `is required when CLUSTER=${cluster}`);
   const relays = loadRelaySettings(env, cluster, sandbox);
 
   const config: Config = {

@@ -98,7 +98,10 @@ function validateFaults(s: FaultSettings): void {
   if (s.errorKind !== undefined && !["http429", "http500", "rpcError"].includes(s.errorKind)) {
     throw new Error("errorKind must be http429, http500 or rpcError");
   }
-  if (s.endpoints !== undefined && !s.endpoints.every((e) => ["rpc", "relay", "relay2", "bundle"].includes(e))) {
+  if (
+    s.endpoints !== undefined &&
+    !s.endpoints.every((e) => ["rpc", "relay", "relay2", "bundle"].includes(e))
+  ) {
     throw new Error("endpoints must be among rpc, relay, relay2, bundle");
   }
   if (

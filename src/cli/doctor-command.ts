@@ -1,0 +1,62 @@
+/**
+ * `npm run doctor`: the pre-flight checks for the configured cluster, one line per check, exit 1 on any
+ * failure. With CLUSTER=localnet and no RPC_URL it checks a fresh in-process sandbox localnet (what `npm start`
+ * would run), so the command works with no configuration at all.
+ */
+import { createChain } from "../chain/chain.js";
+import type { FetchLike } from "../chain/json-rpc.js";
+import { chainOptionsFromConfig, ConfigError, loadConfig, type Config } from "../config.js";
+import { runDoctor } from "../doctor/run-doctor.js";
+import type { CommandIo } from "./rotate-keys-command.js";
+
+/** Runs the doctor for `env`; resolves to the exit code (0 all passed or warned, 1 a check failed or bad config). */
+export async function doctorCommand(
+  env: NodeJS.ProcessEnv,
+  io: CommandIo,
+  fetch?: FetchLike,
+): Promise<number> {
+  let config: Config;
+  try {
+    config = loadConfig(env);
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      io.err(`FAIL config                 ${e.message}`);
+      return 1;
+    }
+    throw e;
+  }
+  const cleanups: (() => Promise<unknown> | void)[] = [];
+  try {
+    if (config.sandbox && config.rpcUrl === undefined) {
+      const { startSandboxChain } = await import("../sandbox.js");
+      // Port 0: a running service may hold the default port.
+      const sandbox = await startSandboxChain({ ...config, localnetPort: 0 }, { info: () => undefined });
+      cleanups.push(() => sandbox.localnet.close());
+      config = sandbox.config;
+      const chain = createChain(chainOptionsFromConfig(config));
+      cleanups.push(() => chain.stop());
+      await chain.start();
+      await sandbox.installLookupTable(chain);
+      io.out("(CLUSTER=localnet without RPC_URL: checking a fresh in-process sandbox localnet)");
+    }
+    let chainOptions;
+    try {
+      chainOptions = chainOptionsFromConfig(config);
+    } catch (e) {
+      if (e instanceof ConfigError) {
+        io.err(`FAIL config                 ${e.message}`);
+        return 1;
+      }
+      throw e;
+    }
+    const report = await runDoctor({
+      cluster: config.cluster,
+      chain: { ...chainOptions, ...(fetch !== undefined ? { fetch } : {}) },
+    });
+    for (const line of report.lines) io.out(line);
+    io.out(report.failed ? "doctor: FAILED" : "doctor: all checks passed");
+    return report.failed ? 1 : 0;
+  } finally {
+    for (const c of cleanups.reverse()) await c();
+  }
+}
