@@ -74,6 +74,8 @@ export interface ChainAssembleInput {
   tip?: "relay" | "none" | { accounts: PublicKey[]; lamports: bigint };
   /** Override of the cached priority fee (e.g. a fixed figure chosen by the caller). */
   computeUnitPriceMicroLamports?: bigint;
+  /** Accounts whose lock contention prices the transaction in auto mode (the curve or pool it writes). */
+  feeAccounts?: readonly PublicKey[];
   /** Override of the kind's configured compute-unit limit (the uniqueness offset is still added). */
   computeUnitLimit?: number;
   /** Default "v0", which uses the configured lookup tables. */
@@ -83,6 +85,8 @@ export interface ChainAssembleInput {
 /** A signed transaction plus the block height after which it can no longer land. */
 export interface ChainTransaction extends AssembledTransaction {
   lastValidBlockHeight: number;
+  /** The compute-unit price written into the transaction (recorded on the execution). */
+  computeUnitPriceMicroLamports: bigint;
 }
 
 /** The chain layer: clients, caches, assembly and the submission pipeline. */
@@ -203,12 +207,13 @@ export function createChain(options: ChainOptions): Chain {
             ? undefined
             : { accounts: relayTipAccounts, lamports: options.relayTipLamports }
           : input.tip;
+    const price = input.computeUnitPriceMicroLamports ?? caches.priorityFeeMicroLamports(input.feeAccounts);
     const assembled = assembleTransaction({
       payer: input.payer,
       extraSigners: input.extraSigners,
       instructions: input.instructions,
       computeUnitLimit: input.computeUnitLimit ?? options.computeUnitLimits[input.kind],
-      computeUnitPriceMicroLamports: input.computeUnitPriceMicroLamports ?? caches.priorityFeeMicroLamports(),
+      computeUnitPriceMicroLamports: price,
       tip,
       blockhash,
       uniqueOffset: nextOffset(),
@@ -216,7 +221,7 @@ export function createChain(options: ChainOptions): Chain {
       version: input.version ?? "v0",
       lookupTables: input.version === "legacy" ? undefined : lookupTables(),
     });
-    return { ...assembled, lastValidBlockHeight };
+    return { ...assembled, lastValidBlockHeight, computeUnitPriceMicroLamports: price };
   }
 
   return {

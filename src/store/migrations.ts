@@ -114,6 +114,16 @@ export function migrationProvider(dialect: "sqlite" | "postgres"): MigrationProv
           .execute();
       },
     },
+    "0003_execution_cu_price": {
+      async up(db: Kysely<unknown>) {
+        // The compute-unit price (micro-lamports per CU) the execution's transaction(s) carried; null for
+        // records written before this migration.
+        await db.schema
+          .alterTable("executions")
+          .addColumn("compute_unit_price_micro_lamports", "bigint")
+          .execute();
+      },
+    },
   };
   return { getMigrations: async () => migrations };
 }

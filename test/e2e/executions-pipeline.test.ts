@@ -29,6 +29,7 @@ function fakes(submit: () => Promise<SubmitResult>) {
           ...e,
           lastValidBlockHeight: e.lastValidBlockHeight ?? null,
           idempotencyKey: e.idempotencyKey ?? null,
+          computeUnitPriceMicroLamports: e.computeUnitPriceMicroLamports ?? null,
           createdAt: "",
           updatedAt: "",
         };

@@ -47,6 +47,7 @@ function harness(balances: bigint[], failSend?: number) {
           ...e,
           lastValidBlockHeight: e.lastValidBlockHeight ?? null,
           idempotencyKey: e.idempotencyKey ?? null,
+          computeUnitPriceMicroLamports: e.computeUnitPriceMicroLamports ?? null,
           createdAt: "",
           updatedAt: "",
         };
