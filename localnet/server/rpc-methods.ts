@@ -162,25 +162,25 @@ export function rpcMethods(
       throw invalidParams("Invalid params: dataLen");
     return ledger.rentExemptMinimum(len);
   });
-  (m.set("getRecentPrioritizationFees", (p) => {
+  m.set("getRecentPrioritizationFees", (p) => {
     const keys = p[0];
     if (keys !== undefined && !Array.isArray(keys))
       throw invalidParams("Invalid params: expected an array of pubkeys");
     return ledger.recentPrioritizationFees(keys?.map((k) => pubkeyParam(k).toBase58()));
-  }),
-    m.set("getFeeForMessage", (p) => {
-      const cfg = config(p, 1);
-      const msg = VersionedMessage.deserialize(Buffer.from(stringParam(p[0], "message"), "base64"));
-      if (!ledger.isBlockhashValid(msg.recentBlockhash)) return withContext(cfg, null);
-      const fake = { message: msg, signatures: [], version: msg.version } as unknown as Parameters<
-        typeof resolveMessage
-      >[0];
-      const resolved = resolveMessage(fake, () => null);
-      return withContext(
-        cfg,
-        transactionFee(msg.header.numRequiredSignatures, parseComputeBudget(resolved.instructions)),
-      );
-    }));
+  });
+  m.set("getFeeForMessage", (p) => {
+    const cfg = config(p, 1);
+    const msg = VersionedMessage.deserialize(Buffer.from(stringParam(p[0], "message"), "base64"));
+    if (!ledger.isBlockhashValid(msg.recentBlockhash)) return withContext(cfg, null);
+    const fake = { message: msg, signatures: [], version: msg.version } as unknown as Parameters<
+      typeof resolveMessage
+    >[0];
+    const resolved = resolveMessage(fake, () => null);
+    return withContext(
+      cfg,
+      transactionFee(msg.header.numRequiredSignatures, parseComputeBudget(resolved.instructions)),
+    );
+  });
   m.set("requestAirdrop", (p) => {
     const lamports = p[1];
     if (typeof lamports !== "number" || !Number.isSafeInteger(lamports) || lamports <= 0) {
