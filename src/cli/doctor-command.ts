@@ -5,7 +5,8 @@
  */
 import { createChain } from "../chain/chain.js";
 import type { FetchLike } from "../chain/json-rpc.js";
-import { chainOptionsFromConfig, ConfigError, loadConfig, type Config } from "../config.js";
+import { chainOptionsFromConfig, ConfigError, loadConfig } from "../config.js";
+import { fail, formatResult } from "../doctor/check.js";
 import { runDoctor } from "../doctor/run-doctor.js";
 import type { CommandIo } from "./rotate-keys-command.js";
 
@@ -15,18 +16,9 @@ export async function doctorCommand(
   io: CommandIo,
   fetch?: FetchLike,
 ): Promise<number> {
-  let config: Config;
-  try {
-    config = loadConfig(env);
-  } catch (e) {
-    if (e instanceof ConfigError) {
-      io.err(`FAIL config                 ${e.message}`);
-      return 1;
-    }
-    throw e;
-  }
   const cleanups: (() => Promise<unknown> | void)[] = [];
   try {
+    let config = loadConfig(env);
     if (config.sandbox && config.rpcUrl === undefined) {
       const { startSandboxChain } = await import("../sandbox.js");
       // Port 0: a running service may hold the default port.
@@ -39,23 +31,18 @@ export async function doctorCommand(
       await sandbox.installLookupTable(chain);
       io.out("(CLUSTER=localnet without RPC_URL: checking a fresh in-process sandbox localnet)");
     }
-    let chainOptions;
-    try {
-      chainOptions = chainOptionsFromConfig(config);
-    } catch (e) {
-      if (e instanceof ConfigError) {
-        io.err(`FAIL config                 ${e.message}`);
-        return 1;
-      }
-      throw e;
-    }
     const report = await runDoctor({
       cluster: config.cluster,
-      chain: { ...chainOptions, ...(fetch !== undefined ? { fetch } : {}) },
+      chain: { ...chainOptionsFromConfig(config), ...(fetch !== undefined ? { fetch } : {}) },
     });
     for (const line of report.lines) io.out(line);
     io.out(report.failed ? "doctor: FAILED" : "doctor: all checks passed");
     return report.failed ? 1 : 0;
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    // A wrong or missing setting is itself a failed check, named like the others.
+    io.err(formatResult(fail("config", e.message)));
+    return 1;
   } finally {
     for (const c of cleanups.reverse()) await c();
   }

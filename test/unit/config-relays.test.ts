@@ -6,7 +6,8 @@ import {
   HELIUS_SENDER_TIP_ACCOUNTS,
   RELAY_PRESETS,
 } from "../../src/chain/relay-presets.js";
-import { chainOptionsFromConfig, ConfigError, loadConfig } from "../../src/config.js";
+import { chainOptionsFromConfig, loadConfig } from "../../src/config.js";
+import { configErrorOf } from "../helpers/config-error.js";
 
 const MAINNET = {
   CLUSTER: "mainnet",
@@ -14,15 +15,7 @@ const MAINNET = {
   RPC_URL: "https://rpc.example/?api-key=k",
 };
 
-function errorOf(env: NodeJS.ProcessEnv): ConfigError {
-  try {
-    loadConfig(env);
-  } catch (e) {
-    if (e instanceof ConfigError) return e;
-    throw e;
-  }
-  throw new Error("expected a ConfigError");
-}
+const errorOf = configErrorOf;
 
 describe("relay presets", () => {
   it("every preset has a URL, a source, and tip accounts that are valid base58 keys", () => {
