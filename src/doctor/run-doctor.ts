@@ -46,40 +46,46 @@ export async function runDoctor(input: DoctorInput): Promise<DoctorReport> {
   const timeoutMs = c.rpcTimeoutMs;
   const withFetch = fetch !== undefined ? { fetch } : {};
   const transport = createJsonRpcTransport({ url: c.rpcUrl, timeoutMs, ...withFetch });
-  const rpc = createRpcClient({ url: c.rpcUrl, timeoutMs, readRetries: 1, ...withFetch });
-  const results: CheckResult[] = [];
-
-  results.push(await checkCluster(transport, input.cluster));
-  const programs = await checkPrograms(rpc);
-  results.push(...programs.results);
-  results.push(
-    await checkLookupTables(rpc, {
-      tables: c.lookupTables ?? [],
-      global: programs.global,
-      swapGlobalConfig: programs.swapGlobalConfig,
-    }),
-  );
+  // No retries: a check reports what the upstream does now, and a dead RPC must not hold up a start for long.
+  const rpc = createRpcClient({ url: c.rpcUrl, timeoutMs, readRetries: 0, ...withFetch });
   const relays = c.relays ?? [{ name: "relay", url: c.relayUrl }];
-  results.push(...(await Promise.all(relays.map((r) => probeRelay(r, timeoutMs, fetch)))));
-  const bundle = await checkBundleRelay(c.bundleRelayUrl, c.bundleTipAccounts, timeoutMs, fetch);
-  results.push(bundle.result);
-  results.push(
-    await checkTipAccounts(rpc, {
-      name: "relay-tip-accounts",
-      setting: "RELAY_TIP_ACCOUNTS",
-      accounts: c.relayTipAccounts,
-      tipLamports: c.relayTipLamports,
-    }),
-  );
-  if (bundle.tipAccounts !== null) {
-    results.push(
-      await checkTipAccounts(rpc, {
-        name: "bundle-tip-accounts",
-        setting: "BUNDLE_TIP_ACCOUNTS",
-        accounts: bundle.tipAccounts,
-      }),
-    );
-  }
+
+  // Independent chains of checks run in parallel; the output keeps one fixed order.
+  const [cluster, chainChecks, relayResults, bundleChecks] = await Promise.all([
+    checkCluster(transport, input.cluster),
+    (async () => {
+      const programs = await checkPrograms(rpc);
+      const table = await checkLookupTables(rpc, {
+        tables: c.lookupTables ?? [],
+        global: programs.global,
+        swapGlobalConfig: programs.swapGlobalConfig,
+      });
+      return [...programs.results, table];
+    })(),
+    Promise.all(relays.map((r) => probeRelay(r, timeoutMs, fetch))),
+    (async () => {
+      const bundle = await checkBundleRelay(c.bundleRelayUrl, c.bundleTipAccounts, timeoutMs, fetch);
+      const tips = await Promise.all([
+        checkTipAccounts(rpc, {
+          name: "relay-tip-accounts",
+          setting: "RELAY_TIP_ACCOUNTS",
+          accounts: c.relayTipAccounts,
+          tipLamports: c.relayTipLamports,
+        }),
+        ...(bundle.tipAccounts !== null
+          ? [
+              checkTipAccounts(rpc, {
+                name: "bundle-tip-accounts",
+                setting: "BUNDLE_TIP_ACCOUNTS",
+                accounts: bundle.tipAccounts,
+              }),
+            ]
+          : []),
+      ]);
+      return [bundle.result, ...tips];
+    })(),
+  ]);
+  const results: CheckResult[] = [cluster, ...chainChecks, ...relayResults, ...bundleChecks];
   return {
     results,
     failed: results.some((r) => r.status === "fail"),
