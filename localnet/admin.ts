@@ -4,6 +4,7 @@ import type { FaultSettings, LocalnetAdmin } from "./api.js";
 import type { Ledger } from "./ledger/index.js";
 import type { LaunchOperator } from "./programs/index.js";
 import type { CallStats, Faults } from "./server/faults.js";
+import type { RelayLog } from "./server/relay-log.js";
 import type { AdminHandler } from "./server/http-server.js";
 
 /** Collaborators of the admin API. */
@@ -13,6 +14,7 @@ export interface AdminDeps {
   /** The second relay's own switches. */
   relay2Faults: Faults;
   stats: CallStats;
+  relayLog: RelayLog;
   operator: LaunchOperator;
 }
 
@@ -28,6 +30,8 @@ export function createAdmin(d: AdminDeps): LocalnetAdmin {
     setLaunchGlobalLayout: (layout) => d.operator.setGlobalLayout(d.ledger, layout),
     stats: () => d.stats.snapshot(),
     resetStats: () => d.stats.reset(),
+    relaySignatures: () => d.relayLog.list(),
+    resetRelaySignatures: () => d.relayLog.reset(),
     advanceSlots: (n) => {
       if (!Number.isInteger(n) || n < 0) throw new Error("n must be a non-negative integer");
       d.ledger.advanceSlots(n);
@@ -116,6 +120,11 @@ export function adminRoutes(
   r.set("GET /admin/stats", () => admin.stats());
   r.set("POST /admin/stats/reset", () => {
     admin.resetStats();
+    return { ok: true };
+  });
+  r.set("GET /admin/relay/signatures", () => ({ signatures: admin.relaySignatures() }));
+  r.set("POST /admin/relay/signatures/reset", () => {
+    admin.resetRelaySignatures();
     return { ok: true };
   });
   r.set("POST /admin/slots", (body) => {

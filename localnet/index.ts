@@ -15,12 +15,20 @@ import { BundleRelay, bundleMethods } from "./server/bundle-relay.js";
 import { CallStats, Faults } from "./server/faults.js";
 import { createLocalnetServer } from "./server/http-server.js";
 import { relayMethods } from "./server/relay.js";
+import { RelayLog } from "./server/relay-log.js";
 import { rpcMethods } from "./server/rpc-methods.js";
 import { Submitter } from "./server/submitter.js";
 import { PubSub } from "./server/pubsub.js";
 import { acceptWebSocket } from "./server/websocket.js";
 
-export type { LocalnetAdmin, LocalnetHandle, LocalnetOptions, FaultSettings } from "./api.js";
+export type {
+  LocalnetAdmin,
+  LocalnetHandle,
+  LocalnetInfo,
+  LocalnetOptions,
+  FaultSettings,
+  RelayLogEntry,
+} from "./api.js";
 
 /** Default minimum submission-relay tip (lamports). */
 export const DEFAULT_RELAY_TIP_LAMPORTS = 200_000n;
@@ -52,7 +60,8 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
   const stats = new CallStats();
   const submitter = new Submitter(ledger, faults);
   const bundleRelay = new BundleRelay(ledger, faults, bundleTipAccounts);
-  const admin = createAdmin({ ledger, faults, relay2Faults, stats, operator: launchOperator });
+  const relayLog = new RelayLog();
+  const admin = createAdmin({ ledger, faults, relay2Faults, stats, relayLog, operator: launchOperator });
   const relayConfig = { tipAccounts: relayTipAccounts, minTipLamports: relayTipLamports };
 
   const timers = new Set<NodeJS.Timeout>();
@@ -77,7 +86,8 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
         submitter,
         programs.map((p) => p.programId),
       ),
-      relay: relayMethods(ledger, submitter, relayConfig),
+      // The signature log (/admin/relay/signatures) records what the first relay received.
+      relay: relayMethods(ledger, submitter, { ...relayConfig, log: relayLog }),
       relay2: { methods: relayMethods(ledger, submitter, relayConfig), faults: relay2Faults },
       bundle: bundleMethods(ledger, bundleRelay, bundleTipAccounts),
       admin: adminRoutes(admin, faults, ledger, relay2Faults),

@@ -98,7 +98,7 @@ export function newExecution(
   };
 }
 
-/** The record a store would return for `e` (what fake stores' insertExecution answer). */
+/** The record a store returns for `e` (what fake stores of the unit tests answer `insertExecution` with). */
 export function storedExecution(e: NewExecution): ExecutionRecord {
   return {
     ...e,
