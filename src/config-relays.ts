@@ -142,7 +142,15 @@ export function loadRelaySettings(env: NodeJS.ProcessEnv, cluster: string, sandb
   }));
 
   const tipAccounts = explicitTips ?? sharedTipAccounts(presets);
-  const needsTip = tipAccounts.length > 0 || presets.some((p) => p.url.startsWith("{rpc}/relay"));
+  const local = presets.find((p) => p.url.startsWith("{rpc}/relay"));
+  if (local !== undefined && !sandbox && tipAccounts.length === 0) {
+    // Only the in-process sandbox knows its localnet's generated tip accounts.
+    throw new ConfigError(
+      "RELAY_TIP_ACCOUNTS",
+      `is required with RELAY=${local.name} outside the sandbox (npm run localnet prints them)`,
+    );
+  }
+  const needsTip = tipAccounts.length > 0 || local !== undefined;
   const minimum = presets.reduce((m, p) => (p.minTipLamports > m ? p.minTipLamports : m), 0n);
   const minimumOf = presets.find((p) => p.minTipLamports === minimum)?.name ?? "";
   if (explicitTip !== undefined && explicitTip < minimum) {

@@ -95,6 +95,26 @@ describe("relay presets", () => {
     expect(both.relayTipAccounts).toEqual(JITO_TIP_ACCOUNTS);
   });
 
+  it("the localnet's relays by name: tips from the sandbox, or RELAY_TIP_ACCOUNTS against a standalone localnet", () => {
+    const sandbox = loadConfig({ RELAY: "localnet,localnet2" });
+    expect(sandbox.relays.map((r) => r.url)).toEqual(["{rpc}/relay", "{rpc}/relay2"]);
+    expect(sandbox.relayTipLamports).toBe(200_000n);
+    const standalone = { CLUSTER: "custom", MASTER_KEY: "ab".repeat(32), RPC_URL: "http://127.0.0.1:8899" };
+    expect(
+      errorOf({ ...standalone, RELAY: "localnet", BUNDLE_RELAY_URL: "http://127.0.0.1:8899" }).variable,
+    ).toBe("RELAY_TIP_ACCOUNTS");
+    const c = loadConfig({
+      ...standalone,
+      RELAY: "localnet,localnet2",
+      RELAY_TIP_ACCOUNTS: "11111111111111111111111111111111",
+      BUNDLE_RELAY_URL: "http://127.0.0.1:8899",
+    });
+    expect(chainOptionsFromConfig(c).relays?.map((r) => r.url)).toEqual([
+      "http://127.0.0.1:8899/relay",
+      "http://127.0.0.1:8899/relay2",
+    ]);
+  });
+
   it("RELAY_URL replaces the first relay's URL; RELAY_TIP_ACCOUNTS replaces its tips", () => {
     const tip = "96gYZGLnJYVFmbjzopPSU6QiEV5fGqZNyN9nmNhvrZU5";
     const c = loadConfig({
