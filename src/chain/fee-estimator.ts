@@ -53,7 +53,8 @@ export function createFeeEstimator(options: FeeEstimatorOptions): FeeEstimator {
   }
 
   function track(key: PublicKey, at: number): Tracked {
-    const id = key.toBase58();
+    // Hex of the raw bytes: this runs on the request path, where base58 encoding is comparatively slow.
+    const id = key.toBuffer().toString("hex");
     let t = tracked.get(id);
     if (t === undefined) {
       if (tracked.size >= maxAccounts) {
