@@ -6,6 +6,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
 import { kyselyStore } from "./kysely-store.js";
 import { migrationProvider } from "./migrations.js";
+import { withCachedStatements } from "./sqlite-statements.js";
 import type { Database } from "./schema.js";
 import type { Store } from "./types.js";
 
@@ -63,7 +64,7 @@ export async function openStore(
     file.pragma("journal_mode = WAL");
     file.pragma("busy_timeout = 5000");
     file.pragma("foreign_keys = ON");
-    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
+    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withCachedStatements(file) }) });
   }
   const dialect = isPg ? "postgres" : "sqlite";
   const migrator = new Migrator({ db, provider: migrationProvider(dialect) });
