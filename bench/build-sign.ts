@@ -23,6 +23,9 @@ export interface BuildSignResult {
   p99: number;
   max: number;
   mean: number;
+  /** The same percentiles of the process's CPU time per pass: time the thread was not running is left out. */
+  cpuP50: number;
+  cpuP99: number;
 }
 
 /** The p-th percentile (nearest rank) of ascending `sorted`. */
@@ -52,7 +55,8 @@ export async function benchBuildSign(
   const configs = cachedTradeConfigs(chain.caches);
   let venue: BuildSignResult["venue"] = "bonding_curve";
 
-  const once = async (): Promise<number> => {
+  const once = async (): Promise<[number, number]> => {
+    const c0 = process.cpuUsage();
     const t0 = performance.now();
     // The plan (PDA/ATA derivations) is part of the path: the service derives it before the read.
     const p = tradeReadPlan({ mint: new PublicKey(mint), user: new PublicKey(publicKey), pool: null });
@@ -62,12 +66,20 @@ export async function benchBuildSign(
     const instructions = await tradeInstructions(read, quote, configs);
     const tx = await signWith({ vault, chain }, wallet, () => ({ instructions, computeKind: "trade" }));
     if (tx.wire.length === 0) throw new Error("empty transaction");
-    return performance.now() - t0;
+    const wall = performance.now() - t0;
+    const cpu = process.cpuUsage(c0);
+    return [wall, (cpu.user + cpu.system) / 1000];
   };
   for (let i = 0; i < warmup; i++) await once();
   const samples: number[] = [];
-  for (let i = 0; i < iterations; i++) samples.push(await once());
+  const cpuSamples: number[] = [];
+  for (let i = 0; i < iterations; i++) {
+    const [wall, cpu] = await once();
+    samples.push(wall);
+    cpuSamples.push(cpu);
+  }
   const sorted = samples.sort((a, b) => a - b);
+  const cpuSorted = cpuSamples.sort((a, b) => a - b);
   return {
     venue,
     iterations,
@@ -76,5 +88,7 @@ export async function benchBuildSign(
     p99: percentile(sorted, 99),
     max: sorted[sorted.length - 1] ?? NaN,
     mean: samples.reduce((a, b) => a + b, 0) / Math.max(1, samples.length),
+    cpuP50: percentile(cpuSorted, 50),
+    cpuP99: percentile(cpuSorted, 99),
   };
 }
