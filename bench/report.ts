@@ -14,6 +14,8 @@ export interface CashbackResult {
   p95: number;
   callsPerCheck: Record<string, number>;
   cpuMsPerCheck: number;
+  /** p50 of the same two reads sent straight to the localnet (latency included). */
+  upstreamP50: number;
 }
 
 /** Everything one run measured. */
@@ -99,10 +101,11 @@ export function renderReport(r: BenchReport): string {
     "",
     "### Cashback check of 100 wallets",
     "",
-    "| | latency ms | upstream calls | service CPU ms/check |",
-    "|---|---:|---|---:|",
-    `| first check (addresses derived) | ${f1(r.cashback.coldMs)} | ${calls(r.cashback.coldCalls)} | |`,
-    `| repeated, p50 / p95 | ${f1(r.cashback.p50)} / ${f1(r.cashback.p95)} | ${calls(r.cashback.callsPerCheck)} | ${f2(r.cashback.cpuMsPerCheck)} |`,
+    "| | latency ms | upstream calls | service CPU ms/check | service time ms (latency − upstream p50) |",
+    "|---|---:|---|---:|---:|",
+    `| first check (addresses derived) | ${f1(r.cashback.coldMs)} | ${calls(r.cashback.coldCalls)} | | ${f1(r.cashback.coldMs - r.cashback.upstreamP50)} |`,
+    `| repeated, p50 / p95 | ${f1(r.cashback.p50)} / ${f1(r.cashback.p95)} | ${calls(r.cashback.callsPerCheck)} | ${f2(r.cashback.cpuMsPerCheck)} | ${f1(r.cashback.p50 - r.cashback.upstreamP50)} |`,
+    `| the same two reads straight to the localnet, p50 | ${f1(r.cashback.upstreamP50)} | | | |`,
     "",
     "### Targets (issue 10)",
     "",
@@ -140,8 +143,8 @@ export function renderReport(r: BenchReport): string {
     ),
     target(
       "cashback 100 wallets: ≤ 50 ms service time",
-      `${f1(r.cashback.p50 - o.latencyMs)} ms (p50 latency − one ${o.latencyMs} ms round; CPU ${f2(r.cashback.cpuMsPerCheck)} ms); first check ${f1(r.cashback.coldMs - o.latencyMs)} ms`,
-      r.cashback.p50 - o.latencyMs <= 50,
+      `${f1(r.cashback.p50 - r.cashback.upstreamP50)} ms (p50 check − p50 of its reads sent directly; CPU ${f2(r.cashback.cpuMsPerCheck)} ms); first check ${f1(r.cashback.coldMs - r.cashback.upstreamP50)} ms`,
+      r.cashback.p50 - r.cashback.upstreamP50 <= 50,
     ),
   ];
   if (r.profile !== null)

@@ -15,11 +15,13 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, statSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { Keypair } from "@solana/web3.js";
+import { Keypair, PublicKey } from "@solana/web3.js";
 import bs58 from "bs58";
 import type { LocalnetInfo } from "../localnet/api.js";
 import { createChain } from "../src/chain/chain.js";
+import { createJsonRpcTransport } from "../src/chain/json-rpc.js";
 import { localnetChainOptions } from "../src/chain/localnet-options.js";
+import { cashbackReadPlan } from "../src/launch/cashback-accounts.js";
 import {
   REPO_ROOT,
   freshPgDatabase,
@@ -108,6 +110,20 @@ function runBaseline(job: BaselineJob): BaselineResult {
   return JSON.parse(out.toString()) as BaselineResult;
 }
 
+/** p50 of `repeats` runs of `f` (ms). */
+async function p50Of(repeats: number, f: () => Promise<unknown>): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < repeats; i++) {
+    const t0 = performance.now();
+    await f();
+    times.push(performance.now() - t0);
+  }
+  return percentile(
+    times.sort((a, b) => a - b),
+    50,
+  );
+}
+
 async function cashbackCheck(
   target: Target,
   apiKey: string,
@@ -135,6 +151,20 @@ async function cashbackCheck(
   const stats = await localnet.stats();
   const warmTotal = warm.reduce((a, b) => a + b, 0);
   const sorted = warm.sort((a, b) => a - b);
+  // The same two reads sent straight to the localnet: what the upstream alone takes, latency included.
+  const plan = cashbackReadPlan(wallets.map((w) => new PublicKey(w)));
+  const rpc = createJsonRpcTransport({ url: localnet.info.rpcUrl, timeoutMs: 30_000 });
+  const chunks = [plan.addresses.slice(0, 100), plan.addresses.slice(100)];
+  const upstreamP50 = await p50Of(Math.max(1, repeats), () =>
+    Promise.all(
+      chunks.map((c) =>
+        rpc.call("getMultipleAccounts", [
+          c.map((k) => k.toBase58()),
+          { encoding: "base64", commitment: "confirmed" },
+        ]),
+      ),
+    ),
+  );
   const calls = (s: Record<string, number>, n: number, ms: number) =>
     Object.fromEntries(
       Object.entries(s)
@@ -149,6 +179,7 @@ async function cashbackCheck(
     p95: percentile(sorted, 95),
     callsPerCheck: calls(stats, Math.max(1, repeats), warmTotal),
     cpuMsPerCheck: cpuMs,
+    upstreamP50,
   };
 }
 
