@@ -6,7 +6,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
 import { kyselyStore } from "./kysely-store.js";
 import { migrationProvider } from "./migrations.js";
-import { withCachedStatements } from "./sqlite-statements.js";
+import { isExecutionOutcomeWrite, withCachedStatements } from "./sqlite-statements.js";
 import type { Database } from "./schema.js";
 import type { Store } from "./types.js";
 
@@ -88,7 +88,10 @@ export async function openStore(
     file.pragma(`synchronous = ${synchronous}`);
     file.pragma("busy_timeout = 5000");
     file.pragma("foreign_keys = ON");
-    db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withCachedStatements(file) }) });
+    const database = withCachedStatements(file, {
+      ...(synchronous === "FULL" ? { relaxed: isExecutionOutcomeWrite } : {}),
+    });
+    db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
   }
   const dialect = isPg ? "postgres" : "sqlite";
   const migrator = new Migrator({ db, provider: migrationProvider(dialect) });
