@@ -29,6 +29,8 @@ export interface BenchReport {
   micro: BuildSignResult[];
   cashback: CashbackResult;
   peakRssMb: number;
+  /** The service's memory after the parallel scenarios, from its /metrics. */
+  memory: string;
   /** The service's .cpuprofile when run with --profile. */
   profile: string | null;
 }
@@ -69,7 +71,7 @@ export function renderReport(r: BenchReport): string {
         `| ${s.name} | ${s.trades} | ${s.concurrency} | ${f1(s.p50)} | ${f1(s.p95)} | ${f1(s.p99)} | ${f1(s.tradesPerSecond)} | ${f2(s.serviceCpuMsPerTrade)} | ${calls(s.callsPerTrade)} | ${["wallet", "amount", "build", "sender", "database"].map((k) => f1(s.stages[k] ?? NaN)).join(" / ")} | ${s.errors} |`,
     ),
     "",
-    `Parallel scenario with landing: service CPU ${f2(parallel.serviceCpuShare)} cores, localnet CPU ${f2(r.localnetCpuShare)} cores; without executing: service CPU ${f2(parallelOwn.serviceCpuShare)} cores (2 cores in all, shared with the localnet, the bench client and whatever else runs on the machine). Service peak RSS ${f1(r.peakRssMb)} MB.`,
+    `Parallel scenario with landing: service CPU ${f2(parallel.serviceCpuShare)} cores, localnet CPU ${f2(r.localnetCpuShare)} cores; without executing: service CPU ${f2(parallelOwn.serviceCpuShare)} cores (2 cores in all, shared with the localnet, the bench client and whatever else runs on the machine). Service peak RSS ${f1(r.peakRssMb)} MB; after the parallel scenarios (MB): ${r.memory}.`,
     "",
     "### Baseline client (official SDK online helpers, web3.js signing, same relay and latency; own process)",
     "",

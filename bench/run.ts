@@ -202,6 +202,22 @@ function retryingOnce(client: LocalnetClient): LocalnetClient {
   return wrapped;
 }
 
+/** Where the service's memory is, from its own /metrics (prom-client's process and V8 heap gauges), in MB. */
+async function memoryBreakdown(baseUrl: string): Promise<string> {
+  const text = await (await fetch(`${baseUrl}/metrics`)).text();
+  const mb = (pattern: string): string => {
+    const m = new RegExp(`^${pattern} ([0-9.e+]+)`, "m").exec(text);
+    return m ? (Number(m[1]) / 1024 / 1024).toFixed(1) : "-";
+  };
+  return [
+    `RSS now ${mb("process_resident_memory_bytes")}`,
+    `V8 heap total ${mb("nodejs_heap_size_total_bytes")} (used ${mb("nodejs_heap_size_used_bytes")}`,
+    `new space ${mb('nodejs_heap_space_size_total_bytes\\{space="new"\\}')}`,
+    `code ${mb('nodejs_heap_space_size_total_bytes\\{space="code"\\}')})`,
+    `external ${mb("nodejs_external_memory_bytes")}`,
+  ].join(", ");
+}
+
 /** One service configuration under measurement. */
 interface Variant {
   name: string;
@@ -246,6 +262,7 @@ export async function runBench(o: BenchOptions, log: (line: string) => void = ()
     let localnetCpuShare = NaN;
     let cashback: CashbackResult | null = null;
     let peakRssMb = 0;
+    let memory = "";
 
     for (const variant of variants(o, process.env)) {
       const db = await variant.database();
@@ -326,6 +343,7 @@ export async function runBench(o: BenchOptions, log: (line: string) => void = ()
           cashback = await cashbackCheck(target, apiKey, localnet, o.cashbackRepeats);
         }
         peakRssMb = Math.max(peakRssMb, memoryOf(service.pid).peakRssMb);
+        if (!variant.short) memory = await memoryBreakdown(service.baseUrl);
       } finally {
         await service.stop().catch(() => {});
         await db.drop().catch(() => {});
@@ -382,6 +400,7 @@ export async function runBench(o: BenchOptions, log: (line: string) => void = ()
       micro,
       cashback: cashback!,
       peakRssMb,
+      memory,
       profile,
     });
   } finally {
