@@ -12,6 +12,8 @@ import { cpuMsOf, memoryOf } from "./process-stats.js";
 export interface Target {
   baseUrl: string;
   pid: number;
+  /** The localnet's process, when it runs on this machine (0: not known). */
+  localnetPid: number;
   localnet: Pick<LocalnetClient, "stats" | "resetStats">;
   /** Calls per second the service makes on its own (cache refreshes), per "<endpoint>.<method>". */
   backgroundPerSecond: Record<string, number>;
@@ -31,6 +33,8 @@ export interface ScenarioResult {
   serviceCpuMsPerTrade: number;
   /** Service CPU time over wall time (1 = one core busy). */
   serviceCpuShare: number;
+  /** The same for the localnet process (NaN when it runs elsewhere). */
+  localnetCpuShare: number;
   peakRssMb: number;
   /** Mean of each timing_ms stage the service reported. */
   stages: Record<string, number>;
@@ -99,6 +103,7 @@ export async function runScenario(
 
   await target.localnet.resetStats();
   const cpu0 = cpuMsOf(target.pid);
+  const localCpu0 = target.localnetPid > 0 ? cpuMsOf(target.localnetPid) : NaN;
   const latencies: number[] = [];
   const stages: Record<string, number> = {};
   let errors = 0;
@@ -122,6 +127,7 @@ export async function runScenario(
   );
   const wallMs = performance.now() - t0;
   const cpuMs = cpuMsOf(target.pid) - cpu0;
+  const localCpuMs = target.localnetPid > 0 ? cpuMsOf(target.localnetPid) - localCpu0 : NaN;
   const stats = await target.localnet.stats();
   const n = latencies.length;
   const sorted = [...latencies].sort((a, b) => a - b);
@@ -141,6 +147,7 @@ export async function runScenario(
     callsPerTrade,
     serviceCpuMsPerTrade: cpuMs / Math.max(1, n),
     serviceCpuShare: cpuMs / wallMs,
+    localnetCpuShare: localCpuMs / wallMs,
     peakRssMb: memoryOf(target.pid).peakRssMb,
     stages: Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, v / Math.max(1, n - errors)])),
     errors,

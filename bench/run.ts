@@ -259,7 +259,6 @@ export async function runBench(o: BenchOptions, log: (line: string) => void = ()
     const off = { simulate: false, confirm: false };
     const buy = { action: "buy", amount: "0.001" };
     const scenarios: ScenarioResult[] = [];
-    let localnetCpuShare = NaN;
     let cashback: CashbackResult | null = null;
     let peakRssMb = 0;
     let memory = "";
@@ -288,6 +287,7 @@ export async function runBench(o: BenchOptions, log: (line: string) => void = ()
         const target: Target = {
           baseUrl: service.baseUrl,
           pid: service.pid,
+          localnetPid: info.pid,
           localnet,
           backgroundPerSecond: await measureBackground(localnet, o.quick ? 500 : 4_000),
         };
@@ -317,15 +317,12 @@ export async function runBench(o: BenchOptions, log: (line: string) => void = ()
           );
           await run("swap buy, simulate off, confirm off", { ...buy, mint: swap, ...off }, one);
           await run("curve buy, simulate on, confirm off", { ...buy, mint: curve, confirm: false }, one);
-          const localCpu0 = info.pid > 0 ? cpuMsOf(info.pid) : NaN;
-          const t0 = performance.now();
           await run(
             `curve buy, confirm off, ${o.concurrency} parallel`,
             { ...buy, mint: curve, ...off },
             lanes,
             parallel,
           );
-          localnetCpuShare = info.pid > 0 ? (cpuMsOf(info.pid) - localCpu0) / (performance.now() - t0) : NaN;
         }
         // The localnet executes every landed transaction on its one event loop (tens of ms each), which caps
         // what any client can send through it; with neverLand the relay checks and accepts without executing,
@@ -395,7 +392,6 @@ export async function runBench(o: BenchOptions, log: (line: string) => void = ()
         .map((l) => l.toFixed(1))
         .join(" / ")}`,
       scenarios,
-      localnetCpuShare,
       baseline,
       micro,
       cashback: cashback!,
