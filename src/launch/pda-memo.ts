@@ -24,12 +24,18 @@ export function createPdaMemo(capacity: number, derive?: FindProgramAddress): Pd
   const underlying = derive ?? ((s, p) => PublicKey.findProgramAddressSync(s, p));
   // Insertion order of a Map is its recency order: a hit is moved to the end, the first key is the oldest.
   const entries = new Map<string, [PublicKey, number]>();
+  // Program ids are a handful of long-lived instances: keep each one's bytes as text.
+  const programTexts = new WeakMap<PublicKey, string>();
   let hits = 0;
   let misses = 0;
   return {
     find(seeds, programId) {
+      let key = programTexts.get(programId);
+      if (key === undefined) {
+        key = programId.toBuffer().toString("latin1");
+        programTexts.set(programId, key);
+      }
       // Length-prefixed seeds: two seed lists never share a key unless they are equal.
-      let key = programId.toBuffer().toString("latin1");
       for (const s of seeds) key += String.fromCharCode(s.length) + Buffer.from(s).toString("latin1");
       const hit = entries.get(key);
       if (hit !== undefined) {
