@@ -129,7 +129,10 @@ const QUERY_TYPES: Record<string, Json> = {
 function typed(original: unknown, types: Json, required?: string[]): Json {
   const props = ((original as { properties?: Json } | undefined)?.properties ?? {}) as Json;
   const properties = Object.fromEntries(
-    Object.entries(types).map(([name, type]) => [name, { ...(props[name] as Json | undefined), ...type }]),
+    Object.entries(types).map(([name, type]) => [
+      name,
+      { ...(props[name] as Json | undefined), ...(type as Json) },
+    ]),
   );
   return { type: "object", properties, ...(required !== undefined ? { required } : {}) };
 }
