@@ -34,14 +34,15 @@ export async function loadConfig(path: string): Promise<CliConfig | undefined> {
 
 /**
  * Writes the config with mode 0600 (its directory 0700), through a temporary file so a crash never leaves
- * half a key. A config for another service is kept beside it (`.bak`): an API key cannot be shown again.
+ * half a key. A config for another service is kept beside it (`.bak-<time>`): an API key cannot be shown again.
  */
 export async function saveConfig(path: string, config: CliConfig): Promise<string | undefined> {
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   const previous = await loadConfig(path).catch(() => undefined);
   let backup: string | undefined;
   if (previous !== undefined && (previous.baseUrl !== config.baseUrl || previous.apiKey !== config.apiKey)) {
-    backup = `${path}.bak`;
+    // Never overwritten: each replaced key gets its own file.
+    backup = `${path}.bak-${Date.now()}`;
     await rename(path, backup);
     await chmod(backup, 0o600);
   }
