@@ -1,7 +1,7 @@
 /** The `lasertrade` commands (commander), each a thin layer over @lasertrade/client. */
 import { readFile } from "node:fs/promises";
 import { Command, Option } from "commander";
-import { LaserTrade, type BundleInput } from "@lasertrade/client";
+import { LaserTrade, type BundleInput, type ExecutionsQuery } from "@lasertrade/client";
 import { commaList, parseDestination } from "./args.js";
 import { configPath, loadConfig, saveConfig, type CliConfig } from "./config-file.js";
 import { withProgress } from "./progress.js";
@@ -51,6 +51,7 @@ export class Context {
 }
 
 type Opts = Record<string, unknown>;
+// Fields left undefined are dropped when the body is written (JSON), so options map straight onto fields.
 const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
 
 /** Options shared by execution commands. */
@@ -154,9 +155,9 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
         const common = {
           mint,
           amount,
-          ...(str(o.wallet) !== undefined ? { wallet: str(o.wallet) } : {}),
-          ...(str(o.slippage) !== undefined ? { slippage: str(o.slippage) } : {}),
-          ...(str(o.pool) !== undefined ? { pool: str(o.pool) } : {}),
+          wallet: str(o.wallet),
+          slippage: str(o.slippage),
+          pool: str(o.pool),
           simulate: o.simulate !== false,
           confirm: o.confirm !== false,
         };
@@ -187,9 +188,9 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
             name,
             symbol,
             uri,
-            ...(str(o.wallet) !== undefined ? { wallet: str(o.wallet) } : {}),
-            ...(str(o.initialBuy) !== undefined ? { initial_buy: str(o.initialBuy) } : {}),
-            ...(str(o.slippage) !== undefined ? { slippage: str(o.slippage) } : {}),
+            wallet: str(o.wallet),
+            initial_buy: str(o.initialBuy),
+            slippage: str(o.slippage),
             ...(o.mayhem === true ? { mayhem_mode: true } : {}),
             confirm: o.confirm !== false,
           },
@@ -223,7 +224,7 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
         await c.execute("claiming cashback", (client) =>
           client.cashback.claim(
             {
-              ...(str(o.wallet) !== undefined ? { wallet: str(o.wallet) } : {}),
+              wallet: str(o.wallet),
               confirm: o.confirm !== false,
             },
             callOptions(o),
@@ -248,8 +249,8 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
           {
             destination_wallet: destination,
             amount,
-            ...(mint !== undefined ? { mint } : {}),
-            ...(str(o.wallet) !== undefined ? { source_wallet: str(o.wallet) } : {}),
+            mint,
+            source_wallet: str(o.wallet),
             confirm: o.confirm !== false,
           },
           callOptions(o),
@@ -271,8 +272,8 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
         client.sol.split(
           {
             destinations: parsed,
-            ...(str(o.wallet) !== undefined ? { source_wallet: str(o.wallet) } : {}),
-            ...(str(o.totalPercent) !== undefined ? { total_percent: str(o.totalPercent) } : {}),
+            source_wallet: str(o.wallet),
+            total_percent: str(o.totalPercent),
             confirm: o.confirm !== false,
           },
           callOptions(o),
@@ -292,7 +293,7 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
         client.sol.consolidate(
           {
             destination_wallet: destination,
-            ...(from !== undefined ? { source_wallets: commaList(from) } : {}),
+            source_wallets: from !== undefined ? commaList(from) : undefined,
             confirm: o.confirm !== false,
           },
           callOptions(o),
@@ -314,8 +315,8 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
       ).executions.list({
         limit: Number(o.limit),
         offset: Number(o.offset),
-        ...(str(o.kind) !== undefined ? { kind: str(o.kind) as "trade" } : {}),
-        ...(str(o.wallet) !== undefined ? { wallet: str(o.wallet) } : {}),
+        kind: str(o.kind) as ExecutionsQuery["kind"],
+        wallet: str(o.wallet),
       });
       if (c.json) return c.print(page);
       const rows = page.executions.map((e) => ({
