@@ -6,6 +6,10 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
+    files: ["packages/cli/bin/*.js"],
+    languageOptions: { globals: { URL: "readonly", process: "readonly" } },
+  },
+  {
     files: ["scripts/**/*.mjs"],
     languageOptions: { globals: { URL: "readonly", console: "readonly" } },
   },

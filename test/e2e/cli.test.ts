@@ -16,7 +16,7 @@ import bs58 from "bs58";
 import type { E2e } from "../helpers/e2e.js";
 import { startListeningE2e } from "../helpers/sandbox-e2e.js";
 
-const CLI = fileURLToPath(new URL("../../packages/cli/dist/main.js", import.meta.url));
+const CLI = fileURLToPath(new URL("../../packages/cli/bin/lasertrade.js", import.meta.url));
 const HAS_SCRIPT = spawnSync("script", ["--version"]).status === 0;
 
 let e2e: E2e;
