@@ -4,6 +4,7 @@ import type { FaultSettings, LocalnetAdmin } from "./api.js";
 import type { Ledger } from "./ledger/index.js";
 import type { LaunchOperator } from "./programs/index.js";
 import type { CallStats, Faults } from "./server/faults.js";
+import type { RelayLog } from "./server/relay-log.js";
 import type { AdminHandler } from "./server/http-server.js";
 
 /** Collaborators of the admin API. */
@@ -11,6 +12,7 @@ export interface AdminDeps {
   ledger: Ledger;
   faults: Faults;
   stats: CallStats;
+  relayLog: RelayLog;
   operator: LaunchOperator;
 }
 
@@ -21,6 +23,8 @@ export function createAdmin(d: AdminDeps): LocalnetAdmin {
     clearFaults: () => d.faults.clear(),
     stats: () => d.stats.snapshot(),
     resetStats: () => d.stats.reset(),
+    relaySignatures: () => d.relayLog.list(),
+    resetRelaySignatures: () => d.relayLog.reset(),
     advanceSlots: (n) => {
       if (!Number.isInteger(n) || n < 0) throw new Error("n must be a non-negative integer");
       d.ledger.advanceSlots(n);
@@ -92,6 +96,11 @@ export function adminRoutes(admin: LocalnetAdmin, faults: Faults, ledger: Ledger
   r.set("GET /admin/stats", () => admin.stats());
   r.set("POST /admin/stats/reset", () => {
     admin.resetStats();
+    return { ok: true };
+  });
+  r.set("GET /admin/relay/signatures", () => ({ signatures: admin.relaySignatures() }));
+  r.set("POST /admin/relay/signatures/reset", () => {
+    admin.resetRelaySignatures();
     return { ok: true };
   });
   r.set("POST /admin/slots", (body) => {

@@ -2,6 +2,9 @@
  * The localnet's public surface: how the service (sandbox mode), tests and benchmarks start it and
  * drive it. `startLocalnet` lives in `localnet/index.ts`; these are its types.
  */
+import type { RelayLogEntry } from "./server/relay-log.js";
+
+export type { RelayLogEntry };
 
 /** Options of `startLocalnet`. Every field has a default. */
 export interface LocalnetOptions {
@@ -60,6 +63,9 @@ export interface LocalnetAdmin {
   /** Calls per "<endpoint>.<method>" (e.g. "rpc.getMultipleAccounts", "relay.sendTransaction") since the last reset. */
   stats(): Record<string, number>;
   resetStats(): void;
+  /** Every signature the submission relay received since the last reset, in arrival order. */
+  relaySignatures(): RelayLogEntry[];
+  resetRelaySignatures(): void;
   /** Advances the clock by n slots (lands delayed sends that are due). */
   advanceSlots(n: number): void;
   /** Credits lamports to an address directly (what requestAirdrop does, without a signature). */
@@ -100,4 +106,18 @@ export interface LocalnetHandle {
   relayTipLamports: bigint;
   admin: LocalnetAdmin;
   close(): Promise<void>;
+}
+
+/** What `npm run localnet -- --json` prints on one line: the handle's URLs and tips, lamports as text. */
+export interface LocalnetInfo {
+  rpcUrl: string;
+  relayUrl: string;
+  bundleRelayUrl: string;
+  adminUrl: string;
+  wsUrl: string;
+  relayTipAccounts: string[];
+  bundleTipAccounts: string[];
+  relayTipLamports: string;
+  /** The localnet process id. */
+  pid: number;
 }

@@ -15,12 +15,20 @@ import { BundleRelay, bundleMethods } from "./server/bundle-relay.js";
 import { CallStats, Faults } from "./server/faults.js";
 import { createLocalnetServer } from "./server/http-server.js";
 import { relayMethods } from "./server/relay.js";
+import { RelayLog } from "./server/relay-log.js";
 import { rpcMethods } from "./server/rpc-methods.js";
 import { Submitter } from "./server/submitter.js";
 import { PubSub } from "./server/pubsub.js";
 import { acceptWebSocket } from "./server/websocket.js";
 
-export type { LocalnetAdmin, LocalnetHandle, LocalnetOptions, FaultSettings } from "./api.js";
+export type {
+  LocalnetAdmin,
+  LocalnetHandle,
+  LocalnetInfo,
+  LocalnetOptions,
+  FaultSettings,
+  RelayLogEntry,
+} from "./api.js";
 
 /** Default minimum submission-relay tip (lamports). */
 export const DEFAULT_RELAY_TIP_LAMPORTS = 200_000n;
@@ -50,7 +58,8 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
   const stats = new CallStats();
   const submitter = new Submitter(ledger, faults);
   const bundleRelay = new BundleRelay(ledger, faults, bundleTipAccounts);
-  const admin = createAdmin({ ledger, faults, stats, operator: launchOperator });
+  const relayLog = new RelayLog();
+  const admin = createAdmin({ ledger, faults, stats, relayLog, operator: launchOperator });
 
   const timers = new Set<NodeJS.Timeout>();
   const waiters = new Set<() => void>();
@@ -73,6 +82,7 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
       relay: relayMethods(ledger, submitter, {
         tipAccounts: relayTipAccounts,
         minTipLamports: relayTipLamports,
+        log: relayLog,
       }),
       bundle: bundleMethods(ledger, bundleRelay, bundleTipAccounts),
       admin: adminRoutes(admin, faults, ledger),

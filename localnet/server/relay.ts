@@ -1,8 +1,9 @@
 /** The submission relay (Helius Sender shape): sendTransaction only, skipPreflight required, tip required. */
 import type { Ledger } from "../ledger/index.js";
-import { decodeTransaction, staticTipLamports } from "../ledger/wire.js";
+import { decodeTransaction, staticTipLamports, transactionId } from "../ledger/wire.js";
 import { TransactionRejected } from "../ledger/index.js";
 import { RpcError } from "./json.js";
+import type { RelayLog } from "./relay-log.js";
 import { decodeParam } from "./rpc-methods.js";
 import type { RpcHandler } from "./rpc-methods.js";
 import type { Submitter } from "./submitter.js";
@@ -12,6 +13,8 @@ import { rejectionToRpcError } from "./submitter.js";
 export interface RelayConfig {
   tipAccounts: string[];
   minTipLamports: bigint;
+  /** Where every decodable send is logged (admin route /admin/relay/signatures). */
+  log?: RelayLog;
 }
 
 function invalidRequest(detail: string): RpcError {
@@ -33,18 +36,28 @@ export function relayMethods(
     if (opts.skipPreflight !== true) throw invalidRequest("skipPreflight must be true");
     const wire = decodeParam(p[0], opts.encoding);
     let tip: bigint;
+    let signature: string;
     try {
-      tip = staticTipLamports(decodeTransaction(wire), tipSet);
+      const tx = decodeTransaction(wire);
+      signature = transactionId(tx);
+      tip = staticTipLamports(tx, tipSet);
     } catch (e) {
       if (e instanceof TransactionRejected) throw rejectionToRpcError(e);
       throw e;
     }
-    if (tip < cfg.minTipLamports) {
-      throw invalidRequest(
-        `transaction must transfer at least ${cfg.minTipLamports} lamports to a tip account (found ${tip})`,
-      );
+    try {
+      if (tip < cfg.minTipLamports) {
+        throw invalidRequest(
+          `transaction must transfer at least ${cfg.minTipLamports} lamports to a tip account (found ${tip})`,
+        );
+      }
+      const result = submitter.submit(wire, false);
+      cfg.log?.record(signature, true);
+      return result;
+    } catch (e) {
+      cfg.log?.record(signature, false);
+      throw e;
     }
-    return submitter.submit(wire, false);
   });
   return m;
 }

@@ -53,7 +53,7 @@ export async function reconcileOnce(deps: ReconcileDeps): Promise<ReconcileRepor
       owner: deps.owner,
       nowMs,
       leaseUntilMs: nowMs + deps.leaseMs,
-      updatedBefore: isoNoZone(new Date(nowMs - deps.graceMs)),
+      updatedNotAfter: isoNoZone(new Date(nowMs - deps.graceMs)),
       limit: RECORDS_PER_BATCH,
     });
     if (records.length === 0) break;

@@ -136,7 +136,7 @@ export function kyselyExecutions(
         .selectFrom("executions")
         .select("id")
         .where("status", "in", OPEN_EXECUTION_STATUSES)
-        .where("updated_at", "<", c.updatedBefore)
+        .where("updated_at", "<=", c.updatedNotAfter)
         .where((eb) =>
           eb.or([
             eb("reconcile_until_ms", "is", null),

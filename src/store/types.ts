@@ -126,8 +126,11 @@ export interface ClaimOpenExecutions {
   owner: string;
   nowMs: number;
   leaseUntilMs: number;
-  /** Only records not updated since this ISO time (their own request has finished waiting). */
-  updatedBefore: string;
+  /**
+   * Only records last updated at or before this ISO time (their own request has finished waiting). Inclusive:
+   * a grace of 0 must also take a record written in the same millisecond as the pass.
+   */
+  updatedNotAfter: string;
   limit: number;
 }
 

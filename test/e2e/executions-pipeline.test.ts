@@ -15,6 +15,7 @@ import {
 } from "../../src/domain/execution.js";
 import type { ExecutionPatch, NewExecution } from "../../src/store/index.js";
 import type { SealedWallet } from "../../src/vault/index.js";
+import { storedExecution } from "../helpers/fixtures.js";
 
 const wallet: SealedWallet = { publicKey: "W", ciphertext: "", nonce: "", tag: "", keyId: "k" };
 
@@ -25,13 +26,7 @@ function fakes(submit: () => Promise<SubmitResult>) {
     store: {
       insertExecution: async (e: NewExecution) => {
         events.push(`insert ${e.status} ${e.signatures.join(",")}`);
-        return {
-          ...e,
-          lastValidBlockHeight: e.lastValidBlockHeight ?? null,
-          idempotencyKey: e.idempotencyKey ?? null,
-          createdAt: "",
-          updatedAt: "",
-        };
+        return storedExecution(e);
       },
       updateExecution: async (_id: string, p: ExecutionPatch) => {
         events.push(`update ${p.status}`);

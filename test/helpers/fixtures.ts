@@ -5,7 +5,7 @@ import { Keypair, PublicKey, TransactionInstruction } from "@solana/web3.js";
 import { ACCOUNT_SIZE, AccountLayout, AccountState, MINT_SIZE, MintLayout } from "@solana/spl-token";
 import { assembleTransaction } from "../../src/chain/tx-assembly.js";
 import type { Address } from "../../src/domain/addresses.js";
-import type { NewExecution } from "../../src/store/index.js";
+import type { ExecutionRecord, NewExecution } from "../../src/store/index.js";
 
 /** A valid, distinct base58 address: 32 bytes of `n`. */
 export const addr = (n: number): Address => bs58.encode(Buffer.alloc(32, n)) as Address;
@@ -95,5 +95,16 @@ export function newExecution(
     error: null,
     timings: null,
     ...over,
+  };
+}
+
+/** The record a store returns for `e` (what fake stores of the unit tests answer `insertExecution` with). */
+export function storedExecution(e: NewExecution): ExecutionRecord {
+  return {
+    ...e,
+    lastValidBlockHeight: e.lastValidBlockHeight ?? null,
+    idempotencyKey: e.idempotencyKey ?? null,
+    createdAt: "",
+    updatedAt: "",
   };
 }

@@ -99,6 +99,28 @@ describe("submission relay", () => {
     expect(again.body.result).toBe(ok.body.result);
     expect(net.admin.stats()["relay.sendTransaction"]).toBe(5);
   });
+
+  it("logs every decodable send by signature, with its send count and whether it was accepted", async () => {
+    net.admin.resetRelaySignatures();
+    const a = funded();
+    const dest = Keypair.generate().publicKey;
+    const noTip = await signedTransfer(a, dest, 1e6);
+    await post(net.relayUrl, "sendTransaction", [noTip, b64]);
+    const tipped = await signedTransfer(a, dest, 2e6, { to: net.relayTipAccounts[1]!, lamports: 200_000 });
+    const ok = await post(net.relayUrl, "sendTransaction", [tipped, b64]);
+    await post(net.relayUrl, "sendTransaction", [tipped, b64]);
+    await post(net.relayUrl, "sendTransaction", ["not a transaction", b64]);
+    const sigOf = (wire: string) => bs58.encode(Buffer.from(wire, "base64").subarray(1, 65));
+    const expected = [
+      { signature: sigOf(noTip), sends: 1, accepted: false },
+      { signature: ok.body.result, sends: 2, accepted: true },
+    ];
+    expect(net.admin.relaySignatures()).toEqual(expected);
+    const overHttp = await fetch(`${net.adminUrl}/relay/signatures`).then((r) => r.json());
+    expect(overHttp).toEqual({ signatures: expected });
+    await fetch(`${net.adminUrl}/relay/signatures/reset`, { method: "POST" });
+    expect(net.admin.relaySignatures()).toEqual([]);
+  });
 });
 
 describe("bundle relay", () => {

@@ -10,6 +10,7 @@ import { SubmissionError } from "../../src/chain/submit.js";
 import { consolidateSol, type SolDeps } from "../../src/domain/consolidate.js";
 import { ApiError } from "../../src/domain/errors.js";
 import type { NewExecution, WalletRecord } from "../../src/store/index.js";
+import { storedExecution } from "../helpers/fixtures.js";
 
 const SYSTEM = new PublicKey("11111111111111111111111111111111");
 
@@ -43,13 +44,7 @@ function harness(balances: bigint[], failSend?: number) {
       listWallets: async () => wallets,
       insertExecution: async (e) => {
         executions.push(e);
-        return {
-          ...e,
-          lastValidBlockHeight: e.lastValidBlockHeight ?? null,
-          idempotencyKey: e.idempotencyKey ?? null,
-          createdAt: "",
-          updatedAt: "",
-        };
+        return storedExecution(e);
       },
       updateExecution: async () => undefined,
     },
