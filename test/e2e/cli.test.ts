@@ -42,6 +42,16 @@ function run(args: string[], extraEnv: NodeJS.ProcessEnv = {}): Promise<Run> {
   });
 }
 
+/** Runs the CLI with `input` on its stdin. */
+function runWithInput(args: string[], input: string): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = execFile(process.execPath, [CLI, ...args], { env }, (err, stdout, stderr) =>
+      resolve({ code: err === null ? 0 : 1, stdout, stderr }),
+    );
+    child.stdin?.end(input);
+  });
+}
+
 /** Runs with --json and parses stdout; fails the test with stderr when the command failed. */
 async function json<T = Record<string, unknown>>(...args: string[]): Promise<T> {
   const r = await run(["--json", ...args]);
@@ -89,6 +99,13 @@ describe("lasertrade CLI", () => {
     expect(created.private_key_base58.length).toBeGreaterThan(40);
     const kp = Keypair.generate();
     const imported = await json<{ public_key: string }>("wallets", "import", bs58.encode(kp.secretKey));
+    const seed = Keypair.generate();
+    const piped = await runWithInput(
+      ["--json", "wallets", "import", "-"],
+      `${bs58.encode(seed.secretKey)}\n`,
+    );
+    expect(JSON.parse(piped.stdout)).toMatchObject({ public_key: seed.publicKey.toBase58() });
+    await json("wallets", "delink", seed.publicKey.toBase58());
     expect(imported.public_key).toBe(kp.publicKey.toBase58());
     expect(await json("wallets", "default", imported.public_key)).toMatchObject({ is_default: true });
     const list = await json<{ public_key: string; is_default: boolean }[]>("wallets", "list");

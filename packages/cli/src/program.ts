@@ -8,7 +8,8 @@ import { withProgress } from "./progress.js";
 import { describe, explorerLink, MAINNET_EXPLORER, toJson } from "./render.js";
 import { runSandbox } from "./sandbox.js";
 
-const DEFAULT_URL = "http://localhost:8080";
+// IPv4 literal: the service listens on 0.0.0.0, and "localhost" may resolve to ::1 first.
+const DEFAULT_URL = "http://127.0.0.1:8080";
 
 /** What every command needs: output mode, the config and a client. */
 export class Context {
@@ -67,6 +68,12 @@ const callOptions = (o: Opts) => {
   return key !== undefined ? { idempotencyKey: key } : {};
 };
 
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
 /** Builds the program; `ctx` is made once the global options are parsed. */
 export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
   const program = new Command("lasertrade")
@@ -112,10 +119,12 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
     });
   wallets
     .command("import <private_key_base58>")
-    .description("import a wallet from a base58 64-byte secret key or 32-byte seed")
+    .description("import a wallet from a base58 64-byte secret key or 32-byte seed (- reads it from stdin)")
     .option("--default", "make it the default wallet")
-    .action(async (secret: string, o: Opts) => {
+    .action(async (arg: string, o: Opts) => {
       const c = ctx();
+      // "-" keeps the secret out of the shell history and the process list.
+      const secret = arg === "-" ? (await readStdin()).trim() : arg;
       await c.print(
         await (
           await c.client()
