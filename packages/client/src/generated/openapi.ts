@@ -536,6 +536,8 @@ export interface paths {
                                 timings?: unknown;
                                 /** @description the Idempotency-Key of the request that recorded it, if it had one */
                                 idempotency_key?: string | null;
+                                /** @description priority fee the transaction carried, micro-lamports per compute unit (highest of a bundle's legs); null on older records */
+                                compute_unit_price_micro_lamports?: string | null;
                                 created_at: string;
                                 updated_at?: string;
                             }[];
