@@ -209,6 +209,10 @@ describe("fee policy settings", () => {
     expect(errorOf({ COMPUTE_UNIT_PRICE_MAX_MICROLAMPORTS: "0" }).variable).toBe(
       "COMPUTE_UNIT_PRICE_MAX_MICROLAMPORTS",
     );
+    expect(
+      errorOf({ COMPUTE_UNIT_PRICE_MICROLAMPORTS: "auto", COMPUTE_UNIT_PRICE_MAX_MICROLAMPORTS: "500" })
+        .message,
+    ).toContain("the floor of auto");
   });
 
   it("DOCTOR_AT_START is warn by default and must be warn, refuse or off", () => {
