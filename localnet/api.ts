@@ -34,6 +34,8 @@ export interface FaultSettings {
   errorCount?: number;
   /** What an injected error looks like. Default "http429". */
   errorKind?: "http429" | "http500" | "rpcError";
+  /** Several kinds: each injected error picks one of them at random (overrides `errorKind`). */
+  errorKinds?: ("http429" | "http500" | "rpcError")[];
   /** Restrict latency/errors/hangs to these JSON-RPC methods (default: every method). */
   methods?: string[];
   /** Restrict latency/errors/hangs to these endpoints (default: all). */

@@ -37,6 +37,15 @@ export class Faults {
 
   private matches(endpoint: Endpoint, method: string): boolean {
     const s = this.settings;
+    if (
+      s.errorKinds !== undefined &&
+      !(
+        Array.isArray(s.errorKinds) &&
+        s.errorKinds.every((k) => ["http429", "http500", "rpcError"].includes(k))
+      )
+    ) {
+      throw new Error("errorKinds must be an array of http429, http500, rpcError");
+    }
     if (s.endpoints !== undefined && !s.endpoints.includes(endpoint)) return false;
     if (s.methods !== undefined && !s.methods.includes(method)) return false;
     return true;
@@ -54,7 +63,15 @@ export class Faults {
     } else if (s.errorRate !== undefined && s.errorRate > 0) {
       fire = this.random() < s.errorRate;
     }
-    return { delayMs, error: fire ? (s.errorKind ?? "http429") : null };
+    return { delayMs, error: fire ? this.errorKind() : null };
+  }
+
+  private errorKind(): NonNullable<FaultDecision["error"]> {
+    const kinds = this.settings.errorKinds;
+    if (kinds !== undefined && kinds.length > 0) {
+      return kinds[Math.min(kinds.length - 1, Math.floor(this.random() * kinds.length))]!;
+    }
+    return this.settings.errorKind ?? "http429";
   }
 
   /** Whether sends are accepted but never applied. */
@@ -97,6 +114,14 @@ function validateFaults(s: FaultSettings): void {
   if (s.errorRate !== undefined && s.errorRate > 1) throw new Error("errorRate must be within 0..1");
   if (s.errorKind !== undefined && !["http429", "http500", "rpcError"].includes(s.errorKind)) {
     throw new Error("errorKind must be http429, http500 or rpcError");
+  }
+  if (
+    s.errorKinds !== undefined &&
+    !(
+      Array.isArray(s.errorKinds) && s.errorKinds.every((k) => ["http429", "http500", "rpcError"].includes(k))
+    )
+  ) {
+    throw new Error("errorKinds must be an array of http429, http500, rpcError");
   }
   if (
     s.endpoints !== undefined &&

@@ -44,7 +44,11 @@ export interface ChainOptions {
   rpcTimeoutMs: number;
   confirmTimeoutMs: number;
   bundleConfirmTimeoutMs: number;
-  /** Defaults: 3 read retries, relay timeout = rpcTimeoutMs, poll 400 ms, rebroadcast 2 s, bundle poll 1 s, cache refresh 2 s. */
+  /**
+   * Defaults: 9 read retries, none starting after the read has spent 2 × rpcTimeoutMs (a flaky RPC costs
+   * retries, not failed trades; a hanging one fails within about three timeouts), relay timeout = rpcTimeoutMs,
+   * poll 400 ms, rebroadcast 2 s, bundle poll 1 s, cache refresh 2 s.
+   */
   rpcReadRetries?: number;
   relayTimeoutMs?: number;
   confirmPollMs?: number;
@@ -121,7 +125,8 @@ export function createChain(options: ChainOptions): Chain {
   const rpc = createRpcClient({
     url: options.rpcUrl,
     timeoutMs: options.rpcTimeoutMs,
-    readRetries: options.rpcReadRetries ?? 3,
+    readRetries: options.rpcReadRetries ?? 9,
+    readBudgetMs: 2 * options.rpcTimeoutMs,
     fetch: options.fetch,
     random,
   });

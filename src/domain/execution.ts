@@ -150,7 +150,7 @@ export function requireChain<C>(chain: C | undefined): C {
  * the secret is zeroed before this resolves. A transaction over 1232 bytes is a 400.
  */
 export async function signWith(
-  deps: Pick<ExecutionDeps, "vault" | "chain">,
+  deps: Pick<ExecutionDeps, "vault"> & { chain: Pick<Chain, "assemble"> },
   wallet: SealedWallet,
   build: TransactionBuilder,
 ): Promise<ChainTransaction> {
