@@ -1,4 +1,5 @@
 /** The priority-fee part of the configuration: a fixed compute-unit price, or `auto[:p50|p75|p90]` with a cap. */
+import { DEFAULT_MIN_MICRO_LAMPORTS } from "./chain/priority-fee.js";
 import { ConfigError, optionalBig, raw } from "./config-parse.js";
 
 /** The resolved fee policy. */
@@ -30,6 +31,12 @@ export function loadFeeSettings(env: NodeJS.ProcessEnv): FeeSettings {
     const percentile = PERCENTILES[p];
     if (percentile === undefined) {
       throw new ConfigError(name, `must be auto, auto:p50, auto:p75 or auto:p90 (got "${v}")`);
+    }
+    if (max < DEFAULT_MIN_MICRO_LAMPORTS) {
+      throw new ConfigError(
+        "COMPUTE_UNIT_PRICE_MAX_MICROLAMPORTS",
+        `must be at least ${DEFAULT_MIN_MICRO_LAMPORTS} (the floor of auto), got ${max}`,
+      );
     }
     return { price: "auto", percentile, max };
   }

@@ -118,6 +118,9 @@ export function loadRelaySettings(env: NodeJS.ProcessEnv, cluster: string, sandb
         throw new ConfigError("BUNDLE_RELAY_URL", `is required when CLUSTER=${cluster}`);
       }
     }
+    // Every transaction through a bare relay (or the sandbox's) carries a tip, and a zero tip cannot be built.
+    if (explicitTip === 0n)
+      throw new ConfigError("RELAY_TIP_LAMPORTS", "must be positive (relays take a tip)");
     return {
       relays: relayUrl === undefined ? [] : [{ name: "custom", url: relayUrl, auth: noAuth }],
       tipAccounts: Object.freeze(explicitTips ?? []),
@@ -158,6 +161,9 @@ export function loadRelaySettings(env: NodeJS.ProcessEnv, cluster: string, sandb
       "RELAY_TIP_LAMPORTS",
       `must be at least ${minimum} (the published minimum tip of ${minimumOf}), got ${explicitTip}`,
     );
+  }
+  if (explicitTip === 0n && needsTip) {
+    throw new ConfigError("RELAY_TIP_LAMPORTS", "must be positive: the relays named take a tip");
   }
   const tipLamports = !needsTip
     ? 0n

@@ -8,6 +8,7 @@ import { createRpcClient } from "../chain/rpc-client.js";
 import type { Cluster } from "../config.js";
 import { formatResult, type CheckResult } from "./check.js";
 import { checkCluster } from "./cluster-check.js";
+import { checkFeePolicy } from "./fee-policy-check.js";
 import { checkLookupTables } from "./lookup-table-check.js";
 import { checkPrograms } from "./program-check.js";
 import { checkBundleRelay, probeRelay } from "./relays-check.js";
@@ -27,6 +28,7 @@ export interface DoctorInput {
     | "bundleTipAccounts"
     | "lookupTables"
     | "rpcTimeoutMs"
+    | "computeUnitPrice"
     | "fetch"
   >;
 }
@@ -51,8 +53,9 @@ export async function runDoctor(input: DoctorInput): Promise<DoctorReport> {
   const relays = c.relays ?? [{ name: "relay", url: c.relayUrl }];
 
   // Independent chains of checks run in parallel; the output keeps one fixed order.
-  const [cluster, chainChecks, relayResults, bundleChecks] = await Promise.all([
+  const [cluster, feePolicy, chainChecks, relayResults, bundleChecks] = await Promise.all([
     checkCluster(transport, input.cluster),
+    checkFeePolicy(rpc, c.computeUnitPrice),
     (async () => {
       const programs = await checkPrograms(rpc);
       const table = await checkLookupTables(rpc, {
@@ -85,7 +88,7 @@ export async function runDoctor(input: DoctorInput): Promise<DoctorReport> {
       return [bundle.result, ...tips];
     })(),
   ]);
-  const results: CheckResult[] = [cluster, ...chainChecks, ...relayResults, ...bundleChecks];
+  const results: CheckResult[] = [cluster, ...chainChecks, ...relayResults, ...bundleChecks, feePolicy];
   return {
     results,
     failed: results.some((r) => r.status === "fail"),

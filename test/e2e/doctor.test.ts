@@ -64,6 +64,7 @@ describe("npm run doctor", () => {
       "bundle-relay",
       "relay-tip-accounts",
       "bundle-tip-accounts",
+      "fee-policy",
     ]);
     expect(out.every((l) => !l.startsWith("FAIL") && !l.startsWith("WARN"))).toBe(true);
     expect(out.at(-1)).toBe("doctor: all checks passed");
@@ -89,6 +90,25 @@ describe("runDoctor against the localnet", () => {
     expect(r.get("relay localnet2")?.status).toBe("ok");
     expect(r.get("lookup-table")?.status).toBe("warn");
     expect(r.get("lookup-table")?.detail).toContain("LOOKUP_TABLES");
+  });
+
+  it("reports what the auto fee policy pays now, and warns when its cap binds", async () => {
+    const fixed = byName(await runDoctor(input())).get("fee-policy")!;
+    expect(fixed.detail).toContain("fixed 10000 micro-lamports");
+    const auto = byName(
+      await runDoctor(
+        input({ computeUnitPrice: { mode: "auto", percentile: 90, maxMicroLamports: 2_000_000n } }),
+      ),
+    ).get("fee-policy")!;
+    expect(auto.status).toBe("ok");
+    expect(auto.detail).toMatch(/^auto:p90, cap 2000000: cluster-wide \d+ micro-lamports per CU now/);
+    const capped = byName(
+      await runDoctor(
+        input({ computeUnitPrice: { mode: "auto", minMicroLamports: 1_000n, maxMicroLamports: 1_000n } }),
+      ),
+    ).get("fee-policy")!;
+    expect(capped.status).toBe("warn");
+    expect(capped.detail).toContain("COMPUTE_UNIT_PRICE_MAX_MICROLAMPORTS");
   });
 
   it("fails loudly when the launch Global account's layout changed", async () => {

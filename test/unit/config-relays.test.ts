@@ -86,6 +86,18 @@ describe("relay presets", () => {
     expect(b.variable).toBe("BUNDLE_RELAY_URL");
   });
 
+  it("a zero tip is refused wherever a relay takes a tip", () => {
+    expect(errorOf({ RELAY_TIP_LAMPORTS: "0" }).variable).toBe("RELAY_TIP_LAMPORTS");
+    expect(errorOf({ RELAY: "localnet", RELAY_TIP_LAMPORTS: "0" }).message).toContain("must be positive");
+    expect(errorOf({ ...MAINNET, RELAY: "jito-ny", RELAY_TIP_LAMPORTS: "0" }).message).toContain(
+      "at least 1000",
+    );
+    expect(
+      loadConfig({ ...MAINNET, RELAY: "rpc", RELAY_TIP_LAMPORTS: "0", BUNDLE_RELAY_URL: "https://b.example" })
+        .relayTipLamports,
+    ).toBe(0n);
+  });
+
   it("rpc needs no tip and sends to RPC_URL; it joins a tipped relay without conflict", () => {
     const c = loadConfig({ ...MAINNET, RELAY: "rpc", BUNDLE_RELAY_URL: "https://b.example" });
     expect(c.relayTipAccounts).toEqual([]);
@@ -209,6 +221,10 @@ describe("fee policy settings", () => {
     expect(errorOf({ COMPUTE_UNIT_PRICE_MAX_MICROLAMPORTS: "0" }).variable).toBe(
       "COMPUTE_UNIT_PRICE_MAX_MICROLAMPORTS",
     );
+    expect(
+      errorOf({ COMPUTE_UNIT_PRICE_MICROLAMPORTS: "auto", COMPUTE_UNIT_PRICE_MAX_MICROLAMPORTS: "500" })
+        .message,
+    ).toContain("the floor of auto");
   });
 
   it("DOCTOR_AT_START is warn by default and must be warn, refuse or off", () => {
