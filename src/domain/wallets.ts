@@ -1,6 +1,7 @@
 /** Managed-wallet rules: create, import, list, set default, delink, and wallet selection for executions. */
 import { PublicKey } from "@solana/web3.js";
 import bs58 from "bs58";
+import { isAddress } from "./addresses.js";
 import { ApiError, FOUNDATION } from "./errors.js";
 import { newSecretKey, publicHalfMatches, secretKeyFromSeed } from "./secret-keys.js";
 import {
@@ -132,13 +133,22 @@ export async function listWallets(deps: Pick<WalletDeps, "store">, apiKeyId: num
   return (await deps.store.listWallets(apiKeyId)).map(walletView);
 }
 
+/**
+ * A path's wallet as an address, or the 404 an unknown wallet gets: a text that is not an address is never
+ * one of the key's wallets, and PostgreSQL refuses some texts (a NUL byte) with an error, not a miss.
+ */
+function walletAddress(publicKey: string): string {
+  if (!isAddress(publicKey)) throw notFound();
+  return publicKey;
+}
+
 /** Makes a wallet of this key the default; 404 for unknown or foreign wallets. */
 export async function setDefaultWallet(
   deps: Pick<WalletDeps, "store">,
   apiKeyId: number,
   publicKey: string,
 ): Promise<WalletView> {
-  const w = await deps.store.setDefaultWallet(apiKeyId, publicKey);
+  const w = await deps.store.setDefaultWallet(apiKeyId, walletAddress(publicKey));
   if (w === undefined) throw notFound();
   return walletView(w);
 }
@@ -149,7 +159,7 @@ export async function delinkWallet(
   apiKeyId: number,
   publicKey: string,
 ): Promise<{ ok: true }> {
-  if (!(await deps.store.deleteWallet(apiKeyId, publicKey))) throw notFound();
+  if (!(await deps.store.deleteWallet(apiKeyId, walletAddress(publicKey)))) throw notFound();
   return { ok: true };
 }
 

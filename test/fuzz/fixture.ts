@@ -37,8 +37,13 @@ export interface FuzzFixture {
 
 const FUNDED_SOL = 1_000n;
 
-/** Starts the localnet, the app at log level trace with a capturing sink, and the funded fixture. */
-export async function startFuzzFixture(): Promise<FuzzFixture> {
+/**
+ * Starts the localnet, the app at log level trace with a capturing sink, and the funded fixture; the app's
+ * store is SQLite in memory unless `db` names a database (PostgreSQL: with a schema of its own).
+ */
+export async function startFuzzFixture(
+  db: { databaseUrl?: string; pgSchema?: string } = {},
+): Promise<FuzzFixture> {
   const logLines: string[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _enc, done) {
@@ -52,6 +57,7 @@ export async function startFuzzFixture(): Promise<FuzzFixture> {
   const e2e = await startE2e({
     logger: createLogger("trace", sink),
     chain: { lookupTables: [table.toBase58()] },
+    ...db,
   });
   e2e.localnet.admin.fund(authority.publicKey.toBase58(), 1_000_000_000n);
   await installCreateLookupTable(e2e.chain, authority, 0);

@@ -1,9 +1,10 @@
 /**
  * `npm run fuzz`: the full fuzz run (FUZZ_RUNS cases, default 100 000, seed FUZZ_SEED, default 9005) against
  * the localnet-backed app; prints the figures as a table and as JSON (FUZZ_JSON=<file> writes the JSON too).
- * Exit code 1 when a property was violated or a secret was found in the logs.
+ * FUZZ_DATABASE_URL selects the database (default SQLite in memory). Exit code 1 when a property was violated or a secret was found in the logs.
  */
 import { writeFileSync } from "node:fs";
+import { dropSchema, freshSchemaName } from "../helpers/pg.js";
 import { startFuzzFixture } from "./fixture.js";
 import { runFuzz, type FuzzReport } from "./run.js";
 
@@ -32,7 +33,13 @@ function print(r: FuzzReport): void {
   for (const v of r.violations.slice(0, 20)) out.write(`  ${JSON.stringify(v)}\n`);
 }
 
-const fixture = await startFuzzFixture();
+// FUZZ_DATABASE_URL=postgres://… runs against PostgreSQL, in a schema of its own dropped afterwards.
+const databaseUrl = process.env.FUZZ_DATABASE_URL || undefined;
+const pgSchema = databaseUrl?.startsWith("postgres") === true ? freshSchemaName("fuzz") : undefined;
+const fixture = await startFuzzFixture({
+  ...(databaseUrl !== undefined ? { databaseUrl } : {}),
+  ...(pgSchema !== undefined ? { pgSchema } : {}),
+});
 const t0 = Date.now();
 try {
   const report = await runFuzz(fixture, {
@@ -47,4 +54,5 @@ try {
   process.exitCode = report.violations.length > 0 || report.secretsFound.length > 0 ? 1 : 0;
 } finally {
   await fixture.close();
+  if (databaseUrl !== undefined && pgSchema !== undefined) await dropSchema(databaseUrl, pgSchema);
 }

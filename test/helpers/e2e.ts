@@ -30,6 +30,9 @@ export interface E2eOptions {
   chain?: Partial<ChainOptions>;
   /** The app's logger (default: none), e.g. one that captures every line for a secrets scan. */
   logger?: FastifyBaseLogger;
+  /** The app's database (default sqlite::memory:) and, for PostgreSQL, its schema. */
+  databaseUrl?: string;
+  pgSchema?: string;
 }
 
 export interface E2e {
@@ -86,6 +89,8 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
   const t = await buildTestApp({
     chain,
     ...(options.logger !== undefined ? { logger: options.logger } : {}),
+    ...(options.databaseUrl !== undefined ? { databaseUrl: options.databaseUrl } : {}),
+    ...(options.pgSchema !== undefined ? { pgSchema: options.pgSchema } : {}),
   });
   const connection = new Connection(localnet.rpcUrl, "confirmed");
 
