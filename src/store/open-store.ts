@@ -66,7 +66,13 @@ export async function openStore(
     db = new Kysely<Database>({ dialect: new SqliteDialect({ database: file }) });
   }
   const dialect = isPg ? "postgres" : "sqlite";
-  const migrator = new Migrator({ db, provider: migrationProvider(dialect) });
+  // Kysely looks for its migration tables in every schema unless told which: with a schema per test on
+  // one database, another schema's tables would make it skip creating this one's (and fail on them).
+  const migrator = new Migrator({
+    db,
+    provider: migrationProvider(dialect),
+    ...(isPg && options.pgSchema !== undefined ? { migrationTableSchema: options.pgSchema } : {}),
+  });
   const { error } = await migrator.migrateToLatest();
   if (error !== undefined) {
     await db.destroy();
