@@ -57,7 +57,7 @@ export function renderReport(r: BenchReport): string {
   const par = { ...stats(r.baseline.parallel.latenciesMs), bs: stats(r.baseline.parallel.buildSignMs) };
   const curveMicro = r.micro[0]!;
   const lines: string[] = [
-    `Command: \`npm run bench --${process.argv.slice(2).length ? ` ${process.argv.slice(2).join(" ")}` : ""}\`; ${new Date().toISOString()}`,
+    `Command: \`npm run bench${o.argv.length ? ` -- ${o.argv.join(" ")}` : ""}\`; ${new Date().toISOString()}`,
     `Machine: ${r.machine}. Injected latency ${o.latencyMs} ms per RPC and relay call; localnet slot ${o.slotMs} ms; service on SQLite (file), reconciliation off, LOG_LEVEL=warn.`,
     "",
     "### Service (its own process; localnet in another)",

@@ -54,6 +54,8 @@ export interface BenchOptions {
   slotMs: number;
   profile: boolean;
   quick: boolean;
+  /** The arguments as given, for the report's command line. */
+  argv: readonly string[];
 }
 
 /** Reads `--name value` flags over the defaults (`--quick` shrinks every count). */
@@ -77,6 +79,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
     slotMs: num("slot-ms", 400, 400),
     profile: argv.includes("--profile"),
     quick,
+    argv: [...argv],
   };
 }
 

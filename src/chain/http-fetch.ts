@@ -45,12 +45,18 @@ export function createHttpFetch(options: HttpFetchOptions = {}): FetchLike {
         },
         (res) => {
           const chunks: Buffer[] = [];
+          let ended = false;
           res.on("data", (c: Buffer) => chunks.push(c));
           res.on("end", () => {
+            ended = true;
             const text = Buffer.concat(chunks).toString("utf8");
             resolve({ status: res.statusCode ?? 0, text: () => Promise.resolve(text) });
           });
           res.on("error", reject);
+          // A connection cut mid-body: no 'end', and not every Node version emits 'error' for it.
+          res.on("close", () => {
+            if (!ended) reject(new Error("connection closed before the response ended"));
+          });
         },
       );
       req.on("error", reject);

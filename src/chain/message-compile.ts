@@ -46,6 +46,20 @@ interface KeyMeta {
 // Raw 32 bytes as a map key: one native copy, no base58.
 const idOf = (bytes: Buffer): string => bytes.toString("latin1");
 
+// web3.js converts a key's BN to bytes on every toBuffer(); most keys of a trade are the same instances from
+// one trade to the next (memoized PDAs, program ids, cached configs), so keep their bytes. Only read here.
+const keyBytes = new WeakMap<PublicKey, Buffer>();
+function bytesOf(key: PublicKey): Buffer {
+  let bytes = keyBytes.get(key);
+  if (bytes === undefined) {
+    // An own 32-byte allocation: a kept slice of Node's shared 8 KB pool would keep the whole slab alive.
+    bytes = Buffer.alloc(32);
+    key.toBuffer().copy(bytes);
+    keyBytes.set(key, bytes);
+  }
+  return bytes;
+}
+
 // Table address → its entries' ids and first index, built once per table object (the chain caches keep the
 // decoded tables for as long as the account does not change).
 const tableIndexes = new WeakMap<AddressLookupTableAccount, Map<string, number>>();
@@ -54,7 +68,7 @@ function indexOfTable(table: AddressLookupTableAccount): Map<string, number> {
   if (map === undefined) {
     map = new Map();
     table.state.addresses.forEach((a, i) => {
-      const id = idOf(a.toBuffer());
+      const id = idOf(bytesOf(a));
       if (!map!.has(id)) map!.set(id, i);
     });
     tableIndexes.set(table, map);
@@ -93,7 +107,7 @@ export function compileMessage(input: CompileMessageInput): CompiledMessage {
   // Insertion-ordered: payer first, then each instruction's program and accounts, as web3.js orders them.
   const metas = new Map<string, KeyMeta>();
   const meta = (key: PublicKey): KeyMeta => {
-    const bytes = key.toBuffer();
+    const bytes = bytesOf(key);
     const id = idOf(bytes);
     let m = metas.get(id);
     if (m === undefined) {
@@ -119,7 +133,7 @@ export function compileMessage(input: CompileMessageInput): CompiledMessage {
   const lookedUpWritable: string[] = [];
   const lookedUpReadonly: string[] = [];
   if (input.version === "v0" && input.lookupTables !== undefined && input.lookupTables.length > 0) {
-    const pinned = new Set((input.keepStatic ?? []).map((k) => idOf(k.toBuffer())));
+    const pinned = new Set((input.keepStatic ?? []).map((k) => idOf(bytesOf(k))));
     for (const table of input.lookupTables) {
       const index = indexOfTable(table);
       const drain = (writable: boolean, ids: string[]): number[] => {
@@ -164,7 +178,7 @@ export function compileMessage(input: CompileMessageInput): CompiledMessage {
   const tail: number[] = [];
   pushCompactU16(tail, input.instructions.length);
   const ixData: Buffer[] = [];
-  const indexOf = (key: PublicKey): number => position.get(idOf(key.toBuffer()))!;
+  const indexOf = (key: PublicKey): number => position.get(idOf(bytesOf(key)))!;
   for (const ix of input.instructions) {
     tail.push(indexOf(ix.programId));
     pushCompactU16(tail, ix.keys.length);
@@ -178,7 +192,7 @@ export function compileMessage(input: CompileMessageInput): CompiledMessage {
   if (input.version === "v0") {
     pushCompactU16(lookupBytes, lookups.length);
     for (const l of lookups) {
-      for (const b of l.table.toBuffer()) lookupBytes.push(b);
+      for (const b of bytesOf(l.table)) lookupBytes.push(b);
       pushCompactU16(lookupBytes, l.writable.length);
       lookupBytes.push(...l.writable);
       pushCompactU16(lookupBytes, l.readonly.length);

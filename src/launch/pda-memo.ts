@@ -36,7 +36,11 @@ export function createPdaMemo(capacity: number, derive?: FindProgramAddress): Pd
         programTexts.set(programId, key);
       }
       // Length-prefixed seeds: two seed lists never share a key unless they are equal.
-      for (const s of seeds) key += String.fromCharCode(s.length) + Buffer.from(s).toString("latin1");
+      for (const s of seeds) {
+        // A view, not a copy: the seed's bytes are only read.
+        const bytes = Buffer.isBuffer(s) ? s : Buffer.from(s.buffer, s.byteOffset, s.byteLength);
+        key += String.fromCharCode(s.length) + bytes.toString("latin1");
+      }
       const hit = entries.get(key);
       if (hit !== undefined) {
         hits++;

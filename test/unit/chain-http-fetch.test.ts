@@ -73,3 +73,24 @@ describe("createHttpFetch", () => {
     await expect(refused).rejects.toThrow(/ECONNREFUSED/);
   });
 });
+
+describe("createHttpFetch, cut connections", () => {
+  it("rejects when the server closes the connection in the middle of a response", async () => {
+    const cut = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { "content-length": "100" });
+      res.write('{"jsonrpc":');
+      setTimeout(() => res.destroy(), 20);
+    });
+    await new Promise<void>((r) => cut.listen(0, "127.0.0.1", r));
+    const url = `http://127.0.0.1:${(cut.address() as AddressInfo).port}`;
+    try {
+      const t = createJsonRpcTransport({ url, timeoutMs: 2_000, fetch: createHttpFetch() });
+      const error = await t.call("m", []).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(TransportError);
+      expect(error).not.toBeInstanceOf(TimeoutError);
+    } finally {
+      await new Promise<void>((r) => cut.close(() => r()));
+    }
+  });
+});
