@@ -12,6 +12,7 @@ import { frameworkErrorHandler, installErrorHandler } from "./http/error-handler
 import { installIdempotency } from "./http/idempotency.js";
 import { parseJsonBody } from "./http/json-body.js";
 import { installMetrics } from "./http/metrics.js";
+import { openapiBodyTypes } from "./http/openapi-body-types.js";
 import { observeOutcomes } from "./domain/execution.js";
 import { createMetrics, type Metrics } from "./observability/metrics.js";
 import { executionRoutes } from "./http/executions.js";
@@ -121,6 +122,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       info: { title: "lasertrade", version: "0.1.0", description: "Managed-wallet trading API" },
       components: { securitySchemes: { apiKey: { type: "apiKey", in: "header", name: "x-api-key" } } },
     },
+    // Typed request bodies in the document (for generated clients); validation keeps the domain parsers.
+    transform: openapiBodyTypes,
   });
   await app.register(swaggerUi, { routePrefix: "/docs", staticCSP: DOCS_CSP });
   installAuth(app, deps);
