@@ -1,151 +1,422 @@
 /**
- * Trade benchmark against the in-process localnet (`npm run bench [-- --trades 100 --slot-ms 400]`):
- * latency percentiles of POST /v1/trades/execute through the real app and chain layer, and the upstream
- * round trips per trade counted by the localnet. Prints a markdown table (docs/benchmarks.md keeps results).
+ * `npm run bench [-- options]`: the service measured as deployed, apart from the chain, side by side with a
+ * baseline client built on the official SDK (docs/benchmarks.md keeps the latest full run).
+ *
+ * The localnet runs in its own process (or the one named by RPC_URL / RELAY_URL, see `clusterInfo`), with
+ * `--latency-ms` (default 20) added to every RPC and relay call; the service runs in its own process on a
+ * fresh SQLite file. Prints markdown tables: service scenarios, baseline, the ratios, the build + sign
+ * micro-benchmark, the cashback check, and each issue-10 target against its measured figure.
+ *
+ * Options: --latency-ms 20 --trades 300 --warmup 30 --concurrency 64 --duration-s 15 --baseline-trades 100
+ * --micro 3000 --cashback-repeats 20 --slot-ms 400 --profile (service under --cpu-prof; prints the file)
+ * --quick (tiny counts: the smoke form run by test/bench/bench-smoke.test.ts).
  */
-import { cpus } from "node:os";
-import { startE2e, type E2e } from "../test/helpers/e2e.js";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readdirSync, statSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { Keypair, PublicKey } from "@solana/web3.js";
+import bs58 from "bs58";
+import type { LocalnetInfo } from "../localnet/api.js";
+import { createChain } from "../src/chain/chain.js";
+import { createJsonRpcTransport } from "../src/chain/json-rpc.js";
+import { localnetChainOptions } from "../src/chain/localnet-options.js";
+import { cashbackReadPlan } from "../src/launch/cashback-accounts.js";
+import {
+  REPO_ROOT,
+  freshPgDatabase,
+  freshSqliteDatabase,
+  fundedWallet,
+  localnetClient,
+  randomMasterKey,
+  setupKey,
+  startLocalnetProcess,
+  startService,
+  type LocalnetClient,
+  type TestDatabase,
+} from "../test/harness/index.js";
+import type { BaselineJob, BaselineResult } from "./baseline-client.js";
+import { benchBuildSign, percentile, type BuildSignResult } from "./build-sign.js";
+import { apiClient, measureBackground, runScenario, type ScenarioResult, type Target } from "./load.js";
+import { cpuMsOf, memoryOf } from "./process-stats.js";
+import { renderReport, type CashbackResult } from "./report.js";
 
-interface Scenario {
-  name: string;
-  venue: "curve" | "swap";
-  body: Record<string, unknown>;
+/** Parsed command line. */
+export interface BenchOptions {
+  latencyMs: number;
+  trades: number;
+  warmup: number;
   concurrency: number;
+  durationS: number;
+  baselineTrades: number;
+  micro: number;
+  cashbackRepeats: number;
+  slotMs: number;
+  profile: boolean;
+  quick: boolean;
+  /** The arguments as given, for the report's command line. */
+  argv: readonly string[];
 }
 
-interface Result {
-  scenario: Scenario;
-  latencies: number[];
-  /** Sum of each timing_ms key over the measured trades. */
-  stages: Record<string, number>;
-  calls: Record<string, number>;
-  wallMs: number;
+/** Reads `--name value` flags over the defaults (`--quick` shrinks every count). */
+export function parseBenchArgs(argv: readonly string[]): BenchOptions {
+  const quick = argv.includes("--quick");
+  const num = (name: string, full: number, small: number): number => {
+    const i = argv.indexOf(`--${name}`);
+    const v = i >= 0 ? Number(argv[i + 1]) : NaN;
+    if (i >= 0 && !(Number.isFinite(v) && v >= 0)) throw new Error(`--${name} needs a non-negative number`);
+    return i >= 0 ? v : quick ? small : full;
+  };
+  return {
+    latencyMs: num("latency-ms", 20, 20),
+    trades: num("trades", 300, 4),
+    warmup: num("warmup", 30, 1),
+    concurrency: num("concurrency", 64, 4),
+    durationS: num("duration-s", 15, 1),
+    baselineTrades: num("baseline-trades", 100, 3),
+    micro: num("micro", 3000, 20),
+    cashbackRepeats: num("cashback-repeats", 20, 2),
+    slotMs: num("slot-ms", 400, 400),
+    profile: argv.includes("--profile"),
+    quick,
+    argv: [...argv],
+  };
 }
 
-function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  const v = i >= 0 ? Number(process.argv[i + 1]) : NaN;
-  return Number.isFinite(v) && v > 0 ? v : fallback;
+/** The cluster named by RPC_URL / RELAY_URL (a localnet started elsewhere, with its /admin routes), if any. */
+function clusterInfo(env: NodeJS.ProcessEnv): LocalnetInfo | null {
+  if (!env.RPC_URL || !env.RELAY_URL) return null;
+  const list = (v: string | undefined) => (v ?? "").split(",").filter((s) => s !== "");
+  return {
+    rpcUrl: env.RPC_URL,
+    relayUrl: env.RELAY_URL,
+    bundleRelayUrl: env.BUNDLE_RELAY_URL ?? `${env.RPC_URL}/bundle`,
+    adminUrl: env.LOCALNET_ADMIN_URL ?? new URL("/admin", env.RPC_URL).toString(),
+    wsUrl: "",
+    relayTipAccounts: list(env.RELAY_TIP_ACCOUNTS),
+    bundleTipAccounts: list(env.BUNDLE_TIP_ACCOUNTS),
+    relayTipLamports: env.RELAY_TIP_LAMPORTS ?? "200000",
+    pid: 0,
+  };
 }
 
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  const idx = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
-  return sorted[Math.max(0, idx)]!;
+function runBaseline(job: BaselineJob): BaselineResult {
+  // Its own process, so nothing of the service (memoized PDAs, its signer) is loaded into it.
+  const out = execFileSync(
+    process.execPath,
+    ["--import", "tsx", "bench/baseline-client.ts", JSON.stringify(job)],
+    {
+      cwd: REPO_ROOT,
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
+  return JSON.parse(out.toString()) as BaselineResult;
 }
 
-const fmt = (n: number): string => (Number.isFinite(n) ? n.toFixed(1) : "-");
-
-async function runScenario(e2e: E2e, scenario: Scenario, trades: number): Promise<Result> {
-  const { apiKey } = await e2e.setup({ sol: 10_000n });
-  // One extra wallet per concurrent lane, so parallel trades never share a fee payer.
-  const lanes = [undefined as string | undefined];
-  for (let i = 1; i < scenario.concurrency; i++) lanes.push(await e2e.fundedWallet(apiKey, 1_000n));
-  const { mint } = e2e.localnet.admin.createToken();
-  if (scenario.venue === "swap") {
-    e2e.localnet.admin.complete(mint);
-    e2e.localnet.admin.migrate(mint);
+/** p50 of `repeats` runs of `f` (ms). */
+async function p50Of(repeats: number, f: () => Promise<unknown>): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < repeats; i++) {
+    const t0 = performance.now();
+    await f();
+    times.push(performance.now() - t0);
   }
-  // Warm-up: creates every lane's token accounts and loads the SDK code paths.
-  for (const wallet of lanes) await trade(e2e, apiKey, { action: "buy", mint, amount: "0.01", wallet });
-
-  const latencies: number[] = [];
-  const stages: Record<string, number> = {};
-  const calls: Record<string, number> = {};
-  let lastRefresh = performance.now();
-  const perLane = Math.ceil(trades / lanes.length);
-  const t0 = performance.now();
-  for (let round = 0; round < perLane; round++) {
-    // Refresh the caches outside the measured requests (the blockhash must stay valid on fast slots),
-    // then count only what the requests themselves cost.
-    if (performance.now() - lastRefresh > 1_000) {
-      await e2e.chain.caches.refresh();
-      lastRefresh = performance.now();
-    }
-    e2e.localnet.admin.resetStats();
-    await Promise.all(
-      lanes.map(async (wallet) => {
-        const start = performance.now();
-        const timing = await trade(e2e, apiKey, { ...scenario.body, mint, wallet, measure_timing: true });
-        latencies.push(performance.now() - start);
-        for (const [k, v] of Object.entries(timing)) stages[k] = (stages[k] ?? 0) + v;
-      }),
-    );
-    for (const [k, v] of Object.entries(e2e.localnet.admin.stats())) calls[k] = (calls[k] ?? 0) + v;
-  }
-  return { scenario, latencies, stages, calls, wallMs: performance.now() - t0 };
+  return percentile(
+    times.sort((a, b) => a - b),
+    50,
+  );
 }
 
-async function trade(
-  e2e: E2e,
+async function cashbackCheck(
+  target: Target,
   apiKey: string,
-  body: Record<string, unknown>,
-): Promise<Record<string, number>> {
-  const res = await e2e.post(apiKey, "/v1/trades/execute", body);
-  if (res.statusCode !== 200) throw new Error(`trade failed: ${res.statusCode} ${res.body}`);
-  return res.json<{ timing_ms?: Record<string, number> }>().timing_ms ?? {};
-}
-
-async function main(): Promise<void> {
-  const trades = arg("trades", 100);
-  const slotMs = arg("slot-ms", 400);
-  const e2e = await startE2e({
-    localnet: { slotMs },
-    // Background refreshes would blur the per-request counts; the bench refreshes between rounds itself.
-    chain: { cacheRefreshMs: 600_000, confirmTimeoutMs: 30_000, confirmPollMs: Math.min(100, slotMs) },
-  });
-  const buy = { action: "buy", amount: "0.001" };
-  const scenarios: Scenario[] = [
-    {
-      name: "curve buy, simulate off, confirm off",
-      venue: "curve",
-      body: { ...buy, simulate: false, confirm: false },
-      concurrency: 1,
-    },
-    {
-      name: "curve buy, simulate on, confirm off",
-      venue: "curve",
-      body: { ...buy, confirm: false },
-      concurrency: 1,
-    },
-    { name: "curve buy, simulate on, confirm on", venue: "curve", body: buy, concurrency: 1 },
-    { name: "swap buy, simulate on, confirm on", venue: "swap", body: buy, concurrency: 1 },
-    { name: "curve buy, simulate on, confirm on, 8 parallel", venue: "curve", body: buy, concurrency: 8 },
-  ];
-  const results: Result[] = [];
-  try {
-    for (const s of scenarios) {
-      process.stderr.write(`running: ${s.name}\n`);
-      results.push(await runScenario(e2e, s, trades));
-    }
-  } finally {
-    await e2e.close();
-  }
-
-  const lines = [
-    `Trades per scenario: ${trades}; localnet slot ${slotMs} ms; Node ${process.version}; ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}`,
-    "",
-    "| scenario | p50 ms | p95 ms | max ms | trades/s | mean timing_ms (wallet/amount/build/sender/confirmation/database) | upstream calls per trade |",
-    "|---|---:|---:|---:|---:|---|---|",
-  ];
-  for (const r of results) {
-    const sorted = [...r.latencies].sort((a, b) => a - b);
-    const n = r.latencies.length;
-    const perTrade = Object.entries(r.calls)
-      .filter(([, v]) => v > 0)
-      .map(([k, v]) => `${k} ${(v / n).toFixed(2)}`)
-      .join(", ");
-    const stages = ["wallet", "amount", "build", "sender", "confirmation", "database"]
-      .map((k) => fmt((r.stages[k] ?? 0) / n))
-      .join(" / ");
-    lines.push(
-      `| ${r.scenario.name} | ${fmt(percentile(sorted, 50))} | ${fmt(percentile(sorted, 95))} | ${fmt(sorted[n - 1] ?? NaN)} | ${fmt((n / r.wallMs) * 1000)} | ${stages} | ${perTrade} |`,
+  localnet: LocalnetClient,
+  repeats: number,
+): Promise<CashbackResult> {
+  // Fresh addresses: their accumulators do not exist, which costs the service the same read and math.
+  const wallets = Array.from({ length: 100 }, () => Keypair.generate().publicKey.toBase58());
+  const post = apiClient(target.baseUrl, apiKey);
+  const once = async (): Promise<number> => {
+    const t0 = performance.now();
+    const r = await post<{ wallets?: unknown[]; detail?: string }>("/v1/cashback/check", { wallets });
+    if (r.status !== 200 || r.body.wallets?.length !== 100)
+      throw new Error(`cashback check: ${r.status} ${r.body.detail}`);
+    return performance.now() - t0;
+  };
+  await localnet.resetStats();
+  const cold = await once();
+  const coldCalls = await localnet.stats();
+  const cpu0 = cpuMsOf(target.pid);
+  await localnet.resetStats();
+  const warm: number[] = [];
+  for (let i = 0; i < repeats; i++) warm.push(await once());
+  const cpuMs = (cpuMsOf(target.pid) - cpu0) / Math.max(1, repeats);
+  const stats = await localnet.stats();
+  const warmTotal = warm.reduce((a, b) => a + b, 0);
+  const sorted = warm.sort((a, b) => a - b);
+  // The same two reads sent straight to the localnet: what the upstream alone takes, latency included.
+  const plan = cashbackReadPlan(wallets.map((w) => new PublicKey(w)));
+  const rpc = createJsonRpcTransport({ url: localnet.info.rpcUrl, timeoutMs: 30_000 });
+  const chunks = [plan.addresses.slice(0, 100), plan.addresses.slice(100)];
+  const upstreamP50 = await p50Of(Math.max(1, repeats), () =>
+    Promise.all(
+      chunks.map((c) =>
+        rpc.call("getMultipleAccounts", [
+          c.map((k) => k.toBase58()),
+          { encoding: "base64", commitment: "confirmed" },
+        ]),
+      ),
+    ),
+  );
+  const calls = (s: Record<string, number>, n: number, ms: number) =>
+    Object.fromEntries(
+      Object.entries(s)
+        .map(([k, v]) => [k, (v - (target.backgroundPerSecond[k] ?? 0) * (ms / 1000)) / n] as const)
+        .filter(([, v]) => v >= 0.05),
     );
-  }
-  process.stdout.write(`${lines.join("\n")}\n`);
+  return {
+    wallets: 100,
+    coldMs: cold,
+    coldCalls: calls(coldCalls, 1, cold),
+    p50: percentile(sorted, 50),
+    p95: percentile(sorted, 95),
+    callsPerCheck: calls(stats, Math.max(1, repeats), warmTotal),
+    cpuMsPerCheck: cpuMs,
+    upstreamP50,
+  };
 }
 
-void main().catch((e: unknown) => {
-  process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-  process.exit(1);
-});
+/**
+ * The localnet client with each admin call retried once after a network failure: its fetch reuses
+ * kept-alive sockets, and one left idle past the server's keep-alive timeout (during the baseline run) can
+ * be closed under the next call ("fetch failed: other side closed"). The calls the bench makes are idempotent
+ * except fund and createToken, which the bench makes only before anything idles.
+ */
+function retryingOnce(client: LocalnetClient): LocalnetClient {
+  const wrapped = { ...client };
+  for (const name of ["setFaults", "clearFaults", "stats", "resetStats"] as const) {
+    const call = client[name] as (...a: unknown[]) => Promise<unknown>;
+    (wrapped as Record<string, unknown>)[name] = (...a: unknown[]) =>
+      call(...a).catch((e: unknown) => {
+        if (e instanceof TypeError) return call(...a);
+        throw e;
+      });
+  }
+  return wrapped;
+}
+
+/** Where the service's memory is, from its own /metrics (prom-client's process and V8 heap gauges), in MB. */
+async function memoryBreakdown(baseUrl: string): Promise<string> {
+  const text = await (await fetch(`${baseUrl}/metrics`)).text();
+  const mb = (pattern: string): string => {
+    const m = new RegExp(`^${pattern} ([0-9.e+]+)`, "m").exec(text);
+    return m ? (Number(m[1]) / 1024 / 1024).toFixed(1) : "-";
+  };
+  return [
+    `RSS now ${mb("process_resident_memory_bytes")}`,
+    `V8 heap total ${mb("nodejs_heap_size_total_bytes")} (used ${mb("nodejs_heap_size_used_bytes")}`,
+    `new space ${mb('nodejs_heap_space_size_total_bytes\\{space="new"\\}')}`,
+    `code ${mb('nodejs_heap_space_size_total_bytes\\{space="code"\\}')})`,
+    `external ${mb("nodejs_external_memory_bytes")}`,
+  ].join(", ");
+}
+
+/** One service configuration under measurement. */
+interface Variant {
+  name: string;
+  database: () => Promise<TestDatabase>;
+  /** Only the headline and the parallel scenarios (the other variants exist to compare those). */
+  short: boolean;
+}
+
+function variants(o: BenchOptions, env: NodeJS.ProcessEnv): Variant[] {
+  const list: Variant[] = [
+    { name: "SQLite, synchronous=full (default)", database: async () => freshSqliteDatabase(), short: false },
+  ];
+  if (o.quick) return list;
+  list.push({
+    name: "SQLite, synchronous=normal",
+    database: async () => {
+      const db = freshSqliteDatabase();
+      return { ...db, url: `${db.url}?synchronous=normal` };
+    },
+    short: true,
+  });
+  const pgUrl = env.TEST_DATABASE_URL;
+  if (pgUrl) list.push({ name: "PostgreSQL", database: () => freshPgDatabase(pgUrl, "bench"), short: true });
+  return list;
+}
+
+/** Runs the whole benchmark and returns the markdown report. */
+export async function runBench(o: BenchOptions, log: (line: string) => void = () => {}): Promise<string> {
+  const given = clusterInfo(process.env);
+  const localnetProcess = given === null ? await startLocalnetProcess({ slotMs: o.slotMs }) : null;
+  const info = given ?? localnetProcess!.info;
+  const localnet = retryingOnce(localnetProcess ?? localnetClient(info));
+  const profileDir = o.profile ? mkdtempSync(join(tmpdir(), "lt-bench-prof-")) : null;
+  try {
+    const curve = (await localnet.createToken()).mint;
+    const swap = (await localnet.createToken()).mint;
+    await localnet.complete(swap);
+    await localnet.migrate(swap);
+    const off = { simulate: false, confirm: false };
+    const buy = { action: "buy", amount: "0.001" };
+    const scenarios: ScenarioResult[] = [];
+    let cashback: CashbackResult | null = null;
+    let peakRssMb = 0;
+    let memory = "";
+
+    for (const variant of variants(o, process.env)) {
+      const db = await variant.database();
+      await localnet.clearFaults();
+      const service = await startService({
+        localnet: info,
+        databaseUrl: db.url,
+        masterKey: randomMasterKey(),
+        // Reconciliation would poll the confirm-off trades in the background: off, so the figures are the trade path's.
+        env: { RECONCILE_INTERVAL_MS: "0", LOG_LEVEL: "warn" },
+        ...(profileDir !== null && !variant.short
+          ? { nodeArgs: ["--cpu-prof", "--cpu-prof-dir", profileDir] }
+          : {}),
+      });
+      try {
+        log(`${variant.name}: service ${service.baseUrl} (pid ${service.pid}), localnet pid ${info.pid}`);
+        const { apiKey, wallet } = await setupKey(service.baseUrl, localnet, { sol: 1_000n });
+        const lanes = [wallet];
+        while (lanes.length < o.concurrency)
+          lanes.push(await fundedWallet(service.baseUrl, localnet, apiKey, 100n));
+        await localnet.setFaults({ latencyMs: o.latencyMs, endpoints: ["rpc", "relay"] });
+        log("measuring the idle service's own calls");
+        const target: Target = {
+          baseUrl: service.baseUrl,
+          pid: service.pid,
+          localnetPid: info.pid,
+          localnet,
+          backgroundPerSecond: await measureBackground(localnet, o.quick ? 500 : 4_000),
+        };
+        const one = [wallet];
+        // The first variant is the default configuration; the others are named in their rows.
+        const label = (name: string) => (variant.short ? `${name} [${variant.name}]` : name);
+        const run = async (name: string, body: Record<string, unknown>, lanesOf: string[], extra = {}) => {
+          log(`scenario: ${label(name)}`);
+          scenarios.push(
+            await runScenario(target, apiKey, {
+              name: label(name),
+              body,
+              lanes: lanesOf,
+              trades: o.trades,
+              warmup: o.warmup,
+              ...extra,
+            }),
+          );
+        };
+        const parallel = { trades: Number.MAX_SAFE_INTEGER, durationMs: o.durationS * 1000, warmup: 1 };
+        await run("curve buy, simulate off, confirm off", { ...buy, mint: curve, ...off }, one);
+        if (!variant.short) {
+          await run(
+            "curve sell, simulate off, confirm off",
+            { action: "sell", amount: "1000000000", mint: curve, ...off },
+            one,
+          );
+          await run("swap buy, simulate off, confirm off", { ...buy, mint: swap, ...off }, one);
+          await run("curve buy, simulate on, confirm off", { ...buy, mint: curve, confirm: false }, one);
+          await run(
+            `curve buy, confirm off, ${o.concurrency} parallel`,
+            { ...buy, mint: curve, ...off },
+            lanes,
+            parallel,
+          );
+        }
+        // The localnet executes every landed transaction on its one event loop (tens of ms each), which caps
+        // what any client can send through it; with neverLand the relay checks and accepts without executing,
+        // so the figure is the service's own.
+        await localnet.setFaults({ latencyMs: o.latencyMs, endpoints: ["rpc", "relay"], neverLand: true });
+        await run(
+          `curve buy, confirm off, ${o.concurrency} parallel, relay accepts without executing`,
+          { ...buy, mint: curve, ...off },
+          lanes,
+          parallel,
+        );
+        await localnet.setFaults({ latencyMs: o.latencyMs, endpoints: ["rpc", "relay"] });
+        if (!variant.short) {
+          log("cashback check of 100 wallets");
+          cashback = await cashbackCheck(target, apiKey, localnet, o.cashbackRepeats);
+        }
+        peakRssMb = Math.max(peakRssMb, memoryOf(service.pid).peakRssMb);
+        if (!variant.short) memory = await memoryBreakdown(service.baseUrl);
+      } finally {
+        await service.stop().catch(() => {});
+        await db.drop().catch(() => {});
+      }
+    }
+
+    log("baseline client (official SDK, own process)");
+    await localnet.setFaults({ latencyMs: o.latencyMs, endpoints: ["rpc", "relay"] });
+    const baselineWallet = Keypair.generate();
+    await localnet.fund(baselineWallet.publicKey.toBase58(), 1_000n * 1_000_000_000n);
+    const job = (mode: BaselineJob["mode"]): BaselineJob => ({
+      rpcUrl: info.rpcUrl,
+      relayUrl: info.relayUrl,
+      tipAccounts: info.relayTipAccounts,
+      tipLamports: info.relayTipLamports,
+      secretKey: bs58.encode(baselineWallet.secretKey),
+      mint: curve,
+      lamports: "1000000",
+      trades: o.baselineTrades,
+      warmup: Math.min(o.warmup, 20),
+      mode,
+    });
+    const baseline = { sequential: runBaseline(job("sequential")), parallel: runBaseline(job("parallel")) };
+
+    log("build + sign micro-benchmark");
+    await localnet.clearFaults();
+    const chain = createChain(
+      localnetChainOptions(
+        { ...info, relayTipLamports: BigInt(info.relayTipLamports) },
+        { cacheRefreshMs: 60_000 },
+      ),
+    );
+    await chain.start();
+    let micro: BuildSignResult[];
+    try {
+      micro = [await benchBuildSign(chain, curve, o.micro), await benchBuildSign(chain, swap, o.micro)];
+    } finally {
+      chain.stop();
+    }
+    const profile =
+      profileDir === null
+        ? null
+        : (readdirSync(profileDir)
+            .map((f) => join(profileDir, f))
+            .sort((a, b) => statSync(b).size - statSync(a).size)[0] ?? null);
+    return renderReport({
+      options: o,
+      machine: `${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, Node ${process.version}, load average at the end ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(" / ")}`,
+      scenarios,
+      baseline,
+      micro,
+      cashback: cashback!,
+      peakRssMb,
+      memory,
+      profile,
+    });
+  } finally {
+    await localnetProcess?.stop().catch(() => {});
+  }
+}
+
+if (process.argv[1]?.endsWith("bench/run.ts")) {
+  const options = parseBenchArgs(process.argv.slice(2));
+  runBench(options, (l) => process.stderr.write(`${l}\n`)).then(
+    (report) => {
+      process.stdout.write(`${report}\n`);
+      process.exit(0);
+    },
+    (e: unknown) => {
+      process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+      process.exit(1);
+    },
+  );
+}

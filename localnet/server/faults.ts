@@ -2,7 +2,7 @@
 import type { FaultSettings } from "../api.js";
 
 /** The endpoints the localnet serves JSON-RPC on. */
-export type Endpoint = "rpc" | "relay" | "bundle";
+export type Endpoint = "rpc" | "relay" | "relay2" | "bundle";
 
 /** What to do to one matching call before serving it. */
 export interface FaultDecision {
@@ -123,8 +123,11 @@ function validateFaults(s: FaultSettings): void {
   ) {
     throw new Error("errorKinds must be an array of http429, http500, rpcError");
   }
-  if (s.endpoints !== undefined && !s.endpoints.every((e) => ["rpc", "relay", "bundle"].includes(e))) {
-    throw new Error("endpoints must be among rpc, relay, bundle");
+  if (
+    s.endpoints !== undefined &&
+    !s.endpoints.every((e) => ["rpc", "relay", "relay2", "bundle"].includes(e))
+  ) {
+    throw new Error("endpoints must be among rpc, relay, relay2, bundle");
   }
   if (
     s.methods !== undefined &&

@@ -1,3 +1,4 @@
+import { createHttpFetch } from "./http-fetch.js";
 import { HttpError, RpcError, TimeoutError, TransportError, isTransient } from "./upstream-errors.js";
 
 /** The `fetch` shape the clients need (Node's global fetch satisfies it; tests inject their own). */
@@ -51,9 +52,9 @@ export function backoffDelayMs(
 /** Sleeps with a real timer. */
 export const realSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Builds a transport. Node's fetch keeps connections alive by default (undici pools per origin). */
+/** Builds a transport; without an injected fetch it uses its own keep-alive `node:http` client (http-fetch.ts). */
 export function createJsonRpcTransport(options: JsonRpcTransportOptions): JsonRpcTransport {
-  const doFetch: FetchLike = options.fetch ?? (globalThis.fetch as unknown as FetchLike);
+  const doFetch: FetchLike = options.fetch ?? createHttpFetch();
   let nextId = 1;
 
   async function call(method: string, params: unknown[], path = ""): Promise<unknown> {

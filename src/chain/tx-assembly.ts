@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import {
   AddressLookupTableAccount,
   ComputeBudgetProgram,
@@ -6,10 +5,10 @@ import {
   PublicKey,
   SystemProgram,
   TransactionInstruction,
-  TransactionMessage,
-  VersionedTransaction,
 } from "@solana/web3.js";
 import bs58 from "bs58";
+import { signEd25519 } from "./ed25519.js";
+import { compileMessage, MessageCompileError, pushCompactU16 } from "./message-compile.js";
 
 /** The largest serialized transaction the cluster accepts (IPv6 MTU minus headers). */
 export const MAX_TRANSACTION_BYTES = 1232;
@@ -58,7 +57,6 @@ export interface AssembleInput {
 
 /** A signed transaction ready to send. */
 export interface AssembledTransaction {
-  tx: VersionedTransaction;
   /** First signature, base58: the transaction id, known before sending. */
   signature: string;
   wire: Uint8Array;
@@ -101,30 +99,40 @@ export function assembleTransaction(input: AssembleInput): AssembledTransaction 
     );
   }
 
-  const message = new TransactionMessage({
-    payerKey: input.payer.publicKey,
-    recentBlockhash: input.blockhash,
-    instructions,
-  });
-  let tx: VersionedTransaction;
-  let wire: Uint8Array;
+  // One compile straight to bytes, one signature per signer, one wire copy (see message-compile.ts).
+  let compiled;
   try {
-    const compiled =
-      input.version === "legacy"
-        ? message.compileToLegacyMessage()
-        : message.compileToV0Message(maskTipAccounts(input.lookupTables, input.tip?.accounts));
-    tx = new VersionedTransaction(compiled);
-    tx.sign([input.payer, ...(input.extraSigners ?? [])]);
-    wire = tx.serialize();
+    compiled = compileMessage({
+      payer: input.payer.publicKey,
+      instructions,
+      blockhash: input.blockhash,
+      version: input.version ?? "v0",
+      ...(input.lookupTables !== undefined ? { lookupTables: input.lookupTables } : {}),
+      // Relays find the tip only among a message's static keys (Jito: never reference tip accounts through a
+      // lookup table), so tip accounts stay static even when a table holds them.
+      ...(input.tip !== undefined ? { keepStatic: input.tip.accounts } : {}),
+    });
   } catch (e) {
-    // web3.js serializes into fixed-size buffers and throws a RangeError when the message overflows them.
-    if (e instanceof RangeError) throw new TransactionTooLargeError(estimateSize(instructions), { cause: e });
+    if (e instanceof MessageCompileError)
+      throw new TransactionTooLargeError(estimateSize(instructions), { cause: e });
     throw e;
   }
-  if (wire.length > MAX_TRANSACTION_BYTES) throw new TransactionTooLargeError(wire.length);
-  const first = tx.signatures[0];
-  if (!first || first.every((b) => b === 0)) throw new Error("transaction is not signed by its fee payer");
-  return { tx, signature: bs58.encode(first), wire, computeUnitLimit, tipAccount };
+  const prefix: number[] = [];
+  pushCompactU16(prefix, compiled.signers.length);
+  const size = prefix.length + 64 * compiled.signers.length + compiled.bytes.length;
+  if (size > MAX_TRANSACTION_BYTES) throw new TransactionTooLargeError(size);
+  const wire = new Uint8Array(size);
+  wire.set(prefix, 0);
+  wire.set(compiled.bytes, prefix.length + 64 * compiled.signers.length);
+  const keypairs = [input.payer, ...(input.extraSigners ?? [])];
+  for (const kp of keypairs) {
+    const at = compiled.signers.findIndex((k) => k.equals(kp.publicKey));
+    if (at < 0) throw new Error(`Cannot sign with non signer key ${kp.publicKey.toBase58()}`);
+    wire.set(signEd25519(compiled.bytes, kp), prefix.length + 64 * at);
+  }
+  const first = wire.subarray(prefix.length, prefix.length + 64);
+  if (first.every((b) => b === 0)) throw new Error("transaction is not signed by its fee payer");
+  return { signature: bs58.encode(first), wire, computeUnitLimit, tipAccount };
 }
 
 /**
@@ -140,26 +148,6 @@ export function createUniqueOffsets(random: () => number = Math.random): () => n
     next = (next + 1) % UNIQUE_OFFSET_SPAN;
     return value;
   };
-}
-
-/**
- * Relays find the tip only among a message's static keys (Jito: never reference tip accounts through a
- * lookup table), so tables that hold tip accounts are handed to the compiler with those entries replaced by
- * random keys no instruction uses: the compiler then keeps the tip account static, and every other entry
- * keeps its index.
- */
-function maskTipAccounts(
-  tables: AddressLookupTableAccount[] | undefined,
-  tipAccounts: PublicKey[] | undefined,
-): AddressLookupTableAccount[] | undefined {
-  if (!tables || !tipAccounts?.length) return tables;
-  // Runs on every tipped v0 transaction: compare keys by value, not through base58 (which cost milliseconds).
-  const isTip = (a: PublicKey): boolean => tipAccounts.some((t) => t.equals(a));
-  return tables.map((table) => {
-    if (!table.state.addresses.some(isTip)) return table;
-    const addresses = table.state.addresses.map((a) => (isTip(a) ? new PublicKey(randomBytes(32)) : a));
-    return new AddressLookupTableAccount({ key: table.key, state: { ...table.state, addresses } });
-  });
 }
 
 // Wire size of a v0/legacy transaction without lookup tables, computed from the instructions.

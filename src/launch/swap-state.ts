@@ -16,6 +16,18 @@ function stubInfo(owner: PublicKey, dataLength: number): AccountInfo<Buffer> {
   return { data: Buffer.alloc(dataLength), executable: false, lamports: 0, owner };
 }
 
+// The configs are the chain caches' decoded objects, the same instance until the account changes: convert
+// each once (a FeeConfig's tiers make this the larger part of building a swap trade's state).
+const sdkConfigs = new WeakMap<object, unknown>();
+function sdkConfig<T extends object>(config: T): ReturnType<typeof toSdk<T>> {
+  let converted = sdkConfigs.get(config) as ReturnType<typeof toSdk<T>> | undefined;
+  if (converted === undefined) {
+    converted = toSdk(config);
+    sdkConfigs.set(config, converted);
+  }
+  return converted;
+}
+
 /** Builds the SDK swap state for `read` (a launchswap-routed trade) from cached configs. */
 export function buildSwapState(
   read: SwapTradeRead,
@@ -23,8 +35,8 @@ export function buildSwapState(
   feeConfig: SwapFeeConfig | null,
 ): SwapState {
   return {
-    globalConfig: toSdk(globalConfig),
-    feeConfig: feeConfig === null ? null : toSdk(feeConfig),
+    globalConfig: sdkConfig(globalConfig),
+    feeConfig: feeConfig === null ? null : sdkConfig(feeConfig),
     poolKey: read.poolAddress,
     poolAccountInfo: stubInfo(launchSwapSdk.PUMP_AMM_PROGRAM_ID, read.poolDataLength),
     pool: toSdk(read.pool),

@@ -1,0 +1,85 @@
+/**
+ * better-sqlite3 as Kysely's SQLite driver sees it, made cheaper per request:
+ * - prepared statements are kept: Kysely's driver calls `prepare` for every query, and compiling the same SQL
+ *   again costs more than running it for the small reads and writes of a request. They are cached by SQL
+ *   text (bounded); better-sqlite3 runs synchronously, so a statement is never used by two queries at once
+ *   (no code path here streams with `iterate`).
+ * - with `synchronous=FULL`, the statements `relaxed` picks commit without waiting for the disk: the pending
+ *   record of an execution (its insert) is synced before anything is sent, which is the promise; its outcome
+ *   (the update after the send) need not be, since a record left pending is what reconciliation settles.
+ *   In WAL mode the next synced commit syncs every earlier frame with it, so order is kept.
+ */
+import type { SqliteDatabase } from "kysely";
+
+type Statement = ReturnType<SqliteDatabase["prepare"]>;
+
+/** Options of `withCachedStatements`. */
+export interface CachedStatementOptions {
+  /** Statements kept (default 512). */
+  capacity?: number;
+  /** Statements that commit with synchronous=NORMAL on a FULL database (default: none). */
+  relaxed?: (sql: string) => boolean;
+}
+
+/** The outcome writes of executions (updates after the send; the insert stays synced). */
+export function isExecutionOutcomeWrite(sql: string): boolean {
+  return sql.startsWith('update "executions" set');
+}
+
+/** better-sqlite3's Database as far as this wrapper uses it. */
+export type SqliteConnection = SqliteDatabase & { readonly inTransaction?: boolean };
+
+/** `db` with `prepare` answered from a cache of statements. */
+export function withCachedStatements(
+  db: SqliteConnection,
+  options: CachedStatementOptions = {},
+): SqliteDatabase {
+  const capacity = options.capacity ?? 512;
+  const statements = new Map<string, Statement>();
+  let pragmas: { normal: Statement; full: Statement } | undefined;
+
+  // Runs one statement between two pragma switches; nothing can interleave (better-sqlite3 is synchronous).
+  function relax(stmt: Statement): Statement {
+    pragmas ??= {
+      normal: db.prepare("pragma synchronous = NORMAL"),
+      full: db.prepare("pragma synchronous = FULL"),
+    };
+    const p = pragmas;
+    const around = <T>(f: () => T): T => {
+      // The safety level cannot change inside a transaction; there the statement commits with it.
+      if (db.inTransaction === true) return f();
+      p.normal.run([]);
+      try {
+        return f();
+      } finally {
+        p.full.run([]);
+      }
+    };
+    return {
+      get reader() {
+        return stmt.reader;
+      },
+      all: (params) => around(() => stmt.all(params)),
+      run: (params) => around(() => stmt.run(params)),
+      iterate: (params) => stmt.iterate(params),
+    };
+  }
+
+  return {
+    close: () => {
+      statements.clear();
+      db.close();
+    },
+    prepare(sql) {
+      let stmt = statements.get(sql);
+      if (stmt === undefined) {
+        stmt = db.prepare(sql);
+        if (options.relaxed?.(sql) === true) stmt = relax(stmt);
+        // Dropping the oldest is enough: the set of distinct statements of a running service is small.
+        if (statements.size >= capacity) statements.delete(statements.keys().next().value as string);
+        statements.set(sql, stmt);
+      }
+      return stmt;
+    },
+  };
+}

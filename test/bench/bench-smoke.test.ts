@@ -1,0 +1,35 @@
+/**
+ * Smoke form of `npm run bench`: the whole run (localnet and service processes, every scenario, the baseline
+ * client, the micro-benchmark, the cashback check) with tiny counts. It checks that the report is complete,
+ * never a figure: speed is measured by the benchmark itself (docs/benchmarks.md), not asserted here.
+ */
+import { describe, expect, it } from "vitest";
+import { parseBenchArgs, runBench } from "../../bench/run.js";
+
+describe("npm run bench (smoke)", () => {
+  it("runs every part with tiny counts and prints the side-by-side report", async () => {
+    const report = await runBench(parseBenchArgs(["--quick"]));
+    for (const heading of [
+      "### Service (its own process; localnet in another)",
+      "### Baseline client",
+      "### Side by side",
+      "### Build + sign of one trade",
+      "### Cashback check of 100 wallets",
+      "### Targets (issue 10)",
+    ]) {
+      expect(report).toContain(heading);
+    }
+    expect(report).toMatch(/\| e2e p50 ms \| [\d.]+ \| [\d.]+ \| [\d.]+ \|/);
+    expect(report).toMatch(/\| curve buy, simulate off, confirm off \| \d+ \| 1 \|/);
+    // Every scenario ran, and none of its trades failed (the last column counts errors).
+    const rows = report.split("\n").filter((l) => /^\| (curve|swap) /.test(l));
+    expect(rows).toHaveLength(6);
+    for (const row of rows) expect(row.endsWith("| 0 |")).toBe(true);
+  }, 180_000);
+
+  it("reads its options", () => {
+    expect(parseBenchArgs([])).toMatchObject({ latencyMs: 20, quick: false, profile: false });
+    expect(parseBenchArgs(["--latency-ms", "5", "--quick"])).toMatchObject({ latencyMs: 5, trades: 4 });
+    expect(() => parseBenchArgs(["--trades", "x"])).toThrow(/--trades/);
+  });
+});
