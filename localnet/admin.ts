@@ -11,6 +11,8 @@ import type { AdminHandler } from "./server/http-server.js";
 export interface AdminDeps {
   ledger: Ledger;
   faults: Faults;
+  /** The second relay's own switches. */
+  relay2Faults: Faults;
   stats: CallStats;
   relayLog: RelayLog;
   operator: LaunchOperator;
@@ -20,7 +22,12 @@ export interface AdminDeps {
 export function createAdmin(d: AdminDeps): LocalnetAdmin {
   return {
     setFaults: (f) => d.faults.set(f),
-    clearFaults: () => d.faults.clear(),
+    clearFaults: () => {
+      d.faults.clear();
+      d.relay2Faults.clear();
+    },
+    setRelay2Faults: (f) => d.relay2Faults.set(f),
+    setLaunchGlobalLayout: (layout) => d.operator.setGlobalLayout(d.ledger, layout),
     stats: () => d.stats.snapshot(),
     resetStats: () => d.stats.reset(),
     relaySignatures: () => d.relayLog.list(),
@@ -80,8 +87,25 @@ function optStr(b: Record<string, unknown>, name: string): string | undefined {
 }
 
 /** The admin HTTP routes, keyed "<METHOD> <path>". */
-export function adminRoutes(admin: LocalnetAdmin, faults: Faults, ledger: Ledger): Map<string, AdminHandler> {
+export function adminRoutes(
+  admin: LocalnetAdmin,
+  faults: Faults,
+  ledger: Ledger,
+  relay2Faults: Faults,
+): Map<string, AdminHandler> {
   const r = new Map<string, AdminHandler>();
+  r.set("GET /admin/relay2/faults", () => relay2Faults.current());
+  r.set("POST /admin/relay2/faults", (body) => {
+    const b = obj(body);
+    admin.setRelay2Faults(b.clear === true ? {} : (b as FaultSettings));
+    return relay2Faults.current();
+  });
+  r.set("POST /admin/launch-global-layout", (body) => {
+    const layout = str(obj(body), "layout");
+    if (layout !== "original" && layout !== "altered") throw new Error("layout must be original or altered");
+    admin.setLaunchGlobalLayout(layout);
+    return { layout };
+  });
   r.set("GET /admin/faults", () => faults.current());
   r.set("POST /admin/faults", (body) => {
     const b = obj(body);

@@ -34,10 +34,12 @@ export interface FaultSettings {
   errorCount?: number;
   /** What an injected error looks like. Default "http429". */
   errorKind?: "http429" | "http500" | "rpcError";
+  /** Several kinds: each injected error picks one of them at random (overrides `errorKind`). */
+  errorKinds?: ("http429" | "http500" | "rpcError")[];
   /** Restrict latency/errors/hangs to these JSON-RPC methods (default: every method). */
   methods?: string[];
   /** Restrict latency/errors/hangs to these endpoints (default: all). */
-  endpoints?: ("rpc" | "relay" | "bundle")[];
+  endpoints?: ("rpc" | "relay" | "relay2" | "bundle")[];
   /** Sends are accepted (signature returned) but never applied. */
   neverLand?: boolean;
   /** Sends are applied only after this many slots. */
@@ -59,7 +61,15 @@ export interface FaultSettings {
 /** Operator API of a running localnet (also served as HTTP routes under /admin/). */
 export interface LocalnetAdmin {
   setFaults(faults: FaultSettings): void;
+  /** Clears the faults of every endpoint, the second relay's included. */
   clearFaults(): void;
+  /** The second relay's own fault switches (latency, errors, hang); the main switches never reach it. */
+  setRelay2Faults(faults: FaultSettings): void;
+  /**
+   * Rewrites the launch Global account as a program upgrade that changed its layout would: "altered" inserts an
+   * 8-byte field after the discriminator (every later field moves); "original" restores the genesis bytes.
+   */
+  setLaunchGlobalLayout(layout: "original" | "altered"): void;
   /** Calls per "<endpoint>.<method>" (e.g. "rpc.getMultipleAccounts", "relay.sendTransaction") since the last reset. */
   stats(): Record<string, number>;
   resetStats(): void;
@@ -92,6 +102,8 @@ export interface LocalnetHandle {
   rpcUrl: string;
   /** Submission relay JSON-RPC endpoint (sendTransaction). */
   relayUrl: string;
+  /** A second submission relay (same tip rules) with its own fault switches (admin.setRelay2Faults). */
+  relay2Url: string;
   /** Bundle relay base (Jito block-engine paths below it: `${bundleRelayUrl}/api/v1/bundles`). */
   bundleRelayUrl: string;
   /**

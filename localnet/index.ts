@@ -41,8 +41,9 @@ function generatedAddresses(n: number): string[] {
 export async function startLocalnet(options: LocalnetOptions = {}): Promise<LocalnetHandle> {
   const cashbackCreation = options.cashbackCreation ?? false;
   const slotMs = options.slotMs ?? 400;
+  const programs = emulatedPrograms({ cashbackCreation });
   const ledger = createLedger({
-    programs: emulatedPrograms({ cashbackCreation }),
+    programs,
     slotMs: slotMs > 0 ? slotMs : 400,
   });
   installGenesis(ledger, { cashbackCreation });
@@ -55,11 +56,13 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
   }
 
   const faults = new Faults();
+  const relay2Faults = new Faults();
   const stats = new CallStats();
   const submitter = new Submitter(ledger, faults);
   const bundleRelay = new BundleRelay(ledger, faults, bundleTipAccounts);
   const relayLog = new RelayLog();
-  const admin = createAdmin({ ledger, faults, stats, relayLog, operator: launchOperator });
+  const admin = createAdmin({ ledger, faults, relay2Faults, stats, relayLog, operator: launchOperator });
+  const relayConfig = { tipAccounts: relayTipAccounts, minTipLamports: relayTipLamports };
 
   const timers = new Set<NodeJS.Timeout>();
   const waiters = new Set<() => void>();
@@ -78,14 +81,16 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
 
   const server = createLocalnetServer(
     {
-      rpc: rpcMethods(ledger, submitter),
-      relay: relayMethods(ledger, submitter, {
-        tipAccounts: relayTipAccounts,
-        minTipLamports: relayTipLamports,
-        log: relayLog,
-      }),
+      rpc: rpcMethods(
+        ledger,
+        submitter,
+        programs.map((p) => p.programId),
+      ),
+      // The signature log (/admin/relay/signatures) records what the first relay received.
+      relay: relayMethods(ledger, submitter, { ...relayConfig, log: relayLog }),
+      relay2: { methods: relayMethods(ledger, submitter, relayConfig), faults: relay2Faults },
       bundle: bundleMethods(ledger, bundleRelay, bundleTipAccounts),
-      admin: adminRoutes(admin, faults, ledger),
+      admin: adminRoutes(admin, faults, ledger, relay2Faults),
       faults,
       stats,
     },
@@ -121,6 +126,7 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
   return {
     rpcUrl: base,
     relayUrl: `${base}/relay`,
+    relay2Url: `${base}/relay2`,
     bundleRelayUrl: base,
     adminUrl: `${base}/admin`,
     wsUrl: `ws://${urlHost}:${port}`,

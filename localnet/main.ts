@@ -36,6 +36,7 @@ if (process.argv.includes("--json")) {
 } else {
   console.log(`localnet RPC          ${handle.rpcUrl}`);
   console.log(`submission relay      ${handle.relayUrl}  (min tip ${handle.relayTipLamports} lamports)`);
+  console.log(`second relay          ${handle.relay2Url}  (own fault switches: /admin/relay2/faults)`);
   console.log(`  tip accounts        ${handle.relayTipAccounts.join(" ")}`);
   console.log(`bundle relay          ${handle.bundleRelayUrl}/api/v1/bundles`);
   console.log(`  tip accounts        ${handle.bundleTipAccounts.join(" ")}`);

@@ -5,12 +5,14 @@ import swaggerUi from "@fastify/swagger-ui";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { Chain } from "./chain/chain.js";
 import type { Config } from "./config.js";
-import { ApiError, FOUNDATION } from "./domain/errors.js";
+import type { ApiError } from "./domain/errors.js";
 import { installAuth } from "./http/auth.js";
 import { cashbackRoutes } from "./http/cashback.js";
-import { installErrorHandler } from "./http/error-handler.js";
+import { frameworkErrorHandler, installErrorHandler } from "./http/error-handler.js";
 import { installIdempotency } from "./http/idempotency.js";
+import { parseJsonBody } from "./http/json-body.js";
 import { installMetrics } from "./http/metrics.js";
+import { openapiBodyTypes } from "./http/openapi-body-types.js";
 import { observeOutcomes } from "./domain/execution.js";
 import { createMetrics, type Metrics } from "./observability/metrics.js";
 import { executionRoutes } from "./http/executions.js";
@@ -90,22 +92,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: trustProxyOption(deps.config.trustProxy),
     genReqId: () => crypto.randomUUID(),
+    frameworkErrors: frameworkErrorHandler,
   }) as unknown as FastifyInstance;
   // (cast: with loggerInstance Fastify infers a logger-specific instance type; routes only need the base type)
 
   // Own JSON parser: an empty body means "no fields" (set_default is optional), and parse errors become
-  // one fixed 400 text instead of a message quoting the body.
+  // fixed 400 texts instead of a message quoting the body.
   app.removeContentTypeParser(["application/json", "text/plain"]);
   app.addContentTypeParser("application/json", { parseAs: "string" }, (_req, body, done) => {
-    const text = typeof body === "string" ? body : body.toString("utf8");
-    if (text.trim() === "") return done(null, undefined);
     try {
-      done(
-        null,
-        JSON.parse(text, (k, v: unknown) => (k === "__proto__" ? undefined : v)),
-      );
-    } catch {
-      done(new ApiError(400, FOUNDATION.invalidJson), undefined);
+      done(null, parseJsonBody(typeof body === "string" ? body : body.toString("utf8")));
+    } catch (e) {
+      done(e as ApiError, undefined);
     }
   });
 
@@ -124,6 +122,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       info: { title: "lasertrade", version: "0.1.0", description: "Managed-wallet trading API" },
       components: { securitySchemes: { apiKey: { type: "apiKey", in: "header", name: "x-api-key" } } },
     },
+    // Typed request bodies in the document (for generated clients); validation keeps the domain parsers.
+    transform: openapiBodyTypes,
   });
   await app.register(swaggerUi, { routePrefix: "/docs", staticCSP: DOCS_CSP });
   installAuth(app, deps);

@@ -3,17 +3,16 @@
  * Nothing else in the code base reads `process.env`. Each variable is documented in docs/configuration.md.
  */
 import type { ChainOptions } from "./chain/chain.js";
+import { addressList, ConfigError, int, oneOf, raw, url } from "./config-parse.js";
 
-/** A configuration problem; its message is one line naming the variable. */
-export class ConfigError extends Error {
-  constructor(
-    readonly variable: string,
-    problem: string,
-  ) {
-    super(`invalid configuration: ${variable} ${problem}`);
-    this.name = "ConfigError";
-  }
-}
+import { loadFeeSettings } from "./config-fees.js";
+import { loadRelaySettings, relayEndpointUrl, type RelayTarget } from "./config-relays.js";
+
+export { ConfigError } from "./config-parse.js";
+export type { RelayTarget } from "./config-relays.js";
+
+export type DoctorAtStart = "warn" | "refuse" | "off";
+const DOCTOR_MODES: readonly DoctorAtStart[] = ["warn", "refuse", "off"];
 
 export type Cluster = "localnet" | "mainnet" | "devnet" | "custom";
 export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
@@ -39,6 +38,9 @@ export interface Config {
   readonly localnetPort: number;
   readonly localnetSlotMs: number;
   readonly rpcUrl: string | undefined;
+  /** The relays every single transaction is sent to in parallel (RELAY presets or RELAY_URL); empty = sandbox fills in. */
+  readonly relays: readonly RelayTarget[];
+  /** The first relay's URL (as configured, `{rpc}` unresolved); kept for the sandbox and older callers. */
   readonly relayUrl: string | undefined;
   readonly bundleRelayUrl: string | undefined;
   readonly relayTipAccounts: readonly string[];
@@ -48,6 +50,12 @@ export interface Config {
   /** Address lookup tables for v0 messages (a create with its first buy needs one); sandbox installs its own. */
   readonly lookupTables: readonly string[];
   readonly computeUnitPriceMicrolamports: bigint | "auto";
+  /** With "auto": the percentile of recent fees of the written accounts (50, 75 or 90). */
+  readonly computeUnitPricePercentile: number;
+  /** Cap of the automatic price (micro-lamports per CU). */
+  readonly computeUnitPriceMaxMicrolamports: bigint;
+  /** Run the pre-flight checks (npm run doctor) at start: log failures (warn), exit on failure (refuse), or skip. */
+  readonly doctorAtStart: DoctorAtStart;
   readonly computeUnitLimitTrade: number;
   readonly computeUnitLimitCreate: number;
   readonly computeUnitLimitTransfer: number;
@@ -63,61 +71,6 @@ export interface Config {
 
 const CLUSTERS: readonly Cluster[] = ["localnet", "mainnet", "devnet", "custom"];
 const LOG_LEVELS: readonly LogLevel[] = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
-const BASE58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
-
-/** Empty strings count as unset so `FOO=` in an env file does not override a default. */
-function raw(env: NodeJS.ProcessEnv, name: string): string | undefined {
-  const v = env[name];
-  if (v === undefined) return undefined;
-  const t = v.trim();
-  return t === "" ? undefined : t;
-}
-
-function int(env: NodeJS.ProcessEnv, name: string, dflt: number, min: number, max: number): number {
-  const v = raw(env, name);
-  if (v === undefined) return dflt;
-  if (!/^\d+$/.test(v)) throw new ConfigError(name, `must be an integer, got "${v}"`);
-  const n = Number(v);
-  if (n < min || n > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${v}`);
-  return n;
-}
-
-function big(env: NodeJS.ProcessEnv, name: string, dflt: bigint): bigint {
-  const v = raw(env, name);
-  if (v === undefined) return dflt;
-  if (!/^\d+$/.test(v)) throw new ConfigError(name, `must be a non-negative integer, got "${v}"`);
-  return BigInt(v);
-}
-
-function url(env: NodeJS.ProcessEnv, name: string, protocols: readonly string[]): string | undefined {
-  const v = raw(env, name);
-  if (v === undefined) return undefined;
-  let parsed: URL;
-  try {
-    parsed = new URL(v);
-  } catch {
-    throw new ConfigError(name, "must be an absolute URL");
-  }
-  if (!protocols.includes(parsed.protocol)) {
-    throw new ConfigError(name, `must use one of ${protocols.join(" ")} (got ${parsed.protocol})`);
-  }
-  return v;
-}
-
-function addressList(env: NodeJS.ProcessEnv, name: string): string[] | undefined {
-  const v = raw(env, name);
-  if (v === undefined) return undefined;
-  const list = v
-    .split(",")
-    .map((s) => s.trim())
-    .filter((s) => s !== "");
-  if (list.length === 0) throw new ConfigError(name, "must list at least one base58 address");
-  for (const a of list) {
-    if (!BASE58_ADDRESS.test(a)) throw new ConfigError(name, `contains an invalid base58 address "${a}"`);
-  }
-  return list;
-}
-
 function trustProxy(env: NodeJS.ProcessEnv): TrustProxy {
   const v = raw(env, "TRUST_PROXY");
   if (v === undefined || v === "false") return false;
@@ -168,25 +121,11 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     throw new ConfigError("MASTER_KEY", `or MASTER_KEY_FILE is required when CLUSTER=${cluster}`);
   }
 
-  const cuPriceRaw = raw(env, "COMPUTE_UNIT_PRICE_MICROLAMPORTS");
-  const computeUnitPriceMicrolamports =
-    cuPriceRaw === "auto" ? "auto" : big(env, "COMPUTE_UNIT_PRICE_MICROLAMPORTS", 100_000n);
-
-  const http = ["http:", "https:"];
-  const rpcUrl = url(env, "RPC_URL", http);
-  const relayUrl = url(env, "RELAY_URL", http);
-  const bundleRelayUrl = url(env, "BUNDLE_RELAY_URL", http);
-  const relayTipAccounts = addressList(env, "RELAY_TIP_ACCOUNTS");
-  if (!sandbox) {
-    if (rpcUrl === undefined) throw new ConfigError("RPC_URL", `is required when CLUSTER=${cluster}`);
-    if (relayUrl === undefined) throw new ConfigError("RELAY_URL", `is required when CLUSTER=${cluster}`);
-    if (relayTipAccounts === undefined) {
-      throw new ConfigError("RELAY_TIP_ACCOUNTS", `is required when CLUSTER=${cluster}`);
-    }
-    if (bundleRelayUrl === undefined) {
-      throw new ConfigError("BUNDLE_RELAY_URL", `is required when CLUSTER=${cluster}`);
-    }
-  }
+  const fees = loadFeeSettings(env);
+  const rpcUrl = url(env, "RPC_URL", ["http:", "https:"]);
+  if (!sandbox && rpcUrl === undefined)
+    throw new ConfigError("RPC_URL", `is required when CLUSTER=${cluster}`);
+  const relays = loadRelaySettings(env, cluster, sandbox);
 
   const config: Config = {
     port: int(env, "PORT", 8080, 0, 65535),
@@ -209,16 +148,17 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     localnetPort: int(env, "LOCALNET_PORT", 8899, 0, 65535),
     localnetSlotMs: int(env, "LOCALNET_SLOT_MS", 400, 0, 60_000),
     rpcUrl,
-    relayUrl,
-    bundleRelayUrl,
-    relayTipAccounts: Object.freeze(relayTipAccounts ?? []),
-    relayTipLamports: big(env, "RELAY_TIP_LAMPORTS", 200_000n),
-    bundleTipAccounts: (() => {
-      const l = addressList(env, "BUNDLE_TIP_ACCOUNTS");
-      return l === undefined ? undefined : Object.freeze(l);
-    })(),
+    relays: relays.relays,
+    relayUrl: relays.relays[0]?.url,
+    bundleRelayUrl: relays.bundleRelayUrl,
+    relayTipAccounts: relays.tipAccounts,
+    relayTipLamports: relays.tipLamports,
+    bundleTipAccounts: relays.bundleTipAccounts,
     lookupTables: Object.freeze(addressList(env, "LOOKUP_TABLES") ?? []),
-    computeUnitPriceMicrolamports,
+    computeUnitPriceMicrolamports: fees.price,
+    computeUnitPricePercentile: fees.percentile,
+    computeUnitPriceMaxMicrolamports: fees.max,
+    doctorAtStart: oneOf(env, "DOCTOR_AT_START", DOCTOR_MODES, "warn"),
     computeUnitLimitTrade: int(env, "COMPUTE_UNIT_LIMIT_TRADE", 250_000, 1, 1_400_000),
     computeUnitLimitCreate: int(env, "COMPUTE_UNIT_LIMIT_CREATE", 500_000, 1, 1_400_000),
     computeUnitLimitTransfer: int(env, "COMPUTE_UNIT_LIMIT_TRANSFER", 50_000, 1, 1_400_000),
@@ -247,20 +187,29 @@ function defaultGraceMs(env: NodeJS.ProcessEnv): number {
  * sandbox mode: the config `startSandboxChain` filled in); throws ConfigError naming a missing one.
  */
 export function chainOptionsFromConfig(config: Config): ChainOptions {
-  const need = (value: string | undefined, variable: string): string => {
+  const need = <T>(value: T | undefined, variable: string): T => {
     if (value === undefined) throw new ConfigError(variable, "is required to reach the chain");
     return value;
   };
   return {
     rpcUrl: need(config.rpcUrl, "RPC_URL"),
-    relayUrl: need(config.relayUrl, "RELAY_URL"),
+    relayUrl: relayEndpointUrl(need(config.relays[0], "RELAY_URL"), need(config.rpcUrl, "RPC_URL")),
+    relays: config.relays.map((r) => ({
+      name: r.name,
+      url: relayEndpointUrl(r, need(config.rpcUrl, "RPC_URL")),
+      headers: r.auth().headers,
+    })),
     bundleRelayUrl: need(config.bundleRelayUrl, "BUNDLE_RELAY_URL"),
     relayTipAccounts: config.relayTipAccounts,
     relayTipLamports: config.relayTipLamports,
     ...(config.bundleTipAccounts !== undefined ? { bundleTipAccounts: config.bundleTipAccounts } : {}),
     computeUnitPrice:
       config.computeUnitPriceMicrolamports === "auto"
-        ? { mode: "auto" }
+        ? {
+            mode: "auto",
+            percentile: config.computeUnitPricePercentile,
+            maxMicroLamports: config.computeUnitPriceMaxMicrolamports,
+          }
         : { mode: "fixed", microLamports: config.computeUnitPriceMicrolamports },
     computeUnitLimits: {
       trade: config.computeUnitLimitTrade,

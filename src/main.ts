@@ -4,7 +4,10 @@ import { buildApp } from "./app.js";
 import { createChain, type Chain } from "./chain/chain.js";
 import { chainOptionsFromConfig, ConfigError, loadConfig, type Config } from "./config.js";
 import { redisRateLimiter, storeRateLimiter } from "./http/rate-limiters.js";
+import { DoctorRefusedError, doctorAtStart } from "./doctor/doctor-at-start.js";
 import { createLogger } from "./logger.js";
+import { createMetrics } from "./observability/metrics.js";
+import { relayMetricsObserver } from "./observability/relay-observer.js";
 import { startServiceMaintenance } from "./maintenance.js";
 import { openStore } from "./store/index.js";
 import {
@@ -86,8 +89,12 @@ async function main(): Promise<void> {
       appConfig = sandbox.config;
       installLookupTable = sandbox.installLookupTable;
     }
+    const metrics = createMetrics();
+    const chainOptions = chainOptionsFromConfig(appConfig);
     const chain: Chain = createChain({
-      ...chainOptionsFromConfig(appConfig),
+      ...chainOptions,
+      // Per-relay acceptance latency and failures go to /metrics; a failure of one relay of several is a warning.
+      relayObserver: relayMetricsObserver(metrics, logger),
       // Refresh failures keep the last good values; they are worth a warning, not a crash.
       onCacheError: (e) =>
         logger.warn({ err: { message: (e as Error).message } }, "chain cache refresh failed"),
@@ -99,6 +106,9 @@ async function main(): Promise<void> {
     cleanups.push(async () => stopChain());
     // The in-process localnet is always reachable, so the chain has started by now.
     if (installLookupTable !== undefined) await installLookupTable(chain);
+
+    // The same checks as `npm run doctor`, before the first trade can be taken (DOCTOR_AT_START).
+    await doctorAtStart(config.doctorAtStart, { cluster: config.cluster, chain: chainOptions }, logger);
 
     if (config.reconcileIntervalMs > 0)
       cleanups.push(startServiceMaintenance({ config, store, chain, logger }));
@@ -118,6 +128,7 @@ async function main(): Promise<void> {
       clock: () => new Date(),
       rateLimiter,
       chain,
+      metrics,
     });
     // app.close() stops accepting, lets in-flight requests finish, then the rest closes in reverse order.
     cleanups.push(() => app.close());
@@ -136,7 +147,7 @@ async function main(): Promise<void> {
     process.on("SIGTERM", () => stop("SIGTERM"));
     process.on("SIGINT", () => stop("SIGINT"));
   } catch (e) {
-    if (e instanceof MasterKeyError || e instanceof ConfigError) {
+    if (e instanceof MasterKeyError || e instanceof ConfigError || e instanceof DoctorRefusedError) {
       process.stderr.write(`start-up failed: ${e.message}\n`);
     } else {
       logger.fatal({ err: e }, "start-up failed");

@@ -10,6 +10,7 @@ import { createLookupTableAddress, installCreateLookupTable } from "./domain/cre
 // Slot 0 is always in the fresh localnet's SlotHashes, so the table's address is known before the chain exists.
 const LOOKUP_TABLE_SLOT = 0;
 const LOOKUP_TABLE_FUNDING_LAMPORTS = 1_000_000_000n;
+const NO_AUTH = Object.freeze({ headers: {}, query: {} });
 
 /** Starts the localnet for CLUSTER=localnet and fills in the chain settings the operator left unset. */
 export async function startSandboxChain(
@@ -39,6 +40,10 @@ export async function startSandboxChain(
     ...config,
     rpcUrl: config.rpcUrl ?? localnet.rpcUrl,
     relayUrl: config.relayUrl ?? localnet.relayUrl,
+    relays:
+      config.relays.length > 0
+        ? config.relays
+        : Object.freeze([{ name: "localnet", url: localnet.relayUrl, auth: () => NO_AUTH }]),
     bundleRelayUrl: config.bundleRelayUrl ?? localnet.bundleRelayUrl,
     relayTipAccounts:
       config.relayTipAccounts.length > 0

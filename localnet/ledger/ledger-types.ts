@@ -66,7 +66,7 @@ export interface Ledger extends AdminLedger {
   /** Sends lamports from the localnet faucet by a real, recorded transfer; returns its signature. */
   airdrop(to: PublicKey, lamports: bigint): string;
   /** Per-slot minimum CU price over the last 150 slots. */
-  recentPrioritizationFees(): { slot: bigint; prioritizationFee: bigint }[];
+  recentPrioritizationFees(accounts?: readonly string[]): { slot: bigint; prioritizationFee: bigint }[];
   registerProgram(program: EmulatedProgram): void;
   /** Every account owned by `program`. */
   programAccounts(program: PublicKey): { pubkey: PublicKey; account: AccountState }[];

@@ -276,6 +276,12 @@ class LocalLedger implements Ledger {
         readonly: resolved.loadedReadonly.map((k) => k.toBase58()),
       },
       unitPriceMicroLamports: run.unitPrice,
+      writableAccounts: [
+        ...tx.message.staticAccountKeys
+          .filter((_, i) => tx.message.isAccountWritable(i))
+          .map((k) => k.toBase58()),
+        ...resolved.loadedWritable.map((k) => k.toBase58()),
+      ],
     };
     this.store.add(record);
     return record;
@@ -464,10 +470,14 @@ class LocalLedger implements Ledger {
     return record.signature;
   }
 
-  recentPrioritizationFees(): { slot: bigint; prioritizationFee: bigint }[] {
+  /** The last 150 slots' fees; with `accounts`, the fee to lock all of them writable (getRecentPrioritizationFees). */
+  recentPrioritizationFees(accounts?: readonly string[]): { slot: bigint; prioritizationFee: bigint }[] {
     const to = this.queue.slot;
     const from = to > 150n ? to - 150n : 0n;
-    const fees = this.store.priorityFees(from, to);
+    const fees =
+      accounts !== undefined && accounts.length > 0
+        ? this.store.accountPriorityFees(from, to, accounts)
+        : this.store.priorityFees(from, to);
     const out: { slot: bigint; prioritizationFee: bigint }[] = [];
     for (let s = from + 1n; s <= to; s++) out.push({ slot: s, prioritizationFee: fees.get(s) ?? 0n });
     return out;

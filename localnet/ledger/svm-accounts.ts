@@ -7,8 +7,56 @@ import type { TransactionInstruction } from "@solana/web3.js";
 import type { AccountState } from "../programs/types.js";
 import { SYSTEM_PROGRAM_ID } from "./wire.js";
 
+/** The part of LiteSVM's native binding that reads an account by its 32 key bytes. */
+interface NativeAccountReader {
+  getAccount(pubkey: Uint8Array): {
+    lamports(): bigint;
+    data(): Uint8Array;
+    owner(): Uint8Array;
+    executable(): boolean;
+  } | null;
+}
+
+/**
+ * LiteSVM's native binding, when this version exposes it as `inner`. Its public getAccount converts the
+ * address from base58 and the owner back to base58 on every call: under the soak load that was a third
+ * of the localnet's CPU (docs/reliability.md). The ledger has the key bytes already, so reads go straight
+ * to the binding; without it (another LiteSVM version) they take the public path.
+ */
+function nativeReader(svm: LiteSVM): NativeAccountReader | null {
+  const inner = (svm as unknown as { inner?: Partial<NativeAccountReader> }).inner;
+  return typeof inner?.getAccount === "function" ? (inner as NativeAccountReader) : null;
+}
+
+// Owners are few (system, token programs, the launch programs): one PublicKey per owner, not per read.
+const owners = new Map<string, PublicKey>();
+function ownerKey(bytes: Uint8Array): PublicKey {
+  const id = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1");
+  let key = owners.get(id);
+  if (key === undefined) {
+    if (owners.size > 10_000) owners.clear();
+    key = new PublicKey(bytes);
+    owners.set(id, key);
+  }
+  return key;
+}
+
 /** Reads an account; zero lamports with no data counts as missing. */
 export function readAccount(svm: LiteSVM, key: PublicKey): AccountState | null {
+  const native = nativeReader(svm);
+  if (native !== null) {
+    const raw = native.getAccount(key.toBytes());
+    if (raw === null) return null;
+    const lamportsHeld = raw.lamports();
+    const data = raw.data();
+    if (lamportsHeld === 0n && data.length === 0) return null;
+    return {
+      lamports: lamportsHeld,
+      data: new Uint8Array(data),
+      owner: ownerKey(raw.owner()),
+      executable: raw.executable(),
+    };
+  }
   const acc = svm.getAccount(address(key.toBase58()));
   if (!acc.exists) return null;
   if (acc.lamports === 0n && acc.data.length === 0) return null;

@@ -23,6 +23,8 @@ export interface TransactionRecord {
   version: "legacy" | 0;
   loadedAddresses: { writable: string[]; readonly: string[] };
   unitPriceMicroLamports: bigint;
+  /** Accounts the transaction locked writable (static and loaded), for per-account prioritization fees. */
+  writableAccounts?: string[];
 }
 
 /** A signature status as getSignatureStatuses returns it. */
@@ -51,6 +53,8 @@ export function statusOf(record: TransactionRecord, currentSlot: bigint): Signat
 export class TransactionStore {
   private readonly records = new Map<string, TransactionRecord>();
   private readonly minPriceBySlot = new Map<bigint, bigint>();
+  /** account → slot → lowest CU price of a landed transaction that locked it writable (last 150 slots kept). */
+  private readonly minPriceByAccount = new Map<string, Map<bigint, bigint>>();
 
   /** Whether a signature already landed. */
   has(signature: string): boolean {
@@ -67,6 +71,29 @@ export class TransactionStore {
     if (prev === undefined || record.unitPriceMicroLamports < prev) {
       this.minPriceBySlot.set(record.slot, record.unitPriceMicroLamports);
     }
+    for (const account of record.writableAccounts ?? []) {
+      let bySlot = this.minPriceByAccount.get(account);
+      if (bySlot === undefined) this.minPriceByAccount.set(account, (bySlot = new Map()));
+      const p = bySlot.get(record.slot);
+      if (p === undefined || record.unitPriceMicroLamports < p)
+        bySlot.set(record.slot, record.unitPriceMicroLamports);
+      for (const s of bySlot.keys()) if (s + 150n < record.slot) bySlot.delete(s);
+    }
+  }
+
+  /**
+   * Per-slot fee to lock every one of `accounts` writable in (fromSlot, toSlot]: the highest of their per-slot
+   * minimum prices (a slot where none was locked counts 0), as getRecentPrioritizationFees with addresses.
+   */
+  accountPriorityFees(fromSlot: bigint, toSlot: bigint, accounts: readonly string[]): Map<bigint, bigint> {
+    const out = new Map<bigint, bigint>();
+    for (const a of accounts) {
+      for (const [slot, fee] of this.minPriceByAccount.get(a) ?? []) {
+        if (slot <= fromSlot || slot > toSlot) continue;
+        if (fee > (out.get(slot) ?? 0n)) out.set(slot, fee);
+      }
+    }
+    return out;
   }
 
   /** Forgets a record (a bundle that did not land). */

@@ -2,6 +2,7 @@
 import type { PublicKey } from "@solana/web3.js";
 import { createLaunchProgram, installLaunchGenesis } from "./launch/index.js";
 import { completeCurve, createToken, setBondingCashback } from "./launch/admin.js";
+import { setGlobalLayout } from "./launch/global-layout.js";
 import { createLaunchSwapProgram, installLaunchSwapGenesis } from "./launchswap/index.js";
 import { migrateCurve, setSwapCashback } from "./launchswap/admin.js";
 import type { AdminLedger, EmulatedProgram } from "./types.js";
@@ -16,6 +17,8 @@ export interface LaunchOperator {
   migrateCurve(ledger: AdminLedger, mint: PublicKey): { pool: PublicKey };
   setBondingCashback(ledger: AdminLedger, user: PublicKey, lamports: bigint): void;
   setSwapCashback(ledger: AdminLedger, user: PublicKey, lamports: bigint): void;
+  /** Rewrites the launch Global account with an unexpected layout, or back (doctor tests). */
+  setGlobalLayout(ledger: AdminLedger, layout: "original" | "altered"): void;
 }
 
 /** The emulated programs for a genesis variant. */
@@ -36,4 +39,5 @@ export const launchOperator: LaunchOperator = {
   migrateCurve,
   setBondingCashback,
   setSwapCashback,
+  setGlobalLayout,
 };

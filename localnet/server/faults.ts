@@ -2,7 +2,7 @@
 import type { FaultSettings } from "../api.js";
 
 /** The endpoints the localnet serves JSON-RPC on. */
-export type Endpoint = "rpc" | "relay" | "bundle";
+export type Endpoint = "rpc" | "relay" | "relay2" | "bundle";
 
 /** What to do to one matching call before serving it. */
 export interface FaultDecision {
@@ -37,6 +37,15 @@ export class Faults {
 
   private matches(endpoint: Endpoint, method: string): boolean {
     const s = this.settings;
+    if (
+      s.errorKinds !== undefined &&
+      !(
+        Array.isArray(s.errorKinds) &&
+        s.errorKinds.every((k) => ["http429", "http500", "rpcError"].includes(k))
+      )
+    ) {
+      throw new Error("errorKinds must be an array of http429, http500, rpcError");
+    }
     if (s.endpoints !== undefined && !s.endpoints.includes(endpoint)) return false;
     if (s.methods !== undefined && !s.methods.includes(method)) return false;
     return true;
@@ -54,7 +63,15 @@ export class Faults {
     } else if (s.errorRate !== undefined && s.errorRate > 0) {
       fire = this.random() < s.errorRate;
     }
-    return { delayMs, error: fire ? (s.errorKind ?? "http429") : null };
+    return { delayMs, error: fire ? this.errorKind() : null };
+  }
+
+  private errorKind(): NonNullable<FaultDecision["error"]> {
+    const kinds = this.settings.errorKinds;
+    if (kinds !== undefined && kinds.length > 0) {
+      return kinds[Math.min(kinds.length - 1, Math.floor(this.random() * kinds.length))]!;
+    }
+    return this.settings.errorKind ?? "http429";
   }
 
   /** Whether sends are accepted but never applied. */
@@ -98,8 +115,19 @@ function validateFaults(s: FaultSettings): void {
   if (s.errorKind !== undefined && !["http429", "http500", "rpcError"].includes(s.errorKind)) {
     throw new Error("errorKind must be http429, http500 or rpcError");
   }
-  if (s.endpoints !== undefined && !s.endpoints.every((e) => ["rpc", "relay", "bundle"].includes(e))) {
-    throw new Error("endpoints must be among rpc, relay, bundle");
+  if (
+    s.errorKinds !== undefined &&
+    !(
+      Array.isArray(s.errorKinds) && s.errorKinds.every((k) => ["http429", "http500", "rpcError"].includes(k))
+    )
+  ) {
+    throw new Error("errorKinds must be an array of http429, http500, rpcError");
+  }
+  if (
+    s.endpoints !== undefined &&
+    !s.endpoints.every((e) => ["rpc", "relay", "relay2", "bundle"].includes(e))
+  ) {
+    throw new Error("endpoints must be among rpc, relay, relay2, bundle");
   }
   if (
     s.methods !== undefined &&

@@ -12,6 +12,8 @@ export type AdminHandler = (body: unknown) => unknown;
 export interface ServerRoutes {
   rpc: Map<string, RpcHandler>;
   relay: Map<string, RpcHandler>;
+  /** The second relay (/relay2) and its own fault switches. */
+  relay2?: { methods: Map<string, RpcHandler>; faults: Faults };
   bundle: Map<string, RpcHandler>;
   /** Keyed "<METHOD> <path>", e.g. "POST /admin/faults". */
   admin: Map<string, AdminHandler>;
@@ -61,6 +63,7 @@ interface RpcCall {
 const INJECTED: Record<Endpoint, { http429: { code: number; message: string } }> = {
   rpc: { http429: { code: 429, message: "Too many requests for a specific RPC call" } },
   relay: { http429: { code: -32005, message: "Too many requests" } },
+  relay2: { http429: { code: -32005, message: "Too many requests" } },
   bundle: {
     http429: {
       code: -32097,
@@ -79,6 +82,7 @@ async function serveRpc(
   res: ServerResponse,
   sleep: (ms: number) => Promise<void>,
   tag?: string,
+  faults: Faults = routes.faults,
 ): Promise<void> {
   let parsed: unknown;
   try {
@@ -94,7 +98,7 @@ async function serveRpc(
   for (const c of calls) {
     const method = typeof c?.method === "string" ? c.method : "invalid";
     routes.stats.count(endpoint, method, tag);
-    const d = routes.faults.decide(endpoint, method);
+    const d = faults.decide(endpoint, method);
     delayMs = Math.max(delayMs, d.delayMs);
     injected = injected ?? d.error;
   }
@@ -184,6 +188,10 @@ export function createLocalnetServer(routes: ServerRoutes, sleep: (ms: number) =
         const tag = statsTag(req);
         if (path === "/") return await serveRpc("rpc", routes.rpc, routes, raw, res, sleep, tag);
         if (path === "/relay") return await serveRpc("relay", routes.relay, routes, raw, res, sleep, tag);
+        if (path === "/relay2" && routes.relay2 !== undefined) {
+          const r2 = routes.relay2;
+          return await serveRpc("relay2", r2.methods, routes, raw, res, sleep, tag, r2.faults);
+        }
         if (BUNDLE_PATHS.has(path)) {
           return await serveRpc("bundle", routes.bundle, routes, raw, res, sleep, tag);
         }

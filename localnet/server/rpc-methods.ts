@@ -18,6 +18,7 @@ import {
 import { RpcError, invalidParams } from "./json.js";
 import type { AccountEncodingOptions } from "./rpc-shapes.js";
 import { accountJson, simulationValue, statusJson, transactionResultJson } from "./rpc-shapes.js";
+import { programAccounts } from "./program-accounts.js";
 import type { Submitter } from "./submitter.js";
 
 /** A JSON-RPC method implementation. */
@@ -56,7 +57,14 @@ function stringParam(v: unknown, what: string): string {
 }
 
 /** Builds the method table over a ledger and the shared send path. */
-export function rpcMethods(ledger: Ledger, submitter: Submitter): Map<string, RpcHandler> {
+export function rpcMethods(
+  ledger: Ledger,
+  submitter: Submitter,
+  programIds: readonly PublicKey[] = [],
+): Map<string, RpcHandler> {
+  // Reads of the emulated programs' own ids answer like a deployed program's account.
+  const programAccount = programAccounts(programIds);
+  const readAccount = (k: PublicKey) => ledger.getAccount(k) ?? programAccount(k);
   const context = (cfg: Config = {}) => {
     const slot = ledger.slot();
     if (cfg.minContextSlot !== undefined && BigInt(cfg.minContextSlot) > slot) {
@@ -97,7 +105,7 @@ export function rpcMethods(ledger: Ledger, submitter: Submitter): Map<string, Rp
   });
   m.set("getAccountInfo", (p) => {
     const cfg = config(p, 1);
-    return withContext(cfg, accountJson(ledger.getAccount(pubkeyParam(p[0])), encodingOf(cfg), decimalsOf));
+    return withContext(cfg, accountJson(readAccount(pubkeyParam(p[0])), encodingOf(cfg), decimalsOf));
   });
   m.set("getMultipleAccounts", (p) => {
     const keys = p[0];
@@ -106,7 +114,7 @@ export function rpcMethods(ledger: Ledger, submitter: Submitter): Map<string, Rp
     const cfg = config(p, 1);
     return withContext(
       cfg,
-      keys.map((k) => accountJson(ledger.getAccount(pubkeyParam(k)), encodingOf(cfg), decimalsOf)),
+      keys.map((k) => accountJson(readAccount(pubkeyParam(k)), encodingOf(cfg), decimalsOf)),
     );
   });
   const decimalsOf = (mint: PublicKey): number => {
@@ -154,7 +162,12 @@ export function rpcMethods(ledger: Ledger, submitter: Submitter): Map<string, Rp
       throw invalidParams("Invalid params: dataLen");
     return ledger.rentExemptMinimum(len);
   });
-  m.set("getRecentPrioritizationFees", () => ledger.recentPrioritizationFees());
+  m.set("getRecentPrioritizationFees", (p) => {
+    const keys = p[0];
+    if (keys !== undefined && !Array.isArray(keys))
+      throw invalidParams("Invalid params: expected an array of pubkeys");
+    return ledger.recentPrioritizationFees(keys?.map((k) => pubkeyParam(k).toBase58()));
+  });
   m.set("getFeeForMessage", (p) => {
     const cfg = config(p, 1);
     const msg = VersionedMessage.deserialize(Buffer.from(stringParam(p[0], "message"), "base64"));

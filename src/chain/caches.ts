@@ -1,5 +1,6 @@
-import { PublicKey } from "@solana/web3.js";
-import { estimatePriorityFee, type PriorityFeeSetting } from "./priority-fee.js";
+import type { PublicKey } from "@solana/web3.js";
+import { createFeeEstimator } from "./fee-estimator.js";
+import type { PriorityFeeSetting } from "./priority-fee.js";
 import type { AccountInfo, RpcClient } from "./rpc-client.js";
 
 /** The latest blockhash and the last block height at which transactions using it are accepted. */
@@ -33,7 +34,8 @@ export interface ChainCaches {
   blockhash(): CachedBlockhash;
   /** The cached account, null when it does not exist on chain; throws for a key that is not cached. */
   account(key: PublicKey): AccountInfo | null;
-  priorityFeeMicroLamports(): bigint;
+  /** The price for a transaction writing `accounts` (their own recent fees in auto mode; cluster-wide without). */
+  priorityFeeMicroLamports(accounts?: readonly PublicKey[]): bigint;
   /** Slot of the last successful account refresh. */
   accountsSlot(): number;
 }
@@ -45,8 +47,7 @@ export function createChainCaches(options: ChainCachesOptions): ChainCaches {
   let latest: CachedBlockhash | undefined;
   let accounts = new Map<string, AccountInfo | null>();
   let slot = 0;
-  let fee: bigint | undefined =
-    options.priorityFee.mode === "fixed" ? options.priorityFee.microLamports : undefined;
+  const fees = createFeeEstimator({ rpc: options.rpc, setting: options.priorityFee });
   let timer: unknown;
   let running = false;
   let inFlight: Promise<void> | undefined;
@@ -63,17 +64,7 @@ export function createChainCaches(options: ChainCachesOptions): ChainCaches {
     accounts = next;
     slot = res.slot;
   }
-  async function loadFee() {
-    const setting = options.priorityFee;
-    if (setting.mode === "fixed") return;
-    const sample = await options.rpc.getRecentPrioritizationFees(
-      setting.accounts?.map((a) => new PublicKey(a)),
-    );
-    fee = estimatePriorityFee(
-      sample.map((s) => s.prioritizationFee),
-      setting,
-    );
-  }
+  const loadFee = () => fees.refresh();
 
   async function refreshAll(throwOnError: boolean) {
     const results = await Promise.allSettled([loadBlockhash(), loadAccounts(), loadFee()]);
@@ -119,10 +110,7 @@ export function createChainCaches(options: ChainCachesOptions): ChainCaches {
       if (!accounts.has(k)) throw new Error(`account ${k} is not cached`);
       return accounts.get(k) ?? null;
     },
-    priorityFeeMicroLamports() {
-      if (fee === undefined) throw new Error("chain caches not started: no priority fee yet");
-      return fee;
-    },
+    priorityFeeMicroLamports: (accounts) => fees.price(accounts),
     accountsSlot: () => slot,
   };
 }

@@ -7,6 +7,7 @@ import { systemClock, type Clock } from "./clock.js";
 import type { FetchLike } from "./json-rpc.js";
 import type { PriorityFeeSetting } from "./priority-fee.js";
 import { createRelayClient, type RelayClient } from "./relay-client.js";
+import { createFanOutRelay, type RelayObserver } from "./relay-fanout.js";
 import { createRpcClient, type RpcClient } from "./rpc-client.js";
 import { submitAndConfirm, submitBundle, type SubmitBundleResult, type SubmitResult } from "./submit.js";
 import { upstreamDetail } from "./upstream-errors.js";
@@ -23,8 +24,15 @@ export type OperationKind = "trade" | "create" | "transfer" | "claim";
 /** Everything the chain layer needs, as plain typed values (src/config.ts maps the environment onto it). */
 export interface ChainOptions {
   rpcUrl: string;
-  /** Submission relay JSON-RPC endpoint. */
+  /** Submission relay JSON-RPC endpoint (used when `relays` is not given). */
   relayUrl: string;
+  /**
+   * Several relays (RELAY presets): every single transaction goes to all of them in parallel and the send
+   * resolves on the first acceptance. `name` labels logs and metrics; `headers` may carry an auth key.
+   */
+  relays?: readonly { name: string; url: string; headers?: Record<string, string> }[];
+  /** Told of each relay's acceptance latency or failure (metrics, logs). */
+  relayObserver?: RelayObserver;
   /** Bundle relay (block engine) base URL. */
   bundleRelayUrl: string;
   relayTipAccounts: readonly string[];
@@ -36,7 +44,11 @@ export interface ChainOptions {
   rpcTimeoutMs: number;
   confirmTimeoutMs: number;
   bundleConfirmTimeoutMs: number;
-  /** Defaults: 3 read retries, relay timeout = rpcTimeoutMs, poll 400 ms, rebroadcast 2 s, bundle poll 1 s, cache refresh 2 s. */
+  /**
+   * Defaults: 9 read retries, none starting after the read has spent 2 × rpcTimeoutMs (a flaky RPC costs
+   * retries, not failed trades; a hanging one fails within about three timeouts), relay timeout = rpcTimeoutMs,
+   * poll 400 ms, rebroadcast 2 s, bundle poll 1 s, cache refresh 2 s.
+   */
   rpcReadRetries?: number;
   relayTimeoutMs?: number;
   confirmPollMs?: number;
@@ -66,6 +78,8 @@ export interface ChainAssembleInput {
   tip?: "relay" | "none" | { accounts: PublicKey[]; lamports: bigint };
   /** Override of the cached priority fee (e.g. a fixed figure chosen by the caller). */
   computeUnitPriceMicroLamports?: bigint;
+  /** Accounts whose lock contention prices the transaction in auto mode (the curve or pool it writes). */
+  feeAccounts?: readonly PublicKey[];
   /** Override of the kind's configured compute-unit limit (the uniqueness offset is still added). */
   computeUnitLimit?: number;
   /** Default "v0", which uses the configured lookup tables. */
@@ -75,6 +89,8 @@ export interface ChainAssembleInput {
 /** A signed transaction plus the block height after which it can no longer land. */
 export interface ChainTransaction extends AssembledTransaction {
   lastValidBlockHeight: number;
+  /** The compute-unit price written into the transaction (recorded on the execution). */
+  computeUnitPriceMicroLamports: bigint;
 }
 
 /** The chain layer: clients, caches, assembly and the submission pipeline. */
@@ -109,12 +125,24 @@ export function createChain(options: ChainOptions): Chain {
   const rpc = createRpcClient({
     url: options.rpcUrl,
     timeoutMs: options.rpcTimeoutMs,
-    readRetries: options.rpcReadRetries ?? 3,
+    readRetries: options.rpcReadRetries ?? 9,
+    readBudgetMs: 2 * options.rpcTimeoutMs,
     fetch: options.fetch,
     random,
   });
   const relayTimeoutMs = options.relayTimeoutMs ?? options.rpcTimeoutMs;
-  const relay = createRelayClient({ url: options.relayUrl, timeoutMs: relayTimeoutMs, fetch: options.fetch });
+  const relay = createFanOutRelay(
+    (options.relays ?? [{ name: "relay", url: options.relayUrl }]).map((r) => ({
+      name: r.name,
+      client: createRelayClient({
+        url: r.url,
+        timeoutMs: relayTimeoutMs,
+        fetch: options.fetch,
+        ...(r.headers !== undefined ? { headers: r.headers } : {}),
+      }),
+    })),
+    options.relayObserver,
+  );
   const bundleRelay = createBundleRelayClient({
     url: options.bundleRelayUrl,
     timeoutMs: relayTimeoutMs,
@@ -179,14 +207,18 @@ export function createChain(options: ChainOptions): Chain {
       input.tip === "none"
         ? undefined
         : input.tip === undefined || input.tip === "relay"
-          ? { accounts: relayTipAccounts, lamports: options.relayTipLamports }
+          ? // A relay without tip accounts (RELAY=rpc) takes no tip.
+            relayTipAccounts.length === 0
+            ? undefined
+            : { accounts: relayTipAccounts, lamports: options.relayTipLamports }
           : input.tip;
+    const price = input.computeUnitPriceMicroLamports ?? caches.priorityFeeMicroLamports(input.feeAccounts);
     const assembled = assembleTransaction({
       payer: input.payer,
       extraSigners: input.extraSigners,
       instructions: input.instructions,
       computeUnitLimit: input.computeUnitLimit ?? options.computeUnitLimits[input.kind],
-      computeUnitPriceMicroLamports: input.computeUnitPriceMicroLamports ?? caches.priorityFeeMicroLamports(),
+      computeUnitPriceMicroLamports: price,
       tip,
       blockhash,
       uniqueOffset: nextOffset(),
@@ -194,7 +226,7 @@ export function createChain(options: ChainOptions): Chain {
       version: input.version ?? "v0",
       lookupTables: input.version === "legacy" ? undefined : lookupTables(),
     });
-    return { ...assembled, lastValidBlockHeight };
+    return { ...assembled, lastValidBlockHeight, computeUnitPriceMicroLamports: price };
   }
 
   return {

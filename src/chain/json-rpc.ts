@@ -7,9 +7,16 @@ export type FetchLike = (
   init: { method: string; headers: Record<string, string>; body: string; signal: AbortSignal },
 ) => Promise<{ status: number; text(): Promise<string> }>;
 
-/** Retry policy for reads: `retries` extra attempts, full-jitter backoff capped at `maxDelayMs`. */
+/**
+ * Retry policy for reads: up to `retries` extra attempts, full-jitter backoff capped at `maxDelayMs`, and
+ * (with `budgetMs`) no retry that would start after the read has already spent `budgetMs` in all.
+ */
 export interface RetryPolicy {
   retries: number;
+  /** Time budget of one read, all attempts and waits; undefined = only `retries` bounds it. */
+  budgetMs?: number;
+  /** Monotonic ms for the budget; default performance.now. */
+  now?: () => number;
   baseDelayMs: number;
   maxDelayMs: number;
   /** Uniform [0, 1); injected so tests can pin the jitter. */
@@ -95,12 +102,16 @@ export function createJsonRpcTransport(options: JsonRpcTransportOptions): JsonRp
   }
 
   async function callWithRetry(method: string, params: unknown[], policy: RetryPolicy, path = "") {
+    const now = policy.now ?? (() => performance.now());
+    const started = now();
     for (let attempt = 0; ; attempt++) {
       try {
         return await call(method, params, path);
       } catch (e) {
         if (attempt >= policy.retries || !isTransient(e)) throw e;
-        await policy.sleep(backoffDelayMs(attempt, policy));
+        const delay = backoffDelayMs(attempt, policy);
+        if (policy.budgetMs !== undefined && now() - started + delay >= policy.budgetMs) throw e;
+        await policy.sleep(delay);
       }
     }
   }

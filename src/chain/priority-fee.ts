@@ -13,7 +13,7 @@ export type PriorityFeeSetting =
     };
 
 /** Floor of the automatic estimate: enough to be ordered ahead of zero-fee traffic. */
-const DEFAULT_MIN_MICRO_LAMPORTS = 1_000n;
+export const DEFAULT_MIN_MICRO_LAMPORTS = 1_000n;
 /** Cap of the automatic estimate: at 200 000 CU it bounds the priority fee to 0.0004 SOL per transaction. */
 const DEFAULT_MAX_MICRO_LAMPORTS = 2_000_000n;
 

@@ -52,6 +52,8 @@ export interface RpcClientOptions {
   timeoutMs: number;
   /** Extra attempts for reads on transient failures (429, 5xx, timeouts, connection errors). Sends never retry. */
   readRetries: number;
+  /** No read retry starts once the read has spent this long in all (see RetryPolicy.budgetMs). Default: none. */
+  readBudgetMs?: number;
   fetch?: FetchLike;
   /** Backoff base and cap (full jitter). Defaults 50 ms and 1000 ms. */
   retryBaseMs?: number;
@@ -99,6 +101,7 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
   const commitment = options.commitment ?? "confirmed";
   const policy: RetryPolicy = {
     retries: options.readRetries,
+    ...(options.readBudgetMs !== undefined ? { budgetMs: options.readBudgetMs } : {}),
     baseDelayMs: options.retryBaseMs ?? 50,
     maxDelayMs: options.retryMaxMs ?? 1000,
     random: options.random ?? Math.random,

@@ -93,6 +93,9 @@ export async function executeBundle(
     bundleId: bundleIdOf(signed.txs.map((t) => t.signature)),
     request: bundleRequestSummary(request, wallets),
     lastValidBlockHeight: Math.min(...signed.txs.map((t) => t.lastValidBlockHeight)),
+    computeUnitPriceMicroLamports: signed.txs
+      .map((t) => t.computeUnitPriceMicroLamports)
+      .reduce((a, b) => (b > a ? b : a), 0n),
   });
   const result = await submitBundleRecorded(
     deps,

@@ -1,7 +1,8 @@
 /** The consolidate request (spec 4.8): destination, optional source list, fee reserve, confirm. */
 import { type Address, parseAddress } from "./addresses.js";
 import { parseBooleanField, type RequestBody } from "./create-request.js";
-import { ApiError, badRequest, RULES, RULES2, SPEC } from "./errors.js";
+import { ApiError, badRequest, RULES, RULES2, SPEC, TRANSFER_TARGETS } from "./errors.js";
+import { checkNotReserved } from "./reserved-addresses.js";
 import { parseFeeReserveLamports } from "./reserve.js";
 
 /** Most source wallets one consolidation may name. */
@@ -18,6 +19,7 @@ export interface ConsolidateRequest {
 /** Parses `POST /v1/sol/consolidate/execute`'s body, or throws the spec's 400. */
 export function parseConsolidateRequest(body: RequestBody): ConsolidateRequest {
   const destination = parseAddress(body.destination_wallet, SPEC.consolidate.invalidDestination);
+  checkNotReserved(destination, TRANSFER_TARGETS.destinationReserved);
   const raw = body.source_wallets;
   let sources: Address[] | undefined;
   if (raw !== undefined && raw !== null) {

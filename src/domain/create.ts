@@ -127,6 +127,7 @@ export async function createToken(
     signatures: [tx.signature],
     request: { ...createRequestSummary(request), confirm: request.confirm, wallet: request.wallet ?? null },
     lastValidBlockHeight: tx.lastValidBlockHeight,
+    computeUnitPriceMicroLamports: tx.computeUnitPriceMicroLamports,
   });
   const { result } = await submitRecorded(
     deps,

@@ -255,3 +255,19 @@ export const IDEMPOTENCY = {
   interrupted:
     "the first request with this Idempotency-Key was interrupted after it recorded an execution; GET /v1/executions shows its outcome",
 } as const;
+
+/**
+ * Texts for malformed requests that the fuzzer (issue 9.5) found answered outside this catalog or not at all.
+ * Documented in docs/decisions.md.
+ */
+export const HTTP_INPUT = {
+  badUrl: "request URL is not valid (malformed percent-encoding)",
+  paramTooLong: "a path parameter is longer than 100 characters",
+  nestedTooDeep: "request body is nested more than 32 levels deep",
+} as const;
+
+/** Texts for transfers to an address that is never a wallet (issue 9.5). Documented in docs/decisions.md. */
+export const TRANSFER_TARGETS = {
+  destinationReserved: "destination wallet is a program or sysvar address, not a wallet",
+  splitDestinationReserved: "each destination must be a wallet, not a program or sysvar address",
+} as const;

@@ -40,6 +40,8 @@ export interface BuiltTransaction {
   version?: ChainAssembleInput["version"];
   /** Default: the cached priority fee. A caller that priced a reserve at a fee pins that fee here. */
   computeUnitPriceMicroLamports?: bigint;
+  /** Accounts the transaction writes whose recent fees price it in auto mode (a trade's curve or pool). */
+  feeAccounts?: ChainAssembleInput["feeAccounts"];
 }
 
 /** Builds the instructions once the payer's keypair is available (it is valid only during the call). */
@@ -105,6 +107,8 @@ export interface PendingExecution {
   request: unknown;
   /** Block height after which none of the signatures can land (reconciliation marks the record expired). */
   lastValidBlockHeight: number;
+  /** The compute-unit price the transaction(s) carry (the highest, for a bundle). */
+  computeUnitPriceMicroLamports?: bigint;
 }
 
 /** A submission outcome as stored. */
@@ -163,6 +167,7 @@ export async function signWith(
         ...(built.computeUnitPriceMicroLamports !== undefined
           ? { computeUnitPriceMicroLamports: built.computeUnitPriceMicroLamports }
           : {}),
+        ...(built.feeAccounts !== undefined ? { feeAccounts: built.feeAccounts } : {}),
       });
     } catch (e) {
       if (e instanceof TransactionTooLargeError) {
@@ -194,6 +199,7 @@ export async function recordPending(
     error: null,
     timings: null,
     lastValidBlockHeight: e.lastValidBlockHeight,
+    computeUnitPriceMicroLamports: e.computeUnitPriceMicroLamports ?? null,
   });
   return id;
 }
@@ -306,6 +312,7 @@ export async function runSingleExecution(input: SingleExecutionInput): Promise<S
     signatures: [tx.signature],
     request: input.request,
     lastValidBlockHeight: tx.lastValidBlockHeight,
+    computeUnitPriceMicroLamports: tx.computeUnitPriceMicroLamports,
   });
   const t2 = now();
   const { result, databaseMs } = await submitRecorded(

@@ -41,6 +41,8 @@ export interface ExecutionView {
   error: unknown;
   timings: unknown;
   idempotency_key: string | null;
+  /** Micro-lamports per compute unit the transaction paid (decimal string); null on older records. */
+  compute_unit_price_micro_lamports: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -93,6 +95,7 @@ function executionView(e: ExecutionRecord): ExecutionView {
     error: e.error,
     timings: e.timings,
     idempotency_key: e.idempotencyKey,
+    compute_unit_price_micro_lamports: e.computeUnitPriceMicroLamports?.toString() ?? null,
     created_at: e.createdAt,
     updated_at: e.updatedAt,
   };

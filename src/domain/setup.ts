@@ -1,8 +1,8 @@
 /** Setup: a new API key plus its first default wallet, created in one transaction. */
-import { Keypair } from "@solana/web3.js";
 import bs58 from "bs58";
 import type { Store } from "../store/index.js";
 import type { Vault } from "../vault/index.js";
+import { newSecretKey } from "./secret-keys.js";
 import { withSealedKeypair } from "./wallets.js";
 
 export interface SetupResult {
@@ -18,7 +18,7 @@ export async function runSetup(deps: {
   clock: () => Date;
 }): Promise<SetupResult> {
   const key = deps.vault.createApiKey();
-  return withSealedKeypair(deps, Keypair.generate(), async (wallet, secret) => {
+  return withSealedKeypair(deps, newSecretKey(), async (wallet, secret) => {
     await deps.store.createApiKeyWithWallet(key.hash, wallet);
     return {
       api_key: key.plain,

@@ -2,7 +2,8 @@
 import { type Address, parseAddress } from "./addresses.js";
 import { amountText, FULL_PERCENT_HUNDREDTHS, parsePercent, parseSolAmount } from "./amounts.js";
 import { isPresent, parseBooleanField, parseOptionalWallet, type RequestBody } from "./create-request.js";
-import { badRequest, RULES, RULES2, SPEC } from "./errors.js";
+import { badRequest, RULES, RULES2, SPEC, TRANSFER_TARGETS } from "./errors.js";
+import { checkNotReserved } from "./reserved-addresses.js";
 import { parseFeeReserveLamports } from "./reserve.js";
 import { checkPercentSum, type SplitDestination } from "./split-allocation.js";
 
@@ -37,6 +38,7 @@ function parseDestination(entry: unknown): SplitDestination {
   const { wallet: rawWallet, sol, percent } = entry as Record<string, unknown>;
   if (!isPresent(rawWallet)) throw badRequest(RULES2.destinationObject);
   const wallet = parseAddress(rawWallet, SPEC.consolidate.invalidDestination);
+  checkNotReserved(wallet, TRANSFER_TARGETS.splitDestinationReserved);
   if (isPresent(sol) && isPresent(percent)) throw badRequest(SPEC.split.percentOrSol);
   if (isPresent(sol)) {
     const lamports = parseSolAmount(sol, {

@@ -107,7 +107,12 @@ export async function executeTrade(deps: TradeDeps, apiKeyId: number, body: unkn
     kind: "trade",
     wallet,
     request: requestSummary(intent),
-    build: () => ({ instructions, computeKind: "trade" }),
+    // In auto fee mode the trade pays what recent transactions writing its curve or pool paid.
+    build: () => ({
+      instructions,
+      computeKind: "trade",
+      feeAccounts: [read.venue === "launchswap" ? read.poolAddress : read.curveAddress],
+    }),
     simulate: intent.simulate,
     confirm: intent.confirm,
     simulationFailedDetail: SPEC.trade.simulationFailed,

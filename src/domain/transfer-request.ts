@@ -2,7 +2,8 @@
 import { type Address, parseAddress } from "./addresses.js";
 import { amountText, parseSolAmount, parseTokenUnits } from "./amounts.js";
 import { parseBooleanField, parseOptionalWallet, type RequestBody } from "./create-request.js";
-import { badRequest, RULES, SPEC } from "./errors.js";
+import { badRequest, RULES, SPEC, TRANSFER_TARGETS } from "./errors.js";
+import { checkNotReserved } from "./reserved-addresses.js";
 import { parseFeeReserveLamports } from "./reserve.js";
 
 /** What is sent: native SOL in lamports, or token atomic units of a mint (its program and decimals read later). */
@@ -30,6 +31,7 @@ function isNativeSol(mint: unknown): boolean {
 /** Parses `POST /v1/sol/transfer/execute`'s body, or throws the spec's 400. */
 export function parseTransferRequest(body: RequestBody): TransferRequest {
   const destination = parseAddress(body.destination_wallet, SPEC.transfer.invalidDestination);
+  checkNotReserved(destination, TRANSFER_TARGETS.destinationReserved);
   const source = parseOptionalWallet(body.source_wallet);
   if (source !== undefined) checkTransferEnds(source, destination);
   const { amount } = body;

@@ -1,7 +1,9 @@
 /** Managed-wallet rules: create, import, list, set default, delink, and wallet selection for executions. */
-import { Keypair } from "@solana/web3.js";
+import { PublicKey } from "@solana/web3.js";
 import bs58 from "bs58";
+import { isAddress } from "./addresses.js";
 import { ApiError, FOUNDATION } from "./errors.js";
+import { newSecretKey, publicHalfMatches, secretKeyFromSeed } from "./secret-keys.js";
 import {
   DuplicateWalletError,
   isoNoZone,
@@ -40,17 +42,17 @@ export interface WalletDeps {
 const notFound = (): ApiError => new ApiError(404, FOUNDATION.walletNotFound);
 
 /**
- * Hands `use` the keypair's record as the store takes it (secret encrypted under the vault's key) and the raw
- * secret, for an answer that returns it once; the secret is zeroed when `use` settles.
+ * Hands `use` the record the store takes for the 64-byte `secret` (encrypted under the vault's key) and the
+ * secret itself, for an answer that returns it once. Takes ownership of `secret`: it is zeroed when `use`
+ * settles, and no other copy of it is made (the public key is read from its second half).
  */
 export async function withSealedKeypair<T>(
   deps: { vault: Pick<Vault, "encryptSecret">; clock: () => Date },
-  kp: Keypair,
+  secret: Uint8Array,
   use: (wallet: NewWallet, secret: Uint8Array) => Promise<T>,
 ): Promise<T> {
-  const secret = kp.secretKey;
   try {
-    const publicKey = kp.publicKey.toBase58();
+    const publicKey = new PublicKey(secret.subarray(32)).toBase58();
     const wallet = {
       publicKey,
       createdAt: isoNoZone(deps.clock()),
@@ -62,16 +64,16 @@ export async function withSealedKeypair<T>(
   }
 }
 
-// Stores the keypair under the key; `shape` builds the answer while the secret still exists.
+// Stores the secret under the key; `shape` builds the answer while the secret still exists.
 async function storeKeypair<T>(
   deps: WalletDeps,
   apiKeyId: number,
-  kp: Keypair,
+  secret: Uint8Array,
   setDefault: boolean,
   shape: (record: WalletRecord, secret: Uint8Array) => T,
 ): Promise<T> {
-  return withSealedKeypair(deps, kp, async (wallet, secret) =>
-    shape(await deps.store.addWallet(apiKeyId, wallet, setDefault), secret),
+  return withSealedKeypair(deps, secret, async (wallet, s) =>
+    shape(await deps.store.addWallet(apiKeyId, wallet, setDefault), s),
   );
 }
 
@@ -81,15 +83,18 @@ export async function createWallet(
   apiKeyId: number,
   setDefault: boolean,
 ): Promise<WalletView & { private_key_base58: string; private_key_format: "base58_64_byte_secret_key" }> {
-  return storeKeypair(deps, apiKeyId, Keypair.generate(), setDefault, (record, secret) => ({
+  return storeKeypair(deps, apiKeyId, newSecretKey(), setDefault, (record, secret) => ({
     ...walletView(record),
     private_key_base58: bs58.encode(secret),
     private_key_format: "base58_64_byte_secret_key" as const,
   }));
 }
 
-/** Decodes an imported secret: base58 of a 64-byte secret key (must match its own public half) or a 32-byte seed. */
-function parseImportedSecret(text: unknown): Keypair {
+/**
+ * Decodes an imported secret (base58 of a 64-byte secret key that must match its own public half, or of a
+ * 32-byte seed) into a new 64-byte buffer the caller owns; the decoded bytes are zeroed.
+ */
+function parseImportedSecret(text: unknown): Uint8Array {
   if (typeof text !== "string" || text.trim() === "") throw new ApiError(400, FOUNDATION.privateKeyRequired);
   let bytes: Uint8Array;
   try {
@@ -98,13 +103,10 @@ function parseImportedSecret(text: unknown): Keypair {
     throw new ApiError(400, FOUNDATION.privateKeyNotBase58);
   }
   try {
-    if (bytes.length === 32) return Keypair.fromSeed(bytes);
+    if (bytes.length === 32) return secretKeyFromSeed(bytes);
     if (bytes.length !== 64) throw new ApiError(400, FOUNDATION.privateKeyLength);
-    try {
-      return Keypair.fromSecretKey(bytes);
-    } catch {
-      throw new ApiError(400, FOUNDATION.privateKeyMismatch);
-    }
+    if (!publicHalfMatches(bytes)) throw new ApiError(400, FOUNDATION.privateKeyMismatch);
+    return Uint8Array.from(bytes);
   } finally {
     bytes.fill(0);
   }
@@ -117,9 +119,9 @@ export async function importWallet(
   privateKeyBase58: unknown,
   setDefault: boolean,
 ): Promise<WalletView> {
-  const kp = parseImportedSecret(privateKeyBase58);
+  const secret = parseImportedSecret(privateKeyBase58);
   try {
-    return await storeKeypair(deps, apiKeyId, kp, setDefault, walletView);
+    return await storeKeypair(deps, apiKeyId, secret, setDefault, walletView);
   } catch (e) {
     if (e instanceof DuplicateWalletError) throw new ApiError(409, FOUNDATION.walletAlreadyLinked);
     throw e;
@@ -131,13 +133,22 @@ export async function listWallets(deps: Pick<WalletDeps, "store">, apiKeyId: num
   return (await deps.store.listWallets(apiKeyId)).map(walletView);
 }
 
+/**
+ * A path's wallet as an address, or the 404 an unknown wallet gets: a text that is not an address is never
+ * one of the key's wallets, and PostgreSQL refuses some texts (a NUL byte) with an error, not a miss.
+ */
+function walletAddress(publicKey: string): string {
+  if (!isAddress(publicKey)) throw notFound();
+  return publicKey;
+}
+
 /** Makes a wallet of this key the default; 404 for unknown or foreign wallets. */
 export async function setDefaultWallet(
   deps: Pick<WalletDeps, "store">,
   apiKeyId: number,
   publicKey: string,
 ): Promise<WalletView> {
-  const w = await deps.store.setDefaultWallet(apiKeyId, publicKey);
+  const w = await deps.store.setDefaultWallet(apiKeyId, walletAddress(publicKey));
   if (w === undefined) throw notFound();
   return walletView(w);
 }
@@ -148,7 +159,7 @@ export async function delinkWallet(
   apiKeyId: number,
   publicKey: string,
 ): Promise<{ ok: true }> {
-  if (!(await deps.store.deleteWallet(apiKeyId, publicKey))) throw notFound();
+  if (!(await deps.store.deleteWallet(apiKeyId, walletAddress(publicKey)))) throw notFound();
   return { ok: true };
 }
 

@@ -1,6 +1,6 @@
 /** One place that turns errors into `{detail}` bodies; unknown errors become a generic 500 with a request id. */
-import type { FastifyError, FastifyInstance } from "fastify";
-import { ApiError, FOUNDATION } from "../domain/errors.js";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { ApiError, FOUNDATION, HTTP_INPUT } from "../domain/errors.js";
 
 const CLIENT_CODES: Record<string, { status: number; detail: string }> = {
   FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, detail: FOUNDATION.bodyTooLarge },
@@ -12,6 +12,26 @@ const CLIENT_CODES: Record<string, { status: number; detail: string }> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, detail: FOUNDATION.invalidJson },
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, detail: FOUNDATION.invalidJson },
 };
+
+/** Router errors (raised before any route or error handler runs), answered by `frameworkErrors`. */
+const ROUTER_CODES: Record<string, { status: number; detail: string }> = {
+  FST_ERR_BAD_URL: { status: 400, detail: HTTP_INPUT.badUrl },
+  FST_ERR_MAX_PARAM_LENGTH: { status: 414, detail: HTTP_INPUT.paramTooLong },
+};
+
+/**
+ * Fastify's `frameworkErrors` option: without it the router answers a bad URL or an over-long path parameter
+ * itself, with a body of its own shape (no `detail`) that quotes the URL.
+ */
+export function frameworkErrorHandler(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
+  const known = ROUTER_CODES[err.code];
+  if (known !== undefined) {
+    void reply.status(known.status).send({ detail: known.detail });
+    return;
+  }
+  req.log.error({ err: { type: err.name, code: err.code } }, "unhandled framework error");
+  void reply.status(500).send({ detail: FOUNDATION.internal, request_id: req.id });
+}
 
 /** Installs the error and not-found handlers on the app. */
 export function installErrorHandler(app: FastifyInstance): void {

@@ -34,6 +34,11 @@ const executionSchema = {
       type: ["string", "null"],
       description: "the Idempotency-Key of the request that recorded it, if it had one",
     },
+    compute_unit_price_micro_lamports: {
+      type: ["string", "null"],
+      description:
+        "priority fee the transaction carried, micro-lamports per compute unit (highest of a bundle's legs); null on older records",
+    },
     created_at: { type: "string" },
     updated_at: { type: "string" },
   },

@@ -12,6 +12,10 @@ export interface Metrics {
   observeRequest(method: string, route: string, statusCode: number, seconds: number): void;
   /** One execution outcome as stored (confirmed / submitted / timeout / failed, or pending when unknown). */
   countExecution(kind: ExecutionKind, status: ExecutionStatus): void;
+  /** One relay accepted a transaction after `seconds` (relay = configured preset name, a closed set). */
+  observeRelayAccept(relay: string, seconds: number): void;
+  /** One relay send failed; reason is a closed set (http_429, http_4xx, http_5xx, rpc_error, timeout, transport). */
+  countRelayError(relay: string, reason: string): void;
 }
 
 export interface MetricsOptions {
@@ -21,6 +25,9 @@ export interface MetricsOptions {
 
 // Execution requests wait for confirmation (seconds); the buckets reach past the default 30 s confirm timeout.
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+
+// A relay answers in milliseconds to a few hundred; past the relay timeout (default 5 s) the send has failed.
+const RELAY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
 /** Creates a fresh registry with the process, HTTP and execution metrics. */
 export function createMetrics(options: MetricsOptions = {}): Metrics {
@@ -39,8 +46,27 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     labelNames: ["kind", "outcome"] as const,
     registers: [registry],
   });
+  const relayAccept = new Histogram({
+    name: "lasertrade_relay_accept_seconds",
+    help: "Time from sending signed bytes to a relay's acceptance, by relay (RELAY preset name).",
+    labelNames: ["relay"] as const,
+    buckets: RELAY_BUCKETS,
+    registers: [registry],
+  });
+  const relayErrors = new Counter({
+    name: "lasertrade_relay_errors_total",
+    help: "Relay sends that failed, by relay and reason (http_429, http_4xx, http_5xx, rpc_error, timeout, transport).",
+    labelNames: ["relay", "reason"] as const,
+    registers: [registry],
+  });
   return {
     registry,
+    observeRelayAccept(relay, seconds) {
+      relayAccept.observe({ relay }, seconds);
+    },
+    countRelayError(relay, reason) {
+      relayErrors.inc({ relay, reason });
+    },
     observeRequest(method, route, statusCode, seconds) {
       requests.observe({ method, route, status_code: String(statusCode) }, seconds);
     },

@@ -54,6 +54,8 @@ function toExecution(r: Selectable<ExecutionsTable>): ExecutionRecord {
     // PostgreSQL returns bigint columns as strings.
     lastValidBlockHeight: r.last_valid_block_height === null ? null : Number(r.last_valid_block_height),
     idempotencyKey: r.idempotency_key,
+    computeUnitPriceMicroLamports:
+      r.compute_unit_price_micro_lamports === null ? null : BigInt(r.compute_unit_price_micro_lamports),
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };
@@ -100,6 +102,9 @@ export function kyselyExecutions(
           timings: toJsonOrNull(e.timings),
           last_valid_block_height: e.lastValidBlockHeight ?? null,
           idempotency_key: e.idempotencyKey ?? null,
+          // Decimal text: both engines store it exactly in their bigint column.
+          compute_unit_price_micro_lamports:
+            e.computeUnitPriceMicroLamports == null ? null : e.computeUnitPriceMicroLamports.toString(),
           created_at: now,
           updated_at: now,
         })

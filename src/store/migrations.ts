@@ -114,6 +114,17 @@ export function migrationProvider(dialect: "sqlite" | "postgres"): MigrationProv
           .execute();
       },
     },
+    "0003_execution_cu_price": {
+      async up(db: Kysely<unknown>) {
+        // The compute-unit price (micro-lamports per CU) the execution's transaction(s) carried; null for
+        // records written before this migration. A u64: SQLite keeps it as text, since its driver reads
+        // integers as JS numbers (exact only to 2^53); PostgreSQL's bigint comes back as a string anyway.
+        await db.schema
+          .alterTable("executions")
+          .addColumn("compute_unit_price_micro_lamports", dialect === "sqlite" ? "text" : "bigint")
+          .execute();
+      },
+    },
   };
   return { getMigrations: async () => migrations };
 }

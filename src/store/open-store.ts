@@ -57,6 +57,7 @@ export async function openStore(
 ): Promise<Store> {
   const isPg = databaseUrl !== undefined && /^postgres(ql)?:\/\//.test(databaseUrl);
   let db: Kysely<Database>;
+  let migrationTableSchema: string | undefined;
   if (isPg) {
     const schema = options.pgSchema;
     if (schema !== undefined) {
@@ -79,6 +80,9 @@ export async function openStore(
     // would crash the process. The pool drops the client and the next query reconnects or fails visibly.
     pool.on("error", () => {});
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    // Kysely looks for its migration tables in every schema unless told which: a second deployment (or a
+    // test) in another schema of the same database would make it skip creating its own and then fail.
+    migrationTableSchema = await currentSchema(pool);
   } else {
     const { path, synchronous } = sqliteTarget(databaseUrl, dataDir);
     const file = new BetterSqlite3(path);
@@ -94,11 +98,24 @@ export async function openStore(
     db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
   }
   const dialect = isPg ? "postgres" : "sqlite";
-  const migrator = new Migrator({ db, provider: migrationProvider(dialect) });
+  const migrator = new Migrator({
+    db,
+    provider: migrationProvider(dialect),
+    ...(migrationTableSchema !== undefined ? { migrationTableSchema } : {}),
+  });
   const { error } = await migrator.migrateToLatest();
   if (error !== undefined) {
     await db.destroy();
     throw error instanceof Error ? error : new Error(String(error));
   }
   return kyselyStore(db, dialect, options.clock);
+}
+
+/** The schema unqualified tables land in on this pool (its search_path's first existing schema). */
+async function currentSchema(pool: pg.Pool): Promise<string> {
+  const { rows } = await pool.query<{ schema: string | null }>("select current_schema() as schema");
+  const schema = rows[0]?.schema;
+  if (schema === null || schema === undefined)
+    throw new Error("PostgreSQL search_path names no existing schema");
+  return schema;
 }

@@ -40,6 +40,7 @@ export interface ExecutionsTable {
   idempotency_key: string | null;
   reconcile_owner: string | null;
   reconcile_until_ms: number | string | null;
+  compute_unit_price_micro_lamports: number | string | bigint | null;
 }
 
 export interface IdempotencyKeysTable {

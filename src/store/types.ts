@@ -56,15 +56,18 @@ export interface ExecutionRecord {
   lastValidBlockHeight: number | null;
   /** The Idempotency-Key of the request that recorded it (scoped to the API key), if it had one. */
   idempotencyKey: string | null;
+  /** Compute-unit price (micro-lamports per CU) of the transaction (highest of a bundle's legs); null on older records. */
+  computeUnitPriceMicroLamports: bigint | null;
   createdAt: string;
   updatedAt: string;
 }
 
 export type NewExecution = Omit<
   ExecutionRecord,
-  "createdAt" | "updatedAt" | "lastValidBlockHeight" | "idempotencyKey"
+  "createdAt" | "updatedAt" | "lastValidBlockHeight" | "idempotencyKey" | "computeUnitPriceMicroLamports"
 > & {
   createdAt?: string;
+  computeUnitPriceMicroLamports?: bigint | null;
   lastValidBlockHeight?: number | null;
   idempotencyKey?: string | null;
 };

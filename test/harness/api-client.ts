@@ -103,3 +103,32 @@ export async function fundedWallet(
   if (sol > 0n) await localnet.fund(res.body.public_key, sol * 1_000_000_000n);
   return res.body.public_key;
 }
+
+/** One execution record as GET /v1/executions shows it (the fields the harness reads). */
+export interface ExecutionRecord {
+  id: string;
+  kind: string;
+  wallet: string;
+  signatures: string[];
+  status: string;
+  confirmation_status?: string | null;
+  idempotency_key?: string | null;
+}
+
+/** Every execution of the key (all pages of GET /v1/executions, 200 per page), newest first. */
+export async function allExecutions(baseUrl: string, apiKey: string): Promise<ExecutionRecord[]> {
+  const out: ExecutionRecord[] = [];
+  let offset: number | null = 0;
+  while (offset !== null) {
+    const res: ApiResponse<{ executions: ExecutionRecord[]; next_offset: number | null }> = await apiRequest(
+      baseUrl,
+      "GET",
+      `/v1/executions?limit=200&offset=${offset}`,
+      { apiKey },
+    );
+    if (res.status !== 200) throw new Error(`list executions failed: ${res.status} ${res.text}`);
+    out.push(...res.body.executions);
+    offset = res.body.next_offset;
+  }
+  return out;
+}

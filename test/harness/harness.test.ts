@@ -3,7 +3,7 @@
  * service process configured through its environment, kill -9 and a restart on the same port and database.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiRequest, startCluster, type Cluster } from "./index.js";
+import { apiRequest, parseProcUsage, procUsage, startCluster, type Cluster } from "./index.js";
 
 let cluster: Cluster;
 beforeAll(async () => {
@@ -53,5 +53,22 @@ describe("multi-process harness", () => {
     const res = await apiRequest<{ detail: string }>(cluster.services.at(-1)!.baseUrl, "GET", "/v1/wallets");
     expect(res.status).toBe(401);
     expect(typeof res.body.detail).toBe("string");
+  });
+
+  it("reads a service process's CPU time and peak memory from /proc", () => {
+    const usage = procUsage(cluster.services.at(-1)!.pid);
+    if (usage === null) return; // not Linux
+    expect(usage.cpuMs).toBeGreaterThan(0);
+    expect(usage.peakRssBytes).toBeGreaterThanOrEqual(usage.rssBytes);
+    expect(usage.rssBytes).toBeGreaterThan(10 * 1024 * 1024);
+  });
+
+  it("parses /proc texts, command names with spaces and parentheses included", () => {
+    const stat = "42 (node (x) y) S 1 42 42 0 -1 4194560 100 0 0 0 250 75 0 0 20 0 11 0 5 0 0";
+    expect(parseProcUsage(stat, "VmHWM:\t  2048 kB\nVmRSS:\t  1024 kB\n")).toEqual({
+      cpuMs: 3250,
+      peakRssBytes: 2048 * 1024,
+      rssBytes: 1024 * 1024,
+    });
   });
 });

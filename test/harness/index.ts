@@ -9,8 +9,8 @@
  *   await cluster.services[0]!.kill();                              // kill -9
  *   await cluster.close();
  */
-export { apiRequest, fundedWallet, setupKey } from "./api-client.js";
-export type { ApiRequestOptions, ApiResponse, TestKey } from "./api-client.js";
+export { allExecutions, apiRequest, fundedWallet, setupKey } from "./api-client.js";
+export type { ApiRequestOptions, ApiResponse, ExecutionRecord, TestKey } from "./api-client.js";
 export { spawnTs, REPO_ROOT } from "./child.js";
 export type { Child, SpawnTsOptions } from "./child.js";
 export { startCluster } from "./cluster.js";
@@ -21,3 +21,5 @@ export { localnetClient, startLocalnetProcess } from "./localnet-process.js";
 export type { LocalnetClient, LocalnetProcess, LocalnetProcessOptions } from "./localnet-process.js";
 export { freePort, randomMasterKey, serviceEnv, startService } from "./service-process.js";
 export type { ServiceOptions, ServiceProcess } from "./service-process.js";
+export { parseProcUsage, procUsage } from "./proc-usage.js";
+export type { ProcUsage } from "./proc-usage.js";

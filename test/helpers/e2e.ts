@@ -13,7 +13,7 @@
  * (`chain` overrides go to localnetChainOptions) or the localnet (`localnet` options).
  */
 import { Connection, Keypair, PublicKey } from "@solana/web3.js";
-import type { FastifyInstance, LightMyRequestResponse } from "fastify";
+import type { FastifyBaseLogger, FastifyInstance, LightMyRequestResponse } from "fastify";
 import { startLocalnet, type LocalnetHandle, type LocalnetOptions } from "../../localnet/index.js";
 import { createChain, type Chain, type ChainOptions } from "../../src/chain/chain.js";
 import { localnetChainOptions } from "../../src/chain/localnet-options.js";
@@ -28,6 +28,11 @@ import { buildTestApp } from "./app.js";
 export interface E2eOptions {
   localnet?: LocalnetOptions;
   chain?: Partial<ChainOptions>;
+  /** The app's logger (default: none), e.g. one that captures every line for a secrets scan. */
+  logger?: FastifyBaseLogger;
+  /** The app's database (default sqlite::memory:) and, for PostgreSQL, its schema. */
+  databaseUrl?: string;
+  pgSchema?: string;
 }
 
 export interface E2e {
@@ -38,8 +43,8 @@ export interface E2e {
   vault: Vault;
   /** web3.js Connection to the localnet, for balance checks in tests. */
   connection: Connection;
-  /** A new API key whose default wallet is funded with `sol` SOL (default 10; 0 = unfunded). */
-  setup(opts?: { sol?: bigint }): Promise<{ apiKey: string; wallet: string }>;
+  /** A new API key whose default wallet is funded with `sol` SOL (default 10; 0 = unfunded); its secret too. */
+  setup(opts?: { sol?: bigint }): Promise<{ apiKey: string; wallet: string; walletSecret: string }>;
   /** Creates another wallet of the key (POST /v1/wallets) and funds it with `sol` SOL. */
   fundedWallet(apiKey: string, sol?: bigint): Promise<string>;
   /** POST with the key and a JSON body. */
@@ -81,7 +86,12 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
     }),
   );
   await chain.start();
-  const t = await buildTestApp({ chain });
+  const t = await buildTestApp({
+    chain,
+    ...(options.logger !== undefined ? { logger: options.logger } : {}),
+    ...(options.databaseUrl !== undefined ? { databaseUrl: options.databaseUrl } : {}),
+    ...(options.pgSchema !== undefined ? { pgSchema: options.pgSchema } : {}),
+  });
   const connection = new Connection(localnet.rpcUrl, "confirmed");
 
   const inject = (apiKey: string, method: "GET" | "POST", url: string, body?: unknown) =>
@@ -103,9 +113,9 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
     vault: t.vault,
     connection,
     async setup(opts = {}) {
-      const { apiKey, wallet } = await t.setup();
+      const { apiKey, wallet, walletSecret } = await t.setup();
       fund(wallet, opts.sol ?? 10n);
-      return { apiKey, wallet };
+      return { apiKey, wallet, walletSecret };
     },
     async fundedWallet(apiKey, sol = 10n) {
       const res = await inject(apiKey, "POST", "/v1/wallets", {});

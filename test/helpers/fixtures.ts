@@ -104,6 +104,7 @@ export function storedExecution(e: NewExecution): ExecutionRecord {
     ...e,
     lastValidBlockHeight: e.lastValidBlockHeight ?? null,
     idempotencyKey: e.idempotencyKey ?? null,
+    computeUnitPriceMicroLamports: e.computeUnitPriceMicroLamports ?? null,
     createdAt: "",
     updatedAt: "",
   };

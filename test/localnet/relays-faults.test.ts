@@ -241,6 +241,11 @@ describe("faults", () => {
     expect((await post(net.rpcUrl, "getSlot", [])).status).toBe(500);
     net.admin.setFaults({ errorRate: 1, errorKind: "rpcError" });
     await expect(conn.getSlot()).rejects.toThrow(/injected fault/);
+    net.admin.setFaults({ errorCount: 40, errorKinds: ["http429", "http500"], endpoints: ["rpc"] });
+    const mixed = new Set<number>();
+    for (let i = 0; i < 40; i++) mixed.add((await post(net.rpcUrl, "getSlot", [])).status);
+    expect([...mixed].sort()).toEqual([429, 500]);
+    expect(() => net.admin.setFaults({ errorKinds: ["http418" as "http429"] })).toThrow(/errorKinds/);
     net.admin.setFaults({ errorCount: 1, endpoints: ["bundle"] });
     const rb = await post(`${net.bundleRelayUrl}/api/v1/bundles`, "getTipAccounts", []);
     expect(rb.status).toBe(429);

@@ -6,6 +6,7 @@ import BetterSqlite3 from "better-sqlite3";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore, DuplicateWalletError, type NewWallet, type Store } from "../../src/store/index.js";
+import { newExecution } from "../helpers/fixtures.js";
 import { dropSchema, freshSchemaName, TEST_DATABASE_URL } from "../helpers/pg.js";
 
 let counter = 0;
@@ -72,6 +73,21 @@ function storeSuite(
       await expect(
         store.addWallet(other.keyId, { ...newWallet(), publicKey: first }, false),
       ).resolves.toBeTruthy();
+    });
+
+    it("keeps an execution's compute-unit price exactly as a u64, and null when absent", async () => {
+      const { keyId, first } = await newKey(store);
+      const priced = await store.insertExecution(
+        newExecution(keyId, first, { computeUnitPriceMicroLamports: 9_000_000_000_000_000_001n }),
+      );
+      expect(priced.computeUnitPriceMicroLamports).toBe(9_000_000_000_000_000_001n);
+      expect(
+        (await store.insertExecution(newExecution(keyId, first))).computeUnitPriceMicroLamports,
+      ).toBeNull();
+      const listed = await store.listExecutions({ apiKeyId: keyId, limit: 10 });
+      expect(new Set(listed.map((e) => e.computeUnitPriceMicroLamports))).toEqual(
+        new Set([9_000_000_000_000_000_001n, null]),
+      );
     });
 
     it("the database itself refuses two default wallets for one key", async () => {

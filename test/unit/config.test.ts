@@ -1,6 +1,7 @@
 /** loadConfig: defaults, parsing, and one-line errors naming the variable. */
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../../src/config.js";
+import { loadConfig } from "../../src/config.js";
+import { configErrorOf } from "../helpers/config-error.js";
 
 const MAINNET = {
   CLUSTER: "mainnet",
@@ -11,15 +12,7 @@ const MAINNET = {
   RELAY_TIP_ACCOUNTS: "11111111111111111111111111111111",
 };
 
-function errorOf(env: NodeJS.ProcessEnv): ConfigError {
-  try {
-    loadConfig(env);
-  } catch (e) {
-    if (e instanceof ConfigError) return e;
-    throw e;
-  }
-  throw new Error("expected a ConfigError");
-}
+const errorOf = configErrorOf;
 
 describe("loadConfig", () => {
   it("has sandbox defaults with no environment", () => {

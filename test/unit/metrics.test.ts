@@ -6,6 +6,7 @@ import { SubmissionError, type SubmitResult } from "../../src/chain/submit.js";
 import { SPEC } from "../../src/domain/errors.js";
 import { observeOutcomes, runSingleExecution, type ExecutionDeps } from "../../src/domain/execution.js";
 import { createMetrics, type Metrics } from "../../src/observability/metrics.js";
+import { relayMetricsObserver } from "../../src/observability/relay-observer.js";
 import { openStore, type ExecutionKind, type ExecutionStatus, type Store } from "../../src/store/index.js";
 import type { SealedWallet } from "../../src/vault/index.js";
 import { newExecution } from "../helpers/fixtures.js";
@@ -124,5 +125,30 @@ describe("createMetrics", () => {
       'lasertrade_http_request_duration_seconds_count{method="GET",route="/healthz",status_code="200"} 1',
     );
     expect(await b.registry.metrics()).not.toContain('route="/healthz"');
+  });
+});
+
+describe("relay metrics", () => {
+  it("times acceptances and counts failures per relay; the observer logs name, reason and error text only", async () => {
+    const metrics = createMetrics({ processMetrics: false });
+    const logged: object[] = [];
+    const observer = relayMetricsObserver(metrics, { warn: (o) => logged.push(o) });
+    observer.accepted("jito-ny", 0.012);
+    observer.accepted("jito-ny", 0.3);
+    observer.failed("jito-frankfurt", "http_429", new Error("sendTransaction: HTTP 429: Too many requests"));
+    const accept = await metrics.registry.getSingleMetric("lasertrade_relay_accept_seconds")?.get();
+    const count = accept?.values.find(
+      (v) => v.labels.relay === "jito-ny" && (v as { metricName?: string }).metricName?.endsWith("_count"),
+    );
+    expect(count?.value).toBe(2);
+    const errors = await metrics.registry.getSingleMetric("lasertrade_relay_errors_total")?.get();
+    expect(errors?.values).toEqual([{ labels: { relay: "jito-frankfurt", reason: "http_429" }, value: 1 }]);
+    expect(logged).toEqual([
+      {
+        relay: "jito-frankfurt",
+        reason: "http_429",
+        err: { message: "sendTransaction: HTTP 429: Too many requests" },
+      },
+    ]);
   });
 });

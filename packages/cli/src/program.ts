@@ -1,0 +1,359 @@
+/** The `lasertrade` commands (commander), each a thin layer over @lasertrade/client. */
+import { readFile } from "node:fs/promises";
+import { Command, Option } from "commander";
+import { LaserTrade, type BundleInput, type ExecutionsQuery } from "@lasertrade/client";
+import { commaList, parseDestination } from "./args.js";
+import { configPath, loadConfig, saveConfig, type CliConfig } from "./config-file.js";
+import { withProgress } from "./progress.js";
+import { describe, explorerLink, MAINNET_EXPLORER, toJson } from "./render.js";
+import { runSandbox } from "./sandbox.js";
+
+// IPv4 literal: the service listens on 0.0.0.0, and "localhost" may resolve to ::1 first.
+const DEFAULT_URL = "http://127.0.0.1:8080";
+
+/** What every command needs: output mode, the config and a client. */
+export class Context {
+  constructor(
+    readonly json: boolean,
+    readonly env: NodeJS.ProcessEnv,
+  ) {}
+
+  /** The stored config, with LASERTRADE_URL / LASERTRADE_API_KEY overriding it. */
+  async config(): Promise<CliConfig> {
+    const stored = await loadConfig(configPath(this.env));
+    const baseUrl = this.env.LASERTRADE_URL ?? stored?.baseUrl;
+    const apiKey = this.env.LASERTRADE_API_KEY ?? stored?.apiKey;
+    if (baseUrl === undefined || apiKey === undefined)
+      throw new Error("no API key configured: run `lasertrade setup` (or `lasertrade sandbox`) first");
+    return { ...stored, baseUrl, apiKey };
+  }
+
+  async client(): Promise<LaserTrade> {
+    const { baseUrl, apiKey } = await this.config();
+    return new LaserTrade({ baseUrl, apiKey });
+  }
+
+  /** Prints a result: JSON with --json, else a table with explorer links for signatures. */
+  async print(value: unknown): Promise<void> {
+    if (this.json) {
+      process.stdout.write(`${toJson(value)}\n`);
+      return;
+    }
+    const template = this.env.LASERTRADE_EXPLORER ?? (await this.config().catch(() => undefined))?.explorer;
+    process.stdout.write(`${describe(value, (sig) => explorerLink(template ?? MAINNET_EXPLORER, sig))}\n`);
+  }
+
+  /** Runs an execution with the progress line (TTY only, never with --json), then prints its result. */
+  async execute(label: string, call: (client: LaserTrade) => Promise<unknown>): Promise<void> {
+    const client = await this.client();
+    const result = this.json ? await call(client) : await withProgress(label, () => call(client));
+    await this.print(result);
+  }
+}
+
+type Opts = Record<string, unknown>;
+// Fields left undefined are dropped when the body is written (JSON), so options map straight onto fields.
+const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
+
+/** Options shared by execution commands. */
+function executionOptions(cmd: Command): Command {
+  return cmd
+    .option("-w, --wallet <public_key>", "managed wallet (default: the key's default wallet)")
+    .option("--no-confirm", "return once sent, without waiting for confirmation")
+    .option("--idempotency-key <key>", "Idempotency-Key (default: a new one per call)");
+}
+
+const callOptions = (o: Opts) => {
+  const key = str(o.idempotencyKey);
+  return key !== undefined ? { idempotencyKey: key } : {};
+};
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** Builds the program; `ctx` is made once the global options are parsed. */
+export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
+  const program = new Command("lasertrade")
+    .description("Trade launch tokens from managed wallets through a lasertrade service")
+    .option("--json", "print results as JSON (for scripts)")
+    .showHelpAfterError();
+  const ctx = (): Context => new Context(program.opts<{ json?: boolean }>().json === true, env);
+
+  program
+    .command("setup")
+    .description("create an API key and its default wallet, and store the key in the config file")
+    .option("--url <base_url>", "service URL", env.LASERTRADE_URL ?? DEFAULT_URL)
+    .action(async (o: Opts) => {
+      const baseUrl = String(o.url);
+      const result = await LaserTrade.setup(baseUrl);
+      const path = configPath(env);
+      const backup = await saveConfig(path, { baseUrl, apiKey: result.api_key });
+      const { client: _client, ...shown } = result;
+      await ctx().print({
+        ...shown,
+        config_file: path,
+        ...(backup !== undefined ? { previous_config: backup } : {}),
+      });
+      if (!ctx().json)
+        process.stderr.write("The API key and wallet_private_key are shown once: keep a copy.\n");
+    });
+
+  const wallets = program.command("wallets").description("list and manage the key's wallets");
+  wallets
+    .command("list", { isDefault: true })
+    .description("list the wallets (default)")
+    .action(async () => {
+      const c = ctx();
+      await c.print(await (await c.client()).wallets.list());
+    });
+  wallets
+    .command("create")
+    .description("create a wallet (its secret key is shown once)")
+    .option("--default", "make it the default wallet")
+    .action(async (o: Opts) => {
+      const c = ctx();
+      await c.print(await (await c.client()).wallets.create({ set_default: o.default === true }));
+    });
+  wallets
+    .command("import <private_key_base58>")
+    .description("import a wallet from a base58 64-byte secret key or 32-byte seed (- reads it from stdin)")
+    .option("--default", "make it the default wallet")
+    .action(async (arg: string, o: Opts) => {
+      const c = ctx();
+      // "-" keeps the secret out of the shell history and the process list.
+      const secret = arg === "-" ? (await readStdin()).trim() : arg;
+      await c.print(
+        await (
+          await c.client()
+        ).wallets.import({ private_key_base58: secret, set_default: o.default === true }),
+      );
+    });
+  wallets
+    .command("default <public_key>")
+    .description("make a wallet the default")
+    .action(async (pk: string) => {
+      const c = ctx();
+      await c.print(await (await c.client()).wallets.setDefault(pk));
+    });
+  wallets
+    .command("delink <public_key>")
+    .description("delink a wallet (deletes its encrypted key and history here; the chain is unchanged)")
+    .action(async (pk: string) => {
+      const c = ctx();
+      await c.print(await (await c.client()).wallets.delink(pk));
+    });
+
+  const trade = (action: "buy" | "sell") =>
+    executionOptions(
+      program
+        .command(`${action} <mint> <amount>`)
+        .description(
+          action === "buy"
+            ? "buy a token for <amount> SOL (or token units with --tokens)"
+            : "sell <amount> token units, or a percentage such as 50%",
+        ),
+    )
+      .option("--slippage <percent>", "slippage percent (default 2)")
+      .option("--pool <address>", "trade on this launchswap pool")
+      .option("--no-simulate", "send without simulating first")
+      .addOption(new Option("--tokens", "amount is token atomic units, not SOL").hideHelp(action === "sell"))
+      .action(async (mint: string, amount: string, o: Opts) => {
+        const common = {
+          mint,
+          amount,
+          wallet: str(o.wallet),
+          slippage: str(o.slippage),
+          pool: str(o.pool),
+          simulate: o.simulate !== false,
+          confirm: o.confirm !== false,
+        };
+        const unit = action === "buy" && o.tokens !== true ? " SOL" : amount.endsWith("%") ? "" : " units";
+        await ctx().execute(
+          `${action === "buy" ? "buying" : "selling"} ${amount}${unit} of ${mint}`,
+          (client) =>
+            action === "buy"
+              ? client.trades.buy({ ...common, denominated_in_sol: o.tokens !== true }, callOptions(o))
+              : client.trades.sell(common, callOptions(o)),
+        );
+      });
+  trade("buy");
+  trade("sell");
+
+  executionOptions(
+    program
+      .command("create <name> <symbol> <uri>")
+      .description("launch a token (server-generated mint), optionally with a developer buy"),
+  )
+    .option("--initial-buy <sol>", "atomic developer buy in SOL")
+    .option("--slippage <percent>", "slippage percent of the initial buy")
+    .option("--mayhem", "mayhem mode")
+    .action(async (name: string, symbol: string, uri: string, o: Opts) => {
+      await ctx().execute(`creating ${symbol}`, (client) =>
+        client.tokens.create(
+          {
+            name,
+            symbol,
+            uri,
+            wallet: str(o.wallet),
+            initial_buy: str(o.initialBuy),
+            slippage: str(o.slippage),
+            ...(o.mayhem === true ? { mayhem_mode: true } : {}),
+            confirm: o.confirm !== false,
+          },
+          callOptions(o),
+        ),
+      );
+    });
+
+  program
+    .command("bundle <file>")
+    .description("submit a bundle described by a JSON file (the body of POST /v1/laser/bundle)")
+    .option("--no-confirm", "return once the relay accepts the bundle")
+    .option("--idempotency-key <key>", "Idempotency-Key (default: a new one per call)")
+    .action(async (file: string, o: Opts) => {
+      const body = JSON.parse(await readFile(file, "utf8")) as BundleInput;
+      if (o.confirm === false) body.confirm = false;
+      await ctx().execute(`submitting a bundle of ${body.accounts?.length ?? 0} legs`, (client) =>
+        client.bundles.submit(body, callOptions(o)),
+      );
+    });
+
+  executionOptions(
+    program
+      .command("cashback [wallets...]")
+      .description("show claimable cashback (default wallet, or the wallets named); --claim claims it"),
+  )
+    .option("--claim", "claim the cashback of --wallet (default wallet otherwise)")
+    .action(async (list: string[], o: Opts) => {
+      const c = ctx();
+      if (o.claim === true) {
+        await c.execute("claiming cashback", (client) =>
+          client.cashback.claim(
+            {
+              wallet: str(o.wallet),
+              confirm: o.confirm !== false,
+            },
+            callOptions(o),
+          ),
+        );
+        return;
+      }
+      const named = [...list, ...(str(o.wallet) !== undefined ? [str(o.wallet)!] : [])];
+      await c.print(await (await c.client()).cashback.check(named.length > 0 ? { wallets: named } : {}));
+    });
+
+  executionOptions(
+    program
+      .command("send <destination> <amount>")
+      .description("send SOL (or a token with --mint, amount in atomic units) to any address"),
+  )
+    .option("--mint <mint>", "token mint (default: native SOL)")
+    .action(async (destination: string, amount: string, o: Opts) => {
+      const mint = str(o.mint);
+      await ctx().execute(`sending ${amount} ${mint ?? "SOL"} to ${destination}`, (client) =>
+        client.sol.transfer(
+          {
+            destination_wallet: destination,
+            amount,
+            mint,
+            source_wallet: str(o.wallet),
+            confirm: o.confirm !== false,
+          },
+          callOptions(o),
+        ),
+      );
+    });
+
+  executionOptions(
+    program
+      .command("split <destinations...>")
+      .description(
+        "split SOL to up to 5 destinations: ADDRESS (equal share), ADDRESS=SOL or ADDRESS=PERCENT%",
+      ),
+  )
+    .option("--total-percent <percent>", "share of the spendable balance to distribute (default 100)")
+    .action(async (destinations: string[], o: Opts) => {
+      const parsed = destinations.map(parseDestination);
+      await ctx().execute(`splitting to ${parsed.length} destinations`, (client) =>
+        client.sol.split(
+          {
+            destinations: parsed,
+            source_wallet: str(o.wallet),
+            total_percent: str(o.totalPercent),
+            confirm: o.confirm !== false,
+          },
+          callOptions(o),
+        ),
+      );
+    });
+
+  program
+    .command("consolidate <destination>")
+    .description("sweep SOL from managed wallets into <destination> (default: every other wallet)")
+    .option("--from <wallets>", "comma-separated source wallets")
+    .option("--no-confirm", "return once sent, without waiting for confirmation")
+    .option("--idempotency-key <key>", "Idempotency-Key (default: a new one per call)")
+    .action(async (destination: string, o: Opts) => {
+      const from = str(o.from);
+      await ctx().execute(`consolidating into ${destination}`, (client) =>
+        client.sol.consolidate(
+          {
+            destination_wallet: destination,
+            source_wallets: from !== undefined ? commaList(from) : undefined,
+            confirm: o.confirm !== false,
+          },
+          callOptions(o),
+        ),
+      );
+    });
+
+  program
+    .command("history")
+    .description("the key's executions, newest first")
+    .option("--kind <kind>", "trade, create, bundle, claim, consolidate, transfer or split")
+    .option("-w, --wallet <public_key>", "only this wallet's executions")
+    .option("--limit <n>", "page size (1 to 200)", "20")
+    .option("--offset <n>", "rows to skip", "0")
+    .action(async (o: Opts) => {
+      const c = ctx();
+      const page = await (
+        await c.client()
+      ).executions.list({
+        limit: Number(o.limit),
+        offset: Number(o.offset),
+        kind: str(o.kind) as ExecutionsQuery["kind"],
+        wallet: str(o.wallet),
+      });
+      if (c.json) return c.print(page);
+      const rows = page.executions.map((e) => ({
+        created_at: e.created_at,
+        kind: e.kind,
+        status: e.status,
+        wallet: e.wallet,
+        signature: e.signatures[0] ?? "-",
+      }));
+      await c.print(rows);
+      if (page.next_offset !== null) process.stdout.write(`more: --offset ${page.next_offset}\n`);
+    });
+
+  program
+    .command("sandbox")
+    .description(
+      "start the service in sandbox mode (local cluster), fund the default wallet, print a mint to buy",
+    )
+    .option("--port <port>", "service port", env.PORT ?? "8080")
+    .option("--localnet-port <port>", "localnet RPC port", env.LOCALNET_PORT ?? "8899")
+    .action(async (o: Opts) => {
+      await runSandbox({
+        port: Number(o.port),
+        localnetPort: Number(o.localnetPort),
+        json: ctx().json,
+        env,
+      });
+    });
+
+  return program;
+}

@@ -1,0 +1,29 @@
+/** A spinner line on stderr while a call runs (only on a TTY: pipes and --json output stay clean). */
+
+const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+const FRAME_MS = 80;
+
+/** Runs `work`, showing `label` with a spinner and the elapsed time; ends with ✓ or ✗ and the time taken. */
+export async function withProgress<T>(
+  label: string,
+  work: () => Promise<T>,
+  out: NodeJS.WriteStream = process.stderr,
+): Promise<T> {
+  if (out.isTTY !== true) return work();
+  const start = Date.now();
+  const seconds = () => `${((Date.now() - start) / 1000).toFixed(1)}s`;
+  let frame = 0;
+  const draw = () => out.write(`\r\x1b[2K${FRAMES[frame++ % FRAMES.length]} ${label} ${seconds()}`);
+  draw();
+  const timer = setInterval(draw, FRAME_MS);
+  try {
+    const result = await work();
+    out.write(`\r\x1b[2K✓ ${label} done in ${seconds()}\n`);
+    return result;
+  } catch (e) {
+    out.write(`\r\x1b[2K✗ ${label} failed after ${seconds()}\n`);
+    throw e;
+  } finally {
+    clearInterval(timer);
+  }
+}

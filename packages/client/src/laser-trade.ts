@@ -1,0 +1,231 @@
+/** The LaserTrade client: one object per API key, with a method per endpoint grouped by resource. */
+import createClient from "openapi-fetch";
+import { solText, unitsText, type Amount } from "./amounts.js";
+import { LaserTradeError } from "./errors.js";
+import type { paths } from "./generated/openapi.js";
+import { parseBody } from "./json.js";
+import { DEFAULT_RETRY, READ_ONLY_HEADER, retryingFetch, type RetryOptions } from "./retry.js";
+import type * as T from "./types.js";
+
+/** How a client reaches the service. */
+export interface LaserTradeOptions {
+  /** Base URL of the service, e.g. http://localhost:8080. */
+  baseUrl: string;
+  apiKey: string;
+  /** Retry spacing (429/503 and repeatable network errors); `{ retries: 0 }` turns retries off. */
+  retry?: Partial<RetryOptions>;
+  /** A fetch implementation (default: the global fetch). */
+  fetch?: (input: Request, init?: RequestInit) => Promise<Response>;
+}
+
+type RawResult = { data?: string; error?: unknown; response: Response };
+
+/** Unwraps an openapi-fetch result: the parsed 200 body, or a LaserTradeError. */
+async function unwrap<R>(call: Promise<RawResult>): Promise<R> {
+  let result: RawResult;
+  try {
+    result = await call;
+  } catch (e) {
+    if (e instanceof LaserTradeError) throw e;
+    const err = e as Error & { cause?: { message?: string } };
+    const why = err.cause?.message ?? err.message;
+    throw new LaserTradeError(0, `network error: ${why}`);
+  }
+  if (!result.response.ok) throw LaserTradeError.fromResponse(result.response.status, result.error);
+  return parseBody(result.data ?? "null") as R;
+}
+
+function newIdempotencyKey(): string {
+  return globalThis.crypto.randomUUID();
+}
+
+/** True when a transfer moves native SOL (mint omitted or "SOL"). */
+function isNativeMint(mint: string | undefined): boolean {
+  return mint === undefined || mint.toUpperCase() === "SOL";
+}
+
+function optional<V, R>(v: V | undefined, f: (v: V) => R): R | undefined {
+  return v === undefined ? undefined : f(v);
+}
+
+/** Drops undefined fields so the body carries only what the caller set. */
+function defined<O extends object>(o: O): O {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as O;
+}
+
+function bundleLeg(leg: T.BundleLegInput) {
+  const solDenominated = leg.type === "buy" && leg.denominatedInSol !== false;
+  return defined({
+    ...leg,
+    amount: optional(leg.amount, solDenominated ? solText : unitsText),
+    initial_buy: optional(leg.initial_buy, solText),
+  });
+}
+
+/** A client for one API key. Amounts go in as text or bigint base units; lamport fields come back as bigint. */
+export class LaserTrade {
+  readonly baseUrl: string;
+  private readonly http;
+
+  constructor(options: LaserTradeOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, "");
+    const inner = options.fetch ?? ((input: Request, init?: RequestInit) => globalThis.fetch(input, init));
+    this.http = createClient<paths>({
+      baseUrl: this.baseUrl,
+      // Setup is the one call without a key.
+      headers: options.apiKey !== "" ? { "x-api-key": options.apiKey } : {},
+      fetch: retryingFetch(inner, { ...DEFAULT_RETRY, ...options.retry }),
+    });
+  }
+
+  /** Creates an API key and its first default wallet (POST /v1/laser/setup); the secrets are shown once. */
+  static async setup(
+    baseUrl: string,
+    options: Omit<LaserTradeOptions, "baseUrl" | "apiKey"> = {},
+  ): Promise<T.SetupResult & { client: LaserTrade }> {
+    const anonymous = new LaserTrade({ ...options, baseUrl, apiKey: "" });
+    const result = await unwrap<T.SetupResult>(anonymous.http.POST("/v1/laser/setup", { parseAs: "text" }));
+    return { ...result, client: new LaserTrade({ ...options, baseUrl, apiKey: result.api_key }) };
+  }
+
+  /** Options of an execution call: its Idempotency-Key (given or new) and signal. */
+  private exec(options: T.CallOptions) {
+    return {
+      parseAs: "text" as const,
+      params: { header: { "idempotency-key": options.idempotencyKey ?? newIdempotencyKey() } },
+      ...(options.signal !== undefined ? { signal: options.signal } : {}),
+    };
+  }
+
+  readonly wallets = {
+    /** Creates a wallet; its secret key is in the response, once. */
+    create: (input: { set_default?: boolean } = {}): Promise<T.CreatedWallet> =>
+      unwrap(this.http.POST("/v1/wallets", { body: input, parseAs: "text" })),
+    /** Imports a wallet from a base58 64-byte secret key or 32-byte seed. */
+    import: (input: T.ImportWalletInput): Promise<T.Wallet> =>
+      unwrap(this.http.POST("/v1/wallets/import", { body: input, parseAs: "text" })),
+    /** The key's wallets, oldest first (public metadata only). */
+    list: (): Promise<T.Wallet[]> => unwrap(this.http.GET("/v1/wallets", { parseAs: "text" })),
+    /** Makes a wallet the key's default. */
+    setDefault: (publicKey: string): Promise<T.Wallet> =>
+      unwrap(
+        this.http.PUT("/v1/wallets/{public_key}/default", {
+          params: { path: { public_key: publicKey } },
+          parseAs: "text",
+        }),
+      ),
+    /** Delinks a wallet (its encrypted key and history are deleted; the on-chain wallet is unchanged). */
+    delink: (publicKey: string): Promise<T.DelinkResult> =>
+      unwrap(
+        this.http.DELETE("/v1/wallets/{public_key}", {
+          params: { path: { public_key: publicKey } },
+          parseAs: "text",
+        }),
+      ),
+  };
+
+  readonly trades = {
+    /** Buys a token: `amount` in SOL (bigint: lamports) unless denominated_in_sol is false (token units). */
+    buy: (input: T.BuyInput, options: T.CallOptions = {}): Promise<T.TradeResult> => {
+      const amount = input.denominated_in_sol === false ? unitsText(input.amount) : solText(input.amount);
+      return unwrap(
+        this.http.POST("/v1/trades/execute", {
+          body: defined({ ...input, action: "buy" as const, amount }),
+          ...this.exec(options),
+        }),
+      );
+    },
+    /** Sells a token: `amount` in token atomic units, or a percentage text such as "100%". */
+    sell: (input: T.SellInput, options: T.CallOptions = {}): Promise<T.TradeResult> =>
+      unwrap(
+        this.http.POST("/v1/trades/execute", {
+          body: defined({ ...input, action: "sell" as const, amount: unitsText(input.amount) }),
+          ...this.exec(options),
+        }),
+      ),
+  };
+
+  readonly tokens = {
+    /** Launches a token with a server-generated mint, optionally with an atomic developer buy. */
+    create: (input: T.CreateTokenInput, options: T.CallOptions = {}): Promise<T.CreateTokenResult> =>
+      unwrap(
+        this.http.POST("/v1/laser/create", {
+          body: defined({ ...input, initial_buy: optional(input.initial_buy, solText) }),
+          ...this.exec(options),
+        }),
+      ),
+  };
+
+  readonly bundles = {
+    /** Submits an atomic bundle of 1 to 4 legs; `bundleTip` in SOL (bigint: lamports). */
+    submit: (input: T.BundleInput, options: T.CallOptions = {}): Promise<T.BundleResult> =>
+      unwrap(
+        this.http.POST("/v1/laser/bundle", {
+          body: defined({
+            ...input,
+            bundleTip: solText(input.bundleTip),
+            accounts: input.accounts.map(bundleLeg),
+          }),
+          ...this.exec(options),
+        }),
+      ),
+  };
+
+  readonly cashback = {
+    /** Claimable cashback of any wallets (read-only; the default wallet when none is named). */
+    check: (input: T.CashbackCheckInput = {}): Promise<T.CashbackCheckResult> =>
+      unwrap(
+        this.http.POST("/v1/cashback/check", {
+          body: input,
+          parseAs: "text",
+          headers: { [READ_ONLY_HEADER]: "1" },
+        }),
+      ),
+    /** Claims a managed wallet's cashback (one transaction per source with something to claim). */
+    claim: (input: T.CashbackClaimInput = {}, options: T.CallOptions = {}): Promise<T.CashbackClaimResult> =>
+      unwrap(this.http.POST("/v1/cashback/claim/execute", { body: input, ...this.exec(options) })),
+  };
+
+  readonly sol = {
+    /** Sends SOL (amount in SOL, bigint: lamports) or a token (mint given; amount in atomic units). */
+    transfer: (input: T.TransferInput, options: T.CallOptions = {}): Promise<T.TransferResult> =>
+      unwrap(
+        this.http.POST("/v1/sol/transfer/execute", {
+          body: defined({
+            ...input,
+            amount: isNativeMint(input.mint) ? solText(input.amount) : unitsText(input.amount),
+            fee_reserve_lamports: optional(input.fee_reserve_lamports, unitsText),
+          }),
+          ...this.exec(options),
+        }),
+      ),
+    /** Splits a wallet's SOL across up to five destinations in one transaction. */
+    split: (input: T.SplitInput, options: T.CallOptions = {}): Promise<T.SplitResult> =>
+      unwrap(
+        this.http.POST("/v1/sol/split/execute", {
+          body: defined({
+            ...input,
+            fee_reserve_lamports: optional(input.fee_reserve_lamports, unitsText),
+            destinations: input.destinations.map((d) => defined({ ...d, sol: optional(d.sol, solText) })),
+          }),
+          ...this.exec(options),
+        }),
+      ),
+    /** Sweeps SOL from managed wallets into one destination (one transaction per source). */
+    consolidate: (input: T.ConsolidateInput, options: T.CallOptions = {}): Promise<T.ConsolidateResult> =>
+      unwrap(
+        this.http.POST("/v1/sol/consolidate/execute", {
+          body: defined({ ...input, fee_reserve_lamports: optional(input.fee_reserve_lamports, unitsText) }),
+          ...this.exec(options),
+        }),
+      ),
+  };
+
+  readonly executions = {
+    /** The key's executions, newest first (page with `offset` = the previous page's next_offset). */
+    list: (query: T.ExecutionsQuery = {}): Promise<T.ExecutionsPage> =>
+      unwrap(this.http.GET("/v1/executions", { params: { query }, parseAs: "text" })),
+  };
+}
+
+export type { Amount };

@@ -1,0 +1,80 @@
+/** Request and response types of the client, derived from the generated OpenAPI types (never hand-written). */
+import type { Amount } from "./amounts.js";
+import type { paths } from "./generated/openapi.js";
+import type { WithBigints } from "./json.js";
+
+type JsonOf<T> = T extends { content: { "application/json": infer R } } ? R : never;
+type Operation<P extends keyof paths, M extends keyof paths[P]> = paths[P][M];
+/** The 200 body of an operation, lamport fields as bigint. */
+export type Ok<P extends keyof paths, M extends keyof paths[P]> =
+  Operation<P, M> extends { responses: { 200: infer R } } ? WithBigints<JsonOf<R>> : never;
+/** The JSON request body of an operation. */
+export type Body<P extends keyof paths, M extends keyof paths[P]> =
+  Operation<P, M> extends { requestBody?: infer B } ? JsonOf<NonNullable<B>> : never;
+/** The query parameters of an operation. */
+export type Query<P extends keyof paths, M extends keyof paths[P]> =
+  Operation<P, M> extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
+
+/** Replaces the amount fields K of T by `Amount` (exact text or a bigint of base units). */
+type WithAmounts<T, K extends keyof T> = Omit<T, K> & {
+  [P in K]: undefined extends T[P] ? Amount | undefined : Amount;
+};
+
+export type SetupResult = Ok<"/v1/laser/setup", "post">;
+export type Wallet = Ok<"/v1/wallets", "get">[number];
+export type CreatedWallet = Ok<"/v1/wallets", "post">;
+export type ImportWalletInput = Body<"/v1/wallets/import", "post">;
+export type DelinkResult = Ok<"/v1/wallets/{public_key}", "delete">;
+
+type TradeBody = Body<"/v1/trades/execute", "post">;
+/** A buy: `amount` is SOL unless `denominated_in_sol` is false (then token atomic units); a bigint is base units. */
+export type BuyInput = WithAmounts<Omit<TradeBody, "action">, "amount">;
+/** A sell: `amount` is token atomic units, or a percentage text such as "50%". */
+export type SellInput = WithAmounts<Omit<TradeBody, "action" | "denominated_in_sol">, "amount">;
+export type TradeResult = Ok<"/v1/trades/execute", "post">;
+
+/** Token creation: `initial_buy` is SOL (a bigint is lamports). */
+export type CreateTokenInput = WithAmounts<Body<"/v1/laser/create", "post">, "initial_buy">;
+export type CreateTokenResult = Ok<"/v1/laser/create", "post">;
+
+type BundleBody = Body<"/v1/laser/bundle", "post">;
+/** A bundle leg: SOL amounts for SOL-denominated buys and initial_buy, token units otherwise. */
+export type BundleLegInput = WithAmounts<BundleBody["accounts"][number], "amount" | "initial_buy">;
+export type BundleInput = WithAmounts<Omit<BundleBody, "accounts">, "bundleTip"> & {
+  accounts: BundleLegInput[];
+};
+export type BundleResult = Ok<"/v1/laser/bundle", "post">;
+
+export type CashbackCheckInput = Body<"/v1/cashback/check", "post">;
+export type CashbackCheckResult = Ok<"/v1/cashback/check", "post">;
+export type CashbackClaimInput = Body<"/v1/cashback/claim/execute", "post">;
+export type CashbackClaimResult = Ok<"/v1/cashback/claim/execute", "post">;
+
+/** A transfer: `amount` is SOL when mint is omitted or "SOL", else token atomic units. */
+export type TransferInput = WithAmounts<
+  Body<"/v1/sol/transfer/execute", "post">,
+  "amount" | "fee_reserve_lamports"
+>;
+export type TransferResult = Ok<"/v1/sol/transfer/execute", "post">;
+type SplitBody = Body<"/v1/sol/split/execute", "post">;
+export type SplitDestinationInput = WithAmounts<SplitBody["destinations"][number], "sol">;
+export type SplitInput = WithAmounts<Omit<SplitBody, "destinations">, "fee_reserve_lamports"> & {
+  destinations: SplitDestinationInput[];
+};
+export type SplitResult = Ok<"/v1/sol/split/execute", "post">;
+export type ConsolidateInput = WithAmounts<
+  Body<"/v1/sol/consolidate/execute", "post">,
+  "fee_reserve_lamports"
+>;
+export type ConsolidateResult = Ok<"/v1/sol/consolidate/execute", "post">;
+
+export type ExecutionsQuery = Query<"/v1/executions", "get">;
+export type ExecutionsPage = Ok<"/v1/executions", "get">;
+export type Execution = ExecutionsPage["executions"][number];
+
+/** Per-call options. */
+export interface CallOptions {
+  /** Idempotency-Key of an execution call; a random one is generated per call when omitted. */
+  idempotencyKey?: string;
+  signal?: AbortSignal;
+}

@@ -1,0 +1,97 @@
+/**
+ * The pre-flight checks (`npm run doctor`, and DOCTOR_AT_START): one line per check, in an order where each
+ * check can use what an earlier one read. Pure orchestration over the chain options; nothing is sent.
+ */
+import type { ChainOptions } from "../chain/chain.js";
+import { createJsonRpcTransport } from "../chain/json-rpc.js";
+import { createRpcClient } from "../chain/rpc-client.js";
+import type { Cluster } from "../config.js";
+import { formatResult, type CheckResult } from "./check.js";
+import { checkCluster } from "./cluster-check.js";
+import { checkFeePolicy } from "./fee-policy-check.js";
+import { checkLookupTables } from "./lookup-table-check.js";
+import { checkPrograms } from "./program-check.js";
+import { checkBundleRelay, probeRelay } from "./relays-check.js";
+import { checkTipAccounts } from "./tip-accounts-check.js";
+
+/** What the doctor checks: the chain options the service would run with, and CLUSTER. */
+export interface DoctorInput {
+  cluster: Cluster;
+  chain: Pick<
+    ChainOptions,
+    | "rpcUrl"
+    | "relayUrl"
+    | "relays"
+    | "bundleRelayUrl"
+    | "relayTipAccounts"
+    | "relayTipLamports"
+    | "bundleTipAccounts"
+    | "lookupTables"
+    | "rpcTimeoutMs"
+    | "computeUnitPrice"
+    | "fetch"
+  >;
+}
+
+/** Every result, and whether any failed. */
+export interface DoctorReport {
+  results: CheckResult[];
+  failed: boolean;
+  /** One line per check. */
+  lines: string[];
+}
+
+/** Runs every check (never throws: an unreachable upstream is a failed check). */
+export async function runDoctor(input: DoctorInput): Promise<DoctorReport> {
+  const c = input.chain;
+  const fetch = c.fetch;
+  const timeoutMs = c.rpcTimeoutMs;
+  const withFetch = fetch !== undefined ? { fetch } : {};
+  const transport = createJsonRpcTransport({ url: c.rpcUrl, timeoutMs, ...withFetch });
+  // No retries: a check reports what the upstream does now, and a dead RPC must not hold up a start for long.
+  const rpc = createRpcClient({ url: c.rpcUrl, timeoutMs, readRetries: 0, ...withFetch });
+  const relays = c.relays ?? [{ name: "relay", url: c.relayUrl }];
+
+  // Independent chains of checks run in parallel; the output keeps one fixed order.
+  const [cluster, feePolicy, chainChecks, relayResults, bundleChecks] = await Promise.all([
+    checkCluster(transport, input.cluster),
+    checkFeePolicy(rpc, c.computeUnitPrice),
+    (async () => {
+      const programs = await checkPrograms(rpc);
+      const table = await checkLookupTables(rpc, {
+        tables: c.lookupTables ?? [],
+        global: programs.global,
+        swapGlobalConfig: programs.swapGlobalConfig,
+      });
+      return [...programs.results, table];
+    })(),
+    Promise.all(relays.map((r) => probeRelay(r, timeoutMs, fetch))),
+    (async () => {
+      const bundle = await checkBundleRelay(c.bundleRelayUrl, c.bundleTipAccounts, timeoutMs, fetch);
+      const tips = await Promise.all([
+        checkTipAccounts(rpc, {
+          name: "relay-tip-accounts",
+          setting: "RELAY_TIP_ACCOUNTS",
+          accounts: c.relayTipAccounts,
+          tipLamports: c.relayTipLamports,
+        }),
+        ...(bundle.tipAccounts !== null
+          ? [
+              checkTipAccounts(rpc, {
+                name: "bundle-tip-accounts",
+                setting: "BUNDLE_TIP_ACCOUNTS",
+                accounts: bundle.tipAccounts,
+              }),
+            ]
+          : []),
+      ]);
+      return [bundle.result, ...tips];
+    })(),
+  ]);
+  const results: CheckResult[] = [cluster, ...chainChecks, ...relayResults, ...bundleChecks, feePolicy];
+  return {
+    results,
+    failed: results.some((r) => r.status === "fail"),
+    lines: results.map(formatResult),
+  };
+}

@@ -1,0 +1,163 @@
+/**
+ * Types for the OpenAPI document only. Request bodies are validated by the domain parsers (aliases,
+ * number-or-string amounts, boolean strings, the spec's exact texts), so the route schemas describe their
+ * fields without types. Generated clients need the types: this swagger `transform` adds them to the
+ * document, keeping each route's own descriptions. Validation is untouched (Fastify never sees these).
+ */
+import type { FastifySchema } from "fastify";
+import { EXECUTION_KINDS } from "../domain/executions.js";
+
+type Json = Record<string, unknown>;
+
+const str = { type: "string" } as const;
+const bool = { type: "boolean" } as const;
+const int = { type: "integer" } as const;
+/** Amounts are exact decimal text; a JSON number is accepted too. */
+const amount = { oneOf: [{ type: "string" }, { type: "number" }] } as const;
+/** u64 integers (fee_reserve_lamports): a digit string keeps values above 2^53 exact. */
+const bigInteger = { oneOf: [{ type: "string" }, { type: "integer" }] } as const;
+
+const createFields = {
+  name: str,
+  symbol: str,
+  uri: str,
+  wallet: str,
+  mayhem_mode: bool,
+  cashback: bool,
+  initial_buy: amount,
+  slippage: amount,
+};
+
+const bundleLeg = {
+  type: "object",
+  properties: {
+    type: { type: "string", enum: ["create", "buy", "sell"] },
+    ...createFields,
+    amount,
+    denominatedInSol: bool,
+    slippageBps: int,
+    pool: str,
+  },
+  required: ["type"],
+};
+
+/** Per route (method and URL): typed request body properties and required fields. */
+const BODY_TYPES: Record<string, { properties: Json; required?: string[] }> = {
+  "POST /v1/trades/execute": {
+    properties: {
+      action: { type: "string", enum: ["buy", "sell"] },
+      mint: str,
+      pool: str,
+      amount,
+      denominated_in_sol: bool,
+      slippage: amount,
+      slippage_bps: int,
+      simulate: bool,
+      confirm: bool,
+      measure_timing: bool,
+      wallet: str,
+    },
+    required: ["action", "mint", "amount"],
+  },
+  "POST /v1/laser/create": {
+    properties: { ...createFields, confirm: bool },
+    required: ["name", "symbol", "uri"],
+  },
+  "POST /v1/laser/bundle": {
+    properties: {
+      accounts: { type: "array", items: bundleLeg },
+      mint: str,
+      bundleTip: amount,
+      confirm: bool,
+    },
+    required: ["accounts", "bundleTip"],
+  },
+  "POST /v1/cashback/check": { properties: { wallet: str, wallets: { type: "array", items: str } } },
+  "POST /v1/cashback/claim/execute": {
+    properties: { wallet: str, claim_bonding_curve: bool, claim_launchswap: bool, confirm: bool },
+  },
+  "POST /v1/sol/consolidate/execute": {
+    properties: {
+      destination_wallet: str,
+      source_wallets: { type: "array", items: str },
+      fee_reserve_lamports: bigInteger,
+      confirm: bool,
+    },
+    required: ["destination_wallet"],
+  },
+  "POST /v1/sol/transfer/execute": {
+    properties: {
+      destination_wallet: str,
+      source_wallet: str,
+      mint: str,
+      amount,
+      fee_reserve_lamports: bigInteger,
+      confirm: bool,
+    },
+    required: ["destination_wallet", "amount"],
+  },
+  "POST /v1/sol/split/execute": {
+    properties: {
+      source_wallet: str,
+      total_percent: amount,
+      fee_reserve_lamports: bigInteger,
+      destinations: {
+        type: "array",
+        items: {
+          type: "object",
+          properties: { wallet: str, sol: amount, percent: amount },
+          required: ["wallet"],
+        },
+      },
+      confirm: bool,
+    },
+    required: ["destinations"],
+  },
+};
+
+/** Typed query parameters (validated by parseHistoryQuery, which gives the service's own texts). */
+const QUERY_TYPES: Record<string, Json> = {
+  "GET /v1/executions": {
+    limit: int,
+    offset: int,
+    wallet: str,
+    kind: { type: "string", enum: [...EXECUTION_KINDS] },
+  },
+};
+
+/** Adds types to documented-but-untyped properties, keeping the route's own descriptions. */
+function typed(original: unknown, types: Json, required?: string[]): Json {
+  const props = ((original as { properties?: Json } | undefined)?.properties ?? {}) as Json;
+  const properties = Object.fromEntries(
+    Object.entries(types).map(([name, type]) => [
+      name,
+      { ...(props[name] as Json | undefined), ...(type as Json) },
+    ]),
+  );
+  return { type: "object", properties, ...(required !== undefined ? { required } : {}) };
+}
+
+/** The swagger `transform`: the route's schema with typed request body and query for the document. */
+export function openapiBodyTypes({
+  schema,
+  url,
+  route,
+}: {
+  schema: FastifySchema;
+  url: string;
+  route: { method: string | string[] };
+}): { schema: FastifySchema; url: string } {
+  const method = Array.isArray(route.method) ? route.method[0] : route.method;
+  const id = `${String(method).toUpperCase()} ${url}`;
+  const body = BODY_TYPES[id];
+  const query = QUERY_TYPES[id];
+  if (schema === undefined || (body === undefined && query === undefined)) return { schema, url };
+  return {
+    schema: {
+      ...schema,
+      ...(body !== undefined ? { body: typed(schema.body, body.properties, body.required) } : {}),
+      ...(query !== undefined ? { querystring: typed(schema.querystring, query) } : {}),
+    },
+    url,
+  };
+}

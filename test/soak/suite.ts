@@ -1,0 +1,127 @@
+/**
+ * The soak suite: which clusters the scenarios run on and at what size. `npm run soak` runs the full
+ * sizes (test/soak/run.ts); the vitest short form (test/soak/soak.test.ts) runs the small ones.
+ */
+import { startCluster, type Cluster, type ClusterOptions } from "../harness/index.js";
+import type { ScenarioReport } from "./figures.js";
+import {
+  killScenario,
+  loadScenario,
+  neverLandScenario,
+  prepareTraders,
+  readFaultScenario,
+} from "./scenarios.js";
+
+/** Sizes of one soak run. */
+export interface SoakSizes {
+  load: { trades: number; concurrency: number; wallets: number; mints: number };
+  readFaults: { trades: number; concurrency: number };
+  /** `slackMs`: how far past CONFIRM_TIMEOUT_MS an answer may come and still count as bounded. */
+  neverLand: { trades: number; concurrency: number; slackMs: number };
+  kill: { trades: number; killAfterRelaySends: number };
+}
+
+/** The issue's figures: 10,000 trades at 64 across 20 wallets; the fault scenarios smaller. */
+export const FULL: SoakSizes = {
+  load: { trades: 10_000, concurrency: 64, wallets: 20, mints: 4 },
+  readFaults: { trades: 2_000, concurrency: 32 },
+  neverLand: { trades: 200, concurrency: 64, slackMs: 2_000 },
+  kill: { trades: 100, killAfterRelaySends: 30 },
+};
+
+/** A few hundred trades in all: the form inside `npm test`. */
+export const SHORT: SoakSizes = {
+  load: { trades: 200, concurrency: 16, wallets: 5, mints: 2 },
+  readFaults: { trades: 100, concurrency: 16 },
+  // Generous: inside a busy `npm test` the property checked is "no request hangs", not a speed.
+  neverLand: { trades: 16, concurrency: 16, slackMs: 15_000 },
+  kill: { trades: 40, killAfterRelaySends: 12 },
+};
+
+/** Scenario letters. */
+export type ScenarioId = "a" | "b" | "c" | "d";
+
+/** Options of `runSoak`. */
+export interface SoakOptions {
+  sizes: SoakSizes;
+  only?: ScenarioId[];
+  /** Service processes of the load and read-fault scenarios (default 1). */
+  processes?: number;
+  database: "sqlite" | "postgres";
+  redisUrl?: string;
+  /** Environment of every service process, e.g. RPC_TIMEOUT_MS (scenario settings win over it). */
+  serviceEnv?: Record<string, string>;
+  /** Progress lines. */
+  log?: (line: string) => void;
+}
+
+const CONFIRM_TIMEOUT_MS = 3_000;
+
+async function withCluster<T>(options: ClusterOptions, f: (c: Cluster) => Promise<T>): Promise<T> {
+  const cluster = await startCluster(options);
+  try {
+    return await f(cluster);
+  } finally {
+    await cluster.close();
+  }
+}
+
+/** Runs the chosen scenarios, each group on its own fresh cluster; returns their reports in order. */
+export async function runSoak(o: SoakOptions): Promise<ScenarioReport[]> {
+  const log = o.log ?? (() => {});
+  const want = (id: ScenarioId) => o.only === undefined || o.only.includes(id);
+  const common = o.serviceEnv ?? {};
+  const base: ClusterOptions = {
+    database: o.database,
+    serviceEnv: common,
+    ...(o.redisUrl !== undefined ? { redisUrl: o.redisUrl } : {}),
+  };
+  const reports: ScenarioReport[] = [];
+  const s = o.sizes;
+
+  if (want("a") || want("b")) {
+    await withCluster({ ...base, processes: o.processes ?? 1 }, async (cluster) => {
+      const traders = await prepareTraders(cluster, {
+        wallets: s.load.wallets,
+        mints: s.load.mints,
+        solEach: 20n,
+      });
+      if (want("a")) {
+        log(`(a) ${s.load.trades} trades at concurrency ${s.load.concurrency}…`);
+        reports.push(await loadScenario(cluster, traders, s.load));
+      }
+      if (want("b")) {
+        log(`(b) ${s.readFaults.trades} trades with 30 % of reads failing…`);
+        reports.push(await readFaultScenario(cluster, traders, s.readFaults));
+      }
+    });
+  }
+  if (want("c")) {
+    // Short slots so blockhashes expire (150 slots) within seconds and reconciliation can close the records.
+    const env = {
+      CONFIRM_TIMEOUT_MS: String(CONFIRM_TIMEOUT_MS),
+      RECONCILE_INTERVAL_MS: "500",
+      RECONCILE_GRACE_MS: String(CONFIRM_TIMEOUT_MS + 1_000),
+    };
+    await withCluster({ ...base, slotMs: 50, serviceEnv: { ...common, ...env } }, async (cluster) => {
+      const traders = await prepareTraders(cluster, { wallets: 4, mints: 1, solEach: 5n });
+      log(`(c) ${s.neverLand.trades} trades whose sends never land…`);
+      reports.push(
+        await neverLandScenario(cluster, traders, {
+          ...s.neverLand,
+          confirmTimeoutMs: CONFIRM_TIMEOUT_MS,
+          settleTimeoutMs: 60_000,
+        }),
+      );
+    });
+  }
+  if (want("d")) {
+    const env = { RECONCILE_INTERVAL_MS: "300", RECONCILE_GRACE_MS: "1000", CONFIRM_TIMEOUT_MS: "10000" };
+    await withCluster({ ...base, slotMs: 50, serviceEnv: { ...common, ...env } }, async (cluster) => {
+      const traders = await prepareTraders(cluster, { wallets: 10, mints: 2, solEach: 5n });
+      log(`(d) kill -9 with ${s.kill.trades} trades in flight…`);
+      reports.push(await killScenario(cluster, traders, { ...s.kill, settleTimeoutMs: 60_000 }));
+    });
+  }
+  return reports;
+}
