@@ -337,7 +337,7 @@ export async function killScenario(
   ).length;
   return {
     scenario: "(d) kill -9 with trades in flight, then restart",
-    setup: `${o.trades} trades (confirm on, sends landing 10 slots late, 20 ms per upstream call) fired at once; SIGKILL once ${o.killAfterRelaySends} had reached the relay; restart on the same port and database; RECONCILE_INTERVAL_MS=300, RECONCILE_GRACE_MS=1000`,
+    setup: `${o.trades} trades (confirm on, sends landing 10 slots late, 20 ms per upstream call) fired at once; SIGKILL as soon as at least ${o.killAfterRelaySends} had reached the relay; restart on the same port and database; RECONCILE_INTERVAL_MS=300, RECONCILE_GRACE_MS=1000`,
     seconds: (performance.now() - t0) / 1000,
     figures: [
       info("requests answered before the kill", `${answeredBeforeKill} of ${o.trades}`),
