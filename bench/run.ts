@@ -186,25 +186,6 @@ async function cashbackCheck(
   };
 }
 
-/**
- * The localnet client with each admin call retried once after a network failure: its fetch reuses
- * kept-alive sockets, and one left idle past the server's keep-alive timeout (during the baseline run) can
- * be closed under the next call ("fetch failed: other side closed"). The calls the bench makes are idempotent
- * except fund and createToken, which the bench makes only before anything idles.
- */
-function retryingOnce(client: LocalnetClient): LocalnetClient {
-  const wrapped = { ...client };
-  for (const name of ["setFaults", "clearFaults", "stats", "resetStats"] as const) {
-    const call = client[name] as (...a: unknown[]) => Promise<unknown>;
-    (wrapped as Record<string, unknown>)[name] = (...a: unknown[]) =>
-      call(...a).catch((e: unknown) => {
-        if (e instanceof TypeError) return call(...a);
-        throw e;
-      });
-  }
-  return wrapped;
-}
-
 /** Where the service's memory is, from its own /metrics (prom-client's process and V8 heap gauges), in MB. */
 async function memoryBreakdown(baseUrl: string): Promise<string> {
   const text = await (await fetch(`${baseUrl}/metrics`)).text();
@@ -252,7 +233,7 @@ export async function runBench(o: BenchOptions, log: (line: string) => void = ()
   const given = clusterInfo(process.env);
   const localnetProcess = given === null ? await startLocalnetProcess({ slotMs: o.slotMs }) : null;
   const info = given ?? localnetProcess!.info;
-  const localnet = retryingOnce(localnetProcess ?? localnetClient(info));
+  const localnet = localnetProcess ?? localnetClient(info);
   const profileDir = o.profile ? mkdtempSync(join(tmpdir(), "lt-bench-prof-")) : null;
   try {
     const curve = (await localnet.createToken()).mint;

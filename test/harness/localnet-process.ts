@@ -89,10 +89,15 @@ export async function startLocalnetProcess(options: LocalnetProcessOptions = {})
 /** A client of a localnet's admin routes and RPC (one started by `startLocalnetProcess`, or any other). */
 export function localnetClient(info: LocalnetInfo): LocalnetClient {
   const admin = async <T>(method: "GET" | "POST" | "DELETE", path: string, body?: unknown): Promise<T> => {
-    const res = await fetch(`${info.adminUrl}${path}`, {
-      method,
-      headers: { "content-type": "application/json" },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    const send = () =>
+      fetch(`${info.adminUrl}${path}`, {
+        method,
+        headers: { "content-type": "application/json" },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      });
+    const res = await send().catch((e: unknown) => {
+      if (isIdleSocketClosed(e)) return send();
+      throw e;
     });
     const text = await res.text();
     if (!res.ok) throw new Error(`localnet admin ${method} ${path}: ${res.status} ${text}`);
@@ -128,4 +133,14 @@ export function localnetClient(info: LocalnetInfo): LocalnetClient {
     balance: async (address) =>
       BigInt((await rpc<{ value: number }>("getBalance", [address, { commitment: "confirmed" }])).value),
   };
+}
+
+/**
+ * fetch reuses kept-alive sockets; one left idle past the server's keep-alive timeout can be closed under
+ * the next call ("fetch failed: other side closed", undici's UND_ERR_SOCKET) before the server read it,
+ * so sending that call once more is safe, whatever it does.
+ */
+function isIdleSocketClosed(e: unknown): boolean {
+  const cause = e instanceof TypeError ? (e.cause as { code?: unknown } | undefined) : undefined;
+  return cause?.code === "UND_ERR_SOCKET";
 }
