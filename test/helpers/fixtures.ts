@@ -1,7 +1,7 @@
 /** Small fixture builders shared by the unit tests. */
 import { randomUUID } from "node:crypto";
 import bs58 from "bs58";
-import { Keypair, PublicKey, TransactionInstruction } from "@solana/web3.js";
+import { AddressLookupTableAccount, Keypair, PublicKey, TransactionInstruction } from "@solana/web3.js";
 import { ACCOUNT_SIZE, AccountLayout, AccountState, MINT_SIZE, MintLayout } from "@solana/spl-token";
 import { assembleTransaction } from "../../src/chain/tx-assembly.js";
 import type { Address } from "../../src/domain/addresses.js";
@@ -108,4 +108,20 @@ export function storedExecution(e: NewExecution): ExecutionRecord {
     createdAt: "",
     updatedAt: "",
   };
+}
+
+/** An active lookup table account (never deactivated) holding `addresses`, at `address` (default: a fresh key). */
+export function lookupTableOf(
+  addresses: PublicKey[],
+  address: PublicKey = Keypair.generate().publicKey,
+): AddressLookupTableAccount {
+  return new AddressLookupTableAccount({
+    key: address,
+    state: {
+      deactivationSlot: 2n ** 64n - 1n,
+      lastExtendedSlot: 0,
+      lastExtendedSlotStartIndex: 0,
+      addresses,
+    },
+  });
 }

@@ -1,13 +1,8 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import {
-  AddressLookupTableAccount,
-  Keypair,
-  PublicKey,
-  TransactionInstruction,
-  TransactionMessage,
-} from "@solana/web3.js";
+import { Keypair, PublicKey, TransactionInstruction, TransactionMessage } from "@solana/web3.js";
 import { compileMessage, MessageCompileError } from "../../src/chain/message-compile.js";
+import { lookupTableOf } from "../helpers/fixtures.js";
 
 const BLOCKHASH = "EkSnNWid2cvwEVnVx9aBqawnmiCNiDgp3gUdkDPTKN1N";
 const pool = Array.from({ length: 12 }, () => Keypair.generate().publicKey);
@@ -36,19 +31,6 @@ function build(spec: {
   });
 }
 
-function table(addresses: PublicKey[]): AddressLookupTableAccount {
-  return new AddressLookupTableAccount({
-    key: Keypair.generate().publicKey,
-    state: {
-      deactivationSlot: 2n ** 64n - 1n,
-      lastExtendedSlot: 0,
-      lastExtendedSlotStartIndex: 0,
-      authority: undefined,
-      addresses,
-    },
-  });
-}
-
 describe("compileMessage", () => {
   it("writes the same bytes as web3.js for legacy and v0 messages, with and without lookup tables", () => {
     fc.assert(
@@ -66,7 +48,7 @@ describe("compileMessage", () => {
           expect(Buffer.from(legacy.bytes)).toEqual(
             Buffer.from(message.compileToLegacyMessage().serialize()),
           );
-          const tables = tableSpecs.map((idx) => table(idx.map((i) => pool[i]!)));
+          const tables = tableSpecs.map((idx) => lookupTableOf(idx.map((i) => pool[i]!)));
           const v0 = compileMessage({
             payer,
             instructions,
@@ -94,7 +76,7 @@ describe("compileMessage", () => {
       ],
       data: Buffer.alloc(0),
     });
-    const t = table([tip, looked]);
+    const t = lookupTableOf([tip, looked]);
     const { bytes } = compileMessage({
       payer,
       instructions: [ix],
@@ -103,7 +85,7 @@ describe("compileMessage", () => {
       lookupTables: [t],
       keepStatic: [tip],
     });
-    const masked = table([Keypair.generate().publicKey, looked]);
+    const masked = lookupTableOf([Keypair.generate().publicKey, looked]);
     const reference = new TransactionMessage({
       payerKey: payer,
       recentBlockhash: BLOCKHASH,

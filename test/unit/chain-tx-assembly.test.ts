@@ -1,7 +1,6 @@
 import { describe, it, expect } from "vitest";
 import fc from "fast-check";
 import {
-  AddressLookupTableAccount,
   ComputeBudgetInstruction,
   ComputeBudgetProgram,
   Keypair,
@@ -20,6 +19,7 @@ import {
   TransactionTooLargeError,
   UNIQUE_OFFSET_SPAN,
 } from "../../src/chain/tx-assembly.js";
+import { lookupTableOf } from "../helpers/fixtures.js";
 
 const BLOCKHASH = "EkSnNWid2cvwEVnVx9aBqawnmiCNiDgp3gUdkDPTKN1N";
 const payer = Keypair.generate();
@@ -147,16 +147,7 @@ describe("assembleTransaction", () => {
 
   it("looks accounts up through tables but keeps tip accounts static", () => {
     const looked = Keypair.generate().publicKey;
-    const table = new AddressLookupTableAccount({
-      key: Keypair.generate().publicKey,
-      state: {
-        deactivationSlot: 2n ** 64n - 1n,
-        lastExtendedSlot: 0,
-        lastExtendedSlotStartIndex: 0,
-        authority: undefined,
-        addresses: [looked, ...tipAccounts],
-      },
-    });
+    const table = lookupTableOf([looked, ...tipAccounts]);
     const ix = new TransactionInstruction({
       programId,
       keys: [{ pubkey: looked, isSigner: false, isWritable: true }],

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import {
-  AddressLookupTableAccount,
   ComputeBudgetProgram,
   Keypair,
   PublicKey,
@@ -19,7 +18,7 @@ import {
 } from "../../src/launch/programs.js";
 import type { LaunchGlobal, SwapGlobalConfig } from "../../src/launch/state.js";
 import { staticLookupAddresses } from "../../src/launch/lookup-table.js";
-import { key } from "../helpers/fixtures.js";
+import { key, lookupTableOf } from "../helpers/fixtures.js";
 
 const Z = PublicKey.default;
 const creator = key(2);
@@ -182,15 +181,10 @@ describe("create_v2 with the creator's first buy", () => {
       new VersionedTransaction(message(typical).compileToLegacyMessage()).serialize().length,
     ).toBeGreaterThan(1232);
     // ...while a v0 message using the static lookup table fits even the longest metadata.
-    const table = new AddressLookupTableAccount({
-      key: key(200),
-      state: {
-        deactivationSlot: 2n ** 64n - 1n,
-        lastExtendedSlot: 0,
-        lastExtendedSlotStartIndex: 0,
-        addresses: staticLookupAddresses({ global, swapGlobalConfig, tipAccounts: [tip] }),
-      },
-    });
+    const table = lookupTableOf(
+      staticLookupAddresses({ global, swapGlobalConfig, tipAccounts: [tip] }),
+      key(200),
+    );
     const longest = await build(`https://${"u".repeat(192)}`);
     const v0 = new VersionedTransaction(message(longest).compileToV0Message([table]));
     expect(v0.serialize().length).toBeLessThanOrEqual(1232);
