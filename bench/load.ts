@@ -6,7 +6,7 @@
 import { createHttpFetch } from "../src/chain/http-fetch.js";
 import type { LocalnetClient } from "../test/harness/index.js";
 import { percentile } from "./build-sign.js";
-import { cpuMsOf, memoryOf } from "./process-stats.js";
+import { cpuMsOf, peakRssMbOf } from "./process-stats.js";
 
 /** A service under load. */
 export interface Target {
@@ -148,7 +148,7 @@ export async function runScenario(
     serviceCpuMsPerTrade: cpuMs / Math.max(1, n),
     serviceCpuShare: cpuMs / wallMs,
     localnetCpuShare: localCpuMs / wallMs,
-    peakRssMb: memoryOf(target.pid).peakRssMb,
+    peakRssMb: peakRssMbOf(target.pid),
     stages: Object.fromEntries(Object.entries(stages).map(([k, v]) => [k, v / Math.max(1, n - errors)])),
     errors,
   };

@@ -69,7 +69,7 @@ export function renderReport(r: BenchReport): string {
         `| ${s.name} | ${s.trades} | ${s.concurrency} | ${f1(s.p50)} | ${f1(s.p95)} | ${f1(s.p99)} | ${f1(s.tradesPerSecond)} | ${f2(s.serviceCpuMsPerTrade)} | ${f2(s.serviceCpuShare)} / ${f2(s.localnetCpuShare)} | ${calls(s.callsPerTrade)} | ${["wallet", "amount", "build", "sender", "database"].map((k) => f1(s.stages[k] ?? NaN)).join(" / ")} | ${s.errors} |`,
     ),
     "",
-    `CPU cores busy: CPU time over wall time of each process during the scenario (the machine has 2 cores, shared by the service, the localnet, the bench client and whatever else runs on it). Service peak RSS ${f1(r.peakRssMb)} MB; after the parallel scenarios (MB): ${r.memory}.`,
+    `CPU cores busy: CPU time over wall time of each process during the scenario (the cores named under Machine are shared by the service, the localnet, the bench client and whatever else runs on it). Service peak RSS ${f1(r.peakRssMb)} MB; after the parallel scenarios (MB): ${r.memory}.`,
     "",
     "### Baseline client (official SDK online helpers, web3.js signing, same relay and latency; own process)",
     "",

@@ -18,6 +18,7 @@ import { join } from "node:path";
 import { Keypair, PublicKey } from "@solana/web3.js";
 import bs58 from "bs58";
 import type { LocalnetInfo } from "../localnet/api.js";
+import { DEFAULT_RELAY_TIP_LAMPORTS } from "../localnet/index.js";
 import { createChain } from "../src/chain/chain.js";
 import { createJsonRpcTransport } from "../src/chain/json-rpc.js";
 import { localnetChainOptions } from "../src/chain/localnet-options.js";
@@ -38,7 +39,7 @@ import {
 import type { BaselineJob, BaselineResult } from "./baseline-client.js";
 import { benchBuildSign, percentile, type BuildSignResult } from "./build-sign.js";
 import { apiClient, measureBackground, runScenario, type ScenarioResult, type Target } from "./load.js";
-import { cpuMsOf, memoryOf } from "./process-stats.js";
+import { cpuMsOf, peakRssMbOf } from "./process-stats.js";
 import { renderReport, type CashbackResult } from "./report.js";
 
 /** Parsed command line. */
@@ -95,7 +96,7 @@ function clusterInfo(env: NodeJS.ProcessEnv): LocalnetInfo | null {
     wsUrl: "",
     relayTipAccounts: list(env.RELAY_TIP_ACCOUNTS),
     bundleTipAccounts: list(env.BUNDLE_TIP_ACCOUNTS),
-    relayTipLamports: env.RELAY_TIP_LAMPORTS ?? "200000",
+    relayTipLamports: env.RELAY_TIP_LAMPORTS ?? String(DEFAULT_RELAY_TIP_LAMPORTS),
     pid: 0,
   };
 }
@@ -323,7 +324,7 @@ export async function runBench(o: BenchOptions, log: (line: string) => void = ()
           log("cashback check of 100 wallets");
           cashback = await cashbackCheck(target, apiKey, localnet, o.cashbackRepeats);
         }
-        peakRssMb = Math.max(peakRssMb, memoryOf(service.pid).peakRssMb);
+        peakRssMb = Math.max(peakRssMb, peakRssMbOf(service.pid));
         if (!variant.short) memory = await memoryBreakdown(service.baseUrl);
       } finally {
         await service.stop().catch(() => {});
