@@ -37,15 +37,6 @@ export class Faults {
 
   private matches(endpoint: Endpoint, method: string): boolean {
     const s = this.settings;
-    if (
-      s.errorKinds !== undefined &&
-      !(
-        Array.isArray(s.errorKinds) &&
-        s.errorKinds.every((k) => ["http429", "http500", "rpcError"].includes(k))
-      )
-    ) {
-      throw new Error("errorKinds must be an array of http429, http500, rpcError");
-    }
     if (s.endpoints !== undefined && !s.endpoints.includes(endpoint)) return false;
     if (s.methods !== undefined && !s.methods.includes(method)) return false;
     return true;
@@ -99,6 +90,8 @@ export class Faults {
 }
 
 /** Throws on a malformed fault object (admin input). */
+const ERROR_KINDS: readonly string[] = ["http429", "http500", "rpcError"];
+
 function validateFaults(s: FaultSettings): void {
   const nonNeg = (name: string, v: unknown) => {
     if (v !== undefined && (typeof v !== "number" || !Number.isFinite(v) || v < 0)) {
@@ -112,14 +105,12 @@ function validateFaults(s: FaultSettings): void {
   nonNeg("bundleInvalidSlots", s.bundleInvalidSlots);
   nonNeg("errorRate", s.errorRate);
   if (s.errorRate !== undefined && s.errorRate > 1) throw new Error("errorRate must be within 0..1");
-  if (s.errorKind !== undefined && !["http429", "http500", "rpcError"].includes(s.errorKind)) {
+  if (s.errorKind !== undefined && !ERROR_KINDS.includes(s.errorKind)) {
     throw new Error("errorKind must be http429, http500 or rpcError");
   }
   if (
     s.errorKinds !== undefined &&
-    !(
-      Array.isArray(s.errorKinds) && s.errorKinds.every((k) => ["http429", "http500", "rpcError"].includes(k))
-    )
+    !(Array.isArray(s.errorKinds) && s.errorKinds.every((k) => ERROR_KINDS.includes(k)))
   ) {
     throw new Error("errorKinds must be an array of http429, http500, rpcError");
   }
