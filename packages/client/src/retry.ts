@@ -23,10 +23,9 @@ type Fetch = (input: Request, init?: RequestInit) => Promise<Response>;
 
 const RETRY_STATUSES = new Set([429, 503]);
 
-/** Whether a network error on this request may be retried. */
-function repeatable(req: Request, error: unknown): boolean {
-  if (req.method !== "POST") return true;
-  if (req.headers.has("idempotency-key") || req.headers.has(READ_ONLY_HEADER)) return true;
+/** Whether a network error on this request may be retried: it cannot act twice, or it never connected. */
+function repeatable(req: Request, readOnly: boolean, error: unknown): boolean {
+  if (readOnly || req.method !== "POST" || req.headers.has("idempotency-key")) return true;
   // undici reports a refused connection as TypeError("fetch failed") with cause.code ECONNREFUSED.
   const code = (error as { cause?: { code?: unknown } }).cause?.code;
   return code === "ECONNREFUSED";
@@ -57,7 +56,7 @@ export function retryingFetch(inner: Fetch, options: RetryOptions, sleep = defau
       try {
         response = await inner(original.clone(), init);
       } catch (e) {
-        if (last || !(readOnly || repeatable(original, e)) || original.signal.aborted) throw e;
+        if (last || !repeatable(original, readOnly, e) || original.signal.aborted) throw e;
         await sleep(backoffMs(attempt, options, null));
         continue;
       }
