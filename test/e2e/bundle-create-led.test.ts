@@ -9,7 +9,6 @@ import fc from "fast-check";
 import { Keypair, PublicKey } from "@solana/web3.js";
 import { bundleIdOf } from "../../src/domain/bundle.js";
 import { quoteCreateLedBuys } from "../../src/domain/bundle-shape.js";
-import { createLookupTableAddress, installCreateLookupTable } from "../../src/domain/create-lookup-table.js";
 import { createdCoinFees } from "../../src/domain/create-plan.js";
 import { quoteInitialBuy } from "../../src/domain/create-request.js";
 import { SPEC } from "../../src/domain/errors.js";
@@ -17,7 +16,7 @@ import { curveConfigs } from "../../src/domain/trade-configs.js";
 import { freshCurve } from "../../src/launch/quote-inputs.js";
 import { bondingCurveAddress } from "../../src/launch/programs.js";
 import { decodeBondingCurve } from "../../src/launch/state.js";
-import { startE2e, type E2e } from "../helpers/e2e.js";
+import { startE2eWithLookupTable, type E2e } from "../helpers/e2e.js";
 import { expectChainUnavailable } from "../helpers/no-chain.js";
 import { expectAuthRequired } from "../helpers/security.js";
 
@@ -25,13 +24,8 @@ const URI = "https://example.com/metadata/bundle-create-led-0123456789abcdef.jso
 
 let e2e: E2e;
 beforeAll(async () => {
-  const authority = Keypair.generate();
-  const table = createLookupTableAddress(authority.publicKey, 0);
   // No background refresh, so round-trip counts are the request's own; the caches are refreshed before each test.
-  e2e = await startE2e({ chain: { lookupTables: [table.toBase58()], cacheRefreshMs: 600_000 } });
-  e2e.localnet.admin.fund(authority.publicKey.toBase58(), 1_000_000_000n);
-  await installCreateLookupTable(e2e.chain, authority, 0);
-  await e2e.chain.caches.refresh();
+  e2e = await startE2eWithLookupTable({ chain: { cacheRefreshMs: 600_000 } });
 });
 afterAll(async () => {
   await e2e?.close();

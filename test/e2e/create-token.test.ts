@@ -7,7 +7,6 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { Keypair, PublicKey } from "@solana/web3.js";
 import { getTokenMetadata, TOKEN_2022_PROGRAM_ID } from "@solana/spl-token";
 import { SPEC } from "../../src/domain/errors.js";
-import { createLookupTableAddress, installCreateLookupTable } from "../../src/domain/create-lookup-table.js";
 import { curveConfigs } from "../../src/domain/trade-configs.js";
 import { buyExactSolInTokensOut, feeAmount } from "../../src/domain/curve-quote.js";
 import { createdCoinFees } from "../../src/domain/create-plan.js";
@@ -20,7 +19,7 @@ import {
   launchUserVolumeAccumulator,
 } from "../../src/launch/programs.js";
 import { decodeBondingCurve } from "../../src/launch/state.js";
-import { startE2e, type E2e } from "../helpers/e2e.js";
+import { startE2eWithLookupTable, type E2e } from "../helpers/e2e.js";
 import { expectChainUnavailable } from "../helpers/no-chain.js";
 import { expectAuthRequired } from "../helpers/security.js";
 
@@ -29,12 +28,7 @@ const URI = "https://example.com/metadata/abcdefghijklmnopqrstuvwxyz0123456789.j
 let e2e: E2e;
 beforeAll(async () => {
   // The create-with-buy transaction needs the lookup table (it is over 1232 bytes without one).
-  const authority = Keypair.generate();
-  const table = createLookupTableAddress(authority.publicKey, 0);
-  e2e = await startE2e({ chain: { lookupTables: [table.toBase58()] } });
-  e2e.localnet.admin.fund(authority.publicKey.toBase58(), 1_000_000_000n);
-  await installCreateLookupTable(e2e.chain, authority, 0);
-  await e2e.chain.caches.refresh();
+  e2e = await startE2eWithLookupTable();
 });
 afterAll(async () => {
   await e2e?.close();

@@ -4,11 +4,9 @@
  * registry seeded with everything secret the setup produced.
  */
 import { Writable } from "node:stream";
-import { Keypair } from "@solana/web3.js";
-import { createLookupTableAddress, installCreateLookupTable } from "../../src/domain/create-lookup-table.js";
 import { createLogger } from "../../src/logger.js";
 import { TEST_MASTER_KEY_HEX } from "../helpers/app.js";
-import { startE2e, type E2e } from "../helpers/e2e.js";
+import { startE2eWithLookupTable, type E2e } from "../helpers/e2e.js";
 import { SecretRegistry } from "./secrets.js";
 import { LAMPORTS_PER_SOL } from "../../src/domain/amounts.js";
 
@@ -52,16 +50,7 @@ export async function startFuzzFixture(
     },
   });
   // The create transactions need the lookup table (over 1232 bytes without one), as in create-token.test.ts.
-  const authority = Keypair.generate();
-  const table = createLookupTableAddress(authority.publicKey, 0);
-  const e2e = await startE2e({
-    logger: createLogger("trace", sink),
-    chain: { lookupTables: [table.toBase58()] },
-    ...db,
-  });
-  e2e.localnet.admin.fund(authority.publicKey.toBase58(), 1_000_000_000n);
-  await installCreateLookupTable(e2e.chain, authority, 0);
-  await e2e.chain.caches.refresh();
+  const e2e = await startE2eWithLookupTable({ logger: createLogger("trace", sink), ...db });
   const secrets = new SecretRegistry();
   secrets.addBytes(Buffer.from(TEST_MASTER_KEY_HEX, "hex"), "vault master key");
   secrets.add(TEST_MASTER_KEY_HEX, "vault master key (hex)");

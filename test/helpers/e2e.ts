@@ -18,6 +18,7 @@ import { startLocalnet, type LocalnetHandle, type LocalnetOptions } from "../../
 import { createChain, type Chain, type ChainOptions } from "../../src/chain/chain.js";
 import { localnetChainOptions } from "../../src/chain/localnet-options.js";
 import { LAMPORTS_PER_SOL } from "../../src/domain/amounts.js";
+import { createLookupTableAddress, installCreateLookupTable } from "../../src/domain/create-lookup-table.js";
 import { SYSTEM_ACCOUNT_RENT_EXEMPT_MINIMUM } from "../../src/domain/reserve.js";
 import { associatedTokenAddress, LAUNCH_GLOBAL } from "../../src/launch/programs.js";
 import type { FetchLike } from "../../src/chain/json-rpc.js";
@@ -228,4 +229,18 @@ function isBackgroundCall(body: string): boolean {
   if (req.method === "getLatestBlockhash" || req.method === "getRecentPrioritizationFees") return true;
   const first = Array.isArray(req.params?.[0]) ? (req.params[0] as unknown[])[0] : undefined;
   return req.method === "getMultipleAccounts" && first === LAUNCH_GLOBAL.toBase58();
+}
+
+/**
+ * `startE2e` with the create lookup table installed and loaded, as the sandbox has it: a create with an initial
+ * buy is over 1232 bytes without it.
+ */
+export async function startE2eWithLookupTable(options: E2eOptions = {}): Promise<E2e> {
+  const authority = Keypair.generate();
+  const table = createLookupTableAddress(authority.publicKey, 0);
+  const e2e = await startE2e({ ...options, chain: { ...options.chain, lookupTables: [table.toBase58()] } });
+  e2e.localnet.admin.fund(authority.publicKey.toBase58(), LAMPORTS_PER_SOL);
+  await installCreateLookupTable(e2e.chain, authority, 0);
+  await e2e.chain.caches.refresh();
+  return e2e;
 }

@@ -2,18 +2,11 @@
  * The e2e app as the sandbox runs it, on a real port: localnet, chain with the create lookup table installed
  * (create with an initial buy needs it), and the app listening on 127.0.0.1. For client and CLI tests.
  */
-import { Keypair } from "@solana/web3.js";
-import { createLookupTableAddress, installCreateLookupTable } from "../../src/domain/create-lookup-table.js";
-import { startE2e, type E2e } from "./e2e.js";
+import { startE2eWithLookupTable, type E2e } from "./e2e.js";
 
 /** Starts the harness and listens; `close` stops both. */
 export async function startListeningE2e(): Promise<{ e2e: E2e; baseUrl: string; close(): Promise<void> }> {
-  const authority = Keypair.generate();
-  const table = createLookupTableAddress(authority.publicKey, 0);
-  const e2e = await startE2e({ chain: { lookupTables: [table.toBase58()] } });
-  e2e.localnet.admin.fund(authority.publicKey.toBase58(), 1_000_000_000n);
-  await installCreateLookupTable(e2e.chain, authority, 0);
-  await e2e.chain.caches.refresh();
+  const e2e = await startE2eWithLookupTable();
   const baseUrl = await e2e.app.listen({ port: 0, host: "127.0.0.1" });
   return { e2e, baseUrl, close: () => e2e.close() };
 }
