@@ -19,7 +19,6 @@ export interface ConsolidateRequest {
 /** Parses `POST /v1/sol/consolidate/execute`'s body, or throws the spec's 400. */
 export function parseConsolidateRequest(body: RequestBody): ConsolidateRequest {
   const destination = parseAddress(body.destination_wallet, SPEC.consolidate.invalidDestination);
-  checkNotReserved(destination, TRANSFER_TARGETS.destinationReserved);
   const raw = body.source_wallets;
   let sources: Address[] | undefined;
   if (raw !== undefined && raw !== null) {
@@ -32,6 +31,8 @@ export function parseConsolidateRequest(body: RequestBody): ConsolidateRequest {
   }
   const feeReserveLamports = parseFeeReserveLamports(body.fee_reserve_lamports);
   const confirm = parseBooleanField(body.confirm, true, RULES.confirmBoolean);
+  // Last, so a body with a spec-listed fault gets the spec's text; still before anything is signed.
+  checkNotReserved(destination, TRANSFER_TARGETS.destinationReserved);
   return { destination, ...(sources === undefined ? {} : { sources }), feeReserveLamports, confirm };
 }
 

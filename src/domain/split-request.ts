@@ -38,7 +38,6 @@ function parseDestination(entry: unknown): SplitDestination {
   const { wallet: rawWallet, sol, percent } = entry as Record<string, unknown>;
   if (!isPresent(rawWallet)) throw badRequest(RULES2.destinationObject);
   const wallet = parseAddress(rawWallet, SPEC.consolidate.invalidDestination);
-  checkNotReserved(wallet, TRANSFER_TARGETS.splitDestinationReserved);
   if (isPresent(sol) && isPresent(percent)) throw badRequest(SPEC.split.percentOrSol);
   if (isPresent(sol)) {
     const lamports = parseSolAmount(sol, {
@@ -77,6 +76,8 @@ export function parseSplitRequest(body: RequestBody): SplitRequest {
   else checkUniqueDestinations(destinations);
   const feeReserveLamports = parseFeeReserveLamports(body.fee_reserve_lamports);
   const confirm = parseBooleanField(body.confirm, true, RULES.confirmBoolean);
+  // Last, so a body with a spec-listed fault gets the spec's text; still before anything is signed.
+  for (const d of destinations) checkNotReserved(d.wallet, TRANSFER_TARGETS.splitDestinationReserved);
   return {
     ...(source === undefined ? {} : { source }),
     totalPercentHundredths,

@@ -31,7 +31,6 @@ function isNativeSol(mint: unknown): boolean {
 /** Parses `POST /v1/sol/transfer/execute`'s body, or throws the spec's 400. */
 export function parseTransferRequest(body: RequestBody): TransferRequest {
   const destination = parseAddress(body.destination_wallet, SPEC.transfer.invalidDestination);
-  checkNotReserved(destination, TRANSFER_TARGETS.destinationReserved);
   const source = parseOptionalWallet(body.source_wallet);
   if (source !== undefined) checkTransferEnds(source, destination);
   const { amount } = body;
@@ -46,6 +45,8 @@ export function parseTransferRequest(body: RequestBody): TransferRequest {
   }
   const feeReserveLamports = parseFeeReserveLamports(body.fee_reserve_lamports);
   const confirm = parseBooleanField(body.confirm, true, RULES.confirmBoolean);
+  // Last, so a body with a spec-listed fault gets the spec's text; still before anything is signed.
+  checkNotReserved(destination, TRANSFER_TARGETS.destinationReserved);
   return {
     destination,
     ...(source === undefined ? {} : { source }),

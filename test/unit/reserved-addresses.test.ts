@@ -3,7 +3,7 @@ import { Keypair } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
 import { isAddress } from "../../src/domain/addresses.js";
 import { parseConsolidateRequest } from "../../src/domain/consolidate-request.js";
-import { ApiError, TRANSFER_TARGETS } from "../../src/domain/errors.js";
+import { ApiError, SPEC, TRANSFER_TARGETS } from "../../src/domain/errors.js";
 import { isReservedAddress, RUNTIME_RESERVED_ADDRESSES } from "../../src/domain/reserved-addresses.js";
 import { parseSplitRequest } from "../../src/domain/split-request.js";
 import { parseTransferRequest } from "../../src/domain/transfer-request.js";
@@ -57,5 +57,18 @@ describe("reserved addresses", () => {
     expect(isReservedAddress(a)).toBe(false);
     expect(parseTransferRequest({ destination_wallet: a, amount: "0.1" }).destination).toBe(a);
     expect(parseConsolidateRequest({ destination_wallet: a }).destination).toBe(a);
+  });
+
+  it("leaves the spec's own texts first when a body has a spec-listed fault too", () => {
+    const a = RUNTIME_RESERVED_ADDRESSES[0]!;
+    expect(detailOf(() => parseConsolidateRequest({ destination_wallet: a, source_wallets: [a] }))).toBe(
+      SPEC.consolidate.destinationIsSource,
+    );
+    expect(
+      detailOf(() => parseSplitRequest({ destinations: [{ wallet: a, sol: "0.1", percent: "10" }] })),
+    ).toBe(SPEC.split.percentOrSol);
+    expect(detailOf(() => parseTransferRequest({ destination_wallet: a, amount: "0.1", mint: "xyz" }))).toBe(
+      SPEC.transfer.invalidMint,
+    );
   });
 });
