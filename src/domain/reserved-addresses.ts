@@ -14,7 +14,6 @@ import {
   TOKEN_2022_ID,
   WSOL_MINT,
 } from "../launch/programs.js";
-import type { Address } from "./addresses.js";
 import { badRequest } from "./errors.js";
 
 /** The runtime's reserved account keys (agave's ReservedAccountKeys, all features active). */
@@ -75,6 +74,6 @@ export function isReservedAddress(address: string): boolean {
 }
 
 /** Throws a 400 with `detail` when `destination` is a reserved address. */
-export function checkNotReserved(destination: Address, detail: string): void {
+export function checkNotReserved(destination: string, detail: string): void {
   if (isReservedAddress(destination)) throw badRequest(detail);
 }
