@@ -110,8 +110,7 @@ async function main(): Promise<void> {
     // The same checks as `npm run doctor`, before the first trade can be taken (DOCTOR_AT_START).
     await doctorAtStart(config.doctorAtStart, { cluster: config.cluster, chain: chainOptions }, logger);
 
-    if (config.reconcileIntervalMs > 0)
-      cleanups.push(startServiceMaintenance({ config, store, chain, logger }));
+    cleanups.push(startServiceMaintenance({ config, store, chain, logger }));
 
     let rateLimiter = storeRateLimiter(store);
     if (config.redisUrl !== undefined) {

@@ -4,9 +4,12 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Chain } from "./chain/chain.js";
 import type { Config } from "./config.js";
 import { IDEMPOTENCY_TTL_MS } from "./domain/idempotency.js";
-import { startMaintenance } from "./domain/maintenance-loop.js";
+import { startMaintenance, type MaintenanceTask } from "./domain/maintenance-loop.js";
 import { reconcileOnce } from "./domain/reconcile.js";
 import type { Store } from "./store/index.js";
+
+/** How often keys are purged when reconciliation is off. */
+const PURGE_ONLY_INTERVAL_MS = 3_600_000;
 
 /** Starts the upkeep (first pass now); returns the stop function, which waits for a running pass. */
 export function startServiceMaintenance(deps: {
@@ -21,32 +24,34 @@ export function startServiceMaintenance(deps: {
   // This process's name in the lease column; a new one per start, so a restarted process never trusts a
   // lease its previous life held.
   const owner = randomUUID();
-  return startMaintenance(
-    [
-      {
-        name: "reconcile",
-        run: async () => {
-          const report = await reconcileOnce({
-            store,
-            rpc: deps.chain.rpc,
-            owner,
-            clock,
-            graceMs: config.reconcileGraceMs,
-            // Long enough for one pass; a process that dies mid-pass frees its records after it.
-            leaseMs: Math.max(2 * config.reconcileIntervalMs, 10_000),
-          });
-          if (report.examined > 0) logger.info({ reconcile: report }, "reconciled open executions");
-        },
-      },
-      {
-        name: "idempotency-purge",
-        run: () => store.purgeIdempotencyKeys(clock().getTime() - IDEMPOTENCY_TTL_MS),
-      },
-    ],
+  const tasks: MaintenanceTask[] = [
     {
-      intervalMs: config.reconcileIntervalMs,
-      onError: (task, e) =>
-        logger.warn({ task, err: { message: (e as Error).message } }, "maintenance task failed"),
+      name: "idempotency-purge",
+      run: () => store.purgeIdempotencyKeys(clock().getTime() - IDEMPOTENCY_TTL_MS),
     },
-  );
+  ];
+  // RECONCILE_INTERVAL_MS=0 turns reconciliation off, not the expiry of idempotency keys.
+  const reconciling = config.reconcileIntervalMs > 0;
+  if (reconciling) {
+    tasks.unshift({
+      name: "reconcile",
+      run: async () => {
+        const report = await reconcileOnce({
+          store,
+          rpc: deps.chain.rpc,
+          owner,
+          clock,
+          graceMs: config.reconcileGraceMs,
+          // Long enough for one pass; a process that dies mid-pass frees its records after it.
+          leaseMs: Math.max(2 * config.reconcileIntervalMs, 10_000),
+        });
+        if (report.examined > 0) logger.info({ reconcile: report }, "reconciled open executions");
+      },
+    });
+  }
+  return startMaintenance(tasks, {
+    intervalMs: reconciling ? config.reconcileIntervalMs : PURGE_ONLY_INTERVAL_MS,
+    onError: (task, e) =>
+      logger.warn({ task, err: { message: (e as Error).message } }, "maintenance task failed"),
+  });
 }

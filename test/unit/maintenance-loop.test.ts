@@ -1,6 +1,10 @@
 /** startMaintenance: runs at once, repeats, reports failures, never overlaps, and stop waits for a pass. */
 import { describe, expect, it } from "vitest";
+import { IDEMPOTENCY_TTL_MS } from "../../src/domain/idempotency.js";
 import { startMaintenance } from "../../src/domain/maintenance-loop.js";
+import { createLogger } from "../../src/logger.js";
+import { startServiceMaintenance } from "../../src/maintenance.js";
+import type { Store } from "../../src/store/index.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -40,5 +44,35 @@ describe("startMaintenance", () => {
     expect(errors.length).toBeGreaterThanOrEqual(2);
     expect(new Set(errors)).toEqual(new Set(["broken"]));
     expect(overlapped).toBe(false);
+  });
+});
+
+describe("startServiceMaintenance", () => {
+  it("with reconciliation off (RECONCILE_INTERVAL_MS=0) still purges expired idempotency keys", async () => {
+    const purged: number[] = [];
+    let reads = 0;
+    const store = {
+      purgeIdempotencyKeys: async (before: number) => {
+        purged.push(before);
+        return 0;
+      },
+    } as unknown as Store;
+    const chain = {
+      get rpc(): never {
+        reads += 1;
+        throw new Error("reconciliation must not run");
+      },
+    };
+    const stop = startServiceMaintenance({
+      config: { reconcileIntervalMs: 0, reconcileGraceMs: 0 },
+      store,
+      chain,
+      logger: createLogger("silent"),
+      clock: () => new Date(100_000_000),
+    });
+    await sleep(20);
+    await stop();
+    expect(purged).toEqual([100_000_000 - IDEMPOTENCY_TTL_MS]);
+    expect(reads).toBe(0);
   });
 });
