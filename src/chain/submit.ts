@@ -2,7 +2,7 @@ import { ApiError } from "../domain/errors.js";
 import type { BundleRelayClient } from "./bundle-relay-client.js";
 import type { Clock } from "./clock.js";
 import { confirmBundle } from "./confirm-bundle.js";
-import { confirmSignature } from "./confirm.js";
+import { confirmSignature, type OnChainFailure } from "./confirm.js";
 import { programErrorBody } from "./program-errors.js";
 import type { RelayClient } from "./relay-client.js";
 import type { Commitment, RpcClient } from "./rpc-client.js";
@@ -122,19 +122,8 @@ export async function submitAndConfirm(input: SubmitInput): Promise<SubmitResult
     clock,
   });
   if (result.failure) {
-    const f = result.failure;
-    throw new SubmissionError(
-      502,
-      `transaction failed on chain: ${f.summary}`,
-      {
-        signature,
-        confirmation_status: result.confirmationStatus,
-        ...(f.programError ? { program_error: programErrorBody(f.programError) } : {}),
-        logs: f.logs,
-      },
-      true,
-      true,
-    );
+    const { detail, extra } = onChainFailureError(signature, result.failure, result.confirmationStatus);
+    throw new SubmissionError(502, detail, extra, true, true);
   }
   if (result.unreachable !== undefined) {
     throw new SubmissionError(502, result.unreachable, { signature }, true);
@@ -190,4 +179,24 @@ export async function submitBundle(input: SubmitBundleInput): Promise<SubmitBund
     }
     throw e;
   }
+}
+
+/**
+ * The 502 body of a transaction that landed with an error: the same for the request that waited on it and for
+ * reconciliation settling it later.
+ */
+export function onChainFailureError(
+  signature: string,
+  f: Pick<OnChainFailure, "summary" | "programError" | "logs">,
+  confirmationStatus: string | null,
+): { detail: string; extra: Record<string, unknown> } {
+  return {
+    detail: `transaction failed on chain: ${f.summary}`,
+    extra: {
+      signature,
+      confirmation_status: confirmationStatus,
+      ...(f.programError ? { program_error: programErrorBody(f.programError) } : {}),
+      logs: f.logs,
+    },
+  };
 }

@@ -8,10 +8,10 @@ import {
   decodeProgramErrorFromLogs,
   describeTransactionError,
   logsExcerpt,
-  programErrorBody,
 } from "../chain/program-errors.js";
+import { onChainFailureError } from "../chain/submit.js";
 import type { RpcClient, SignatureStatus } from "../chain/rpc-client.js";
-import type { ExecutionPatch, ExecutionRecord, ExecutionStatus, Store } from "../store/index.js";
+import type { ExecutionPatch, ExecutionStatus, Store } from "../store/index.js";
 import { isoNoZone } from "../store/index.js";
 import { settlementOf, type Settlement } from "./reconcile-rules.js";
 
@@ -26,8 +26,6 @@ export interface ReconcileDeps {
   graceMs: number;
   /** How long a claimed record stays this process's before another may take it. */
   leaseMs: number;
-  /** Told of each record this pass settled. */
-  onSettled?: (record: ExecutionRecord, status: ExecutionStatus) => void;
 }
 
 /** What one pass did. */
@@ -75,7 +73,6 @@ export async function reconcileOnce(deps: ReconcileDeps): Promise<ReconcileRepor
       if (settlement === null) continue;
       if (await deps.store.settleExecution(record.id, deps.owner, await patchOf(deps, settlement))) {
         report.settled[settlement.status] = (report.settled[settlement.status] ?? 0) + 1;
-        deps.onSettled?.(record, settlement.status);
       }
     }
     if (records.length < RECORDS_PER_BATCH) break;
@@ -107,14 +104,14 @@ async function patchOf(
   // Logs cost one more read, only for failures; without them the code is still reported.
   const logs = await deps.rpc.getTransactionLogs(s.signature).catch(() => null);
   const programError = decodeProgramErrorFromLogs(s.err, logs);
+  const { detail, extra } = onChainFailureError(
+    s.signature,
+    { summary: describeTransactionError(s.err, programError), programError, logs: logsExcerpt(logs) },
+    s.confirmationStatus,
+  );
   return {
     status: "failed",
     confirmationStatus: s.confirmationStatus,
-    error: {
-      detail: `transaction failed on chain: ${describeTransactionError(s.err, programError)}`,
-      signature: s.signature,
-      ...(programError ? { program_error: programErrorBody(programError) } : {}),
-      logs: logsExcerpt(logs),
-    },
+    error: { status: 502, detail, ...extra },
   };
 }

@@ -16,7 +16,12 @@ interface Row {
   status: string;
   confirmation_status: string | null;
   signatures: string[];
-  error: { detail?: string; program_error?: { program: string; code: number } } | null;
+  error: {
+    status?: number;
+    detail?: string;
+    signature?: string;
+    program_error?: { program: string; code: number };
+  } | null;
 }
 
 async function history(apiKey: string): Promise<Row[]> {
@@ -74,6 +79,8 @@ describe("reconciliation", () => {
     expect(byStatus("failed")).toHaveLength(1);
     expect(byStatus("failed")[0]!.error?.detail).toMatch(/^transaction failed on chain: /);
     expect(byStatus("failed")[0]!.error?.program_error).toMatchObject({ code: 1 });
+    // The same body the request that waited on it would have stored.
+    expect(byStatus("failed")[0]!.error).toMatchObject({ status: 502, signature: failedSig });
     expect([...byStatus("confirmed"), ...byStatus("finalized")]).toHaveLength(1);
     // The lost send is still within its blockhash's life: it stays open.
     expect(byStatus("submitted")).toHaveLength(1);
