@@ -100,17 +100,10 @@ function databaseUrl(env: NodeJS.ProcessEnv): string | undefined {
 
 /** Parses and validates the environment; throws ConfigError naming the first bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv): Config {
-  const clusterRaw = raw(env, "CLUSTER") ?? "localnet";
-  if (!(CLUSTERS as readonly string[]).includes(clusterRaw)) {
-    throw new ConfigError("CLUSTER", `must be one of ${CLUSTERS.join(", ")} (got "${clusterRaw}")`);
-  }
-  const cluster = clusterRaw as Cluster;
+  const cluster: Cluster = oneOf(env, "CLUSTER", CLUSTERS, "localnet");
   const sandbox = cluster === "localnet";
 
-  const logLevelRaw = raw(env, "LOG_LEVEL") ?? "info";
-  if (!(LOG_LEVELS as readonly string[]).includes(logLevelRaw)) {
-    throw new ConfigError("LOG_LEVEL", `must be one of ${LOG_LEVELS.join(", ")} (got "${logLevelRaw}")`);
-  }
+  const logLevel = oneOf(env, "LOG_LEVEL", LOG_LEVELS, "info");
 
   const masterKey = raw(env, "MASTER_KEY");
   const masterKeyFile = raw(env, "MASTER_KEY_FILE");
@@ -127,6 +120,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     throw new ConfigError("RPC_URL", `is required when CLUSTER=${cluster}`);
   const relays = loadRelaySettings(env, cluster, sandbox);
 
+  const confirmTimeoutMs = int(env, "CONFIRM_TIMEOUT_MS", 30_000, 1, 3_600_000);
+  const bundleConfirmTimeoutMs = int(env, "BUNDLE_CONFIRM_TIMEOUT_MS", 30_000, 1, 3_600_000);
   const config: Config = {
     port: int(env, "PORT", 8080, 0, 65535),
     host: raw(env, "HOST") ?? "0.0.0.0",
@@ -141,7 +136,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
         .filter((s) => s !== ""),
     ),
     trustProxy: trustProxy(env),
-    logLevel: logLevelRaw as LogLevel,
+    logLevel,
     cluster,
     sandbox,
     redisUrl: url(env, "REDIS_URL", ["redis:", "rediss:"]),
@@ -164,22 +159,20 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     computeUnitLimitTransfer: int(env, "COMPUTE_UNIT_LIMIT_TRANSFER", 50_000, 1, 1_400_000),
     computeUnitLimitClaim: int(env, "COMPUTE_UNIT_LIMIT_CLAIM", 100_000, 1, 1_400_000),
     rpcTimeoutMs: int(env, "RPC_TIMEOUT_MS", 5000, 1, 600_000),
-    confirmTimeoutMs: int(env, "CONFIRM_TIMEOUT_MS", 30_000, 1, 3_600_000),
-    bundleConfirmTimeoutMs: int(env, "BUNDLE_CONFIRM_TIMEOUT_MS", 30_000, 1, 3_600_000),
+    confirmTimeoutMs,
+    bundleConfirmTimeoutMs,
     reconcileIntervalMs: int(env, "RECONCILE_INTERVAL_MS", 30_000, 0, 86_400_000),
-    reconcileGraceMs: int(env, "RECONCILE_GRACE_MS", defaultGraceMs(env), 0, 86_400_000),
+    // Default: the longest a request waits on its own submission plus 30 s, so a running request's record
+    // is never touched.
+    reconcileGraceMs: int(
+      env,
+      "RECONCILE_GRACE_MS",
+      Math.max(confirmTimeoutMs, bundleConfirmTimeoutMs) + 30_000,
+      0,
+      86_400_000,
+    ),
   };
   return Object.freeze(config);
-}
-
-/**
- * Default reconciliation grace: the longest a request waits on its own submission (single or bundle
- * confirmation, read from the same variables) plus 30 s, so a running request's record is never touched.
- */
-function defaultGraceMs(env: NodeJS.ProcessEnv): number {
-  const confirm = int(env, "CONFIRM_TIMEOUT_MS", 30_000, 1, 3_600_000);
-  const bundle = int(env, "BUNDLE_CONFIRM_TIMEOUT_MS", 30_000, 1, 3_600_000);
-  return Math.max(confirm, bundle) + 30_000;
 }
 
 /**
