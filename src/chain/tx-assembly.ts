@@ -125,13 +125,17 @@ export function assembleTransaction(input: AssembleInput): AssembledTransaction 
   wire.set(prefix, 0);
   wire.set(compiled.bytes, prefix.length + 64 * compiled.signers.length);
   const keypairs = [input.payer, ...(input.extraSigners ?? [])];
+  const signed = new Set<number>();
   for (const kp of keypairs) {
     const at = compiled.signers.findIndex((k) => k.equals(kp.publicKey));
     if (at < 0) throw new Error(`Cannot sign with non signer key ${kp.publicKey.toBase58()}`);
     wire.set(signEd25519(compiled.bytes, kp), prefix.length + 64 * at);
+    signed.add(at);
   }
+  // A required signer nobody passed would leave a zero signature that the relay refuses later.
+  const unsigned = compiled.signers.find((_, i) => !signed.has(i));
+  if (unsigned !== undefined) throw new Error(`transaction needs a signature from ${unsigned.toBase58()}`);
   const first = wire.subarray(prefix.length, prefix.length + 64);
-  if (first.every((b) => b === 0)) throw new Error("transaction is not signed by its fee payer");
   return { signature: bs58.encode(first), wire, computeUnitLimit, tipAccount };
 }
 

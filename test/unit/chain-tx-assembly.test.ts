@@ -122,6 +122,18 @@ describe("assembleTransaction", () => {
     expect(tx.signatures.every((s) => s.some((b) => b !== 0))).toBe(true);
   });
 
+  it("refuses to leave a required signer unsigned", () => {
+    const mint = Keypair.generate();
+    const ix = new TransactionInstruction({
+      programId,
+      keys: [{ pubkey: mint.publicKey, isSigner: true, isWritable: true }],
+      data: Buffer.alloc(0),
+    });
+    expect(() => assembleTransaction({ ...base(), instructions: [ix] })).toThrow(
+      `transaction needs a signature from ${mint.publicKey.toBase58()}`,
+    );
+  });
+
   it("refuses a transaction over 1232 bytes with a clear error", () => {
     const big = new TransactionInstruction({ programId, keys: [], data: Buffer.alloc(1100) });
     expect(() => assembleTransaction({ ...base(), instructions: [big] })).toThrow(TransactionTooLargeError);
