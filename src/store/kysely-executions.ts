@@ -1,5 +1,5 @@
 /** The execution-history half of the Kysely store (both engines), including the reconciliation lease. */
-import type { Kysely, Selectable, Updateable } from "kysely";
+import type { ExpressionBuilder, Kysely, Selectable, Updateable } from "kysely";
 import type { Database, ExecutionsTable } from "./schema.js";
 import {
   OPEN_EXECUTION_STATUSES,
@@ -137,18 +137,19 @@ export function kyselyExecutions(
     },
 
     async claimOpenExecutions(c) {
+      // Not leased, lease lapsed, or leased by the claimer itself (it may renew); checked again in the update.
+      const leasable = (eb: ExpressionBuilder<Database, "executions">) =>
+        eb.or([
+          eb("reconcile_until_ms", "is", null),
+          eb("reconcile_until_ms", "<", c.nowMs),
+          eb("reconcile_owner", "=", c.owner),
+        ]);
       let candidates = db
         .selectFrom("executions")
         .select("id")
         .where("status", "in", OPEN_EXECUTION_STATUSES)
         .where("updated_at", "<=", c.updatedNotAfter)
-        .where((eb) =>
-          eb.or([
-            eb("reconcile_until_ms", "is", null),
-            eb("reconcile_until_ms", "<", c.nowMs),
-            eb("reconcile_owner", "=", c.owner),
-          ]),
-        )
+        .where(leasable)
         .orderBy("updated_at", "asc")
         .limit(c.limit);
       // PostgreSQL: processes claiming at once skip each other's rows instead of waiting or double-claiming.
@@ -158,13 +159,7 @@ export function kyselyExecutions(
         .updateTable("executions")
         .set({ reconcile_owner: c.owner, reconcile_until_ms: c.leaseUntilMs })
         .where("id", "in", candidates)
-        .where((eb) =>
-          eb.or([
-            eb("reconcile_until_ms", "is", null),
-            eb("reconcile_until_ms", "<", c.nowMs),
-            eb("reconcile_owner", "=", c.owner),
-          ]),
-        )
+        .where(leasable)
         .returningAll()
         .execute();
       return rows.map(toExecution);
