@@ -71,7 +71,7 @@ export const HELIUS_SENDER_TIP_ACCOUNTS: readonly string[] = Object.freeze([
 ]);
 
 /** Nozomi (Temporal) tip accounts. */
-export const NOZOMI_TIP_ACCOUNTS: readonly string[] = Object.freeze([
+const NOZOMI_TIP_ACCOUNTS: readonly string[] = Object.freeze([
   "TEMPaMeCRFAS9EKF53Jd6KpHxgL47uWLcpFArU1Fanq",
   "noz3jAjPiHuBPqiSPkkugaJDkJscPuRhYnSpbi8UvC4",
   "noz3str9KXfpKknefHji8L1mPgimezaiUyCHYMDv1GE",
@@ -92,7 +92,7 @@ export const NOZOMI_TIP_ACCOUNTS: readonly string[] = Object.freeze([
 ]);
 
 /** Astralane tip accounts (documented list). */
-export const ASTRALANE_TIP_ACCOUNTS: readonly string[] = Object.freeze([
+const ASTRALANE_TIP_ACCOUNTS: readonly string[] = Object.freeze([
   "astrazznxsGUhWShqgNtAdfrzP2G83DzcWVJDxwV9bF",
   "astra4uejePWneqNaJKuFFA8oonqCE1sqF6b45kDMZm",
   "astra9xWY93QyfG6yM8zwsKsRodscjQ2uU2HKNL5prk",
