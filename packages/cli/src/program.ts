@@ -56,10 +56,13 @@ type Opts = Record<string, unknown>;
 const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
 
 /** Options shared by execution commands. */
-function executionOptions(cmd: Command): Command {
+/** --no-confirm and --idempotency-key on every execution command; --wallet unless it names no single wallet. */
+function executionOptions(cmd: Command, o: { wallet?: boolean; confirmHelp?: string } = {}): Command {
+  if (o.wallet !== false) {
+    cmd.option("-w, --wallet <public_key>", "managed wallet (default: the key's default wallet)");
+  }
   return cmd
-    .option("-w, --wallet <public_key>", "managed wallet (default: the key's default wallet)")
-    .option("--no-confirm", "return once sent, without waiting for confirmation")
+    .option("--no-confirm", o.confirmHelp ?? "return once sent, without waiting for confirmation")
     .option("--idempotency-key <key>", "Idempotency-Key (default: a new one per call)");
 }
 
@@ -208,18 +211,18 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
       );
     });
 
-  program
-    .command("bundle <file>")
-    .description("submit a bundle described by a JSON file (the body of POST /v1/laser/bundle)")
-    .option("--no-confirm", "return once the relay accepts the bundle")
-    .option("--idempotency-key <key>", "Idempotency-Key (default: a new one per call)")
-    .action(async (file: string, o: Opts) => {
-      const body = JSON.parse(await readFile(file, "utf8")) as BundleInput;
-      if (o.confirm === false) body.confirm = false;
-      await ctx().execute(`submitting a bundle of ${body.accounts?.length ?? 0} legs`, (client) =>
-        client.bundles.submit(body, callOptions(o)),
-      );
-    });
+  executionOptions(
+    program
+      .command("bundle <file>")
+      .description("submit a bundle described by a JSON file (the body of POST /v1/laser/bundle)"),
+    { wallet: false, confirmHelp: "return once the relay accepts the bundle" },
+  ).action(async (file: string, o: Opts) => {
+    const body = JSON.parse(await readFile(file, "utf8")) as BundleInput;
+    if (o.confirm === false) body.confirm = false;
+    await ctx().execute(`submitting a bundle of ${body.accounts?.length ?? 0} legs`, (client) =>
+      client.bundles.submit(body, callOptions(o)),
+    );
+  });
 
   executionOptions(
     program
@@ -290,25 +293,25 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
       );
     });
 
-  program
-    .command("consolidate <destination>")
-    .description("sweep SOL from managed wallets into <destination> (default: every other wallet)")
-    .option("--from <wallets>", "comma-separated source wallets")
-    .option("--no-confirm", "return once sent, without waiting for confirmation")
-    .option("--idempotency-key <key>", "Idempotency-Key (default: a new one per call)")
-    .action(async (destination: string, o: Opts) => {
-      const from = str(o.from);
-      await ctx().execute(`consolidating into ${destination}`, (client) =>
-        client.sol.consolidate(
-          {
-            destination_wallet: destination,
-            source_wallets: from !== undefined ? commaList(from) : undefined,
-            confirm: o.confirm !== false,
-          },
-          callOptions(o),
-        ),
-      );
-    });
+  executionOptions(
+    program
+      .command("consolidate <destination>")
+      .description("sweep SOL from managed wallets into <destination> (default: every other wallet)")
+      .option("--from <wallets>", "comma-separated source wallets"),
+    { wallet: false },
+  ).action(async (destination: string, o: Opts) => {
+    const from = str(o.from);
+    await ctx().execute(`consolidating into ${destination}`, (client) =>
+      client.sol.consolidate(
+        {
+          destination_wallet: destination,
+          source_wallets: from !== undefined ? commaList(from) : undefined,
+          confirm: o.confirm !== false,
+        },
+        callOptions(o),
+      ),
+    );
+  });
 
   program
     .command("history")

@@ -4,8 +4,8 @@ import { stringify } from "lossless-json";
 type Row = Record<string, unknown>;
 
 /** JSON text with bigints written as exact JSON numbers. */
-export function toJson(value: unknown): string {
-  return stringify(value, null, 2) ?? "null";
+export function toJson(value: unknown, indent = 2): string {
+  return stringify(value, null, indent) ?? "null";
 }
 
 const isRow = (v: unknown): v is Row => typeof v === "object" && v !== null && !Array.isArray(v);

@@ -150,7 +150,7 @@ export async function runSandbox(o: SandboxOptions): Promise<void> {
       config_file: path,
       log_file: logFile,
     };
-    if (o.json) process.stdout.write(`${JSON.stringify(JSON.parse(toJson(ready)))}\n`);
+    if (o.json) process.stdout.write(`${toJson(ready, 0)}\n`);
     else
       process.stdout.write(
         `sandbox ready (Ctrl-C stops it)\n${describe(ready, (s) => s)}\n\n` +
