@@ -13,6 +13,7 @@ import { readAccounts } from "../src/domain/consolidate.js";
 import { interpretTradeRead, tradeReadPlan } from "../src/launch/trade-accounts.js";
 import { createVault, parseMasterKey } from "../src/vault/index.js";
 import { randomBytes } from "node:crypto";
+import { percentile } from "../test/harness/index.js";
 
 /** Percentiles of one micro-benchmark, in milliseconds. */
 export interface BuildSignResult {
@@ -26,13 +27,6 @@ export interface BuildSignResult {
   /** The same percentiles of the process's CPU time per pass: time the thread was not running is left out. */
   cpuP50: number;
   cpuP99: number;
-}
-
-/** The p-th percentile (nearest rank) of ascending `sorted`. */
-export function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  const idx = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
-  return sorted[Math.max(0, idx)]!;
 }
 
 /**

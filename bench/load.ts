@@ -4,8 +4,8 @@
  * counters, and the service process's CPU time and memory from /proc.
  */
 import { createHttpFetch } from "../src/chain/http-fetch.js";
-import type { LocalnetClient } from "../test/harness/index.js";
-import { percentile } from "./build-sign.js";
+import { percentile, type LocalnetClient } from "../test/harness/index.js";
+
 import { cpuMsOf, peakRssMbOf } from "./process-stats.js";
 
 /** A service under load. */

@@ -1,8 +1,9 @@
 /** The benchmark's markdown report: service and baseline side by side, ratios, and each issue-10 target. */
 import type { BaselineResult } from "./baseline-client.js";
-import { percentile, type BuildSignResult } from "./build-sign.js";
+import type { BuildSignResult } from "./build-sign.js";
 import type { ScenarioResult } from "./load.js";
 import type { BenchOptions } from "./run.js";
+import { percentile } from "../test/harness/index.js";
 
 /** The cashback check of 100 wallets. */
 export interface CashbackResult {

@@ -29,6 +29,7 @@ import {
   freshSqliteDatabase,
   fundedWallet,
   localnetClient,
+  percentile,
   randomMasterKey,
   setupKey,
   startLocalnetProcess,
@@ -37,7 +38,7 @@ import {
   type TestDatabase,
 } from "../test/harness/index.js";
 import type { BaselineJob, BaselineResult } from "./baseline-client.js";
-import { benchBuildSign, percentile, type BuildSignResult } from "./build-sign.js";
+import { benchBuildSign, type BuildSignResult } from "./build-sign.js";
 import { apiClient, measureBackground, runScenario, type ScenarioResult, type Target } from "./load.js";
 import { cpuMsOf, peakRssMbOf } from "./process-stats.js";
 import { renderReport, type CashbackResult } from "./report.js";

@@ -23,3 +23,4 @@ export { freePort, randomMasterKey, serviceEnv, startService } from "./service-p
 export type { ServiceOptions, ServiceProcess } from "./service-process.js";
 export { parseProcUsage, procUsage } from "./proc-usage.js";
 export type { ProcUsage } from "./proc-usage.js";
+export { ascending, percentile } from "./stats.js";

@@ -1,5 +1,6 @@
 /** Load generation and the arithmetic of its figures (pure except `runPool`'s calls). */
 import { apiRequest } from "../harness/index.js";
+import { ascending, percentile as percentileOfSorted } from "../harness/stats.js";
 
 /** Runs `task(0..total-1)` with at most `concurrency` at once; resolves with the results in index order. */
 export async function runPool<T>(
@@ -19,12 +20,9 @@ export async function runPool<T>(
   return results;
 }
 
-/** The p-th percentile (0..100) of `values` (nearest rank); 0 for none. */
-export function percentile(values: number[], p: number): number {
-  if (values.length === 0) return 0;
-  const sorted = [...values].sort((a, b) => a - b);
-  const rank = Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length)));
-  return sorted[rank - 1]!;
+/** The p-th percentile (0..100) of `values` in any order (nearest rank); 0 for none. */
+export function percentile(values: readonly number[], p: number): number {
+  return values.length === 0 ? 0 : percentileOfSorted(ascending(values), p);
 }
 
 /** What one trade request came back with. */
