@@ -6,8 +6,8 @@
 import { writeFile } from "node:fs/promises";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import openapiTS, { astToString } from "openapi-typescript";
-import { buildApp } from "../src/app.js";
-import { loadConfig } from "../src/config.js";
+import { buildApp } from "../src/http/app.js";
+import { loadConfig } from "../src/config/config.js";
 import { storeRateLimiter } from "../src/http/rate-limiters.js";
 import { openStore } from "../src/store/index.js";
 import { createVault, parseMasterKey } from "../src/vault/index.js";

@@ -1,14 +1,14 @@
 /** Process entry: config, store, vault check, (sandbox) localnet, app, listen, graceful shutdown. */
 import { Redis } from "ioredis";
-import { buildApp } from "./app.js";
+import { buildApp } from "./http/app.js";
 import { createChain, type Chain } from "./chain/chain.js";
-import { chainOptionsFromConfig, ConfigError, loadConfig, type Config } from "./config.js";
+import { chainOptionsFromConfig, ConfigError, loadConfig, type Config } from "./config/config.js";
 import { redisRateLimiter, storeRateLimiter } from "./http/rate-limiters.js";
 import { DoctorRefusedError, doctorAtStart } from "./doctor/doctor-at-start.js";
-import { createLogger } from "./logger.js";
+import { createLogger } from "./runtime/logger.js";
 import { createMetrics } from "./observability/metrics.js";
 import { relayMetricsObserver } from "./observability/relay-observer.js";
-import { startServiceMaintenance } from "./maintenance.js";
+import { startServiceMaintenance } from "./runtime/maintenance.js";
 import { openStore } from "./store/index.js";
 import {
   createVault,
@@ -83,7 +83,7 @@ async function main(): Promise<void> {
     let installLookupTable: ((chain: Chain) => Promise<void>) | undefined;
     if (config.sandbox) {
       // Imported only in sandbox mode: production processes never load the localnet.
-      const { startSandboxChain } = await import("./sandbox.js");
+      const { startSandboxChain } = await import("./runtime/sandbox.js");
       const sandbox = await startSandboxChain(config, logger);
       cleanups.push(() => sandbox.localnet.close());
       appConfig = sandbox.config;

@@ -1,5 +1,5 @@
 import { AddressLookupTableAccount, Keypair, PublicKey, TransactionInstruction } from "@solana/web3.js";
-import { ApiError } from "../domain/errors.js";
+import { ApiError } from "../core/errors.js";
 import { launchSdk, launchSwapSdk } from "../launch/sdk.js";
 import { createBundleRelayClient, type BundleRelayClient } from "./bundle-relay-client.js";
 import { createChainCaches, type ChainCaches } from "./caches.js";
@@ -21,7 +21,7 @@ import {
 /** Operation kinds with their own compute-unit limit. */
 export type OperationKind = "trade" | "create" | "transfer" | "claim";
 
-/** Everything the chain layer needs, as plain typed values (src/config.ts maps the environment onto it). */
+/** Everything the chain layer needs, as plain typed values (src/config/config.ts maps the environment onto it). */
 export interface ChainOptions {
   rpcUrl: string;
   /** Submission relay JSON-RPC endpoint (used when `relays` is not given). */

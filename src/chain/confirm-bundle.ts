@@ -1,4 +1,4 @@
-import { ApiError, SPEC } from "../domain/errors.js";
+import { ApiError, SPEC } from "../core/errors.js";
 import type { BundleRelayClient } from "./bundle-relay-client.js";
 import type { Clock } from "./clock.js";
 

@@ -1,4 +1,4 @@
-import { ApiError } from "../domain/errors.js";
+import { ApiError } from "../core/errors.js";
 import type { BundleRelayClient } from "./bundle-relay-client.js";
 import type { Clock } from "./clock.js";
 import { confirmBundle } from "./confirm-bundle.js";

@@ -5,7 +5,7 @@
  */
 import { createChain } from "../chain/chain.js";
 import type { FetchLike } from "../chain/json-rpc.js";
-import { chainOptionsFromConfig, ConfigError, loadConfig } from "../config.js";
+import { chainOptionsFromConfig, ConfigError, loadConfig } from "../config/config.js";
 import { fail, formatResult } from "../doctor/check.js";
 import { runDoctor } from "../doctor/run-doctor.js";
 import type { CommandIo } from "./rotate-keys-command.js";
@@ -20,7 +20,7 @@ export async function doctorCommand(
   try {
     let config = loadConfig(env);
     if (config.sandbox && config.rpcUrl === undefined) {
-      const { startSandboxChain } = await import("../sandbox.js");
+      const { startSandboxChain } = await import("../runtime/sandbox.js");
       // Port 0: a running service may hold the default port.
       const sandbox = await startSandboxChain({ ...config, localnetPort: 0 }, { info: () => undefined });
       cleanups.push(() => sandbox.localnet.close());

@@ -12,17 +12,17 @@ import {
 } from "@solana/web3.js";
 import { createChain, type Chain, type ChainOptions } from "../chain/chain.js";
 import { isUpstreamError, upstreamDetail } from "../chain/upstream-errors.js";
-import { chainOptionsFromConfig, ConfigError, loadConfig } from "../config.js";
-import { formatLamportsAsSol as formatSol } from "../domain/amounts.js";
+import { chainOptionsFromConfig, ConfigError, loadConfig } from "../config/config.js";
+import { formatLamportsAsSol as formatSol } from "../core/amounts.js";
 import {
   createLookupTableAddress,
   createLookupTableContents,
   EXTEND_CHUNK,
   extendCreateLookupTable,
   installCreateLookupTable,
-} from "../domain/create-lookup-table.js";
-import { ApiError } from "../domain/errors.js";
-import { priorityFeeReserve } from "../domain/reserve.js";
+} from "../domain/create/lookup-table.js";
+import { ApiError } from "../core/errors.js";
+import { priorityFeeReserve } from "../domain/sol/reserve.js";
 import { LOOKUP_TABLE_CAPACITY } from "../launch/lookup-table.js";
 import {
   LOOKUP_TABLE_USAGE,

@@ -2,7 +2,7 @@
  * `npm run rotate-keys`: re-encrypts every stored wallet under the current master key (MASTER_KEY /
  * MASTER_KEY_FILE), decrypting with PREVIOUS_MASTER_KEYS. Prints key ids and counts only.
  */
-import { ConfigError, loadConfig, type Config } from "../config.js";
+import { ConfigError, loadConfig, type Config } from "../config/config.js";
 import { openStore, type Store } from "../store/index.js";
 import {
   createVault,

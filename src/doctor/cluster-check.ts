@@ -1,5 +1,5 @@
 /** RPC reachable, and its genesis hash is the one of CLUSTER. */
-import type { Cluster } from "../config.js";
+import type { Cluster } from "../config/config.js";
 import type { JsonRpcTransport } from "../chain/json-rpc.js";
 import { errorText, fail, ok, type CheckResult } from "./check.js";
 

@@ -1,5 +1,5 @@
 /** DOCTOR_AT_START: the same checks as `npm run doctor`, at start, logged; "refuse" stops the start on a failure. */
-import type { DoctorAtStart } from "../config.js";
+import type { DoctorAtStart } from "../config/config.js";
 import { runDoctor, type DoctorInput } from "./run-doctor.js";
 
 /** The start was refused because a pre-flight check failed (DOCTOR_AT_START=refuse). */

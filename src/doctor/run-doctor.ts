@@ -5,7 +5,7 @@
 import type { ChainOptions } from "../chain/chain.js";
 import { createJsonRpcTransport } from "../chain/json-rpc.js";
 import { createRpcClient } from "../chain/rpc-client.js";
-import type { Cluster } from "../config.js";
+import type { Cluster } from "../config/config.js";
 import { formatResult, type CheckResult } from "./check.js";
 import { checkCluster } from "./cluster-check.js";
 import { checkFeePolicy } from "./fee-policy-check.js";

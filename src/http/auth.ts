@@ -1,6 +1,6 @@
 /** x-api-key authentication: on by default for every route; routes opt out with `config: { public: true }`. */
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { ApiError, FOUNDATION } from "../domain/errors.js";
+import { ApiError, FOUNDATION } from "../core/errors.js";
 import type { ApiKeyRecord, Store } from "../store/index.js";
 import type { Vault } from "../vault/index.js";
 

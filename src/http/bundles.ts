@@ -1,8 +1,8 @@
 /** POST /v1/laser/bundle (spec 4.5): an ordered, atomic bundle of 1 to 4 server-signed legs. */
 import type { FastifyInstance } from "fastify";
 import type { Chain } from "../chain/chain.js";
-import { executeBundle, type BundleDeps } from "../domain/bundle.js";
-import { requireChain } from "../domain/execution.js";
+import { executeBundle, type BundleDeps } from "../domain/bundle/service.js";
+import { requireChain } from "../domain/execution/pipeline.js";
 import { requireApiKey } from "./auth.js";
 import { requestStore } from "./idempotency.js";
 import { apiKeySecurity, executionErrors } from "./schemas.js";

@@ -1,10 +1,10 @@
 /** Cashback endpoints (spec 4.6, 4.7): POST /v1/cashback/check and POST /v1/cashback/claim/execute. */
 import type { FastifyInstance } from "fastify";
 import type { Chain } from "../chain/chain.js";
-import { claimCashback, type ClaimDeps } from "../domain/cashback-claim.js";
-import { checkCashback } from "../domain/cashback-check.js";
-import type { RequestBody } from "../domain/create-request.js";
-import { requireChain } from "../domain/execution.js";
+import { claimCashback, type ClaimDeps } from "../domain/cashback/claim.js";
+import { checkCashback } from "../domain/cashback/check.js";
+import type { RequestBody } from "../domain/create/request.js";
+import { requireChain } from "../domain/execution/pipeline.js";
 import { requireApiKey } from "./auth.js";
 import { requestStore } from "./idempotency.js";
 import {

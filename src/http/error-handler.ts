@@ -1,6 +1,6 @@
 /** One place that turns errors into `{detail}` bodies; unknown errors become a generic 500 with a request id. */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { ApiError, FOUNDATION, HTTP_INPUT } from "../domain/errors.js";
+import { ApiError, FOUNDATION, HTTP_INPUT } from "../core/errors.js";
 
 const CLIENT_CODES: Record<string, { status: number; detail: string }> = {
   FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, detail: FOUNDATION.bodyTooLarge },

@@ -1,6 +1,6 @@
 /** GET /v1/executions: the key's execution history, paged, newest first. */
 import type { FastifyInstance } from "fastify";
-import { EXECUTION_KINDS, listHistory, parseHistoryQuery } from "../domain/executions.js";
+import { EXECUTION_KINDS, listHistory, parseHistoryQuery } from "../domain/execution/history.js";
 import type { Store } from "../store/index.js";
 import { requireApiKey } from "./auth.js";
 import { apiKeySecurity, authErrors, errorSchema } from "./schemas.js";

@@ -1,7 +1,7 @@
 /**
  * The Idempotency-Key header on execution routes (routes opt in with `config: { idempotent: true }`): the
  * claim is taken after authentication and body parsing, the first response is stored as it is sent, and the
- * request's execution records carry the key (see src/domain/idempotency.ts for the rules).
+ * request's execution records carry the key (see src/domain/execution/idempotency.ts for the rules).
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import {
@@ -13,7 +13,7 @@ import {
   requestFingerprint,
   type IdempotencyClaim,
   type IdempotencyDeps,
-} from "../domain/idempotency.js";
+} from "../domain/execution/idempotency.js";
 import type { Store } from "../store/index.js";
 import { requireApiKey } from "./auth.js";
 import { errorSchema } from "./schemas.js";

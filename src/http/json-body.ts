@@ -1,5 +1,5 @@
 /** The JSON request-body parser: empty means "no fields", malformed or over-deep JSON is a fixed 400. */
-import { ApiError, FOUNDATION, HTTP_INPUT } from "../domain/errors.js";
+import { ApiError, FOUNDATION, HTTP_INPUT } from "../core/errors.js";
 
 /**
  * Deepest nesting a body may have (the deepest the API reads is 3: a bundle's legs). Deeper bodies are refused

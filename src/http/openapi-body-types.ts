@@ -5,7 +5,7 @@
  * document, keeping each route's own descriptions. Validation is untouched (Fastify never sees these).
  */
 import type { FastifySchema } from "fastify";
-import { EXECUTION_KINDS } from "../domain/executions.js";
+import { EXECUTION_KINDS } from "../domain/execution/history.js";
 
 type Json = Record<string, unknown>;
 

@@ -1,7 +1,7 @@
 /** POST /v1/laser/setup: unauthenticated, one call per client IP per 5 s across all processes. */
 import type { FastifyInstance } from "fastify";
-import { ApiError, FOUNDATION } from "../domain/errors.js";
-import { runSetup } from "../domain/setup.js";
+import { ApiError, FOUNDATION } from "../core/errors.js";
+import { runSetup } from "../domain/wallets/setup.js";
 import type { Store } from "../store/index.js";
 import type { Vault } from "../vault/index.js";
 import type { RateLimiter } from "./rate-limiters.js";

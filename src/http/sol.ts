@@ -1,11 +1,11 @@
 /** SOL endpoints (spec 4.8 to 4.10): consolidate, send asset and split, each an execution. */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Chain } from "../chain/chain.js";
-import { consolidateSol, type SolDeps } from "../domain/consolidate.js";
-import type { RequestBody } from "../domain/create-request.js";
-import { requireChain } from "../domain/execution.js";
-import { splitSol } from "../domain/split.js";
-import { sendAsset } from "../domain/transfer.js";
+import { consolidateSol, type SolDeps } from "../domain/sol/consolidate.js";
+import type { RequestBody } from "../domain/create/request.js";
+import { requireChain } from "../domain/execution/pipeline.js";
+import { splitSol } from "../domain/sol/split.js";
+import { sendAsset } from "../domain/sol/transfer.js";
 import { requireApiKey } from "./auth.js";
 import { requestStore } from "./idempotency.js";
 import {

@@ -1,8 +1,8 @@
 /** POST /v1/laser/create (spec 4.4): token creation with an optional atomic developer buy. */
 import type { FastifyInstance } from "fastify";
 import type { Chain } from "../chain/chain.js";
-import { createToken, type CreateDeps } from "../domain/create.js";
-import { requireChain } from "../domain/execution.js";
+import { createToken, type CreateDeps } from "../domain/create/service.js";
+import { requireChain } from "../domain/execution/pipeline.js";
 import { requireApiKey } from "./auth.js";
 import { requestStore } from "./idempotency.js";
 import { apiKeySecurity, confirmationProperties, executionErrors } from "./schemas.js";

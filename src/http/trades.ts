@@ -1,9 +1,9 @@
 /** POST /v1/trades/execute (spec 4.3). */
 import type { FastifyInstance } from "fastify";
 import type { Chain } from "../chain/chain.js";
-import { badRequest, EXECUTION } from "../domain/errors.js";
-import { requireChain } from "../domain/execution.js";
-import { executeTrade, type TradeDeps } from "../domain/trade.js";
+import { badRequest, EXECUTION } from "../core/errors.js";
+import { requireChain } from "../domain/execution/pipeline.js";
+import { executeTrade, type TradeDeps } from "../domain/trade/service.js";
 import { requireApiKey } from "./auth.js";
 import { requestStore } from "./idempotency.js";
 import { apiKeySecurity, confirmationProperties, executionErrors } from "./schemas.js";

@@ -1,6 +1,6 @@
 /** Wallet endpoints (spec 4.2): create, import, list, set default, delink. */
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { badRequest } from "../domain/errors.js";
+import { badRequest } from "../core/errors.js";
 import {
   createWallet,
   delinkWallet,
@@ -8,7 +8,7 @@ import {
   listWallets,
   setDefaultWallet,
   type WalletDeps,
-} from "../domain/wallets.js";
+} from "../domain/wallets/wallets.js";
 import { requireApiKey } from "./auth.js";
 import { apiKeySecurity, authErrors, errorSchema, walletSchema } from "./schemas.js";
 

@@ -4,8 +4,8 @@
  * authority PDA, which supply is the market-cap basis), so it lives here; the math stays in the domain.
  */
 import { PublicKey } from "@solana/web3.js";
-import type { CurveFeeInputs, CurveState, FeeTier } from "../domain/curve-quote.js";
-import type { SwapFeeInputs, SwapReserves } from "../domain/swap-quote.js";
+import type { CurveFeeInputs, CurveState, FeeTier } from "./curve-quote.js";
+import type { SwapFeeInputs, SwapReserves } from "./swap-quote.js";
 import { poolAuthorityAddress } from "./programs.js";
 import type {
   BondingCurveState,

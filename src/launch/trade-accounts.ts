@@ -5,7 +5,7 @@
  */
 import { PublicKey } from "@solana/web3.js";
 import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "@solana/spl-token";
-import { LAUNCH, LAUNCH2, badRequest } from "../domain/errors.js";
+import { LAUNCH, LAUNCH2, badRequest } from "../core/errors.js";
 import {
   LAUNCH_PROGRAM_ID,
   LAUNCH_SWAP_PROGRAM_ID,

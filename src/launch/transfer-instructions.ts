@@ -10,7 +10,7 @@ import {
   createAssociatedTokenAccountIdempotentInstruction,
   createTransferCheckedInstruction,
 } from "@solana/spl-token";
-import { SPEC, badRequest } from "../domain/errors.js";
+import { SPEC, badRequest } from "../core/errors.js";
 import { associatedTokenAddress, isTokenProgram } from "./programs.js";
 import { assertAligned, type ReadResult } from "./read-account.js";
 import { decodeMint, decodeTokenAccount } from "./state.js";

@@ -7,12 +7,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { Keypair, PublicKey } from "@solana/web3.js";
-import { bundleIdOf } from "../../src/domain/bundle.js";
-import { quoteCreateLedBuys } from "../../src/domain/bundle-shape.js";
-import { createdCoinFees } from "../../src/domain/create-plan.js";
-import { quoteInitialBuy } from "../../src/domain/create-request.js";
-import { SPEC } from "../../src/domain/errors.js";
-import { curveConfigs } from "../../src/domain/trade-configs.js";
+import { bundleIdOf } from "../../src/domain/bundle/service.js";
+import { quoteCreateLedBuys } from "../../src/domain/bundle/shape.js";
+import { createdCoinFees } from "../../src/domain/create/plan.js";
+import { quoteInitialBuy } from "../../src/domain/create/request.js";
+import { SPEC } from "../../src/core/errors.js";
+import { curveConfigs } from "../../src/domain/trade/configs.js";
 import { freshCurve } from "../../src/launch/quote-inputs.js";
 import { bondingCurveAddress } from "../../src/launch/programs.js";
 import { decodeBondingCurve } from "../../src/launch/state.js";

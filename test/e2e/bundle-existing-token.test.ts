@@ -3,7 +3,7 @@
  * token named at the top level, on the bonding curve or an explicit launchswap pool, with one account read.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { SPEC } from "../../src/domain/errors.js";
+import { SPEC } from "../../src/core/errors.js";
 import { startE2e, type E2e } from "../helpers/e2e.js";
 
 let e2e: E2e;

@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { FetchLike } from "../../src/chain/json-rpc.js";
-import { bundleIdOf } from "../../src/domain/bundle.js";
-import { SPEC } from "../../src/domain/errors.js";
+import { bundleIdOf } from "../../src/domain/bundle/service.js";
+import { SPEC } from "../../src/core/errors.js";
 import { startE2e, type E2e } from "../helpers/e2e.js";
 
 let inflightAnswers: string[] = [];

@@ -1,7 +1,7 @@
 /** POST /v1/cashback/check end to end: the localnet's /admin/cashback sets amounts, the API reads them back. */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { PublicKey } from "@solana/web3.js";
-import { SPEC } from "../../src/domain/errors.js";
+import { SPEC } from "../../src/core/errors.js";
 import {
   launchUserVolumeAccumulator,
   swapCashbackWsolAccount,

@@ -2,8 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { Keypair } from "@solana/web3.js";
 import { NATIVE_MINT } from "@solana/spl-token";
-import { rentExemptMinimum } from "../../src/domain/reserve.js";
-import { SPEC } from "../../src/domain/errors.js";
+import { rentExemptMinimum } from "../../src/domain/sol/reserve.js";
+import { SPEC } from "../../src/core/errors.js";
 import { feeOf } from "../helpers/e2e.js";
 import { useE2e } from "../helpers/use-e2e.js";
 

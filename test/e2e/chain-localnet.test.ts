@@ -7,7 +7,7 @@ import { createRpcClient, TimeoutError } from "../../src/chain/rpc-client.js";
 import { SubmissionError, submitBundle } from "../../src/chain/submit.js";
 import { confirmSignature } from "../../src/chain/confirm.js";
 import { systemClock } from "../../src/chain/clock.js";
-import { SPEC } from "../../src/domain/errors.js";
+import { SPEC } from "../../src/core/errors.js";
 import { LAUNCH_GLOBAL } from "../../src/launch/programs.js";
 import { decodeLaunchGlobal } from "../../src/launch/state.js";
 import { interpretTradeRead, tradeReadPlan } from "../../src/launch/trade-accounts.js";

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { Keypair } from "@solana/web3.js";
 import bs58 from "bs58";
 import { LaserTrade, LaserTradeError } from "@lasertrade/client";
-import { FOUNDATION, IDEMPOTENCY, SPEC } from "../../src/domain/errors.js";
+import { FOUNDATION, IDEMPOTENCY, SPEC } from "../../src/core/errors.js";
 import type { E2e } from "../helpers/e2e.js";
 import { startListeningE2e } from "../helpers/sandbox-e2e.js";
 

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PublicKey } from "@solana/web3.js";
-import { SPEC } from "../../src/domain/errors.js";
+import { SPEC } from "../../src/core/errors.js";
 import { bondingCurveAddress } from "../../src/launch/programs.js";
 import { decodeBondingCurve } from "../../src/launch/state.js";
 import { startE2e, type E2e } from "../helpers/e2e.js";

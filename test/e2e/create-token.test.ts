@@ -6,10 +6,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { Keypair, PublicKey } from "@solana/web3.js";
 import { getTokenMetadata, TOKEN_2022_PROGRAM_ID } from "@solana/spl-token";
-import { SPEC } from "../../src/domain/errors.js";
-import { curveConfigs } from "../../src/domain/trade-configs.js";
-import { buyExactSolInTokensOut, feeAmount } from "../../src/domain/curve-quote.js";
-import { createdCoinFees } from "../../src/domain/create-plan.js";
+import { SPEC } from "../../src/core/errors.js";
+import { curveConfigs } from "../../src/domain/trade/configs.js";
+import { buyExactSolInTokensOut, feeAmount } from "../../src/launch/curve-quote.js";
+import { createdCoinFees } from "../../src/domain/create/plan.js";
 import { freshCurve } from "../../src/launch/quote-inputs.js";
 import {
   associatedTokenAddress,

@@ -6,13 +6,13 @@ import { describe, expect, it } from "vitest";
 import { Keypair, type TransactionInstruction } from "@solana/web3.js";
 import type { ChainTransaction } from "../../src/chain/chain.js";
 import { SubmissionError, type SubmitResult } from "../../src/chain/submit.js";
-import { ApiError, EXECUTION, EXECUTION2, SPEC } from "../../src/domain/errors.js";
+import { ApiError, EXECUTION, EXECUTION2, SPEC } from "../../src/core/errors.js";
 import {
   failureOutcome,
   requireChain,
   runSingleExecution,
   type ExecutionDeps,
-} from "../../src/domain/execution.js";
+} from "../../src/domain/execution/pipeline.js";
 import type { ExecutionPatch, NewExecution } from "../../src/store/index.js";
 import type { SealedWallet } from "../../src/vault/index.js";
 import { storedExecution } from "../helpers/fixtures.js";

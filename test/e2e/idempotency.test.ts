@@ -4,7 +4,7 @@
  * per API key, and a key left running by a dead process is taken over or reported as interrupted.
  */
 import { describe, expect, it } from "vitest";
-import { FOUNDATION, IDEMPOTENCY } from "../../src/domain/errors.js";
+import { FOUNDATION, IDEMPOTENCY } from "../../src/core/errors.js";
 import { newExecution } from "../helpers/fixtures.js";
 import { useE2e } from "../helpers/use-e2e.js";
 

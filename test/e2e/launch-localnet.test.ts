@@ -18,7 +18,7 @@ import {
   type TransactionInstruction,
 } from "@solana/web3.js";
 import { TOKEN_2022_PROGRAM_ID } from "@solana/spl-token";
-import { LAUNCH } from "../../src/domain/errors.js";
+import { LAUNCH } from "../../src/core/errors.js";
 import { startLocalnet, type LocalnetHandle } from "../../localnet/index.js";
 import { cashbackReadPlan, interpretCashbackRead } from "../../src/launch/cashback-accounts.js";
 import { buildClaimCurveCashback, buildClaimSwapCashback } from "../../src/launch/cashback-instructions.js";

@@ -3,7 +3,7 @@ import { Writable } from "node:stream";
 import { Keypair } from "@solana/web3.js";
 import bs58 from "bs58";
 import { describe, expect, it } from "vitest";
-import { createLogger } from "../../src/logger.js";
+import { createLogger } from "../../src/runtime/logger.js";
 import { buildTestApp, TEST_MASTER_KEY_HEX } from "../helpers/app.js";
 
 /** A logger at `level` whose lines are collected in `lines`. */

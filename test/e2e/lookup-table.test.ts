@@ -15,8 +15,8 @@ import type { LocalnetHandle } from "../../localnet/api.js";
 import { createChain, type Chain } from "../../src/chain/chain.js";
 import { localnetChainOptions } from "../../src/chain/localnet-options.js";
 import { lookupTableCommand } from "../../src/cli/lookup-table-command.js";
-import { createLookupTableContents } from "../../src/domain/create-lookup-table.js";
-import { curveConfigs } from "../../src/domain/trade-configs.js";
+import { createLookupTableContents } from "../../src/domain/create/lookup-table.js";
+import { curveConfigs } from "../../src/domain/trade/configs.js";
 import { buildCreateV2AndBuyExactSolIn } from "../../src/launch/create-instructions.js";
 import { buildTestApp, TEST_MASTER_KEY_HEX } from "../helpers/app.js";
 

@@ -3,7 +3,7 @@
  * service's `{"detail"}` body with a fixed text that never quotes the request.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HTTP_INPUT } from "../../src/domain/errors.js";
+import { HTTP_INPUT } from "../../src/core/errors.js";
 import { buildTestApp, type TestApp } from "../helpers/app.js";
 
 let t: TestApp;

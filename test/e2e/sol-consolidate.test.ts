@@ -1,7 +1,7 @@
 /** POST /v1/sol/consolidate/execute end to end: exact lamports per source and at the destination, and refusals. */
 import { describe, expect, it } from "vitest";
-import { FOUNDATION, SPEC } from "../../src/domain/errors.js";
-import { SYSTEM_ACCOUNT_RENT_EXEMPT_MINIMUM } from "../../src/domain/reserve.js";
+import { FOUNDATION, SPEC } from "../../src/core/errors.js";
+import { SYSTEM_ACCOUNT_RENT_EXEMPT_MINIMUM } from "../../src/domain/sol/reserve.js";
 import { expectedReserve, external, feeOf } from "../helpers/e2e.js";
 import { useE2e } from "../helpers/use-e2e.js";
 

@@ -4,7 +4,7 @@
  * signed: nothing sent, nothing recorded, no lamports spent.
  */
 import { describe, expect, it } from "vitest";
-import { TRANSFER_TARGETS } from "../../src/domain/errors.js";
+import { TRANSFER_TARGETS } from "../../src/core/errors.js";
 import { useE2e } from "../helpers/use-e2e.js";
 
 const e2e = useE2e();

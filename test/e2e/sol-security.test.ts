@@ -3,7 +3,7 @@
  * chain, and their presence in the OpenAPI document with whitelist response schemas.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EXECUTION } from "../../src/domain/errors.js";
+import { EXECUTION } from "../../src/core/errors.js";
 import { buildTestApp, type TestApp } from "../helpers/app.js";
 import { expectAuthRequired } from "../helpers/security.js";
 

@@ -1,6 +1,6 @@
 /** POST /v1/sol/split/execute end to end: fixed, percent and equal entries land the exact computed lamports. */
 import { describe, expect, it } from "vitest";
-import { FOUNDATION, SOL_RULES, SPEC } from "../../src/domain/errors.js";
+import { FOUNDATION, SOL_RULES, SPEC } from "../../src/core/errors.js";
 import { expectedReserve, external, feeOf } from "../helpers/e2e.js";
 import { useE2e } from "../helpers/use-e2e.js";
 

@@ -20,8 +20,8 @@ import {
   createMintToInstruction,
   getAssociatedTokenAddressSync,
 } from "@solana/spl-token";
-import { FOUNDATION, RULES, SPEC } from "../../src/domain/errors.js";
-import { rentExemptMinimum } from "../../src/domain/reserve.js";
+import { FOUNDATION, RULES, SPEC } from "../../src/core/errors.js";
+import { rentExemptMinimum } from "../../src/domain/sol/reserve.js";
 import { associatedTokenAddress } from "../../src/launch/programs.js";
 import { expectedReserve, external, feeOf } from "../helpers/e2e.js";
 import { useE2e } from "../helpers/use-e2e.js";

@@ -3,7 +3,7 @@
  * 503 on an app built without chain access. None of them sends anything.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { EXECUTION, LAUNCH, RULES, SPEC, TRADE_QUOTE } from "../../src/domain/errors.js";
+import { EXECUTION, LAUNCH, RULES, SPEC, TRADE_QUOTE } from "../../src/core/errors.js";
 import { buildTestApp } from "../helpers/app.js";
 import { expectAuthRequired } from "../helpers/security.js";
 import { startE2e, trade, type E2e } from "../helpers/e2e.js";

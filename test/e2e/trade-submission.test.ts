@@ -3,7 +3,7 @@
  * never-landing sends, retried reads, relay failures, and the upstream round trips of one trade.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FOUNDATION, SPEC } from "../../src/domain/errors.js";
+import { FOUNDATION, SPEC } from "../../src/core/errors.js";
 import { startE2e, trade, type E2e } from "../helpers/e2e.js";
 import { useE2e } from "../helpers/use-e2e.js";
 

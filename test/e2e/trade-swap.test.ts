@@ -3,7 +3,7 @@
  * explicit pool, through the HTTP API against the localnet.
  */
 import { describe, expect, it } from "vitest";
-import { LAUNCH } from "../../src/domain/errors.js";
+import { LAUNCH } from "../../src/core/errors.js";
 import { BALANCE_OVERHEAD_MAX, FIRST_TRADE_OVERHEAD_MAX, trade } from "../helpers/e2e.js";
 import { useE2e } from "../helpers/use-e2e.js";
 

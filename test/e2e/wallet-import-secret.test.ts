@@ -7,7 +7,7 @@
 import { Keypair } from "@solana/web3.js";
 import bs58 from "bs58";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createWallet, importWallet } from "../../src/domain/wallets.js";
+import { createWallet, importWallet } from "../../src/domain/wallets/wallets.js";
 import type { NewWallet, WalletRecord } from "../../src/store/index.js";
 import type { Vault } from "../../src/vault/index.js";
 import { buildTestApp, testVault, type TestApp } from "../helpers/app.js";

@@ -4,7 +4,7 @@
  * now "wallet not found" before any query, on SQLite and on PostgreSQL alike.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FOUNDATION } from "../../src/domain/errors.js";
+import { FOUNDATION } from "../../src/core/errors.js";
 import { buildTestApp, type TestApp } from "../helpers/app.js";
 import { dropSchema, freshSchemaName, TEST_DATABASE_URL } from "../helpers/pg.js";
 

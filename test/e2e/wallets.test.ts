@@ -2,8 +2,8 @@
 import { Keypair } from "@solana/web3.js";
 import bs58 from "bs58";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { selectWallet } from "../../src/domain/wallets.js";
-import { ApiError } from "../../src/domain/errors.js";
+import { selectWallet } from "../../src/domain/wallets/wallets.js";
+import { ApiError } from "../../src/core/errors.js";
 import { buildTestApp, type TestApp } from "../helpers/app.js";
 import { dropSchema, freshSchemaName, TEST_DATABASE_URL } from "../helpers/pg.js";
 

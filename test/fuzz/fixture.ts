@@ -4,11 +4,11 @@
  * registry seeded with everything secret the setup produced.
  */
 import { Writable } from "node:stream";
-import { createLogger } from "../../src/logger.js";
+import { createLogger } from "../../src/runtime/logger.js";
 import { TEST_MASTER_KEY_HEX } from "../helpers/app.js";
 import { startE2eWithLookupTable, type E2e } from "../helpers/e2e.js";
 import { SecretRegistry } from "./secrets.js";
-import { LAMPORTS_PER_SOL } from "../../src/domain/amounts.js";
+import { LAMPORTS_PER_SOL } from "../../src/core/amounts.js";
 
 /** The fixture's addresses, keys and captured logs. */
 export interface FuzzFixture {

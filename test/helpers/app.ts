@@ -1,9 +1,9 @@
 /** Test harness: the real app on SQLite :memory: (or PostgreSQL) with a fixed test vault, in one call. */
 import { Keypair } from "@solana/web3.js";
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
-import { buildApp } from "../../src/app.js";
+import { buildApp } from "../../src/http/app.js";
 import type { Chain } from "../../src/chain/chain.js";
-import { loadConfig, type Config } from "../../src/config.js";
+import { loadConfig, type Config } from "../../src/config/config.js";
 import { storeRateLimiter, type RateLimiter } from "../../src/http/rate-limiters.js";
 import type { Metrics } from "../../src/observability/metrics.js";
 import { openStore, type Store } from "../../src/store/index.js";

@@ -1,5 +1,5 @@
 /** The ConfigError `loadConfig(env)` throws (fails the test when it does not throw one). */
-import { ConfigError, loadConfig } from "../../src/config.js";
+import { ConfigError, loadConfig } from "../../src/config/config.js";
 
 export function configErrorOf(env: NodeJS.ProcessEnv): ConfigError {
   try {

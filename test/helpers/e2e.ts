@@ -17,9 +17,9 @@ import type { FastifyBaseLogger, FastifyInstance, LightMyRequestResponse } from 
 import { startLocalnet, type LocalnetHandle, type LocalnetOptions } from "../../localnet/index.js";
 import { createChain, type Chain, type ChainOptions } from "../../src/chain/chain.js";
 import { localnetChainOptions } from "../../src/chain/localnet-options.js";
-import { LAMPORTS_PER_SOL } from "../../src/domain/amounts.js";
-import { createLookupTableAddress, installCreateLookupTable } from "../../src/domain/create-lookup-table.js";
-import { SYSTEM_ACCOUNT_RENT_EXEMPT_MINIMUM } from "../../src/domain/reserve.js";
+import { LAMPORTS_PER_SOL } from "../../src/core/amounts.js";
+import { createLookupTableAddress, installCreateLookupTable } from "../../src/domain/create/lookup-table.js";
+import { SYSTEM_ACCOUNT_RENT_EXEMPT_MINIMUM } from "../../src/domain/sol/reserve.js";
 import { associatedTokenAddress, LAUNCH_GLOBAL } from "../../src/launch/programs.js";
 import type { FetchLike } from "../../src/chain/json-rpc.js";
 import type { Store } from "../../src/store/index.js";

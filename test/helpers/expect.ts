@@ -1,6 +1,6 @@
 /** Assertion helpers for the domain's typed errors (ApiError carries the spec's exact `detail`). */
 import { expect } from "vitest";
-import { ApiError } from "../../src/domain/errors.js";
+import { ApiError } from "../../src/core/errors.js";
 
 /** The ApiError `fn` throws, or undefined when it returns; any other error is rethrown. */
 export function apiErrorOf(fn: () => unknown): ApiError | undefined {

@@ -4,7 +4,7 @@ import bs58 from "bs58";
 import { AddressLookupTableAccount, Keypair, PublicKey, TransactionInstruction } from "@solana/web3.js";
 import { ACCOUNT_SIZE, AccountLayout, AccountState, MINT_SIZE, MintLayout } from "@solana/spl-token";
 import { assembleTransaction } from "../../src/chain/tx-assembly.js";
-import type { Address } from "../../src/domain/addresses.js";
+import type { Address } from "../../src/core/addresses.js";
 import type { ExecutionRecord, NewExecution } from "../../src/store/index.js";
 
 /** A valid, distinct base58 address: 32 bytes of `n`. */

@@ -1,6 +1,6 @@
 /** The 503 every execution route answers on an app built without chain access. */
 import { expect } from "vitest";
-import { EXECUTION } from "../../src/domain/errors.js";
+import { EXECUTION } from "../../src/core/errors.js";
 import { buildTestApp } from "./app.js";
 
 /** Asserts 503 {detail: chain unavailable} for `POST url` with a valid key on a fresh app without a chain. */

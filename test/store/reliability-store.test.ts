@@ -8,8 +8,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SignatureStatus } from "../../src/chain/rpc-client.js";
-import { beginIdempotent, IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_TTL_MS } from "../../src/domain/idempotency.js";
-import { reconcileOnce } from "../../src/domain/reconcile.js";
+import {
+  beginIdempotent,
+  IDEMPOTENCY_LEASE_MS,
+  IDEMPOTENCY_TTL_MS,
+} from "../../src/domain/execution/idempotency.js";
+import { reconcileOnce } from "../../src/domain/execution/reconcile.js";
 import { isoNoZone, openStore, type ExecutionRecord, type Store } from "../../src/store/index.js";
 import { newExecution } from "../helpers/fixtures.js";
 import { dropSchema, freshSchemaName, TEST_DATABASE_URL } from "../helpers/pg.js";

@@ -1,0 +1,218 @@
+/**
+ * Every environment variable of the service, parsed and validated once into a frozen `Config`.
+ * Nothing else in the code base reads `process.env`. Each variable is documented in docs/configuration.md.
+ */
+import type { ChainOptions } from "../chain/chain.js";
+import { addressList, ConfigError, int, oneOf, raw, url } from "./parse.js";
+
+import { loadFeeSettings } from "./fees.js";
+import { loadRelaySettings, relayEndpointUrl, type RelayTarget } from "./relays.js";
+
+export { ConfigError } from "./parse.js";
+export type { RelayTarget } from "./relays.js";
+
+export type DoctorAtStart = "warn" | "refuse" | "off";
+const DOCTOR_MODES: readonly DoctorAtStart[] = ["warn", "refuse", "off"];
+
+export type Cluster = "localnet" | "mainnet" | "devnet" | "custom";
+export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+/** Fastify's trustProxy: false, true (trust every hop), a hop count, or a list of addresses / CIDRs. */
+export type TrustProxy = boolean | number | string[];
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  /** Undefined = SQLite file `lasertrade.sqlite` in dataDir; `postgres://…` = PostgreSQL; `sqlite:<path>` = SQLite. */
+  readonly databaseUrl: string | undefined;
+  readonly masterKey: string | undefined;
+  readonly masterKeyFile: string | undefined;
+  /** PREVIOUS_MASTER_KEYS: older keys (same formats as MASTER_KEY) that may only decrypt, during a rotation. */
+  readonly previousMasterKeys: readonly string[];
+  readonly trustProxy: TrustProxy;
+  readonly logLevel: LogLevel;
+  readonly cluster: Cluster;
+  /** True for CLUSTER=localnet: in-process localnet, generated master key. */
+  readonly sandbox: boolean;
+  readonly redisUrl: string | undefined;
+  readonly localnetPort: number;
+  readonly localnetSlotMs: number;
+  readonly rpcUrl: string | undefined;
+  /** The relays every single transaction is sent to in parallel (RELAY presets or RELAY_URL); empty = sandbox fills in. */
+  readonly relays: readonly RelayTarget[];
+  /** The first relay's URL (as configured, `{rpc}` unresolved); kept for the sandbox and older callers. */
+  readonly relayUrl: string | undefined;
+  readonly bundleRelayUrl: string | undefined;
+  readonly relayTipAccounts: readonly string[];
+  readonly relayTipLamports: bigint;
+  /** Undefined = fetch from the bundle relay's getTipAccounts. */
+  readonly bundleTipAccounts: readonly string[] | undefined;
+  /** Address lookup tables for v0 messages (a create with its first buy needs one); sandbox installs its own. */
+  readonly lookupTables: readonly string[];
+  readonly computeUnitPriceMicrolamports: bigint | "auto";
+  /** With "auto": the percentile of recent fees of the written accounts (50, 75 or 90). */
+  readonly computeUnitPricePercentile: number;
+  /** Cap of the automatic price (micro-lamports per CU). */
+  readonly computeUnitPriceMaxMicrolamports: bigint;
+  /** Run the pre-flight checks (npm run doctor) at start: log failures (warn), exit on failure (refuse), or skip. */
+  readonly doctorAtStart: DoctorAtStart;
+  readonly computeUnitLimitTrade: number;
+  readonly computeUnitLimitCreate: number;
+  readonly computeUnitLimitTransfer: number;
+  readonly computeUnitLimitClaim: number;
+  readonly rpcTimeoutMs: number;
+  readonly confirmTimeoutMs: number;
+  readonly bundleConfirmTimeoutMs: number;
+  /** How often open executions are reconciled with the chain (0 = never; the first pass runs at start). */
+  readonly reconcileIntervalMs: number;
+  /** Open executions updated more recently than this still belong to the request waiting on them. */
+  readonly reconcileGraceMs: number;
+}
+
+const CLUSTERS: readonly Cluster[] = ["localnet", "mainnet", "devnet", "custom"];
+const LOG_LEVELS: readonly LogLevel[] = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
+function trustProxy(env: NodeJS.ProcessEnv): TrustProxy {
+  const v = raw(env, "TRUST_PROXY");
+  if (v === undefined || v === "false") return false;
+  if (v === "true") return true;
+  if (/^\d+$/.test(v)) return Number(v);
+  const list = v
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
+  for (const a of list) {
+    if (!/^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(a)) {
+      throw new ConfigError(
+        "TRUST_PROXY",
+        `must be true, false, a hop count or a list of IPs/CIDRs (got "${a}")`,
+      );
+    }
+  }
+  return list;
+}
+
+function databaseUrl(env: NodeJS.ProcessEnv): string | undefined {
+  const v = raw(env, "DATABASE_URL");
+  if (v === undefined) return undefined;
+  if (/^postgres(ql)?:\/\//.test(v) || v.startsWith("sqlite:")) return v;
+  throw new ConfigError("DATABASE_URL", "must start with postgres://, postgresql:// or sqlite:");
+}
+
+/** Parses and validates the environment; throws ConfigError naming the first bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv): Config {
+  const cluster: Cluster = oneOf(env, "CLUSTER", CLUSTERS, "localnet");
+  const sandbox = cluster === "localnet";
+
+  const logLevel = oneOf(env, "LOG_LEVEL", LOG_LEVELS, "info");
+
+  const masterKey = raw(env, "MASTER_KEY");
+  const masterKeyFile = raw(env, "MASTER_KEY_FILE");
+  if (masterKey !== undefined && masterKeyFile !== undefined) {
+    throw new ConfigError("MASTER_KEY", "and MASTER_KEY_FILE must not both be set");
+  }
+  if (!sandbox && masterKey === undefined && masterKeyFile === undefined) {
+    throw new ConfigError("MASTER_KEY", `or MASTER_KEY_FILE is required when CLUSTER=${cluster}`);
+  }
+
+  const fees = loadFeeSettings(env);
+  const rpcUrl = url(env, "RPC_URL", ["http:", "https:"]);
+  if (!sandbox && rpcUrl === undefined)
+    throw new ConfigError("RPC_URL", `is required when CLUSTER=${cluster}`);
+  const relays = loadRelaySettings(env, cluster, sandbox);
+
+  const confirmTimeoutMs = int(env, "CONFIRM_TIMEOUT_MS", 30_000, 1, 3_600_000);
+  const bundleConfirmTimeoutMs = int(env, "BUNDLE_CONFIRM_TIMEOUT_MS", 30_000, 1, 3_600_000);
+  const config: Config = {
+    port: int(env, "PORT", 8080, 0, 65535),
+    host: raw(env, "HOST") ?? "0.0.0.0",
+    dataDir: raw(env, "DATA_DIR") ?? "./data",
+    databaseUrl: databaseUrl(env),
+    masterKey,
+    masterKeyFile,
+    previousMasterKeys: Object.freeze(
+      (raw(env, "PREVIOUS_MASTER_KEYS") ?? "")
+        .split(",")
+        .map((s) => s.trim())
+        .filter((s) => s !== ""),
+    ),
+    trustProxy: trustProxy(env),
+    logLevel,
+    cluster,
+    sandbox,
+    redisUrl: url(env, "REDIS_URL", ["redis:", "rediss:"]),
+    localnetPort: int(env, "LOCALNET_PORT", 8899, 0, 65535),
+    localnetSlotMs: int(env, "LOCALNET_SLOT_MS", 400, 0, 60_000),
+    rpcUrl,
+    relays: relays.relays,
+    relayUrl: relays.relays[0]?.url,
+    bundleRelayUrl: relays.bundleRelayUrl,
+    relayTipAccounts: relays.tipAccounts,
+    relayTipLamports: relays.tipLamports,
+    bundleTipAccounts: relays.bundleTipAccounts,
+    lookupTables: Object.freeze(addressList(env, "LOOKUP_TABLES") ?? []),
+    computeUnitPriceMicrolamports: fees.price,
+    computeUnitPricePercentile: fees.percentile,
+    computeUnitPriceMaxMicrolamports: fees.max,
+    doctorAtStart: oneOf(env, "DOCTOR_AT_START", DOCTOR_MODES, "warn"),
+    computeUnitLimitTrade: int(env, "COMPUTE_UNIT_LIMIT_TRADE", 250_000, 1, 1_400_000),
+    computeUnitLimitCreate: int(env, "COMPUTE_UNIT_LIMIT_CREATE", 500_000, 1, 1_400_000),
+    computeUnitLimitTransfer: int(env, "COMPUTE_UNIT_LIMIT_TRANSFER", 50_000, 1, 1_400_000),
+    computeUnitLimitClaim: int(env, "COMPUTE_UNIT_LIMIT_CLAIM", 100_000, 1, 1_400_000),
+    rpcTimeoutMs: int(env, "RPC_TIMEOUT_MS", 5000, 1, 600_000),
+    confirmTimeoutMs,
+    bundleConfirmTimeoutMs,
+    reconcileIntervalMs: int(env, "RECONCILE_INTERVAL_MS", 30_000, 0, 86_400_000),
+    // Default: the longest a request waits on its own submission plus 30 s, so a running request's record
+    // is never touched.
+    reconcileGraceMs: int(
+      env,
+      "RECONCILE_GRACE_MS",
+      Math.max(confirmTimeoutMs, bundleConfirmTimeoutMs) + 30_000,
+      0,
+      86_400_000,
+    ),
+  };
+  return Object.freeze(config);
+}
+
+/**
+ * The chain layer's options from the configuration. Call it with a config whose chain URLs are set (in
+ * sandbox mode: the config `startSandboxChain` filled in); throws ConfigError naming a missing one.
+ */
+export function chainOptionsFromConfig(config: Config): ChainOptions {
+  const need = <T>(value: T | undefined, variable: string): T => {
+    if (value === undefined) throw new ConfigError(variable, "is required to reach the chain");
+    return value;
+  };
+  return {
+    rpcUrl: need(config.rpcUrl, "RPC_URL"),
+    relayUrl: relayEndpointUrl(need(config.relays[0], "RELAY_URL"), need(config.rpcUrl, "RPC_URL")),
+    relays: config.relays.map((r) => ({
+      name: r.name,
+      url: relayEndpointUrl(r, need(config.rpcUrl, "RPC_URL")),
+      headers: r.auth().headers,
+    })),
+    bundleRelayUrl: need(config.bundleRelayUrl, "BUNDLE_RELAY_URL"),
+    relayTipAccounts: config.relayTipAccounts,
+    relayTipLamports: config.relayTipLamports,
+    ...(config.bundleTipAccounts !== undefined ? { bundleTipAccounts: config.bundleTipAccounts } : {}),
+    computeUnitPrice:
+      config.computeUnitPriceMicrolamports === "auto"
+        ? {
+            mode: "auto",
+            percentile: config.computeUnitPricePercentile,
+            maxMicroLamports: config.computeUnitPriceMaxMicrolamports,
+          }
+        : { mode: "fixed", microLamports: config.computeUnitPriceMicrolamports },
+    computeUnitLimits: {
+      trade: config.computeUnitLimitTrade,
+      create: config.computeUnitLimitCreate,
+      transfer: config.computeUnitLimitTransfer,
+      claim: config.computeUnitLimitClaim,
+    },
+    rpcTimeoutMs: config.rpcTimeoutMs,
+    confirmTimeoutMs: config.confirmTimeoutMs,
+    bundleConfirmTimeoutMs: config.bundleConfirmTimeoutMs,
+    lookupTables: config.lookupTables,
+  };
+}

@@ -1,0 +1,59 @@
+/**
+ * Instructions of a create-led bundle: the create (with its dev buy) for the first leg's wallet, then each
+ * buyer's buy_exact_sol_in quoted against the curve model advanced by the dev buy and every earlier buyer.
+ * No chain access: the coin does not exist yet, so everything comes from Global / FeeConfig.
+ */
+import type { PublicKey, TransactionInstruction } from "@solana/web3.js";
+import { TOKEN_2022_PROGRAM_ID } from "@solana/spl-token";
+import type { Random } from "../../launch/fee-recipients.js";
+import { buildCurveBuyExactSolIn } from "../../launch/trade-instructions.js";
+import { type BundleBuyLeg, type CreateLedBuyQuote, quoteCreateLedBuys } from "./shape.js";
+import type { CreateFields } from "../create/request.js";
+import { type CreatePlan, type LaunchConfig, planCreate } from "../create/plan.js";
+
+/** The planned create-led bundle: one instruction list per leg, in leg order. */
+export interface CreateLedPlan {
+  create: CreatePlan;
+  /** Quotes of the buyer legs (leg i + 1). */
+  buys: CreateLedBuyQuote[];
+  /** Instructions per leg; index 0 is the create. */
+  legInstructions: TransactionInstruction[][];
+}
+
+/** Quotes and builds every leg of a create-led bundle; `wallets[i]` signs leg i (wallets[0] is the creator). */
+export async function planCreateLedBundle(args: {
+  config: LaunchConfig;
+  create: CreateFields;
+  buys: readonly Pick<BundleBuyLeg, "amount" | "slippageBps">[];
+  wallets: readonly PublicKey[];
+  mint: PublicKey;
+  random?: Random;
+}): Promise<CreateLedPlan> {
+  const { config, create, mint, wallets } = args;
+  const creator = wallets[0];
+  if (creator === undefined || wallets.length !== args.buys.length + 1) {
+    throw new RangeError("one wallet per bundle leg is required");
+  }
+  const random = args.random !== undefined ? { random: args.random } : {};
+  const plan = await planCreate({ config, fields: create, creator, mint, ...random });
+  const quotes = quoteCreateLedBuys(plan.curveAfter, args.buys, plan.feesAt);
+  const legInstructions: TransactionInstruction[][] = [plan.instructions];
+  for (const [i, quote] of quotes.entries()) {
+    legInstructions.push(
+      await buildCurveBuyExactSolIn({
+        global: config.global,
+        // The curve this bundle creates: its creator is the create leg's wallet, mayhem as the create asks.
+        curve: { creator, isMayhemMode: create.mayhemMode },
+        mint,
+        user: wallets[i + 1]!, // length checked above
+        tokenProgram: TOKEN_2022_PROGRAM_ID,
+        spendableLamports: quote.lamports,
+        minTokensOut: quote.minTokensOut,
+        // The buyer's account cannot exist before the mint does; idempotent, so a repeated buyer is fine.
+        createAta: true,
+        ...random,
+      }),
+    );
+  }
+  return { create: plan, buys: quotes, legInstructions };
+}

@@ -1,0 +1,213 @@
+/**
+ * POST /v1/laser/bundle (spec 4.5): parse the shape → resolve every leg's wallet → read chain state once
+ * (create-led: nothing to read, Global / FeeConfig are cached; existing token: one getMultipleAccounts) →
+ * quote → build and sign every leg in order (compute budget in each, the bundle tip only in the first leg)
+ * → record ONE execution with every leg's wallet and signature → sendBundle → confirm → record the outcome.
+ * Built on the shared pipeline's lower-level parts (`signWith`, `recordPending`, `submitBundleRecorded`).
+ */
+import { createHash } from "node:crypto";
+import { PublicKey } from "@solana/web3.js";
+import type { Chain, ChainTransaction } from "../../chain/chain.js";
+import type { Store, WalletRecord } from "../../store/index.js";
+import type { Vault } from "../../vault/index.js";
+import type { Address } from "../../core/addresses.js";
+import { planCreateLedBundle } from "./legs.js";
+import { type BundleBuyLeg, type BundleRequest, type BundleSellLeg, parseBundleRequest } from "./shape.js";
+import { resolveLegWallets } from "./wallets.js";
+import { newMintKey } from "../create/mint-key.js";
+import { createRequestSummary } from "../create/service.js";
+import { badRequest, EXECUTION } from "../../core/errors.js";
+import { recordPending, signWith, submitBundleRecorded } from "../execution/pipeline.js";
+import { cachedTradeConfigs, curveConfigs } from "../trade/configs.js";
+import { quoteRead, tradeInstructions } from "../trade/plan.js";
+import { readTrade } from "../trade/read.js";
+import type { TradeIntent } from "../trade/request.js";
+
+/** Collaborators of a bundle. */
+export interface BundleDeps {
+  store: Pick<Store, "findWallet" | "findDefaultWallet" | "insertExecution" | "updateExecution">;
+  chain: Pick<Chain, "rpc" | "caches" | "assemble" | "submit" | "submitBundle" | "bundleTipAccounts">;
+  vault: Pick<Vault, "withKeypair">;
+  /** Uniform [0, 1) for fee-recipient and tip-account choice; default Math.random. */
+  random?: () => number;
+}
+
+/** One leg of the response, in request order. */
+export interface BundleLegResult {
+  index: number;
+  type: "create" | "buy" | "sell";
+  wallet: string;
+  signature: string;
+}
+
+/** The spec's bundle result. */
+export interface BundleResponse {
+  bundle_id: string;
+  results: BundleLegResult[];
+  mint: string;
+  confirmed: boolean;
+  confirmation_status: "confirmed" | "finalized" | null;
+}
+
+/** What the legs became before anything is recorded or sent. */
+interface SignedBundle {
+  mint: string;
+  txs: ChainTransaction[];
+}
+
+/** Executes a bundle for the key; every leg's wallet must belong to it (404 `wallet not found` with `index`). */
+export async function executeBundle(
+  deps: BundleDeps,
+  apiKeyId: number,
+  body: unknown,
+): Promise<BundleResponse> {
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    throw badRequest(EXECUTION.bodyObject);
+  const request = parseBundleRequest(body as Record<string, unknown>);
+  const wallets = await resolveLegWallets(deps.store, apiKeyId, request.legs);
+  const tip = { accounts: await deps.chain.bundleTipAccounts(), lamports: request.tipLamports };
+
+  const signed =
+    request.shape === "create-led"
+      ? await signCreateLed(deps, request, wallets, tip)
+      : await signExistingTrade(deps, request, wallets, tip);
+
+  const results: BundleLegResult[] = request.legs.map((leg, index) => ({
+    index,
+    type: leg.type,
+    wallet: wallets[index]!.publicKey, // one wallet per leg (resolveLegWallets)
+    signature: signed.txs[index]!.signature, // one transaction per leg
+  }));
+  const executionId = await recordPending(deps.store, {
+    apiKeyId,
+    kind: "bundle",
+    wallet: wallets[0]!.publicKey,
+    wallets: [...new Set(wallets.map((w) => w.publicKey))],
+    signatures: signed.txs.map((t) => t.signature),
+    // Known before sending (the relay derives it from the signatures); the relay's own answer overwrites it.
+    bundleId: bundleIdOf(signed.txs.map((t) => t.signature)),
+    request: bundleRequestSummary(request, wallets),
+    lastValidBlockHeight: Math.min(...signed.txs.map((t) => t.lastValidBlockHeight)),
+    computeUnitPriceMicroLamports: signed.txs
+      .map((t) => t.computeUnitPriceMicroLamports)
+      .reduce((a, b) => (b > a ? b : a), 0n),
+  });
+  const result = await submitBundleRecorded(
+    deps,
+    executionId,
+    signed.txs,
+    { confirm: request.confirm },
+    { mint: signed.mint, results },
+  );
+  return {
+    bundle_id: result.bundleId,
+    results,
+    mint: signed.mint,
+    confirmed: result.confirmed,
+    confirmation_status: result.confirmationStatus,
+  };
+}
+
+type Tip = { accounts: PublicKey[]; lamports: bigint };
+
+// The create leg carries the bundle tip; the mint key is wiped as soon as that leg is signed.
+async function signCreateLed(
+  deps: BundleDeps,
+  request: Extract<BundleRequest, { shape: "create-led" }>,
+  wallets: WalletRecord[],
+  tip: Tip,
+): Promise<SignedBundle> {
+  const config = curveConfigs(deps.chain.caches);
+  const mintKey = newMintKey();
+  const mint = mintKey.keypair.publicKey;
+  const txs: ChainTransaction[] = [];
+  try {
+    const plan = await planCreateLedBundle({
+      config,
+      create: request.create.create,
+      buys: request.buys,
+      wallets: wallets.map((w) => new PublicKey(w.publicKey)),
+      mint,
+      ...(deps.random !== undefined ? { random: deps.random } : {}),
+    });
+    for (const [i, instructions] of plan.legInstructions.entries()) {
+      const first = i === 0;
+      txs.push(
+        await signWith(deps, wallets[i]!, () => ({
+          instructions,
+          computeKind: first ? "create" : "trade",
+          tip: first ? tip : "none",
+          ...(first ? { extraSigners: [mintKey.keypair] } : {}),
+        })),
+      );
+      if (first) mintKey.wipe();
+    }
+  } finally {
+    mintKey.wipe();
+  }
+  return { mint: mint.toBase58(), txs };
+}
+
+// One trade of an existing token: the trade endpoint's read, quote and builders, with the bundle tip.
+async function signExistingTrade(
+  deps: BundleDeps,
+  request: Extract<BundleRequest, { shape: "existing-token" }>,
+  wallets: WalletRecord[],
+  tip: Tip,
+): Promise<SignedBundle> {
+  const wallet = wallets[0]!; // exactly one leg
+  const intent = tradeIntentOf(request.mint, request.trade, request.confirm);
+  const read = await readTrade(deps.chain.rpc, intent, new PublicKey(wallet.publicKey));
+  const configs = cachedTradeConfigs(deps.chain.caches);
+  const quote = quoteRead(intent, read, configs);
+  const instructions = await tradeInstructions(read, quote, configs, deps.random);
+  const tx = await signWith(deps, wallet, () => ({ instructions, computeKind: "trade", tip }));
+  return { mint: read.mint.toBase58(), txs: [tx] };
+}
+
+/** The block engine's bundle id: lowercase hex SHA-256 of the legs' first signatures (base58), comma-joined. */
+export function bundleIdOf(signatures: readonly string[]): string {
+  return createHash("sha256").update(signatures.join(","), "utf8").digest("hex");
+}
+
+/** The trade intent of an existing-token bundle leg (bundles are never simulated: the relay is atomic). */
+function tradeIntentOf(mint: Address, leg: BundleBuyLeg | BundleSellLeg, confirm: boolean): TradeIntent {
+  const solBuy = leg.type === "buy" && leg.denominatedInSol;
+  return {
+    action: leg.type,
+    mint,
+    pool: leg.pool ?? null,
+    amountText: leg.amountText,
+    amount: solBuy ? { kind: "sol", lamports: leg.amount } : { kind: "tokens", units: leg.amount },
+    denominatedInSol: solBuy,
+    slippageBps: leg.slippageBps,
+    simulate: false,
+    confirm,
+    measureTiming: false,
+    wallet: leg.wallet ?? null,
+  };
+}
+
+/** What the execution record keeps of a bundle request: the legs with their resolved wallets, no secrets. */
+function bundleRequestSummary(request: BundleRequest, wallets: WalletRecord[]): Record<string, unknown> {
+  const legs = request.legs.map((leg, index) => {
+    const wallet = wallets[index]!.publicKey;
+    if (leg.type === "create") return { index, type: leg.type, wallet, ...createRequestSummary(leg.create) };
+    return {
+      index,
+      type: leg.type,
+      wallet,
+      amount: leg.amountText,
+      denominated_in_sol: leg.type === "buy" ? leg.denominatedInSol : false,
+      slippage_bps: Number(leg.slippageBps),
+      pool: leg.pool ?? null,
+    };
+  });
+  return {
+    shape: request.shape,
+    mint: request.shape === "existing-token" ? request.mint : null,
+    bundle_tip_lamports: request.tipLamports.toString(),
+    confirm: request.confirm,
+    legs,
+  };
+}

@@ -1,0 +1,128 @@
+/** The execution history of an API key (GET /v1/executions): paging and filter rules, and the public view. */
+import { parseAddress } from "../../core/addresses.js";
+import { badRequest, EXECUTION, RULES } from "../../core/errors.js";
+import type { ExecutionKind, ExecutionRecord, Store } from "../../store/index.js";
+
+/** Kinds an execution can have, as the history filter accepts them. */
+export const EXECUTION_KINDS: readonly ExecutionKind[] = [
+  "trade",
+  "create",
+  "bundle",
+  "claim",
+  "consolidate",
+  "transfer",
+  "split",
+];
+
+/** Default and maximum page size. */
+const HISTORY_DEFAULT_LIMIT = 50;
+const HISTORY_MAX_LIMIT = 200;
+
+/** A validated history query. */
+export interface HistoryQuery {
+  limit: number;
+  offset: number;
+  wallet?: string;
+  kind?: ExecutionKind;
+}
+
+/** One execution as the API shows it (no secrets are ever stored, so every stored field is public). */
+export interface ExecutionView {
+  id: string;
+  kind: ExecutionKind;
+  wallet: string;
+  wallets: string[];
+  signatures: string[];
+  bundle_id: string | null;
+  status: string;
+  confirmation_status: string | null;
+  request: unknown;
+  response: unknown;
+  error: unknown;
+  timings: unknown;
+  idempotency_key: string | null;
+  /** Micro-lamports per compute unit the transaction paid (decimal string); null on older records. */
+  compute_unit_price_micro_lamports: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A page of history, newest first; `next_offset` is null on the last page. */
+export interface HistoryPage {
+  executions: ExecutionView[];
+  limit: number;
+  offset: number;
+  next_offset: number | null;
+}
+
+function nonNegativeInt(value: unknown, fallback: number, error: string): number {
+  if (value === undefined || value === null || value === "") return fallback;
+  const text = typeof value === "number" ? String(value) : typeof value === "string" ? value.trim() : "";
+  if (!/^\d{1,9}$/.test(text)) throw badRequest(error);
+  return Number(text);
+}
+
+/** Parses the query string of GET /v1/executions (limit 1..200 default 50, offset ≥ 0, wallet, kind). */
+export function parseHistoryQuery(query: Record<string, unknown>): HistoryQuery {
+  const limit = nonNegativeInt(query.limit, HISTORY_DEFAULT_LIMIT, EXECUTION.historyLimit);
+  if (limit < 1 || limit > HISTORY_MAX_LIMIT) throw badRequest(EXECUTION.historyLimit);
+  const offset = nonNegativeInt(query.offset, 0, EXECUTION.historyOffset);
+  const out: HistoryQuery = { limit, offset };
+  if (query.wallet !== undefined && query.wallet !== "") {
+    out.wallet = parseAddress(query.wallet, RULES.walletInvalid);
+  }
+  if (query.kind !== undefined && query.kind !== "") {
+    if (!(EXECUTION_KINDS as readonly unknown[]).includes(query.kind))
+      throw badRequest(EXECUTION.historyKind);
+    out.kind = query.kind as ExecutionKind;
+  }
+  return out;
+}
+
+/** The public view of a stored execution. */
+function executionView(e: ExecutionRecord): ExecutionView {
+  return {
+    id: e.id,
+    kind: e.kind,
+    wallet: e.wallet,
+    wallets: e.wallets,
+    signatures: e.signatures,
+    bundle_id: e.bundleId,
+    status: e.status,
+    confirmation_status: e.confirmationStatus,
+    request: e.request,
+    response: e.response,
+    error: e.error,
+    timings: e.timings,
+    idempotency_key: e.idempotencyKey,
+    compute_unit_price_micro_lamports: e.computeUnitPriceMicroLamports?.toString() ?? null,
+    created_at: e.createdAt,
+    updated_at: e.updatedAt,
+  };
+}
+
+/**
+ * One page of the key's history, newest first. A wallet filter naming a wallet the key does not hold simply
+ * matches nothing: the history is scoped to the key, so it reveals nothing about other keys.
+ */
+export async function listHistory(
+  store: Pick<Store, "listExecutions">,
+  apiKeyId: number,
+  q: HistoryQuery,
+): Promise<HistoryPage> {
+  // One extra row tells whether another page exists without a count query.
+  const rows = await store.listExecutions({
+    apiKeyId,
+    limit: q.limit + 1,
+    offset: q.offset,
+    ...(q.wallet !== undefined ? { wallet: q.wallet } : {}),
+    ...(q.kind !== undefined ? { kind: q.kind } : {}),
+  });
+  const more = rows.length > q.limit;
+  return {
+    executions: rows.slice(0, q.limit).map(executionView),
+    limit: q.limit,
+    offset: q.offset,
+    next_offset: more ? q.offset + q.limit : null,
+  };
+}

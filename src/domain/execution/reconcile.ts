@@ -1,0 +1,117 @@
+/**
+ * Reconciliation: brings executions that have no final status (process killed between send and outcome,
+ * confirm off, a confirmation wait that ended first, a database hiccup) to one, from the chain's own record.
+ * Each pass leases a batch of open records (so several processes never work on the same one), reads the
+ * block height and then the signatures' statuses (256 per call), and settles what the chain has decided.
+ */
+import {
+  decodeProgramErrorFromLogs,
+  describeTransactionError,
+  logsExcerpt,
+} from "../../chain/program-errors.js";
+import { onChainFailureError } from "../../chain/submit.js";
+import type { RpcClient, SignatureStatus } from "../../chain/rpc-client.js";
+import type { ExecutionPatch, ExecutionStatus, Store } from "../../store/index.js";
+import { isoNoZone } from "../../store/index.js";
+import { settlementOf, type Settlement } from "./reconcile-rules.js";
+
+/** The narrow collaborators of a pass. */
+export interface ReconcileDeps {
+  store: Pick<Store, "claimOpenExecutions" | "settleExecution">;
+  rpc: Pick<RpcClient, "getSignatureStatuses" | "getBlockHeight" | "getTransactionLogs">;
+  /** This process's identity in the lease column. */
+  owner: string;
+  clock: () => Date;
+  /** Records updated more recently than this still belong to the request that is waiting on them. */
+  graceMs: number;
+  /** How long a claimed record stays this process's before another may take it. */
+  leaseMs: number;
+}
+
+/** What one pass did. */
+export interface ReconcileReport {
+  examined: number;
+  settled: Partial<Record<ExecutionStatus, number>>;
+  /** Signature-status calls made. */
+  statusCalls: number;
+}
+
+// getSignatureStatuses answers at most 256 signatures per call.
+const SIGNATURES_PER_CALL = 256;
+const RECORDS_PER_BATCH = 256;
+/** Bounds one pass; what is left waits for the next one. */
+const MAX_BATCHES_PER_PASS = 40;
+
+/** One reconciliation pass over every open record old enough to be orphaned. */
+export async function reconcileOnce(deps: ReconcileDeps): Promise<ReconcileReport> {
+  const report: ReconcileReport = { examined: 0, settled: {}, statusCalls: 0 };
+  for (let batch = 0; batch < MAX_BATCHES_PER_PASS; batch++) {
+    const nowMs = deps.clock().getTime();
+    const records = await deps.store.claimOpenExecutions({
+      owner: deps.owner,
+      nowMs,
+      leaseUntilMs: nowMs + deps.leaseMs,
+      updatedNotAfter: isoNoZone(new Date(nowMs - deps.graceMs)),
+      limit: RECORDS_PER_BATCH,
+    });
+    if (records.length === 0) break;
+    report.examined += records.length;
+    const blockHeight = await deps.rpc.getBlockHeight();
+    const statuses = await statusesOf(
+      deps,
+      records.flatMap((r) => r.signatures),
+      report,
+    );
+    for (const record of records) {
+      const settlement = settlementOf({
+        signatures: record.signatures,
+        statuses: record.signatures.map((s) => statuses.get(s) ?? null),
+        blockHeight,
+        lastValidBlockHeight: record.lastValidBlockHeight,
+        ageMs: nowMs - Date.parse(`${record.createdAt}Z`),
+      });
+      if (settlement === null) continue;
+      if (await deps.store.settleExecution(record.id, deps.owner, await patchOf(deps, settlement))) {
+        report.settled[settlement.status] = (report.settled[settlement.status] ?? 0) + 1;
+      }
+    }
+    if (records.length < RECORDS_PER_BATCH) break;
+  }
+  return report;
+}
+
+async function statusesOf(
+  deps: Pick<ReconcileDeps, "rpc">,
+  signatures: string[],
+  report: ReconcileReport,
+): Promise<Map<string, SignatureStatus | null>> {
+  const out = new Map<string, SignatureStatus | null>();
+  for (let i = 0; i < signatures.length; i += SIGNATURES_PER_CALL) {
+    const chunk = signatures.slice(i, i + SIGNATURES_PER_CALL);
+    const { value } = await deps.rpc.getSignatureStatuses(chunk, { searchTransactionHistory: true });
+    report.statusCalls += 1;
+    chunk.forEach((s, j) => out.set(s, value[j] ?? null));
+  }
+  return out;
+}
+
+/** The stored form of a settlement; a failure gets its decoded program error and log excerpt. */
+async function patchOf(
+  deps: Pick<ReconcileDeps, "rpc">,
+  s: NonNullable<Settlement>,
+): Promise<ExecutionPatch> {
+  if (s.status !== "failed") return { status: s.status, confirmationStatus: s.confirmationStatus };
+  // Logs cost one more read, only for failures; without them the code is still reported.
+  const logs = await deps.rpc.getTransactionLogs(s.signature).catch(() => null);
+  const programError = decodeProgramErrorFromLogs(s.err, logs);
+  const { detail, extra } = onChainFailureError(
+    s.signature,
+    { summary: describeTransactionError(s.err, programError), programError, logs: logsExcerpt(logs) },
+    s.confirmationStatus,
+  );
+  return {
+    status: "failed",
+    confirmationStatus: s.confirmationStatus,
+    error: { status: 502, detail, ...extra },
+  };
+}

@@ -1,0 +1,119 @@
+/**
+ * SOL split (spec 4.10): managed source → one batched read of the source and every destination → effective
+ * reserve, spendable and the spec's allocation → one transaction with one system transfer per destination.
+ */
+import { PublicKey, SystemProgram } from "@solana/web3.js";
+import { formatLamportsAsSol } from "../../core/amounts.js";
+import { readAccounts, transferReserve, type SolDeps } from "./consolidate.js";
+import type { RequestBody } from "../create/request.js";
+import { SOL_RULES, SPEC } from "../../core/errors.js";
+import { runSingleExecution } from "../execution/pipeline.js";
+import { checkNewAccountFunding, splitSpendable } from "./reserve.js";
+import { allocateSplit } from "./split-allocation.js";
+import { checkSplitDestinations, parseSplitRequest } from "./split-request.js";
+import { selectWallet } from "../wallets/wallets.js";
+
+/** One transfer of the split response. */
+export interface SplitTransferView {
+  wallet: string;
+  lamports: bigint;
+  sol: string;
+  mode: "fixed" | "percent" | "equal";
+}
+
+/** The split response. */
+export interface SplitResult {
+  source_wallet: string;
+  source_balance_lamports: bigint;
+  fee_reserve_lamports: bigint;
+  spendable_lamports: bigint;
+  transfer_total_lamports: bigint;
+  transfer_total_sol: string;
+  transfers: SplitTransferView[];
+  signature: string;
+  confirmed: boolean;
+  confirmation_status: string | null;
+}
+
+/** `POST /v1/sol/split/execute`: distributes a share of the source's spendable SOL in one transaction. */
+export async function splitSol(deps: SolDeps, apiKeyId: number, body: RequestBody): Promise<SplitResult> {
+  const request = parseSplitRequest(body);
+  const wallet = await selectWallet(deps.store, apiKeyId, request.source);
+  checkSplitDestinations(wallet.publicKey, request.destinations);
+
+  const { budget, reserve } = transferReserve(deps.chain, request.feeReserveLamports);
+  const destinations = request.destinations.map((d) => new PublicKey(d.wallet));
+  const [sourceAccount, ...destinationAccounts] = await readAccounts(deps.chain, [
+    new PublicKey(wallet.publicKey),
+    ...destinations,
+  ]);
+  const balance = sourceAccount?.lamports ?? 0n;
+  const spendable = splitSpendable({ balance, reserve });
+  const allocation = allocateSplit({
+    spendable,
+    totalPercentHundredths: request.totalPercentHundredths,
+    destinations: request.destinations,
+  });
+  allocation.transfers.forEach((t, i) =>
+    checkNewAccountFunding({
+      exists: destinationAccounts[i] != null,
+      lamports: t.lamports,
+      detail: SOL_RULES.newAccountRentSplit,
+    }),
+  );
+
+  const details = {
+    source_balance_lamports: balance.toString(),
+    fee_reserve_lamports: reserve.toString(),
+    transfer_total_lamports: allocation.transferTotal.toString(),
+    transfers: allocation.transfers.map((t) => ({
+      wallet: t.wallet,
+      lamports: t.lamports.toString(),
+      mode: t.mode,
+    })),
+  };
+  const result = await runSingleExecution({
+    deps,
+    apiKeyId,
+    kind: "split",
+    wallet,
+    request: {
+      source_wallet: wallet.publicKey,
+      destinations: request.destinations.map((d) => d.wallet),
+      confirm: request.confirm,
+    },
+    build: (payer) => ({
+      instructions: allocation.transfers.map((t, i) =>
+        SystemProgram.transfer({
+          fromPubkey: payer.publicKey,
+          toPubkey: destinations[i] as PublicKey,
+          lamports: t.lamports,
+        }),
+      ),
+      computeKind: "transfer",
+      computeUnitPriceMicroLamports: budget.priceMicroLamports,
+    }),
+    // Balances were just read and the allocation checked; the spec gives splits no simulate flag.
+    simulate: false,
+    confirm: request.confirm,
+    simulationFailedDetail: SPEC.split.lowBalance,
+    details,
+  });
+  return {
+    source_wallet: wallet.publicKey,
+    source_balance_lamports: balance,
+    fee_reserve_lamports: reserve,
+    spendable_lamports: spendable,
+    transfer_total_lamports: allocation.transferTotal,
+    transfer_total_sol: formatLamportsAsSol(allocation.transferTotal),
+    transfers: allocation.transfers.map((t) => ({
+      wallet: t.wallet,
+      lamports: t.lamports,
+      sol: formatLamportsAsSol(t.lamports),
+      mode: t.mode,
+    })),
+    signature: result.signature,
+    confirmed: result.confirmed,
+    confirmation_status: result.confirmationStatus,
+  };
+}

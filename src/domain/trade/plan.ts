@@ -1,0 +1,125 @@
+/**
+ * From a routed trade read to the quote and the venue's instructions: the launch layer's read gives the
+ * venue state, `quoteTrade` chooses the instruction and its thresholds, the launch builders make it.
+ * No chain access here: configs come from the caches, the read from the caller's single batch read.
+ */
+import type { TransactionInstruction } from "@solana/web3.js";
+import { computeCurveFeesBps } from "../../launch/curve-quote.js";
+import { badRequest, TRADE_QUOTE } from "../../core/errors.js";
+import { computeSwapFeesBps } from "../../launch/swap-quote.js";
+import { quoteTrade, type TradeQuote, type VenueState } from "./quote.js";
+import type { TradeIntent } from "./request.js";
+import { curveFeeInputs, swapFeeInputs, swapReserves } from "../../launch/quote-inputs.js";
+import type { LaunchFeeConfig, LaunchGlobal, SwapFeeConfig, SwapGlobalConfig } from "../../launch/state.js";
+import { buildSwapState } from "../../launch/swap-state.js";
+import type { TradeRead } from "../../launch/trade-accounts.js";
+import {
+  buildCurveBuy,
+  buildCurveBuyExactSolIn,
+  buildCurveSell,
+  buildSwapBuy,
+  buildSwapSell,
+} from "../../launch/trade-instructions.js";
+
+/** The cached configuration accounts a trade may need; each getter is called only for its venue. */
+export interface TradeConfigs {
+  curve(): { global: LaunchGlobal; feeConfig: LaunchFeeConfig | null };
+  swap(): { globalConfig: SwapGlobalConfig; feeConfig: SwapFeeConfig | null };
+}
+
+/** The venue state the quote math reads, from the routed read. */
+function venueStateOf(read: TradeRead, configs: TradeConfigs): VenueState {
+  if (read.venue === "bonding_curve") {
+    const { global, feeConfig } = configs.curve();
+    return {
+      venue: "bonding_curve",
+      curve: read.curve,
+      fees: computeCurveFeesBps(
+        curveFeeInputs({ global, feeConfig, curve: read.curve, mintSupply: read.mintSupply }),
+      ),
+    };
+  }
+  const { globalConfig, feeConfig } = configs.swap();
+  return {
+    venue: "launchswap",
+    reserves: swapReserves(read),
+    fees: computeSwapFeesBps(swapFeeInputs({ globalConfig, feeConfig, read })),
+  };
+}
+
+/**
+ * Quotes the trade against the read. A token-unit sell above the wallet's balance is refused here: the
+ * program would fail it, and refusing costs nothing (the balance came with the same read).
+ */
+export function quoteRead(intent: TradeIntent, read: TradeRead, configs: TradeConfigs): TradeQuote {
+  if (
+    intent.action === "sell" &&
+    intent.amount.kind === "tokens" &&
+    intent.amount.units > read.userTokenBalance
+  ) {
+    throw badRequest(TRADE_QUOTE.tokenBalanceTooLow);
+  }
+  return quoteTrade({
+    action: intent.action,
+    amount: intent.amount,
+    venue: venueStateOf(read, configs),
+    slippageBps: intent.slippageBps,
+    tokenBalance: read.userTokenBalance,
+  });
+}
+
+/** The venue's instructions for a quoted trade (SDK builders; fee recipients picked as the SDK picks them). */
+export async function tradeInstructions(
+  read: TradeRead,
+  quote: TradeQuote,
+  configs: TradeConfigs,
+  random?: () => number,
+): Promise<TransactionInstruction[]> {
+  const args = quote.args;
+  if (read.venue === "bonding_curve") {
+    const { global } = configs.curve();
+    const common = {
+      global,
+      curve: read.curve,
+      mint: read.mint,
+      user: read.user,
+      tokenProgram: read.tokenProgram,
+      ...(random !== undefined ? { random } : {}),
+    };
+    switch (args.instruction) {
+      case "buy_exact_sol_in":
+        return buildCurveBuyExactSolIn({
+          ...common,
+          spendableLamports: args.spendableSolIn,
+          minTokensOut: args.minTokensOut,
+          createAta: !read.userAtaExists,
+        });
+      case "buy":
+        return buildCurveBuy({
+          ...common,
+          amount: args.amount,
+          maxSolCost: args.maxQuoteIn,
+          createAta: !read.userAtaExists,
+        });
+      case "sell":
+        return buildCurveSell({
+          ...common,
+          amount: args.amount,
+          minSolOutput: args.minQuoteOut,
+          mayhem: read.curve.isMayhemMode,
+          cashback: read.curve.isCashbackCoin,
+        });
+    }
+  }
+  const { globalConfig, feeConfig } = configs.swap();
+  const swapState = buildSwapState(read, globalConfig, feeConfig);
+  switch (args.instruction) {
+    case "buy":
+      return buildSwapBuy({ swapState, baseOut: args.amount, maxQuoteIn: args.maxQuoteIn });
+    case "sell":
+      return buildSwapSell({ swapState, baseIn: args.amount, minQuoteOut: args.minQuoteOut });
+    case "buy_exact_sol_in":
+      // quoteTrade only chooses buy_exact_sol_in for the curve.
+      throw new Error("buy_exact_sol_in is not a swap instruction");
+  }
+}

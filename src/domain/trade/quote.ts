@@ -1,0 +1,194 @@
+/**
+ * From a parsed trade intent and the venue's state to the instruction to send: which instruction, its
+ * arguments, the spec's expected_output (the slippage threshold written into the transaction) and
+ * amount_units. The six rows of the spec's expected_output table, in one place. Routing (which venue)
+ * is decided once, by the launch layer's read interpretation (src/launch/trade-accounts.ts).
+ */
+import { percentOfBalance } from "../../core/amounts.js";
+import {
+  buyExactSolInTokensOut,
+  buyTokensCost,
+  sellSolOut,
+  type CurveFeesBps,
+  type CurveState,
+} from "../../launch/curve-quote.js";
+import { badRequest, RULES, SPEC, TRADE_QUOTE } from "../../core/errors.js";
+import { maxAfterSlippage, minAfterSlippage } from "../../core/slippage.js";
+import {
+  swapBuyBaseInput,
+  swapBuyQuoteInput,
+  swapSellBaseInput,
+  type SwapFeesBps,
+  type SwapReserves,
+} from "../../launch/swap-quote.js";
+
+/** Trade side. */
+export type TradeAction = "buy" | "sell";
+
+/** What a trade's `amount` means once parsed. */
+export type TradeAmount =
+  | { readonly kind: "sol"; readonly lamports: bigint }
+  | { readonly kind: "tokens"; readonly units: bigint }
+  | { readonly kind: "percent"; readonly hundredths: bigint };
+
+/** Where the trade executes, with the state its quote reads. */
+export type VenueState =
+  | {
+      readonly venue: "bonding_curve";
+      readonly curve: CurveState & { readonly complete?: boolean };
+      readonly fees: CurveFeesBps;
+    }
+  | { readonly venue: "launchswap"; readonly reserves: SwapReserves; readonly fees: SwapFeesBps };
+
+/** Venue name as the spec writes it. */
+export type Venue = VenueState["venue"];
+
+/** The instruction to build, with its u64 arguments. */
+export type TradeInstruction =
+  /** Bonding curve: spend exactly `spendableSolIn`, receive at least `minTokensOut`. */
+  | {
+      readonly instruction: "buy_exact_sol_in";
+      readonly spendableSolIn: bigint;
+      readonly minTokensOut: bigint;
+    }
+  /** Curve `buy(amount, max_sol_cost)` or pool `buy(base_amount_out, max_quote_amount_in)`. */
+  | { readonly instruction: "buy"; readonly amount: bigint; readonly maxQuoteIn: bigint }
+  /** Curve `sell(amount, min_sol_output)` or pool `sell(base_amount_in, min_quote_amount_out)`. */
+  | { readonly instruction: "sell"; readonly amount: bigint; readonly minQuoteOut: bigint };
+
+/** A quoted trade: the instruction plus the response's expected_output and amount_units. */
+export interface TradeQuote {
+  readonly venue: Venue;
+  readonly args: TradeInstruction;
+  /** Slippage threshold written into the transaction (spec: expected_output). */
+  readonly expectedOutput: bigint;
+  /** Lamports for SOL buys, token units otherwise; the resolved units for percentage sells. */
+  readonly amountUnits: bigint;
+  /** The quote before slippage (tokens for SOL buys, lamports otherwise), for logs and bundles. */
+  readonly quoted: bigint;
+}
+
+/** Inputs of quoteTrade. */
+export interface TradeQuoteInput {
+  readonly action: TradeAction;
+  readonly amount: TradeAmount;
+  readonly venue: VenueState;
+  readonly slippageBps: bigint;
+  /** The wallet's token balance read at execution time; required for percentage sells. */
+  readonly tokenBalance?: bigint;
+}
+
+/** Quotes a trade and chooses its instruction (spec 4.3 expected_output table; issue 4 instruction choice). */
+export function quoteTrade(input: TradeQuoteInput): TradeQuote {
+  const { action, amount, venue, slippageBps } = input;
+  if (venue.venue === "bonding_curve" && venue.curve.complete === true)
+    throw badRequest(TRADE_QUOTE.curveComplete);
+  if (action === "sell") {
+    const units = resolveSellUnits(amount, input.tokenBalance);
+    return venue.venue === "bonding_curve"
+      ? curveSell(units, venue.curve, venue.fees, slippageBps)
+      : swapSell(units, venue.reserves, venue.fees, slippageBps);
+  }
+  if (amount.kind === "percent") throw badRequest(RULES.percentOnBuy);
+  if (amount.kind === "sol") {
+    return venue.venue === "bonding_curve"
+      ? curveSolBuy(amount.lamports, venue.curve, venue.fees, slippageBps)
+      : swapSolBuy(amount.lamports, venue.reserves, venue.fees, slippageBps);
+  }
+  return venue.venue === "bonding_curve"
+    ? curveTokenBuy(amount.units, venue.curve, venue.fees, slippageBps)
+    : swapTokenBuy(amount.units, venue.reserves, venue.fees, slippageBps);
+}
+
+/** Token units a sell moves: explicit units, or a percentage of the balance (floored, never above it). */
+export function resolveSellUnits(amount: TradeAmount, tokenBalance: bigint | undefined): bigint {
+  if (amount.kind === "tokens") return amount.units;
+  if (amount.kind === "sol") throw badRequest(SPEC.trade.sellInSol);
+  if (tokenBalance === undefined || tokenBalance <= 0n) throw badRequest(RULES.noTokenBalance);
+  const units = percentOfBalance(tokenBalance, amount.hundredths);
+  if (units <= 0n) throw badRequest(RULES.percentZeroUnits);
+  return units;
+}
+
+// Bonding-curve SOL buy: buy_exact_sol_in with the program's own formula, never the SDK's higher estimate.
+function curveSolBuy(lamports: bigint, curve: CurveState, fees: CurveFeesBps, bps: bigint): TradeQuote {
+  const { tokensOut } = buyExactSolInTokensOut(lamports, curve, fees);
+  // The program's behaviour past the curve's real tokens is unverified (reference D.2); a threshold at
+  // most the remaining tokens stays valid whether it caps the fill or not.
+  const quoted = tokensOut < curve.realTokenReserves ? tokensOut : curve.realTokenReserves;
+  const minTokensOut = minAfterSlippage(quoted, bps);
+  if (minTokensOut <= 0n) throw badRequest(RULES.tradeTooSmall);
+  return {
+    venue: "bonding_curve",
+    args: { instruction: "buy_exact_sol_in", spendableSolIn: lamports, minTokensOut },
+    expectedOutput: minTokensOut,
+    amountUnits: lamports,
+    quoted,
+  };
+}
+
+function curveTokenBuy(units: bigint, curve: CurveState, fees: CurveFeesBps, bps: bigint): TradeQuote {
+  // The SDK would silently price only the remaining tokens; the program refuses the buy (6021).
+  if (units > curve.realTokenReserves) throw badRequest(RULES.exceedsReserves);
+  const quoted = buyTokensCost(units, curve, fees);
+  const maxQuoteIn = maxAfterSlippage(quoted, bps);
+  return {
+    venue: "bonding_curve",
+    args: { instruction: "buy", amount: units, maxQuoteIn },
+    expectedOutput: maxQuoteIn,
+    amountUnits: units,
+    quoted,
+  };
+}
+
+function curveSell(units: bigint, curve: CurveState, fees: CurveFeesBps, bps: bigint): TradeQuote {
+  const quoted = sellSolOut(units, curve, fees);
+  if (quoted <= 0n) throw badRequest(RULES.tradeTooSmall);
+  const minQuoteOut = minAfterSlippage(quoted, bps);
+  return {
+    venue: "bonding_curve",
+    args: { instruction: "sell", amount: units, minQuoteOut },
+    expectedOutput: minQuoteOut,
+    amountUnits: units,
+    quoted,
+  };
+}
+
+// Swap SOL buy: what the swap SDK's buyQuoteInput builds — buy(base quoted from the SOL amount, lamports × (1+s)).
+function swapSolBuy(lamports: bigint, reserves: SwapReserves, fees: SwapFeesBps, bps: bigint): TradeQuote {
+  const { base } = swapBuyQuoteInput(lamports, reserves, fees);
+  if (base <= 0n) throw badRequest(RULES.tradeTooSmall);
+  const maxQuoteIn = maxAfterSlippage(lamports, bps);
+  return {
+    venue: "launchswap",
+    args: { instruction: "buy", amount: base, maxQuoteIn },
+    expectedOutput: maxQuoteIn,
+    amountUnits: lamports,
+    quoted: base,
+  };
+}
+
+function swapTokenBuy(units: bigint, reserves: SwapReserves, fees: SwapFeesBps, bps: bigint): TradeQuote {
+  const { totalQuote } = swapBuyBaseInput(units, reserves, fees);
+  const maxQuoteIn = maxAfterSlippage(totalQuote, bps);
+  return {
+    venue: "launchswap",
+    args: { instruction: "buy", amount: units, maxQuoteIn },
+    expectedOutput: maxQuoteIn,
+    amountUnits: units,
+    quoted: totalQuote,
+  };
+}
+
+function swapSell(units: bigint, reserves: SwapReserves, fees: SwapFeesBps, bps: bigint): TradeQuote {
+  const { userQuoteOut } = swapSellBaseInput(units, reserves, fees);
+  if (userQuoteOut <= 0n) throw badRequest(RULES.tradeTooSmall);
+  const minQuoteOut = minAfterSlippage(userQuoteOut, bps);
+  return {
+    venue: "launchswap",
+    args: { instruction: "sell", amount: units, minQuoteOut },
+    expectedOutput: minQuoteOut,
+    amountUnits: units,
+    quoted: userQuoteOut,
+  };
+}

@@ -1,0 +1,105 @@
+/**
+ * The trade endpoint's request rules (spec 4.3): aliases, defaults, the amount table and slippage, turned
+ * into a TradeIntent. Pure: routing and balances are read later by the trade service.
+ */
+import { parseAddress, type Address } from "../../core/addresses.js";
+import {
+  amountText,
+  isPercentText,
+  parseSellPercent,
+  parseSolAmount,
+  parseTokenUnits,
+} from "../../core/amounts.js";
+import { fieldOf, parseBooleanField, type RequestBody } from "../create/request.js";
+import { badRequest, RULES, SPEC } from "../../core/errors.js";
+import { resolveTradeSlippage } from "../../core/slippage.js";
+import type { TradeAction, TradeAmount } from "./quote.js";
+
+/** A validated trade request with every default applied. */
+export interface TradeIntent {
+  readonly action: TradeAction;
+  readonly mint: Address;
+  /** Explicit swap pool (forces the launchswap venue), or null to route by the curve. */
+  readonly pool: Address | null;
+  /** The request's amount as text, echoed in the response's `amount`. */
+  readonly amountText: string;
+  readonly amount: TradeAmount;
+  readonly denominatedInSol: boolean;
+  readonly slippageBps: bigint;
+  readonly simulate: boolean;
+  readonly confirm: boolean;
+  readonly measureTiming: boolean;
+  /** Managed wallet to sign with, or null for the key's default wallet. */
+  readonly wallet: Address | null;
+}
+
+/** Parses and validates a trade request body (spec 4.3); throws a 400 ApiError with the exact text. */
+export function parseTradeRequest(body: RequestBody): TradeIntent {
+  const action = fieldOf(body, ["action", "side"]);
+  if (action !== "buy" && action !== "sell") throw badRequest(SPEC.trade.badAction);
+
+  const mintValue = fieldOf(body, ["mint", "token_mint"]);
+  if (mintValue === undefined) throw badRequest(RULES.mintRequired);
+  const mint = parseAddress(mintValue, RULES.mintInvalid);
+  const poolValue = fieldOf(body, ["pool"]);
+  const pool = poolValue === undefined ? null : parseAddress(poolValue, RULES.poolInvalid);
+
+  const rawAmount = body.amount;
+  if (rawAmount === undefined) throw badRequest(RULES.amountRequired);
+  const text = amountText(rawAmount);
+
+  const denominatedValue = fieldOf(body, ["denominated_in_sol", "denominatedInSol"]);
+  const denominatedInSol =
+    denominatedValue === undefined
+      ? action === "buy"
+      : parseBoolean(denominatedValue, RULES.denominatedInSol);
+
+  const amount = parseAmount(action, denominatedInSol, rawAmount, text);
+  const slippageBps = resolveTradeSlippage({
+    slippage: fieldOf(body, ["slippage"]),
+    slippage_bps: fieldOf(body, ["slippage_bps"]),
+  });
+
+  const walletValue = fieldOf(body, ["wallet"]);
+  return {
+    action,
+    mint,
+    pool,
+    amountText: text,
+    amount,
+    denominatedInSol,
+    slippageBps,
+    simulate: parseBooleanField(body.simulate, true, RULES.simulateBoolean),
+    confirm: parseBooleanField(body.confirm, true, RULES.confirmBoolean),
+    measureTiming: parseBooleanField(body.measure_timing, false, RULES.measureTimingBoolean),
+    wallet: walletValue === undefined ? null : parseAddress(walletValue, RULES.walletInvalid),
+  };
+}
+
+/** The amount table of spec 4.3: SOL buys, exact-token buys, token sells, percentage sells. */
+function parseAmount(
+  action: TradeAction,
+  denominatedInSol: boolean,
+  raw: unknown,
+  text: string,
+): TradeAmount {
+  if (action === "sell") {
+    if (denominatedInSol) throw badRequest(SPEC.trade.sellInSol);
+    if (isPercentText(raw)) return { kind: "percent", hundredths: parseSellPercent(text) };
+    return { kind: "tokens", units: parseTokenUnits(raw) };
+  }
+  if (isPercentText(raw)) throw badRequest(RULES.percentOnBuy);
+  if (denominatedInSol) return { kind: "sol", lamports: parseSolAmount(raw) };
+  return { kind: "tokens", units: parseTokenUnits(raw) };
+}
+
+/** A JSON boolean or the strings "true"/"false" (any case, surrounding spaces ignored). */
+export function parseBoolean(value: unknown, errorText: string): boolean {
+  if (typeof value === "boolean") return value;
+  if (typeof value === "string") {
+    const normalized = value.trim().toLowerCase();
+    if (normalized === "true") return true;
+    if (normalized === "false") return false;
+  }
+  throw badRequest(errorText);
+}

@@ -1,0 +1,149 @@
+/** Builds the Fastify app from its dependencies; nothing here reads the environment or listens. */
+import helmet from "@fastify/helmet";
+import swagger from "@fastify/swagger";
+import swaggerUi from "@fastify/swagger-ui";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import type { Chain } from "../chain/chain.js";
+import type { Config } from "../config/config.js";
+import type { ApiError } from "../core/errors.js";
+import { installAuth } from "./auth.js";
+import { cashbackRoutes } from "./cashback.js";
+import { frameworkErrorHandler, installErrorHandler } from "./error-handler.js";
+import { installIdempotency } from "./idempotency.js";
+import { parseJsonBody } from "./json-body.js";
+import { installMetrics } from "./metrics.js";
+import { openapiBodyTypes } from "./openapi-body-types.js";
+import { observeOutcomes } from "../domain/execution/pipeline.js";
+import { createMetrics, type Metrics } from "../observability/metrics.js";
+import { executionRoutes } from "./executions.js";
+import { healthRoutes } from "./health.js";
+import type { RateLimiter } from "./rate-limiters.js";
+import { setupRoutes } from "./setup.js";
+import { solRoutes } from "./sol.js";
+import { tradeRoutes } from "./trades.js";
+import { walletRoutes } from "./wallets.js";
+import { tokenRoutes } from "./tokens.js";
+import { bundleRoutes } from "./bundles.js";
+import type { Store } from "../store/index.js";
+import type { Vault } from "../vault/index.js";
+
+export interface AppDeps {
+  config: Config;
+  store: Store;
+  vault: Vault;
+  /** A pino logger (see createLogger); omitted = no logging. */
+  logger?: FastifyBaseLogger;
+  clock: () => Date;
+  rateLimiter: RateLimiter;
+  /**
+   * Chain access (RPC, relays, caches, assembly, submission); started by the caller. Omitted: the app still
+   * serves setup, wallets and history, and execution routes answer 503 (see requireChain).
+   */
+  chain?: Chain;
+  /** Prometheus metrics served at /metrics; omitted = a fresh registry for this app (never a global one). */
+  metrics?: Metrics;
+}
+
+const BODY_LIMIT_BYTES = 64 * 1024;
+
+/**
+ * CSP of every response outside /docs: JSON and text load nothing, so nothing is allowed (and no framing).
+ * Swagger UI gets its own policy below, replacing this one on its routes only.
+ */
+const API_CSP = {
+  useDefaults: false,
+  directives: {
+    defaultSrc: ["'none'"],
+    baseUri: ["'none'"],
+    formAction: ["'none'"],
+    frameAncestors: ["'none'"],
+  },
+};
+
+/**
+ * Swagger UI's policy (its page has no inline script; its components set a few inline styles). No
+ * upgrade-insecure-requests: a self-hosted instance is often reached over plain http by IP, where that
+ * directive would break every asset.
+ */
+const DOCS_CSP = {
+  "default-src": ["'self'"],
+  "base-uri": ["'self'"],
+  "script-src": ["'self'"],
+  "script-src-attr": ["'none'"],
+  "style-src": ["'self'", "'unsafe-inline'"],
+  "img-src": ["'self'", "data:"],
+  "font-src": ["'self'", "data:"],
+  "connect-src": ["'self'"],
+  "object-src": ["'none'"],
+  "frame-ancestors": ["'self'"],
+};
+
+/** Fastify's types omit the hop-count form, so a count becomes the equivalent trust function. */
+function trustProxyOption(
+  tp: Config["trustProxy"],
+): boolean | string[] | ((addr: string, hop: number) => boolean) {
+  return typeof tp === "number" ? (_addr, hop) => hop < tp : tp;
+}
+
+/** Builds the app: plugins, auth, error mapping, OpenAPI, and every route. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...(deps.logger !== undefined ? { loggerInstance: deps.logger } : { logger: false }),
+    bodyLimit: BODY_LIMIT_BYTES,
+    trustProxy: trustProxyOption(deps.config.trustProxy),
+    genReqId: () => crypto.randomUUID(),
+    frameworkErrors: frameworkErrorHandler,
+  }) as unknown as FastifyInstance;
+  // (cast: with loggerInstance Fastify infers a logger-specific instance type; routes only need the base type)
+
+  // Own JSON parser: an empty body means "no fields" (set_default is optional), and parse errors become
+  // fixed 400 texts instead of a message quoting the body.
+  app.removeContentTypeParser(["application/json", "text/plain"]);
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (_req, body, done) => {
+    try {
+      done(null, parseJsonBody(typeof body === "string" ? body : body.toString("utf8")));
+    } catch (e) {
+      done(e as ApiError, undefined);
+    }
+  });
+
+  installErrorHandler(app);
+  // Before any plugin registers routes: its request decoration and onRoute hook must reach all of them.
+  installIdempotency(app, {
+    store: deps.store,
+    nowMs: () => deps.clock().getTime(),
+    onError: (e) =>
+      app.log.error({ err: { message: (e as Error).message } }, "idempotency record not written"),
+  });
+  await app.register(helmet, { contentSecurityPolicy: API_CSP });
+  await app.register(swagger, {
+    openapi: {
+      openapi: "3.0.3",
+      info: { title: "lasertrade", version: "0.1.0", description: "Managed-wallet trading API" },
+      components: { securitySchemes: { apiKey: { type: "apiKey", in: "header", name: "x-api-key" } } },
+    },
+    // Typed request bodies in the document (for generated clients); validation keeps the domain parsers.
+    transform: openapiBodyTypes,
+  });
+  await app.register(swaggerUi, { routePrefix: "/docs", staticCSP: DOCS_CSP });
+  installAuth(app, deps);
+  const metrics = deps.metrics ?? createMetrics();
+  installMetrics(app, metrics);
+  // Every route sees the store through the outcome hook, so each recorded execution outcome is counted.
+  deps = {
+    ...deps,
+    store: observeOutcomes(deps.store, (kind, status) => metrics.countExecution(kind, status)),
+  };
+
+  app.get("/openapi.json", { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+  healthRoutes(app, deps);
+  setupRoutes(app, deps);
+  walletRoutes(app, deps);
+  executionRoutes(app, deps);
+  tradeRoutes(app, deps);
+  cashbackRoutes(app, deps);
+  solRoutes(app, deps);
+  tokenRoutes(app, deps);
+  bundleRoutes(app, deps);
+  return app;
+}

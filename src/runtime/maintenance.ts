@@ -1,0 +1,57 @@
+/** The service process's background upkeep: reconciliation of open executions and expiry of idempotency keys. */
+import { randomUUID } from "node:crypto";
+import type { FastifyBaseLogger } from "fastify";
+import type { Chain } from "../chain/chain.js";
+import type { Config } from "../config/config.js";
+import { IDEMPOTENCY_TTL_MS } from "../domain/execution/idempotency.js";
+import { startMaintenance, type MaintenanceTask } from "./maintenance-loop.js";
+import { reconcileOnce } from "../domain/execution/reconcile.js";
+import type { Store } from "../store/index.js";
+
+/** How often keys are purged when reconciliation is off. */
+const PURGE_ONLY_INTERVAL_MS = 3_600_000;
+
+/** Starts the upkeep (first pass now); returns the stop function, which waits for a running pass. */
+export function startServiceMaintenance(deps: {
+  config: Pick<Config, "reconcileIntervalMs" | "reconcileGraceMs">;
+  store: Store;
+  chain: Pick<Chain, "rpc">;
+  logger: FastifyBaseLogger;
+  clock?: () => Date;
+}): () => Promise<void> {
+  const { config, store, logger } = deps;
+  const clock = deps.clock ?? (() => new Date());
+  // This process's name in the lease column; a new one per start, so a restarted process never trusts a
+  // lease its previous life held.
+  const owner = randomUUID();
+  const tasks: MaintenanceTask[] = [
+    {
+      name: "idempotency-purge",
+      run: () => store.purgeIdempotencyKeys(clock().getTime() - IDEMPOTENCY_TTL_MS),
+    },
+  ];
+  // RECONCILE_INTERVAL_MS=0 turns reconciliation off, not the expiry of idempotency keys.
+  const reconciling = config.reconcileIntervalMs > 0;
+  if (reconciling) {
+    tasks.unshift({
+      name: "reconcile",
+      run: async () => {
+        const report = await reconcileOnce({
+          store,
+          rpc: deps.chain.rpc,
+          owner,
+          clock,
+          graceMs: config.reconcileGraceMs,
+          // Long enough for one pass; a process that dies mid-pass frees its records after it.
+          leaseMs: Math.max(2 * config.reconcileIntervalMs, 10_000),
+        });
+        if (report.examined > 0) logger.info({ reconcile: report }, "reconciled open executions");
+      },
+    });
+  }
+  return startMaintenance(tasks, {
+    intervalMs: reconciling ? config.reconcileIntervalMs : PURGE_ONLY_INTERVAL_MS,
+    onError: (task, e) =>
+      logger.warn({ task, err: { message: (e as Error).message } }, "maintenance task failed"),
+  });
+}

@@ -1,0 +1,136 @@
+import { describe, expect, it } from "vitest";
+import { ApiError, RULES, SPEC } from "../../../../src/core/errors.js";
+import { parseBoolean, parseTradeRequest } from "../../../../src/domain/trade/request.js";
+import { badRequestDetailOf } from "../../../helpers/expect.js";
+
+const MINT = "7LSsEoJGhLeZzGvDofTdNg7M3JttxQqGWNLo6vWMpump";
+const POOL = "GseMAnNDvntR5uFePZ51yZBXzNSn7GdFPkfHwfr6d77J";
+const WALLET = "62qc2CNXwrYqQScmEdiZFFAnJR262PxWEuNQtxfafNgV";
+
+const detailOf = (body: Record<string, unknown>): string => badRequestDetailOf(() => parseTradeRequest(body));
+
+describe("parseTradeRequest", () => {
+  it("applies every default to a minimal SOL buy", () => {
+    expect(parseTradeRequest({ action: "buy", mint: MINT, amount: 0.5 })).toEqual({
+      action: "buy",
+      mint: MINT,
+      pool: null,
+      amountText: "0.5",
+      amount: { kind: "sol", lamports: 500_000_000n },
+      denominatedInSol: true,
+      slippageBps: 200n,
+      simulate: true,
+      confirm: true,
+      measureTiming: false,
+      wallet: null,
+    });
+  });
+
+  it("reads the aliases side, token_mint and denominatedInSol", () => {
+    const intent = parseTradeRequest({
+      side: "buy",
+      token_mint: MINT,
+      amount: "1000",
+      denominatedInSol: "false",
+    });
+    expect(intent.action).toBe("buy");
+    expect(intent.mint).toBe(MINT);
+    expect(intent.denominatedInSol).toBe(false);
+    expect(intent.amount).toEqual({ kind: "tokens", units: 1_000n });
+  });
+
+  it("prefers the canonical name when both it and its alias are sent", () => {
+    expect(parseTradeRequest({ action: "sell", side: "buy", mint: MINT, amount: 5 }).action).toBe("sell");
+  });
+
+  it("defaults sells to token units and reads percentages", () => {
+    expect(parseTradeRequest({ action: "sell", mint: MINT, amount: 42 }).amount).toEqual({
+      kind: "tokens",
+      units: 42n,
+    });
+    const all = parseTradeRequest({ action: "sell", mint: MINT, amount: "100%", denominated_in_sol: false });
+    expect(all.amount).toEqual({ kind: "percent", hundredths: 10_000n });
+    expect(all.amountText).toBe("100%");
+    expect(all.denominatedInSol).toBe(false);
+  });
+
+  it("keeps the explicit fields", () => {
+    const intent = parseTradeRequest({
+      action: "buy",
+      mint: MINT,
+      pool: POOL,
+      amount: "1e-7",
+      slippage_bps: 500,
+      simulate: false,
+      confirm: "false",
+      measure_timing: true,
+      wallet: WALLET,
+    });
+    expect(intent).toMatchObject({
+      pool: POOL,
+      wallet: WALLET,
+      amountText: "1e-7",
+      amount: { kind: "sol", lamports: 100n },
+      slippageBps: 500n,
+      simulate: false,
+      confirm: false,
+      measureTiming: true,
+    });
+  });
+
+  it("answers the spec's exact texts", () => {
+    expect(detailOf({ action: "hold", mint: MINT, amount: 1 })).toBe(SPEC.trade.badAction);
+    expect(detailOf({ mint: MINT, amount: 1 })).toBe(SPEC.trade.badAction);
+    expect(detailOf({ action: "BUY", mint: MINT, amount: 1 })).toBe(SPEC.trade.badAction);
+    expect(detailOf({ action: "buy", mint: MINT, amount: true })).toBe(SPEC.trade.amountType);
+    expect(detailOf({ action: "buy", mint: MINT, amount: null })).toBe(SPEC.trade.amountType);
+    expect(detailOf({ action: "buy", mint: MINT, amount: [1] })).toBe(SPEC.trade.amountType);
+    expect(detailOf({ action: "buy", mint: MINT, amount: "0.0000000001" })).toBe(SPEC.trade.solDecimals);
+    expect(detailOf({ action: "sell", mint: MINT, amount: 1, denominated_in_sol: true })).toBe(
+      SPEC.trade.sellInSol,
+    );
+    expect(detailOf({ action: "sell", mint: MINT, amount: "50%", denominatedInSol: "true" })).toBe(
+      SPEC.trade.sellInSol,
+    );
+    expect(detailOf({ action: "buy", mint: MINT, amount: 1, slippage: 1, slippage_bps: 100 })).toBe(
+      SPEC.trade.slippageBoth,
+    );
+  });
+
+  it("answers clear texts for the unlisted violations", () => {
+    expect(detailOf({ action: "buy", amount: 1 })).toBe(RULES.mintRequired);
+    expect(detailOf({ action: "buy", mint: "not-a-key", amount: 1 })).toBe(RULES.mintInvalid);
+    expect(detailOf({ action: "buy", mint: MINT, pool: "x", amount: 1 })).toBe(RULES.poolInvalid);
+    expect(detailOf({ action: "buy", mint: MINT, amount: 1, wallet: 7 })).toBe(RULES.walletInvalid);
+    expect(detailOf({ action: "buy", mint: MINT })).toBe(RULES.amountRequired);
+    expect(detailOf({ action: "buy", mint: MINT, amount: "-1" })).toBe(RULES.amountPositive);
+    expect(detailOf({ action: "buy", mint: MINT, amount: "abc" })).toBe(RULES.amountInvalid);
+    expect(detailOf({ action: "buy", mint: MINT, amount: "10%" })).toBe(RULES.percentOnBuy);
+    expect(detailOf({ action: "buy", mint: MINT, amount: 1.5, denominated_in_sol: false })).toBe(
+      RULES.tokenUnits,
+    );
+    expect(detailOf({ action: "sell", mint: MINT, amount: "0%" })).toBe(RULES.percentRange);
+    expect(detailOf({ action: "sell", mint: MINT, amount: "100.001%" })).toBe(RULES.percentDecimals);
+    expect(detailOf({ action: "sell", mint: MINT, amount: 0 })).toBe(RULES.tokenUnits);
+    expect(detailOf({ action: "buy", mint: MINT, amount: 1, denominated_in_sol: "yes" })).toBe(
+      RULES.denominatedInSol,
+    );
+    expect(detailOf({ action: "buy", mint: MINT, amount: 1, slippage: 51 })).toBe(RULES.slippageRange);
+    expect(detailOf({ action: "buy", mint: MINT, amount: 1, slippage_bps: 5001 })).toBe(RULES.slippageBps);
+    expect(detailOf({ action: "buy", mint: MINT, amount: 1, simulate: "no" })).toBe(RULES.simulateBoolean);
+    expect(detailOf({ action: "buy", mint: MINT, amount: 1, confirm: 1 })).toBe(RULES.confirmBoolean);
+    expect(detailOf({ action: "buy", mint: MINT, amount: 1, measure_timing: "x" })).toBe(
+      RULES.measureTimingBoolean,
+    );
+  });
+});
+
+describe("parseBoolean", () => {
+  it("accepts booleans and boolean strings only", () => {
+    expect(parseBoolean(true, "e")).toBe(true);
+    expect(parseBoolean(" TRUE ", "e")).toBe(true);
+    expect(parseBoolean("False", "e")).toBe(false);
+    for (const v of [0, 1, "1", "", null, "yes"])
+      expect(() => parseBoolean(v, "e")).toThrow(new ApiError(400, "e"));
+  });
+});

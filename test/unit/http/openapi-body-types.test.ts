@@ -1,0 +1,37 @@
+/** The swagger transform adds types to documented request bodies and queries, keeping descriptions. */
+import { describe, expect, it } from "vitest";
+import { openapiBodyTypes } from "../../../src/http/openapi-body-types.js";
+
+describe("openapiBodyTypes", () => {
+  it("types a route's body properties, keeps their descriptions and names the required ones", () => {
+    const schema = {
+      body: { type: "object", properties: { action: { description: "buy or sell" }, mint: {} } },
+      response: { 200: { type: "object" } },
+    };
+    const out = openapiBodyTypes({ schema, url: "/v1/trades/execute", route: { method: "POST" } });
+    const body = out.schema.body as { properties: Record<string, object>; required: string[] };
+    expect(body.properties.action).toEqual({
+      description: "buy or sell",
+      type: "string",
+      enum: ["buy", "sell"],
+    });
+    expect(body.properties.amount).toEqual({ oneOf: [{ type: "string" }, { type: "number" }] });
+    expect(body.required).toEqual(["action", "mint", "amount"]);
+    expect(out.schema.response).toBe(schema.response);
+    expect(out.url).toBe("/v1/trades/execute");
+  });
+
+  it("types the history query and leaves other routes untouched", () => {
+    const q = openapiBodyTypes({
+      schema: { querystring: { type: "object", properties: { limit: { description: "page size" } } } },
+      url: "/v1/executions",
+      route: { method: ["GET", "HEAD"] },
+    });
+    expect((q.schema.querystring as { properties: { limit: object } }).properties.limit).toEqual({
+      description: "page size",
+      type: "integer",
+    });
+    const schema = { body: { type: "object" } };
+    expect(openapiBodyTypes({ schema, url: "/v1/wallets", route: { method: "POST" } }).schema).toBe(schema);
+  });
+});

@@ -1,0 +1,114 @@
+import BetterSqlite3 from "better-sqlite3";
+import { Keypair } from "@solana/web3.js";
+import { Kysely, Migrator, SqliteDialect } from "kysely";
+import { describe, expect, it } from "vitest";
+import { kyselyStore } from "../../../src/store/kysely-store.js";
+import { migrationProvider } from "../../../src/store/migrations.js";
+import { openStore, sqliteTarget } from "../../../src/store/open-store.js";
+import type { Database } from "../../../src/store/schema.js";
+import { newExecution } from "../../helpers/fixtures.js";
+import { isExecutionOutcomeWrite, withCachedStatements } from "../../../src/store/sqlite-statements.js";
+
+describe("sqliteTarget", () => {
+  it("reads the path and the synchronous option of a sqlite: URL (default FULL)", () => {
+    expect(sqliteTarget("sqlite::memory:", "./data")).toEqual({ path: ":memory:", synchronous: "FULL" });
+    expect(sqliteTarget("sqlite:/tmp/a.sqlite", "./data")).toEqual({
+      path: "/tmp/a.sqlite",
+      synchronous: "FULL",
+    });
+    expect(sqliteTarget("sqlite:/tmp/a.sqlite?synchronous=normal", "./data")).toEqual({
+      path: "/tmp/a.sqlite",
+      synchronous: "NORMAL",
+    });
+    expect(sqliteTarget("sqlite://:memory:?synchronous=FULL", "./data")).toEqual({
+      path: ":memory:",
+      synchronous: "FULL",
+    });
+  });
+
+  it("refuses unknown options and values with a message naming them", () => {
+    expect(() => sqliteTarget("sqlite:/tmp/a.sqlite?synchronous=off", "./data")).toThrow(/full" or "normal/);
+    expect(() => sqliteTarget("sqlite:/tmp/a.sqlite?cache=shared", "./data")).toThrow(
+      /unknown SQLite option "cache"/,
+    );
+  });
+
+  it("opens a store with the option", async () => {
+    const store = await openStore("sqlite::memory:?synchronous=normal", "./data");
+    await store.close();
+  });
+});
+
+describe("withCachedStatements", () => {
+  it("prepares each SQL text once and keeps at most `capacity` statements", () => {
+    const db = new BetterSqlite3(":memory:");
+    let prepared = 0;
+    const counting = {
+      close: () => db.close(),
+      prepare: (sql: string) => {
+        prepared++;
+        return db.prepare(sql);
+      },
+    };
+    const cached = withCachedStatements(counting, { capacity: 2 });
+    const a = cached.prepare("select 1");
+    expect(cached.prepare("select 1")).toBe(a);
+    cached.prepare("select 2");
+    cached.prepare("select 3"); // evicts "select 1"
+    expect(prepared).toBe(3);
+    expect(cached.prepare("select 1")).not.toBe(a);
+    expect(prepared).toBe(4);
+    cached.close();
+  });
+});
+
+describe("relaxed outcome writes", () => {
+  it("commit an execution's outcome with synchronous=NORMAL and go back to FULL, also inside a transaction", () => {
+    const db = new BetterSqlite3(":memory:");
+    db.exec('create table "executions" (id text primary key, status text)');
+    db.pragma("synchronous = FULL");
+    const levels: number[] = [];
+    const cached = withCachedStatements(db, { relaxed: isExecutionOutcomeWrite });
+    cached.prepare('insert into "executions" values (?, ?)').run(["a", "pending"]);
+    const update = cached.prepare('update "executions" set "status" = ? where "id" = ? returning *');
+    expect(update.reader).toBe(true);
+    expect(update.all(["submitted", "a"])).toEqual([{ id: "a", status: "submitted" }]);
+    levels.push(db.pragma("synchronous", { simple: true }) as number);
+    db.exec("begin");
+    expect(update.all(["confirmed", "a"])).toHaveLength(1);
+    db.exec("commit");
+    levels.push(db.pragma("synchronous", { simple: true }) as number);
+    // 2 = FULL: the level is restored after each relaxed write.
+    expect(levels).toEqual([2, 2]);
+    expect(isExecutionOutcomeWrite('insert into "executions"')).toBe(false);
+    cached.close();
+  });
+
+  it("are what the store sends for an outcome, and the pending insert is not", async () => {
+    const raw = new BetterSqlite3(":memory:");
+    const seen: string[] = [];
+    const logging = {
+      close: () => raw.close(),
+      prepare: (sql: string) => (seen.push(sql), raw.prepare(sql)),
+    };
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: logging }) });
+    await new Migrator({ db, provider: migrationProvider("sqlite") }).migrateToLatest();
+    const store = kyselyStore(db, "sqlite");
+    const wallet = Keypair.generate().publicKey.toBase58();
+    const { apiKey } = await store.createApiKeyWithWallet("hash", {
+      publicKey: wallet,
+      createdAt: "2026-01-01T00:00:00.000",
+      ciphertext: "c",
+      nonce: "n",
+      tag: "t",
+      keyId: "k",
+    });
+    const record = newExecution(apiKey.id, wallet);
+    seen.length = 0;
+    await store.insertExecution(record);
+    expect(seen.filter(isExecutionOutcomeWrite)).toEqual([]);
+    await store.updateExecution(record.id, { status: "submitted", confirmationStatus: null });
+    expect(seen.filter(isExecutionOutcomeWrite)).toHaveLength(1);
+    await db.destroy();
+  });
+});
