@@ -10,15 +10,14 @@ import {
   parseSolAmount,
   parseTokenUnits,
 } from "../../core/amounts.js";
+import { type CreateFields, parseCreateFields } from "../create/request.js";
 import {
-  type CreateFields,
   fieldOf,
   isPresent,
   parseBooleanField,
-  parseCreateFields,
   parseOptionalWallet,
   type RequestBody,
-} from "../create/request.js";
+} from "../../core/request-fields.js";
 import {
   advanceCurveAfterBuy,
   buyExactSolInTokensOut,

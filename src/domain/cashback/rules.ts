@@ -5,7 +5,12 @@
 import bs58 from "bs58";
 import { type Address, parseAddress } from "../../core/addresses.js";
 import { formatLamportsAsSol } from "../../core/amounts.js";
-import { isPresent, parseBooleanField, parseOptionalWallet, type RequestBody } from "../create/request.js";
+import {
+  isPresent,
+  parseBooleanField,
+  parseOptionalWallet,
+  type RequestBody,
+} from "../../core/request-fields.js";
 import { badRequest, RULES, RULES2, SPEC, upstreamError } from "../../core/errors.js";
 
 /** Most wallets one cashback check may name. */

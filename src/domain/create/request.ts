@@ -2,7 +2,7 @@
  * The create-token request (spec 4.4) and the create model a bundle's create leg reuses (4.5): field aliases,
  * the program's name/symbol/uri limits, the initial buy and its slippage, with the spec's exact texts.
  */
-import { type Address, parseAddress } from "../../core/addresses.js";
+import type { Address } from "../../core/addresses.js";
 import { amountText, parseSolAmount } from "../../core/amounts.js";
 import { badRequest, RULES, RULES2, SPEC } from "../../core/errors.js";
 import {
@@ -12,33 +12,17 @@ import {
   type CurveState,
 } from "../../launch/curve-quote.js";
 import { DEFAULT_SLIPPAGE_BPS, minAfterSlippage, parseSlippagePercent } from "../../core/slippage.js";
-import { parseBoolean } from "../trade/request.js";
-
-/** A JSON request body as the HTTP layer hands it over. */
-export type RequestBody = Record<string, unknown>;
+import {
+  fieldOf,
+  parseBooleanField,
+  parseOptionalWallet,
+  type RequestBody,
+} from "../../core/request-fields.js";
 
 /** Limits the launch program enforces on create_v2 (errors 6043-6045), counted in UTF-8 bytes as borsh writes them. */
 const MAX_NAME_BYTES = 32;
 const MAX_SYMBOL_BYTES = 13;
 const MAX_URI_BYTES = 200;
-
-/** Whether a request field was sent: JSON null counts as absent. */
-export const isPresent = (value: unknown): boolean => value !== undefined && value !== null;
-
-/** The value of the first of `names` present in `body` (JSON null counts as absent). */
-export function fieldOf(body: RequestBody, names: readonly string[]): unknown {
-  return names.map((name) => body[name]).find(isPresent);
-}
-
-/** A boolean field: JSON true/false or the strings "true"/"false"; absent gives `fallback`. */
-export function parseBooleanField(value: unknown, fallback: boolean, errorText: string): boolean {
-  return isPresent(value) ? parseBoolean(value, errorText) : fallback;
-}
-
-/** An optional managed-wallet field; undefined means "the key's default wallet". */
-export function parseOptionalWallet(value: unknown): Address | undefined {
-  return isPresent(value) ? parseAddress(value, RULES.walletInvalid) : undefined;
-}
 
 /** The initial developer buy of a create: the SOL text as sent, its lamports and its slippage. */
 export interface InitialBuy {

@@ -1,6 +1,6 @@
 /** The consolidate request (spec 4.8): destination, optional source list, fee reserve, confirm. */
 import { type Address, parseAddress } from "../../core/addresses.js";
-import { parseBooleanField, type RequestBody } from "../create/request.js";
+import { parseBooleanField, type RequestBody } from "../../core/request-fields.js";
 import { ApiError, badRequest, RULES, RULES2, SPEC, TRANSFER_TARGETS } from "../../core/errors.js";
 import { checkNotReserved } from "./reserved-addresses.js";
 import { parseFeeReserveLamports } from "./reserve.js";

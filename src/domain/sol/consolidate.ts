@@ -12,7 +12,7 @@ import type { Store, WalletRecord } from "../../store/index.js";
 import type { Address } from "../../core/addresses.js";
 import { formatLamportsAsSol } from "../../core/amounts.js";
 import { defaultConsolidationSources, parseConsolidateRequest } from "./consolidate-request.js";
-import type { RequestBody } from "../create/request.js";
+import type { RequestBody } from "../../core/request-fields.js";
 import { ApiError, EXECUTION, FOUNDATION, SOL_RULES, SPEC, upstreamError } from "../../core/errors.js";
 import { runSingleExecution, type ExecutionDeps } from "../execution/pipeline.js";
 import { checkNewAccountFunding, planConsolidation, transactionReserve } from "./reserve.js";

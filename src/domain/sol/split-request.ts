@@ -1,7 +1,12 @@
 /** The split request (spec 4.10): up to five destinations with sol, percent or equal-share entries. */
 import { type Address, parseAddress } from "../../core/addresses.js";
 import { amountText, FULL_PERCENT_HUNDREDTHS, parsePercent, parseSolAmount } from "../../core/amounts.js";
-import { isPresent, parseBooleanField, parseOptionalWallet, type RequestBody } from "../create/request.js";
+import {
+  isPresent,
+  parseBooleanField,
+  parseOptionalWallet,
+  type RequestBody,
+} from "../../core/request-fields.js";
 import { badRequest, RULES, RULES2, SPEC, TRANSFER_TARGETS } from "../../core/errors.js";
 import { checkNotReserved } from "./reserved-addresses.js";
 import { parseFeeReserveLamports } from "./reserve.js";

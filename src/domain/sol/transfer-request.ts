@@ -1,7 +1,7 @@
 /** The send-asset request (spec 4.9): native SOL or a fungible token to any address. */
 import { type Address, parseAddress } from "../../core/addresses.js";
 import { amountText, parseSolAmount, parseTokenUnits } from "../../core/amounts.js";
-import { parseBooleanField, parseOptionalWallet, type RequestBody } from "../create/request.js";
+import { parseBooleanField, parseOptionalWallet, type RequestBody } from "../../core/request-fields.js";
 import { badRequest, RULES, SPEC, TRANSFER_TARGETS } from "../../core/errors.js";
 import { checkNotReserved } from "./reserved-addresses.js";
 import { parseFeeReserveLamports } from "./reserve.js";

@@ -10,7 +10,7 @@ import {
   parseSolAmount,
   parseTokenUnits,
 } from "../../core/amounts.js";
-import { fieldOf, parseBooleanField, type RequestBody } from "../create/request.js";
+import { fieldOf, parseBoolean, parseBooleanField, type RequestBody } from "../../core/request-fields.js";
 import { badRequest, RULES, SPEC } from "../../core/errors.js";
 import { resolveTradeSlippage } from "../../core/slippage.js";
 import type { TradeAction, TradeAmount } from "./quote.js";
@@ -91,15 +91,4 @@ function parseAmount(
   if (isPercentText(raw)) throw badRequest(RULES.percentOnBuy);
   if (denominatedInSol) return { kind: "sol", lamports: parseSolAmount(raw) };
   return { kind: "tokens", units: parseTokenUnits(raw) };
-}
-
-/** A JSON boolean or the strings "true"/"false" (any case, surrounding spaces ignored). */
-export function parseBoolean(value: unknown, errorText: string): boolean {
-  if (typeof value === "boolean") return value;
-  if (typeof value === "string") {
-    const normalized = value.trim().toLowerCase();
-    if (normalized === "true") return true;
-    if (normalized === "false") return false;
-  }
-  throw badRequest(errorText);
 }

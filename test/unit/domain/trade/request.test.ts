@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ApiError, RULES, SPEC } from "../../../../src/core/errors.js";
-import { parseBoolean, parseTradeRequest } from "../../../../src/domain/trade/request.js";
+import { parseBoolean } from "../../../../src/core/request-fields.js";
+import { parseTradeRequest } from "../../../../src/domain/trade/request.js";
 import { badRequestDetailOf } from "../../../helpers/expect.js";
 
 const MINT = "7LSsEoJGhLeZzGvDofTdNg7M3JttxQqGWNLo6vWMpump";
