@@ -13,7 +13,8 @@ import {
   interpretTokenTransferRead,
   tokenTransferReadPlan,
 } from "../../launch/transfer-instructions.js";
-import { readAccounts, transferReserve, type SolDeps } from "./consolidate.js";
+import { readAccounts } from "../../chain/read-accounts.js";
+import { transferReserve, type SolDeps } from "./consolidate.js";
 import type { RequestBody } from "../../core/request-fields.js";
 import { badRequest, SOL_RULES, SPEC } from "../../core/errors.js";
 import { runSingleExecution, type BuiltTransaction } from "../execution/pipeline.js";
