@@ -3,7 +3,7 @@
  * lookup, booleans and the optional managed-wallet field. Kept in core so no capability imports another's parser.
  */
 import { type Address, parseAddress } from "./addresses.js";
-import { badRequest, RULES } from "./errors.js";
+import { badRequest, TRADE_RULES } from "./errors.js";
 
 /** A JSON request body as the HTTP layer hands it over. */
 export type RequestBody = Record<string, unknown>;
@@ -23,7 +23,7 @@ export function parseBooleanField(value: unknown, fallback: boolean, errorText: 
 
 /** An optional managed-wallet field; undefined means "the key's default wallet". */
 export function parseOptionalWallet(value: unknown): Address | undefined {
-  return isPresent(value) ? parseAddress(value, RULES.walletInvalid) : undefined;
+  return isPresent(value) ? parseAddress(value, TRADE_RULES.walletInvalid) : undefined;
 }
 
 /** A JSON boolean or the strings "true"/"false" (any case, surrounding spaces ignored). */

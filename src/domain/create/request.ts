@@ -4,7 +4,7 @@
  */
 import type { Address } from "../../core/addresses.js";
 import { amountText, parseSolAmount } from "../../core/amounts.js";
-import { badRequest, RULES, RULES2, SPEC } from "../../core/errors.js";
+import { badRequest, SPEC, TRADE_RULES, CREATE_RULES } from "../../core/errors.js";
 import {
   advanceCurveAfterBuy,
   buyExactSolInTokensOut,
@@ -58,8 +58,8 @@ function parseNameSymbol(body: RequestBody): { name: string; symbol: string } {
   if (typeof name !== "string" || typeof symbol !== "string" || name.trim() === "" || symbol.trim() === "") {
     throw badRequest(SPEC.create.nameSymbol);
   }
-  if (utf8Length(name) > MAX_NAME_BYTES) throw badRequest(RULES2.nameTooLong);
-  if (utf8Length(symbol) > MAX_SYMBOL_BYTES) throw badRequest(RULES2.symbolTooLong);
+  if (utf8Length(name) > MAX_NAME_BYTES) throw badRequest(CREATE_RULES.nameTooLong);
+  if (utf8Length(symbol) > MAX_SYMBOL_BYTES) throw badRequest(CREATE_RULES.symbolTooLong);
   return { name, symbol };
 }
 
@@ -80,7 +80,7 @@ function parseUri(body: RequestBody): string {
   const value = fieldOf(body, URI_NAMES);
   if (value === undefined || value === "") throw badRequest(SPEC.create.uriRequired);
   if (typeof value !== "string" || !isExternalMetadataUri(value)) throw badRequest(SPEC.create.uriInvalid);
-  if (utf8Length(value) > MAX_URI_BYTES) throw badRequest(RULES2.uriTooLong);
+  if (utf8Length(value) > MAX_URI_BYTES) throw badRequest(CREATE_RULES.uriTooLong);
   return value;
 }
 
@@ -91,10 +91,10 @@ function parseInitialBuy(body: RequestBody): InitialBuy | undefined {
     if (slippage !== undefined) throw badRequest(SPEC.create.slippageWithoutBuy);
     return undefined;
   }
-  const text = amountText(value, RULES2.initialBuyInvalid);
+  const text = amountText(value, CREATE_RULES.initialBuyInvalid);
   const lamports = parseSolAmount(value, {
-    type: RULES2.initialBuyInvalid,
-    invalid: RULES2.initialBuyInvalid,
+    type: CREATE_RULES.initialBuyInvalid,
+    invalid: CREATE_RULES.initialBuyInvalid,
     decimals: SPEC.create.initialBuyDecimals,
     positive: SPEC.create.initialBuyZero,
   });
@@ -110,9 +110,9 @@ export function parseCreateFields(body: RequestBody): CreateFields {
   const mayhemMode = parseBooleanField(
     fieldOf(body, ["mayhem_mode", "mayhemMode"]),
     false,
-    RULES2.mayhemBoolean,
+    CREATE_RULES.mayhemBoolean,
   );
-  const cashback = parseBooleanField(body.cashback, false, RULES2.cashbackBoolean);
+  const cashback = parseBooleanField(body.cashback, false, CREATE_RULES.cashbackBoolean);
   const initialBuy = parseInitialBuy(body);
   return { name, symbol, uri, mayhemMode, cashback, ...(initialBuy === undefined ? {} : { initialBuy }) };
 }
@@ -121,7 +121,7 @@ export function parseCreateFields(body: RequestBody): CreateFields {
 export function parseCreateRequest(body: RequestBody): CreateRequest {
   const fields = parseCreateFields(body);
   const wallet = parseOptionalWallet(body.wallet);
-  const confirm = parseBooleanField(body.confirm, true, RULES.confirmBoolean);
+  const confirm = parseBooleanField(body.confirm, true, TRADE_RULES.confirmBoolean);
   return { ...fields, confirm, ...(wallet === undefined ? {} : { wallet }) };
 }
 
@@ -143,6 +143,6 @@ export function quoteInitialBuy<C extends CurveState>(
   const tokensOut =
     quote.tokensOut < freshCurve.realTokenReserves ? quote.tokensOut : freshCurve.realTokenReserves;
   const minTokensOut = minAfterSlippage(tokensOut, initialBuy.slippageBps);
-  if (minTokensOut <= 0n) throw badRequest(RULES.tradeTooSmall);
+  if (minTokensOut <= 0n) throw badRequest(TRADE_RULES.tradeTooSmall);
   return { tokensOut, minTokensOut, curveAfter: advanceCurveAfterBuy(freshCurve, tokensOut, quote.netSol) };
 }
