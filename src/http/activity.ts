@@ -20,7 +20,19 @@ const activitySchema = {
     rule: { type: ["string", "null"], description: "scope, wallet, frozen, expired or the policy field" },
     ip: { type: ["string", "null"] },
   },
-  required: ["id", "at", "key_id", "key_name", "method", "route", "wallets", "execution_id", "status", "rule", "ip"],
+  required: [
+    "id",
+    "at",
+    "key_id",
+    "key_name",
+    "method",
+    "route",
+    "wallets",
+    "execution_id",
+    "status",
+    "rule",
+    "ip",
+  ],
   additionalProperties: false,
 } as const;
 

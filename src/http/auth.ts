@@ -65,8 +65,7 @@ export function installAuth(
     // Set before the checks, so a refusal is still written to the activity log under this key.
     req.custodyKey = key;
     const config = req.routeOptions.config;
-    const checked =
-      config.allowFrozenAccount === true && key.root ? { ...key, accountFrozen: false } : key;
+    const checked = config.allowFrozenAccount === true && key.root ? { ...key, accountFrozen: false } : key;
     authorize(checked, routeScope(req.method, config.scope), deps.clock());
     // Wallets and executions belong to the account: every domain call works on the root key's id.
     req.apiKey = { id: key.accountId, keyHash: "", createdAt: key.createdAt };

@@ -9,8 +9,14 @@ import type { Config } from "../config/config.js";
 import { ApiError } from "../core/errors.js";
 import type { CustodyContext } from "../domain/keys/custody-store.js";
 import { storedPolicy } from "../domain/keys/policy.js";
-import { refusal } from "../domain/keys/scopes.js";
-import { checkPlan, dailyCapDetail, EXECUTION_ROUTES, planSpend, type SpendKind } from "../domain/keys/spend.js";
+import { mayUseWallet, refusal, walletRefusal } from "../domain/keys/scopes.js";
+import {
+  checkPlan,
+  dailyCapDetail,
+  EXECUTION_ROUTES,
+  planSpend,
+  type SpendKind,
+} from "../domain/keys/spend.js";
 import type { Store } from "../store/index.js";
 
 declare module "fastify" {
@@ -40,11 +46,22 @@ async function prepare(
   const params = req.params as Record<string, unknown> | undefined;
   if (typeof params?.public_key === "string") ctx.wallets.add(params.public_key);
   const kind: SpendKind | undefined =
-    req.method === "POST" ? EXECUTION_ROUTES[req.routeOptions.url as keyof typeof EXECUTION_ROUTES] : undefined;
+    req.method === "POST"
+      ? EXECUTION_ROUTES[req.routeOptions.url as keyof typeof EXECUTION_ROUTES]
+      : undefined;
   if (kind === undefined) return ctx;
   const plan = planSpend(kind, req.body, relayTip(deps.config));
   if (plan === undefined) return ctx;
   ctx.plan = plan;
+  if (key.wallets !== null) {
+    // Decided before any chain access: the signers the body names, or the default wallet it falls back to.
+    const signers = [...plan.signers];
+    if (plan.usesDefault) {
+      const def = await deps.store.findDefaultWallet(key.accountId);
+      if (def !== undefined) signers.push(def.publicKey);
+    }
+    for (const w of signers) if (!mayUseWallet(key, w)) throw walletRefusal(w);
+  }
   const policy = storedPolicy(key.policy);
   const own =
     policy.destinationsAllow !== undefined

@@ -22,7 +22,8 @@ export const policySchema = {
     max_sol_per_execution: { type: "string", description: "SOL; a request moving more is refused" },
     max_sol_per_24h: {
       type: "string",
-      description: "SOL over a rolling 24 h: amounts, fees, tips, priority fees and rent spent through this key",
+      description:
+        "SOL over a rolling 24 h: amounts, fees, tips, priority fees and rent spent through this key",
     },
     max_priority_fee_lamports: { type: "string", description: "lamports per transaction" },
     max_tip_lamports: { type: "string", description: "lamports per request" },
@@ -41,7 +42,10 @@ export const policySchema = {
 const policyBody = {
   type: "object",
   properties: Object.fromEntries(
-    Object.entries(policySchema.properties).map(([k, v]) => [k, { description: "description" in v ? v.description : k }]),
+    Object.entries(policySchema.properties).map(([k, v]) => [
+      k,
+      { description: "description" in v ? v.description : k },
+    ]),
   ),
 } as const;
 

@@ -130,7 +130,8 @@ export function kyselyCustody(
       const set: Updateable<ApiKeysTable> = {};
       if (patch.revokedAt !== undefined) set.revoked_at = patch.revokedAt;
       if (patch.frozen !== undefined) set.frozen = patch.frozen ? 1 : 0;
-      if (patch.policy !== undefined) set.policy = patch.policy === null ? null : JSON.stringify(patch.policy);
+      if (patch.policy !== undefined)
+        set.policy = patch.policy === null ? null : JSON.stringify(patch.policy);
       const r = await db
         .updateTable("api_keys")
         .set(set)

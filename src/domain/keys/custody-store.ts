@@ -42,7 +42,8 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 async function executionSpend(deps: CustodyStoreDeps, plan: SpendPlan, e: NewExecution): Promise<bigint> {
   let amount = plan.amountLamports;
   if (amount === null) {
-    if (deps.balanceOf === undefined) throw refusal("policy max_sol_per_24h: the spend of this request cannot be bounded", "max_sol_per_24h");
+    if (deps.balanceOf === undefined)
+      throw refusal("policy max_sol_per_24h: the spend of this request cannot be bounded", "max_sol_per_24h");
     amount = 0n;
     for (const w of new Set(e.wallets)) amount += await deps.balanceOf(w);
   }

@@ -87,7 +87,8 @@ export async function createSubKey(
   const b = body as Record<string, unknown>;
   for (const k of Object.keys(b)) if (!CREATE_FIELDS.has(k)) throw badRequest(CUSTODY.unknownField(k));
   const name = b.name;
-  if (typeof name !== "string" || name.trim() === "" || name.length > 64) throw badRequest(CUSTODY.nameInvalid);
+  if (typeof name !== "string" || name.trim() === "" || name.length > 64)
+    throw badRequest(CUSTODY.nameInvalid);
   const scopes = parseScopes(b.scopes);
   const now = deps.clock();
   const expiresAt = parseExpiry(b.expires_at, now);
@@ -106,7 +107,10 @@ export async function createSubKey(
 }
 
 /** `GET /v1/keys`: the account's keys that are not revoked, root first. */
-export async function listKeys(deps: Pick<KeysDeps, "store">, accountId: number): Promise<{ keys: KeyView[] }> {
+export async function listKeys(
+  deps: Pick<KeysDeps, "store">,
+  accountId: number,
+): Promise<{ keys: KeyView[] }> {
   return { keys: (await deps.store.listKeys(accountId)).map(keyView) };
 }
 

@@ -5,6 +5,7 @@
 import { formatUnits } from "../../core/amounts.js";
 import type { RequestBody } from "../../core/request-fields.js";
 import { parseBundleRequest } from "../bundle/shape.js";
+import { parseClaimRequest } from "../cashback/rules.js";
 import { parseCreateRequest } from "../create/request.js";
 import { parseConsolidateRequest } from "../sol/consolidate-request.js";
 import { parseSplitRequest } from "../sol/split-request.js";
@@ -45,6 +46,9 @@ export interface SpendPlan {
   destinations: string[];
   /** True when the body forces the launchswap venue (explicit pool). */
   launchswap: boolean;
+  /** Wallets the body names as signers; `usesDefault` when a signer is the account's default wallet. */
+  signers: string[];
+  usesDefault: boolean;
 }
 
 /** A refusal decided by a policy rule. */
@@ -75,6 +79,12 @@ export function planSpend(kind: SpendKind, body: unknown, relayTipLamports: bigi
     mints: [],
     destinations: [],
     launchswap: false,
+    signers: [],
+    usesDefault: false,
+  };
+  const signer = (w: string | undefined | null): void => {
+    if (w === undefined || w === null) plan.usesDefault = true;
+    else plan.signers.push(w);
   };
   try {
     switch (kind) {
@@ -82,12 +92,14 @@ export function planSpend(kind: SpendKind, body: unknown, relayTipLamports: bigi
         const t = parseTradeRequest(b);
         plan.mints = [t.mint];
         plan.launchswap = t.pool !== null;
+        signer(t.wallet);
         // A SOL buy spends its amount; a token-unit buy is bounded by the wallet's balance; a sell spends fees.
         if (t.action === "buy") plan.amountLamports = t.amount.kind === "sol" ? t.amount.lamports : null;
         break;
       }
       case "create": {
         const c = parseCreateRequest(b);
+        signer(c.wallet);
         plan.amountLamports = c.initialBuy?.lamports ?? 0n;
         plan.rentLamports = CREATE_RENT_BOUND_LAMPORTS;
         break;
@@ -98,6 +110,7 @@ export function planSpend(kind: SpendKind, body: unknown, relayTipLamports: bigi
         let total = 0n;
         let bounded = true;
         for (const leg of r.legs) {
+          signer(leg.wallet);
           if (leg.type === "create") {
             total += leg.create.initialBuy?.lamports ?? 0n;
             plan.rentLamports += CREATE_RENT_BOUND_LAMPORTS;
@@ -112,10 +125,12 @@ export function planSpend(kind: SpendKind, body: unknown, relayTipLamports: bigi
         break;
       }
       case "claim":
+        signer(parseClaimRequest(b).wallet);
         break;
       case "transfer": {
         const t = parseTransferRequest(b);
         plan.destinations = [t.destination];
+        signer(t.source);
         if (t.asset.kind === "sol") plan.amountLamports = t.asset.lamports;
         else {
           plan.mints = [t.asset.mint];
@@ -123,14 +138,21 @@ export function planSpend(kind: SpendKind, body: unknown, relayTipLamports: bigi
         }
         break;
       }
-      case "consolidate":
-        plan.destinations = [parseConsolidateRequest(b).destination];
+      case "consolidate": {
+        const c = parseConsolidateRequest(b);
+        plan.destinations = [c.destination];
+        // No sources: every wallet the key may use (the custody store filters the list).
+        plan.signers = c.sources ?? [];
         plan.amountLamports = null;
         break;
-      case "split":
-        plan.destinations = parseSplitRequest(b).destinations.map((d) => d.wallet);
+      }
+      case "split": {
+        const r = parseSplitRequest(b);
+        plan.destinations = r.destinations.map((d) => d.wallet);
+        signer(r.source);
         plan.amountLamports = null;
         break;
+      }
     }
   } catch {
     return undefined;
@@ -142,7 +164,11 @@ export function planSpend(kind: SpendKind, body: unknown, relayTipLamports: bigi
  * The rules decidable from the body alone: mints, destinations (the account's own wallets always allowed),
  * explicit venue, tip, SOL per execution. Null when the request passes them.
  */
-export function checkPlan(policy: Policy, plan: SpendPlan, ownWallets: ReadonlySet<string>): PolicyVerdict | null {
+export function checkPlan(
+  policy: Policy,
+  plan: SpendPlan,
+  ownWallets: ReadonlySet<string>,
+): PolicyVerdict | null {
   for (const mint of plan.mints) {
     if (policy.mintsDeny?.includes(mint) === true)
       return { rule: "mints_deny", detail: `policy mints_deny: mint ${mint} is denied for this key` };
@@ -184,7 +210,8 @@ export function priorityFeeLamports(microLamportsPerCu: bigint, computeUnitLimit
 
 /** The refusal of a priority fee above the policy's bound, or null. */
 export function checkPriorityFee(policy: Policy, kind: SpendKind, feeLamports: bigint): PolicyVerdict | null {
-  if (policy.maxPriorityFeeLamports === undefined || feeLamports <= policy.maxPriorityFeeLamports) return null;
+  if (policy.maxPriorityFeeLamports === undefined || feeLamports <= policy.maxPriorityFeeLamports)
+    return null;
   return {
     rule: "max_priority_fee_lamports",
     detail: `policy max_priority_fee_lamports: this ${kind} pays a priority fee of ${feeLamports} lamports, at most ${policy.maxPriorityFeeLamports} allowed`,
