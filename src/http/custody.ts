@@ -101,12 +101,13 @@ export function installCustody(
   app.addHook("onError", async (req, _reply, err) => {
     if (err instanceof ApiError && typeof err.extra.rule === "string") req.custodyRule = err.extra.rule;
   });
-  app.addHook("onResponse", async (req, reply) => {
+  // Written before the response leaves (onSend), so a caller never sees an answer whose row is missing.
+  app.addHook("onSend", async (req, reply, payload) => {
     const key = req.custodyKey;
-    if (key === null) return;
+    if (key === null) return payload;
     const refused = req.custodyRule !== null;
-    if (!refused && (req.method === "GET" || req.method === "HEAD")) return;
-    if (reply.statusCode === 401) return;
+    if (!refused && (req.method === "GET" || req.method === "HEAD")) return payload;
+    if (reply.statusCode === 401) return payload;
     const ctx = req.custodyContext;
     const params = req.params as Record<string, unknown> | undefined;
     const wallets = new Set(ctx?.wallets ?? []);
@@ -128,5 +129,6 @@ export function installCustody(
     } catch (e) {
       req.log.error({ err: { message: (e as Error).message } }, "activity row not written");
     }
+    return payload;
   });
 }
