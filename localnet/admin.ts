@@ -42,7 +42,10 @@ export function createAdmin(d: AdminDeps): LocalnetAdmin {
       return { mint: mint.toBase58(), creator: creator.toBase58() };
     },
     complete: (mint) => d.operator.completeCurve(d.ledger, new PublicKey(mint)),
-    migrate: (mint) => ({ pool: d.operator.migrateCurve(d.ledger, new PublicKey(mint)).pool.toBase58() }),
+    migrate: (mint) => {
+      const { pool, signature } = d.operator.migrateCurve(d.ledger, new PublicKey(mint));
+      return { pool: pool.toBase58(), signature };
+    },
     setCashback: (user, amounts) => {
       const key = new PublicKey(user);
       d.operator.setBondingCashback(d.ledger, key, amounts.bondingLamports);

@@ -90,8 +90,11 @@ export interface LocalnetAdmin {
   }): { mint: string; creator: string };
   /** Buys a curve out to completion. */
   complete(mint: string): void;
-  /** Migrates a complete curve into its canonical SOL-quoted swap pool; returns the pool address. */
-  migrate(mint: string): { pool: string };
+  /**
+   * Migrates a complete curve into its canonical SOL-quoted swap pool by a recorded transaction of the
+   * program's `migrate` instruction; returns the pool address and the transaction's signature.
+   */
+  migrate(mint: string): { pool: string; signature: string };
   /** Makes `user` hold the given claimable bonding-curve lamports and swap WSOL cashback. */
   setCashback(user: string, amounts: { bondingLamports: bigint; swapLamports: bigint }): void;
 }

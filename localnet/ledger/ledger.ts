@@ -211,6 +211,22 @@ class LocalLedger implements Ledger {
     }
   }
 
+  submit(ixs: TransactionInstruction[]): { signature: string; logs: string[] } {
+    const tx = new Transaction({ feePayer: this.operator.publicKey, ...this.latestBlockhashNumbers() });
+    tx.add(...ixs).sign(this.operator);
+    const record = this.processTransaction(tx.serialize());
+    if (record.err !== null)
+      throw new Error(
+        `operator transaction failed: ${JSON.stringify(record.err)}\n${record.logs.join("\n")}`,
+      );
+    return { signature: record.signature, logs: record.logs };
+  }
+
+  private latestBlockhashNumbers(): { blockhash: string; lastValidBlockHeight: number } {
+    const { blockhash, lastValidBlockHeight } = this.latestBlockhash();
+    return { blockhash, lastValidBlockHeight: Number(lastValidBlockHeight) };
+  }
+
   private touch(pubkey: PublicKey): void {
     this.journal.touch(pubkey);
   }
