@@ -9,7 +9,7 @@ import { signWith } from "../src/domain/execution/pipeline.js";
 import { cachedTradeConfigs } from "../src/domain/trade/configs.js";
 import { quoteRead, tradeInstructions } from "../src/domain/trade/plan.js";
 import { parseTradeRequest } from "../src/domain/trade/request.js";
-import { readAccounts } from "../src/domain/sol/consolidate.js";
+import { readAccounts } from "../src/chain/read-accounts.js";
 import { interpretTradeRead, tradeReadPlan } from "../src/launch/trade-accounts.js";
 import { createVault, parseMasterKey } from "../src/vault/index.js";
 import { randomBytes } from "node:crypto";

@@ -70,6 +70,7 @@ class LocalLedger implements Ledger {
   private readonly runner: InstructionRunner;
   private readonly verifier = new Ed25519Verifier();
   private readonly slotListeners: ((slot: bigint) => void)[] = [];
+  private readonly txListeners: ((record: TransactionRecord) => void)[] = [];
   private readonly slotMs: bigint;
   private readonly genesisUnix: bigint;
   private readonly startSlot: bigint;
@@ -130,6 +131,18 @@ class LocalLedger implements Ledger {
 
   onSlot(listener: (slot: bigint) => void): void {
     this.slotListeners.push(listener);
+  }
+
+  onAccountTouched(listener: (pubkey: PublicKey) => void): void {
+    this.journal.onTouch(listener);
+  }
+
+  onTransaction(listener: (record: TransactionRecord) => void): void {
+    this.txListeners.push(listener);
+  }
+
+  private landed(records: TransactionRecord[]): void {
+    for (const r of records) for (const l of this.txListeners) l(r);
   }
 
   latestBlockhash(): { blockhash: string; lastValidBlockHeight: bigint } {
@@ -266,7 +279,9 @@ class LocalLedger implements Ledger {
 
   processTransaction(wire: Uint8Array): TransactionRecord {
     const tx = this.precheckTransaction(wire);
-    return this.executeClient(tx, wire);
+    const record = this.executeClient(tx, wire);
+    this.landed([record]);
+    return record;
   }
 
   /** Charges the fee, runs the instructions, rolls back on failure (keeping the fee), records. */
@@ -455,6 +470,7 @@ class LocalLedger implements Ledger {
       }
     }
     this.commit(outer);
+    this.landed(records);
     return { landed: true, slot: this.queue.slot, records };
   }
 

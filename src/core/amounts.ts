@@ -3,7 +3,7 @@
  * (a JSON number is first turned into its shortest round-trip text with String(n)); no float arithmetic
  * ever touches a value. Exponent forms ("1e-7", "5E-9", "1.5e+3") are expanded exactly.
  */
-import { badRequest, RULES, SPEC } from "./errors.js";
+import { badRequest, SPEC, TRADE_RULES } from "./errors.js";
 
 /** Lamports per SOL, and the number of decimals of a SOL amount. */
 export const LAMPORTS_PER_SOL = 1_000_000_000n;
@@ -89,14 +89,14 @@ export function parseSolAmount(value: unknown, errors: SolAmountErrors = {}): bi
   const parsed = parseDecimal(text, SOL_DECIMALS);
   switch (parsed.kind) {
     case "invalid":
-      throw badRequest(errors.invalid ?? RULES.amountInvalid);
+      throw badRequest(errors.invalid ?? TRADE_RULES.amountInvalid);
     case "too-precise":
       throw badRequest(errors.decimals ?? SPEC.trade.solDecimals);
     case "too-large":
-      throw badRequest(errors.tooLarge ?? RULES.amountTooLarge);
+      throw badRequest(errors.tooLarge ?? TRADE_RULES.amountTooLarge);
     case "ok":
-      if (parsed.scaled <= 0n) throw badRequest(errors.positive ?? RULES.amountPositive);
-      if (parsed.scaled > U64_MAX) throw badRequest(errors.tooLarge ?? RULES.amountTooLarge);
+      if (parsed.scaled <= 0n) throw badRequest(errors.positive ?? TRADE_RULES.amountPositive);
+      if (parsed.scaled > U64_MAX) throw badRequest(errors.tooLarge ?? TRADE_RULES.amountTooLarge);
       return parsed.scaled;
   }
 }
@@ -105,14 +105,14 @@ export function parseSolAmount(value: unknown, errors: SolAmountErrors = {}): bi
  * Parses a token amount in atomic units (positive integer, JSON number or string) that fits a u64.
  * JSON numbers above 2^53 - 1 are refused: the JSON parser has already rounded them.
  */
-export function parseTokenUnits(value: unknown, invalidError: string = RULES.tokenUnits): bigint {
+export function parseTokenUnits(value: unknown, invalidError: string = TRADE_RULES.tokenUnits): bigint {
   if (typeof value === "number" && Number.isInteger(value) && !Number.isSafeInteger(value)) {
-    throw badRequest(RULES.amountUnsafeNumber);
+    throw badRequest(TRADE_RULES.amountUnsafeNumber);
   }
   const parsed = parseDecimal(amountText(value), 0);
-  if (parsed.kind === "too-large") throw badRequest(RULES.amountTooLarge);
+  if (parsed.kind === "too-large") throw badRequest(TRADE_RULES.amountTooLarge);
   if (parsed.kind !== "ok" || parsed.scaled <= 0n) throw badRequest(invalidError);
-  if (parsed.scaled > U64_MAX) throw badRequest(RULES.amountTooLarge);
+  if (parsed.scaled > U64_MAX) throw badRequest(TRADE_RULES.amountTooLarge);
   return parsed.scaled;
 }
 
@@ -143,8 +143,8 @@ export interface PercentOptions {
 export function parsePercent(text: string, opts: PercentOptions): bigint {
   const body = text.trim().endsWith("%") ? text.trim().slice(0, -1) : text;
   const parsed = parseDecimal(body, opts.maxDecimals);
-  if (parsed.kind === "too-precise") throw badRequest(opts.decimals ?? RULES.amountInvalid);
-  if (parsed.kind !== "ok") throw badRequest(opts.invalid ?? RULES.amountInvalid);
+  if (parsed.kind === "too-precise") throw badRequest(opts.decimals ?? TRADE_RULES.amountInvalid);
+  if (parsed.kind !== "ok") throw badRequest(opts.invalid ?? TRADE_RULES.amountInvalid);
   return parsed.scaled;
 }
 
@@ -158,8 +158,8 @@ export const FULL_PERCENT_HUNDREDTHS = 10_000n;
 
 /** Parses a percentage-sell amount ("25%", "100%", "0.01%") into hundredths of a percent: > 0, ≤ 100, ≤ 2 decimals. */
 export function parseSellPercent(text: string): bigint {
-  const hundredths = parsePercent(text, { maxDecimals: 2, decimals: RULES.percentDecimals });
-  if (hundredths <= 0n || hundredths > FULL_PERCENT_HUNDREDTHS) throw badRequest(RULES.percentRange);
+  const hundredths = parsePercent(text, { maxDecimals: 2, decimals: TRADE_RULES.percentDecimals });
+  if (hundredths <= 0n || hundredths > FULL_PERCENT_HUNDREDTHS) throw badRequest(TRADE_RULES.percentRange);
   return hundredths;
 }
 

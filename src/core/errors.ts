@@ -103,11 +103,58 @@ export const SPEC = {
   },
 } as const;
 
-/**
- * Texts for rule violations the spec leaves unlisted (section 7 says "not shown"); owned by the trade rules
- * (amounts, slippage, trade request, routing, quotes). Documented in docs/decisions.md.
- */
-export const RULES = {
+// Texts for cases the spec leaves "not shown", one group per capability; each is documented in docs/decisions.md.
+
+/** Authentication, setup rate limit, wallet endpoints and wallet selection, malformed HTTP requests. */
+export const FOUNDATION = {
+  apiKeyMissing: "missing x-api-key header",
+  apiKeyInvalid: "invalid API key",
+  setupRateLimited: "setup is limited to one call per IP address every 5 seconds; retry later",
+  walletNotFound: "wallet not found",
+  noWallets: "this API key has no managed wallets; create or import one first",
+  walletAlreadyLinked: "wallet is already linked to this API key",
+  privateKeyRequired: "private_key_base58 is required",
+  privateKeyNotBase58: "private_key_base58 is not valid base58",
+  privateKeyLength: "private_key_base58 must decode to a 64-byte secret key or a 32-byte seed",
+  privateKeyMismatch: "private_key_base58 public key half does not match its secret key",
+  invalidJson: "request body is not valid JSON",
+  unsupportedContentType: "content-type must be application/json",
+  bodyTooLarge: "request body exceeds the 64 KiB limit",
+  notFound: "route not found",
+  internal: "internal server error",
+} as const;
+
+/** Malformed requests the fuzzer found answered outside this catalog (URL, path parameters, nesting). */
+export const HTTP_INPUT = {
+  badUrl: "request URL is not valid (malformed percent-encoding)",
+  paramTooLong: "a path parameter is longer than 100 characters",
+  nestedTooDeep: "request body is nested more than 32 levels deep",
+} as const;
+
+/** Idempotency-Key handling. */
+export const IDEMPOTENCY = {
+  invalidKey: "Idempotency-Key must be 1 to 255 printable ASCII characters",
+  differentRequest: "Idempotency-Key was already used with a different request",
+  inProgress: "a request with this Idempotency-Key is still in progress",
+  interrupted:
+    "the first request with this Idempotency-Key was interrupted after it recorded an execution; GET /v1/executions shows its outcome",
+} as const;
+
+/** The execution pipeline and the execution history. */
+export const EXECUTION = {
+  chainUnavailable: "chain access is not configured on this server; execution endpoints are unavailable",
+  bodyObject: "request body must be a JSON object",
+  cacheMissing: "launch program configuration account is not available from the RPC; retry later",
+  readFailedPrefix: "RPC read failed: ",
+  transactionTooLargePrefix: "transaction does not fit the 1232-byte limit: ",
+  historyLimit: "limit must be an integer from 1 to 200",
+  historyOffset: "offset must be a non-negative integer",
+  historyKind: "kind must be one of trade, create, bundle, claim, consolidate, transfer, split",
+  chainNotReady: "the chain RPC has not answered since start-up; retry shortly",
+} as const;
+
+/** Trade rules: amounts, slippage, the trade request, and quote-time checks (used by every parser of amounts). */
+export const TRADE_RULES = {
   amountRequired: "amount is required",
   amountInvalid: "amount must be a decimal number",
   amountPositive: "amount must be greater than zero",
@@ -134,40 +181,13 @@ export const RULES = {
   measureTimingBoolean: "measure_timing must be true or false",
   tradeTooSmall: "amount is too small to trade",
   exceedsReserves: "amount exceeds the tokens available for purchase",
+  emptyPool: "pool has no liquidity",
+  insufficientQuoteReserves: "pool quote reserves cannot cover this sell",
+  curveComplete: "bonding curve is complete",
+  tokenBalanceTooLow: "wallet token balance is too low for this sell",
 } as const;
 
-/**
- * Texts for rule violations the spec leaves unlisted, owned by the create, bundle, cashback, consolidate,
- * transfer and split rules. Documented in docs/decisions.md.
- */
-export const RULES2 = {
-  nameTooLong: "name must be at most 32 bytes",
-  symbolTooLong: "symbol must be at most 13 bytes",
-  uriTooLong: "uri must be at most 200 bytes",
-  initialBuyInvalid: "initial_buy must be a SOL amount as a number or decimal string",
-  mayhemBoolean: "mayhem_mode must be true or false",
-  cashbackBoolean: "cashback must be true or false",
-  bundleTipRequired: "bundleTip is required",
-  bundleTipInvalid: "bundleTip must be a SOL amount as a number or decimal string",
-  legObject: "each bundle leg must be an object",
-  legType: "bundle leg type must be create, buy or sell",
-  legPercent: "percentage amounts are not supported in bundle legs",
-  legSlippage: "bundle buy and sell legs use slippageBps, not slippage",
-  slippageBpsInvalid: "slippageBps must be a non-negative integer",
-  legDenominated: "denominatedInSol must be true or false",
-  poolWithCreate: "pool is only valid for existing-token trades",
-  claimBondingBoolean: "claim_bonding_curve must be true or false",
-  claimLaunchswapBoolean: "claim_launchswap must be true or false",
-  feeReserve: "fee_reserve_lamports must be a non-negative integer",
-  sourceInvalid: "invalid source wallet address",
-  destinationObject: "each destination must be an object with a wallet",
-  destinationSolInvalid: "destination sol must be a SOL amount as a number or decimal string",
-  destinationPercentInvalid: "destination percent must be greater than 0 and at most 100",
-  destinationPercentDecimals: "destination percent cannot have more than 2 decimal places",
-  totalPercentDecimals: "total_percent cannot have more than 2 decimal places",
-} as const;
-
-/** Texts of the launch layer (routing and account checks the spec leaves unlisted). Documented in docs/decisions.md. */
+/** The launch layer: routing a mint to its venue and checking the accounts read. */
 export const LAUNCH = {
   mintNotFound: SPEC.transfer.mintNotFound,
   unsupportedMint: SPEC.transfer.unsupportedMint,
@@ -179,95 +199,51 @@ export const LAUNCH = {
   poolMintMismatch: "mint does not match the pool base mint",
   poolVaultsUnexpected: "pool token accounts are not the pool's associated token accounts",
   curveInvalid: "bonding curve account could not be decoded",
+  curveNotSolQuoted: "only coins quoted in SOL are supported",
 } as const;
 
-/** Texts for quote-time violations (trade-quote, swap-quote); unlisted by the spec, documented in docs/decisions.md. */
-export const TRADE_QUOTE = {
-  emptyPool: "pool has no liquidity",
-  insufficientQuoteReserves: "pool quote reserves cannot cover this sell",
-  curveComplete: "bonding curve is complete",
-  tokenBalanceTooLow: "wallet token balance is too low for this sell",
+/** The create request beyond the spec's own texts. */
+export const CREATE_RULES = {
+  nameTooLong: "name must be at most 32 bytes",
+  symbolTooLong: "symbol must be at most 13 bytes",
+  uriTooLong: "uri must be at most 200 bytes",
+  initialBuyInvalid: "initial_buy must be a SOL amount as a number or decimal string",
+  mayhemBoolean: "mayhem_mode must be true or false",
+  cashbackBoolean: "cashback must be true or false",
 } as const;
 
-/**
- * Texts of the service foundation for cases the spec leaves "not shown": authentication, setup rate limit,
- * wallet endpoints, wallet selection, and malformed HTTP requests. Documented in docs/decisions.md.
- */
-export const FOUNDATION = {
-  apiKeyMissing: "missing x-api-key header",
-  apiKeyInvalid: "invalid API key",
-  setupRateLimited: "setup is limited to one call per IP address every 5 seconds; retry later",
-  walletNotFound: "wallet not found",
-  noWallets: "this API key has no managed wallets; create or import one first",
-  walletAlreadyLinked: "wallet is already linked to this API key",
-  privateKeyRequired: "private_key_base58 is required",
-  privateKeyNotBase58: "private_key_base58 is not valid base58",
-  privateKeyLength: "private_key_base58 must decode to a 64-byte secret key or a 32-byte seed",
-  privateKeyMismatch: "private_key_base58 public key half does not match its secret key",
-  invalidJson: "request body is not valid JSON",
-  unsupportedContentType: "content-type must be application/json",
-  bodyTooLarge: "request body exceeds the 64 KiB limit",
-  notFound: "route not found",
-  internal: "internal server error",
+/** Bundle legs and the bundle tip beyond the spec's own texts. */
+export const BUNDLE_RULES = {
+  bundleTipRequired: "bundleTip is required",
+  bundleTipInvalid: "bundleTip must be a SOL amount as a number or decimal string",
+  legObject: "each bundle leg must be an object",
+  legType: "bundle leg type must be create, buy or sell",
+  legPercent: "percentage amounts are not supported in bundle legs",
+  legSlippage: "bundle buy and sell legs use slippageBps, not slippage",
+  slippageBpsInvalid: "slippageBps must be a non-negative integer",
+  legDenominated: "denominatedInSol must be true or false",
+  poolWithCreate: "pool is only valid for existing-token trades",
 } as const;
 
-/**
- * Texts of the execution pipeline, the trade service and the execution history (issue 4) for cases the
- * spec leaves "not shown". Documented in docs/decisions.md.
- */
-export const EXECUTION = {
-  chainUnavailable: "chain access is not configured on this server; execution endpoints are unavailable",
-  bodyObject: "request body must be a JSON object",
-  cacheMissing: "launch program configuration account is not available from the RPC; retry later",
-  readFailedPrefix: "RPC read failed: ",
-  transactionTooLargePrefix: "transaction does not fit the 1232-byte limit: ",
-  historyLimit: "limit must be an integer from 1 to 200",
-  historyOffset: "offset must be a non-negative integer",
-  historyKind: "kind must be one of trade, create, bundle, claim, consolidate, transfer, split",
+/** The cashback claim request. */
+export const CASHBACK_RULES = {
+  claimBondingBoolean: "claim_bonding_curve must be true or false",
+  claimLaunchswapBoolean: "claim_launchswap must be true or false",
 } as const;
 
-/**
- * Texts of the SOL endpoints (consolidate, send asset, split) for rules the spec leaves unlisted: the runtime's
- * rent rule for accounts a transfer creates. Documented in docs/decisions.md.
- */
+/** Consolidate, transfer and split: fee reserve, sources, destinations, rent of new accounts, reserved addresses. */
 export const SOL_RULES = {
+  feeReserve: "fee_reserve_lamports must be a non-negative integer",
+  sourceInvalid: "invalid source wallet address",
+  destinationObject: "each destination must be an object with a wallet",
+  destinationSolInvalid: "destination sol must be a SOL amount as a number or decimal string",
+  destinationPercentInvalid: "destination percent must be greater than 0 and at most 100",
+  destinationPercentDecimals: "destination percent cannot have more than 2 decimal places",
+  totalPercentDecimals: "total_percent cannot have more than 2 decimal places",
   newAccountRent:
     "destination account does not exist yet and must receive at least the rent-exempt minimum of 890880 lamports",
   newAccountRentSplit:
     "each destination that does not exist yet must receive at least the rent-exempt minimum of 890880 lamports",
-} as const;
-
-/** More launch-layer texts (appended after LAUNCH). */
-export const LAUNCH2 = {
-  curveNotSolQuoted: "only coins quoted in SOL are supported",
-} as const;
-
-/** More execution-pipeline texts (issue 4), appended after EXECUTION. Documented in docs/decisions.md. */
-export const EXECUTION2 = {
-  chainNotReady: "the chain RPC has not answered since start-up; retry shortly",
-} as const;
-
-/** Idempotency-Key texts (issue 9). Documented in docs/decisions.md and docs/operations.md. */
-export const IDEMPOTENCY = {
-  invalidKey: "Idempotency-Key must be 1 to 255 printable ASCII characters",
-  differentRequest: "Idempotency-Key was already used with a different request",
-  inProgress: "a request with this Idempotency-Key is still in progress",
-  interrupted:
-    "the first request with this Idempotency-Key was interrupted after it recorded an execution; GET /v1/executions shows its outcome",
-} as const;
-
-/**
- * Texts for malformed requests that the fuzzer (issue 9.5) found answered outside this catalog or not at all.
- * Documented in docs/decisions.md.
- */
-export const HTTP_INPUT = {
-  badUrl: "request URL is not valid (malformed percent-encoding)",
-  paramTooLong: "a path parameter is longer than 100 characters",
-  nestedTooDeep: "request body is nested more than 32 levels deep",
-} as const;
-
-/** Texts for transfers to an address that is never a wallet (issue 9.5). Documented in docs/decisions.md. */
-export const TRANSFER_TARGETS = {
   destinationReserved: "destination wallet is a program or sysvar address, not a wallet",
   splitDestinationReserved: "each destination must be a wallet, not a program or sysvar address",
 } as const;

@@ -5,7 +5,7 @@
  * compute: `x - floor(x*s)` and `x + floor(x*s)`).
  */
 import { parseNonNegativeInteger, parsePercent } from "./amounts.js";
-import { badRequest, RULES, SPEC } from "./errors.js";
+import { badRequest, SPEC, TRADE_RULES } from "./errors.js";
 
 /** Basis points in 100 %. */
 export const BPS_DENOMINATOR = 10_000n;
@@ -25,24 +25,24 @@ export interface SlippagePercentOptions {
  * decimals is exactly an integer number of bps, so no rounding happens here.
  */
 export function parseSlippagePercent(value: unknown, opts: SlippagePercentOptions): bigint {
-  if (typeof value !== "number" && typeof value !== "string") throw badRequest(RULES.slippageInvalid);
+  if (typeof value !== "number" && typeof value !== "string") throw badRequest(TRADE_RULES.slippageInvalid);
   const text = typeof value === "number" ? String(value) : value;
   const bps = parsePercent(text, {
     maxDecimals: 2,
-    invalid: RULES.slippageInvalid,
-    decimals: RULES.slippageDecimals,
+    invalid: TRADE_RULES.slippageInvalid,
+    decimals: TRADE_RULES.slippageDecimals,
   });
   const min = opts.allowZero ? 0n : 1n;
   if (bps < min || bps > MAX_SLIPPAGE_BPS) {
-    throw badRequest(opts.allowZero ? RULES.slippageRange : RULES.slippagePositiveRange);
+    throw badRequest(opts.allowZero ? TRADE_RULES.slippageRange : TRADE_RULES.slippagePositiveRange);
   }
   return bps;
 }
 
 /** Parses `slippage_bps`: an integer 0..5000 as a JSON number or a digit string. */
 export function parseSlippageBps(value: unknown): bigint {
-  const bps = parseNonNegativeInteger(value, RULES.slippageBps);
-  if (bps > MAX_SLIPPAGE_BPS) throw badRequest(RULES.slippageBps);
+  const bps = parseNonNegativeInteger(value, TRADE_RULES.slippageBps);
+  if (bps > MAX_SLIPPAGE_BPS) throw badRequest(TRADE_RULES.slippageBps);
   return bps;
 }
 

@@ -3,7 +3,7 @@ import type { FastifyInstance } from "fastify";
 import type { Chain } from "../chain/chain.js";
 import { claimCashback, type ClaimDeps } from "../domain/cashback/claim.js";
 import { checkCashback } from "../domain/cashback/check.js";
-import type { RequestBody } from "../domain/create/request.js";
+import type { RequestBody } from "../core/request-fields.js";
 import { requireChain } from "../domain/execution/pipeline.js";
 import { requireApiKey } from "./auth.js";
 import { requestStore } from "./idempotency.js";

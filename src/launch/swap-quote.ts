@@ -3,7 +3,7 @@
  * launch-programs.md B.2). Slippage is not applied here: trade-quote applies it in basis points.
  */
 import { calculateFeeTier, ceilDiv, feeAmount, type FeeRates, type FeeTier } from "./curve-quote.js";
-import { badRequest, RULES, TRADE_QUOTE } from "../core/errors.js";
+import { badRequest, TRADE_RULES } from "../core/errors.js";
 import { BPS_DENOMINATOR } from "../core/slippage.js";
 
 /** pump-amm TOTAL_TOKEN_SUPPLY: the market-cap basis of mayhem pools (the curve uses it the other way round). */
@@ -82,7 +82,7 @@ export interface SwapBuyBaseQuote {
 /** The SDK's buyBaseInput: lamports (with fees) to buy exactly `base` tokens; 400 when the pool lacks them. */
 export function swapBuyBaseInput(base: bigint, reserves: SwapReserves, fees: SwapFeesBps): SwapBuyBaseQuote {
   assertLiquid(reserves);
-  if (base >= reserves.baseReserve) throw badRequest(RULES.exceedsReserves);
+  if (base >= reserves.baseReserve) throw badRequest(TRADE_RULES.exceedsReserves);
   const internalQuoteAmount = ceilDiv(effectiveQuoteReserve(reserves) * base, reserves.baseReserve - base);
   return { internalQuoteAmount, totalQuote: internalQuoteAmount + swapFees(internalQuoteAmount, fees) };
 }
@@ -125,13 +125,13 @@ export function swapSellBaseInput(
   assertLiquid(reserves);
   const gross = (effectiveQuoteReserve(reserves) * base) / (reserves.baseReserve + base);
   const lpFee = feeAmount(gross, fees.lpFeeBps);
-  if (reserves.quoteReserve < gross - lpFee) throw badRequest(TRADE_QUOTE.insufficientQuoteReserves);
+  if (reserves.quoteReserve < gross - lpFee) throw badRequest(TRADE_RULES.insufficientQuoteReserves);
   const userQuoteOut = gross - swapFees(gross, fees);
-  if (userQuoteOut < 0n) throw badRequest(RULES.tradeTooSmall);
+  if (userQuoteOut < 0n) throw badRequest(TRADE_RULES.tradeTooSmall);
   return { userQuoteOut, internalQuoteAmountOut: gross };
 }
 
 /** The SDK refuses empty pools; so do we, with a 400 the caller can show. */
 function assertLiquid(reserves: SwapReserves): void {
-  if (reserves.baseReserve <= 0n || reserves.quoteReserve <= 0n) throw badRequest(TRADE_QUOTE.emptyPool);
+  if (reserves.baseReserve <= 0n || reserves.quoteReserve <= 0n) throw badRequest(TRADE_RULES.emptyPool);
 }

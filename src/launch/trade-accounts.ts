@@ -5,7 +5,7 @@
  */
 import { PublicKey } from "@solana/web3.js";
 import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "@solana/spl-token";
-import { LAUNCH, LAUNCH2, badRequest } from "../core/errors.js";
+import { LAUNCH, badRequest } from "../core/errors.js";
 import {
   LAUNCH_PROGRAM_ID,
   LAUNCH_SWAP_PROGRAM_ID,
@@ -130,7 +130,7 @@ export function interpretTradeRead(plan: TradeReadPlan, accounts: ReadResult): T
   const curve = launchCurve(at("curve"));
   // SOL curves store the zero key (some WSOL); other quotes need the v2 instructions we do not build.
   if (curve !== null && !curve.quoteMint.equals(PublicKey.default) && !curve.quoteMint.equals(WSOL_MINT)) {
-    throw badRequest(LAUNCH2.curveNotSolQuoted);
+    throw badRequest(LAUNCH.curveNotSolQuoted);
   }
   if (curve !== null && !curve.complete) {
     return { venue: "bonding_curve", ...common(plan, at), curveAddress: plan.keys.curve, curve };

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { Keypair, type TransactionInstruction } from "@solana/web3.js";
 import type { ChainTransaction } from "../../src/chain/chain.js";
 import { SubmissionError, type SubmitResult } from "../../src/chain/submit.js";
-import { ApiError, EXECUTION, EXECUTION2, SPEC } from "../../src/core/errors.js";
+import { ApiError, EXECUTION, SPEC } from "../../src/core/errors.js";
 import {
   failureOutcome,
   requireChain,
@@ -140,7 +140,7 @@ describe("failureOutcome", () => {
         },
       },
     };
-    expect(() => requireChain(notStarted)).toThrow(new ApiError(503, EXECUTION2.chainNotReady));
+    expect(() => requireChain(notStarted)).toThrow(new ApiError(503, EXECUTION.chainNotReady));
     const ready = { caches: { blockhash: () => ({ blockhash: "x", lastValidBlockHeight: 1 }) } };
     expect(requireChain(ready)).toBe(ready);
   });

@@ -1,6 +1,6 @@
 /** GET /v1/executions: the key's history, paged newest first, filtered by wallet and kind, never another key's. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EXECUTION, RULES } from "../../src/core/errors.js";
+import { EXECUTION, TRADE_RULES } from "../../src/core/errors.js";
 import { recordOutcome, recordPending } from "../../src/domain/execution/pipeline.js";
 import type { ExecutionKind } from "../../src/store/index.js";
 import { buildTestApp, type TestApp } from "../helpers/app.js";
@@ -110,7 +110,7 @@ describe("GET /v1/executions", () => {
     expect(await detail("?limit=abc")).toBe(EXECUTION.historyLimit);
     expect(await detail("?offset=-1")).toBe(EXECUTION.historyOffset);
     expect(await detail("?kind=swap")).toBe(EXECUTION.historyKind);
-    expect(await detail("?wallet=nope")).toBe(RULES.walletInvalid);
+    expect(await detail("?wallet=nope")).toBe(TRADE_RULES.walletInvalid);
   });
 
   it("requires an API key", async () => {

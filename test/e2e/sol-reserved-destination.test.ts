@@ -4,7 +4,7 @@
  * signed: nothing sent, nothing recorded, no lamports spent.
  */
 import { describe, expect, it } from "vitest";
-import { TRANSFER_TARGETS } from "../../src/core/errors.js";
+import { SOL_RULES } from "../../src/core/errors.js";
 import { useE2e } from "../helpers/use-e2e.js";
 
 const e2e = useE2e();
@@ -30,9 +30,9 @@ describe("transfers to addresses that are never a wallet", () => {
     ];
     expect(answers.map((r) => r.statusCode)).toEqual([400, 400, 400]);
     expect(answers.map((r) => r.json<{ detail: string }>().detail)).toEqual([
-      TRANSFER_TARGETS.destinationReserved,
-      TRANSFER_TARGETS.splitDestinationReserved,
-      TRANSFER_TARGETS.destinationReserved,
+      SOL_RULES.destinationReserved,
+      SOL_RULES.splitDestinationReserved,
+      SOL_RULES.destinationReserved,
     ]);
     expect(e2e.roundTrips()).toEqual({});
     expect(await e2e.balance(wallet)).toBe(before);

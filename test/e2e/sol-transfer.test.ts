@@ -20,7 +20,7 @@ import {
   createMintToInstruction,
   getAssociatedTokenAddressSync,
 } from "@solana/spl-token";
-import { FOUNDATION, RULES, SPEC } from "../../src/core/errors.js";
+import { FOUNDATION, SPEC, TRADE_RULES } from "../../src/core/errors.js";
 import { rentExemptMinimum } from "../../src/domain/sol/reserve.js";
 import { associatedTokenAddress } from "../../src/launch/programs.js";
 import { expectedReserve, external, feeOf } from "../helpers/e2e.js";
@@ -265,7 +265,7 @@ describe("POST /v1/sol/transfer/execute", () => {
       [{ destination_wallet: to, mint, amount: "11" }, 400, SPEC.transfer.lowTokenBalance],
       [{ destination_wallet: to, mint, amount: "1.5" }, 400, SPEC.transfer.tokenAmount],
       [{ destination_wallet: to, mint, amount: 0 }, 400, SPEC.transfer.tokenAmount],
-      [{ destination_wallet: to }, 400, RULES.amountRequired],
+      [{ destination_wallet: to }, 400, TRADE_RULES.amountRequired],
       [{ destination_wallet: to, source_wallet: foreign, amount: "0.1" }, 404, FOUNDATION.walletNotFound],
     ];
     for (const [body, status, detail] of cases) {

@@ -3,7 +3,7 @@
  * 503 on an app built without chain access. None of them sends anything.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { EXECUTION, LAUNCH, RULES, SPEC, TRADE_QUOTE } from "../../src/core/errors.js";
+import { EXECUTION, LAUNCH, SPEC, TRADE_RULES } from "../../src/core/errors.js";
 import { buildTestApp } from "../helpers/app.js";
 import { expectAuthRequired } from "../helpers/security.js";
 import { startE2e, trade, type E2e } from "../helpers/e2e.js";
@@ -42,15 +42,17 @@ describe("trade refusals", () => {
   });
 
   it("gives the documented texts for rules the spec leaves unlisted", async () => {
-    expect(await refused({ action: "buy", mint, amount: "0.1", slippage: 51 })).toBe(RULES.slippageRange);
-    expect(await refused({ action: "sell", mint, amount: "0%" })).toBe(RULES.percentRange);
-    expect(await refused({ action: "sell", mint, amount: "100.5%" })).toBe(RULES.percentRange);
-    expect(await refused({ action: "buy", mint: "nope", amount: 1 })).toBe(RULES.mintInvalid);
-    expect(await refused({ action: "buy", amount: 1 })).toBe(RULES.mintRequired);
+    expect(await refused({ action: "buy", mint, amount: "0.1", slippage: 51 })).toBe(
+      TRADE_RULES.slippageRange,
+    );
+    expect(await refused({ action: "sell", mint, amount: "0%" })).toBe(TRADE_RULES.percentRange);
+    expect(await refused({ action: "sell", mint, amount: "100.5%" })).toBe(TRADE_RULES.percentRange);
+    expect(await refused({ action: "buy", mint: "nope", amount: 1 })).toBe(TRADE_RULES.mintInvalid);
+    expect(await refused({ action: "buy", amount: 1 })).toBe(TRADE_RULES.mintRequired);
     expect(await refused([1, 2])).toBe(EXECUTION.bodyObject);
     // Chain-dependent refusals, decided on the one read.
-    expect(await refused({ action: "sell", mint, amount: "50%" })).toBe(RULES.noTokenBalance);
-    expect(await refused({ action: "sell", mint, amount: 1000 })).toBe(TRADE_QUOTE.tokenBalanceTooLow);
+    expect(await refused({ action: "sell", mint, amount: "50%" })).toBe(TRADE_RULES.noTokenBalance);
+    expect(await refused({ action: "sell", mint, amount: 1000 })).toBe(TRADE_RULES.tokenBalanceTooLow);
     expect(await refused({ action: "buy", mint: "11111111111111111111111111111112", amount: 1 })).toBe(
       LAUNCH.mintNotFound,
     );
@@ -91,6 +93,6 @@ describe("trade refusals", () => {
     await trade(e2e, key, { action: "buy", mint, amount: "0.01" });
     const res = await e2e.post(key, "/v1/trades/execute", { action: "sell", mint, amount: 1 });
     expect(res.statusCode).toBe(400);
-    expect(res.json<{ detail: string }>().detail).toBe(RULES.tradeTooSmall);
+    expect(res.json<{ detail: string }>().detail).toBe(TRADE_RULES.tradeTooSmall);
   });
 });

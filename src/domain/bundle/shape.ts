@@ -10,22 +10,21 @@ import {
   parseSolAmount,
   parseTokenUnits,
 } from "../../core/amounts.js";
+import { type CreateFields, parseCreateFields } from "../create/request.js";
 import {
-  type CreateFields,
   fieldOf,
   isPresent,
   parseBooleanField,
-  parseCreateFields,
   parseOptionalWallet,
   type RequestBody,
-} from "../create/request.js";
+} from "../../core/request-fields.js";
 import {
   advanceCurveAfterBuy,
   buyExactSolInTokensOut,
   type CurveFeesBps,
   type CurveState,
 } from "../../launch/curve-quote.js";
-import { badRequest, RULES, RULES2, SPEC } from "../../core/errors.js";
+import { badRequest, SPEC, TRADE_RULES, BUNDLE_RULES } from "../../core/errors.js";
 import { DEFAULT_SLIPPAGE_BPS, MAX_SLIPPAGE_BPS, minAfterSlippage } from "../../core/slippage.js";
 
 /** Most legs (transactions) in one bundle. */
@@ -85,25 +84,30 @@ function legObjects(accounts: unknown): { body: RequestBody; type: LegType }[] {
     throw badRequest(SPEC.bundle.legCount);
   }
   return accounts.map((leg: unknown) => {
-    if (typeof leg !== "object" || leg === null || Array.isArray(leg)) throw badRequest(RULES2.legObject);
+    if (typeof leg !== "object" || leg === null || Array.isArray(leg))
+      throw badRequest(BUNDLE_RULES.legObject);
     const body = leg as RequestBody;
     const { type } = body;
-    if (type !== "create" && type !== "buy" && type !== "sell") throw badRequest(RULES2.legType);
+    if (type !== "create" && type !== "buy" && type !== "sell") throw badRequest(BUNDLE_RULES.legType);
     return { body, type };
   });
 }
 
 function parseLegSlippageBps(body: RequestBody): bigint {
-  if (isPresent(body.slippage)) throw badRequest(RULES2.legSlippage);
+  if (isPresent(body.slippage)) throw badRequest(BUNDLE_RULES.legSlippage);
   const value = fieldOf(body, ["slippageBps", "slippage_bps"]);
   if (value === undefined) return DEFAULT_SLIPPAGE_BPS;
-  const bps = parseNonNegativeInteger(value, RULES2.slippageBpsInvalid);
+  const bps = parseNonNegativeInteger(value, BUNDLE_RULES.slippageBpsInvalid);
   if (bps > MAX_SLIPPAGE_BPS) throw badRequest(SPEC.bundle.slippageBpsMax);
   return bps;
 }
 
 const denominatedInSolOf = (body: RequestBody): boolean =>
-  parseBooleanField(fieldOf(body, ["denominatedInSol", "denominated_in_sol"]), true, RULES2.legDenominated);
+  parseBooleanField(
+    fieldOf(body, ["denominatedInSol", "denominated_in_sol"]),
+    true,
+    BUNDLE_RULES.legDenominated,
+  );
 
 function parseTradeLeg(
   body: RequestBody,
@@ -118,12 +122,12 @@ function parseTradeLeg(
   const wallet = parseOptionalWallet(body.wallet);
   const { amount } = body;
   if (!isPresent(amount)) throw badRequest(SPEC.bundle.amountRequired);
-  if (isPercentText(amount)) throw badRequest(RULES2.legPercent);
+  if (isPercentText(amount)) throw badRequest(BUNDLE_RULES.legPercent);
   const slippageBps = parseLegSlippageBps(body);
   let pool: Address | undefined;
   if (isPresent(body.pool)) {
-    if (createLed) throw badRequest(RULES2.poolWithCreate);
-    pool = parseAddress(body.pool, RULES.poolInvalid);
+    if (createLed) throw badRequest(BUNDLE_RULES.poolWithCreate);
+    pool = parseAddress(body.pool, TRADE_RULES.poolInvalid);
   }
   const text = amountText(amount);
   const units = type === "buy" && denominatedInSol ? parseSolAmount(amount) : parseTokenUnits(amount);
@@ -139,10 +143,10 @@ function parseTradeLeg(
 
 function parseTip(body: RequestBody): bigint {
   const value = fieldOf(body, ["bundleTip", "bundle_tip"]);
-  if (value === undefined) throw badRequest(RULES2.bundleTipRequired);
+  if (value === undefined) throw badRequest(BUNDLE_RULES.bundleTipRequired);
   const lamports = parseSolAmount(value, {
-    type: RULES2.bundleTipInvalid,
-    invalid: RULES2.bundleTipInvalid,
+    type: BUNDLE_RULES.bundleTipInvalid,
+    invalid: BUNDLE_RULES.bundleTipInvalid,
     positive: SPEC.bundle.tipMin,
   });
   if (lamports < MIN_BUNDLE_TIP_LAMPORTS) throw badRequest(SPEC.bundle.tipMin);
@@ -170,7 +174,7 @@ export function parseBundleRequest(body: RequestBody): BundleRequest {
       return parseTradeLeg(leg, type, true) as BundleBuyLeg;
     });
     const tipLamports = parseTip(body);
-    const confirm = parseBooleanField(body.confirm, true, RULES.confirmBoolean);
+    const confirm = parseBooleanField(body.confirm, true, TRADE_RULES.confirmBoolean);
     return { shape: "create-led", create, buys, legs: [create, ...buys], tipLamports, confirm };
   }
 
@@ -178,10 +182,10 @@ export function parseBundleRequest(body: RequestBody): BundleRequest {
   if (!mintGiven) throw badRequest(SPEC.bundle.mintRequired);
   if (raw.some((leg) => leg.type === "create")) throw badRequest(SPEC.bundle.mintWithCreate);
   if (raw.length > 1) throw badRequest(SPEC.bundle.oneExistingTrade);
-  const mint = parseAddress(body.mint, RULES.mintInvalid);
+  const mint = parseAddress(body.mint, TRADE_RULES.mintInvalid);
   const trade = parseTradeLeg(first.body, first.type, false);
   const tipLamports = parseTip(body);
-  const confirm = parseBooleanField(body.confirm, true, RULES.confirmBoolean);
+  const confirm = parseBooleanField(body.confirm, true, TRADE_RULES.confirmBoolean);
   return { shape: "existing-token", mint, trade, legs: [trade], tipLamports, confirm };
 }
 
@@ -204,14 +208,14 @@ export function quoteCreateLedBuys(
 ): CreateLedBuyQuote[] {
   let curve = curveAfterDevBuy;
   return legs.map((leg) => {
-    if (curve.realTokenReserves <= 0n) throw badRequest(RULES.exceedsReserves);
+    if (curve.realTokenReserves <= 0n) throw badRequest(TRADE_RULES.exceedsReserves);
     const rates = typeof fees === "function" ? fees(curve) : fees;
     const quote = buyExactSolInTokensOut(leg.amount, curve, rates);
     // Past the curve's real tokens the program's behaviour is unverified (reference D.2); a threshold at most
     // the remaining tokens stays valid whether it caps the fill or not.
     const tokensOut = quote.tokensOut < curve.realTokenReserves ? quote.tokensOut : curve.realTokenReserves;
     const minTokensOut = minAfterSlippage(tokensOut, leg.slippageBps);
-    if (minTokensOut <= 0n) throw badRequest(RULES.tradeTooSmall);
+    if (minTokensOut <= 0n) throw badRequest(TRADE_RULES.tradeTooSmall);
     curve = advanceCurveAfterBuy(curve, tokensOut, quote.netSol);
     return { lamports: leg.amount, tokensOut, minTokensOut };
   });

@@ -15,7 +15,7 @@ import {
   type CashbackTotals,
   parseCashbackCheckRequest,
 } from "./rules.js";
-import type { RequestBody } from "../create/request.js";
+import type { RequestBody } from "../../core/request-fields.js";
 import { SPEC, upstreamError } from "../../core/errors.js";
 import { rentExemptMinimum } from "../sol/reserve.js";
 import { selectWallet } from "../wallets/wallets.js";

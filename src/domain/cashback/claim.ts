@@ -10,10 +10,10 @@ import { buildClaimCurveCashback, buildClaimSwapCashback } from "../../launch/ca
 import type { Store } from "../../store/index.js";
 import { parseClaimRequest } from "./rules.js";
 import { readCashback } from "./check.js";
-import type { RequestBody } from "../create/request.js";
+import type { RequestBody } from "../../core/request-fields.js";
 import { ApiError, badRequest, SPEC } from "../../core/errors.js";
 import { runSingleExecution, type ExecutionDeps } from "../execution/pipeline.js";
-import { withCompleted } from "../sol/consolidate.js";
+import { withCompleted } from "../execution/completed.js";
 import { selectWallet } from "../wallets/wallets.js";
 
 /** Collaborators of the claim: wallet selection, the check's read, and the execution pipeline. */

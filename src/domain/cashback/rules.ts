@@ -5,8 +5,13 @@
 import bs58 from "bs58";
 import { type Address, parseAddress } from "../../core/addresses.js";
 import { formatLamportsAsSol } from "../../core/amounts.js";
-import { isPresent, parseBooleanField, parseOptionalWallet, type RequestBody } from "../create/request.js";
-import { badRequest, RULES, RULES2, SPEC, upstreamError } from "../../core/errors.js";
+import {
+  isPresent,
+  parseBooleanField,
+  parseOptionalWallet,
+  type RequestBody,
+} from "../../core/request-fields.js";
+import { badRequest, SPEC, upstreamError, TRADE_RULES, CASHBACK_RULES } from "../../core/errors.js";
 
 /** Most wallets one cashback check may name. */
 const MAX_CASHBACK_WALLETS = 100;
@@ -41,10 +46,18 @@ export interface ClaimRequest {
 /** Parses `POST /v1/cashback/claim/execute`'s body; at least one claim type must stay enabled. */
 export function parseClaimRequest(body: RequestBody): ClaimRequest {
   const wallet = parseOptionalWallet(body.wallet);
-  const claimBondingCurve = parseBooleanField(body.claim_bonding_curve, true, RULES2.claimBondingBoolean);
-  const claimLaunchswap = parseBooleanField(body.claim_launchswap, true, RULES2.claimLaunchswapBoolean);
+  const claimBondingCurve = parseBooleanField(
+    body.claim_bonding_curve,
+    true,
+    CASHBACK_RULES.claimBondingBoolean,
+  );
+  const claimLaunchswap = parseBooleanField(
+    body.claim_launchswap,
+    true,
+    CASHBACK_RULES.claimLaunchswapBoolean,
+  );
   if (!claimBondingCurve && !claimLaunchswap) throw badRequest(SPEC.claim.noneEnabled);
-  const confirm = parseBooleanField(body.confirm, true, RULES.confirmBoolean);
+  const confirm = parseBooleanField(body.confirm, true, TRADE_RULES.confirmBoolean);
   return { ...(wallet === undefined ? {} : { wallet }), claimBondingCurve, claimLaunchswap, confirm };
 }
 

@@ -2,9 +2,9 @@
  * The create-token request (spec 4.4) and the create model a bundle's create leg reuses (4.5): field aliases,
  * the program's name/symbol/uri limits, the initial buy and its slippage, with the spec's exact texts.
  */
-import { type Address, parseAddress } from "../../core/addresses.js";
+import type { Address } from "../../core/addresses.js";
 import { amountText, parseSolAmount } from "../../core/amounts.js";
-import { badRequest, RULES, RULES2, SPEC } from "../../core/errors.js";
+import { badRequest, SPEC, TRADE_RULES, CREATE_RULES } from "../../core/errors.js";
 import {
   advanceCurveAfterBuy,
   buyExactSolInTokensOut,
@@ -12,33 +12,17 @@ import {
   type CurveState,
 } from "../../launch/curve-quote.js";
 import { DEFAULT_SLIPPAGE_BPS, minAfterSlippage, parseSlippagePercent } from "../../core/slippage.js";
-import { parseBoolean } from "../trade/request.js";
-
-/** A JSON request body as the HTTP layer hands it over. */
-export type RequestBody = Record<string, unknown>;
+import {
+  fieldOf,
+  parseBooleanField,
+  parseOptionalWallet,
+  type RequestBody,
+} from "../../core/request-fields.js";
 
 /** Limits the launch program enforces on create_v2 (errors 6043-6045), counted in UTF-8 bytes as borsh writes them. */
 const MAX_NAME_BYTES = 32;
 const MAX_SYMBOL_BYTES = 13;
 const MAX_URI_BYTES = 200;
-
-/** Whether a request field was sent: JSON null counts as absent. */
-export const isPresent = (value: unknown): boolean => value !== undefined && value !== null;
-
-/** The value of the first of `names` present in `body` (JSON null counts as absent). */
-export function fieldOf(body: RequestBody, names: readonly string[]): unknown {
-  return names.map((name) => body[name]).find(isPresent);
-}
-
-/** A boolean field: JSON true/false or the strings "true"/"false"; absent gives `fallback`. */
-export function parseBooleanField(value: unknown, fallback: boolean, errorText: string): boolean {
-  return isPresent(value) ? parseBoolean(value, errorText) : fallback;
-}
-
-/** An optional managed-wallet field; undefined means "the key's default wallet". */
-export function parseOptionalWallet(value: unknown): Address | undefined {
-  return isPresent(value) ? parseAddress(value, RULES.walletInvalid) : undefined;
-}
 
 /** The initial developer buy of a create: the SOL text as sent, its lamports and its slippage. */
 export interface InitialBuy {
@@ -74,8 +58,8 @@ function parseNameSymbol(body: RequestBody): { name: string; symbol: string } {
   if (typeof name !== "string" || typeof symbol !== "string" || name.trim() === "" || symbol.trim() === "") {
     throw badRequest(SPEC.create.nameSymbol);
   }
-  if (utf8Length(name) > MAX_NAME_BYTES) throw badRequest(RULES2.nameTooLong);
-  if (utf8Length(symbol) > MAX_SYMBOL_BYTES) throw badRequest(RULES2.symbolTooLong);
+  if (utf8Length(name) > MAX_NAME_BYTES) throw badRequest(CREATE_RULES.nameTooLong);
+  if (utf8Length(symbol) > MAX_SYMBOL_BYTES) throw badRequest(CREATE_RULES.symbolTooLong);
   return { name, symbol };
 }
 
@@ -96,7 +80,7 @@ function parseUri(body: RequestBody): string {
   const value = fieldOf(body, URI_NAMES);
   if (value === undefined || value === "") throw badRequest(SPEC.create.uriRequired);
   if (typeof value !== "string" || !isExternalMetadataUri(value)) throw badRequest(SPEC.create.uriInvalid);
-  if (utf8Length(value) > MAX_URI_BYTES) throw badRequest(RULES2.uriTooLong);
+  if (utf8Length(value) > MAX_URI_BYTES) throw badRequest(CREATE_RULES.uriTooLong);
   return value;
 }
 
@@ -107,10 +91,10 @@ function parseInitialBuy(body: RequestBody): InitialBuy | undefined {
     if (slippage !== undefined) throw badRequest(SPEC.create.slippageWithoutBuy);
     return undefined;
   }
-  const text = amountText(value, RULES2.initialBuyInvalid);
+  const text = amountText(value, CREATE_RULES.initialBuyInvalid);
   const lamports = parseSolAmount(value, {
-    type: RULES2.initialBuyInvalid,
-    invalid: RULES2.initialBuyInvalid,
+    type: CREATE_RULES.initialBuyInvalid,
+    invalid: CREATE_RULES.initialBuyInvalid,
     decimals: SPEC.create.initialBuyDecimals,
     positive: SPEC.create.initialBuyZero,
   });
@@ -126,9 +110,9 @@ export function parseCreateFields(body: RequestBody): CreateFields {
   const mayhemMode = parseBooleanField(
     fieldOf(body, ["mayhem_mode", "mayhemMode"]),
     false,
-    RULES2.mayhemBoolean,
+    CREATE_RULES.mayhemBoolean,
   );
-  const cashback = parseBooleanField(body.cashback, false, RULES2.cashbackBoolean);
+  const cashback = parseBooleanField(body.cashback, false, CREATE_RULES.cashbackBoolean);
   const initialBuy = parseInitialBuy(body);
   return { name, symbol, uri, mayhemMode, cashback, ...(initialBuy === undefined ? {} : { initialBuy }) };
 }
@@ -137,7 +121,7 @@ export function parseCreateFields(body: RequestBody): CreateFields {
 export function parseCreateRequest(body: RequestBody): CreateRequest {
   const fields = parseCreateFields(body);
   const wallet = parseOptionalWallet(body.wallet);
-  const confirm = parseBooleanField(body.confirm, true, RULES.confirmBoolean);
+  const confirm = parseBooleanField(body.confirm, true, TRADE_RULES.confirmBoolean);
   return { ...fields, confirm, ...(wallet === undefined ? {} : { wallet }) };
 }
 
@@ -159,6 +143,6 @@ export function quoteInitialBuy<C extends CurveState>(
   const tokensOut =
     quote.tokensOut < freshCurve.realTokenReserves ? quote.tokensOut : freshCurve.realTokenReserves;
   const minTokensOut = minAfterSlippage(tokensOut, initialBuy.slippageBps);
-  if (minTokensOut <= 0n) throw badRequest(RULES.tradeTooSmall);
+  if (minTokensOut <= 0n) throw badRequest(TRADE_RULES.tradeTooSmall);
   return { tokensOut, minTokensOut, curveAfter: advanceCurveAfterBuy(freshCurve, tokensOut, quote.netSol) };
 }

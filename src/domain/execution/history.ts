@@ -1,6 +1,6 @@
 /** The execution history of an API key (GET /v1/executions): paging and filter rules, and the public view. */
 import { parseAddress } from "../../core/addresses.js";
-import { badRequest, EXECUTION, RULES } from "../../core/errors.js";
+import { badRequest, EXECUTION, TRADE_RULES } from "../../core/errors.js";
 import type { ExecutionKind, ExecutionRecord, Store } from "../../store/index.js";
 
 /** Kinds an execution can have, as the history filter accepts them. */
@@ -69,7 +69,7 @@ export function parseHistoryQuery(query: Record<string, unknown>): HistoryQuery 
   const offset = nonNegativeInt(query.offset, 0, EXECUTION.historyOffset);
   const out: HistoryQuery = { limit, offset };
   if (query.wallet !== undefined && query.wallet !== "") {
-    out.wallet = parseAddress(query.wallet, RULES.walletInvalid);
+    out.wallet = parseAddress(query.wallet, TRADE_RULES.walletInvalid);
   }
   if (query.kind !== undefined && query.kind !== "") {
     if (!(EXECUTION_KINDS as readonly unknown[]).includes(query.kind))

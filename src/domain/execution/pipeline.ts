@@ -25,7 +25,7 @@ import { TransactionTooLargeError } from "../../chain/tx-assembly.js";
 import type { ExecutionKind, ExecutionPatch, ExecutionStatus, Store } from "../../store/index.js";
 import type { SealedWallet } from "../../vault/index.js";
 import type { Vault } from "../../vault/index.js";
-import { ApiError, EXECUTION, EXECUTION2, SPEC } from "../../core/errors.js";
+import { ApiError, EXECUTION, SPEC } from "../../core/errors.js";
 
 /** What one transaction of an execution is made of; the pipeline adds compute budget, tip and signatures. */
 export interface BuiltTransaction {
@@ -139,7 +139,7 @@ export function requireChain<C>(chain: C | undefined): C {
     try {
       caches.blockhash();
     } catch {
-      throw new ApiError(503, EXECUTION2.chainNotReady);
+      throw new ApiError(503, EXECUTION.chainNotReady);
     }
   }
   return chain;

@@ -1,7 +1,7 @@
 /** The consolidate request (spec 4.8): destination, optional source list, fee reserve, confirm. */
 import { type Address, parseAddress } from "../../core/addresses.js";
-import { parseBooleanField, type RequestBody } from "../create/request.js";
-import { ApiError, badRequest, RULES, RULES2, SPEC, TRANSFER_TARGETS } from "../../core/errors.js";
+import { parseBooleanField, type RequestBody } from "../../core/request-fields.js";
+import { ApiError, badRequest, SPEC, TRADE_RULES, SOL_RULES } from "../../core/errors.js";
 import { checkNotReserved } from "./reserved-addresses.js";
 import { parseFeeReserveLamports } from "./reserve.js";
 
@@ -25,14 +25,14 @@ export function parseConsolidateRequest(body: RequestBody): ConsolidateRequest {
     if (!Array.isArray(raw) || raw.length < 1 || raw.length > MAX_CONSOLIDATION_SOURCES) {
       throw badRequest(SPEC.consolidate.sourcesCount);
     }
-    sources = raw.map((s: unknown) => parseAddress(s, RULES2.sourceInvalid));
+    sources = raw.map((s: unknown) => parseAddress(s, SOL_RULES.sourceInvalid));
     if (new Set(sources).size !== sources.length) throw badRequest(SPEC.consolidate.sourcesUnique);
     if (sources.includes(destination)) throw badRequest(SPEC.consolidate.destinationIsSource);
   }
   const feeReserveLamports = parseFeeReserveLamports(body.fee_reserve_lamports);
-  const confirm = parseBooleanField(body.confirm, true, RULES.confirmBoolean);
+  const confirm = parseBooleanField(body.confirm, true, TRADE_RULES.confirmBoolean);
   // Last, so a body with a spec-listed fault gets the spec's text; still before anything is signed.
-  checkNotReserved(destination, TRANSFER_TARGETS.destinationReserved);
+  checkNotReserved(destination, SOL_RULES.destinationReserved);
   return { destination, ...(sources === undefined ? {} : { sources }), feeReserveLamports, confirm };
 }
 

@@ -6,15 +6,15 @@
  */
 import { PublicKey, SystemProgram } from "@solana/web3.js";
 import type { Chain } from "../../chain/chain.js";
-import type { AccountInfo, RpcClient } from "../../chain/rpc-client.js";
-import { upstreamDetail } from "../../chain/upstream-errors.js";
 import type { Store, WalletRecord } from "../../store/index.js";
 import type { Address } from "../../core/addresses.js";
 import { formatLamportsAsSol } from "../../core/amounts.js";
 import { defaultConsolidationSources, parseConsolidateRequest } from "./consolidate-request.js";
-import type { RequestBody } from "../create/request.js";
-import { ApiError, EXECUTION, FOUNDATION, SOL_RULES, SPEC, upstreamError } from "../../core/errors.js";
+import type { RequestBody } from "../../core/request-fields.js";
+import { ApiError, FOUNDATION, SOL_RULES, SPEC } from "../../core/errors.js";
 import { runSingleExecution, type ExecutionDeps } from "../execution/pipeline.js";
+import { withCompleted } from "../execution/completed.js";
+import { readAccounts } from "../../chain/read-accounts.js";
 import { checkNewAccountFunding, planConsolidation, transactionReserve } from "./reserve.js";
 
 /** Collaborators of the SOL endpoints: wallets, one read, compute budget and tip, the execution pipeline. */
@@ -171,39 +171,6 @@ async function consolidationSources(
     ),
   );
   return wallets.filter((w) => chosen.has(w.publicKey));
-}
-
-/**
- * One getMultipleAccounts for `keys` (null = the account does not exist); an upstream failure is a 502 naming
- * the RPC's detail.
- */
-export async function readAccounts(
-  chain: { rpc: Pick<RpcClient, "getMultipleAccounts"> },
-  keys: PublicKey[],
-): Promise<(AccountInfo | null)[]> {
-  let value: (AccountInfo | null)[];
-  try {
-    ({ value } = await chain.rpc.getMultipleAccounts(keys));
-  } catch (e) {
-    throw upstreamError(EXECUTION.readFailedPrefix + upstreamDetail(e));
-  }
-  if (value.length !== keys.length) {
-    throw upstreamError(
-      `${EXECUTION.readFailedPrefix}getMultipleAccounts returned ${value.length} of ${keys.length} accounts`,
-    );
-  }
-  return value;
-}
-
-/**
- * Adds what an interrupted multi-transaction request already sent to its error (`extra[field]`), keeping the
- * original status and detail; non-API errors pass through unchanged.
- */
-export function withCompleted(e: unknown, field: string, completed: Record<string, unknown>[]): unknown {
-  if (!(e instanceof ApiError) || completed.length === 0) return e;
-  const wrapped = new ApiError(e.status, e.detail, { ...e.extra, [field]: completed });
-  wrapped.stack = e.stack;
-  return wrapped;
 }
 
 /**

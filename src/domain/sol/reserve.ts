@@ -1,5 +1,5 @@
 import { parseNonNegativeInteger, U64_MAX } from "../../core/amounts.js";
-import { badRequest, RULES2, SPEC } from "../../core/errors.js";
+import { badRequest, SPEC, SOL_RULES } from "../../core/errors.js";
 
 /** Base network fee the runtime charges per transaction signature, in lamports. */
 export const LAMPORTS_PER_SIGNATURE = 5_000n;
@@ -89,8 +89,8 @@ export function splitSpendable(input: { balance: bigint; reserve: bigint }): big
 /** Parses `fee_reserve_lamports`: a non-negative integer (JSON number or digit string), default 5000. */
 export function parseFeeReserveLamports(value: unknown): bigint {
   if (value === undefined || value === null) return DEFAULT_FEE_RESERVE_LAMPORTS;
-  const lamports = parseNonNegativeInteger(value, RULES2.feeReserve);
-  if (lamports > U64_MAX) throw badRequest(RULES2.feeReserve);
+  const lamports = parseNonNegativeInteger(value, SOL_RULES.feeReserve);
+  if (lamports > U64_MAX) throw badRequest(SOL_RULES.feeReserve);
   return lamports;
 }
 

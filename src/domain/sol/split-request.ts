@@ -1,8 +1,13 @@
 /** The split request (spec 4.10): up to five destinations with sol, percent or equal-share entries. */
 import { type Address, parseAddress } from "../../core/addresses.js";
 import { amountText, FULL_PERCENT_HUNDREDTHS, parsePercent, parseSolAmount } from "../../core/amounts.js";
-import { isPresent, parseBooleanField, parseOptionalWallet, type RequestBody } from "../create/request.js";
-import { badRequest, RULES, RULES2, SPEC, TRANSFER_TARGETS } from "../../core/errors.js";
+import {
+  isPresent,
+  parseBooleanField,
+  parseOptionalWallet,
+  type RequestBody,
+} from "../../core/request-fields.js";
+import { badRequest, SPEC, TRADE_RULES, SOL_RULES } from "../../core/errors.js";
 import { checkNotReserved } from "./reserved-addresses.js";
 import { parseFeeReserveLamports } from "./reserve.js";
 import { checkPercentSum, type SplitDestination } from "./split-allocation.js";
@@ -25,7 +30,7 @@ function parseTotalPercent(value: unknown): bigint {
   const hundredths = parsePercent(text, {
     maxDecimals: 2,
     invalid: SPEC.split.totalPercent,
-    decimals: RULES2.totalPercentDecimals,
+    decimals: SOL_RULES.totalPercentDecimals,
   });
   if (hundredths <= 0n || hundredths > FULL_PERCENT_HUNDREDTHS) throw badRequest(SPEC.split.totalPercent);
   return hundredths;
@@ -33,29 +38,29 @@ function parseTotalPercent(value: unknown): bigint {
 
 function parseDestination(entry: unknown): SplitDestination {
   if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
-    throw badRequest(RULES2.destinationObject);
+    throw badRequest(SOL_RULES.destinationObject);
   }
   const { wallet: rawWallet, sol, percent } = entry as Record<string, unknown>;
-  if (!isPresent(rawWallet)) throw badRequest(RULES2.destinationObject);
+  if (!isPresent(rawWallet)) throw badRequest(SOL_RULES.destinationObject);
   const wallet = parseAddress(rawWallet, SPEC.consolidate.invalidDestination);
   if (isPresent(sol) && isPresent(percent)) throw badRequest(SPEC.split.percentOrSol);
   if (isPresent(sol)) {
     const lamports = parseSolAmount(sol, {
-      type: RULES2.destinationSolInvalid,
-      invalid: RULES2.destinationSolInvalid,
+      type: SOL_RULES.destinationSolInvalid,
+      invalid: SOL_RULES.destinationSolInvalid,
       // A zero fixed entry would transfer nothing: the spec's "at least one lamport" rule.
       positive: SPEC.split.minLamport,
     });
     return { wallet, mode: "fixed", lamports };
   }
   if (isPresent(percent)) {
-    const text = amountText(percent, RULES2.destinationPercentInvalid);
+    const text = amountText(percent, SOL_RULES.destinationPercentInvalid);
     const hundredths = parsePercent(text, {
       maxDecimals: 2,
-      invalid: RULES2.destinationPercentInvalid,
-      decimals: RULES2.destinationPercentDecimals,
+      invalid: SOL_RULES.destinationPercentInvalid,
+      decimals: SOL_RULES.destinationPercentDecimals,
     });
-    if (hundredths <= 0n) throw badRequest(RULES2.destinationPercentInvalid);
+    if (hundredths <= 0n) throw badRequest(SOL_RULES.destinationPercentInvalid);
     if (hundredths > FULL_PERCENT_HUNDREDTHS) throw badRequest(SPEC.split.percentOver);
     return { wallet, mode: "percent", hundredths };
   }
@@ -75,9 +80,9 @@ export function parseSplitRequest(body: RequestBody): SplitRequest {
   if (source !== undefined) checkSplitDestinations(source, destinations);
   else checkUniqueDestinations(destinations);
   const feeReserveLamports = parseFeeReserveLamports(body.fee_reserve_lamports);
-  const confirm = parseBooleanField(body.confirm, true, RULES.confirmBoolean);
+  const confirm = parseBooleanField(body.confirm, true, TRADE_RULES.confirmBoolean);
   // Last, so a body with a spec-listed fault gets the spec's text; still before anything is signed.
-  for (const d of destinations) checkNotReserved(d.wallet, TRANSFER_TARGETS.splitDestinationReserved);
+  for (const d of destinations) checkNotReserved(d.wallet, SOL_RULES.splitDestinationReserved);
   return {
     ...(source === undefined ? {} : { source }),
     totalPercentHundredths,

@@ -4,8 +4,9 @@
  */
 import { PublicKey, SystemProgram } from "@solana/web3.js";
 import { formatLamportsAsSol } from "../../core/amounts.js";
-import { readAccounts, transferReserve, type SolDeps } from "./consolidate.js";
-import type { RequestBody } from "../create/request.js";
+import { readAccounts } from "../../chain/read-accounts.js";
+import { transferReserve, type SolDeps } from "./consolidate.js";
+import type { RequestBody } from "../../core/request-fields.js";
 import { SOL_RULES, SPEC } from "../../core/errors.js";
 import { runSingleExecution } from "../execution/pipeline.js";
 import { checkNewAccountFunding, splitSpendable } from "./reserve.js";

@@ -1,8 +1,8 @@
 /** The send-asset request (spec 4.9): native SOL or a fungible token to any address. */
 import { type Address, parseAddress } from "../../core/addresses.js";
 import { amountText, parseSolAmount, parseTokenUnits } from "../../core/amounts.js";
-import { parseBooleanField, parseOptionalWallet, type RequestBody } from "../create/request.js";
-import { badRequest, RULES, SPEC, TRANSFER_TARGETS } from "../../core/errors.js";
+import { parseBooleanField, parseOptionalWallet, type RequestBody } from "../../core/request-fields.js";
+import { badRequest, SPEC, TRADE_RULES, SOL_RULES } from "../../core/errors.js";
 import { checkNotReserved } from "./reserved-addresses.js";
 import { parseFeeReserveLamports } from "./reserve.js";
 
@@ -34,7 +34,7 @@ export function parseTransferRequest(body: RequestBody): TransferRequest {
   const source = parseOptionalWallet(body.source_wallet);
   if (source !== undefined) checkTransferEnds(source, destination);
   const { amount } = body;
-  if (amount === undefined || amount === null) throw badRequest(RULES.amountRequired);
+  if (amount === undefined || amount === null) throw badRequest(TRADE_RULES.amountRequired);
   const text = amountText(amount);
   let asset: TransferAsset;
   if (isNativeSol(body.mint)) {
@@ -44,9 +44,9 @@ export function parseTransferRequest(body: RequestBody): TransferRequest {
     asset = { kind: "token", mint, units: parseTokenUnits(amount, SPEC.transfer.tokenAmount) };
   }
   const feeReserveLamports = parseFeeReserveLamports(body.fee_reserve_lamports);
-  const confirm = parseBooleanField(body.confirm, true, RULES.confirmBoolean);
+  const confirm = parseBooleanField(body.confirm, true, TRADE_RULES.confirmBoolean);
   // Last, so a body with a spec-listed fault gets the spec's text; still before anything is signed.
-  checkNotReserved(destination, TRANSFER_TARGETS.destinationReserved);
+  checkNotReserved(destination, SOL_RULES.destinationReserved);
   return {
     destination,
     ...(source === undefined ? {} : { source }),

@@ -13,8 +13,9 @@ import {
   interpretTokenTransferRead,
   tokenTransferReadPlan,
 } from "../../launch/transfer-instructions.js";
-import { readAccounts, transferReserve, type SolDeps } from "./consolidate.js";
-import type { RequestBody } from "../create/request.js";
+import { readAccounts } from "../../chain/read-accounts.js";
+import { transferReserve, type SolDeps } from "./consolidate.js";
+import type { RequestBody } from "../../core/request-fields.js";
 import { badRequest, SOL_RULES, SPEC } from "../../core/errors.js";
 import { runSingleExecution, type BuiltTransaction } from "../execution/pipeline.js";
 import {

@@ -5,7 +5,7 @@
  */
 import type { TransactionInstruction } from "@solana/web3.js";
 import { computeCurveFeesBps } from "../../launch/curve-quote.js";
-import { badRequest, TRADE_QUOTE } from "../../core/errors.js";
+import { badRequest, TRADE_RULES } from "../../core/errors.js";
 import { computeSwapFeesBps } from "../../launch/swap-quote.js";
 import { quoteTrade, type TradeQuote, type VenueState } from "./quote.js";
 import type { TradeIntent } from "./request.js";
@@ -57,7 +57,7 @@ export function quoteRead(intent: TradeIntent, read: TradeRead, configs: TradeCo
     intent.amount.kind === "tokens" &&
     intent.amount.units > read.userTokenBalance
   ) {
-    throw badRequest(TRADE_QUOTE.tokenBalanceTooLow);
+    throw badRequest(TRADE_RULES.tokenBalanceTooLow);
   }
   return quoteTrade({
     action: intent.action,

@@ -12,7 +12,7 @@ import {
   type CurveFeesBps,
   type CurveState,
 } from "../../launch/curve-quote.js";
-import { badRequest, RULES, SPEC, TRADE_QUOTE } from "../../core/errors.js";
+import { badRequest, SPEC, TRADE_RULES } from "../../core/errors.js";
 import { maxAfterSlippage, minAfterSlippage } from "../../core/slippage.js";
 import {
   swapBuyBaseInput,
@@ -82,14 +82,14 @@ export interface TradeQuoteInput {
 export function quoteTrade(input: TradeQuoteInput): TradeQuote {
   const { action, amount, venue, slippageBps } = input;
   if (venue.venue === "bonding_curve" && venue.curve.complete === true)
-    throw badRequest(TRADE_QUOTE.curveComplete);
+    throw badRequest(TRADE_RULES.curveComplete);
   if (action === "sell") {
     const units = resolveSellUnits(amount, input.tokenBalance);
     return venue.venue === "bonding_curve"
       ? curveSell(units, venue.curve, venue.fees, slippageBps)
       : swapSell(units, venue.reserves, venue.fees, slippageBps);
   }
-  if (amount.kind === "percent") throw badRequest(RULES.percentOnBuy);
+  if (amount.kind === "percent") throw badRequest(TRADE_RULES.percentOnBuy);
   if (amount.kind === "sol") {
     return venue.venue === "bonding_curve"
       ? curveSolBuy(amount.lamports, venue.curve, venue.fees, slippageBps)
@@ -104,9 +104,9 @@ export function quoteTrade(input: TradeQuoteInput): TradeQuote {
 export function resolveSellUnits(amount: TradeAmount, tokenBalance: bigint | undefined): bigint {
   if (amount.kind === "tokens") return amount.units;
   if (amount.kind === "sol") throw badRequest(SPEC.trade.sellInSol);
-  if (tokenBalance === undefined || tokenBalance <= 0n) throw badRequest(RULES.noTokenBalance);
+  if (tokenBalance === undefined || tokenBalance <= 0n) throw badRequest(TRADE_RULES.noTokenBalance);
   const units = percentOfBalance(tokenBalance, amount.hundredths);
-  if (units <= 0n) throw badRequest(RULES.percentZeroUnits);
+  if (units <= 0n) throw badRequest(TRADE_RULES.percentZeroUnits);
   return units;
 }
 
@@ -117,7 +117,7 @@ function curveSolBuy(lamports: bigint, curve: CurveState, fees: CurveFeesBps, bp
   // most the remaining tokens stays valid whether it caps the fill or not.
   const quoted = tokensOut < curve.realTokenReserves ? tokensOut : curve.realTokenReserves;
   const minTokensOut = minAfterSlippage(quoted, bps);
-  if (minTokensOut <= 0n) throw badRequest(RULES.tradeTooSmall);
+  if (minTokensOut <= 0n) throw badRequest(TRADE_RULES.tradeTooSmall);
   return {
     venue: "bonding_curve",
     args: { instruction: "buy_exact_sol_in", spendableSolIn: lamports, minTokensOut },
@@ -129,7 +129,7 @@ function curveSolBuy(lamports: bigint, curve: CurveState, fees: CurveFeesBps, bp
 
 function curveTokenBuy(units: bigint, curve: CurveState, fees: CurveFeesBps, bps: bigint): TradeQuote {
   // The SDK would silently price only the remaining tokens; the program refuses the buy (6021).
-  if (units > curve.realTokenReserves) throw badRequest(RULES.exceedsReserves);
+  if (units > curve.realTokenReserves) throw badRequest(TRADE_RULES.exceedsReserves);
   const quoted = buyTokensCost(units, curve, fees);
   const maxQuoteIn = maxAfterSlippage(quoted, bps);
   return {
@@ -143,7 +143,7 @@ function curveTokenBuy(units: bigint, curve: CurveState, fees: CurveFeesBps, bps
 
 function curveSell(units: bigint, curve: CurveState, fees: CurveFeesBps, bps: bigint): TradeQuote {
   const quoted = sellSolOut(units, curve, fees);
-  if (quoted <= 0n) throw badRequest(RULES.tradeTooSmall);
+  if (quoted <= 0n) throw badRequest(TRADE_RULES.tradeTooSmall);
   const minQuoteOut = minAfterSlippage(quoted, bps);
   return {
     venue: "bonding_curve",
@@ -157,7 +157,7 @@ function curveSell(units: bigint, curve: CurveState, fees: CurveFeesBps, bps: bi
 // Swap SOL buy: what the swap SDK's buyQuoteInput builds — buy(base quoted from the SOL amount, lamports × (1+s)).
 function swapSolBuy(lamports: bigint, reserves: SwapReserves, fees: SwapFeesBps, bps: bigint): TradeQuote {
   const { base } = swapBuyQuoteInput(lamports, reserves, fees);
-  if (base <= 0n) throw badRequest(RULES.tradeTooSmall);
+  if (base <= 0n) throw badRequest(TRADE_RULES.tradeTooSmall);
   const maxQuoteIn = maxAfterSlippage(lamports, bps);
   return {
     venue: "launchswap",
@@ -182,7 +182,7 @@ function swapTokenBuy(units: bigint, reserves: SwapReserves, fees: SwapFeesBps, 
 
 function swapSell(units: bigint, reserves: SwapReserves, fees: SwapFeesBps, bps: bigint): TradeQuote {
   const { userQuoteOut } = swapSellBaseInput(units, reserves, fees);
-  if (userQuoteOut <= 0n) throw badRequest(RULES.tradeTooSmall);
+  if (userQuoteOut <= 0n) throw badRequest(TRADE_RULES.tradeTooSmall);
   const minQuoteOut = minAfterSlippage(userQuoteOut, bps);
   return {
     venue: "launchswap",

@@ -5,7 +5,7 @@
 import { PublicKey } from "@solana/web3.js";
 import type { Chain } from "../../chain/chain.js";
 import { interpretTradeRead, tradeReadPlan, type TradeRead } from "../../launch/trade-accounts.js";
-import { readAccounts } from "../sol/consolidate.js";
+import { readAccounts } from "../../chain/read-accounts.js";
 import type { TradeIntent } from "./request.js";
 
 /** Reads and routes the trade's accounts in one batch; a failed read is a 502 with the RPC's detail. */

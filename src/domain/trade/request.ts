@@ -10,8 +10,8 @@ import {
   parseSolAmount,
   parseTokenUnits,
 } from "../../core/amounts.js";
-import { fieldOf, parseBooleanField, type RequestBody } from "../create/request.js";
-import { badRequest, RULES, SPEC } from "../../core/errors.js";
+import { fieldOf, parseBoolean, parseBooleanField, type RequestBody } from "../../core/request-fields.js";
+import { badRequest, SPEC, TRADE_RULES } from "../../core/errors.js";
 import { resolveTradeSlippage } from "../../core/slippage.js";
 import type { TradeAction, TradeAmount } from "./quote.js";
 
@@ -39,20 +39,20 @@ export function parseTradeRequest(body: RequestBody): TradeIntent {
   if (action !== "buy" && action !== "sell") throw badRequest(SPEC.trade.badAction);
 
   const mintValue = fieldOf(body, ["mint", "token_mint"]);
-  if (mintValue === undefined) throw badRequest(RULES.mintRequired);
-  const mint = parseAddress(mintValue, RULES.mintInvalid);
+  if (mintValue === undefined) throw badRequest(TRADE_RULES.mintRequired);
+  const mint = parseAddress(mintValue, TRADE_RULES.mintInvalid);
   const poolValue = fieldOf(body, ["pool"]);
-  const pool = poolValue === undefined ? null : parseAddress(poolValue, RULES.poolInvalid);
+  const pool = poolValue === undefined ? null : parseAddress(poolValue, TRADE_RULES.poolInvalid);
 
   const rawAmount = body.amount;
-  if (rawAmount === undefined) throw badRequest(RULES.amountRequired);
+  if (rawAmount === undefined) throw badRequest(TRADE_RULES.amountRequired);
   const text = amountText(rawAmount);
 
   const denominatedValue = fieldOf(body, ["denominated_in_sol", "denominatedInSol"]);
   const denominatedInSol =
     denominatedValue === undefined
       ? action === "buy"
-      : parseBoolean(denominatedValue, RULES.denominatedInSol);
+      : parseBoolean(denominatedValue, TRADE_RULES.denominatedInSol);
 
   const amount = parseAmount(action, denominatedInSol, rawAmount, text);
   const slippageBps = resolveTradeSlippage({
@@ -69,10 +69,10 @@ export function parseTradeRequest(body: RequestBody): TradeIntent {
     amount,
     denominatedInSol,
     slippageBps,
-    simulate: parseBooleanField(body.simulate, true, RULES.simulateBoolean),
-    confirm: parseBooleanField(body.confirm, true, RULES.confirmBoolean),
-    measureTiming: parseBooleanField(body.measure_timing, false, RULES.measureTimingBoolean),
-    wallet: walletValue === undefined ? null : parseAddress(walletValue, RULES.walletInvalid),
+    simulate: parseBooleanField(body.simulate, true, TRADE_RULES.simulateBoolean),
+    confirm: parseBooleanField(body.confirm, true, TRADE_RULES.confirmBoolean),
+    measureTiming: parseBooleanField(body.measure_timing, false, TRADE_RULES.measureTimingBoolean),
+    wallet: walletValue === undefined ? null : parseAddress(walletValue, TRADE_RULES.walletInvalid),
   };
 }
 
@@ -88,18 +88,7 @@ function parseAmount(
     if (isPercentText(raw)) return { kind: "percent", hundredths: parseSellPercent(text) };
     return { kind: "tokens", units: parseTokenUnits(raw) };
   }
-  if (isPercentText(raw)) throw badRequest(RULES.percentOnBuy);
+  if (isPercentText(raw)) throw badRequest(TRADE_RULES.percentOnBuy);
   if (denominatedInSol) return { kind: "sol", lamports: parseSolAmount(raw) };
   return { kind: "tokens", units: parseTokenUnits(raw) };
-}
-
-/** A JSON boolean or the strings "true"/"false" (any case, surrounding spaces ignored). */
-export function parseBoolean(value: unknown, errorText: string): boolean {
-  if (typeof value === "boolean") return value;
-  if (typeof value === "string") {
-    const normalized = value.trim().toLowerCase();
-    if (normalized === "true") return true;
-    if (normalized === "false") return false;
-  }
-  throw badRequest(errorText);
 }

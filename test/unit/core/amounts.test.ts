@@ -12,7 +12,7 @@ import {
   percentOfBalance,
   U64_MAX,
 } from "../../../src/core/amounts.js";
-import { RULES, SPEC } from "../../../src/core/errors.js";
+import { SPEC, TRADE_RULES } from "../../../src/core/errors.js";
 import { badRequestDetailOf } from "../../helpers/expect.js";
 
 describe("parseSolAmount", () => {
@@ -75,19 +75,19 @@ describe("parseSolAmount", () => {
       NaN,
       Infinity,
     ]) {
-      expect(badRequestDetailOf(() => parseSolAmount(v))).toBe(RULES.amountInvalid);
+      expect(badRequestDetailOf(() => parseSolAmount(v))).toBe(TRADE_RULES.amountInvalid);
     }
   });
 
   it("rejects zero and negatives", () => {
     for (const v of ["0", "0.000", "-1", "-0.000000001", 0, -1, "-0"]) {
-      expect(badRequestDetailOf(() => parseSolAmount(v))).toBe(RULES.amountPositive);
+      expect(badRequestDetailOf(() => parseSolAmount(v))).toBe(TRADE_RULES.amountPositive);
     }
   });
 
   it("rejects amounts beyond u64 lamports and absurd exponents", () => {
     for (const v of ["18446744073.709551616", "1e30", "1e999999999999", 1e300]) {
-      expect(badRequestDetailOf(() => parseSolAmount(v))).toBe(RULES.amountTooLarge);
+      expect(badRequestDetailOf(() => parseSolAmount(v))).toBe(TRADE_RULES.amountTooLarge);
     }
     expect(badRequestDetailOf(() => parseSolAmount("1e-999999999999"))).toBe(SPEC.trade.solDecimals);
   });
@@ -134,13 +134,15 @@ describe("parseTokenUnits", () => {
 
   it("rejects zero, fractions, negatives and text", () => {
     for (const v of [0, "0", 1.5, "1.5", -1, "-5", "abc", "", "1e-1"]) {
-      expect(badRequestDetailOf(() => parseTokenUnits(v))).toBe(RULES.tokenUnits);
+      expect(badRequestDetailOf(() => parseTokenUnits(v))).toBe(TRADE_RULES.tokenUnits);
     }
   });
 
   it("rejects JSON numbers the parser has already rounded, and values beyond u64", () => {
-    expect(badRequestDetailOf(() => parseTokenUnits(2 ** 60))).toBe(RULES.amountUnsafeNumber);
-    expect(badRequestDetailOf(() => parseTokenUnits("18446744073709551616"))).toBe(RULES.amountTooLarge);
+    expect(badRequestDetailOf(() => parseTokenUnits(2 ** 60))).toBe(TRADE_RULES.amountUnsafeNumber);
+    expect(badRequestDetailOf(() => parseTokenUnits("18446744073709551616"))).toBe(
+      TRADE_RULES.amountTooLarge,
+    );
   });
 
   it("rejects other JSON types", () => {
@@ -162,19 +164,19 @@ describe("percentages", () => {
 
   it("enforces > 0 and <= 100", () => {
     for (const v of ["0%", "0.00%", "100.01%", "101%", "-1%"]) {
-      expect(badRequestDetailOf(() => parseSellPercent(v))).toBe(RULES.percentRange);
+      expect(badRequestDetailOf(() => parseSellPercent(v))).toBe(TRADE_RULES.percentRange);
     }
   });
 
   it("enforces at most 2 decimals", () => {
     for (const v of ["100.001%", "0.001%", "12.345%"]) {
-      expect(badRequestDetailOf(() => parseSellPercent(v))).toBe(RULES.percentDecimals);
+      expect(badRequestDetailOf(() => parseSellPercent(v))).toBe(TRADE_RULES.percentDecimals);
     }
   });
 
   it("rejects non-numeric percentages", () => {
     for (const v of ["%", "abc%", "NaN%"])
-      expect(badRequestDetailOf(() => parseSellPercent(v))).toBe(RULES.amountInvalid);
+      expect(badRequestDetailOf(() => parseSellPercent(v))).toBe(TRADE_RULES.amountInvalid);
   });
 
   it("parsePercent reads text with or without the sign", () => {

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { RULES, SPEC } from "../../../src/core/errors.js";
+import { SPEC, TRADE_RULES } from "../../../src/core/errors.js";
 import {
   maxAfterSlippage,
   minAfterSlippage,
@@ -41,25 +41,31 @@ describe("resolveTradeSlippage", () => {
 
   it("refuses out-of-range and over-precise percents", () => {
     for (const v of [50.01, "51", -1, "-0.01", 100]) {
-      expect(badRequestDetailOf(() => resolveTradeSlippage({ slippage: v }))).toBe(RULES.slippageRange);
+      expect(badRequestDetailOf(() => resolveTradeSlippage({ slippage: v }))).toBe(TRADE_RULES.slippageRange);
     }
     for (const v of [0.001, "1.005", "49.999"]) {
-      expect(badRequestDetailOf(() => resolveTradeSlippage({ slippage: v }))).toBe(RULES.slippageDecimals);
+      expect(badRequestDetailOf(() => resolveTradeSlippage({ slippage: v }))).toBe(
+        TRADE_RULES.slippageDecimals,
+      );
     }
     for (const v of ["abc", true, {}, "", "NaN"]) {
-      expect(badRequestDetailOf(() => resolveTradeSlippage({ slippage: v }))).toBe(RULES.slippageInvalid);
+      expect(badRequestDetailOf(() => resolveTradeSlippage({ slippage: v }))).toBe(
+        TRADE_RULES.slippageInvalid,
+      );
     }
   });
 
   it("refuses bad slippage_bps", () => {
     for (const v of [5001, -1, 1.5, "1.5", "abc", true, "-5", 1e20]) {
-      expect(badRequestDetailOf(() => resolveTradeSlippage({ slippage_bps: v }))).toBe(RULES.slippageBps);
+      expect(badRequestDetailOf(() => resolveTradeSlippage({ slippage_bps: v }))).toBe(
+        TRADE_RULES.slippageBps,
+      );
     }
   });
 
   it("create's variant requires > 0", () => {
     expect(badRequestDetailOf(() => parseSlippagePercent(0, { allowZero: false }))).toBe(
-      RULES.slippagePositiveRange,
+      TRADE_RULES.slippagePositiveRange,
     );
     expect(parseSlippagePercent("0.01", { allowZero: false })).toBe(1n);
     expect(parseSlippageBps(" 42 ")).toBe(42n);

@@ -6,7 +6,7 @@ import BN from "bn.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { FeeRates, FeeTier } from "../../../src/launch/curve-quote.js";
-import { ApiError, RULES, TRADE_QUOTE } from "../../../src/core/errors.js";
+import { ApiError, TRADE_RULES } from "../../../src/core/errors.js";
 import { maxAfterSlippage, minAfterSlippage } from "../../../src/core/slippage.js";
 import {
   computeSwapFeesBps,
@@ -282,15 +282,15 @@ describe("swap quote guards", () => {
   const fees = { lpFeeBps: 20n, protocolFeeBps: 5n, creatorFeeBps: 0n };
   it("refuses buying the whole pool and empty pools", () => {
     expect(() => swapBuyBaseInput(1_000_000n, reserves, fees)).toThrow(
-      new ApiError(400, RULES.exceedsReserves),
+      new ApiError(400, TRADE_RULES.exceedsReserves),
     );
     const empty = { ...reserves, quoteReserve: 0n };
-    expect(() => swapBuyQuoteInput(5n, empty, fees)).toThrow(new ApiError(400, TRADE_QUOTE.emptyPool));
+    expect(() => swapBuyQuoteInput(5n, empty, fees)).toThrow(new ApiError(400, TRADE_RULES.emptyPool));
   });
   it("refuses a sell the real quote vault cannot pay (boost pools)", () => {
     const boosted = { baseReserve: 1_000_000n, quoteReserve: 10n, virtualQuoteReserves: 2_000_000n };
     expect(() => swapSellBaseInput(500_000n, boosted, fees)).toThrow(
-      new ApiError(400, TRADE_QUOTE.insufficientQuoteReserves),
+      new ApiError(400, TRADE_RULES.insufficientQuoteReserves),
     );
   });
 });

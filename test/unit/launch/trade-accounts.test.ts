@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import BN from "bn.js";
 import { PublicKey } from "@solana/web3.js";
 import { NATIVE_MINT, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "@solana/spl-token";
-import { ApiError, LAUNCH, LAUNCH2 } from "../../../src/core/errors.js";
+import { ApiError, LAUNCH } from "../../../src/core/errors.js";
 import { launchProgram, launchSwapProgram } from "../../../src/launch/programs-offline.js";
 import {
   LAUNCH_PROGRAM_ID,
@@ -269,7 +269,7 @@ describe("interpretTradeRead errors", () => {
   it("a curve quoted in anything but SOL", async () => {
     const chain = put(new Map(), mint, mintAccount(TOKEN_2022_PROGRAM_ID));
     put(chain, bondingCurveAddress(mint), await curveAccount(false, key(57)));
-    expectApiError(() => read(tradeReadPlan({ mint, user }), chain), LAUNCH2.curveNotSolQuoted);
+    expectApiError(() => read(tradeReadPlan({ mint, user }), chain), LAUNCH.curveNotSolQuoted);
     put(chain, bondingCurveAddress(mint), await curveAccount(false, NATIVE_MINT));
     expect(read(tradeReadPlan({ mint, user }), chain).venue).toBe("bonding_curve");
   });

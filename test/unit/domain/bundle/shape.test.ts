@@ -2,7 +2,7 @@ import { describe, it, expect } from "vitest";
 import { parseBundleRequest, quoteCreateLedBuys } from "../../../../src/domain/bundle/shape.js";
 import { quoteInitialBuy } from "../../../../src/domain/create/request.js";
 import type { CurveState } from "../../../../src/launch/curve-quote.js";
-import { RULES, RULES2, SPEC } from "../../../../src/core/errors.js";
+import { SPEC, TRADE_RULES, BUNDLE_RULES } from "../../../../src/core/errors.js";
 import { detailOf } from "../../../helpers/expect.js";
 import { addr } from "../../../helpers/fixtures.js";
 
@@ -124,34 +124,42 @@ describe("parseBundleRequest — every spec text", () => {
       SPEC.trade.sellInSol,
     ],
     ["tip 10 decimals", { accounts: [create], bundleTip: "0.0000010001" }, SPEC.trade.solDecimals],
-    ["missing tip", { accounts: [create] }, RULES2.bundleTipRequired],
-    ["tip text", { accounts: [create], bundleTip: "tip" }, RULES2.bundleTipInvalid],
-    ["leg not object", { accounts: ["buy"], ...tip }, RULES2.legObject],
-    ["leg type", { accounts: [{ type: "swap" }], ...tip }, RULES2.legType],
-    ["percent amount", { mint: addr(9), accounts: [sell("50%")], ...tip }, RULES2.legPercent],
+    ["missing tip", { accounts: [create] }, BUNDLE_RULES.bundleTipRequired],
+    ["tip text", { accounts: [create], bundleTip: "tip" }, BUNDLE_RULES.bundleTipInvalid],
+    ["leg not object", { accounts: ["buy"], ...tip }, BUNDLE_RULES.legObject],
+    ["leg type", { accounts: [{ type: "swap" }], ...tip }, BUNDLE_RULES.legType],
+    ["percent amount", { mint: addr(9), accounts: [sell("50%")], ...tip }, BUNDLE_RULES.legPercent],
     [
       "slippage on trade leg",
       { mint: addr(9), accounts: [buy("1", { slippage: 5 })], ...tip },
-      RULES2.legSlippage,
+      BUNDLE_RULES.legSlippage,
     ],
     [
       "negative slippageBps",
       { mint: addr(9), accounts: [buy("1", { slippageBps: -1 })], ...tip },
-      RULES2.slippageBpsInvalid,
+      BUNDLE_RULES.slippageBpsInvalid,
     ],
     [
       "fractional slippageBps",
       { mint: addr(9), accounts: [buy("1", { slippageBps: 1.5 })], ...tip },
-      RULES2.slippageBpsInvalid,
+      BUNDLE_RULES.slippageBpsInvalid,
     ],
-    ["pool after create", { accounts: [create, buy("1", { pool: addr(8) })], ...tip }, RULES2.poolWithCreate],
-    ["bad pool", { mint: addr(9), accounts: [buy("1", { pool: "x" })], ...tip }, RULES.poolInvalid],
-    ["bad mint", { mint: "x", accounts: [buy()], ...tip }, RULES.mintInvalid],
-    ["bad leg wallet", { mint: addr(9), accounts: [buy("1", { wallet: "x" })], ...tip }, RULES.walletInvalid],
+    [
+      "pool after create",
+      { accounts: [create, buy("1", { pool: addr(8) })], ...tip },
+      BUNDLE_RULES.poolWithCreate,
+    ],
+    ["bad pool", { mint: addr(9), accounts: [buy("1", { pool: "x" })], ...tip }, TRADE_RULES.poolInvalid],
+    ["bad mint", { mint: "x", accounts: [buy()], ...tip }, TRADE_RULES.mintInvalid],
+    [
+      "bad leg wallet",
+      { mint: addr(9), accounts: [buy("1", { wallet: "x" })], ...tip },
+      TRADE_RULES.walletInvalid,
+    ],
     [
       "bad denominatedInSol",
       { mint: addr(9), accounts: [buy("1", { denominatedInSol: "maybe" })], ...tip },
-      RULES2.legDenominated,
+      BUNDLE_RULES.legDenominated,
     ],
     ["create leg rules apply", { accounts: [{ ...create, name: "" }], ...tip }, SPEC.create.nameSymbol],
     ["create leg uri", { accounts: [{ ...create, uri: "" }], ...tip }, SPEC.create.uriRequired],
@@ -165,7 +173,7 @@ describe("parseBundleRequest — every spec text", () => {
       { mint: addr(9), accounts: [buy("0.0000000001")], ...tip },
       SPEC.trade.solDecimals,
     ],
-    ["token sell fraction", { mint: addr(9), accounts: [sell("1.5")], ...tip }, RULES.tokenUnits],
+    ["token sell fraction", { mint: addr(9), accounts: [sell("1.5")], ...tip }, TRADE_RULES.tokenUnits],
   ];
   for (const [label, body, text] of cases) {
     it(label, () => expect(detailOf(() => parseBundleRequest(body))).toBe(text));
@@ -251,7 +259,7 @@ describe("create-led quoting", () => {
 
   it("refuses buys too small for one token after slippage and buys past an emptied curve", () => {
     expect(detailOf(() => quoteCreateLedBuys(fresh, [{ amount: 1n, slippageBps: 200n }], fees))).toBe(
-      RULES.tradeTooSmall,
+      TRADE_RULES.tradeTooSmall,
     );
     const nearlyDone = { ...fresh, realTokenReserves: 1_000n };
     expect(
@@ -265,6 +273,6 @@ describe("create-led quoting", () => {
           fees,
         ),
       ),
-    ).toBe(RULES.exceedsReserves);
+    ).toBe(TRADE_RULES.exceedsReserves);
   });
 });

@@ -7,7 +7,7 @@ import {
   parseCashbackCheckRequest,
   parseClaimRequest,
 } from "../../../../src/domain/cashback/rules.js";
-import { RULES, RULES2, SPEC } from "../../../../src/core/errors.js";
+import { SPEC, TRADE_RULES, CASHBACK_RULES } from "../../../../src/core/errors.js";
 import { apiErrorOf, detailOf } from "../../../helpers/expect.js";
 import { addr } from "../../../helpers/fixtures.js";
 
@@ -79,9 +79,13 @@ describe("parseClaimRequest", () => {
     expect(detailOf(() => parseClaimRequest({ claim_bonding_curve: false, claim_launchswap: false }))).toBe(
       SPEC.claim.noneEnabled,
     );
-    expect(detailOf(() => parseClaimRequest({ claim_bonding_curve: 0 }))).toBe(RULES2.claimBondingBoolean);
-    expect(detailOf(() => parseClaimRequest({ claim_launchswap: "x" }))).toBe(RULES2.claimLaunchswapBoolean);
-    expect(detailOf(() => parseClaimRequest({ wallet: "x" }))).toBe(RULES.walletInvalid);
+    expect(detailOf(() => parseClaimRequest({ claim_bonding_curve: 0 }))).toBe(
+      CASHBACK_RULES.claimBondingBoolean,
+    );
+    expect(detailOf(() => parseClaimRequest({ claim_launchswap: "x" }))).toBe(
+      CASHBACK_RULES.claimLaunchswapBoolean,
+    );
+    expect(detailOf(() => parseClaimRequest({ wallet: "x" }))).toBe(TRADE_RULES.walletInvalid);
   });
 });
 

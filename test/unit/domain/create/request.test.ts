@@ -1,6 +1,6 @@
 import { describe, it, expect } from "vitest";
 import { isExternalMetadataUri, parseCreateRequest } from "../../../../src/domain/create/request.js";
-import { RULES, RULES2, SPEC } from "../../../../src/core/errors.js";
+import { SPEC, TRADE_RULES, CREATE_RULES } from "../../../../src/core/errors.js";
 import { detailOf } from "../../../helpers/expect.js";
 
 const WALLET = "11111111111111111111111111111112";
@@ -64,7 +64,9 @@ describe("parseCreateRequest — defaults and aliases", () => {
       lamports: 1n,
     });
     expect(parseCreateRequest({ ...base, initial_buy: 2.5e-7 }).initialBuy?.lamports).toBe(250n);
-    expect(detailOf(() => parseCreateRequest({ ...base, initial_buy: 1e21 }))).toBe(RULES.amountTooLarge);
+    expect(detailOf(() => parseCreateRequest({ ...base, initial_buy: 1e21 }))).toBe(
+      TRADE_RULES.amountTooLarge,
+    );
   });
 });
 
@@ -88,19 +90,19 @@ describe("parseCreateRequest — spec texts", () => {
     ["sci 10 decimals", { ...base, devBuy: 1e-10 }, SPEC.create.initialBuyDecimals],
     ["slippage without buy", { ...base, slippage: 5 }, SPEC.create.slippageWithoutBuy],
     ["alias slippage without buy", { ...base, devBuySlippage: 5 }, SPEC.create.slippageWithoutBuy],
-    ["name too long", { ...base, name: "x".repeat(33) }, RULES2.nameTooLong],
-    ["symbol too long", { ...base, symbol: "x".repeat(14) }, RULES2.symbolTooLong],
-    ["symbol too long in bytes", { ...base, symbol: "é".repeat(7) }, RULES2.symbolTooLong],
-    ["uri too long", { ...base, uri: `https://x.io/${"a".repeat(190)}` }, RULES2.uriTooLong],
-    ["initial_buy text", { ...base, initial_buy: "abc" }, RULES2.initialBuyInvalid],
-    ["initial_buy type", { ...base, initial_buy: true }, RULES2.initialBuyInvalid],
-    ["zero slippage", { ...base, initial_buy: 1, slippage: 0 }, RULES.slippagePositiveRange],
-    ["slippage over 50", { ...base, initial_buy: 1, slippage: 50.01 }, RULES.slippagePositiveRange],
-    ["slippage 3 decimals", { ...base, initial_buy: 1, slippage: "1.234" }, RULES.slippageDecimals],
-    ["bad wallet", { ...base, wallet: "nope" }, RULES.walletInvalid],
-    ["bad confirm", { ...base, confirm: "yes" }, RULES.confirmBoolean],
-    ["bad mayhem", { ...base, mayhem_mode: 1 }, RULES2.mayhemBoolean],
-    ["bad cashback", { ...base, cashback: "no" }, RULES2.cashbackBoolean],
+    ["name too long", { ...base, name: "x".repeat(33) }, CREATE_RULES.nameTooLong],
+    ["symbol too long", { ...base, symbol: "x".repeat(14) }, CREATE_RULES.symbolTooLong],
+    ["symbol too long in bytes", { ...base, symbol: "é".repeat(7) }, CREATE_RULES.symbolTooLong],
+    ["uri too long", { ...base, uri: `https://x.io/${"a".repeat(190)}` }, CREATE_RULES.uriTooLong],
+    ["initial_buy text", { ...base, initial_buy: "abc" }, CREATE_RULES.initialBuyInvalid],
+    ["initial_buy type", { ...base, initial_buy: true }, CREATE_RULES.initialBuyInvalid],
+    ["zero slippage", { ...base, initial_buy: 1, slippage: 0 }, TRADE_RULES.slippagePositiveRange],
+    ["slippage over 50", { ...base, initial_buy: 1, slippage: 50.01 }, TRADE_RULES.slippagePositiveRange],
+    ["slippage 3 decimals", { ...base, initial_buy: 1, slippage: "1.234" }, TRADE_RULES.slippageDecimals],
+    ["bad wallet", { ...base, wallet: "nope" }, TRADE_RULES.walletInvalid],
+    ["bad confirm", { ...base, confirm: "yes" }, TRADE_RULES.confirmBoolean],
+    ["bad mayhem", { ...base, mayhem_mode: 1 }, CREATE_RULES.mayhemBoolean],
+    ["bad cashback", { ...base, cashback: "no" }, CREATE_RULES.cashbackBoolean],
   ];
   for (const [label, body, text] of cases) {
     it(label, () => expect(detailOf(() => parseCreateRequest(body))).toBe(text));

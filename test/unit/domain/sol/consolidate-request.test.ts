@@ -3,7 +3,7 @@ import {
   defaultConsolidationSources,
   parseConsolidateRequest,
 } from "../../../../src/domain/sol/consolidate-request.js";
-import { RULES, RULES2, SPEC } from "../../../../src/core/errors.js";
+import { SPEC, TRADE_RULES, SOL_RULES } from "../../../../src/core/errors.js";
 import { apiErrorOf, detailOf } from "../../../helpers/expect.js";
 import { addr } from "../../../helpers/fixtures.js";
 
@@ -52,7 +52,7 @@ describe("parseConsolidateRequest", () => {
       { destination_wallet: addr(1), source_wallets: addr(2) },
       SPEC.consolidate.sourcesCount,
     ],
-    ["bad source", { destination_wallet: addr(1), source_wallets: ["bad"] }, RULES2.sourceInvalid],
+    ["bad source", { destination_wallet: addr(1), source_wallets: ["bad"] }, SOL_RULES.sourceInvalid],
     [
       "duplicate",
       { destination_wallet: addr(1), source_wallets: [addr(2), addr(2)] },
@@ -63,10 +63,10 @@ describe("parseConsolidateRequest", () => {
       { destination_wallet: addr(1), source_wallets: [addr(2), addr(1)] },
       SPEC.consolidate.destinationIsSource,
     ],
-    ["negative reserve", { destination_wallet: addr(1), fee_reserve_lamports: -1 }, RULES2.feeReserve],
-    ["fractional reserve", { destination_wallet: addr(1), fee_reserve_lamports: 1.5 }, RULES2.feeReserve],
-    ["text reserve", { destination_wallet: addr(1), fee_reserve_lamports: "5k" }, RULES2.feeReserve],
-    ["bad confirm", { destination_wallet: addr(1), confirm: 1 }, RULES.confirmBoolean],
+    ["negative reserve", { destination_wallet: addr(1), fee_reserve_lamports: -1 }, SOL_RULES.feeReserve],
+    ["fractional reserve", { destination_wallet: addr(1), fee_reserve_lamports: 1.5 }, SOL_RULES.feeReserve],
+    ["text reserve", { destination_wallet: addr(1), fee_reserve_lamports: "5k" }, SOL_RULES.feeReserve],
+    ["bad confirm", { destination_wallet: addr(1), confirm: 1 }, TRADE_RULES.confirmBoolean],
   ];
   for (const [label, body, text] of cases) {
     it(label, () => expect(detailOf(() => parseConsolidateRequest(body))).toBe(text));

@@ -3,7 +3,7 @@ import { Keypair } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
 import { isAddress } from "../../../../src/core/addresses.js";
 import { parseConsolidateRequest } from "../../../../src/domain/sol/consolidate-request.js";
-import { ApiError, SPEC, TRANSFER_TARGETS } from "../../../../src/core/errors.js";
+import { ApiError, SPEC, SOL_RULES } from "../../../../src/core/errors.js";
 import {
   isReservedAddress,
   RUNTIME_RESERVED_ADDRESSES,
@@ -40,10 +40,10 @@ describe("reserved addresses", () => {
     for (const a of reserved) {
       expect(isReservedAddress(a)).toBe(true);
       expect(detailOf(() => parseTransferRequest({ destination_wallet: a, amount: "0.1" }))).toBe(
-        TRANSFER_TARGETS.destinationReserved,
+        SOL_RULES.destinationReserved,
       );
       expect(detailOf(() => parseConsolidateRequest({ destination_wallet: a }))).toBe(
-        TRANSFER_TARGETS.destinationReserved,
+        SOL_RULES.destinationReserved,
       );
       expect(
         detailOf(() =>
@@ -51,7 +51,7 @@ describe("reserved addresses", () => {
             destinations: [{ wallet: Keypair.generate().publicKey.toBase58() }, { wallet: a }],
           }),
         ),
-      ).toBe(TRANSFER_TARGETS.splitDestinationReserved);
+      ).toBe(SOL_RULES.splitDestinationReserved);
     }
   });
 

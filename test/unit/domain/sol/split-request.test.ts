@@ -1,6 +1,6 @@
 import { describe, it, expect } from "vitest";
 import { checkSplitDestinations, parseSplitRequest } from "../../../../src/domain/sol/split-request.js";
-import { RULES, RULES2, SPEC } from "../../../../src/core/errors.js";
+import { SPEC, TRADE_RULES, SOL_RULES } from "../../../../src/core/errors.js";
 import { detailOf } from "../../../helpers/expect.js";
 import { addr } from "../../../helpers/fixtures.js";
 
@@ -56,7 +56,7 @@ describe("parseSplitRequest", () => {
     ["total over 100", { destinations: one, total_percent: "100.01" }, SPEC.split.totalPercent],
     ["total text", { destinations: one, total_percent: "all" }, SPEC.split.totalPercent],
     ["total type", { destinations: one, total_percent: true }, SPEC.split.totalPercent],
-    ["total decimals", { destinations: one, total_percent: "50.005" }, RULES2.totalPercentDecimals],
+    ["total decimals", { destinations: one, total_percent: "50.005" }, SOL_RULES.totalPercentDecimals],
     ["percent over 100", { destinations: [{ wallet: addr(1), percent: 101 }] }, SPEC.split.percentOver],
     [
       "percent sum over 100",
@@ -68,20 +68,24 @@ describe("parseSplitRequest", () => {
       },
       SPEC.split.percentOver,
     ],
-    ["percent zero", { destinations: [{ wallet: addr(1), percent: 0 }] }, RULES2.destinationPercentInvalid],
+    [
+      "percent zero",
+      { destinations: [{ wallet: addr(1), percent: 0 }] },
+      SOL_RULES.destinationPercentInvalid,
+    ],
     [
       "percent decimals",
       { destinations: [{ wallet: addr(1), percent: "1.001" }] },
-      RULES2.destinationPercentDecimals,
+      SOL_RULES.destinationPercentDecimals,
     ],
     ["sol zero", { destinations: [{ wallet: addr(1), sol: "0" }] }, SPEC.split.minLamport],
     ["sol decimals", { destinations: [{ wallet: addr(1), sol: "1e-10" }] }, SPEC.trade.solDecimals],
-    ["sol text", { destinations: [{ wallet: addr(1), sol: "one" }] }, RULES2.destinationSolInvalid],
-    ["entry not object", { destinations: [addr(1)] }, RULES2.destinationObject],
-    ["entry without wallet", { destinations: [{ sol: 1 }] }, RULES2.destinationObject],
+    ["sol text", { destinations: [{ wallet: addr(1), sol: "one" }] }, SOL_RULES.destinationSolInvalid],
+    ["entry not object", { destinations: [addr(1)] }, SOL_RULES.destinationObject],
+    ["entry without wallet", { destinations: [{ sol: 1 }] }, SOL_RULES.destinationObject],
     ["bad wallet", { destinations: [{ wallet: "bad" }] }, SPEC.consolidate.invalidDestination],
-    ["bad source", { source_wallet: "bad", destinations: one }, RULES.walletInvalid],
-    ["bad reserve", { destinations: one, fee_reserve_lamports: "-1" }, RULES2.feeReserve],
+    ["bad source", { source_wallet: "bad", destinations: one }, TRADE_RULES.walletInvalid],
+    ["bad reserve", { destinations: one, fee_reserve_lamports: "-1" }, SOL_RULES.feeReserve],
   ];
   for (const [label, body, text] of cases) {
     it(label, () => expect(detailOf(() => parseSplitRequest(body))).toBe(text));

@@ -1,6 +1,6 @@
 import { describe, it, expect } from "vitest";
 import { checkTransferEnds, parseTransferRequest } from "../../../../src/domain/sol/transfer-request.js";
-import { RULES, SPEC } from "../../../../src/core/errors.js";
+import { SPEC, TRADE_RULES } from "../../../../src/core/errors.js";
 import { detailOf } from "../../../helpers/expect.js";
 import { addr } from "../../../helpers/fixtures.js";
 
@@ -43,12 +43,12 @@ describe("parseTransferRequest", () => {
       { destination_wallet: addr(1), source_wallet: addr(1), amount: 1 },
       SPEC.transfer.destinationIsSource,
     ],
-    ["bad source", { destination_wallet: addr(1), source_wallet: "x", amount: 1 }, RULES.walletInvalid],
+    ["bad source", { destination_wallet: addr(1), source_wallet: "x", amount: 1 }, TRADE_RULES.walletInvalid],
     ["bad mint", { destination_wallet: addr(1), mint: "USDC", amount: 1 }, SPEC.transfer.invalidMint],
-    ["missing amount", { destination_wallet: addr(1) }, RULES.amountRequired],
+    ["missing amount", { destination_wallet: addr(1) }, TRADE_RULES.amountRequired],
     ["amount type", { destination_wallet: addr(1), amount: [1] }, SPEC.trade.amountType],
     ["SOL 10 decimals", { destination_wallet: addr(1), amount: "0.0000000001" }, SPEC.trade.solDecimals],
-    ["SOL zero", { destination_wallet: addr(1), amount: 0 }, RULES.amountPositive],
+    ["SOL zero", { destination_wallet: addr(1), amount: 0 }, TRADE_RULES.amountPositive],
     ["token zero", { destination_wallet: addr(1), mint: addr(3), amount: "0" }, SPEC.transfer.tokenAmount],
     [
       "token fraction",

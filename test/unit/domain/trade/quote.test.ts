@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ApiError, RULES, SPEC, TRADE_QUOTE } from "../../../../src/core/errors.js";
+import { ApiError, SPEC, TRADE_RULES } from "../../../../src/core/errors.js";
 import { swapBuyBaseInput } from "../../../../src/launch/swap-quote.js";
 import { quoteTrade, resolveSellUnits, type VenueState } from "../../../../src/domain/trade/quote.js";
 import { detailOf } from "../../../helpers/expect.js";
@@ -120,9 +120,9 @@ describe("percentage sells", () => {
 
   it("refuse an empty balance and a share that rounds to nothing", () => {
     const amount = { kind: "percent", hundredths: 1n } as const;
-    expect(detailOf(() => resolveSellUnits(amount, 0n))).toBe(RULES.noTokenBalance);
-    expect(detailOf(() => resolveSellUnits(amount, undefined))).toBe(RULES.noTokenBalance);
-    expect(detailOf(() => resolveSellUnits(amount, 9_999n))).toBe(RULES.percentZeroUnits);
+    expect(detailOf(() => resolveSellUnits(amount, 0n))).toBe(TRADE_RULES.noTokenBalance);
+    expect(detailOf(() => resolveSellUnits(amount, undefined))).toBe(TRADE_RULES.noTokenBalance);
+    expect(detailOf(() => resolveSellUnits(amount, 9_999n))).toBe(TRADE_RULES.percentZeroUnits);
   });
 });
 
@@ -134,35 +134,35 @@ describe("refusals", () => {
     const percent = { kind: "percent", hundredths: 100n } as const;
     expect(
       detailOf(() => quoteTrade({ action: "buy", amount: percent, venue: CURVE, slippageBps: 0n })),
-    ).toBe(RULES.percentOnBuy);
+    ).toBe(TRADE_RULES.percentOnBuy);
   });
 
   it("a complete curve", () => {
     const complete: VenueState = { ...CURVE, curve: { ...CURVE.curve, complete: true } };
     expect(
       detailOf(() => quoteTrade({ action: "buy", amount: ONE_SOL, venue: complete, slippageBps: 0n })),
-    ).toBe(TRADE_QUOTE.curveComplete);
+    ).toBe(TRADE_RULES.curveComplete);
   });
 
   it("exact-token buys beyond the curve's real tokens", () => {
     const amount = { kind: "tokens", units: 793_100_000_000_001n } as const;
     expect(detailOf(() => quoteTrade({ action: "buy", amount, venue: CURVE, slippageBps: 0n }))).toBe(
-      RULES.exceedsReserves,
+      TRADE_RULES.exceedsReserves,
     );
   });
 
   it("dust that buys or sells nothing", () => {
     const dust = { kind: "sol", lamports: 1n } as const;
     expect(detailOf(() => quoteTrade({ action: "buy", amount: dust, venue: CURVE, slippageBps: 0n }))).toBe(
-      RULES.tradeTooSmall,
+      TRADE_RULES.tradeTooSmall,
     );
     expect(detailOf(() => quoteTrade({ action: "buy", amount: dust, venue: POOL, slippageBps: 0n }))).toBe(
-      RULES.tradeTooSmall,
+      TRADE_RULES.tradeTooSmall,
     );
     const oneToken = { kind: "tokens", units: 1n } as const;
     expect(
       detailOf(() => quoteTrade({ action: "sell", amount: oneToken, venue: CURVE, slippageBps: 0n })),
-    ).toBe(RULES.tradeTooSmall);
+    ).toBe(TRADE_RULES.tradeTooSmall);
   });
 
   it("caps a SOL buy's minimum at the tokens the curve still has", () => {
@@ -192,7 +192,7 @@ describe("swap SOL buy stays within the SOL amount", () => {
           try {
             q = quoteTrade({ action: "buy", amount: { kind: "sol", lamports }, venue, slippageBps: 0n });
           } catch (error) {
-            expect((error as ApiError).detail).toBe(RULES.tradeTooSmall);
+            expect((error as ApiError).detail).toBe(TRADE_RULES.tradeTooSmall);
             return;
           }
           expect(q.args.instruction).toBe("buy");

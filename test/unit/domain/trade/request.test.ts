@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { ApiError, RULES, SPEC } from "../../../../src/core/errors.js";
-import { parseBoolean, parseTradeRequest } from "../../../../src/domain/trade/request.js";
+import { ApiError, SPEC, TRADE_RULES } from "../../../../src/core/errors.js";
+import { parseBoolean } from "../../../../src/core/request-fields.js";
+import { parseTradeRequest } from "../../../../src/domain/trade/request.js";
 import { badRequestDetailOf } from "../../../helpers/expect.js";
 
 const MINT = "7LSsEoJGhLeZzGvDofTdNg7M3JttxQqGWNLo6vWMpump";
@@ -98,29 +99,33 @@ describe("parseTradeRequest", () => {
   });
 
   it("answers clear texts for the unlisted violations", () => {
-    expect(detailOf({ action: "buy", amount: 1 })).toBe(RULES.mintRequired);
-    expect(detailOf({ action: "buy", mint: "not-a-key", amount: 1 })).toBe(RULES.mintInvalid);
-    expect(detailOf({ action: "buy", mint: MINT, pool: "x", amount: 1 })).toBe(RULES.poolInvalid);
-    expect(detailOf({ action: "buy", mint: MINT, amount: 1, wallet: 7 })).toBe(RULES.walletInvalid);
-    expect(detailOf({ action: "buy", mint: MINT })).toBe(RULES.amountRequired);
-    expect(detailOf({ action: "buy", mint: MINT, amount: "-1" })).toBe(RULES.amountPositive);
-    expect(detailOf({ action: "buy", mint: MINT, amount: "abc" })).toBe(RULES.amountInvalid);
-    expect(detailOf({ action: "buy", mint: MINT, amount: "10%" })).toBe(RULES.percentOnBuy);
+    expect(detailOf({ action: "buy", amount: 1 })).toBe(TRADE_RULES.mintRequired);
+    expect(detailOf({ action: "buy", mint: "not-a-key", amount: 1 })).toBe(TRADE_RULES.mintInvalid);
+    expect(detailOf({ action: "buy", mint: MINT, pool: "x", amount: 1 })).toBe(TRADE_RULES.poolInvalid);
+    expect(detailOf({ action: "buy", mint: MINT, amount: 1, wallet: 7 })).toBe(TRADE_RULES.walletInvalid);
+    expect(detailOf({ action: "buy", mint: MINT })).toBe(TRADE_RULES.amountRequired);
+    expect(detailOf({ action: "buy", mint: MINT, amount: "-1" })).toBe(TRADE_RULES.amountPositive);
+    expect(detailOf({ action: "buy", mint: MINT, amount: "abc" })).toBe(TRADE_RULES.amountInvalid);
+    expect(detailOf({ action: "buy", mint: MINT, amount: "10%" })).toBe(TRADE_RULES.percentOnBuy);
     expect(detailOf({ action: "buy", mint: MINT, amount: 1.5, denominated_in_sol: false })).toBe(
-      RULES.tokenUnits,
+      TRADE_RULES.tokenUnits,
     );
-    expect(detailOf({ action: "sell", mint: MINT, amount: "0%" })).toBe(RULES.percentRange);
-    expect(detailOf({ action: "sell", mint: MINT, amount: "100.001%" })).toBe(RULES.percentDecimals);
-    expect(detailOf({ action: "sell", mint: MINT, amount: 0 })).toBe(RULES.tokenUnits);
+    expect(detailOf({ action: "sell", mint: MINT, amount: "0%" })).toBe(TRADE_RULES.percentRange);
+    expect(detailOf({ action: "sell", mint: MINT, amount: "100.001%" })).toBe(TRADE_RULES.percentDecimals);
+    expect(detailOf({ action: "sell", mint: MINT, amount: 0 })).toBe(TRADE_RULES.tokenUnits);
     expect(detailOf({ action: "buy", mint: MINT, amount: 1, denominated_in_sol: "yes" })).toBe(
-      RULES.denominatedInSol,
+      TRADE_RULES.denominatedInSol,
     );
-    expect(detailOf({ action: "buy", mint: MINT, amount: 1, slippage: 51 })).toBe(RULES.slippageRange);
-    expect(detailOf({ action: "buy", mint: MINT, amount: 1, slippage_bps: 5001 })).toBe(RULES.slippageBps);
-    expect(detailOf({ action: "buy", mint: MINT, amount: 1, simulate: "no" })).toBe(RULES.simulateBoolean);
-    expect(detailOf({ action: "buy", mint: MINT, amount: 1, confirm: 1 })).toBe(RULES.confirmBoolean);
+    expect(detailOf({ action: "buy", mint: MINT, amount: 1, slippage: 51 })).toBe(TRADE_RULES.slippageRange);
+    expect(detailOf({ action: "buy", mint: MINT, amount: 1, slippage_bps: 5001 })).toBe(
+      TRADE_RULES.slippageBps,
+    );
+    expect(detailOf({ action: "buy", mint: MINT, amount: 1, simulate: "no" })).toBe(
+      TRADE_RULES.simulateBoolean,
+    );
+    expect(detailOf({ action: "buy", mint: MINT, amount: 1, confirm: 1 })).toBe(TRADE_RULES.confirmBoolean);
     expect(detailOf({ action: "buy", mint: MINT, amount: 1, measure_timing: "x" })).toBe(
-      RULES.measureTimingBoolean,
+      TRADE_RULES.measureTimingBoolean,
     );
   });
 });

@@ -1,0 +1,26 @@
+import type { PublicKey } from "@solana/web3.js";
+import { EXECUTION, upstreamError } from "../core/errors.js";
+import type { AccountInfo, RpcClient } from "./rpc-client.js";
+import { upstreamDetail } from "./upstream-errors.js";
+
+/**
+ * One getMultipleAccounts for `keys` (null = the account does not exist); an upstream failure is a 502 naming
+ * the RPC's detail.
+ */
+export async function readAccounts(
+  chain: { rpc: Pick<RpcClient, "getMultipleAccounts"> },
+  keys: PublicKey[],
+): Promise<(AccountInfo | null)[]> {
+  let value: (AccountInfo | null)[];
+  try {
+    ({ value } = await chain.rpc.getMultipleAccounts(keys));
+  } catch (e) {
+    throw upstreamError(EXECUTION.readFailedPrefix + upstreamDetail(e));
+  }
+  if (value.length !== keys.length) {
+    throw upstreamError(
+      `${EXECUTION.readFailedPrefix}getMultipleAccounts returned ${value.length} of ${keys.length} accounts`,
+    );
+  }
+  return value;
+}
