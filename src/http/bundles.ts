@@ -2,7 +2,7 @@
 import type { FastifyInstance } from "fastify";
 import type { Chain } from "../chain/chain.js";
 import { executeBundle, type BundleDeps } from "../domain/bundle/service.js";
-import { requireChain } from "../domain/execution/pipeline.js";
+import { requireChain } from "../domain/execution/gate.js";
 import { requireApiKey } from "./auth.js";
 import { requestStore } from "./idempotency.js";
 import { apiKeySecurity, executionErrors } from "./schemas.js";

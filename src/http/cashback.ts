@@ -4,7 +4,7 @@ import type { Chain } from "../chain/chain.js";
 import { claimCashback, type ClaimDeps } from "../domain/cashback/claim.js";
 import { checkCashback } from "../domain/cashback/check.js";
 import type { RequestBody } from "../core/request-fields.js";
-import { requireChain } from "../domain/execution/pipeline.js";
+import { requireChain } from "../domain/execution/gate.js";
 import { requireApiKey } from "./auth.js";
 import { requestStore } from "./idempotency.js";
 import {

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Chain } from "../chain/chain.js";
 import { consolidateSol, type SolDeps } from "../domain/sol/consolidate.js";
 import type { RequestBody } from "../core/request-fields.js";
-import { requireChain } from "../domain/execution/pipeline.js";
+import { requireChain } from "../domain/execution/gate.js";
 import { splitSol } from "../domain/sol/split.js";
 import { sendAsset } from "../domain/sol/transfer.js";
 import { requireApiKey } from "./auth.js";

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from "fastify";
 import type { Chain } from "../chain/chain.js";
 import { badRequest, EXECUTION } from "../core/errors.js";
-import { requireChain } from "../domain/execution/pipeline.js";
+import { requireChain } from "../domain/execution/gate.js";
 import { executeTrade, type TradeDeps } from "../domain/trade/service.js";
 import { requireApiKey } from "./auth.js";
 import { requestStore } from "./idempotency.js";
