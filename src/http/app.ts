@@ -25,6 +25,10 @@ import { walletRoutes } from "./wallets.js";
 import { tokenRoutes } from "./tokens.js";
 import { bundleRoutes } from "./bundles.js";
 import type { Store } from "../store/index.js";
+import { MarketHub } from "../domain/market/market-hub.js";
+import type { StreamLimits } from "../domain/market/stream-session.js";
+import { createStreamMetrics, type StreamMetrics } from "../observability/stream-metrics.js";
+import { streamRoutes } from "./stream.js";
 import type { Vault } from "../vault/index.js";
 
 export interface AppDeps {
@@ -42,6 +46,11 @@ export interface AppDeps {
   chain?: Chain;
   /** Prometheus metrics served at /metrics; omitted = a fresh registry for this app (never a global one). */
   metrics?: Metrics;
+  /**
+   * The market stream (GET /v1/stream): the hub the chain feed publishes to, per-connection limits and
+   * the stream metrics. Omitted: the route serves a hub nothing publishes to.
+   */
+  market?: { hub: MarketHub; limits?: Partial<StreamLimits>; metrics?: StreamMetrics; pingMs?: number };
 }
 
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -145,5 +154,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   solRoutes(app, deps);
   tokenRoutes(app, deps);
   bundleRoutes(app, deps);
+  // Market data stream (issue 21).
+  await streamRoutes(app, {
+    store: deps.store,
+    vault: deps.vault,
+    hub: deps.market?.hub ?? new MarketHub(),
+    limits: deps.market?.limits,
+    pingMs: deps.market?.pingMs,
+    metrics: deps.market?.metrics ?? createStreamMetrics(metrics.registry),
+  });
   return app;
 }
