@@ -193,7 +193,6 @@ describe("market events decoded from SDK-built transactions on the localnet", ()
       feeConfig: s.feeConfig,
       mintSupply: new BN(SUPPLY.toString()),
       bondingCurve: s.curve,
-      quoteMint: s.curve.quoteMint,
       amount: bn(amount),
     });
     const before = readCurve(ledger, mint)!;

@@ -27,10 +27,16 @@ export interface LogsNotification {
   logs: readonly string[];
 }
 
+/** An unsubscribe function; `ready` resolves once the node confirmed the subscription. */
+export interface LogsSubscription {
+  (): void;
+  readonly ready?: Promise<void>;
+}
+
 /** The chain subscription layer as the feed needs it: `logsSubscribe` with `mentions: [program]`. */
 export interface ProgramLogsSource {
   /** Subscribes; returns the unsubscribe function. */
-  subscribeLogs(programId: string, onLogs: (n: LogsNotification) => void): () => void;
+  subscribeLogs(programId: string, onLogs: (n: LogsNotification) => void): LogsSubscription;
 }
 
 /** What the feed reports for metrics and logs. */
@@ -81,9 +87,11 @@ export class MarketFeed {
 
   constructor(private readonly deps: MarketFeedDeps) {}
 
-  /** Subscribes to both programs' logs on `source`. */
-  start(source: ProgramLogsSource, programIds: readonly string[]): void {
-    for (const id of programIds) this.unsubscribers.push(source.subscribeLogs(id, (n) => this.ingest(n)));
+  /** Subscribes to the programs' logs on `source`; resolves once every subscription is confirmed. */
+  start(source: ProgramLogsSource, programIds: readonly string[]): Promise<void> {
+    const subs = programIds.map((id) => source.subscribeLogs(id, (n) => void this.ingest(n)));
+    this.unsubscribers.push(...subs);
+    return Promise.all(subs.map((s) => s.ready)).then(() => undefined);
   }
 
   stop(): void {

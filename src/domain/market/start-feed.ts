@@ -66,17 +66,26 @@ export function logsSource(
   };
 }
 
-/** Starts the feed on both launch programs; returns it and its stop function. */
-export function startMarketFeed(deps: StartFeedDeps): { feed: MarketFeed; stop: () => void } {
+/**
+ * Starts the feed on both launch programs; returns it, its stop function and `ready` (both
+ * subscriptions confirmed by the node).
+ */
+export function startMarketFeed(deps: StartFeedDeps): {
+  feed: MarketFeed;
+  stop: () => void;
+  ready: Promise<void>;
+} {
   const feed = new MarketFeed({
     hub: deps.hub,
     pools: new PoolDirectory(rpcPoolReader(deps.rpc)),
     curveSupply: deps.curveSupply ?? (() => DEFAULT_CURVE_SUPPLY),
     observer: deps.observer,
   });
-  feed.start(logsSource(deps.subscriptions, deps.commitment ?? "confirmed", deps.onGap), [
+  const ready = feed.start(logsSource(deps.subscriptions, deps.commitment ?? "confirmed", deps.onGap), [
     LAUNCH_PROGRAM_ID.toBase58(),
     LAUNCH_SWAP_PROGRAM_ID.toBase58(),
   ]);
-  return { feed, stop: () => feed.stop() };
+  // A subscription the node refuses is reported by the layer's onError; nothing awaits `ready` in production.
+  ready.catch(() => undefined);
+  return { feed, stop: () => feed.stop(), ready };
 }
