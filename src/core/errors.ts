@@ -247,3 +247,8 @@ export const SOL_RULES = {
   destinationReserved: "destination wallet is a program or sysvar address, not a wallet",
   splitDestinationReserved: "each destination must be a wallet, not a program or sysvar address",
 } as const;
+
+/** The market stream (GET /v1/stream, issue 21). */
+export const STREAM = {
+  upgradeRequired: "GET /v1/stream is a WebSocket: send it as an Upgrade request",
+} as const;

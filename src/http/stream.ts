@@ -7,7 +7,7 @@
 import websocket from "@fastify/websocket";
 import type { FastifyInstance } from "fastify";
 import type { WebSocket } from "ws";
-import { ApiError, FOUNDATION } from "../core/errors.js";
+import { ApiError, FOUNDATION, STREAM } from "../core/errors.js";
 import { MarketHub } from "../domain/market/market-hub.js";
 import { CLOSE, StreamSession, type StreamLimits } from "../domain/market/stream-session.js";
 import type { StreamMetrics } from "../observability/stream-metrics.js";
@@ -85,8 +85,14 @@ export async function streamRoutes(app: FastifyInstance, deps: StreamRouteDeps):
       preValidation: async (req) => {
         const header = req.headers["x-api-key"];
         const presented = (Array.isArray(header) ? header[0] : header)?.trim();
-        if (presented === undefined || presented === "") return;
+        const upgrade = (req.headers.upgrade ?? "").toLowerCase() === "websocket";
+        if (presented === undefined || presented === "") {
+          // Only an upgrade may authenticate later, by its first message.
+          if (!upgrade) throw new ApiError(401, FOUNDATION.apiKeyMissing);
+          return;
+        }
         if (!(await knownKey(presented))) throw new ApiError(401, FOUNDATION.apiKeyInvalid);
+        if (!upgrade) throw new ApiError(426, STREAM.upgradeRequired);
         req.streamAuthenticated = true;
       },
     },

@@ -3,6 +3,7 @@ import { Keypair } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp, type TestApp } from "../helpers/app.js";
 import { expectAuthRequired } from "../helpers/security.js";
+import { STREAM } from "../../src/core/errors.js";
 
 describe("security", () => {
   let t: TestApp;
@@ -23,6 +24,16 @@ describe("security", () => {
   ];
   it.each(routes)("%s %s requires a valid x-api-key", async (method, url) => {
     await expectAuthRequired(t.app, method, url);
+  });
+
+  // GET /v1/stream (issue 21): a plain GET needs a valid key like every route; the WebSocket upgrade may
+  // instead authenticate by its first message (test/e2e/stream.test.ts covers the upgrade's 401 and 4401).
+  it("GET /v1/stream without an upgrade requires a valid x-api-key, then asks for the upgrade (426)", async () => {
+    await expectAuthRequired(t.app, "GET", "/v1/stream");
+    const { apiKey } = await t.setup();
+    const res = await t.app.inject({ method: "GET", url: "/v1/stream", headers: { "x-api-key": apiKey } });
+    expect(res.statusCode).toBe(426);
+    expect(res.json()).toEqual({ detail: STREAM.upgradeRequired });
   });
 
   it("every route in the OpenAPI document is either public or covered above", async () => {
