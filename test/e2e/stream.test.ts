@@ -16,6 +16,7 @@ import { MarketHub } from "../../src/domain/market/market-hub.js";
 import { startMarketFeed } from "../../src/domain/market/start-feed.js";
 import { associatedTokenAddress } from "../../src/launch/programs.js";
 import { buildTestApp, type TestApp } from "../helpers/app.js";
+import { LaserTrade, type TradeEvent } from "@lasertrade/client";
 
 type Msg = Record<string, unknown> & { type: string };
 
@@ -248,6 +249,30 @@ describe("GET /v1/stream", () => {
     c.send({ method: "ping" });
     expect(await c.next()).toEqual({ type: "pong" });
     c.ws.close();
+  });
+
+  it("the typed client: stream() authenticates, subscribes and yields typed events with bigint amounts", async () => {
+    const { apiKey, wallet } = await keyAndWallet();
+    const { mint } = localnet.admin.createToken();
+    const client = new LaserTrade({
+      baseUrl: url.replace(/^ws/, "http").replace(/\/v1\/stream$/, ""),
+      apiKey,
+    });
+    const stream = await client.stream();
+    await stream.subscribeTokenTrade([mint]);
+    await expect(stream.subscribeAccountTrade(["bad"])).rejects.toThrow(/not a valid address/);
+    const res = await post(apiKey, "/v1/trades/execute", { action: "buy", mint, amount: "0.02" });
+    const iterator = stream[Symbol.asyncIterator]();
+    const { value } = await iterator.next();
+    expect(value).toMatchObject({ type: "trade", signature: res.signature, trader: wallet, side: "buy" });
+    const ev = value as TradeEvent;
+    expect(typeof ev.sol_amount).toBe("bigint");
+    expect(ev.token_amount).toBe(await tokenBalanceOf(wallet, mint));
+    stream.close();
+    expect((await stream.closed).code).toBe(1000);
+    await expect(new LaserTrade({ baseUrl: client.baseUrl, apiKey: "lt_unknown" }).stream()).rejects.toThrow(
+      /4401/,
+    );
   });
 
   it("after the PubSub connection drops, the feed resubscribes and later trades arrive (the gap is reported)", async () => {
