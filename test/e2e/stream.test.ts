@@ -5,6 +5,8 @@
  * authentication and bad messages behave as documented; a dropped PubSub connection is resubscribed.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import WebSocket from "ws";
 import { Connection, PublicKey } from "@solana/web3.js";
 import { startLocalnet, type LocalnetHandle } from "../../localnet/index.js";
@@ -19,6 +21,8 @@ import { buildTestApp, type TestApp } from "../helpers/app.js";
 import { LaserTrade, type TradeEvent } from "@lasertrade/client";
 
 type Msg = Record<string, unknown> & { type: string };
+
+const CLI = fileURLToPath(new URL("../../packages/cli/bin/lasertrade.js", import.meta.url));
 
 /** A stream client that queues every message and waits for the next one matching a predicate. */
 class Client {
@@ -273,6 +277,52 @@ describe("GET /v1/stream", () => {
     await expect(new LaserTrade({ baseUrl: client.baseUrl, apiKey: "lt_unknown" }).stream()).rejects.toThrow(
       /4401/,
     );
+  });
+
+  it("the CLI: `lasertrade --json stream trades <mint>` prints one JSON line per trade; the table mode a header and rows", async () => {
+    const { apiKey, wallet } = await keyAndWallet();
+    const { mint } = localnet.admin.createToken();
+    const baseUrl = url.replace(/^ws/, "http").replace(/\/v1\/stream$/, "");
+    const env = {
+      ...process.env,
+      LASERTRADE_URL: baseUrl,
+      LASERTRADE_API_KEY: apiKey,
+      LASERTRADE_CONFIG: "/nonexistent/lasertrade.json",
+    };
+    const json = spawn(process.execPath, [CLI, "--json", "stream", "trades", mint], { env });
+    const table = spawn(process.execPath, [CLI, "stream", "account", wallet], { env });
+    const lines = (child: typeof json) => {
+      const out: string[] = [];
+      let buf = "";
+      child.stdout.on("data", (d: Buffer) => {
+        buf += d.toString();
+        const parts = buf.split("\n");
+        buf = parts.pop()!;
+        out.push(...parts);
+      });
+      return out;
+    };
+    const jsonLines = lines(json);
+    const tableLines = lines(table);
+    try {
+      await waitFor(() => tableLines.length >= 1);
+      let res: Record<string, unknown> | null = null;
+      // Retry the trade until the CLI (a separate process) has subscribed and seen one.
+      while (jsonLines.length === 0) {
+        res = await post(apiKey, "/v1/trades/execute", { action: "buy", mint, amount: "0.01" });
+        await new Promise((r) => setTimeout(r, 300));
+      }
+      const first = JSON.parse(jsonLines[0]!) as Record<string, unknown>;
+      expect(first).toMatchObject({ type: "trade", mint, trader: wallet, side: "buy" });
+      expect(typeof first.sol_amount).toBe("number");
+      expect(res).not.toBeNull();
+      await waitFor(() => tableLines.length >= 2);
+      expect(tableLines[0]).toMatch(/^time\s+type\s+side\s+mint/);
+      expect(tableLines[1]).toContain(wallet);
+    } finally {
+      json.kill("SIGINT");
+      table.kill("SIGINT");
+    }
   });
 
   it("after the PubSub connection drops, the feed resubscribes and later trades arrive (the gap is reported)", async () => {
