@@ -28,7 +28,7 @@ import type { Store } from "../store/index.js";
 import { MarketHub } from "../domain/market/market-hub.js";
 import type { StreamLimits } from "../domain/market/stream-session.js";
 import { createStreamMetrics, type StreamMetrics } from "../observability/stream-metrics.js";
-import { streamRoutes } from "./stream.js";
+import { streamRoutes, withStreamPath } from "./stream.js";
 import type { Vault } from "../vault/index.js";
 
 export interface AppDeps {
@@ -133,6 +133,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     // Typed request bodies in the document (for generated clients); validation keeps the domain parsers.
     transform: openapiBodyTypes,
+    // GET /v1/stream (issue 21) is a WebSocket route, which @fastify/websocket hides: documented here.
+    transformObject: (doc) => ("openapiObject" in doc ? withStreamPath(doc) : doc.swaggerObject),
   });
   await app.register(swaggerUi, { routePrefix: "/docs", staticCSP: DOCS_CSP });
   installAuth(app, deps);

@@ -13,7 +13,6 @@ import { CLOSE, StreamSession, type StreamLimits } from "../domain/market/stream
 import type { StreamMetrics } from "../observability/stream-metrics.js";
 import type { Store } from "../store/index.js";
 import type { Vault } from "../vault/index.js";
-import { apiKeySecurity } from "./schemas.js";
 
 /** Defaults of the per-connection limits. */
 export const DEFAULT_STREAM_LIMITS: StreamLimits = {
@@ -40,6 +39,46 @@ declare module "fastify" {
     /** Set by the stream route's upgrade check when the x-api-key header named a known key. */
     streamAuthenticated?: boolean;
   }
+}
+
+const STREAM_DESCRIPTION =
+  "Upgrade to a WebSocket. Authenticate with the x-api-key header, or send " +
+  '{"method":"auth","api_key":"..."} within 5 s (else close 4401). Then send ' +
+  '{"method":"subscribeNewToken"}, {"method":"subscribeTokenTrade","keys":[mints]}, ' +
+  '{"method":"subscribeAccountTrade","keys":[wallets]}, {"method":"subscribeMigration"} or their ' +
+  "unsubscribe twins. Messages out are flat JSON objects with `type` new_token, trade, migration, " +
+  "subscribed, unsubscribed, authenticated, pong or error; integer amounts are decimal strings. " +
+  "A client that stops reading is closed with 4008. Without an upgrade: 401 without a valid key, else 426.";
+
+/**
+ * @fastify/swagger `transformObject`: adds GET /v1/stream to the OpenAPI document (@fastify/websocket
+ * marks WebSocket routes hidden).
+ */
+export function withStreamPath<D extends { paths?: unknown }>({ openapiObject }: { openapiObject: D }): D {
+  const detail = { type: "object", properties: { detail: { type: "string" } }, required: ["detail"] };
+  (openapiObject as { paths?: Record<string, unknown> }).paths = {
+    ...(openapiObject.paths as Record<string, unknown> | undefined),
+    "/v1/stream": {
+      get: {
+        tags: ["stream"],
+        summary: "Market data WebSocket: new tokens, trades by mint or wallet, migrations",
+        description: STREAM_DESCRIPTION,
+        security: [{ apiKey: [] }],
+        responses: {
+          "101": { description: "Switching Protocols: the WebSocket is open" },
+          "401": {
+            description: "missing or unknown x-api-key",
+            content: { "application/json": { schema: detail } },
+          },
+          "426": {
+            description: "not an Upgrade request",
+            content: { "application/json": { schema: detail } },
+          },
+        },
+      },
+    },
+  };
+  return openapiObject;
 }
 
 /** Registers the WebSocket plugin and GET /v1/stream. */
@@ -69,19 +108,7 @@ export async function streamRoutes(app: FastifyInstance, deps: StreamRouteDeps):
       websocket: true,
       // Authentication is the route's own: the header at the upgrade, or a first auth message.
       config: { public: true },
-      schema: {
-        tags: ["stream"],
-        security: apiKeySecurity,
-        summary: "Market data WebSocket: new tokens, trades by mint or wallet, migrations",
-        description:
-          "Upgrade to a WebSocket. Authenticate with the x-api-key header, or send " +
-          '{"method":"auth","api_key":"..."} within 5 s (else close 4401). Then send ' +
-          '{"method":"subscribeNewToken"}, {"method":"subscribeTokenTrade","keys":[mints]}, ' +
-          '{"method":"subscribeAccountTrade","keys":[wallets]}, {"method":"subscribeMigration"} or their ' +
-          "unsubscribe twins. Messages out are flat JSON objects with `type` new_token, trade, migration, " +
-          "subscribed, unsubscribed, authenticated, pong or error; integer amounts are decimal strings. " +
-          "A client that stops reading is closed with 4008.",
-      },
+      // @fastify/websocket hides WebSocket routes from the document; withStreamPath documents it.
       preValidation: async (req) => {
         const header = req.headers["x-api-key"];
         const presented = (Array.isArray(header) ? header[0] : header)?.trim();

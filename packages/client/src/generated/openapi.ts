@@ -1905,6 +1905,65 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Market data WebSocket: new tokens, trades by mint or wallet, migrations
+         * @description Upgrade to a WebSocket. Authenticate with the x-api-key header, or send {"method":"auth","api_key":"..."} within 5 s (else close 4401). Then send {"method":"subscribeNewToken"}, {"method":"subscribeTokenTrade","keys":[mints]}, {"method":"subscribeAccountTrade","keys":[wallets]}, {"method":"subscribeMigration"} or their unsubscribe twins. Messages out are flat JSON objects with `type` new_token, trade, migration, subscribed, unsubscribed, authenticated, pong or error; integer amounts are decimal strings. A client that stops reading is closed with 4008. Without an upgrade: 401 without a valid key, else 426.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Switching Protocols: the WebSocket is open */
+                101: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description missing or unknown x-api-key */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description not an Upgrade request */
+                426: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
