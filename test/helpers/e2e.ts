@@ -174,6 +174,8 @@ export interface TradeResult {
   venue: string;
   pool: string | null;
   expected_output: string;
+  state_source: "cache" | "read";
+  state_slot: number;
   timing_ms?: Record<string, number>;
 }
 
