@@ -9,7 +9,7 @@ import { PublicKey } from "@solana/web3.js";
 import { trade, type TradeResult } from "../helpers/e2e.js";
 import { useE2e } from "../helpers/use-e2e.js";
 
-const e2e = useE2e();
+const e2e = useE2e({ warm: true });
 const FAST = { simulate: false, confirm: false } as const;
 
 /** Polls `check` until it holds (subscriptions and seeding happen in the background). */
