@@ -152,7 +152,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         );
   if (warm !== undefined) {
     app.addHook("onClose", async () => warm.close());
-    registerWarmStateMetrics(metrics.registry, deps.chain!.subscriptions, warm);
+    registerWarmStateMetrics(metrics.registry, deps.chain!.subscriptions, {
+      watchedMints: () => warm.venues.list().length,
+      hits: () => warm.accounts.hits,
+      misses: () => warm.accounts.misses,
+    });
   }
   watchRoutes(app, { warm });
   tradeRoutes(app, { ...deps, ...(warm !== undefined ? { venues: warm.venues } : {}) });

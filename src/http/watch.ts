@@ -2,7 +2,7 @@
 import type { FastifyInstance } from "fastify";
 import { PublicKey } from "@solana/web3.js";
 import { ApiError, badRequest, WATCH_RULES } from "../core/errors.js";
-import { requireChain } from "../domain/execution/pipeline.js";
+import { requireChain } from "../domain/execution/gate.js";
 import type { WarmVenues } from "../domain/watch/setup.js";
 import { requireApiKey } from "./auth.js";
 import { apiKeySecurity, executionErrors } from "./schemas.js";

@@ -1,13 +1,19 @@
 /** Prometheus metrics of the chain subscriptions and the warm venue state (issue 18), read at scrape time. */
 import { Gauge, type Registry } from "prom-client";
 import type { ChainSubscriptions } from "../chain/subscriptions/index.js";
-import type { WarmVenues } from "../domain/watch/setup.js";
+
+/** The warm venue state's figures, read at scrape time. */
+export interface WarmStateFigures {
+  watchedMints(): number;
+  hits(): number;
+  misses(): number;
+}
 
 /** Registers the gauges; each reads the live figures when /metrics is scraped. */
 export function registerWarmStateMetrics(
   registry: Registry,
   subscriptions: Pick<ChainSubscriptions, "stats">,
-  warm: Pick<WarmVenues, "venues" | "accounts">,
+  warm: WarmStateFigures,
 ): void {
   const gauge = (name: string, help: string, read: () => number) =>
     new Gauge({
@@ -44,15 +50,9 @@ export function registerWarmStateMetrics(
       return age === null ? -1 : age / 1000;
     },
   );
-  gauge("lasertrade_warm_mints", "Mints whose venue state is watched.", () => warm.venues.list().length);
-  gauge(
-    "lasertrade_warm_state_hits_total",
-    "Trades quoted on warm state (no read).",
-    () => warm.accounts.hits,
-  );
-  gauge(
-    "lasertrade_warm_state_misses_total",
-    "Trades on a watched mint that had to read.",
-    () => warm.accounts.misses,
+  gauge("lasertrade_warm_mints", "Mints whose venue state is watched.", () => warm.watchedMints());
+  gauge("lasertrade_warm_state_hits_total", "Trades quoted on warm state (no read).", () => warm.hits());
+  gauge("lasertrade_warm_state_misses_total", "Trades on a watched mint that had to read.", () =>
+    warm.misses(),
   );
 }

@@ -1,7 +1,6 @@
 /** Builds the warm venue state of a service from its chain and configuration, with its idle sweep. */
 import type { Chain } from "../../chain/chain.js";
 import { WarmAccounts } from "../../chain/warm-accounts.js";
-import type { WarmStateSettings } from "../../config/warm-state.js";
 import { VenueState } from "./venue-state.js";
 
 /** The running warm state: the LRU of mints, its account cache (for stats) and its stop function. */
@@ -9,6 +8,14 @@ export interface WarmVenues {
   venues: VenueState;
   accounts: WarmAccounts;
   close(): void;
+}
+
+/** What the warm state needs of the configuration (config/warm-state.ts parses it). */
+export interface WarmVenueSettings {
+  watchMints: readonly string[];
+  watchedMintsMax: number;
+  stateMaxAgeSlots: number;
+  watchIdleMs: number;
 }
 
 /** How often idle mints are looked for. */
@@ -20,7 +27,7 @@ const SWEEP_MS = 30_000;
  */
 export function startWarmVenues(
   chain: Pick<Chain, "subscriptions" | "backgroundRpc">,
-  settings: Readonly<WarmStateSettings>,
+  settings: Readonly<WarmVenueSettings>,
   onError: (e: unknown) => void,
 ): WarmVenues | undefined {
   if (chain.subscriptions === undefined || chain.backgroundRpc === undefined) return undefined;
