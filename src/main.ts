@@ -1,7 +1,6 @@
 /** Process entry: config, store, vault check, (sandbox) localnet, app, listen, graceful shutdown. */
 import { Redis } from "ioredis";
 import { buildApp } from "./http/app.js";
-import { createChainSubscriptions, deriveWsUrl } from "./chain/subscriptions/index.js";
 import { MarketHub } from "./domain/market/market-hub.js";
 import { curveSupplyFrom, startMarketFeed } from "./domain/market/start-feed.js";
 import { createStreamMetrics } from "./observability/stream-metrics.js";
@@ -126,12 +125,8 @@ async function main(): Promise<void> {
     // Market data stream (issue 21): this process's own logs subscriptions feed GET /v1/stream.
     const marketHub = new MarketHub();
     const streamMetrics = createStreamMetrics(metrics.registry);
-    const subscriptions = createChainSubscriptions({
-      url: deriveWsUrl(chainOptions.rpcUrl),
-      onError: (message) => logger.warn({ err: { message } }, "chain subscription error"),
-    });
     const marketFeed = startMarketFeed({
-      subscriptions,
+      subscriptions: chain.subscriptions,
       rpc: chain.rpc,
       hub: marketHub,
       curveSupply: curveSupplyFrom(chain.caches),
@@ -145,10 +140,7 @@ async function main(): Promise<void> {
           "market stream: logs subscription was down; events in the gap were missed",
         ),
     });
-    cleanups.push(async () => {
-      marketFeed.stop();
-      await subscriptions.close();
-    });
+    cleanups.push(async () => marketFeed.stop());
 
     const app = await buildApp({
       config: appConfig,

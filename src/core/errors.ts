@@ -252,3 +252,11 @@ export const SOL_RULES = {
 export const STREAM = {
   upgradeRequired: "GET /v1/stream is a WebSocket: send it as an Upgrade request",
 } as const;
+
+/** POST/GET/DELETE /v1/watch (issue 18: warm venue state). */
+export const WATCH_RULES = {
+  mintsList: "mints must be a non-empty array of at most 100 mint addresses",
+  mintInvalid: "invalid mint address",
+  notWatched: "mint not watched",
+  disabled: "the warm venue state is off (WATCHED_MINTS_MAX=0)",
+} as const;

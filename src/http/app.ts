@@ -24,6 +24,9 @@ import { tradeRoutes } from "./trades.js";
 import { walletRoutes } from "./wallets.js";
 import { tokenRoutes } from "./tokens.js";
 import { bundleRoutes } from "./bundles.js";
+import { startWarmVenues } from "../domain/watch/setup.js";
+import { registerWarmStateMetrics } from "../observability/warm-state-metrics.js";
+import { watchRoutes } from "./watch.js";
 import type { Store } from "../store/index.js";
 import { MarketHub } from "../domain/market/market-hub.js";
 import type { StreamLimits } from "../domain/market/stream-session.js";
@@ -151,7 +154,23 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   setupRoutes(app, deps);
   walletRoutes(app, deps);
   executionRoutes(app, deps);
-  tradeRoutes(app, deps);
+  // Warm venue state (issue 18): watched mints trade on subscribed state, without a read.
+  const warm =
+    deps.chain === undefined
+      ? undefined
+      : startWarmVenues(deps.chain, deps.config.warmState, (e) =>
+          app.log.warn({ err: { message: (e as Error).message } }, "warm venue state"),
+        );
+  if (warm !== undefined) {
+    app.addHook("onClose", async () => warm.close());
+    registerWarmStateMetrics(metrics.registry, deps.chain!.subscriptions, {
+      watchedMints: () => warm.venues.list().length,
+      hits: () => warm.accounts.hits,
+      misses: () => warm.accounts.misses,
+    });
+  }
+  watchRoutes(app, { warm });
+  tradeRoutes(app, { ...deps, ...(warm !== undefined ? { venues: warm.venues } : {}) });
   cashbackRoutes(app, deps);
   solRoutes(app, deps);
   tokenRoutes(app, deps);

@@ -21,6 +21,10 @@ describe("security", () => {
     ["POST", "/v1/wallets/import"],
     ["PUT", `/v1/wallets/${someKey}/default`],
     ["DELETE", `/v1/wallets/${someKey}`],
+    // issue 18: warm venue state
+    ["POST", "/v1/watch"],
+    ["GET", "/v1/watch"],
+    ["DELETE", `/v1/watch/${someKey}`],
   ];
   it.each(routes)("%s %s requires a valid x-api-key", async (method, url) => {
     await expectAuthRequired(t.app, method, url);

@@ -98,6 +98,7 @@ beforeAll(async () => {
   localnet = await startLocalnet({ port: 0, slotMs: 50 });
   chain = createChain(localnetChainOptions(localnet, { confirmTimeoutMs: 3_000, confirmPollMs: 50 }));
   await chain.start();
+  // A layer of the test's own (fast backoff) so the drop test resubscribes quickly.
   subs = createChainSubscriptions({ url: localnet.wsUrl, backoff: { initialMs: 50, maxMs: 200 } });
   const hub = new MarketHub();
   const feed = startMarketFeed({

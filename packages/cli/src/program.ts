@@ -314,6 +314,32 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
     );
   });
 
+  // issue 18: warm venue state
+  const watch = program
+    .command("watch")
+    .description("mints whose venue state is kept warm (trades skip the read)");
+  watch
+    .command("list", { isDefault: true })
+    .description("list the watched mints (default)")
+    .action(async () => {
+      const c = ctx();
+      await c.print(await (await c.client()).watch.list());
+    });
+  watch
+    .command("add <mints...>")
+    .description("watch mints (answers once their subscriptions are live)")
+    .action(async (mints: string[]) => {
+      const c = ctx();
+      await c.print(await (await c.client()).watch.add(mints));
+    });
+  watch
+    .command("remove <mint>")
+    .description("stop watching a mint")
+    .action(async (mint: string) => {
+      const c = ctx();
+      await c.print(await (await c.client()).watch.remove(mint));
+    });
+
   program
     .command("history")
     .description("the key's executions, newest first")

@@ -229,6 +229,18 @@ export class LaserTrade {
       ),
   };
 
+  /** Warm venue state (issue 18): watched mints trade on subscribed state, without a read. */
+  readonly watch = {
+    /** Watches mints; resolves once their subscriptions are live. */
+    add: (mints: string[]): Promise<T.WatchResult> =>
+      unwrap(this.http.POST("/v1/watch", { body: { mints }, parseAs: "text" })),
+    /** The watched mints, least recently traded first. */
+    list: (): Promise<T.WatchResult> => unwrap(this.http.GET("/v1/watch", { parseAs: "text" })),
+    /** Stops watching a mint. */
+    remove: (mint: string): Promise<T.UnwatchResult> =>
+      unwrap(this.http.DELETE("/v1/watch/{mint}", { params: { path: { mint } }, parseAs: "text" })),
+  };
+
   readonly executions = {
     /** The key's executions, newest first (page with `offset` = the previous page's next_offset). */
     list: (query: T.ExecutionsQuery = {}): Promise<T.ExecutionsPage> =>

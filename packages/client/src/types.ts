@@ -78,3 +78,8 @@ export interface CallOptions {
   idempotencyKey?: string;
   signal?: AbortSignal;
 }
+
+// issue 18: warm venue state
+/** The watched mints (POST and GET /v1/watch). */
+export type WatchResult = Ok<"/v1/watch", "get">;
+export type UnwatchResult = Ok<"/v1/watch/{mint}", "delete">;
