@@ -131,7 +131,8 @@ async function main(): Promise<void> {
       hub: marketHub,
       curveSupply: curveSupplyFrom(chain.caches),
       observer: {
-        ...streamMetrics.feed,
+        decoded: (type) => streamMetrics.decoded(type),
+        unresolvedPool: () => streamMetrics.unresolvedPool(),
         error: (e) => logger.warn({ err: e }, "market event not published"),
       },
       onGap: (programId) =>

@@ -131,7 +131,7 @@ export async function streamRoutes(app: FastifyInstance, deps: StreamRouteDeps):
           bufferedBytes: () => socket.bufferedAmount,
           close: (code, reason) => socket.close(code, reason),
         },
-        { hub: deps.hub, limits, authenticate: knownKey, observer: deps.metrics?.session },
+        { hub: deps.hub, limits, authenticate: knownKey, observer: deps.metrics },
         req.streamAuthenticated === true,
       );
       alive.set(socket, true);

@@ -3,13 +3,14 @@
  * messages delivered, connections closed by the server (closed reason set) and events decoded by type.
  */
 import { Counter, Gauge, type Registry } from "prom-client";
-import type { FeedObserver } from "../domain/market/market-feed.js";
-import type { SessionObserver } from "../domain/market/stream-session.js";
 
-/** What the stream edge reports. */
+/** What the stream reports (the shapes of the market feed's and stream sessions' observers). */
 export interface StreamMetrics {
-  session: SessionObserver;
-  feed: FeedObserver;
+  delivered(): void;
+  closed(reason: "unauthorized" | "slow_reader"): void;
+  subscriptionsChanged(delta: number): void;
+  decoded(type: string): void;
+  unresolvedPool(): void;
   connectionOpened(): void;
   connectionClosed(): void;
 }
@@ -49,15 +50,11 @@ export function createStreamMetrics(registry: Registry): StreamMetrics {
     registers: [registry],
   });
   return {
-    session: {
-      delivered: () => delivered.inc(),
-      closed: (reason) => closed.inc({ reason }),
-      subscriptionsChanged: (delta) => subscriptions.inc(delta),
-    },
-    feed: {
-      decoded: (type) => events.inc({ type }),
-      unresolvedPool: () => unresolved.inc(),
-    },
+    delivered: () => delivered.inc(),
+    closed: (reason) => closed.inc({ reason }),
+    subscriptionsChanged: (delta) => subscriptions.inc(delta),
+    decoded: (type) => events.inc({ type }),
+    unresolvedPool: () => unresolved.inc(),
     connectionOpened: () => connections.inc(),
     connectionClosed: () => connections.dec(),
   };

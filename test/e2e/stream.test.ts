@@ -253,6 +253,11 @@ describe("GET /v1/stream", () => {
     });
     c.send({ method: "ping" });
     expect(await c.next()).toEqual({ type: "pong" });
+    const metrics = (await t.app.inject({ method: "GET", url: "/metrics" })).body;
+    expect(metrics).toMatch(/^lasertrade_stream_connections [1-9]/m);
+    expect(metrics).toMatch(/^lasertrade_stream_subscriptions [1-9]/m);
+    expect(metrics).toMatch(/^lasertrade_stream_closed_total\{reason="unauthorized"\} [1-9]/m);
+    expect(metrics).toMatch(/^lasertrade_stream_messages_delivered_total [1-9]/m);
     c.ws.close();
   });
 
