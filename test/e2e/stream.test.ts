@@ -18,6 +18,7 @@ import { MarketHub } from "../../src/domain/market/market-hub.js";
 import { startMarketFeed } from "../../src/domain/market/start-feed.js";
 import { associatedTokenAddress } from "../../src/launch/programs.js";
 import { buildTestApp, type TestApp } from "../helpers/app.js";
+import { dropSchema, freshSchemaName, TEST_DATABASE_URL } from "../helpers/pg.js";
 import { LaserTrade, type TradeEvent } from "@lasertrade/client";
 
 type Msg = Record<string, unknown> & { type: string };
@@ -356,3 +357,62 @@ async function tokenBalanceOf(owner: string, mint: string): Promise<bigint> {
 async function waitFor(cond: () => boolean): Promise<void> {
   while (!cond()) await new Promise((r) => setTimeout(r, 20));
 }
+
+describe.skipIf(TEST_DATABASE_URL === undefined)(
+  "GET /v1/stream on PostgreSQL, two apps on one database",
+  () => {
+    const schema = freshSchemaName("stream");
+    afterAll(async () => {
+      if (TEST_DATABASE_URL !== undefined) await dropSchema(TEST_DATABASE_URL, schema);
+    });
+
+    it("each app holds its own logs subscriptions; a key made on one authenticates on the other; both stream the trade", async () => {
+      const pgUrl = TEST_DATABASE_URL!;
+      const apps: { app: TestApp; stop: () => void; subs: ChainSubscriptions; url: string }[] = [];
+      for (let i = 0; i < 2; i++) {
+        const own = createChainSubscriptions({ url: localnet.wsUrl });
+        const hub = new MarketHub();
+        const f = startMarketFeed({ subscriptions: own, rpc: chain.rpc, hub });
+        await f.ready;
+        const app = await buildTestApp({ chain, databaseUrl: pgUrl, pgSchema: schema, market: { hub } });
+        await app.app.listen({ port: 0, host: "127.0.0.1" });
+        const a = app.app.server.address();
+        if (a === null || typeof a === "string") throw new Error("no port");
+        apps.push({ app, stop: f.stop, subs: own, url: `ws://127.0.0.1:${a.port}/v1/stream` });
+      }
+      try {
+        const { apiKey, wallet } = await apps[0]!.app.setup();
+        localnet.admin.fund(wallet, 5n * LAMPORTS_PER_SOL);
+        const { mint } = localnet.admin.createToken();
+        const clients: Client[] = [];
+        for (const a of apps) {
+          const ws = new WebSocket(a.url);
+          const c = new Client(ws);
+          await new Promise<void>((r) => ws.once("open", () => r()));
+          c.send({ method: "auth", api_key: apiKey });
+          await c.next((m) => m.type === "authenticated");
+          await c.subscribe("subscribeTokenTrade", [mint]);
+          clients.push(c);
+        }
+        const res = await apps[0]!.app.app.inject({
+          method: "POST",
+          url: "/v1/trades/execute",
+          headers: { "x-api-key": apiKey, "content-type": "application/json" },
+          payload: JSON.stringify({ action: "buy", mint, amount: "0.01" }),
+        });
+        expect(res.statusCode, res.body).toBe(200);
+        const signature = res.json<{ signature: string }>().signature;
+        for (const c of clients) {
+          expect((await c.next((m) => m.type === "trade")).signature).toBe(signature);
+          c.ws.close();
+        }
+      } finally {
+        for (const a of apps) {
+          a.stop();
+          await a.subs.close();
+          await a.app.close();
+        }
+      }
+    });
+  },
+);
