@@ -99,7 +99,9 @@ export async function runScenario(
   await Promise.all(
     spec.lanes.map(async (wallet) => {
       for (let i = 0; i < spec.warmup; i++) {
-        const r = await trade(wallet);
+        // One retry: a keep-alive socket the localnet closed while idle fails the first send on it.
+        let r = await trade(wallet);
+        if (r.status !== 200) r = await trade(wallet);
         if (r.status !== 200)
           throw new Error(`${spec.name}: warm-up trade failed: ${r.status} ${r.body.detail}`);
       }
