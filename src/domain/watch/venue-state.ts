@@ -12,7 +12,7 @@ import { decodeBondingCurve } from "../../launch/state.js";
 import { tradeReadPlan, type TradeReadPlan } from "../../launch/trade-accounts.js";
 
 /** Wallets per mint whose token accounts stay subscribed (least recently trading dropped first). */
-const WALLETS_PER_MINT = 8;
+const WALLETS_PER_MINT = 64;
 const MINT_KEYS = ["mint", "curve", "pool", "poolBase2022", "poolBaseSpl", "poolQuote"] as const;
 const WALLET_KEYS = ["userAta2022", "userAtaSpl", "userWsol"] as const;
 
