@@ -89,3 +89,7 @@ export type Key = Ok<"/v1/keys", "get">["keys"][number];
 export type PolicyInput = Body<"/v1/keys/{id}/policy", "put">;
 export type ActivityQuery = Query<"/v1/activity", "get">;
 export type ActivityPage = Ok<"/v1/activity", "get">;
+// issue 18: warm venue state
+/** The watched mints (POST and GET /v1/watch). */
+export type WatchResult = Ok<"/v1/watch", "get">;
+export type UnwatchResult = Ok<"/v1/watch/{mint}", "delete">;
