@@ -51,6 +51,7 @@ export function executionRoutes(app: FastifyInstance, deps: { store: Pick<Store,
   app.get(
     "/v1/executions",
     {
+      config: { scope: "read" },
       schema: {
         tags: ["executions"],
         security: apiKeySecurity,

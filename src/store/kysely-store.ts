@@ -1,6 +1,7 @@
 /** The Store on Kysely; one implementation serves SQLite and PostgreSQL. */
 import { sql, type Kysely, type Selectable, type Transaction } from "kysely";
 import type { ExecutionWriter } from "./execution-statements.js";
+import { kyselyCustody } from "./kysely-custody.js";
 import { kyselyExecutions } from "./kysely-executions.js";
 import { kyselyIdempotency } from "./kysely-idempotency.js";
 import type { ApiKeysTable, Database, WalletsTable } from "./schema.js";
@@ -103,6 +104,7 @@ export function kyselyStore(
     dialect,
     ...kyselyExecutions(db, dialect, clock, executionWriter),
     ...kyselyIdempotency(db),
+    ...kyselyCustody(db, dialect, clock),
 
     async createApiKeyWithWallet(keyHash, wallet) {
       return db.transaction().execute(async (trx) => {

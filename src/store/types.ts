@@ -1,4 +1,7 @@
 /** Records and the one repository interface shared by the SQLite and PostgreSQL implementations. */
+import type { CustodyStore } from "./custody-types.js";
+
+export * from "./custody-types.js";
 
 export interface ApiKeyRecord {
   id: number;
@@ -150,7 +153,7 @@ export class DuplicateWalletError extends Error {
   }
 }
 
-export interface Store {
+export interface Store extends CustodyStore {
   readonly dialect: "sqlite" | "postgres";
   /** Creates an API key and its first (default) wallet in one transaction. */
   createApiKeyWithWallet(

@@ -4,6 +4,7 @@ import { Command, Option } from "commander";
 import { LaserTrade, type BundleInput, type ExecutionsQuery } from "@lasertrade/client";
 import { commaList, parseDestination } from "./args.js";
 import { configPath, loadConfig, saveConfig, type CliConfig } from "./config-file.js";
+import { addKeyCommands } from "./keys-commands.js";
 import { withProgress } from "./progress.js";
 import { describe, explorerLink, MAINNET_EXPLORER, toJson } from "./render.js";
 import { runSandbox } from "./sandbox.js";
@@ -367,6 +368,9 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
       await c.print(rows);
       if (page.next_offset !== null) process.stdout.write(`more: --offset ${page.next_offset}\n`);
     });
+
+  // Issue 19: keys, policies, account freeze, activity log.
+  addKeyCommands(program, ctx);
 
   program
     .command("sandbox")
