@@ -45,6 +45,7 @@ export function watchRoutes(app: FastifyInstance, deps: { warm?: WarmVenues }): 
   app.post(
     "/v1/watch",
     {
+      config: { scope: "trade" },
       schema: {
         tags: ["watch"],
         security: apiKeySecurity,
@@ -75,6 +76,7 @@ export function watchRoutes(app: FastifyInstance, deps: { warm?: WarmVenues }): 
   app.get(
     "/v1/watch",
     {
+      config: { scope: "read" },
       schema: {
         tags: ["watch"],
         security: apiKeySecurity,
@@ -94,6 +96,7 @@ export function watchRoutes(app: FastifyInstance, deps: { warm?: WarmVenues }): 
   app.delete(
     "/v1/watch/:mint",
     {
+      config: { scope: "trade" },
       schema: {
         tags: ["watch"],
         security: apiKeySecurity,
