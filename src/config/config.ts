@@ -67,6 +67,8 @@ export interface Config {
   readonly reconcileIntervalMs: number;
   /** Open executions updated more recently than this still belong to the request waiting on them. */
   readonly reconcileGraceMs: number;
+  /** Sent executions without a verdict (confirm off, wait ended) get their first chain look this soon. */
+  readonly reconcileFirstLookMs: number;
 }
 
 const CLUSTERS: readonly Cluster[] = ["localnet", "mainnet", "devnet", "custom"];
@@ -171,6 +173,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
       0,
       86_400_000,
     ),
+    reconcileFirstLookMs: int(env, "RECONCILE_FIRST_LOOK_MS", 2000, 1, 86_400_000),
   };
   return Object.freeze(config);
 }

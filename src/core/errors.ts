@@ -247,3 +247,10 @@ export const SOL_RULES = {
   destinationReserved: "destination wallet is a program or sysvar address, not a wallet",
   splitDestinationReserved: "each destination must be a wallet, not a program or sysvar address",
 } as const;
+
+/** Issue 22: outcomes, pre-send affordability, quotes, balances, per-request fees and unknown fields. */
+export const OUTCOME_RULES = {
+  signatureInvalid: "signature must be a base58 transaction signature",
+  /** Followed by the wallet, its balance and what the execution needs (see domain/execution/affordability.ts). */
+  insufficientSolPrefix: "insufficient SOL: wallet ",
+} as const;

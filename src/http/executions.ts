@@ -62,6 +62,9 @@ export function executionRoutes(app: FastifyInstance, deps: { store: Pick<Store,
             offset: { description: "rows to skip (default 0); use next_offset of the previous page" },
             wallet: { description: "only executions whose primary wallet is this public key" },
             kind: { description: `only this kind: ${EXECUTION_KINDS.join(", ")}` },
+            signature: {
+              description: "only the execution carrying this transaction signature (any leg of a bundle)",
+            },
           },
         },
         response: {

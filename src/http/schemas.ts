@@ -35,8 +35,19 @@ export const executionErrors = {
 export const lamportsSchema = { type: "integer", description: "lamports" } as const;
 export const solSchema = { type: "string", description: "SOL with 9 decimals" } as const;
 
+/**
+ * The execution record's id (issue 22). Not in `required`: an Idempotency-Key replay of a response stored before
+ * the field existed must still serialize.
+ */
+export const executionIdSchema = {
+  type: "string",
+  description:
+    "id of the execution record: GET /v1/executions/{id}, or find it with GET /v1/executions?signature=",
+} as const;
+
 /** The confirmation fields of one submitted transaction (spread into a response's properties). */
 export const confirmationProperties = {
+  execution_id: executionIdSchema,
   signature: { type: "string" },
   confirmed: { type: "boolean" },
   confirmation_status: { type: ["string", "null"] },

@@ -37,6 +37,20 @@ const timingSchema = {
   additionalProperties: false,
 };
 
+// Issue 22: the same bounds as expected_output, one unit per field whatever the venue.
+const tradeBoundsProperties = {
+  max_sol_in_lamports: {
+    type: "string",
+    description: "buys: the most lamports the trade instruction can spend (fees, tip and rent not included)",
+  },
+  min_tokens_out: {
+    type: "string",
+    description: "buys: the fewest token atomic units received (exact for a token-amount buy)",
+  },
+  tokens_in: { type: "string", description: "sells: the token atomic units sold" },
+  min_sol_out_lamports: { type: "string", description: "sells: the fewest lamports received" },
+} as const;
+
 const tradeResponse = {
   type: "object",
   properties: {
@@ -49,7 +63,12 @@ const tradeResponse = {
     ...confirmationProperties,
     venue: { type: "string", enum: ["bonding_curve", "launchswap"] },
     pool: { type: ["string", "null"] },
-    expected_output: { type: "string" },
+    expected_output: {
+      type: "string",
+      description:
+        "the slippage bound in the transaction; its unit depends on the trade (see the *_lamports / *_tokens fields)",
+    },
+    ...tradeBoundsProperties,
     timing_ms: timingSchema,
   },
   required: [

@@ -83,6 +83,8 @@ export interface ListExecutionsQuery {
   apiKeyId: number;
   wallet?: string;
   kind?: ExecutionKind;
+  /** Only executions that carry this transaction signature (any leg of a bundle). */
+  signature?: string;
   limit: number;
   offset?: number;
 }
@@ -134,6 +136,11 @@ export interface ClaimOpenExecutions {
    * a grace of 0 must also take a record written in the same millisecond as the pass.
    */
   updatedNotAfter: string;
+  /**
+   * For records already sent (submitted / timeout: no request waits on them any more), this cut replaces
+   * `updatedNotAfter`, so they get their first look within seconds (issue 22). Default: `updatedNotAfter`.
+   */
+  sentUpdatedNotAfter?: string;
   limit: number;
 }
 
@@ -196,6 +203,11 @@ export interface Store {
   claimOpenExecutions(claim: ClaimOpenExecutions): Promise<ExecutionRecord[]>;
   /** Writes a reconciled outcome only while `owner` holds the lease and the record is still open. */
   settleExecution(id: string, owner: string, patch: ExecutionPatch): Promise<boolean>;
+  /**
+   * Gives back a leased record that the chain has not settled yet, not to be claimed again (by anyone) before
+   * `notBeforeMs`: reconciliation's backoff. False when `owner` no longer holds the lease.
+   */
+  deferExecution(id: string, owner: string, notBeforeMs: number): Promise<boolean>;
   /** Whether any execution was recorded under this Idempotency-Key. */
   hasIdempotentExecution(apiKeyId: number, key: string): Promise<boolean>;
   /** Inserts a running key and returns its id; undefined when the key already exists for this API key. */

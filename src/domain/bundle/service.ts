@@ -44,6 +44,8 @@ export interface BundleLegResult {
 
 /** The spec's bundle result. */
 export interface BundleResponse {
+  /** The execution record's id (GET /v1/executions/{id}); issue 22. */
+  execution_id: string;
   bundle_id: string;
   results: BundleLegResult[];
   mint: string;
@@ -102,6 +104,7 @@ export async function executeBundle(
     { mint: signed.mint, results },
   );
   return {
+    execution_id: executionId,
     bundle_id: result.bundleId,
     results,
     mint: signed.mint,

@@ -1,6 +1,6 @@
 /** The execution history of an API key (GET /v1/executions): paging and filter rules, and the public view. */
 import { parseAddress } from "../../core/addresses.js";
-import { badRequest, EXECUTION, TRADE_RULES } from "../../core/errors.js";
+import { badRequest, EXECUTION, OUTCOME_RULES, TRADE_RULES } from "../../core/errors.js";
 import type { ExecutionKind, ExecutionRecord, Store } from "../../store/index.js";
 
 /** Kinds an execution can have, as the history filter accepts them. */
@@ -24,6 +24,8 @@ export interface HistoryQuery {
   offset: number;
   wallet?: string;
   kind?: ExecutionKind;
+  /** Only the executions carrying this transaction signature (issue 22). */
+  signature?: string;
 }
 
 /** One execution as the API shows it (no secrets are ever stored, so every stored field is public). */
@@ -76,7 +78,16 @@ export function parseHistoryQuery(query: Record<string, unknown>): HistoryQuery 
       throw badRequest(EXECUTION.historyKind);
     out.kind = query.kind as ExecutionKind;
   }
+  if (query.signature !== undefined && query.signature !== "")
+    out.signature = parseSignature(query.signature);
   return out;
+}
+
+/** A base58 signature of 64 bytes is 86 to 88 characters long. */
+function parseSignature(value: unknown): string {
+  if (typeof value !== "string" || !/^[1-9A-HJ-NP-Za-km-z]{64,88}$/.test(value))
+    throw badRequest(OUTCOME_RULES.signatureInvalid);
+  return value;
 }
 
 /** The public view of a stored execution. */
@@ -117,6 +128,7 @@ export async function listHistory(
     offset: q.offset,
     ...(q.wallet !== undefined ? { wallet: q.wallet } : {}),
     ...(q.kind !== undefined ? { kind: q.kind } : {}),
+    ...(q.signature !== undefined ? { signature: q.signature } : {}),
   });
   const more = rows.length > q.limit;
   return {

@@ -18,6 +18,7 @@
 import type { ChainTransaction } from "../../chain/chain.js";
 import type { SubmitBundleResult, SubmitResult } from "../../chain/submit.js";
 import type { ExecutionStatus } from "../../store/index.js";
+import { ApiError } from "../../core/errors.js";
 import { failureOutcome } from "./failure.js";
 import { recordOutcome, recordPending } from "./records.js";
 import { signWith } from "./sign.js";
@@ -28,6 +29,15 @@ const defaultNow = (): number => performance.now();
 const ignore = (): void => undefined;
 /** Whole milliseconds from `a` to `b` (never negative), as the timings report them. */
 export const ms = (a: number, b: number): number => Math.max(0, Math.round(b - a));
+
+/**
+ * Names the execution record in an error's body (issue 22: every execution answer carries `execution_id`),
+ * in place so a SubmissionError keeps its class for the callers that look at it.
+ */
+function withExecutionId(e: unknown, executionId: string): unknown {
+  if (e instanceof ApiError) Object.assign(e.extra, { execution_id: executionId });
+  return e;
+}
 
 /** Status of a submission that returned normally. */
 function successStatus(confirm: boolean, result: { confirmed: boolean }): ExecutionStatus {
@@ -52,7 +62,7 @@ export async function submitRecorded(
     result = await deps.chain.submit(tx, flags);
   } catch (e) {
     await recordOutcome(deps.store, executionId, failureOutcome(e)).catch(deps.onRecordError ?? ignore);
-    throw e;
+    throw withExecutionId(e, executionId);
   }
   const t0 = now();
   // Once sent, the caller must get its signature even if the database hiccups: the record keeps "pending"
@@ -132,7 +142,7 @@ export async function submitBundleRecorded(
     result = await deps.chain.submitBundle(txs, flags);
   } catch (e) {
     await recordOutcome(deps.store, executionId, failureOutcome(e)).catch(deps.onRecordError ?? ignore);
-    throw e;
+    throw withExecutionId(e, executionId);
   }
   await recordOutcome(deps.store, executionId, {
     status: flags.confirm ? (result.confirmed ? "confirmed" : "timeout") : "submitted",

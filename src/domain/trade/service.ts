@@ -14,11 +14,16 @@ import { quoteRead, tradeInstructions } from "./plan.js";
 import { readTrade } from "./read.js";
 import { parseTradeRequest, type TradeIntent } from "./request.js";
 import { selectWallet } from "../wallets/wallets.js";
+import { insufficientSol, lamportsNeeded, TOKEN_ACCOUNT_RENT_LAMPORTS } from "../execution/affordability.js";
+import { tradeBounds, tradeSolIn, type TradeBounds } from "./bounds.js";
+import type { TradeQuote } from "./quote.js";
+import type { TradeRead } from "../../launch/trade-accounts.js";
 
 /** Collaborators of a trade. */
 export interface TradeDeps {
   store: Pick<Store, "findWallet" | "findDefaultWallet" | "insertExecution" | "updateExecution">;
-  chain: Pick<Chain, "rpc" | "caches" | "assemble" | "submit" | "submitBundle">;
+  chain: Pick<Chain, "rpc" | "caches" | "assemble" | "submit" | "submitBundle"> &
+    Partial<Pick<Chain, "computeBudget" | "relayTip">>;
   vault: Pick<Vault, "withKeypair">;
   /** Monotonic milliseconds for timing_ms; default performance.now. */
   now?: () => number;
@@ -47,6 +52,8 @@ export interface TradeResponse {
   amount: string;
   amount_units: bigint;
   denominated_in_sol: boolean;
+  /** The execution record's id (GET /v1/executions/{id}); issue 22. */
+  execution_id: string;
   signature: string;
   confirmed: boolean;
   confirmation_status: string | null;
@@ -55,6 +62,9 @@ export interface TradeResponse {
   expected_output: string;
   timing_ms?: TradeTimings;
 }
+
+/** The trade response with issue 22's additions (unit-stable bounds beside expected_output). */
+export type TradeResult = TradeResponse & TradeBounds;
 
 /** What the execution record keeps of the request (the trade request carries no secret). */
 function requestSummary(intent: TradeIntent): Record<string, unknown> {
@@ -75,7 +85,7 @@ function requestSummary(intent: TradeIntent): Record<string, unknown> {
  * Executes one trade for the key. A named wallet the key does not hold is 404 `wallet not found` (as on the
  * wallet endpoints), decided before any chain access.
  */
-export async function executeTrade(deps: TradeDeps, apiKeyId: number, body: unknown): Promise<TradeResponse> {
+export async function executeTrade(deps: TradeDeps, apiKeyId: number, body: unknown): Promise<TradeResult> {
   const now = deps.now ?? (() => performance.now());
   const t0 = now();
   if (typeof body !== "object" || body === null || Array.isArray(body))
@@ -84,9 +94,14 @@ export async function executeTrade(deps: TradeDeps, apiKeyId: number, body: unkn
   const wallet = await selectWallet(deps.store, apiKeyId, intent.wallet ?? undefined);
   const tWallet = now();
 
-  const read = await readTrade(deps.chain.rpc, intent, new PublicKey(wallet.publicKey));
+  // The balance is read beside the trade's accounts (no extra round trip in sequence) for the pre-send check.
+  const [read, balance] = await Promise.all([
+    readTrade(deps.chain.rpc, intent, new PublicKey(wallet.publicKey)),
+    readBalance(deps, wallet.publicKey),
+  ]);
   const configs = cachedTradeConfigs(deps.chain.caches);
   const quote = quoteRead(intent, read, configs);
+  refuseUnaffordable(deps, wallet.publicKey, balance, read, quote);
   const tAmount = now();
   const instructions = await tradeInstructions(read, quote, configs, deps.random);
   const tInstructions = now();
@@ -120,19 +135,21 @@ export async function executeTrade(deps: TradeDeps, apiKeyId: number, body: unkn
   });
   const tEnd = now();
 
-  const response: TradeResponse = {
+  const response: TradeResult = {
     wallet: wallet.publicKey,
     action: intent.action,
     mint: read.mint.toBase58(),
     amount: intent.amountText,
     amount_units: quote.amountUnits,
     denominated_in_sol: intent.denominatedInSol,
+    execution_id: result.executionId,
     signature: result.signature,
     confirmed: result.confirmed,
     confirmation_status: intent.confirm ? result.confirmationStatus : null,
     venue,
     pool,
     expected_output: quote.expectedOutput.toString(),
+    ...tradeBounds(quote),
   };
   if (intent.measureTiming) {
     response.timing_ms = {
@@ -147,4 +164,40 @@ export async function executeTrade(deps: TradeDeps, apiKeyId: number, body: unkn
     };
   }
   return response;
+}
+
+/** The wallet's lamports, or null when the chain has no balance read (test doubles) or it failed. */
+async function readBalance(deps: TradeDeps, wallet: string): Promise<bigint | null> {
+  // A failed balance read must not fail the trade: the simulation still decides.
+  try {
+    return (await deps.chain.rpc.getBalance(new PublicKey(wallet))).value;
+  } catch {
+    return null;
+  }
+}
+
+/** Issue 22: a 400 naming the wallet when its balance cannot pay the trade's floor cost. */
+function refuseUnaffordable(
+  deps: TradeDeps,
+  wallet: string,
+  balance: bigint | null,
+  read: TradeRead,
+  quote: TradeQuote,
+): void {
+  if (balance === null || deps.chain.computeBudget === undefined || deps.chain.relayTip === undefined) return;
+  const budget = deps.chain.computeBudget("trade");
+  const buying = quote.args.instruction !== "sell";
+  // A buy creates the wallet's token account when it has none; a pool buy also wraps SOL in a WSOL account.
+  const accounts =
+    (buying && !read.userAtaExists ? 1n : 0n) +
+    (buying && read.venue === "launchswap" && !read.userWsolExists ? 1n : 0n);
+  const needed = lamportsNeeded({
+    amountLamports: tradeSolIn(quote),
+    computeUnitLimit: budget.maxUnitLimit,
+    computeUnitPriceMicroLamports: budget.priceMicroLamports,
+    tipLamports: deps.chain.relayTip().lamports,
+    rentLamports: accounts * TOKEN_ACCOUNT_RENT_LAMPORTS,
+  });
+  const refusal = insufficientSol({ wallet, balanceLamports: balance, what: "trade" }, needed);
+  if (refusal !== null) throw refusal;
 }
