@@ -86,6 +86,8 @@ export interface RpcClient {
   getBlockHeight(): Promise<number>;
   /** Log lines of a landed transaction (null when the node does not have it). */
   getTransactionLogs(signature: string): Promise<string[] | null>;
+  /** The landed transaction's JSON (`meta` with balances, `transaction.message.accountKeys`); null if unknown. */
+  getTransactionJson(signature: string): Promise<unknown>;
 }
 
 // getMultipleAccounts accepts at most 100 keys per call.
@@ -215,6 +217,12 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
     },
     async getBlockHeight() {
       return toSafeNumber(await read("getBlockHeight", [{ commitment: "confirmed" }]), "blockHeight");
+    },
+    async getTransactionJson(signature) {
+      return read("getTransaction", [
+        signature,
+        { encoding: "json", commitment: "confirmed", maxSupportedTransactionVersion: 0 },
+      ]);
     },
     async getTransactionLogs(signature) {
       const res = await read("getTransaction", [

@@ -3,7 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { badRequest, EXECUTION } from "../core/errors.js";
 import { executeTrade, type TradeDeps } from "../domain/trade/service.js";
 import { executeRoute, type RouteDeps } from "./execute-route.js";
-import { apiKeySecurity, confirmationProperties, executionErrors } from "./schemas.js";
+import { apiKeySecurity, confirmationProperties, executionErrors, fillSchema } from "./schemas.js";
 
 // Fields are documented but not typed: the spec's own rules (aliases, number-or-string amounts, boolean
 // strings) and their exact error texts are applied by the domain parser, not by schema validation.
@@ -69,6 +69,7 @@ const tradeResponse = {
         "the slippage bound in the transaction; its unit depends on the trade (see the *_lamports / *_tokens fields)",
     },
     ...tradeBoundsProperties,
+    fill: fillSchema,
     timing_ms: timingSchema,
   },
   required: [

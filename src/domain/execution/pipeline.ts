@@ -20,6 +20,8 @@ import type { SubmitBundleResult, SubmitResult } from "../../chain/submit.js";
 import type { ExecutionStatus } from "../../store/index.js";
 import { ApiError } from "../../core/errors.js";
 import { failureOutcome } from "./failure.js";
+import { readFill, type FillRequest } from "./fill.js";
+import type { Fill } from "../../chain/fills.js";
 import { recordOutcome, recordPending } from "./records.js";
 import { signWith } from "./sign.js";
 import type { ExecutionDeps, SingleExecutionInput, SingleExecutionResult } from "./types.js";
@@ -55,7 +57,8 @@ export async function submitRecorded(
   tx: ChainTransaction,
   flags: { simulate: boolean; confirm: boolean; simulationFailedDetail: string },
   details?: Record<string, unknown>,
-): Promise<{ result: SubmitResult; databaseMs: number }> {
+  fillRequest?: FillRequest,
+): Promise<{ result: SubmitResult; databaseMs: number; fill?: Fill | null }> {
   const now = deps.now ?? defaultNow;
   let result: SubmitResult;
   try {
@@ -64,6 +67,10 @@ export async function submitRecorded(
     await recordOutcome(deps.store, executionId, failureOutcome(e)).catch(deps.onRecordError ?? ignore);
     throw withExecutionId(e, executionId);
   }
+  const fill =
+    fillRequest !== undefined && result.confirmed
+      ? await readFill(deps.chain, result.signature, fillRequest)
+      : undefined;
   const t0 = now();
   // Once sent, the caller must get its signature even if the database hiccups: the record keeps "pending"
   // with the signature, which is enough to reconcile it later.
@@ -75,10 +82,11 @@ export async function submitRecorded(
       signature: result.signature,
       confirmed: result.confirmed,
       confirmation_status: result.confirmationStatus,
+      ...(fill !== undefined ? { fill } : {}),
     },
     timings: result.timingMs,
   }).catch(deps.onRecordError ?? ignore);
-  return { result, databaseMs: ms(t0, now()) };
+  return { result, databaseMs: ms(t0, now()), ...(fill !== undefined ? { fill } : {}) };
 }
 
 /**
@@ -101,7 +109,7 @@ export async function runSingleExecution(input: SingleExecutionInput): Promise<S
     computeUnitPriceMicroLamports: tx.computeUnitPriceMicroLamports,
   });
   const t2 = now();
-  const { result, databaseMs } = await submitRecorded(
+  const { result, databaseMs, fill } = await submitRecorded(
     deps,
     executionId,
     tx,
@@ -111,8 +119,10 @@ export async function runSingleExecution(input: SingleExecutionInput): Promise<S
       simulationFailedDetail: input.simulationFailedDetail,
     },
     input.details,
+    input.fill,
   );
   return {
+    ...(fill !== undefined ? { fill } : {}),
     executionId,
     signature: result.signature,
     confirmed: result.confirmed,

@@ -79,12 +79,12 @@ export async function reconcileOnce(deps: ReconcileDeps): Promise<ReconcileRepor
         ageMs: nowMs - Date.parse(`${record.createdAt}Z`),
       });
       if (settlement === null) {
-        const delay = nextLookDelayMs(
-          nowMs - Date.parse(`${record.createdAt}Z`),
-          deps.firstLookMs ?? deps.graceMs,
-          deps.maxLookSpacingMs ?? deps.leaseMs,
-        );
-        await deps.store.deferExecution(record.id, deps.owner, nowMs + delay);
+        // Without a first look configured, the claim's lease keeps the record out of reach, as before.
+        if (deps.firstLookMs !== undefined) {
+          const age = nowMs - Date.parse(`${record.createdAt}Z`);
+          const delay = nextLookDelayMs(age, deps.firstLookMs, deps.maxLookSpacingMs ?? deps.leaseMs);
+          await deps.store.deferExecution(record.id, deps.owner, nowMs + delay);
+        }
         continue;
       }
       if (await deps.store.settleExecution(record.id, deps.owner, await patchOf(deps, settlement))) {

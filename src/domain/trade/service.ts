@@ -17,6 +17,7 @@ import { selectWallet } from "../wallets/wallets.js";
 import { insufficientSol, lamportsNeeded, TOKEN_ACCOUNT_RENT_LAMPORTS } from "../execution/affordability.js";
 import { tradeBounds, tradeSolIn, type TradeBounds } from "./bounds.js";
 import type { TradeQuote } from "./quote.js";
+import type { Fill } from "../../chain/fills.js";
 import type { TradeRead } from "../../launch/trade-accounts.js";
 
 /** Collaborators of a trade. */
@@ -64,7 +65,7 @@ export interface TradeResponse {
 }
 
 /** The trade response with issue 22's additions (unit-stable bounds beside expected_output). */
-export type TradeResult = TradeResponse & TradeBounds;
+export type TradeResult = TradeResponse & TradeBounds & { fill?: Fill | null };
 
 /** What the execution record keeps of the request (the trade request carries no secret). */
 function requestSummary(intent: TradeIntent): Record<string, unknown> {
@@ -94,14 +95,11 @@ export async function executeTrade(deps: TradeDeps, apiKeyId: number, body: unkn
   const wallet = await selectWallet(deps.store, apiKeyId, intent.wallet ?? undefined);
   const tWallet = now();
 
-  // The balance is read beside the trade's accounts (no extra round trip in sequence) for the pre-send check.
-  const [read, balance] = await Promise.all([
-    readTrade(deps.chain.rpc, intent, new PublicKey(wallet.publicKey)),
-    readBalance(deps, wallet.publicKey),
-  ]);
+  // The same read carries the wallet's lamports for the pre-send check (no extra round trip).
+  const read = await readTrade(deps.chain.rpc, intent, new PublicKey(wallet.publicKey));
   const configs = cachedTradeConfigs(deps.chain.caches);
   const quote = quoteRead(intent, read, configs);
-  refuseUnaffordable(deps, wallet.publicKey, balance, read, quote);
+  refuseUnaffordable(deps, wallet.publicKey, read, quote);
   const tAmount = now();
   const instructions = await tradeInstructions(read, quote, configs, deps.random);
   const tInstructions = now();
@@ -132,6 +130,7 @@ export async function executeTrade(deps: TradeDeps, apiKeyId: number, body: unkn
     confirm: intent.confirm,
     simulationFailedDetail: SPEC.trade.simulationFailed,
     details,
+    fill: { wallet: wallet.publicKey, mint: read.mint.toBase58(), side: intent.action },
   });
   const tEnd = now();
 
@@ -150,6 +149,7 @@ export async function executeTrade(deps: TradeDeps, apiKeyId: number, body: unkn
     pool,
     expected_output: quote.expectedOutput.toString(),
     ...tradeBounds(quote),
+    ...(result.fill !== undefined ? { fill: result.fill } : {}),
   };
   if (intent.measureTiming) {
     response.timing_ms = {
@@ -166,25 +166,15 @@ export async function executeTrade(deps: TradeDeps, apiKeyId: number, body: unkn
   return response;
 }
 
-/** The wallet's lamports, or null when the chain has no balance read (test doubles) or it failed. */
-async function readBalance(deps: TradeDeps, wallet: string): Promise<bigint | null> {
-  // A failed balance read must not fail the trade: the simulation still decides.
-  try {
-    return (await deps.chain.rpc.getBalance(new PublicKey(wallet))).value;
-  } catch {
-    return null;
-  }
-}
-
 /** Issue 22: a 400 naming the wallet when its balance cannot pay the trade's floor cost. */
-function refuseUnaffordable(
-  deps: TradeDeps,
-  wallet: string,
-  balance: bigint | null,
-  read: TradeRead,
-  quote: TradeQuote,
-): void {
-  if (balance === null || deps.chain.computeBudget === undefined || deps.chain.relayTip === undefined) return;
+function refuseUnaffordable(deps: TradeDeps, wallet: string, read: TradeRead, quote: TradeQuote): void {
+  // Test doubles without fee collaborators skip the check; the simulation still decides.
+  if (
+    read.userLamports === undefined ||
+    deps.chain.computeBudget === undefined ||
+    deps.chain.relayTip === undefined
+  )
+    return;
   const budget = deps.chain.computeBudget("trade");
   const buying = quote.args.instruction !== "sell";
   // A buy creates the wallet's token account when it has none; a pool buy also wraps SOL in a WSOL account.
@@ -198,6 +188,6 @@ function refuseUnaffordable(
     tipLamports: deps.chain.relayTip().lamports,
     rentLamports: accounts * TOKEN_ACCOUNT_RENT_LAMPORTS,
   });
-  const refusal = insufficientSol({ wallet, balanceLamports: balance, what: "trade" }, needed);
+  const refusal = insufficientSol({ wallet, balanceLamports: read.userLamports, what: "trade" }, needed);
   if (refusal !== null) throw refusal;
 }
