@@ -2,6 +2,7 @@
  * Every environment variable of the service, parsed and validated once into a frozen `Config`.
  * Nothing else in the code base reads `process.env`. Each variable is documented in docs/configuration.md.
  */
+import { loadEventSettings } from "./events.js";
 import type { ChainOptions } from "../chain/chain.js";
 import { addressList, ConfigError, int, oneOf, raw, url } from "./parse.js";
 
@@ -67,6 +68,9 @@ export interface Config {
   readonly reconcileIntervalMs: number;
   /** Open executions updated more recently than this still belong to the request waiting on them. */
   readonly reconcileGraceMs: number;
+  // Issue 20: events retention and webhook URL policy (config/events.ts).
+  readonly eventsRetentionDays: number;
+  readonly webhookAllowPrivate: boolean;
 }
 
 const CLUSTERS: readonly Cluster[] = ["localnet", "mainnet", "devnet", "custom"];
@@ -171,6 +175,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
       0,
       86_400_000,
     ),
+    ...loadEventSettings(env),
   };
   return Object.freeze(config);
 }

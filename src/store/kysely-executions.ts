@@ -36,7 +36,8 @@ function toJsonOrNull(v: unknown): string | null {
   return v === undefined || v === null ? null : toJson(v);
 }
 
-function toExecution(r: Selectable<ExecutionsTable>): ExecutionRecord {
+/** A stored execution row as a record. */
+export function toExecution(r: Selectable<ExecutionsTable>): ExecutionRecord {
   return {
     id: r.id,
     apiKeyId: Number(r.api_key_id),

@@ -1,4 +1,5 @@
 /** Records and the one repository interface shared by the SQLite and PostgreSQL implementations. */
+import type { EventStore } from "./event-types.js";
 
 export interface ApiKeyRecord {
   id: number;
@@ -150,7 +151,7 @@ export class DuplicateWalletError extends Error {
   }
 }
 
-export interface Store {
+export interface Store extends EventStore {
   readonly dialect: "sqlite" | "postgres";
   /** Creates an API key and its first (default) wallet in one transaction. */
   createApiKeyWithWallet(
