@@ -14,7 +14,8 @@ const PURGE_ONLY_INTERVAL_MS = 3_600_000;
 
 /** Starts the upkeep (first pass now); returns the stop function, which waits for a running pass. */
 export function startServiceMaintenance(deps: {
-  config: Pick<Config, "reconcileIntervalMs" | "reconcileGraceMs"> & Partial<Pick<Config, "eventsRetentionDays">>;
+  config: Pick<Config, "reconcileIntervalMs" | "reconcileGraceMs"> &
+    Partial<Pick<Config, "eventsRetentionDays">>;
   store: Store;
   chain: Pick<Chain, "rpc">;
   logger: FastifyBaseLogger;

@@ -128,6 +128,15 @@ export function kyselyExecutions(
       let query = db.selectFrom("executions").selectAll().where("api_key_id", "=", q.apiKeyId);
       if (q.wallet !== undefined) query = query.where("wallet", "=", q.wallet);
       if (q.kind !== undefined) query = query.where("kind", "=", q.kind);
+      const before = q.before;
+      if (before !== undefined) {
+        query = query.where((eb) =>
+          eb.or([
+            eb("created_at", "<", before.createdAt),
+            eb.and([eb("created_at", "=", before.createdAt), eb("id", "<", before.id)]),
+          ]),
+        );
+      }
       const rows = await query
         .orderBy("created_at", "desc")
         .orderBy("id", "desc")

@@ -80,7 +80,9 @@ export function eventMigrations(dialect: "sqlite" | "postgres"): Record<string, 
                     for each row execute function events_on_execution()`.execute(db);
         } else {
           await sql
-            .raw(`create trigger executions_events_insert after insert on executions begin ${sqliteTriggerBody()} end`)
+            .raw(
+              `create trigger executions_events_insert after insert on executions begin ${sqliteTriggerBody()} end`,
+            )
             .execute(db);
           await sql
             .raw(

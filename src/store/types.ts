@@ -86,6 +86,8 @@ export interface ListExecutionsQuery {
   kind?: ExecutionKind;
   limit: number;
   offset?: number;
+  /** Only records older than this one in the listing order (created_at desc, id desc): cursor paging. */
+  before?: { createdAt: string; id: string };
 }
 
 /** A stored Idempotency-Key: running (owner holds it until lockedUntilMs) or done (response stored). */

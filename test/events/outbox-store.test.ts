@@ -80,9 +80,9 @@ function outboxSuite(name: string, open: () => Promise<Store>, cleanup: () => Pr
       expect(claimed.some((c) => c.id === e.id)).toBe(true);
       // Claiming (the lease columns) is not a state change.
       expect((await store.listEvents({ apiKeyId: a.keyId, after: 0, limit: 10 })).length).toBe(1);
-      expect(await store.settleExecution(e.id, "o1", { status: "confirmed", confirmationStatus: "confirmed" })).toBe(
-        true,
-      );
+      expect(
+        await store.settleExecution(e.id, "o1", { status: "confirmed", confirmationStatus: "confirmed" }),
+      ).toBe(true);
       const events = await store.listEvents({ apiKeyId: a.keyId, after: 0, limit: 10 });
       expect(events.map((x) => x.type)).toEqual(["execution.submitted", "execution.confirmed"]);
     });
@@ -96,7 +96,11 @@ function outboxSuite(name: string, open: () => Promise<Store>, cleanup: () => Pr
       await store.updateExecution(x.id, { status: "confirmed" });
       await store.updateExecution(y.id, { status: "expired" });
       const q = { apiKeyId: a.keyId, after: 0, limit: 100 };
-      expect((await store.listEvents({ ...q, types: ["execution.confirmed", "execution.expired"] })).map((e) => e.id)).toEqual([3, 4]);
+      expect(
+        (await store.listEvents({ ...q, types: ["execution.confirmed", "execution.expired"] })).map(
+          (e) => e.id,
+        ),
+      ).toEqual([3, 4]);
       expect((await store.listEvents({ ...q, kind: "split" })).map((e) => e.id)).toEqual([2, 4]);
       expect((await store.listEvents({ ...q, wallet: "OtherWa11et" })).map((e) => e.id)).toEqual([2, 4]);
       expect((await store.listEvents({ ...q, executionId: x.id })).map((e) => e.id)).toEqual([1, 3]);
