@@ -256,6 +256,7 @@ export const EVENTS = {
   eventCursorInvalid: "after and Last-Event-ID must be an event id (a non-negative integer) from this stream",
   eventLimitInvalid: "limit must be an integer from 1 to 1000",
   typesInvalid: "types must be a comma-separated list of event types such as execution.confirmed",
+  kindInvalid: "kind must be one of trade, create, bundle, claim, consolidate, transfer, split",
   webhookNotFound: "webhook not found",
   deliveryNotFound: "delivery not found",
   webhookUrlInvalid: "url must be an absolute https or http URL without credentials",

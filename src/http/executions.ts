@@ -105,7 +105,12 @@ export function executionRoutes(
     },
   );
 
-  // Issue 20: one execution, optionally waiting until it is final (long-poll).
+  // Issue 20: one execution, optionally waiting until it is final (long-poll). Waits end when the app closes.
+  const closing = new AbortController();
+  app.addHook("preClose", (done) => {
+    closing.abort();
+    done();
+  });
   app.get(
     "/v1/executions/:id",
     {
@@ -143,7 +148,8 @@ export function executionRoutes(
       const onClose = (): void => gone.abort();
       req.raw.socket?.once("close", onClose);
       try {
-        return executionView(await waitForExecution(deps.store, key.id, id, waitMs, gone.signal));
+        const signal = AbortSignal.any([gone.signal, closing.signal]);
+        return executionView(await waitForExecution(deps.store, key.id, id, waitMs, signal));
       } finally {
         req.raw.socket?.off("close", onClose);
       }
