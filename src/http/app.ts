@@ -16,6 +16,7 @@ import { openapiBodyTypes } from "./openapi-body-types.js";
 import { observeOutcomes } from "../domain/execution/outcome-observer.js";
 import { createMetrics, type Metrics } from "../observability/metrics.js";
 import { executionRoutes } from "./executions.js";
+import { eventRoutes, type EventStreamTiming } from "./events.js";
 import { healthRoutes } from "./health.js";
 import type { RateLimiter } from "./rate-limiters.js";
 import { setupRoutes } from "./setup.js";
@@ -42,6 +43,8 @@ export interface AppDeps {
   chain?: Chain;
   /** Prometheus metrics served at /metrics; omitted = a fresh registry for this app (never a global one). */
   metrics?: Metrics;
+  /** Issue 20: timing of GET /v1/events (heartbeat, re-read); omitted = the defaults. */
+  events?: EventStreamTiming;
 }
 
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -145,5 +148,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   solRoutes(app, deps);
   tokenRoutes(app, deps);
   bundleRoutes(app, deps);
+  // Issue 20: execution events.
+  eventRoutes(app, deps);
   return app;
 }

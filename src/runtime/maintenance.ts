@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Chain } from "../chain/chain.js";
 import type { Config } from "../config/config.js";
 import { IDEMPOTENCY_TTL_MS } from "../domain/execution/idempotency.js";
+import { eventsRetentionCutoff } from "../domain/events/retention.js";
 import { startMaintenance } from "./maintenance-loop.js";
 import { reconcileOnce } from "../domain/execution/reconcile.js";
 import type { Store } from "../store/index.js";
@@ -14,7 +15,7 @@ const PURGE_ONLY_INTERVAL_MS = 3_600_000;
 /** Starts the upkeep (first pass now); returns the stop function, which waits for a running pass. */
 export function startServiceMaintenance(deps: {
   config: Pick<Config, "reconcileIntervalMs" | "reconcileGraceMs"> &
-    Partial<Pick<Config, "reconcileFirstLookMs">>;
+    Partial<Pick<Config, "eventsRetentionDays" | "reconcileFirstLookMs">>;
   store: Store;
   chain: Pick<Chain, "rpc">;
   logger: FastifyBaseLogger;
@@ -34,6 +35,11 @@ export function startServiceMaintenance(deps: {
       {
         name: "idempotency-purge",
         run: () => store.purgeIdempotencyKeys(clock().getTime() - IDEMPOTENCY_TTL_MS),
+      },
+      // Issue 20: events older than EVENTS_RETENTION_DAYS leave the outbox (a stream cursor older gets `gap`).
+      {
+        name: "events-purge",
+        run: () => store.purgeEvents(eventsRetentionCutoff(clock(), config.eventsRetentionDays ?? 7)),
       },
     ],
     { intervalMs: reconciling ? config.reconcileIntervalMs : PURGE_ONLY_INTERVAL_MS, onError },

@@ -44,7 +44,8 @@ function toJsonOrNull(v: unknown): string | null {
   return v === undefined || v === null ? null : toJson(v);
 }
 
-function toExecution(r: Selectable<ExecutionsTable>): ExecutionRecord {
+/** A stored execution row as a record. */
+export function toExecution(r: Selectable<ExecutionsTable>): ExecutionRecord {
   return {
     id: r.id,
     apiKeyId: Number(r.api_key_id),
@@ -138,6 +139,15 @@ export function kyselyExecutions(
       // Signatures are a JSON array of base58 strings; base58 has no LIKE wildcard characters (% _), and the
       // quotes anchor the match to a whole element.
       if (q.signature !== undefined) query = query.where("signatures", "like", `%"${q.signature}"%`);
+      const before = q.before;
+      if (before !== undefined) {
+        query = query.where((eb) =>
+          eb.or([
+            eb("created_at", "<", before.createdAt),
+            eb.and([eb("created_at", "=", before.createdAt), eb("id", "<", before.id)]),
+          ]),
+        );
+      }
       const rows = await query
         .orderBy("created_at", "desc")
         .orderBy("id", "desc")

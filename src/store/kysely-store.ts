@@ -2,6 +2,7 @@
 import { sql, type Kysely, type Selectable, type Transaction } from "kysely";
 import { kyselyExecutions } from "./kysely-executions.js";
 import { kyselyIdempotency } from "./kysely-idempotency.js";
+import { createWakeBus, kyselyEvents, wakingExecutionWrites, type WakeBus } from "./kysely-events.js";
 import type { ApiKeysTable, Database, WalletsTable } from "./schema.js";
 import {
   DuplicateWalletError,
@@ -30,13 +31,29 @@ function toWallet(r: Selectable<WalletsTable>): WalletRecord {
   };
 }
 
+/** Options of the events part of the store (issue 20). */
+export interface StoreEventOptions {
+  /** Listens to other processes' events (PostgreSQL LISTEN) into the bus; returns its stop function. */
+  listen?: (bus: WakeBus) => () => Promise<void>;
+}
+
 /** Builds a Store over an open, migrated Kysely instance; `destroy` closes the pool/file. */
 export function kyselyStore(
   db: Kysely<Database>,
   dialect: "sqlite" | "postgres",
   clock: () => Date = () => new Date(),
+  eventOptions: StoreEventOptions = {},
 ): Store {
   let rateLimitCalls = 0;
+  // Issue 20: wake-ups of event readers; the events themselves are written by triggers (migrations-events.ts).
+  const bus = createWakeBus();
+  let stopListening: (() => Promise<void>) | undefined;
+  const listen = eventOptions.listen;
+  const events = kyselyEvents(
+    db,
+    bus,
+    listen === undefined ? undefined : () => (stopListening = listen(bus)),
+  );
 
   /**
    * Serializes every default-flag change of one key. PostgreSQL: a row lock on the key. SQLite: Kysely runs
@@ -98,7 +115,8 @@ export function kyselyStore(
 
   const store: Store = {
     dialect,
-    ...kyselyExecutions(db, dialect, clock),
+    ...wakingExecutionWrites(kyselyExecutions(db, dialect, clock), bus),
+    ...events,
     ...kyselyIdempotency(db),
 
     async createApiKeyWithWallet(keyHash, wallet) {
@@ -278,6 +296,7 @@ export function kyselyStore(
     },
 
     async close() {
+      if (stopListening !== undefined) await stopListening();
       await db.destroy();
     },
   };

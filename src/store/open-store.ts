@@ -4,7 +4,8 @@ import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
-import { kyselyStore } from "./kysely-store.js";
+import { kyselyStore, type StoreEventOptions } from "./kysely-store.js";
+import { startPgListener } from "./pg-listen.js";
 import { migrationProvider } from "./migrations.js";
 import { isExecutionOutcomeWrite, withCachedStatements } from "./sqlite-statements.js";
 import type { Database } from "./schema.js";
@@ -58,6 +59,7 @@ export async function openStore(
   const isPg = databaseUrl !== undefined && /^postgres(ql)?:\/\//.test(databaseUrl);
   let db: Kysely<Database>;
   let migrationTableSchema: string | undefined;
+  let eventOptions: StoreEventOptions = {};
   if (isPg) {
     const schema = options.pgSchema;
     if (schema !== undefined) {
@@ -83,6 +85,15 @@ export async function openStore(
     // Kysely looks for its migration tables in every schema unless told which: a second deployment (or a
     // test) in another schema of the same database would make it skip creating its own and then fail.
     migrationTableSchema = await currentSchema(pool);
+    const listenSchema = migrationTableSchema;
+    eventOptions = {
+      listen: (bus) =>
+        startPgListener(bus, {
+          connectionString: databaseUrl,
+          schema: listenSchema,
+          ...(schema !== undefined ? { clientOptions: `-c search_path=${schema}` } : {}),
+        }),
+    };
   } else {
     const { path, synchronous } = sqliteTarget(databaseUrl, dataDir);
     const file = new BetterSqlite3(path);
@@ -108,7 +119,7 @@ export async function openStore(
     await db.destroy();
     throw error instanceof Error ? error : new Error(String(error));
   }
-  return kyselyStore(db, dialect, options.clock);
+  return kyselyStore(db, dialect, options.clock, eventOptions);
 }
 
 /** The schema unqualified tables land in on this pool (its search_path's first existing schema). */

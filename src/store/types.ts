@@ -1,4 +1,5 @@
 /** Records and the one repository interface shared by the SQLite and PostgreSQL implementations. */
+import type { EventStore } from "./event-types.js";
 
 export interface ApiKeyRecord {
   id: number;
@@ -87,6 +88,8 @@ export interface ListExecutionsQuery {
   signature?: string;
   limit: number;
   offset?: number;
+  /** Only records older than this one in the listing order (created_at desc, id desc): cursor paging. */
+  before?: { createdAt: string; id: string };
 }
 
 /** A stored Idempotency-Key: running (owner holds it until lockedUntilMs) or done (response stored). */
@@ -157,7 +160,7 @@ export class DuplicateWalletError extends Error {
   }
 }
 
-export interface Store {
+export interface Store extends EventStore {
   readonly dialect: "sqlite" | "postgres";
   /** Creates an API key and its first (default) wallet in one transaction. */
   createApiKeyWithWallet(

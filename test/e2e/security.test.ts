@@ -25,6 +25,15 @@ describe("security", () => {
     await expectAuthRequired(t.app, method, url);
   });
 
+  // Issue 20: executions by id, the events stream, webhooks.
+  const eventRoutes: ["GET" | "POST" | "PUT" | "DELETE", string][] = [
+    ["GET", "/v1/executions/00000000-0000-0000-0000-000000000000?wait=1"],
+    ["GET", "/v1/events?after=0"],
+  ];
+  it.each(eventRoutes)("%s %s requires a valid x-api-key", async (method, url) => {
+    await expectAuthRequired(t.app, method, url);
+  });
+
   it("every route in the OpenAPI document is either public or covered above", async () => {
     const doc = (await t.app.inject({ method: "GET", url: "/openapi.json" })).json<{
       paths: Record<string, Record<string, unknown>>;

@@ -544,6 +544,8 @@ export interface paths {
                             limit: number;
                             offset: number;
                             next_offset: number | null;
+                            /** @description pass as ?after= for the next (older) page; null on the last page */
+                            next_cursor: string | null;
                         };
                     };
                 };
@@ -562,6 +564,111 @@ export interface paths {
                 };
                 /** @description Default Response */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/executions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One execution of this API key; with ?wait= returns as soon as it is final or the wait ends */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description seconds to wait for a final status (confirmed, finalized, failed, expired), 0 to 60; the current record is returned when the wait ends */
+                    wait?: unknown;
+                };
+                header?: never;
+                path: {
+                    /** @description the execution id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            /** @enum {string} */
+                            kind: "trade" | "create" | "bundle" | "claim" | "consolidate" | "transfer" | "split";
+                            wallet: string;
+                            wallets?: string[];
+                            signatures: string[];
+                            bundle_id?: string | null;
+                            /**
+                             * @description pending: recorded, outcome not known yet; submitted: sent without a verdict; timeout: the wait ended first (these three are open: reconciliation moves them to a final status); confirmed; finalized; failed; expired: the blockhash expired without the transaction landing
+                             * @enum {string}
+                             */
+                            status: "pending" | "submitted" | "confirmed" | "finalized" | "failed" | "timeout" | "expired";
+                            confirmation_status?: string | null;
+                            request?: unknown;
+                            response?: unknown;
+                            error?: unknown;
+                            timings?: unknown;
+                            /** @description the Idempotency-Key of the request that recorded it, if it had one */
+                            idempotency_key?: string | null;
+                            /** @description priority fee the transaction carried, micro-lamports per compute unit (highest of a bundle's legs); null on older records */
+                            compute_unit_price_micro_lamports?: string | null;
+                            created_at: string;
+                            updated_at?: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1899,6 +2006,102 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This API key's execution events: a Server-Sent Events stream (resume with Last-Event-ID or ?after=), or a page of events with Accept: application/json */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description event id to resume after; stream without it: new events only; page without it: from the oldest retained */
+                    after?: string;
+                    /** @description page size of the JSON form, 1 to 1000 (default 100) */
+                    limit?: unknown;
+                    /** @description comma-separated event types, e.g. execution.confirmed,execution.failed */
+                    types?: string;
+                    /** @description only events of executions involving this wallet */
+                    wallet?: string;
+                    /** @description only this kind: trade, create, bundle, claim, consolidate, transfer, split */
+                    kind?: string;
+                };
+                header?: {
+                    /** @description resume after this event id (wins over ?after=) */
+                    "last-event-id"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description text/event-stream: `id: <event id>` + `data: <event JSON>` per event, `event: gap` when the cursor is older than the retention, a `: heartbeat` comment every 15 s; application/json: a page */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": string;
+                        "application/json": {
+                            events: {
+                                /** @description per-account, increasing; the stream cursor (Last-Event-ID, ?after=) */
+                                id: number;
+                                /** @description execution.<status>, e.g. execution.confirmed */
+                                type: string;
+                                execution_id: string;
+                                /** @enum {string} */
+                                kind: "trade" | "create" | "bundle" | "claim" | "consolidate" | "transfer" | "split";
+                                wallets: string[];
+                                signatures: string[];
+                                status: string;
+                                error: unknown;
+                                created_at: string;
+                            }[];
+                            /** @description pass as ?after= for the next page */
+                            next_cursor: string;
+                            /** @description true when events after the cursor were purged (older than the retention) */
+                            gap: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
