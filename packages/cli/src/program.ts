@@ -1,12 +1,26 @@
 /** The `lasertrade` commands (commander), each a thin layer over @lasertrade/client. */
+import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { Command, Option } from "commander";
 import { LaserTrade, type BundleInput, type ExecutionsQuery } from "@lasertrade/client";
 import { commaList, parseDestination } from "./args.js";
 import { configPath, loadConfig, saveConfig, type CliConfig } from "./config-file.js";
 import { withProgress } from "./progress.js";
+import {
+  EXIT,
+  exitCodeOf,
+  phaseLines,
+  sentTransactions,
+  statusExitCode,
+  unconfirmedLine,
+} from "./outcome.js";
 import { describe, explorerLink, MAINNET_EXPLORER, toJson } from "./render.js";
 import { runSandbox } from "./sandbox.js";
+
+/** The CLI's version (packages/cli/package.json, read once at start). */
+const CLI_VERSION = (
+  JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }
+).version;
 
 // IPv4 literal: the service listens on 0.0.0.0, and "localhost" may resolve to ::1 first.
 const DEFAULT_URL = "http://127.0.0.1:8080";
@@ -16,13 +30,15 @@ export class Context {
   constructor(
     readonly json: boolean,
     readonly env: NodeJS.ProcessEnv,
+    /** The global --url and --api-key, which override the environment and the config file. */
+    readonly overrides: { url?: string; apiKey?: string } = {},
   ) {}
 
-  /** The stored config, with LASERTRADE_URL / LASERTRADE_API_KEY overriding it. */
+  /** The stored config, with LASERTRADE_URL / LASERTRADE_API_KEY and then --url / --api-key overriding it. */
   async config(): Promise<CliConfig> {
     const stored = await loadConfig(configPath(this.env));
-    const baseUrl = this.env.LASERTRADE_URL ?? stored?.baseUrl;
-    const apiKey = this.env.LASERTRADE_API_KEY ?? stored?.apiKey;
+    const baseUrl = this.overrides.url ?? this.env.LASERTRADE_URL ?? stored?.baseUrl;
+    const apiKey = this.overrides.apiKey ?? this.env.LASERTRADE_API_KEY ?? stored?.apiKey;
     if (baseUrl === undefined || apiKey === undefined)
       throw new Error("no API key configured: run `lasertrade setup` (or `lasertrade sandbox`) first");
     return { ...stored, baseUrl, apiKey };
@@ -43,15 +59,39 @@ export class Context {
     process.stdout.write(`${describe(value, (sig) => explorerLink(template ?? MAINNET_EXPLORER, sig))}\n`);
   }
 
-  /** Runs an execution with the progress line (TTY only, never with --json), then prints its result. */
-  async execute(label: string, call: (client: LaserTrade) => Promise<unknown>): Promise<void> {
+  /**
+   * Runs an execution with the progress line (TTY only, never with --json), prints its result, and says plainly
+   * when it was sent but did not land in the wait (exit code 3, see outcome.ts); never "done" for that.
+   */
+  async execute(
+    label: string,
+    call: (client: LaserTrade) => Promise<unknown>,
+    confirm = true,
+  ): Promise<void> {
     const client = await this.client();
-    const result = this.json ? await call(client) : await withProgress(label, () => call(client));
+    const start = Date.now();
+    const tty = !this.json && process.stderr.isTTY === true;
+    const result = tty
+      ? await withProgress(
+          `${label} (build, send, wait to land)`,
+          () => call(client),
+          process.stderr,
+          (r, s) => phaseLines(r, confirm, s),
+        )
+      : await call(client);
     await this.print(result);
+    const code = exitCodeOf(result, confirm);
+    if (code === EXIT.unconfirmed && !tty) {
+      const seconds = (Date.now() - start) / 1000;
+      for (const t of sentTransactions(result).filter((x) => !x.confirmed))
+        process.stderr.write(`${unconfirmedLine(t, seconds)}\n`);
+    }
+    process.exitCode = code;
   }
 }
 
 type Opts = Record<string, unknown>;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // Fields left undefined are dropped when the body is written (JSON), so options map straight onto fields.
 const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
 
@@ -82,15 +122,25 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
   const program = new Command("lasertrade")
     .description("Trade launch tokens from managed wallets through a lasertrade service")
     .option("--json", "print results as JSON (for scripts)")
+    .option("--url <base_url>", "service URL (overrides LASERTRADE_URL and the config file)")
+    .option("--api-key <key>", "API key (overrides LASERTRADE_API_KEY and the config file)")
+    .version(CLI_VERSION, "-V, --version", "print the CLI version")
     .showHelpAfterError();
-  const ctx = (): Context => new Context(program.opts<{ json?: boolean }>().json === true, env);
+  const ctx = (): Context => {
+    const o = program.opts<{ json?: boolean; url?: string; apiKey?: string }>();
+    return new Context(o.json === true, env, {
+      ...(o.url !== undefined ? { url: o.url } : {}),
+      ...(o.apiKey !== undefined ? { apiKey: o.apiKey } : {}),
+    });
+  };
 
   program
     .command("setup")
     .description("create an API key and its default wallet, and store the key in the config file")
     .option("--url <base_url>", "service URL", env.LASERTRADE_URL ?? DEFAULT_URL)
     .action(async (o: Opts) => {
-      const baseUrl = String(o.url);
+      // The global --url (also what `setup --url X` parses into) wins over the setup default.
+      const baseUrl = program.opts<{ url?: string }>().url ?? String(o.url);
       const result = await LaserTrade.setup(baseUrl);
       const path = configPath(env);
       const backup = await saveConfig(path, { baseUrl, apiKey: result.api_key });
@@ -180,6 +230,7 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
             action === "buy"
               ? client.trades.buy({ ...common, denominated_in_sol: o.tokens !== true }, callOptions(o))
               : client.trades.sell(common, callOptions(o)),
+          common.confirm,
         );
       });
   trade("buy");
@@ -194,20 +245,23 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
     .option("--slippage <percent>", "slippage percent of the initial buy")
     .option("--mayhem", "mayhem mode")
     .action(async (name: string, symbol: string, uri: string, o: Opts) => {
-      await ctx().execute(`creating ${symbol}`, (client) =>
-        client.tokens.create(
-          {
-            name,
-            symbol,
-            uri,
-            wallet: str(o.wallet),
-            initial_buy: str(o.initialBuy),
-            slippage: str(o.slippage),
-            ...(o.mayhem === true ? { mayhem_mode: true } : {}),
-            confirm: o.confirm !== false,
-          },
-          callOptions(o),
-        ),
+      await ctx().execute(
+        `creating ${symbol}`,
+        (client) =>
+          client.tokens.create(
+            {
+              name,
+              symbol,
+              uri,
+              wallet: str(o.wallet),
+              initial_buy: str(o.initialBuy),
+              slippage: str(o.slippage),
+              ...(o.mayhem === true ? { mayhem_mode: true } : {}),
+              confirm: o.confirm !== false,
+            },
+            callOptions(o),
+          ),
+        o.confirm !== false,
       );
     });
 
@@ -219,8 +273,10 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
   ).action(async (file: string, o: Opts) => {
     const body = JSON.parse(await readFile(file, "utf8")) as BundleInput;
     if (o.confirm === false) body.confirm = false;
-    await ctx().execute(`submitting a bundle of ${body.accounts?.length ?? 0} legs`, (client) =>
-      client.bundles.submit(body, callOptions(o)),
+    await ctx().execute(
+      `submitting a bundle of ${body.accounts?.length ?? 0} legs`,
+      (client) => client.bundles.submit(body, callOptions(o)),
+      o.confirm !== false && body.confirm !== false,
     );
   });
 
@@ -233,14 +289,17 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
     .action(async (list: string[], o: Opts) => {
       const c = ctx();
       if (o.claim === true) {
-        await c.execute("claiming cashback", (client) =>
-          client.cashback.claim(
-            {
-              wallet: str(o.wallet),
-              confirm: o.confirm !== false,
-            },
-            callOptions(o),
-          ),
+        await c.execute(
+          "claiming cashback",
+          (client) =>
+            client.cashback.claim(
+              {
+                wallet: str(o.wallet),
+                confirm: o.confirm !== false,
+              },
+              callOptions(o),
+            ),
+          o.confirm !== false,
         );
         return;
       }
@@ -256,17 +315,20 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
     .option("--mint <mint>", "token mint (default: native SOL)")
     .action(async (destination: string, amount: string, o: Opts) => {
       const mint = str(o.mint);
-      await ctx().execute(`sending ${amount} ${mint ?? "SOL"} to ${destination}`, (client) =>
-        client.sol.transfer(
-          {
-            destination_wallet: destination,
-            amount,
-            mint,
-            source_wallet: str(o.wallet),
-            confirm: o.confirm !== false,
-          },
-          callOptions(o),
-        ),
+      await ctx().execute(
+        `sending ${amount} ${mint ?? "SOL"} to ${destination}`,
+        (client) =>
+          client.sol.transfer(
+            {
+              destination_wallet: destination,
+              amount,
+              mint,
+              source_wallet: str(o.wallet),
+              confirm: o.confirm !== false,
+            },
+            callOptions(o),
+          ),
+        o.confirm !== false,
       );
     });
 
@@ -280,16 +342,19 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
     .option("--total-percent <percent>", "share of the spendable balance to distribute (default 100)")
     .action(async (destinations: string[], o: Opts) => {
       const parsed = destinations.map(parseDestination);
-      await ctx().execute(`splitting to ${parsed.length} destinations`, (client) =>
-        client.sol.split(
-          {
-            destinations: parsed,
-            source_wallet: str(o.wallet),
-            total_percent: str(o.totalPercent),
-            confirm: o.confirm !== false,
-          },
-          callOptions(o),
-        ),
+      await ctx().execute(
+        `splitting to ${parsed.length} destinations`,
+        (client) =>
+          client.sol.split(
+            {
+              destinations: parsed,
+              source_wallet: str(o.wallet),
+              total_percent: str(o.totalPercent),
+              confirm: o.confirm !== false,
+            },
+            callOptions(o),
+          ),
+        o.confirm !== false,
       );
     });
 
@@ -301,17 +366,36 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
     { wallet: false },
   ).action(async (destination: string, o: Opts) => {
     const from = str(o.from);
-    await ctx().execute(`consolidating into ${destination}`, (client) =>
-      client.sol.consolidate(
-        {
-          destination_wallet: destination,
-          source_wallets: from !== undefined ? commaList(from) : undefined,
-          confirm: o.confirm !== false,
-        },
-        callOptions(o),
-      ),
+    await ctx().execute(
+      `consolidating into ${destination}`,
+      (client) =>
+        client.sol.consolidate(
+          {
+            destination_wallet: destination,
+            source_wallets: from !== undefined ? commaList(from) : undefined,
+            confirm: o.confirm !== false,
+          },
+          callOptions(o),
+        ),
+      o.confirm !== false,
     );
   });
+
+  program
+    .command("status <id_or_signature>")
+    .description("one execution by its execution_id (or a transaction signature): status, error, fill")
+    .option("--wait <seconds>", "wait up to this long (0 to 60) for a final status", "0")
+    .action(async (ref: string, o: Opts) => {
+      const c = ctx();
+      const client = await c.client();
+      const wait = Number(o.wait);
+      const found = UUID.test(ref)
+        ? await client.executions.get(ref, { wait })
+        : await client.executions.bySignature(ref);
+      if (found === undefined) throw new Error(`no execution of this API key carries signature ${ref}`);
+      await c.print(found);
+      process.exitCode = statusExitCode(found.status);
+    });
 
   program
     .command("history")

@@ -225,6 +225,19 @@ export class LaserTrade {
     /** The key's executions, newest first (page with `offset` = the previous page's next_offset). */
     list: (query: T.ExecutionsQuery = {}): Promise<T.ExecutionsPage> =>
       unwrap(this.http.GET("/v1/executions", { params: { query }, parseAs: "text" })),
+    /** One execution by its id (`execution_id` of an execution answer); `wait` seconds (0–60) for a final status. */
+    get: (id: string, options: { wait?: number } = {}): Promise<T.Execution> =>
+      unwrap(
+        this.http.GET("/v1/executions/{id}", {
+          params: { path: { id }, query: options.wait !== undefined ? { wait: options.wait } : {} },
+          parseAs: "text",
+        }),
+      ),
+    /** The execution that carries a transaction signature (any leg of a bundle), or undefined. */
+    bySignature: async (signature: string): Promise<T.Execution | undefined> => {
+      const page = await this.executions.list({ signature, limit: 1 } as T.ExecutionsQuery);
+      return page.executions[0];
+    },
   };
 }
 

@@ -756,13 +756,39 @@ export interface paths {
                             amount: string;
                             amount_units: number;
                             denominated_in_sol: boolean;
+                            /** @description id of the execution record: GET /v1/executions/{id}, or find it with GET /v1/executions?signature= */
+                            execution_id?: string;
                             signature: string;
                             confirmed: boolean;
                             confirmation_status: string | null;
                             /** @enum {string} */
                             venue: "bonding_curve" | "launchswap";
                             pool: string | null;
+                            /** @description the slippage bound in the transaction; its unit depends on the trade (see the *_lamports / *_tokens fields) */
                             expected_output: string;
+                            /** @description buys: the most lamports the trade instruction can spend (fees, tip and rent not included) */
+                            max_sol_in_lamports?: string;
+                            /** @description buys: the fewest token atomic units received (exact for a token-amount buy) */
+                            min_tokens_out?: string;
+                            /** @description sells: the token atomic units sold */
+                            tokens_in?: string;
+                            /** @description sells: the fewest lamports received */
+                            min_sol_out_lamports?: string;
+                            /** @description what the confirmed transaction moved for the wallet, read from the chain's balance changes (null: not readable yet; absent: not confirmed) */
+                            fill?: {
+                                /** @description post minus pre lamports of the wallet (negative when it spent) */
+                                sol_change_lamports: string;
+                                /** @description transaction fee paid (base + priority) */
+                                fee_lamports: string;
+                                /** @description lamports the relay tip accounts received */
+                                tip_lamports: string;
+                                /** @description rent of accounts the transaction created (e.g. the token account) */
+                                rent_lamports: string;
+                                /** @description SOL the trade itself spent (buy) or received (sell), fee, tip and rent excluded */
+                                trade_sol_lamports: string;
+                                /** @description post minus pre token atomic units of the wallet for the mint */
+                                token_change: string;
+                            } | null;
                             timing_ms?: {
                                 wallet?: number;
                                 amount?: number;
@@ -1068,6 +1094,8 @@ export interface paths {
                                 kind: "bonding_curve" | "launchswap";
                                 /** @description lamports */
                                 claimable_lamports: number;
+                                /** @description id of the execution record: GET /v1/executions/{id}, or find it with GET /v1/executions?signature= */
+                                execution_id?: string;
                                 signature: string;
                                 confirmed: boolean;
                                 confirmation_status: string | null;
@@ -1231,6 +1259,8 @@ export interface paths {
                                 transfer_lamports: number;
                                 /** @description SOL with 9 decimals */
                                 transfer_sol: string;
+                                /** @description id of the execution record: GET /v1/executions/{id}, or find it with GET /v1/executions?signature= */
+                                execution_id?: string;
                                 signature: string;
                                 confirmed: boolean;
                                 confirmation_status: string | null;
@@ -1395,6 +1425,8 @@ export interface paths {
                             destination_token_account: string | null;
                             /** @description lamports */
                             fee_reserve_lamports: number;
+                            /** @description id of the execution record: GET /v1/executions/{id}, or find it with GET /v1/executions?signature= */
+                            execution_id?: string;
                             signature: string;
                             confirmed: boolean;
                             confirmation_status: string | null;
@@ -1568,6 +1600,8 @@ export interface paths {
                                 /** @enum {string} */
                                 mode: "fixed" | "percent" | "equal";
                             }[];
+                            /** @description id of the execution record: GET /v1/executions/{id}, or find it with GET /v1/executions?signature= */
+                            execution_id?: string;
                             signature: string;
                             confirmed: boolean;
                             confirmation_status: string | null;
@@ -1728,6 +1762,8 @@ export interface paths {
                             mint: string;
                             creator: string;
                             metadata_uri: string;
+                            /** @description id of the execution record: GET /v1/executions/{id}, or find it with GET /v1/executions?signature= */
+                            execution_id?: string;
                             signature: string;
                             confirmed: boolean;
                             confirmation_status: string | null;
@@ -1897,6 +1933,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description id of the execution record: GET /v1/executions/{id}, or find it with GET /v1/executions?signature= */
+                            execution_id?: string;
                             /** @description 64 hex characters */
                             bundle_id: string;
                             results: {
