@@ -23,6 +23,7 @@ import { setupRoutes } from "./setup.js";
 import { solRoutes } from "./sol.js";
 import { tradeRoutes } from "./trades.js";
 import { walletRoutes } from "./wallets.js";
+import { balanceRoutes } from "./balances.js";
 import { tokenRoutes } from "./tokens.js";
 import { bundleRoutes } from "./bundles.js";
 import type { Store } from "../store/index.js";
@@ -150,5 +151,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   bundleRoutes(app, deps);
   // Issue 20: execution events.
   eventRoutes(app, deps);
+  // Issue 22: wallet balances.
+  balanceRoutes(app, deps);
   return app;
 }

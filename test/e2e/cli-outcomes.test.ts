@@ -81,6 +81,25 @@ describe("lasertrade CLI outcomes", () => {
     expect(done.code).toBe(0);
     expect(JSON.parse(done.stdout)).toMatchObject({ response: { fill: bought.fill } });
 
+    // balance: SOL and the token just bought; delink asks (and refuses without a terminal) unless --yes.
+    const balance = await run(["--json", "balance"]);
+    expect(balance.code, balance.stderr).toBe(0);
+    const held = JSON.parse(balance.stdout) as {
+      wallet: string;
+      lamports: string;
+      tokens: { mint: string; amount: string }[];
+    };
+    expect(held.wallet).toBe(wallet);
+    expect(BigInt(held.lamports)).toBe(await e2e.balance(wallet));
+    expect(held.tokens.find((t) => t.mint === mint)?.amount).toBe(
+      String(await e2e.tokenBalance(wallet, mint)),
+    );
+    const refused = await run(["wallets", "delink", wallet]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`wallet ${wallet} holds `);
+    expect(refused.stderr).toContain("not delinked (pass --yes");
+    expect((await run(["--json", "wallets"])).stdout).toContain(wallet);
+
     const poor = await run(["buy", mint, "50"]);
     expect(poor.code).toBe(1);
     expect(poor.stderr).toContain(`error: insufficient SOL: wallet ${wallet} has `);

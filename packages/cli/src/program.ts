@@ -3,18 +3,10 @@ import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { Command, Option } from "commander";
 import { LaserTrade, type BundleInput, type ExecutionsQuery } from "@lasertrade/client";
+import { Context } from "./context.js";
+import { guardDelink, outcomeCommands } from "./outcome-commands.js";
 import { commaList, parseDestination } from "./args.js";
-import { configPath, loadConfig, saveConfig, type CliConfig } from "./config-file.js";
-import { withProgress } from "./progress.js";
-import {
-  EXIT,
-  exitCodeOf,
-  phaseLines,
-  sentTransactions,
-  statusExitCode,
-  unconfirmedLine,
-} from "./outcome.js";
-import { describe, explorerLink, MAINNET_EXPLORER, toJson } from "./render.js";
+import { configPath, saveConfig } from "./config-file.js";
 import { runSandbox } from "./sandbox.js";
 
 /** The CLI's version (packages/cli/package.json, read once at start). */
@@ -25,73 +17,9 @@ const CLI_VERSION = (
 // IPv4 literal: the service listens on 0.0.0.0, and "localhost" may resolve to ::1 first.
 const DEFAULT_URL = "http://127.0.0.1:8080";
 
-/** What every command needs: output mode, the config and a client. */
-export class Context {
-  constructor(
-    readonly json: boolean,
-    readonly env: NodeJS.ProcessEnv,
-    /** The global --url and --api-key, which override the environment and the config file. */
-    readonly overrides: { url?: string; apiKey?: string } = {},
-  ) {}
-
-  /** The stored config, with LASERTRADE_URL / LASERTRADE_API_KEY and then --url / --api-key overriding it. */
-  async config(): Promise<CliConfig> {
-    const stored = await loadConfig(configPath(this.env));
-    const baseUrl = this.overrides.url ?? this.env.LASERTRADE_URL ?? stored?.baseUrl;
-    const apiKey = this.overrides.apiKey ?? this.env.LASERTRADE_API_KEY ?? stored?.apiKey;
-    if (baseUrl === undefined || apiKey === undefined)
-      throw new Error("no API key configured: run `lasertrade setup` (or `lasertrade sandbox`) first");
-    return { ...stored, baseUrl, apiKey };
-  }
-
-  async client(): Promise<LaserTrade> {
-    const { baseUrl, apiKey } = await this.config();
-    return new LaserTrade({ baseUrl, apiKey });
-  }
-
-  /** Prints a result: JSON with --json, else a table with explorer links for signatures. */
-  async print(value: unknown): Promise<void> {
-    if (this.json) {
-      process.stdout.write(`${toJson(value)}\n`);
-      return;
-    }
-    const template = this.env.LASERTRADE_EXPLORER ?? (await this.config().catch(() => undefined))?.explorer;
-    process.stdout.write(`${describe(value, (sig) => explorerLink(template ?? MAINNET_EXPLORER, sig))}\n`);
-  }
-
-  /**
-   * Runs an execution with the progress line (TTY only, never with --json), prints its result, and says plainly
-   * when it was sent but did not land in the wait (exit code 3, see outcome.ts); never "done" for that.
-   */
-  async execute(
-    label: string,
-    call: (client: LaserTrade) => Promise<unknown>,
-    confirm = true,
-  ): Promise<void> {
-    const client = await this.client();
-    const start = Date.now();
-    const tty = !this.json && process.stderr.isTTY === true;
-    const result = tty
-      ? await withProgress(
-          `${label} (build, send, wait to land)`,
-          () => call(client),
-          process.stderr,
-          (r, s) => phaseLines(r, confirm, s),
-        )
-      : await call(client);
-    await this.print(result);
-    const code = exitCodeOf(result, confirm);
-    if (code === EXIT.unconfirmed && !tty) {
-      const seconds = (Date.now() - start) / 1000;
-      for (const t of sentTransactions(result).filter((x) => !x.confirmed))
-        process.stderr.write(`${unconfirmedLine(t, seconds)}\n`);
-    }
-    process.exitCode = code;
-  }
-}
+export { Context };
 
 type Opts = Record<string, unknown>;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // Fields left undefined are dropped when the body is written (JSON), so options map straight onto fields.
 const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
 
@@ -194,9 +122,12 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
   wallets
     .command("delink <public_key>")
     .description("delink a wallet (deletes its encrypted key and history here; the chain is unchanged)")
-    .action(async (pk: string) => {
+    .option("--yes", "delink even when the wallet holds SOL or tokens, without asking")
+    .action(async (pk: string, o: Opts) => {
       const c = ctx();
-      await c.print(await (await c.client()).wallets.delink(pk));
+      const client = await c.client();
+      if (o.yes !== true) await guardDelink(client, pk);
+      await c.print(await client.wallets.delink(pk));
     });
 
   const trade = (action: "buy" | "sell") =>
@@ -381,21 +312,7 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
     );
   });
 
-  program
-    .command("status <id_or_signature>")
-    .description("one execution by its execution_id (or a transaction signature): status, error, fill")
-    .option("--wait <seconds>", "wait up to this long (0 to 60) for a final status", "0")
-    .action(async (ref: string, o: Opts) => {
-      const c = ctx();
-      const client = await c.client();
-      const wait = Number(o.wait);
-      const found = UUID.test(ref)
-        ? await client.executions.get(ref, { wait })
-        : await client.executions.bySignature(ref);
-      if (found === undefined) throw new Error(`no execution of this API key carries signature ${ref}`);
-      await c.print(found);
-      process.exitCode = statusExitCode(found.status);
-    });
+  outcomeCommands(program, ctx);
 
   program
     .command("history")

@@ -114,6 +114,14 @@ export class LaserTrade {
           parseAs: "text",
         }),
       ),
+    /** SOL and every token account of one of the key's wallets (read from the chain). */
+    balances: (publicKey: string): Promise<T.WalletBalances> =>
+      unwrap(
+        this.http.GET("/v1/wallets/{public_key}/balances", {
+          params: { path: { public_key: publicKey } },
+          parseAs: "text",
+        }),
+      ),
     /** Delinks a wallet (its encrypted key and history are deleted; the on-chain wallet is unchanged). */
     delink: (publicKey: string): Promise<T.DelinkResult> =>
       unwrap(

@@ -2146,6 +2146,134 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/wallets/{public_key}/balances": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** SOL and every token account of one of this key's wallets */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description managed wallet public key */
+                    public_key: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the wallet's public key */
+                            wallet: string;
+                            /** @description SOL balance in lamports */
+                            lamports: string;
+                            /** @description SOL balance with 9 decimals */
+                            sol: string;
+                            /** @description every token account the wallet owns (SPL Token and Token-2022), by mint */
+                            tokens: {
+                                /** @description token mint */
+                                mint: string;
+                                /** @description the token account's address */
+                                token_account: string;
+                                /** @description owning token program */
+                                token_program: string;
+                                /** @description balance in atomic units */
+                                amount: string;
+                                /** @description the mint's decimals */
+                                decimals: number;
+                                /** @description balance with the mint's decimals */
+                                ui_amount: string;
+                            }[];
+                            /** @description the lowest slot the balances were read at */
+                            slot: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
