@@ -1,5 +1,6 @@
 /** The Store on Kysely; one implementation serves SQLite and PostgreSQL. */
 import { sql, type Kysely, type Selectable, type Transaction } from "kysely";
+import { kyselyCustody } from "./kysely-custody.js";
 import { kyselyExecutions } from "./kysely-executions.js";
 import { kyselyIdempotency } from "./kysely-idempotency.js";
 import { createWakeBus, kyselyEvents, wakingExecutionWrites, type WakeBus } from "./kysely-events.js";
@@ -118,6 +119,7 @@ export function kyselyStore(
     ...wakingExecutionWrites(kyselyExecutions(db, dialect, clock), bus),
     ...events,
     ...kyselyIdempotency(db),
+    ...kyselyCustody(db, dialect, clock),
 
     async createApiKeyWithWallet(keyHash, wallet) {
       return db.transaction().execute(async (trx) => {

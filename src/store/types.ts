@@ -1,5 +1,8 @@
 /** Records and the one repository interface shared by the SQLite and PostgreSQL implementations. */
+import type { CustodyStore } from "./custody-types.js";
 import type { EventStore } from "./event-types.js";
+
+export * from "./custody-types.js";
 
 export interface ApiKeyRecord {
   id: number;
@@ -160,7 +163,7 @@ export class DuplicateWalletError extends Error {
   }
 }
 
-export interface Store extends EventStore {
+export interface Store extends EventStore, CustodyStore {
   readonly dialect: "sqlite" | "postgres";
   /** Creates an API key and its first (default) wallet in one transaction. */
   createApiKeyWithWallet(

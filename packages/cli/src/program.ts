@@ -7,6 +7,7 @@ import { Context } from "./context.js";
 import { guardDelink, outcomeCommands } from "./outcome-commands.js";
 import { commaList, parseDestination } from "./args.js";
 import { configPath, saveConfig } from "./config-file.js";
+import { addKeyCommands } from "./keys-commands.js";
 import { runSandbox } from "./sandbox.js";
 
 /** The CLI's version (packages/cli/package.json, read once at start). */
@@ -342,6 +343,9 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
       await c.print(rows);
       if (page.next_offset !== null) process.stdout.write(`more: --offset ${page.next_offset}\n`);
     });
+
+  // Issue 19: keys, policies, account freeze, activity log.
+  addKeyCommands(program, ctx);
 
   program
     .command("sandbox")
