@@ -1,4 +1,5 @@
 /** Process entry: config, store, vault check, (sandbox) localnet, app, listen, graceful shutdown. */
+import { startBanner } from "./runtime/banner.js";
 import { Redis } from "ioredis";
 import { buildApp } from "./http/app.js";
 import { MarketHub } from "./domain/market/market-hub.js";
@@ -157,6 +158,8 @@ async function main(): Promise<void> {
     // app.close() stops accepting, lets in-flight requests finish, then the rest closes in reverse order.
     cleanups.push(() => app.close());
     await app.listen({ port: config.port, host: config.host });
+    // Issue 22: one human-readable line (the JSON log stays on stdout for machines).
+    process.stderr.write(`${startBanner(config.host, config.port)}\n`);
 
     let stopping = false;
     const stop = (signal: string): void => {

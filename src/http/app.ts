@@ -18,12 +18,14 @@ import { openapiBodyTypes } from "./openapi-body-types.js";
 import { observeOutcomes } from "../domain/execution/outcome-observer.js";
 import { createMetrics, type Metrics } from "../observability/metrics.js";
 import { executionRoutes } from "./executions.js";
+import { eventRoutes, type EventStreamTiming } from "./events.js";
 import { healthRoutes } from "./health.js";
 import type { RateLimiter } from "./rate-limiters.js";
 import { setupRoutes } from "./setup.js";
 import { solRoutes } from "./sol.js";
 import { tradeRoutes } from "./trades.js";
 import { walletRoutes } from "./wallets.js";
+import { balanceRoutes } from "./balances.js";
 import { tokenRoutes } from "./tokens.js";
 import { bundleRoutes } from "./bundles.js";
 import { startWarmVenues } from "../domain/watch/setup.js";
@@ -62,6 +64,8 @@ export interface AppDeps {
    * the stream metrics. Omitted: the route serves a hub nothing publishes to.
    */
   market?: { hub: MarketHub; limits?: Partial<StreamLimits>; metrics?: StreamMetrics; pingMs?: number };
+  /** Issue 20: timing of GET /v1/events (heartbeat, re-read); omitted = the defaults. */
+  events?: EventStreamTiming;
 }
 
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -194,6 +198,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   solRoutes(app, deps);
   tokenRoutes(app, deps);
   bundleRoutes(app, deps);
+  // Issue 20: execution events.
+  eventRoutes(app, deps);
+  // Issue 22: wallet balances.
+  balanceRoutes(app, deps);
   keyRoutes(app, deps);
   accountRoutes(app, deps);
   activityRoutes(app, deps);

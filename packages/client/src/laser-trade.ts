@@ -122,6 +122,14 @@ export class LaserTrade {
           parseAs: "text",
         }),
       ),
+    /** SOL and every token account of one of the key's wallets (read from the chain). */
+    balances: (publicKey: string): Promise<T.WalletBalances> =>
+      unwrap(
+        this.http.GET("/v1/wallets/{public_key}/balances", {
+          params: { path: { public_key: publicKey } },
+          parseAs: "text",
+        }),
+      ),
     /** Delinks a wallet (its encrypted key and history are deleted; the on-chain wallet is unchanged). */
     delink: (publicKey: string): Promise<T.DelinkResult> =>
       unwrap(
@@ -245,6 +253,19 @@ export class LaserTrade {
     /** The key's executions, newest first (page with `offset` = the previous page's next_offset). */
     list: (query: T.ExecutionsQuery = {}): Promise<T.ExecutionsPage> =>
       unwrap(this.http.GET("/v1/executions", { params: { query }, parseAs: "text" })),
+    /** One execution by its id (`execution_id` of an execution answer); `wait` seconds (0–60) for a final status. */
+    get: (id: string, options: { wait?: number } = {}): Promise<T.Execution> =>
+      unwrap(
+        this.http.GET("/v1/executions/{id}", {
+          params: { path: { id }, query: options.wait !== undefined ? { wait: options.wait } : {} },
+          parseAs: "text",
+        }),
+      ),
+    /** The execution that carries a transaction signature (any leg of a bundle), or undefined. */
+    bySignature: async (signature: string): Promise<T.Execution | undefined> => {
+      const page = await this.executions.list({ signature, limit: 1 } as T.ExecutionsQuery);
+      return page.executions[0];
+    },
   };
 
   // Issue 19: scoped sub-keys, policies, freeze, the activity log (these need a key with the `keys` scope).

@@ -25,6 +25,7 @@ export type Wallet = Ok<"/v1/wallets", "get">[number];
 export type CreatedWallet = Ok<"/v1/wallets", "post">;
 export type ImportWalletInput = Body<"/v1/wallets/import", "post">;
 export type DelinkResult = Ok<"/v1/wallets/{public_key}", "delete">;
+export type WalletBalances = Ok<"/v1/wallets/{public_key}/balances", "get">;
 
 type TradeBody = Body<"/v1/trades/execute", "post">;
 /** A buy: `amount` is SOL unless `denominated_in_sol` is false (then token atomic units); a bigint is base units. */

@@ -39,6 +39,8 @@ export interface CreateResponse {
   mint: string;
   creator: string;
   metadata_uri: string;
+  /** The execution record's id (GET /v1/executions/{id}); issue 22. */
+  execution_id: string;
   signature: string;
   confirmed: boolean;
   confirmation_status: string | null;
@@ -142,6 +144,7 @@ export async function createToken(
     mint,
     creator: wallet.publicKey,
     metadata_uri: request.uri,
+    execution_id: executionId,
     signature: result.signature,
     confirmed: result.confirmed,
     confirmation_status: result.confirmationStatus,
