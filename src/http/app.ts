@@ -17,6 +17,8 @@ import { observeOutcomes } from "../domain/execution/outcome-observer.js";
 import { createMetrics, type Metrics } from "../observability/metrics.js";
 import { executionRoutes } from "./executions.js";
 import { eventRoutes, type EventStreamTiming } from "./events.js";
+import { webhookRoutes } from "./webhooks.js";
+import type { HostLookup } from "../domain/webhooks/url-policy.js";
 import { healthRoutes } from "./health.js";
 import type { RateLimiter } from "./rate-limiters.js";
 import { setupRoutes } from "./setup.js";
@@ -45,6 +47,8 @@ export interface AppDeps {
   metrics?: Metrics;
   /** Issue 20: timing of GET /v1/events (heartbeat, re-read); omitted = the defaults. */
   events?: EventStreamTiming;
+  /** Issue 20: host resolution of webhook URLs (tests); omitted = the system resolver. */
+  webhookLookup?: HostLookup;
 }
 
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -150,5 +154,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   bundleRoutes(app, deps);
   // Issue 20: execution events.
   eventRoutes(app, deps);
+  webhookRoutes(app, deps);
   return app;
 }

@@ -113,6 +113,15 @@ const BODY_TYPES: Record<string, { properties: Json; required?: string[] }> = {
     },
     required: ["destinations"],
   },
+  // Issue 20: webhook endpoints.
+  "POST /v1/webhooks": {
+    properties: {
+      url: str,
+      types: { type: "array", items: str },
+      wallets: { type: "array", items: str },
+    },
+    required: ["url", "types"],
+  },
 };
 
 /** Typed query parameters (validated by parseHistoryQuery, which gives the service's own texts). */
@@ -120,6 +129,16 @@ const QUERY_TYPES: Record<string, Json> = {
   "GET /v1/executions": {
     limit: int,
     offset: int,
+    wallet: str,
+    kind: { type: "string", enum: [...EXECUTION_KINDS] },
+    after: str,
+  },
+  // Issue 20: long-poll and the events page.
+  "GET /v1/executions/:id": { wait: int },
+  "GET /v1/events": {
+    after: str,
+    limit: int,
+    types: str,
     wallet: str,
     kind: { type: "string", enum: [...EXECUTION_KINDS] },
   },

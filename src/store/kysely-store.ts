@@ -2,6 +2,7 @@
 import { sql, type Kysely, type Selectable, type Transaction } from "kysely";
 import { kyselyExecutions } from "./kysely-executions.js";
 import { kyselyIdempotency } from "./kysely-idempotency.js";
+import { kyselyWebhooks } from "./kysely-webhooks.js";
 import { createWakeBus, kyselyEvents, wakingExecutionWrites, type WakeBus } from "./kysely-events.js";
 import type { ApiKeysTable, Database, WalletsTable } from "./schema.js";
 import {
@@ -117,6 +118,7 @@ export function kyselyStore(
     dialect,
     ...wakingExecutionWrites(kyselyExecutions(db, dialect, clock), bus),
     ...events,
+    ...kyselyWebhooks(db, dialect),
     ...kyselyIdempotency(db),
 
     async createApiKeyWithWallet(keyHash, wallet) {

@@ -81,7 +81,42 @@ export interface EventsTable {
   created_at: string;
 }
 
+export interface WebhooksTable {
+  id: string;
+  api_key_id: number;
+  url: string;
+  types: string;
+  wallets: string | null;
+  secret_ciphertext: string;
+  secret_nonce: string;
+  secret_tag: string;
+  secret_key_id: string;
+  cursor: number | string;
+  disabled: number;
+  disabled_reason: string | null;
+  created_at: string;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  webhook_id: string;
+  message_id: string;
+  type: string;
+  payload: string;
+  status: string;
+  attempts: number;
+  next_attempt_ms: number | string;
+  lease_owner: string | null;
+  lease_until_ms: number | string | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
   event_sequences: EventSequencesTable;
   events: EventsTable;
   api_keys: ApiKeysTable;

@@ -1,5 +1,6 @@
 /** Records and the one repository interface shared by the SQLite and PostgreSQL implementations. */
 import type { EventStore } from "./event-types.js";
+import type { WebhookStore } from "./webhook-types.js";
 
 export interface ApiKeyRecord {
   id: number;
@@ -153,7 +154,7 @@ export class DuplicateWalletError extends Error {
   }
 }
 
-export interface Store extends EventStore {
+export interface Store extends EventStore, WebhookStore {
   readonly dialect: "sqlite" | "postgres";
   /** Creates an API key and its first (default) wallet in one transaction. */
   createApiKeyWithWallet(
