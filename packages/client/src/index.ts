@@ -6,3 +6,4 @@ export { isLamportKey, parseBody, type WithBigints } from "./json.js";
 export { DEFAULT_RETRY, backoffMs, type RetryOptions } from "./retry.js";
 export type * from "./types.js";
 export type { paths } from "./generated/openapi.js";
+export type { ExecutionEvent, EventsOptions, EventsQuery } from "./events.js";
