@@ -7,6 +7,7 @@ import { configPath, loadConfig, saveConfig, type CliConfig } from "./config-fil
 import { withProgress } from "./progress.js";
 import { describe, explorerLink, MAINNET_EXPLORER, toJson } from "./render.js";
 import { runSandbox } from "./sandbox.js";
+import { registerWatch } from "./watch.js";
 
 // IPv4 literal: the service listens on 0.0.0.0, and "localhost" may resolve to ::1 first.
 const DEFAULT_URL = "http://127.0.0.1:8080";
@@ -341,6 +342,9 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
       await c.print(rows);
       if (page.next_offset !== null) process.stdout.write(`more: --offset ${page.next_offset}\n`);
     });
+
+  // Issue 20: live events.
+  registerWatch(program, ctx);
 
   program
     .command("sandbox")
