@@ -128,6 +128,9 @@ function suite(name: string, open: () => Promise<Store>, cleanup: () => Promise<
       });
       expect((await call(a.apiKey, "DELETE", `/v1/webhooks/${hook.id}`)).statusCode).toBe(204);
       expect((await call(a.apiKey, "GET", `/v1/webhooks/${hook.id}/deliveries`)).statusCode).toBe(404);
+      // Ids that cannot be ours (a NUL byte would make PostgreSQL fail) are simply not found.
+      expect((await call(a.apiKey, "GET", "/v1/webhooks/%00/deliveries")).statusCode).toBe(404);
+      expect((await call(a.apiKey, "GET", "/v1/executions/%00?wait=1")).statusCode).toBe(404);
     });
 
     it("400 on bad input", async () => {

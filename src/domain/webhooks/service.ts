@@ -134,13 +134,18 @@ export async function createWebhook(
   return { ...webhookView(record), secret };
 }
 
+/** Whether a path id can be one we issued (a NUL byte or similar never reaches the database: PostgreSQL refuses it). */
+export function isPlausibleId(id: string): boolean {
+  return /^[A-Za-z0-9_-]{1,100}$/.test(id);
+}
+
 /** The endpoint of this key, or 404. */
 export async function requireWebhook(
   store: Pick<Store, "findWebhook">,
   apiKeyId: number,
   id: string,
 ): Promise<WebhookRecord> {
-  const w = await store.findWebhook(apiKeyId, id);
+  const w = isPlausibleId(id) ? await store.findWebhook(apiKeyId, id) : undefined;
   if (w === undefined) throw new ApiError(404, EVENTS.webhookNotFound);
   return w;
 }
@@ -186,7 +191,9 @@ export async function retryDelivery(
 ): Promise<DeliveryView> {
   const w = await requireWebhook(deps.store, apiKeyId, webhookId);
   const now = deps.clock();
-  const d = await deps.store.requeueDelivery(w.id, deliveryId, now.getTime(), isoNoZone(now));
+  const d = isPlausibleId(deliveryId)
+    ? await deps.store.requeueDelivery(w.id, deliveryId, now.getTime(), isoNoZone(now))
+    : undefined;
   if (d === undefined) throw new ApiError(404, EVENTS.deliveryNotFound);
   return deliveryView(d);
 }
