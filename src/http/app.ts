@@ -1,12 +1,14 @@
 /** Builds the Fastify app from its dependencies; nothing here reads the environment or listens. */
+import { AsyncLocalStorage } from "node:async_hooks";
 import helmet from "@fastify/helmet";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifySchema } from "fastify";
 import type { Chain } from "../chain/chain.js";
 import type { Config } from "../config/config.js";
 import type { ApiError } from "../core/errors.js";
-import { installAuth } from "./auth.js";
+import { installAuth, routeScope } from "./auth.js";
+import type { RouteScope } from "../domain/keys/scopes.js";
 import { cashbackRoutes } from "./cashback.js";
 import { frameworkErrorHandler, installErrorHandler } from "./error-handler.js";
 import { installIdempotency } from "./idempotency.js";
@@ -28,6 +30,12 @@ import { walletRoutes } from "./wallets.js";
 import { tokenRoutes } from "./tokens.js";
 import { bundleRoutes } from "./bundles.js";
 import type { Store } from "../store/index.js";
+import { PublicKey } from "@solana/web3.js";
+import { custodyStore, type CustodyContext } from "../domain/keys/custody-store.js";
+import { accountRoutes } from "./account.js";
+import { activityRoutes } from "./activity.js";
+import { installCustody } from "./custody.js";
+import { keyBodyTypes, keyRoutes } from "./keys.js";
 import type { Vault } from "../vault/index.js";
 
 export interface AppDeps {
@@ -130,16 +138,27 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       components: { securitySchemes: { apiKey: { type: "apiKey", in: "header", name: "x-api-key" } } },
     },
     // Typed request bodies in the document (for generated clients); validation keeps the domain parsers.
-    transform: openapiBodyTypes,
+    transform: (input) => custodyDocument(openapiBodyTypes(input), input.route),
   });
   await app.register(swaggerUi, { routePrefix: "/docs", staticCSP: DOCS_CSP });
   installAuth(app, deps);
+  // Issue 19: scopes, wallet binding, policies and the activity log around every authenticated request.
+  const custody = new AsyncLocalStorage<CustodyContext>();
+  installCustody(app, { ...deps, als: custody });
   const metrics = deps.metrics ?? createMetrics();
   installMetrics(app, metrics);
   // Every route sees the store through the outcome hook, so each recorded execution outcome is counted.
   deps = {
     ...deps,
-    store: observeOutcomes(deps.store, (kind, status) => metrics.countExecution(kind, status)),
+    store: observeOutcomes(
+      custodyStore(deps.store, {
+        current: () => custody.getStore(),
+        clock: deps.clock,
+        computeUnitLimit: (kind) => computeUnitLimit(deps.config, kind),
+        ...(deps.chain !== undefined ? { balanceOf: balanceReader(deps.chain) } : {}),
+      }),
+      (kind, status) => metrics.countExecution(kind, status),
+    ),
   };
 
   app.get("/openapi.json", { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
@@ -155,5 +174,40 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Issue 20: execution events.
   eventRoutes(app, deps);
   webhookRoutes(app, deps);
+  keyRoutes(app, deps);
+  accountRoutes(app, deps);
+  activityRoutes(app, deps);
   return app;
+}
+
+/** The compute-unit limit a kind of execution is built with (bounds the priority fee it pays). */
+function computeUnitLimit(config: Config, kind: string): number {
+  if (kind === "trade") return config.computeUnitLimitTrade;
+  if (kind === "create" || kind === "bundle") return config.computeUnitLimitCreate;
+  if (kind === "claim") return config.computeUnitLimitClaim;
+  return config.computeUnitLimitTransfer;
+}
+
+/** The SOL balance of a wallet from the chain's RPC (the spend bound of a request without a body amount). */
+function balanceReader(chain: Chain): (wallet: string) => Promise<bigint> {
+  return async (wallet) => (await chain.rpc.getBalance(new PublicKey(wallet))).value;
+}
+
+/** Each route's required scope in the document (x-required-scope) and the typed bodies of the key routes. */
+function custodyDocument(
+  out: { schema: FastifySchema; url: string },
+  route: { method: string | string[]; config?: unknown },
+): { schema: FastifySchema; url: string } {
+  const config = (route.config ?? {}) as { public?: boolean; scope?: string };
+  if (out.schema === undefined || config.public === true) return out;
+  const method = String(Array.isArray(route.method) ? route.method[0] : route.method).toUpperCase();
+  const body = keyBodyTypes[`${method} ${out.url}`];
+  return {
+    ...out,
+    schema: {
+      ...out.schema,
+      ...(body !== undefined ? { body } : {}),
+      "x-required-scope": routeScope(method, config.scope as RouteScope | undefined),
+    } as FastifySchema,
+  };
 }

@@ -1,17 +1,31 @@
-/** x-api-key authentication: on by default for every route; routes opt out with `config: { public: true }`. */
+/**
+ * x-api-key authentication and authorization: on by default for every route; routes opt out with
+ * `config: { public: true }` and declare the scope they need with `config: { scope }` (issue 19). Every
+ * request reads its key from the database, so a revocation or freeze holds at once in every process.
+ */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { ApiError, FOUNDATION } from "../core/errors.js";
-import type { ApiKeyRecord, Store } from "../store/index.js";
+import { authorize, type RouteScope } from "../domain/keys/scopes.js";
+import type { ApiKeyRecord, KeyRecord, Store } from "../store/index.js";
 import type { Vault } from "../vault/index.js";
 
 declare module "fastify" {
   interface FastifyRequest {
-    /** The authenticated key; set by the auth hook on every non-public route. */
+    /** The authenticated account (its root key's id); set by the auth hook on every non-public route. */
     apiKey: ApiKeyRecord | null;
+    /** The key that authenticated the request (root or sub-key), with its scopes, binding and policy. */
+    custodyKey: KeyRecord | null;
   }
   interface FastifyContextConfig {
     /** True for routes that need no x-api-key (setup, health, docs). */
     public?: boolean;
+    /**
+     * The scope a key needs for this route (shown in the OpenAPI document as x-required-scope). Undeclared:
+     * `read` for GET, the root key for anything else, so a route added without a scope is closed to sub-keys.
+     */
+    scope?: RouteScope;
+    /** True for POST /v1/account/unfreeze: the root key may call it while the account is frozen. */
+    allowFrozenAccount?: boolean;
   }
 }
 
@@ -21,12 +35,18 @@ export function requireApiKey(req: FastifyRequest): ApiKeyRecord {
   return req.apiKey;
 }
 
-/** Installs the onRequest hook that authenticates every route not marked public. */
+/** The scope a route needs: its declared one, or the default for undeclared routes. */
+export function routeScope(method: string, scope: RouteScope | undefined): RouteScope {
+  return scope ?? (method === "GET" ? "read" : "root");
+}
+
+/** Installs the onRequest hook that authenticates and authorizes every route not marked public. */
 export function installAuth(
   app: FastifyInstance,
-  deps: { store: Pick<Store, "findApiKeyByHash">; vault: Pick<Vault, "hashApiKey"> },
+  deps: { store: Pick<Store, "findKeyByHash">; vault: Pick<Vault, "hashApiKey">; clock: () => Date },
 ): void {
   app.decorateRequest("apiKey", null);
+  app.decorateRequest("custodyKey", null);
   app.addHook("onRequest", async (req) => {
     const url = req.routeOptions.url;
     // Unmatched URLs go to the 404 handler; swagger-ui's own routes (under /docs) are public.
@@ -40,8 +60,14 @@ export function installAuth(
     const header = req.headers["x-api-key"];
     const presented = Array.isArray(header) ? header[0] : header;
     if (presented === undefined || presented.trim() === "") throw new ApiError(401, FOUNDATION.apiKeyMissing);
-    const key = await deps.store.findApiKeyByHash(deps.vault.hashApiKey(presented.trim()));
+    const key = await deps.store.findKeyByHash(deps.vault.hashApiKey(presented.trim()));
     if (key === undefined) throw new ApiError(401, FOUNDATION.apiKeyInvalid);
-    req.apiKey = key;
+    // Set before the checks, so a refusal is still written to the activity log under this key.
+    req.custodyKey = key;
+    const config = req.routeOptions.config;
+    const checked = config.allowFrozenAccount === true && key.root ? { ...key, accountFrozen: false } : key;
+    authorize(checked, routeScope(req.method, config.scope), deps.clock());
+    // Wallets and executions belong to the account: every domain call works on the root key's id.
+    req.apiKey = { id: key.accountId, keyHash: "", createdAt: key.createdAt };
   });
 }

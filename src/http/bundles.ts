@@ -52,7 +52,7 @@ export function bundleRoutes(app: FastifyInstance, deps: RouteDeps<BundleDeps>):
   app.post(
     "/v1/laser/bundle",
     {
-      config: { idempotent: true },
+      config: { idempotent: true, scope: "create" },
       schema: {
         tags: ["bundles"],
         security: apiKeySecurity,

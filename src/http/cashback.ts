@@ -129,6 +129,7 @@ export function cashbackRoutes(app: FastifyInstance, deps: RouteDeps<ClaimDeps>)
   app.post(
     "/v1/cashback/check",
     {
+      config: { scope: "read" },
       schema: {
         ...common,
         summary: "Read claimable cashback of wallets (read-only; any address)",
@@ -142,7 +143,7 @@ export function cashbackRoutes(app: FastifyInstance, deps: RouteDeps<ClaimDeps>)
   app.post(
     "/v1/cashback/claim/execute",
     {
-      config: { idempotent: true },
+      config: { idempotent: true, scope: "trade" },
       schema: {
         ...common,
         summary: "Claim a managed wallet's cashback: one transaction per source with something to claim",

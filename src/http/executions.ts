@@ -60,6 +60,7 @@ export function executionRoutes(
   app.get(
     "/v1/executions",
     {
+      config: { scope: "read" },
       schema: {
         tags: ["executions"],
         security: apiKeySecurity,

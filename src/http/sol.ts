@@ -174,7 +174,7 @@ export function solRoutes(app: FastifyInstance, deps: RouteDeps<SolDeps>): void 
   app.post(
     "/v1/sol/consolidate/execute",
     {
-      config: { idempotent: true },
+      config: { idempotent: true, scope: "transfer" },
       schema: {
         ...common,
         summary: "Sweep SOL from managed wallets into one destination (one transaction per source)",
@@ -188,7 +188,7 @@ export function solRoutes(app: FastifyInstance, deps: RouteDeps<SolDeps>): void 
   app.post(
     "/v1/sol/transfer/execute",
     {
-      config: { idempotent: true },
+      config: { idempotent: true, scope: "transfer" },
       schema: {
         ...common,
         summary: "Send native SOL or a fungible token from a managed wallet to any address",
@@ -202,7 +202,7 @@ export function solRoutes(app: FastifyInstance, deps: RouteDeps<SolDeps>): void 
   app.post(
     "/v1/sol/split/execute",
     {
-      config: { idempotent: true },
+      config: { idempotent: true, scope: "transfer" },
       schema: {
         ...common,
         summary: "Distribute SOL from a managed wallet to up to five destinations in one transaction",

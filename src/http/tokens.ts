@@ -58,7 +58,7 @@ export function tokenRoutes(app: FastifyInstance, deps: RouteDeps<CreateDeps>): 
   app.post(
     "/v1/laser/create",
     {
-      config: { idempotent: true },
+      config: { idempotent: true, scope: "create" },
       schema: {
         tags: ["tokens"],
         security: apiKeySecurity,

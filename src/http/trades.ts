@@ -74,7 +74,7 @@ export function tradeRoutes(app: FastifyInstance, deps: RouteDeps<TradeDeps>): v
   app.post(
     "/v1/trades/execute",
     {
-      config: { idempotent: true },
+      config: { idempotent: true, scope: "trade" },
       // Before schema validation, so a body that is not an object gets the service's own text.
       preValidation: async (req) => {
         const b: unknown = req.body;

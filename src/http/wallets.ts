@@ -45,6 +45,7 @@ export function walletRoutes(app: FastifyInstance, deps: WalletDeps): void {
   app.post(
     "/v1/wallets",
     {
+      config: { scope: "wallets" },
       preValidation: strictBody({ set_default: "boolean" }),
       schema: {
         ...common,
@@ -78,6 +79,7 @@ export function walletRoutes(app: FastifyInstance, deps: WalletDeps): void {
   app.post(
     "/v1/wallets/import",
     {
+      config: { scope: "wallets" },
       preValidation: strictBody({ private_key_base58: "string", set_default: "boolean" }),
       schema: {
         ...common,
@@ -104,6 +106,7 @@ export function walletRoutes(app: FastifyInstance, deps: WalletDeps): void {
   app.get(
     "/v1/wallets",
     {
+      config: { scope: "read" },
       schema: {
         ...common,
         summary: "List the key's wallets (public metadata only), oldest first",
@@ -116,6 +119,7 @@ export function walletRoutes(app: FastifyInstance, deps: WalletDeps): void {
   app.put<{ Params: { public_key: string } }>(
     "/v1/wallets/:public_key/default",
     {
+      config: { scope: "wallets" },
       schema: {
         ...common,
         summary: "Make a wallet the key's default",
@@ -129,6 +133,7 @@ export function walletRoutes(app: FastifyInstance, deps: WalletDeps): void {
   app.delete<{ Params: { public_key: string } }>(
     "/v1/wallets/:public_key",
     {
+      config: { scope: "wallets" },
       schema: {
         ...common,
         summary: "Delink a wallet: deletes its encrypted key and its execution history",

@@ -1,5 +1,6 @@
 /** The Store on Kysely; one implementation serves SQLite and PostgreSQL. */
 import { sql, type Kysely, type Selectable, type Transaction } from "kysely";
+import { kyselyCustody } from "./kysely-custody.js";
 import { kyselyExecutions } from "./kysely-executions.js";
 import { kyselyIdempotency } from "./kysely-idempotency.js";
 import { kyselyWebhooks } from "./kysely-webhooks.js";
@@ -120,6 +121,7 @@ export function kyselyStore(
     ...events,
     ...kyselyWebhooks(db, dialect),
     ...kyselyIdempotency(db),
+    ...kyselyCustody(db, dialect, clock),
 
     async createApiKeyWithWallet(keyHash, wallet) {
       return db.transaction().execute(async (trx) => {

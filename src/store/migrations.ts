@@ -1,6 +1,7 @@
 /** The one migration set of both engines, kept in code so the service needs no migration files at run time. */
 import { sql, type Kysely, type Migration, type MigrationProvider } from "kysely";
 import { eventMigrations } from "./migrations-events.js";
+import { custodyMigrations } from "./custody-migrations.js";
 
 /** Builds the provider; the dialect only changes the auto-increment column type. */
 export function migrationProvider(dialect: "sqlite" | "postgres"): MigrationProvider {
@@ -128,6 +129,8 @@ export function migrationProvider(dialect: "sqlite" | "postgres"): MigrationProv
     },
     // Issue 20: the execution events outbox (and webhooks), in their own file.
     ...eventMigrations(dialect),
+    // Issue 19 (custody): sub-keys, policies, freeze, spend reservations, append-only activity log.
+    ...custodyMigrations(dialect),
   };
   return { getMigrations: async () => migrations };
 }

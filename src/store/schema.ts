@@ -5,6 +5,16 @@ export interface ApiKeysTable {
   id: Generated<number>;
   key_hash: string;
   created_at: string;
+  // Issue 19 (custody): null on root keys unless set; see custody-migrations.ts.
+  account_id: number | null;
+  name: string | null;
+  scopes: string | null;
+  wallets: string | null;
+  expires_at: string | null;
+  revoked_at: string | null;
+  frozen: number | null;
+  account_frozen: number | null;
+  policy: string | null;
 }
 
 export interface WalletsTable {
@@ -114,6 +124,29 @@ export interface WebhookDeliveriesTable {
   updated_at: string;
 }
 
+export interface SpendReservationsTable {
+  id: Generated<number>;
+  key_id: number;
+  execution_id: string;
+  lamports: number | string | bigint;
+  at_ms: number | string;
+}
+
+export interface ActivityLogTable {
+  id: Generated<number>;
+  account_id: number;
+  at: string;
+  key_id: number;
+  key_name: string;
+  method: string;
+  route: string;
+  wallets: string;
+  execution_id: string | null;
+  status: number;
+  rule: string | null;
+  ip: string | null;
+}
+
 export interface Database {
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
@@ -124,4 +157,6 @@ export interface Database {
   executions: ExecutionsTable;
   rate_limit_hits: RateLimitHitsTable;
   idempotency_keys: IdempotencyKeysTable;
+  spend_reservations: SpendReservationsTable;
+  activity_log: ActivityLogTable;
 }

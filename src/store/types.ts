@@ -1,6 +1,9 @@
 /** Records and the one repository interface shared by the SQLite and PostgreSQL implementations. */
 import type { EventStore } from "./event-types.js";
 import type { WebhookStore } from "./webhook-types.js";
+import type { CustodyStore } from "./custody-types.js";
+
+export * from "./custody-types.js";
 
 export interface ApiKeyRecord {
   id: number;
@@ -154,7 +157,7 @@ export class DuplicateWalletError extends Error {
   }
 }
 
-export interface Store extends EventStore, WebhookStore {
+export interface Store extends CustodyStore, EventStore, WebhookStore {
   readonly dialect: "sqlite" | "postgres";
   /** Creates an API key and its first (default) wallet in one transaction. */
   createApiKeyWithWallet(

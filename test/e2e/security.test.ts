@@ -2,7 +2,14 @@
 import { Keypair } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp, type TestApp } from "../helpers/app.js";
-import { expectAuthRequired } from "../helpers/security.js";
+import { dropSchema, freshSchemaName, TEST_DATABASE_URL } from "../helpers/pg.js";
+import {
+  callWith,
+  createSubKey,
+  expectAuthRequired,
+  expectRefusal,
+  scopedRoutes,
+} from "../helpers/security.js";
 
 describe("security", () => {
   let t: TestApp;
@@ -148,5 +155,113 @@ describe("security", () => {
     expect(typeof body.request_id).toBe("string");
     expect(Object.keys(body).sort()).toEqual(["detail", "request_id"]);
     await x.app.close();
+  });
+});
+
+// Issue 19: every authenticated route refuses a key lacking its scope, a key bound to other wallets, a revoked
+// key and a frozen key (or account), on SQLite and PostgreSQL.
+const engines = [
+  { name: "sqlite", url: undefined as string | undefined },
+  ...(TEST_DATABASE_URL !== undefined ? [{ name: "postgres", url: TEST_DATABASE_URL }] : []),
+];
+
+describe.each(engines)("scoped keys on every route ($name)", ({ url }) => {
+  let t: TestApp;
+  const schema = freshSchemaName("sec");
+  beforeAll(async () => {
+    t = await buildTestApp(url === undefined ? {} : { databaseUrl: url, pgSchema: schema });
+  });
+  afterAll(async () => {
+    await t.close();
+    if (url !== undefined) await dropSchema(url, schema);
+  });
+
+  const ALL = ["read", "trade", "create", "transfer", "wallets", "keys"];
+  const ext = Keypair.generate().publicKey.toBase58();
+  const mint = Keypair.generate().publicKey.toBase58();
+
+  it("every route declares its scope; a key without it gets 403 rule scope", async () => {
+    const root = await t.setup();
+    const routes = await scopedRoutes(t.app, { wallet: root.wallet, keyId: 1 });
+    expect(routes.length).toBeGreaterThanOrEqual(20);
+    for (const r of routes) {
+      const scopes = r.scope === "root" ? ALL : ALL.filter((s) => s !== r.scope);
+      const k = await createSubKey(t.app, root.apiKey, { name: `no-${r.scope}`, scopes });
+      const res = await callWith(t.app, k.apiKey, r.method, r.url);
+      expectRefusal(res, 403, "scope", `${r.method} ${r.path}`);
+      if (r.scope !== "root") expect(res.body.detail).toBe(`API key lacks the "${r.scope}" scope`);
+    }
+  });
+
+  it("a key bound to other wallets gets 403 rule wallet naming the wallet, before any chain access", async () => {
+    const root = await t.setup();
+    const created = await callWith(t.app, root.apiKey, "POST", "/v1/wallets", {});
+    const other = created.body.public_key as string;
+    const bound = await createSubKey(t.app, root.apiKey, { name: "bound", scopes: ALL, wallets: [other] });
+    const a = root.wallet;
+    const cases: [string, string, Record<string, unknown>][] = [
+      ["POST", "/v1/trades/execute", { action: "buy", mint, amount: "0.01" }],
+      ["POST", "/v1/laser/create", { name: "A", symbol: "A", uri: "https://example.com/a.json" }],
+      [
+        "POST",
+        "/v1/laser/bundle",
+        { mint, accounts: [{ type: "buy", amount: "0.2" }], bundleTip: "0.00001" },
+      ],
+      ["POST", "/v1/cashback/claim/execute", {}],
+      ["POST", "/v1/sol/transfer/execute", { destination_wallet: ext, amount: "0.01" }],
+      ["POST", "/v1/sol/consolidate/execute", { destination_wallet: ext, source_wallets: [a] }],
+      ["POST", "/v1/sol/split/execute", { destinations: [{ wallet: ext }] }],
+      ["PUT", `/v1/wallets/${a}/default`, {}],
+      ["DELETE", `/v1/wallets/${a}`, {}],
+    ];
+    for (const [method, path, body] of cases) {
+      const res = await callWith(t.app, bound.apiKey, method as "POST", path, body);
+      expectRefusal(res, 403, "wallet", `${method} ${path}`);
+      expect(res.body.detail).toBe(`API key may not use wallet ${a}`);
+    }
+    // Its own wallet passes the binding (this app has no chain: the execution routes answer 503 after it).
+    const own = await callWith(t.app, bound.apiKey, "POST", "/v1/trades/execute", {
+      action: "buy",
+      mint,
+      amount: "0.01",
+      wallet: other,
+    });
+    expect(own.status).toBe(503);
+    const list = await callWith(t.app, bound.apiKey, "GET", "/v1/wallets");
+    expect((list.body as unknown as { public_key: string }[]).map((w) => w.public_key)).toEqual([other]);
+  });
+
+  it("a revoked key gets 401 and a frozen key (or account) 403 rule frozen on every route", async () => {
+    const root = await t.setup();
+    const revoked = await createSubKey(t.app, root.apiKey, { name: "revoked", scopes: ALL });
+    const frozen = await createSubKey(t.app, root.apiKey, { name: "frozen", scopes: ALL });
+    expect((await callWith(t.app, root.apiKey, "DELETE", `/v1/keys/${revoked.id}`)).status).toBe(200);
+    expect((await callWith(t.app, root.apiKey, "POST", `/v1/keys/${frozen.id}/freeze`)).status).toBe(200);
+    const routes = await scopedRoutes(t.app, { wallet: root.wallet, keyId: frozen.id });
+    for (const r of routes) {
+      const label = `${r.method} ${r.path}`;
+      const rv = await callWith(t.app, revoked.apiKey, r.method, r.url);
+      expectRefusal(rv, 401, undefined, label);
+      expect(rv.body).toEqual({ detail: "API key revoked" });
+      expectRefusal(await callWith(t.app, frozen.apiKey, r.method, r.url), 403, "frozen", label);
+    }
+    // The whole account: the root key too, except for unfreezing it.
+    expect((await callWith(t.app, root.apiKey, "POST", "/v1/account/freeze")).status).toBe(200);
+    for (const r of routes) {
+      if (r.path === "/v1/account/unfreeze") continue;
+      expectRefusal(
+        await callWith(t.app, root.apiKey, r.method, r.url),
+        403,
+        "frozen",
+        `${r.method} ${r.path}`,
+      );
+    }
+    const un = await callWith(t.app, root.apiKey, "POST", "/v1/account/unfreeze");
+    expect(un).toEqual({ status: 200, body: { frozen: false } });
+    expect((await callWith(t.app, root.apiKey, "GET", "/v1/wallets")).status).toBe(200);
+    // The frozen sub-key stays frozen until unfrozen itself.
+    expectRefusal(await callWith(t.app, frozen.apiKey, "GET", "/v1/wallets"), 403, "frozen", "after");
+    await callWith(t.app, root.apiKey, "POST", `/v1/keys/${frozen.id}/unfreeze`);
+    expect((await callWith(t.app, frozen.apiKey, "GET", "/v1/wallets")).status).toBe(200);
   });
 });

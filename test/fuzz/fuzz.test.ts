@@ -29,8 +29,9 @@ describe("fuzz (short form)", () => {
     const report = await runFuzz(f, { runs: 2_000, seed: 9005 });
     expectClean(report, 2_000);
     // The funded key got valid bodies through to execution, and every line the app logged was scanned.
+    // (3 500: with the key, policy and activity routes of issue 19 in the mix, fewer cases reach execution logs)
     expect(report.total.s2xx).toBeGreaterThan(100);
-    expect(report.logLinesScanned).toBeGreaterThan(4_000);
+    expect(report.logLinesScanned).toBeGreaterThan(3_500);
   });
 });
 

@@ -4,6 +4,7 @@ import { Command, Option } from "commander";
 import { LaserTrade, type BundleInput, type ExecutionsQuery } from "@lasertrade/client";
 import { commaList, parseDestination } from "./args.js";
 import { configPath, loadConfig, saveConfig, type CliConfig } from "./config-file.js";
+import { addKeyCommands } from "./keys-commands.js";
 import { withProgress } from "./progress.js";
 import { describe, explorerLink, MAINNET_EXPLORER, toJson } from "./render.js";
 import { runSandbox } from "./sandbox.js";
@@ -345,6 +346,8 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
 
   // Issue 20: live events.
   registerWatch(program, ctx);
+  // Issue 19: keys, policies, account freeze, activity log.
+  addKeyCommands(program, ctx);
 
   program
     .command("sandbox")

@@ -239,6 +239,50 @@ export class LaserTrade {
       unwrap(this.http.GET("/v1/executions", { params: { query }, parseAs: "text" })),
   };
 
+  // Issue 19: scoped sub-keys, policies, freeze, the activity log (these need a key with the `keys` scope).
+  readonly keys = {
+    /** Creates a sub-key; its `api_key` is returned only here. */
+    create: (input: T.CreateKeyInput): Promise<T.CreatedKey> =>
+      unwrap(this.http.POST("/v1/keys", { body: input, parseAs: "text" })),
+    /** The account's keys (no secrets; the root key has `root: true`). */
+    list: async (): Promise<T.Key[]> =>
+      (await unwrap<{ keys: T.Key[] }>(this.http.GET("/v1/keys", { parseAs: "text" }))).keys,
+    /** Revokes a sub-key at once in every process. */
+    revoke: (id: number): Promise<T.Key> =>
+      unwrap(this.http.DELETE("/v1/keys/{id}", { params: { path: { id: String(id) } }, parseAs: "text" })),
+    freeze: (id: number): Promise<T.Key> =>
+      unwrap(
+        this.http.POST("/v1/keys/{id}/freeze", { params: { path: { id: String(id) } }, parseAs: "text" }),
+      ),
+    unfreeze: (id: number): Promise<T.Key> =>
+      unwrap(
+        this.http.POST("/v1/keys/{id}/unfreeze", { params: { path: { id: String(id) } }, parseAs: "text" }),
+      ),
+    /** Replaces the key's whole policy (`{}` clears it). */
+    setPolicy: (id: number, policy: T.PolicyInput): Promise<T.Key> =>
+      unwrap(
+        this.http.PUT("/v1/keys/{id}/policy", {
+          params: { path: { id: String(id) } },
+          body: policy,
+          parseAs: "text",
+        }),
+      ),
+  };
+
+  /** Account-wide stop (root key only). */
+  readonly account = {
+    freeze: (): Promise<{ frozen: boolean }> =>
+      unwrap(this.http.POST("/v1/account/freeze", { parseAs: "text" })),
+    unfreeze: (): Promise<{ frozen: boolean }> =>
+      unwrap(this.http.POST("/v1/account/unfreeze", { parseAs: "text" })),
+  };
+
+  readonly activity = {
+    /** The activity log, newest first; pass `after: next_cursor` for the next page. */
+    list: (query: T.ActivityQuery = {}): Promise<T.ActivityPage> =>
+      unwrap(this.http.GET("/v1/activity", { params: { query }, parseAs: "text" })),
+  };
+
   /**
    * The key's execution events as they happen (GET /v1/events): an async iterator that reconnects after a
    * dropped connection and resumes after the last event it yielded, so none is lost or repeated.

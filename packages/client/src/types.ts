@@ -89,3 +89,13 @@ export type CreatedWebhook = Created<"/v1/webhooks", "post">;
 export type WebhookList = Ok<"/v1/webhooks", "get">;
 export type WebhookDelivery = Accepted<"/v1/webhooks/{id}/test", "post">;
 export type WebhookDeliveries = Ok<"/v1/webhooks/{id}/deliveries", "get">;
+// ---- Issue 19: keys, policies, account freeze, activity log ----
+type CreatedOf<R> = R extends { responses: { 201: infer C } } ? WithBigints<JsonOf<C>> : never;
+export type KeyScope = "read" | "trade" | "create" | "transfer" | "wallets" | "keys";
+export type CreateKeyInput = Body<"/v1/keys", "post">;
+/** A new sub-key; `api_key` is shown only here. */
+export type CreatedKey = CreatedOf<Operation<"/v1/keys", "post">>;
+export type Key = Ok<"/v1/keys", "get">["keys"][number];
+export type PolicyInput = Body<"/v1/keys/{id}/policy", "put">;
+export type ActivityQuery = Query<"/v1/activity", "get">;
+export type ActivityPage = Ok<"/v1/activity", "get">;

@@ -2539,6 +2539,893 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the account's keys (no secrets; revoked keys are gone) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            keys: {
+                                id: number;
+                                name: string;
+                                root: boolean;
+                                scopes: ("read" | "trade" | "create" | "transfer" | "wallets" | "keys")[];
+                                wallets: string[] | null;
+                                expires_at: string | null;
+                                frozen: boolean;
+                                policy: {
+                                    /** @description SOL; a request moving more is refused */
+                                    max_sol_per_execution?: string;
+                                    /** @description SOL over a rolling 24 h: amounts, fees, tips, priority fees and rent spent through this key */
+                                    max_sol_per_24h?: string;
+                                    /** @description lamports per transaction */
+                                    max_priority_fee_lamports?: string;
+                                    /** @description lamports per request */
+                                    max_tip_lamports?: string;
+                                    venues?: ("bonding_curve" | "launchswap")[];
+                                    mints_allow?: string[];
+                                    mints_deny?: string[];
+                                    /** @description addresses outside the account's own wallets that transfer/consolidate/split may pay */
+                                    destinations_allow?: string[];
+                                };
+                                created_at: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Create a sub-key (its api_key is shown once) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        name: string;
+                        scopes: ("read" | "trade" | "create" | "transfer" | "wallets" | "keys")[];
+                        wallets?: string[];
+                        /** Format: date-time */
+                        expires_at?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            root: boolean;
+                            scopes: ("read" | "trade" | "create" | "transfer" | "wallets" | "keys")[];
+                            wallets: string[] | null;
+                            expires_at: string | null;
+                            frozen: boolean;
+                            policy: {
+                                /** @description SOL; a request moving more is refused */
+                                max_sol_per_execution?: string;
+                                /** @description SOL over a rolling 24 h: amounts, fees, tips, priority fees and rent spent through this key */
+                                max_sol_per_24h?: string;
+                                /** @description lamports per transaction */
+                                max_priority_fee_lamports?: string;
+                                /** @description lamports per request */
+                                max_tip_lamports?: string;
+                                venues?: ("bonding_curve" | "launchswap")[];
+                                mints_allow?: string[];
+                                mints_deny?: string[];
+                                /** @description addresses outside the account's own wallets that transfer/consolidate/split may pay */
+                                destinations_allow?: string[];
+                            };
+                            created_at: string;
+                            api_key: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/keys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke a sub-key (refused at once in every process) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description key id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            root: boolean;
+                            scopes: ("read" | "trade" | "create" | "transfer" | "wallets" | "keys")[];
+                            wallets: string[] | null;
+                            expires_at: string | null;
+                            frozen: boolean;
+                            policy: {
+                                /** @description SOL; a request moving more is refused */
+                                max_sol_per_execution?: string;
+                                /** @description SOL over a rolling 24 h: amounts, fees, tips, priority fees and rent spent through this key */
+                                max_sol_per_24h?: string;
+                                /** @description lamports per transaction */
+                                max_priority_fee_lamports?: string;
+                                /** @description lamports per request */
+                                max_tip_lamports?: string;
+                                venues?: ("bonding_curve" | "launchswap")[];
+                                mints_allow?: string[];
+                                mints_deny?: string[];
+                                /** @description addresses outside the account's own wallets that transfer/consolidate/split may pay */
+                                destinations_allow?: string[];
+                            };
+                            created_at: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/keys/{id}/freeze": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Freeze a key (every request refused) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description key id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            root: boolean;
+                            scopes: ("read" | "trade" | "create" | "transfer" | "wallets" | "keys")[];
+                            wallets: string[] | null;
+                            expires_at: string | null;
+                            frozen: boolean;
+                            policy: {
+                                /** @description SOL; a request moving more is refused */
+                                max_sol_per_execution?: string;
+                                /** @description SOL over a rolling 24 h: amounts, fees, tips, priority fees and rent spent through this key */
+                                max_sol_per_24h?: string;
+                                /** @description lamports per transaction */
+                                max_priority_fee_lamports?: string;
+                                /** @description lamports per request */
+                                max_tip_lamports?: string;
+                                venues?: ("bonding_curve" | "launchswap")[];
+                                mints_allow?: string[];
+                                mints_deny?: string[];
+                                /** @description addresses outside the account's own wallets that transfer/consolidate/split may pay */
+                                destinations_allow?: string[];
+                            };
+                            created_at: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/keys/{id}/unfreeze": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Unfreeze a key */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description key id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            root: boolean;
+                            scopes: ("read" | "trade" | "create" | "transfer" | "wallets" | "keys")[];
+                            wallets: string[] | null;
+                            expires_at: string | null;
+                            frozen: boolean;
+                            policy: {
+                                /** @description SOL; a request moving more is refused */
+                                max_sol_per_execution?: string;
+                                /** @description SOL over a rolling 24 h: amounts, fees, tips, priority fees and rent spent through this key */
+                                max_sol_per_24h?: string;
+                                /** @description lamports per transaction */
+                                max_priority_fee_lamports?: string;
+                                /** @description lamports per request */
+                                max_tip_lamports?: string;
+                                venues?: ("bonding_curve" | "launchswap")[];
+                                mints_allow?: string[];
+                                mints_deny?: string[];
+                                /** @description addresses outside the account's own wallets that transfer/consolidate/split may pay */
+                                destinations_allow?: string[];
+                            };
+                            created_at: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/keys/{id}/policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Replace a key's policy ({} clears it) */
+        put: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description key id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        max_sol_per_execution?: string | number;
+                        max_sol_per_24h?: string | number;
+                        max_priority_fee_lamports?: string | number;
+                        max_tip_lamports?: string | number;
+                        venues?: ("bonding_curve" | "launchswap")[];
+                        mints_allow?: string[];
+                        mints_deny?: string[];
+                        /** @description addresses outside the account's own wallets that transfer/consolidate/split may pay */
+                        destinations_allow?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: number;
+                            name: string;
+                            root: boolean;
+                            scopes: ("read" | "trade" | "create" | "transfer" | "wallets" | "keys")[];
+                            wallets: string[] | null;
+                            expires_at: string | null;
+                            frozen: boolean;
+                            policy: {
+                                /** @description SOL; a request moving more is refused */
+                                max_sol_per_execution?: string;
+                                /** @description SOL over a rolling 24 h: amounts, fees, tips, priority fees and rent spent through this key */
+                                max_sol_per_24h?: string;
+                                /** @description lamports per transaction */
+                                max_priority_fee_lamports?: string;
+                                /** @description lamports per request */
+                                max_tip_lamports?: string;
+                                venues?: ("bonding_curve" | "launchswap")[];
+                                mints_allow?: string[];
+                                mints_deny?: string[];
+                                /** @description addresses outside the account's own wallets that transfer/consolidate/split may pay */
+                                destinations_allow?: string[];
+                            };
+                            created_at: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/account/freeze": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Freeze the whole account: every key (root included) is refused until unfrozen */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            frozen: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/account/unfreeze": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Unfreeze the account */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            frozen: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's activity log, newest first (cursor: ?after=<next_cursor>) */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description next_cursor of the previous page */
+                    after?: string;
+                    /** @description 1 to 200, default 50 */
+                    limit?: string;
+                    key_id?: string;
+                    route?: string;
+                    status?: string;
+                    rule?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            activity: {
+                                id: number;
+                                /** @description ISO 8601 UTC */
+                                at: string;
+                                key_id: number;
+                                key_name: string;
+                                method: string;
+                                /** @description the route pattern, e.g. /v1/keys/:id */
+                                route: string;
+                                wallets: string[];
+                                execution_id: string | null;
+                                /** @description HTTP status of the response */
+                                status: number;
+                                /** @description scope, wallet, frozen, expired or the policy field */
+                                rule: string | null;
+                                ip: string | null;
+                            }[];
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {

@@ -1,0 +1,134 @@
+/**
+ * The store as every request sees it: wallet lookups honour the key's wallet binding (403 naming the wallet)
+ * and an execution recorded through a key with a SOL cap reserves its spend in the same database transaction
+ * (403 `max_sol_per_24h` when it would pass the cap). Outside a request (maintenance, reconciliation) the
+ * wrapper passes every call through. The request is found through `current()` (an AsyncLocalStorage in the
+ * app), so no domain service needs to know about keys.
+ */
+import { SpendCapExceededError, type KeyRecord, type NewExecution, type Store } from "../../store/index.js";
+import { refusal, mayUseWallet, walletRefusal } from "./scopes.js";
+import { storedPolicy } from "./policy.js";
+import {
+  checkPriorityFee,
+  dailyCapDetail,
+  priorityFeeLamports,
+  SIGNATURE_FEE_LAMPORTS,
+  type SpendPlan,
+} from "./spend.js";
+
+/** What the custody layer knows about the request being served. */
+export interface CustodyContext {
+  key: KeyRecord;
+  /** Set on execution routes whose body parsed. */
+  plan?: SpendPlan;
+  /** Wallets the request touched and executions it recorded (for the activity log). */
+  wallets: Set<string>;
+  executionIds: string[];
+}
+
+/** What the wrapper needs besides the store. */
+export interface CustodyStoreDeps {
+  current: () => CustodyContext | undefined;
+  clock: () => Date;
+  /** Compute-unit limit of an execution kind (for the priority fee it pays). */
+  computeUnitLimit: (kind: NewExecution["kind"]) => number;
+  /** The SOL balance of a wallet, the bound of what an execution without a body amount can move. */
+  balanceOf?: (wallet: string) => Promise<bigint>;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Lamports one execution record may spend: the amount (or the signing wallets' balances), fees, tip, rent. */
+async function executionSpend(deps: CustodyStoreDeps, plan: SpendPlan, e: NewExecution): Promise<bigint> {
+  let amount = plan.amountLamports;
+  if (amount === null) {
+    if (deps.balanceOf === undefined)
+      throw refusal("policy max_sol_per_24h: the spend of this request cannot be bounded", "max_sol_per_24h");
+    amount = 0n;
+    for (const w of new Set(e.wallets)) amount += await deps.balanceOf(w);
+  }
+  const price = e.computeUnitPriceMicroLamports ?? 0n;
+  const perTx = SIGNATURE_FEE_LAMPORTS + priorityFeeLamports(price, deps.computeUnitLimit(e.kind));
+  return amount + plan.rentLamports + plan.tipLamports + BigInt(Math.max(1, e.signatures.length)) * perTx;
+}
+
+/** Wraps `store` with the key's wallet binding and spend reservation (see the file comment). */
+export function custodyStore(store: Store, deps: CustodyStoreDeps): Store {
+  const seen = (w: string): void => {
+    deps.current()?.wallets.add(w);
+  };
+  const guard = (w: string): void => {
+    const ctx = deps.current();
+    if (ctx === undefined) return;
+    if (!mayUseWallet(ctx.key, w)) throw walletRefusal(w);
+    ctx.wallets.add(w);
+  };
+
+  return {
+    ...store,
+    async findWallet(apiKeyId, publicKey) {
+      guard(publicKey);
+      return store.findWallet(apiKeyId, publicKey);
+    },
+    async findDefaultWallet(apiKeyId) {
+      const w = await store.findDefaultWallet(apiKeyId);
+      if (w !== undefined) guard(w.publicKey);
+      return w;
+    },
+    async listWallets(apiKeyId) {
+      const all = await store.listWallets(apiKeyId);
+      const ctx = deps.current();
+      return ctx === undefined ? all : all.filter((w) => mayUseWallet(ctx.key, w.publicKey));
+    },
+    async setDefaultWallet(apiKeyId, publicKey) {
+      guard(publicKey);
+      return store.setDefaultWallet(apiKeyId, publicKey);
+    },
+    async deleteWallet(apiKeyId, publicKey) {
+      guard(publicKey);
+      return store.deleteWallet(apiKeyId, publicKey);
+    },
+    async addWallet(apiKeyId, wallet, makeDefault) {
+      const w = await store.addWallet(apiKeyId, wallet, makeDefault);
+      seen(w.publicKey);
+      return w;
+    },
+    async insertExecution(e) {
+      const ctx = deps.current();
+      if (ctx === undefined) return store.insertExecution(e);
+      for (const w of e.wallets) ctx.wallets.add(w);
+      const policy = storedPolicy(ctx.key.policy);
+      const plan = ctx.plan;
+      if (plan !== undefined) {
+        const fee = priorityFeeLamports(e.computeUnitPriceMicroLamports ?? 0n, deps.computeUnitLimit(e.kind));
+        const feeVerdict = checkPriorityFee(policy, plan.kind, fee);
+        if (feeVerdict !== null) throw refusal(feeVerdict.detail, feeVerdict.rule);
+      }
+      if (policy.maxSolPer24h === undefined || plan === undefined) {
+        const r = await store.insertExecution(e);
+        ctx.executionIds.push(e.id);
+        return r;
+      }
+      const lamports = await executionSpend(deps, plan, e);
+      const nowMs = deps.clock().getTime();
+      try {
+        const r = await store.insertExecutionReserving(e, {
+          keyId: ctx.key.id,
+          lamports,
+          capLamports: policy.maxSolPer24h,
+          nowMs,
+          sinceMs: nowMs - DAY_MS,
+        });
+        ctx.executionIds.push(e.id);
+        return r;
+      } catch (err) {
+        if (err instanceof SpendCapExceededError)
+          throw refusal(
+            dailyCapDetail(plan.kind, err.usedLamports, err.capLamports, err.neededLamports),
+            "max_sol_per_24h",
+          );
+        throw err;
+      }
+    },
+  };
+}

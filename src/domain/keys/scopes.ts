@@ -1,0 +1,49 @@
+/** Key scopes and the pure authorization of one request (issue 19): scope, freeze, expiry, revocation. */
+import { ApiError } from "../../core/errors.js";
+import type { KeyRecord } from "../../store/index.js";
+import { CUSTODY } from "./texts.js";
+
+export const SCOPES = ["read", "trade", "create", "transfer", "wallets", "keys"] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/** A route's requirement: one scope, or `root` (the account's root key only, e.g. account freeze). */
+export type RouteScope = Scope | "root";
+
+/** A 403 refusal carrying its `rule` in the body. */
+export function refusal(detail: string, rule: string): ApiError {
+  return new ApiError(403, detail, { rule });
+}
+
+/** Whether the key holds the scope (a root key holds every scope). */
+export function hasScope(key: Pick<KeyRecord, "scopes">, scope: Scope): boolean {
+  return key.scopes === null || key.scopes.includes(scope);
+}
+
+/**
+ * Decides whether `key` may call a route needing `required` at `now`: revoked or expired → 401, frozen (key or
+ * account) → 403 `frozen`, scope missing → 403 `scope`. Wallet bindings and policies are checked later, where
+ * the wallets and amounts are known.
+ */
+export function authorize(key: KeyRecord, required: RouteScope | undefined, now: Date): void {
+  if (key.revokedAt !== null) throw new ApiError(401, CUSTODY.keyRevoked);
+  if (key.expiresAt !== null && Date.parse(key.expiresAt) <= now.getTime())
+    throw new ApiError(401, CUSTODY.keyExpired);
+  if (key.accountFrozen) throw refusal(CUSTODY.accountFrozen, "frozen");
+  if (key.frozen) throw refusal(CUSTODY.keyFrozen, "frozen");
+  if (required === undefined) return;
+  if (required === "root") {
+    if (!key.root) throw refusal(CUSTODY.rootOnly, "scope");
+    return;
+  }
+  if (!hasScope(key, required)) throw refusal(CUSTODY.missingScope(required), "scope");
+}
+
+/** Whether a wallet-bound key may use `wallet` (an unbound key may use every wallet of its account). */
+export function mayUseWallet(key: Pick<KeyRecord, "wallets">, wallet: string): boolean {
+  return key.wallets === null || key.wallets.includes(wallet);
+}
+
+/** 403 `wallet` naming the wallet the key is not bound to. */
+export function walletRefusal(wallet: string): ApiError {
+  return refusal(CUSTODY.walletNotAllowed(wallet), "wallet");
+}

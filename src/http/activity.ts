@@ -1,0 +1,78 @@
+/** GET /v1/activity: the account's append-only activity log (scope `keys`). */
+import type { FastifyInstance } from "fastify";
+import { listActivity, parseActivityQuery } from "../domain/keys/activity.js";
+import type { Store } from "../store/index.js";
+import { requireApiKey } from "./auth.js";
+import { apiKeySecurity, authErrors, errorSchema } from "./schemas.js";
+
+const activitySchema = {
+  type: "object",
+  properties: {
+    id: { type: "integer" },
+    at: { type: "string", description: "ISO 8601 UTC" },
+    key_id: { type: "integer" },
+    key_name: { type: "string" },
+    method: { type: "string" },
+    route: { type: "string", description: "the route pattern, e.g. /v1/keys/:id" },
+    wallets: { type: "array", items: { type: "string" } },
+    execution_id: { type: ["string", "null"] },
+    status: { type: "integer", description: "HTTP status of the response" },
+    rule: { type: ["string", "null"], description: "scope, wallet, frozen, expired or the policy field" },
+    ip: { type: ["string", "null"] },
+  },
+  required: [
+    "id",
+    "at",
+    "key_id",
+    "key_name",
+    "method",
+    "route",
+    "wallets",
+    "execution_id",
+    "status",
+    "rule",
+    "ip",
+  ],
+  additionalProperties: false,
+} as const;
+
+/** Registers GET /v1/activity. */
+export function activityRoutes(app: FastifyInstance, deps: { store: Pick<Store, "listActivity"> }): void {
+  app.get<{ Querystring: Record<string, unknown> }>(
+    "/v1/activity",
+    {
+      config: { scope: "keys" },
+      schema: {
+        tags: ["keys"],
+        security: apiKeySecurity,
+        summary: "The account's activity log, newest first (cursor: ?after=<next_cursor>)",
+        querystring: {
+          type: "object",
+          properties: {
+            after: { type: "string", description: "next_cursor of the previous page" },
+            limit: { type: "string", description: "1 to 200, default 50" },
+            key_id: { type: "string" },
+            route: { type: "string" },
+            status: { type: "string" },
+            rule: { type: "string" },
+          },
+        },
+        response: {
+          200: {
+            type: "object",
+            properties: {
+              activity: { type: "array", items: activitySchema },
+              next_cursor: { type: ["string", "null"] },
+            },
+            required: ["activity", "next_cursor"],
+            additionalProperties: false,
+          },
+          400: errorSchema,
+          403: errorSchema,
+          ...authErrors,
+        },
+      },
+    },
+    async (req) => listActivity(deps, parseActivityQuery(requireApiKey(req).id, req.query)),
+  );
+}

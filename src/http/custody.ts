@@ -1,0 +1,134 @@
+/**
+ * The custody hooks of issue 19 around every authenticated request: the policy rules decidable from the body
+ * (before anything is signed), the request context the custody store reads (wallet binding, spend
+ * reservation), and one activity-log row per request that changes something or is refused.
+ */
+import type { AsyncLocalStorage } from "node:async_hooks";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { Config } from "../config/config.js";
+import { ApiError } from "../core/errors.js";
+import type { CustodyContext } from "../domain/keys/custody-store.js";
+import { storedPolicy } from "../domain/keys/policy.js";
+import { mayUseWallet, refusal, walletRefusal } from "../domain/keys/scopes.js";
+import {
+  checkPlan,
+  dailyCapDetail,
+  EXECUTION_ROUTES,
+  planSpend,
+  type SpendKind,
+} from "../domain/keys/spend.js";
+import type { Store } from "../store/index.js";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** The custody context of an authenticated request (set in preHandler). */
+    custodyContext: CustodyContext | null;
+    /** The `rule` of a 403 refusal, for the activity log. */
+    custodyRule: string | null;
+  }
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The tip a single transaction pays to the configured relay (none when the relay takes no tip). */
+export function relayTip(config: Pick<Config, "relayTipAccounts" | "relayTipLamports">): bigint {
+  return config.relayTipAccounts.length > 0 ? config.relayTipLamports : 0n;
+}
+
+/** Applies the body-decidable policy rules and the 24 h pre-check; returns the request's custody context. */
+async function prepare(
+  req: FastifyRequest,
+  deps: { store: Store; config: Config; clock: () => Date },
+): Promise<CustodyContext | null> {
+  const key = req.custodyKey;
+  if (key === null || req.apiKey === null) return null;
+  const ctx: CustodyContext = { key, wallets: new Set(), executionIds: [] };
+  const params = req.params as Record<string, unknown> | undefined;
+  if (typeof params?.public_key === "string") ctx.wallets.add(params.public_key);
+  const kind: SpendKind | undefined =
+    req.method === "POST"
+      ? EXECUTION_ROUTES[req.routeOptions.url as keyof typeof EXECUTION_ROUTES]
+      : undefined;
+  if (kind === undefined) return ctx;
+  const plan = planSpend(kind, req.body, relayTip(deps.config));
+  if (plan === undefined) return ctx;
+  ctx.plan = plan;
+  if (key.wallets !== null) {
+    // Decided before any chain access: the signers the body names, or the default wallet it falls back to.
+    const signers = [...plan.signers];
+    if (plan.usesDefault) {
+      const def = await deps.store.findDefaultWallet(key.accountId);
+      if (def !== undefined) signers.push(def.publicKey);
+    }
+    for (const w of signers) if (!mayUseWallet(key, w)) throw walletRefusal(w);
+  }
+  const policy = storedPolicy(key.policy);
+  const own =
+    policy.destinationsAllow !== undefined
+      ? new Set((await deps.store.listWallets(key.accountId)).map((w) => w.publicKey))
+      : new Set<string>();
+  const verdict = checkPlan(policy, plan, own);
+  if (verdict !== null) throw refusal(verdict.detail, verdict.rule);
+  if (policy.maxSolPer24h !== undefined && plan.amountLamports !== null) {
+    // A pre-check so most refusals come before signing; the reservation at record time is the one that holds
+    // under concurrency.
+    const needed = plan.amountLamports + plan.rentLamports + plan.tipLamports;
+    const used = await deps.store.spentLamports(key.id, deps.clock().getTime() - DAY_MS);
+    if (used + needed > policy.maxSolPer24h)
+      throw refusal(dailyCapDetail(kind, used, policy.maxSolPer24h, needed), "max_sol_per_24h");
+  }
+  return ctx;
+}
+
+/** Installs the custody hooks; `als` is the one the custody store reads the request from. */
+export function installCustody(
+  app: FastifyInstance,
+  deps: { store: Store; config: Config; clock: () => Date; als: AsyncLocalStorage<CustodyContext> },
+): void {
+  app.decorateRequest("custodyContext", null);
+  app.decorateRequest("custodyRule", null);
+  app.addHook("preHandler", (req, _reply, done) => {
+    prepare(req, deps).then(
+      (ctx) => {
+        req.custodyContext = ctx;
+        // The handler (and everything it awaits) runs inside the context, where the custody store finds it.
+        if (ctx === null) done();
+        else deps.als.run(ctx, done);
+      },
+      (e: unknown) => done(e as Error),
+    );
+  });
+  app.addHook("onError", async (req, _reply, err) => {
+    if (err instanceof ApiError && typeof err.extra.rule === "string") req.custodyRule = err.extra.rule;
+  });
+  // Written before the response leaves (onSend), so a caller never sees an answer whose row is missing.
+  app.addHook("onSend", async (req, reply, payload) => {
+    const key = req.custodyKey;
+    if (key === null) return payload;
+    const refused = req.custodyRule !== null;
+    if (!refused && (req.method === "GET" || req.method === "HEAD")) return payload;
+    if (reply.statusCode === 401) return payload;
+    const ctx = req.custodyContext;
+    const params = req.params as Record<string, unknown> | undefined;
+    const wallets = new Set(ctx?.wallets ?? []);
+    if (typeof params?.public_key === "string") wallets.add(params.public_key);
+    try {
+      await deps.store.insertActivity({
+        accountId: key.accountId,
+        at: deps.clock().toISOString(),
+        keyId: key.id,
+        keyName: key.name,
+        method: req.method,
+        route: req.routeOptions.url ?? req.url,
+        wallets: [...wallets],
+        executionId: ctx?.executionIds[0] ?? null,
+        status: reply.statusCode,
+        rule: req.custodyRule,
+        ip: req.ip,
+      });
+    } catch (e) {
+      req.log.error({ err: { message: (e as Error).message } }, "activity row not written");
+    }
+    return payload;
+  });
+}

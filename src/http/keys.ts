@@ -1,0 +1,206 @@
+/** /v1/keys: sub-keys with scopes, wallet binding and expiry; revoke, freeze, policy (issue 19). */
+import type { FastifyInstance } from "fastify";
+import {
+  createSubKey,
+  listKeys,
+  parseKeyId,
+  revokeKey,
+  setKeyFrozen,
+  setKeyPolicy,
+  type KeysDeps,
+} from "../domain/keys/keys.js";
+import { SCOPES } from "../domain/keys/scopes.js";
+import { requireApiKey } from "./auth.js";
+import { apiKeySecurity, authErrors, errorSchema } from "./schemas.js";
+
+const addresses = { type: "array", items: { type: "string" } } as const;
+
+/** The policy object (PUT body and key field); SOL fields as decimal text, lamports as integer text. */
+export const policySchema = {
+  type: "object",
+  properties: {
+    max_sol_per_execution: { type: "string", description: "SOL; a request moving more is refused" },
+    max_sol_per_24h: {
+      type: "string",
+      description:
+        "SOL over a rolling 24 h: amounts, fees, tips, priority fees and rent spent through this key",
+    },
+    max_priority_fee_lamports: { type: "string", description: "lamports per transaction" },
+    max_tip_lamports: { type: "string", description: "lamports per request" },
+    venues: { type: "array", items: { type: "string", enum: ["bonding_curve", "launchswap"] } },
+    mints_allow: addresses,
+    mints_deny: addresses,
+    destinations_allow: {
+      ...addresses,
+      description: "addresses outside the account's own wallets that transfer/consolidate/split may pay",
+    },
+  },
+  additionalProperties: false,
+} as const;
+
+/** Described, untyped: the domain parser applies the rules and texts (and Fastify would drop unknown fields). */
+const policyBody = {
+  type: "object",
+  properties: Object.fromEntries(
+    Object.entries(policySchema.properties).map(([k, v]) => [
+      k,
+      { description: "description" in v ? v.description : k },
+    ]),
+  ),
+} as const;
+
+const createBody = {
+  type: "object",
+  properties: {
+    name: { description: "1 to 64 characters" },
+    scopes: { description: `non-empty array of: ${SCOPES.join(", ")}` },
+    wallets: { description: "only these wallets of the account; all when absent" },
+    expires_at: { description: "ISO 8601 date-time with zone; past it the key gets 401" },
+  },
+} as const;
+
+/** The typed request bodies of these routes, for the OpenAPI document only (see openapi-body-types.ts). */
+export const keyBodyTypes: Record<string, { type: "object"; properties: object; required?: string[] }> = {
+  "PUT /v1/keys/:id/policy": {
+    type: "object",
+    properties: {
+      ...policySchema.properties,
+      max_sol_per_execution: { oneOf: [{ type: "string" }, { type: "number" }] },
+      max_sol_per_24h: { oneOf: [{ type: "string" }, { type: "number" }] },
+      max_priority_fee_lamports: { oneOf: [{ type: "string" }, { type: "integer" }] },
+      max_tip_lamports: { oneOf: [{ type: "string" }, { type: "integer" }] },
+    },
+  },
+  "POST /v1/keys": {
+    type: "object",
+    properties: {
+      name: { type: "string" },
+      scopes: { type: "array", items: { type: "string", enum: [...SCOPES] } },
+      wallets: addresses,
+      expires_at: { type: "string", format: "date-time" },
+    },
+    required: ["name", "scopes"],
+  },
+};
+
+const keySchema = {
+  type: "object",
+  properties: {
+    id: { type: "integer" },
+    name: { type: "string" },
+    root: { type: "boolean" },
+    scopes: { type: "array", items: { type: "string", enum: [...SCOPES] } },
+    wallets: { type: ["array", "null"], items: { type: "string" } },
+    expires_at: { type: ["string", "null"] },
+    frozen: { type: "boolean" },
+    policy: policySchema,
+    created_at: { type: "string" },
+  },
+  required: ["id", "name", "root", "scopes", "wallets", "expires_at", "frozen", "policy", "created_at"],
+  additionalProperties: false,
+} as const;
+
+const idParams = {
+  type: "object",
+  properties: { id: { type: "string", description: "key id" } },
+  required: ["id"],
+} as const;
+
+const refusals = { 403: errorSchema, ...authErrors } as const;
+const common = { tags: ["keys"], security: apiKeySecurity } as const;
+
+/** Registers the key management routes (scope `keys`). */
+export function keyRoutes(app: FastifyInstance, deps: KeysDeps): void {
+  app.post(
+    "/v1/keys",
+    {
+      config: { scope: "keys" },
+      schema: {
+        ...common,
+        summary: "Create a sub-key (its api_key is shown once)",
+        body: createBody,
+        response: {
+          201: {
+            ...keySchema,
+            properties: { ...keySchema.properties, api_key: { type: "string" } },
+            required: [...keySchema.required, "api_key"],
+          },
+          400: errorSchema,
+          ...refusals,
+        },
+      },
+    },
+    async (req, reply) => {
+      const created = await createSubKey(deps, requireApiKey(req).id, req.body);
+      void reply.header("Cache-Control", "no-store");
+      return reply.status(201).send(created);
+    },
+  );
+
+  app.get(
+    "/v1/keys",
+    {
+      config: { scope: "keys" },
+      schema: {
+        ...common,
+        summary: "List the account's keys (no secrets; revoked keys are gone)",
+        response: {
+          200: {
+            type: "object",
+            properties: { keys: { type: "array", items: keySchema } },
+            required: ["keys"],
+            additionalProperties: false,
+          },
+          ...refusals,
+        },
+      },
+    },
+    async (req) => listKeys(deps, requireApiKey(req).id),
+  );
+
+  app.delete<{ Params: { id: string } }>(
+    "/v1/keys/:id",
+    {
+      config: { scope: "keys" },
+      schema: {
+        ...common,
+        summary: "Revoke a sub-key (refused at once in every process)",
+        params: idParams,
+        response: { 200: keySchema, 400: errorSchema, 404: errorSchema, ...refusals },
+      },
+    },
+    async (req) => revokeKey(deps, requireApiKey(req).id, parseKeyId(req.params.id)),
+  );
+
+  for (const action of ["freeze", "unfreeze"] as const) {
+    app.post<{ Params: { id: string } }>(
+      `/v1/keys/:id/${action}`,
+      {
+        config: { scope: "keys" },
+        schema: {
+          ...common,
+          summary: action === "freeze" ? "Freeze a key (every request refused)" : "Unfreeze a key",
+          params: idParams,
+          response: { 200: keySchema, 400: errorSchema, 404: errorSchema, ...refusals },
+        },
+      },
+      async (req) =>
+        setKeyFrozen(deps, requireApiKey(req).id, parseKeyId(req.params.id), action === "freeze"),
+    );
+  }
+
+  app.put<{ Params: { id: string } }>(
+    "/v1/keys/:id/policy",
+    {
+      config: { scope: "keys" },
+      schema: {
+        ...common,
+        summary: "Replace a key's policy ({} clears it)",
+        params: idParams,
+        body: policyBody,
+        response: { 200: keySchema, 400: errorSchema, 404: errorSchema, ...refusals },
+      },
+    },
+    async (req) => setKeyPolicy(deps, requireApiKey(req).id, parseKeyId(req.params.id), req.body),
+  );
+}

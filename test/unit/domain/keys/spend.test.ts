@@ -1,0 +1,98 @@
+/** Pure custody rules: the refusal texts' SOL format, what a body spends, the body-decidable policy rules. */
+import { Keypair } from "@solana/web3.js";
+import { describe, expect, it } from "vitest";
+import { parsePolicy, solText } from "../../../../src/domain/keys/policy.js";
+import { authorize } from "../../../../src/domain/keys/scopes.js";
+import {
+  checkPlan,
+  dailyCapDetail,
+  planSpend,
+  priorityFeeLamports,
+  sol2,
+} from "../../../../src/domain/keys/spend.js";
+import type { KeyRecord } from "../../../../src/store/index.js";
+
+const SOL = 1_000_000_000n;
+const mint = Keypair.generate().publicKey.toBase58();
+const ext = Keypair.generate().publicKey.toBase58();
+
+describe("custody rules", () => {
+  it("formats the issue's refusal exactly", () => {
+    expect(dailyCapDetail("trade", 9_800_000_000n, 10n * SOL, 500_000_000n)).toBe(
+      "policy max_sol_per_24h: 9.80 of 10 SOL used, this trade needs 0.50",
+    );
+    expect(sol2(0n)).toBe("0.00");
+    expect(sol2(5_000n)).toBe("0.000005");
+    expect(solText(1_500_000_000n)).toBe("1.5");
+    expect(priorityFeeLamports(100_000n, 250_000)).toBe(25_000n);
+    expect(priorityFeeLamports(1n, 1)).toBe(1n);
+  });
+
+  it("plans what a body spends with the endpoints' own parsers", () => {
+    expect(planSpend("trade", { action: "buy", mint, amount: "0.25" }, 1000n)).toMatchObject({
+      amountLamports: 250_000_000n,
+      tipLamports: 1000n,
+      mints: [mint],
+      usesDefault: true,
+    });
+    expect(
+      planSpend("trade", { action: "buy", mint, amount: "1000", denominated_in_sol: false }, 0n)
+        ?.amountLamports,
+    ).toBeNull();
+    expect(planSpend("trade", { action: "sell", mint, amount: "50%" }, 0n)?.amountLamports).toBe(0n);
+    expect(planSpend("transfer", { destination_wallet: ext, amount: "2" }, 0n)).toMatchObject({
+      amountLamports: 2n * SOL,
+      destinations: [ext],
+    });
+    expect(planSpend("trade", { action: "hold" }, 0n)).toBeUndefined();
+  });
+
+  it("decides the body-decidable rules in a fixed order", () => {
+    const plan = planSpend("trade", { action: "buy", mint, amount: "0.6", pool: ext }, 0n)!;
+    expect(checkPlan(parsePolicy({ mints_deny: [mint] }), plan, new Set())?.rule).toBe("mints_deny");
+    expect(checkPlan(parsePolicy({ mints_allow: [ext] }), plan, new Set())?.rule).toBe("mints_allow");
+    expect(checkPlan(parsePolicy({ venues: ["bonding_curve"] }), plan, new Set())?.rule).toBe("venues");
+    expect(checkPlan(parsePolicy({ max_sol_per_execution: "0.5" }), plan, new Set())?.rule).toBe(
+      "max_sol_per_execution",
+    );
+    expect(checkPlan(parsePolicy({ max_sol_per_execution: "0.6" }), plan, new Set())).toBeNull();
+    const send = planSpend("transfer", { destination_wallet: ext, amount: "1" }, 0n)!;
+    expect(checkPlan(parsePolicy({ destinations_allow: [] }), send, new Set())?.rule).toBe(
+      "destinations_allow",
+    );
+    expect(checkPlan(parsePolicy({ destinations_allow: [] }), send, new Set([ext]))).toBeNull();
+  });
+
+  it("authorizes: revoked/expired 401 before frozen 403 before scope 403", () => {
+    const key: KeyRecord = {
+      id: 2,
+      accountId: 1,
+      root: false,
+      name: "k",
+      scopes: ["read"],
+      wallets: null,
+      expiresAt: null,
+      revokedAt: null,
+      frozen: false,
+      accountFrozen: false,
+      policy: null,
+      createdAt: "",
+    };
+    const now = new Date("2026-11-24T00:00:00Z");
+    const status = (k: KeyRecord, s: Parameters<typeof authorize>[1]) => {
+      try {
+        authorize(k, s, now);
+        return 0;
+      } catch (e) {
+        return (e as { status: number }).status;
+      }
+    };
+    expect(status(key, "read")).toBe(0);
+    expect(status(key, "trade")).toBe(403);
+    expect(status(key, "root")).toBe(403);
+    expect(status({ ...key, frozen: true }, "read")).toBe(403);
+    expect(status({ ...key, frozen: true, revokedAt: "x" }, "read")).toBe(401);
+    expect(status({ ...key, expiresAt: "2026-11-23T23:59:59Z" }, "read")).toBe(401);
+    expect(status({ ...key, root: true, scopes: null }, "root")).toBe(0);
+  });
+});
