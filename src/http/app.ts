@@ -19,6 +19,8 @@ import { observeOutcomes } from "../domain/execution/outcome-observer.js";
 import { createMetrics, type Metrics } from "../observability/metrics.js";
 import { executionRoutes } from "./executions.js";
 import { eventRoutes, type EventStreamTiming } from "./events.js";
+import { webhookRoutes } from "./webhooks.js";
+import type { HostLookup } from "../domain/webhooks/url-policy.js";
 import { healthRoutes } from "./health.js";
 import type { RateLimiter } from "./rate-limiters.js";
 import { setupRoutes } from "./setup.js";
@@ -66,6 +68,8 @@ export interface AppDeps {
   market?: { hub: MarketHub; limits?: Partial<StreamLimits>; metrics?: StreamMetrics; pingMs?: number };
   /** Issue 20: timing of GET /v1/events (heartbeat, re-read); omitted = the defaults. */
   events?: EventStreamTiming;
+  /** Issue 20: host resolution of webhook URLs (tests); omitted = the system resolver. */
+  webhookLookup?: HostLookup;
 }
 
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -214,6 +218,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     pingMs: deps.market?.pingMs,
     metrics: deps.market?.metrics ?? createStreamMetrics(metrics.registry),
   });
+  webhookRoutes(app, deps);
   return app;
 }
 

@@ -4,6 +4,7 @@ import { kyselyCustody } from "./kysely-custody.js";
 import type { ExecutionWriter } from "./execution-statements.js";
 import { kyselyExecutions } from "./kysely-executions.js";
 import { kyselyIdempotency } from "./kysely-idempotency.js";
+import { kyselyWebhooks } from "./kysely-webhooks.js";
 import { createWakeBus, kyselyEvents, wakingExecutionWrites, type WakeBus } from "./kysely-events.js";
 import type { ApiKeysTable, Database, WalletsTable } from "./schema.js";
 import {
@@ -121,6 +122,7 @@ export function kyselyStore(
     dialect,
     ...wakingExecutionWrites(kyselyExecutions(db, dialect, clock, executionWriter), bus),
     ...events,
+    ...kyselyWebhooks(db, dialect),
     ...kyselyIdempotency(db),
     ...kyselyCustody(db, dialect, clock),
 

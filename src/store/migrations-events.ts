@@ -93,5 +93,57 @@ export function eventMigrations(dialect: "sqlite" | "postgres"): Record<string, 
         }
       },
     },
+    "2026_11_24_events_webhooks": {
+      async up(db: Kysely<unknown>) {
+        // A webhook endpoint: its signing secret encrypted by the vault (associated data: the webhook id),
+        // and `cursor`, the last event id of the account already turned into deliveries.
+        await db.schema
+          .createTable("webhooks")
+          .addColumn("id", "text", (c) => c.primaryKey())
+          .addColumn("api_key_id", "integer", (c) =>
+            c.notNull().references("api_keys.id").onDelete("cascade"),
+          )
+          .addColumn("url", "text", (c) => c.notNull())
+          .addColumn("types", "text", (c) => c.notNull())
+          .addColumn("wallets", "text")
+          .addColumn("secret_ciphertext", "text", (c) => c.notNull())
+          .addColumn("secret_nonce", "text", (c) => c.notNull())
+          .addColumn("secret_tag", "text", (c) => c.notNull())
+          .addColumn("secret_key_id", "text", (c) => c.notNull())
+          .addColumn("cursor", "bigint", (c) => c.notNull())
+          .addColumn("disabled", "integer", (c) => c.notNull().defaultTo(0))
+          .addColumn("disabled_reason", "text")
+          .addColumn("created_at", "text", (c) => c.notNull())
+          .execute();
+        await db.schema.createIndex("webhooks_key").on("webhooks").column("api_key_id").execute();
+        // One row per (endpoint, event): the unique pair makes the fan-out idempotent across processes.
+        await db.schema
+          .createTable("webhook_deliveries")
+          .addColumn("id", "text", (c) => c.primaryKey())
+          .addColumn("webhook_id", "text", (c) => c.notNull().references("webhooks.id").onDelete("cascade"))
+          .addColumn("message_id", "text", (c) => c.notNull())
+          .addColumn("type", "text", (c) => c.notNull())
+          .addColumn("payload", "text", (c) => c.notNull())
+          .addColumn("status", "text", (c) => c.notNull())
+          .addColumn("attempts", "integer", (c) => c.notNull().defaultTo(0))
+          .addColumn("next_attempt_ms", "bigint", (c) => c.notNull())
+          .addColumn("lease_owner", "text")
+          .addColumn("lease_until_ms", "bigint")
+          .addColumn("last_status_code", "integer")
+          .addColumn("last_error", "text")
+          .addColumn("created_at", "text", (c) => c.notNull())
+          .addColumn("updated_at", "text", (c) => c.notNull())
+          .addUniqueConstraint("webhook_deliveries_message", ["webhook_id", "message_id"])
+          .execute();
+        await sql`create index webhook_deliveries_due on webhook_deliveries (next_attempt_ms) where status = 'pending'`.execute(
+          db,
+        );
+        await db.schema
+          .createIndex("webhook_deliveries_webhook")
+          .on("webhook_deliveries")
+          .columns(["webhook_id", "created_at"])
+          .execute();
+      },
+    },
   };
 }

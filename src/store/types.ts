@@ -1,6 +1,7 @@
 /** Records and the one repository interface shared by the SQLite and PostgreSQL implementations. */
-import type { CustodyStore } from "./custody-types.js";
 import type { EventStore } from "./event-types.js";
+import type { WebhookStore } from "./webhook-types.js";
+import type { CustodyStore } from "./custody-types.js";
 
 export * from "./custody-types.js";
 
@@ -163,7 +164,7 @@ export class DuplicateWalletError extends Error {
   }
 }
 
-export interface Store extends EventStore, CustodyStore {
+export interface Store extends CustodyStore, EventStore, WebhookStore {
   readonly dialect: "sqlite" | "postgres";
   /** Creates an API key and its first (default) wallet in one transaction. */
   createApiKeyWithWallet(

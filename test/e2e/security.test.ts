@@ -52,6 +52,12 @@ describe("security", () => {
   const eventRoutes: ["GET" | "POST" | "PUT" | "DELETE", string][] = [
     ["GET", "/v1/executions/00000000-0000-0000-0000-000000000000?wait=1"],
     ["GET", "/v1/events?after=0"],
+    ["POST", "/v1/webhooks"],
+    ["GET", "/v1/webhooks"],
+    ["DELETE", "/v1/webhooks/wh_x"],
+    ["POST", "/v1/webhooks/wh_x/test"],
+    ["GET", "/v1/webhooks/wh_x/deliveries"],
+    ["POST", "/v1/webhooks/wh_x/deliveries/dlv_x/retry"],
   ];
   it.each(eventRoutes)("%s %s requires a valid x-api-key", async (method, url) => {
     await expectAuthRequired(t.app, method, url);

@@ -15,6 +15,7 @@ import { addStreamCommands } from "./stream-command.js";
 const CLI_VERSION = (
   JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }
 ).version;
+import { registerWatch } from "./watch.js";
 
 // IPv4 literal: the service listens on 0.0.0.0, and "localhost" may resolve to ::1 first.
 const DEFAULT_URL = "http://127.0.0.1:8080";
@@ -314,10 +315,10 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
     );
   });
 
-  // issue 18: warm venue state
+  // issue 18: warm venue state (`watch` is issue 20's live view of executions)
   const watch = program
-    .command("watch")
-    .description("mints whose venue state is kept warm (trades skip the read)");
+    .command("warm")
+    .description("mints whose venue state is kept warm (trades skip the read): list, add, remove");
   watch
     .command("list", { isDefault: true })
     .description("list the watched mints (default)")
@@ -370,6 +371,8 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
       if (page.next_offset !== null) process.stdout.write(`more: --offset ${page.next_offset}\n`);
     });
 
+  // Issue 20: live events.
+  registerWatch(program, ctx);
   // Issue 19: keys, policies, account freeze, activity log.
   addKeyCommands(program, ctx);
   addStreamCommands(program, ctx);

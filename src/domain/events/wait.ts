@@ -35,7 +35,8 @@ export async function waitForExecution(
   waitMs: number,
   signal?: AbortSignal,
 ): Promise<ExecutionRecord> {
-  const first = await store.findExecution(apiKeyId, id);
+  // Ids we issue are UUIDs; anything else (a NUL byte would make PostgreSQL fail) cannot exist.
+  const first = /^[A-Za-z0-9_-]{1,100}$/.test(id) ? await store.findExecution(apiKeyId, id) : undefined;
   if (first === undefined) throw new ApiError(404, EVENTS.executionNotFound);
   if (waitMs <= 0 || isFinal(first.status)) return first;
   let latest = first;
