@@ -6,6 +6,7 @@ import type { ChainOptions } from "../chain/chain.js";
 import { addressList, ConfigError, int, oneOf, raw, url } from "./parse.js";
 
 import { loadFeeSettings } from "./fees.js";
+import { loadHardeningSettings, type HardeningSettings } from "./hardening.js";
 import { loadRelaySettings, relayEndpointUrl, type RelayTarget } from "./relays.js";
 
 export { ConfigError } from "./parse.js";
@@ -67,6 +68,8 @@ export interface Config {
   readonly reconcileIntervalMs: number;
   /** Open executions updated more recently than this still belong to the request waiting on them. */
   readonly reconcileGraceMs: number;
+  /** Timeouts, budgets, wallet cap, setup gate, metrics token, allowed hosts (config/hardening.ts). */
+  readonly hardening: HardeningSettings;
 }
 
 const CLUSTERS: readonly Cluster[] = ["localnet", "mainnet", "devnet", "custom"];
@@ -100,6 +103,13 @@ function databaseUrl(env: NodeJS.ProcessEnv): string | undefined {
 
 /** Parses and validates the environment; throws ConfigError naming the first bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv): Config {
+  // A chain endpoint without CLUSTER would silently run a sandbox with a generated master key: refuse it.
+  if (raw(env, "CLUSTER") === undefined) {
+    for (const name of ["RPC_URL", "RELAY", "RELAY_URL", "BUNDLE_RELAY_URL"]) {
+      if (raw(env, name) !== undefined)
+        throw new ConfigError("CLUSTER", `must be set when ${name} is set (localnet, mainnet, devnet or custom)`);
+    }
+  }
   const cluster: Cluster = oneOf(env, "CLUSTER", CLUSTERS, "localnet");
   const sandbox = cluster === "localnet";
 
@@ -124,7 +134,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
   const bundleConfirmTimeoutMs = int(env, "BUNDLE_CONFIRM_TIMEOUT_MS", 30_000, 1, 3_600_000);
   const config: Config = {
     port: int(env, "PORT", 8080, 0, 65535),
-    host: raw(env, "HOST") ?? "0.0.0.0",
+    // The sandbox (public setup, generated master key) listens on loopback unless told otherwise.
+    host: raw(env, "HOST") ?? (sandbox ? "127.0.0.1" : "0.0.0.0"),
     dataDir: raw(env, "DATA_DIR") ?? "./data",
     databaseUrl: databaseUrl(env),
     masterKey,
@@ -171,6 +182,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
       0,
       86_400_000,
     ),
+    hardening: loadHardeningSettings(env, Math.max(confirmTimeoutMs, bundleConfirmTimeoutMs)),
   };
   return Object.freeze(config);
 }

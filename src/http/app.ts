@@ -6,7 +6,6 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { Chain } from "../chain/chain.js";
 import type { Config } from "../config/config.js";
 import type { ApiError } from "../core/errors.js";
-import { installAuth } from "./auth.js";
 import { cashbackRoutes } from "./cashback.js";
 import { frameworkErrorHandler, installErrorHandler } from "./error-handler.js";
 import { installIdempotency } from "./idempotency.js";
@@ -18,6 +17,7 @@ import { createMetrics, type Metrics } from "../observability/metrics.js";
 import { executionRoutes } from "./executions.js";
 import { healthRoutes } from "./health.js";
 import type { RateLimiter } from "./rate-limiters.js";
+import { installHardening, serverTimeouts, type RequestCounter } from "./hardening-install.js";
 import { setupRoutes } from "./setup.js";
 import { solRoutes } from "./sol.js";
 import { tradeRoutes } from "./trades.js";
@@ -42,6 +42,11 @@ export interface AppDeps {
   chain?: Chain;
   /** Prometheus metrics served at /metrics; omitted = a fresh registry for this app (never a global one). */
   metrics?: Metrics;
+  /**
+   * Counters of the per-key budgets and invalid-key throttle (issue 23); omitted = on the store with
+   * PostgreSQL (shared by every process), in memory with SQLite. main.ts passes Redis when REDIS_URL is set.
+   */
+  requestCounter?: RequestCounter;
 }
 
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -93,6 +98,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: trustProxyOption(deps.config.trustProxy),
     genReqId: () => crypto.randomUUID(),
     frameworkErrors: frameworkErrorHandler,
+    ...serverTimeouts(deps.config),
   }) as unknown as FastifyInstance;
   // (cast: with loggerInstance Fastify infers a logger-specific instance type; routes only need the base type)
 
@@ -126,8 +132,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     transform: openapiBodyTypes,
   });
   await app.register(swaggerUi, { routePrefix: "/docs", staticCSP: DOCS_CSP });
-  installAuth(app, deps);
   const metrics = deps.metrics ?? createMetrics();
+  // Host check, metrics token, per-key budgets, invalid-key throttle, response guards (issue 23).
+  installHardening(app, deps, metrics);
   installMetrics(app, metrics);
   // Every route sees the store through the outcome hook, so each recorded execution outcome is counted.
   deps = {
@@ -138,7 +145,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.get("/openapi.json", { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   healthRoutes(app, deps);
   setupRoutes(app, deps);
-  walletRoutes(app, deps);
+  walletRoutes(app, { ...deps, maxWalletsPerKey: deps.config.hardening.maxWalletsPerKey });
   executionRoutes(app, deps);
   tradeRoutes(app, deps);
   cashbackRoutes(app, deps);

@@ -1,5 +1,5 @@
 /** x-api-key authentication: on by default for every route; routes opt out with `config: { public: true }`. */
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ApiError, FOUNDATION } from "../core/errors.js";
 import type { ApiKeyRecord, Store } from "../store/index.js";
 import type { Vault } from "../vault/index.js";
@@ -24,10 +24,15 @@ export function requireApiKey(req: FastifyRequest): ApiKeyRecord {
 /** Installs the onRequest hook that authenticates every route not marked public. */
 export function installAuth(
   app: FastifyInstance,
-  deps: { store: Pick<Store, "findApiKeyByHash">; vault: Pick<Vault, "hashApiKey"> },
+  deps: {
+    store: Pick<Store, "findApiKeyByHash">;
+    vault: Pick<Vault, "hashApiKey">;
+    /** The error an unknown key gets (counted, throttled per IP: auth-failures.ts); default a plain 401. */
+    onInvalidKey?: (req: FastifyRequest, reply: FastifyReply) => Promise<ApiError>;
+  },
 ): void {
   app.decorateRequest("apiKey", null);
-  app.addHook("onRequest", async (req) => {
+  app.addHook("onRequest", async (req, reply) => {
     const url = req.routeOptions.url;
     // Unmatched URLs go to the 404 handler; swagger-ui's own routes (under /docs) are public.
     if (
@@ -41,7 +46,11 @@ export function installAuth(
     const presented = Array.isArray(header) ? header[0] : header;
     if (presented === undefined || presented.trim() === "") throw new ApiError(401, FOUNDATION.apiKeyMissing);
     const key = await deps.store.findApiKeyByHash(deps.vault.hashApiKey(presented.trim()));
-    if (key === undefined) throw new ApiError(401, FOUNDATION.apiKeyInvalid);
+    if (key === undefined) {
+      throw deps.onInvalidKey !== undefined
+        ? await deps.onInvalidKey(req, reply)
+        : new ApiError(401, FOUNDATION.apiKeyInvalid);
+    }
     req.apiKey = key;
   });
 }

@@ -124,7 +124,11 @@ export function kyselyExecutions(
     },
 
     async listExecutions(q: ListExecutionsQuery) {
-      let query = db.selectFrom("executions").selectAll().where("api_key_id", "=", q.apiKeyId);
+      let query = db
+        .selectFrom("executions")
+        .selectAll()
+        .where("api_key_id", "=", q.apiKeyId)
+        .where("delinked_at", "is", null);
       if (q.wallet !== undefined) query = query.where("wallet", "=", q.wallet);
       if (q.kind !== undefined) query = query.where("kind", "=", q.kind);
       const rows = await query

@@ -5,6 +5,8 @@ export interface ApiKeysTable {
   id: Generated<number>;
   key_hash: string;
   created_at: string;
+  /** Last per-key wallet number handed out (hardening migration); wallet ids count per key, not instance-wide. */
+  wallet_seq: Generated<number>;
 }
 
 export interface WalletsTable {
@@ -18,6 +20,8 @@ export interface WalletsTable {
   tag: string;
   key_id: string;
   created_at: string;
+  /** The wallet's number within its key: the `id` the API shows (hardening migration). */
+  key_seq: number;
 }
 
 export interface ExecutionsTable {
@@ -41,6 +45,8 @@ export interface ExecutionsTable {
   reconcile_owner: string | null;
   reconcile_until_ms: number | string | null;
   compute_unit_price_micro_lamports: number | string | bigint | null;
+  /** Set when the primary wallet was delinked: hidden from the API, kept as the key's trail (hardening). */
+  delinked_at: string | null;
 }
 
 export interface IdempotencyKeysTable {
@@ -61,10 +67,18 @@ export interface RateLimitHitsTable {
   hit_at_ms: number | string;
 }
 
+/** Fixed-window request counters of the per-key budgets (hardening migration). */
+export interface RateCountersTable {
+  key: string;
+  window_start_ms: number | string;
+  count: number;
+}
+
 export interface Database {
   api_keys: ApiKeysTable;
   wallets: WalletsTable;
   executions: ExecutionsTable;
   rate_limit_hits: RateLimitHitsTable;
   idempotency_keys: IdempotencyKeysTable;
+  rate_counters: RateCountersTable;
 }
