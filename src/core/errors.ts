@@ -264,6 +264,7 @@ export const HARDENING = {
   duplicateKey: "request body repeats a key in one object",
   aliasConflict: (alias: string, canonical: string): string =>
     `${alias} and ${canonical} name the same field and disagree; send one of them`,
-  listLimit: "limit must be an integer from 1 to 1000",
-  listAfter: "after must be the id of a wallet of this key",
+  defaultSourcesCount:
+    "the key has more than 50 wallets besides the destination; name up to 50 in source_wallets",
+  bodyObject: EXECUTION.bodyObject,
 } as const;

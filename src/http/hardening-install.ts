@@ -7,7 +7,7 @@ import type { Vault } from "../vault/index.js";
 import { authFailureGuard } from "./auth-failures.js";
 import { installAuth } from "./auth.js";
 import { installBudgets } from "./budgets.js";
-import { installRequestGuards, installResponseGuards } from "./hardening.js";
+import { installBodyShapeGuard, installRequestGuards, installResponseGuards } from "./hardening.js";
 import { memoryRequestCounter, storeRequestCounter, type RequestCounter } from "./request-counters.js";
 
 export type { RequestCounter } from "./request-counters.js";
@@ -60,4 +60,5 @@ export function installHardening(
   });
   installBudgets(app, { settings, counter, nowMs });
   installResponseGuards(app);
+  installBodyShapeGuard(app);
 }

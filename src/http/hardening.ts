@@ -34,6 +34,18 @@ export function installRequestGuards(app: FastifyInstance, settings: HardeningSe
   }
 }
 
+/**
+ * Every JSON body is an object or absent. Registered globally so the text is one everywhere, and so that Ajv's
+ * type coercion never turns a body of `false`, `0` or `""` into "no body" on routes whose body is optional.
+ */
+export function installBodyShapeGuard(app: FastifyInstance): void {
+  app.addHook("preValidation", async (req) => {
+    const body: unknown = req.body;
+    if (body === undefined || body === null) return;
+    if (typeof body !== "object" || Array.isArray(body)) throw new ApiError(400, HARDENING.bodyObject);
+  });
+}
+
 /** Registers the response hook: close on an early 4xx, no-store on authenticated GETs. */
 export function installResponseGuards(app: FastifyInstance): void {
   app.addHook("onSend", async (req, reply, payload) => {
