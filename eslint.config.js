@@ -1,8 +1,77 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
+import importX from "eslint-plugin-import-x";
+import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
+
+// The layers of src/ (docs/architecture.md): each folder names the folders it must never import, so an
+// upward import fails `npm run lint`. Import strings are relative, so a folder is matched by name.
+const others = (...allowed) =>
+  [
+    "config",
+    "runtime",
+    "http",
+    "domain",
+    "chain",
+    "launch",
+    "store",
+    "vault",
+    "observability",
+    "doctor",
+    "cli",
+  ].filter((f) => !allowed.includes(f));
+const LAYERS = {
+  core: [], // core imports nothing else from src/ (checked below with "../**")
+  store: others("store"),
+  vault: others("vault", "store"),
+  launch: others("launch"),
+  chain: others("chain", "launch"),
+  observability: others("observability", "store", "chain"),
+  config: others("config", "chain"),
+  domain: ["http", "runtime", "config", "doctor", "cli"],
+  http: ["runtime", "doctor", "cli"],
+  doctor: ["http", "runtime", "cli", "domain", "store", "vault"],
+  runtime: ["http", "cli"],
+  cli: ["http", "runtime"],
+};
+const layerRule = (folder, forbidden) => ({
+  files: [`src/${folder}/**/*.ts`],
+  rules: {
+    "no-restricted-imports": [
+      "error",
+      {
+        patterns: [
+          ...(folder === "core"
+            ? [
+                {
+                  group: ["../**"],
+                  message: "src/core/ is the bottom layer: it imports nothing else from src/.",
+                },
+              ]
+            : []),
+          ...(forbidden.length > 0
+            ? [
+                {
+                  group: forbidden.map((f) => `**/${f}/**`),
+                  message: `src/${folder}/ must not import from ${forbidden.join(", ")} (layers: docs/architecture.md).`,
+                },
+              ]
+            : []),
+          ...(folder === "runtime"
+            ? []
+            : [
+                {
+                  group: ["**/localnet/**"],
+                  message: "only src/runtime/ (the sandbox) imports the localnet.",
+                },
+              ]),
+        ],
+      },
+    ],
+  },
+});
 
 export default tseslint.config(
-  { ignores: ["node_modules/**", "data/**", "coverage/**", "packages/*/dist/**"] },
+  { ignores: ["node_modules/**", "data/**", "coverage/**", "dist/**", "packages/*/dist/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -18,5 +87,16 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/no-explicit-any": "error",
     },
+  },
+  ...Object.entries(LAYERS).map(([folder, forbidden]) => layerRule(folder, forbidden)),
+  {
+    // No import loop anywhere in src/ (type-only imports do not count: they vanish at run time).
+    files: ["src/**/*.ts"],
+    plugins: { "import-x": importX },
+    settings: {
+      ...importX.flatConfigs.typescript.settings,
+      "import-x/resolver-next": [createTypeScriptImportResolver()],
+    },
+    rules: { "import-x/no-cycle": ["error", { ignoreExternal: true }] },
   },
 );

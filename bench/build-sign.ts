@@ -5,7 +5,7 @@
  */
 import { Keypair, PublicKey } from "@solana/web3.js";
 import type { Chain } from "../src/chain/chain.js";
-import { signWith } from "../src/domain/execution/pipeline.js";
+import { signWith } from "../src/domain/execution/sign.js";
 import { cachedTradeConfigs } from "../src/domain/trade/configs.js";
 import { quoteRead, tradeInstructions } from "../src/domain/trade/plan.js";
 import { parseTradeRequest } from "../src/domain/trade/request.js";

@@ -12,7 +12,7 @@ import { installIdempotency } from "./idempotency.js";
 import { parseJsonBody } from "./json-body.js";
 import { installMetrics } from "./metrics.js";
 import { openapiBodyTypes } from "./openapi-body-types.js";
-import { observeOutcomes } from "../domain/execution/pipeline.js";
+import { observeOutcomes } from "../domain/execution/outcome-observer.js";
 import { createMetrics, type Metrics } from "../observability/metrics.js";
 import { executionRoutes } from "./executions.js";
 import { healthRoutes } from "./health.js";

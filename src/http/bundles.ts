@@ -1,10 +1,7 @@
 /** POST /v1/laser/bundle (spec 4.5): an ordered, atomic bundle of 1 to 4 server-signed legs. */
 import type { FastifyInstance } from "fastify";
-import type { Chain } from "../chain/chain.js";
 import { executeBundle, type BundleDeps } from "../domain/bundle/service.js";
-import { requireChain } from "../domain/execution/pipeline.js";
-import { requireApiKey } from "./auth.js";
-import { requestStore } from "./idempotency.js";
+import { executeRoute, type RouteDeps } from "./execute-route.js";
 import { apiKeySecurity, executionErrors } from "./schemas.js";
 
 // Documented, not typed: the shape rules and their exact texts are the domain parser's.
@@ -51,10 +48,7 @@ const bundleResponseSchema = {
 } as const;
 
 /** Registers the bundle route. */
-export function bundleRoutes(
-  app: FastifyInstance,
-  deps: Omit<BundleDeps, "chain"> & { chain?: BundleDeps["chain"] | Chain },
-): void {
+export function bundleRoutes(app: FastifyInstance, deps: RouteDeps<BundleDeps>): void {
   app.post(
     "/v1/laser/bundle",
     {
@@ -67,10 +61,6 @@ export function bundleRoutes(
         response: { 200: bundleResponseSchema, ...executionErrors },
       },
     },
-    async (req) => {
-      const key = requireApiKey(req);
-      const chain = requireChain(deps.chain);
-      return executeBundle({ ...deps, store: requestStore(req, deps.store), chain }, key.id, req.body);
-    },
+    executeRoute(deps, executeBundle),
   );
 }

@@ -1,12 +1,8 @@
 /** Cashback endpoints (spec 4.6, 4.7): POST /v1/cashback/check and POST /v1/cashback/claim/execute. */
 import type { FastifyInstance } from "fastify";
-import type { Chain } from "../chain/chain.js";
 import { claimCashback, type ClaimDeps } from "../domain/cashback/claim.js";
 import { checkCashback } from "../domain/cashback/check.js";
-import type { RequestBody } from "../core/request-fields.js";
-import { requireChain } from "../domain/execution/pipeline.js";
-import { requireApiKey } from "./auth.js";
-import { requestStore } from "./idempotency.js";
+import { executeRouteWithOptionalBody, type RouteDeps } from "./execute-route.js";
 import {
   apiKeySecurity,
   confirmationProperties,
@@ -127,10 +123,7 @@ const claimResponse = {
 } as const;
 
 /** Registers the cashback check and claim routes (authenticated by the global auth hook). */
-export function cashbackRoutes(
-  app: FastifyInstance,
-  deps: Omit<ClaimDeps, "chain"> & { chain?: ClaimDeps["chain"] | Chain },
-): void {
+export function cashbackRoutes(app: FastifyInstance, deps: RouteDeps<ClaimDeps>): void {
   const common = { tags: ["cashback"], security: apiKeySecurity };
 
   app.post(
@@ -143,11 +136,7 @@ export function cashbackRoutes(
         response: { 200: checkResponse, ...executionErrors },
       },
     },
-    async (req) => {
-      const key = requireApiKey(req);
-      const chain = requireChain(deps.chain);
-      return checkCashback({ store: deps.store, chain }, key.id, (req.body ?? {}) as RequestBody);
-    },
+    executeRouteWithOptionalBody(deps, checkCashback),
   );
 
   app.post(
@@ -161,14 +150,6 @@ export function cashbackRoutes(
         response: { 200: claimResponse, ...executionErrors },
       },
     },
-    async (req) => {
-      const key = requireApiKey(req);
-      const chain = requireChain(deps.chain);
-      return claimCashback(
-        { ...deps, store: requestStore(req, deps.store), chain },
-        key.id,
-        (req.body ?? {}) as RequestBody,
-      );
-    },
+    executeRouteWithOptionalBody(deps, claimCashback),
   );
 }

@@ -1,13 +1,10 @@
 /** SOL endpoints (spec 4.8 to 4.10): consolidate, send asset and split, each an execution. */
-import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { Chain } from "../chain/chain.js";
+import type { FastifyInstance } from "fastify";
 import { consolidateSol, type SolDeps } from "../domain/sol/consolidate.js";
 import type { RequestBody } from "../core/request-fields.js";
-import { requireChain } from "../domain/execution/pipeline.js";
 import { splitSol } from "../domain/sol/split.js";
 import { sendAsset } from "../domain/sol/transfer.js";
-import { requireApiKey } from "./auth.js";
-import { requestStore } from "./idempotency.js";
+import { type DomainCall, executeRouteWithOptionalBody, type RouteDeps } from "./execute-route.js";
 import {
   apiKeySecurity,
   confirmationProperties,
@@ -170,22 +167,9 @@ const splitResponse = {
 } as const;
 
 /** Registers the consolidate, send-asset and split routes (authenticated by the global auth hook). */
-export function solRoutes(
-  app: FastifyInstance,
-  deps: Omit<SolDeps, "chain"> & { chain?: SolDeps["chain"] | Chain },
-): void {
+export function solRoutes(app: FastifyInstance, deps: RouteDeps<SolDeps>): void {
   const common = { tags: ["sol"], security: apiKeySecurity };
-  const run =
-    (fn: (d: SolDeps, apiKeyId: number, body: RequestBody) => Promise<unknown>) =>
-    async (req: FastifyRequest): Promise<unknown> => {
-      const key = requireApiKey(req);
-      const chain = requireChain(deps.chain);
-      return fn(
-        { ...deps, store: requestStore(req, deps.store), chain },
-        key.id,
-        (req.body ?? {}) as RequestBody,
-      );
-    };
+  const run = (call: DomainCall<SolDeps, RequestBody>) => executeRouteWithOptionalBody(deps, call);
 
   app.post(
     "/v1/sol/consolidate/execute",

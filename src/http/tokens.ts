@@ -1,10 +1,7 @@
 /** POST /v1/laser/create (spec 4.4): token creation with an optional atomic developer buy. */
 import type { FastifyInstance } from "fastify";
-import type { Chain } from "../chain/chain.js";
 import { createToken, type CreateDeps } from "../domain/create/service.js";
-import { requireChain } from "../domain/execution/pipeline.js";
-import { requireApiKey } from "./auth.js";
-import { requestStore } from "./idempotency.js";
+import { executeRoute, type RouteDeps } from "./execute-route.js";
 import { apiKeySecurity, confirmationProperties, executionErrors } from "./schemas.js";
 
 // Documented, not typed: aliases, number-or-string amounts and boolean strings are the domain parser's, with
@@ -57,10 +54,7 @@ const createResponseSchema = {
 } as const;
 
 /** Registers the create route. */
-export function tokenRoutes(
-  app: FastifyInstance,
-  deps: Omit<CreateDeps, "chain"> & { chain?: CreateDeps["chain"] | Chain },
-): void {
+export function tokenRoutes(app: FastifyInstance, deps: RouteDeps<CreateDeps>): void {
   app.post(
     "/v1/laser/create",
     {
@@ -73,10 +67,6 @@ export function tokenRoutes(
         response: { 200: createResponseSchema, ...executionErrors },
       },
     },
-    async (req) => {
-      const key = requireApiKey(req);
-      const chain = requireChain(deps.chain);
-      return createToken({ ...deps, store: requestStore(req, deps.store), chain }, key.id, req.body);
-    },
+    executeRoute(deps, createToken),
   );
 }

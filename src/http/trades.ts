@@ -1,11 +1,8 @@
 /** POST /v1/trades/execute (spec 4.3). */
 import type { FastifyInstance } from "fastify";
-import type { Chain } from "../chain/chain.js";
 import { badRequest, EXECUTION } from "../core/errors.js";
-import { requireChain } from "../domain/execution/pipeline.js";
 import { executeTrade, type TradeDeps } from "../domain/trade/service.js";
-import { requireApiKey } from "./auth.js";
-import { requestStore } from "./idempotency.js";
+import { executeRoute, type RouteDeps } from "./execute-route.js";
 import { apiKeySecurity, confirmationProperties, executionErrors } from "./schemas.js";
 
 // Fields are documented but not typed: the spec's own rules (aliases, number-or-string amounts, boolean
@@ -73,10 +70,7 @@ const tradeResponse = {
 };
 
 /** Registers the trade route. */
-export function tradeRoutes(
-  app: FastifyInstance,
-  deps: Omit<TradeDeps, "chain"> & { chain?: TradeDeps["chain"] | Chain },
-): void {
+export function tradeRoutes(app: FastifyInstance, deps: RouteDeps<TradeDeps>): void {
   app.post(
     "/v1/trades/execute",
     {
@@ -94,20 +88,6 @@ export function tradeRoutes(
         response: { 200: tradeResponse, ...executionErrors },
       },
     },
-    async (req) => {
-      const key = requireApiKey(req);
-      const chain = requireChain(deps.chain);
-      return executeTrade(
-        {
-          ...deps,
-          store: requestStore(req, deps.store),
-          chain,
-          onRecordError: (e) =>
-            req.log.error({ err: { message: (e as Error).message } }, "execution outcome not recorded"),
-        },
-        key.id,
-        req.body,
-      );
-    },
+    executeRoute(deps, executeTrade),
   );
 }

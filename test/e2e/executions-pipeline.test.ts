@@ -7,12 +7,10 @@ import { Keypair, type TransactionInstruction } from "@solana/web3.js";
 import type { ChainTransaction } from "../../src/chain/chain.js";
 import { SubmissionError, type SubmitResult } from "../../src/chain/submit.js";
 import { ApiError, EXECUTION, SPEC } from "../../src/core/errors.js";
-import {
-  failureOutcome,
-  requireChain,
-  runSingleExecution,
-  type ExecutionDeps,
-} from "../../src/domain/execution/pipeline.js";
+import { failureOutcome } from "../../src/domain/execution/failure.js";
+import { requireChain } from "../../src/domain/execution/gate.js";
+import { runSingleExecution } from "../../src/domain/execution/pipeline.js";
+import { type ExecutionDeps } from "../../src/domain/execution/types.js";
 import type { ExecutionPatch, NewExecution } from "../../src/store/index.js";
 import type { SealedWallet } from "../../src/vault/index.js";
 import { storedExecution } from "../helpers/fixtures.js";

@@ -1,7 +1,7 @@
 /** GET /v1/executions: the key's history, paged newest first, filtered by wallet and kind, never another key's. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EXECUTION, TRADE_RULES } from "../../src/core/errors.js";
-import { recordOutcome, recordPending } from "../../src/domain/execution/pipeline.js";
+import { recordOutcome, recordPending } from "../../src/domain/execution/records.js";
 import type { ExecutionKind } from "../../src/store/index.js";
 import { buildTestApp, type TestApp } from "../helpers/app.js";
 import { expectAuthRequired } from "../helpers/security.js";

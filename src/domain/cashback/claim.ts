@@ -12,7 +12,8 @@ import { parseClaimRequest } from "./rules.js";
 import { readCashback } from "./check.js";
 import type { RequestBody } from "../../core/request-fields.js";
 import { ApiError, badRequest, SPEC } from "../../core/errors.js";
-import { runSingleExecution, type ExecutionDeps } from "../execution/pipeline.js";
+import { runSingleExecution } from "../execution/pipeline.js";
+import { type ExecutionDeps } from "../execution/types.js";
 import { withCompleted } from "../execution/completed.js";
 import { selectWallet } from "../wallets/wallets.js";
 

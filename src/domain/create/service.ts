@@ -11,7 +11,9 @@ import { newMintKey } from "./mint-key.js";
 import { planCreate, type PlannedInitialBuy } from "./plan.js";
 import { type CreateRequest, parseCreateRequest } from "./request.js";
 import { badRequest, EXECUTION, SPEC } from "../../core/errors.js";
-import { recordPending, signWith, submitRecorded } from "../execution/pipeline.js";
+import { recordPending } from "../execution/records.js";
+import { signWith } from "../execution/sign.js";
+import { submitRecorded } from "../execution/pipeline.js";
 import { curveConfigs } from "../trade/configs.js";
 import { selectWallet } from "../wallets/wallets.js";
 

@@ -17,7 +17,8 @@ import { readAccounts } from "../../chain/read-accounts.js";
 import { transferReserve, type SolDeps } from "./consolidate.js";
 import type { RequestBody } from "../../core/request-fields.js";
 import { badRequest, SOL_RULES, SPEC } from "../../core/errors.js";
-import { runSingleExecution, type BuiltTransaction } from "../execution/pipeline.js";
+import { runSingleExecution } from "../execution/pipeline.js";
+import { type BuiltTransaction } from "../execution/types.js";
 import {
   checkFeeBalance,
   checkNewAccountFunding,

@@ -100,6 +100,17 @@ export function quoteTrade(input: TradeQuoteInput): TradeQuote {
     : swapTokenBuy(amount.units, venue.reserves, venue.fees, slippageBps);
 }
 
+/** The threshold the instruction carries, which the spec returns as expected_output. */
+function thresholdOf(args: TradeInstruction): bigint {
+  if (args.instruction === "buy_exact_sol_in") return args.minTokensOut;
+  return args.instruction === "buy" ? args.maxQuoteIn : args.minQuoteOut;
+}
+
+/** A quote whose expected_output is, by construction, the threshold written into its instruction. */
+function quoteOf(venue: Venue, args: TradeInstruction, amountUnits: bigint, quoted: bigint): TradeQuote {
+  return { venue, args, expectedOutput: thresholdOf(args), amountUnits, quoted };
+}
+
 /** Token units a sell moves: explicit units, or a percentage of the balance (floored, never above it). */
 export function resolveSellUnits(amount: TradeAmount, tokenBalance: bigint | undefined): bigint {
   if (amount.kind === "tokens") return amount.units;
@@ -118,13 +129,12 @@ function curveSolBuy(lamports: bigint, curve: CurveState, fees: CurveFeesBps, bp
   const quoted = tokensOut < curve.realTokenReserves ? tokensOut : curve.realTokenReserves;
   const minTokensOut = minAfterSlippage(quoted, bps);
   if (minTokensOut <= 0n) throw badRequest(TRADE_RULES.tradeTooSmall);
-  return {
-    venue: "bonding_curve",
-    args: { instruction: "buy_exact_sol_in", spendableSolIn: lamports, minTokensOut },
-    expectedOutput: minTokensOut,
-    amountUnits: lamports,
+  return quoteOf(
+    "bonding_curve",
+    { instruction: "buy_exact_sol_in", spendableSolIn: lamports, minTokensOut },
+    lamports,
     quoted,
-  };
+  );
 }
 
 function curveTokenBuy(units: bigint, curve: CurveState, fees: CurveFeesBps, bps: bigint): TradeQuote {
@@ -132,26 +142,14 @@ function curveTokenBuy(units: bigint, curve: CurveState, fees: CurveFeesBps, bps
   if (units > curve.realTokenReserves) throw badRequest(TRADE_RULES.exceedsReserves);
   const quoted = buyTokensCost(units, curve, fees);
   const maxQuoteIn = maxAfterSlippage(quoted, bps);
-  return {
-    venue: "bonding_curve",
-    args: { instruction: "buy", amount: units, maxQuoteIn },
-    expectedOutput: maxQuoteIn,
-    amountUnits: units,
-    quoted,
-  };
+  return quoteOf("bonding_curve", { instruction: "buy", amount: units, maxQuoteIn }, units, quoted);
 }
 
 function curveSell(units: bigint, curve: CurveState, fees: CurveFeesBps, bps: bigint): TradeQuote {
   const quoted = sellSolOut(units, curve, fees);
   if (quoted <= 0n) throw badRequest(TRADE_RULES.tradeTooSmall);
   const minQuoteOut = minAfterSlippage(quoted, bps);
-  return {
-    venue: "bonding_curve",
-    args: { instruction: "sell", amount: units, minQuoteOut },
-    expectedOutput: minQuoteOut,
-    amountUnits: units,
-    quoted,
-  };
+  return quoteOf("bonding_curve", { instruction: "sell", amount: units, minQuoteOut }, units, quoted);
 }
 
 // Swap SOL buy: what the swap SDK's buyQuoteInput builds — buy(base quoted from the SOL amount, lamports × (1+s)).
@@ -159,36 +157,18 @@ function swapSolBuy(lamports: bigint, reserves: SwapReserves, fees: SwapFeesBps,
   const { base } = swapBuyQuoteInput(lamports, reserves, fees);
   if (base <= 0n) throw badRequest(TRADE_RULES.tradeTooSmall);
   const maxQuoteIn = maxAfterSlippage(lamports, bps);
-  return {
-    venue: "launchswap",
-    args: { instruction: "buy", amount: base, maxQuoteIn },
-    expectedOutput: maxQuoteIn,
-    amountUnits: lamports,
-    quoted: base,
-  };
+  return quoteOf("launchswap", { instruction: "buy", amount: base, maxQuoteIn }, lamports, base);
 }
 
 function swapTokenBuy(units: bigint, reserves: SwapReserves, fees: SwapFeesBps, bps: bigint): TradeQuote {
   const { totalQuote } = swapBuyBaseInput(units, reserves, fees);
   const maxQuoteIn = maxAfterSlippage(totalQuote, bps);
-  return {
-    venue: "launchswap",
-    args: { instruction: "buy", amount: units, maxQuoteIn },
-    expectedOutput: maxQuoteIn,
-    amountUnits: units,
-    quoted: totalQuote,
-  };
+  return quoteOf("launchswap", { instruction: "buy", amount: units, maxQuoteIn }, units, totalQuote);
 }
 
 function swapSell(units: bigint, reserves: SwapReserves, fees: SwapFeesBps, bps: bigint): TradeQuote {
   const { userQuoteOut } = swapSellBaseInput(units, reserves, fees);
   if (userQuoteOut <= 0n) throw badRequest(TRADE_RULES.tradeTooSmall);
   const minQuoteOut = minAfterSlippage(userQuoteOut, bps);
-  return {
-    venue: "launchswap",
-    args: { instruction: "sell", amount: units, minQuoteOut },
-    expectedOutput: minQuoteOut,
-    amountUnits: units,
-    quoted: userQuoteOut,
-  };
+  return quoteOf("launchswap", { instruction: "sell", amount: units, minQuoteOut }, units, userQuoteOut);
 }

@@ -4,11 +4,9 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ChainTransaction } from "../../../src/chain/chain.js";
 import { SubmissionError, type SubmitResult } from "../../../src/chain/submit.js";
 import { SPEC } from "../../../src/core/errors.js";
-import {
-  observeOutcomes,
-  runSingleExecution,
-  type ExecutionDeps,
-} from "../../../src/domain/execution/pipeline.js";
+import { observeOutcomes } from "../../../src/domain/execution/outcome-observer.js";
+import { runSingleExecution } from "../../../src/domain/execution/pipeline.js";
+import { type ExecutionDeps } from "../../../src/domain/execution/types.js";
 import { createMetrics, type Metrics } from "../../../src/observability/metrics.js";
 import { relayMetricsObserver } from "../../../src/observability/relay-observer.js";
 import { openStore, type ExecutionKind, type ExecutionStatus, type Store } from "../../../src/store/index.js";

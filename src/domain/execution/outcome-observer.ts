@@ -1,0 +1,30 @@
+import type { ExecutionKind, ExecutionStatus, Store } from "../../store/index.js";
+
+/** Told of each outcome `recordOutcome` wrote: the execution's kind and stored status, nothing else. */
+export type OutcomeObserver = (kind: ExecutionKind, status: ExecutionStatus) => void;
+
+/**
+ * The store with every outcome write (an `updateExecution` carrying a status, which only `recordOutcome`
+ * makes) reported to `observe` — the metrics hook. The store is the one collaborator every execution path
+ * hands to this pipeline unchanged, so wrapping it once in the app reaches them all. An outcome whose write
+ * failed is not reported (its kind is unknown here); an observer that throws is ignored.
+ */
+export function observeOutcomes<S extends Pick<Store, "updateExecution">>(
+  store: S,
+  observe: OutcomeObserver,
+): S {
+  // Object.create keeps every other method (own or inherited) of the wrapped store reachable unchanged.
+  const wrapped = Object.create(store) as S;
+  wrapped.updateExecution = async (id, patch) => {
+    const record = await store.updateExecution(id, patch);
+    if (record !== undefined && patch.status !== undefined) {
+      try {
+        observe(record.kind, record.status);
+      } catch {
+        // metrics must never fail an execution
+      }
+    }
+    return record;
+  };
+  return wrapped;
+}
