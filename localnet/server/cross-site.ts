@@ -20,7 +20,10 @@ function hostName(host: string | undefined): string {
 /** Why the request is refused (status and message), or undefined when it may proceed. */
 export function crossSiteRefusal(req: IncomingMessage): { status: number; error: string } | undefined {
   if (!LOOPBACK_HOSTS.has(hostName(req.headers.host)))
-    return { status: 403, error: "the localnet answers only requests whose Host is loopback (127.0.0.1, localhost, [::1])" };
+    return {
+      status: 403,
+      error: "the localnet answers only requests whose Host is loopback (127.0.0.1, localhost, [::1])",
+    };
   if (req.method === "POST") {
     const type = (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
     if (type !== "application/json") return { status: 415, error: "content-type must be application/json" };

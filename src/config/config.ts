@@ -107,7 +107,10 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
   if (raw(env, "CLUSTER") === undefined) {
     for (const name of ["RPC_URL", "RELAY", "RELAY_URL", "BUNDLE_RELAY_URL"]) {
       if (raw(env, name) !== undefined)
-        throw new ConfigError("CLUSTER", `must be set when ${name} is set (localnet, mainnet, devnet or custom)`);
+        throw new ConfigError(
+          "CLUSTER",
+          `must be set when ${name} is set (localnet, mainnet, devnet or custom)`,
+        );
     }
   }
   const cluster: Cluster = oneOf(env, "CLUSTER", CLUSTERS, "localnet");

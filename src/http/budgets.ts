@@ -23,7 +23,12 @@ export function classifyRoute(req: FastifyRequest): RateClass {
   const url = req.routeOptions.url;
   const own = url === undefined ? undefined : req.routeOptions.config.rateClass;
   if (own !== undefined) return own;
-  if (url === undefined || req.routeOptions.config.public === true || url === "/docs" || url.startsWith("/docs/"))
+  if (
+    url === undefined ||
+    req.routeOptions.config.public === true ||
+    url === "/docs" ||
+    url.startsWith("/docs/")
+  )
     return "public";
   if (req.method === "GET" || req.method === "HEAD") return "reads";
   // Checks and quotes read accounts from the RPC for every address they name, and sign nothing.

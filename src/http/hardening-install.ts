@@ -16,14 +16,19 @@ export type { RequestCounter } from "./request-counters.js";
 export function serverTimeouts(config: Config): {
   requestTimeout: number;
   connectionTimeout: number;
-  http: { connectionsCheckingInterval: number };
+  http: { requestTimeout: number; headersTimeout: number; connectionsCheckingInterval: number };
 } {
   const { requestTimeoutMs, connectionTimeoutMs } = config.hardening;
   return {
     requestTimeout: requestTimeoutMs,
     connectionTimeout: connectionTimeoutMs,
-    // Node checks request timeouts on this interval (default 30 s): a short timeout needs a shorter check.
-    http: { connectionsCheckingInterval: Math.max(100, Math.min(1_000, Math.floor(requestTimeoutMs / 2) || 1_000)) },
+    http: {
+      // Node only enforces the request timeout given when the server is created (Fastify sets it afterwards).
+      requestTimeout: requestTimeoutMs,
+      headersTimeout: requestTimeoutMs === 0 ? 60_000 : Math.min(60_000, requestTimeoutMs),
+      // Node checks request timeouts on this interval (default 30 s): a short timeout needs a shorter check.
+      connectionsCheckingInterval: Math.max(100, Math.min(1_000, Math.floor(requestTimeoutMs / 2) || 1_000)),
+    },
   };
 }
 

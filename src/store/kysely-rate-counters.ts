@@ -26,7 +26,10 @@ export function kyselyRateCounters(db: Kysely<Database>): RateCounterStore {
         .executeTakeFirstOrThrow();
       calls += 1;
       if (calls % SWEEP_EVERY === 0) {
-        await db.deleteFrom("rate_counters").where("window_start_ms", "<", windowStartMs - LONGEST_WINDOW_MS).execute();
+        await db
+          .deleteFrom("rate_counters")
+          .where("window_start_ms", "<", windowStartMs - LONGEST_WINDOW_MS)
+          .execute();
       }
       return Number(row.count);
     },

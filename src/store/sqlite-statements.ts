@@ -26,7 +26,9 @@ export interface CachedStatementOptions {
  * also updates executions, but inside a transaction, where the safety level cannot change: not one of them.
  */
 export function isExecutionOutcomeWrite(sql: string): boolean {
-  return sql.startsWith('update "executions" set') && !sql.startsWith('update "executions" set "delinked_at"');
+  return (
+    sql.startsWith('update "executions" set') && !sql.startsWith('update "executions" set "delinked_at"')
+  );
 }
 
 /** better-sqlite3's Database as far as this wrapper uses it. */

@@ -6,6 +6,7 @@ import type { Chain } from "../../src/chain/chain.js";
 import { loadConfig, type Config } from "../../src/config/config.js";
 import { storeRateLimiter, type RateLimiter } from "../../src/http/rate-limiters.js";
 import type { Metrics } from "../../src/observability/metrics.js";
+import type { RequestCounter } from "../../src/http/request-counters.js";
 import { openStore, type Store } from "../../src/store/index.js";
 import { createVault, parseMasterKey, type Vault } from "../../src/vault/index.js";
 
@@ -44,6 +45,8 @@ export interface TestAppOptions {
   logger?: FastifyBaseLogger;
   chain?: Chain;
   metrics?: Metrics;
+  /** Counters of the per-key budgets (issue 23); default: the app's own choice for the store. */
+  requestCounter?: RequestCounter;
 }
 
 export interface TestApp {
@@ -84,6 +87,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...(options.logger !== undefined ? { logger: options.logger } : {}),
     ...(options.chain !== undefined ? { chain: options.chain } : {}),
     ...(options.metrics !== undefined ? { metrics: options.metrics } : {}),
+    ...(options.requestCounter !== undefined ? { requestCounter: options.requestCounter } : {}),
   });
   await app.ready();
   return {
