@@ -12,6 +12,7 @@ import { installIdempotency } from "./idempotency.js";
 import { parseJsonBody } from "./json-body.js";
 import { installMetrics } from "./metrics.js";
 import { openapiBodyTypes } from "./openapi-body-types.js";
+import { openapiRules } from "./openapi-rules.js";
 import { observeOutcomes } from "../domain/execution/outcome-observer.js";
 import { createMetrics, type Metrics } from "../observability/metrics.js";
 import { executionRoutes } from "./executions.js";
@@ -129,7 +130,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       components: { securitySchemes: { apiKey: { type: "apiKey", in: "header", name: "x-api-key" } } },
     },
     // Typed request bodies in the document (for generated clients); validation keeps the domain parsers.
-    transform: openapiBodyTypes,
+    // Then the rules every route shares (operationId, description, 413/415/421/429, patterns: openapi-rules.ts).
+    transform: (arg) => {
+      const typed = openapiBodyTypes(arg);
+      const method = String(Array.isArray(arg.route.method) ? arg.route.method[0] : arg.route.method);
+      if (typed.schema === undefined || (typed.schema as { hide?: boolean }).hide === true) return typed;
+      return {
+        ...typed,
+        schema: openapiRules(typed.schema, arg.url, method.toUpperCase(), arg.route.config),
+      };
+    },
   });
   await app.register(swaggerUi, { routePrefix: "/docs", staticCSP: DOCS_CSP });
   const metrics = deps.metrics ?? createMetrics();

@@ -7,6 +7,7 @@ import { loadConfig, type Config } from "../../src/config/config.js";
 import { storeRateLimiter, type RateLimiter } from "../../src/http/rate-limiters.js";
 import type { Metrics } from "../../src/observability/metrics.js";
 import type { RequestCounter } from "../../src/http/request-counters.js";
+import { installResponseCheck } from "./openapi-validate.js";
 import { openStore, type Store } from "../../src/store/index.js";
 import { createVault, parseMasterKey, type Vault } from "../../src/vault/index.js";
 
@@ -89,6 +90,8 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...(options.metrics !== undefined ? { metrics: options.metrics } : {}),
     ...(options.requestCounter !== undefined ? { requestCounter: options.requestCounter } : {}),
   });
+  // Every answer of a test app is checked against the OpenAPI document (openapi-validate.ts).
+  installResponseCheck(app);
   await app.ready();
   return {
     app,
