@@ -88,7 +88,9 @@ describe("relay presets", () => {
 
   it("a zero tip is refused wherever a relay takes a tip", () => {
     expect(errorOf({ RELAY_TIP_LAMPORTS: "0" }).variable).toBe("RELAY_TIP_LAMPORTS");
-    expect(errorOf({ CLUSTER: "localnet", RELAY: "localnet", RELAY_TIP_LAMPORTS: "0" }).message).toContain("must be positive");
+    expect(errorOf({ CLUSTER: "localnet", RELAY: "localnet", RELAY_TIP_LAMPORTS: "0" }).message).toContain(
+      "must be positive",
+    );
     expect(errorOf({ ...MAINNET, RELAY: "jito-ny", RELAY_TIP_LAMPORTS: "0" }).message).toContain(
       "at least 1000",
     );
