@@ -18,7 +18,7 @@ const withDescription = (schema: Json, description: string): Json => ({ ...schem
 
 /** The common error answers, by status. */
 const COMMON_ERRORS: Record<string, Json> = {
-  "400": withDescription(errorSchema, "The body is not valid JSON, not an object, or breaks a field rule."),
+  "400": withDescription(errorSchema, "The URL, query or body is malformed, or a field breaks its rule."),
   "500": withDescription(
     { ...errorSchema, properties: { ...errorSchema.properties, request_id: { type: "string" } } },
     "An unexpected error; request_id names it in the service log.",
@@ -58,9 +58,11 @@ export function openapiRules(
 ): FastifySchema {
   const s = schema as Json;
   const responses = { ...((s.response as Json | undefined) ?? {}) };
-  const hasBody = method === "POST" || method === "PUT" || method === "PATCH";
+  // Any method but GET/HEAD may carry a body (a DELETE with one is parsed too).
+  const hasBody = method !== "GET" && method !== "HEAD";
   for (const [status, body] of Object.entries(COMMON_ERRORS)) {
-    if (!hasBody && (status === "400" || status === "413" || status === "415")) continue;
+    // 400 on every route: a malformed URL or query string as well as a bad body.
+    if (!hasBody && (status === "413" || status === "415")) continue;
     responses[status] ??= body;
   }
   // A route's own 429 (setup's one-per-5-s rule) carries Retry-After too.

@@ -353,6 +353,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description The URL, query or body is malformed, or a field breaks its rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
             421: {
                 headers: {
@@ -415,6 +428,19 @@ export interface operations {
                     "application/json": {
                         status?: string;
                         detail?: string;
+                    };
+                };
+            };
+            /** @description The URL, query or body is malformed, or a field breaks its rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
             };
@@ -497,7 +523,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not valid JSON, not an object, or breaks a field rule. */
+            /** @description The URL, query or body is malformed, or a field breaks its rule. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1026,7 +1052,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description The body is not valid JSON, not an object, or breaks a field rule. */
+            /** @description The URL, query or body is malformed, or a field breaks its rule. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1158,6 +1184,19 @@ export interface operations {
                     };
                 };
             };
+            /** @description The URL, query or body is malformed, or a field breaks its rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description Default Response */
             401: {
                 headers: {
@@ -1173,6 +1212,32 @@ export interface operations {
             };
             /** @description Default Response */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body exceeds 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
