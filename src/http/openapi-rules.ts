@@ -65,6 +65,16 @@ export function openapiRules(
     if (!hasBody && (status === "413" || status === "415")) continue;
     responses[status] ??= body;
   }
+  // Every authenticated route can refuse a key by its scope, wallet binding, freeze or policy (issue 19).
+  if (config?.public !== true) {
+    responses["403"] ??= withDescription(
+      {
+        ...errorSchema,
+        properties: { ...(errorSchema.properties as Json), rule: { type: "string" } },
+      },
+      "The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it.",
+    );
+  }
   // A route's own 429 (setup's one-per-5-s rule) carries Retry-After too.
   const tooMany = responses["429"] as Json;
   if (tooMany.headers === undefined) responses["429"] = { ...tooMany, headers: retryAfter };

@@ -7,6 +7,7 @@
 import websocket from "@fastify/websocket";
 import type { FastifyInstance } from "fastify";
 import type { WebSocket } from "ws";
+import { authorize } from "../domain/keys/scopes.js";
 import { ApiError, FOUNDATION, STREAM } from "../core/errors.js";
 import { MarketHub } from "../domain/market/market-hub.js";
 import { CLOSE, StreamSession, type StreamLimits } from "../domain/market/stream-session.js";
@@ -25,7 +26,7 @@ export const DEFAULT_STREAM_LIMITS: StreamLimits = {
 const MAX_CLIENT_MESSAGE_BYTES = 64 * 1024;
 
 export interface StreamRouteDeps {
-  store: Pick<Store, "findApiKeyByHash">;
+  store: Pick<Store, "findKeyByHash">;
   vault: Pick<Vault, "hashApiKey">;
   hub: MarketHub;
   limits?: Partial<StreamLimits>;
@@ -64,6 +65,7 @@ export function withStreamPath<D extends { paths?: unknown }>({ openapiObject }:
         summary: "Market data WebSocket: new tokens, trades by mint or wallet, migrations",
         description: STREAM_DESCRIPTION,
         security: [{ apiKey: [] }],
+        "x-required-scope": "read",
         responses: {
           "101": { description: "Switching Protocols: the WebSocket is open" },
           "401": {
@@ -85,8 +87,17 @@ export function withStreamPath<D extends { paths?: unknown }>({ openapiObject }:
 export async function streamRoutes(app: FastifyInstance, deps: StreamRouteDeps): Promise<void> {
   const limits: StreamLimits = { ...DEFAULT_STREAM_LIMITS, ...deps.limits };
   await app.register(websocket, { options: { maxPayload: MAX_CLIENT_MESSAGE_BYTES } });
-  const knownKey = async (presented: string) =>
-    (await deps.store.findApiKeyByHash(deps.vault.hashApiKey(presented))) !== undefined;
+  // A key the stream accepts: known, not revoked, expired or frozen, and holding the read scope (issue 19).
+  const knownKey = async (presented: string): Promise<boolean> => {
+    const key = await deps.store.findKeyByHash(deps.vault.hashApiKey(presented));
+    if (key === undefined) return false;
+    try {
+      authorize(key, "read", new Date());
+      return true;
+    } catch {
+      return false;
+    }
+  };
 
   const alive = new Map<WebSocket, boolean>();
   const pinger = setInterval(() => {

@@ -85,7 +85,15 @@ describe("POST /v1/laser/create", () => {
     expect(["confirmed", "finalized"]).toContain(body.confirmation_status);
     expect(body.initial_buy).toBeUndefined();
     expect(Object.keys(body).sort()).toEqual(
-      ["confirmation_status", "confirmed", "creator", "metadata_uri", "mint", "signature"].sort(),
+      [
+        "confirmation_status",
+        "confirmed",
+        "creator",
+        "execution_id",
+        "metadata_uri",
+        "mint",
+        "signature",
+      ].sort(),
     );
 
     const mint = new PublicKey(body.mint);

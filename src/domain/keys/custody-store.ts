@@ -88,8 +88,8 @@ export function custodyStore(store: Store, deps: CustodyStoreDeps): Store {
       guard(publicKey);
       return store.deleteWallet(apiKeyId, publicKey);
     },
-    async addWallet(apiKeyId, wallet, makeDefault) {
-      const w = await store.addWallet(apiKeyId, wallet, makeDefault);
+    async addWallet(apiKeyId, wallet, makeDefault, maxWallets) {
+      const w = await store.addWallet(apiKeyId, wallet, makeDefault, maxWallets);
       seen(w.publicKey);
       return w;
     },
