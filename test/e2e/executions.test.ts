@@ -33,7 +33,7 @@ describe("GET /v1/executions", () => {
     const kinds: ExecutionKind[] = ["trade", "transfer", "trade", "claim", "trade"];
     const ids: string[] = [];
     for (const [i, kind] of kinds.entries()) {
-      const execId = await recordPending(t.store, {
+      const execId = await recordPending({ store: t.store }, {
         apiKeyId: id,
         kind,
         wallet,
@@ -50,7 +50,7 @@ describe("GET /v1/executions", () => {
       confirmationStatus: "confirmed",
       response: { ok: 1 },
     });
-    await recordPending(t.store, {
+    await recordPending({ store: t.store }, {
       apiKeyId: otherId,
       kind: "trade",
       wallet: other.wallet,

@@ -80,7 +80,7 @@ export async function executeBundle(
     wallet: wallets[index]!.publicKey, // one wallet per leg (resolveLegWallets)
     signature: signed.txs[index]!.signature, // one transaction per leg
   }));
-  const executionId = await recordPending(deps.store, {
+  const executionId = await recordPending(deps, {
     apiKeyId,
     kind: "bundle",
     wallet: wallets[0]!.publicKey,

@@ -122,7 +122,7 @@ export async function createToken(
         }
       : {}),
   };
-  const executionId = await recordPending(deps.store, {
+  const executionId = await recordPending(deps, {
     apiKeyId,
     kind: "create",
     wallet: wallet.publicKey,
