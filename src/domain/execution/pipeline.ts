@@ -140,7 +140,9 @@ export async function submitBundleRecorded(
     // although the relay, which lands the legs in order, would accept it.
     for (const [leg, tx] of txs.entries()) {
       const simulation = await deps.dryRun.simulate(tx.wire);
-      deps.dryRun.transactions.push(describeTransaction(tx, leg, leg === 0 ? details : undefined, simulation));
+      deps.dryRun.transactions.push(
+        describeTransaction(tx, leg, leg === 0 ? details : undefined, simulation),
+      );
     }
     return { bundleId: "", confirmed: false, confirmationStatus: null };
   }
