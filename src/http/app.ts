@@ -29,6 +29,7 @@ import { bundleRoutes } from "./bundles.js";
 import type { Store } from "../store/index.js";
 import { PublicKey } from "@solana/web3.js";
 import { custodyStore, type CustodyContext } from "../domain/keys/custody-store.js";
+import { dryRunDocument } from "./dry-run-schema.js";
 import { accountRoutes } from "./account.js";
 import { activityRoutes } from "./activity.js";
 import { installCustody } from "./custody.js";
@@ -131,7 +132,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       components: { securitySchemes: { apiKey: { type: "apiKey", in: "header", name: "x-api-key" } } },
     },
     // Typed request bodies in the document (for generated clients); validation keeps the domain parsers.
-    transform: (input) => custodyDocument(openapiBodyTypes(input), input.route),
+    transform: (input) => dryRunDocument(custodyDocument(openapiBodyTypes(input), input.route), input.route),
   });
   await app.register(swaggerUi, { routePrefix: "/docs", staticCSP: DOCS_CSP });
   installAuth(app, deps);

@@ -631,6 +631,8 @@ export interface paths {
                         measure_timing?: boolean;
                         /** @description managed wallet public key; the key's default wallet otherwise */
                         wallet?: string;
+                        /** @description Resolve, read, quote, check policies and simulate, then answer what would be sent without sending or recording anything (true or false, or the strings "true"/"false"; default false). */
+                        dry_run?: boolean;
                     };
                 };
             };
@@ -665,6 +667,51 @@ export interface paths {
                                 database?: number;
                                 total?: number;
                             };
+                        } | {
+                            /** @enum {boolean} */
+                            dry_run: true;
+                            policy: {
+                                allowed: boolean;
+                                /** @description the policy field that would refuse the request */
+                                rule: string | null;
+                                /** @description the refusal text the request would get (403) */
+                                detail: string | null;
+                            };
+                            requests: {
+                                [key: string]: unknown;
+                            }[];
+                            transactions: {
+                                /** @description position in a bundle; null for one transaction */
+                                leg: number | null;
+                                fee_payer: string;
+                                signers: string[];
+                                /** @description the message's static account keys */
+                                accounts: string[];
+                                lookup_tables: string[];
+                                /** @description the unsigned transaction message, base64 */
+                                message_base64: string;
+                                compute_unit_limit: number;
+                                compute_unit_price_micro_lamports: string;
+                                /** @description lamports, integer text */
+                                signature_fee_lamports: string;
+                                /** @description lamports, integer text */
+                                priority_fee_lamports: string;
+                                tip: {
+                                    account: string;
+                                    /** @description lamports, integer text */
+                                    lamports: string;
+                                } | null;
+                                /** @description what the endpoint would store with the execution (amounts, quote, venue) */
+                                details: {
+                                    [key: string]: unknown;
+                                } | null;
+                                simulation: {
+                                    ok: boolean;
+                                    error: string | null;
+                                    units_consumed: number | null;
+                                    logs: string[];
+                                } | null;
+                            }[];
                         };
                     };
                 };
@@ -944,6 +991,8 @@ export interface paths {
                         claim_launchswap?: boolean;
                         /** @description default true; waits for each claim's confirmation */
                         confirm?: boolean;
+                        /** @description Resolve, read, quote, check policies and simulate, then answer what would be sent without sending or recording anything (true or false, or the strings "true"/"false"; default false). */
+                        dry_run?: boolean;
                     };
                 };
             };
@@ -964,6 +1013,51 @@ export interface paths {
                                 signature: string;
                                 confirmed: boolean;
                                 confirmation_status: string | null;
+                            }[];
+                        } | {
+                            /** @enum {boolean} */
+                            dry_run: true;
+                            policy: {
+                                allowed: boolean;
+                                /** @description the policy field that would refuse the request */
+                                rule: string | null;
+                                /** @description the refusal text the request would get (403) */
+                                detail: string | null;
+                            };
+                            requests: {
+                                [key: string]: unknown;
+                            }[];
+                            transactions: {
+                                /** @description position in a bundle; null for one transaction */
+                                leg: number | null;
+                                fee_payer: string;
+                                signers: string[];
+                                /** @description the message's static account keys */
+                                accounts: string[];
+                                lookup_tables: string[];
+                                /** @description the unsigned transaction message, base64 */
+                                message_base64: string;
+                                compute_unit_limit: number;
+                                compute_unit_price_micro_lamports: string;
+                                /** @description lamports, integer text */
+                                signature_fee_lamports: string;
+                                /** @description lamports, integer text */
+                                priority_fee_lamports: string;
+                                tip: {
+                                    account: string;
+                                    /** @description lamports, integer text */
+                                    lamports: string;
+                                } | null;
+                                /** @description what the endpoint would store with the execution (amounts, quote, venue) */
+                                details: {
+                                    [key: string]: unknown;
+                                } | null;
+                                simulation: {
+                                    ok: boolean;
+                                    error: string | null;
+                                    units_consumed: number | null;
+                                    logs: string[];
+                                } | null;
                             }[];
                         };
                     };
@@ -1098,6 +1192,8 @@ export interface paths {
                         fee_reserve_lamports?: string | number;
                         /** @description default true */
                         confirm?: boolean;
+                        /** @description Resolve, read, quote, check policies and simulate, then answer what would be sent without sending or recording anything (true or false, or the strings "true"/"false"; default false). */
+                        dry_run?: boolean;
                     };
                 };
             };
@@ -1127,6 +1223,51 @@ export interface paths {
                                 signature: string;
                                 confirmed: boolean;
                                 confirmation_status: string | null;
+                            }[];
+                        } | {
+                            /** @enum {boolean} */
+                            dry_run: true;
+                            policy: {
+                                allowed: boolean;
+                                /** @description the policy field that would refuse the request */
+                                rule: string | null;
+                                /** @description the refusal text the request would get (403) */
+                                detail: string | null;
+                            };
+                            requests: {
+                                [key: string]: unknown;
+                            }[];
+                            transactions: {
+                                /** @description position in a bundle; null for one transaction */
+                                leg: number | null;
+                                fee_payer: string;
+                                signers: string[];
+                                /** @description the message's static account keys */
+                                accounts: string[];
+                                lookup_tables: string[];
+                                /** @description the unsigned transaction message, base64 */
+                                message_base64: string;
+                                compute_unit_limit: number;
+                                compute_unit_price_micro_lamports: string;
+                                /** @description lamports, integer text */
+                                signature_fee_lamports: string;
+                                /** @description lamports, integer text */
+                                priority_fee_lamports: string;
+                                tip: {
+                                    account: string;
+                                    /** @description lamports, integer text */
+                                    lamports: string;
+                                } | null;
+                                /** @description what the endpoint would store with the execution (amounts, quote, venue) */
+                                details: {
+                                    [key: string]: unknown;
+                                } | null;
+                                simulation: {
+                                    ok: boolean;
+                                    error: string | null;
+                                    units_consumed: number | null;
+                                    logs: string[];
+                                } | null;
                             }[];
                         };
                     };
@@ -1265,6 +1406,8 @@ export interface paths {
                         fee_reserve_lamports?: string | number;
                         /** @description default true */
                         confirm?: boolean;
+                        /** @description Resolve, read, quote, check policies and simulate, then answer what would be sent without sending or recording anything (true or false, or the strings "true"/"false"; default false). */
+                        dry_run?: boolean;
                     };
                 };
             };
@@ -1291,6 +1434,51 @@ export interface paths {
                             signature: string;
                             confirmed: boolean;
                             confirmation_status: string | null;
+                        } | {
+                            /** @enum {boolean} */
+                            dry_run: true;
+                            policy: {
+                                allowed: boolean;
+                                /** @description the policy field that would refuse the request */
+                                rule: string | null;
+                                /** @description the refusal text the request would get (403) */
+                                detail: string | null;
+                            };
+                            requests: {
+                                [key: string]: unknown;
+                            }[];
+                            transactions: {
+                                /** @description position in a bundle; null for one transaction */
+                                leg: number | null;
+                                fee_payer: string;
+                                signers: string[];
+                                /** @description the message's static account keys */
+                                accounts: string[];
+                                lookup_tables: string[];
+                                /** @description the unsigned transaction message, base64 */
+                                message_base64: string;
+                                compute_unit_limit: number;
+                                compute_unit_price_micro_lamports: string;
+                                /** @description lamports, integer text */
+                                signature_fee_lamports: string;
+                                /** @description lamports, integer text */
+                                priority_fee_lamports: string;
+                                tip: {
+                                    account: string;
+                                    /** @description lamports, integer text */
+                                    lamports: string;
+                                } | null;
+                                /** @description what the endpoint would store with the execution (amounts, quote, venue) */
+                                details: {
+                                    [key: string]: unknown;
+                                } | null;
+                                simulation: {
+                                    ok: boolean;
+                                    error: string | null;
+                                    units_consumed: number | null;
+                                    logs: string[];
+                                } | null;
+                            }[];
                         };
                     };
                 };
@@ -1430,6 +1618,8 @@ export interface paths {
                         }[];
                         /** @description default true */
                         confirm?: boolean;
+                        /** @description Resolve, read, quote, check policies and simulate, then answer what would be sent without sending or recording anything (true or false, or the strings "true"/"false"; default false). */
+                        dry_run?: boolean;
                     };
                 };
             };
@@ -1464,6 +1654,51 @@ export interface paths {
                             signature: string;
                             confirmed: boolean;
                             confirmation_status: string | null;
+                        } | {
+                            /** @enum {boolean} */
+                            dry_run: true;
+                            policy: {
+                                allowed: boolean;
+                                /** @description the policy field that would refuse the request */
+                                rule: string | null;
+                                /** @description the refusal text the request would get (403) */
+                                detail: string | null;
+                            };
+                            requests: {
+                                [key: string]: unknown;
+                            }[];
+                            transactions: {
+                                /** @description position in a bundle; null for one transaction */
+                                leg: number | null;
+                                fee_payer: string;
+                                signers: string[];
+                                /** @description the message's static account keys */
+                                accounts: string[];
+                                lookup_tables: string[];
+                                /** @description the unsigned transaction message, base64 */
+                                message_base64: string;
+                                compute_unit_limit: number;
+                                compute_unit_price_micro_lamports: string;
+                                /** @description lamports, integer text */
+                                signature_fee_lamports: string;
+                                /** @description lamports, integer text */
+                                priority_fee_lamports: string;
+                                tip: {
+                                    account: string;
+                                    /** @description lamports, integer text */
+                                    lamports: string;
+                                } | null;
+                                /** @description what the endpoint would store with the execution (amounts, quote, venue) */
+                                details: {
+                                    [key: string]: unknown;
+                                } | null;
+                                simulation: {
+                                    ok: boolean;
+                                    error: string | null;
+                                    units_consumed: number | null;
+                                    logs: string[];
+                                } | null;
+                            }[];
                         };
                     };
                 };
@@ -1607,6 +1842,8 @@ export interface paths {
                         slippage?: string | number;
                         /** @description default true */
                         confirm?: boolean;
+                        /** @description Resolve, read, quote, check policies and simulate, then answer what would be sent without sending or recording anything (true or false, or the strings "true"/"false"; default false). */
+                        dry_run?: boolean;
                     };
                 };
             };
@@ -1631,6 +1868,51 @@ export interface paths {
                                 /** @description minimum token atomic units requested */
                                 expected_output: string;
                             };
+                        } | {
+                            /** @enum {boolean} */
+                            dry_run: true;
+                            policy: {
+                                allowed: boolean;
+                                /** @description the policy field that would refuse the request */
+                                rule: string | null;
+                                /** @description the refusal text the request would get (403) */
+                                detail: string | null;
+                            };
+                            requests: {
+                                [key: string]: unknown;
+                            }[];
+                            transactions: {
+                                /** @description position in a bundle; null for one transaction */
+                                leg: number | null;
+                                fee_payer: string;
+                                signers: string[];
+                                /** @description the message's static account keys */
+                                accounts: string[];
+                                lookup_tables: string[];
+                                /** @description the unsigned transaction message, base64 */
+                                message_base64: string;
+                                compute_unit_limit: number;
+                                compute_unit_price_micro_lamports: string;
+                                /** @description lamports, integer text */
+                                signature_fee_lamports: string;
+                                /** @description lamports, integer text */
+                                priority_fee_lamports: string;
+                                tip: {
+                                    account: string;
+                                    /** @description lamports, integer text */
+                                    lamports: string;
+                                } | null;
+                                /** @description what the endpoint would store with the execution (amounts, quote, venue) */
+                                details: {
+                                    [key: string]: unknown;
+                                } | null;
+                                simulation: {
+                                    ok: boolean;
+                                    error: string | null;
+                                    units_consumed: number | null;
+                                    logs: string[];
+                                } | null;
+                            }[];
                         };
                     };
                 };
@@ -1779,6 +2061,8 @@ export interface paths {
                         bundleTip: string | number;
                         /** @description default true: poll the bundle status for about 30 seconds */
                         confirm?: boolean;
+                        /** @description Resolve, read, quote, check policies and simulate, then answer what would be sent without sending or recording anything (true or false, or the strings "true"/"false"; default false). */
+                        dry_run?: boolean;
                     };
                 };
             };
@@ -1803,6 +2087,51 @@ export interface paths {
                             confirmed: boolean;
                             /** @enum {string|null} */
                             confirmation_status: "confirmed" | "finalized" | null;
+                        } | {
+                            /** @enum {boolean} */
+                            dry_run: true;
+                            policy: {
+                                allowed: boolean;
+                                /** @description the policy field that would refuse the request */
+                                rule: string | null;
+                                /** @description the refusal text the request would get (403) */
+                                detail: string | null;
+                            };
+                            requests: {
+                                [key: string]: unknown;
+                            }[];
+                            transactions: {
+                                /** @description position in a bundle; null for one transaction */
+                                leg: number | null;
+                                fee_payer: string;
+                                signers: string[];
+                                /** @description the message's static account keys */
+                                accounts: string[];
+                                lookup_tables: string[];
+                                /** @description the unsigned transaction message, base64 */
+                                message_base64: string;
+                                compute_unit_limit: number;
+                                compute_unit_price_micro_lamports: string;
+                                /** @description lamports, integer text */
+                                signature_fee_lamports: string;
+                                /** @description lamports, integer text */
+                                priority_fee_lamports: string;
+                                tip: {
+                                    account: string;
+                                    /** @description lamports, integer text */
+                                    lamports: string;
+                                } | null;
+                                /** @description what the endpoint would store with the execution (amounts, quote, venue) */
+                                details: {
+                                    [key: string]: unknown;
+                                } | null;
+                                simulation: {
+                                    ok: boolean;
+                                    error: string | null;
+                                    units_consumed: number | null;
+                                    logs: string[];
+                                } | null;
+                            }[];
                         };
                     };
                 };
