@@ -2,6 +2,7 @@
 import type { BaselineResult } from "./baseline-client.js";
 import type { BuildSignResult } from "./build-sign.js";
 import type { ScenarioResult } from "./load.js";
+import { renderChurn, type ChurnResult } from "./churn.js";
 import type { BenchOptions } from "./run.js";
 import { percentile } from "../test/harness/index.js";
 
@@ -32,6 +33,8 @@ export interface BenchReport {
   memory: string;
   /** The service's .cpuprofile when run with --profile. */
   profile: string | null;
+  /** The 200-mint state-churn scenario (issue 18); null when skipped. */
+  churn: ChurnResult | null;
 }
 
 const f1 = (n: number): string => (Number.isFinite(n) ? n.toFixed(1) : "-");
@@ -63,12 +66,13 @@ export function renderReport(r: BenchReport): string {
     "",
     "### Service (its own process; localnet in another)",
     "",
-    "| scenario | trades | lanes | p50 ms | p95 ms | p99 ms | trades/s | service CPU ms/trade | CPU cores busy: service / localnet | upstream calls per trade | mean timing_ms wallet/amount/build/sender/database | errors |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|---|---|---|---:|",
+    "| scenario | trades | lanes | p50 ms | p95 ms | p99 ms | trades/s | service CPU ms/trade | CPU cores busy: service / localnet | upstream calls per trade (request path) | quoted on warm state | mean timing_ms wallet/amount/build/sender/database | errors |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---|---|---:|---|---:|",
     ...r.scenarios.map(
       (s) =>
-        `| ${s.name} | ${s.trades} | ${s.concurrency} | ${f1(s.p50)} | ${f1(s.p95)} | ${f1(s.p99)} | ${f1(s.tradesPerSecond)} | ${f2(s.serviceCpuMsPerTrade)} | ${f2(s.serviceCpuShare)} / ${f2(s.localnetCpuShare)} | ${calls(s.callsPerTrade)} | ${["wallet", "amount", "build", "sender", "database"].map((k) => f1(s.stages[k] ?? NaN)).join(" / ")} | ${s.errors} |`,
+        `| ${s.name} | ${s.trades} | ${s.concurrency} | ${f1(s.p50)} | ${f1(s.p95)} | ${f1(s.p99)} | ${f1(s.tradesPerSecond)} | ${f2(s.serviceCpuMsPerTrade)} | ${f2(s.serviceCpuShare)} / ${f2(s.localnetCpuShare)} | ${calls(s.callsPerTrade)} | ${(s.cacheShare * 100).toFixed(0)} % | ${["wallet", "amount", "build", "sender", "database"].map((k) => f1(s.stages[k] ?? NaN)).join(" / ")} | ${s.errors} |`,
     ),
+    ...renderChurn(r.churn),
     "",
     `CPU cores busy: CPU time over wall time of each process during the scenario (the cores named under Machine are shared by the service, the localnet, the bench client and whatever else runs on it). Service peak RSS ${f1(r.peakRssMb)} MB; after the parallel scenarios (MB): ${r.memory}.`,
     "",
@@ -148,6 +152,7 @@ export function renderReport(r: BenchReport): string {
       r.cashback.p50 - r.cashback.upstreamP50 <= 50,
     ),
   ];
+  lines.push(...issue18Targets(r, headline, par, parallelOwn));
   if (r.profile !== null)
     lines.push(
       "",
@@ -158,4 +163,65 @@ export function renderReport(r: BenchReport): string {
 
 function target(name: string, measured: string, met: boolean | string): string {
   return `| ${name} | ${measured} | ${met === true ? "yes" : met === false ? "**no**" : met} |`;
+}
+
+/** The goals of issue 18 against this run. */
+function issue18Targets(
+  r: BenchReport,
+  headline: ScenarioResult,
+  par: { p50: number; p99: number },
+  parallelOwn: ScenarioResult,
+): string[] {
+  const cold = r.scenarios.find((s) => s.name.includes("warm state off") && s.concurrency === 1);
+  const pg = r.scenarios.find((s) => s.name.includes("without executing") && s.name.includes("PostgreSQL"));
+  const upstream = Object.values(headline.callsPerTrade).reduce((a, b) => a + b, 0);
+  return [
+    "",
+    "### Targets (issue 18)",
+    "",
+    "| target | measured | met |",
+    "|---|---|---|",
+    target(
+      "warm trade: 1 upstream call on the request path",
+      `${calls(headline.callsPerTrade)} (${(headline.cacheShare * 100).toFixed(0)} % of trades quoted on warm state)`,
+      upstream <= 1.05,
+    ),
+    target(
+      "warm trade e2e p50 ≤ 0.5 × baseline with parallel reads",
+      `${f1(headline.p50)} / ${f1(par.p50)} ms = ${f2(headline.p50 / par.p50)} ×` +
+        (cold !== undefined
+          ? `; cold (warm state off) ${f1(cold.p50)} ms = ${f2(cold.p50 / par.p50)} ×`
+          : ""),
+      headline.p50 / par.p50 <= 0.5,
+    ),
+    target(
+      "warm trade e2e p99 ≤ 0.6 × baseline with parallel reads",
+      `${f1(headline.p99)} / ${f1(par.p99)} ms = ${f2(headline.p99 / par.p99)} ×` +
+        (cold !== undefined ? `; cold ${f1(cold.p99)} ms` : ""),
+      headline.p99 / par.p99 <= 0.6,
+    ),
+    target(
+      "≥ 1,000 trades/s per process (SQLite, relay not executing, 64 lanes)",
+      `${f1(parallelOwn.tradesPerSecond)} trades/s`,
+      parallelOwn.tradesPerSecond >= 1000,
+    ),
+    target(
+      "≥ 600 trades/s on PostgreSQL",
+      pg !== undefined ? `${f1(pg.tradesPerSecond)} trades/s` : "not run (TEST_DATABASE_URL unset)",
+      pg !== undefined && pg.tradesPerSecond >= 600,
+    ),
+    target(
+      "service CPU per trade ≤ 1.0 ms",
+      `${f2(parallelOwn.serviceCpuMsPerTrade)} ms`,
+      parallelOwn.serviceCpuMsPerTrade <= 1,
+    ),
+    target("peak RSS ≤ 160 MB (compiled build)", `${f1(r.peakRssMb)} MB`, r.peakRssMb <= 160),
+    target(
+      "churn: no cached quote older than the bound",
+      r.churn === null
+        ? "not run"
+        : `${r.churn.overBound} over ${r.churn.maxAgeSlots} slots; staleness p99 ${f1(r.churn.stalenessP99)} slots; hit rate ${(r.churn.hitRate * 100).toFixed(1)} %`,
+      r.churn !== null && r.churn.overBound === 0,
+    ),
+  ];
 }

@@ -12,7 +12,7 @@
  * --quick (tiny counts: the smoke form run by test/bench/bench-smoke.test.ts).
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readdirSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, statSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { Keypair, PublicKey } from "@solana/web3.js";
@@ -41,6 +41,7 @@ import type { BaselineJob, BaselineResult } from "./baseline-client.js";
 import { benchBuildSign, type BuildSignResult } from "./build-sign.js";
 import { apiClient, measureBackground, runScenario, type ScenarioResult, type Target } from "./load.js";
 import { cpuMsOf, peakRssMbOf } from "./process-stats.js";
+import { runChurn, type ChurnResult } from "./churn.js";
 import { renderReport, type CashbackResult } from "./report.js";
 
 /** Parsed command line. */
@@ -210,6 +211,8 @@ interface Variant {
   database: () => Promise<TestDatabase>;
   /** Only the headline and the parallel scenarios (the other variants exist to compare those). */
   short: boolean;
+  /** More service environment (e.g. WATCHED_MINTS_MAX=0: the cold path, every trade reads). */
+  env?: Record<string, string>;
 }
 
 function variants(o: BenchOptions, env: NodeJS.ProcessEnv): Variant[] {
@@ -217,6 +220,12 @@ function variants(o: BenchOptions, env: NodeJS.ProcessEnv): Variant[] {
     { name: "SQLite, synchronous=full (default)", database: async () => freshSqliteDatabase(), short: false },
   ];
   if (o.quick) return list;
+  list.push({
+    name: "SQLite, warm state off (WATCHED_MINTS_MAX=0)",
+    database: async () => freshSqliteDatabase(),
+    short: true,
+    env: { WATCHED_MINTS_MAX: "0" },
+  });
   list.push({
     name: "SQLite, synchronous=normal",
     database: async () => {
@@ -237,6 +246,11 @@ export async function runBench(o: BenchOptions, log: (line: string) => void = ()
   const info = given ?? localnetProcess!.info;
   const localnet = localnetProcess ?? localnetClient(info);
   const profileDir = o.profile ? mkdtempSync(join(tmpdir(), "lt-bench-prof-")) : null;
+  // The service runs as deployed: the compiled build (npm start). Built here when dist/ is missing.
+  if (!existsSync(join(REPO_ROOT, "dist", "main.js"))) {
+    log("building the service (npm run build:service)");
+    execFileSync("npm", ["run", "build:service"], { cwd: REPO_ROOT, stdio: "ignore" });
+  }
   try {
     const curve = (await localnet.createToken()).mint;
     const swap = (await localnet.createToken()).mint;
@@ -248,6 +262,7 @@ export async function runBench(o: BenchOptions, log: (line: string) => void = ()
     let cashback: CashbackResult | null = null;
     let peakRssMb = 0;
     let memory = "";
+    let churn: ChurnResult | null = null;
 
     for (const variant of variants(o, process.env)) {
       const db = await variant.database();
@@ -257,7 +272,8 @@ export async function runBench(o: BenchOptions, log: (line: string) => void = ()
         databaseUrl: db.url,
         masterKey: randomMasterKey(),
         // Reconciliation would poll the confirm-off trades in the background: off, so the figures are the trade path's.
-        env: { RECONCILE_INTERVAL_MS: "0", LOG_LEVEL: "warn" },
+        env: { RECONCILE_INTERVAL_MS: "0", LOG_LEVEL: "warn", ...variant.env },
+        compiled: true,
         ...(profileDir !== null && !variant.short
           ? { nodeArgs: ["--cpu-prof", "--cpu-prof-dir", profileDir] }
           : {}),
@@ -322,6 +338,15 @@ export async function runBench(o: BenchOptions, log: (line: string) => void = ()
         );
         await localnet.setFaults({ latencyMs: o.latencyMs, endpoints: ["rpc", "relay"] });
         if (!variant.short) {
+          log("state churn: 200 mints watched and traded at once");
+          churn = await runChurn(target, apiKey, localnet, {
+            mints: o.quick ? 5 : 200,
+            lanes: lanes.slice(0, 8),
+            durationMs: o.durationS * 1000,
+            maxAgeSlots: 2,
+          });
+        }
+        if (!variant.short) {
           log("cashback check of 100 wallets");
           cashback = await cashbackCheck(target, apiKey, localnet, o.cashbackRepeats);
         }
@@ -384,6 +409,7 @@ export async function runBench(o: BenchOptions, log: (line: string) => void = ()
       peakRssMb,
       memory,
       profile,
+      churn,
     });
   } finally {
     await localnetProcess?.stop().catch(() => {});

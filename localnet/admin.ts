@@ -4,6 +4,7 @@ import type { FaultSettings, LocalnetAdmin } from "./api.js";
 import type { Ledger } from "./ledger/index.js";
 import type { LaunchOperator } from "./programs/index.js";
 import type { CallStats, Faults } from "./server/faults.js";
+import type { PubSub } from "./server/pubsub.js";
 import type { RelayLog } from "./server/relay-log.js";
 import type { AdminHandler } from "./server/http-server.js";
 
@@ -16,6 +17,7 @@ export interface AdminDeps {
   stats: CallStats;
   relayLog: RelayLog;
   operator: LaunchOperator;
+  pubsub: PubSub;
 }
 
 /** Builds the in-process operator API. */
@@ -42,7 +44,23 @@ export function createAdmin(d: AdminDeps): LocalnetAdmin {
       return { mint: mint.toBase58(), creator: creator.toBase58() };
     },
     complete: (mint) => d.operator.completeCurve(d.ledger, new PublicKey(mint)),
-    migrate: (mint) => ({ pool: d.operator.migrateCurve(d.ledger, new PublicKey(mint)).pool.toBase58() }),
+    migrate: (mint) => {
+      const { pool, signature } = d.operator.migrateCurve(d.ledger, new PublicKey(mint));
+      return { pool: pool.toBase58(), signature };
+    },
+    dropPubSubConnections: () => d.pubsub.dropConnections(),
+    pubsubCounts: () => d.pubsub.counts(),
+    rewriteAccount: (address, patch) => {
+      const key = new PublicKey(address);
+      const acc = d.ledger.getAccount(key);
+      if (acc === null) throw new Error(`account ${address} does not exist`);
+      d.ledger.setAccount(key, {
+        ...acc,
+        ...(patch.owner !== undefined ? { owner: new PublicKey(patch.owner) } : {}),
+        ...(patch.data !== undefined ? { data: patch.data } : {}),
+        ...(patch.lamports !== undefined ? { lamports: patch.lamports } : {}),
+      });
+    },
     setCashback: (user, amounts) => {
       const key = new PublicKey(user);
       d.operator.setBondingCashback(d.ledger, key, amounts.bondingLamports);
@@ -151,6 +169,18 @@ export function adminRoutes(
   });
   r.set("POST /admin/complete", (body) => {
     admin.complete(str(obj(body), "mint"));
+    return { ok: true };
+  });
+  r.set("POST /admin/pubsub/drop", () => ({ dropped: admin.dropPubSubConnections() }));
+  r.set("GET /admin/pubsub", () => admin.pubsubCounts());
+  r.set("POST /admin/account", (body) => {
+    const b = obj(body);
+    const data = optStr(b, "dataBase64");
+    admin.rewriteAccount(str(b, "address"), {
+      owner: optStr(b, "owner"),
+      data: data === undefined ? undefined : new Uint8Array(Buffer.from(data, "base64")),
+      lamports: b.lamports === undefined ? undefined : lamportsField(b, "lamports"),
+    });
     return { ok: true };
   });
   r.set("POST /admin/migrate", (body) => admin.migrate(str(obj(body), "mint")));

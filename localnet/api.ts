@@ -90,8 +90,20 @@ export interface LocalnetAdmin {
   }): { mint: string; creator: string };
   /** Buys a curve out to completion. */
   complete(mint: string): void;
-  /** Migrates a complete curve into its canonical SOL-quoted swap pool; returns the pool address. */
-  migrate(mint: string): { pool: string };
+  /**
+   * Migrates a complete curve into its canonical SOL-quoted swap pool by a recorded transaction of the
+   * program's `migrate` instruction; returns the pool address and the transaction's signature.
+   */
+  migrate(mint: string): { pool: string; signature: string };
+  /** Closes every PubSub WebSocket connection (as a node restart would); returns how many were open. */
+  dropPubSubConnections(): number;
+  /** Open PubSub connections and live subscriptions by kind ("account", "logs", "slot", "signature"). */
+  pubsubCounts(): { connections: number; subscriptions: Record<string, number> };
+  /**
+   * Rewrites an existing account's owner, data (size included) or lamports, as a program upgrade or an
+   * operator fix would; subscribers are notified like for any other change.
+   */
+  rewriteAccount(address: string, patch: { owner?: string; data?: Uint8Array; lamports?: bigint }): void;
   /** Makes `user` hold the given claimable bonding-curve lamports and swap WSOL cashback. */
   setCashback(user: string, amounts: { bondingLamports: bigint; swapLamports: bigint }): void;
 }
@@ -107,7 +119,7 @@ export interface LocalnetHandle {
   /** Bundle relay base (Jito block-engine paths below it: `${bundleRelayUrl}/api/v1/bundles`). */
   bundleRelayUrl: string;
   /**
-   * RPC PubSub WebSocket URL (signatureSubscribe, slotSubscribe), served on the RPC port; pass it as
+   * RPC PubSub WebSocket URL (signature/slot/account/logs subscriptions), served on the RPC port; pass it as
    * `wsEndpoint` to web3.js' Connection (a standalone localnet on a fixed port also serves it on port + 1).
    */
   wsUrl: string;

@@ -13,7 +13,7 @@ import { createLedger } from "./ledger/index.js";
 import { emulatedPrograms, installGenesis, launchOperator } from "./programs/index.js";
 import { BundleRelay, bundleMethods } from "./server/bundle-relay.js";
 import { CallStats, Faults } from "./server/faults.js";
-import { createLocalnetServer } from "./server/http-server.js";
+import { createLocalnetServer, statsTag } from "./server/http-server.js";
 import { relayMethods } from "./server/relay.js";
 import { RelayLog } from "./server/relay-log.js";
 import { rpcMethods } from "./server/rpc-methods.js";
@@ -61,7 +61,16 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
   const submitter = new Submitter(ledger, faults);
   const bundleRelay = new BundleRelay(ledger, faults, bundleTipAccounts);
   const relayLog = new RelayLog();
-  const admin = createAdmin({ ledger, faults, relay2Faults, stats, relayLog, operator: launchOperator });
+  const pubsub = new PubSub(ledger, stats);
+  const admin = createAdmin({
+    ledger,
+    faults,
+    relay2Faults,
+    stats,
+    relayLog,
+    operator: launchOperator,
+    pubsub,
+  });
   const relayConfig = { tipAccounts: relayTipAccounts, minTipLamports: relayTipLamports };
 
   const timers = new Set<NodeJS.Timeout>();
@@ -96,14 +105,13 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
     },
     sleep,
   );
-  const pubsub = new PubSub(ledger, stats);
   const upgraded = new Set<Duplex>();
   const onUpgrade = (req: Parameters<typeof acceptWebSocket>[0], socket: Duplex) => {
     const conn = acceptWebSocket(req, socket);
     if (conn === null) return;
     upgraded.add(socket);
     socket.on("close", () => upgraded.delete(socket));
-    pubsub.attach(conn);
+    pubsub.attach(conn, statsTag(req));
   };
   server.on("upgrade", onUpgrade);
   const host = options.host ?? "127.0.0.1";

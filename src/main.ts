@@ -1,6 +1,9 @@
 /** Process entry: config, store, vault check, (sandbox) localnet, app, listen, graceful shutdown. */
 import { Redis } from "ioredis";
 import { buildApp } from "./http/app.js";
+import { MarketHub } from "./domain/market/market-hub.js";
+import { curveSupplyFrom, startMarketFeed } from "./domain/market/start-feed.js";
+import { createStreamMetrics } from "./observability/stream-metrics.js";
 import { createChain, type Chain } from "./chain/chain.js";
 import { chainOptionsFromConfig, ConfigError, loadConfig, type Config } from "./config/config.js";
 import { redisRateLimiter, storeRateLimiter } from "./http/rate-limiters.js";
@@ -119,6 +122,27 @@ async function main(): Promise<void> {
       rateLimiter = redisRateLimiter(redis);
     }
 
+    // Market data stream (issue 21): this process's own logs subscriptions feed GET /v1/stream.
+    const marketHub = new MarketHub();
+    const streamMetrics = createStreamMetrics(metrics.registry);
+    const marketFeed = startMarketFeed({
+      subscriptions: chain.subscriptions,
+      rpc: chain.rpc,
+      hub: marketHub,
+      curveSupply: curveSupplyFrom(chain.caches),
+      observer: {
+        decoded: (type) => streamMetrics.decoded(type),
+        unresolvedPool: () => streamMetrics.unresolvedPool(),
+        error: (e) => logger.warn({ err: e }, "market event not published"),
+      },
+      onGap: (programId) =>
+        logger.warn(
+          { programId },
+          "market stream: logs subscription was down; events in the gap were missed",
+        ),
+    });
+    cleanups.push(async () => marketFeed.stop());
+
     const app = await buildApp({
       config: appConfig,
       store,
@@ -128,6 +152,7 @@ async function main(): Promise<void> {
       rateLimiter,
       chain,
       metrics,
+      market: { hub: marketHub, metrics: streamMetrics },
     });
     // app.close() stops accepting, lets in-flight requests finish, then the rest closes in reverse order.
     cleanups.push(() => app.close());

@@ -10,11 +10,18 @@ export type Journal = Map<string, AccountState | null>;
 /** The stack of open journals over one LiteSVM. */
 export class AccountJournal {
   private readonly open: Journal[] = [];
+  private readonly touchListeners: ((pubkey: PublicKey) => void)[] = [];
 
   constructor(private readonly svm: LiteSVM) {}
 
+  /** Registers a listener told of every account about to be written (PubSub diffs these afterwards). */
+  onTouch(listener: (pubkey: PublicKey) => void): void {
+    this.touchListeners.push(listener);
+  }
+
   /** Records the account's current state in every open journal that has not seen it yet. */
   touch(pubkey: PublicKey): void {
+    for (const l of this.touchListeners) l(pubkey);
     if (this.open.length === 0) return;
     const key = pubkey.toBase58();
     let pre: AccountState | null | undefined;

@@ -58,6 +58,10 @@ export interface Ledger extends AdminLedger {
   advanceSlots(n: number): void;
   /** Registers a listener called after every slot advance. */
   onSlot(listener: (slot: bigint) => void): void;
+  /** Registers a listener told of every account about to be written (the write may still be rolled back). */
+  onAccountTouched(listener: (pubkey: PublicKey) => void): void;
+  /** Registers a listener called for every transaction that lands (alone or in a landed bundle), failed ones included. */
+  onTransaction(listener: (record: TransactionRecord) => void): void;
   slot(): bigint;
   latestBlockhash(): { blockhash: string; lastValidBlockHeight: bigint };
   isBlockhashValid(blockhash: string): boolean;

@@ -70,6 +70,7 @@ class LocalLedger implements Ledger {
   private readonly runner: InstructionRunner;
   private readonly verifier = new Ed25519Verifier();
   private readonly slotListeners: ((slot: bigint) => void)[] = [];
+  private readonly txListeners: ((record: TransactionRecord) => void)[] = [];
   private readonly slotMs: bigint;
   private readonly genesisUnix: bigint;
   private readonly startSlot: bigint;
@@ -130,6 +131,18 @@ class LocalLedger implements Ledger {
 
   onSlot(listener: (slot: bigint) => void): void {
     this.slotListeners.push(listener);
+  }
+
+  onAccountTouched(listener: (pubkey: PublicKey) => void): void {
+    this.journal.onTouch(listener);
+  }
+
+  onTransaction(listener: (record: TransactionRecord) => void): void {
+    this.txListeners.push(listener);
+  }
+
+  private landed(records: TransactionRecord[]): void {
+    for (const r of records) for (const l of this.txListeners) l(r);
   }
 
   latestBlockhash(): { blockhash: string; lastValidBlockHeight: bigint } {
@@ -211,6 +224,22 @@ class LocalLedger implements Ledger {
     }
   }
 
+  submit(ixs: TransactionInstruction[]): { signature: string; logs: string[] } {
+    const tx = new Transaction({ feePayer: this.operator.publicKey, ...this.latestBlockhashNumbers() });
+    tx.add(...ixs).sign(this.operator);
+    const record = this.processTransaction(tx.serialize());
+    if (record.err !== null)
+      throw new Error(
+        `operator transaction failed: ${JSON.stringify(record.err)}\n${record.logs.join("\n")}`,
+      );
+    return { signature: record.signature, logs: record.logs };
+  }
+
+  private latestBlockhashNumbers(): { blockhash: string; lastValidBlockHeight: number } {
+    const { blockhash, lastValidBlockHeight } = this.latestBlockhash();
+    return { blockhash, lastValidBlockHeight: Number(lastValidBlockHeight) };
+  }
+
   private touch(pubkey: PublicKey): void {
     this.journal.touch(pubkey);
   }
@@ -250,7 +279,9 @@ class LocalLedger implements Ledger {
 
   processTransaction(wire: Uint8Array): TransactionRecord {
     const tx = this.precheckTransaction(wire);
-    return this.executeClient(tx, wire);
+    const record = this.executeClient(tx, wire);
+    this.landed([record]);
+    return record;
   }
 
   /** Charges the fee, runs the instructions, rolls back on failure (keeping the fee), records. */
@@ -439,6 +470,7 @@ class LocalLedger implements Ledger {
       }
     }
     this.commit(outer);
+    this.landed(records);
     return { landed: true, slot: this.queue.slot, records };
   }
 

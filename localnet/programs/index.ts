@@ -5,6 +5,7 @@ import { completeCurve, createToken, setBondingCashback } from "./launch/admin.j
 import { setGlobalLayout } from "./launch/global-layout.js";
 import { createLaunchSwapProgram, installLaunchSwapGenesis } from "./launchswap/index.js";
 import { migrateCurve, setSwapCashback } from "./launchswap/admin.js";
+import { executeMigrate } from "./launchswap/migrate.js";
 import type { AdminLedger, EmulatedProgram } from "./types.js";
 
 /** Operator helpers over the emulated programs' state. */
@@ -14,7 +15,8 @@ export interface LaunchOperator {
     opts: { name?: string; symbol?: string; uri?: string; mayhem?: boolean; cashback?: boolean },
   ): { mint: PublicKey; creator: PublicKey };
   completeCurve(ledger: AdminLedger, mint: PublicKey): void;
-  migrateCurve(ledger: AdminLedger, mint: PublicKey): { pool: PublicKey };
+  /** Runs the program's own `migrate` instruction as a recorded operator transaction. */
+  migrateCurve(ledger: AdminLedger, mint: PublicKey): { pool: PublicKey; signature: string };
   setBondingCashback(ledger: AdminLedger, user: PublicKey, lamports: bigint): void;
   setSwapCashback(ledger: AdminLedger, user: PublicKey, lamports: bigint): void;
   /** Rewrites the launch Global account with an unexpected layout, or back (doctor tests). */
@@ -23,7 +25,7 @@ export interface LaunchOperator {
 
 /** The emulated programs for a genesis variant. */
 export function emulatedPrograms(opts: { cashbackCreation: boolean }): EmulatedProgram[] {
-  return [createLaunchProgram(opts), createLaunchSwapProgram()];
+  return [createLaunchProgram({ ...opts, migrate: executeMigrate }), createLaunchSwapProgram()];
 }
 
 /** Writes both programs' genesis accounts. */

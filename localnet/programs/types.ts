@@ -80,6 +80,11 @@ export interface AdminLedger extends LedgerAccess {
    * dispatched like client transactions. Throws (ProgramFailure or Error) on failure; nothing applies then.
    */
   execute(ixs: TransactionInstruction[]): void;
+  /**
+   * Runs `ixs` as a real client transaction signed and paid by the operator: recorded with its
+   * signature and logs like any other. Throws when it does not land or fails.
+   */
+  submit(ixs: TransactionInstruction[]): { signature: string; logs: string[] };
   /** Credits lamports to an address (creates a system account when missing). */
   fund(pubkey: PublicKey, lamports: bigint): void;
   /** A funded localnet operator wallet. */

@@ -207,7 +207,7 @@ export function createLocalnetServer(routes: ServerRoutes, sleep: (ms: number) =
  * The `x-localnet-tag` header of a call, when it is a short lowercase word: such calls are counted under
  * "<tag>:<endpoint>.<method>", so a client can keep its background traffic apart from what it measures.
  */
-function statsTag(req: IncomingMessage): string | undefined {
+export function statsTag(req: IncomingMessage): string | undefined {
   const tag = req.headers["x-localnet-tag"];
   return typeof tag === "string" && /^[a-z0-9-]{1,32}$/.test(tag) ? tag : undefined;
 }

@@ -1,11 +1,13 @@
 /**
- * The RPC PubSub methods clients use to confirm (signatureSubscribe, slotSubscribe, and their
- * unsubscribes), served over WebSocket on the RPC port. Notifications are checked on every slot and on
- * a short poll, so a transaction landed at send time is reported without waiting for a slot.
+ * The RPC PubSub methods (signatureSubscribe, slotSubscribe, accountSubscribe, logsSubscribe and their
+ * unsubscribes), served over WebSocket on the RPC port. Signature notifications are checked on every slot
+ * and on a short poll, so a transaction landed at send time is reported without waiting for a slot; account
+ * and logs notifications follow every change (see pubsub-watch.ts).
  */
 import type { Ledger } from "../ledger/index.js";
 import type { CallStats } from "./faults.js";
-import { toJson } from "./json.js";
+import { RpcError, toJson } from "./json.js";
+import { AccountLogsWatch } from "./pubsub-watch.js";
 import type { WsConnection } from "./websocket.js";
 
 const RANK = { processed: 0, confirmed: 1, finalized: 2 } as const;
@@ -21,11 +23,21 @@ interface SlotSub {
   kind: "slot";
   conn: WsConnection;
 }
+/** An account or logs subscription (its state lives in AccountLogsWatch). */
+interface WatchSub {
+  kind: "account" | "logs";
+  conn: WsConnection;
+}
+
+const SUBSCRIBE = { accountSubscribe: "account", logsSubscribe: "logs" } as const;
+const UNSUBSCRIBE = { accountUnsubscribe: "account", logsUnsubscribe: "logs" } as const;
 
 /** Subscription registry for every WebSocket connection of one localnet. */
 export class PubSub {
   private nextId = 1;
-  private readonly subs = new Map<number, SignatureSub | SlotSub>();
+  private readonly subs = new Map<number, SignatureSub | SlotSub | WatchSub>();
+  private readonly conns = new Set<WsConnection>();
+  private readonly watch: AccountLogsWatch;
   private readonly poll: NodeJS.Timeout;
 
   constructor(
@@ -33,6 +45,7 @@ export class PubSub {
     private readonly stats: CallStats,
     pollMs = 50,
   ) {
+    this.watch = new AccountLogsWatch(ledger);
     ledger.onSlot((slot) => {
       this.checkSignatures();
       for (const [id, s] of this.subs) {
@@ -48,19 +61,47 @@ export class PubSub {
     this.poll.unref();
   }
 
-  /** Attaches a connection: serves its JSON-RPC requests and drops its subscriptions on close. */
-  attach(conn: WsConnection): void {
-    conn.onMessage((text) => this.handle(conn, text));
+  /**
+   * Attaches a connection: serves its JSON-RPC requests and drops its subscriptions on close. `tag` (the
+   * upgrade request's x-localnet-tag) counts its calls apart, as for HTTP calls.
+   */
+  attach(conn: WsConnection, tag?: string): void {
+    this.conns.add(conn);
+    conn.onMessage((text) => this.handle(conn, text, tag));
     conn.onClose(() => {
-      for (const [id, s] of this.subs) if (s.conn === conn) this.subs.delete(id);
+      this.conns.delete(conn);
+      for (const [id, s] of this.subs) if (s.conn === conn) this.unsubscribe(id);
     });
+  }
+
+  /** Closes every open connection (as a node restart would); returns how many. */
+  dropConnections(): number {
+    const all = [...this.conns];
+    for (const c of all) c.close();
+    return all.length;
+  }
+
+  /** Open connections and live subscriptions by kind. */
+  counts(): { connections: number; subscriptions: Record<string, number> } {
+    const subscriptions: Record<string, number> = {};
+    for (const s of this.subs.values()) subscriptions[s.kind] = (subscriptions[s.kind] ?? 0) + 1;
+    return { connections: this.conns.size, subscriptions };
+  }
+
+  private unsubscribe(id: number): boolean {
+    const s = this.subs.get(id);
+    if (s === undefined) return false;
+    this.subs.delete(id);
+    if (s.kind === "account") this.watch.unsubscribeAccount(id);
+    if (s.kind === "logs") this.watch.unsubscribeLogs(id);
+    return true;
   }
 
   stop(): void {
     clearInterval(this.poll);
   }
 
-  private handle(conn: WsConnection, text: string): void {
+  private handle(conn: WsConnection, text: string, tag?: string): void {
     let req: { id?: unknown; method?: unknown; params?: unknown };
     try {
       req = JSON.parse(text) as typeof req;
@@ -71,7 +112,7 @@ export class PubSub {
     const id = req.id ?? null;
     const params = Array.isArray(req.params) ? req.params : [];
     const method = typeof req.method === "string" ? req.method : "invalid";
-    this.stats.count("rpc", method);
+    this.stats.count("rpc", method, tag);
     const reply = (result: unknown) => conn.send(toJson({ jsonrpc: "2.0", result, id }));
     const fail = (code: number, message: string) =>
       conn.send(toJson({ jsonrpc: "2.0", error: { code, message }, id }));
@@ -91,9 +132,28 @@ export class PubSub {
       this.subs.set(subId, { kind: "slot", conn });
       return reply(subId);
     }
+    if (method === "accountSubscribe" || method === "logsSubscribe") {
+      const subId = this.nextId++;
+      const kind = SUBSCRIBE[method];
+      const notify = (m: string, result: unknown) => this.notify(conn, m, subId, result);
+      try {
+        if (kind === "account") this.watch.subscribeAccount(subId, params, notify);
+        else this.watch.subscribeLogs(subId, params, notify);
+      } catch (e) {
+        if (e instanceof RpcError) return fail(e.code, e.message);
+        throw e;
+      }
+      this.subs.set(subId, { kind, conn });
+      return reply(subId);
+    }
+    if (method === "accountUnsubscribe" || method === "logsUnsubscribe") {
+      const subId = params[0];
+      const s = typeof subId === "number" ? this.subs.get(subId) : undefined;
+      return reply(s?.kind === UNSUBSCRIBE[method] && s.conn === conn && this.unsubscribe(subId as number));
+    }
     if (method === "signatureUnsubscribe" || method === "slotUnsubscribe") {
       const subId = params[0];
-      return reply(typeof subId === "number" && this.subs.delete(subId));
+      return reply(typeof subId === "number" && this.unsubscribe(subId));
     }
     fail(-32601, "Method not found");
   }

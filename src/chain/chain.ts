@@ -9,6 +9,7 @@ import type { PriorityFeeSetting } from "./priority-fee.js";
 import { createRelayClient, type RelayClient } from "./relay-client.js";
 import { createFanOutRelay, type RelayObserver } from "./relay-fanout.js";
 import { createRpcClient, type RpcClient } from "./rpc-client.js";
+import { createChainSubscriptions, deriveWsUrl, type ChainSubscriptions } from "./subscriptions/index.js";
 import { submitAndConfirm, submitBundle, type SubmitBundleResult, type SubmitResult } from "./submit.js";
 import { upstreamDetail } from "./upstream-errors.js";
 import {
@@ -18,12 +19,19 @@ import {
   type AssembledTransaction,
 } from "./tx-assembly.js";
 
+/** Marks calls off the request path; the localnet counts them under "background:" (real RPCs ignore it). */
+const BACKGROUND_HEADERS = { "x-localnet-tag": "background" };
+
 /** Operation kinds with their own compute-unit limit. */
 export type OperationKind = "trade" | "create" | "transfer" | "claim";
 
 /** Everything the chain layer needs, as plain typed values (src/config/config.ts maps the environment onto it). */
 export interface ChainOptions {
   rpcUrl: string;
+  /** The RPC's PubSub endpoint (RPC_WS_URL); default derived from rpcUrl (http → ws, same host and path). */
+  rpcWsUrl?: string;
+  /** Told of subscription connection losses and refusals (logs). */
+  onSubscriptionError?: (message: string) => void;
   /** Submission relay JSON-RPC endpoint (used when `relays` is not given). */
   relayUrl: string;
   /**
@@ -96,6 +104,13 @@ export interface ChainTransaction extends AssembledTransaction {
 /** The chain layer: clients, caches, assembly and the submission pipeline. */
 export interface Chain {
   rpc: RpcClient;
+  /**
+   * The same RPC for calls off the request path (cache refreshes, warm-state seeding): each call carries
+   * `x-localnet-tag: background`, so the localnet counts them apart from a request's own calls.
+   */
+  backgroundRpc: RpcClient;
+  /** The service's one PubSub connection (opened by the first subscription). */
+  subscriptions: ChainSubscriptions;
   relay: RelayClient;
   bundleRelay: BundleRelayClient;
   caches: ChainCaches;
@@ -130,6 +145,21 @@ export function createChain(options: ChainOptions): Chain {
     fetch: options.fetch,
     random,
   });
+  const backgroundRpc = createRpcClient({
+    url: options.rpcUrl,
+    timeoutMs: options.rpcTimeoutMs,
+    readRetries: options.rpcReadRetries ?? 9,
+    readBudgetMs: 2 * options.rpcTimeoutMs,
+    fetch: options.fetch,
+    random,
+    headers: BACKGROUND_HEADERS,
+  });
+  const subscriptions = createChainSubscriptions({
+    url: options.rpcWsUrl ?? deriveWsUrl(options.rpcUrl),
+    headers: BACKGROUND_HEADERS,
+    random,
+    ...(options.onSubscriptionError !== undefined ? { onError: options.onSubscriptionError } : {}),
+  });
   const relayTimeoutMs = options.relayTimeoutMs ?? options.rpcTimeoutMs;
   const relay = createFanOutRelay(
     (options.relays ?? [{ name: "relay", url: options.relayUrl }]).map((r) => ({
@@ -150,7 +180,7 @@ export function createChain(options: ChainOptions): Chain {
   });
   const lookupTableKeys = (options.lookupTables ?? []).map((a) => new PublicKey(a));
   const caches = createChainCaches({
-    rpc,
+    rpc: backgroundRpc,
     refreshMs: options.cacheRefreshMs ?? 2000,
     accounts: [
       ...(options.cacheAccounts ?? [
@@ -231,6 +261,8 @@ export function createChain(options: ChainOptions): Chain {
 
   return {
     rpc,
+    backgroundRpc,
+    subscriptions,
     relay,
     bundleRelay,
     caches,
@@ -238,7 +270,10 @@ export function createChain(options: ChainOptions): Chain {
       await caches.start();
       if (!bundleTips) await loadBundleTips();
     },
-    stop: () => caches.stop(),
+    stop: () => {
+      caches.stop();
+      void subscriptions.close();
+    },
     computeBudget(kind) {
       return {
         maxUnitLimit: BigInt(options.computeUnitLimits[kind] + UNIQUE_OFFSET_SPAN - 1),

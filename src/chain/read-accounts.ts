@@ -24,3 +24,22 @@ export async function readAccounts(
   }
   return value;
 }
+
+/** As readAccounts, with the slot the node read them at (the trade's `state_slot` when it reads). */
+export async function readAccountsAt(
+  chain: { rpc: Pick<RpcClient, "getMultipleAccounts"> },
+  keys: PublicKey[],
+): Promise<{ accounts: (AccountInfo | null)[]; slot: number }> {
+  let res: { slot: number; value: (AccountInfo | null)[] };
+  try {
+    res = await chain.rpc.getMultipleAccounts(keys);
+  } catch (e) {
+    throw upstreamError(EXECUTION.readFailedPrefix + upstreamDetail(e));
+  }
+  if (res.value.length !== keys.length) {
+    throw upstreamError(
+      `${EXECUTION.readFailedPrefix}getMultipleAccounts returned ${res.value.length} of ${keys.length} accounts`,
+    );
+  }
+  return { accounts: res.value, slot: res.slot };
+}

@@ -62,6 +62,8 @@ export interface RpcClientOptions {
   sleep?: (ms: number) => Promise<void>;
   /** Commitment for reads. Default "confirmed"; blockhash and simulation use "processed" / "confirmed" explicitly. */
   commitment?: Commitment;
+  /** Sent with every call (e.g. x-localnet-tag: background on the client of the background caches). */
+  headers?: Record<string, string>;
 }
 
 /** The typed JSON-RPC methods the execution pipeline uses. */
@@ -97,6 +99,7 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
     url: options.url,
     timeoutMs: options.timeoutMs,
     fetch: options.fetch,
+    ...(options.headers !== undefined ? { headers: options.headers } : {}),
   });
   const commitment = options.commitment ?? "confirmed";
   const policy: RetryPolicy = {

@@ -7,6 +7,7 @@ import { addressList, ConfigError, int, oneOf, raw, url } from "./parse.js";
 
 import { loadFeeSettings } from "./fees.js";
 import { loadRelaySettings, relayEndpointUrl, type RelayTarget } from "./relays.js";
+import { loadWarmStateSettings, type WarmStateSettings } from "./warm-state.js";
 
 export { ConfigError } from "./parse.js";
 export type { RelayTarget } from "./relays.js";
@@ -67,6 +68,8 @@ export interface Config {
   readonly reconcileIntervalMs: number;
   /** Open executions updated more recently than this still belong to the request waiting on them. */
   readonly reconcileGraceMs: number;
+  /** Warm venue state (issue 18): RPC_WS_URL, WATCH_MINTS, WATCHED_MINTS_MAX, STATE_MAX_AGE_SLOTS, WATCH_IDLE_MS. */
+  readonly warmState: Readonly<WarmStateSettings>;
 }
 
 const CLUSTERS: readonly Cluster[] = ["localnet", "mainnet", "devnet", "custom"];
@@ -171,6 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
       0,
       86_400_000,
     ),
+    warmState: Object.freeze(loadWarmStateSettings(env)),
   };
   return Object.freeze(config);
 }
@@ -186,6 +190,7 @@ export function chainOptionsFromConfig(config: Config): ChainOptions {
   };
   return {
     rpcUrl: need(config.rpcUrl, "RPC_URL"),
+    ...(config.warmState.rpcWsUrl !== undefined ? { rpcWsUrl: config.warmState.rpcWsUrl } : {}),
     relayUrl: relayEndpointUrl(need(config.relays[0], "RELAY_URL"), need(config.rpcUrl, "RPC_URL")),
     relays: config.relays.map((r) => ({
       name: r.name,

@@ -248,3 +248,16 @@ export const SOL_RULES = {
   destinationReserved: "destination wallet is a program or sysvar address, not a wallet",
   splitDestinationReserved: "each destination must be a wallet, not a program or sysvar address",
 } as const;
+
+/** The market stream (GET /v1/stream, issue 21). */
+export const STREAM = {
+  upgradeRequired: "GET /v1/stream is a WebSocket: send it as an Upgrade request",
+} as const;
+
+/** POST/GET/DELETE /v1/watch (issue 18: warm venue state). */
+export const WATCH_RULES = {
+  mintsList: "mints must be a non-empty array of at most 100 mint addresses",
+  mintInvalid: "invalid mint address",
+  notWatched: "mint not watched",
+  disabled: "the warm venue state is off (WATCHED_MINTS_MAX=0)",
+} as const;

@@ -11,6 +11,7 @@ import { checkCluster } from "./cluster-check.js";
 import { checkFeePolicy } from "./fee-policy-check.js";
 import { checkLookupTables } from "./lookup-table-check.js";
 import { checkPrograms } from "./program-check.js";
+import { checkPubSub } from "./pubsub-check.js";
 import { checkBundleRelay, probeRelay } from "./relays-check.js";
 import { checkTipAccounts } from "./tip-accounts-check.js";
 
@@ -20,6 +21,7 @@ export interface DoctorInput {
   chain: Pick<
     ChainOptions,
     | "rpcUrl"
+    | "rpcWsUrl"
     | "relayUrl"
     | "relays"
     | "bundleRelayUrl"
@@ -53,7 +55,7 @@ export async function runDoctor(input: DoctorInput): Promise<DoctorReport> {
   const relays = c.relays ?? [{ name: "relay", url: c.relayUrl }];
 
   // Independent chains of checks run in parallel; the output keeps one fixed order.
-  const [cluster, feePolicy, chainChecks, relayResults, bundleChecks] = await Promise.all([
+  const [cluster, feePolicy, chainChecks, relayResults, bundleChecks, pubsub] = await Promise.all([
     checkCluster(transport, input.cluster),
     checkFeePolicy(rpc, c.computeUnitPrice),
     (async () => {
@@ -87,8 +89,17 @@ export async function runDoctor(input: DoctorInput): Promise<DoctorReport> {
       ]);
       return [bundle.result, ...tips];
     })(),
+    // issue 18: the warm venue state needs the PubSub endpoint.
+    checkPubSub(c, Math.max(timeoutMs, 2_000)),
   ]);
-  const results: CheckResult[] = [cluster, ...chainChecks, ...relayResults, ...bundleChecks, feePolicy];
+  const results: CheckResult[] = [
+    cluster,
+    ...chainChecks,
+    ...relayResults,
+    ...bundleChecks,
+    feePolicy,
+    pubsub,
+  ];
   return {
     results,
     failed: results.some((r) => r.status === "fail"),

@@ -26,6 +26,9 @@ import { tradeRoutes } from "./trades.js";
 import { walletRoutes } from "./wallets.js";
 import { tokenRoutes } from "./tokens.js";
 import { bundleRoutes } from "./bundles.js";
+import { startWarmVenues } from "../domain/watch/setup.js";
+import { registerWarmStateMetrics } from "../observability/warm-state-metrics.js";
+import { watchRoutes } from "./watch.js";
 import type { Store } from "../store/index.js";
 import { PublicKey } from "@solana/web3.js";
 import { custodyStore, type CustodyContext } from "../domain/keys/custody-store.js";
@@ -34,6 +37,10 @@ import { accountRoutes } from "./account.js";
 import { activityRoutes } from "./activity.js";
 import { installCustody } from "./custody.js";
 import { keyBodyTypes, keyRoutes } from "./keys.js";
+import { MarketHub } from "../domain/market/market-hub.js";
+import type { StreamLimits } from "../domain/market/stream-session.js";
+import { createStreamMetrics, type StreamMetrics } from "../observability/stream-metrics.js";
+import { streamRoutes, withStreamPath } from "./stream.js";
 import type { Vault } from "../vault/index.js";
 
 export interface AppDeps {
@@ -51,6 +58,11 @@ export interface AppDeps {
   chain?: Chain;
   /** Prometheus metrics served at /metrics; omitted = a fresh registry for this app (never a global one). */
   metrics?: Metrics;
+  /**
+   * The market stream (GET /v1/stream): the hub the chain feed publishes to, per-connection limits and
+   * the stream metrics. Omitted: the route serves a hub nothing publishes to.
+   */
+  market?: { hub: MarketHub; limits?: Partial<StreamLimits>; metrics?: StreamMetrics; pingMs?: number };
 }
 
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -133,6 +145,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     // Typed request bodies in the document (for generated clients); validation keeps the domain parsers.
     transform: (input) => dryRunDocument(custodyDocument(openapiBodyTypes(input), input.route), input.route),
+    // GET /v1/stream (issue 21) is a WebSocket route, which @fastify/websocket hides: documented here.
+    transformObject: (doc) => ("openapiObject" in doc ? withStreamPath(doc) : doc.swaggerObject),
   });
   await app.register(swaggerUi, { routePrefix: "/docs", staticCSP: DOCS_CSP });
   installAuth(app, deps);
@@ -160,7 +174,23 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   setupRoutes(app, deps);
   walletRoutes(app, deps);
   executionRoutes(app, deps);
-  tradeRoutes(app, deps);
+  // Warm venue state (issue 18): watched mints trade on subscribed state, without a read.
+  const warm =
+    deps.chain === undefined
+      ? undefined
+      : startWarmVenues(deps.chain, deps.config.warmState, (e) =>
+          app.log.warn({ err: { message: (e as Error).message } }, "warm venue state"),
+        );
+  if (warm !== undefined) {
+    app.addHook("onClose", async () => warm.close());
+    registerWarmStateMetrics(metrics.registry, deps.chain!.subscriptions, {
+      watchedMints: () => warm.venues.list().length,
+      hits: () => warm.accounts.hits,
+      misses: () => warm.accounts.misses,
+    });
+  }
+  watchRoutes(app, { warm });
+  tradeRoutes(app, { ...deps, ...(warm !== undefined ? { venues: warm.venues } : {}) });
   cashbackRoutes(app, deps);
   solRoutes(app, deps);
   tokenRoutes(app, deps);
@@ -168,6 +198,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   keyRoutes(app, deps);
   accountRoutes(app, deps);
   activityRoutes(app, deps);
+  // Market data stream (issue 21).
+  await streamRoutes(app, {
+    store: deps.store,
+    vault: deps.vault,
+    hub: deps.market?.hub ?? new MarketHub(),
+    limits: deps.market?.limits,
+    pingMs: deps.market?.pingMs,
+    metrics: deps.market?.metrics ?? createStreamMetrics(metrics.registry),
+  });
   return app;
 }
 

@@ -113,6 +113,8 @@ const BODY_TYPES: Record<string, { properties: Json; required?: string[] }> = {
     },
     required: ["destinations"],
   },
+  // issue 18: warm venue state
+  "POST /v1/watch": { properties: { mints: { type: "array", items: str } }, required: ["mints"] },
 };
 
 /** Typed query parameters (validated by parseHistoryQuery, which gives the service's own texts). */

@@ -50,6 +50,12 @@ const tradeResponse = {
     venue: { type: "string", enum: ["bonding_curve", "launchswap"] },
     pool: { type: ["string", "null"] },
     expected_output: { type: "string" },
+    state_source: {
+      type: "string",
+      enum: ["cache", "read"],
+      description: "cache: the warm state of a watched mint was used (no read); read: the trade read it",
+    },
+    state_slot: { type: "integer", description: "slot of the state the quote used" },
     timing_ms: timingSchema,
   },
   required: [
@@ -65,6 +71,8 @@ const tradeResponse = {
     "venue",
     "pool",
     "expected_output",
+    "state_source",
+    "state_slot",
   ],
   additionalProperties: false,
 };

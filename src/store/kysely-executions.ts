@@ -1,5 +1,6 @@
 /** The execution-history half of the Kysely store (both engines), including the reconciliation lease. */
 import type { ExpressionBuilder, Kysely, Selectable, Updateable } from "kysely";
+import type { ExecutionWriter } from "./execution-statements.js";
 import type { Database, ExecutionsTable } from "./schema.js";
 import {
   OPEN_EXECUTION_STATUSES,
@@ -75,15 +76,22 @@ function patchColumns(patch: ExecutionPatch, updatedAt: string): Updateable<Exec
   return set;
 }
 
-/** The execution methods over an open Kysely instance. */
+/**
+ * The execution methods over an open Kysely instance; with `writer`, the request path's insert and update run
+ * as the driver's prepared statements instead (execution-statements.ts).
+ */
 export function kyselyExecutions(
   db: Kysely<Database>,
   dialect: "sqlite" | "postgres",
   clock: () => Date,
+  writer?: ExecutionWriter,
 ): ExecutionStore {
   return {
     async insertExecution(e: NewExecution) {
       const now = e.createdAt ?? isoNoZone(clock());
+      if (writer !== undefined) {
+        return toExecution((await writer.insert(e, now)) as Selectable<ExecutionsTable>);
+      }
       const row = await db
         .insertInto("executions")
         .values({
@@ -114,6 +122,10 @@ export function kyselyExecutions(
     },
 
     async updateExecution(id, patch: ExecutionPatch) {
+      if (writer !== undefined) {
+        const r = await writer.update(id, patch, isoNoZone(clock()));
+        return r === undefined ? undefined : toExecution(r as Selectable<ExecutionsTable>);
+      }
       const row = await db
         .updateTable("executions")
         .set(patchColumns(patch, isoNoZone(clock())))

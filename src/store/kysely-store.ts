@@ -1,6 +1,7 @@
 /** The Store on Kysely; one implementation serves SQLite and PostgreSQL. */
 import { sql, type Kysely, type Selectable, type Transaction } from "kysely";
 import { kyselyCustody } from "./kysely-custody.js";
+import type { ExecutionWriter } from "./execution-statements.js";
 import { kyselyExecutions } from "./kysely-executions.js";
 import { kyselyIdempotency } from "./kysely-idempotency.js";
 import type { ApiKeysTable, Database, WalletsTable } from "./schema.js";
@@ -36,6 +37,8 @@ export function kyselyStore(
   db: Kysely<Database>,
   dialect: "sqlite" | "postgres",
   clock: () => Date = () => new Date(),
+  /** Prepared-statement insert/update of executions (the request path); default: Kysely. */
+  executionWriter?: ExecutionWriter,
 ): Store {
   let rateLimitCalls = 0;
 
@@ -99,7 +102,7 @@ export function kyselyStore(
 
   const store: Store = {
     dialect,
-    ...kyselyExecutions(db, dialect, clock),
+    ...kyselyExecutions(db, dialect, clock, executionWriter),
     ...kyselyIdempotency(db),
     ...kyselyCustody(db, dialect, clock),
 

@@ -5,6 +5,7 @@ import BetterSqlite3 from "better-sqlite3";
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
 import { kyselyStore } from "./kysely-store.js";
+import { pgExecutionWriter, sqliteExecutionWriter, type ExecutionWriter } from "./execution-statements.js";
 import { migrationProvider } from "./migrations.js";
 import { isExecutionOutcomeWrite, withCachedStatements } from "./sqlite-statements.js";
 import type { Database } from "./schema.js";
@@ -58,6 +59,7 @@ export async function openStore(
   const isPg = databaseUrl !== undefined && /^postgres(ql)?:\/\//.test(databaseUrl);
   let db: Kysely<Database>;
   let migrationTableSchema: string | undefined;
+  let writer: ExecutionWriter;
   if (isPg) {
     const schema = options.pgSchema;
     if (schema !== undefined) {
@@ -80,6 +82,7 @@ export async function openStore(
     // would crash the process. The pool drops the client and the next query reconnects or fails visibly.
     pool.on("error", () => {});
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    writer = pgExecutionWriter(pool);
     // Kysely looks for its migration tables in every schema unless told which: a second deployment (or a
     // test) in another schema of the same database would make it skip creating its own and then fail.
     migrationTableSchema = await currentSchema(pool);
@@ -96,6 +99,7 @@ export async function openStore(
       ...(synchronous === "FULL" ? { relaxed: isExecutionOutcomeWrite } : {}),
     });
     db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+    writer = sqliteExecutionWriter(db);
   }
   const dialect = isPg ? "postgres" : "sqlite";
   const migrator = new Migrator({
@@ -108,7 +112,7 @@ export async function openStore(
     await db.destroy();
     throw error instanceof Error ? error : new Error(String(error));
   }
-  return kyselyStore(db, dialect, options.clock);
+  return kyselyStore(db, dialect, options.clock, writer);
 }
 
 /** The schema unqualified tables land in on this pool (its search_path's first existing schema). */

@@ -65,6 +65,7 @@ describe("npm run doctor", () => {
       "relay-tip-accounts",
       "bundle-tip-accounts",
       "fee-policy",
+      "pubsub",
     ]);
     expect(out.every((l) => !l.startsWith("FAIL") && !l.startsWith("WARN"))).toBe(true);
     expect(out.at(-1)).toBe("doctor: all checks passed");

@@ -11,6 +11,8 @@ import {
   scopedRoutes,
 } from "../helpers/security.js";
 
+import { STREAM } from "../../src/core/errors.js";
+
 describe("security", () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -27,9 +29,23 @@ describe("security", () => {
     ["POST", "/v1/wallets/import"],
     ["PUT", `/v1/wallets/${someKey}/default`],
     ["DELETE", `/v1/wallets/${someKey}`],
+    // issue 18: warm venue state
+    ["POST", "/v1/watch"],
+    ["GET", "/v1/watch"],
+    ["DELETE", `/v1/watch/${someKey}`],
   ];
   it.each(routes)("%s %s requires a valid x-api-key", async (method, url) => {
     await expectAuthRequired(t.app, method, url);
+  });
+
+  // GET /v1/stream (issue 21): a plain GET needs a valid key like every route; the WebSocket upgrade may
+  // instead authenticate by its first message (test/e2e/stream.test.ts covers the upgrade's 401 and 4401).
+  it("GET /v1/stream without an upgrade requires a valid x-api-key, then asks for the upgrade (426)", async () => {
+    await expectAuthRequired(t.app, "GET", "/v1/stream");
+    const { apiKey } = await t.setup();
+    const res = await t.app.inject({ method: "GET", url: "/v1/stream", headers: { "x-api-key": apiKey } });
+    expect(res.statusCode).toBe(426);
+    expect(res.json()).toEqual({ detail: STREAM.upgradeRequired });
   });
 
   it("every route in the OpenAPI document is either public or covered above", async () => {

@@ -37,6 +37,8 @@ export interface SpawnTsOptions {
   logFile?: string;
   /** Called with each complete stdout line. */
   onStdoutLine?: (line: string) => void;
+  /** Run `entry` as compiled JavaScript with plain node (no tsx loader), source maps on. */
+  compiled?: boolean;
 }
 
 const TAIL_BYTES = 16 * 1024;
@@ -60,7 +62,8 @@ export function spawnTs(entry: string, args: string[], options: SpawnTsOptions =
     if (v !== undefined) env[name] = v;
   }
   Object.assign(env, options.env);
-  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), "--import", "tsx", entry, ...args], {
+  const loader = options.compiled === true ? ["--enable-source-maps"] : ["--import", "tsx"];
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...loader, entry, ...args], {
     cwd: REPO_ROOT,
     env,
     // stdin stays an open pipe: the child's entries stop when it closes (the parent is gone).

@@ -31,6 +31,8 @@ export interface ClusterOptions {
   serviceNodeArgs?: string[];
   /** Write service i's output to `${serviceLogPrefix}${i}.log`. */
   serviceLogPrefix?: string;
+  /** Run the compiled build (`node dist/main.js`; `npm run build` first) instead of tsx. */
+  compiled?: boolean;
 }
 
 /** A running cluster. */
@@ -83,6 +85,7 @@ export async function startCluster(options: ClusterOptions = {}): Promise<Cluste
       env: { ...options.serviceEnv, ...extra.env },
       ...(options.serviceNodeArgs !== undefined ? { nodeArgs: options.serviceNodeArgs } : {}),
       ...(options.serviceLogPrefix !== undefined ? { logFile: `${options.serviceLogPrefix}${i}.log` } : {}),
+      ...(options.compiled === true ? { compiled: true } : {}),
     });
     // The first process migrates the database alone; the others start together after it.
     const first = await startService(base(0));

@@ -37,6 +37,8 @@ export interface ServiceOptions extends Pick<SpawnTsOptions, "nodeArgs" | "logFi
   env?: Record<string, string>;
   /** How long to wait for /healthz. Default 90 s (a cold start on a busy 2-core machine is slow). */
   startTimeoutMs?: number;
+  /** Start the compiled build (`node dist/main.js`, as `npm start` does; run `npm run build` first). */
+  compiled?: boolean;
 }
 
 /** A fresh random master key (64 hex characters). */
@@ -99,9 +101,14 @@ async function waitHealthy(baseUrl: string, child: Child, timeoutMs: number): Pr
 export async function startService(options: ServiceOptions): Promise<ServiceProcess> {
   const port = options.port ?? (await freePort());
   const dataDir = mkdtempSync(join(tmpdir(), "lt-harness-svc-"));
-  const child = spawnTs("test/harness/service-entry.ts", [], {
+  const compiled = options.compiled === true;
+  const child = spawnTs(compiled ? "dist/main.js" : "test/harness/service-entry.ts", [], {
     env: serviceEnv(options, port, dataDir),
-    ...(options.nodeArgs !== undefined ? { nodeArgs: options.nodeArgs } : {}),
+    compiled,
+    nodeArgs: [
+      ...(compiled ? ["--import", "./test/harness/stdin-guard.mjs"] : []),
+      ...(options.nodeArgs ?? []),
+    ],
     ...(options.logFile !== undefined ? { logFile: options.logFile } : {}),
   });
   const baseUrl = `http://127.0.0.1:${port}`;

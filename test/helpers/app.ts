@@ -1,7 +1,7 @@
 /** Test harness: the real app on SQLite :memory: (or PostgreSQL) with a fixed test vault, in one call. */
 import { Keypair } from "@solana/web3.js";
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
-import { buildApp } from "../../src/http/app.js";
+import { buildApp, type AppDeps } from "../../src/http/app.js";
 import type { Chain } from "../../src/chain/chain.js";
 import { loadConfig, type Config } from "../../src/config/config.js";
 import { storeRateLimiter, type RateLimiter } from "../../src/http/rate-limiters.js";
@@ -44,6 +44,8 @@ export interface TestAppOptions {
   logger?: FastifyBaseLogger;
   chain?: Chain;
   metrics?: Metrics;
+  /** The market stream's hub and limits (GET /v1/stream). */
+  market?: AppDeps["market"];
 }
 
 export interface TestApp {
@@ -84,6 +86,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...(options.logger !== undefined ? { logger: options.logger } : {}),
     ...(options.chain !== undefined ? { chain: options.chain } : {}),
     ...(options.metrics !== undefined ? { metrics: options.metrics } : {}),
+    ...(options.market !== undefined ? { market: options.market } : {}),
   });
   await app.ready();
   return {

@@ -34,6 +34,12 @@ export interface E2eOptions {
   /** The app's database (default sqlite::memory:) and, for PostgreSQL, its schema. */
   databaseUrl?: string;
   pgSchema?: string;
+  /**
+   * The warm venue state (issue 18; on by default in the service). Off here unless asked for: the suites written
+   * for read-per-trade change chain state through the operator and trade in the same tick, before the
+   * subscription's notification can arrive.
+   */
+  warm?: boolean;
 }
 
 export interface E2e {
@@ -89,6 +95,7 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
   await chain.start();
   const t = await buildTestApp({
     chain,
+    env: options.warm === true ? {} : { WATCHED_MINTS_MAX: "0" },
     ...(options.logger !== undefined ? { logger: options.logger } : {}),
     ...(options.databaseUrl !== undefined ? { databaseUrl: options.databaseUrl } : {}),
     ...(options.pgSchema !== undefined ? { pgSchema: options.pgSchema } : {}),
@@ -174,6 +181,8 @@ export interface TradeResult {
   venue: string;
   pool: string | null;
   expected_output: string;
+  state_source: "cache" | "read";
+  state_slot: number;
   timing_ms?: Record<string, number>;
 }
 

@@ -15,6 +15,7 @@ import {
   installLaunchSwapGenesis,
 } from "../../localnet/programs/launchswap/index.js";
 import { migrateCurve, setSwapCashback } from "../../localnet/programs/launchswap/admin.js";
+import { executeMigrate } from "../../localnet/programs/launchswap/migrate.js";
 import {
   NATIVE_MINT,
   SWAP_PROGRAM_ID,
@@ -64,7 +65,9 @@ function completeCurveFixture(ledger: Ledger, cashback: boolean): { mint: Public
 
 function newLedger(): Ledger {
   const opts = { cashbackCreation: true };
-  const ledger = createLedger({ programs: [createLaunchProgram(opts), createLaunchSwapProgram()] });
+  const ledger = createLedger({
+    programs: [createLaunchProgram({ ...opts, migrate: executeMigrate }), createLaunchSwapProgram()],
+  });
   installLaunchGenesis(ledger, opts);
   installLaunchSwapGenesis(ledger);
   return ledger;

@@ -2,13 +2,19 @@
  * The emulated bonding-curve ("launch") program: the program itself, its genesis, and the decoders and
  * PDA helpers other localnet code uses.
  */
-import type { AdminLedger, EmulatedProgram } from "../types.js";
+import type { AdminLedger, EmulatedProgram, InstructionContext } from "../types.js";
 import { installGenesis } from "./genesis.js";
 import { buildLaunchProgram } from "./program.js";
 
-/** The emulated program; `cashbackCreation` lets create_v2 create cashback coins (the earlier program). */
-export function createLaunchProgram(opts: { cashbackCreation: boolean }): EmulatedProgram {
-  return buildLaunchProgram({ cashbackCreation: opts.cashbackCreation });
+/**
+ * The emulated program; `cashbackCreation` lets create_v2 create cashback coins (the earlier program);
+ * `migrate` executes the migrate instruction (launchswap/migrate.ts).
+ */
+export function createLaunchProgram(opts: {
+  cashbackCreation: boolean;
+  migrate?: (ctx: InstructionContext) => void;
+}): EmulatedProgram {
+  return buildLaunchProgram({ cashbackCreation: opts.cashbackCreation }, opts.migrate);
 }
 
 /** Writes the program's genesis accounts (Global, FeeConfig, volume accumulator, recipients). */

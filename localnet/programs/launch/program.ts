@@ -14,8 +14,14 @@ const big = (v: unknown): bigint => BigInt((v as BN).toString());
 /** OptionBool / OptionU64 are IDL tuple structs: `{ 0: value }`. */
 const tuple0 = (v: unknown): unknown => (v == null ? null : (v as Record<string, unknown>)["0"]);
 
-/** Builds the emulated program (switches fixed at genesis). */
-export function buildLaunchProgram(sw: CreateSwitches): EmulatedProgram {
+/**
+ * Builds the emulated program (switches fixed at genesis). `migrate` executes the `migrate`
+ * instruction; it is passed in because it writes the swap program's pool (launchswap/migrate.ts).
+ */
+export function buildLaunchProgram(
+  sw: CreateSwitches,
+  migrate?: (ctx: InstructionContext) => void,
+): EmulatedProgram {
   // null connection: decoding never touches the network (offline program, as the SDK does).
   const coder = pumpInstructionCoder;
   return {
@@ -76,9 +82,11 @@ export function buildLaunchProgram(sw: CreateSwitches): EmulatedProgram {
           return executeInitUva(x, ctx.accounts);
         case "extendAccount":
           return executeExtendAccount(x, ctx.accounts);
+        case "migrate":
+          if (migrate) return migrate(ctx);
+          return anchorFail(x.log, "InstructionFallbackNotFound");
         default:
-          // Instructions the localnet does not emulate (admin, v2 family, migrate: the localnet migrates
-          // curves with an operator call instead).
+          // Instructions the localnet does not emulate (admin, the v2 family).
           x.log(`Program log: Instruction: ${decoded.name} is not emulated by the localnet`);
           return anchorFail(x.log, "InstructionFallbackNotFound");
       }

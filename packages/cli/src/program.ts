@@ -8,6 +8,7 @@ import { addKeyCommands } from "./keys-commands.js";
 import { withProgress } from "./progress.js";
 import { describe, explorerLink, MAINNET_EXPLORER, toJson } from "./render.js";
 import { runSandbox } from "./sandbox.js";
+import { addStreamCommands } from "./stream-command.js";
 
 // IPv4 literal: the service listens on 0.0.0.0, and "localhost" may resolve to ::1 first.
 const DEFAULT_URL = "http://127.0.0.1:8080";
@@ -325,6 +326,32 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
     );
   });
 
+  // issue 18: warm venue state
+  const watch = program
+    .command("watch")
+    .description("mints whose venue state is kept warm (trades skip the read)");
+  watch
+    .command("list", { isDefault: true })
+    .description("list the watched mints (default)")
+    .action(async () => {
+      const c = ctx();
+      await c.print(await (await c.client()).watch.list());
+    });
+  watch
+    .command("add <mints...>")
+    .description("watch mints (answers once their subscriptions are live)")
+    .action(async (mints: string[]) => {
+      const c = ctx();
+      await c.print(await (await c.client()).watch.add(mints));
+    });
+  watch
+    .command("remove <mint>")
+    .description("stop watching a mint")
+    .action(async (mint: string) => {
+      const c = ctx();
+      await c.print(await (await c.client()).watch.remove(mint));
+    });
+
   program
     .command("history")
     .description("the key's executions, newest first")
@@ -356,6 +383,7 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
 
   // Issue 19: keys, policies, account freeze, activity log.
   addKeyCommands(program, ctx);
+  addStreamCommands(program, ctx);
 
   program
     .command("sandbox")

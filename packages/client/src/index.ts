@@ -6,3 +6,15 @@ export { isLamportKey, parseBody, type WithBigints } from "./json.js";
 export { DEFAULT_RETRY, backoffMs, type RetryOptions } from "./retry.js";
 export type * from "./types.js";
 export type { paths } from "./generated/openapi.js";
+export {
+  MarketStream,
+  parseStreamEvent,
+  streamUrl,
+  type MigrationEvent,
+  type NewTokenEvent,
+  type StreamEvent,
+  type StreamOptions,
+  type TradeEvent,
+  type WebSocketCtor,
+  type WebSocketLike,
+} from "./stream.js";

@@ -6,6 +6,7 @@ import type { paths } from "./generated/openapi.js";
 import { parseBody } from "./json.js";
 import { DEFAULT_RETRY, READ_ONLY_HEADER, retryingFetch, type RetryOptions } from "./retry.js";
 import type * as T from "./types.js";
+import { MarketStream, type StreamOptions } from "./stream.js";
 
 /** How a client reaches the service. */
 export interface LaserTradeOptions {
@@ -66,9 +67,11 @@ function bundleLeg(leg: T.BundleLegInput) {
 export class LaserTrade {
   readonly baseUrl: string;
   private readonly http;
+  private readonly apiKey: string;
 
   constructor(options: LaserTradeOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, "");
+    this.apiKey = options.apiKey;
     const inner = options.fetch ?? ((input: Request, init?: RequestInit) => globalThis.fetch(input, init));
     this.http = createClient<paths>({
       baseUrl: this.baseUrl,
@@ -86,6 +89,11 @@ export class LaserTrade {
     const anonymous = new LaserTrade({ ...options, baseUrl, apiKey: "" });
     const result = await unwrap<T.SetupResult>(anonymous.http.POST("/v1/laser/setup", { parseAs: "text" }));
     return { ...result, client: new LaserTrade({ ...options, baseUrl, apiKey: result.api_key }) };
+  }
+
+  /** Opens the market data stream (GET /v1/stream), authenticated with this client's key. */
+  stream(options: StreamOptions = {}): Promise<MarketStream> {
+    return MarketStream.open(this.baseUrl, this.apiKey, options);
   }
 
   /** Options of an execution call: its Idempotency-Key (given or new) and signal. */
@@ -237,6 +245,18 @@ export class LaserTrade {
           ...this.exec(options),
         }),
       ),
+  };
+
+  /** Warm venue state (issue 18): watched mints trade on subscribed state, without a read. */
+  readonly watch = {
+    /** Watches mints; resolves once their subscriptions are live. */
+    add: (mints: string[]): Promise<T.WatchResult> =>
+      unwrap(this.http.POST("/v1/watch", { body: { mints }, parseAs: "text" })),
+    /** The watched mints, least recently traded first. */
+    list: (): Promise<T.WatchResult> => unwrap(this.http.GET("/v1/watch", { parseAs: "text" })),
+    /** Stops watching a mint. */
+    remove: (mint: string): Promise<T.UnwatchResult> =>
+      unwrap(this.http.DELETE("/v1/watch/{mint}", { params: { path: { mint } }, parseAs: "text" })),
   };
 
   readonly executions = {

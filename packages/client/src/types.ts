@@ -107,3 +107,8 @@ export type DryRunResult = Extract<
   JsonOf<paths["/v1/trades/execute"]["post"]["responses"][200]>,
   { dry_run: true }
 >;
+
+// issue 18: warm venue state
+/** The watched mints (POST and GET /v1/watch). */
+export type WatchResult = Ok<"/v1/watch", "get">;
+export type UnwatchResult = Ok<"/v1/watch/{mint}", "delete">;

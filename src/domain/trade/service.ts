@@ -11,7 +11,8 @@ import { badRequest, EXECUTION, SPEC } from "../../core/errors.js";
 import { ms, runSingleExecution } from "../execution/pipeline.js";
 import { cachedTradeConfigs } from "./configs.js";
 import { quoteRead, tradeInstructions } from "./plan.js";
-import { readTrade } from "./read.js";
+import { tradeState } from "./warm-read.js";
+import type { VenueState } from "../watch/venue-state.js";
 import { parseTradeRequest, type TradeIntent } from "./request.js";
 import { selectWallet } from "../wallets/wallets.js";
 
@@ -26,6 +27,8 @@ export interface TradeDeps {
   random?: () => number;
   /** Told when an execution outcome could not be written. */
   onRecordError?: (e: unknown) => void;
+  /** Warm venue state (issue 18): a watched mint with fresh state trades without a read. */
+  venues?: Pick<VenueState, "lookup" | "afterRead">;
 }
 
 /** Integer milliseconds per stage (spec 4.3 timing_ms). */
@@ -53,6 +56,10 @@ export interface TradeResponse {
   venue: "bonding_curve" | "launchswap";
   pool: string | null;
   expected_output: string;
+  /** "cache": the warm venue state (no read); "read": this trade's own getMultipleAccounts. */
+  state_source: "cache" | "read";
+  /** The slot of the state the quote used. */
+  state_slot: number;
   timing_ms?: TradeTimings;
 }
 
@@ -84,7 +91,8 @@ export async function executeTrade(deps: TradeDeps, apiKeyId: number, body: unkn
   const wallet = await selectWallet(deps.store, apiKeyId, intent.wallet ?? undefined);
   const tWallet = now();
 
-  const read = await readTrade(deps.chain.rpc, intent, new PublicKey(wallet.publicKey));
+  const state = await tradeState(deps.chain.rpc, deps.venues, intent, new PublicKey(wallet.publicKey));
+  const read = state.read;
   const configs = cachedTradeConfigs(deps.chain.caches);
   const quote = quoteRead(intent, read, configs);
   const tAmount = now();
@@ -133,6 +141,8 @@ export async function executeTrade(deps: TradeDeps, apiKeyId: number, body: unkn
     venue,
     pool,
     expected_output: quote.expectedOutput.toString(),
+    state_source: state.source,
+    state_slot: state.slot,
   };
   if (intent.measureTiming) {
     response.timing_ms = {

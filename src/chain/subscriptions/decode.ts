@@ -1,0 +1,48 @@
+/** Pure decoding of PubSub notifications into the layer's update types. */
+import { PublicKey } from "@solana/web3.js";
+import type { AccountInfo } from "../rpc-client.js";
+
+/** A JSON-RPC message from the PubSub endpoint (response or notification). */
+export interface PubSubMessage {
+  id?: unknown;
+  result?: unknown;
+  error?: { code?: unknown; message?: unknown };
+  method?: unknown;
+  params?: { subscription?: unknown; result?: unknown };
+}
+
+/** The slot a notification's result carries (context.slot, or slot for slotNotification); null when none. */
+export function notificationSlot(method: string, result: unknown): number | null {
+  const r = result as { slot?: unknown; context?: { slot?: unknown } } | null;
+  const s = method === "slotNotification" ? r?.slot : r?.context?.slot;
+  return typeof s === "number" ? s : null;
+}
+
+/** The account of an accountNotification value (base64 encoding); throws on another shape. */
+export function decodeAccountValue(value: unknown): AccountInfo {
+  const v = value as { lamports?: unknown; owner?: unknown; data?: unknown; executable?: unknown } | null;
+  if (v === null || typeof v !== "object") throw new Error("accountNotification without an account");
+  const data = v.data;
+  if (!Array.isArray(data) || typeof data[0] !== "string" || data[1] !== "base64") {
+    throw new Error("accountNotification data is not base64");
+  }
+  if (typeof v.lamports !== "number" && typeof v.lamports !== "bigint") throw new Error("bad lamports");
+  if (typeof v.owner !== "string") throw new Error("bad owner");
+  return {
+    // Above 2^53 lamports JSON numbers lose precision; no account holds that much SOL.
+    lamports: BigInt(v.lamports),
+    owner: new PublicKey(v.owner),
+    data: Buffer.from(data[0], "base64"),
+    executable: v.executable === true,
+  };
+}
+
+/** The fields of a logsNotification value. */
+export function decodeLogsValue(value: unknown): { signature: string; err: unknown; logs: string[] } {
+  const v = value as { signature?: unknown; err?: unknown; logs?: unknown } | null;
+  if (v === null || typeof v !== "object" || typeof v.signature !== "string") {
+    throw new Error("logsNotification without a signature");
+  }
+  const logs = Array.isArray(v.logs) ? v.logs.filter((l): l is string => typeof l === "string") : [];
+  return { signature: v.signature, err: v.err ?? null, logs };
+}

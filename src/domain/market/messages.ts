@@ -1,0 +1,198 @@
+/**
+ * The stream's messages: flat JSON objects with `type`; every integer amount is a decimal string,
+ * slots and timestamps are JSON numbers. Built from the programs' decoded events (launch/events/).
+ */
+import { formatLamportsAsSol } from "../../core/amounts.js";
+import type {
+  CurveCreateEvent,
+  CurveTradeEvent,
+  MigrationEvent,
+  PoolTradeEvent,
+} from "../../launch/events/launch-event.js";
+
+/** Fields every event message carries. */
+interface Common {
+  signature: string;
+  slot: number;
+  mint: string;
+  /** Block time (unix seconds) as the program's event reports it. */
+  timestamp: number;
+}
+
+/** A token created on the bonding curve (`CreateEvent`). */
+export interface NewTokenMessage extends Common {
+  type: "new_token";
+  name: string;
+  symbol: string;
+  uri: string;
+  creator: string;
+  /** The wallet that signed the creation. */
+  trader: string;
+  bonding_curve: string;
+  virtual_sol_reserves: string;
+  virtual_token_reserves: string;
+  real_token_reserves: string;
+  token_total_supply: string;
+  market_cap_sol: string;
+  is_mayhem: boolean;
+  is_cashback: boolean;
+}
+
+/** A buy or sell on the bonding curve or the swap pool. */
+export interface TradeMessage extends Common {
+  type: "trade";
+  venue: "bonding_curve" | "launchswap";
+  /** The pool address on `launchswap`, null on the curve. */
+  pool: string | null;
+  trader: string;
+  side: "buy" | "sell";
+  /** Lamports the trade moved, fees excluded, as the program's event reports it. */
+  sol_amount: string;
+  /** Token atomic units. */
+  token_amount: string;
+  /** Price-defining reserves after the trade: the curve's virtual reserves, or the pool's vault reserves. */
+  virtual_sol_reserves: string;
+  virtual_token_reserves: string;
+  /** Real reserves after the trade (the curve's real reserves; the pool's vault reserves). */
+  real_sol_reserves: string;
+  real_token_reserves: string;
+  market_cap_sol: string;
+  is_mayhem: boolean;
+  is_cashback: boolean;
+  /** True when this trade sold out the curve (`CompleteEvent` in the same transaction). */
+  curve_complete: boolean;
+}
+
+/** A complete curve migrated to its swap pool (`CompletePumpAmmMigrationEvent`). */
+export interface MigrationMessage extends Common {
+  type: "migration";
+  pool: string;
+  /** The wallet that signed the migration. */
+  trader: string;
+  /** Lamports moved into the pool (after the migration fee). */
+  sol_amount: string;
+  /** Tokens moved into the pool. */
+  token_amount: string;
+  pool_migration_fee: string;
+}
+
+/** Every event message. */
+export type MarketMessage = NewTokenMessage | TradeMessage | MigrationMessage;
+
+/** Where a message came from. */
+export interface TxContext {
+  signature: string;
+  slot: number;
+}
+
+/** What a pool trade needs that its event does not carry. */
+export interface PoolInfo {
+  mint: string;
+  isMayhem: boolean;
+}
+
+/** Market cap in SOL: price (sol reserves / token reserves) × supply, in lamports then formatted as SOL. */
+export function marketCapSol(solReserves: bigint, tokenReserves: bigint, supply: bigint): string {
+  if (tokenReserves <= 0n) return formatLamportsAsSol(0n);
+  return formatLamportsAsSol((solReserves * supply) / tokenReserves);
+}
+
+/** A `new_token` message. */
+export function newTokenMessage(e: CurveCreateEvent, tx: TxContext): NewTokenMessage {
+  return {
+    type: "new_token",
+    signature: tx.signature,
+    slot: tx.slot,
+    mint: e.mint,
+    timestamp: Number(e.timestamp),
+    name: e.name,
+    symbol: e.symbol,
+    uri: e.uri,
+    creator: e.creator,
+    trader: e.user,
+    bonding_curve: e.bondingCurve,
+    virtual_sol_reserves: e.virtualSolReserves.toString(),
+    virtual_token_reserves: e.virtualTokenReserves.toString(),
+    real_token_reserves: e.realTokenReserves.toString(),
+    token_total_supply: e.tokenTotalSupply.toString(),
+    market_cap_sol: marketCapSol(e.virtualSolReserves, e.virtualTokenReserves, e.tokenTotalSupply),
+    is_mayhem: e.isMayhemMode,
+    is_cashback: e.isCashbackEnabled,
+  };
+}
+
+/**
+ * A `trade` message of the bonding curve. The curve's TradeEvent does not carry the token supply:
+ * `curveSupply` is the Global's `token_total_supply` (the same for every curve the program creates).
+ */
+export function curveTradeMessage(
+  e: CurveTradeEvent,
+  tx: TxContext,
+  curveSupply: bigint,
+  completed: boolean,
+): TradeMessage {
+  return {
+    type: "trade",
+    signature: tx.signature,
+    slot: tx.slot,
+    mint: e.mint,
+    timestamp: Number(e.timestamp),
+    venue: "bonding_curve",
+    pool: null,
+    trader: e.user,
+    side: e.isBuy ? "buy" : "sell",
+    sol_amount: e.solAmount.toString(),
+    token_amount: e.tokenAmount.toString(),
+    virtual_sol_reserves: e.virtualSolReserves.toString(),
+    virtual_token_reserves: e.virtualTokenReserves.toString(),
+    real_sol_reserves: e.realSolReserves.toString(),
+    real_token_reserves: e.realTokenReserves.toString(),
+    market_cap_sol: marketCapSol(e.virtualSolReserves, e.virtualTokenReserves, curveSupply),
+    is_mayhem: e.mayhemMode,
+    is_cashback: e.cashbackFeeBasisPoints > 0n || e.cashback > 0n,
+    curve_complete: completed,
+  };
+}
+
+/** A `trade` message of the swap pool (`pool` resolved to its base mint). */
+export function poolTradeMessage(e: PoolTradeEvent, tx: TxContext, pool: PoolInfo): TradeMessage {
+  const sol = e.poolQuoteReservesAfter.toString();
+  const tokens = e.poolBaseReservesAfter.toString();
+  return {
+    type: "trade",
+    signature: tx.signature,
+    slot: tx.slot,
+    mint: pool.mint,
+    timestamp: Number(e.timestamp),
+    venue: "launchswap",
+    pool: e.pool,
+    trader: e.user,
+    side: e.isBuy ? "buy" : "sell",
+    sol_amount: e.quoteAmount.toString(),
+    token_amount: e.baseAmount.toString(),
+    virtual_sol_reserves: sol,
+    virtual_token_reserves: tokens,
+    real_sol_reserves: sol,
+    real_token_reserves: tokens,
+    market_cap_sol: marketCapSol(e.poolQuoteReservesAfter, e.poolBaseReservesAfter, e.baseSupply),
+    is_mayhem: pool.isMayhem,
+    is_cashback: e.cashbackFeeBasisPoints > 0n || e.cashback > 0n,
+    curve_complete: false,
+  };
+}
+
+/** A `migration` message. */
+export function migrationMessage(e: MigrationEvent, tx: TxContext): MigrationMessage {
+  return {
+    type: "migration",
+    signature: tx.signature,
+    slot: tx.slot,
+    mint: e.mint,
+    timestamp: Number(e.timestamp),
+    pool: e.pool,
+    trader: e.user,
+    sol_amount: e.solAmount.toString(),
+    token_amount: e.mintAmount.toString(),
+    pool_migration_fee: e.poolMigrationFee.toString(),
+  };
+}

@@ -1,0 +1,37 @@
+/**
+ * The trade's state: from the warm venue state when the mint is watched and its state fresh (no upstream
+ * call), otherwise the one getMultipleAccounts of read.ts, after which the mint and wallet get watched.
+ */
+import { PublicKey } from "@solana/web3.js";
+import type { Chain } from "../../chain/chain.js";
+import { readAccountsAt } from "../../chain/read-accounts.js";
+import { interpretTradeRead, tradeReadPlan, type TradeRead } from "../../launch/trade-accounts.js";
+import type { VenueState } from "../watch/venue-state.js";
+import type { TradeIntent } from "./request.js";
+
+/** Where the trade's state came from, and the slot it holds at. */
+export interface TradeState {
+  read: TradeRead;
+  source: "cache" | "read";
+  slot: number;
+}
+
+/** Reads (or takes from the warm state) and routes the trade's accounts. */
+export async function tradeState(
+  rpc: Pick<Chain["rpc"], "getMultipleAccounts">,
+  venues: Pick<VenueState, "lookup" | "afterRead"> | undefined,
+  intent: TradeIntent,
+  user: PublicKey,
+): Promise<TradeState> {
+  const plan = tradeReadPlan({
+    mint: new PublicKey(intent.mint),
+    user,
+    pool: intent.pool === null ? null : new PublicKey(intent.pool),
+  });
+  const hit = venues?.lookup(plan) ?? null;
+  if (hit !== null) return { read: interpretTradeRead(plan, hit.accounts), source: "cache", slot: hit.slot };
+  const { accounts, slot } = await readAccountsAt({ rpc }, plan.addresses);
+  const read = interpretTradeRead(plan, accounts);
+  venues?.afterRead(plan, accounts, slot);
+  return { read, source: "read", slot };
+}

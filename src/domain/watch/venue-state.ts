@@ -1,0 +1,201 @@
+/**
+ * Warm venue state (issue 18): for each watched mint, its bonding curve, mint, canonical pool and pool vaults
+ * stay subscribed (and, per wallet that traded it, the wallet's token accounts), so a trade on fresh state
+ * needs no read. Mints are kept in an LRU of `maxMints`; a mint no trade used for `idleMs` is dropped unless
+ * it was watched explicitly (POST /v1/watch, WATCH_MINTS). A curve that completes (migration to the pool)
+ * invalidates the mint's entries: the next trade reads and routes again.
+ */
+import { PublicKey } from "@solana/web3.js";
+import type { AccountInfo } from "../../chain/rpc-client.js";
+import type { WarmAccounts } from "../../chain/warm-accounts.js";
+import { decodeBondingCurve } from "../../launch/state.js";
+import { tradeReadPlan, type TradeReadPlan } from "../../launch/trade-accounts.js";
+
+/** Wallets per mint whose token accounts stay subscribed (least recently trading dropped first). */
+const WALLETS_PER_MINT = 64;
+const MINT_KEYS = ["mint", "curve", "pool", "poolBase2022", "poolBaseSpl", "poolQuote"] as const;
+const WALLET_KEYS = ["userAta2022", "userAtaSpl", "userWsol"] as const;
+
+/** Options of the venue state. */
+export interface VenueStateOptions {
+  accounts: WarmAccounts;
+  maxMints: number;
+  idleMs: number;
+  now?: () => number;
+  onError?: (e: unknown) => void;
+}
+
+interface MintWatch {
+  mint: string;
+  curve: string;
+  addresses: string[];
+  /** Wallet (base58) → its subscribed addresses; Map order = least recently trading first. */
+  wallets: Map<string, string[]>;
+  explicit: boolean;
+  lastUsed: number;
+  ready: Promise<void>;
+}
+
+/** A watched mint as GET /v1/watch lists it. */
+export interface WatchedMint {
+  mint: string;
+  /** Watched on request (POST /v1/watch, WATCH_MINTS) rather than after a trade. */
+  explicit: boolean;
+}
+
+function mintAddresses(mint: PublicKey): { curve: string; addresses: string[] } {
+  // The mint-scoped keys do not depend on the user: any key gives the same ones.
+  const plan = tradeReadPlan({ mint, user: mint });
+  return { curve: plan.keys.curve.toBase58(), addresses: MINT_KEYS.map((k) => plan.keys[k].toBase58()) };
+}
+
+function curveComplete(a: AccountInfo | null | undefined): boolean | null {
+  if (a === null || a === undefined) return null;
+  try {
+    return decodeBondingCurve(a.data).complete;
+  } catch {
+    return null;
+  }
+}
+
+/** The LRU of watched mints over the warm account cache. */
+export class VenueState {
+  /** Map order = least recently used first. */
+  private readonly mints = new Map<string, MintWatch>();
+  private readonly byCurve = new Map<string, string>();
+  private readonly now: () => number;
+
+  constructor(private readonly options: VenueStateOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Whether the warm path is on (WATCHED_MINTS_MAX > 0). */
+  enabled(): boolean {
+    return this.options.maxMints > 0;
+  }
+
+  /**
+   * Called by the warm account cache for every applied change: a curve whose `complete` flag flipped has
+   * migrated (or was reset); the mint's cached routing no longer holds.
+   */
+  accountChanged(address: string, previous: AccountInfo | null | undefined, next: AccountInfo | null): void {
+    const mint = this.byCurve.get(address);
+    if (mint === undefined) return;
+    const before = curveComplete(previous);
+    if (before === null || before === curveComplete(next)) return;
+    const w = this.mints.get(mint);
+    if (w !== undefined) this.options.accounts.invalidate(w.addresses);
+  }
+
+  /** Watches a mint (explicit: kept until unwatched or evicted); resolves once its subscriptions are live. */
+  watch(mint: string, explicit: boolean): Promise<void> {
+    if (!this.enabled()) return Promise.resolve();
+    let w = this.mints.get(mint);
+    if (w !== undefined) {
+      this.mints.delete(mint);
+      this.mints.set(mint, w);
+      w.lastUsed = this.now();
+      w.explicit ||= explicit;
+      return w.ready;
+    }
+    const { curve, addresses } = mintAddresses(new PublicKey(mint));
+    w = {
+      mint,
+      curve,
+      addresses,
+      wallets: new Map(),
+      explicit,
+      lastUsed: this.now(),
+      ready: this.options.accounts.acquire(addresses),
+    };
+    this.mints.set(mint, w);
+    this.byCurve.set(curve, mint);
+    while (this.mints.size > this.options.maxMints) this.drop(this.mints.keys().next().value!);
+    return w.ready;
+  }
+
+  /** Stops watching a mint; false when it was not watched. */
+  unwatch(mint: string): boolean {
+    if (!this.mints.has(mint)) return false;
+    this.drop(mint);
+    return true;
+  }
+
+  /** Watched mints, least recently used first. */
+  list(): WatchedMint[] {
+    return [...this.mints.values()].map((w) => ({ mint: w.mint, explicit: w.explicit }));
+  }
+
+  /** The cached read of a trade plan (same order as plan.addresses), or null: the trade reads. */
+  lookup(plan: TradeReadPlan): { accounts: (AccountInfo | null)[]; slot: number } | null {
+    if (plan.explicitPool !== null) return null;
+    const w = this.mints.get(plan.mint.toBase58());
+    if (w === undefined) return null;
+    this.touch(w);
+    const hit = this.options.accounts.lookup(plan.addresses);
+    if (hit !== null) this.touchWallet(w, plan.user.toBase58());
+    return hit;
+  }
+
+  /** After a trade's own read: offer it to the cache, and watch the mint and the wallet (in the background). */
+  afterRead(plan: TradeReadPlan, accounts: readonly (AccountInfo | null)[], slot: number): void {
+    if (!this.enabled() || plan.explicitPool !== null) return;
+    this.options.accounts.offer(plan.addresses, accounts, slot);
+    const mint = plan.mint.toBase58();
+    const watching = this.watch(mint, false);
+    const w = this.mints.get(mint);
+    if (w === undefined) return;
+    const user = plan.user.toBase58();
+    if (!w.wallets.has(user)) {
+      const addresses = WALLET_KEYS.map((k) => plan.keys[k].toBase58());
+      w.wallets.set(user, addresses);
+      while (w.wallets.size > WALLETS_PER_MINT) {
+        const [oldest, keys] = w.wallets.entries().next().value!;
+        w.wallets.delete(oldest);
+        this.options.accounts.release(keys);
+      }
+      void this.options.accounts.acquire(addresses).catch((e: unknown) => this.options.onError?.(e));
+    } else this.touchWallet(w, user);
+    void watching.catch((e: unknown) => this.options.onError?.(e));
+  }
+
+  /** Drops mints no trade used for idleMs (explicit watches stay). Returns how many. */
+  sweep(): number {
+    const cutoff = this.now() - this.options.idleMs;
+    let n = 0;
+    for (const w of [...this.mints.values()]) {
+      if (!w.explicit && w.lastUsed < cutoff) {
+        this.drop(w.mint);
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** Unsubscribes everything. */
+  close(): void {
+    for (const m of [...this.mints.keys()]) this.drop(m);
+  }
+
+  private touch(w: MintWatch): void {
+    w.lastUsed = this.now();
+    this.mints.delete(w.mint);
+    this.mints.set(w.mint, w);
+  }
+
+  private touchWallet(w: MintWatch, user: string): void {
+    const keys = w.wallets.get(user);
+    if (keys === undefined) return;
+    w.wallets.delete(user);
+    w.wallets.set(user, keys);
+  }
+
+  private drop(mint: string): void {
+    const w = this.mints.get(mint);
+    if (w === undefined) return;
+    this.mints.delete(mint);
+    this.byCurve.delete(w.curve);
+    this.options.accounts.release(w.addresses);
+    for (const keys of w.wallets.values()) this.options.accounts.release(keys);
+  }
+}

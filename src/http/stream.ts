@@ -1,0 +1,158 @@
+/**
+ * GET /v1/stream: the market data WebSocket (@fastify/websocket). Authentication by the `x-api-key`
+ * header at the upgrade (a bad key: 401 before upgrading) or by a first `{"method":"auth"}` message
+ * within the deadline (else close 4401). Each connection is a StreamSession on the shared hub; the
+ * server pings every connection and ends those that stop answering.
+ */
+import websocket from "@fastify/websocket";
+import type { FastifyInstance } from "fastify";
+import type { WebSocket } from "ws";
+import { ApiError, FOUNDATION, STREAM } from "../core/errors.js";
+import { MarketHub } from "../domain/market/market-hub.js";
+import { CLOSE, StreamSession, type StreamLimits } from "../domain/market/stream-session.js";
+import type { StreamMetrics } from "../observability/stream-metrics.js";
+import type { Store } from "../store/index.js";
+import type { Vault } from "../vault/index.js";
+
+/** Defaults of the per-connection limits. */
+export const DEFAULT_STREAM_LIMITS: StreamLimits = {
+  maxSubscriptions: 200,
+  maxQueuedBytes: 1024 * 1024,
+  authTimeoutMs: 5_000,
+};
+
+/** Largest client message accepted (ws closes the connection with 1009 above it). */
+const MAX_CLIENT_MESSAGE_BYTES = 64 * 1024;
+
+export interface StreamRouteDeps {
+  store: Pick<Store, "findApiKeyByHash">;
+  vault: Pick<Vault, "hashApiKey">;
+  hub: MarketHub;
+  limits?: Partial<StreamLimits>;
+  metrics?: StreamMetrics;
+  /** Interval of the server's pings; a connection that has not answered the previous one is ended. */
+  pingMs?: number;
+}
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** Set by the stream route's upgrade check when the x-api-key header named a known key. */
+    streamAuthenticated?: boolean;
+  }
+}
+
+const STREAM_DESCRIPTION =
+  "Upgrade to a WebSocket. Authenticate with the x-api-key header, or send " +
+  '{"method":"auth","api_key":"..."} within 5 s (else close 4401). Then send ' +
+  '{"method":"subscribeNewToken"}, {"method":"subscribeTokenTrade","keys":[mints]}, ' +
+  '{"method":"subscribeAccountTrade","keys":[wallets]}, {"method":"subscribeMigration"} or their ' +
+  "unsubscribe twins. Messages out are flat JSON objects with `type` new_token, trade, migration, " +
+  "subscribed, unsubscribed, authenticated, pong or error; integer amounts are decimal strings. " +
+  "A client that stops reading is closed with 4008. Without an upgrade: 401 without a valid key, else 426.";
+
+/**
+ * @fastify/swagger `transformObject`: adds GET /v1/stream to the OpenAPI document (@fastify/websocket
+ * marks WebSocket routes hidden).
+ */
+export function withStreamPath<D extends { paths?: unknown }>({ openapiObject }: { openapiObject: D }): D {
+  const detail = { type: "object", properties: { detail: { type: "string" } }, required: ["detail"] };
+  (openapiObject as { paths?: Record<string, unknown> }).paths = {
+    ...(openapiObject.paths as Record<string, unknown> | undefined),
+    "/v1/stream": {
+      get: {
+        tags: ["stream"],
+        summary: "Market data WebSocket: new tokens, trades by mint or wallet, migrations",
+        description: STREAM_DESCRIPTION,
+        security: [{ apiKey: [] }],
+        responses: {
+          "101": { description: "Switching Protocols: the WebSocket is open" },
+          "401": {
+            description: "missing or unknown x-api-key",
+            content: { "application/json": { schema: detail } },
+          },
+          "426": {
+            description: "not an Upgrade request",
+            content: { "application/json": { schema: detail } },
+          },
+        },
+      },
+    },
+  };
+  return openapiObject;
+}
+
+/** Registers the WebSocket plugin and GET /v1/stream. */
+export async function streamRoutes(app: FastifyInstance, deps: StreamRouteDeps): Promise<void> {
+  const limits: StreamLimits = { ...DEFAULT_STREAM_LIMITS, ...deps.limits };
+  await app.register(websocket, { options: { maxPayload: MAX_CLIENT_MESSAGE_BYTES } });
+  const knownKey = async (presented: string) =>
+    (await deps.store.findApiKeyByHash(deps.vault.hashApiKey(presented))) !== undefined;
+
+  const alive = new Map<WebSocket, boolean>();
+  const pinger = setInterval(() => {
+    for (const [socket, answered] of alive) {
+      if (!answered) {
+        socket.terminate();
+        continue;
+      }
+      alive.set(socket, false);
+      socket.ping();
+    }
+  }, deps.pingMs ?? 30_000);
+  pinger.unref();
+  app.addHook("onClose", async () => clearInterval(pinger));
+
+  app.get(
+    "/v1/stream",
+    {
+      websocket: true,
+      // Authentication is the route's own: the header at the upgrade, or a first auth message.
+      config: { public: true },
+      // @fastify/websocket hides WebSocket routes from the document; withStreamPath documents it.
+      preValidation: async (req) => {
+        const header = req.headers["x-api-key"];
+        const presented = (Array.isArray(header) ? header[0] : header)?.trim();
+        const upgrade = (req.headers.upgrade ?? "").toLowerCase() === "websocket";
+        if (presented === undefined || presented === "") {
+          // Only an upgrade may authenticate later, by its first message.
+          if (!upgrade) throw new ApiError(401, FOUNDATION.apiKeyMissing);
+          return;
+        }
+        if (!(await knownKey(presented))) throw new ApiError(401, FOUNDATION.apiKeyInvalid);
+        if (!upgrade) throw new ApiError(426, STREAM.upgradeRequired);
+        req.streamAuthenticated = true;
+      },
+    },
+    (socket, req) => {
+      deps.metrics?.connectionOpened();
+      const session = new StreamSession(
+        {
+          send: (text) => socket.send(text),
+          bufferedBytes: () => socket.bufferedAmount,
+          close: (code, reason) => socket.close(code, reason),
+        },
+        { hub: deps.hub, limits, authenticate: knownKey, observer: deps.metrics },
+        req.streamAuthenticated === true,
+      );
+      alive.set(socket, true);
+      socket.on("pong", () => alive.set(socket, true));
+      socket.on("message", (data, isBinary) => {
+        if (isBinary) {
+          socket.send(JSON.stringify({ type: "error", message: "send text frames with JSON messages" }));
+          return;
+        }
+        session.onText(data.toString()).catch((e: unknown) => {
+          req.log.error({ err: { message: (e as Error).message } }, "stream message failed");
+          socket.send(JSON.stringify({ type: "error", message: "internal error" }));
+        });
+      });
+      socket.on("close", () => {
+        alive.delete(socket);
+        session.onClose();
+        deps.metrics?.connectionClosed();
+      });
+    },
+  );
+}
+
+export { CLOSE as STREAM_CLOSE_CODES };

@@ -1,0 +1,123 @@
+/** POST/GET /v1/watch and DELETE /v1/watch/{mint}: the mints whose venue state is kept warm (issue 18). */
+import type { FastifyInstance } from "fastify";
+import { PublicKey } from "@solana/web3.js";
+import { ApiError, badRequest, WATCH_RULES } from "../core/errors.js";
+import { requireChain } from "../domain/execution/gate.js";
+import type { WarmVenues } from "../domain/watch/setup.js";
+import { requireApiKey } from "./auth.js";
+import { apiKeySecurity, executionErrors } from "./schemas.js";
+
+const MAX_MINTS = 100;
+
+const watchedResponse = {
+  type: "object",
+  properties: { watched: { type: "array", items: { type: "string" } } },
+  required: ["watched"],
+  additionalProperties: false,
+} as const;
+
+function mintOf(v: unknown): string {
+  if (typeof v !== "string") throw badRequest(WATCH_RULES.mintInvalid);
+  try {
+    const key = new PublicKey(v);
+    if (key.toBase58() !== v) throw new Error("not canonical");
+    return v;
+  } catch {
+    throw badRequest(WATCH_RULES.mintInvalid, { mint: v });
+  }
+}
+
+function mintsOf(body: unknown): string[] {
+  const mints = (body as { mints?: unknown } | null)?.mints;
+  if (!Array.isArray(mints) || mints.length === 0 || mints.length > MAX_MINTS) {
+    throw badRequest(WATCH_RULES.mintsList);
+  }
+  return [...new Set(mints.map(mintOf))];
+}
+
+/** Registers the watch routes; `warm` undefined (no chain) answers 503 like the execution routes. */
+export function watchRoutes(app: FastifyInstance, deps: { warm?: WarmVenues }): void {
+  const warmOf = () => {
+    const w = requireChain(deps.warm);
+    if (!w.venues.enabled()) throw new ApiError(400, WATCH_RULES.disabled);
+    return w.venues;
+  };
+  app.post(
+    "/v1/watch",
+    {
+      config: { scope: "trade" },
+      schema: {
+        tags: ["watch"],
+        security: apiKeySecurity,
+        summary: "Keep the venue state of mints warm (subscribed), so their trades skip the read",
+        description:
+          "Answers once the subscriptions are live. Watched mints are shared by the whole service and kept in " +
+          "an LRU of WATCHED_MINTS_MAX mints.",
+        // Documented, not typed: the route's own checks give the exact error texts.
+        body: {
+          type: "object",
+          properties: { mints: { description: `1 to ${MAX_MINTS} mint addresses (base58)` } },
+        },
+        response: { 200: watchedResponse, ...executionErrors },
+      },
+      // Before schema validation, so a body that is not an object gets the route's own text.
+      preValidation: async (req) => {
+        mintsOf(req.body);
+      },
+    },
+    async (req) => {
+      requireApiKey(req);
+      const venues = warmOf();
+      const mints = mintsOf(req.body);
+      await Promise.all(mints.map((m) => venues.watch(m, true)));
+      return { watched: mints };
+    },
+  );
+  app.get(
+    "/v1/watch",
+    {
+      config: { scope: "read" },
+      schema: {
+        tags: ["watch"],
+        security: apiKeySecurity,
+        summary: "List the watched mints (least recently traded first)",
+        response: { 200: watchedResponse, ...executionErrors },
+      },
+    },
+    async (req) => {
+      requireApiKey(req);
+      return {
+        watched: warmOf()
+          .list()
+          .map((w) => w.mint),
+      };
+    },
+  );
+  app.delete(
+    "/v1/watch/:mint",
+    {
+      config: { scope: "trade" },
+      schema: {
+        tags: ["watch"],
+        security: apiKeySecurity,
+        summary: "Stop watching a mint (its subscriptions end)",
+        params: { type: "object", properties: { mint: { type: "string" } }, required: ["mint"] },
+        response: {
+          200: {
+            type: "object",
+            properties: { unwatched: { type: "string" } },
+            required: ["unwatched"],
+            additionalProperties: false,
+          },
+          ...executionErrors,
+        },
+      },
+    },
+    async (req) => {
+      requireApiKey(req);
+      const mint = mintOf((req.params as { mint: string }).mint);
+      if (!warmOf().unwatch(mint)) throw new ApiError(404, WATCH_RULES.notWatched);
+      return { unwatched: mint };
+    },
+  );
+}

@@ -1,0 +1,201 @@
+/**
+ * Decodes the launch programs' `Program data:` log events with the official SDKs: the discriminators
+ * come from the IDLs the SDKs ship, the bodies from the SDKs' own decoders (which also accept the
+ * shorter layouts older program deployments emit) or, for the migration event the SDK has no decoder
+ * for, from the SDK program's IDL coder. No byte offset is written here.
+ */
+import type BN from "bn.js";
+import type { PublicKey } from "@solana/web3.js";
+import { LAUNCH_PROGRAM_ID, LAUNCH_SWAP_PROGRAM_ID } from "../programs.js";
+import { launchSdk, launchSwapSdk } from "../sdk.js";
+import type { LaunchEvent, MigrationEvent } from "./launch-event.js";
+import { programDataLines } from "./program-data.js";
+
+interface IdlEvent {
+  name: string;
+  discriminator: number[];
+}
+
+const sdk = launchSdk.PUMP_SDK;
+// An offline program over the SDK's IDL (null connection, as the SDK's own offline program): only its coder is used.
+const pumpCoder = launchSdk.getPumpProgram(null as never).coder;
+const LAUNCH_ID = LAUNCH_PROGRAM_ID.toBase58();
+const SWAP_ID = LAUNCH_SWAP_PROGRAM_ID.toBase58();
+const PROGRAMS = new Set([LAUNCH_ID, SWAP_ID]);
+
+function discriminators(events: readonly IdlEvent[]): Map<string, string> {
+  return new Map(events.map((e) => [Buffer.from(e.discriminator).toString("hex"), e.name]));
+}
+const launchEvents = discriminators(launchSdk.pumpIdl.events as unknown as IdlEvent[]);
+const swapEvents = discriminators(
+  ((launchSwapSdk.pumpAmmJson as unknown as { events?: IdlEvent[] }).events ?? []) as IdlEvent[],
+);
+
+const n = (v: BN): bigint => BigInt(v.toString());
+const k = (v: PublicKey): string => v.toBase58();
+
+function decodeLaunch(name: string, body: Buffer): LaunchEvent | null {
+  switch (name) {
+    case "CreateEvent": {
+      const e = sdk.decodeCreateEventBc(body);
+      return {
+        kind: "create",
+        mint: k(e.mint),
+        name: e.name,
+        symbol: e.symbol,
+        uri: e.uri,
+        creator: k(e.creator),
+        user: k(e.user),
+        bondingCurve: k(e.bondingCurve),
+        virtualTokenReserves: n(e.virtualTokenReserves),
+        virtualSolReserves: n(e.virtualSolReserves),
+        realTokenReserves: n(e.realTokenReserves),
+        tokenTotalSupply: n(e.tokenTotalSupply),
+        isMayhemMode: e.isMayhemMode,
+        isCashbackEnabled: e.isCashbackEnabled,
+        timestamp: n(e.timestamp),
+      };
+    }
+    case "TradeEvent": {
+      const e = sdk.decodeTradeEventBc(body);
+      return {
+        kind: "curve_trade",
+        mint: k(e.mint),
+        user: k(e.user),
+        isBuy: e.isBuy,
+        solAmount: n(e.solAmount),
+        tokenAmount: n(e.tokenAmount),
+        virtualSolReserves: n(e.virtualSolReserves),
+        virtualTokenReserves: n(e.virtualTokenReserves),
+        realSolReserves: n(e.realSolReserves),
+        realTokenReserves: n(e.realTokenReserves),
+        mayhemMode: e.mayhemMode,
+        cashback: n(e.cashback),
+        cashbackFeeBasisPoints: n(e.cashbackFeeBasisPoints),
+        ixName: e.ixName,
+        timestamp: n(e.timestamp),
+      };
+    }
+    case "CompleteEvent": {
+      const e = sdk.decodeCompleteEventBc(body);
+      return {
+        kind: "complete",
+        mint: k(e.mint),
+        user: k(e.user),
+        bondingCurve: k(e.bondingCurve),
+        timestamp: n(e.timestamp),
+      };
+    }
+    case "CompletePumpAmmMigrationEvent": {
+      const e = pumpCoder.types.decode("completePumpAmmMigrationEvent", body) as {
+        user: PublicKey;
+        mint: PublicKey;
+        mintAmount: BN;
+        solAmount: BN;
+        poolMigrationFee: BN;
+        bondingCurve: PublicKey;
+        timestamp: BN;
+        pool: PublicKey;
+      };
+      const out: MigrationEvent = {
+        kind: "migration",
+        mint: k(e.mint),
+        user: k(e.user),
+        pool: k(e.pool),
+        bondingCurve: k(e.bondingCurve),
+        mintAmount: n(e.mintAmount),
+        solAmount: n(e.solAmount),
+        poolMigrationFee: n(e.poolMigrationFee),
+        timestamp: n(e.timestamp),
+      };
+      return out;
+    }
+    default:
+      return null;
+  }
+}
+
+function decodeSwap(name: string, body: Buffer): LaunchEvent | null {
+  if (name === "BuyEvent") {
+    const e = sdk.decodeBuyEventAmm(body);
+    const base = n(e.poolBaseTokenReserves);
+    const quote = n(e.poolQuoteTokenReserves);
+    return {
+      kind: "pool_trade",
+      isBuy: true,
+      pool: k(e.pool),
+      user: k(e.user),
+      coinCreator: k(e.coinCreator),
+      baseAmount: n(e.baseAmountOut),
+      quoteAmount: n(e.quoteAmountIn),
+      poolBaseReservesBefore: base,
+      poolQuoteReservesBefore: quote,
+      // The quote vault receives the swap amount plus the LP fee; protocol and creator fees go elsewhere.
+      poolBaseReservesAfter: base - n(e.baseAmountOut),
+      poolQuoteReservesAfter: quote + n(e.quoteAmountInWithLpFee),
+      cashback: n(e.cashback),
+      cashbackFeeBasisPoints: n(e.cashbackFeeBasisPoints),
+      baseSupply: n(e.baseSupply),
+      ixName: e.ixName,
+      timestamp: n(e.timestamp),
+    };
+  }
+  if (name === "SellEvent") {
+    const e = sdk.decodeSellEventAmm(body);
+    const base = n(e.poolBaseTokenReserves);
+    const quote = n(e.poolQuoteTokenReserves);
+    return {
+      kind: "pool_trade",
+      isBuy: false,
+      pool: k(e.pool),
+      user: k(e.user),
+      coinCreator: k(e.coinCreator),
+      baseAmount: n(e.baseAmountIn),
+      quoteAmount: n(e.quoteAmountOut),
+      poolBaseReservesBefore: base,
+      poolQuoteReservesBefore: quote,
+      // The LP fee stays in the pool: the quote vault pays out the swap amount without it.
+      poolBaseReservesAfter: base + n(e.baseAmountIn),
+      poolQuoteReservesAfter: quote - n(e.quoteAmountOutWithoutLpFee),
+      cashback: n(e.cashback),
+      cashbackFeeBasisPoints: n(e.cashbackFeeBasisPoints),
+      baseSupply: n(e.baseSupply),
+      ixName: "sell",
+      timestamp: n(e.timestamp),
+    };
+  }
+  return null;
+}
+
+/** Decodes one `Program data:` payload of `programId`; null for events the stream does not use or bytes that do not decode. */
+export function decodeProgramData(programId: string, base64: string): LaunchEvent | null {
+  const bytes = Buffer.from(base64, "base64");
+  if (bytes.length < 8) return null;
+  const disc = bytes.subarray(0, 8).toString("hex");
+  const body = bytes.subarray(8);
+  try {
+    if (programId === LAUNCH_ID) {
+      const name = launchEvents.get(disc);
+      return name === undefined ? null : decodeLaunch(name, body);
+    }
+    if (programId === SWAP_ID) {
+      const name = swapEvents.get(disc);
+      return name === undefined ? null : decodeSwap(name, body);
+    }
+  } catch {
+    // A payload that matches a discriminator but not the layout (an unknown program version): skipped,
+    // counted by the caller as undecodable.
+    return null;
+  }
+  return null;
+}
+
+/** Every stream event in a transaction's logs, in log order. */
+export function decodeLaunchLogs(logs: readonly string[]): LaunchEvent[] {
+  const out: LaunchEvent[] = [];
+  for (const d of programDataLines(logs, PROGRAMS)) {
+    const e = decodeProgramData(d.programId, d.base64);
+    if (e !== null) out.push(e);
+  }
+  return out;
+}

@@ -1,0 +1,418 @@
+/**
+ * GET /v1/stream end to end: the app listening on a port, its market feed on the chain subscription
+ * layer's logsSubscribe against an in-process localnet, a `ws` client. Trades through the API, a token
+ * created through the API and a migration by the localnet's migrate transaction arrive as messages;
+ * authentication and bad messages behave as documented; a dropped PubSub connection is resubscribed.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import WebSocket from "ws";
+import { Connection, PublicKey } from "@solana/web3.js";
+import { startLocalnet, type LocalnetHandle } from "../../localnet/index.js";
+import { createChain, type Chain } from "../../src/chain/chain.js";
+import { localnetChainOptions } from "../../src/chain/localnet-options.js";
+import { createChainSubscriptions, type ChainSubscriptions } from "../../src/chain/subscriptions/index.js";
+import { LAMPORTS_PER_SOL } from "../../src/core/amounts.js";
+import { MarketHub } from "../../src/domain/market/market-hub.js";
+import { startMarketFeed } from "../../src/domain/market/start-feed.js";
+import { associatedTokenAddress } from "../../src/launch/programs.js";
+import { buildTestApp, type TestApp } from "../helpers/app.js";
+import { dropSchema, freshSchemaName, TEST_DATABASE_URL } from "../helpers/pg.js";
+import { LaserTrade, type TradeEvent } from "@lasertrade/client";
+
+type Msg = Record<string, unknown> & { type: string };
+
+const CLI = fileURLToPath(new URL("../../packages/cli/bin/lasertrade.js", import.meta.url));
+
+/** A stream client that queues every message and waits for the next one matching a predicate. */
+class Client {
+  readonly messages: Msg[] = [];
+  private waiters: { pred: (m: Msg) => boolean; resolve: (m: Msg) => void }[] = [];
+  readonly closed: Promise<{ code: number; reason: string }>;
+
+  constructor(readonly ws: WebSocket) {
+    ws.on("message", (data) => {
+      const m = JSON.parse(data.toString()) as Msg;
+      const i = this.waiters.findIndex((w) => w.pred(m));
+      if (i >= 0) this.waiters.splice(i, 1)[0]!.resolve(m);
+      else this.messages.push(m);
+    });
+    this.closed = new Promise((resolve) =>
+      ws.on("close", (code, reason) => resolve({ code, reason: reason.toString() })),
+    );
+  }
+
+  next(pred: (m: Msg) => boolean = () => true): Promise<Msg> {
+    const i = this.messages.findIndex(pred);
+    if (i >= 0) return Promise.resolve(this.messages.splice(i, 1)[0]!);
+    return new Promise((resolve) => this.waiters.push({ pred, resolve }));
+  }
+
+  send(value: unknown): void {
+    this.ws.send(typeof value === "string" ? value : JSON.stringify(value));
+  }
+
+  /** Sends a subscribe message and waits for its acknowledgement. */
+  async subscribe(method: string, keys?: string[]): Promise<Msg> {
+    this.send(keys === undefined ? { method } : { method, keys });
+    return this.next((m) => m.type === "subscribed" || m.type === "error");
+  }
+}
+
+let localnet: LocalnetHandle;
+let chain: Chain;
+let subs: ChainSubscriptions;
+let t: TestApp;
+let url: string;
+let stopFeed: () => void;
+const gaps: string[] = [];
+
+async function connect(headers: Record<string, string> = {}): Promise<Client> {
+  const ws = new WebSocket(url, { headers });
+  const c = new Client(ws);
+  await new Promise<void>((resolve, reject) => {
+    ws.once("open", () => resolve());
+    ws.once("error", reject);
+  });
+  return c;
+}
+
+async function keyAndWallet(sol = 5n): Promise<{ apiKey: string; wallet: string }> {
+  const { apiKey, wallet } = await t.setup();
+  localnet.admin.fund(wallet, sol * LAMPORTS_PER_SOL);
+  return { apiKey, wallet };
+}
+
+async function post(apiKey: string, path: string, body: unknown): Promise<Record<string, unknown>> {
+  const res = await t.app.inject({
+    method: "POST",
+    url: path,
+    headers: { "x-api-key": apiKey, "content-type": "application/json" },
+    payload: JSON.stringify(body),
+  });
+  if (res.statusCode !== 200) throw new Error(`${path}: ${res.statusCode} ${res.body}`);
+  return res.json<Record<string, unknown>>();
+}
+
+beforeAll(async () => {
+  localnet = await startLocalnet({ port: 0, slotMs: 50 });
+  chain = createChain(localnetChainOptions(localnet, { confirmTimeoutMs: 3_000, confirmPollMs: 50 }));
+  await chain.start();
+  // A layer of the test's own (fast backoff) so the drop test resubscribes quickly.
+  subs = createChainSubscriptions({ url: localnet.wsUrl, backoff: { initialMs: 50, maxMs: 200 } });
+  const hub = new MarketHub();
+  const feed = startMarketFeed({
+    subscriptions: subs,
+    rpc: chain.rpc,
+    hub,
+    commitment: "processed",
+    onGap: (p) => gaps.push(p),
+  });
+  stopFeed = feed.stop;
+  await feed.ready;
+  t = await buildTestApp({ chain, market: { hub, limits: { authTimeoutMs: 300, maxSubscriptions: 4 } } });
+  await t.app.listen({ port: 0, host: "127.0.0.1" });
+  const addr = t.app.server.address();
+  if (addr === null || typeof addr === "string") throw new Error("no port");
+  url = `ws://127.0.0.1:${addr.port}/v1/stream`;
+});
+
+afterAll(async () => {
+  stopFeed?.();
+  await subs?.close();
+  await t?.close();
+  chain?.stop();
+  await localnet?.close();
+});
+
+describe("GET /v1/stream", () => {
+  it("x-api-key at the upgrade: a trade through the API arrives on subscribeTokenTrade and subscribeAccountTrade", async () => {
+    const { apiKey, wallet } = await keyAndWallet();
+    const { mint } = localnet.admin.createToken({ name: "Watched", symbol: "WAT" });
+    const byMint = await connect({ "x-api-key": apiKey });
+    const byWallet = await connect({ "x-api-key": apiKey });
+    expect(await byMint.subscribe("subscribeTokenTrade", [mint])).toMatchObject({
+      type: "subscribed",
+      method: "subscribeTokenTrade",
+      keys: [mint],
+      subscriptions: 1,
+    });
+    await byWallet.subscribe("subscribeAccountTrade", [wallet]);
+    const res = await post(apiKey, "/v1/trades/execute", { action: "buy", mint, amount: "0.1" });
+    const trade = await byMint.next((m) => m.type === "trade");
+    expect(trade).toMatchObject({
+      type: "trade",
+      signature: res.signature,
+      mint,
+      trader: wallet,
+      side: "buy",
+      venue: "bonding_curve",
+      pool: null,
+      is_mayhem: false,
+      curve_complete: false,
+    });
+    expect(typeof trade.slot).toBe("number");
+    for (const k of ["sol_amount", "token_amount", "virtual_sol_reserves", "virtual_token_reserves"])
+      expect(trade[k]).toMatch(/^\d+$/);
+    expect(trade.token_amount).toBe(String(await tokenBalanceOf(wallet, mint)));
+    expect(await byWallet.next((m) => m.type === "trade")).toEqual(trade);
+    // Unsubscribed: the next trade is not delivered.
+    byMint.send({ method: "unsubscribeTokenTrade", keys: [mint] });
+    expect(await byMint.next((m) => m.type === "unsubscribed")).toMatchObject({ subscriptions: 0 });
+    const second = await post(apiKey, "/v1/trades/execute", { action: "buy", mint, amount: "0.05" });
+    expect((await byWallet.next((m) => m.type === "trade")).signature).toBe(second.signature);
+    expect(byMint.messages.filter((m) => m.type === "trade")).toEqual([]);
+    byMint.ws.close();
+    byWallet.ws.close();
+  });
+
+  it("auth message: a token created through the API arrives as new_token; a migration as migration", async () => {
+    const { apiKey, wallet } = await keyAndWallet(10n);
+    const c = await connect();
+    c.send({ method: "auth", api_key: apiKey });
+    expect(await c.next()).toEqual({ type: "authenticated" });
+    await c.subscribe("subscribeNewToken");
+    await c.subscribe("subscribeMigration");
+    const created = await post(apiKey, "/v1/laser/create", {
+      name: "Streamed",
+      symbol: "STR",
+      uri: "https://example.test/s.json",
+    });
+    const nt = await c.next((m) => m.type === "new_token");
+    expect(nt).toMatchObject({
+      type: "new_token",
+      signature: created.signature,
+      mint: created.mint,
+      name: "Streamed",
+      symbol: "STR",
+      uri: "https://example.test/s.json",
+      creator: wallet,
+      trader: wallet,
+      is_mayhem: false,
+      is_cashback: false,
+    });
+    const { mint } = localnet.admin.createToken();
+    localnet.admin.complete(mint);
+    const { pool, signature } = localnet.admin.migrate(mint);
+    expect(await c.next((m) => m.type === "migration")).toMatchObject({
+      type: "migration",
+      signature,
+      mint,
+      pool,
+      pool_migration_fee: "15000001",
+    });
+    c.ws.close();
+  });
+
+  it("refuses an unknown key at the upgrade (401), a late auth (4401) and a bad auth message (4401)", async () => {
+    const refused = new WebSocket(url, { headers: { "x-api-key": "not-a-key" } });
+    refused.on("error", () => undefined);
+    const status = await new Promise<number>((resolve) =>
+      refused.on("unexpected-response", (_req, res) => resolve(res.statusCode ?? 0)),
+    );
+    expect(status).toBe(401);
+    refused.terminate();
+
+    const silent = await connect();
+    expect(await silent.closed).toMatchObject({ code: 4401 });
+
+    const bad = await connect();
+    bad.send({ method: "auth", api_key: "wrong" });
+    expect(await bad.closed).toMatchObject({ code: 4401 });
+  });
+
+  it("bad messages get an error message and the connection stays open", async () => {
+    const { apiKey } = await keyAndWallet(0n);
+    const c = await connect();
+    c.send({ method: "subscribeNewToken" });
+    expect((await c.next()).message).toMatch(/authenticate first/);
+    c.send({ method: "auth", api_key: apiKey });
+    await c.next((m) => m.type === "authenticated");
+    const cases: [unknown, RegExp][] = [
+      ["{not json", /not valid JSON/],
+      [[1, 2], /JSON object/],
+      [{ keys: [] }, /method is required/],
+      [{ method: "subscribeEverything" }, /unknown method/],
+      [{ method: "subscribeTokenTrade" }, /non-empty array of mint addresses/],
+      [{ method: "subscribeAccountTrade", keys: ["nope"] }, /is not a valid address/],
+      [{ method: "subscribeTokenTrade", keys: [1] }, /is not a valid address/],
+      [{ method: "auth" }, /api_key/],
+    ];
+    for (const [message, expected] of cases) {
+      c.send(typeof message === "string" ? message : JSON.stringify(message));
+      const reply = await c.next();
+      expect(reply.type).toBe("error");
+      expect(reply.message).toMatch(expected);
+    }
+    // The limit (4 in this app): new tokens + 3 mints fit, a fourth mint does not.
+    expect((await c.subscribe("subscribeNewToken")).type).toBe("subscribed");
+    const keys = Array.from({ length: 4 }, (_, i) => `${"1".repeat(31)}${"ABCD"[i]}`);
+    expect(await c.subscribe("subscribeTokenTrade", keys)).toMatchObject({
+      type: "error",
+      message: expect.stringMatching(/at most 4 subscriptions/),
+    });
+    c.send({ method: "ping" });
+    expect(await c.next()).toEqual({ type: "pong" });
+    const metrics = (await t.app.inject({ method: "GET", url: "/metrics" })).body;
+    expect(metrics).toMatch(/^lasertrade_stream_connections [1-9]/m);
+    expect(metrics).toMatch(/^lasertrade_stream_subscriptions [1-9]/m);
+    expect(metrics).toMatch(/^lasertrade_stream_closed_total\{reason="unauthorized"\} [1-9]/m);
+    expect(metrics).toMatch(/^lasertrade_stream_messages_delivered_total [1-9]/m);
+    c.ws.close();
+  });
+
+  it("the typed client: stream() authenticates, subscribes and yields typed events with bigint amounts", async () => {
+    const { apiKey, wallet } = await keyAndWallet();
+    const { mint } = localnet.admin.createToken();
+    const client = new LaserTrade({
+      baseUrl: url.replace(/^ws/, "http").replace(/\/v1\/stream$/, ""),
+      apiKey,
+    });
+    const stream = await client.stream();
+    await stream.subscribeTokenTrade([mint]);
+    await expect(stream.subscribeAccountTrade(["bad"])).rejects.toThrow(/not a valid address/);
+    const res = await post(apiKey, "/v1/trades/execute", { action: "buy", mint, amount: "0.02" });
+    const iterator = stream[Symbol.asyncIterator]();
+    const { value } = await iterator.next();
+    expect(value).toMatchObject({ type: "trade", signature: res.signature, trader: wallet, side: "buy" });
+    const ev = value as TradeEvent;
+    expect(typeof ev.sol_amount).toBe("bigint");
+    expect(ev.token_amount).toBe(await tokenBalanceOf(wallet, mint));
+    stream.close();
+    expect((await stream.closed).code).toBe(1000);
+    await expect(new LaserTrade({ baseUrl: client.baseUrl, apiKey: "lt_unknown" }).stream()).rejects.toThrow(
+      /4401/,
+    );
+  });
+
+  it("the CLI: `lasertrade --json stream trades <mint>` prints one JSON line per trade; the table mode a header and rows", async () => {
+    const { apiKey, wallet } = await keyAndWallet();
+    const { mint } = localnet.admin.createToken();
+    const baseUrl = url.replace(/^ws/, "http").replace(/\/v1\/stream$/, "");
+    const env = {
+      ...process.env,
+      LASERTRADE_URL: baseUrl,
+      LASERTRADE_API_KEY: apiKey,
+      LASERTRADE_CONFIG: "/nonexistent/lasertrade.json",
+    };
+    const json = spawn(process.execPath, [CLI, "--json", "stream", "trades", mint], { env });
+    const table = spawn(process.execPath, [CLI, "stream", "account", wallet], { env });
+    const lines = (child: typeof json) => {
+      const out: string[] = [];
+      let buf = "";
+      child.stdout.on("data", (d: Buffer) => {
+        buf += d.toString();
+        const parts = buf.split("\n");
+        buf = parts.pop()!;
+        out.push(...parts);
+      });
+      return out;
+    };
+    const jsonLines = lines(json);
+    const tableLines = lines(table);
+    try {
+      await waitFor(() => tableLines.length >= 1);
+      let res: Record<string, unknown> | null = null;
+      // Retry the trade until the CLI (a separate process) has subscribed and seen one.
+      while (jsonLines.length === 0) {
+        res = await post(apiKey, "/v1/trades/execute", { action: "buy", mint, amount: "0.01" });
+        await new Promise((r) => setTimeout(r, 300));
+      }
+      const first = JSON.parse(jsonLines[0]!) as Record<string, unknown>;
+      expect(first).toMatchObject({ type: "trade", mint, trader: wallet, side: "buy" });
+      expect(typeof first.sol_amount).toBe("number");
+      expect(res).not.toBeNull();
+      await waitFor(() => tableLines.length >= 2);
+      expect(tableLines[0]).toMatch(/^time\s+type\s+side\s+mint/);
+      expect(tableLines[1]).toContain(wallet);
+    } finally {
+      json.kill("SIGINT");
+      table.kill("SIGINT");
+    }
+  });
+
+  it("after the PubSub connection drops, the feed resubscribes and later trades arrive (the gap is reported)", async () => {
+    const { apiKey, wallet } = await keyAndWallet();
+    const { mint } = localnet.admin.createToken();
+    const c = await connect({ "x-api-key": apiKey });
+    await c.subscribe("subscribeAccountTrade", [wallet]);
+    expect(localnet.admin.dropPubSubConnections()).toBeGreaterThan(0);
+    await waitFor(() => gaps.length >= 2);
+    const res = await post(apiKey, "/v1/trades/execute", { action: "buy", mint, amount: "0.01" });
+    expect((await c.next((m) => m.type === "trade")).signature).toBe(res.signature);
+    c.ws.close();
+  });
+});
+
+async function tokenBalanceOf(owner: string, mint: string): Promise<bigint> {
+  const conn = new Connection(localnet.rpcUrl, "processed");
+  const mintKey = new PublicKey(mint);
+  const info = await conn.getAccountInfo(mintKey);
+  if (info === null) throw new Error("mint missing");
+  const ata = associatedTokenAddress(new PublicKey(owner), mintKey, info.owner);
+  return BigInt((await conn.getTokenAccountBalance(ata)).value.amount);
+}
+
+async function waitFor(cond: () => boolean): Promise<void> {
+  while (!cond()) await new Promise((r) => setTimeout(r, 20));
+}
+
+describe.skipIf(TEST_DATABASE_URL === undefined)(
+  "GET /v1/stream on PostgreSQL, two apps on one database",
+  () => {
+    const schema = freshSchemaName("stream");
+    afterAll(async () => {
+      if (TEST_DATABASE_URL !== undefined) await dropSchema(TEST_DATABASE_URL, schema);
+    });
+
+    it("each app holds its own logs subscriptions; a key made on one authenticates on the other; both stream the trade", async () => {
+      const pgUrl = TEST_DATABASE_URL!;
+      const apps: { app: TestApp; stop: () => void; subs: ChainSubscriptions; url: string }[] = [];
+      for (let i = 0; i < 2; i++) {
+        const own = createChainSubscriptions({ url: localnet.wsUrl });
+        const hub = new MarketHub();
+        const f = startMarketFeed({ subscriptions: own, rpc: chain.rpc, hub });
+        await f.ready;
+        const app = await buildTestApp({ chain, databaseUrl: pgUrl, pgSchema: schema, market: { hub } });
+        await app.app.listen({ port: 0, host: "127.0.0.1" });
+        const a = app.app.server.address();
+        if (a === null || typeof a === "string") throw new Error("no port");
+        apps.push({ app, stop: f.stop, subs: own, url: `ws://127.0.0.1:${a.port}/v1/stream` });
+      }
+      try {
+        const { apiKey, wallet } = await apps[0]!.app.setup();
+        localnet.admin.fund(wallet, 5n * LAMPORTS_PER_SOL);
+        const { mint } = localnet.admin.createToken();
+        const clients: Client[] = [];
+        for (const a of apps) {
+          const ws = new WebSocket(a.url);
+          const c = new Client(ws);
+          await new Promise<void>((r) => ws.once("open", () => r()));
+          c.send({ method: "auth", api_key: apiKey });
+          await c.next((m) => m.type === "authenticated");
+          await c.subscribe("subscribeTokenTrade", [mint]);
+          clients.push(c);
+        }
+        const res = await apps[0]!.app.app.inject({
+          method: "POST",
+          url: "/v1/trades/execute",
+          headers: { "x-api-key": apiKey, "content-type": "application/json" },
+          payload: JSON.stringify({ action: "buy", mint, amount: "0.01" }),
+        });
+        expect(res.statusCode, res.body).toBe(200);
+        const signature = res.json<{ signature: string }>().signature;
+        for (const c of clients) {
+          expect((await c.next((m) => m.type === "trade")).signature).toBe(signature);
+          c.ws.close();
+        }
+      } finally {
+        for (const a of apps) {
+          a.stop();
+          await a.subs.close();
+          await a.app.close();
+        }
+      }
+    });
+  },
+);

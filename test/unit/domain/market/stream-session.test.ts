@@ -1,0 +1,125 @@
+/** StreamSession and MarketHub: limits, slow readers, fan-out, cleanup on close. */
+import { describe, expect, it } from "vitest";
+import { Keypair } from "@solana/web3.js";
+import { MarketHub } from "../../../../src/domain/market/market-hub.js";
+import type { TradeMessage } from "../../../../src/domain/market/messages.js";
+import { CLOSE, StreamSession, type StreamTransport } from "../../../../src/domain/market/stream-session.js";
+
+/** A transport whose socket never drains: every sent byte stays queued (a client that never reads). */
+function transport(drains: boolean) {
+  const sent: string[] = [];
+  let queued = 0;
+  let closed: { code: number; reason: string } | null = null;
+  const t: StreamTransport = {
+    send: (text) => {
+      sent.push(text);
+      if (!drains) queued += text.length;
+    },
+    bufferedBytes: () => queued,
+    close: (code, reason) => {
+      closed = { code, reason };
+    },
+  };
+  return { t, sent, closedWith: () => closed, queued: () => queued };
+}
+
+const limits = { maxSubscriptions: 3, maxQueuedBytes: 4_096, authTimeoutMs: 1_000 };
+const addr = () => Keypair.generate().publicKey.toBase58();
+
+function trade(mint: string, trader: string, i: number): TradeMessage {
+  return {
+    type: "trade",
+    signature: `sig${i}`,
+    slot: i,
+    mint,
+    timestamp: 0,
+    venue: "bonding_curve",
+    pool: null,
+    trader,
+    side: "buy",
+    sol_amount: "1",
+    token_amount: "1",
+    virtual_sol_reserves: "1",
+    virtual_token_reserves: "1",
+    real_sol_reserves: "1",
+    real_token_reserves: "1",
+    market_cap_sol: "0.000000001",
+    is_mayhem: false,
+    is_cashback: false,
+    curve_complete: false,
+  };
+}
+
+describe("StreamSession", () => {
+  it("a client that never reads is closed with 4008 once its queue passes the limit; the others keep receiving", async () => {
+    const hub = new MarketHub();
+    const mint = addr();
+    const slow = transport(false);
+    const fast = transport(true);
+    const s1 = new StreamSession(slow.t, { hub, limits, authenticate: async () => true }, true);
+    const s2 = new StreamSession(fast.t, { hub, limits, authenticate: async () => true }, true);
+    await s1.onText(JSON.stringify({ method: "subscribeTokenTrade", keys: [mint] }));
+    await s2.onText(JSON.stringify({ method: "subscribeTokenTrade", keys: [mint] }));
+    const trader = addr();
+    for (let i = 0; i < 1_000; i++) hub.publish(trade(mint, trader, i));
+    expect(slow.closedWith()).toMatchObject({ code: CLOSE.slowReader });
+    // Bounded: never more than the limit queued.
+    expect(slow.queued()).toBeLessThanOrEqual(limits.maxQueuedBytes);
+    expect(fast.sent.filter((m) => m.includes('"type":"trade"'))).toHaveLength(1_000);
+    expect(fast.closedWith()).toBeNull();
+    // The closed session left the hub: publishing reaches only the fast one.
+    expect(hub.publish(trade(mint, addr(), 1_001))).toBe(1);
+  });
+
+  it("counts subscriptions across topics and refuses past the limit without closing", async () => {
+    const hub = new MarketHub();
+    const tr = transport(true);
+    const s = new StreamSession(tr.t, { hub, limits, authenticate: async () => true }, true);
+    await s.onText(JSON.stringify({ method: "subscribeNewToken" }));
+    await s.onText(JSON.stringify({ method: "subscribeAccountTrade", keys: [addr(), addr()] }));
+    expect(s.subscriptionCount()).toBe(3);
+    await s.onText(JSON.stringify({ method: "subscribeMigration" }));
+    expect(JSON.parse(tr.sent.at(-1)!)).toMatchObject({ type: "error" });
+    await s.onText(JSON.stringify({ method: "unsubscribeNewToken" }));
+    await s.onText(JSON.stringify({ method: "subscribeMigration" }));
+    expect(JSON.parse(tr.sent.at(-1)!)).toMatchObject({ type: "subscribed", subscriptions: 3 });
+    expect(tr.closedWith()).toBeNull();
+  });
+
+  it("without a key at the upgrade: closes 4401 when the deadline passes, delivers nothing before auth", async () => {
+    const hub = new MarketHub();
+    const tr = transport(true);
+    let fire: () => void = () => undefined;
+    const s = new StreamSession(
+      tr.t,
+      {
+        hub,
+        limits,
+        authenticate: async () => true,
+        setTimer: (fn) => {
+          fire = fn;
+          return { cancel: () => undefined };
+        },
+      },
+      false,
+    );
+    s.deliver("{}");
+    expect(tr.sent).toEqual([]);
+    fire();
+    expect(tr.closedWith()).toMatchObject({ code: CLOSE.unauthorized });
+  });
+
+  it("a trade reaches a sink once when it holds both the mint and the trader", async () => {
+    const hub = new MarketHub();
+    const got: string[] = [];
+    const sink = { deliver: (t: string) => got.push(t) };
+    const mint = addr();
+    const trader = addr();
+    hub.addKey("token", mint, sink);
+    hub.addKey("account", trader, sink);
+    expect(hub.publish(trade(mint, trader, 1))).toBe(1);
+    expect(got).toHaveLength(1);
+    hub.removeSink(sink, { token: [mint], account: [trader] });
+    expect(hub.keyCounts()).toEqual({ mints: 0, accounts: 0 });
+  });
+});
