@@ -1,5 +1,8 @@
 /** Process entry: config, store, vault check, (sandbox) localnet, app, listen, graceful shutdown. */
+import { startBanner } from "./runtime/banner.js";
+import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
+import { startWebhookWorker } from "./domain/webhooks/worker.js";
 import { buildApp } from "./http/app.js";
 import { MarketHub } from "./domain/market/market-hub.js";
 import { curveSupplyFrom, startMarketFeed } from "./domain/market/start-feed.js";
@@ -114,6 +117,18 @@ async function main(): Promise<void> {
     await doctorAtStart(config.doctorAtStart, { cluster: config.cluster, chain: chainOptions }, logger);
 
     cleanups.push(startServiceMaintenance({ config, store, chain, logger }));
+    // Issue 20: webhook deliveries, leased in the database, so every process may send.
+    cleanups.push(
+      startWebhookWorker({
+        store,
+        vault,
+        clock: () => new Date(),
+        owner: randomUUID(),
+        allowPrivate: config.sandbox || config.webhookAllowPrivate,
+        onError: (e) =>
+          logger.warn({ err: { message: (e as Error).message } }, "webhook delivery pass failed"),
+      }),
+    );
 
     let rateLimiter = storeRateLimiter(store);
     if (config.redisUrl !== undefined) {
@@ -157,6 +172,8 @@ async function main(): Promise<void> {
     // app.close() stops accepting, lets in-flight requests finish, then the rest closes in reverse order.
     cleanups.push(() => app.close());
     await app.listen({ port: config.port, host: config.host });
+    // Issue 22: one human-readable line (the JSON log stays on stdout for machines).
+    process.stderr.write(`${startBanner(config.host, config.port)}\n`);
 
     let stopping = false;
     const stop = (signal: string): void => {

@@ -313,6 +313,8 @@ export function createChain(options: ChainOptions): Chain {
         wires: txs.map((t) => t.wire),
         signatures: txs.map((t) => t.signature),
         confirm: flags.confirm,
+        // Issue 22: a bundle the relay reports failed has its first leg simulated to say why.
+        rpc,
         timeoutMs: options.bundleConfirmTimeoutMs,
         pollMs: options.bundlePollMs ?? 1000,
         clock,

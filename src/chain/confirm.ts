@@ -108,9 +108,10 @@ export async function confirmSignature(input: ConfirmSignatureInput): Promise<Co
 }
 
 async function describeFailure(input: ConfirmSignatureInput, err: unknown): Promise<OnChainFailure> {
-  const programError = decodeProgramError(err, input.wire);
-  // Logs cost more reads, only on the failure path; their absence does not hide the error itself.
+  // Logs cost more reads, only on the failure path; their absence does not hide the error itself. They name the
+  // program that raised the error (a CPI's callee), so they are read before decoding.
   const logs = await failureLogs(input);
+  const programError = decodeProgramError(err, input.wire, logs);
   return { err, summary: describeTransactionError(err, programError), programError, logs: logsExcerpt(logs) };
 }
 

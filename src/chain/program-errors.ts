@@ -1,7 +1,8 @@
 import { VersionedTransaction } from "@solana/web3.js";
-import { LAUNCH_PROGRAM_ID, LAUNCH_SWAP_PROGRAM_ID } from "../launch/programs.js";
+import { LAUNCH_FEE_PROGRAM_ID, LAUNCH_PROGRAM_ID, LAUNCH_SWAP_PROGRAM_ID } from "../launch/programs.js";
 import { launchSdk, launchSwapSdk } from "../launch/sdk.js";
 import { isObject } from "./json-rpc.js";
+import { BUILTIN_PROGRAM_ERRORS, insufficientLamportsMessage } from "./program-error-tables.js";
 
 /** A custom program error resolved to its IDL name. */
 export interface ProgramError {
@@ -14,6 +15,8 @@ export interface ProgramError {
   name: string | null;
   /** Index of the failing instruction in the transaction. */
   instructionIndex: number;
+  /** A plain-words reading of the failure when the log says more than the code (e.g. lamports short). */
+  message?: string;
 }
 
 interface IdlError {
@@ -50,13 +53,35 @@ const ANCHOR_ERRORS: Record<number, string> = {
 };
 
 function idlIndex(errors: readonly IdlError[] | undefined): Map<number, string> {
-  return new Map((errors ?? []).map((e) => [e.code, e.name]));
+  // Anchor's Program turns IDL names camelCase; the programs' own (and the other IDLs') names are PascalCase.
+  return new Map((errors ?? []).map((e) => [e.code, e.name.charAt(0).toUpperCase() + e.name.slice(1)]));
+}
+
+/** The fee program's error table, from the IDL the launch SDK ships (reached through its offline program). */
+function feeProgramErrors(): readonly IdlError[] {
+  try {
+    // Offline: the program object only carries the IDL; no connection is ever used (the SDK does the same).
+    const program = launchSdk.getPumpFeeProgram(
+      null as unknown as Parameters<typeof launchSdk.getPumpFeeProgram>[0],
+    );
+    return (program.idl.errors ?? []) as readonly IdlError[];
+  } catch {
+    return [];
+  }
 }
 
 // Built lazily on first use and kept: the IDLs are static data shipped with the SDKs.
 let programTables: Map<string, { label: string; names: Map<number, string> }> | undefined;
 function tables() {
   programTables ??= new Map([
+    ...BUILTIN_PROGRAM_ERRORS.map(
+      (t) =>
+        [
+          t.programId,
+          { label: t.label, names: new Map(Object.entries(t.names).map(([c, n]) => [Number(c), n])) },
+        ] as const,
+    ),
+    [LAUNCH_FEE_PROGRAM_ID.toBase58(), { label: "fee", names: idlIndex(feeProgramErrors()) }],
     [
       LAUNCH_PROGRAM_ID.toBase58(),
       { label: "launch", names: idlIndex(launchSdk.pumpIdl.errors as readonly IdlError[]) },
@@ -81,9 +106,17 @@ export function customErrorOf(err: unknown): { instructionIndex: number; code: n
  * Resolves a transaction error to the failing program and the IDL name of its custom code, using the signed
  * transaction to find which program the failing instruction called. Null when the error is not custom.
  */
-export function decodeProgramError(err: unknown, wire: Uint8Array): ProgramError | null {
+export function decodeProgramError(
+  err: unknown,
+  wire: Uint8Array,
+  logs?: readonly string[] | null,
+): ProgramError | null {
   const custom = customErrorOf(err);
   if (!custom) return null;
+  // The log names the program that raised the error, which is not the instruction's program when the error
+  // came from a CPI (the System program's "insufficient lamports" inside a launch buy).
+  const raised = failingProgramFromLogs(logs);
+  if (raised !== undefined) return namedProgramError(custom, raised, logs);
   let programId = "unknown";
   try {
     const message = VersionedTransaction.deserialize(wire).message;
@@ -93,7 +126,19 @@ export function decodeProgramError(err: unknown, wire: Uint8Array): ProgramError
   } catch {
     // Undecodable bytes: report the code without a program.
   }
-  return namedProgramError(custom, programId);
+  return namedProgramError(custom, programId, logs);
+}
+
+/**
+ * The program that raised a failure: the FIRST "Program <id> failed" line (the innermost call fails first;
+ * every caller above it then fails with the same error).
+ */
+function failingProgramFromLogs(logs: readonly string[] | null | undefined): string | undefined {
+  for (const l of logs ?? []) {
+    const id = /^Program (\w+) failed/.exec(l)?.[1];
+    if (id !== undefined) return id;
+  }
+  return undefined;
 }
 
 /**
@@ -106,34 +151,40 @@ export function decodeProgramErrorFromLogs(
 ): ProgramError | null {
   const custom = customErrorOf(err);
   if (!custom) return null;
-  const failed = (logs ?? [])
-    .map((l) => /^Program (\w+) failed/.exec(l)?.[1])
-    .filter((id) => id !== undefined);
-  return namedProgramError(custom, failed.at(-1) ?? "unknown");
+  return namedProgramError(custom, failingProgramFromLogs(logs) ?? "unknown", logs);
 }
 
 function namedProgramError(
   custom: { instructionIndex: number; code: number },
   programId: string,
+  logs?: readonly string[] | null,
 ): ProgramError {
   const table = tables().get(programId);
   const name = table?.names.get(custom.code) ?? (table ? (ANCHOR_ERRORS[custom.code] ?? null) : null);
+  const message = insufficientLamportsMessage(logs);
   return {
     program: table?.label ?? programId,
     programId,
     code: custom.code,
     name,
     instructionIndex: custom.instructionIndex,
+    ...(message !== undefined ? { message } : {}),
   };
 }
 
 /** The part of a program error an API body and an execution record carry. */
-export function programErrorBody(p: Pick<ProgramError, "program" | "code" | "name">): {
+export function programErrorBody(p: Pick<ProgramError, "program" | "code" | "name" | "message">): {
   program: string;
   code: number;
   name: string | null;
+  message?: string;
 } {
-  return { program: p.program, code: p.code, name: p.name };
+  return {
+    program: p.program,
+    code: p.code,
+    name: p.name,
+    ...(p.message !== undefined ? { message: p.message } : {}),
+  };
 }
 
 const EXCERPT_LINES = 8;
@@ -154,6 +205,8 @@ export function logsExcerpt(logs: readonly string[] | null | undefined): string[
 export function describeTransactionError(err: unknown, programError: ProgramError | null): string {
   if (programError) {
     const name = programError.name ?? `custom error ${programError.code}`;
+    if (programError.message !== undefined)
+      return `${programError.message} (${programError.program} program ${name})`;
     return `${programError.program} program error ${programError.code} (${name}) in instruction ${programError.instructionIndex}`;
   }
   return typeof err === "string" ? err : JSON.stringify(err);

@@ -88,6 +88,10 @@ export interface RpcClient {
   getBlockHeight(): Promise<number>;
   /** Log lines of a landed transaction (null when the node does not have it). */
   getTransactionLogs(signature: string): Promise<string[] | null>;
+  /** The owner's token accounts under one token program (jsonParsed), at the client's commitment. */
+  getTokenAccountsByOwner(owner: PublicKey, programId: PublicKey): Promise<WithSlot<OwnedTokenAccount[]>>;
+  /** The landed transaction's JSON (`meta` with balances, `transaction.message.accountKeys`); null if unknown. */
+  getTransactionJson(signature: string): Promise<unknown>;
 }
 
 // getMultipleAccounts accepts at most 100 keys per call.
@@ -219,6 +223,22 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
     async getBlockHeight() {
       return toSafeNumber(await read("getBlockHeight", [{ commitment: "confirmed" }]), "blockHeight");
     },
+    async getTokenAccountsByOwner(owner, programId) {
+      const res = await read("getTokenAccountsByOwner", [
+        owner.toBase58(),
+        { programId: programId.toBase58() },
+        { encoding: "jsonParsed", commitment },
+      ]);
+      const { slot, value } = contextValue("getTokenAccountsByOwner", res);
+      const list = Array.isArray(value) ? value : [];
+      return { slot, value: list.flatMap((entry) => ownedTokenAccount(entry, programId)) };
+    },
+    async getTransactionJson(signature) {
+      return read("getTransaction", [
+        signature,
+        { encoding: "json", commitment: "confirmed", maxSupportedTransactionVersion: 0 },
+      ]);
+    },
     async getTransactionLogs(signature) {
       const res = await read("getTransaction", [
         signature,
@@ -266,4 +286,32 @@ function decodeStatus(s: unknown): SignatureStatus | null {
     confirmationStatus:
       level === "processed" || level === "confirmed" || level === "finalized" ? level : null,
   };
+}
+
+/** One token account of an owner, as getTokenAccountsByOwner (jsonParsed) describes it. */
+export interface OwnedTokenAccount {
+  address: string;
+  mint: string;
+  /** Atomic units. */
+  amount: bigint;
+  decimals: number;
+  tokenProgram: string;
+}
+
+function ownedTokenAccount(entry: unknown, programId: PublicKey): OwnedTokenAccount[] {
+  if (!isObject(entry) || typeof entry.pubkey !== "string" || !isObject(entry.account)) return [];
+  const data = entry.account.data;
+  if (!isObject(data) || !isObject(data.parsed) || !isObject(data.parsed.info)) return [];
+  const info = data.parsed.info;
+  const amount = isObject(info.tokenAmount) ? info.tokenAmount : {};
+  if (typeof info.mint !== "string" || typeof amount.amount !== "string") return [];
+  return [
+    {
+      address: entry.pubkey,
+      mint: info.mint,
+      amount: BigInt(amount.amount),
+      decimals: typeof amount.decimals === "number" ? amount.decimals : 0,
+      tokenProgram: programId.toBase58(),
+    },
+  ];
 }

@@ -29,7 +29,7 @@ export async function simulate(
   if (value.err === null || value.err === undefined) {
     return { ok: true, unitsConsumed: value.unitsConsumed, logs: logsExcerpt(value.logs) };
   }
-  const programError = decodeProgramError(value.err, wire);
+  const programError = decodeProgramError(value.err, wire, value.logs);
   return {
     ok: false,
     err: value.err,

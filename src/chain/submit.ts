@@ -1,4 +1,4 @@
-import { ApiError } from "../core/errors.js";
+import { ApiError, SPEC } from "../core/errors.js";
 import type { BundleRelayClient } from "./bundle-relay-client.js";
 import type { Clock } from "./clock.js";
 import { confirmBundle } from "./confirm-bundle.js";
@@ -142,6 +142,8 @@ export interface SubmitBundleInput {
   wires: Uint8Array[];
   signatures: string[];
   confirm: boolean;
+  /** When given, a bundle the relay reports failed gets its legs simulated to name the failing one. */
+  rpc?: Pick<RpcClient, "simulateTransaction">;
   timeoutMs: number;
   pollMs: number;
   clock: Clock;
@@ -175,10 +177,45 @@ export async function submitBundle(input: SubmitBundleInput): Promise<SubmitBund
     return { bundleId, confirmed: true, confirmationStatus: landed.confirmationStatus };
   } catch (e) {
     if (e instanceof ApiError) {
-      throw new SubmissionError(e.status, e.detail, { ...e.extra, signatures: input.signatures }, true);
+      const why = e.detail === SPEC.bundle.failed ? await failingLeg(input) : {};
+      throw new SubmissionError(
+        e.status,
+        e.detail,
+        { ...e.extra, ...why, signatures: input.signatures },
+        true,
+      );
     }
     throw e;
   }
+}
+
+/**
+ * Why a failed bundle failed: the first leg whose simulation fails, with its error, program error and logs.
+ * Legs run in order, so a later leg is simulated only when the earlier ones pass on their own (a create-led
+ * buy cannot pass before its create landed: then only the legs up to it are named). Nothing when no rpc was
+ * given or every simulated leg passes.
+ */
+async function failingLeg(input: SubmitBundleInput): Promise<Record<string, unknown>> {
+  if (input.rpc === undefined) return {};
+  for (const [index, wire] of input.wires.entries()) {
+    let outcome;
+    try {
+      outcome = await simulate(input.rpc, wire);
+    } catch {
+      return {};
+    }
+    if (!outcome.ok) {
+      return {
+        failed_leg: index,
+        reason: outcome.summary,
+        ...(outcome.programError ? { program_error: programErrorBody(outcome.programError) } : {}),
+        logs: outcome.logs,
+      };
+    }
+    // A create-led bundle's later legs need the earlier ones landed: stop after the first leg passes.
+    if (index === 0 && input.wires.length > 1) return {};
+  }
+  return {};
 }
 
 /**

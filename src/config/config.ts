@@ -2,6 +2,7 @@
  * Every environment variable of the service, parsed and validated once into a frozen `Config`.
  * Nothing else in the code base reads `process.env`. Each variable is documented in docs/configuration.md.
  */
+import { loadEventSettings } from "./events.js";
 import type { ChainOptions } from "../chain/chain.js";
 import { addressList, ConfigError, int, oneOf, raw, url } from "./parse.js";
 
@@ -70,6 +71,11 @@ export interface Config {
   readonly reconcileGraceMs: number;
   /** Warm venue state (issue 18): RPC_WS_URL, WATCH_MINTS, WATCHED_MINTS_MAX, STATE_MAX_AGE_SLOTS, WATCH_IDLE_MS. */
   readonly warmState: Readonly<WarmStateSettings>;
+  /** Sent executions without a verdict (confirm off, wait ended) get their first chain look this soon. */
+  readonly reconcileFirstLookMs: number;
+  // Issue 20: events retention and webhook URL policy (config/events.ts).
+  readonly eventsRetentionDays: number;
+  readonly webhookAllowPrivate: boolean;
 }
 
 const CLUSTERS: readonly Cluster[] = ["localnet", "mainnet", "devnet", "custom"];
@@ -175,6 +181,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
       86_400_000,
     ),
     warmState: Object.freeze(loadWarmStateSettings(env)),
+    reconcileFirstLookMs: int(env, "RECONCILE_FIRST_LOOK_MS", 2000, 1, 86_400_000),
+    ...loadEventSettings(env),
   };
   return Object.freeze(config);
 }

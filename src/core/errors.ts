@@ -261,3 +261,28 @@ export const WATCH_RULES = {
   notWatched: "mint not watched",
   disabled: "the warm venue state is off (WATCHED_MINTS_MAX=0)",
 } as const;
+
+/** Issue 22: outcomes, pre-send affordability, quotes, balances, per-request fees and unknown fields. */
+export const OUTCOME_RULES = {
+  signatureInvalid: "signature must be a base58 transaction signature",
+  /** Followed by the wallet, its balance and what the execution needs (see domain/execution/affordability.ts). */
+  insufficientSolPrefix: "insufficient SOL: wallet ",
+} as const;
+
+/** Execution events, the stream, waiting for one execution, and webhooks (issue 20). */
+export const EVENTS = {
+  executionNotFound: "execution not found",
+  waitInvalid: "wait must be an integer number of seconds from 0 to 60",
+  cursorInvalid: "after must be a cursor returned as next_cursor by this endpoint",
+  eventCursorInvalid: "after and Last-Event-ID must be an event id (a non-negative integer) from this stream",
+  eventLimitInvalid: "limit must be an integer from 1 to 1000",
+  typesInvalid: "types must be a comma-separated list of event types such as execution.confirmed",
+  kindInvalid: "kind must be one of trade, create, bundle, claim, consolidate, transfer, split",
+  webhookNotFound: "webhook not found",
+  deliveryNotFound: "delivery not found",
+  webhookUrlInvalid: "url must be an absolute https or http URL without credentials",
+  webhookUrlPrivate: "url must not resolve to a loopback, private, link-local or metadata address",
+  webhookUrlUnresolvable: "url host does not resolve",
+  webhookTypesInvalid: 'types must be a non-empty list of event types such as execution.confirmed, or ["*"]',
+  webhookWalletsInvalid: "wallets must be a list of wallet public keys",
+} as const;

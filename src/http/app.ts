@@ -18,12 +18,16 @@ import { openapiBodyTypes } from "./openapi-body-types.js";
 import { observeOutcomes } from "../domain/execution/outcome-observer.js";
 import { createMetrics, type Metrics } from "../observability/metrics.js";
 import { executionRoutes } from "./executions.js";
+import { eventRoutes, type EventStreamTiming } from "./events.js";
+import { webhookRoutes } from "./webhooks.js";
+import type { HostLookup } from "../domain/webhooks/url-policy.js";
 import { healthRoutes } from "./health.js";
 import type { RateLimiter } from "./rate-limiters.js";
 import { setupRoutes } from "./setup.js";
 import { solRoutes } from "./sol.js";
 import { tradeRoutes } from "./trades.js";
 import { walletRoutes } from "./wallets.js";
+import { balanceRoutes } from "./balances.js";
 import { tokenRoutes } from "./tokens.js";
 import { bundleRoutes } from "./bundles.js";
 import { startWarmVenues } from "../domain/watch/setup.js";
@@ -63,6 +67,10 @@ export interface AppDeps {
    * the stream metrics. Omitted: the route serves a hub nothing publishes to.
    */
   market?: { hub: MarketHub; limits?: Partial<StreamLimits>; metrics?: StreamMetrics; pingMs?: number };
+  /** Issue 20: timing of GET /v1/events (heartbeat, re-read); omitted = the defaults. */
+  events?: EventStreamTiming;
+  /** Issue 20: host resolution of webhook URLs (tests); omitted = the system resolver. */
+  webhookLookup?: HostLookup;
 }
 
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -195,6 +203,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   solRoutes(app, deps);
   tokenRoutes(app, deps);
   bundleRoutes(app, deps);
+  // Issue 20: execution events.
+  eventRoutes(app, deps);
+  // Issue 22: wallet balances.
+  balanceRoutes(app, deps);
   keyRoutes(app, deps);
   accountRoutes(app, deps);
   activityRoutes(app, deps);
@@ -207,6 +219,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     pingMs: deps.market?.pingMs,
     metrics: deps.market?.metrics ?? createStreamMetrics(metrics.registry),
   });
+  webhookRoutes(app, deps);
   return app;
 }
 

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from "fastify";
 import { executeBundle, type BundleDeps } from "../domain/bundle/service.js";
 import { executeRoute, type RouteDeps } from "./execute-route.js";
-import { apiKeySecurity, executionErrors } from "./schemas.js";
+import { apiKeySecurity, executionErrors, executionIdSchema } from "./schemas.js";
 
 // Documented, not typed: the shape rules and their exact texts are the domain parser's.
 const bundleBody = {
@@ -24,6 +24,7 @@ const bundleBody = {
 const bundleResponseSchema = {
   type: "object",
   properties: {
+    execution_id: executionIdSchema,
     bundle_id: { type: "string", description: "64 hex characters" },
     results: {
       type: "array",

@@ -1,6 +1,12 @@
-/** GET /v1/executions: the key's execution history, paged, newest first. */
+/** GET /v1/executions: the key's execution history, paged, newest first; GET /v1/executions/{id}, with ?wait=. */
 import type { FastifyInstance } from "fastify";
-import { EXECUTION_KINDS, listHistory, parseHistoryQuery } from "../domain/execution/history.js";
+import {
+  EXECUTION_KINDS,
+  executionView,
+  listHistory,
+  parseHistoryQuery,
+} from "../domain/execution/history.js";
+import { MAX_WAIT_SECONDS, parseWaitSeconds, waitForExecution } from "../domain/events/wait.js";
 import type { Store } from "../store/index.js";
 import { requireApiKey } from "./auth.js";
 import { apiKeySecurity, authErrors, errorSchema } from "./schemas.js";
@@ -8,7 +14,7 @@ import { apiKeySecurity, authErrors, errorSchema } from "./schemas.js";
 // Free-form JSON written by the service itself (request summaries, responses, errors): never secrets.
 const anyJson = {} as const;
 
-const executionSchema = {
+export const executionSchema = {
   type: "object",
   properties: {
     id: { type: "string" },
@@ -47,7 +53,10 @@ const executionSchema = {
 } as const;
 
 /** Registers GET /v1/executions. */
-export function executionRoutes(app: FastifyInstance, deps: { store: Pick<Store, "listExecutions"> }): void {
+export function executionRoutes(
+  app: FastifyInstance,
+  deps: { store: Pick<Store, "listExecutions" | "findExecution" | "onEventWake"> },
+): void {
   app.get(
     "/v1/executions",
     {
@@ -61,8 +70,16 @@ export function executionRoutes(app: FastifyInstance, deps: { store: Pick<Store,
           properties: {
             limit: { description: "page size, 1 to 200 (default 50)" },
             offset: { description: "rows to skip (default 0); use next_offset of the previous page" },
+            after: {
+              type: "string",
+              description:
+                "cursor paging: next_cursor of the previous page (stable while new executions arrive)",
+            },
             wallet: { description: "only executions whose primary wallet is this public key" },
             kind: { description: `only this kind: ${EXECUTION_KINDS.join(", ")}` },
+            signature: {
+              description: "only the execution carrying this transaction signature (any leg of a bundle)",
+            },
           },
         },
         response: {
@@ -73,8 +90,12 @@ export function executionRoutes(app: FastifyInstance, deps: { store: Pick<Store,
               limit: { type: "integer" },
               offset: { type: "integer" },
               next_offset: { type: ["integer", "null"] },
+              next_cursor: {
+                type: ["string", "null"],
+                description: "pass as ?after= for the next (older) page; null on the last page",
+              },
             },
-            required: ["executions", "limit", "offset", "next_offset"],
+            required: ["executions", "limit", "offset", "next_offset", "next_cursor"],
             additionalProperties: false,
           },
           400: errorSchema,
@@ -85,6 +106,57 @@ export function executionRoutes(app: FastifyInstance, deps: { store: Pick<Store,
     async (req) => {
       const key = requireApiKey(req);
       return listHistory(deps.store, key.id, parseHistoryQuery(req.query as Record<string, unknown>));
+    },
+  );
+
+  // Issue 20: one execution, optionally waiting until it is final (long-poll). Waits end when the app closes.
+  const closing = new AbortController();
+  app.addHook("preClose", (done) => {
+    closing.abort();
+    done();
+  });
+  app.get(
+    "/v1/executions/:id",
+    {
+      schema: {
+        tags: ["executions"],
+        security: apiKeySecurity,
+        summary: "One execution of this API key; with ?wait= returns as soon as it is final or the wait ends",
+        params: {
+          type: "object",
+          properties: { id: { type: "string", description: "the execution id" } },
+          required: ["id"],
+        },
+        querystring: {
+          type: "object",
+          properties: {
+            wait: {
+              description: `seconds to wait for a final status (confirmed, finalized, failed, expired), 0 to ${MAX_WAIT_SECONDS}; the current record is returned when the wait ends`,
+            },
+          },
+        },
+        response: {
+          200: executionSchema,
+          400: errorSchema,
+          404: errorSchema,
+          ...authErrors,
+        },
+      },
+    },
+    async (req) => {
+      const key = requireApiKey(req);
+      const { id } = req.params as { id: string };
+      const waitMs = parseWaitSeconds((req.query as Record<string, unknown>).wait) * 1000;
+      // The caller going away ends the wait (and its subscription) at once.
+      const gone = new AbortController();
+      const onClose = (): void => gone.abort();
+      req.raw.socket?.once("close", onClose);
+      try {
+        const signal = AbortSignal.any([gone.signal, closing.signal]);
+        return executionView(await waitForExecution(deps.store, key.id, id, waitMs, signal));
+      } finally {
+        req.raw.socket?.off("close", onClose);
+      }
     },
   );
 }

@@ -115,6 +115,15 @@ const BODY_TYPES: Record<string, { properties: Json; required?: string[] }> = {
   },
   // issue 18: warm venue state
   "POST /v1/watch": { properties: { mints: { type: "array", items: str } }, required: ["mints"] },
+  // Issue 20: webhook endpoints.
+  "POST /v1/webhooks": {
+    properties: {
+      url: str,
+      types: { type: "array", items: str },
+      wallets: { type: "array", items: str },
+    },
+    required: ["url", "types"],
+  },
 };
 
 /** Typed query parameters (validated by parseHistoryQuery, which gives the service's own texts). */
@@ -122,6 +131,16 @@ const QUERY_TYPES: Record<string, Json> = {
   "GET /v1/executions": {
     limit: int,
     offset: int,
+    wallet: str,
+    kind: { type: "string", enum: [...EXECUTION_KINDS] },
+    after: str,
+  },
+  // Issue 20: long-poll and the events page.
+  "GET /v1/executions/:id": { wait: int },
+  "GET /v1/events": {
+    after: str,
+    limit: int,
+    types: str,
     wallet: str,
     kind: { type: "string", enum: [...EXECUTION_KINDS] },
   },

@@ -3,7 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { badRequest, EXECUTION } from "../core/errors.js";
 import { executeTrade, type TradeDeps } from "../domain/trade/service.js";
 import { executeRoute, type RouteDeps } from "./execute-route.js";
-import { apiKeySecurity, confirmationProperties, executionErrors } from "./schemas.js";
+import { apiKeySecurity, confirmationProperties, executionErrors, fillSchema } from "./schemas.js";
 
 // Fields are documented but not typed: the spec's own rules (aliases, number-or-string amounts, boolean
 // strings) and their exact error texts are applied by the domain parser, not by schema validation.
@@ -37,6 +37,20 @@ const timingSchema = {
   additionalProperties: false,
 };
 
+// Issue 22: the same bounds as expected_output, one unit per field whatever the venue.
+const tradeBoundsProperties = {
+  max_sol_in_lamports: {
+    type: "string",
+    description: "buys: the most lamports the trade instruction can spend (fees, tip and rent not included)",
+  },
+  min_tokens_out: {
+    type: "string",
+    description: "buys: the fewest token atomic units received (exact for a token-amount buy)",
+  },
+  tokens_in: { type: "string", description: "sells: the token atomic units sold" },
+  min_sol_out_lamports: { type: "string", description: "sells: the fewest lamports received" },
+} as const;
+
 const tradeResponse = {
   type: "object",
   properties: {
@@ -49,13 +63,19 @@ const tradeResponse = {
     ...confirmationProperties,
     venue: { type: "string", enum: ["bonding_curve", "launchswap"] },
     pool: { type: ["string", "null"] },
-    expected_output: { type: "string" },
     state_source: {
       type: "string",
       enum: ["cache", "read"],
       description: "cache: the warm state of a watched mint was used (no read); read: the trade read it",
     },
     state_slot: { type: "integer", description: "slot of the state the quote used" },
+    expected_output: {
+      type: "string",
+      description:
+        "the slippage bound in the transaction; its unit depends on the trade (see the *_lamports / *_tokens fields)",
+    },
+    ...tradeBoundsProperties,
+    fill: fillSchema,
     timing_ms: timingSchema,
   },
   required: [

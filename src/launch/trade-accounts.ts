@@ -39,6 +39,8 @@ const SLOTS = [
   "poolBaseSpl",
   "poolQuote",
   "userWsol",
+  // The wallet itself: its lamports let a trade refuse what it cannot pay before sending (issue 22).
+  "user",
 ] as const;
 type Slot = (typeof SLOTS)[number];
 
@@ -67,6 +69,8 @@ export interface TradeReadCommon {
   userTokenBalance: bigint;
   userWsolAccount: PublicKey;
   userWsolExists: boolean;
+  /** The wallet's lamports at the read (0 when the account does not exist; absent on hand-made reads). */
+  userLamports?: bigint;
 }
 
 /** A trade routed to the bonding curve. */
@@ -113,6 +117,7 @@ export function tradeReadPlan(args: {
     poolBaseSpl: splVaults.base,
     poolQuote: splVaults.quote,
     userWsol: associatedTokenAddress(user, WSOL_MINT, TOKEN_PROGRAM_ID),
+    user,
   };
   return { mint, user, explicitPool, keys, addresses: SLOTS.map((s) => keys[s]) };
 }
@@ -164,6 +169,7 @@ function common(plan: TradeReadPlan, at: (slot: Slot) => ReadAccount | null): Tr
     userTokenBalance: userAta?.amount ?? 0n,
     userWsolAccount: plan.keys.userWsol,
     userWsolExists: userWsol !== null,
+    userLamports: BigInt(at("user")?.lamports ?? 0),
   };
 }
 

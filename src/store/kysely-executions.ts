@@ -15,8 +15,16 @@ import {
 
 type ExecutionStore = Pick<
   Store,
-  "insertExecution" | "updateExecution" | "listExecutions" | "claimOpenExecutions" | "settleExecution"
+  | "insertExecution"
+  | "updateExecution"
+  | "listExecutions"
+  | "claimOpenExecutions"
+  | "settleExecution"
+  | "deferExecution"
 >;
+
+// Open statuses of records whose request has returned (sent, no verdict yet); "pending" may still be waited on.
+const SENT_STATUSES: ExecutionStatus[] = ["submitted", "timeout"];
 
 /** ISO 8601 in UTC without the zone suffix, the wire format of created_at. */
 export function isoNoZone(d: Date): string {
@@ -37,7 +45,8 @@ function toJsonOrNull(v: unknown): string | null {
   return v === undefined || v === null ? null : toJson(v);
 }
 
-function toExecution(r: Selectable<ExecutionsTable>): ExecutionRecord {
+/** A stored execution row as a record. */
+export function toExecution(r: Selectable<ExecutionsTable>): ExecutionRecord {
   return {
     id: r.id,
     apiKeyId: Number(r.api_key_id),
@@ -139,6 +148,18 @@ export function kyselyExecutions(
       let query = db.selectFrom("executions").selectAll().where("api_key_id", "=", q.apiKeyId);
       if (q.wallet !== undefined) query = query.where("wallet", "=", q.wallet);
       if (q.kind !== undefined) query = query.where("kind", "=", q.kind);
+      // Signatures are a JSON array of base58 strings; base58 has no LIKE wildcard characters (% _), and the
+      // quotes anchor the match to a whole element.
+      if (q.signature !== undefined) query = query.where("signatures", "like", `%"${q.signature}"%`);
+      const before = q.before;
+      if (before !== undefined) {
+        query = query.where((eb) =>
+          eb.or([
+            eb("created_at", "<", before.createdAt),
+            eb.and([eb("created_at", "=", before.createdAt), eb("id", "<", before.id)]),
+          ]),
+        );
+      }
       const rows = await query
         .orderBy("created_at", "desc")
         .orderBy("id", "desc")
@@ -159,8 +180,15 @@ export function kyselyExecutions(
       let candidates = db
         .selectFrom("executions")
         .select("id")
-        .where("status", "in", OPEN_EXECUTION_STATUSES)
-        .where("updated_at", "<=", c.updatedNotAfter)
+        .where((eb) =>
+          eb.or([
+            eb.and([eb("status", "=", "pending"), eb("updated_at", "<=", c.updatedNotAfter)]),
+            eb.and([
+              eb("status", "in", SENT_STATUSES),
+              eb("updated_at", "<=", c.sentUpdatedNotAfter ?? c.updatedNotAfter),
+            ]),
+          ]),
+        )
         .where(leasable)
         .orderBy("updated_at", "asc")
         .limit(c.limit);
@@ -175,6 +203,17 @@ export function kyselyExecutions(
         .returningAll()
         .execute();
       return rows.map(toExecution);
+    },
+
+    async deferExecution(id, owner, notBeforeMs) {
+      // Owner cleared, lease end kept as "not before": nobody's lease, and not leasable until it passes.
+      const r = await db
+        .updateTable("executions")
+        .set({ reconcile_owner: null, reconcile_until_ms: notBeforeMs })
+        .where("id", "=", id)
+        .where("reconcile_owner", "=", owner)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
     },
 
     async settleExecution(id, owner, patch) {

@@ -4,6 +4,8 @@ import { kyselyCustody } from "./kysely-custody.js";
 import type { ExecutionWriter } from "./execution-statements.js";
 import { kyselyExecutions } from "./kysely-executions.js";
 import { kyselyIdempotency } from "./kysely-idempotency.js";
+import { kyselyWebhooks } from "./kysely-webhooks.js";
+import { createWakeBus, kyselyEvents, wakingExecutionWrites, type WakeBus } from "./kysely-events.js";
 import type { ApiKeysTable, Database, WalletsTable } from "./schema.js";
 import {
   DuplicateWalletError,
@@ -32,15 +34,31 @@ function toWallet(r: Selectable<WalletsTable>): WalletRecord {
   };
 }
 
+/** Options of the events part of the store (issue 20). */
+export interface StoreEventOptions {
+  /** Listens to other processes' events (PostgreSQL LISTEN) into the bus; returns its stop function. */
+  listen?: (bus: WakeBus) => () => Promise<void>;
+}
+
 /** Builds a Store over an open, migrated Kysely instance; `destroy` closes the pool/file. */
 export function kyselyStore(
   db: Kysely<Database>,
   dialect: "sqlite" | "postgres",
   clock: () => Date = () => new Date(),
+  eventOptions: StoreEventOptions = {},
   /** Prepared-statement insert/update of executions (the request path); default: Kysely. */
   executionWriter?: ExecutionWriter,
 ): Store {
   let rateLimitCalls = 0;
+  // Issue 20: wake-ups of event readers; the events themselves are written by triggers (migrations-events.ts).
+  const bus = createWakeBus();
+  let stopListening: (() => Promise<void>) | undefined;
+  const listen = eventOptions.listen;
+  const events = kyselyEvents(
+    db,
+    bus,
+    listen === undefined ? undefined : () => (stopListening = listen(bus)),
+  );
 
   /**
    * Serializes every default-flag change of one key. PostgreSQL: a row lock on the key. SQLite: Kysely runs
@@ -102,7 +120,9 @@ export function kyselyStore(
 
   const store: Store = {
     dialect,
-    ...kyselyExecutions(db, dialect, clock, executionWriter),
+    ...wakingExecutionWrites(kyselyExecutions(db, dialect, clock, executionWriter), bus),
+    ...events,
+    ...kyselyWebhooks(db, dialect),
     ...kyselyIdempotency(db),
     ...kyselyCustody(db, dialect, clock),
 
@@ -283,6 +303,7 @@ export function kyselyStore(
     },
 
     async close() {
+      if (stopListening !== undefined) await stopListening();
       await db.destroy();
     },
   };

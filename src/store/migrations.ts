@@ -1,5 +1,6 @@
 /** The one migration set of both engines, kept in code so the service needs no migration files at run time. */
 import { sql, type Kysely, type Migration, type MigrationProvider } from "kysely";
+import { eventMigrations } from "./migrations-events.js";
 import { custodyMigrations } from "./custody-migrations.js";
 
 /** Builds the provider; the dialect only changes the auto-increment column type. */
@@ -126,6 +127,8 @@ export function migrationProvider(dialect: "sqlite" | "postgres"): MigrationProv
           .execute();
       },
     },
+    // Issue 20: the execution events outbox (and webhooks), in their own file.
+    ...eventMigrations(dialect),
     // Issue 19 (custody): sub-keys, policies, freeze, spend reservations, append-only activity log.
     ...custodyMigrations(dialect),
   };

@@ -4,8 +4,9 @@ import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
-import { kyselyStore } from "./kysely-store.js";
 import { pgExecutionWriter, sqliteExecutionWriter, type ExecutionWriter } from "./execution-statements.js";
+import { kyselyStore, type StoreEventOptions } from "./kysely-store.js";
+import { startPgListener } from "./pg-listen.js";
 import { migrationProvider } from "./migrations.js";
 import { isExecutionOutcomeWrite, withCachedStatements } from "./sqlite-statements.js";
 import type { Database } from "./schema.js";
@@ -60,6 +61,7 @@ export async function openStore(
   let db: Kysely<Database>;
   let migrationTableSchema: string | undefined;
   let writer: ExecutionWriter;
+  let eventOptions: StoreEventOptions = {};
   if (isPg) {
     const schema = options.pgSchema;
     if (schema !== undefined) {
@@ -86,6 +88,15 @@ export async function openStore(
     // Kysely looks for its migration tables in every schema unless told which: a second deployment (or a
     // test) in another schema of the same database would make it skip creating its own and then fail.
     migrationTableSchema = await currentSchema(pool);
+    const listenSchema = migrationTableSchema;
+    eventOptions = {
+      listen: (bus) =>
+        startPgListener(bus, {
+          connectionString: databaseUrl,
+          schema: listenSchema,
+          ...(schema !== undefined ? { clientOptions: `-c search_path=${schema}` } : {}),
+        }),
+    };
   } else {
     const { path, synchronous } = sqliteTarget(databaseUrl, dataDir);
     const file = new BetterSqlite3(path);
@@ -112,7 +123,7 @@ export async function openStore(
     await db.destroy();
     throw error instanceof Error ? error : new Error(String(error));
   }
-  return kyselyStore(db, dialect, options.clock, writer);
+  return kyselyStore(db, dialect, options.clock, eventOptions, writer);
 }
 
 /** The schema unqualified tables land in on this pool (its search_path's first existing schema). */

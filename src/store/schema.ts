@@ -71,6 +71,59 @@ export interface RateLimitHitsTable {
   hit_at_ms: number | string;
 }
 
+/** Issue 20: the events outbox (written by triggers) and its per-account sequence. */
+export interface EventSequencesTable {
+  api_key_id: number;
+  last_id: number | string;
+}
+
+export interface EventsTable {
+  api_key_id: number;
+  id: number | string;
+  type: string;
+  execution_id: string;
+  kind: string;
+  wallet: string;
+  wallets: string;
+  signatures: string;
+  status: string;
+  error: string | null;
+  created_at: string;
+}
+
+export interface WebhooksTable {
+  id: string;
+  api_key_id: number;
+  url: string;
+  types: string;
+  wallets: string | null;
+  secret_ciphertext: string;
+  secret_nonce: string;
+  secret_tag: string;
+  secret_key_id: string;
+  cursor: number | string;
+  disabled: number;
+  disabled_reason: string | null;
+  created_at: string;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  webhook_id: string;
+  message_id: string;
+  type: string;
+  payload: string;
+  status: string;
+  attempts: number;
+  next_attempt_ms: number | string;
+  lease_owner: string | null;
+  lease_until_ms: number | string | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface SpendReservationsTable {
   id: Generated<number>;
   key_id: number;
@@ -94,7 +147,31 @@ export interface ActivityLogTable {
   ip: string | null;
 }
 
+/** Issue 20: the events outbox (written by triggers) and its per-account sequence. */
+export interface EventSequencesTable {
+  api_key_id: number;
+  last_id: number | string;
+}
+
+export interface EventsTable {
+  api_key_id: number;
+  id: number | string;
+  type: string;
+  execution_id: string;
+  kind: string;
+  wallet: string;
+  wallets: string;
+  signatures: string;
+  status: string;
+  error: string | null;
+  created_at: string;
+}
+
 export interface Database {
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  event_sequences: EventSequencesTable;
+  events: EventsTable;
   api_keys: ApiKeysTable;
   wallets: WalletsTable;
   executions: ExecutionsTable;

@@ -1,4 +1,6 @@
 /** Records and the one repository interface shared by the SQLite and PostgreSQL implementations. */
+import type { EventStore } from "./event-types.js";
+import type { WebhookStore } from "./webhook-types.js";
 import type { CustodyStore } from "./custody-types.js";
 
 export * from "./custody-types.js";
@@ -86,8 +88,12 @@ export interface ListExecutionsQuery {
   apiKeyId: number;
   wallet?: string;
   kind?: ExecutionKind;
+  /** Only executions that carry this transaction signature (any leg of a bundle). */
+  signature?: string;
   limit: number;
   offset?: number;
+  /** Only records older than this one in the listing order (created_at desc, id desc): cursor paging. */
+  before?: { createdAt: string; id: string };
 }
 
 /** A stored Idempotency-Key: running (owner holds it until lockedUntilMs) or done (response stored). */
@@ -137,6 +143,11 @@ export interface ClaimOpenExecutions {
    * a grace of 0 must also take a record written in the same millisecond as the pass.
    */
   updatedNotAfter: string;
+  /**
+   * For records already sent (submitted / timeout: no request waits on them any more), this cut replaces
+   * `updatedNotAfter`, so they get their first look within seconds (issue 22). Default: `updatedNotAfter`.
+   */
+  sentUpdatedNotAfter?: string;
   limit: number;
 }
 
@@ -153,7 +164,7 @@ export class DuplicateWalletError extends Error {
   }
 }
 
-export interface Store extends CustodyStore {
+export interface Store extends CustodyStore, EventStore, WebhookStore {
   readonly dialect: "sqlite" | "postgres";
   /** Creates an API key and its first (default) wallet in one transaction. */
   createApiKeyWithWallet(
@@ -199,6 +210,11 @@ export interface Store extends CustodyStore {
   claimOpenExecutions(claim: ClaimOpenExecutions): Promise<ExecutionRecord[]>;
   /** Writes a reconciled outcome only while `owner` holds the lease and the record is still open. */
   settleExecution(id: string, owner: string, patch: ExecutionPatch): Promise<boolean>;
+  /**
+   * Gives back a leased record that the chain has not settled yet, not to be claimed again (by anyone) before
+   * `notBeforeMs`: reconciliation's backoff. False when `owner` no longer holds the lease.
+   */
+  deferExecution(id: string, owner: string, notBeforeMs: number): Promise<boolean>;
   /** Whether any execution was recorded under this Idempotency-Key. */
   hasIdempotentExecution(apiKeyId: number, key: string): Promise<boolean>;
   /** Inserts a running key and returns its id; undefined when the key already exists for this API key. */

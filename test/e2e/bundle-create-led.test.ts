@@ -194,7 +194,7 @@ describe("create-led bundles", () => {
     );
   });
 
-  it("legs without a wallet use the default wallet; a create-led bundle reads nothing from the chain", async () => {
+  it("legs without a wallet use the default wallet; a create-led bundle reads only its wallets' balances", async () => {
     const { apiKey, wallet } = await e2e.setup();
     e2e.reset();
     const res = await e2e.post(apiKey, "/v1/laser/bundle", {
@@ -209,7 +209,8 @@ describe("create-led bundles", () => {
     expect(body.results.map((r) => r.wallet)).toEqual([wallet, wallet]);
     expect(new Set(body.results.map((r) => r.signature)).size).toBe(2);
     const trips = e2e.roundTrips();
-    expect(trips["rpc.getMultipleAccounts"]).toBeUndefined();
+    // Issue 22: one read of the legs' wallets, for the pre-send affordability check.
+    expect(trips["rpc.getMultipleAccounts"]).toBe(1);
     expect(trips["rpc.simulateTransaction"]).toBeUndefined();
     expect(trips["bundle.sendBundle"]).toBe(1);
     // Both buys landed in the creator's one token account.
@@ -225,7 +226,7 @@ describe("create-led bundles", () => {
     expect(await e2e.tokenBalance(wallet, body.mint)).toBe(dev.tokensOut + second!.tokensOut);
   });
 
-  it("a bundle whose last leg fails changes nothing: 502 bundle failed, no coin, no balance moved", async () => {
+  it("a bundle whose last leg cannot pay is refused before sending, naming the leg; nothing moves", async () => {
     const { apiKey, wallet: creator } = await e2e.setup();
     const rich = await e2e.fundedWallet(apiKey, 2n);
     const poor = await e2e.fundedWallet(apiKey, 0n);
@@ -242,16 +243,21 @@ describe("create-led bundles", () => {
       ],
       bundleTip: 0.000001,
     });
-    expect(res.statusCode).toBe(502);
-    const body = res.json<{ detail: string; bundle_id?: string; signatures?: string[] }>();
-    expect(body.detail).toBe(SPEC.bundle.failed);
-    expect(body.signatures).toHaveLength(3);
+    // Issue 22: before this, the relay answered 502 `bundle failed` with no reason.
+    expect(res.statusCode).toBe(400);
+    const body = res.json<{ detail: string; index: number; wallet: string }>();
+    expect(body.detail).toMatch(
+      new RegExp(
+        `^insufficient SOL: wallet ${poor} has 0\\.010000000 SOL, this bundle leg 2 needs about 1\\.0\\d+ SOL$`,
+      ),
+    );
+    expect(body).toMatchObject({ index: 2, wallet: poor });
+    expect(e2e.roundTrips()["bundle.sendBundle"]).toBeUndefined();
 
     expect(await Promise.all(everyone.map((w) => e2e.balance(w)))).toEqual(before);
     expect(await tipBalances()).toBe(tipsBefore);
     const history = await e2e.get(apiKey, "/v1/executions?kind=bundle");
-    const [record] = history.json<{ executions: Record<string, unknown>[] }>().executions;
-    expect(record).toMatchObject({ kind: "bundle", status: "failed", signatures: body.signatures });
+    expect(history.json<{ executions: Record<string, unknown>[] }>().executions).toEqual([]);
   });
 
   it("a single create leg is a bundle too; the creator pays the tip", async () => {

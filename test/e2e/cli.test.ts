@@ -215,10 +215,11 @@ describe("lasertrade CLI", () => {
       const template = "https://explorer.example/tx/{signature}";
       const tty = await ptyRun(["buy", mint, "0.05"], { LASERTRADE_EXPLORER: template });
       expect(tty.code).toBe(0);
-      expect(tty.out).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] buying 0\.05 SOL of \w+ \d+\.\ds/);
-      expect(tty.out).toMatch(/✓ buying 0\.05 SOL of \w+ done in \d+\.\ds/);
+      expect(tty.out).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] buying 0\.05 SOL of \w+ \(build, send, wait to land\) \d+\.\ds/);
+      // Issue 22: the phases, ending in "landed" (never "done" for a transaction that did not land).
+      expect(tty.out).toMatch(/✓ sent: \w+\r?\n✓ landed \(confirmed\) after \d+\.\ds/);
       const signature = /signature\s+(\w+)/.exec(tty.out)?.[1];
-      expect(tty.out).toContain(`explorer             https://explorer.example/tx/${signature}`);
+      expect(tty.out).toMatch(new RegExp(`explorer +https://explorer\\.example/tx/${signature}`));
 
       const piped = await run(["buy", mint, "0.01"], { LASERTRADE_EXPLORER: template });
       expect(piped.code, piped.stderr).toBe(0);

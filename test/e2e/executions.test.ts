@@ -33,17 +33,14 @@ describe("GET /v1/executions", () => {
     const kinds: ExecutionKind[] = ["trade", "transfer", "trade", "claim", "trade"];
     const ids: string[] = [];
     for (const [i, kind] of kinds.entries()) {
-      const execId = await recordPending(
-        { store: t.store },
-        {
-          apiKeyId: id,
-          kind,
-          wallet,
-          signatures: [`sig${i}`],
-          request: { n: i },
-          lastValidBlockHeight: 1000,
-        },
-      );
+      const execId = await recordPending(t.store, {
+        apiKeyId: id,
+        kind,
+        wallet,
+        signatures: [`sig${i}`],
+        request: { n: i },
+        lastValidBlockHeight: 1000,
+      });
       ids.push(execId);
       // Distinct created_at order without relying on the clock's resolution.
       await new Promise((r) => setTimeout(r, 5));
@@ -53,17 +50,14 @@ describe("GET /v1/executions", () => {
       confirmationStatus: "confirmed",
       response: { ok: 1 },
     });
-    await recordPending(
-      { store: t.store },
-      {
-        apiKeyId: otherId,
-        kind: "trade",
-        wallet: other.wallet,
-        signatures: ["x"],
-        lastValidBlockHeight: 1000,
-        request: {},
-      },
-    );
+    await recordPending(t.store, {
+      apiKeyId: otherId,
+      kind: "trade",
+      wallet: other.wallet,
+      signatures: ["x"],
+      lastValidBlockHeight: 1000,
+      request: {},
+    });
 
     const page1 = (await list(apiKey, "?limit=2")).json<{
       executions: { id: string; kind: string; signatures: string[] }[];

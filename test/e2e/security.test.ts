@@ -48,13 +48,42 @@ describe("security", () => {
     expect(res.json()).toEqual({ detail: STREAM.upgradeRequired });
   });
 
+  // Issue 20: executions by id, the events stream, webhooks.
+  const eventRoutes: ["GET" | "POST" | "PUT" | "DELETE", string][] = [
+    ["GET", "/v1/executions/00000000-0000-0000-0000-000000000000?wait=1"],
+    ["GET", "/v1/events?after=0"],
+    ["POST", "/v1/webhooks"],
+    ["GET", "/v1/webhooks"],
+    ["DELETE", "/v1/webhooks/wh_x"],
+    ["POST", "/v1/webhooks/wh_x/test"],
+    ["GET", "/v1/webhooks/wh_x/deliveries"],
+    ["POST", "/v1/webhooks/wh_x/deliveries/dlv_x/retry"],
+  ];
+  it.each(eventRoutes)("%s %s requires a valid x-api-key", async (method, url) => {
+    await expectAuthRequired(t.app, method, url);
+  });
+
+  // Issue 22: executions by signature, wallet balances.
+  const outcomeRoutes: ["GET", string][] = [
+    [
+      "GET",
+      "/v1/executions?signature=5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW",
+    ],
+    ["GET", `/v1/wallets/${someKey}/balances`],
+  ];
+  it.each(outcomeRoutes)("%s %s requires a valid x-api-key", async (method, url) => {
+    await expectAuthRequired(t.app, method, url);
+  });
+
   it("every route in the OpenAPI document is either public or covered above", async () => {
     const doc = (await t.app.inject({ method: "GET", url: "/openapi.json" })).json<{
       paths: Record<string, Record<string, unknown>>;
     }>();
     const publicRoutes = new Set(["post /v1/laser/setup", "get /healthz", "get /readyz"]);
     const covered = new Set(
-      routes.map(([m, u]) => `${m.toLowerCase()} ${u.replace(someKey, "{public_key}")}`),
+      [...routes, ...outcomeRoutes].map(
+        ([m, u]) => `${m.toLowerCase()} ${u.replace(someKey, "{public_key}").replace(/\?.*$/, "")}`,
+      ),
     );
     for (const [path, ops] of Object.entries(doc.paths)) {
       for (const method of Object.keys(ops)) {

@@ -137,10 +137,11 @@ export async function runFuzz(f: FuzzFixture, opts: RunOptions): Promise<FuzzRep
     registerSentSecrets(f, c, publicKeys);
     let res: LightMyRequestResponse;
     try {
+      const bounded = boundedForInject(c.route.key, c.url, c.headers);
       res = await f.e2e.app.inject({
         method: c.method as "GET",
-        url: c.url,
-        headers: c.headers,
+        url: bounded.url,
+        headers: bounded.headers,
         ...(c.payload !== undefined ? { payload: c.payload } : {}),
       });
     } catch (e) {
@@ -257,4 +258,20 @@ function harvest(
     disposable.push(body.public_key);
     publicKeys.add(body.public_key);
   }
+}
+
+/**
+ * Issue 20: inject waits for the whole response, and the event stream never ends while a valid `?wait=` may
+ * hold up to 60 s. The fuzzer reads the events page (Accept: application/json) and turns a wait that would
+ * be valid into 0 (no wait); malformed waits, cursors and filters still reach the parsers as generated.
+ */
+function boundedForInject(
+  key: string,
+  url: string,
+  headers: Record<string, string>,
+): { url: string; headers: Record<string, string> } {
+  if (key === "GET /v1/events") return { url, headers: { ...headers, accept: "application/json" } };
+  if (key === "GET /v1/executions/{id}")
+    return { url: url.replace(/([?&]wait=)\d{1,2}(?=&|$)/, "$10"), headers };
+  return { url, headers };
 }

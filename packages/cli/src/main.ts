@@ -3,6 +3,7 @@
 import { CommanderError } from "commander";
 import { LaserTradeError } from "@lasertrade/client";
 import { buildProgram } from "./program.js";
+import { errorLines } from "./outcome.js";
 
 const json = process.argv.includes("--json");
 try {
@@ -11,11 +12,7 @@ try {
   if (e instanceof CommanderError) process.exit(e.exitCode);
   if (e instanceof LaserTradeError) {
     if (json) process.stderr.write(`${JSON.stringify({ status: e.status, ...e.body, detail: e.detail })}\n`);
-    else {
-      process.stderr.write(`error: ${e.detail}${e.status > 0 ? ` (HTTP ${e.status})` : ""}\n`);
-      if (e.signature !== undefined)
-        process.stderr.write(`signature: ${e.signature} (it may still land: check \`lasertrade history\`)\n`);
-    }
+    else process.stderr.write(`${errorLines(e).join("\n")}\n`);
   } else process.stderr.write(`error: ${(e as Error).message}\n`);
   process.exit(1);
 }

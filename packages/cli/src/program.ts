@@ -1,57 +1,26 @@
 /** The `lasertrade` commands (commander), each a thin layer over @lasertrade/client. */
+import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { Command, Option } from "commander";
 import { LaserTrade, type BundleInput, type ExecutionsQuery } from "@lasertrade/client";
+import { Context } from "./context.js";
+import { guardDelink, outcomeCommands } from "./outcome-commands.js";
 import { commaList, parseDestination } from "./args.js";
-import { configPath, loadConfig, saveConfig, type CliConfig } from "./config-file.js";
+import { configPath, saveConfig } from "./config-file.js";
 import { addKeyCommands } from "./keys-commands.js";
-import { withProgress } from "./progress.js";
-import { describe, explorerLink, MAINNET_EXPLORER, toJson } from "./render.js";
 import { runSandbox } from "./sandbox.js";
 import { addStreamCommands } from "./stream-command.js";
+
+/** The CLI's version (packages/cli/package.json, read once at start). */
+const CLI_VERSION = (
+  JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string }
+).version;
+import { registerWatch } from "./watch.js";
 
 // IPv4 literal: the service listens on 0.0.0.0, and "localhost" may resolve to ::1 first.
 const DEFAULT_URL = "http://127.0.0.1:8080";
 
-/** What every command needs: output mode, the config and a client. */
-export class Context {
-  constructor(
-    readonly json: boolean,
-    readonly env: NodeJS.ProcessEnv,
-  ) {}
-
-  /** The stored config, with LASERTRADE_URL / LASERTRADE_API_KEY overriding it. */
-  async config(): Promise<CliConfig> {
-    const stored = await loadConfig(configPath(this.env));
-    const baseUrl = this.env.LASERTRADE_URL ?? stored?.baseUrl;
-    const apiKey = this.env.LASERTRADE_API_KEY ?? stored?.apiKey;
-    if (baseUrl === undefined || apiKey === undefined)
-      throw new Error("no API key configured: run `lasertrade setup` (or `lasertrade sandbox`) first");
-    return { ...stored, baseUrl, apiKey };
-  }
-
-  async client(): Promise<LaserTrade> {
-    const { baseUrl, apiKey } = await this.config();
-    return new LaserTrade({ baseUrl, apiKey });
-  }
-
-  /** Prints a result: JSON with --json, else a table with explorer links for signatures. */
-  async print(value: unknown): Promise<void> {
-    if (this.json) {
-      process.stdout.write(`${toJson(value)}\n`);
-      return;
-    }
-    const template = this.env.LASERTRADE_EXPLORER ?? (await this.config().catch(() => undefined))?.explorer;
-    process.stdout.write(`${describe(value, (sig) => explorerLink(template ?? MAINNET_EXPLORER, sig))}\n`);
-  }
-
-  /** Runs an execution with the progress line (TTY only, never with --json), then prints its result. */
-  async execute(label: string, call: (client: LaserTrade) => Promise<unknown>): Promise<void> {
-    const client = await this.client();
-    const result = this.json ? await call(client) : await withProgress(label, () => call(client));
-    await this.print(result);
-  }
-}
+export { Context };
 
 type Opts = Record<string, unknown>;
 // Fields left undefined are dropped when the body is written (JSON), so options map straight onto fields.
@@ -88,15 +57,25 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
   const program = new Command("lasertrade")
     .description("Trade launch tokens from managed wallets through a lasertrade service")
     .option("--json", "print results as JSON (for scripts)")
+    .option("--url <base_url>", "service URL (overrides LASERTRADE_URL and the config file)")
+    .option("--api-key <key>", "API key (overrides LASERTRADE_API_KEY and the config file)")
+    .version(CLI_VERSION, "-V, --version", "print the CLI version")
     .showHelpAfterError();
-  const ctx = (): Context => new Context(program.opts<{ json?: boolean }>().json === true, env);
+  const ctx = (): Context => {
+    const o = program.opts<{ json?: boolean; url?: string; apiKey?: string }>();
+    return new Context(o.json === true, env, {
+      ...(o.url !== undefined ? { url: o.url } : {}),
+      ...(o.apiKey !== undefined ? { apiKey: o.apiKey } : {}),
+    });
+  };
 
   program
     .command("setup")
     .description("create an API key and its default wallet, and store the key in the config file")
     .option("--url <base_url>", "service URL", env.LASERTRADE_URL ?? DEFAULT_URL)
     .action(async (o: Opts) => {
-      const baseUrl = String(o.url);
+      // The global --url (also what `setup --url X` parses into) wins over the setup default.
+      const baseUrl = program.opts<{ url?: string }>().url ?? String(o.url);
       const result = await LaserTrade.setup(baseUrl);
       const path = configPath(env);
       const backup = await saveConfig(path, { baseUrl, apiKey: result.api_key });
@@ -150,9 +129,12 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
   wallets
     .command("delink <public_key>")
     .description("delink a wallet (deletes its encrypted key and history here; the chain is unchanged)")
-    .action(async (pk: string) => {
+    .option("--yes", "delink even when the wallet holds SOL or tokens, without asking")
+    .action(async (pk: string, o: Opts) => {
       const c = ctx();
-      await c.print(await (await c.client()).wallets.delink(pk));
+      const client = await c.client();
+      if (o.yes !== true) await guardDelink(client, pk);
+      await c.print(await client.wallets.delink(pk));
     });
 
   const trade = (action: "buy" | "sell") =>
@@ -187,6 +169,7 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
             action === "buy"
               ? client.trades.buy({ ...common, denominated_in_sol: o.tokens !== true }, callOptions(o))
               : client.trades.sell(common, callOptions(o)),
+          common.confirm,
         );
       });
   trade("buy");
@@ -201,21 +184,24 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
     .option("--slippage <percent>", "slippage percent of the initial buy")
     .option("--mayhem", "mayhem mode")
     .action(async (name: string, symbol: string, uri: string, o: Opts) => {
-      await ctx().execute(`creating ${symbol}`, (client) =>
-        client.tokens.create(
-          {
-            name,
-            symbol,
-            uri,
-            wallet: str(o.wallet),
-            initial_buy: str(o.initialBuy),
-            slippage: str(o.slippage),
-            ...(o.mayhem === true ? { mayhem_mode: true } : {}),
-            confirm: o.confirm !== false,
-            ...dryRun(o),
-          },
-          callOptions(o),
-        ),
+      await ctx().execute(
+        `creating ${symbol}`,
+        (client) =>
+          client.tokens.create(
+            {
+              name,
+              symbol,
+              uri,
+              wallet: str(o.wallet),
+              initial_buy: str(o.initialBuy),
+              slippage: str(o.slippage),
+              ...(o.mayhem === true ? { mayhem_mode: true } : {}),
+              confirm: o.confirm !== false,
+              ...dryRun(o),
+            },
+            callOptions(o),
+          ),
+        o.confirm !== false,
       );
     });
 
@@ -228,8 +214,10 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
     const body = JSON.parse(await readFile(file, "utf8")) as BundleInput;
     if (o.confirm === false) body.confirm = false;
     if (o.dryRun === true) body.dry_run = true;
-    await ctx().execute(`submitting a bundle of ${body.accounts?.length ?? 0} legs`, (client) =>
-      client.bundles.submit(body, callOptions(o)),
+    await ctx().execute(
+      `submitting a bundle of ${body.accounts?.length ?? 0} legs`,
+      (client) => client.bundles.submit(body, callOptions(o)),
+      o.confirm !== false && body.confirm !== false,
     );
   });
 
@@ -242,15 +230,18 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
     .action(async (list: string[], o: Opts) => {
       const c = ctx();
       if (o.claim === true) {
-        await c.execute("claiming cashback", (client) =>
-          client.cashback.claim(
-            {
-              wallet: str(o.wallet),
-              confirm: o.confirm !== false,
-              ...dryRun(o),
-            },
-            callOptions(o),
-          ),
+        await c.execute(
+          "claiming cashback",
+          (client) =>
+            client.cashback.claim(
+              {
+                wallet: str(o.wallet),
+                confirm: o.confirm !== false,
+                ...dryRun(o),
+              },
+              callOptions(o),
+            ),
+          o.confirm !== false,
         );
         return;
       }
@@ -266,18 +257,21 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
     .option("--mint <mint>", "token mint (default: native SOL)")
     .action(async (destination: string, amount: string, o: Opts) => {
       const mint = str(o.mint);
-      await ctx().execute(`sending ${amount} ${mint ?? "SOL"} to ${destination}`, (client) =>
-        client.sol.transfer(
-          {
-            destination_wallet: destination,
-            amount,
-            mint,
-            source_wallet: str(o.wallet),
-            confirm: o.confirm !== false,
-            ...dryRun(o),
-          },
-          callOptions(o),
-        ),
+      await ctx().execute(
+        `sending ${amount} ${mint ?? "SOL"} to ${destination}`,
+        (client) =>
+          client.sol.transfer(
+            {
+              destination_wallet: destination,
+              amount,
+              mint,
+              source_wallet: str(o.wallet),
+              confirm: o.confirm !== false,
+              ...dryRun(o),
+            },
+            callOptions(o),
+          ),
+        o.confirm !== false,
       );
     });
 
@@ -291,17 +285,20 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
     .option("--total-percent <percent>", "share of the spendable balance to distribute (default 100)")
     .action(async (destinations: string[], o: Opts) => {
       const parsed = destinations.map(parseDestination);
-      await ctx().execute(`splitting to ${parsed.length} destinations`, (client) =>
-        client.sol.split(
-          {
-            destinations: parsed,
-            source_wallet: str(o.wallet),
-            total_percent: str(o.totalPercent),
-            confirm: o.confirm !== false,
-            ...dryRun(o),
-          },
-          callOptions(o),
-        ),
+      await ctx().execute(
+        `splitting to ${parsed.length} destinations`,
+        (client) =>
+          client.sol.split(
+            {
+              destinations: parsed,
+              source_wallet: str(o.wallet),
+              total_percent: str(o.totalPercent),
+              confirm: o.confirm !== false,
+              ...dryRun(o),
+            },
+            callOptions(o),
+          ),
+        o.confirm !== false,
       );
     });
 
@@ -313,23 +310,26 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
     { wallet: false },
   ).action(async (destination: string, o: Opts) => {
     const from = str(o.from);
-    await ctx().execute(`consolidating into ${destination}`, (client) =>
-      client.sol.consolidate(
-        {
-          destination_wallet: destination,
-          source_wallets: from !== undefined ? commaList(from) : undefined,
-          confirm: o.confirm !== false,
-          ...dryRun(o),
-        },
-        callOptions(o),
-      ),
+    await ctx().execute(
+      `consolidating into ${destination}`,
+      (client) =>
+        client.sol.consolidate(
+          {
+            destination_wallet: destination,
+            source_wallets: from !== undefined ? commaList(from) : undefined,
+            confirm: o.confirm !== false,
+            ...dryRun(o),
+          },
+          callOptions(o),
+        ),
+      o.confirm !== false,
     );
   });
 
-  // issue 18: warm venue state
+  // issue 18: warm venue state (`watch` is issue 20's live view of executions)
   const watch = program
-    .command("watch")
-    .description("mints whose venue state is kept warm (trades skip the read)");
+    .command("warm")
+    .description("mints whose venue state is kept warm (trades skip the read): list, add, remove");
   watch
     .command("list", { isDefault: true })
     .description("list the watched mints (default)")
@@ -351,6 +351,7 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
       const c = ctx();
       await c.print(await (await c.client()).watch.remove(mint));
     });
+  outcomeCommands(program, ctx);
 
   program
     .command("history")
@@ -381,6 +382,8 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
       if (page.next_offset !== null) process.stdout.write(`more: --offset ${page.next_offset}\n`);
     });
 
+  // Issue 20: live events.
+  registerWatch(program, ctx);
   // Issue 19: keys, policies, account freeze, activity log.
   addKeyCommands(program, ctx);
   addStreamCommands(program, ctx);

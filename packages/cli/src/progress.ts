@@ -3,11 +3,15 @@
 const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 const FRAME_MS = 80;
 
-/** Runs `work`, showing `label` with a spinner and the elapsed time; ends with ✓ or ✗ and the time taken. */
+/**
+ * Runs `work`, showing `label` with a spinner and the elapsed time; ends with ✓ or ✗ and the time taken, or with
+ * the lines `finish` makes of the result (an execution's phases: never "done" for one that did not land).
+ */
 export async function withProgress<T>(
   label: string,
   work: () => Promise<T>,
   out: NodeJS.WriteStream = process.stderr,
+  finish?: (result: T, seconds: number) => string[],
 ): Promise<T> {
   if (out.isTTY !== true) return work();
   const start = Date.now();
@@ -18,7 +22,9 @@ export async function withProgress<T>(
   const timer = setInterval(draw, FRAME_MS);
   try {
     const result = await work();
-    out.write(`\r\x1b[2K✓ ${label} done in ${seconds()}\n`);
+    const lines = finish?.(result, (Date.now() - start) / 1000) ?? [];
+    if (lines.length > 0) out.write(`\r\x1b[2K${label}\n${lines.join("\n")}\n`);
+    else out.write(`\r\x1b[2K✓ ${label} done in ${seconds()}\n`);
     return result;
   } catch (e) {
     out.write(`\r\x1b[2K✗ ${label} failed after ${seconds()}\n`);

@@ -18,3 +18,4 @@ export {
   type WebSocketCtor,
   type WebSocketLike,
 } from "./stream.js";
+export type { ExecutionEvent, EventsOptions, EventsQuery } from "./events.js";

@@ -7,6 +7,15 @@ import { parseBody } from "./json.js";
 import { DEFAULT_RETRY, READ_ONLY_HEADER, retryingFetch, type RetryOptions } from "./retry.js";
 import type * as T from "./types.js";
 import { MarketStream, type StreamOptions } from "./stream.js";
+import {
+  eventStream,
+  type EventsOptions,
+  type EventsQuery,
+  type ExecutionEvent,
+  type StreamTarget,
+} from "./events.js";
+
+const FINAL_STATUSES = new Set(["confirmed", "finalized", "failed", "expired"]);
 
 /** How a client reaches the service. */
 export interface LaserTradeOptions {
@@ -68,11 +77,14 @@ export class LaserTrade {
   readonly baseUrl: string;
   private readonly http;
   private readonly apiKey: string;
+  /** What the event stream (raw fetch, no retry wrapper: it reconnects itself) needs. */
+  private readonly eventTarget: StreamTarget;
 
   constructor(options: LaserTradeOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, "");
     this.apiKey = options.apiKey;
     const inner = options.fetch ?? ((input: Request, init?: RequestInit) => globalThis.fetch(input, init));
+    this.eventTarget = { baseUrl: this.baseUrl, apiKey: options.apiKey, fetch: inner };
     this.http = createClient<paths>({
       baseUrl: this.baseUrl,
       // Setup is the one call without a key.
@@ -118,6 +130,14 @@ export class LaserTrade {
     setDefault: (publicKey: string): Promise<T.Wallet> =>
       unwrap(
         this.http.PUT("/v1/wallets/{public_key}/default", {
+          params: { path: { public_key: publicKey } },
+          parseAs: "text",
+        }),
+      ),
+    /** SOL and every token account of one of the key's wallets (read from the chain). */
+    balances: (publicKey: string): Promise<T.WalletBalances> =>
+      unwrap(
+        this.http.GET("/v1/wallets/{public_key}/balances", {
           params: { path: { public_key: publicKey } },
           parseAs: "text",
         }),
@@ -263,6 +283,19 @@ export class LaserTrade {
     /** The key's executions, newest first (page with `offset` = the previous page's next_offset). */
     list: (query: T.ExecutionsQuery = {}): Promise<T.ExecutionsPage> =>
       unwrap(this.http.GET("/v1/executions", { params: { query }, parseAs: "text" })),
+    /** One execution by its id (`execution_id` of an execution answer); `wait` seconds (0–60) for a final status. */
+    get: (id: string, options: { wait?: number } = {}): Promise<T.Execution> =>
+      unwrap(
+        this.http.GET("/v1/executions/{id}", {
+          params: { path: { id }, query: options.wait !== undefined ? { wait: options.wait } : {} },
+          parseAs: "text",
+        }),
+      ),
+    /** The execution that carries a transaction signature (any leg of a bundle), or undefined. */
+    bySignature: async (signature: string): Promise<T.Execution | undefined> => {
+      const page = await this.executions.list({ signature, limit: 1 } as T.ExecutionsQuery);
+      return page.executions[0];
+    },
   };
 
   // Issue 19: scoped sub-keys, policies, freeze, the activity log (these need a key with the `keys` scope).
@@ -307,6 +340,63 @@ export class LaserTrade {
     /** The activity log, newest first; pass `after: next_cursor` for the next page. */
     list: (query: T.ActivityQuery = {}): Promise<T.ActivityPage> =>
       unwrap(this.http.GET("/v1/activity", { params: { query }, parseAs: "text" })),
+  };
+
+  /**
+   * The key's execution events as they happen (GET /v1/events): an async iterator that reconnects after a
+   * dropped connection and resumes after the last event it yielded, so none is lost or repeated.
+   */
+  events(query: EventsQuery = {}, options: EventsOptions = {}): AsyncGenerator<ExecutionEvent> {
+    return eventStream(this.eventTarget, query, options);
+  }
+
+  /**
+   * Waits until the execution is final (confirmed, finalized, failed, expired) or `timeoutMs` passes (default
+   * 120 s), using the server's long-poll; returns the record as it then is.
+   */
+  async waitFor(
+    executionId: string,
+    options: { timeoutMs?: number; signal?: AbortSignal } = {},
+  ): Promise<T.Execution> {
+    const until = Date.now() + (options.timeoutMs ?? 120_000);
+    for (;;) {
+      const wait = Math.max(0, Math.min(60, Math.ceil((until - Date.now()) / 1000)));
+      const record = await unwrap<T.Execution>(
+        this.http.GET("/v1/executions/{id}", {
+          params: { path: { id: executionId }, query: { wait } },
+          parseAs: "text",
+          ...(options.signal !== undefined ? { signal: options.signal } : {}),
+        }),
+      );
+      if (FINAL_STATUSES.has(record.status) || Date.now() >= until || options.signal?.aborted === true)
+        return record;
+    }
+  }
+
+  readonly webhooks = {
+    /** Registers an endpoint; the returned `secret` (whsec_...) is shown only here. */
+    create: (input: T.WebhookInput): Promise<T.CreatedWebhook> =>
+      unwrap(this.http.POST("/v1/webhooks", { body: input, parseAs: "text" })),
+    /** The key's endpoints (without secrets). */
+    list: (): Promise<T.WebhookList> => unwrap(this.http.GET("/v1/webhooks", { parseAs: "text" })),
+    /** Deletes an endpoint and its deliveries. */
+    delete: async (id: string): Promise<void> => {
+      await unwrap(this.http.DELETE("/v1/webhooks/{id}", { params: { path: { id } }, parseAs: "text" }));
+    },
+    /** Queues a webhook.test delivery. */
+    test: (id: string): Promise<T.WebhookDelivery> =>
+      unwrap(this.http.POST("/v1/webhooks/{id}/test", { params: { path: { id } }, parseAs: "text" })),
+    /** The endpoint's latest deliveries, newest first. */
+    deliveries: (id: string): Promise<T.WebhookDeliveries> =>
+      unwrap(this.http.GET("/v1/webhooks/{id}/deliveries", { params: { path: { id } }, parseAs: "text" })),
+    /** Sends a delivery again now, with the same webhook-id. */
+    retry: (id: string, deliveryId: string): Promise<T.WebhookDelivery> =>
+      unwrap(
+        this.http.POST("/v1/webhooks/{id}/deliveries/{delivery_id}/retry", {
+          params: { path: { id, delivery_id: deliveryId } },
+          parseAs: "text",
+        }),
+      ),
   };
 }
 

@@ -27,6 +27,7 @@ export type Wallet = Ok<"/v1/wallets", "get">[number];
 export type CreatedWallet = Ok<"/v1/wallets", "post">;
 export type ImportWalletInput = Body<"/v1/wallets/import", "post">;
 export type DelinkResult = Ok<"/v1/wallets/{public_key}", "delete">;
+export type WalletBalances = Ok<"/v1/wallets/{public_key}/balances", "get">;
 
 type TradeBody = Body<"/v1/trades/execute", "post">;
 /** A buy: `amount` is SOL unless `denominated_in_sol` is false (then token atomic units); a bigint is base units. */
@@ -81,6 +82,16 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
+// Issue 20: webhooks.
+type Created<P extends keyof paths, M extends keyof paths[P]> =
+  Operation<P, M> extends { responses: { 201: infer R } } ? JsonOf<R> : never;
+type Accepted<P extends keyof paths, M extends keyof paths[P]> =
+  Operation<P, M> extends { responses: { 202: infer R } } ? JsonOf<R> : never;
+export type WebhookInput = Body<"/v1/webhooks", "post">;
+export type CreatedWebhook = Created<"/v1/webhooks", "post">;
+export type WebhookList = Ok<"/v1/webhooks", "get">;
+export type WebhookDelivery = Accepted<"/v1/webhooks/{id}/test", "post">;
+export type WebhookDeliveries = Ok<"/v1/webhooks/{id}/deliveries", "get">;
 // ---- Issue 19: keys, policies, account freeze, activity log ----
 type CreatedOf<R> = R extends { responses: { 201: infer C } } ? WithBigints<JsonOf<C>> : never;
 export type KeyScope = "read" | "trade" | "create" | "transfer" | "wallets" | "keys";

@@ -11,13 +11,17 @@ import type { Chain, ChainTransaction } from "../../chain/chain.js";
 import type { Store, WalletRecord } from "../../store/index.js";
 import type { Vault } from "../../vault/index.js";
 import type { Address } from "../../core/addresses.js";
-import { planCreateLedBundle } from "./legs.js";
+import { type CreateLedPlan, planCreateLedBundle } from "./legs.js";
+import { readAccounts } from "../../chain/read-accounts.js";
+import { insufficientSol, lamportsNeeded, TOKEN_ACCOUNT_RENT_LAMPORTS } from "../execution/affordability.js";
+import { tradeSolIn } from "../trade/bounds.js";
 import { type BundleBuyLeg, type BundleRequest, type BundleSellLeg, parseBundleRequest } from "./shape.js";
 import { resolveLegWallets } from "./wallets.js";
 import { newMintKey } from "../create/mint-key.js";
 import { createRequestSummary } from "../create/service.js";
 import { badRequest, EXECUTION } from "../../core/errors.js";
 import { recordPending } from "../execution/records.js";
+import type { ExecutionDeps } from "../execution/types.js";
 import { signWith } from "../execution/sign.js";
 import { submitBundleRecorded } from "../execution/pipeline.js";
 import { cachedTradeConfigs, curveConfigs } from "../trade/configs.js";
@@ -27,8 +31,11 @@ import type { TradeIntent } from "../trade/request.js";
 
 /** Collaborators of a bundle. */
 export interface BundleDeps {
+  /** Set on a dry run (issue 19): the pipeline simulates and describes instead of recording and sending. */
+  dryRun?: ExecutionDeps["dryRun"];
   store: Pick<Store, "findWallet" | "findDefaultWallet" | "insertExecution" | "updateExecution">;
-  chain: Pick<Chain, "rpc" | "caches" | "assemble" | "submit" | "submitBundle" | "bundleTipAccounts">;
+  chain: Pick<Chain, "rpc" | "caches" | "assemble" | "submit" | "submitBundle" | "bundleTipAccounts"> &
+    Partial<Pick<Chain, "computeBudget">>;
   vault: Pick<Vault, "withKeypair">;
   /** Uniform [0, 1) for fee-recipient and tip-account choice; default Math.random. */
   random?: () => number;
@@ -44,6 +51,8 @@ export interface BundleLegResult {
 
 /** The spec's bundle result. */
 export interface BundleResponse {
+  /** The execution record's id (GET /v1/executions/{id}); issue 22. */
+  execution_id: string;
   bundle_id: string;
   results: BundleLegResult[];
   mint: string;
@@ -55,6 +64,10 @@ export interface BundleResponse {
 interface SignedBundle {
   mint: string;
   txs: ChainTransaction[];
+  /** Per leg: SOL its instructions move out of its wallet and rent of accounts it creates (issue 22). */
+  legCosts: { spend: bigint; rent: bigint; computeKind: "create" | "trade"; tipped: boolean }[];
+  /** Wallet lamports already read with the legs (an existing-token trade's read), so none is read again. */
+  balances?: Map<string, bigint>;
 }
 
 /** Executes a bundle for the key; every leg's wallet must belong to it (404 `wallet not found` with `index`). */
@@ -74,26 +87,32 @@ export async function executeBundle(
       ? await signCreateLed(deps, request, wallets, tip)
       : await signExistingTrade(deps, request, wallets, tip);
 
+  await refuseUnaffordableLegs(deps, wallets, signed, tip.lamports);
+
   const results: BundleLegResult[] = request.legs.map((leg, index) => ({
     index,
     type: leg.type,
     wallet: wallets[index]!.publicKey, // one wallet per leg (resolveLegWallets)
     signature: signed.txs[index]!.signature, // one transaction per leg
   }));
-  const executionId = await recordPending(deps, {
-    apiKeyId,
-    kind: "bundle",
-    wallet: wallets[0]!.publicKey,
-    wallets: [...new Set(wallets.map((w) => w.publicKey))],
-    signatures: signed.txs.map((t) => t.signature),
-    // Known before sending (the relay derives it from the signatures); the relay's own answer overwrites it.
-    bundleId: bundleIdOf(signed.txs.map((t) => t.signature)),
-    request: bundleRequestSummary(request, wallets),
-    lastValidBlockHeight: Math.min(...signed.txs.map((t) => t.lastValidBlockHeight)),
-    computeUnitPriceMicroLamports: signed.txs
-      .map((t) => t.computeUnitPriceMicroLamports)
-      .reduce((a, b) => (b > a ? b : a), 0n),
-  });
+  const executionId = await recordPending(
+    deps.store,
+    {
+      apiKeyId,
+      kind: "bundle",
+      wallet: wallets[0]!.publicKey,
+      wallets: [...new Set(wallets.map((w) => w.publicKey))],
+      signatures: signed.txs.map((t) => t.signature),
+      // Known before sending (the relay derives it from the signatures); the relay's own answer overwrites it.
+      bundleId: bundleIdOf(signed.txs.map((t) => t.signature)),
+      request: bundleRequestSummary(request, wallets),
+      lastValidBlockHeight: Math.min(...signed.txs.map((t) => t.lastValidBlockHeight)),
+      computeUnitPriceMicroLamports: signed.txs
+        .map((t) => t.computeUnitPriceMicroLamports)
+        .reduce((a, b) => (b > a ? b : a), 0n),
+    },
+    deps.dryRun,
+  );
   const result = await submitBundleRecorded(
     deps,
     executionId,
@@ -102,6 +121,7 @@ export async function executeBundle(
     { mint: signed.mint, results },
   );
   return {
+    execution_id: executionId,
     bundle_id: result.bundleId,
     results,
     mint: signed.mint,
@@ -123,6 +143,7 @@ async function signCreateLed(
   const mintKey = newMintKey();
   const mint = mintKey.keypair.publicKey;
   const txs: ChainTransaction[] = [];
+  let legCosts: SignedBundle["legCosts"] = [];
   try {
     const plan = await planCreateLedBundle({
       config,
@@ -132,6 +153,7 @@ async function signCreateLed(
       mint,
       ...(deps.random !== undefined ? { random: deps.random } : {}),
     });
+    legCosts = createLedCosts(plan);
     for (const [i, instructions] of plan.legInstructions.entries()) {
       const first = i === 0;
       txs.push(
@@ -147,7 +169,25 @@ async function signCreateLed(
   } finally {
     mintKey.wipe();
   }
-  return { mint: mint.toBase58(), txs };
+  return { mint: mint.toBase58(), txs, legCosts };
+}
+
+/** What each leg of a create-led bundle moves out of its wallet: the dev buy, then each buyer's SOL. */
+function createLedCosts(plan: CreateLedPlan): SignedBundle["legCosts"] {
+  return [
+    {
+      spend: plan.create.initialBuy?.lamports ?? 0n,
+      rent: plan.create.initialBuy !== null ? TOKEN_ACCOUNT_RENT_LAMPORTS : 0n,
+      computeKind: "create",
+      tipped: true,
+    },
+    ...plan.buys.map((b) => ({
+      spend: b.lamports,
+      rent: TOKEN_ACCOUNT_RENT_LAMPORTS,
+      computeKind: "trade" as const,
+      tipped: false,
+    })),
+  ];
 }
 
 // One trade of an existing token: the trade endpoint's read, quote and builders, with the bundle tip.
@@ -164,7 +204,25 @@ async function signExistingTrade(
   const quote = quoteRead(intent, read, configs);
   const instructions = await tradeInstructions(read, quote, configs, deps.random);
   const tx = await signWith(deps, wallet, () => ({ instructions, computeKind: "trade", tip }));
-  return { mint: read.mint.toBase58(), txs: [tx] };
+  const buying = quote.args.instruction !== "sell";
+  const accounts =
+    (buying && !read.userAtaExists ? 1n : 0n) +
+    (buying && read.venue === "launchswap" && !read.userWsolExists ? 1n : 0n);
+  return {
+    mint: read.mint.toBase58(),
+    txs: [tx],
+    ...(read.userLamports !== undefined
+      ? { balances: new Map([[wallet.publicKey, read.userLamports]]) }
+      : {}),
+    legCosts: [
+      {
+        spend: tradeSolIn(quote),
+        rent: accounts * TOKEN_ACCOUNT_RENT_LAMPORTS,
+        computeKind: "trade",
+        tipped: true,
+      },
+    ],
+  };
 }
 
 /** The block engine's bundle id: lowercase hex SHA-256 of the legs' first signatures (base58), comma-joined. */
@@ -212,4 +270,56 @@ function bundleRequestSummary(request: BundleRequest, wallets: WalletRecord[]): 
     confirm: request.confirm,
     legs,
   };
+}
+
+/**
+ * Issue 22: before anything is recorded or sent, each leg's wallet must hold its leg's floor cost (amount +
+ * fees + tip + rent; a wallet that signs several legs pays them all). One read of the distinct wallets; a
+ * failed read skips the check (the relay then decides, as before).
+ */
+async function refuseUnaffordableLegs(
+  deps: BundleDeps,
+  wallets: WalletRecord[],
+  signed: SignedBundle,
+  tipLamports: bigint,
+): Promise<void> {
+  const computeBudget = deps.chain.computeBudget;
+  if (computeBudget === undefined) return;
+  const costs = signed.legCosts;
+  const balances = signed.balances ?? (await readBalances(deps, wallets));
+  if (balances === null) return;
+  const owed = new Map<string, bigint>();
+  for (const [index, cost] of costs.entries()) {
+    const wallet = wallets[index]!.publicKey; // one wallet per leg
+    const budget = computeBudget(cost.computeKind);
+    const need =
+      (owed.get(wallet) ?? 0n) +
+      lamportsNeeded({
+        amountLamports: cost.spend,
+        computeUnitLimit: budget.maxUnitLimit,
+        computeUnitPriceMicroLamports: budget.priceMicroLamports,
+        tipLamports: cost.tipped ? tipLamports : 0n,
+        rentLamports: cost.rent,
+      });
+    owed.set(wallet, need);
+    const refusal = insufficientSol(
+      { wallet, balanceLamports: balances.get(wallet) ?? 0n, what: `bundle leg ${index}`, leg: index },
+      need,
+    );
+    if (refusal !== null) throw refusal;
+  }
+}
+
+/** The distinct leg wallets' lamports in one read; null when the read fails (the check is then skipped). */
+async function readBalances(deps: BundleDeps, wallets: WalletRecord[]): Promise<Map<string, bigint> | null> {
+  const distinct = [...new Set(wallets.map((w) => w.publicKey))];
+  try {
+    const read = await readAccounts(
+      deps.chain,
+      distinct.map((w) => new PublicKey(w)),
+    );
+    return new Map(distinct.map((w, i) => [w, BigInt(read[i]?.lamports ?? 0)]));
+  } catch {
+    return null;
+  }
 }

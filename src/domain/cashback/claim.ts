@@ -29,6 +29,8 @@ export interface ClaimTransaction {
   kind: "bonding_curve" | "launchswap";
   /** Claimable before submission (the program pays what is claimable when the transaction lands). */
   claimable_lamports: bigint;
+  /** The execution record's id (GET /v1/executions/{id}); issue 22. */
+  execution_id: string;
   signature: string;
   confirmed: boolean;
   confirmation_status: string | null;
@@ -92,6 +94,7 @@ export async function claimCashback(
       transactions.push({
         kind: claim.kind,
         claimable_lamports: claim.amount,
+        execution_id: result.executionId,
         signature: result.signature,
         confirmed: result.confirmed,
         confirmation_status: result.confirmationStatus,
@@ -118,6 +121,7 @@ function completedView(t: ClaimTransaction): Record<string, unknown> {
   return {
     kind: t.kind,
     claimable_lamports: t.claimable_lamports.toString(),
+    execution_id: t.execution_id,
     signature: t.signature,
     confirmed: t.confirmed,
     confirmation_status: t.confirmation_status,

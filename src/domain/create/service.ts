@@ -12,6 +12,7 @@ import { planCreate, type PlannedInitialBuy } from "./plan.js";
 import { type CreateRequest, parseCreateRequest } from "./request.js";
 import { badRequest, EXECUTION, SPEC } from "../../core/errors.js";
 import { recordPending } from "../execution/records.js";
+import type { ExecutionDeps } from "../execution/types.js";
 import { signWith } from "../execution/sign.js";
 import { submitRecorded } from "../execution/pipeline.js";
 import { curveConfigs } from "../trade/configs.js";
@@ -19,6 +20,8 @@ import { selectWallet } from "../wallets/wallets.js";
 
 /** Collaborators of a create. */
 export interface CreateDeps {
+  /** Set on a dry run (issue 19): the pipeline simulates and describes instead of recording and sending. */
+  dryRun?: ExecutionDeps["dryRun"];
   store: Pick<Store, "findWallet" | "findDefaultWallet" | "insertExecution" | "updateExecution">;
   chain: Pick<Chain, "caches" | "assemble" | "submit" | "submitBundle">;
   vault: Pick<Vault, "withKeypair">;
@@ -39,6 +42,8 @@ export interface CreateResponse {
   mint: string;
   creator: string;
   metadata_uri: string;
+  /** The execution record's id (GET /v1/executions/{id}); issue 22. */
+  execution_id: string;
   signature: string;
   confirmed: boolean;
   confirmation_status: string | null;
@@ -122,15 +127,19 @@ export async function createToken(
         }
       : {}),
   };
-  const executionId = await recordPending(deps, {
-    apiKeyId,
-    kind: "create",
-    wallet: wallet.publicKey,
-    signatures: [tx.signature],
-    request: { ...createRequestSummary(request), confirm: request.confirm, wallet: request.wallet ?? null },
-    lastValidBlockHeight: tx.lastValidBlockHeight,
-    computeUnitPriceMicroLamports: tx.computeUnitPriceMicroLamports,
-  });
+  const executionId = await recordPending(
+    deps.store,
+    {
+      apiKeyId,
+      kind: "create",
+      wallet: wallet.publicKey,
+      signatures: [tx.signature],
+      request: { ...createRequestSummary(request), confirm: request.confirm, wallet: request.wallet ?? null },
+      lastValidBlockHeight: tx.lastValidBlockHeight,
+      computeUnitPriceMicroLamports: tx.computeUnitPriceMicroLamports,
+    },
+    deps.dryRun,
+  );
   const { result } = await submitRecorded(
     deps,
     executionId,
@@ -142,6 +151,7 @@ export async function createToken(
     mint,
     creator: wallet.publicKey,
     metadata_uri: request.uri,
+    execution_id: executionId,
     signature: result.signature,
     confirmed: result.confirmed,
     confirmation_status: result.confirmationStatus,

@@ -1,6 +1,6 @@
 /** The execution history of an API key (GET /v1/executions): paging and filter rules, and the public view. */
 import { parseAddress } from "../../core/addresses.js";
-import { badRequest, EXECUTION, TRADE_RULES } from "../../core/errors.js";
+import { badRequest, EVENTS, EXECUTION, OUTCOME_RULES, TRADE_RULES } from "../../core/errors.js";
 import type { ExecutionKind, ExecutionRecord, Store } from "../../store/index.js";
 
 /** Kinds an execution can have, as the history filter accepts them. */
@@ -24,6 +24,10 @@ export interface HistoryQuery {
   offset: number;
   wallet?: string;
   kind?: ExecutionKind;
+  /** Only the executions carrying this transaction signature (issue 22). */
+  signature?: string;
+  /** Cursor paging: the page after this record (from `next_cursor`). */
+  after?: { createdAt: string; id: string };
 }
 
 /** One execution as the API shows it (no secrets are ever stored, so every stored field is public). */
@@ -53,6 +57,8 @@ export interface HistoryPage {
   limit: number;
   offset: number;
   next_offset: number | null;
+  /** Pass as `?after=` for the next (older) page; null on the last page. */
+  next_cursor: string | null;
 }
 
 function nonNegativeInt(value: unknown, fallback: number, error: string): number {
@@ -76,11 +82,37 @@ export function parseHistoryQuery(query: Record<string, unknown>): HistoryQuery 
       throw badRequest(EXECUTION.historyKind);
     out.kind = query.kind as ExecutionKind;
   }
+  if (query.signature !== undefined && query.signature !== "")
+    out.signature = parseSignature(query.signature);
+  if (query.after !== undefined && query.after !== "") out.after = parseHistoryCursor(query.after);
   return out;
 }
 
+/** A base58 signature of 64 bytes is 86 to 88 characters long. */
+function parseSignature(value: unknown): string {
+  if (typeof value !== "string" || !/^[1-9A-HJ-NP-Za-km-z]{64,88}$/.test(value))
+    throw badRequest(OUTCOME_RULES.signatureInvalid);
+  return value;
+}
+
+/** The opaque cursor of a record: its place in the listing order (created_at, id). */
+export function historyCursor(e: Pick<ExecutionRecord, "createdAt" | "id">): string {
+  return Buffer.from(`${e.createdAt}|${e.id}`, "utf8").toString("base64url");
+}
+
+/** Parses a cursor made by `historyCursor`; 400 otherwise. */
+export function parseHistoryCursor(value: unknown): { createdAt: string; id: string } {
+  if (typeof value !== "string" || !/^[A-Za-z0-9_-]{1,200}$/.test(value))
+    throw badRequest(EVENTS.cursorInvalid);
+  const m = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3})\|([A-Za-z0-9-]{1,64})$/.exec(
+    Buffer.from(value, "base64url").toString("utf8"),
+  );
+  if (m === null) throw badRequest(EVENTS.cursorInvalid);
+  return { createdAt: m[1]!, id: m[2]! };
+}
+
 /** The public view of a stored execution. */
-function executionView(e: ExecutionRecord): ExecutionView {
+export function executionView(e: ExecutionRecord): ExecutionView {
   return {
     id: e.id,
     kind: e.kind,
@@ -117,12 +149,17 @@ export async function listHistory(
     offset: q.offset,
     ...(q.wallet !== undefined ? { wallet: q.wallet } : {}),
     ...(q.kind !== undefined ? { kind: q.kind } : {}),
+    ...(q.signature !== undefined ? { signature: q.signature } : {}),
+    ...(q.after !== undefined ? { before: q.after } : {}),
   });
   const more = rows.length > q.limit;
+  const page = rows.slice(0, q.limit);
+  const last = page[page.length - 1];
   return {
-    executions: rows.slice(0, q.limit).map(executionView),
+    executions: page.map(executionView),
     limit: q.limit,
     offset: q.offset,
     next_offset: more ? q.offset + q.limit : null,
+    next_cursor: more && last !== undefined ? historyCursor(last) : null,
   };
 }

@@ -19,7 +19,10 @@ import type { ChainTransaction } from "../../chain/chain.js";
 import type { SubmitBundleResult, SubmitResult } from "../../chain/submit.js";
 import type { ExecutionStatus } from "../../store/index.js";
 import { describeTransaction } from "./dry-run.js";
+import { ApiError } from "../../core/errors.js";
 import { failureOutcome } from "./failure.js";
+import { readFill, type FillRequest } from "./fill.js";
+import type { Fill } from "../../chain/fills.js";
 import { recordOutcome, recordPending } from "./records.js";
 import { signWith } from "./sign.js";
 import type { ExecutionDeps, SingleExecutionInput, SingleExecutionResult } from "./types.js";
@@ -29,6 +32,15 @@ const defaultNow = (): number => performance.now();
 const ignore = (): void => undefined;
 /** Whole milliseconds from `a` to `b` (never negative), as the timings report them. */
 export const ms = (a: number, b: number): number => Math.max(0, Math.round(b - a));
+
+/**
+ * Names the execution record in an error's body (issue 22: every execution answer carries `execution_id`),
+ * in place so a SubmissionError keeps its class for the callers that look at it.
+ */
+function withExecutionId(e: unknown, executionId: string): unknown {
+  if (e instanceof ApiError) Object.assign(e.extra, { execution_id: executionId });
+  return e;
+}
 
 /** Status of a submission that returned normally. */
 function successStatus(confirm: boolean, result: { confirmed: boolean }): ExecutionStatus {
@@ -46,7 +58,8 @@ export async function submitRecorded(
   tx: ChainTransaction,
   flags: { simulate: boolean; confirm: boolean; simulationFailedDetail: string },
   details?: Record<string, unknown>,
-): Promise<{ result: SubmitResult; databaseMs: number }> {
+  fillRequest?: FillRequest,
+): Promise<{ result: SubmitResult; databaseMs: number; fill?: Fill | null }> {
   const now = deps.now ?? defaultNow;
   if (deps.dryRun !== undefined) {
     // Simulated whatever `flags.simulate` says: the simulation is what a dry run is for.
@@ -60,8 +73,12 @@ export async function submitRecorded(
     result = await deps.chain.submit(tx, flags);
   } catch (e) {
     await recordOutcome(deps.store, executionId, failureOutcome(e)).catch(deps.onRecordError ?? ignore);
-    throw e;
+    throw withExecutionId(e, executionId);
   }
+  const fill =
+    fillRequest !== undefined && result.confirmed
+      ? await readFill(deps.chain, result.signature, fillRequest)
+      : undefined;
   const t0 = now();
   // Once sent, the caller must get its signature even if the database hiccups: the record keeps "pending"
   // with the signature, which is enough to reconcile it later.
@@ -73,10 +90,11 @@ export async function submitRecorded(
       signature: result.signature,
       confirmed: result.confirmed,
       confirmation_status: result.confirmationStatus,
+      ...(fill !== undefined ? { fill } : {}),
     },
     timings: result.timingMs,
   }).catch(deps.onRecordError ?? ignore);
-  return { result, databaseMs: ms(t0, now()) };
+  return { result, databaseMs: ms(t0, now()), ...(fill !== undefined ? { fill } : {}) };
 }
 
 /**
@@ -89,17 +107,21 @@ export async function runSingleExecution(input: SingleExecutionInput): Promise<S
   const t0 = now();
   const tx = await signWith(deps, input.wallet, input.build);
   const t1 = now();
-  const executionId = await recordPending(deps, {
-    apiKeyId: input.apiKeyId,
-    kind: input.kind,
-    wallet: input.wallet.publicKey,
-    signatures: [tx.signature],
-    request: input.request,
-    lastValidBlockHeight: tx.lastValidBlockHeight,
-    computeUnitPriceMicroLamports: tx.computeUnitPriceMicroLamports,
-  });
+  const executionId = await recordPending(
+    deps.store,
+    {
+      apiKeyId: input.apiKeyId,
+      kind: input.kind,
+      wallet: input.wallet.publicKey,
+      signatures: [tx.signature],
+      request: input.request,
+      lastValidBlockHeight: tx.lastValidBlockHeight,
+      computeUnitPriceMicroLamports: tx.computeUnitPriceMicroLamports,
+    },
+    deps.dryRun,
+  );
   const t2 = now();
-  const { result, databaseMs } = await submitRecorded(
+  const { result, databaseMs, fill } = await submitRecorded(
     deps,
     executionId,
     tx,
@@ -109,8 +131,10 @@ export async function runSingleExecution(input: SingleExecutionInput): Promise<S
       simulationFailedDetail: input.simulationFailedDetail,
     },
     input.details,
+    input.fill,
   );
   return {
+    ...(fill !== undefined ? { fill } : {}),
     executionId,
     signature: result.signature,
     confirmed: result.confirmed,
@@ -151,7 +175,7 @@ export async function submitBundleRecorded(
     result = await deps.chain.submitBundle(txs, flags);
   } catch (e) {
     await recordOutcome(deps.store, executionId, failureOutcome(e)).catch(deps.onRecordError ?? ignore);
-    throw e;
+    throw withExecutionId(e, executionId);
   }
   await recordOutcome(deps.store, executionId, {
     status: flags.confirm ? (result.confirmed ? "confirmed" : "timeout") : "submitted",

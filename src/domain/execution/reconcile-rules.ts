@@ -58,3 +58,11 @@ export function settlementOf(input: SettlementInput): Settlement {
       : input.ageMs > LEGACY_EXPIRY_MS;
   return expired ? { status: "expired", confirmationStatus: null } : null;
 }
+
+/**
+ * Backoff of an unsettled record: the next look comes after as long again as the record's age (so looks at
+ * about 2 s, 4 s, 8 s, ... after the send), at least `firstLookMs` and at most `maxSpacingMs` apart.
+ */
+export function nextLookDelayMs(ageMs: number, firstLookMs: number, maxSpacingMs: number): number {
+  return Math.max(1, Math.min(Math.max(ageMs, firstLookMs), maxSpacingMs));
+}

@@ -13,17 +13,24 @@ import { onChainFailureError } from "../../chain/submit.js";
 import type { RpcClient, SignatureStatus } from "../../chain/rpc-client.js";
 import type { ExecutionPatch, ExecutionStatus, Store } from "../../store/index.js";
 import { isoNoZone } from "../../store/index.js";
-import { settlementOf, type Settlement } from "./reconcile-rules.js";
+import { nextLookDelayMs, settlementOf, type Settlement } from "./reconcile-rules.js";
 
 /** The narrow collaborators of a pass. */
 export interface ReconcileDeps {
-  store: Pick<Store, "claimOpenExecutions" | "settleExecution">;
+  store: Pick<Store, "claimOpenExecutions" | "settleExecution" | "deferExecution">;
   rpc: Pick<RpcClient, "getSignatureStatuses" | "getBlockHeight" | "getTransactionLogs">;
   /** This process's identity in the lease column. */
   owner: string;
   clock: () => Date;
-  /** Records updated more recently than this still belong to the request that is waiting on them. */
+  /** Pending records updated more recently than this still belong to the request that is waiting on them. */
   graceMs: number;
+  /**
+   * Sent records (submitted / timeout: their request has returned) get their first look this long after
+   * their last update, then looks spaced by `nextLookDelayMs` (issue 22). Default: `graceMs`.
+   */
+  firstLookMs?: number;
+  /** The longest spacing between two looks at the same unsettled record. Default: `leaseMs`. */
+  maxLookSpacingMs?: number;
   /** How long a claimed record stays this process's before another may take it. */
   leaseMs: number;
 }
@@ -52,6 +59,7 @@ export async function reconcileOnce(deps: ReconcileDeps): Promise<ReconcileRepor
       nowMs,
       leaseUntilMs: nowMs + deps.leaseMs,
       updatedNotAfter: isoNoZone(new Date(nowMs - deps.graceMs)),
+      sentUpdatedNotAfter: isoNoZone(new Date(nowMs - (deps.firstLookMs ?? deps.graceMs))),
       limit: RECORDS_PER_BATCH,
     });
     if (records.length === 0) break;
@@ -70,7 +78,15 @@ export async function reconcileOnce(deps: ReconcileDeps): Promise<ReconcileRepor
         lastValidBlockHeight: record.lastValidBlockHeight,
         ageMs: nowMs - Date.parse(`${record.createdAt}Z`),
       });
-      if (settlement === null) continue;
+      if (settlement === null) {
+        // Without a first look configured, the claim's lease keeps the record out of reach, as before.
+        if (deps.firstLookMs !== undefined) {
+          const age = nowMs - Date.parse(`${record.createdAt}Z`);
+          const delay = nextLookDelayMs(age, deps.firstLookMs, deps.maxLookSpacingMs ?? deps.leaseMs);
+          await deps.store.deferExecution(record.id, deps.owner, nowMs + delay);
+        }
+        continue;
+      }
       if (await deps.store.settleExecution(record.id, deps.owner, await patchOf(deps, settlement))) {
         report.settled[settlement.status] = (report.settled[settlement.status] ?? 0) + 1;
       }

@@ -8,17 +8,17 @@ import { DRY_RUN_EXECUTION_ID, type DryRun } from "./dry-run.js";
  * nothing is written: the key's policy gives its verdict on the would-be record instead.
  */
 export async function recordPending(
-  deps: { store: Pick<Store, "insertExecution">; dryRun?: DryRun | undefined },
+  store: Pick<Store, "insertExecution">,
   e: PendingExecution,
+  dryRun?: DryRun,
 ): Promise<string> {
   const record = newExecution(randomUUID(), e);
-  const dryRun = deps.dryRun;
   if (dryRun !== undefined) {
     dryRun.requests.push(e.request);
     dryRun.verdict ??= await dryRun.check(record);
     return DRY_RUN_EXECUTION_ID;
   }
-  await deps.store.insertExecution(record);
+  await store.insertExecution(record);
   return record.id;
 }
 

@@ -5,6 +5,8 @@ import type { ExecutionKind, ExecutionStatus, Store } from "../../store/index.js
 import type { SubmitResult } from "../../chain/submit.js";
 import type { SealedWallet, Vault } from "../../vault/index.js";
 import type { DryRun } from "./dry-run.js";
+import type { Fill } from "../../chain/fills.js";
+import type { FillRequest } from "./fill.js";
 
 /** What one transaction of an execution is made of; the pipeline adds compute budget, tip and signatures. */
 export interface BuiltTransaction {
@@ -29,7 +31,7 @@ export type TransactionBuilder = (payer: Keypair) => BuiltTransaction | Promise<
 /** The narrow collaborators the pipeline uses. */
 export interface ExecutionDeps {
   store: Pick<Store, "insertExecution" | "updateExecution">;
-  chain: Pick<Chain, "assemble" | "submit" | "submitBundle">;
+  chain: Pick<Chain, "assemble" | "submit" | "submitBundle"> & Partial<Pick<Chain, "rpc" | "relayTip">>;
   vault: Pick<Vault, "withKeypair">;
   /** Monotonic milliseconds for timings; default performance.now. */
   now?: () => number;
@@ -63,6 +65,8 @@ export interface SingleExecutionInput {
   simulationFailedDetail: string;
   /** Stored as the record's response, merged with signature and confirmation fields. */
   details?: Record<string, unknown>;
+  /** Issue 22: once confirmed, read what moved for this wallet and mint (response and record `fill`). */
+  fill?: FillRequest;
 }
 
 /** What a single execution observed. */
@@ -73,6 +77,8 @@ export interface SingleExecutionResult {
   /** Null when confirm was false (or nothing was observed before the wait ended). */
   confirmationStatus: SubmitResult["confirmationStatus"];
   timings: ExecutionTimings;
+  /** What moved, when `fill` was asked and the transaction confirmed; null if it could not be read. */
+  fill?: Fill | null;
 }
 
 /** Inputs of `recordPending`. */

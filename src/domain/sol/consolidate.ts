@@ -34,6 +34,8 @@ export interface ConsolidationTransaction {
   source_balance_lamports: bigint;
   transfer_lamports: bigint;
   transfer_sol: string;
+  /** The execution record's id (GET /v1/executions/{id}); issue 22. */
+  execution_id: string;
   signature: string;
   confirmed: boolean;
   confirmation_status: string | null;
@@ -119,6 +121,7 @@ export async function consolidateSol(
         source_balance_lamports: transfer.balanceLamports,
         transfer_lamports: transfer.transferLamports,
         transfer_sol: formatLamportsAsSol(transfer.transferLamports),
+        execution_id: result.executionId,
         signature: result.signature,
         confirmed: result.confirmed,
         confirmation_status: result.confirmationStatus,
@@ -131,6 +134,7 @@ export async function consolidateSol(
         transactions.map((t) => ({
           source_wallet: t.source_wallet,
           transfer_lamports: t.transfer_lamports.toString(),
+          execution_id: t.execution_id,
           signature: t.signature,
           confirmed: t.confirmed,
           confirmation_status: t.confirmation_status,

@@ -31,6 +31,8 @@ export interface SplitResult {
   transfer_total_lamports: bigint;
   transfer_total_sol: string;
   transfers: SplitTransferView[];
+  /** The execution record's id (GET /v1/executions/{id}); issue 22. */
+  execution_id: string;
   signature: string;
   confirmed: boolean;
   confirmation_status: string | null;
@@ -113,6 +115,7 @@ export async function splitSol(deps: SolDeps, apiKeyId: number, body: RequestBod
       sol: formatLamportsAsSol(t.lamports),
       mode: t.mode,
     })),
+    execution_id: result.executionId,
     signature: result.signature,
     confirmed: result.confirmed,
     confirmation_status: result.confirmationStatus,

@@ -40,6 +40,8 @@ export interface TransferResult {
   source_token_account: string | null;
   destination_token_account: string | null;
   fee_reserve_lamports: bigint;
+  /** The execution record's id (GET /v1/executions/{id}); issue 22. */
+  execution_id: string;
   signature: string;
   confirmed: boolean;
   confirmation_status: string | null;
@@ -114,6 +116,7 @@ export async function sendAsset(deps: SolDeps, apiKeyId: number, body: RequestBo
     source_token_account: plan.sourceTokenAccount,
     destination_token_account: plan.destinationTokenAccount,
     fee_reserve_lamports: reserve,
+    execution_id: result.executionId,
     signature: result.signature,
     confirmed: result.confirmed,
     confirmation_status: result.confirmationStatus,

@@ -15,11 +15,17 @@ import { tradeState } from "./warm-read.js";
 import type { VenueState } from "../watch/venue-state.js";
 import { parseTradeRequest, type TradeIntent } from "./request.js";
 import { selectWallet } from "../wallets/wallets.js";
+import { insufficientSol, lamportsNeeded, TOKEN_ACCOUNT_RENT_LAMPORTS } from "../execution/affordability.js";
+import { tradeBounds, tradeSolIn, type TradeBounds } from "./bounds.js";
+import type { TradeQuote } from "./quote.js";
+import type { Fill } from "../../chain/fills.js";
+import type { TradeRead } from "../../launch/trade-accounts.js";
 
 /** Collaborators of a trade. */
 export interface TradeDeps {
   store: Pick<Store, "findWallet" | "findDefaultWallet" | "insertExecution" | "updateExecution">;
-  chain: Pick<Chain, "rpc" | "caches" | "assemble" | "submit" | "submitBundle">;
+  chain: Pick<Chain, "rpc" | "caches" | "assemble" | "submit" | "submitBundle"> &
+    Partial<Pick<Chain, "computeBudget" | "relayTip">>;
   vault: Pick<Vault, "withKeypair">;
   /** Monotonic milliseconds for timing_ms; default performance.now. */
   now?: () => number;
@@ -50,6 +56,8 @@ export interface TradeResponse {
   amount: string;
   amount_units: bigint;
   denominated_in_sol: boolean;
+  /** The execution record's id (GET /v1/executions/{id}); issue 22. */
+  execution_id: string;
   signature: string;
   confirmed: boolean;
   confirmation_status: string | null;
@@ -62,6 +70,9 @@ export interface TradeResponse {
   state_slot: number;
   timing_ms?: TradeTimings;
 }
+
+/** The trade response with issue 22's additions (unit-stable bounds beside expected_output). */
+export type TradeResult = TradeResponse & TradeBounds & { fill?: Fill | null };
 
 /** What the execution record keeps of the request (the trade request carries no secret). */
 function requestSummary(intent: TradeIntent): Record<string, unknown> {
@@ -82,7 +93,7 @@ function requestSummary(intent: TradeIntent): Record<string, unknown> {
  * Executes one trade for the key. A named wallet the key does not hold is 404 `wallet not found` (as on the
  * wallet endpoints), decided before any chain access.
  */
-export async function executeTrade(deps: TradeDeps, apiKeyId: number, body: unknown): Promise<TradeResponse> {
+export async function executeTrade(deps: TradeDeps, apiKeyId: number, body: unknown): Promise<TradeResult> {
   const now = deps.now ?? (() => performance.now());
   const t0 = now();
   if (typeof body !== "object" || body === null || Array.isArray(body))
@@ -91,10 +102,12 @@ export async function executeTrade(deps: TradeDeps, apiKeyId: number, body: unkn
   const wallet = await selectWallet(deps.store, apiKeyId, intent.wallet ?? undefined);
   const tWallet = now();
 
+  // The same read (or warm state) carries the wallet's lamports for the pre-send check (no extra round trip).
   const state = await tradeState(deps.chain.rpc, deps.venues, intent, new PublicKey(wallet.publicKey));
   const read = state.read;
   const configs = cachedTradeConfigs(deps.chain.caches);
   const quote = quoteRead(intent, read, configs);
+  refuseUnaffordable(deps, wallet.publicKey, read, quote);
   const tAmount = now();
   const instructions = await tradeInstructions(read, quote, configs, deps.random);
   const tInstructions = now();
@@ -125,16 +138,18 @@ export async function executeTrade(deps: TradeDeps, apiKeyId: number, body: unkn
     confirm: intent.confirm,
     simulationFailedDetail: SPEC.trade.simulationFailed,
     details,
+    fill: { wallet: wallet.publicKey, mint: read.mint.toBase58(), side: intent.action },
   });
   const tEnd = now();
 
-  const response: TradeResponse = {
+  const response: TradeResult = {
     wallet: wallet.publicKey,
     action: intent.action,
     mint: read.mint.toBase58(),
     amount: intent.amountText,
     amount_units: quote.amountUnits,
     denominated_in_sol: intent.denominatedInSol,
+    execution_id: result.executionId,
     signature: result.signature,
     confirmed: result.confirmed,
     confirmation_status: intent.confirm ? result.confirmationStatus : null,
@@ -143,6 +158,8 @@ export async function executeTrade(deps: TradeDeps, apiKeyId: number, body: unkn
     expected_output: quote.expectedOutput.toString(),
     state_source: state.source,
     state_slot: state.slot,
+    ...tradeBounds(quote),
+    ...(result.fill !== undefined ? { fill: result.fill } : {}),
   };
   if (intent.measureTiming) {
     response.timing_ms = {
@@ -157,4 +174,30 @@ export async function executeTrade(deps: TradeDeps, apiKeyId: number, body: unkn
     };
   }
   return response;
+}
+
+/** Issue 22: a 400 naming the wallet when its balance cannot pay the trade's floor cost. */
+function refuseUnaffordable(deps: TradeDeps, wallet: string, read: TradeRead, quote: TradeQuote): void {
+  // Test doubles without fee collaborators skip the check; the simulation still decides.
+  if (
+    read.userLamports === undefined ||
+    deps.chain.computeBudget === undefined ||
+    deps.chain.relayTip === undefined
+  )
+    return;
+  const budget = deps.chain.computeBudget("trade");
+  const buying = quote.args.instruction !== "sell";
+  // A buy creates the wallet's token account when it has none; a pool buy also wraps SOL in a WSOL account.
+  const accounts =
+    (buying && !read.userAtaExists ? 1n : 0n) +
+    (buying && read.venue === "launchswap" && !read.userWsolExists ? 1n : 0n);
+  const needed = lamportsNeeded({
+    amountLamports: tradeSolIn(quote),
+    computeUnitLimit: budget.maxUnitLimit,
+    computeUnitPriceMicroLamports: budget.priceMicroLamports,
+    tipLamports: deps.chain.relayTip().lamports,
+    rentLamports: accounts * TOKEN_ACCOUNT_RENT_LAMPORTS,
+  });
+  const refusal = insufficientSol({ wallet, balanceLamports: read.userLamports, what: "trade" }, needed);
+  if (refusal !== null) throw refusal;
 }

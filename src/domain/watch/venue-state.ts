@@ -14,7 +14,8 @@ import { tradeReadPlan, type TradeReadPlan } from "../../launch/trade-accounts.j
 /** Wallets per mint whose token accounts stay subscribed (least recently trading dropped first). */
 const WALLETS_PER_MINT = 64;
 const MINT_KEYS = ["mint", "curve", "pool", "poolBase2022", "poolBaseSpl", "poolQuote"] as const;
-const WALLET_KEYS = ["userAta2022", "userAtaSpl", "userWsol"] as const;
+// The wallet account itself too: its lamports let a warm trade refuse what it cannot pay (issue 22).
+const WALLET_KEYS = ["userAta2022", "userAtaSpl", "userWsol", "user"] as const;
 
 /** Options of the venue state. */
 export interface VenueStateOptions {

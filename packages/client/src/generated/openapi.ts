@@ -502,6 +502,8 @@ export interface paths {
                     wallet?: string;
                     /** @description only this kind: trade, create, bundle, claim, consolidate, transfer, split */
                     kind?: "trade" | "create" | "bundle" | "claim" | "consolidate" | "transfer" | "split";
+                    /** @description cursor paging: next_cursor of the previous page (stable while new executions arrive) */
+                    after?: string;
                 };
                 header?: never;
                 path?: never;
@@ -544,6 +546,8 @@ export interface paths {
                             limit: number;
                             offset: number;
                             next_offset: number | null;
+                            /** @description pass as ?after= for the next (older) page; null on the last page */
+                            next_cursor: string | null;
                         };
                     };
                 };
@@ -562,6 +566,111 @@ export interface paths {
                 };
                 /** @description Default Response */
                 401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/executions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One execution of this API key; with ?wait= returns as soon as it is final or the wait ends */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description seconds to wait for a final status (confirmed, finalized, failed, expired), 0 to 60; the current record is returned when the wait ends */
+                    wait?: number;
+                };
+                header?: never;
+                path: {
+                    /** @description the execution id */
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            /** @enum {string} */
+                            kind: "trade" | "create" | "bundle" | "claim" | "consolidate" | "transfer" | "split";
+                            wallet: string;
+                            wallets?: string[];
+                            signatures: string[];
+                            bundle_id?: string | null;
+                            /**
+                             * @description pending: recorded, outcome not known yet; submitted: sent without a verdict; timeout: the wait ended first (these three are open: reconciliation moves them to a final status); confirmed; finalized; failed; expired: the blockhash expired without the transaction landing
+                             * @enum {string}
+                             */
+                            status: "pending" | "submitted" | "confirmed" | "finalized" | "failed" | "timeout" | "expired";
+                            confirmation_status?: string | null;
+                            request?: unknown;
+                            response?: unknown;
+                            error?: unknown;
+                            timings?: unknown;
+                            /** @description the Idempotency-Key of the request that recorded it, if it had one */
+                            idempotency_key?: string | null;
+                            /** @description priority fee the transaction carried, micro-lamports per compute unit (highest of a bundle's legs); null on older records */
+                            compute_unit_price_micro_lamports?: string | null;
+                            created_at: string;
+                            updated_at?: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -956,13 +1065,14 @@ export interface paths {
                             amount: string;
                             amount_units: number;
                             denominated_in_sol: boolean;
+                            /** @description id of the execution record: GET /v1/executions/{id}, or find it with GET /v1/executions?signature= */
+                            execution_id?: string;
                             signature: string;
                             confirmed: boolean;
                             confirmation_status: string | null;
                             /** @enum {string} */
                             venue: "bonding_curve" | "launchswap";
                             pool: string | null;
-                            expected_output: string;
                             /**
                              * @description cache: the warm state of a watched mint was used (no read); read: the trade read it
                              * @enum {string}
@@ -970,6 +1080,31 @@ export interface paths {
                             state_source: "cache" | "read";
                             /** @description slot of the state the quote used */
                             state_slot: number;
+                            /** @description the slippage bound in the transaction; its unit depends on the trade (see the *_lamports / *_tokens fields) */
+                            expected_output: string;
+                            /** @description buys: the most lamports the trade instruction can spend (fees, tip and rent not included) */
+                            max_sol_in_lamports?: string;
+                            /** @description buys: the fewest token atomic units received (exact for a token-amount buy) */
+                            min_tokens_out?: string;
+                            /** @description sells: the token atomic units sold */
+                            tokens_in?: string;
+                            /** @description sells: the fewest lamports received */
+                            min_sol_out_lamports?: string;
+                            /** @description what the confirmed transaction moved for the wallet, read from the chain's balance changes (null: not readable yet; absent: not confirmed) */
+                            fill?: {
+                                /** @description post minus pre lamports of the wallet (negative when it spent) */
+                                sol_change_lamports: string;
+                                /** @description transaction fee paid (base + priority) */
+                                fee_lamports: string;
+                                /** @description lamports the relay tip accounts received */
+                                tip_lamports: string;
+                                /** @description rent of accounts the transaction created (e.g. the token account) */
+                                rent_lamports: string;
+                                /** @description SOL the trade itself spent (buy) or received (sell), fee, tip and rent excluded */
+                                trade_sol_lamports: string;
+                                /** @description post minus pre token atomic units of the wallet for the mint */
+                                token_change: string;
+                            } | null;
                             timing_ms?: {
                                 wallet?: number;
                                 amount?: number;
@@ -1322,6 +1457,8 @@ export interface paths {
                                 kind: "bonding_curve" | "launchswap";
                                 /** @description lamports */
                                 claimable_lamports: number;
+                                /** @description id of the execution record: GET /v1/executions/{id}, or find it with GET /v1/executions?signature= */
+                                execution_id?: string;
                                 signature: string;
                                 confirmed: boolean;
                                 confirmation_status: string | null;
@@ -1532,6 +1669,8 @@ export interface paths {
                                 transfer_lamports: number;
                                 /** @description SOL with 9 decimals */
                                 transfer_sol: string;
+                                /** @description id of the execution record: GET /v1/executions/{id}, or find it with GET /v1/executions?signature= */
+                                execution_id?: string;
                                 signature: string;
                                 confirmed: boolean;
                                 confirmation_status: string | null;
@@ -1743,6 +1882,8 @@ export interface paths {
                             destination_token_account: string | null;
                             /** @description lamports */
                             fee_reserve_lamports: number;
+                            /** @description id of the execution record: GET /v1/executions/{id}, or find it with GET /v1/executions?signature= */
+                            execution_id?: string;
                             signature: string;
                             confirmed: boolean;
                             confirmation_status: string | null;
@@ -1963,6 +2104,8 @@ export interface paths {
                                 /** @enum {string} */
                                 mode: "fixed" | "percent" | "equal";
                             }[];
+                            /** @description id of the execution record: GET /v1/executions/{id}, or find it with GET /v1/executions?signature= */
+                            execution_id?: string;
                             signature: string;
                             confirmed: boolean;
                             confirmation_status: string | null;
@@ -2170,6 +2313,8 @@ export interface paths {
                             mint: string;
                             creator: string;
                             metadata_uri: string;
+                            /** @description id of the execution record: GET /v1/executions/{id}, or find it with GET /v1/executions?signature= */
+                            execution_id?: string;
                             signature: string;
                             confirmed: boolean;
                             confirmation_status: string | null;
@@ -2386,6 +2531,8 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
+                            /** @description id of the execution record: GET /v1/executions/{id}, or find it with GET /v1/executions?signature= */
+                            execution_id?: string;
                             /** @description 64 hex characters */
                             bundle_id: string;
                             results: {
@@ -2540,6 +2687,230 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This API key's execution events: a Server-Sent Events stream (resume with Last-Event-ID or ?after=), or a page of events with Accept: application/json */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description event id to resume after; stream without it: new events only; page without it: from the oldest retained */
+                    after?: string;
+                    /** @description page size of the JSON form, 1 to 1000 (default 100) */
+                    limit?: number;
+                    /** @description comma-separated event types, e.g. execution.confirmed,execution.failed */
+                    types?: string;
+                    /** @description only events of executions involving this wallet */
+                    wallet?: string;
+                    /** @description only this kind: trade, create, bundle, claim, consolidate, transfer, split */
+                    kind?: "trade" | "create" | "bundle" | "claim" | "consolidate" | "transfer" | "split";
+                };
+                header?: {
+                    /** @description resume after this event id (wins over ?after=) */
+                    "last-event-id"?: string;
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description text/event-stream: `id: <event id>` + `data: <event JSON>` per event, `event: gap` when the cursor is older than the retention, a `: heartbeat` comment every 15 s; application/json: a page */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/event-stream": string;
+                        "application/json": {
+                            events: {
+                                /** @description per-account, increasing; the stream cursor (Last-Event-ID, ?after=) */
+                                id: number;
+                                /** @description execution.<status>, e.g. execution.confirmed */
+                                type: string;
+                                execution_id: string;
+                                /** @enum {string} */
+                                kind: "trade" | "create" | "bundle" | "claim" | "consolidate" | "transfer" | "split";
+                                wallets: string[];
+                                signatures: string[];
+                                status: string;
+                                error: unknown;
+                                created_at: string;
+                            }[];
+                            /** @description pass as ?after= for the next page */
+                            next_cursor: string;
+                            /** @description true when events after the cursor were purged (older than the retention) */
+                            gap: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/wallets/{public_key}/balances": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** SOL and every token account of one of this key's wallets */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    /** @description managed wallet public key */
+                    public_key: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description the wallet's public key */
+                            wallet: string;
+                            /** @description SOL balance in lamports */
+                            lamports: string;
+                            /** @description SOL balance with 9 decimals */
+                            sol: string;
+                            /** @description every token account the wallet owns (SPL Token and Token-2022), by mint */
+                            tokens: {
+                                /** @description token mint */
+                                mint: string;
+                                /** @description the token account's address */
+                                token_account: string;
+                                /** @description owning token program */
+                                token_program: string;
+                                /** @description balance in atomic units */
+                                amount: string;
+                                /** @description the mint's decimals */
+                                decimals: number;
+                                /** @description balance with the mint's decimals */
+                                ui_amount: string;
+                            }[];
+                            /** @description the lowest slot the balances were read at */
+                            slot: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3427,6 +3798,435 @@ export interface paths {
         };
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This API key's webhook endpoints (without secrets) */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            webhooks: {
+                                id: string;
+                                url: string;
+                                /** @description event types delivered; ["*"] = all */
+                                types: string[];
+                                /** @description only events involving one of these wallets; null = all */
+                                wallets: string[] | null;
+                                disabled: boolean;
+                                disabled_reason: string | null;
+                                created_at: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /** Register a webhook endpoint; the signing secret is returned once */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description https or http URL; private, loopback and metadata addresses are refused */
+                        url: string;
+                        /** @description event types, e.g. ["execution.confirmed"], or ["*"] for all */
+                        types: string[];
+                        /** @description only events involving one of these wallets (default all) */
+                        wallets?: string[];
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            url: string;
+                            /** @description event types delivered; ["*"] = all */
+                            types: string[];
+                            /** @description only events involving one of these wallets; null = all */
+                            wallets: string[] | null;
+                            disabled: boolean;
+                            disabled_reason: string | null;
+                            created_at: string;
+                            /** @description whsec_...: verify signatures with it (Standard Webhooks) */
+                            secret: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Delete a webhook endpoint and its deliveries */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Queue a webhook.test delivery to the endpoint */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            webhook_id: string;
+                            /** @description the webhook-id header: the event id (test_... for a test), the same on every attempt */
+                            message_id: string;
+                            type: string;
+                            /** @enum {string} */
+                            status: "pending" | "delivered" | "failed";
+                            attempts: number;
+                            next_attempt_at: string | null;
+                            last_status_code: number | null;
+                            last_error: string | null;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The endpoint's latest deliveries (up to 100), newest first */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            deliveries: {
+                                id: string;
+                                webhook_id: string;
+                                /** @description the webhook-id header: the event id (test_... for a test), the same on every attempt */
+                                message_id: string;
+                                type: string;
+                                /** @enum {string} */
+                                status: "pending" | "delivered" | "failed";
+                                attempts: number;
+                                next_attempt_at: string | null;
+                                last_status_code: number | null;
+                                last_error: string | null;
+                                created_at: string;
+                                updated_at: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/deliveries/{delivery_id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a delivery again now (same webhook-id) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                    delivery_id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            id: string;
+                            webhook_id: string;
+                            /** @description the webhook-id header: the event id (test_... for a test), the same on every attempt */
+                            message_id: string;
+                            type: string;
+                            /** @enum {string} */
+                            status: "pending" | "delivered" | "failed";
+                            attempts: number;
+                            next_attempt_at: string | null;
+                            last_status_code: number | null;
+                            last_error: string | null;
+                            created_at: string;
+                            updated_at: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;

@@ -1,0 +1,71 @@
+/** The context every command runs in: output mode, the config (file, environment, global options), a client. */
+import { LaserTrade } from "@lasertrade/client";
+import { configPath, loadConfig, type CliConfig } from "./config-file.js";
+import { withProgress } from "./progress.js";
+import { EXIT, exitCodeOf, phaseLines, sentTransactions, unconfirmedLine } from "./outcome.js";
+import { describe, explorerLink, MAINNET_EXPLORER, toJson } from "./render.js";
+
+/** What every command needs: output mode, the config and a client. */
+export class Context {
+  constructor(
+    readonly json: boolean,
+    readonly env: NodeJS.ProcessEnv,
+    /** The global --url and --api-key, which override the environment and the config file. */
+    readonly overrides: { url?: string; apiKey?: string } = {},
+  ) {}
+
+  /** The stored config, with LASERTRADE_URL / LASERTRADE_API_KEY and then --url / --api-key overriding it. */
+  async config(): Promise<CliConfig> {
+    const stored = await loadConfig(configPath(this.env));
+    const baseUrl = this.overrides.url ?? this.env.LASERTRADE_URL ?? stored?.baseUrl;
+    const apiKey = this.overrides.apiKey ?? this.env.LASERTRADE_API_KEY ?? stored?.apiKey;
+    if (baseUrl === undefined || apiKey === undefined)
+      throw new Error("no API key configured: run `lasertrade setup` (or `lasertrade sandbox`) first");
+    return { ...stored, baseUrl, apiKey };
+  }
+
+  async client(): Promise<LaserTrade> {
+    const { baseUrl, apiKey } = await this.config();
+    return new LaserTrade({ baseUrl, apiKey });
+  }
+
+  /** Prints a result: JSON with --json, else a table with explorer links for signatures. */
+  async print(value: unknown): Promise<void> {
+    if (this.json) {
+      process.stdout.write(`${toJson(value)}\n`);
+      return;
+    }
+    const template = this.env.LASERTRADE_EXPLORER ?? (await this.config().catch(() => undefined))?.explorer;
+    process.stdout.write(`${describe(value, (sig) => explorerLink(template ?? MAINNET_EXPLORER, sig))}\n`);
+  }
+
+  /**
+   * Runs an execution with the progress line (TTY only, never with --json), prints its result, and says plainly
+   * when it was sent but did not land in the wait (exit code 3, see outcome.ts); never "done" for that.
+   */
+  async execute(
+    label: string,
+    call: (client: LaserTrade) => Promise<unknown>,
+    confirm = true,
+  ): Promise<void> {
+    const client = await this.client();
+    const start = Date.now();
+    const tty = !this.json && process.stderr.isTTY === true;
+    const result = tty
+      ? await withProgress(
+          `${label} (build, send, wait to land)`,
+          () => call(client),
+          process.stderr,
+          (r, s) => phaseLines(r, confirm, s),
+        )
+      : await call(client);
+    await this.print(result);
+    const code = exitCodeOf(result, confirm);
+    if (code === EXIT.unconfirmed && !tty) {
+      const seconds = (Date.now() - start) / 1000;
+      for (const t of sentTransactions(result).filter((x) => !x.confirmed))
+        process.stderr.write(`${unconfirmedLine(t, seconds)}\n`);
+    }
+    process.exitCode = code;
+  }
+}

@@ -1,0 +1,99 @@
+/** The query of GET /v1/events (stream and page), its parsing, and the public view of an event. */
+import { parseAddress } from "../../core/addresses.js";
+import { badRequest, EVENTS, TRADE_RULES } from "../../core/errors.js";
+import type { EventBounds, EventRecord, ExecutionKind } from "../../store/index.js";
+import { EXECUTION_KINDS } from "../execution/history.js";
+
+/** Default and maximum page size of the JSON form. */
+export const EVENTS_DEFAULT_LIMIT = 100;
+export const EVENTS_MAX_LIMIT = 1000;
+
+/** A validated events query; `after` undefined = no cursor given. */
+export interface EventsQuery {
+  after: number | undefined;
+  limit: number;
+  types?: string[];
+  kind?: ExecutionKind;
+  wallet?: string;
+}
+
+/** One event as the API shows it (stream, page and webhook body). */
+export interface EventView {
+  id: number;
+  type: string;
+  execution_id: string;
+  kind: ExecutionKind;
+  wallets: string[];
+  signatures: string[];
+  status: string;
+  error: unknown;
+  created_at: string;
+}
+
+const TYPE = /^[a-z]+\.[a-z_]+$/;
+
+/** Parses an event id cursor (a non-negative integer below 2^53); 400 otherwise. */
+export function parseEventCursor(value: unknown): number {
+  const text = typeof value === "number" ? String(value) : typeof value === "string" ? value.trim() : "";
+  if (!/^\d{1,15}$/.test(text)) throw badRequest(EVENTS.eventCursorInvalid);
+  return Number(text);
+}
+
+/** Parses a comma-separated list of event types (`execution.confirmed,execution.failed`). */
+export function parseEventTypes(value: unknown): string[] {
+  if (typeof value !== "string") throw badRequest(EVENTS.typesInvalid);
+  const types = value
+    .split(",")
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
+  if (types.length === 0 || types.length > 50 || !types.every((t) => TYPE.test(t)))
+    throw badRequest(EVENTS.typesInvalid);
+  return [...new Set(types)];
+}
+
+/**
+ * Parses the query of GET /v1/events. `Last-Event-ID` (sent by a reconnecting EventSource, which keeps its
+ * original URL) wins over `?after=`.
+ */
+export function parseEventsQuery(query: Record<string, unknown>, lastEventId: unknown): EventsQuery {
+  const cursor = lastEventId !== undefined && lastEventId !== "" ? lastEventId : query.after;
+  const out: EventsQuery = {
+    after: cursor === undefined || cursor === "" ? undefined : parseEventCursor(cursor),
+    limit: EVENTS_DEFAULT_LIMIT,
+  };
+  if (query.limit !== undefined && query.limit !== "") {
+    const text = typeof query.limit === "string" ? query.limit.trim() : String(query.limit);
+    if (!/^\d{1,4}$/.test(text) || Number(text) < 1 || Number(text) > EVENTS_MAX_LIMIT)
+      throw badRequest(EVENTS.eventLimitInvalid);
+    out.limit = Number(text);
+  }
+  if (query.types !== undefined && query.types !== "") out.types = parseEventTypes(query.types);
+  if (query.kind !== undefined && query.kind !== "") {
+    if (!(EXECUTION_KINDS as readonly unknown[]).includes(query.kind)) throw badRequest(EVENTS.kindInvalid);
+    out.kind = query.kind as ExecutionKind;
+  }
+  if (query.wallet !== undefined && query.wallet !== "")
+    out.wallet = parseAddress(query.wallet, TRADE_RULES.walletInvalid);
+  return out;
+}
+
+/** Whether events after `cursor` were purged before being read (the cursor is older than the retention). */
+export function isGap(bounds: EventBounds, cursor: number): boolean {
+  // Ids are dense per account, so anything between the cursor and the oldest retained id is gone.
+  return bounds.oldest !== null ? cursor < bounds.oldest - 1 : cursor < bounds.last;
+}
+
+/** The public view of a stored event. */
+export function eventView(e: EventRecord): EventView {
+  return {
+    id: e.id,
+    type: e.type,
+    execution_id: e.executionId,
+    kind: e.kind,
+    wallets: e.wallets,
+    signatures: e.signatures,
+    status: e.status,
+    error: e.error,
+    created_at: e.createdAt,
+  };
+}

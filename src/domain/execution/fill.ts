@@ -1,0 +1,37 @@
+/** Issue 22: reads the fill of a confirmed transaction (one getTransaction) for its response and record. */
+import type { Chain } from "../../chain/chain.js";
+import { fillOf, type Fill } from "../../chain/fills.js";
+
+/** Whose movements, of which mint, and whether the trade spent (buy) or received (sell) SOL. */
+export interface FillRequest {
+  wallet: string;
+  mint: string | null;
+  side: "buy" | "sell" | "none";
+}
+
+const ATTEMPTS = 3;
+const SPACING_MS = 300;
+
+/**
+ * The fill, or null when the node cannot tell yet (a confirmed transaction is normally readable at once; a
+ * lagging node gets two more tries). Never throws: the trade happened, whatever this read does.
+ */
+export async function readFill(
+  chain: Partial<Pick<Chain, "rpc" | "relayTip">>,
+  signature: string,
+  request: FillRequest,
+  sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
+): Promise<Fill | null> {
+  if (chain.rpc === undefined) return null;
+  const tipAccounts = chain.relayTip?.().accounts.map((a) => a.toBase58()) ?? [];
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    try {
+      const fill = fillOf(await chain.rpc.getTransactionJson(signature), { ...request, tipAccounts });
+      if (fill !== null) return fill;
+    } catch {
+      // Retried below; a read failure leaves the response without a fill, never fails it.
+    }
+    if (attempt + 1 < ATTEMPTS) await sleep(SPACING_MS);
+  }
+  return null;
+}

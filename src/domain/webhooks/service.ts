@@ -1,0 +1,199 @@
+/** Webhook endpoints of an API key: create (secret shown once), list, delete, test delivery, deliveries, retry. */
+import { randomUUID } from "node:crypto";
+import { parseAddress } from "../../core/addresses.js";
+import { ApiError, badRequest, EVENTS } from "../../core/errors.js";
+import type { DeliveryRecord, Store, WebhookRecord } from "../../store/index.js";
+import { isoNoZone } from "../../store/index.js";
+import type { Vault } from "../../vault/index.js";
+import { parseEventTypes } from "../events/query.js";
+import { newWebhookSecret } from "./signing.js";
+import { checkWebhookUrl, type HostLookup } from "./url-policy.js";
+
+/** The associated data binding an encrypted signing secret to its endpoint. */
+export const secretAad = (webhookId: string): string => `webhook:${webhookId}`;
+
+/** An endpoint as the API shows it (never its secret). */
+export interface WebhookView {
+  id: string;
+  url: string;
+  types: string[];
+  wallets: string[] | null;
+  disabled: boolean;
+  disabled_reason: string | null;
+  created_at: string;
+}
+
+/** A delivery as the API shows it. */
+export interface DeliveryView {
+  id: string;
+  webhook_id: string;
+  message_id: string;
+  type: string;
+  status: string;
+  attempts: number;
+  next_attempt_at: string | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The collaborators of the endpoint operations. */
+export interface WebhookServiceDeps {
+  store: Pick<
+    Store,
+    | "insertWebhook"
+    | "listWebhooks"
+    | "findWebhook"
+    | "deleteWebhook"
+    | "eventBounds"
+    | "insertDeliveries"
+    | "listDeliveries"
+    | "findDelivery"
+    | "requeueDelivery"
+  >;
+  vault: Pick<Vault, "encryptSecret">;
+  clock: () => Date;
+  allowPrivate: boolean;
+  lookup?: HostLookup;
+}
+
+/** The public view of an endpoint. */
+export function webhookView(w: WebhookRecord): WebhookView {
+  return {
+    id: w.id,
+    url: w.url,
+    types: w.types,
+    wallets: w.wallets,
+    disabled: w.disabled,
+    disabled_reason: w.disabledReason,
+    created_at: w.createdAt,
+  };
+}
+
+/** The public view of a delivery. */
+export function deliveryView(d: DeliveryRecord): DeliveryView {
+  return {
+    id: d.id,
+    webhook_id: d.webhookId,
+    message_id: d.messageId,
+    type: d.type,
+    status: d.status,
+    attempts: d.attempts,
+    next_attempt_at: d.status === "pending" ? new Date(d.nextAttemptMs).toISOString() : null,
+    last_status_code: d.lastStatusCode,
+    last_error: d.lastError,
+    created_at: d.createdAt,
+    updated_at: d.updatedAt,
+  };
+}
+
+function parseTypes(value: unknown): string[] {
+  if (Array.isArray(value) && value.length === 1 && value[0] === "*") return ["*"];
+  if (!Array.isArray(value) || value.length === 0 || !value.every((t) => typeof t === "string"))
+    throw badRequest(EVENTS.webhookTypesInvalid);
+  try {
+    return parseEventTypes(value.join(","));
+  } catch {
+    throw badRequest(EVENTS.webhookTypesInvalid);
+  }
+}
+
+function parseWallets(value: unknown): string[] | null {
+  if (value === undefined || value === null) return null;
+  if (!Array.isArray(value) || value.length === 0 || value.length > 100)
+    throw badRequest(EVENTS.webhookWalletsInvalid);
+  return [...new Set(value.map((w) => parseAddress(w, EVENTS.webhookWalletsInvalid)))];
+}
+
+/** Creates an endpoint receiving events from now on; the secret is returned here and never again. */
+export async function createWebhook(
+  deps: WebhookServiceDeps,
+  apiKeyId: number,
+  body: Record<string, unknown>,
+): Promise<WebhookView & { secret: string }> {
+  const url = await checkWebhookUrl(body.url, {
+    allowPrivate: deps.allowPrivate,
+    ...(deps.lookup !== undefined ? { lookup: deps.lookup } : {}),
+  });
+  const types = parseTypes(body.types);
+  const wallets = parseWallets(body.wallets);
+  const id = `wh_${randomUUID()}`;
+  const secret = newWebhookSecret();
+  const record = await deps.store.insertWebhook({
+    id,
+    apiKeyId,
+    url,
+    types,
+    wallets,
+    secret: deps.vault.encryptSecret(Buffer.from(secret, "utf8"), secretAad(id)),
+    // Events written before the endpoint existed are not delivered to it.
+    cursor: (await deps.store.eventBounds(apiKeyId)).last,
+    createdAt: isoNoZone(deps.clock()),
+  });
+  return { ...webhookView(record), secret };
+}
+
+/** Whether a path id can be one we issued (a NUL byte or similar never reaches the database: PostgreSQL refuses it). */
+export function isPlausibleId(id: string): boolean {
+  return /^[A-Za-z0-9_-]{1,100}$/.test(id);
+}
+
+/** The endpoint of this key, or 404. */
+export async function requireWebhook(
+  store: Pick<Store, "findWebhook">,
+  apiKeyId: number,
+  id: string,
+): Promise<WebhookRecord> {
+  const w = isPlausibleId(id) ? await store.findWebhook(apiKeyId, id) : undefined;
+  if (w === undefined) throw new ApiError(404, EVENTS.webhookNotFound);
+  return w;
+}
+
+/** Queues a `webhook.test` delivery to the endpoint (sent by the delivery worker). */
+export async function queueTestDelivery(
+  deps: Pick<WebhookServiceDeps, "store" | "clock">,
+  apiKeyId: number,
+  webhookId: string,
+): Promise<DeliveryView> {
+  const w = await requireWebhook(deps.store, apiKeyId, webhookId);
+  const now = deps.clock();
+  const id = `dlv_${randomUUID()}`;
+  const payload = JSON.stringify({
+    type: "webhook.test",
+    timestamp: now.toISOString(),
+    data: { webhook_id: w.id },
+  });
+  await deps.store.insertDeliveries(
+    [
+      {
+        id,
+        webhookId: w.id,
+        messageId: `test_${randomUUID()}`,
+        type: "webhook.test",
+        payload,
+        nextAttemptMs: now.getTime(),
+      },
+    ],
+    isoNoZone(now),
+  );
+  const d = await deps.store.findDelivery(w.id, id);
+  if (d === undefined) throw new Error("test delivery vanished");
+  return deliveryView(d);
+}
+
+/** Makes a delivery pending again, due now, with the same message id. */
+export async function retryDelivery(
+  deps: Pick<WebhookServiceDeps, "store" | "clock">,
+  apiKeyId: number,
+  webhookId: string,
+  deliveryId: string,
+): Promise<DeliveryView> {
+  const w = await requireWebhook(deps.store, apiKeyId, webhookId);
+  const now = deps.clock();
+  const d = isPlausibleId(deliveryId)
+    ? await deps.store.requeueDelivery(w.id, deliveryId, now.getTime(), isoNoZone(now))
+    : undefined;
+  if (d === undefined) throw new ApiError(404, EVENTS.deliveryNotFound);
+  return deliveryView(d);
+}

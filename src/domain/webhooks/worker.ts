@@ -1,0 +1,236 @@
+/**
+ * Webhook delivery: the fan-out turns each endpoint's new events into delivery rows (idempotent: one row per
+ * endpoint and event), and the sender leases due rows in the database (like reconciliation), so several
+ * processes never send one delivery at the same time and a killed process's rows are taken over when its
+ * lease ends. Every attempt carries the same `webhook-id` and body, signed per Standard Webhooks.
+ */
+import { randomUUID } from "node:crypto";
+import type { DeliveryRecord, Store, WebhookRecord } from "../../store/index.js";
+import { isoNoZone } from "../../store/index.js";
+import type { Vault } from "../../vault/index.js";
+import { eventView } from "../events/query.js";
+import { nextAttemptAt, RETRY_DELAYS_MS } from "./schedule.js";
+import { secretAad } from "./service.js";
+import { signWebhook } from "./signing.js";
+import { checkWebhookUrl, type HostLookup } from "./url-policy.js";
+
+/** The collaborators of the worker. */
+export interface WebhookWorkerDeps {
+  store: Pick<
+    Store,
+    | "listEnabledWebhooks"
+    | "listEvents"
+    | "eventBounds"
+    | "insertDeliveries"
+    | "advanceWebhookCursor"
+    | "claimDueDeliveries"
+    | "finishDelivery"
+    | "disableWebhook"
+  >;
+  vault: Pick<Vault, "decryptSecret">;
+  clock: () => Date;
+  /** This process's name in the lease column (new per start). */
+  owner: string;
+  allowPrivate: boolean;
+  lookup?: HostLookup;
+  fetch?: typeof fetch;
+  /** Retry waits (tests shorten them). */
+  delays?: readonly number[];
+  /** Per-attempt timeout (default 10 s). */
+  timeoutMs?: number;
+}
+
+const FANOUT_BATCH = 500;
+const SEND_BATCH = 64;
+
+function matches(w: WebhookRecord, wallets: string[]): boolean {
+  return w.wallets === null || wallets.some((x) => w.wallets!.includes(x));
+}
+
+/** Turns every enabled endpoint's new events into pending deliveries; returns how many were queued. */
+export async function fanOutOnce(deps: WebhookWorkerDeps): Promise<number> {
+  let queued = 0;
+  const now = deps.clock();
+  for (const w of await deps.store.listEnabledWebhooks()) {
+    let cursor = w.cursor;
+    for (;;) {
+      const last = (await deps.store.eventBounds(w.apiKeyId)).last;
+      const rows = await deps.store.listEvents({
+        apiKeyId: w.apiKeyId,
+        after: cursor,
+        limit: FANOUT_BATCH,
+        ...(w.types[0] !== "*" ? { types: w.types } : {}),
+      });
+      const wanted = rows.filter((e) => matches(w, e.wallets));
+      await deps.store.insertDeliveries(
+        wanted.map((e) => ({
+          id: `dlv_${randomUUID()}`,
+          webhookId: w.id,
+          messageId: String(e.id),
+          type: e.type,
+          payload: JSON.stringify({ type: e.type, timestamp: `${e.createdAt}Z`, data: eventView(e) }),
+          nextAttemptMs: now.getTime(),
+        })),
+        isoNoZone(now),
+      );
+      const next =
+        rows.length === FANOUT_BATCH
+          ? rows[rows.length - 1]!.id
+          : Math.max(cursor, last, rows.at(-1)?.id ?? 0);
+      if (next === cursor) break;
+      // Another process advanced it meanwhile: its rows and ours are the same (unique per event); stop here.
+      if (!(await deps.store.advanceWebhookCursor(w.id, cursor, next))) break;
+      queued += wanted.length;
+      cursor = next;
+      if (rows.length < FANOUT_BATCH) break;
+    }
+  }
+  return queued;
+}
+
+/** What one send pass did. */
+export interface SendReport {
+  attempted: number;
+  delivered: number;
+  failed: number;
+}
+
+/** Leases the due deliveries and attempts each once. */
+export async function sendDueOnce(deps: WebhookWorkerDeps): Promise<SendReport> {
+  const report: SendReport = { attempted: 0, delivered: 0, failed: 0 };
+  const timeoutMs = deps.timeoutMs ?? 10_000;
+  const nowMs = deps.clock().getTime();
+  // The lease outlives one attempt (timeout) with room to write the outcome.
+  const due = await deps.store.claimDueDeliveries(deps.owner, nowMs, nowMs + timeoutMs + 20_000, SEND_BATCH);
+  if (due.length === 0) return report;
+  const webhooks = new Map((await deps.store.listEnabledWebhooks()).map((w) => [w.id, w]));
+  await Promise.all(
+    due.map(async (d) => {
+      const w = webhooks.get(d.webhookId);
+      if (w === undefined) return;
+      report.attempted += 1;
+      const outcome = await attempt(deps, w, d, timeoutMs);
+      const attempts = d.attempts + 1;
+      const finishedAt = deps.clock();
+      if (outcome.ok) report.delivered += 1;
+      else report.failed += 1;
+      const retryAt =
+        outcome.ok || outcome.gone
+          ? null
+          : nextAttemptAt(finishedAt.getTime(), attempts, deps.delays ?? RETRY_DELAYS_MS);
+      await deps.store.finishDelivery(
+        d.id,
+        deps.owner,
+        {
+          status: outcome.ok ? "delivered" : retryAt === null ? "failed" : "pending",
+          attempts,
+          nextAttemptMs: retryAt ?? finishedAt.getTime(),
+          lastStatusCode: outcome.statusCode,
+          lastError: outcome.error,
+        },
+        isoNoZone(finishedAt),
+      );
+      if (outcome.gone) await deps.store.disableWebhook(w.id, "the endpoint answered 410 Gone");
+    }),
+  );
+  return report;
+}
+
+interface AttemptOutcome {
+  ok: boolean;
+  gone: boolean;
+  statusCode: number | null;
+  error: string | null;
+}
+
+async function attempt(
+  deps: WebhookWorkerDeps,
+  w: WebhookRecord,
+  d: DeliveryRecord,
+  timeoutMs: number,
+): Promise<AttemptOutcome> {
+  try {
+    // Again at send time: the name may resolve elsewhere now than when the endpoint was created.
+    await checkWebhookUrl(w.url, {
+      allowPrivate: deps.allowPrivate,
+      ...(deps.lookup !== undefined ? { lookup: deps.lookup } : {}),
+    });
+  } catch (e) {
+    return { ok: false, gone: false, statusCode: null, error: (e as Error).message };
+  }
+  const secretBytes = deps.vault.decryptSecret({ ...w.secret, publicKey: secretAad(w.id) });
+  const secret = Buffer.from(secretBytes).toString("utf8");
+  secretBytes.fill(0);
+  const timestamp = Math.floor(deps.clock().getTime() / 1000);
+  try {
+    const res = await (deps.fetch ?? fetch)(w.url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "user-agent": "lasertrade-webhooks",
+        "webhook-id": d.messageId,
+        "webhook-timestamp": String(timestamp),
+        "webhook-signature": signWebhook(secret, d.messageId, timestamp, d.payload),
+      },
+      body: d.payload,
+      redirect: "manual",
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    await res.body?.cancel().catch(() => {});
+    if (res.status >= 200 && res.status < 300)
+      return { ok: true, gone: false, statusCode: res.status, error: null };
+    const error = res.status >= 300 && res.status < 400 ? "redirects are not followed" : `HTTP ${res.status}`;
+    return { ok: false, gone: res.status === 410, statusCode: res.status, error };
+  } catch (e) {
+    const name = (e as Error).name;
+    return {
+      ok: false,
+      gone: false,
+      statusCode: null,
+      error: name === "TimeoutError" ? `no answer within ${timeoutMs} ms` : "connection failed",
+    };
+  }
+}
+
+/** Runs fan-out and sending every `intervalMs` and on every event wake-up; returns the stop function. */
+export function startWebhookWorker(
+  deps: WebhookWorkerDeps & {
+    store: Pick<Store, "onEventWake">;
+    intervalMs?: number;
+    onError?: (e: unknown) => void;
+  },
+): () => Promise<void> {
+  let stopped = false;
+  let again = false;
+  let current: Promise<void> | undefined;
+  const loop = async (): Promise<void> => {
+    do {
+      again = false;
+      try {
+        await fanOutOnce(deps);
+        while (!stopped && (await sendDueOnce(deps)).attempted === SEND_BATCH);
+      } catch (e) {
+        deps.onError?.(e);
+      }
+    } while (again && !stopped);
+  };
+  // One pass at a time; a wake-up during a pass asks for one more.
+  const kick = (): void => {
+    if (stopped) return;
+    if (current !== undefined) {
+      again = true;
+      return;
+    }
+    current = loop().finally(() => (current = undefined));
+  };
+  const off = deps.store.onEventWake(() => kick());
+  const timer = setInterval(kick, deps.intervalMs ?? 1_000);
+  timer.unref();
+  kick();
+  return async () => {
+    stopped = true;
+    off();
+    clearInterval(timer);
+    await current;
+  };
+}

@@ -1,0 +1,178 @@
+/**
+ * GET /v1/events: the key's execution events as Server-Sent Events (default) or, with Accept: application/json,
+ * as a page. The stream is written through Fastify's own reply streaming (a PassThrough it pipes).
+ */
+import { PassThrough } from "node:stream";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { EVENTS_MAX_LIMIT, parseEventsQuery, type EventsQuery } from "../domain/events/query.js";
+import { eventsPage, streamEvents, type StreamItem } from "../domain/events/stream.js";
+import { EXECUTION_KINDS } from "../domain/execution/history.js";
+import type { Store } from "../store/index.js";
+import { requireApiKey } from "./auth.js";
+import { apiKeySecurity, authErrors, errorSchema } from "./schemas.js";
+
+/** Timing of the stream (tests shorten it). */
+export interface EventStreamTiming {
+  /** A comment line this often keeps proxies from closing an idle stream (default 15 s). */
+  heartbeatMs?: number;
+  /** Re-read of the outbox without a wake-up (default 2 s). */
+  pollMs?: number;
+}
+
+export const eventSchema = {
+  type: "object",
+  properties: {
+    id: {
+      type: "integer",
+      description: "per-account, increasing; the stream cursor (Last-Event-ID, ?after=)",
+    },
+    type: { type: "string", description: "execution.<status>, e.g. execution.confirmed" },
+    execution_id: { type: "string" },
+    kind: { type: "string", enum: [...EXECUTION_KINDS] },
+    wallets: { type: "array", items: { type: "string" } },
+    signatures: { type: "array", items: { type: "string" } },
+    status: { type: "string" },
+    error: {},
+    created_at: { type: "string" },
+  },
+  required: ["id", "type", "execution_id", "kind", "wallets", "signatures", "status", "error", "created_at"],
+  additionalProperties: false,
+} as const;
+
+const pageSchema = {
+  type: "object",
+  properties: {
+    events: { type: "array", items: eventSchema },
+    next_cursor: { type: "string", description: "pass as ?after= for the next page" },
+    gap: {
+      type: "boolean",
+      description: "true when events after the cursor were purged (older than the retention)",
+    },
+  },
+  required: ["events", "next_cursor", "gap"],
+  additionalProperties: false,
+} as const;
+
+/** One SSE message. Events carry their id (the browser's Last-Event-ID); the gap notice does not. */
+function sseMessage(item: StreamItem): string {
+  if (item.kind === "gap") {
+    return `event: gap\ndata: ${JSON.stringify({ after: String(item.after), oldest_retained: item.oldest })}\n\n`;
+  }
+  return `id: ${item.event.id}\ndata: ${JSON.stringify(item.event)}\n\n`;
+}
+
+function wantsJson(req: FastifyRequest): boolean {
+  const accept = req.headers.accept ?? "";
+  return accept.includes("application/json") && !accept.includes("text/event-stream");
+}
+
+/** Registers GET /v1/events. */
+export function eventRoutes(
+  app: FastifyInstance,
+  deps: { store: Pick<Store, "listEvents" | "eventBounds" | "onEventWake">; events?: EventStreamTiming },
+): void {
+  const heartbeatMs = deps.events?.heartbeatMs ?? 15_000;
+  // Open streams end when the app closes; otherwise they would hold the server open forever.
+  const closing = new AbortController();
+  app.addHook("preClose", (done) => {
+    closing.abort();
+    done();
+  });
+
+  const stream = (
+    req: FastifyRequest,
+    reply: FastifyReply,
+    apiKeyId: number,
+    q: EventsQuery,
+  ): FastifyReply => {
+    const out = new PassThrough();
+    const gone = new AbortController();
+    const signal = AbortSignal.any([gone.signal, closing.signal]);
+    const stop = (): void => {
+      gone.abort();
+      clearInterval(heartbeat);
+      out.end();
+    };
+    req.raw.once("close", stop);
+    closing.signal.addEventListener("abort", stop, { once: true });
+    const heartbeat = setInterval(() => out.write(": heartbeat\n\n"), heartbeatMs);
+    // The first line flushes the headers at once, so the client knows it is connected.
+    out.write(": connected\nretry: 1000\n\n");
+    void (async () => {
+      try {
+        for await (const item of streamEvents(deps.store, apiKeyId, q, signal, {
+          ...(deps.events?.pollMs !== undefined ? { pollMs: deps.events.pollMs } : {}),
+        })) {
+          if (!out.write(sseMessage(item))) await new Promise((r) => out.once("drain", r));
+        }
+      } catch (e) {
+        req.log.warn({ err: { message: (e as Error).message } }, "event stream ended by an error");
+      } finally {
+        stop();
+      }
+    })();
+    return reply
+      .header("content-type", "text/event-stream; charset=utf-8")
+      .header("cache-control", "no-cache, no-transform")
+      .header("x-accel-buffering", "no")
+      .send(out);
+  };
+
+  app.get(
+    "/v1/events",
+    {
+      schema: {
+        tags: ["events"],
+        security: apiKeySecurity,
+        summary:
+          "This API key's execution events: a Server-Sent Events stream (resume with Last-Event-ID or ?after=), " +
+          "or a page of events with Accept: application/json",
+        headers: {
+          type: "object",
+          properties: {
+            "last-event-id": {
+              type: "string",
+              description: "resume after this event id (wins over ?after=)",
+            },
+          },
+        },
+        querystring: {
+          type: "object",
+          properties: {
+            after: {
+              type: "string",
+              description:
+                "event id to resume after; stream without it: new events only; page without it: from the oldest retained",
+            },
+            limit: { description: `page size of the JSON form, 1 to ${EVENTS_MAX_LIMIT} (default 100)` },
+            types: {
+              type: "string",
+              description: "comma-separated event types, e.g. execution.confirmed,execution.failed",
+            },
+            wallet: { type: "string", description: "only events of executions involving this wallet" },
+            kind: { type: "string", description: `only this kind: ${EXECUTION_KINDS.join(", ")}` },
+          },
+        },
+        response: {
+          200: {
+            description:
+              "text/event-stream: `id: <event id>` + `data: <event JSON>` per event, `event: gap` when the cursor is " +
+              "older than the retention, a `: heartbeat` comment every 15 s; application/json: a page",
+            content: {
+              "text/event-stream": { schema: { type: "string" } },
+              "application/json": { schema: pageSchema },
+            },
+          },
+          400: errorSchema,
+          ...authErrors,
+        },
+      },
+    },
+    async (req, reply) => {
+      const key = requireApiKey(req);
+      const q = parseEventsQuery(req.query as Record<string, unknown>, req.headers["last-event-id"]);
+      if (wantsJson(req)) return eventsPage(deps.store, key.id, q);
+      return stream(req, reply, key.id, q);
+    },
+  );
+}

@@ -1,0 +1,256 @@
+/** Webhook endpoints: POST/GET/DELETE /v1/webhooks, test delivery, deliveries, manual retry (issue 20). */
+import type { FastifyInstance } from "fastify";
+import type { Config } from "../config/config.js";
+import { badRequest, EVENTS } from "../core/errors.js";
+import {
+  createWebhook,
+  deliveryView,
+  queueTestDelivery,
+  requireWebhook,
+  retryDelivery,
+  webhookView,
+  type WebhookServiceDeps,
+} from "../domain/webhooks/service.js";
+import type { HostLookup } from "../domain/webhooks/url-policy.js";
+import type { Store } from "../store/index.js";
+import type { Vault } from "../vault/index.js";
+import { requireApiKey } from "./auth.js";
+import { apiKeySecurity, authErrors, errorSchema } from "./schemas.js";
+
+const webhookProps = {
+  id: { type: "string" },
+  url: { type: "string" },
+  types: { type: "array", items: { type: "string" }, description: 'event types delivered; ["*"] = all' },
+  wallets: {
+    type: ["array", "null"],
+    items: { type: "string" },
+    description: "only events involving one of these wallets; null = all",
+  },
+  disabled: { type: "boolean" },
+  disabled_reason: { type: ["string", "null"] },
+  created_at: { type: "string" },
+} as const;
+const webhookRequired = ["id", "url", "types", "wallets", "disabled", "disabled_reason", "created_at"];
+
+const webhookSchema = {
+  type: "object",
+  properties: webhookProps,
+  required: webhookRequired,
+  additionalProperties: false,
+} as const;
+
+const deliverySchema = {
+  type: "object",
+  properties: {
+    id: { type: "string" },
+    webhook_id: { type: "string" },
+    message_id: {
+      type: "string",
+      description: "the webhook-id header: the event id (test_... for a test), the same on every attempt",
+    },
+    type: { type: "string" },
+    status: { type: "string", enum: ["pending", "delivered", "failed"] },
+    attempts: { type: "integer" },
+    next_attempt_at: { type: ["string", "null"] },
+    last_status_code: { type: ["integer", "null"] },
+    last_error: { type: ["string", "null"] },
+    created_at: { type: "string" },
+    updated_at: { type: "string" },
+  },
+  required: [
+    "id",
+    "webhook_id",
+    "message_id",
+    "type",
+    "status",
+    "attempts",
+    "next_attempt_at",
+    "last_status_code",
+    "last_error",
+    "created_at",
+    "updated_at",
+  ],
+  additionalProperties: false,
+} as const;
+
+const idParams = {
+  type: "object",
+  properties: { id: { type: "string" } },
+  required: ["id"],
+} as const;
+
+/** Registers the webhook routes. */
+export function webhookRoutes(
+  app: FastifyInstance,
+  deps: {
+    store: WebhookServiceDeps["store"] & Pick<Store, "findWebhook">;
+    vault: Pick<Vault, "encryptSecret">;
+    config: Pick<Config, "sandbox" | "webhookAllowPrivate">;
+    clock: () => Date;
+    /** Host resolution of webhook URLs (tests); default the system resolver. */
+    webhookLookup?: HostLookup;
+  },
+): void {
+  const service: WebhookServiceDeps = {
+    store: deps.store,
+    vault: deps.vault,
+    clock: deps.clock,
+    allowPrivate: deps.config.sandbox || deps.config.webhookAllowPrivate,
+    ...(deps.webhookLookup !== undefined ? { lookup: deps.webhookLookup } : {}),
+  };
+
+  app.post(
+    "/v1/webhooks",
+    {
+      schema: {
+        tags: ["webhooks"],
+        security: apiKeySecurity,
+        summary: "Register a webhook endpoint; the signing secret is returned once",
+        // Field types are in the OpenAPI document (openapi-body-types.ts); the domain parser validates.
+        body: {
+          type: "object",
+          properties: {
+            url: { description: "https or http URL; private, loopback and metadata addresses are refused" },
+            types: { description: 'event types, e.g. ["execution.confirmed"], or ["*"] for all' },
+            wallets: { description: "only events involving one of these wallets (default all)" },
+          },
+        },
+        response: {
+          201: {
+            type: "object",
+            properties: {
+              ...webhookProps,
+              secret: {
+                type: "string",
+                description: "whsec_...: verify signatures with it (Standard Webhooks)",
+              },
+            },
+            required: [...webhookRequired, "secret"],
+            additionalProperties: false,
+          },
+          400: errorSchema,
+          ...authErrors,
+        },
+      },
+    },
+    async (req, reply) => {
+      const key = requireApiKey(req);
+      const body = req.body;
+      if (typeof body !== "object" || body === null || Array.isArray(body))
+        throw badRequest(EVENTS.webhookUrlInvalid);
+      return reply.code(201).send(await createWebhook(service, key.id, body as Record<string, unknown>));
+    },
+  );
+
+  app.get(
+    "/v1/webhooks",
+    {
+      schema: {
+        tags: ["webhooks"],
+        security: apiKeySecurity,
+        summary: "This API key's webhook endpoints (without secrets)",
+        response: {
+          200: {
+            type: "object",
+            properties: { webhooks: { type: "array", items: webhookSchema } },
+            required: ["webhooks"],
+            additionalProperties: false,
+          },
+          ...authErrors,
+        },
+      },
+    },
+    async (req) => {
+      const key = requireApiKey(req);
+      return { webhooks: (await deps.store.listWebhooks(key.id)).map(webhookView) };
+    },
+  );
+
+  app.delete(
+    "/v1/webhooks/:id",
+    {
+      schema: {
+        tags: ["webhooks"],
+        security: apiKeySecurity,
+        summary: "Delete a webhook endpoint and its deliveries",
+        params: idParams,
+        response: { 204: { type: "null" }, 404: errorSchema, ...authErrors },
+      },
+    },
+    async (req, reply) => {
+      const key = requireApiKey(req);
+      const { id } = req.params as { id: string };
+      await requireWebhook(deps.store, key.id, id);
+      await deps.store.deleteWebhook(key.id, id);
+      return reply.code(204).send();
+    },
+  );
+
+  app.post(
+    "/v1/webhooks/:id/test",
+    {
+      schema: {
+        tags: ["webhooks"],
+        security: apiKeySecurity,
+        summary: "Queue a webhook.test delivery to the endpoint",
+        params: idParams,
+        response: { 202: deliverySchema, 404: errorSchema, ...authErrors },
+      },
+    },
+    async (req, reply) => {
+      const key = requireApiKey(req);
+      const { id } = req.params as { id: string };
+      return reply.code(202).send(await queueTestDelivery(service, key.id, id));
+    },
+  );
+
+  app.get(
+    "/v1/webhooks/:id/deliveries",
+    {
+      schema: {
+        tags: ["webhooks"],
+        security: apiKeySecurity,
+        summary: "The endpoint's latest deliveries (up to 100), newest first",
+        params: idParams,
+        response: {
+          200: {
+            type: "object",
+            properties: { deliveries: { type: "array", items: deliverySchema } },
+            required: ["deliveries"],
+            additionalProperties: false,
+          },
+          404: errorSchema,
+          ...authErrors,
+        },
+      },
+    },
+    async (req) => {
+      const key = requireApiKey(req);
+      const { id } = req.params as { id: string };
+      const w = await requireWebhook(deps.store, key.id, id);
+      return { deliveries: (await deps.store.listDeliveries(w.id, 100)).map(deliveryView) };
+    },
+  );
+
+  app.post(
+    "/v1/webhooks/:id/deliveries/:delivery_id/retry",
+    {
+      schema: {
+        tags: ["webhooks"],
+        security: apiKeySecurity,
+        summary: "Send a delivery again now (same webhook-id)",
+        params: {
+          type: "object",
+          properties: { id: { type: "string" }, delivery_id: { type: "string" } },
+          required: ["id", "delivery_id"],
+        },
+        response: { 202: deliverySchema, 404: errorSchema, ...authErrors },
+      },
+    },
+    async (req, reply) => {
+      const key = requireApiKey(req);
+      const { id, delivery_id } = req.params as { id: string; delivery_id: string };
+      return reply.code(202).send(await retryDelivery(service, key.id, id, delivery_id));
+    },
+  );
+}

@@ -1,0 +1,61 @@
+/** Issue 22: the CLI's outcome wording and exit codes (packages/cli/src/outcome.ts). */
+import { describe, expect, it } from "vitest";
+import { LaserTradeError } from "@lasertrade/client";
+import {
+  errorLines,
+  EXIT,
+  exitCodeOf,
+  mayStillLand,
+  phaseLines,
+  statusExitCode,
+} from "../../../packages/cli/src/outcome.js";
+
+const id = "0b7a6f0e-3c1d-4a57-9a57-1d2f0c9b8e11";
+
+describe("CLI outcomes", () => {
+  it("phases end in landed, or in the unconfirmed line with the follow-up command; never 'done'", () => {
+    const landed = { execution_id: id, signature: "SIG", confirmed: true };
+    expect(phaseLines(landed, true, 1.23)).toEqual([
+      "✓ built and signed",
+      "✓ sent: SIG",
+      "✓ landed (confirmed) after 1.2s",
+    ]);
+    expect(exitCodeOf(landed, true)).toBe(EXIT.ok);
+    const lost = { ...landed, confirmed: false };
+    expect(phaseLines(lost, true, 30.1).at(-1)).toBe(
+      `sent, not confirmed within 30 s: SIG, follow with \`lasertrade status ${id}\``,
+    );
+    expect(exitCodeOf(lost, true)).toBe(EXIT.unconfirmed);
+    // --no-confirm asked not to wait: exit 0, and still no "done".
+    expect(exitCodeOf(lost, false)).toBe(EXIT.ok);
+    expect(phaseLines(lost, false, 0.2).join("\n")).not.toContain("done");
+    // Multi-transaction answers: any unconfirmed transaction makes the exit 3.
+    const claims = { transactions: [landed, lost] };
+    expect(exitCodeOf(claims, true)).toBe(EXIT.unconfirmed);
+    expect(statusExitCode("finalized")).toBe(0);
+    expect(statusExitCode("expired")).toBe(1);
+    expect(statusExitCode("submitted")).toBe(3);
+  });
+
+  it("prints the decoded program error and the last logs; 'may still land' only when nobody said it failed", () => {
+    const onChain = new LaserTradeError(502, "transaction failed on chain: launch program error 6021", {
+      signature: "SIG",
+      execution_id: id,
+      program_error: { program: "launch", code: 6021, name: "NotEnoughTokensToBuy" },
+      logs: Array.from({ length: 12 }, (_, i) => `Program log: line ${i}`),
+    });
+    const lines = errorLines(onChain);
+    expect(lines).toContain("program error: launch NotEnoughTokensToBuy (code 6021)");
+    expect(lines).toContain("  Program log: line 11");
+    expect(lines).not.toContain("  Program log: line 3");
+    expect(lines.join("\n")).not.toContain("may still land");
+
+    const bundle = new LaserTradeError(502, "bundle failed", { signatures: ["A", "B"], index: 1 });
+    expect(mayStillLand(bundle)).toBe(false);
+    expect(errorLines(bundle)).toContain("bundle leg: 1");
+
+    const reset = new LaserTradeError(502, "relay request failed: socket hang up", { signature: "SIG" });
+    expect(mayStillLand(reset)).toBe(true);
+    expect(errorLines(reset).at(-1)).toContain("it may still land: follow with `lasertrade status SIG`");
+  });
+});
