@@ -6,5 +6,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Issue 23: every answer of a test app must match the OpenAPI document (test/helpers/openapi-validate.ts).
+    setupFiles: ["test/helpers/openapi-setup.ts"],
   },
 });

@@ -10,6 +10,8 @@ import { createStreamMetrics } from "./observability/stream-metrics.js";
 import { createChain, type Chain } from "./chain/chain.js";
 import { chainOptionsFromConfig, ConfigError, loadConfig, type Config } from "./config/config.js";
 import { redisRateLimiter, storeRateLimiter } from "./http/rate-limiters.js";
+import { redisRequestCounter } from "./http/request-counters.js";
+import { ensurePrivateDir } from "./core/private-files.js";
 import { DoctorRefusedError, doctorAtStart } from "./doctor/doctor-at-start.js";
 import { createLogger } from "./runtime/logger.js";
 import { createMetrics } from "./observability/metrics.js";
@@ -70,6 +72,11 @@ async function main(): Promise<void> {
       await c().catch((e: unknown) => logger.error({ err: e }, "close failed"));
   };
   try {
+    // Before anything creates files in it: a directory made here is 0700; a pre-existing open one is reported.
+    if (config.databaseUrl === undefined || config.sandbox) {
+      const warning = ensurePrivateDir(config.dataDir);
+      if (warning !== undefined) logger.warn({ dataDir: config.dataDir }, warning);
+    }
     const master = loadMasterKey(config);
     if (master.generated)
       logger.info({ file: master.file, keyId: master.id }, "generated sandbox master key");
@@ -131,10 +138,13 @@ async function main(): Promise<void> {
     );
 
     let rateLimiter = storeRateLimiter(store);
+    let requestCounter: ReturnType<typeof redisRequestCounter> | undefined;
     if (config.redisUrl !== undefined) {
       const redis = new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 });
       cleanups.push(() => redis.quit());
       rateLimiter = redisRateLimiter(redis);
+      // Per-key budgets on Redis too (without it: PostgreSQL's table, or this process's memory on SQLite).
+      requestCounter = redisRequestCounter(redis);
     }
 
     // Market data stream (issue 21): this process's own logs subscriptions feed GET /v1/stream.
@@ -165,6 +175,7 @@ async function main(): Promise<void> {
       logger,
       clock: () => new Date(),
       rateLimiter,
+      ...(requestCounter !== undefined ? { requestCounter } : {}),
       chain,
       metrics,
       market: { hub: marketHub, metrics: streamMetrics },

@@ -1,6 +1,7 @@
 /** One node:http server for RPC (/), relay (/relay), bundle relay (/api/v1/...) and admin (/admin/...). */
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { createServer } from "node:http";
+import { crossSiteRefusal } from "./cross-site.js";
 import type { CallStats, Endpoint, Faults } from "./faults.js";
 import { RpcError, toJson } from "./json.js";
 import type { RpcHandler } from "./rpc-methods.js";
@@ -181,6 +182,11 @@ export function createLocalnetServer(routes: ServerRoutes, sleep: (ms: number) =
         if (req.method === "GET" && (path === "/health" || path === "/ping")) {
           res.writeHead(200, { "content-type": "text/plain" }).end("ok");
           return;
+        }
+        const refusal = crossSiteRefusal(req);
+        if (refusal !== undefined) {
+          req.resume();
+          return send(res, refusal.status, { error: refusal.error });
         }
         const raw = await readBody(req);
         if (path.startsWith("/admin/")) return await serveAdmin(routes, `${req.method} ${path}`, raw, res);

@@ -11,7 +11,14 @@ import type { FetchLike } from "./json-rpc.js";
 export interface HttpFetchOptions {
   /** Concurrent connections per origin. Default 256. */
   maxSockets?: number;
+  /**
+   * Largest response body read (bytes); a longer one is cut off and the call fails, so a faulty or hostile
+   * upstream cannot fill the service's memory. Default 32 MiB (a 100-account read with full data is ~1 MiB).
+   */
+  maxResponseBytes?: number;
 }
+
+export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
 /** A FetchLike over keep-alive agents (one for http, one for https); idle sockets never hold the process open. */
 export function createHttpFetch(options: HttpFetchOptions = {}): FetchLike {
@@ -22,6 +29,7 @@ export function createHttpFetch(options: HttpFetchOptions = {}): FetchLike {
   };
   const agents = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) };
   const targets = new Map<string, URL>();
+  const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
 
   return (url, init) => {
     let target = targets.get(url);
@@ -46,7 +54,17 @@ export function createHttpFetch(options: HttpFetchOptions = {}): FetchLike {
         (res) => {
           const chunks: Buffer[] = [];
           let ended = false;
-          res.on("data", (c: Buffer) => chunks.push(c));
+          let received = 0;
+          res.on("data", (c: Buffer) => {
+            received += c.length;
+            if (received > maxBytes) {
+              ended = true;
+              reject(new Error(`response body exceeds ${maxBytes} bytes`));
+              req.destroy();
+              return;
+            }
+            chunks.push(c);
+          });
           res.on("end", () => {
             ended = true;
             const text = Buffer.concat(chunks).toString("utf8");

@@ -7,6 +7,7 @@ import type { ChainOptions } from "../chain/chain.js";
 import { addressList, ConfigError, int, oneOf, raw, url } from "./parse.js";
 
 import { loadFeeSettings } from "./fees.js";
+import { loadHardeningSettings, type HardeningSettings } from "./hardening.js";
 import { loadRelaySettings, relayEndpointUrl, type RelayTarget } from "./relays.js";
 import { loadWarmStateSettings, type WarmStateSettings } from "./warm-state.js";
 
@@ -76,6 +77,8 @@ export interface Config {
   // Issue 20: events retention and webhook URL policy (config/events.ts).
   readonly eventsRetentionDays: number;
   readonly webhookAllowPrivate: boolean;
+  /** Timeouts, budgets, wallet cap, setup gate, metrics token, allowed hosts (config/hardening.ts). */
+  readonly hardening: HardeningSettings;
 }
 
 const CLUSTERS: readonly Cluster[] = ["localnet", "mainnet", "devnet", "custom"];
@@ -109,6 +112,16 @@ function databaseUrl(env: NodeJS.ProcessEnv): string | undefined {
 
 /** Parses and validates the environment; throws ConfigError naming the first bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv): Config {
+  // A chain endpoint without CLUSTER would silently run a sandbox with a generated master key: refuse it.
+  if (raw(env, "CLUSTER") === undefined) {
+    for (const name of ["RPC_URL", "RELAY", "RELAY_URL", "BUNDLE_RELAY_URL"]) {
+      if (raw(env, name) !== undefined)
+        throw new ConfigError(
+          "CLUSTER",
+          `must be set when ${name} is set (localnet, mainnet, devnet or custom)`,
+        );
+    }
+  }
   const cluster: Cluster = oneOf(env, "CLUSTER", CLUSTERS, "localnet");
   const sandbox = cluster === "localnet";
 
@@ -133,7 +146,8 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
   const bundleConfirmTimeoutMs = int(env, "BUNDLE_CONFIRM_TIMEOUT_MS", 30_000, 1, 3_600_000);
   const config: Config = {
     port: int(env, "PORT", 8080, 0, 65535),
-    host: raw(env, "HOST") ?? "0.0.0.0",
+    // The sandbox (public setup, generated master key) listens on loopback unless told otherwise.
+    host: raw(env, "HOST") ?? (sandbox ? "127.0.0.1" : "0.0.0.0"),
     dataDir: raw(env, "DATA_DIR") ?? "./data",
     databaseUrl: databaseUrl(env),
     masterKey,
@@ -183,6 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     warmState: Object.freeze(loadWarmStateSettings(env)),
     reconcileFirstLookMs: int(env, "RECONCILE_FIRST_LOOK_MS", 2000, 1, 86_400_000),
     ...loadEventSettings(env),
+    hardening: loadHardeningSettings(env, Math.max(confirmTimeoutMs, bundleConfirmTimeoutMs)),
   };
   return Object.freeze(config);
 }

@@ -286,3 +286,24 @@ export const EVENTS = {
   webhookTypesInvalid: 'types must be a non-empty list of event types such as execution.confirmed, or ["*"]',
   webhookWalletsInvalid: "wallets must be a list of wallet public keys",
 } as const;
+
+/** Issue 23 (hardening): budgets, wallet cap, setup gate, metrics token, hosts, ambiguous bodies. */
+export const HARDENING = {
+  /** A route class's budget is spent; `seconds` until the window ends. */
+  rateLimited: (routeClass: string, limit: number, windowSeconds: number, seconds: number): string =>
+    `rate limit of ${limit} ${routeClass} requests per ${windowSeconds} s reached; retry in ${seconds} s`,
+  authFailuresLimited: (seconds: number): string =>
+    `too many requests with an invalid API key from this address; retry in ${seconds} s`,
+  walletLimit: (max: number): string =>
+    `this API key already holds the maximum of ${max} wallets (MAX_WALLETS_PER_KEY); delink one first`,
+  setupClosed: "setup is disabled on this server (SETUP_MODE=closed)",
+  setupToken: "setup requires a valid x-setup-token header on this server",
+  metricsToken: "metrics require Authorization: Bearer <METRICS_TOKEN>",
+  hostNotAllowed: "the Host header names a host this server does not serve (ALLOWED_HOSTS)",
+  duplicateKey: "request body repeats a key in one object",
+  aliasConflict: (alias: string, canonical: string): string =>
+    `${alias} and ${canonical} name the same field and disagree; send one of them`,
+  defaultSourcesCount:
+    "the key has more than 50 wallets besides the destination; name up to 50 in source_wallets",
+  bodyObject: EXECUTION.bodyObject,
+} as const;

@@ -3,7 +3,7 @@
  * lookup, booleans and the optional managed-wallet field. Kept in core so no capability imports another's parser.
  */
 import { type Address, parseAddress } from "./addresses.js";
-import { badRequest, EXECUTION, TRADE_RULES } from "./errors.js";
+import { badRequest, EXECUTION, HARDENING, TRADE_RULES } from "./errors.js";
 
 /** A JSON request body as the HTTP layer hands it over. */
 export type RequestBody = Record<string, unknown>;
@@ -11,9 +11,19 @@ export type RequestBody = Record<string, unknown>;
 /** Whether a request field was sent: JSON null counts as absent. */
 export const isPresent = (value: unknown): boolean => value !== undefined && value !== null;
 
-/** The value of the first of `names` present in `body` (JSON null counts as absent). */
+/**
+ * The value of the first of `names` (a field and its aliases) present in `body` (JSON null counts as absent).
+ * Two names sent with different values are ambiguous: a 400, never a silent pick.
+ */
 export function fieldOf(body: RequestBody, names: readonly string[]): unknown {
-  return names.map((name) => body[name]).find(isPresent);
+  const present = names.filter((name) => isPresent(body[name]));
+  const [first, ...others] = present;
+  if (first === undefined) return undefined;
+  for (const other of others) {
+    if (JSON.stringify(body[other]) !== JSON.stringify(body[first]))
+      throw badRequest(HARDENING.aliasConflict(other, first));
+  }
+  return body[first];
 }
 
 /** A boolean field: JSON true/false or the strings "true"/"false"; absent gives `fallback`. */

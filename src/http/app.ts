@@ -7,7 +7,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifySche
 import type { Chain } from "../chain/chain.js";
 import type { Config } from "../config/config.js";
 import type { ApiError } from "../core/errors.js";
-import { installAuth, routeScope } from "./auth.js";
+import { routeScope } from "./auth.js";
 import type { RouteScope } from "../domain/keys/scopes.js";
 import { cashbackRoutes } from "./cashback.js";
 import { frameworkErrorHandler, installErrorHandler } from "./error-handler.js";
@@ -15,6 +15,7 @@ import { installIdempotency } from "./idempotency.js";
 import { parseJsonBody } from "./json-body.js";
 import { installMetrics } from "./metrics.js";
 import { openapiBodyTypes } from "./openapi-body-types.js";
+import { openapiRules } from "./openapi-rules.js";
 import { observeOutcomes } from "../domain/execution/outcome-observer.js";
 import { createMetrics, type Metrics } from "../observability/metrics.js";
 import { executionRoutes } from "./executions.js";
@@ -23,6 +24,7 @@ import { webhookRoutes } from "./webhooks.js";
 import type { HostLookup } from "../domain/webhooks/url-policy.js";
 import { healthRoutes } from "./health.js";
 import type { RateLimiter } from "./rate-limiters.js";
+import { installHardening, serverTimeouts, type RequestCounter } from "./hardening-install.js";
 import { setupRoutes } from "./setup.js";
 import { solRoutes } from "./sol.js";
 import { tradeRoutes } from "./trades.js";
@@ -71,6 +73,11 @@ export interface AppDeps {
   events?: EventStreamTiming;
   /** Issue 20: host resolution of webhook URLs (tests); omitted = the system resolver. */
   webhookLookup?: HostLookup;
+  /**
+   * Counters of the per-key budgets and invalid-key throttle (issue 23); omitted = on the store with
+   * PostgreSQL (shared by every process), in memory with SQLite. main.ts passes Redis when REDIS_URL is set.
+   */
+  requestCounter?: RequestCounter;
 }
 
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -122,6 +129,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: trustProxyOption(deps.config.trustProxy),
     genReqId: () => crypto.randomUUID(),
     frameworkErrors: frameworkErrorHandler,
+    ...serverTimeouts(deps.config),
   }) as unknown as FastifyInstance;
   // (cast: with loggerInstance Fastify infers a logger-specific instance type; routes only need the base type)
 
@@ -152,16 +160,26 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       components: { securitySchemes: { apiKey: { type: "apiKey", in: "header", name: "x-api-key" } } },
     },
     // Typed request bodies in the document (for generated clients); validation keeps the domain parsers.
-    transform: (input) => dryRunDocument(custodyDocument(openapiBodyTypes(input), input.route), input.route),
+    // Then the rules every route shares (operationId, description, 413/415/421/429, patterns: openapi-rules.ts).
+    transform: (arg) => {
+      const typed = dryRunDocument(custodyDocument(openapiBodyTypes(arg), arg.route), arg.route);
+      const method = String(Array.isArray(arg.route.method) ? arg.route.method[0] : arg.route.method);
+      if (typed.schema === undefined || (typed.schema as { hide?: boolean }).hide === true) return typed;
+      return {
+        ...typed,
+        schema: openapiRules(typed.schema, arg.url, method.toUpperCase(), arg.route.config),
+      };
+    },
     // GET /v1/stream (issue 21) is a WebSocket route, which @fastify/websocket hides: documented here.
     transformObject: (doc) => ("openapiObject" in doc ? withStreamPath(doc) : doc.swaggerObject),
   });
   await app.register(swaggerUi, { routePrefix: "/docs", staticCSP: DOCS_CSP });
-  installAuth(app, deps);
+  const metrics = deps.metrics ?? createMetrics();
+  // Host check, metrics token, authentication, per-key budgets, invalid-key throttle, response guards (issue 23).
+  installHardening(app, deps, metrics);
   // Issue 19: scopes, wallet binding, policies and the activity log around every authenticated request.
   const custody = new AsyncLocalStorage<CustodyContext>();
   installCustody(app, { ...deps, als: custody });
-  const metrics = deps.metrics ?? createMetrics();
   installMetrics(app, metrics);
   // Every route sees the store through the outcome hook, so each recorded execution outcome is counted.
   deps = {
@@ -180,7 +198,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.get("/openapi.json", { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   healthRoutes(app, deps);
   setupRoutes(app, deps);
-  walletRoutes(app, deps);
+  walletRoutes(app, { ...deps, maxWalletsPerKey: deps.config.hardening.maxWalletsPerKey });
   executionRoutes(app, deps);
   // Warm venue state (issue 18): watched mints trade on subscribed state, without a read.
   const warm =

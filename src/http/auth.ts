@@ -3,7 +3,7 @@
  * `config: { public: true }` and declare the scope they need with `config: { scope }` (issue 19). Every
  * request reads its key from the database, so a revocation or freeze holds at once in every process.
  */
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ApiError, FOUNDATION } from "../core/errors.js";
 import { authorize, type RouteScope } from "../domain/keys/scopes.js";
 import type { ApiKeyRecord, KeyRecord, Store } from "../store/index.js";
@@ -43,11 +43,17 @@ export function routeScope(method: string, scope: RouteScope | undefined): Route
 /** Installs the onRequest hook that authenticates and authorizes every route not marked public. */
 export function installAuth(
   app: FastifyInstance,
-  deps: { store: Pick<Store, "findKeyByHash">; vault: Pick<Vault, "hashApiKey">; clock: () => Date },
+  deps: {
+    store: Pick<Store, "findKeyByHash">;
+    vault: Pick<Vault, "hashApiKey">;
+    clock: () => Date;
+    /** The error an unknown key gets (counted, throttled per IP: auth-failures.ts); default a plain 401. */
+    onInvalidKey?: (req: FastifyRequest, reply: FastifyReply) => Promise<ApiError>;
+  },
 ): void {
   app.decorateRequest("apiKey", null);
   app.decorateRequest("custodyKey", null);
-  app.addHook("onRequest", async (req) => {
+  app.addHook("onRequest", async (req, reply) => {
     const url = req.routeOptions.url;
     // Unmatched URLs go to the 404 handler; swagger-ui's own routes (under /docs) are public.
     if (
@@ -61,7 +67,11 @@ export function installAuth(
     const presented = Array.isArray(header) ? header[0] : header;
     if (presented === undefined || presented.trim() === "") throw new ApiError(401, FOUNDATION.apiKeyMissing);
     const key = await deps.store.findKeyByHash(deps.vault.hashApiKey(presented.trim()));
-    if (key === undefined) throw new ApiError(401, FOUNDATION.apiKeyInvalid);
+    if (key === undefined) {
+      throw deps.onInvalidKey !== undefined
+        ? await deps.onInvalidKey(req, reply)
+        : new ApiError(401, FOUNDATION.apiKeyInvalid);
+    }
     // Set before the checks, so a refusal is still written to the activity log under this key.
     req.custodyKey = key;
     const config = req.routeOptions.config;

@@ -1,6 +1,6 @@
 /** One place that turns errors into `{detail}` bodies; unknown errors become a generic 500 with a request id. */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { ApiError, FOUNDATION, HTTP_INPUT } from "../core/errors.js";
+import { ApiError, FOUNDATION, HARDENING, HTTP_INPUT } from "../core/errors.js";
 
 const CLIENT_CODES: Record<string, { status: number; detail: string }> = {
   FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, detail: FOUNDATION.bodyTooLarge },
@@ -41,6 +41,10 @@ export function installErrorHandler(app: FastifyInstance): void {
     }
     const fe = err as FastifyError;
     if (fe.validation !== undefined) {
+      // A missing or non-object body on a route that requires one: the one text every route uses.
+      const first = fe.validation[0];
+      if (fe.validationContext === "body" && first?.instancePath === "" && first.keyword === "type")
+        return reply.status(400).send({ detail: HARDENING.bodyObject });
       // Ajv messages name the field and the expected type, never the submitted value.
       return reply.status(400).send({ detail: fe.message });
     }

@@ -1,5 +1,6 @@
 /** The JSON request-body parser: empty means "no fields", malformed or over-deep JSON is a fixed 400. */
-import { ApiError, FOUNDATION, HTTP_INPUT } from "../core/errors.js";
+import { ApiError, FOUNDATION, HARDENING, HTTP_INPUT } from "../core/errors.js";
+import { hasDuplicateKey } from "./json-duplicate-keys.js";
 
 /**
  * Deepest nesting a body may have (the deepest the API reads is 3: a bundle's legs). Deeper bodies are refused
@@ -25,13 +26,19 @@ function nestedDeeperThan(text: string, max: number): boolean {
   return false;
 }
 
-/** Parses a request body; undefined for an empty one; `__proto__` keys are dropped. Throws a 400 ApiError. */
+/**
+ * Parses a request body; undefined for an empty one; `__proto__` keys are dropped; an object that repeats a
+ * key is refused (JSON.parse would keep the last value silently). Throws a 400 ApiError.
+ */
 export function parseJsonBody(text: string): unknown {
   if (text.trim() === "") return undefined;
   if (nestedDeeperThan(text, MAX_BODY_DEPTH)) throw new ApiError(400, HTTP_INPUT.nestedTooDeep);
+  let parsed: unknown;
   try {
-    return JSON.parse(text, (k, v: unknown) => (k === "__proto__" ? undefined : v));
+    parsed = JSON.parse(text, (k, v: unknown) => (k === "__proto__" ? undefined : v));
   } catch {
     throw new ApiError(400, FOUNDATION.invalidJson);
   }
+  if (hasDuplicateKey(text)) throw new ApiError(400, HARDENING.duplicateKey);
+  return parsed;
 }

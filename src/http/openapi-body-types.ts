@@ -129,9 +129,10 @@ const BODY_TYPES: Record<string, { properties: Json; required?: string[] }> = {
 /** Typed query parameters (validated by parseHistoryQuery, which gives the service's own texts). */
 const QUERY_TYPES: Record<string, Json> = {
   "GET /v1/executions": {
-    limit: int,
-    offset: int,
-    wallet: str,
+    // The parser's rules (EXECUTION.historyLimit / historyOffset), stated for generated clients.
+    limit: { type: "integer", minimum: 1, maximum: 200 },
+    offset: { type: "integer", minimum: 0 },
+    wallet: { type: "string", pattern: "^[1-9A-HJ-NP-Za-km-z]{32,44}$" },
     kind: { type: "string", enum: [...EXECUTION_KINDS] },
     after: str,
   },

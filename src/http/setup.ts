@@ -1,6 +1,8 @@
 /** POST /v1/laser/setup: unauthenticated, one call per client IP per 5 s across all processes. */
 import type { FastifyInstance } from "fastify";
+import type { HardeningSettings } from "../config/hardening.js";
 import { ApiError, FOUNDATION } from "../core/errors.js";
+import { setupGate } from "./setup-gate.js";
 import { runSetup } from "../domain/wallets/setup.js";
 import type { Store } from "../store/index.js";
 import type { Vault } from "../vault/index.js";
@@ -12,8 +14,15 @@ const SETUP_WINDOW_MS = 5000;
 /** Registers the setup route. */
 export function setupRoutes(
   app: FastifyInstance,
-  deps: { store: Store; vault: Vault; clock: () => Date; rateLimiter: RateLimiter },
+  deps: {
+    store: Store;
+    vault: Vault;
+    clock: () => Date;
+    rateLimiter: RateLimiter;
+    config: { hardening: HardeningSettings };
+  },
 ): void {
+  const gate = setupGate(deps.config.hardening);
   app.post(
     "/v1/laser/setup",
     {
@@ -32,11 +41,14 @@ export function setupRoutes(
             required: ["api_key", "wallet_public_key", "wallet_private_key"],
             additionalProperties: false,
           },
+          401: errorSchema,
+          403: errorSchema,
           429: errorSchema,
         },
       },
     },
     async (req, reply) => {
+      gate(req);
       // req.ip is the socket address, or the X-Forwarded-For client when TRUST_PROXY allows it.
       const allowed = await deps.rateLimiter.hit(`setup:${req.ip}`, deps.clock().getTime(), SETUP_WINDOW_MS);
       if (!allowed) {

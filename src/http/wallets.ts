@@ -1,6 +1,6 @@
 /** Wallet endpoints (spec 4.2): create, import, list, set default, delink. */
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { badRequest } from "../core/errors.js";
+import { badRequest, HARDENING } from "../core/errors.js";
 import {
   createWallet,
   delinkWallet,
@@ -11,6 +11,7 @@ import {
 } from "../domain/wallets/wallets.js";
 import { requireApiKey } from "./auth.js";
 import { apiKeySecurity, authErrors, errorSchema, walletSchema } from "./schemas.js";
+import { walletPage, walletPageHeaders, walletPageQuery } from "./wallet-page.js";
 
 const publicKeyParams = {
   type: "object",
@@ -26,7 +27,7 @@ function strictBody(fields: Record<string, "boolean" | "string">) {
   return async (req: FastifyRequest): Promise<void> => {
     const body: unknown = req.body;
     if (body === undefined || body === null) return;
-    if (typeof body !== "object" || Array.isArray(body)) throw badRequest("body must be a JSON object");
+    if (typeof body !== "object" || Array.isArray(body)) throw badRequest(HARDENING.bodyObject);
     for (const [name, type] of Object.entries(fields)) {
       const v = (body as Record<string, unknown>)[name];
       if (v !== undefined && typeof v !== type) throw badRequest(`${name} must be a ${type}`);
@@ -64,7 +65,9 @@ export function walletRoutes(app: FastifyInstance, deps: WalletDeps): void {
             },
             required: [...walletSchema.required, "private_key_base58", "private_key_format"],
           },
+          400: errorSchema,
           ...authErrors,
+          409: { ...errorSchema, description: "The key holds MAX_WALLETS_PER_KEY wallets already." },
         },
       },
     },
@@ -103,17 +106,31 @@ export function walletRoutes(app: FastifyInstance, deps: WalletDeps): void {
     },
   );
 
-  app.get(
+  app.get<{ Querystring: { limit?: number; after?: number } }>(
     "/v1/wallets",
     {
       config: { scope: "read" },
       schema: {
         ...common,
         summary: "List the key's wallets (public metadata only), oldest first",
-        response: { 200: { type: "array", items: walletSchema }, ...authErrors },
+        querystring: walletPageQuery,
+        response: {
+          200: {
+            type: "array",
+            items: walletSchema,
+            headers: walletPageHeaders,
+          },
+          400: errorSchema,
+          ...authErrors,
+        },
       },
     },
-    async (req) => listWallets(deps, requireApiKey(req).id),
+    async (req, reply) => {
+      const all = await listWallets(deps, requireApiKey(req).id);
+      const page = walletPage(all, req.query);
+      if (page.next !== undefined) void reply.header("Link", page.next);
+      return page.items;
+    },
   );
 
   app.put<{ Params: { public_key: string } }>(

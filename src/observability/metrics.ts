@@ -16,6 +16,8 @@ export interface Metrics {
   observeRelayAccept(relay: string, seconds: number): void;
   /** One relay send failed; reason is a closed set (http_429, http_4xx, http_5xx, rpc_error, timeout, transport). */
   countRelayError(relay: string, reason: string): void;
+  /** One request with an unknown x-api-key (no label: the key and the IP stay out of the metrics). */
+  countAuthFailure(): void;
 }
 
 export interface MetricsOptions {
@@ -59,8 +61,16 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     labelNames: ["relay", "reason"] as const,
     registers: [registry],
   });
+  const authFailures = new Counter({
+    name: "lasertrade_auth_failures_total",
+    help: "Requests that presented an x-api-key no key matches.",
+    registers: [registry],
+  });
   return {
     registry,
+    countAuthFailure() {
+      authFailures.inc();
+    },
     observeRelayAccept(relay, seconds) {
       relayAccept.observe({ relay }, seconds);
     },

@@ -29,8 +29,35 @@ const REDACT_PATHS = [
   "*.PREVIOUS_MASTER_KEYS",
 ];
 
+/** The request fields Fastify's request lines need; `url` as the framework passes it (with its query). */
+interface LoggedRequest {
+  method?: string;
+  url?: string;
+  ip?: string;
+  routeOptions?: { url?: string };
+}
+
+/**
+ * A request as logged: method, matched route pattern and path, never the query string (a key or token sent
+ * as `?api_key=` would otherwise land in the log).
+ */
+export function requestLogFields(req: LoggedRequest): Record<string, string | undefined> {
+  const url = req.url ?? "";
+  const q = url.indexOf("?");
+  return {
+    method: req.method,
+    route: req.routeOptions?.url,
+    path: q >= 0 ? url.slice(0, q) : url,
+    remoteAddress: req.ip,
+  };
+}
+
 /** Builds the logger at `level`; `stream` lets tests capture the output. */
 export function createLogger(level: string, stream?: DestinationStream): Logger {
-  const options = { level, redact: { paths: REDACT_PATHS, censor: "[redacted]" } };
+  const options = {
+    level,
+    redact: { paths: REDACT_PATHS, censor: "[redacted]" },
+    serializers: { req: requestLogFields },
+  };
   return stream === undefined ? pino(options) : pino(options, stream);
 }

@@ -145,7 +145,11 @@ export function kyselyExecutions(
     },
 
     async listExecutions(q: ListExecutionsQuery) {
-      let query = db.selectFrom("executions").selectAll().where("api_key_id", "=", q.apiKeyId);
+      let query = db
+        .selectFrom("executions")
+        .selectAll()
+        .where("api_key_id", "=", q.apiKeyId)
+        .where("delinked_at", "is", null);
       if (q.wallet !== undefined) query = query.where("wallet", "=", q.wallet);
       if (q.kind !== undefined) query = query.where("kind", "=", q.kind);
       // Signatures are a JSON array of base58 strings; base58 has no LIKE wildcard characters (% _), and the

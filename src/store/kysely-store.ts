@@ -2,13 +2,15 @@
 import { sql, type Kysely, type Selectable, type Transaction } from "kysely";
 import { kyselyCustody } from "./kysely-custody.js";
 import type { ExecutionWriter } from "./execution-statements.js";
-import { kyselyExecutions } from "./kysely-executions.js";
-import { kyselyIdempotency } from "./kysely-idempotency.js";
 import { kyselyWebhooks } from "./kysely-webhooks.js";
 import { createWakeBus, kyselyEvents, wakingExecutionWrites, type WakeBus } from "./kysely-events.js";
+import { isoNoZone, kyselyExecutions } from "./kysely-executions.js";
+import { kyselyIdempotency } from "./kysely-idempotency.js";
+import { kyselyRateCounters } from "./kysely-rate-counters.js";
 import type { ApiKeysTable, Database, WalletsTable } from "./schema.js";
 import {
   DuplicateWalletError,
+  WalletLimitError,
   type ApiKeyRecord,
   type NewWallet,
   type Store,
@@ -22,6 +24,7 @@ function toApiKey(r: Selectable<ApiKeysTable>): ApiKeyRecord {
 function toWallet(r: Selectable<WalletsTable>): WalletRecord {
   return {
     id: Number(r.id),
+    seq: Number(r.key_seq),
     apiKeyId: Number(r.api_key_id),
     publicKey: r.public_key,
     status: "active",
@@ -100,9 +103,17 @@ export function kyselyStore(
     w: NewWallet,
     isDefault: boolean,
   ): Promise<WalletRecord> {
+    // Called under the key's lock (or in the key's creating transaction): numbers are never handed out twice.
+    const seq = await trx
+      .updateTable("api_keys")
+      .set((eb) => ({ wallet_seq: eb("wallet_seq", "+", 1) }))
+      .where("id", "=", apiKeyId)
+      .returning("wallet_seq")
+      .executeTakeFirstOrThrow();
     const row = await trx
       .insertInto("wallets")
       .values({
+        key_seq: Number(seq.wallet_seq),
         api_key_id: apiKeyId,
         public_key: w.publicKey,
         status: "active",
@@ -125,6 +136,7 @@ export function kyselyStore(
     ...kyselyWebhooks(db, dialect),
     ...kyselyIdempotency(db),
     ...kyselyCustody(db, dialect, clock),
+    ...kyselyRateCounters(db),
 
     async createApiKeyWithWallet(keyHash, wallet) {
       return db.transaction().execute(async (trx) => {
@@ -147,7 +159,7 @@ export function kyselyStore(
       return r === undefined ? undefined : toApiKey(r);
     },
 
-    async addWallet(apiKeyId, wallet, makeDefault) {
+    async addWallet(apiKeyId, wallet, makeDefault, maxWallets) {
       return db.transaction().execute(async (trx) => {
         if (!(await lockKey(trx, apiKeyId))) throw new Error(`api key ${apiKeyId} does not exist`);
         const existing = await trx
@@ -156,6 +168,7 @@ export function kyselyStore(
           .where("api_key_id", "=", apiKeyId)
           .execute();
         if (existing.some((w) => w.public_key === wallet.publicKey)) throw new DuplicateWalletError();
+        if (maxWallets !== undefined && existing.length >= maxWallets) throw new WalletLimitError(maxWallets);
         const becomesDefault = makeDefault || !existing.some((w) => Number(w.is_default) === 1);
         if (becomesDefault) {
           await clearDefault(trx, apiKeyId);
@@ -211,10 +224,13 @@ export function kyselyStore(
         if (!(await lockKey(trx, apiKeyId))) return false;
         const target = await findKeyWallet(trx, apiKeyId, publicKey);
         if (target === undefined) return false;
+        // Soft delete: the history leaves the API but stays in the database, so a stolen key cannot erase its trail.
         await trx
-          .deleteFrom("executions")
+          .updateTable("executions")
+          .set({ delinked_at: isoNoZone(clock()) })
           .where("api_key_id", "=", apiKeyId)
           .where("wallet", "=", publicKey)
+          .where("delinked_at", "is", null)
           .execute();
         await trx.deleteFrom("wallets").where("id", "=", target.id).execute();
         if (Number(target.is_default) === 1) {

@@ -131,6 +131,32 @@ export function migrationProvider(dialect: "sqlite" | "postgres"): MigrationProv
     ...eventMigrations(dialect),
     // Issue 19 (custody): sub-keys, policies, freeze, spend reservations, append-only activity log.
     ...custodyMigrations(dialect),
+    // Issue 23 (hardening): request counters, per-key wallet numbers, soft delete of a delinked wallet's history.
+    "2026_11_24_hardening": {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable("rate_counters")
+          .addColumn("key", "text", (c) => c.primaryKey())
+          .addColumn("window_start_ms", "bigint", (c) => c.notNull())
+          .addColumn("count", "integer", (c) => c.notNull())
+          .execute();
+        await db.schema
+          .alterTable("api_keys")
+          .addColumn("wallet_seq", "integer", (c) => c.notNull().defaultTo(0))
+          .execute();
+        await db.schema
+          .alterTable("wallets")
+          .addColumn("key_seq", "integer", (c) => c.notNull().defaultTo(0))
+          .execute();
+        await sql`update wallets set key_seq = (select count(*) from wallets w2 where w2.api_key_id = wallets.api_key_id and w2.id <= wallets.id)`.execute(
+          db,
+        );
+        await sql`update api_keys set wallet_seq = coalesce((select max(key_seq) from wallets where wallets.api_key_id = api_keys.id), 0)`.execute(
+          db,
+        );
+        await db.schema.alterTable("executions").addColumn("delinked_at", "text").execute();
+      },
+    },
   };
   return { getMigrations: async () => migrations };
 }

@@ -1,5 +1,5 @@
 /** Chooses the engine from DATABASE_URL, opens it, applies the migrations. */
-import { mkdirSync } from "node:fs";
+import { ensurePrivateDir, ensurePrivateFile } from "../core/private-files.js";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from "kysely";
@@ -30,7 +30,7 @@ export function sqliteTarget(
   dataDir: string,
 ): { path: string; synchronous: "FULL" | "NORMAL" } {
   if (databaseUrl === undefined) {
-    mkdirSync(dataDir, { recursive: true });
+    ensurePrivateDir(dataDir);
     return { path: join(dataDir, "lasertrade.sqlite"), synchronous: "FULL" };
   }
   const rest = databaseUrl.replace(/^sqlite:(\/\/)?/, "");
@@ -99,6 +99,7 @@ export async function openStore(
     };
   } else {
     const { path, synchronous } = sqliteTarget(databaseUrl, dataDir);
+    if (path !== ":memory:") ensurePrivateFile(path);
     const file = new BetterSqlite3(path);
     file.pragma("journal_mode = WAL");
     // FULL (the default) syncs the WAL on every commit: a recorded execution survives a power loss. NORMAL

@@ -15,6 +15,8 @@ export interface ApiKeysTable {
   frozen: number | null;
   account_frozen: number | null;
   policy: string | null;
+  /** Last per-key wallet number handed out (hardening migration); wallet ids count per key, not instance-wide. */
+  wallet_seq: Generated<number>;
 }
 
 export interface WalletsTable {
@@ -28,6 +30,8 @@ export interface WalletsTable {
   tag: string;
   key_id: string;
   created_at: string;
+  /** The wallet's number within its key: the `id` the API shows (hardening migration). */
+  key_seq: number;
 }
 
 export interface ExecutionsTable {
@@ -51,6 +55,8 @@ export interface ExecutionsTable {
   reconcile_owner: string | null;
   reconcile_until_ms: number | string | null;
   compute_unit_price_micro_lamports: number | string | bigint | null;
+  /** Set when the primary wallet was delinked: hidden from the API, kept as the key's trail (hardening). */
+  delinked_at: string | null;
 }
 
 export interface IdempotencyKeysTable {
@@ -167,6 +173,13 @@ export interface EventsTable {
   created_at: string;
 }
 
+/** Fixed-window request counters of the per-key budgets (hardening migration). */
+export interface RateCountersTable {
+  key: string;
+  window_start_ms: number | string;
+  count: number;
+}
+
 export interface Database {
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
@@ -179,4 +192,5 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   spend_reservations: SpendReservationsTable;
   activity_log: ActivityLogTable;
+  rate_counters: RateCountersTable;
 }

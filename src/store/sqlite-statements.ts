@@ -21,9 +21,14 @@ export interface CachedStatementOptions {
   relaxed?: (sql: string) => boolean;
 }
 
-/** The outcome writes of executions (updates after the send; the insert stays synced). */
+/**
+ * The outcome writes of executions (updates after the send; the insert stays synced). A delink's soft delete
+ * also updates executions, but inside a transaction, where the safety level cannot change: not one of them.
+ */
 export function isExecutionOutcomeWrite(sql: string): boolean {
-  return sql.startsWith('update "executions" set');
+  return (
+    sql.startsWith('update "executions" set') && !sql.startsWith('update "executions" set "delinked_at"')
+  );
 }
 
 /** better-sqlite3's Database as far as this wrapper uses it. */

@@ -20,7 +20,10 @@ export interface EncryptedSecret {
 }
 
 export interface WalletRecord extends EncryptedSecret {
+  /** Internal row id (instance-wide); never shown by the API. */
   id: number;
+  /** The wallet's number within its key (1, 2, …): the `id` the API shows. */
+  seq: number;
   apiKeyId: number;
   publicKey: string;
   status: "active";
@@ -164,7 +167,24 @@ export class DuplicateWalletError extends Error {
   }
 }
 
-export interface Store extends CustodyStore, EventStore, WebhookStore {
+/** Adding the wallet would take the key past MAX_WALLETS_PER_KEY. */
+export class WalletLimitError extends Error {
+  constructor(readonly max: number) {
+    super(`key holds the maximum of ${max} wallets`);
+    this.name = "WalletLimitError";
+  }
+}
+
+/** Fixed-window request counting shared by every process on the database (per-key budgets). */
+export interface RateCounterStore {
+  /**
+   * Adds one to `key`'s counter for the window starting at `windowStartMs` (a counter of an older window
+   * restarts at 1) and returns the count including this request. Atomic across processes.
+   */
+  countRequest(key: string, windowStartMs: number): Promise<number>;
+}
+
+export interface Store extends CustodyStore, EventStore, WebhookStore, RateCounterStore {
   readonly dialect: "sqlite" | "postgres";
   /** Creates an API key and its first (default) wallet in one transaction. */
   createApiKeyWithWallet(
@@ -176,7 +196,13 @@ export interface Store extends CustodyStore, EventStore, WebhookStore {
    * Adds a wallet to a key. It becomes default when `makeDefault` is true or the key has no wallet.
    * Throws DuplicateWalletError when the key already holds the public key.
    */
-  addWallet(apiKeyId: number, wallet: NewWallet, makeDefault: boolean): Promise<WalletRecord>;
+  addWallet(
+    apiKeyId: number,
+    wallet: NewWallet,
+    makeDefault: boolean,
+    /** When set, throws WalletLimitError if the key already holds this many wallets (checked under its lock). */
+    maxWallets?: number,
+  ): Promise<WalletRecord>;
   /** The key's wallets, oldest first. */
   listWallets(apiKeyId: number): Promise<WalletRecord[]>;
   findWallet(apiKeyId: number, publicKey: string): Promise<WalletRecord | undefined>;
@@ -184,7 +210,8 @@ export interface Store extends CustodyStore, EventStore, WebhookStore {
   /** Makes the wallet the key's only default; undefined when the key does not hold it. */
   setDefaultWallet(apiKeyId: number, publicKey: string): Promise<WalletRecord | undefined>;
   /**
-   * Deletes the wallet and the executions whose primary wallet it is; promotes the oldest remaining
+   * Deletes the wallet and hides the executions whose primary wallet it is (kept in the database, marked
+   * delinked: listExecutions no longer returns them); promotes the oldest remaining
    * wallet when the default was removed. False when the key does not hold it.
    */
   deleteWallet(apiKeyId: number, publicKey: string): Promise<boolean>;

@@ -1,6 +1,7 @@
 /** Loading (or, in sandbox mode, generating) the 32-byte master key that wraps wallet secrets. */
 import { createHash, randomBytes } from "node:crypto";
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { ensurePrivateDir } from "../core/private-files.js";
 import { join } from "node:path";
 
 /** A start-up problem with the master key; one line, never containing key material. */
@@ -71,7 +72,7 @@ export function loadMasterKey(s: MasterKeySettings): MasterKey & { generated: bo
       file,
     };
   }
-  mkdirSync(s.dataDir, { recursive: true });
+  ensurePrivateDir(s.dataDir);
   const key = randomBytes(32);
   // flag "wx": never overwrite a key another process wrote a moment ago.
   writeFileSync(file, key.toString("base64") + "\n", { mode: 0o600, flag: "wx" });

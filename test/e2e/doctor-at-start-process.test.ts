@@ -13,6 +13,9 @@ import {
   type TestDatabase,
 } from "../harness/index.js";
 
+// The localnet refuses POSTs that are not application/json (issue 23: no cross-site admin calls).
+const JSON_HEADERS = { "content-type": "application/json" };
+
 let localnet: LocalnetProcess;
 let db: TestDatabase;
 
@@ -21,6 +24,7 @@ beforeAll(async () => {
   db = freshSqliteDatabase();
   const res = await fetch(`${localnet.info.adminUrl}/launch-global-layout`, {
     method: "POST",
+    headers: JSON_HEADERS,
     body: JSON.stringify({ layout: "altered" }),
   });
   expect(res.status).toBe(200);

@@ -77,6 +77,7 @@ describe("imported and created wallets keep their secret", () => {
       addWallet: async (apiKeyId: number, w: NewWallet): Promise<WalletRecord> => ({
         ...w,
         id: 1,
+        seq: 1,
         apiKeyId,
         isDefault: false,
         status: "active",

@@ -259,7 +259,11 @@ function engineSuite(engine: string, make: () => Promise<TestApp>, cleanup: () =
         { payload: "{not json", status: 400, detail: "request body is not valid JSON" },
         { payload: '{"set_default": 1}', status: 400, detail: "set_default must be a boolean" },
         { payload: '{"set_default": null}', status: 400, detail: "set_default must be a boolean" },
-        { payload: '"string"', status: 400, detail: "body must be a JSON object" },
+        {
+          payload: '"string"',
+          status: 400,
+          detail: "request body must be a JSON object" /* issue 23: one text on every route */,
+        },
         {
           payload: "set_default=true",
           type: "application/x-www-form-urlencoded",

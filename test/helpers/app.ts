@@ -6,6 +6,8 @@ import type { Chain } from "../../src/chain/chain.js";
 import { loadConfig, type Config } from "../../src/config/config.js";
 import { storeRateLimiter, type RateLimiter } from "../../src/http/rate-limiters.js";
 import type { Metrics } from "../../src/observability/metrics.js";
+import type { RequestCounter } from "../../src/http/request-counters.js";
+import { installResponseCheck } from "./openapi-validate.js";
 import { openStore, type Store } from "../../src/store/index.js";
 import { createVault, parseMasterKey, type Vault } from "../../src/vault/index.js";
 
@@ -46,6 +48,8 @@ export interface TestAppOptions {
   metrics?: Metrics;
   /** The market stream's hub and limits (GET /v1/stream). */
   market?: AppDeps["market"];
+  /** Counters of the per-key budgets (issue 23); default: the app's own choice for the store. */
+  requestCounter?: RequestCounter;
 }
 
 export interface TestApp {
@@ -87,7 +91,10 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...(options.chain !== undefined ? { chain: options.chain } : {}),
     ...(options.metrics !== undefined ? { metrics: options.metrics } : {}),
     ...(options.market !== undefined ? { market: options.market } : {}),
+    ...(options.requestCounter !== undefined ? { requestCounter: options.requestCounter } : {}),
   });
+  // Every answer of a test app is checked against the OpenAPI document (openapi-validate.ts).
+  installResponseCheck(app);
   await app.ready();
   return {
     app,

@@ -3,6 +3,9 @@ import { Connection, Keypair, PublicKey } from "@solana/web3.js";
 import { startLocalnet } from "../../localnet/index.js";
 import type { LocalnetHandle } from "../../localnet/index.js";
 
+// The localnet refuses POSTs that are not application/json (issue 23: no cross-site admin calls).
+const JSON_HEADERS = { "content-type": "application/json" };
+
 const LAUNCH_SWAP_PROGRAM = "pAMMBay6oceH9fJKBRHGP5D4bD4sWpmSwMn52FMfXEA";
 const LAUNCH_PROGRAM = "6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P";
 
@@ -21,7 +24,11 @@ async function admin(
   path: string,
   body: unknown,
 ): Promise<{ status: number; json: Record<string, unknown> }> {
-  const res = await fetch(`${net.adminUrl}${path}`, { method: "POST", body: JSON.stringify(body) });
+  const res = await fetch(`${net.adminUrl}${path}`, {
+    method: "POST",
+    headers: JSON_HEADERS,
+    body: JSON.stringify(body),
+  });
   return { status: res.status, json: (await res.json()) as Record<string, unknown> };
 }
 

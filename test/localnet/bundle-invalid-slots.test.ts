@@ -15,6 +15,9 @@ import {
 import { startLocalnet } from "../../localnet/index.js";
 import type { LocalnetHandle } from "../../localnet/index.js";
 
+// The localnet refuses POSTs that are not application/json (issue 23: no cross-site admin calls).
+const JSON_HEADERS = { "content-type": "application/json" };
+
 let net: LocalnetHandle;
 let conn: Connection;
 
@@ -105,11 +108,13 @@ describe("bundleInvalidSlots fault", () => {
   it("is validated and reported by the admin route", async () => {
     const bad = await fetch(`${net.adminUrl}/faults`, {
       method: "POST",
+      headers: JSON_HEADERS,
       body: JSON.stringify({ bundleInvalidSlots: -1 }),
     });
     expect(bad.status).toBe(400);
     const ok = await fetch(`${net.adminUrl}/faults`, {
       method: "POST",
+      headers: JSON_HEADERS,
       body: JSON.stringify({ bundleInvalidSlots: 2 }),
     });
     expect(ok.status).toBe(200);

@@ -3,6 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalnet, type LocalnetHandle } from "../../localnet/index.js";
 import { LAUNCH_GLOBAL, LAUNCH_PROGRAM_ID, LAUNCH_SWAP_PROGRAM_ID } from "../../src/launch/programs.js";
 
+// The localnet refuses POSTs that are not application/json (issue 23: no cross-site admin calls).
+const JSON_HEADERS = { "content-type": "application/json" };
+
 let net: LocalnetHandle;
 beforeAll(async () => {
   net = await startLocalnet({ port: 0, slotMs: 0 });
@@ -19,7 +22,11 @@ async function call(url: string, method: string, params: unknown[] = []) {
 }
 
 async function admin(path: string, body: unknown) {
-  const res = await fetch(`${net.adminUrl}${path}`, { method: "POST", body: JSON.stringify(body) });
+  const res = await fetch(`${net.adminUrl}${path}`, {
+    method: "POST",
+    headers: JSON_HEADERS,
+    body: JSON.stringify(body),
+  });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 

@@ -12,6 +12,9 @@ import {
 import { startLocalnet } from "../../localnet/index.js";
 import type { LocalnetHandle } from "../../localnet/index.js";
 
+// The localnet refuses POSTs that are not application/json (issue 23: no cross-site admin calls).
+const JSON_HEADERS = { "content-type": "application/json" };
+
 let net: LocalnetHandle;
 let conn: Connection;
 
@@ -118,7 +121,7 @@ describe("submission relay", () => {
     expect(net.admin.relaySignatures()).toEqual(expected);
     const overHttp = await fetch(`${net.adminUrl}/relay/signatures`).then((r) => r.json());
     expect(overHttp).toEqual({ signatures: expected });
-    await fetch(`${net.adminUrl}/relay/signatures/reset`, { method: "POST" });
+    await fetch(`${net.adminUrl}/relay/signatures/reset`, { method: "POST", headers: JSON_HEADERS });
     expect(net.admin.relaySignatures()).toEqual([]);
   });
 });
@@ -231,6 +234,7 @@ describe("faults", () => {
   it("answers HTTP 429 / 500 / JSON-RPC errors for errorCount calls, then serves again", async () => {
     const res = await fetch(`${net.adminUrl}/faults`, {
       method: "POST",
+      headers: JSON_HEADERS,
       body: JSON.stringify({ errorCount: 1, errorKind: "http429", endpoints: ["rpc"] }),
     });
     expect(res.status).toBe(200);
@@ -261,11 +265,19 @@ describe("faults", () => {
     expect((await conn.getSignatureStatuses([sig])).value[0]).toBeNull();
     expect(await conn.getBalance(dest)).toBe(0);
 
-    await fetch(`${net.adminUrl}/faults`, { method: "POST", body: JSON.stringify({ landAfterSlots: 2 }) });
+    await fetch(`${net.adminUrl}/faults`, {
+      method: "POST",
+      headers: JSON_HEADERS,
+      body: JSON.stringify({ landAfterSlots: 2 }),
+    });
     const sig2 = await conn.sendRawTransaction(Buffer.from(await signedTransfer(a, dest, 2e6), "base64"));
     net.admin.advanceSlots(1);
     expect((await conn.getSignatureStatuses([sig2])).value[0]).toBeNull();
-    await fetch(`${net.adminUrl}/slots`, { method: "POST", body: JSON.stringify({ n: 1 }) });
+    await fetch(`${net.adminUrl}/slots`, {
+      method: "POST",
+      headers: JSON_HEADERS,
+      body: JSON.stringify({ n: 1 }),
+    });
     expect((await conn.getSignatureStatuses([sig2])).value[0]?.err).toBeNull();
     expect(await conn.getBalance(dest)).toBe(2e6);
   });
@@ -320,7 +332,7 @@ describe("stats", () => {
     await post(`${net.bundleRelayUrl}/api/v1/getTipAccounts`, "getTipAccounts", []);
     const stats = (await (await fetch(`${net.adminUrl}/stats`)).json()) as Record<string, number>;
     expect(stats).toEqual({ "rpc.getSlot": 2, "rpc.getBalance": 1, "bundle.getTipAccounts": 1 });
-    await fetch(`${net.adminUrl}/stats/reset`, { method: "POST" });
+    await fetch(`${net.adminUrl}/stats/reset`, { method: "POST", headers: JSON_HEADERS });
     expect(net.admin.stats()).toEqual({});
   });
 });

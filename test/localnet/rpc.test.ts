@@ -21,6 +21,9 @@ import {
 import { startLocalnet } from "../../localnet/index.js";
 import type { LocalnetHandle } from "../../localnet/index.js";
 
+// The localnet refuses POSTs that are not application/json (issue 23: no cross-site admin calls).
+const JSON_HEADERS = { "content-type": "application/json" };
+
 let net: LocalnetHandle;
 let conn: Connection;
 
@@ -78,7 +81,11 @@ describe("JSON-RPC with @solana/web3.js Connection", () => {
     let st = (await conn.getSignatureStatuses([sig])).value[0];
     expect(st?.confirmationStatus).toBe("processed");
     expect(st?.err).toBeNull();
-    await fetch(`${net.adminUrl}/slots`, { method: "POST", body: JSON.stringify({ n: 1 }) });
+    await fetch(`${net.adminUrl}/slots`, {
+      method: "POST",
+      headers: JSON_HEADERS,
+      body: JSON.stringify({ n: 1 }),
+    });
     st = (await conn.getSignatureStatuses([sig])).value[0];
     expect(st?.confirmationStatus).toBe("confirmed");
     expect(st?.confirmations).toBe(1);

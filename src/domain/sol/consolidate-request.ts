@@ -1,7 +1,7 @@
 /** The consolidate request (spec 4.8): destination, optional source list, fee reserve, confirm. */
 import { type Address, parseAddress } from "../../core/addresses.js";
 import { parseBooleanField, type RequestBody } from "../../core/request-fields.js";
-import { ApiError, badRequest, SPEC, TRADE_RULES, SOL_RULES } from "../../core/errors.js";
+import { ApiError, badRequest, HARDENING, SPEC, TRADE_RULES, SOL_RULES } from "../../core/errors.js";
 import { checkNotReserved } from "./reserved-addresses.js";
 import { parseFeeReserveLamports } from "./reserve.js";
 
@@ -46,5 +46,7 @@ export function defaultConsolidationSources(
 ): Address[] {
   const sources = activeWallets.filter((w) => w !== destination);
   if (sources.length === 0) throw new ApiError(404, SPEC.consolidate.noSources);
+  // The named list's cap holds for the default one too: one request never signs more than 50 transactions.
+  if (sources.length > MAX_CONSOLIDATION_SOURCES) throw badRequest(HARDENING.defaultSourcesCount);
   return sources;
 }

@@ -2,7 +2,7 @@
 import { PublicKey } from "@solana/web3.js";
 import bs58 from "bs58";
 import { isAddress } from "../../core/addresses.js";
-import { ApiError, FOUNDATION } from "../../core/errors.js";
+import { ApiError, FOUNDATION, HARDENING } from "../../core/errors.js";
 import { newSecretKey, publicHalfMatches, secretKeyFromSeed } from "./secret-keys.js";
 import {
   DuplicateWalletError,
@@ -10,6 +10,7 @@ import {
   type NewWallet,
   type Store,
   type WalletRecord,
+  WalletLimitError,
 } from "../../store/index.js";
 import type { Vault } from "../../vault/index.js";
 
@@ -25,7 +26,8 @@ export interface WalletView {
 /** Public view of a stored wallet (never the encrypted fields). */
 function walletView(w: WalletRecord): WalletView {
   return {
-    id: w.id,
+    // The wallet's number within its key: the row id would tell any key how many wallets the instance holds.
+    id: w.seq,
     public_key: w.publicKey,
     status: w.status,
     is_default: w.isDefault,
@@ -37,6 +39,8 @@ export interface WalletDeps {
   store: Pick<Store, "addWallet" | "listWallets" | "setDefaultWallet" | "deleteWallet">;
   vault: Pick<Vault, "encryptSecret">;
   clock: () => Date;
+  /** MAX_WALLETS_PER_KEY (setup's wallet counted); omitted = no cap. */
+  maxWalletsPerKey?: number;
 }
 
 const notFound = (): ApiError => new ApiError(404, FOUNDATION.walletNotFound);
@@ -72,9 +76,14 @@ async function storeKeypair<T>(
   setDefault: boolean,
   shape: (record: WalletRecord, secret: Uint8Array) => T,
 ): Promise<T> {
-  return withSealedKeypair(deps, secret, async (wallet, s) =>
-    shape(await deps.store.addWallet(apiKeyId, wallet, setDefault), s),
-  );
+  try {
+    return await withSealedKeypair(deps, secret, async (wallet, s) =>
+      shape(await deps.store.addWallet(apiKeyId, wallet, setDefault, deps.maxWalletsPerKey), s),
+    );
+  } catch (e) {
+    if (e instanceof WalletLimitError) throw new ApiError(409, HARDENING.walletLimit(e.max));
+    throw e;
+  }
 }
 
 /** Creates a wallet with a fresh keypair; the secret is returned once, base58 64-byte form. */
@@ -153,7 +162,10 @@ export async function setDefaultWallet(
   return walletView(w);
 }
 
-/** Removes a wallet of this key with its encrypted secret and execution history; 404 for unknown or foreign. */
+/**
+ * Removes a wallet of this key with its encrypted secret; its execution history leaves the API but stays in
+ * the database (soft delete). 404 for unknown or foreign.
+ */
 export async function delinkWallet(
   deps: Pick<WalletDeps, "store">,
   apiKeyId: number,

@@ -19,7 +19,8 @@ describe("loadConfig", () => {
     const c = loadConfig({});
     expect(c).toMatchObject({
       port: 8080,
-      host: "0.0.0.0",
+      // Issue 23: the sandbox listens on loopback by default (was 0.0.0.0).
+      host: "127.0.0.1",
       dataDir: "./data",
       databaseUrl: undefined,
       cluster: "localnet",

@@ -79,7 +79,7 @@ describe("relay presets", () => {
   });
 
   it("refuses a mainnet relay on another cluster, and a missing bundle relay", () => {
-    const e = errorOf({ RELAY: "jito-ny" });
+    const e = errorOf({ CLUSTER: "localnet", RELAY: "jito-ny" });
     expect(e.variable).toBe("RELAY");
     expect(e.message).toContain("CLUSTER=localnet");
     const b = errorOf({ ...MAINNET, RELAY: "helius-sender" });
@@ -88,7 +88,9 @@ describe("relay presets", () => {
 
   it("a zero tip is refused wherever a relay takes a tip", () => {
     expect(errorOf({ RELAY_TIP_LAMPORTS: "0" }).variable).toBe("RELAY_TIP_LAMPORTS");
-    expect(errorOf({ RELAY: "localnet", RELAY_TIP_LAMPORTS: "0" }).message).toContain("must be positive");
+    expect(errorOf({ CLUSTER: "localnet", RELAY: "localnet", RELAY_TIP_LAMPORTS: "0" }).message).toContain(
+      "must be positive",
+    );
     expect(errorOf({ ...MAINNET, RELAY: "jito-ny", RELAY_TIP_LAMPORTS: "0" }).message).toContain(
       "at least 1000",
     );
@@ -108,7 +110,7 @@ describe("relay presets", () => {
   });
 
   it("the localnet's relays by name: tips from the sandbox, or RELAY_TIP_ACCOUNTS against a standalone localnet", () => {
-    const sandbox = loadConfig({ RELAY: "localnet,localnet2" });
+    const sandbox = loadConfig({ CLUSTER: "localnet", RELAY: "localnet,localnet2" });
     expect(sandbox.relays.map((r) => r.url)).toEqual(["{rpc}/relay", "{rpc}/relay2"]);
     expect(sandbox.relayTipLamports).toBe(200_000n);
     const standalone = { CLUSTER: "custom", MASTER_KEY: "ab".repeat(32), RPC_URL: "http://127.0.0.1:8899" };

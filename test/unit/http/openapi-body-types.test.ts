@@ -30,6 +30,9 @@ describe("openapiBodyTypes", () => {
     expect((q.schema.querystring as { properties: { limit: object } }).properties.limit).toEqual({
       description: "page size",
       type: "integer",
+      // Issue 23: the document states the parser's bounds.
+      minimum: 1,
+      maximum: 200,
     });
     const schema = { body: { type: "object" } };
     expect(openapiBodyTypes({ schema, url: "/v1/wallets", route: { method: "POST" } }).schema).toBe(schema);

@@ -9,29 +9,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            status?: string;
-                            detail?: string;
-                        };
-                    };
-                };
-            };
-        };
+        /** @description GET /healthz */
+        get: operations["getHealthz"];
         put?: never;
         post?: never;
         delete?: never;
@@ -47,41 +26,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            status?: string;
-                            detail?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            status?: string;
-                            detail?: string;
-                        };
-                    };
-                };
-            };
-        };
+        /** @description GET /readyz */
+        get: operations["getReadyz"];
         put?: never;
         post?: never;
         delete?: never;
@@ -99,45 +45,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create an API key and its first default wallet (secrets returned once) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            api_key: string;
-                            wallet_public_key: string;
-                            /** @description base58 64-byte secret key */
-                            wallet_private_key: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                429: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Create an API key and its first default wallet (secrets returned once)
+         * @description Create an API key and its first default wallet (secrets returned once)
+         */
+        post: operations["postV1LaserSetup"];
         delete?: never;
         options?: never;
         head?: never;
@@ -151,101 +63,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the key's wallets (public metadata only), oldest first */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            public_key: string;
-                            /** @enum {string} */
-                            status: "active";
-                            is_default: boolean;
-                            /** @description ISO 8601 UTC without zone suffix */
-                            created_at: string;
-                        }[];
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List the key's wallets (public metadata only), oldest first
+         * @description List the key's wallets (public metadata only), oldest first
+         */
+        get: operations["getV1Wallets"];
         put?: never;
-        /** Create a managed wallet (its secret key is returned once) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @default false */
-                        set_default?: boolean;
-                    } | null;
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            public_key: string;
-                            /** @enum {string} */
-                            status: "active";
-                            is_default: boolean;
-                            /** @description ISO 8601 UTC without zone suffix */
-                            created_at: string;
-                            private_key_base58: string;
-                            /** @enum {string} */
-                            private_key_format: "base58_64_byte_secret_key";
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Create a managed wallet (its secret key is returned once)
+         * @description Create a managed wallet (its secret key is returned once)
+         */
+        post: operations["postV1Wallets"];
         delete?: never;
         options?: never;
         head?: never;
@@ -261,82 +89,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Import a wallet from a base58 64-byte secret key or 32-byte seed */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        private_key_base58: string;
-                        /** @default false */
-                        set_default?: boolean;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            public_key: string;
-                            /** @enum {string} */
-                            status: "active";
-                            is_default: boolean;
-                            /** @description ISO 8601 UTC without zone suffix */
-                            created_at: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Import a wallet from a base58 64-byte secret key or 32-byte seed
+         * @description Import a wallet from a base58 64-byte secret key or 32-byte seed
+         */
+        post: operations["postV1WalletsImport"];
         delete?: never;
         options?: never;
         head?: never;
@@ -351,64 +108,11 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Make a wallet the key's default */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description wallet public key (base58) */
-                    public_key: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            public_key: string;
-                            /** @enum {string} */
-                            status: "active";
-                            is_default: boolean;
-                            /** @description ISO 8601 UTC without zone suffix */
-                            created_at: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Make a wallet the key's default
+         * @description Make a wallet the key's default
+         */
+        put: operations["putV1WalletsByPublicKeyDefault"];
         post?: never;
         delete?: never;
         options?: never;
@@ -426,58 +130,11 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delink a wallet: deletes its encrypted key and its execution history */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description wallet public key (base58) */
-                    public_key: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            ok: boolean;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Delink a wallet: deletes its encrypted key and its execution history
+         * @description Delink a wallet: deletes its encrypted key and its execution history
+         */
+        delete: operations["deleteV1WalletsByPublicKey"];
         options?: never;
         head?: never;
         patch?: never;
@@ -490,95 +147,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List this API key's executions, newest first */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description page size, 1 to 200 (default 50) */
-                    limit?: number;
-                    /** @description rows to skip (default 0); use next_offset of the previous page */
-                    offset?: number;
-                    /** @description only executions whose primary wallet is this public key */
-                    wallet?: string;
-                    /** @description only this kind: trade, create, bundle, claim, consolidate, transfer, split */
-                    kind?: "trade" | "create" | "bundle" | "claim" | "consolidate" | "transfer" | "split";
-                    /** @description cursor paging: next_cursor of the previous page (stable while new executions arrive) */
-                    after?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            executions: {
-                                id: string;
-                                /** @enum {string} */
-                                kind: "trade" | "create" | "bundle" | "claim" | "consolidate" | "transfer" | "split";
-                                wallet: string;
-                                wallets?: string[];
-                                signatures: string[];
-                                bundle_id?: string | null;
-                                /**
-                                 * @description pending: recorded, outcome not known yet; submitted: sent without a verdict; timeout: the wait ended first (these three are open: reconciliation moves them to a final status); confirmed; finalized; failed; expired: the blockhash expired without the transaction landing
-                                 * @enum {string}
-                                 */
-                                status: "pending" | "submitted" | "confirmed" | "finalized" | "failed" | "timeout" | "expired";
-                                confirmation_status?: string | null;
-                                request?: unknown;
-                                response?: unknown;
-                                error?: unknown;
-                                timings?: unknown;
-                                /** @description the Idempotency-Key of the request that recorded it, if it had one */
-                                idempotency_key?: string | null;
-                                /** @description priority fee the transaction carried, micro-lamports per compute unit (highest of a bundle's legs); null on older records */
-                                compute_unit_price_micro_lamports?: string | null;
-                                created_at: string;
-                                updated_at?: string;
-                            }[];
-                            limit: number;
-                            offset: number;
-                            next_offset: number | null;
-                            /** @description pass as ?after= for the next (older) page; null on the last page */
-                            next_cursor: string | null;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List this API key's executions, newest first
+         * @description List this API key's executions, newest first
+         */
+        get: operations["getV1Executions"];
         put?: never;
         post?: never;
         delete?: never;
@@ -594,96 +167,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One execution of this API key; with ?wait= returns as soon as it is final or the wait ends */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description seconds to wait for a final status (confirmed, finalized, failed, expired), 0 to 60; the current record is returned when the wait ends */
-                    wait?: number;
-                };
-                header?: never;
-                path: {
-                    /** @description the execution id */
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            /** @enum {string} */
-                            kind: "trade" | "create" | "bundle" | "claim" | "consolidate" | "transfer" | "split";
-                            wallet: string;
-                            wallets?: string[];
-                            signatures: string[];
-                            bundle_id?: string | null;
-                            /**
-                             * @description pending: recorded, outcome not known yet; submitted: sent without a verdict; timeout: the wait ended first (these three are open: reconciliation moves them to a final status); confirmed; finalized; failed; expired: the blockhash expired without the transaction landing
-                             * @enum {string}
-                             */
-                            status: "pending" | "submitted" | "confirmed" | "finalized" | "failed" | "timeout" | "expired";
-                            confirmation_status?: string | null;
-                            request?: unknown;
-                            response?: unknown;
-                            error?: unknown;
-                            timings?: unknown;
-                            /** @description the Idempotency-Key of the request that recorded it, if it had one */
-                            idempotency_key?: string | null;
-                            /** @description priority fee the transaction carried, micro-lamports per compute unit (highest of a bundle's legs); null on older records */
-                            compute_unit_price_micro_lamports?: string | null;
-                            created_at: string;
-                            updated_at?: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * One execution of this API key; with ?wait= returns as soon as it is final or the wait ends
+         * @description One execution of this API key; with ?wait= returns as soon as it is final or the wait ends
+         */
+        get: operations["getV1ExecutionsById"];
         put?: never;
         post?: never;
         delete?: never;
@@ -699,193 +187,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the watched mints (least recently traded first) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            watched: string[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                502: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List the watched mints (least recently traded first)
+         * @description List the watched mints (least recently traded first)
+         */
+        get: operations["getV1Watch"];
         put?: never;
         /**
          * Keep the venue state of mints warm (subscribed), so their trades skip the read
          * @description Answers once the subscriptions are live. Watched mints are shared by the whole service and kept in an LRU of WATCHED_MINTS_MAX mints.
          */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description 1 to 100 mint addresses (base58) */
-                        mints: string[];
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            watched: string[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                502: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        post: operations["postV1Watch"];
         delete?: never;
         options?: never;
         head?: never;
@@ -902,96 +214,11 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Stop watching a mint (its subscriptions end) */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    mint: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            unwatched: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                502: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Stop watching a mint (its subscriptions end)
+         * @description Stop watching a mint (its subscriptions end)
+         */
+        delete: operations["deleteV1WatchByMint"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1006,255 +233,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Buy or sell a launch token on the bonding curve or its launchswap pool */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Optional, 1 to 255 printable ASCII characters, scoped to the API key and kept 24 hours. The same key with the same request replays the first response (header Idempotent-Replayed: true) without signing or sending again; with a different request: 422; while the first is still running: 409. A request refused before anything was signed does not use the key up. */
-                    "idempotency-key"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /**
-                         * @description buy or sell (alias side)
-                         * @enum {string}
-                         */
-                        action: "buy" | "sell";
-                        /** @description token mint address (alias token_mint) */
-                        mint: string;
-                        /** @description explicit launchswap pool (SOL-quoted; forces the launchswap venue) */
-                        pool?: string;
-                        /** @description SOL (buy, denominated_in_sol), token atomic units, or a percentage string for sells */
-                        amount: string | number;
-                        /** @description default true for buy, false for sell (alias denominatedInSol) */
-                        denominated_in_sol?: boolean;
-                        /** @description percent, default 2, at most 50, up to 2 decimals */
-                        slippage?: string | number;
-                        /** @description basis points 0..5000; not together with slippage */
-                        slippage_bps?: number;
-                        /** @description default true */
-                        simulate?: boolean;
-                        /** @description default true */
-                        confirm?: boolean;
-                        /** @description default false */
-                        measure_timing?: boolean;
-                        /** @description managed wallet public key; the key's default wallet otherwise */
-                        wallet?: string;
-                        /** @description Resolve, read, quote, check policies and simulate, then answer what would be sent without sending or recording anything (true or false, or the strings "true"/"false"; default false). */
-                        dry_run?: boolean;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            wallet: string;
-                            /** @enum {string} */
-                            action: "buy" | "sell";
-                            mint: string;
-                            amount: string;
-                            amount_units: number;
-                            denominated_in_sol: boolean;
-                            /** @description id of the execution record: GET /v1/executions/{id}, or find it with GET /v1/executions?signature= */
-                            execution_id?: string;
-                            signature: string;
-                            confirmed: boolean;
-                            confirmation_status: string | null;
-                            /** @enum {string} */
-                            venue: "bonding_curve" | "launchswap";
-                            pool: string | null;
-                            /**
-                             * @description cache: the warm state of a watched mint was used (no read); read: the trade read it
-                             * @enum {string}
-                             */
-                            state_source: "cache" | "read";
-                            /** @description slot of the state the quote used */
-                            state_slot: number;
-                            /** @description the slippage bound in the transaction; its unit depends on the trade (see the *_lamports / *_tokens fields) */
-                            expected_output: string;
-                            /** @description buys: the most lamports the trade instruction can spend (fees, tip and rent not included) */
-                            max_sol_in_lamports?: string;
-                            /** @description buys: the fewest token atomic units received (exact for a token-amount buy) */
-                            min_tokens_out?: string;
-                            /** @description sells: the token atomic units sold */
-                            tokens_in?: string;
-                            /** @description sells: the fewest lamports received */
-                            min_sol_out_lamports?: string;
-                            /** @description what the confirmed transaction moved for the wallet, read from the chain's balance changes (null: not readable yet; absent: not confirmed) */
-                            fill?: {
-                                /** @description post minus pre lamports of the wallet (negative when it spent) */
-                                sol_change_lamports: string;
-                                /** @description transaction fee paid (base + priority) */
-                                fee_lamports: string;
-                                /** @description lamports the relay tip accounts received */
-                                tip_lamports: string;
-                                /** @description rent of accounts the transaction created (e.g. the token account) */
-                                rent_lamports: string;
-                                /** @description SOL the trade itself spent (buy) or received (sell), fee, tip and rent excluded */
-                                trade_sol_lamports: string;
-                                /** @description post minus pre token atomic units of the wallet for the mint */
-                                token_change: string;
-                            } | null;
-                            timing_ms?: {
-                                wallet?: number;
-                                amount?: number;
-                                build?: number;
-                                sender?: number;
-                                confirmation?: number;
-                                database?: number;
-                                total?: number;
-                            };
-                        } | {
-                            /** @enum {boolean} */
-                            dry_run: true;
-                            policy: {
-                                allowed: boolean;
-                                /** @description the policy field that would refuse the request */
-                                rule: string | null;
-                                /** @description the refusal text the request would get (403) */
-                                detail: string | null;
-                            };
-                            requests: {
-                                [key: string]: unknown;
-                            }[];
-                            transactions: {
-                                /** @description position in a bundle; null for one transaction */
-                                leg: number | null;
-                                fee_payer: string;
-                                signers: string[];
-                                /** @description the message's static account keys */
-                                accounts: string[];
-                                lookup_tables: string[];
-                                /** @description the unsigned transaction message, base64 */
-                                message_base64: string;
-                                compute_unit_limit: number;
-                                compute_unit_price_micro_lamports: string;
-                                /** @description lamports, integer text */
-                                signature_fee_lamports: string;
-                                /** @description lamports, integer text */
-                                priority_fee_lamports: string;
-                                tip: {
-                                    account: string;
-                                    /** @description lamports, integer text */
-                                    lamports: string;
-                                } | null;
-                                /** @description what the endpoint would store with the execution (amounts, quote, venue) */
-                                details: {
-                                    [key: string]: unknown;
-                                } | null;
-                                simulation: {
-                                    ok: boolean;
-                                    error: string | null;
-                                    units_consumed: number | null;
-                                    logs: string[];
-                                } | null;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                502: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Buy or sell a launch token on the bonding curve or its launchswap pool
+         * @description Buy or sell a launch token on the bonding curve or its launchswap pool
+         */
+        post: operations["postV1TradesExecute"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1270,137 +253,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Read claimable cashback of wallets (read-only; any address) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description one wallet address (any address, managed or not) */
-                        wallet?: string;
-                        /** @description 1 to 100 wallet addresses; duplicates removed; not together with wallet */
-                        wallets?: string[];
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            wallets: {
-                                wallet: string;
-                                /** @description lamports */
-                                launch_bonding_lamports: number;
-                                /** @description SOL with 9 decimals */
-                                launch_bonding_sol: string;
-                                /** @description lamports */
-                                launchswap_wsol_lamports: number;
-                                /** @description SOL with 9 decimals */
-                                launchswap_wsol: string;
-                                /** @description lamports */
-                                total_claimable_lamports: number;
-                                /** @description SOL with 9 decimals */
-                                total_claimable_sol: string;
-                                accounts: {
-                                    launch_user_volume_accumulator: string;
-                                    launchswap_user_volume_accumulator: string;
-                                    launchswap_wsol_ata: string;
-                                };
-                            }[];
-                            totals: {
-                                /** @description lamports */
-                                launch_bonding_lamports: number;
-                                /** @description SOL with 9 decimals */
-                                launch_bonding_sol: string;
-                                /** @description lamports */
-                                launchswap_wsol_lamports: number;
-                                /** @description SOL with 9 decimals */
-                                launchswap_wsol: string;
-                                /** @description lamports */
-                                combined_lamports: number;
-                                /** @description SOL with 9 decimals */
-                                combined_sol: string;
-                            };
-                            rpc_slots: number[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                502: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Read claimable cashback of wallets (read-only; any address)
+         * @description Read claimable cashback of wallets (read-only; any address)
+         */
+        post: operations["postV1CashbackCheck"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1416,194 +273,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Claim a managed wallet's cashback: one transaction per source with something to claim */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Optional, 1 to 255 printable ASCII characters, scoped to the API key and kept 24 hours. The same key with the same request replays the first response (header Idempotent-Replayed: true) without signing or sending again; with a different request: 422; while the first is still running: 409. A request refused before anything was signed does not use the key up. */
-                    "idempotency-key"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description managed wallet public key; the key's default wallet otherwise */
-                        wallet?: string;
-                        /** @description default true */
-                        claim_bonding_curve?: boolean;
-                        /** @description default true */
-                        claim_launchswap?: boolean;
-                        /** @description default true; waits for each claim's confirmation */
-                        confirm?: boolean;
-                        /** @description Resolve, read, quote, check policies and simulate, then answer what would be sent without sending or recording anything (true or false, or the strings "true"/"false"; default false). */
-                        dry_run?: boolean;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            wallet: string;
-                            transactions: {
-                                /** @enum {string} */
-                                kind: "bonding_curve" | "launchswap";
-                                /** @description lamports */
-                                claimable_lamports: number;
-                                /** @description id of the execution record: GET /v1/executions/{id}, or find it with GET /v1/executions?signature= */
-                                execution_id?: string;
-                                signature: string;
-                                confirmed: boolean;
-                                confirmation_status: string | null;
-                            }[];
-                        } | {
-                            /** @enum {boolean} */
-                            dry_run: true;
-                            policy: {
-                                allowed: boolean;
-                                /** @description the policy field that would refuse the request */
-                                rule: string | null;
-                                /** @description the refusal text the request would get (403) */
-                                detail: string | null;
-                            };
-                            requests: {
-                                [key: string]: unknown;
-                            }[];
-                            transactions: {
-                                /** @description position in a bundle; null for one transaction */
-                                leg: number | null;
-                                fee_payer: string;
-                                signers: string[];
-                                /** @description the message's static account keys */
-                                accounts: string[];
-                                lookup_tables: string[];
-                                /** @description the unsigned transaction message, base64 */
-                                message_base64: string;
-                                compute_unit_limit: number;
-                                compute_unit_price_micro_lamports: string;
-                                /** @description lamports, integer text */
-                                signature_fee_lamports: string;
-                                /** @description lamports, integer text */
-                                priority_fee_lamports: string;
-                                tip: {
-                                    account: string;
-                                    /** @description lamports, integer text */
-                                    lamports: string;
-                                } | null;
-                                /** @description what the endpoint would store with the execution (amounts, quote, venue) */
-                                details: {
-                                    [key: string]: unknown;
-                                } | null;
-                                simulation: {
-                                    ok: boolean;
-                                    error: string | null;
-                                    units_consumed: number | null;
-                                    logs: string[];
-                                } | null;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                502: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Claim a managed wallet's cashback: one transaction per source with something to claim
+         * @description Claim a managed wallet's cashback: one transaction per source with something to claim
+         */
+        post: operations["postV1CashbackClaimExecute"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1619,203 +293,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sweep SOL from managed wallets into one destination (one transaction per source) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Optional, 1 to 255 printable ASCII characters, scoped to the API key and kept 24 hours. The same key with the same request replays the first response (header Idempotent-Replayed: true) without signing or sending again; with a different request: 422; while the first is still running: 409. A request refused before anything was signed does not use the key up. */
-                    "idempotency-key"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description managed or external address */
-                        destination_wallet: string;
-                        /** @description 1 to 50 unique managed wallets; default every active wallet of the key but the destination */
-                        source_wallets?: string[];
-                        /** @description default 5000; the effective reserve adds the relay tip and the priority fee */
-                        fee_reserve_lamports?: string | number;
-                        /** @description default true */
-                        confirm?: boolean;
-                        /** @description Resolve, read, quote, check policies and simulate, then answer what would be sent without sending or recording anything (true or false, or the strings "true"/"false"; default false). */
-                        dry_run?: boolean;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            destination_wallet: string;
-                            /** @description lamports */
-                            fee_reserve_lamports: number;
-                            /** @description lamports */
-                            total_transfer_lamports: number;
-                            /** @description SOL with 9 decimals */
-                            total_transfer_sol: string;
-                            transactions: {
-                                source_wallet: string;
-                                /** @description lamports */
-                                source_balance_lamports: number;
-                                /** @description lamports */
-                                transfer_lamports: number;
-                                /** @description SOL with 9 decimals */
-                                transfer_sol: string;
-                                /** @description id of the execution record: GET /v1/executions/{id}, or find it with GET /v1/executions?signature= */
-                                execution_id?: string;
-                                signature: string;
-                                confirmed: boolean;
-                                confirmation_status: string | null;
-                            }[];
-                        } | {
-                            /** @enum {boolean} */
-                            dry_run: true;
-                            policy: {
-                                allowed: boolean;
-                                /** @description the policy field that would refuse the request */
-                                rule: string | null;
-                                /** @description the refusal text the request would get (403) */
-                                detail: string | null;
-                            };
-                            requests: {
-                                [key: string]: unknown;
-                            }[];
-                            transactions: {
-                                /** @description position in a bundle; null for one transaction */
-                                leg: number | null;
-                                fee_payer: string;
-                                signers: string[];
-                                /** @description the message's static account keys */
-                                accounts: string[];
-                                lookup_tables: string[];
-                                /** @description the unsigned transaction message, base64 */
-                                message_base64: string;
-                                compute_unit_limit: number;
-                                compute_unit_price_micro_lamports: string;
-                                /** @description lamports, integer text */
-                                signature_fee_lamports: string;
-                                /** @description lamports, integer text */
-                                priority_fee_lamports: string;
-                                tip: {
-                                    account: string;
-                                    /** @description lamports, integer text */
-                                    lamports: string;
-                                } | null;
-                                /** @description what the endpoint would store with the execution (amounts, quote, venue) */
-                                details: {
-                                    [key: string]: unknown;
-                                } | null;
-                                simulation: {
-                                    ok: boolean;
-                                    error: string | null;
-                                    units_consumed: number | null;
-                                    logs: string[];
-                                } | null;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                502: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Sweep SOL from managed wallets into one destination (one transaction per source)
+         * @description Sweep SOL from managed wallets into one destination (one transaction per source)
+         */
+        post: operations["postV1SolConsolidateExecute"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1831,203 +313,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send native SOL or a fungible token from a managed wallet to any address */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Optional, 1 to 255 printable ASCII characters, scoped to the API key and kept 24 hours. The same key with the same request replays the first response (header Idempotent-Replayed: true) without signing or sending again; with a different request: 422; while the first is still running: 409. A request refused before anything was signed does not use the key up. */
-                    "idempotency-key"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description any address except the source */
-                        destination_wallet: string;
-                        /** @description managed wallet; the key's default wallet otherwise */
-                        source_wallet?: string;
-                        /** @description omit or SOL for native SOL; otherwise a mint of SPL Token or Token-2022 */
-                        mint?: string;
-                        /** @description SOL (up to 9 decimals) or token atomic units (positive integer) */
-                        amount: string | number;
-                        /** @description default 5000; the effective reserve adds the relay tip and the priority fee */
-                        fee_reserve_lamports?: string | number;
-                        /** @description default true */
-                        confirm?: boolean;
-                        /** @description Resolve, read, quote, check policies and simulate, then answer what would be sent without sending or recording anything (true or false, or the strings "true"/"false"; default false). */
-                        dry_run?: boolean;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            source_wallet: string;
-                            destination_wallet: string;
-                            mint: string;
-                            /** @enum {string} */
-                            asset_type: "sol" | "spl_token";
-                            amount: string;
-                            amount_units: number;
-                            decimals: number;
-                            source_token_account: string | null;
-                            destination_token_account: string | null;
-                            /** @description lamports */
-                            fee_reserve_lamports: number;
-                            /** @description id of the execution record: GET /v1/executions/{id}, or find it with GET /v1/executions?signature= */
-                            execution_id?: string;
-                            signature: string;
-                            confirmed: boolean;
-                            confirmation_status: string | null;
-                        } | {
-                            /** @enum {boolean} */
-                            dry_run: true;
-                            policy: {
-                                allowed: boolean;
-                                /** @description the policy field that would refuse the request */
-                                rule: string | null;
-                                /** @description the refusal text the request would get (403) */
-                                detail: string | null;
-                            };
-                            requests: {
-                                [key: string]: unknown;
-                            }[];
-                            transactions: {
-                                /** @description position in a bundle; null for one transaction */
-                                leg: number | null;
-                                fee_payer: string;
-                                signers: string[];
-                                /** @description the message's static account keys */
-                                accounts: string[];
-                                lookup_tables: string[];
-                                /** @description the unsigned transaction message, base64 */
-                                message_base64: string;
-                                compute_unit_limit: number;
-                                compute_unit_price_micro_lamports: string;
-                                /** @description lamports, integer text */
-                                signature_fee_lamports: string;
-                                /** @description lamports, integer text */
-                                priority_fee_lamports: string;
-                                tip: {
-                                    account: string;
-                                    /** @description lamports, integer text */
-                                    lamports: string;
-                                } | null;
-                                /** @description what the endpoint would store with the execution (amounts, quote, venue) */
-                                details: {
-                                    [key: string]: unknown;
-                                } | null;
-                                simulation: {
-                                    ok: boolean;
-                                    error: string | null;
-                                    units_consumed: number | null;
-                                    logs: string[];
-                                } | null;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                502: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Send native SOL or a fungible token from a managed wallet to any address
+         * @description Send native SOL or a fungible token from a managed wallet to any address
+         */
+        post: operations["postV1SolTransferExecute"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2043,213 +333,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Distribute SOL from a managed wallet to up to five destinations in one transaction */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Optional, 1 to 255 printable ASCII characters, scoped to the API key and kept 24 hours. The same key with the same request replays the first response (header Idempotent-Replayed: true) without signing or sending again; with a different request: 422; while the first is still running: 409. A request refused before anything was signed does not use the key up. */
-                    "idempotency-key"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description managed wallet; the key's default wallet otherwise */
-                        source_wallet?: string;
-                        /** @description share of spendable balance, default 100, greater than 0, at most 100 */
-                        total_percent?: string | number;
-                        /** @description default 5000; the effective reserve adds the relay tip and the priority fee */
-                        fee_reserve_lamports?: string | number;
-                        /** @description 1 to 5 entries {wallet, sol?} or {wallet, percent?}; neither = equal share */
-                        destinations: {
-                            wallet: string;
-                            sol?: string | number;
-                            percent?: string | number;
-                        }[];
-                        /** @description default true */
-                        confirm?: boolean;
-                        /** @description Resolve, read, quote, check policies and simulate, then answer what would be sent without sending or recording anything (true or false, or the strings "true"/"false"; default false). */
-                        dry_run?: boolean;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            source_wallet: string;
-                            /** @description lamports */
-                            source_balance_lamports: number;
-                            /** @description lamports */
-                            fee_reserve_lamports: number;
-                            /** @description lamports */
-                            spendable_lamports: number;
-                            /** @description lamports */
-                            transfer_total_lamports: number;
-                            /** @description SOL with 9 decimals */
-                            transfer_total_sol: string;
-                            transfers: {
-                                wallet: string;
-                                /** @description lamports */
-                                lamports: number;
-                                /** @description SOL with 9 decimals */
-                                sol: string;
-                                /** @enum {string} */
-                                mode: "fixed" | "percent" | "equal";
-                            }[];
-                            /** @description id of the execution record: GET /v1/executions/{id}, or find it with GET /v1/executions?signature= */
-                            execution_id?: string;
-                            signature: string;
-                            confirmed: boolean;
-                            confirmation_status: string | null;
-                        } | {
-                            /** @enum {boolean} */
-                            dry_run: true;
-                            policy: {
-                                allowed: boolean;
-                                /** @description the policy field that would refuse the request */
-                                rule: string | null;
-                                /** @description the refusal text the request would get (403) */
-                                detail: string | null;
-                            };
-                            requests: {
-                                [key: string]: unknown;
-                            }[];
-                            transactions: {
-                                /** @description position in a bundle; null for one transaction */
-                                leg: number | null;
-                                fee_payer: string;
-                                signers: string[];
-                                /** @description the message's static account keys */
-                                accounts: string[];
-                                lookup_tables: string[];
-                                /** @description the unsigned transaction message, base64 */
-                                message_base64: string;
-                                compute_unit_limit: number;
-                                compute_unit_price_micro_lamports: string;
-                                /** @description lamports, integer text */
-                                signature_fee_lamports: string;
-                                /** @description lamports, integer text */
-                                priority_fee_lamports: string;
-                                tip: {
-                                    account: string;
-                                    /** @description lamports, integer text */
-                                    lamports: string;
-                                } | null;
-                                /** @description what the endpoint would store with the execution (amounts, quote, venue) */
-                                details: {
-                                    [key: string]: unknown;
-                                } | null;
-                                simulation: {
-                                    ok: boolean;
-                                    error: string | null;
-                                    units_consumed: number | null;
-                                    logs: string[];
-                                } | null;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                502: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Distribute SOL from a managed wallet to up to five destinations in one transaction
+         * @description Distribute SOL from a managed wallet to up to five destinations in one transaction
+         */
+        post: operations["postV1SolSplitExecute"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2265,207 +353,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a launch token (server-generated mint), optionally with an atomic developer buy */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Optional, 1 to 255 printable ASCII characters, scoped to the API key and kept 24 hours. The same key with the same request replays the first response (header Idempotent-Replayed: true) without signing or sending again; with a different request: 422; while the first is still running: 409. A request refused before anything was signed does not use the key up. */
-                    "idempotency-key"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description token name (at most 32 bytes) */
-                        name: string;
-                        /** @description token symbol (at most 13 bytes) */
-                        symbol: string;
-                        /** @description absolute ipfs://, https:// or http:// metadata URI (aliases metadataUrl, metadataUri) */
-                        uri: string;
-                        /** @description creator and payer; the key's default wallet otherwise */
-                        wallet?: string;
-                        /** @description default false (alias mayhemMode) */
-                        mayhem_mode?: boolean;
-                        /** @description default false; today's program refuses cashback coins (6082) */
-                        cashback?: boolean;
-                        /** @description developer buy in SOL, at most 9 decimals (aliases initialBuy, buyAmountSol, devBuy, dev_buy) */
-                        initial_buy?: string | number;
-                        /** @description percent for initial_buy: default 2, > 0, at most 50 (aliases initialBuySlippage, devBuySlippage, dev_buy_slippage) */
-                        slippage?: string | number;
-                        /** @description default true */
-                        confirm?: boolean;
-                        /** @description Resolve, read, quote, check policies and simulate, then answer what would be sent without sending or recording anything (true or false, or the strings "true"/"false"; default false). */
-                        dry_run?: boolean;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            mint: string;
-                            creator: string;
-                            metadata_uri: string;
-                            /** @description id of the execution record: GET /v1/executions/{id}, or find it with GET /v1/executions?signature= */
-                            execution_id?: string;
-                            signature: string;
-                            confirmed: boolean;
-                            confirmation_status: string | null;
-                            initial_buy?: {
-                                amount: string;
-                                amount_lamports: number;
-                                slippage_bps: number;
-                                /** @description minimum token atomic units requested */
-                                expected_output: string;
-                            };
-                        } | {
-                            /** @enum {boolean} */
-                            dry_run: true;
-                            policy: {
-                                allowed: boolean;
-                                /** @description the policy field that would refuse the request */
-                                rule: string | null;
-                                /** @description the refusal text the request would get (403) */
-                                detail: string | null;
-                            };
-                            requests: {
-                                [key: string]: unknown;
-                            }[];
-                            transactions: {
-                                /** @description position in a bundle; null for one transaction */
-                                leg: number | null;
-                                fee_payer: string;
-                                signers: string[];
-                                /** @description the message's static account keys */
-                                accounts: string[];
-                                lookup_tables: string[];
-                                /** @description the unsigned transaction message, base64 */
-                                message_base64: string;
-                                compute_unit_limit: number;
-                                compute_unit_price_micro_lamports: string;
-                                /** @description lamports, integer text */
-                                signature_fee_lamports: string;
-                                /** @description lamports, integer text */
-                                priority_fee_lamports: string;
-                                tip: {
-                                    account: string;
-                                    /** @description lamports, integer text */
-                                    lamports: string;
-                                } | null;
-                                /** @description what the endpoint would store with the execution (amounts, quote, venue) */
-                                details: {
-                                    [key: string]: unknown;
-                                } | null;
-                                simulation: {
-                                    ok: boolean;
-                                    error: string | null;
-                                    units_consumed: number | null;
-                                    logs: string[];
-                                } | null;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                502: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Create a launch token (server-generated mint), optionally with an atomic developer buy
+         * @description Create a launch token (server-generated mint), optionally with an atomic developer buy
+         */
+        post: operations["postV1LaserCreate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2481,212 +373,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Build, sign and submit an atomic bundle of 1 to 4 transactions from managed wallets */
-        post: {
-            parameters: {
-                query?: never;
-                header?: {
-                    /** @description Optional, 1 to 255 printable ASCII characters, scoped to the API key and kept 24 hours. The same key with the same request replays the first response (header Idempotent-Replayed: true) without signing or sending again; with a different request: 422; while the first is still running: 409. A request refused before anything was signed does not use the key up. */
-                    "idempotency-key"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description ordered legs, 1 to 4: a create leg (the create model of /v1/laser/create) followed by up to 3 SOL-denominated buy legs, or exactly one buy or sell leg of an existing token. Leg fields: type (create, buy, sell), wallet, amount, denominatedInSol, slippageBps (default 200, max 5000), pool */
-                        accounts: {
-                            /** @enum {string} */
-                            type: "create" | "buy" | "sell";
-                            name?: string;
-                            symbol?: string;
-                            uri?: string;
-                            wallet?: string;
-                            mayhem_mode?: boolean;
-                            cashback?: boolean;
-                            initial_buy?: string | number;
-                            slippage?: string | number;
-                            amount?: string | number;
-                            denominatedInSol?: boolean;
-                            slippageBps?: number;
-                            pool?: string;
-                        }[];
-                        /** @description required for an existing-token bundle; must be omitted when the first leg is create */
-                        mint?: string;
-                        /** @description SOL tip paid by the first leg's wallet, at least 0.000001 */
-                        bundleTip: string | number;
-                        /** @description default true: poll the bundle status for about 30 seconds */
-                        confirm?: boolean;
-                        /** @description Resolve, read, quote, check policies and simulate, then answer what would be sent without sending or recording anything (true or false, or the strings "true"/"false"; default false). */
-                        dry_run?: boolean;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description id of the execution record: GET /v1/executions/{id}, or find it with GET /v1/executions?signature= */
-                            execution_id?: string;
-                            /** @description 64 hex characters */
-                            bundle_id: string;
-                            results: {
-                                index: number;
-                                /** @enum {string} */
-                                type: "create" | "buy" | "sell";
-                                wallet: string;
-                                signature: string;
-                            }[];
-                            mint: string;
-                            confirmed: boolean;
-                            /** @enum {string|null} */
-                            confirmation_status: "confirmed" | "finalized" | null;
-                        } | {
-                            /** @enum {boolean} */
-                            dry_run: true;
-                            policy: {
-                                allowed: boolean;
-                                /** @description the policy field that would refuse the request */
-                                rule: string | null;
-                                /** @description the refusal text the request would get (403) */
-                                detail: string | null;
-                            };
-                            requests: {
-                                [key: string]: unknown;
-                            }[];
-                            transactions: {
-                                /** @description position in a bundle; null for one transaction */
-                                leg: number | null;
-                                fee_payer: string;
-                                signers: string[];
-                                /** @description the message's static account keys */
-                                accounts: string[];
-                                lookup_tables: string[];
-                                /** @description the unsigned transaction message, base64 */
-                                message_base64: string;
-                                compute_unit_limit: number;
-                                compute_unit_price_micro_lamports: string;
-                                /** @description lamports, integer text */
-                                signature_fee_lamports: string;
-                                /** @description lamports, integer text */
-                                priority_fee_lamports: string;
-                                tip: {
-                                    account: string;
-                                    /** @description lamports, integer text */
-                                    lamports: string;
-                                } | null;
-                                /** @description what the endpoint would store with the execution (amounts, quote, venue) */
-                                details: {
-                                    [key: string]: unknown;
-                                } | null;
-                                simulation: {
-                                    ok: boolean;
-                                    error: string | null;
-                                    units_consumed: number | null;
-                                    logs: string[];
-                                } | null;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                422: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                502: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Build, sign and submit an atomic bundle of 1 to 4 transactions from managed wallets
+         * @description Build, sign and submit an atomic bundle of 1 to 4 transactions from managed wallets
+         */
+        post: operations["postV1LaserBundle"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2700,87 +391,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This API key's execution events: a Server-Sent Events stream (resume with Last-Event-ID or ?after=), or a page of events with Accept: application/json */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description event id to resume after; stream without it: new events only; page without it: from the oldest retained */
-                    after?: string;
-                    /** @description page size of the JSON form, 1 to 1000 (default 100) */
-                    limit?: number;
-                    /** @description comma-separated event types, e.g. execution.confirmed,execution.failed */
-                    types?: string;
-                    /** @description only events of executions involving this wallet */
-                    wallet?: string;
-                    /** @description only this kind: trade, create, bundle, claim, consolidate, transfer, split */
-                    kind?: "trade" | "create" | "bundle" | "claim" | "consolidate" | "transfer" | "split";
-                };
-                header?: {
-                    /** @description resume after this event id (wins over ?after=) */
-                    "last-event-id"?: string;
-                };
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description text/event-stream: `id: <event id>` + `data: <event JSON>` per event, `event: gap` when the cursor is older than the retention, a `: heartbeat` comment every 15 s; application/json: a page */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/event-stream": string;
-                        "application/json": {
-                            events: {
-                                /** @description per-account, increasing; the stream cursor (Last-Event-ID, ?after=) */
-                                id: number;
-                                /** @description execution.<status>, e.g. execution.confirmed */
-                                type: string;
-                                execution_id: string;
-                                /** @enum {string} */
-                                kind: "trade" | "create" | "bundle" | "claim" | "consolidate" | "transfer" | "split";
-                                wallets: string[];
-                                signatures: string[];
-                                status: string;
-                                error: unknown;
-                                created_at: string;
-                            }[];
-                            /** @description pass as ?after= for the next page */
-                            next_cursor: string;
-                            /** @description true when events after the cursor were purged (older than the retention) */
-                            gap: boolean;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * This API key's execution events: a Server-Sent Events stream (resume with Last-Event-ID or ?after=), or a page of events with Accept: application/json
+         * @description This API key's execution events: a Server-Sent Events stream (resume with Last-Event-ID or ?after=), or a page of events with Accept: application/json
+         */
+        get: operations["getV1Events"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2796,119 +411,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** SOL and every token account of one of this key's wallets */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description managed wallet public key */
-                    public_key: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            /** @description the wallet's public key */
-                            wallet: string;
-                            /** @description SOL balance in lamports */
-                            lamports: string;
-                            /** @description SOL balance with 9 decimals */
-                            sol: string;
-                            /** @description every token account the wallet owns (SPL Token and Token-2022), by mint */
-                            tokens: {
-                                /** @description token mint */
-                                mint: string;
-                                /** @description the token account's address */
-                                token_account: string;
-                                /** @description owning token program */
-                                token_program: string;
-                                /** @description balance in atomic units */
-                                amount: string;
-                                /** @description the mint's decimals */
-                                decimals: number;
-                                /** @description balance with the mint's decimals */
-                                ui_amount: string;
-                            }[];
-                            /** @description the lowest slot the balances were read at */
-                            slot: number;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                502: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                503: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * SOL and every token account of one of this key's wallets
+         * @description SOL and every token account of one of this key's wallets
+         */
+        get: operations["getV1WalletsByPublicKeyBalances"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2924,175 +431,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the account's keys (no secrets; revoked keys are gone) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            keys: {
-                                id: number;
-                                name: string;
-                                root: boolean;
-                                scopes: ("read" | "trade" | "create" | "transfer" | "wallets" | "keys")[];
-                                wallets: string[] | null;
-                                expires_at: string | null;
-                                frozen: boolean;
-                                policy: {
-                                    /** @description SOL; a request moving more is refused */
-                                    max_sol_per_execution?: string;
-                                    /** @description SOL over a rolling 24 h: amounts, fees, tips, priority fees and rent spent through this key */
-                                    max_sol_per_24h?: string;
-                                    /** @description lamports per transaction */
-                                    max_priority_fee_lamports?: string;
-                                    /** @description lamports per request */
-                                    max_tip_lamports?: string;
-                                    venues?: ("bonding_curve" | "launchswap")[];
-                                    mints_allow?: string[];
-                                    mints_deny?: string[];
-                                    /** @description addresses outside the account's own wallets that transfer/consolidate/split may pay */
-                                    destinations_allow?: string[];
-                                };
-                                created_at: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * List the account's keys (no secrets; revoked keys are gone)
+         * @description List the account's keys (no secrets; revoked keys are gone)
+         */
+        get: operations["getV1Keys"];
         put?: never;
-        /** Create a sub-key (its api_key is shown once) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        name: string;
-                        scopes: ("read" | "trade" | "create" | "transfer" | "wallets" | "keys")[];
-                        wallets?: string[];
-                        /** Format: date-time */
-                        expires_at?: string;
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            name: string;
-                            root: boolean;
-                            scopes: ("read" | "trade" | "create" | "transfer" | "wallets" | "keys")[];
-                            wallets: string[] | null;
-                            expires_at: string | null;
-                            frozen: boolean;
-                            policy: {
-                                /** @description SOL; a request moving more is refused */
-                                max_sol_per_execution?: string;
-                                /** @description SOL over a rolling 24 h: amounts, fees, tips, priority fees and rent spent through this key */
-                                max_sol_per_24h?: string;
-                                /** @description lamports per transaction */
-                                max_priority_fee_lamports?: string;
-                                /** @description lamports per request */
-                                max_tip_lamports?: string;
-                                venues?: ("bonding_curve" | "launchswap")[];
-                                mints_allow?: string[];
-                                mints_deny?: string[];
-                                /** @description addresses outside the account's own wallets that transfer/consolidate/split may pay */
-                                destinations_allow?: string[];
-                            };
-                            created_at: string;
-                            api_key: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Create a sub-key (its api_key is shown once)
+         * @description Create a sub-key (its api_key is shown once)
+         */
+        post: operations["postV1Keys"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3109,106 +458,11 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke a sub-key (refused at once in every process) */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description key id */
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            name: string;
-                            root: boolean;
-                            scopes: ("read" | "trade" | "create" | "transfer" | "wallets" | "keys")[];
-                            wallets: string[] | null;
-                            expires_at: string | null;
-                            frozen: boolean;
-                            policy: {
-                                /** @description SOL; a request moving more is refused */
-                                max_sol_per_execution?: string;
-                                /** @description SOL over a rolling 24 h: amounts, fees, tips, priority fees and rent spent through this key */
-                                max_sol_per_24h?: string;
-                                /** @description lamports per transaction */
-                                max_priority_fee_lamports?: string;
-                                /** @description lamports per request */
-                                max_tip_lamports?: string;
-                                venues?: ("bonding_curve" | "launchswap")[];
-                                mints_allow?: string[];
-                                mints_deny?: string[];
-                                /** @description addresses outside the account's own wallets that transfer/consolidate/split may pay */
-                                destinations_allow?: string[];
-                            };
-                            created_at: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Revoke a sub-key (refused at once in every process)
+         * @description Revoke a sub-key (refused at once in every process)
+         */
+        delete: operations["deleteV1KeysById"];
         options?: never;
         head?: never;
         patch?: never;
@@ -3223,106 +477,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Freeze a key (every request refused) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description key id */
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            name: string;
-                            root: boolean;
-                            scopes: ("read" | "trade" | "create" | "transfer" | "wallets" | "keys")[];
-                            wallets: string[] | null;
-                            expires_at: string | null;
-                            frozen: boolean;
-                            policy: {
-                                /** @description SOL; a request moving more is refused */
-                                max_sol_per_execution?: string;
-                                /** @description SOL over a rolling 24 h: amounts, fees, tips, priority fees and rent spent through this key */
-                                max_sol_per_24h?: string;
-                                /** @description lamports per transaction */
-                                max_priority_fee_lamports?: string;
-                                /** @description lamports per request */
-                                max_tip_lamports?: string;
-                                venues?: ("bonding_curve" | "launchswap")[];
-                                mints_allow?: string[];
-                                mints_deny?: string[];
-                                /** @description addresses outside the account's own wallets that transfer/consolidate/split may pay */
-                                destinations_allow?: string[];
-                            };
-                            created_at: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Freeze a key (every request refused)
+         * @description Freeze a key (every request refused)
+         */
+        post: operations["postV1KeysByIdFreeze"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3338,106 +497,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Unfreeze a key */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description key id */
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            name: string;
-                            root: boolean;
-                            scopes: ("read" | "trade" | "create" | "transfer" | "wallets" | "keys")[];
-                            wallets: string[] | null;
-                            expires_at: string | null;
-                            frozen: boolean;
-                            policy: {
-                                /** @description SOL; a request moving more is refused */
-                                max_sol_per_execution?: string;
-                                /** @description SOL over a rolling 24 h: amounts, fees, tips, priority fees and rent spent through this key */
-                                max_sol_per_24h?: string;
-                                /** @description lamports per transaction */
-                                max_priority_fee_lamports?: string;
-                                /** @description lamports per request */
-                                max_tip_lamports?: string;
-                                venues?: ("bonding_curve" | "launchswap")[];
-                                mints_allow?: string[];
-                                mints_deny?: string[];
-                                /** @description addresses outside the account's own wallets that transfer/consolidate/split may pay */
-                                destinations_allow?: string[];
-                            };
-                            created_at: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Unfreeze a key
+         * @description Unfreeze a key
+         */
+        post: operations["postV1KeysByIdUnfreeze"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3452,120 +516,11 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Replace a key's policy ({} clears it) */
-        put: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description key id */
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        max_sol_per_execution?: string | number;
-                        max_sol_per_24h?: string | number;
-                        max_priority_fee_lamports?: string | number;
-                        max_tip_lamports?: string | number;
-                        venues?: ("bonding_curve" | "launchswap")[];
-                        mints_allow?: string[];
-                        mints_deny?: string[];
-                        /** @description addresses outside the account's own wallets that transfer/consolidate/split may pay */
-                        destinations_allow?: string[];
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: number;
-                            name: string;
-                            root: boolean;
-                            scopes: ("read" | "trade" | "create" | "transfer" | "wallets" | "keys")[];
-                            wallets: string[] | null;
-                            expires_at: string | null;
-                            frozen: boolean;
-                            policy: {
-                                /** @description SOL; a request moving more is refused */
-                                max_sol_per_execution?: string;
-                                /** @description SOL over a rolling 24 h: amounts, fees, tips, priority fees and rent spent through this key */
-                                max_sol_per_24h?: string;
-                                /** @description lamports per transaction */
-                                max_priority_fee_lamports?: string;
-                                /** @description lamports per request */
-                                max_tip_lamports?: string;
-                                venues?: ("bonding_curve" | "launchswap")[];
-                                mints_allow?: string[];
-                                mints_deny?: string[];
-                                /** @description addresses outside the account's own wallets that transfer/consolidate/split may pay */
-                                destinations_allow?: string[];
-                            };
-                            created_at: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Replace a key's policy ({} clears it)
+         * @description Replace a key's policy ({} clears it)
+         */
+        put: operations["putV1KeysByIdPolicy"];
         post?: never;
         delete?: never;
         options?: never;
@@ -3582,55 +537,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Freeze the whole account: every key (root included) is refused until unfrozen */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            frozen: boolean;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Freeze the whole account: every key (root included) is refused until unfrozen
+         * @description Freeze the whole account: every key (root included) is refused until unfrozen
+         */
+        post: operations["postV1AccountFreeze"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3646,55 +557,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Unfreeze the account */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            frozen: boolean;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Unfreeze the account
+         * @description Unfreeze the account
+         */
+        post: operations["postV1AccountUnfreeze"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3708,94 +575,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The account's activity log, newest first (cursor: ?after=<next_cursor>) */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description next_cursor of the previous page */
-                    after?: string;
-                    /** @description 1 to 200, default 50 */
-                    limit?: string;
-                    key_id?: string;
-                    route?: string;
-                    status?: string;
-                    rule?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            activity: {
-                                id: number;
-                                /** @description ISO 8601 UTC */
-                                at: string;
-                                key_id: number;
-                                key_name: string;
-                                method: string;
-                                /** @description the route pattern, e.g. /v1/keys/:id */
-                                route: string;
-                                wallets: string[];
-                                execution_id: string | null;
-                                /** @description HTTP status of the response */
-                                status: number;
-                                /** @description scope, wallet, frozen, expired or the policy field */
-                                rule: string | null;
-                                ip: string | null;
-                            }[];
-                            next_cursor: string | null;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * The account's activity log, newest first (cursor: ?after=<next_cursor>)
+         * @description The account's activity log, newest first (cursor: ?after=<next_cursor>)
+         */
+        get: operations["getV1Activity"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3811,123 +595,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This API key's webhook endpoints (without secrets) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            webhooks: {
-                                id: string;
-                                url: string;
-                                /** @description event types delivered; ["*"] = all */
-                                types: string[];
-                                /** @description only events involving one of these wallets; null = all */
-                                wallets: string[] | null;
-                                disabled: boolean;
-                                disabled_reason: string | null;
-                                created_at: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * This API key's webhook endpoints (without secrets)
+         * @description This API key's webhook endpoints (without secrets)
+         */
+        get: operations["getV1Webhooks"];
         put?: never;
-        /** Register a webhook endpoint; the signing secret is returned once */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody: {
-                content: {
-                    "application/json": {
-                        /** @description https or http URL; private, loopback and metadata addresses are refused */
-                        url: string;
-                        /** @description event types, e.g. ["execution.confirmed"], or ["*"] for all */
-                        types: string[];
-                        /** @description only events involving one of these wallets (default all) */
-                        wallets?: string[];
-                    };
-                };
-            };
-            responses: {
-                /** @description Default Response */
-                201: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            url: string;
-                            /** @description event types delivered; ["*"] = all */
-                            types: string[];
-                            /** @description only events involving one of these wallets; null = all */
-                            wallets: string[] | null;
-                            disabled: boolean;
-                            disabled_reason: string | null;
-                            created_at: string;
-                            /** @description whsec_...: verify signatures with it (Standard Webhooks) */
-                            secret: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Register a webhook endpoint; the signing secret is returned once
+         * @description Register a webhook endpoint; the signing secret is returned once
+         */
+        post: operations["postV1Webhooks"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3944,53 +622,11 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Delete a webhook endpoint and its deliveries */
-        delete: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                204: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Delete a webhook endpoint and its deliveries
+         * @description Delete a webhook endpoint and its deliveries
+         */
+        delete: operations["deleteV1WebhooksById"];
         options?: never;
         head?: never;
         patch?: never;
@@ -4005,69 +641,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Queue a webhook.test delivery to the endpoint */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            webhook_id: string;
-                            /** @description the webhook-id header: the event id (test_... for a test), the same on every attempt */
-                            message_id: string;
-                            type: string;
-                            /** @enum {string} */
-                            status: "pending" | "delivered" | "failed";
-                            attempts: number;
-                            next_attempt_at: string | null;
-                            last_status_code: number | null;
-                            last_error: string | null;
-                            created_at: string;
-                            updated_at: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Queue a webhook.test delivery to the endpoint
+         * @description Queue a webhook.test delivery to the endpoint
+         */
+        post: operations["postV1WebhooksByIdTest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4081,71 +659,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The endpoint's latest deliveries (up to 100), newest first */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            deliveries: {
-                                id: string;
-                                webhook_id: string;
-                                /** @description the webhook-id header: the event id (test_... for a test), the same on every attempt */
-                                message_id: string;
-                                type: string;
-                                /** @enum {string} */
-                                status: "pending" | "delivered" | "failed";
-                                attempts: number;
-                                next_attempt_at: string | null;
-                                last_status_code: number | null;
-                                last_error: string | null;
-                                created_at: string;
-                                updated_at: string;
-                            }[];
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * The endpoint's latest deliveries (up to 100), newest first
+         * @description The endpoint's latest deliveries (up to 100), newest first
+         */
+        get: operations["getV1WebhooksByIdDeliveries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4163,70 +681,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a delivery again now (same webhook-id) */
-        post: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    id: string;
-                    delivery_id: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Default Response */
-                202: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            id: string;
-                            webhook_id: string;
-                            /** @description the webhook-id header: the event id (test_... for a test), the same on every attempt */
-                            message_id: string;
-                            type: string;
-                            /** @enum {string} */
-                            status: "pending" | "delivered" | "failed";
-                            attempts: number;
-                            next_attempt_at: string | null;
-                            last_status_code: number | null;
-                            last_error: string | null;
-                            created_at: string;
-                            updated_at: string;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Default Response */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-            };
-        };
+        /**
+         * Send a delivery again now (same webhook-id)
+         * @description Send a delivery again now (same webhook-id)
+         */
+        post: operations["postV1WebhooksByIdDeliveriesByDeliveryIdRetry"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4303,4 +762,6205 @@ export interface components {
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    getHealthz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status?: string;
+                        detail?: string;
+                    };
+                };
+            };
+            /** @description The URL, query or body is malformed, or a field breaks its rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget's window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description An unexpected error; request_id names it in the service log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getReadyz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status?: string;
+                        detail?: string;
+                    };
+                };
+            };
+            /** @description The URL, query or body is malformed, or a field breaks its rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget's window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description An unexpected error; request_id names it in the service log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        status?: string;
+                        detail?: string;
+                    };
+                };
+            };
+        };
+    };
+    postV1LaserSetup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        api_key: string;
+                        wallet_public_key: string;
+                        /** @description base58 64-byte secret key */
+                        wallet_private_key: string;
+                    };
+                };
+            };
+            /** @description The URL, query or body is malformed, or a field breaks its rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body exceeds 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget's window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description An unexpected error; request_id names it in the service log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getV1Wallets: {
+        parameters: {
+            query?: {
+                /** @description Page size; without it every wallet of the key is listed. */
+                limit?: number;
+                /** @description Only wallets whose id is greater than this (the last id of the previous page). */
+                after?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description The next page when `limit` cut the list: `</v1/wallets?limit=N&after=ID>; rel="next"`. */
+                    Link?: unknown;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        public_key: string;
+                        /** @enum {string} */
+                        status: "active";
+                        is_default: boolean;
+                        /** @description ISO 8601 UTC without zone suffix */
+                        created_at: string;
+                    }[];
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget's window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description An unexpected error; request_id names it in the service log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postV1Wallets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @default false */
+                    set_default?: boolean;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        public_key: string;
+                        /** @enum {string} */
+                        status: "active";
+                        is_default: boolean;
+                        /** @description ISO 8601 UTC without zone suffix */
+                        created_at: string;
+                        private_key_base58: string;
+                        /** @enum {string} */
+                        private_key_format: "base58_64_byte_secret_key";
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The key holds MAX_WALLETS_PER_KEY wallets already. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body exceeds 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget's window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description An unexpected error; request_id names it in the service log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postV1WalletsImport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    private_key_base58: string;
+                    /** @default false */
+                    set_default?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        public_key: string;
+                        /** @enum {string} */
+                        status: "active";
+                        is_default: boolean;
+                        /** @description ISO 8601 UTC without zone suffix */
+                        created_at: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body exceeds 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget's window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description An unexpected error; request_id names it in the service log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    putV1WalletsByPublicKeyDefault: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description wallet public key (base58) */
+                public_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        public_key: string;
+                        /** @enum {string} */
+                        status: "active";
+                        is_default: boolean;
+                        /** @description ISO 8601 UTC without zone suffix */
+                        created_at: string;
+                    };
+                };
+            };
+            /** @description The URL, query or body is malformed, or a field breaks its rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body exceeds 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget's window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description An unexpected error; request_id names it in the service log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    deleteV1WalletsByPublicKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description wallet public key (base58) */
+                public_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ok: boolean;
+                    };
+                };
+            };
+            /** @description The URL, query or body is malformed, or a field breaks its rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body exceeds 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget's window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description An unexpected error; request_id names it in the service log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getV1Executions: {
+        parameters: {
+            query?: {
+                /** @description page size, 1 to 200 (default 50) */
+                limit?: number;
+                /** @description rows to skip (default 0); use next_offset of the previous page */
+                offset?: number;
+                /** @description only executions whose primary wallet is this public key */
+                wallet?: string;
+                /** @description only this kind: trade, create, bundle, claim, consolidate, transfer, split */
+                kind?: "trade" | "create" | "bundle" | "claim" | "consolidate" | "transfer" | "split";
+                /** @description cursor paging: next_cursor of the previous page (stable while new executions arrive) */
+                after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        executions: {
+                            id: string;
+                            /** @enum {string} */
+                            kind: "trade" | "create" | "bundle" | "claim" | "consolidate" | "transfer" | "split";
+                            wallet: string;
+                            wallets?: string[];
+                            signatures: string[];
+                            bundle_id?: string | null;
+                            /**
+                             * @description pending: recorded, outcome not known yet; submitted: sent without a verdict; timeout: the wait ended first (these three are open: reconciliation moves them to a final status); confirmed; finalized; failed; expired: the blockhash expired without the transaction landing
+                             * @enum {string}
+                             */
+                            status: "pending" | "submitted" | "confirmed" | "finalized" | "failed" | "timeout" | "expired";
+                            confirmation_status?: string | null;
+                            request?: unknown;
+                            response?: unknown;
+                            error?: unknown;
+                            timings?: unknown;
+                            /** @description the Idempotency-Key of the request that recorded it, if it had one */
+                            idempotency_key?: string | null;
+                            /** @description priority fee the transaction carried, micro-lamports per compute unit (highest of a bundle's legs); null on older records */
+                            compute_unit_price_micro_lamports?: string | null;
+                            created_at: string;
+                            updated_at?: string;
+                        }[];
+                        limit: number;
+                        offset: number;
+                        next_offset: number | null;
+                        /** @description pass as ?after= for the next (older) page; null on the last page */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget's window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description An unexpected error; request_id names it in the service log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getV1ExecutionsById: {
+        parameters: {
+            query?: {
+                /** @description seconds to wait for a final status (confirmed, finalized, failed, expired), 0 to 60; the current record is returned when the wait ends */
+                wait?: number;
+            };
+            header?: never;
+            path: {
+                /** @description the execution id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @enum {string} */
+                        kind: "trade" | "create" | "bundle" | "claim" | "consolidate" | "transfer" | "split";
+                        wallet: string;
+                        wallets?: string[];
+                        signatures: string[];
+                        bundle_id?: string | null;
+                        /**
+                         * @description pending: recorded, outcome not known yet; submitted: sent without a verdict; timeout: the wait ended first (these three are open: reconciliation moves them to a final status); confirmed; finalized; failed; expired: the blockhash expired without the transaction landing
+                         * @enum {string}
+                         */
+                        status: "pending" | "submitted" | "confirmed" | "finalized" | "failed" | "timeout" | "expired";
+                        confirmation_status?: string | null;
+                        request?: unknown;
+                        response?: unknown;
+                        error?: unknown;
+                        timings?: unknown;
+                        /** @description the Idempotency-Key of the request that recorded it, if it had one */
+                        idempotency_key?: string | null;
+                        /** @description priority fee the transaction carried, micro-lamports per compute unit (highest of a bundle's legs); null on older records */
+                        compute_unit_price_micro_lamports?: string | null;
+                        created_at: string;
+                        updated_at?: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget's window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description An unexpected error; request_id names it in the service log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getV1Watch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        watched: string[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget's window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description An unexpected error; request_id names it in the service log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postV1Watch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 1 to 100 mint addresses (base58) */
+                    mints: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        watched: string[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body exceeds 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget's window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description An unexpected error; request_id names it in the service log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    deleteV1WatchByMint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mint: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        unwatched: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body exceeds 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget's window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description An unexpected error; request_id names it in the service log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postV1TradesExecute: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 printable ASCII characters, scoped to the API key and kept 24 hours. The same key with the same request replays the first response (header Idempotent-Replayed: true) without signing or sending again; with a different request: 422; while the first is still running: 409. A request refused before anything was signed does not use the key up. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description buy or sell (alias side)
+                     * @enum {string}
+                     */
+                    action: "buy" | "sell";
+                    /** @description token mint address (alias token_mint) */
+                    mint: string;
+                    /** @description explicit launchswap pool (SOL-quoted; forces the launchswap venue) */
+                    pool?: string;
+                    /** @description SOL (buy, denominated_in_sol), token atomic units, or a percentage string for sells */
+                    amount: string | number;
+                    /** @description default true for buy, false for sell (alias denominatedInSol) */
+                    denominated_in_sol?: boolean;
+                    /** @description percent, default 2, at most 50, up to 2 decimals */
+                    slippage?: string | number;
+                    /** @description basis points 0..5000; not together with slippage */
+                    slippage_bps?: number;
+                    /** @description default true */
+                    simulate?: boolean;
+                    /** @description default true */
+                    confirm?: boolean;
+                    /** @description default false */
+                    measure_timing?: boolean;
+                    /** @description managed wallet public key; the key's default wallet otherwise */
+                    wallet?: string;
+                    /** @description Resolve, read, quote, check policies and simulate, then answer what would be sent without sending or recording anything (true or false, or the strings "true"/"false"; default false). */
+                    dry_run?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Present when this answer replays the first request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        wallet: string;
+                        /** @enum {string} */
+                        action: "buy" | "sell";
+                        mint: string;
+                        amount: string;
+                        amount_units: number;
+                        denominated_in_sol: boolean;
+                        /** @description id of the execution record: GET /v1/executions/{id}, or find it with GET /v1/executions?signature= */
+                        execution_id?: string;
+                        signature: string;
+                        confirmed: boolean;
+                        confirmation_status: string | null;
+                        /** @enum {string} */
+                        venue: "bonding_curve" | "launchswap";
+                        pool: string | null;
+                        /**
+                         * @description cache: the warm state of a watched mint was used (no read); read: the trade read it
+                         * @enum {string}
+                         */
+                        state_source: "cache" | "read";
+                        /** @description slot of the state the quote used */
+                        state_slot: number;
+                        /** @description the slippage bound in the transaction; its unit depends on the trade (see the *_lamports / *_tokens fields) */
+                        expected_output: string;
+                        /** @description buys: the most lamports the trade instruction can spend (fees, tip and rent not included) */
+                        max_sol_in_lamports?: string;
+                        /** @description buys: the fewest token atomic units received (exact for a token-amount buy) */
+                        min_tokens_out?: string;
+                        /** @description sells: the token atomic units sold */
+                        tokens_in?: string;
+                        /** @description sells: the fewest lamports received */
+                        min_sol_out_lamports?: string;
+                        /** @description what the confirmed transaction moved for the wallet, read from the chain's balance changes (null: not readable yet; absent: not confirmed) */
+                        fill?: {
+                            /** @description post minus pre lamports of the wallet (negative when it spent) */
+                            sol_change_lamports: string;
+                            /** @description transaction fee paid (base + priority) */
+                            fee_lamports: string;
+                            /** @description lamports the relay tip accounts received */
+                            tip_lamports: string;
+                            /** @description rent of accounts the transaction created (e.g. the token account) */
+                            rent_lamports: string;
+                            /** @description SOL the trade itself spent (buy) or received (sell), fee, tip and rent excluded */
+                            trade_sol_lamports: string;
+                            /** @description post minus pre token atomic units of the wallet for the mint */
+                            token_change: string;
+                        } | null;
+                        timing_ms?: {
+                            wallet?: number;
+                            amount?: number;
+                            build?: number;
+                            sender?: number;
+                            confirmation?: number;
+                            database?: number;
+                            total?: number;
+                        };
+                    } | {
+                        /** @enum {boolean} */
+                        dry_run: true;
+                        policy: {
+                            allowed: boolean;
+                            /** @description the policy field that would refuse the request */
+                            rule: string | null;
+                            /** @description the refusal text the request would get (403) */
+                            detail: string | null;
+                        };
+                        requests: {
+                            [key: string]: unknown;
+                        }[];
+                        transactions: {
+                            /** @description position in a bundle; null for one transaction */
+                            leg: number | null;
+                            fee_payer: string;
+                            signers: string[];
+                            /** @description the message's static account keys */
+                            accounts: string[];
+                            lookup_tables: string[];
+                            /** @description the unsigned transaction message, base64 */
+                            message_base64: string;
+                            compute_unit_limit: number;
+                            compute_unit_price_micro_lamports: string;
+                            /** @description lamports, integer text */
+                            signature_fee_lamports: string;
+                            /** @description lamports, integer text */
+                            priority_fee_lamports: string;
+                            tip: {
+                                account: string;
+                                /** @description lamports, integer text */
+                                lamports: string;
+                            } | null;
+                            /** @description what the endpoint would store with the execution (amounts, quote, venue) */
+                            details: {
+                                [key: string]: unknown;
+                            } | null;
+                            simulation: {
+                                ok: boolean;
+                                error: string | null;
+                                units_consumed: number | null;
+                                logs: string[];
+                            } | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body exceeds 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget's window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description An unexpected error; request_id names it in the service log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postV1CashbackCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description one wallet address (any address, managed or not) */
+                    wallet?: string;
+                    /** @description 1 to 100 wallet addresses; duplicates removed; not together with wallet */
+                    wallets?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        wallets: {
+                            wallet: string;
+                            /** @description lamports */
+                            launch_bonding_lamports: number;
+                            /** @description SOL with 9 decimals */
+                            launch_bonding_sol: string;
+                            /** @description lamports */
+                            launchswap_wsol_lamports: number;
+                            /** @description SOL with 9 decimals */
+                            launchswap_wsol: string;
+                            /** @description lamports */
+                            total_claimable_lamports: number;
+                            /** @description SOL with 9 decimals */
+                            total_claimable_sol: string;
+                            accounts: {
+                                launch_user_volume_accumulator: string;
+                                launchswap_user_volume_accumulator: string;
+                                launchswap_wsol_ata: string;
+                            };
+                        }[];
+                        totals: {
+                            /** @description lamports */
+                            launch_bonding_lamports: number;
+                            /** @description SOL with 9 decimals */
+                            launch_bonding_sol: string;
+                            /** @description lamports */
+                            launchswap_wsol_lamports: number;
+                            /** @description SOL with 9 decimals */
+                            launchswap_wsol: string;
+                            /** @description lamports */
+                            combined_lamports: number;
+                            /** @description SOL with 9 decimals */
+                            combined_sol: string;
+                        };
+                        rpc_slots: number[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body exceeds 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget's window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description An unexpected error; request_id names it in the service log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postV1CashbackClaimExecute: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 printable ASCII characters, scoped to the API key and kept 24 hours. The same key with the same request replays the first response (header Idempotent-Replayed: true) without signing or sending again; with a different request: 422; while the first is still running: 409. A request refused before anything was signed does not use the key up. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description managed wallet public key; the key's default wallet otherwise */
+                    wallet?: string;
+                    /** @description default true */
+                    claim_bonding_curve?: boolean;
+                    /** @description default true */
+                    claim_launchswap?: boolean;
+                    /** @description default true; waits for each claim's confirmation */
+                    confirm?: boolean;
+                    /** @description Resolve, read, quote, check policies and simulate, then answer what would be sent without sending or recording anything (true or false, or the strings "true"/"false"; default false). */
+                    dry_run?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Present when this answer replays the first request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        wallet: string;
+                        transactions: {
+                            /** @enum {string} */
+                            kind: "bonding_curve" | "launchswap";
+                            /** @description lamports */
+                            claimable_lamports: number;
+                            /** @description id of the execution record: GET /v1/executions/{id}, or find it with GET /v1/executions?signature= */
+                            execution_id?: string;
+                            signature: string;
+                            confirmed: boolean;
+                            confirmation_status: string | null;
+                        }[];
+                    } | {
+                        /** @enum {boolean} */
+                        dry_run: true;
+                        policy: {
+                            allowed: boolean;
+                            /** @description the policy field that would refuse the request */
+                            rule: string | null;
+                            /** @description the refusal text the request would get (403) */
+                            detail: string | null;
+                        };
+                        requests: {
+                            [key: string]: unknown;
+                        }[];
+                        transactions: {
+                            /** @description position in a bundle; null for one transaction */
+                            leg: number | null;
+                            fee_payer: string;
+                            signers: string[];
+                            /** @description the message's static account keys */
+                            accounts: string[];
+                            lookup_tables: string[];
+                            /** @description the unsigned transaction message, base64 */
+                            message_base64: string;
+                            compute_unit_limit: number;
+                            compute_unit_price_micro_lamports: string;
+                            /** @description lamports, integer text */
+                            signature_fee_lamports: string;
+                            /** @description lamports, integer text */
+                            priority_fee_lamports: string;
+                            tip: {
+                                account: string;
+                                /** @description lamports, integer text */
+                                lamports: string;
+                            } | null;
+                            /** @description what the endpoint would store with the execution (amounts, quote, venue) */
+                            details: {
+                                [key: string]: unknown;
+                            } | null;
+                            simulation: {
+                                ok: boolean;
+                                error: string | null;
+                                units_consumed: number | null;
+                                logs: string[];
+                            } | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body exceeds 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget's window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description An unexpected error; request_id names it in the service log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postV1SolConsolidateExecute: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 printable ASCII characters, scoped to the API key and kept 24 hours. The same key with the same request replays the first response (header Idempotent-Replayed: true) without signing or sending again; with a different request: 422; while the first is still running: 409. A request refused before anything was signed does not use the key up. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description managed or external address */
+                    destination_wallet: string;
+                    /** @description 1 to 50 unique managed wallets; default every active wallet of the key but the destination */
+                    source_wallets?: string[];
+                    /** @description default 5000; the effective reserve adds the relay tip and the priority fee */
+                    fee_reserve_lamports?: string | number;
+                    /** @description default true */
+                    confirm?: boolean;
+                    /** @description Resolve, read, quote, check policies and simulate, then answer what would be sent without sending or recording anything (true or false, or the strings "true"/"false"; default false). */
+                    dry_run?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Present when this answer replays the first request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        destination_wallet: string;
+                        /** @description lamports */
+                        fee_reserve_lamports: number;
+                        /** @description lamports */
+                        total_transfer_lamports: number;
+                        /** @description SOL with 9 decimals */
+                        total_transfer_sol: string;
+                        transactions: {
+                            source_wallet: string;
+                            /** @description lamports */
+                            source_balance_lamports: number;
+                            /** @description lamports */
+                            transfer_lamports: number;
+                            /** @description SOL with 9 decimals */
+                            transfer_sol: string;
+                            /** @description id of the execution record: GET /v1/executions/{id}, or find it with GET /v1/executions?signature= */
+                            execution_id?: string;
+                            signature: string;
+                            confirmed: boolean;
+                            confirmation_status: string | null;
+                        }[];
+                    } | {
+                        /** @enum {boolean} */
+                        dry_run: true;
+                        policy: {
+                            allowed: boolean;
+                            /** @description the policy field that would refuse the request */
+                            rule: string | null;
+                            /** @description the refusal text the request would get (403) */
+                            detail: string | null;
+                        };
+                        requests: {
+                            [key: string]: unknown;
+                        }[];
+                        transactions: {
+                            /** @description position in a bundle; null for one transaction */
+                            leg: number | null;
+                            fee_payer: string;
+                            signers: string[];
+                            /** @description the message's static account keys */
+                            accounts: string[];
+                            lookup_tables: string[];
+                            /** @description the unsigned transaction message, base64 */
+                            message_base64: string;
+                            compute_unit_limit: number;
+                            compute_unit_price_micro_lamports: string;
+                            /** @description lamports, integer text */
+                            signature_fee_lamports: string;
+                            /** @description lamports, integer text */
+                            priority_fee_lamports: string;
+                            tip: {
+                                account: string;
+                                /** @description lamports, integer text */
+                                lamports: string;
+                            } | null;
+                            /** @description what the endpoint would store with the execution (amounts, quote, venue) */
+                            details: {
+                                [key: string]: unknown;
+                            } | null;
+                            simulation: {
+                                ok: boolean;
+                                error: string | null;
+                                units_consumed: number | null;
+                                logs: string[];
+                            } | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body exceeds 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget's window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description An unexpected error; request_id names it in the service log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postV1SolTransferExecute: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 printable ASCII characters, scoped to the API key and kept 24 hours. The same key with the same request replays the first response (header Idempotent-Replayed: true) without signing or sending again; with a different request: 422; while the first is still running: 409. A request refused before anything was signed does not use the key up. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description any address except the source */
+                    destination_wallet: string;
+                    /** @description managed wallet; the key's default wallet otherwise */
+                    source_wallet?: string;
+                    /** @description omit or SOL for native SOL; otherwise a mint of SPL Token or Token-2022 */
+                    mint?: string;
+                    /** @description SOL (up to 9 decimals) or token atomic units (positive integer) */
+                    amount: string | number;
+                    /** @description default 5000; the effective reserve adds the relay tip and the priority fee */
+                    fee_reserve_lamports?: string | number;
+                    /** @description default true */
+                    confirm?: boolean;
+                    /** @description Resolve, read, quote, check policies and simulate, then answer what would be sent without sending or recording anything (true or false, or the strings "true"/"false"; default false). */
+                    dry_run?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Present when this answer replays the first request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        source_wallet: string;
+                        destination_wallet: string;
+                        mint: string;
+                        /** @enum {string} */
+                        asset_type: "sol" | "spl_token";
+                        amount: string;
+                        amount_units: number;
+                        decimals: number;
+                        source_token_account: string | null;
+                        destination_token_account: string | null;
+                        /** @description lamports */
+                        fee_reserve_lamports: number;
+                        /** @description id of the execution record: GET /v1/executions/{id}, or find it with GET /v1/executions?signature= */
+                        execution_id?: string;
+                        signature: string;
+                        confirmed: boolean;
+                        confirmation_status: string | null;
+                    } | {
+                        /** @enum {boolean} */
+                        dry_run: true;
+                        policy: {
+                            allowed: boolean;
+                            /** @description the policy field that would refuse the request */
+                            rule: string | null;
+                            /** @description the refusal text the request would get (403) */
+                            detail: string | null;
+                        };
+                        requests: {
+                            [key: string]: unknown;
+                        }[];
+                        transactions: {
+                            /** @description position in a bundle; null for one transaction */
+                            leg: number | null;
+                            fee_payer: string;
+                            signers: string[];
+                            /** @description the message's static account keys */
+                            accounts: string[];
+                            lookup_tables: string[];
+                            /** @description the unsigned transaction message, base64 */
+                            message_base64: string;
+                            compute_unit_limit: number;
+                            compute_unit_price_micro_lamports: string;
+                            /** @description lamports, integer text */
+                            signature_fee_lamports: string;
+                            /** @description lamports, integer text */
+                            priority_fee_lamports: string;
+                            tip: {
+                                account: string;
+                                /** @description lamports, integer text */
+                                lamports: string;
+                            } | null;
+                            /** @description what the endpoint would store with the execution (amounts, quote, venue) */
+                            details: {
+                                [key: string]: unknown;
+                            } | null;
+                            simulation: {
+                                ok: boolean;
+                                error: string | null;
+                                units_consumed: number | null;
+                                logs: string[];
+                            } | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body exceeds 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget's window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description An unexpected error; request_id names it in the service log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postV1SolSplitExecute: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 printable ASCII characters, scoped to the API key and kept 24 hours. The same key with the same request replays the first response (header Idempotent-Replayed: true) without signing or sending again; with a different request: 422; while the first is still running: 409. A request refused before anything was signed does not use the key up. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description managed wallet; the key's default wallet otherwise */
+                    source_wallet?: string;
+                    /** @description share of spendable balance, default 100, greater than 0, at most 100 */
+                    total_percent?: string | number;
+                    /** @description default 5000; the effective reserve adds the relay tip and the priority fee */
+                    fee_reserve_lamports?: string | number;
+                    /** @description 1 to 5 entries {wallet, sol?} or {wallet, percent?}; neither = equal share */
+                    destinations: {
+                        wallet: string;
+                        sol?: string | number;
+                        percent?: string | number;
+                    }[];
+                    /** @description default true */
+                    confirm?: boolean;
+                    /** @description Resolve, read, quote, check policies and simulate, then answer what would be sent without sending or recording anything (true or false, or the strings "true"/"false"; default false). */
+                    dry_run?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Present when this answer replays the first request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        source_wallet: string;
+                        /** @description lamports */
+                        source_balance_lamports: number;
+                        /** @description lamports */
+                        fee_reserve_lamports: number;
+                        /** @description lamports */
+                        spendable_lamports: number;
+                        /** @description lamports */
+                        transfer_total_lamports: number;
+                        /** @description SOL with 9 decimals */
+                        transfer_total_sol: string;
+                        transfers: {
+                            wallet: string;
+                            /** @description lamports */
+                            lamports: number;
+                            /** @description SOL with 9 decimals */
+                            sol: string;
+                            /** @enum {string} */
+                            mode: "fixed" | "percent" | "equal";
+                        }[];
+                        /** @description id of the execution record: GET /v1/executions/{id}, or find it with GET /v1/executions?signature= */
+                        execution_id?: string;
+                        signature: string;
+                        confirmed: boolean;
+                        confirmation_status: string | null;
+                    } | {
+                        /** @enum {boolean} */
+                        dry_run: true;
+                        policy: {
+                            allowed: boolean;
+                            /** @description the policy field that would refuse the request */
+                            rule: string | null;
+                            /** @description the refusal text the request would get (403) */
+                            detail: string | null;
+                        };
+                        requests: {
+                            [key: string]: unknown;
+                        }[];
+                        transactions: {
+                            /** @description position in a bundle; null for one transaction */
+                            leg: number | null;
+                            fee_payer: string;
+                            signers: string[];
+                            /** @description the message's static account keys */
+                            accounts: string[];
+                            lookup_tables: string[];
+                            /** @description the unsigned transaction message, base64 */
+                            message_base64: string;
+                            compute_unit_limit: number;
+                            compute_unit_price_micro_lamports: string;
+                            /** @description lamports, integer text */
+                            signature_fee_lamports: string;
+                            /** @description lamports, integer text */
+                            priority_fee_lamports: string;
+                            tip: {
+                                account: string;
+                                /** @description lamports, integer text */
+                                lamports: string;
+                            } | null;
+                            /** @description what the endpoint would store with the execution (amounts, quote, venue) */
+                            details: {
+                                [key: string]: unknown;
+                            } | null;
+                            simulation: {
+                                ok: boolean;
+                                error: string | null;
+                                units_consumed: number | null;
+                                logs: string[];
+                            } | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body exceeds 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget's window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description An unexpected error; request_id names it in the service log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postV1LaserCreate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 printable ASCII characters, scoped to the API key and kept 24 hours. The same key with the same request replays the first response (header Idempotent-Replayed: true) without signing or sending again; with a different request: 422; while the first is still running: 409. A request refused before anything was signed does not use the key up. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description token name (at most 32 bytes) */
+                    name: string;
+                    /** @description token symbol (at most 13 bytes) */
+                    symbol: string;
+                    /** @description absolute ipfs://, https:// or http:// metadata URI (aliases metadataUrl, metadataUri) */
+                    uri: string;
+                    /** @description creator and payer; the key's default wallet otherwise */
+                    wallet?: string;
+                    /** @description default false (alias mayhemMode) */
+                    mayhem_mode?: boolean;
+                    /** @description default false; today's program refuses cashback coins (6082) */
+                    cashback?: boolean;
+                    /** @description developer buy in SOL, at most 9 decimals (aliases initialBuy, buyAmountSol, devBuy, dev_buy) */
+                    initial_buy?: string | number;
+                    /** @description percent for initial_buy: default 2, > 0, at most 50 (aliases initialBuySlippage, devBuySlippage, dev_buy_slippage) */
+                    slippage?: string | number;
+                    /** @description default true */
+                    confirm?: boolean;
+                    /** @description Resolve, read, quote, check policies and simulate, then answer what would be sent without sending or recording anything (true or false, or the strings "true"/"false"; default false). */
+                    dry_run?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Present when this answer replays the first request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        mint: string;
+                        creator: string;
+                        metadata_uri: string;
+                        /** @description id of the execution record: GET /v1/executions/{id}, or find it with GET /v1/executions?signature= */
+                        execution_id?: string;
+                        signature: string;
+                        confirmed: boolean;
+                        confirmation_status: string | null;
+                        initial_buy?: {
+                            amount: string;
+                            amount_lamports: number;
+                            slippage_bps: number;
+                            /** @description minimum token atomic units requested */
+                            expected_output: string;
+                        };
+                    } | {
+                        /** @enum {boolean} */
+                        dry_run: true;
+                        policy: {
+                            allowed: boolean;
+                            /** @description the policy field that would refuse the request */
+                            rule: string | null;
+                            /** @description the refusal text the request would get (403) */
+                            detail: string | null;
+                        };
+                        requests: {
+                            [key: string]: unknown;
+                        }[];
+                        transactions: {
+                            /** @description position in a bundle; null for one transaction */
+                            leg: number | null;
+                            fee_payer: string;
+                            signers: string[];
+                            /** @description the message's static account keys */
+                            accounts: string[];
+                            lookup_tables: string[];
+                            /** @description the unsigned transaction message, base64 */
+                            message_base64: string;
+                            compute_unit_limit: number;
+                            compute_unit_price_micro_lamports: string;
+                            /** @description lamports, integer text */
+                            signature_fee_lamports: string;
+                            /** @description lamports, integer text */
+                            priority_fee_lamports: string;
+                            tip: {
+                                account: string;
+                                /** @description lamports, integer text */
+                                lamports: string;
+                            } | null;
+                            /** @description what the endpoint would store with the execution (amounts, quote, venue) */
+                            details: {
+                                [key: string]: unknown;
+                            } | null;
+                            simulation: {
+                                ok: boolean;
+                                error: string | null;
+                                units_consumed: number | null;
+                                logs: string[];
+                            } | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body exceeds 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget's window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description An unexpected error; request_id names it in the service log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postV1LaserBundle: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional, 1 to 255 printable ASCII characters, scoped to the API key and kept 24 hours. The same key with the same request replays the first response (header Idempotent-Replayed: true) without signing or sending again; with a different request: 422; while the first is still running: 409. A request refused before anything was signed does not use the key up. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description ordered legs, 1 to 4: a create leg (the create model of /v1/laser/create) followed by up to 3 SOL-denominated buy legs, or exactly one buy or sell leg of an existing token. Leg fields: type (create, buy, sell), wallet, amount, denominatedInSol, slippageBps (default 200, max 5000), pool */
+                    accounts: {
+                        /** @enum {string} */
+                        type: "create" | "buy" | "sell";
+                        name?: string;
+                        symbol?: string;
+                        uri?: string;
+                        wallet?: string;
+                        mayhem_mode?: boolean;
+                        cashback?: boolean;
+                        initial_buy?: string | number;
+                        slippage?: string | number;
+                        amount?: string | number;
+                        denominatedInSol?: boolean;
+                        slippageBps?: number;
+                        pool?: string;
+                    }[];
+                    /** @description required for an existing-token bundle; must be omitted when the first leg is create */
+                    mint?: string;
+                    /** @description SOL tip paid by the first leg's wallet, at least 0.000001 */
+                    bundleTip: string | number;
+                    /** @description default true: poll the bundle status for about 30 seconds */
+                    confirm?: boolean;
+                    /** @description Resolve, read, quote, check policies and simulate, then answer what would be sent without sending or recording anything (true or false, or the strings "true"/"false"; default false). */
+                    dry_run?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    /** @description Present when this answer replays the first request with the same Idempotency-Key. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description id of the execution record: GET /v1/executions/{id}, or find it with GET /v1/executions?signature= */
+                        execution_id?: string;
+                        /** @description 64 hex characters */
+                        bundle_id: string;
+                        results: {
+                            index: number;
+                            /** @enum {string} */
+                            type: "create" | "buy" | "sell";
+                            wallet: string;
+                            signature: string;
+                        }[];
+                        mint: string;
+                        confirmed: boolean;
+                        /** @enum {string|null} */
+                        confirmation_status: "confirmed" | "finalized" | null;
+                    } | {
+                        /** @enum {boolean} */
+                        dry_run: true;
+                        policy: {
+                            allowed: boolean;
+                            /** @description the policy field that would refuse the request */
+                            rule: string | null;
+                            /** @description the refusal text the request would get (403) */
+                            detail: string | null;
+                        };
+                        requests: {
+                            [key: string]: unknown;
+                        }[];
+                        transactions: {
+                            /** @description position in a bundle; null for one transaction */
+                            leg: number | null;
+                            fee_payer: string;
+                            signers: string[];
+                            /** @description the message's static account keys */
+                            accounts: string[];
+                            lookup_tables: string[];
+                            /** @description the unsigned transaction message, base64 */
+                            message_base64: string;
+                            compute_unit_limit: number;
+                            compute_unit_price_micro_lamports: string;
+                            /** @description lamports, integer text */
+                            signature_fee_lamports: string;
+                            /** @description lamports, integer text */
+                            priority_fee_lamports: string;
+                            tip: {
+                                account: string;
+                                /** @description lamports, integer text */
+                                lamports: string;
+                            } | null;
+                            /** @description what the endpoint would store with the execution (amounts, quote, venue) */
+                            details: {
+                                [key: string]: unknown;
+                            } | null;
+                            simulation: {
+                                ok: boolean;
+                                error: string | null;
+                                units_consumed: number | null;
+                                logs: string[];
+                            } | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body exceeds 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget's window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description An unexpected error; request_id names it in the service log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getV1Events: {
+        parameters: {
+            query?: {
+                /** @description event id to resume after; stream without it: new events only; page without it: from the oldest retained */
+                after?: string;
+                /** @description page size of the JSON form, 1 to 1000 (default 100) */
+                limit?: number;
+                /** @description comma-separated event types, e.g. execution.confirmed,execution.failed */
+                types?: string;
+                /** @description only events of executions involving this wallet */
+                wallet?: string;
+                /** @description only this kind: trade, create, bundle, claim, consolidate, transfer, split */
+                kind?: "trade" | "create" | "bundle" | "claim" | "consolidate" | "transfer" | "split";
+            };
+            header?: {
+                /** @description resume after this event id (wins over ?after=) */
+                "last-event-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description text/event-stream: `id: <event id>` + `data: <event JSON>` per event, `event: gap` when the cursor is older than the retention, a `: heartbeat` comment every 15 s; application/json: a page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                    "application/json": {
+                        events: {
+                            /** @description per-account, increasing; the stream cursor (Last-Event-ID, ?after=) */
+                            id: number;
+                            /** @description execution.<status>, e.g. execution.confirmed */
+                            type: string;
+                            execution_id: string;
+                            /** @enum {string} */
+                            kind: "trade" | "create" | "bundle" | "claim" | "consolidate" | "transfer" | "split";
+                            wallets: string[];
+                            signatures: string[];
+                            status: string;
+                            error: unknown;
+                            created_at: string;
+                        }[];
+                        /** @description pass as ?after= for the next page */
+                        next_cursor: string;
+                        /** @description true when events after the cursor were purged (older than the retention) */
+                        gap: boolean;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget's window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description An unexpected error; request_id names it in the service log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getV1WalletsByPublicKeyBalances: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description managed wallet public key */
+                public_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the wallet's public key */
+                        wallet: string;
+                        /** @description SOL balance in lamports */
+                        lamports: string;
+                        /** @description SOL balance with 9 decimals */
+                        sol: string;
+                        /** @description every token account the wallet owns (SPL Token and Token-2022), by mint */
+                        tokens: {
+                            /** @description token mint */
+                            mint: string;
+                            /** @description the token account's address */
+                            token_account: string;
+                            /** @description owning token program */
+                            token_program: string;
+                            /** @description balance in atomic units */
+                            amount: string;
+                            /** @description the mint's decimals */
+                            decimals: number;
+                            /** @description balance with the mint's decimals */
+                            ui_amount: string;
+                        }[];
+                        /** @description the lowest slot the balances were read at */
+                        slot: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget's window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description An unexpected error; request_id names it in the service log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getV1Keys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        keys: {
+                            id: number;
+                            name: string;
+                            root: boolean;
+                            scopes: ("read" | "trade" | "create" | "transfer" | "wallets" | "keys")[];
+                            wallets: string[] | null;
+                            expires_at: string | null;
+                            frozen: boolean;
+                            policy: {
+                                /** @description SOL; a request moving more is refused */
+                                max_sol_per_execution?: string;
+                                /** @description SOL over a rolling 24 h: amounts, fees, tips, priority fees and rent spent through this key */
+                                max_sol_per_24h?: string;
+                                /** @description lamports per transaction */
+                                max_priority_fee_lamports?: string;
+                                /** @description lamports per request */
+                                max_tip_lamports?: string;
+                                venues?: ("bonding_curve" | "launchswap")[];
+                                mints_allow?: string[];
+                                mints_deny?: string[];
+                                /** @description addresses outside the account's own wallets that transfer/consolidate/split may pay */
+                                destinations_allow?: string[];
+                            };
+                            created_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The URL, query or body is malformed, or a field breaks its rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget's window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description An unexpected error; request_id names it in the service log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postV1Keys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    scopes: ("read" | "trade" | "create" | "transfer" | "wallets" | "keys")[];
+                    wallets?: string[];
+                    /** Format: date-time */
+                    expires_at?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        root: boolean;
+                        scopes: ("read" | "trade" | "create" | "transfer" | "wallets" | "keys")[];
+                        wallets: string[] | null;
+                        expires_at: string | null;
+                        frozen: boolean;
+                        policy: {
+                            /** @description SOL; a request moving more is refused */
+                            max_sol_per_execution?: string;
+                            /** @description SOL over a rolling 24 h: amounts, fees, tips, priority fees and rent spent through this key */
+                            max_sol_per_24h?: string;
+                            /** @description lamports per transaction */
+                            max_priority_fee_lamports?: string;
+                            /** @description lamports per request */
+                            max_tip_lamports?: string;
+                            venues?: ("bonding_curve" | "launchswap")[];
+                            mints_allow?: string[];
+                            mints_deny?: string[];
+                            /** @description addresses outside the account's own wallets that transfer/consolidate/split may pay */
+                            destinations_allow?: string[];
+                        };
+                        created_at: string;
+                        api_key: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body exceeds 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget's window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description An unexpected error; request_id names it in the service log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    deleteV1KeysById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description key id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        root: boolean;
+                        scopes: ("read" | "trade" | "create" | "transfer" | "wallets" | "keys")[];
+                        wallets: string[] | null;
+                        expires_at: string | null;
+                        frozen: boolean;
+                        policy: {
+                            /** @description SOL; a request moving more is refused */
+                            max_sol_per_execution?: string;
+                            /** @description SOL over a rolling 24 h: amounts, fees, tips, priority fees and rent spent through this key */
+                            max_sol_per_24h?: string;
+                            /** @description lamports per transaction */
+                            max_priority_fee_lamports?: string;
+                            /** @description lamports per request */
+                            max_tip_lamports?: string;
+                            venues?: ("bonding_curve" | "launchswap")[];
+                            mints_allow?: string[];
+                            mints_deny?: string[];
+                            /** @description addresses outside the account's own wallets that transfer/consolidate/split may pay */
+                            destinations_allow?: string[];
+                        };
+                        created_at: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body exceeds 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget's window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description An unexpected error; request_id names it in the service log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postV1KeysByIdFreeze: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description key id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        root: boolean;
+                        scopes: ("read" | "trade" | "create" | "transfer" | "wallets" | "keys")[];
+                        wallets: string[] | null;
+                        expires_at: string | null;
+                        frozen: boolean;
+                        policy: {
+                            /** @description SOL; a request moving more is refused */
+                            max_sol_per_execution?: string;
+                            /** @description SOL over a rolling 24 h: amounts, fees, tips, priority fees and rent spent through this key */
+                            max_sol_per_24h?: string;
+                            /** @description lamports per transaction */
+                            max_priority_fee_lamports?: string;
+                            /** @description lamports per request */
+                            max_tip_lamports?: string;
+                            venues?: ("bonding_curve" | "launchswap")[];
+                            mints_allow?: string[];
+                            mints_deny?: string[];
+                            /** @description addresses outside the account's own wallets that transfer/consolidate/split may pay */
+                            destinations_allow?: string[];
+                        };
+                        created_at: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body exceeds 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget's window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description An unexpected error; request_id names it in the service log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postV1KeysByIdUnfreeze: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description key id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        root: boolean;
+                        scopes: ("read" | "trade" | "create" | "transfer" | "wallets" | "keys")[];
+                        wallets: string[] | null;
+                        expires_at: string | null;
+                        frozen: boolean;
+                        policy: {
+                            /** @description SOL; a request moving more is refused */
+                            max_sol_per_execution?: string;
+                            /** @description SOL over a rolling 24 h: amounts, fees, tips, priority fees and rent spent through this key */
+                            max_sol_per_24h?: string;
+                            /** @description lamports per transaction */
+                            max_priority_fee_lamports?: string;
+                            /** @description lamports per request */
+                            max_tip_lamports?: string;
+                            venues?: ("bonding_curve" | "launchswap")[];
+                            mints_allow?: string[];
+                            mints_deny?: string[];
+                            /** @description addresses outside the account's own wallets that transfer/consolidate/split may pay */
+                            destinations_allow?: string[];
+                        };
+                        created_at: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body exceeds 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget's window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description An unexpected error; request_id names it in the service log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    putV1KeysByIdPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description key id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    max_sol_per_execution?: string | number;
+                    max_sol_per_24h?: string | number;
+                    max_priority_fee_lamports?: string | number;
+                    max_tip_lamports?: string | number;
+                    venues?: ("bonding_curve" | "launchswap")[];
+                    mints_allow?: string[];
+                    mints_deny?: string[];
+                    /** @description addresses outside the account's own wallets that transfer/consolidate/split may pay */
+                    destinations_allow?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        root: boolean;
+                        scopes: ("read" | "trade" | "create" | "transfer" | "wallets" | "keys")[];
+                        wallets: string[] | null;
+                        expires_at: string | null;
+                        frozen: boolean;
+                        policy: {
+                            /** @description SOL; a request moving more is refused */
+                            max_sol_per_execution?: string;
+                            /** @description SOL over a rolling 24 h: amounts, fees, tips, priority fees and rent spent through this key */
+                            max_sol_per_24h?: string;
+                            /** @description lamports per transaction */
+                            max_priority_fee_lamports?: string;
+                            /** @description lamports per request */
+                            max_tip_lamports?: string;
+                            venues?: ("bonding_curve" | "launchswap")[];
+                            mints_allow?: string[];
+                            mints_deny?: string[];
+                            /** @description addresses outside the account's own wallets that transfer/consolidate/split may pay */
+                            destinations_allow?: string[];
+                        };
+                        created_at: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body exceeds 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget's window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description An unexpected error; request_id names it in the service log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postV1AccountFreeze: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        frozen: boolean;
+                    };
+                };
+            };
+            /** @description The URL, query or body is malformed, or a field breaks its rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body exceeds 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget's window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description An unexpected error; request_id names it in the service log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postV1AccountUnfreeze: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        frozen: boolean;
+                    };
+                };
+            };
+            /** @description The URL, query or body is malformed, or a field breaks its rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body exceeds 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget's window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description An unexpected error; request_id names it in the service log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getV1Activity: {
+        parameters: {
+            query?: {
+                /** @description next_cursor of the previous page */
+                after?: string;
+                /** @description 1 to 200, default 50 */
+                limit?: string;
+                key_id?: string;
+                route?: string;
+                status?: string;
+                rule?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        activity: {
+                            id: number;
+                            /** @description ISO 8601 UTC */
+                            at: string;
+                            key_id: number;
+                            key_name: string;
+                            method: string;
+                            /** @description the route pattern, e.g. /v1/keys/:id */
+                            route: string;
+                            wallets: string[];
+                            execution_id: string | null;
+                            /** @description HTTP status of the response */
+                            status: number;
+                            /** @description scope, wallet, frozen, expired or the policy field */
+                            rule: string | null;
+                            ip: string | null;
+                        }[];
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget's window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description An unexpected error; request_id names it in the service log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getV1Webhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhooks: {
+                            id: string;
+                            url: string;
+                            /** @description event types delivered; ["*"] = all */
+                            types: string[];
+                            /** @description only events involving one of these wallets; null = all */
+                            wallets: string[] | null;
+                            disabled: boolean;
+                            disabled_reason: string | null;
+                            created_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The URL, query or body is malformed, or a field breaks its rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget's window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description An unexpected error; request_id names it in the service log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postV1Webhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description https or http URL; private, loopback and metadata addresses are refused */
+                    url: string;
+                    /** @description event types, e.g. ["execution.confirmed"], or ["*"] for all */
+                    types: string[];
+                    /** @description only events involving one of these wallets (default all) */
+                    wallets?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        url: string;
+                        /** @description event types delivered; ["*"] = all */
+                        types: string[];
+                        /** @description only events involving one of these wallets; null = all */
+                        wallets: string[] | null;
+                        disabled: boolean;
+                        disabled_reason: string | null;
+                        created_at: string;
+                        /** @description whsec_...: verify signatures with it (Standard Webhooks) */
+                        secret: string;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body exceeds 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget's window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description An unexpected error; request_id names it in the service log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    deleteV1WebhooksById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The URL, query or body is malformed, or a field breaks its rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body exceeds 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget's window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description An unexpected error; request_id names it in the service log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postV1WebhooksByIdTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        webhook_id: string;
+                        /** @description the webhook-id header: the event id (test_... for a test), the same on every attempt */
+                        message_id: string;
+                        type: string;
+                        /** @enum {string} */
+                        status: "pending" | "delivered" | "failed";
+                        attempts: number;
+                        next_attempt_at: string | null;
+                        last_status_code: number | null;
+                        last_error: string | null;
+                        created_at: string;
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description The URL, query or body is malformed, or a field breaks its rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body exceeds 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget's window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description An unexpected error; request_id names it in the service log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getV1WebhooksByIdDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deliveries: {
+                            id: string;
+                            webhook_id: string;
+                            /** @description the webhook-id header: the event id (test_... for a test), the same on every attempt */
+                            message_id: string;
+                            type: string;
+                            /** @enum {string} */
+                            status: "pending" | "delivered" | "failed";
+                            attempts: number;
+                            next_attempt_at: string | null;
+                            last_status_code: number | null;
+                            last_error: string | null;
+                            created_at: string;
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description The URL, query or body is malformed, or a field breaks its rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget's window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description An unexpected error; request_id names it in the service log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    postV1WebhooksByIdDeliveriesByDeliveryIdRetry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        webhook_id: string;
+                        /** @description the webhook-id header: the event id (test_... for a test), the same on every attempt */
+                        message_id: string;
+                        type: string;
+                        /** @enum {string} */
+                        status: "pending" | "delivered" | "failed";
+                        attempts: number;
+                        next_attempt_at: string | null;
+                        last_status_code: number | null;
+                        last_error: string | null;
+                        created_at: string;
+                        updated_at: string;
+                    };
+                };
+            };
+            /** @description The URL, query or body is malformed, or a field breaks its rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body exceeds 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget's window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description An unexpected error; request_id names it in the service log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+}

@@ -5,6 +5,7 @@ import type { WalletRecord } from "../../../../src/store/index.js";
 
 const record = (publicKey: string, isDefault = false): WalletRecord => ({
   id: 1,
+  seq: 1,
   apiKeyId: 7,
   publicKey,
   status: "active",

@@ -17,6 +17,7 @@ const SYSTEM = new PublicKey("11111111111111111111111111111111");
 function walletRecord(id: number, publicKey: string): WalletRecord {
   return {
     id,
+    seq: id,
     apiKeyId: 1,
     publicKey,
     status: "active",

@@ -1,0 +1,68 @@
+/**
+ * Per-key request budgets by route class (reads, checks, executions) and a per-IP budget for public routes,
+ * counted in fixed windows by a RequestCounter (memory, PostgreSQL or Redis). Over budget: 429 with
+ * Retry-After and a `detail`, like every other error.
+ */
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { HardeningSettings } from "../config/hardening.js";
+import { ApiError, HARDENING } from "../core/errors.js";
+import type { RequestCounter } from "./request-counters.js";
+
+/** The budget a route spends: one of the settings' classes, or none (setup keeps its own one-per-5-s rule). */
+export type RateClass = "reads" | "checks" | "executions" | "public" | "none";
+
+declare module "fastify" {
+  interface FastifyContextConfig {
+    /** Overrides the route class derived from method and path (see classifyRoute). */
+    rateClass?: RateClass;
+  }
+}
+
+/** The class of a request: the route's own `rateClass`, else by method and path. */
+export function classifyRoute(req: FastifyRequest): RateClass {
+  const url = req.routeOptions.url;
+  const own = url === undefined ? undefined : req.routeOptions.config.rateClass;
+  if (own !== undefined) return own;
+  if (
+    url === undefined ||
+    req.routeOptions.config.public === true ||
+    url === "/docs" ||
+    url.startsWith("/docs/")
+  )
+    return "public";
+  if (req.method === "GET" || req.method === "HEAD") return "reads";
+  // Checks and quotes read accounts from the RPC for every address they name, and sign nothing.
+  if (/\/(check|quote)s?$/.test(url)) return "checks";
+  return "executions";
+}
+
+/** Seconds from `nowMs` to the end of the window that started at `windowStartMs`; at least 1. */
+export function retryAfterSeconds(nowMs: number, windowStartMs: number, windowMs: number): number {
+  return Math.max(1, Math.ceil((windowStartMs + windowMs - nowMs) / 1000));
+}
+
+/** Registers the budget hook; install it after the auth hook (it reads the authenticated key). */
+export function installBudgets(
+  app: FastifyInstance,
+  deps: { settings: HardeningSettings; counter: RequestCounter; nowMs: () => number },
+): void {
+  const windowMs = deps.settings.rateWindowMs;
+  app.addHook("onRequest", async (req, reply) => {
+    const routeClass = classifyRoute(req);
+    if (routeClass === "none") return;
+    const limit = deps.settings.budgets[routeClass];
+    if (limit === 0) return;
+    // Per key on authenticated routes, whichever key it is; per client IP on public ones.
+    // (undefined, not null, on routes of plugins registered before the auth decoration: swagger-ui)
+    // The authenticating key itself (a sub-key is budgeted apart from its account's root key).
+    const key = req.custodyKey ?? req.apiKey ?? null;
+    const who = key !== null ? `key:${key.id}` : `ip:${req.ip}`;
+    const now = deps.nowMs();
+    const windowStartMs = now - (now % windowMs);
+    const count = await deps.counter.count(`${routeClass}:${who}`, windowStartMs, windowMs);
+    if (count <= limit) return;
+    const seconds = retryAfterSeconds(now, windowStartMs, windowMs);
+    void reply.header("Retry-After", String(seconds));
+    throw new ApiError(429, HARDENING.rateLimited(routeClass, limit, windowMs / 1000, seconds));
+  });
+}
