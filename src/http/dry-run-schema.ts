@@ -1,6 +1,6 @@
 /**
  * The OpenAPI side of dry runs (issue 19): every execution route documents the `dry_run` body field and, as
- * an alternative 200 answer, the dry run's description. Document only: the flag is parsed by
+ * an alternative 200 answer, the dry run's description (and the 403 refusal a run without it can get). Document only: the flag is parsed by
  * `parseDryRun` and a dry run's answer bypasses the route's response serializer (see execute-route.ts).
  */
 import type { FastifySchema } from "fastify";
@@ -92,6 +92,14 @@ const dryRunField = {
     'or recording anything (true or false, or the strings "true"/"false"; default false).',
 };
 
+/** A policy or scope refusal (issue 19); a dry run reports policy breaches in its answer instead. */
+const refusalResponse = {
+  type: "object",
+  description: "Refused by the key's scope, wallet binding, freeze or policy (`rule` names which)",
+  properties: { detail: str, rule: str },
+  required: ["detail"],
+} as const;
+
 const EXECUTION_URLS = new Set<string>(Object.keys(EXECUTION_ROUTES));
 
 /** The swagger transform step: `dry_run` in the body and the dry-run answer beside the 200 of execute routes. */
@@ -113,6 +121,7 @@ export function dryRunDocument(
       response: {
         ...response,
         200: response[200] === undefined ? dryRunResponse : { oneOf: [response[200], dryRunResponse] },
+        403: response[403] ?? refusalResponse,
       },
     },
   };

@@ -2616,6 +2616,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        rule?: string;
+                    };
+                };
+            };
             /** @description Default Response */
             404: {
                 headers: {
@@ -3071,6 +3083,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        rule?: string;
+                    };
+                };
+            };
             /** @description Default Response */
             404: {
                 headers: {
@@ -3337,6 +3361,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        rule?: string;
+                    };
+                };
+            };
             /** @description Default Response */
             404: {
                 headers: {
@@ -3600,6 +3636,18 @@ export interface operations {
                         detail: string;
                     } & {
                         [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        rule?: string;
                     };
                 };
             };
@@ -3879,6 +3927,18 @@ export interface operations {
                     };
                 };
             };
+            /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        rule?: string;
+                    };
+                };
+            };
             /** @description Default Response */
             404: {
                 headers: {
@@ -4146,6 +4206,18 @@ export interface operations {
                         detail: string;
                     } & {
                         [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        rule?: string;
                     };
                 };
             };
@@ -4421,6 +4493,18 @@ export interface operations {
                         detail: string;
                     } & {
                         [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        rule?: string;
                     };
                 };
             };
