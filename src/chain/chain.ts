@@ -137,23 +137,17 @@ export interface Chain {
 export function createChain(options: ChainOptions): Chain {
   const clock = options.clock ?? systemClock;
   const random = options.random ?? Math.random;
-  const rpc = createRpcClient({
+  const rpcOptions = {
     url: options.rpcUrl,
     timeoutMs: options.rpcTimeoutMs,
     readRetries: options.rpcReadRetries ?? 9,
     readBudgetMs: 2 * options.rpcTimeoutMs,
     fetch: options.fetch,
     random,
-  });
-  const backgroundRpc = createRpcClient({
-    url: options.rpcUrl,
-    timeoutMs: options.rpcTimeoutMs,
-    readRetries: options.rpcReadRetries ?? 9,
-    readBudgetMs: 2 * options.rpcTimeoutMs,
-    fetch: options.fetch,
-    random,
-    headers: BACKGROUND_HEADERS,
-  });
+  };
+  const rpc = createRpcClient(rpcOptions);
+  // The same RPC, with background calls (caches, subscriptions' reads) marked as such.
+  const backgroundRpc = createRpcClient({ ...rpcOptions, headers: BACKGROUND_HEADERS });
   const subscriptions = createChainSubscriptions({
     url: options.rpcWsUrl ?? deriveWsUrl(options.rpcUrl),
     headers: BACKGROUND_HEADERS,

@@ -5,6 +5,7 @@ import { checkCashback } from "../domain/cashback/check.js";
 import { executeRouteWithOptionalBody, type RouteDeps } from "./execute-route.js";
 import {
   apiKeySecurity,
+  optionalBody,
   confirmationProperties,
   confirmationRequired,
   executionErrors,
@@ -14,23 +15,17 @@ import {
 
 // Fields are documented, not typed: the domain parser applies the spec's rules and exact texts (a schema type
 // would let Ajv coerce a single string into `wallets`, for instance).
-const checkBody = {
-  type: ["object", "null"],
-  properties: {
-    wallet: { description: "one wallet address (any address, managed or not)" },
-    wallets: { description: "1 to 100 wallet addresses; duplicates removed; not together with wallet" },
-  },
-} as const;
+const checkBody = optionalBody({
+  wallet: { description: "one wallet address (any address, managed or not)" },
+  wallets: { description: "1 to 100 wallet addresses; duplicates removed; not together with wallet" },
+});
 
-const claimBody = {
-  type: ["object", "null"],
-  properties: {
-    wallet: { description: "managed wallet public key; the key's default wallet otherwise" },
-    claim_bonding_curve: { description: "default true" },
-    claim_launchswap: { description: "default true" },
-    confirm: { description: "default true; waits for each claim's confirmation" },
-  },
-} as const;
+const claimBody = optionalBody({
+  wallet: { description: "managed wallet public key; the key's default wallet otherwise" },
+  claim_bonding_curve: { description: "default true" },
+  claim_launchswap: { description: "default true" },
+  confirm: { description: "default true; waits for each claim's confirmation" },
+});
 
 const cashbackEntry = {
   type: "object",

@@ -83,3 +83,13 @@ export const fillSchema = {
   ],
   additionalProperties: false,
 } as const;
+
+/**
+ * A request body that may be absent (no body or JSON null): its fields are documented, not typed, because the
+ * domain parser applies the spec's rules and exact texts.
+ */
+export function optionalBody<P extends Record<string, { description: string }>>(
+  properties: P,
+): { type: readonly ["object", "null"]; properties: P } {
+  return { type: ["object", "null"], properties };
+}

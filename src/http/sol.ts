@@ -7,6 +7,7 @@ import { sendAsset } from "../domain/sol/transfer.js";
 import { type DomainCall, executeRouteWithOptionalBody, type RouteDeps } from "./execute-route.js";
 import {
   apiKeySecurity,
+  optionalBody,
   confirmationProperties,
   confirmationRequired,
   executionErrors,
@@ -20,43 +21,33 @@ const feeReserve = {
 };
 const confirm = { description: "default true" };
 
-const consolidateBody = {
-  type: ["object", "null"],
-  properties: {
-    destination_wallet: { description: "managed or external address" },
-    source_wallets: {
-      description:
-        "1 to 50 unique managed wallets; default every active wallet of the key but the destination",
-    },
-    fee_reserve_lamports: feeReserve,
-    confirm,
+const consolidateBody = optionalBody({
+  destination_wallet: { description: "managed or external address" },
+  source_wallets: {
+    description: "1 to 50 unique managed wallets; default every active wallet of the key but the destination",
   },
-} as const;
+  fee_reserve_lamports: feeReserve,
+  confirm,
+});
 
-const transferBody = {
-  type: ["object", "null"],
-  properties: {
-    destination_wallet: { description: "any address except the source" },
-    source_wallet: { description: "managed wallet; the key's default wallet otherwise" },
-    mint: { description: "omit or SOL for native SOL; otherwise a mint of SPL Token or Token-2022" },
-    amount: { description: "SOL (up to 9 decimals) or token atomic units (positive integer)" },
-    fee_reserve_lamports: feeReserve,
-    confirm,
-  },
-} as const;
+const transferBody = optionalBody({
+  destination_wallet: { description: "any address except the source" },
+  source_wallet: { description: "managed wallet; the key's default wallet otherwise" },
+  mint: { description: "omit or SOL for native SOL; otherwise a mint of SPL Token or Token-2022" },
+  amount: { description: "SOL (up to 9 decimals) or token atomic units (positive integer)" },
+  fee_reserve_lamports: feeReserve,
+  confirm,
+});
 
-const splitBody = {
-  type: ["object", "null"],
-  properties: {
-    source_wallet: { description: "managed wallet; the key's default wallet otherwise" },
-    total_percent: { description: "share of spendable balance, default 100, greater than 0, at most 100" },
-    fee_reserve_lamports: feeReserve,
-    destinations: {
-      description: "1 to 5 entries {wallet, sol?} or {wallet, percent?}; neither = equal share",
-    },
-    confirm,
+const splitBody = optionalBody({
+  source_wallet: { description: "managed wallet; the key's default wallet otherwise" },
+  total_percent: { description: "share of spendable balance, default 100, greater than 0, at most 100" },
+  fee_reserve_lamports: feeReserve,
+  destinations: {
+    description: "1 to 5 entries {wallet, sol?} or {wallet, percent?}; neither = equal share",
   },
-} as const;
+  confirm,
+});
 
 const consolidateResponse = {
   type: "object",

@@ -153,26 +153,6 @@ export interface ActivityLogTable {
   ip: string | null;
 }
 
-/** Issue 20: the events outbox (written by triggers) and its per-account sequence. */
-export interface EventSequencesTable {
-  api_key_id: number;
-  last_id: number | string;
-}
-
-export interface EventsTable {
-  api_key_id: number;
-  id: number | string;
-  type: string;
-  execution_id: string;
-  kind: string;
-  wallet: string;
-  wallets: string;
-  signatures: string;
-  status: string;
-  error: string | null;
-  created_at: string;
-}
-
 /** Fixed-window request counters of the per-key budgets (hardening migration). */
 export interface RateCountersTable {
   key: string;
