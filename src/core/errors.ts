@@ -144,6 +144,7 @@ export const IDEMPOTENCY = {
 export const EXECUTION = {
   chainUnavailable: "chain access is not configured on this server; execution endpoints are unavailable",
   bodyObject: "request body must be a JSON object",
+  dryRunInvalid: "dry_run must be true or false",
   cacheMissing: "launch program configuration account is not available from the RPC; retry later",
   readFailedPrefix: "RPC read failed: ",
   transactionTooLargePrefix: "transaction does not fit the 1232-byte limit: ",

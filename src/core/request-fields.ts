@@ -3,7 +3,7 @@
  * lookup, booleans and the optional managed-wallet field. Kept in core so no capability imports another's parser.
  */
 import { type Address, parseAddress } from "./addresses.js";
-import { badRequest, HARDENING, TRADE_RULES } from "./errors.js";
+import { badRequest, EXECUTION, HARDENING, TRADE_RULES } from "./errors.js";
 
 /** A JSON request body as the HTTP layer hands it over. */
 export type RequestBody = Record<string, unknown>;
@@ -45,4 +45,22 @@ export function parseBoolean(value: unknown, errorText: string): boolean {
     if (normalized === "false") return false;
   }
   throw badRequest(errorText);
+}
+
+/**
+ * The `dry_run` field of an execution request (issue 19): true, false or absent (false); anything else is a
+ * 400. A body that is not an object is no dry run (the endpoint answers its own 400).
+ */
+export function parseDryRun(body: unknown): boolean {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return false;
+  return parseBooleanField((body as RequestBody).dry_run, false, EXECUTION.dryRunInvalid);
+}
+
+/** Whether an execution request asks for a dry run; never throws (an invalid field is the handler's 400). */
+export function isDryRun(body: unknown): boolean {
+  try {
+    return parseDryRun(body);
+  } catch {
+    return false;
+  }
 }

@@ -38,6 +38,7 @@ import { watchRoutes } from "./watch.js";
 import type { Store } from "../store/index.js";
 import { PublicKey } from "@solana/web3.js";
 import { custodyStore, type CustodyContext } from "../domain/keys/custody-store.js";
+import { dryRunDocument } from "./dry-run-schema.js";
 import { accountRoutes } from "./account.js";
 import { activityRoutes } from "./activity.js";
 import { installCustody } from "./custody.js";
@@ -161,7 +162,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Typed request bodies in the document (for generated clients); validation keeps the domain parsers.
     // Then the rules every route shares (operationId, description, 413/415/421/429, patterns: openapi-rules.ts).
     transform: (arg) => {
-      const typed = custodyDocument(openapiBodyTypes(arg), arg.route);
+      const typed = dryRunDocument(custodyDocument(openapiBodyTypes(arg), arg.route), arg.route);
       const method = String(Array.isArray(arg.route.method) ? arg.route.method[0] : arg.route.method);
       if (typed.schema === undefined || (typed.schema as { hide?: boolean }).hide === true) return typed;
       return {

@@ -8,7 +8,8 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Config } from "../config/config.js";
 import { ApiError } from "../core/errors.js";
 import type { CustodyContext } from "../domain/keys/custody-store.js";
-import { storedPolicy } from "../domain/keys/policy.js";
+import { storedPolicy, type PolicyRule } from "../domain/keys/policy.js";
+import { isDryRun } from "../core/request-fields.js";
 import { mayUseWallet, refusal, walletRefusal } from "../domain/keys/scopes.js";
 import {
   checkPlan,
@@ -53,6 +54,13 @@ async function prepare(
   const plan = planSpend(kind, req.body, relayTip(deps.config));
   if (plan === undefined) return ctx;
   ctx.plan = plan;
+  ctx.dryRun = isDryRun(req.body);
+  // A dry run reports a policy refusal in its answer and goes on (scope and wallet binding still refuse).
+  const refuse = (detail: string, rule: PolicyRule): CustodyContext => {
+    if (ctx.dryRun !== true) throw refusal(detail, rule);
+    ctx.verdict = { rule, detail };
+    return ctx;
+  };
   if (key.wallets !== null) {
     // Decided before any chain access: the signers the body names, or the default wallet it falls back to.
     const signers = [...plan.signers];
@@ -68,14 +76,14 @@ async function prepare(
       ? new Set((await deps.store.listWallets(key.accountId)).map((w) => w.publicKey))
       : new Set<string>();
   const verdict = checkPlan(policy, plan, own);
-  if (verdict !== null) throw refusal(verdict.detail, verdict.rule);
+  if (verdict !== null) return refuse(verdict.detail, verdict.rule);
   if (policy.maxSolPer24h !== undefined && plan.amountLamports !== null) {
     // A pre-check so most refusals come before signing; the reservation at record time is the one that holds
     // under concurrency.
     const needed = plan.amountLamports + plan.rentLamports + plan.tipLamports;
     const used = await deps.store.spentLamports(key.id, deps.clock().getTime() - DAY_MS);
     if (used + needed > policy.maxSolPer24h)
-      throw refusal(dailyCapDetail(kind, used, policy.maxSolPer24h, needed), "max_sol_per_24h");
+      return refuse(dailyCapDetail(kind, used, policy.maxSolPer24h, needed), "max_sol_per_24h");
   }
   return ctx;
 }
@@ -107,6 +115,8 @@ export function installCustody(
     if (key === null) return payload;
     const refused = req.custodyRule !== null;
     if (!refused && (req.method === "GET" || req.method === "HEAD")) return payload;
+    // A dry run changes nothing: no activity row unless it was refused.
+    if (!refused && req.custodyContext?.dryRun === true) return payload;
     if (reply.statusCode === 401) return payload;
     const ctx = req.custodyContext;
     const params = req.params as Record<string, unknown> | undefined;

@@ -2,10 +2,13 @@
  * The one handler shape of every execute route: the key from the auth hook → the chain (503 while there is
  * none) → the request's store (scoped to its Idempotency-Key) → one domain call with the raw body.
  */
-import type { FastifyRequest } from "fastify";
+import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Chain } from "../chain/chain.js";
-import type { RequestBody } from "../core/request-fields.js";
+import { simulate } from "../chain/simulate.js";
+import { parseDryRun, type RequestBody } from "../core/request-fields.js";
+import { createDryRun, type DryRun } from "../domain/execution/dry-run.js";
 import { requireChain } from "../domain/execution/gate.js";
+import type { ExecutionPolicyCheck } from "../domain/keys/custody-store.js";
 import type { Store } from "../store/index.js";
 import { requireApiKey } from "./auth.js";
 import { requestStore } from "./idempotency.js";
@@ -20,24 +23,50 @@ export type DomainCall<D, B> = (deps: D, apiKeyId: number, body: B) => Promise<u
 export function executeRoute<D extends { chain: unknown; store: Pick<Store, "insertExecution"> }>(
   deps: RouteDeps<D>,
   call: DomainCall<D, unknown>,
-): (req: FastifyRequest) => Promise<unknown> {
-  return async (req) => {
+): (req: FastifyRequest, reply: FastifyReply) => Promise<unknown> {
+  return async (req, reply) => {
     const key = requireApiKey(req);
+    const dryRun = parseDryRun(req.body);
     const chain = requireChain(deps.chain);
+    // The app hands every route the whole chain; domain services only narrow its type.
+    const run = dryRun ? dryRunOf(chain as Pick<Chain, "rpc">, deps.store) : undefined;
     const scoped = {
       ...deps,
       store: requestStore(req, deps.store),
       chain,
       onRecordError: (e: unknown) =>
         req.log.error({ err: { message: (e as Error).message } }, "execution outcome not recorded"),
+      ...(run !== undefined ? { dryRun: run } : {}),
     } as unknown as D; // the spread is D with the chain made present, which TypeScript cannot see through Omit
-    return call(scoped, key.id, req.body);
+    const answer = await call(scoped, key.id, req.body);
+    if (run === undefined) return answer;
+    // The route's response schema describes the executed answer; a dry run's answer is serialized as is.
+    reply.serializer((payload: unknown) => JSON.stringify(payload));
+    const verdict = req.custodyContext?.verdict ?? run.verdict;
+    return {
+      dry_run: true,
+      policy: { allowed: verdict === null, rule: verdict?.rule ?? null, detail: verdict?.detail ?? null },
+      requests: run.requests,
+      transactions: run.transactions,
+    };
   };
+}
+
+/** A dry run simulating on the chain's RPC and asking the custody store for the record-time policy verdict. */
+function dryRunOf(chain: Pick<Chain, "rpc">, store: unknown): DryRun {
+  const policy = store as Partial<ExecutionPolicyCheck>;
+  return createDryRun({
+    simulate: (wire) => simulate(chain.rpc, wire),
+    check: async (e) => (policy.checkExecution !== undefined ? policy.checkExecution(e) : null),
+  });
 }
 
 /** The handler of an execute route whose body is optional: an absent body is the empty object. */
 export function executeRouteWithOptionalBody<
   D extends { chain: unknown; store: Pick<Store, "insertExecution"> },
->(deps: RouteDeps<D>, call: DomainCall<D, RequestBody>): (req: FastifyRequest) => Promise<unknown> {
+>(
+  deps: RouteDeps<D>,
+  call: DomainCall<D, RequestBody>,
+): (req: FastifyRequest, reply: FastifyReply) => Promise<unknown> {
   return executeRoute(deps, (d, apiKeyId, body) => call(d, apiKeyId, (body ?? {}) as RequestBody));
 }

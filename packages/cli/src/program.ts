@@ -34,8 +34,12 @@ function executionOptions(cmd: Command, o: { wallet?: boolean; confirmHelp?: str
   }
   return cmd
     .option("--no-confirm", o.confirmHelp ?? "return once sent, without waiting for confirmation")
-    .option("--idempotency-key <key>", "Idempotency-Key (default: a new one per call)");
+    .option("--idempotency-key <key>", "Idempotency-Key (default: a new one per call)")
+    .option("--dry-run", "check, quote and simulate; print what would be sent without sending (issue 19)");
 }
+
+/** `dry_run: true` in the body when --dry-run was given (the answer then describes what would be sent). */
+const dryRun = (o: Opts): { dry_run?: true } => (o.dryRun === true ? { dry_run: true } : {});
 
 const callOptions = (o: Opts) => {
   const key = str(o.idempotencyKey);
@@ -156,6 +160,7 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
           pool: str(o.pool),
           simulate: o.simulate !== false,
           confirm: o.confirm !== false,
+          ...dryRun(o),
         };
         const unit = action === "buy" && o.tokens !== true ? " SOL" : amount.endsWith("%") ? "" : " units";
         await ctx().execute(
@@ -192,6 +197,7 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
               slippage: str(o.slippage),
               ...(o.mayhem === true ? { mayhem_mode: true } : {}),
               confirm: o.confirm !== false,
+              ...dryRun(o),
             },
             callOptions(o),
           ),
@@ -207,6 +213,7 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
   ).action(async (file: string, o: Opts) => {
     const body = JSON.parse(await readFile(file, "utf8")) as BundleInput;
     if (o.confirm === false) body.confirm = false;
+    if (o.dryRun === true) body.dry_run = true;
     await ctx().execute(
       `submitting a bundle of ${body.accounts?.length ?? 0} legs`,
       (client) => client.bundles.submit(body, callOptions(o)),
@@ -230,6 +237,7 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
               {
                 wallet: str(o.wallet),
                 confirm: o.confirm !== false,
+                ...dryRun(o),
               },
               callOptions(o),
             ),
@@ -259,6 +267,7 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
               mint,
               source_wallet: str(o.wallet),
               confirm: o.confirm !== false,
+              ...dryRun(o),
             },
             callOptions(o),
           ),
@@ -285,6 +294,7 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
               source_wallet: str(o.wallet),
               total_percent: str(o.totalPercent),
               confirm: o.confirm !== false,
+              ...dryRun(o),
             },
             callOptions(o),
           ),
@@ -308,6 +318,7 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
             destination_wallet: destination,
             source_wallets: from !== undefined ? commaList(from) : undefined,
             confirm: o.confirm !== false,
+            ...dryRun(o),
           },
           callOptions(o),
         ),

@@ -249,6 +249,24 @@ export class LaserTrade {
       ),
   };
 
+  // Issue 19: any execution request as a dry run (the body as the endpoint takes it, amounts as text).
+  readonly dryRun = {
+    /** Checks, quotes and simulates `body` at `path` with `dry_run: true`: nothing is sent or recorded. */
+    run: <P extends T.ExecutionPath>(
+      path: P,
+      body: T.Body<P, "post">,
+      options: T.CallOptions = {},
+    ): Promise<T.DryRunResult> =>
+      unwrap(
+        // The path is one of the execute routes, whose bodies the generated types know; openapi-fetch cannot
+        // narrow a generic path, so the call is made through its common shape.
+        (this.http.POST as (p: string, init: unknown) => Promise<RawResult>)(path, {
+          body: { ...(body as object), dry_run: true },
+          ...this.exec(options),
+        }),
+      ),
+  };
+
   /** Warm venue state (issue 18): watched mints trade on subscribed state, without a read. */
   readonly watch = {
     /** Watches mints; resolves once their subscriptions are live. */

@@ -6,8 +6,10 @@ import type { WithBigints } from "./json.js";
 type JsonOf<T> = T extends { content: { "application/json": infer R } } ? R : never;
 type Operation<P extends keyof paths, M extends keyof paths[P]> = paths[P][M];
 /** The 200 body of an operation, lamport fields as bigint. */
-export type Ok<P extends keyof paths, M extends keyof paths[P]> =
-  Operation<P, M> extends { responses: { 200: infer R } } ? WithBigints<JsonOf<R>> : never;
+export type Ok<P extends keyof paths, M extends keyof paths[P]> = Exclude<
+  Operation<P, M> extends { responses: { 200: infer R } } ? WithBigints<JsonOf<R>> : never,
+  { dry_run: true }
+>;
 /** The JSON request body of an operation. */
 export type Body<P extends keyof paths, M extends keyof paths[P]> =
   Operation<P, M> extends { requestBody?: infer B } ? JsonOf<NonNullable<B>> : never;
@@ -100,6 +102,23 @@ export type Key = Ok<"/v1/keys", "get">["keys"][number];
 export type PolicyInput = Body<"/v1/keys/{id}/policy", "put">;
 export type ActivityQuery = Query<"/v1/activity", "get">;
 export type ActivityPage = Ok<"/v1/activity", "get">;
+
+// Issue 19: dry runs of the execution endpoints.
+/** The execution endpoints, each of which accepts `dry_run`. */
+export type ExecutionPath =
+  | "/v1/trades/execute"
+  | "/v1/laser/create"
+  | "/v1/laser/bundle"
+  | "/v1/cashback/claim/execute"
+  | "/v1/sol/transfer/execute"
+  | "/v1/sol/consolidate/execute"
+  | "/v1/sol/split/execute";
+/** What a dry run would send, the policy verdict and the simulation logs; nothing was sent or recorded. */
+export type DryRunResult = Extract<
+  JsonOf<paths["/v1/trades/execute"]["post"]["responses"][200]>,
+  { dry_run: true }
+>;
+
 // issue 18: warm venue state
 /** The watched mints (POST and GET /v1/watch). */
 export type WatchResult = Ok<"/v1/watch", "get">;

@@ -21,6 +21,7 @@ import { newMintKey } from "../create/mint-key.js";
 import { createRequestSummary } from "../create/service.js";
 import { badRequest, EXECUTION } from "../../core/errors.js";
 import { recordPending } from "../execution/records.js";
+import type { ExecutionDeps } from "../execution/types.js";
 import { signWith } from "../execution/sign.js";
 import { submitBundleRecorded } from "../execution/pipeline.js";
 import { cachedTradeConfigs, curveConfigs } from "../trade/configs.js";
@@ -30,6 +31,8 @@ import type { TradeIntent } from "../trade/request.js";
 
 /** Collaborators of a bundle. */
 export interface BundleDeps {
+  /** Set on a dry run (issue 19): the pipeline simulates and describes instead of recording and sending. */
+  dryRun?: ExecutionDeps["dryRun"];
   store: Pick<Store, "findWallet" | "findDefaultWallet" | "insertExecution" | "updateExecution">;
   chain: Pick<Chain, "rpc" | "caches" | "assemble" | "submit" | "submitBundle" | "bundleTipAccounts"> &
     Partial<Pick<Chain, "computeBudget">>;
@@ -92,20 +95,24 @@ export async function executeBundle(
     wallet: wallets[index]!.publicKey, // one wallet per leg (resolveLegWallets)
     signature: signed.txs[index]!.signature, // one transaction per leg
   }));
-  const executionId = await recordPending(deps.store, {
-    apiKeyId,
-    kind: "bundle",
-    wallet: wallets[0]!.publicKey,
-    wallets: [...new Set(wallets.map((w) => w.publicKey))],
-    signatures: signed.txs.map((t) => t.signature),
-    // Known before sending (the relay derives it from the signatures); the relay's own answer overwrites it.
-    bundleId: bundleIdOf(signed.txs.map((t) => t.signature)),
-    request: bundleRequestSummary(request, wallets),
-    lastValidBlockHeight: Math.min(...signed.txs.map((t) => t.lastValidBlockHeight)),
-    computeUnitPriceMicroLamports: signed.txs
-      .map((t) => t.computeUnitPriceMicroLamports)
-      .reduce((a, b) => (b > a ? b : a), 0n),
-  });
+  const executionId = await recordPending(
+    deps.store,
+    {
+      apiKeyId,
+      kind: "bundle",
+      wallet: wallets[0]!.publicKey,
+      wallets: [...new Set(wallets.map((w) => w.publicKey))],
+      signatures: signed.txs.map((t) => t.signature),
+      // Known before sending (the relay derives it from the signatures); the relay's own answer overwrites it.
+      bundleId: bundleIdOf(signed.txs.map((t) => t.signature)),
+      request: bundleRequestSummary(request, wallets),
+      lastValidBlockHeight: Math.min(...signed.txs.map((t) => t.lastValidBlockHeight)),
+      computeUnitPriceMicroLamports: signed.txs
+        .map((t) => t.computeUnitPriceMicroLamports)
+        .reduce((a, b) => (b > a ? b : a), 0n),
+    },
+    deps.dryRun,
+  );
   const result = await submitBundleRecorded(
     deps,
     executionId,

@@ -12,6 +12,7 @@ import { planCreate, type PlannedInitialBuy } from "./plan.js";
 import { type CreateRequest, parseCreateRequest } from "./request.js";
 import { badRequest, EXECUTION, SPEC } from "../../core/errors.js";
 import { recordPending } from "../execution/records.js";
+import type { ExecutionDeps } from "../execution/types.js";
 import { signWith } from "../execution/sign.js";
 import { submitRecorded } from "../execution/pipeline.js";
 import { curveConfigs } from "../trade/configs.js";
@@ -19,6 +20,8 @@ import { selectWallet } from "../wallets/wallets.js";
 
 /** Collaborators of a create. */
 export interface CreateDeps {
+  /** Set on a dry run (issue 19): the pipeline simulates and describes instead of recording and sending. */
+  dryRun?: ExecutionDeps["dryRun"];
   store: Pick<Store, "findWallet" | "findDefaultWallet" | "insertExecution" | "updateExecution">;
   chain: Pick<Chain, "caches" | "assemble" | "submit" | "submitBundle">;
   vault: Pick<Vault, "withKeypair">;
@@ -124,15 +127,19 @@ export async function createToken(
         }
       : {}),
   };
-  const executionId = await recordPending(deps.store, {
-    apiKeyId,
-    kind: "create",
-    wallet: wallet.publicKey,
-    signatures: [tx.signature],
-    request: { ...createRequestSummary(request), confirm: request.confirm, wallet: request.wallet ?? null },
-    lastValidBlockHeight: tx.lastValidBlockHeight,
-    computeUnitPriceMicroLamports: tx.computeUnitPriceMicroLamports,
-  });
+  const executionId = await recordPending(
+    deps.store,
+    {
+      apiKeyId,
+      kind: "create",
+      wallet: wallet.publicKey,
+      signatures: [tx.signature],
+      request: { ...createRequestSummary(request), confirm: request.confirm, wallet: request.wallet ?? null },
+      lastValidBlockHeight: tx.lastValidBlockHeight,
+      computeUnitPriceMicroLamports: tx.computeUnitPriceMicroLamports,
+    },
+    deps.dryRun,
+  );
   const { result } = await submitRecorded(
     deps,
     executionId,

@@ -18,6 +18,7 @@
 import type { ChainTransaction } from "../../chain/chain.js";
 import type { SubmitBundleResult, SubmitResult } from "../../chain/submit.js";
 import type { ExecutionStatus } from "../../store/index.js";
+import { describeTransaction } from "./dry-run.js";
 import { ApiError } from "../../core/errors.js";
 import { failureOutcome } from "./failure.js";
 import { readFill, type FillRequest } from "./fill.js";
@@ -52,7 +53,7 @@ function successStatus(confirm: boolean, result: { confirmed: boolean }): Execut
  * rethrows submission errors after recording them. Returns the submission and the database time it took.
  */
 export async function submitRecorded(
-  deps: Pick<ExecutionDeps, "store" | "chain" | "now" | "onRecordError">,
+  deps: Pick<ExecutionDeps, "store" | "chain" | "now" | "onRecordError" | "dryRun">,
   executionId: string,
   tx: ChainTransaction,
   flags: { simulate: boolean; confirm: boolean; simulationFailedDetail: string },
@@ -60,6 +61,13 @@ export async function submitRecorded(
   fillRequest?: FillRequest,
 ): Promise<{ result: SubmitResult; databaseMs: number; fill?: Fill | null }> {
   const now = deps.now ?? defaultNow;
+  if (deps.dryRun !== undefined) {
+    // Simulated whatever `flags.simulate` says: the simulation is what a dry run is for.
+    const simulation = await deps.dryRun.simulate(tx.wire);
+    deps.dryRun.transactions.push(describeTransaction(tx, null, details, simulation));
+    const result = { signature: tx.signature, confirmed: false, confirmationStatus: null };
+    return { result: { ...result, timingMs: { sender: 0, confirmation: 0 } }, databaseMs: 0 };
+  }
   let result: SubmitResult;
   try {
     result = await deps.chain.submit(tx, flags);
@@ -99,15 +107,19 @@ export async function runSingleExecution(input: SingleExecutionInput): Promise<S
   const t0 = now();
   const tx = await signWith(deps, input.wallet, input.build);
   const t1 = now();
-  const executionId = await recordPending(deps.store, {
-    apiKeyId: input.apiKeyId,
-    kind: input.kind,
-    wallet: input.wallet.publicKey,
-    signatures: [tx.signature],
-    request: input.request,
-    lastValidBlockHeight: tx.lastValidBlockHeight,
-    computeUnitPriceMicroLamports: tx.computeUnitPriceMicroLamports,
-  });
+  const executionId = await recordPending(
+    deps.store,
+    {
+      apiKeyId: input.apiKeyId,
+      kind: input.kind,
+      wallet: input.wallet.publicKey,
+      signatures: [tx.signature],
+      request: input.request,
+      lastValidBlockHeight: tx.lastValidBlockHeight,
+      computeUnitPriceMicroLamports: tx.computeUnitPriceMicroLamports,
+    },
+    deps.dryRun,
+  );
   const t2 = now();
   const { result, databaseMs, fill } = await submitRecorded(
     deps,
@@ -141,12 +153,23 @@ export async function runSingleExecution(input: SingleExecutionInput): Promise<S
  * signature) and stores its id and outcome; rethrows relay and confirmation errors after recording them.
  */
 export async function submitBundleRecorded(
-  deps: Pick<ExecutionDeps, "store" | "chain" | "onRecordError">,
+  deps: Pick<ExecutionDeps, "store" | "chain" | "onRecordError" | "dryRun">,
   executionId: string,
   txs: ChainTransaction[],
   flags: { confirm: boolean },
   details?: Record<string, unknown>,
 ): Promise<SubmitBundleResult> {
+  if (deps.dryRun !== undefined) {
+    // Each leg alone: a leg that needs an earlier one (a buy of the mint the create leg makes) fails here
+    // although the relay, which lands the legs in order, would accept it.
+    for (const [leg, tx] of txs.entries()) {
+      const simulation = await deps.dryRun.simulate(tx.wire);
+      deps.dryRun.transactions.push(
+        describeTransaction(tx, leg, leg === 0 ? details : undefined, simulation),
+      );
+    }
+    return { bundleId: "", confirmed: false, confirmationStatus: null };
+  }
   let result: SubmitBundleResult;
   try {
     result = await deps.chain.submitBundle(txs, flags);

@@ -1,14 +1,29 @@
 import { randomUUID } from "node:crypto";
-import type { ExecutionPatch, Store } from "../../store/index.js";
+import type { ExecutionPatch, NewExecution, Store } from "../../store/index.js";
 import type { ExecutionOutcome, PendingExecution } from "./types.js";
+import { DRY_RUN_EXECUTION_ID, type DryRun } from "./dry-run.js";
 
-/** Inserts the execution as pending with its signatures (call BEFORE sending); returns its id. */
+/**
+ * Inserts the execution as pending with its signatures (call BEFORE sending); returns its id. On a dry run
+ * nothing is written: the key's policy gives its verdict on the would-be record instead.
+ */
 export async function recordPending(
   store: Pick<Store, "insertExecution">,
   e: PendingExecution,
+  dryRun?: DryRun,
 ): Promise<string> {
-  const id = randomUUID();
-  await store.insertExecution({
+  const record = newExecution(randomUUID(), e);
+  if (dryRun !== undefined) {
+    dryRun.requests.push(e.request);
+    dryRun.verdict ??= await dryRun.check(record);
+    return DRY_RUN_EXECUTION_ID;
+  }
+  await store.insertExecution(record);
+  return record.id;
+}
+
+function newExecution(id: string, e: PendingExecution): NewExecution {
+  return {
     id,
     apiKeyId: e.apiKeyId,
     kind: e.kind,
@@ -24,8 +39,7 @@ export async function recordPending(
     timings: null,
     lastValidBlockHeight: e.lastValidBlockHeight,
     computeUnitPriceMicroLamports: e.computeUnitPriceMicroLamports ?? null,
-  });
-  return id;
+  };
 }
 
 /** Writes the outcome of a submission onto its record. */

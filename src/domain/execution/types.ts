@@ -4,6 +4,7 @@ import type { Chain, ChainAssembleInput, OperationKind } from "../../chain/chain
 import type { ExecutionKind, ExecutionStatus, Store } from "../../store/index.js";
 import type { SubmitResult } from "../../chain/submit.js";
 import type { SealedWallet, Vault } from "../../vault/index.js";
+import type { DryRun } from "./dry-run.js";
 import type { Fill } from "../../chain/fills.js";
 import type { FillRequest } from "./fill.js";
 
@@ -36,6 +37,8 @@ export interface ExecutionDeps {
   now?: () => number;
   /** Told when an outcome could not be written (the record then stays pending with its signature). */
   onRecordError?: (e: unknown) => void;
+  /** Set on a dry run: the pipeline checks, simulates and describes instead of recording and sending. */
+  dryRun?: DryRun;
 }
 
 /** Milliseconds per pipeline stage (integers). */

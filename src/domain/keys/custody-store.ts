@@ -13,8 +13,10 @@ import {
   dailyCapDetail,
   priorityFeeLamports,
   SIGNATURE_FEE_LAMPORTS,
+  type PolicyVerdict,
   type SpendPlan,
 } from "./spend.js";
+import { ApiError } from "../../core/errors.js";
 
 /** What the custody layer knows about the request being served. */
 export interface CustodyContext {
@@ -24,6 +26,10 @@ export interface CustodyContext {
   /** Wallets the request touched and executions it recorded (for the activity log). */
   wallets: Set<string>;
   executionIds: string[];
+  /** A dry run (issue 19): policy refusals are reported in its answer, not thrown. */
+  dryRun?: boolean;
+  /** A dry run's policy refusal decided from the body, before anything was built. */
+  verdict?: PolicyVerdict;
 }
 
 /** What the wrapper needs besides the store. */
@@ -52,8 +58,41 @@ async function executionSpend(deps: CustodyStoreDeps, plan: SpendPlan, e: NewExe
   return amount + plan.rentLamports + plan.tipLamports + BigInt(Math.max(1, e.signatures.length)) * perTx;
 }
 
+/** The policy verdict on a would-be execution record, without writing or reserving (a dry run's check). */
+export interface ExecutionPolicyCheck {
+  checkExecution(e: NewExecution): Promise<PolicyVerdict | null>;
+}
+
+/** The verdict of the rules decided at record time (priority fee, 24 h cap), nothing reserved. */
+async function recordTimeVerdict(
+  store: Pick<Store, "spentLamports">,
+  deps: CustodyStoreDeps,
+  ctx: CustodyContext,
+  e: NewExecution,
+): Promise<PolicyVerdict | null> {
+  const policy = storedPolicy(ctx.key.policy);
+  const plan = ctx.plan;
+  if (plan === undefined) return null;
+  const fee = priorityFeeLamports(e.computeUnitPriceMicroLamports ?? 0n, deps.computeUnitLimit(e.kind));
+  const feeVerdict = checkPriorityFee(policy, plan.kind, fee);
+  if (feeVerdict !== null || policy.maxSolPer24h === undefined) return feeVerdict;
+  let lamports: bigint;
+  try {
+    lamports = await executionSpend(deps, plan, e);
+  } catch (err) {
+    if (err instanceof ApiError) return { rule: "max_sol_per_24h", detail: err.message };
+    throw err;
+  }
+  const used = await store.spentLamports(ctx.key.id, deps.clock().getTime() - DAY_MS);
+  if (used + lamports <= policy.maxSolPer24h) return null;
+  return {
+    rule: "max_sol_per_24h",
+    detail: dailyCapDetail(plan.kind, used, policy.maxSolPer24h, lamports),
+  };
+}
+
 /** Wraps `store` with the key's wallet binding and spend reservation (see the file comment). */
-export function custodyStore(store: Store, deps: CustodyStoreDeps): Store {
+export function custodyStore(store: Store, deps: CustodyStoreDeps): Store & ExecutionPolicyCheck {
   const seen = (w: string): void => {
     deps.current()?.wallets.add(w);
   };
@@ -66,6 +105,10 @@ export function custodyStore(store: Store, deps: CustodyStoreDeps): Store {
 
   return {
     ...store,
+    async checkExecution(e) {
+      const ctx = deps.current();
+      return ctx === undefined ? null : recordTimeVerdict(store, deps, ctx, e);
+    },
     async findWallet(apiKeyId, publicKey) {
       guard(publicKey);
       return store.findWallet(apiKeyId, publicKey);

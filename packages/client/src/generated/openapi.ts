@@ -2471,6 +2471,8 @@ export interface operations {
                     measure_timing?: boolean;
                     /** @description managed wallet public key; the key's default wallet otherwise */
                     wallet?: string;
+                    /** @description Resolve, read, quote, check policies and simulate, then answer what would be sent without sending or recording anything (true or false, or the strings "true"/"false"; default false). */
+                    dry_run?: boolean;
                 };
             };
         };
@@ -2540,6 +2542,51 @@ export interface operations {
                             database?: number;
                             total?: number;
                         };
+                    } | {
+                        /** @enum {boolean} */
+                        dry_run: true;
+                        policy: {
+                            allowed: boolean;
+                            /** @description the policy field that would refuse the request */
+                            rule: string | null;
+                            /** @description the refusal text the request would get (403) */
+                            detail: string | null;
+                        };
+                        requests: {
+                            [key: string]: unknown;
+                        }[];
+                        transactions: {
+                            /** @description position in a bundle; null for one transaction */
+                            leg: number | null;
+                            fee_payer: string;
+                            signers: string[];
+                            /** @description the message's static account keys */
+                            accounts: string[];
+                            lookup_tables: string[];
+                            /** @description the unsigned transaction message, base64 */
+                            message_base64: string;
+                            compute_unit_limit: number;
+                            compute_unit_price_micro_lamports: string;
+                            /** @description lamports, integer text */
+                            signature_fee_lamports: string;
+                            /** @description lamports, integer text */
+                            priority_fee_lamports: string;
+                            tip: {
+                                account: string;
+                                /** @description lamports, integer text */
+                                lamports: string;
+                            } | null;
+                            /** @description what the endpoint would store with the execution (amounts, quote, venue) */
+                            details: {
+                                [key: string]: unknown;
+                            } | null;
+                            simulation: {
+                                ok: boolean;
+                                error: string | null;
+                                units_consumed: number | null;
+                                logs: string[];
+                            } | null;
+                        }[];
                     };
                 };
             };
@@ -2566,6 +2613,18 @@ export interface operations {
                         detail: string;
                     } & {
                         [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        rule?: string;
                     };
                 };
             };
@@ -2923,6 +2982,8 @@ export interface operations {
                     claim_launchswap?: boolean;
                     /** @description default true; waits for each claim's confirmation */
                     confirm?: boolean;
+                    /** @description Resolve, read, quote, check policies and simulate, then answer what would be sent without sending or recording anything (true or false, or the strings "true"/"false"; default false). */
+                    dry_run?: boolean;
                 };
             };
         };
@@ -2947,6 +3008,51 @@ export interface operations {
                             signature: string;
                             confirmed: boolean;
                             confirmation_status: string | null;
+                        }[];
+                    } | {
+                        /** @enum {boolean} */
+                        dry_run: true;
+                        policy: {
+                            allowed: boolean;
+                            /** @description the policy field that would refuse the request */
+                            rule: string | null;
+                            /** @description the refusal text the request would get (403) */
+                            detail: string | null;
+                        };
+                        requests: {
+                            [key: string]: unknown;
+                        }[];
+                        transactions: {
+                            /** @description position in a bundle; null for one transaction */
+                            leg: number | null;
+                            fee_payer: string;
+                            signers: string[];
+                            /** @description the message's static account keys */
+                            accounts: string[];
+                            lookup_tables: string[];
+                            /** @description the unsigned transaction message, base64 */
+                            message_base64: string;
+                            compute_unit_limit: number;
+                            compute_unit_price_micro_lamports: string;
+                            /** @description lamports, integer text */
+                            signature_fee_lamports: string;
+                            /** @description lamports, integer text */
+                            priority_fee_lamports: string;
+                            tip: {
+                                account: string;
+                                /** @description lamports, integer text */
+                                lamports: string;
+                            } | null;
+                            /** @description what the endpoint would store with the execution (amounts, quote, venue) */
+                            details: {
+                                [key: string]: unknown;
+                            } | null;
+                            simulation: {
+                                ok: boolean;
+                                error: string | null;
+                                units_consumed: number | null;
+                                logs: string[];
+                            } | null;
                         }[];
                     };
                 };
@@ -2974,6 +3080,18 @@ export interface operations {
                         detail: string;
                     } & {
                         [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        rule?: string;
                     };
                 };
             };
@@ -3133,6 +3251,8 @@ export interface operations {
                     fee_reserve_lamports?: string | number;
                     /** @description default true */
                     confirm?: boolean;
+                    /** @description Resolve, read, quote, check policies and simulate, then answer what would be sent without sending or recording anything (true or false, or the strings "true"/"false"; default false). */
+                    dry_run?: boolean;
                 };
             };
         };
@@ -3167,6 +3287,51 @@ export interface operations {
                             confirmed: boolean;
                             confirmation_status: string | null;
                         }[];
+                    } | {
+                        /** @enum {boolean} */
+                        dry_run: true;
+                        policy: {
+                            allowed: boolean;
+                            /** @description the policy field that would refuse the request */
+                            rule: string | null;
+                            /** @description the refusal text the request would get (403) */
+                            detail: string | null;
+                        };
+                        requests: {
+                            [key: string]: unknown;
+                        }[];
+                        transactions: {
+                            /** @description position in a bundle; null for one transaction */
+                            leg: number | null;
+                            fee_payer: string;
+                            signers: string[];
+                            /** @description the message's static account keys */
+                            accounts: string[];
+                            lookup_tables: string[];
+                            /** @description the unsigned transaction message, base64 */
+                            message_base64: string;
+                            compute_unit_limit: number;
+                            compute_unit_price_micro_lamports: string;
+                            /** @description lamports, integer text */
+                            signature_fee_lamports: string;
+                            /** @description lamports, integer text */
+                            priority_fee_lamports: string;
+                            tip: {
+                                account: string;
+                                /** @description lamports, integer text */
+                                lamports: string;
+                            } | null;
+                            /** @description what the endpoint would store with the execution (amounts, quote, venue) */
+                            details: {
+                                [key: string]: unknown;
+                            } | null;
+                            simulation: {
+                                ok: boolean;
+                                error: string | null;
+                                units_consumed: number | null;
+                                logs: string[];
+                            } | null;
+                        }[];
                     };
                 };
             };
@@ -3193,6 +3358,18 @@ export interface operations {
                         detail: string;
                     } & {
                         [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        rule?: string;
                     };
                 };
             };
@@ -3356,6 +3533,8 @@ export interface operations {
                     fee_reserve_lamports?: string | number;
                     /** @description default true */
                     confirm?: boolean;
+                    /** @description Resolve, read, quote, check policies and simulate, then answer what would be sent without sending or recording anything (true or false, or the strings "true"/"false"; default false). */
+                    dry_run?: boolean;
                 };
             };
         };
@@ -3386,6 +3565,51 @@ export interface operations {
                         signature: string;
                         confirmed: boolean;
                         confirmation_status: string | null;
+                    } | {
+                        /** @enum {boolean} */
+                        dry_run: true;
+                        policy: {
+                            allowed: boolean;
+                            /** @description the policy field that would refuse the request */
+                            rule: string | null;
+                            /** @description the refusal text the request would get (403) */
+                            detail: string | null;
+                        };
+                        requests: {
+                            [key: string]: unknown;
+                        }[];
+                        transactions: {
+                            /** @description position in a bundle; null for one transaction */
+                            leg: number | null;
+                            fee_payer: string;
+                            signers: string[];
+                            /** @description the message's static account keys */
+                            accounts: string[];
+                            lookup_tables: string[];
+                            /** @description the unsigned transaction message, base64 */
+                            message_base64: string;
+                            compute_unit_limit: number;
+                            compute_unit_price_micro_lamports: string;
+                            /** @description lamports, integer text */
+                            signature_fee_lamports: string;
+                            /** @description lamports, integer text */
+                            priority_fee_lamports: string;
+                            tip: {
+                                account: string;
+                                /** @description lamports, integer text */
+                                lamports: string;
+                            } | null;
+                            /** @description what the endpoint would store with the execution (amounts, quote, venue) */
+                            details: {
+                                [key: string]: unknown;
+                            } | null;
+                            simulation: {
+                                ok: boolean;
+                                error: string | null;
+                                units_consumed: number | null;
+                                logs: string[];
+                            } | null;
+                        }[];
                     };
                 };
             };
@@ -3412,6 +3636,18 @@ export interface operations {
                         detail: string;
                     } & {
                         [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        rule?: string;
                     };
                 };
             };
@@ -3577,6 +3813,8 @@ export interface operations {
                     }[];
                     /** @description default true */
                     confirm?: boolean;
+                    /** @description Resolve, read, quote, check policies and simulate, then answer what would be sent without sending or recording anything (true or false, or the strings "true"/"false"; default false). */
+                    dry_run?: boolean;
                 };
             };
         };
@@ -3615,6 +3853,51 @@ export interface operations {
                         signature: string;
                         confirmed: boolean;
                         confirmation_status: string | null;
+                    } | {
+                        /** @enum {boolean} */
+                        dry_run: true;
+                        policy: {
+                            allowed: boolean;
+                            /** @description the policy field that would refuse the request */
+                            rule: string | null;
+                            /** @description the refusal text the request would get (403) */
+                            detail: string | null;
+                        };
+                        requests: {
+                            [key: string]: unknown;
+                        }[];
+                        transactions: {
+                            /** @description position in a bundle; null for one transaction */
+                            leg: number | null;
+                            fee_payer: string;
+                            signers: string[];
+                            /** @description the message's static account keys */
+                            accounts: string[];
+                            lookup_tables: string[];
+                            /** @description the unsigned transaction message, base64 */
+                            message_base64: string;
+                            compute_unit_limit: number;
+                            compute_unit_price_micro_lamports: string;
+                            /** @description lamports, integer text */
+                            signature_fee_lamports: string;
+                            /** @description lamports, integer text */
+                            priority_fee_lamports: string;
+                            tip: {
+                                account: string;
+                                /** @description lamports, integer text */
+                                lamports: string;
+                            } | null;
+                            /** @description what the endpoint would store with the execution (amounts, quote, venue) */
+                            details: {
+                                [key: string]: unknown;
+                            } | null;
+                            simulation: {
+                                ok: boolean;
+                                error: string | null;
+                                units_consumed: number | null;
+                                logs: string[];
+                            } | null;
+                        }[];
                     };
                 };
             };
@@ -3641,6 +3924,18 @@ export interface operations {
                         detail: string;
                     } & {
                         [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        rule?: string;
                     };
                 };
             };
@@ -3810,6 +4105,8 @@ export interface operations {
                     slippage?: string | number;
                     /** @description default true */
                     confirm?: boolean;
+                    /** @description Resolve, read, quote, check policies and simulate, then answer what would be sent without sending or recording anything (true or false, or the strings "true"/"false"; default false). */
+                    dry_run?: boolean;
                 };
             };
         };
@@ -3838,6 +4135,51 @@ export interface operations {
                             /** @description minimum token atomic units requested */
                             expected_output: string;
                         };
+                    } | {
+                        /** @enum {boolean} */
+                        dry_run: true;
+                        policy: {
+                            allowed: boolean;
+                            /** @description the policy field that would refuse the request */
+                            rule: string | null;
+                            /** @description the refusal text the request would get (403) */
+                            detail: string | null;
+                        };
+                        requests: {
+                            [key: string]: unknown;
+                        }[];
+                        transactions: {
+                            /** @description position in a bundle; null for one transaction */
+                            leg: number | null;
+                            fee_payer: string;
+                            signers: string[];
+                            /** @description the message's static account keys */
+                            accounts: string[];
+                            lookup_tables: string[];
+                            /** @description the unsigned transaction message, base64 */
+                            message_base64: string;
+                            compute_unit_limit: number;
+                            compute_unit_price_micro_lamports: string;
+                            /** @description lamports, integer text */
+                            signature_fee_lamports: string;
+                            /** @description lamports, integer text */
+                            priority_fee_lamports: string;
+                            tip: {
+                                account: string;
+                                /** @description lamports, integer text */
+                                lamports: string;
+                            } | null;
+                            /** @description what the endpoint would store with the execution (amounts, quote, venue) */
+                            details: {
+                                [key: string]: unknown;
+                            } | null;
+                            simulation: {
+                                ok: boolean;
+                                error: string | null;
+                                units_consumed: number | null;
+                                logs: string[];
+                            } | null;
+                        }[];
                     };
                 };
             };
@@ -3864,6 +4206,18 @@ export interface operations {
                         detail: string;
                     } & {
                         [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        rule?: string;
                     };
                 };
             };
@@ -4038,6 +4392,8 @@ export interface operations {
                     bundleTip: string | number;
                     /** @description default true: poll the bundle status for about 30 seconds */
                     confirm?: boolean;
+                    /** @description Resolve, read, quote, check policies and simulate, then answer what would be sent without sending or recording anything (true or false, or the strings "true"/"false"; default false). */
+                    dry_run?: boolean;
                 };
             };
         };
@@ -4066,6 +4422,51 @@ export interface operations {
                         confirmed: boolean;
                         /** @enum {string|null} */
                         confirmation_status: "confirmed" | "finalized" | null;
+                    } | {
+                        /** @enum {boolean} */
+                        dry_run: true;
+                        policy: {
+                            allowed: boolean;
+                            /** @description the policy field that would refuse the request */
+                            rule: string | null;
+                            /** @description the refusal text the request would get (403) */
+                            detail: string | null;
+                        };
+                        requests: {
+                            [key: string]: unknown;
+                        }[];
+                        transactions: {
+                            /** @description position in a bundle; null for one transaction */
+                            leg: number | null;
+                            fee_payer: string;
+                            signers: string[];
+                            /** @description the message's static account keys */
+                            accounts: string[];
+                            lookup_tables: string[];
+                            /** @description the unsigned transaction message, base64 */
+                            message_base64: string;
+                            compute_unit_limit: number;
+                            compute_unit_price_micro_lamports: string;
+                            /** @description lamports, integer text */
+                            signature_fee_lamports: string;
+                            /** @description lamports, integer text */
+                            priority_fee_lamports: string;
+                            tip: {
+                                account: string;
+                                /** @description lamports, integer text */
+                                lamports: string;
+                            } | null;
+                            /** @description what the endpoint would store with the execution (amounts, quote, venue) */
+                            details: {
+                                [key: string]: unknown;
+                            } | null;
+                            simulation: {
+                                ok: boolean;
+                                error: string | null;
+                                units_consumed: number | null;
+                                logs: string[];
+                            } | null;
+                        }[];
                     };
                 };
             };
@@ -4092,6 +4493,18 @@ export interface operations {
                         detail: string;
                     } & {
                         [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        rule?: string;
                     };
                 };
             };
