@@ -72,6 +72,14 @@ export function withStreamPath<D extends { paths?: unknown }>({ openapiObject }:
             description: "missing or unknown x-api-key",
             content: { "application/json": { schema: detail } },
           },
+          "403": {
+            description: "the key may not read: rule is scope, frozen (issue 19)",
+            content: {
+              "application/json": {
+                schema: { ...detail, properties: { ...detail.properties, rule: { type: "string" } } },
+              },
+            },
+          },
           "426": {
             description: "not an Upgrade request",
             content: { "application/json": { schema: detail } },
@@ -88,16 +96,17 @@ export async function streamRoutes(app: FastifyInstance, deps: StreamRouteDeps):
   const limits: StreamLimits = { ...DEFAULT_STREAM_LIMITS, ...deps.limits };
   await app.register(websocket, { options: { maxPayload: MAX_CLIENT_MESSAGE_BYTES } });
   // A key the stream accepts: known, not revoked, expired or frozen, and holding the read scope (issue 19).
-  const knownKey = async (presented: string): Promise<boolean> => {
+  // At the upgrade the refusal is the route's answer (401/403 with rule); later, by message, a boolean.
+  const checkKey = async (presented: string): Promise<void> => {
     const key = await deps.store.findKeyByHash(deps.vault.hashApiKey(presented));
-    if (key === undefined) return false;
-    try {
-      authorize(key, "read", new Date());
-      return true;
-    } catch {
-      return false;
-    }
+    if (key === undefined) throw new ApiError(401, FOUNDATION.apiKeyInvalid);
+    authorize(key, "read", new Date());
   };
+  const knownKey = (presented: string): Promise<boolean> =>
+    checkKey(presented).then(
+      () => true,
+      () => false,
+    );
 
   const alive = new Map<WebSocket, boolean>();
   const pinger = setInterval(() => {
@@ -129,7 +138,7 @@ export async function streamRoutes(app: FastifyInstance, deps: StreamRouteDeps):
           if (!upgrade) throw new ApiError(401, FOUNDATION.apiKeyMissing);
           return;
         }
-        if (!(await knownKey(presented))) throw new ApiError(401, FOUNDATION.apiKeyInvalid);
+        await checkKey(presented);
         if (!upgrade) throw new ApiError(426, STREAM.upgradeRequired);
         req.streamAuthenticated = true;
       },

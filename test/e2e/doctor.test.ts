@@ -74,7 +74,7 @@ describe("npm run doctor", () => {
   it("a wrong setting fails before anything else, naming it", async () => {
     const err: string[] = [];
     const code = await doctorCommand(
-      { RELAY: "jito-nyc" },
+      { CLUSTER: "localnet", RELAY: "jito-nyc" },
       { out: () => undefined, err: (l) => err.push(l) },
     );
     expect(code).toBe(1);

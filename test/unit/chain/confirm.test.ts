@@ -42,7 +42,10 @@ function harness(statuses: (SignatureStatus | null | Error)[], height = () => 10
       return Promise.resolve(height());
     },
     getTransactionLogs: () =>
-      Promise.resolve(["Program log: Instruction: Buy", "Program X failed: custom program error: 0x1773"]),
+      Promise.resolve([
+        "Program log: Instruction: Buy",
+        "Program 6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P failed: custom program error: 0x1773",
+      ]),
   };
   const relay = {
     sendTransaction: (w: Uint8Array) => {

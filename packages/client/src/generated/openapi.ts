@@ -730,6 +730,18 @@ export interface paths {
                         };
                     };
                 };
+                /** @description the key may not read: rule is scope, frozen (issue 19) */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                            rule?: string;
+                        };
+                    };
+                };
                 /** @description not an Upgrade request */
                 426: {
                     headers: {
@@ -1122,6 +1134,20 @@ export interface operations {
                     };
                 };
             };
+            /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        rule?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
             421: {
                 headers: {
@@ -1223,6 +1249,20 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        rule?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -1371,6 +1411,20 @@ export interface operations {
                     };
                 };
             };
+            /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        rule?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description Default Response */
             409: {
                 headers: {
@@ -1509,6 +1563,20 @@ export interface operations {
                     };
                 };
             };
+            /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        rule?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description Default Response */
             404: {
                 headers: {
@@ -1636,6 +1704,20 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        rule?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -1810,6 +1892,20 @@ export interface operations {
                     };
                 };
             };
+            /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        rule?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
             421: {
                 headers: {
@@ -1928,6 +2024,20 @@ export interface operations {
                     };
                 };
             };
+            /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        rule?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description Default Response */
             404: {
                 headers: {
@@ -2026,6 +2136,20 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        rule?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -2162,6 +2286,20 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        rule?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -2319,6 +2457,20 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        rule?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -2847,6 +2999,20 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        rule?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -4721,6 +4887,20 @@ export interface operations {
                     };
                 };
             };
+            /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        rule?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
             421: {
                 headers: {
@@ -4831,6 +5011,20 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        rule?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -6333,6 +6527,20 @@ export interface operations {
                     };
                 };
             };
+            /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        rule?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
             421: {
                 headers: {
@@ -6439,6 +6647,20 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        rule?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -6553,6 +6775,20 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        rule?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -6696,6 +6932,20 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        rule?: string;
                     } & {
                         [key: string]: unknown;
                     };
@@ -6846,6 +7096,20 @@ export interface operations {
                     };
                 };
             };
+            /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        rule?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
             /** @description Default Response */
             404: {
                 headers: {
@@ -6959,6 +7223,20 @@ export interface operations {
                 content: {
                     "application/json": {
                         detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        rule?: string;
                     } & {
                         [key: string]: unknown;
                     };
