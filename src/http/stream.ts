@@ -62,6 +62,7 @@ export function withStreamPath<D extends { paths?: unknown }>({ openapiObject }:
     "/v1/stream": {
       get: {
         tags: ["stream"],
+        operationId: "getV1Stream",
         summary: "Market data WebSocket: new tokens, trades by mint or wallet, migrations",
         description: STREAM_DESCRIPTION,
         security: [{ apiKey: [] }],
@@ -79,6 +80,15 @@ export function withStreamPath<D extends { paths?: unknown }>({ openapiObject }:
                 schema: { ...detail, properties: { ...detail.properties, rule: { type: "string" } } },
               },
             },
+          },
+          "429": {
+            description: "a request budget of this key (or IP) is spent; retry after Retry-After",
+            headers: { "Retry-After": { schema: { type: "integer" }, description: "seconds to wait" } },
+            content: { "application/json": { schema: detail } },
+          },
+          "500": {
+            description: "an unexpected error; request_id names it in the service log",
+            content: { "application/json": { schema: detail } },
           },
           "426": {
             description: "not an Upgrade request",

@@ -40,8 +40,11 @@ describe("parseTradeRequest", () => {
     expect(intent.amount).toEqual({ kind: "tokens", units: 1_000n });
   });
 
-  it("prefers the canonical name when both it and its alias are sent", () => {
-    expect(parseTradeRequest({ action: "sell", side: "buy", mint: MINT, amount: 5 }).action).toBe("sell");
+  it("accepts an alias beside its canonical name only when they agree (issue 23: ambiguous bodies)", () => {
+    expect(parseTradeRequest({ action: "sell", side: "sell", mint: MINT, amount: 5 }).action).toBe("sell");
+    expect(() => parseTradeRequest({ action: "sell", side: "buy", mint: MINT, amount: 5 })).toThrow(
+      "side and action name the same field and disagree; send one of them",
+    );
   });
 
   it("defaults sells to token units and reads percentages", () => {
