@@ -6,7 +6,7 @@ import type { Config } from "../config/config.js";
 import { IDEMPOTENCY_TTL_MS } from "../domain/execution/idempotency.js";
 import { eventsRetentionCutoff } from "../domain/events/retention.js";
 import { startMaintenance } from "./maintenance-loop.js";
-import { reconcileOnce } from "../domain/execution/reconcile.js";
+import { reconcileOnce } from "../domain/reconcile/reconcile.js";
 import type { Store } from "../store/index.js";
 
 /** How often keys are purged when reconciliation is off. */

@@ -4,7 +4,7 @@
  * wallet cannot pay refused before sending, naming the wallet; a confirm-off trade settled on the first look.
  */
 import { describe, expect, it } from "vitest";
-import { reconcileOnce } from "../../src/domain/execution/reconcile.js";
+import { reconcileOnce } from "../../src/domain/reconcile/reconcile.js";
 import { useE2e } from "../helpers/use-e2e.js";
 
 const e2e = useE2e();

@@ -5,7 +5,7 @@
  */
 import { Keypair, SystemProgram, Transaction } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
-import { reconcileOnce } from "../../src/domain/execution/reconcile.js";
+import { reconcileOnce } from "../../src/domain/reconcile/reconcile.js";
 import { newExecution } from "../helpers/fixtures.js";
 import { useE2e } from "../helpers/use-e2e.js";
 

@@ -13,7 +13,7 @@ import {
   IDEMPOTENCY_LEASE_MS,
   IDEMPOTENCY_TTL_MS,
 } from "../../src/domain/execution/idempotency.js";
-import { reconcileOnce } from "../../src/domain/execution/reconcile.js";
+import { reconcileOnce } from "../../src/domain/reconcile/reconcile.js";
 import { isoNoZone, openStore, type ExecutionRecord, type Store } from "../../src/store/index.js";
 import { newExecution } from "../helpers/fixtures.js";
 import { dropSchema, freshSchemaName, TEST_DATABASE_URL } from "../helpers/pg.js";

@@ -13,7 +13,7 @@ import { onChainFailureError } from "../../chain/submit.js";
 import type { RpcClient, SignatureStatus } from "../../chain/rpc-client.js";
 import type { ExecutionPatch, ExecutionStatus, Store } from "../../store/index.js";
 import { isoNoZone } from "../../store/index.js";
-import { nextLookDelayMs, settlementOf, type Settlement } from "./reconcile-rules.js";
+import { nextLookDelayMs, settlementOf, type Settlement } from "./rules.js";
 
 /** The narrow collaborators of a pass. */
 export interface ReconcileDeps {

@@ -1,7 +1,7 @@
 /** settlementOf: what the chain's answer means for an open execution. */
 import { describe, expect, it } from "vitest";
 import type { SignatureStatus } from "../../../../src/chain/rpc-client.js";
-import { LEGACY_EXPIRY_MS, settlementOf } from "../../../../src/domain/execution/reconcile-rules.js";
+import { LEGACY_EXPIRY_MS, settlementOf } from "../../../../src/domain/reconcile/rules.js";
 
 const status = (
   confirmationStatus: SignatureStatus["confirmationStatus"],
