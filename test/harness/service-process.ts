@@ -77,6 +77,11 @@ export function serviceEnv(o: ServiceOptions, port: number, dataDir: string): Re
     COMPUTE_UNIT_PRICE_MICROLAMPORTS: "10000",
     TRUST_PROXY: "true",
     LOG_LEVEL: "warn",
+    // Load scenarios (soak, bench) measure the service, not its per-key budgets (issue 23): budgets off.
+    RATE_LIMIT_READS: "0",
+    RATE_LIMIT_CHECKS: "0",
+    RATE_LIMIT_EXECUTIONS: "0",
+    RATE_LIMIT_PUBLIC: "0",
     ...(o.redisUrl !== undefined ? { REDIS_URL: o.redisUrl } : {}),
     ...o.env,
   };
