@@ -703,58 +703,7 @@ export interface paths {
          * Market data WebSocket: new tokens, trades by mint or wallet, migrations
          * @description Upgrade to a WebSocket. Authenticate with the x-api-key header, or send {"method":"auth","api_key":"..."} within 5 s (else close 4401). Then send {"method":"subscribeNewToken"}, {"method":"subscribeTokenTrade","keys":[mints]}, {"method":"subscribeAccountTrade","keys":[wallets]}, {"method":"subscribeMigration"} or their unsubscribe twins. Messages out are flat JSON objects with `type` new_token, trade, migration, subscribed, unsubscribed, authenticated, pong or error; integer amounts are decimal strings. A client that stops reading is closed with 4008. Without an upgrade: 401 without a valid key, else 426.
          */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description Switching Protocols: the WebSocket is open */
-                101: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description missing or unknown x-api-key */
-                401: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-                /** @description the key may not read: rule is scope, frozen (issue 19) */
-                403: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                            rule?: string;
-                        };
-                    };
-                };
-                /** @description not an Upgrade request */
-                426: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            detail: string;
-                        };
-                    };
-                };
-            };
-        };
+        get: operations["getV1Stream"];
         put?: never;
         post?: never;
         delete?: never;
@@ -7320,6 +7269,82 @@ export interface operations {
                         request_id?: string;
                     } & {
                         [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getV1Stream: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Switching Protocols: the WebSocket is open */
+            101: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description missing or unknown x-api-key */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description the key may not read: rule is scope, frozen (issue 19) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        rule?: string;
+                    };
+                };
+            };
+            /** @description not an Upgrade request */
+            426: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description a request budget of this key (or IP) is spent; retry after Retry-After */
+            429: {
+                headers: {
+                    /** @description seconds to wait */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    };
+                };
+            };
+            /** @description an unexpected error; request_id names it in the service log */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
                     };
                 };
             };
