@@ -1,3 +1,4 @@
+import { createHttpFetch } from "./http-fetch.js";
 import { createJsonRpcTransport, isObject, toSafeNumber, type FetchLike } from "./json-rpc.js";
 import { TransportError } from "./upstream-errors.js";
 
@@ -51,7 +52,13 @@ const DEFAULT_PATH = "/api/v1/bundles";
 
 /** Builds the bundle relay client (no retries: status polling is the caller's loop). */
 export function createBundleRelayClient(options: BundleRelayClientOptions): BundleRelayClient {
-  const transport = createJsonRpcTransport({ ...options, url: options.url.replace(/\/+$/, "") });
+  // A send repeated after its connection died unanswered carries the same signed transactions: a bundle of
+  // them lands once at most; status reads are harmless to repeat.
+  const transport = createJsonRpcTransport({
+    ...options,
+    url: options.url.replace(/\/+$/, ""),
+    fetch: options.fetch ?? createHttpFetch({ retryUnanswered: true }),
+  });
   const path = (m: keyof NonNullable<BundleRelayClientOptions["paths"]>) =>
     options.paths?.[m] ?? DEFAULT_PATH;
 

@@ -16,6 +16,32 @@ export interface HttpFetchOptions {
    * upstream cannot fill the service's memory. Default 32 MiB (a 100-account read with full data is ~1 MiB).
    */
   maxResponseBytes?: number;
+  /**
+   * Send once more, on a fresh connection, a request whose connection failed (ECONNRESET, EPIPE, "socket hang
+   * up") before any HTTP answer arrived. Only for calls that may be repeated: a relay send of signed bytes
+   * (the same signature can land once at most). Default false.
+   */
+  retryUnanswered?: boolean;
+  /**
+   * Idle keep-alive sockets are closed after this many ms. Default 4 000: shorter than the 5 s keep-alive
+   * most HTTP servers (Node's default, nginx-style proxies in front of relays) keep an idle connection,
+   * so the pool never hands out a socket the server is closing at that moment — the send that then dies
+   * with "socket hang up" before the server ever saw it.
+   */
+  idleSocketTimeoutMs?: number;
+}
+
+/** Default idle lifetime of a pooled socket (see `HttpFetchOptions.idleSocketTimeoutMs`). */
+export const DEFAULT_IDLE_SOCKET_TIMEOUT_MS = 4_000;
+
+const UNANSWERED_CODES = new Set(["ECONNRESET", "EPIPE"]);
+
+/** Whether a request error means the connection died before any answer (nothing proves the server read it). */
+export function isUnansweredConnectionError(e: unknown): boolean {
+  const err = e as { code?: unknown; message?: unknown } | null;
+  if (err === null || typeof err !== "object") return false;
+  if (typeof err.code === "string" && UNANSWERED_CODES.has(err.code)) return true;
+  return err.message === "socket hang up";
 }
 
 export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
@@ -26,6 +52,8 @@ export function createHttpFetch(options: HttpFetchOptions = {}): FetchLike {
     keepAlive: true,
     maxSockets: options.maxSockets ?? 256,
     scheduling: "lifo" as const,
+    // The agent destroys a free socket idle this long (an active request only gets a 'timeout' event).
+    timeout: options.idleSocketTimeoutMs ?? DEFAULT_IDLE_SOCKET_TIMEOUT_MS,
   };
   const agents = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) };
   const targets = new Map<string, URL>();
@@ -39,46 +67,71 @@ export function createHttpFetch(options: HttpFetchOptions = {}): FetchLike {
     }
     const secure = target.protocol === "https:";
     const body = Buffer.from(init.body, "utf8");
-    return new Promise((resolve, reject) => {
-      const req = (secure ? https : http).request(
-        {
-          protocol: target.protocol,
-          hostname: target.hostname,
-          port: target.port,
-          path: target.pathname + target.search,
-          method: init.method,
-          headers: { ...init.headers, "content-length": String(body.length) },
-          agent: secure ? agents.https : agents.http,
-          signal: init.signal,
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          let ended = false;
-          let received = 0;
-          res.on("data", (c: Buffer) => {
-            received += c.length;
-            if (received > maxBytes) {
+    const once = (fresh: boolean): Promise<{ status: number; text(): Promise<string> }> =>
+      new Promise((resolve, reject) => {
+        const req = (secure ? https : http).request(
+          {
+            protocol: target.protocol,
+            hostname: target.hostname,
+            port: target.port,
+            path: target.pathname + target.search,
+            method: init.method,
+            headers: { ...init.headers, "content-length": String(body.length) },
+            // A retry goes on a connection of its own (agent false: not pooled, closed after the answer).
+            agent: fresh ? false : secure ? agents.https : agents.http,
+            signal: init.signal,
+          },
+          (res) => {
+            const chunks: Buffer[] = [];
+            let ended = false;
+            let received = 0;
+            res.on("data", (c: Buffer) => {
+              received += c.length;
+              if (received > maxBytes) {
+                ended = true;
+                reject(new Error(`response body exceeds ${maxBytes} bytes`));
+                req.destroy();
+                return;
+              }
+              chunks.push(c);
+            });
+            res.on("end", () => {
               ended = true;
-              reject(new Error(`response body exceeds ${maxBytes} bytes`));
-              req.destroy();
-              return;
-            }
-            chunks.push(c);
-          });
-          res.on("end", () => {
-            ended = true;
-            const text = Buffer.concat(chunks).toString("utf8");
-            resolve({ status: res.statusCode ?? 0, text: () => Promise.resolve(text) });
-          });
-          res.on("error", reject);
-          // A connection cut mid-body: no 'end', and not every Node version emits 'error' for it.
-          res.on("close", () => {
-            if (!ended) reject(new Error("connection closed before the response ended"));
-          });
-        },
-      );
-      req.on("error", reject);
-      req.end(body);
+              const text = Buffer.concat(chunks).toString("utf8");
+              resolve({ status: res.statusCode ?? 0, text: () => Promise.resolve(text) });
+            });
+            res.on("error", reject);
+            // A connection cut mid-body: no 'end', and not every Node version emits 'error' for it.
+            res.on("close", () => {
+              if (!ended) reject(new Error("connection closed before the response ended"));
+            });
+          },
+        );
+        let answered = false;
+        req.on("response", () => {
+          answered = true;
+        });
+        req.on("error", (e) => reject(answered ? e : new UnansweredError(e)));
+        req.end(body);
+      });
+    if (options.retryUnanswered !== true) return once(false).catch(unwrap);
+    return once(false).catch((e: unknown) => {
+      // Any HTTP answer (even a 5xx) is final; only a connection that died unanswered is tried once more.
+      if (e instanceof UnansweredError && isUnansweredConnectionError(e.cause) && !init.signal.aborted)
+        return once(true).catch(unwrap);
+      return unwrap(e);
     });
   };
+}
+
+/** A request error raised before any response arrived (the original error is `cause`). */
+class UnansweredError extends Error {
+  constructor(cause: unknown) {
+    super((cause as Error | null)?.message ?? "request failed", { cause });
+  }
+}
+
+/** The original error of an UnansweredError (callers see Node's own error). */
+function unwrap(e: unknown): never {
+  throw e instanceof UnansweredError ? e.cause : e;
 }

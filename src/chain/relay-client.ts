@@ -1,3 +1,4 @@
+import { createHttpFetch } from "./http-fetch.js";
 import { createJsonRpcTransport, type FetchLike } from "./json-rpc.js";
 import { TransportError } from "./upstream-errors.js";
 
@@ -12,13 +13,20 @@ export interface RelayClientOptions {
 
 /** A single-transaction submission relay (Helius Sender / Jito sendTransaction shape). */
 export interface RelayClient {
-  /** Submits signed bytes once (no retry); resolves to the signature the relay reports. */
+  /**
+   * Submits signed bytes once; resolves to the signature the relay reports. The one retry: a connection that
+   * died before any HTTP answer (a pooled socket the relay had just closed) is sent again on a fresh one.
+   */
   sendTransaction(wire: Uint8Array): Promise<string>;
 }
 
 /** Builds the relay client. */
 export function createRelayClient(options: RelayClientOptions): RelayClient {
-  const transport = createJsonRpcTransport(options);
+  // The same signed bytes can land once at most, so repeating an unanswered send cannot double-trade.
+  const transport = createJsonRpcTransport({
+    ...options,
+    fetch: options.fetch ?? createHttpFetch({ retryUnanswered: true }),
+  });
   return {
     async sendTransaction(wire) {
       // Relays require skipPreflight and ask for maxRetries 0: we rebroadcast ourselves while confirming.
