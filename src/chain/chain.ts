@@ -88,6 +88,8 @@ export interface ChainAssembleInput {
   computeUnitPriceMicroLamports?: bigint;
   /** Accounts whose lock contention prices the transaction in auto mode (the curve or pool it writes). */
   feeAccounts?: readonly PublicKey[];
+  /** Issue 22: a per-request priority fee in lamports; wins over any price (see AssembleInput). */
+  priorityFeeLamports?: bigint;
   /** Override of the kind's configured compute-unit limit (the uniqueness offset is still added). */
   computeUnitLimit?: number;
   /** Default "v0", which uses the configured lookup tables. */
@@ -243,6 +245,7 @@ export function createChain(options: ChainOptions): Chain {
       instructions: input.instructions,
       computeUnitLimit: input.computeUnitLimit ?? options.computeUnitLimits[input.kind],
       computeUnitPriceMicroLamports: price,
+      ...(input.priorityFeeLamports !== undefined ? { priorityFeeLamports: input.priorityFeeLamports } : {}),
       tip,
       blockhash,
       uniqueOffset: nextOffset(),
@@ -250,7 +253,7 @@ export function createChain(options: ChainOptions): Chain {
       version: input.version ?? "v0",
       lookupTables: input.version === "legacy" ? undefined : lookupTables(),
     });
-    return { ...assembled, lastValidBlockHeight, computeUnitPriceMicroLamports: price };
+    return { ...assembled, lastValidBlockHeight };
   }
 
   return {

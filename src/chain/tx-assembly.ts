@@ -7,6 +7,7 @@ import {
   TransactionInstruction,
 } from "@solana/web3.js";
 import bs58 from "bs58";
+import { computeUnitPriceFor } from "../core/fee-fields.js";
 import { signEd25519 } from "./ed25519.js";
 import { compileMessage, MessageCompileError, pushCompactU16 } from "./message-compile.js";
 
@@ -40,6 +41,11 @@ export interface AssembleInput {
   instructions: TransactionInstruction[];
   computeUnitLimit: number;
   computeUnitPriceMicroLamports: bigint;
+  /**
+   * Issue 22: a priority fee in lamports instead of a price; the price is derived from the limit actually
+   * written (uniqueness offset included), so the transaction pays exactly this much (see computeUnitPriceFor).
+   */
+  priorityFeeLamports?: bigint;
   /** Relay tip, paid by the payer to one of `accounts` chosen at random; omitted for untipped legs. */
   tip?: { accounts: PublicKey[]; lamports: bigint };
   blockhash: string;
@@ -62,6 +68,8 @@ export interface AssembledTransaction {
   wire: Uint8Array;
   /** The compute-unit limit actually written (requested limit plus the uniqueness offset). */
   computeUnitLimit: number;
+  /** The compute-unit price actually written. */
+  computeUnitPriceMicroLamports: bigint;
   tipAccount: PublicKey | null;
 }
 
@@ -80,12 +88,15 @@ export function assembleTransaction(input: AssembleInput): AssembledTransaction 
       ? input.computeUnitLimit + offset
       : input.computeUnitLimit - offset;
   if (computeUnitLimit <= 0) throw new RangeError("computeUnitLimit must be positive");
-  if (input.computeUnitPriceMicroLamports < 0n)
-    throw new RangeError("compute-unit price must not be negative");
+  const price =
+    input.priorityFeeLamports !== undefined
+      ? computeUnitPriceFor(input.priorityFeeLamports, computeUnitLimit)
+      : input.computeUnitPriceMicroLamports;
+  if (price < 0n) throw new RangeError("compute-unit price must not be negative");
 
   const instructions: TransactionInstruction[] = [
     ComputeBudgetProgram.setComputeUnitLimit({ units: computeUnitLimit }),
-    ComputeBudgetProgram.setComputeUnitPrice({ microLamports: input.computeUnitPriceMicroLamports }),
+    ComputeBudgetProgram.setComputeUnitPrice({ microLamports: price }),
     ...input.instructions,
   ];
   let tipAccount: PublicKey | null = null;
@@ -136,7 +147,13 @@ export function assembleTransaction(input: AssembleInput): AssembledTransaction 
   const unsigned = compiled.signers.find((_, i) => !signed.has(i));
   if (unsigned !== undefined) throw new Error(`transaction needs a signature from ${unsigned.toBase58()}`);
   const first = wire.subarray(prefix.length, prefix.length + 64);
-  return { signature: bs58.encode(first), wire, computeUnitLimit, tipAccount };
+  return {
+    signature: bs58.encode(first),
+    wire,
+    computeUnitLimit,
+    computeUnitPriceMicroLamports: price,
+    tipAccount,
+  };
 }
 
 /**

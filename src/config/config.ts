@@ -8,6 +8,7 @@ import { addressList, ConfigError, int, oneOf, raw, url } from "./parse.js";
 
 import { loadFeeSettings } from "./fees.js";
 import { loadHardeningSettings, type HardeningSettings } from "./hardening.js";
+import { loadRequestFeeSettings, type RequestFeeSettings } from "./request-fees.js";
 import { loadRelaySettings, relayEndpointUrl, type RelayTarget } from "./relays.js";
 import { loadWarmStateSettings, type WarmStateSettings } from "./warm-state.js";
 
@@ -79,6 +80,8 @@ export interface Config {
   readonly webhookAllowPrivate: boolean;
   /** Timeouts, budgets, wallet cap, setup gate, metrics token, allowed hosts (config/hardening.ts). */
   readonly hardening: HardeningSettings;
+  /** Issue 22: bounds of the per-request priority_fee and tip; STRICT_FIELDS (config/request-fees.ts). */
+  readonly requestFees: RequestFeeSettings;
 }
 
 const CLUSTERS: readonly Cluster[] = ["localnet", "mainnet", "devnet", "custom"];
@@ -198,6 +201,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     reconcileFirstLookMs: int(env, "RECONCILE_FIRST_LOOK_MS", 2000, 1, 86_400_000),
     ...loadEventSettings(env),
     hardening: loadHardeningSettings(env, Math.max(confirmTimeoutMs, bundleConfirmTimeoutMs)),
+    requestFees: loadRequestFeeSettings(env),
   };
   return Object.freeze(config);
 }

@@ -307,3 +307,20 @@ export const HARDENING = {
     "the key has more than 50 wallets besides the destination; name up to 50 in source_wallets",
   bodyObject: EXECUTION.bodyObject,
 } as const;
+
+/** Issue 22 item 5: per-request priority fee and tip, unknown body fields. */
+export const REQUEST_FEES = {
+  priorityFeeInvalid:
+    "priority_fee must be a SOL amount of at least 0 per transaction (number or decimal string, at most 9 decimals)",
+  tipInvalid: "tip must be a positive SOL amount (number or decimal string, at most 9 decimals)",
+  /** `sol` and `max` as SOL text. */
+  priorityFeeTooHigh: (sol: string, max: string): string =>
+    `priority_fee ${sol} SOL is above the maximum of ${max} SOL per transaction (PRIORITY_FEE_MAX_SOL)`,
+  tipTooHigh: (sol: string, max: string): string =>
+    `tip ${sol} SOL is above the maximum of ${max} SOL (TIP_MAX_SOL)`,
+  tipWithoutTipAccounts: "tip needs a relay that takes tips; the configured relay has no tip accounts",
+  /** The warning of an ignored field, and (STRICT_FIELDS=true) the 400 of a refused one. */
+  unknownFieldIgnored: (path: string): string => `unknown field "${path}" ignored`,
+  unknownFieldRefused: (path: string): string =>
+    `unknown field "${path}" (STRICT_FIELDS=true refuses unknown fields)`,
+} as const;

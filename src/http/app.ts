@@ -19,6 +19,7 @@ import { openapiRules } from "./openapi-rules.js";
 import { observeOutcomes } from "../domain/execution/outcome-observer.js";
 import { createMetrics, type Metrics } from "../observability/metrics.js";
 import { executionRoutes } from "./executions.js";
+import { installExecutionFields } from "./execution-fields.js";
 import { eventRoutes, type EventStreamTiming } from "./events.js";
 import { webhookRoutes } from "./webhooks.js";
 import type { HostLookup } from "../domain/webhooks/url-policy.js";
@@ -177,6 +178,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const metrics = deps.metrics ?? createMetrics();
   // Host check, metrics token, authentication, per-key budgets, invalid-key throttle, response guards (issue 23).
   installHardening(app, deps, metrics);
+  // Issue 22: per-request priority_fee / tip and unknown-field warnings, before custody (its plan reads the fees).
+  installExecutionFields(app, deps.config.requestFees);
   // Issue 19: scopes, wallet binding, policies and the activity log around every authenticated request.
   const custody = new AsyncLocalStorage<CustodyContext>();
   installCustody(app, { ...deps, als: custody });

@@ -5,6 +5,7 @@
  */
 import type { FastifySchema } from "fastify";
 import { EXECUTION_ROUTES } from "../domain/keys/spend.js";
+import { warningsSchema } from "./execution-fields.js";
 
 const str = { type: "string" } as const;
 const lamports = { type: "string", description: "lamports, integer text" } as const;
@@ -81,6 +82,12 @@ export const dryRunResponse = {
     },
     requests: { type: "array", items: { type: "object", additionalProperties: true } },
     transactions: { type: "array", items: dryRunTransaction },
+    priority_fee_lamports: {
+      ...lamports,
+      description: "the request's own priority_fee per transaction, when it set one (issue 22)",
+    },
+    tip_lamports: { ...lamports, description: "the request's own tip per transaction, when it set one" },
+    warnings: warningsSchema,
   },
   required: ["dry_run", "policy", "requests", "transactions"],
 } as const;
@@ -100,6 +107,23 @@ const refusalResponse = {
   required: ["detail"],
 } as const;
 
+const amount = { oneOf: [{ type: "string" }, { type: "number" }] } as const;
+
+/** Issue 22: the per-request priority fee and tip every execution body accepts. */
+const feeFields = {
+  priority_fee: {
+    ...amount,
+    description:
+      "SOL of priority fee per transaction (alias priorityFee, as PumpPortal's priorityFee), 0 or more, at most PRIORITY_FEE_MAX_SOL; " +
+      "turned into the compute-unit price that makes the transaction's compute-unit limit pay exactly this. Default: the configured price.",
+  },
+  tip: {
+    ...amount,
+    description:
+      "SOL of relay tip per transaction, positive, at most TIP_MAX_SOL (on a bundle: the bundle's tip, alias of bundleTip). Default: the configured relay tip.",
+  },
+};
+
 const EXECUTION_URLS = new Set<string>(Object.keys(EXECUTION_ROUTES));
 
 /** The swagger transform step: `dry_run` in the body and the dry-run answer beside the 200 of execute routes. */
@@ -117,7 +141,7 @@ export function dryRunDocument(
     ...out,
     schema: {
       ...out.schema,
-      body: { ...body, properties: { ...body.properties, dry_run: dryRunField } },
+      body: { ...body, properties: { ...body.properties, dry_run: dryRunField, ...feeFields } },
       response: {
         ...response,
         200: response[200] === undefined ? dryRunResponse : { oneOf: [response[200], dryRunResponse] },

@@ -5,6 +5,9 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Chain } from "../chain/chain.js";
 import { simulate } from "../chain/simulate.js";
+import { withRequestFees } from "../chain/request-fees.js";
+import { badRequest, REQUEST_FEES } from "../core/errors.js";
+import type { RequestFees } from "../core/fee-fields.js";
 import { parseDryRun, type RequestBody } from "../core/request-fields.js";
 import { createDryRun, type DryRun } from "../domain/execution/dry-run.js";
 import { requireChain } from "../domain/execution/gate.js";
@@ -27,19 +30,24 @@ export function executeRoute<D extends { chain: unknown; store: Pick<Store, "ins
   return async (req, reply) => {
     const key = requireApiKey(req);
     const dryRun = parseDryRun(req.body);
-    const chain = requireChain(deps.chain);
+    const fees = req.requestFees ?? {};
     // The app hands every route the whole chain; domain services only narrow its type.
-    const run = dryRun ? dryRunOf(chain as Pick<Chain, "rpc">, deps.store) : undefined;
+    const chain = withRequestFees(requireChain(deps.chain) as Chain, fees);
+    if (fees.tipLamports !== undefined && chain.relayTip().accounts.length === 0)
+      throw badRequest(REQUEST_FEES.tipWithoutTipAccounts);
+    const run = dryRun ? dryRunOf(chain, deps.store) : undefined;
     const scoped = {
       ...deps,
-      store: requestStore(req, deps.store),
+      store: withFeesRecorded(requestStore(req, deps.store), fees),
       chain,
       onRecordError: (e: unknown) =>
         req.log.error({ err: { message: (e as Error).message } }, "execution outcome not recorded"),
       ...(run !== undefined ? { dryRun: run } : {}),
     } as unknown as D; // the spread is D with the chain made present, which TypeScript cannot see through Omit
     const answer = await call(scoped, key.id, req.body);
-    if (run === undefined) return answer;
+    const warnings = req.bodyWarnings ?? [];
+    const warned = warnings.length > 0 ? { warnings } : {};
+    if (run === undefined) return warnings.length > 0 ? { ...(answer as object), ...warned } : answer;
     // The route's response schema describes the executed answer; a dry run's answer is serialized as is.
     reply.serializer((payload: unknown) => JSON.stringify(payload));
     const verdict = req.custodyContext?.verdict ?? run.verdict;
@@ -48,8 +56,42 @@ export function executeRoute<D extends { chain: unknown; store: Pick<Store, "ins
       policy: { allowed: verdict === null, rule: verdict?.rule ?? null, detail: verdict?.detail ?? null },
       requests: run.requests,
       transactions: run.transactions,
+      ...feesAsked(fees),
+      ...warned,
     };
   };
+}
+
+/** The request's own fee and tip as recorded and shown (integer lamport text); nothing when it set neither. */
+function feesAsked(fees: RequestFees): Record<string, string> {
+  return {
+    ...(fees.priorityFeeLamports !== undefined
+      ? { priority_fee_lamports: fees.priorityFeeLamports.toString() }
+      : {}),
+    ...(fees.tipLamports !== undefined ? { tip_lamports: fees.tipLamports.toString() } : {}),
+  };
+}
+
+/**
+ * The store with the request's own priority fee and tip written into each execution record's request
+ * summary, beside the compute-unit price the record keeps (issue 22).
+ */
+function withFeesRecorded<S extends Pick<Store, "insertExecution">>(store: S, fees: RequestFees): S {
+  const asked = feesAsked(fees);
+  if (Object.keys(asked).length === 0) return store;
+  const insertExecution: S["insertExecution"] = (e) =>
+    store.insertExecution({
+      ...e,
+      request: typeof e.request === "object" && e.request !== null ? { ...e.request, ...asked } : e.request,
+    });
+  // Every other member is the store's own, called on the store itself.
+  return new Proxy(store, {
+    get(target, prop) {
+      if (prop === "insertExecution") return insertExecution;
+      const v: unknown = Reflect.get(target, prop, target);
+      return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
 }
 
 /** A dry run simulating on the chain's RPC and asking the custody store for the record-time policy verdict. */

@@ -2,6 +2,7 @@
  * The bundle request (spec 4.5): its shape rules, checked in an order that yields the spec's texts, and the
  * quotes of a create-led bundle's buys against a curve model advanced after the dev buy and each earlier buyer.
  */
+import { BUNDLE_TIP_FIELDS } from "../../core/fee-fields.js";
 import { type Address, parseAddress } from "../../core/addresses.js";
 import {
   amountText,
@@ -142,7 +143,7 @@ function parseTradeLeg(
 }
 
 function parseTip(body: RequestBody): bigint {
-  const value = fieldOf(body, ["bundleTip", "bundle_tip"]);
+  const value = fieldOf(body, BUNDLE_TIP_FIELDS);
   if (value === undefined) throw badRequest(BUNDLE_RULES.bundleTipRequired);
   const lamports = parseSolAmount(value, {
     type: BUNDLE_RULES.bundleTipInvalid,

@@ -3,6 +3,7 @@
  * rules that can be decided from it before anything is signed. Pure.
  */
 import { formatUnits } from "../../core/amounts.js";
+import type { RequestFees } from "../../core/fee-fields.js";
 import type { RequestBody } from "../../core/request-fields.js";
 import { parseBundleRequest } from "../bundle/shape.js";
 import { parseClaimRequest } from "../cashback/rules.js";
@@ -41,6 +42,8 @@ export interface SpendPlan {
   rentLamports: bigint;
   /** Tip of the whole request (relay tip per transaction, or the bundle's tip). */
   tipLamports: bigint;
+  /** The request's own priority fee per transaction (issue 22), when it set one. */
+  priorityFeeLamports?: bigint;
   mints: string[];
   /** Addresses SOL or tokens are paid to (transfer, consolidate, split). */
   destinations: string[];
@@ -68,14 +71,20 @@ export function sol2(lamports: bigint): string {
  * The spend plan of an execution request, or undefined when its body is invalid (the endpoint then answers
  * its own 400 before anything is recorded).
  */
-export function planSpend(kind: SpendKind, body: unknown, relayTipLamports: bigint): SpendPlan | undefined {
+export function planSpend(
+  kind: SpendKind,
+  body: unknown,
+  relayTipLamports: bigint,
+  fees: RequestFees = {},
+): SpendPlan | undefined {
   if (typeof body !== "object" || body === null || Array.isArray(body)) return undefined;
   const b = body as RequestBody;
   const plan: SpendPlan = {
     kind,
     amountLamports: 0n,
     rentLamports: 0n,
-    tipLamports: relayTipLamports,
+    tipLamports: fees.tipLamports ?? relayTipLamports,
+    ...(fees.priorityFeeLamports !== undefined ? { priorityFeeLamports: fees.priorityFeeLamports } : {}),
     mints: [],
     destinations: [],
     launchswap: false,
@@ -186,6 +195,10 @@ export function checkPlan(
   }
   if (policy.venues !== undefined && plan.launchswap && !policy.venues.includes("launchswap"))
     return { rule: "venues", detail: "policy venues: the launchswap venue is not allowed for this key" };
+  if (plan.priorityFeeLamports !== undefined) {
+    const fee = checkPriorityFee(policy, plan.kind, plan.priorityFeeLamports);
+    if (fee !== null) return fee;
+  }
   if (policy.maxTipLamports !== undefined && plan.tipLamports > policy.maxTipLamports)
     return {
       rule: "max_tip_lamports",

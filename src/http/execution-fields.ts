@@ -1,0 +1,67 @@
+/**
+ * Issue 22 item 5 on every execution route: the per-request `priority_fee` / `tip` (parsed and bounded
+ * before anything else reads the body, so the custody policy sees them) and the unknown-field warnings
+ * (`warnings` in the 200 answer) or, with STRICT_FIELDS=true, the 400.
+ */
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { RequestFeeSettings } from "../config/request-fees.js";
+import { badRequest, REQUEST_FEES } from "../core/errors.js";
+import { parseRequestFees, type RequestFees } from "../core/fee-fields.js";
+import type { RequestBody } from "../core/request-fields.js";
+import { EXECUTION_ROUTES } from "../domain/keys/spend.js";
+import { unknownFields } from "./known-fields.js";
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** The request's own priority fee and tip (execution routes; null elsewhere). */
+    requestFees: RequestFees | null;
+    /** `unknown field "x" ignored` per field the route does not read (execution routes; null elsewhere). */
+    bodyWarnings: string[] | null;
+  }
+}
+
+/** The `warnings` field of an execution answer. */
+export const warningsSchema = {
+  type: "array",
+  items: { type: "string" },
+  description:
+    'Present when the body carried fields this endpoint does not read, one `unknown field "<name>" ignored` each (with STRICT_FIELDS=true such a body is a 400 instead)',
+} as const;
+
+/** Whether the request is a POST to an execution route. */
+export function isExecutionRequest(req: FastifyRequest): boolean {
+  return req.method === "POST" && (req.routeOptions.url ?? "") in EXECUTION_ROUTES;
+}
+
+/** Installs the hook (before custody, which reads `requestFees`) and documents `warnings` on each route. */
+export function installExecutionFields(app: FastifyInstance, settings: RequestFeeSettings): void {
+  app.decorateRequest("requestFees", null);
+  app.decorateRequest("bodyWarnings", null);
+  app.addHook("onRoute", (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!methods.includes("POST") || !(route.url in EXECUTION_ROUTES)) return;
+    const response = (route.schema?.response ?? {}) as Record<string, { properties?: object } | undefined>;
+    const ok = response[200];
+    if (route.schema === undefined || ok?.properties === undefined) return;
+    // The response schema is a whitelist: without the property the serializer would drop the warnings.
+    route.schema = {
+      ...route.schema,
+      response: { ...response, 200: { ...ok, properties: { ...ok.properties, warnings: warningsSchema } } },
+    };
+  });
+  app.addHook("preHandler", async (req) => {
+    if (!isExecutionRequest(req)) return;
+    const body: unknown = req.body ?? {};
+    // A body that is not an object gets the endpoint's own 400.
+    if (typeof body !== "object" || body === null || Array.isArray(body)) return;
+    const unknown = unknownFields(req.routeOptions.url ?? "", body);
+    if (unknown.length > 0 && settings.strictFields)
+      throw badRequest(REQUEST_FEES.unknownFieldRefused(unknown[0]!));
+    req.bodyWarnings = unknown.map((f) => REQUEST_FEES.unknownFieldIgnored(f));
+    req.requestFees = parseRequestFees(
+      body as RequestBody,
+      settings,
+      req.routeOptions.url === "/v1/laser/bundle",
+    );
+  });
+}

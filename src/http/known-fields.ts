@@ -1,0 +1,121 @@
+/**
+ * Issue 22 item 5: the body fields each execution endpoint reads (names and aliases, as the domain parsers
+ * read them), so a field nobody reads — `"slipage": 1` — is answered with a warning (or, with
+ * STRICT_FIELDS=true, a 400) instead of vanishing. test/unit/http/known-fields.test.ts checks that every
+ * documented field is listed here.
+ */
+import { BUNDLE_TIP_FIELDS, PRIORITY_FEE_FIELDS, TIP_FIELDS } from "../core/fee-fields.js";
+
+/** Fields of every execution body: the dry-run flag (issue 19) and the per-request fee and tip. */
+const COMMON = ["dry_run", ...PRIORITY_FEE_FIELDS, ...TIP_FIELDS];
+
+/** The create model (spec 4.4), shared by the create endpoint and a bundle's create leg. */
+const CREATE_FIELDS = [
+  "name",
+  "symbol",
+  "uri",
+  "metadataUrl",
+  "metadataUri",
+  "initial_buy",
+  "initialBuy",
+  "buyAmountSol",
+  "devBuy",
+  "dev_buy",
+  "slippage",
+  "initialBuySlippage",
+  "devBuySlippage",
+  "dev_buy_slippage",
+  "mayhem_mode",
+  "mayhemMode",
+  "cashback",
+  "wallet",
+];
+
+/** A bundle leg: `type`, the create model on a create leg, the trade fields on a buy or sell leg. */
+const BUNDLE_LEG_FIELDS = [
+  "type",
+  ...CREATE_FIELDS,
+  "amount",
+  "denominatedInSol",
+  "denominated_in_sol",
+  "slippageBps",
+  "slippage_bps",
+  "pool",
+];
+
+/** Top-level fields per route, and the fields of the objects inside an array field. */
+interface KnownFields {
+  top: readonly string[];
+  items?: Record<string, readonly string[]>;
+}
+
+const KNOWN: Record<string, KnownFields> = {
+  "/v1/trades/execute": {
+    top: [
+      "action",
+      "side",
+      "mint",
+      "token_mint",
+      "pool",
+      "amount",
+      "denominated_in_sol",
+      "denominatedInSol",
+      "slippage",
+      "slippage_bps",
+      "simulate",
+      "confirm",
+      "measure_timing",
+      "wallet",
+    ],
+  },
+  "/v1/laser/create": { top: [...CREATE_FIELDS, "confirm"] },
+  "/v1/laser/bundle": {
+    top: ["accounts", "mint", ...BUNDLE_TIP_FIELDS, "confirm"],
+    items: { accounts: BUNDLE_LEG_FIELDS },
+  },
+  "/v1/cashback/claim/execute": { top: ["wallet", "claim_bonding_curve", "claim_launchswap", "confirm"] },
+  "/v1/sol/transfer/execute": {
+    top: ["destination_wallet", "source_wallet", "mint", "amount", "fee_reserve_lamports", "confirm"],
+  },
+  "/v1/sol/consolidate/execute": {
+    top: ["destination_wallet", "source_wallets", "fee_reserve_lamports", "confirm"],
+  },
+  "/v1/sol/split/execute": {
+    top: ["source_wallet", "total_percent", "fee_reserve_lamports", "destinations", "confirm"],
+    items: { destinations: ["wallet", "sol", "percent"] },
+  },
+};
+
+/** The known top-level fields of a route (undefined: not an execution route). */
+export function knownFields(url: string): readonly string[] | undefined {
+  const k = KNOWN[url];
+  return k === undefined ? undefined : [...COMMON, ...k.top];
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * The fields of `body` the route does not read, as paths (`slipage`, `accounts[1].slipage`), in body order;
+ * empty for a route that is not an execution route or a body that is not an object.
+ */
+export function unknownFields(url: string, body: unknown): string[] {
+  const k = KNOWN[url];
+  if (k === undefined || !isObject(body)) return [];
+  const top = new Set([...COMMON, ...k.top]);
+  const out: string[] = [];
+  for (const [name, value] of Object.entries(body)) {
+    if (!top.has(name)) {
+      out.push(name);
+      continue;
+    }
+    const items = k.items?.[name];
+    if (items === undefined || !Array.isArray(value)) continue;
+    const known = new Set(items);
+    value.forEach((item, i) => {
+      if (!isObject(item)) return;
+      for (const field of Object.keys(item)) if (!known.has(field)) out.push(`${name}[${i}].${field}`);
+    });
+  }
+  return out;
+}
