@@ -35,11 +35,20 @@ function executionOptions(cmd: Command, o: { wallet?: boolean; confirmHelp?: str
   return cmd
     .option("--no-confirm", o.confirmHelp ?? "return once sent, without waiting for confirmation")
     .option("--idempotency-key <key>", "Idempotency-Key (default: a new one per call)")
-    .option("--dry-run", "check, quote and simulate; print what would be sent without sending (issue 19)");
+    .option("--dry-run", "check, quote and simulate; print what would be sent without sending (issue 19)")
+    .option("--priority-fee <sol>", "priority fee in SOL per transaction (default: the service's price)")
+    .option("--tip <sol>", "relay tip in SOL per transaction; a bundle's tip (default: the service's tip)");
 }
 
 /** `dry_run: true` in the body when --dry-run was given (the answer then describes what would be sent). */
-const dryRun = (o: Opts): { dry_run?: true } => (o.dryRun === true ? { dry_run: true } : {});
+const dryRunOnly = (o: Opts): { dry_run?: true } => (o.dryRun === true ? { dry_run: true } : {});
+
+/** The body fields every execution command's options give: dry_run, priority_fee and tip (SOL text as typed). */
+const dryRun = (o: Opts): { dry_run?: true; priority_fee?: string; tip?: string } => ({
+  ...dryRunOnly(o),
+  ...(str(o.priorityFee) !== undefined ? { priority_fee: str(o.priorityFee) } : {}),
+  ...(str(o.tip) !== undefined ? { tip: str(o.tip) } : {}),
+});
 
 const callOptions = (o: Opts) => {
   const key = str(o.idempotencyKey);
@@ -213,7 +222,9 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
   ).action(async (file: string, o: Opts) => {
     const body = JSON.parse(await readFile(file, "utf8")) as BundleInput;
     if (o.confirm === false) body.confirm = false;
-    if (o.dryRun === true) body.dry_run = true;
+    // --tip replaces the file's bundleTip (sending both would be two names for one field).
+    const { tip, ...fields } = dryRun(o);
+    Object.assign(body, fields, tip !== undefined ? { bundleTip: tip } : {});
     await ctx().execute(
       `submitting a bundle of ${body.accounts?.length ?? 0} legs`,
       (client) => client.bundles.submit(body, callOptions(o)),

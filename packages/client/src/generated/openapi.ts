@@ -2574,6 +2574,10 @@ export interface operations {
                     wallet?: string;
                     /** @description Resolve, read, quote, check policies and simulate, then answer what would be sent without sending or recording anything (true or false, or the strings "true"/"false"; default false). */
                     dry_run?: boolean;
+                    /** @description SOL of priority fee per transaction (alias priorityFee, as PumpPortal's priorityFee), 0 or more, at most PRIORITY_FEE_MAX_SOL; turned into the compute-unit price that makes the transaction's compute-unit limit pay exactly this. Default: the configured price. */
+                    priority_fee?: string | number;
+                    /** @description SOL of relay tip per transaction, positive, at most TIP_MAX_SOL (on a bundle: the bundle's tip, alias of bundleTip). Default: the configured relay tip. */
+                    tip?: string | number;
                 };
             };
         };
@@ -2643,6 +2647,8 @@ export interface operations {
                             database?: number;
                             total?: number;
                         };
+                        /** @description Present when the body carried fields this endpoint does not read, one `unknown field "<name>" ignored` each (with STRICT_FIELDS=true such a body is a 400 instead) */
+                        warnings?: string[];
                     } | {
                         /** @enum {boolean} */
                         dry_run: true;
@@ -2688,6 +2694,12 @@ export interface operations {
                                 logs: string[];
                             } | null;
                         }[];
+                        /** @description the request's own priority_fee per transaction, when it set one (issue 22) */
+                        priority_fee_lamports?: string;
+                        /** @description the request's own tip per transaction, when it set one */
+                        tip_lamports?: string;
+                        /** @description Present when the body carried fields this endpoint does not read, one `unknown field "<name>" ignored` each (with STRICT_FIELDS=true such a body is a 400 instead) */
+                        warnings?: string[];
                     };
                 };
             };
@@ -3099,6 +3111,10 @@ export interface operations {
                     confirm?: boolean;
                     /** @description Resolve, read, quote, check policies and simulate, then answer what would be sent without sending or recording anything (true or false, or the strings "true"/"false"; default false). */
                     dry_run?: boolean;
+                    /** @description SOL of priority fee per transaction (alias priorityFee, as PumpPortal's priorityFee), 0 or more, at most PRIORITY_FEE_MAX_SOL; turned into the compute-unit price that makes the transaction's compute-unit limit pay exactly this. Default: the configured price. */
+                    priority_fee?: string | number;
+                    /** @description SOL of relay tip per transaction, positive, at most TIP_MAX_SOL (on a bundle: the bundle's tip, alias of bundleTip). Default: the configured relay tip. */
+                    tip?: string | number;
                 };
             };
         };
@@ -3124,6 +3140,8 @@ export interface operations {
                             confirmed: boolean;
                             confirmation_status: string | null;
                         }[];
+                        /** @description Present when the body carried fields this endpoint does not read, one `unknown field "<name>" ignored` each (with STRICT_FIELDS=true such a body is a 400 instead) */
+                        warnings?: string[];
                     } | {
                         /** @enum {boolean} */
                         dry_run: true;
@@ -3169,6 +3187,12 @@ export interface operations {
                                 logs: string[];
                             } | null;
                         }[];
+                        /** @description the request's own priority_fee per transaction, when it set one (issue 22) */
+                        priority_fee_lamports?: string;
+                        /** @description the request's own tip per transaction, when it set one */
+                        tip_lamports?: string;
+                        /** @description Present when the body carried fields this endpoint does not read, one `unknown field "<name>" ignored` each (with STRICT_FIELDS=true such a body is a 400 instead) */
+                        warnings?: string[];
                     };
                 };
             };
@@ -3368,6 +3392,10 @@ export interface operations {
                     confirm?: boolean;
                     /** @description Resolve, read, quote, check policies and simulate, then answer what would be sent without sending or recording anything (true or false, or the strings "true"/"false"; default false). */
                     dry_run?: boolean;
+                    /** @description SOL of priority fee per transaction (alias priorityFee, as PumpPortal's priorityFee), 0 or more, at most PRIORITY_FEE_MAX_SOL; turned into the compute-unit price that makes the transaction's compute-unit limit pay exactly this. Default: the configured price. */
+                    priority_fee?: string | number;
+                    /** @description SOL of relay tip per transaction, positive, at most TIP_MAX_SOL (on a bundle: the bundle's tip, alias of bundleTip). Default: the configured relay tip. */
+                    tip?: string | number;
                 };
             };
         };
@@ -3402,6 +3430,8 @@ export interface operations {
                             confirmed: boolean;
                             confirmation_status: string | null;
                         }[];
+                        /** @description Present when the body carried fields this endpoint does not read, one `unknown field "<name>" ignored` each (with STRICT_FIELDS=true such a body is a 400 instead) */
+                        warnings?: string[];
                     } | {
                         /** @enum {boolean} */
                         dry_run: true;
@@ -3447,6 +3477,12 @@ export interface operations {
                                 logs: string[];
                             } | null;
                         }[];
+                        /** @description the request's own priority_fee per transaction, when it set one (issue 22) */
+                        priority_fee_lamports?: string;
+                        /** @description the request's own tip per transaction, when it set one */
+                        tip_lamports?: string;
+                        /** @description Present when the body carried fields this endpoint does not read, one `unknown field "<name>" ignored` each (with STRICT_FIELDS=true such a body is a 400 instead) */
+                        warnings?: string[];
                     };
                 };
             };
@@ -3650,6 +3686,10 @@ export interface operations {
                     confirm?: boolean;
                     /** @description Resolve, read, quote, check policies and simulate, then answer what would be sent without sending or recording anything (true or false, or the strings "true"/"false"; default false). */
                     dry_run?: boolean;
+                    /** @description SOL of priority fee per transaction (alias priorityFee, as PumpPortal's priorityFee), 0 or more, at most PRIORITY_FEE_MAX_SOL; turned into the compute-unit price that makes the transaction's compute-unit limit pay exactly this. Default: the configured price. */
+                    priority_fee?: string | number;
+                    /** @description SOL of relay tip per transaction, positive, at most TIP_MAX_SOL (on a bundle: the bundle's tip, alias of bundleTip). Default: the configured relay tip. */
+                    tip?: string | number;
                 };
             };
         };
@@ -3680,6 +3720,8 @@ export interface operations {
                         signature: string;
                         confirmed: boolean;
                         confirmation_status: string | null;
+                        /** @description Present when the body carried fields this endpoint does not read, one `unknown field "<name>" ignored` each (with STRICT_FIELDS=true such a body is a 400 instead) */
+                        warnings?: string[];
                     } | {
                         /** @enum {boolean} */
                         dry_run: true;
@@ -3725,6 +3767,12 @@ export interface operations {
                                 logs: string[];
                             } | null;
                         }[];
+                        /** @description the request's own priority_fee per transaction, when it set one (issue 22) */
+                        priority_fee_lamports?: string;
+                        /** @description the request's own tip per transaction, when it set one */
+                        tip_lamports?: string;
+                        /** @description Present when the body carried fields this endpoint does not read, one `unknown field "<name>" ignored` each (with STRICT_FIELDS=true such a body is a 400 instead) */
+                        warnings?: string[];
                     };
                 };
             };
@@ -3930,6 +3978,10 @@ export interface operations {
                     confirm?: boolean;
                     /** @description Resolve, read, quote, check policies and simulate, then answer what would be sent without sending or recording anything (true or false, or the strings "true"/"false"; default false). */
                     dry_run?: boolean;
+                    /** @description SOL of priority fee per transaction (alias priorityFee, as PumpPortal's priorityFee), 0 or more, at most PRIORITY_FEE_MAX_SOL; turned into the compute-unit price that makes the transaction's compute-unit limit pay exactly this. Default: the configured price. */
+                    priority_fee?: string | number;
+                    /** @description SOL of relay tip per transaction, positive, at most TIP_MAX_SOL (on a bundle: the bundle's tip, alias of bundleTip). Default: the configured relay tip. */
+                    tip?: string | number;
                 };
             };
         };
@@ -3968,6 +4020,8 @@ export interface operations {
                         signature: string;
                         confirmed: boolean;
                         confirmation_status: string | null;
+                        /** @description Present when the body carried fields this endpoint does not read, one `unknown field "<name>" ignored` each (with STRICT_FIELDS=true such a body is a 400 instead) */
+                        warnings?: string[];
                     } | {
                         /** @enum {boolean} */
                         dry_run: true;
@@ -4013,6 +4067,12 @@ export interface operations {
                                 logs: string[];
                             } | null;
                         }[];
+                        /** @description the request's own priority_fee per transaction, when it set one (issue 22) */
+                        priority_fee_lamports?: string;
+                        /** @description the request's own tip per transaction, when it set one */
+                        tip_lamports?: string;
+                        /** @description Present when the body carried fields this endpoint does not read, one `unknown field "<name>" ignored` each (with STRICT_FIELDS=true such a body is a 400 instead) */
+                        warnings?: string[];
                     };
                 };
             };
@@ -4222,6 +4282,10 @@ export interface operations {
                     confirm?: boolean;
                     /** @description Resolve, read, quote, check policies and simulate, then answer what would be sent without sending or recording anything (true or false, or the strings "true"/"false"; default false). */
                     dry_run?: boolean;
+                    /** @description SOL of priority fee per transaction (alias priorityFee, as PumpPortal's priorityFee), 0 or more, at most PRIORITY_FEE_MAX_SOL; turned into the compute-unit price that makes the transaction's compute-unit limit pay exactly this. Default: the configured price. */
+                    priority_fee?: string | number;
+                    /** @description SOL of relay tip per transaction, positive, at most TIP_MAX_SOL (on a bundle: the bundle's tip, alias of bundleTip). Default: the configured relay tip. */
+                    tip?: string | number;
                 };
             };
         };
@@ -4250,6 +4314,8 @@ export interface operations {
                             /** @description minimum token atomic units requested */
                             expected_output: string;
                         };
+                        /** @description Present when the body carried fields this endpoint does not read, one `unknown field "<name>" ignored` each (with STRICT_FIELDS=true such a body is a 400 instead) */
+                        warnings?: string[];
                     } | {
                         /** @enum {boolean} */
                         dry_run: true;
@@ -4295,6 +4361,12 @@ export interface operations {
                                 logs: string[];
                             } | null;
                         }[];
+                        /** @description the request's own priority_fee per transaction, when it set one (issue 22) */
+                        priority_fee_lamports?: string;
+                        /** @description the request's own tip per transaction, when it set one */
+                        tip_lamports?: string;
+                        /** @description Present when the body carried fields this endpoint does not read, one `unknown field "<name>" ignored` each (with STRICT_FIELDS=true such a body is a 400 instead) */
+                        warnings?: string[];
                     };
                 };
             };
@@ -4509,6 +4581,10 @@ export interface operations {
                     confirm?: boolean;
                     /** @description Resolve, read, quote, check policies and simulate, then answer what would be sent without sending or recording anything (true or false, or the strings "true"/"false"; default false). */
                     dry_run?: boolean;
+                    /** @description SOL of priority fee per transaction (alias priorityFee, as PumpPortal's priorityFee), 0 or more, at most PRIORITY_FEE_MAX_SOL; turned into the compute-unit price that makes the transaction's compute-unit limit pay exactly this. Default: the configured price. */
+                    priority_fee?: string | number;
+                    /** @description SOL of relay tip per transaction, positive, at most TIP_MAX_SOL (on a bundle: the bundle's tip, alias of bundleTip). Default: the configured relay tip. */
+                    tip?: string | number;
                 };
             };
         };
@@ -4537,6 +4613,8 @@ export interface operations {
                         confirmed: boolean;
                         /** @enum {string|null} */
                         confirmation_status: "confirmed" | "finalized" | null;
+                        /** @description Present when the body carried fields this endpoint does not read, one `unknown field "<name>" ignored` each (with STRICT_FIELDS=true such a body is a 400 instead) */
+                        warnings?: string[];
                     } | {
                         /** @enum {boolean} */
                         dry_run: true;
@@ -4582,6 +4660,12 @@ export interface operations {
                                 logs: string[];
                             } | null;
                         }[];
+                        /** @description the request's own priority_fee per transaction, when it set one (issue 22) */
+                        priority_fee_lamports?: string;
+                        /** @description the request's own tip per transaction, when it set one */
+                        tip_lamports?: string;
+                        /** @description Present when the body carried fields this endpoint does not read, one `unknown field "<name>" ignored` each (with STRICT_FIELDS=true such a body is a 400 instead) */
+                        warnings?: string[];
                     };
                 };
             };
