@@ -49,7 +49,10 @@ describe("per-request priority fee and tip (issue 22)", () => {
     expect(plainFee).not.toBe(5_000n + 123_456n);
     expect(await tipsPaid(own.signature)).toBe(250_000n);
     // Recorded beside the compute-unit price the record keeps.
-    const rec = await e2e.get(apiKey, `/v1/executions/${String(own.execution_id)}`);
+    const rec = await e2e.get(
+      apiKey,
+      `/v1/executions/${String((own as unknown as { execution_id: string }).execution_id)}`,
+    );
     expect(rec.json()).toMatchObject({
       request: { priority_fee_lamports: "123456", tip_lamports: "250000" },
     });
