@@ -17,7 +17,10 @@ export interface StartMessage {
 }
 
 /** Sends `step` to the parent when there is an IPC channel to it. */
-export function reportStart(step: StartStep, send = process.send?.bind(process)): void {
+export function reportStart(
+  step: StartStep,
+  send: ((message: StartMessage) => unknown) | undefined = process.send?.bind(process),
+): void {
   const message: StartMessage = { lasertradeStart: step };
   // A parent that went away makes send throw; the service does not depend on anyone reading its progress.
   try {
