@@ -75,7 +75,7 @@ describe("README code blocks run as written (issue 22)", () => {
         expect([SERVICE, LOCALNET], `README line ${b.line}`).toContain(url);
   });
 
-  it("the shell blocks: setup, wallets, funding, a token, buy, sell, history, an idempotent buy", async () => {
+  it("the shell blocks: setup, wallets (create, default, delink), funding, a token, buy, sell, history, an idempotent buy", async () => {
     const sh = blocks.filter((b) => b.lang === "sh");
     const script = [
       "set -euo pipefail",
@@ -90,6 +90,7 @@ describe("README code blocks run as written (issue 22)", () => {
     expect(r.stdout).toMatch(/"action":"buy".*"confirmed":true/);
     expect(r.stdout).toMatch(/"action":"sell".*"confirmed":true/);
     expect(r.stdout).toMatch(/"executions":\[\{"id"/);
+    expect(r.stdout).toContain(`{"ok":true}`);
   }, 120_000);
 
   it("the From-code TypeScript sample type-checks and runs: it funds its wallet, buys and sells", async () => {
