@@ -6,9 +6,9 @@
  * curl failing on any HTTP error; the TypeScript block is type-checked, then run with tsx as its own module.
  */
 import { execFile } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import type { E2e } from "../helpers/e2e.js";
 import { startListeningE2e } from "../helpers/sandbox-e2e.js";
 
@@ -100,6 +100,7 @@ describe("README code blocks run as written (issue 22)", () => {
     mkdirSync(dir, { recursive: true });
     const file = `${dir}/from-code-${process.pid}.mts`;
     writeFileSync(file, at(ts.code));
+    onTestFinished(() => rmSync(file, { force: true }));
 
     const check = await exec(`${root}node_modules/.bin/tsc`, [
       "--noEmit",
