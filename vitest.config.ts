@@ -6,6 +6,10 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "forks",
+    // Vitest's default on 2 cores is one worker, which leaves a core idle while a file waits on its
+    // localnet slots and child processes; two keep both busy (PostgreSQL tests use a schema per file).
+    maxWorkers: 2,
+    minWorkers: 1,
     // Issue 23: every answer of a test app must match the OpenAPI document (test/helpers/openapi-validate.ts).
     setupFiles: ["test/helpers/openapi-setup.ts"],
   },
