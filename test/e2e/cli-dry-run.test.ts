@@ -89,9 +89,10 @@ describe("lasertrade --dry-run", () => {
       ["split", dest],
       ["consolidate", wallet, "--from", second],
     ];
-    for (const args of commands) {
-      const label = args[0]!;
-      const r = await cli(apiKey, [...args, "--dry-run"]);
+    // Concurrently: dry runs write nothing, and each CLI run is mostly a node start.
+    const runs = await Promise.all(commands.map((args) => cli(apiKey, [...args, "--dry-run"])));
+    for (const [i, r] of runs.entries()) {
+      const label = commands[i]![0]!;
       expect(r.code, `${label}: ${r.stderr}`).toBe(0);
       const answer = JSON.parse(r.stdout) as DryRunAnswer;
       expect(answer.dry_run, label).toBe(true);
