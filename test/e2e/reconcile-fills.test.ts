@@ -33,10 +33,27 @@ const pass = (withFills: boolean) =>
     leaseMs: 60_000,
   });
 
+/**
+ * A read of the test's own web3.js connection, tried up to three times: on a machine loaded by parallel test
+ * files its first request has failed with `fetch failed` before any trade was sent (a harness hiccup, not
+ * what this test measures).
+ */
+async function read<T>(f: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await f();
+    } catch (e) {
+      if (attempt >= 3 || !String(e).includes("fetch failed")) throw e;
+    }
+  }
+}
+const sol = (wallet: string) => read(() => e2e.balance(wallet));
+const tokens = (wallet: string, mint: string) => read(() => e2e.tokenBalance(wallet, mint));
+
 /** Sends a confirm-off trade, lets it land, reconciles; returns the execution and the chain's own changes. */
 async function reconciledTrade(apiKey: string, wallet: string, mint: string, body: Record<string, unknown>) {
-  const solBefore = await e2e.balance(wallet);
-  const tokensBefore = await e2e.tokenBalance(wallet, mint);
+  const solBefore = await sol(wallet);
+  const tokensBefore = await tokens(wallet, mint);
   const res = await e2e.post(apiKey, "/v1/trades/execute", {
     mint,
     simulate: false,
@@ -53,8 +70,8 @@ async function reconciledTrade(apiKey: string, wallet: string, mint: string, bod
   const execution = (await e2e.get(apiKey, `/v1/executions/${id}`)).json<Execution>();
   return {
     execution,
-    solChange: (await e2e.balance(wallet)) - solBefore,
-    tokenChange: (await e2e.tokenBalance(wallet, mint)) - tokensBefore,
+    solChange: (await sol(wallet)) - solBefore,
+    tokenChange: (await tokens(wallet, mint)) - tokensBefore,
   };
 }
 
