@@ -39,6 +39,7 @@ function perfTables(file: string, trades: number, top: number): string {
     const m = /^\s+(\d+)\s+\[.\]\s+(.*)$/.exec(line);
     if (m) rows.push({ ns: Number(m[1]), sym: m[2]!.trim() });
   }
+  rows.sort((a, b) => b.ns - a.ns);
   const total = rows.reduce((a, r) => a + r.ns, 0);
   const bucket = new Map<string, number>();
   for (const r of rows) {
