@@ -8,6 +8,7 @@ import { isoNoZone, kyselyExecutions } from "./kysely-executions.js";
 import { kyselyIdempotency } from "./kysely-idempotency.js";
 import { kyselyRateCounters } from "./kysely-rate-counters.js";
 import type { ApiKeysTable, Database, WalletsTable } from "./schema.js";
+import { compiledOnce } from "./compiled-once.js";
 import {
   DuplicateWalletError,
   WalletLimitError,
@@ -83,6 +84,18 @@ export function kyselyStore(
       .where("is_default", "=", 1)
       .execute();
   }
+
+  // Every trade naming its wallet looks it up: compiled once (findKeyWallet's query, outside a transaction).
+  const walletOfKey = compiledOnce(
+    db,
+    ["apiKeyId", "publicKey"],
+    (a: { apiKeyId: number; publicKey: string }) =>
+      db
+        .selectFrom("wallets")
+        .selectAll()
+        .where("api_key_id", "=", a.apiKeyId)
+        .where("public_key", "=", a.publicKey),
+  );
 
   // One key's wallet by public key; inside a transaction pass `trx` so the read sees the key's lock.
   function findKeyWallet(
@@ -189,7 +202,7 @@ export function kyselyStore(
     },
 
     async findWallet(apiKeyId, publicKey) {
-      const r = await findKeyWallet(db, apiKeyId, publicKey);
+      const r = (await walletOfKey({ apiKeyId, publicKey }))[0];
       return r === undefined ? undefined : toWallet(r);
     },
 
