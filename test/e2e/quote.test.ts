@@ -145,8 +145,19 @@ describe("GET /v1/quote on the bonding curve", () => {
   it("SOL buy, token buy and sell: the quote is what the trade then moves, fees where they land", async () => {
     const { apiKey, wallet } = await e2e.setup();
     const { mint, creator } = e2e.localnet.admin.createToken();
-    // The wallet's first buy creates its token and volume accounts (rent), and funds the creator vault.
-    await trade(apiKey, { action: "buy", mint, amount: "0.01" });
+    // The wallet's first buy creates its token and volume accounts (rent), and the creator vault if no coin
+    // of this creator was bought yet. The fill counts every account the transaction created as rent: a new
+    // creator vault's balance (the creator fee plus the rent top-up the trader pays) with it. So a first buy's
+    // trade_sol_lamports is the quote's sol_in less the creator fee exactly when the vault was created.
+    const vault = creatorVaultAddress(new PublicKey(creator)).toBase58();
+    const vaultIsNew = (await e2e.balance(vault)) === 0n;
+    const first = await quote(apiKey, { mint, side: "buy", amount: "0.01" });
+    const firstTrade = await trade(apiKey, { action: "buy", mint, amount: "0.01" });
+    expect(firstTrade.fill.token_change).toBe(first.tokens_out);
+    expect(BigInt(firstTrade.fill.rent_lamports)).toBeGreaterThan(0n);
+    expect(BigInt(firstTrade.fill.trade_sol_lamports)).toBe(
+      BigInt(first.sol_in_lamports!) - (vaultIsNew ? fee(first, "creator_fee_lamports") : 0n),
+    );
 
     const [buy, bought] = await quoteThenTrade(apiKey, { mint, side: "buy", amount: "0.3", slippage: "3" });
     expect(buy).toMatchObject({
@@ -166,7 +177,6 @@ describe("GET /v1/quote on the bonding curve", () => {
     const meta = await metaOf(bought.signature);
     const venueSol = BigInt(buy.sol_in_lamports!) - fee(buy, "total_fee_lamports");
     expect(lamportDelta(meta, bondingCurveAddress(new PublicKey(mint)).toBase58())).toBe(venueSol);
-    const vault = creatorVaultAddress(new PublicKey(creator)).toBase58();
     expect(lamportDelta(meta, vault)).toBe(fee(buy, "creator_fee_lamports"));
     expect(fee(buy, "total_fee_lamports")).toBe(
       fee(buy, "protocol_fee_lamports") + fee(buy, "creator_fee_lamports"),
