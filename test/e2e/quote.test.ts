@@ -36,6 +36,7 @@ interface Quote {
     total_fee_lamports: string;
   };
   state_source: string;
+  state_slot: number;
 }
 
 interface Fill {
@@ -240,8 +241,11 @@ describe("GET /v1/quote on launchswap", () => {
     const { pool } = e2e.localnet.admin.migrate(mint);
     await trade(apiKey, { action: "buy", mint, amount: "0.01" });
 
+    // Naming the pool gives the same quote as routing to it.
+    const { state_slot: _s, ...explicit } = await quote(apiKey, { mint, side: "buy", amount: "0.2", pool });
     const [buy, bought] = await quoteThenTrade(apiKey, { mint, side: "buy", amount: "0.2" });
     expect(buy).toMatchObject({ venue: "launchswap", pool, slippage_bps: 200 });
+    expect(buy).toMatchObject(explicit);
     expect(BigInt(buy.fees.lp_fee_lamports!)).toBeGreaterThan(0n);
     const meta = await metaOf(bought.signature);
     const wsol = wsolDeltas(meta);
