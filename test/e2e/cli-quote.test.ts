@@ -65,24 +65,23 @@ describe("lasertrade quote", () => {
       return rest;
     };
 
-    const buy = await cli(["buy", "0.05"]);
+    // Nothing is written: the commands run side by side (each is a node start).
+    const [buy, tokens, sell, side, percent] = await Promise.all([
+      cli(["buy", "0.05"]),
+      cli(["buy", "1000000", "--tokens", "--slippage", "5"]),
+      cli(["sell", "1000000"]),
+      run(["quote", mint, "hold", "1"]),
+      run(["quote", mint, "sell", "50%"]),
+    ]);
     expect(buy).toEqual(await http("side=buy&amount=0.05"));
     expect(buy).toMatchObject({ venue: "bonding_curve", side: "buy", amount: "0.05", slippage_bps: 200 });
     expect(BigInt(buy.tokens_out as string)).toBeGreaterThan(0n);
-
-    const tokens = await cli(["buy", "1000000", "--tokens", "--slippage", "5"]);
     expect(tokens).toEqual(await http("side=buy&amount=1000000&denominated_in_sol=false&slippage=5"));
     expect(tokens).toMatchObject({ tokens_out: "1000000", slippage_bps: 500 });
-
-    const sell = await cli(["sell", "1000000"]);
     expect(sell).toEqual(await http("side=sell&amount=1000000"));
     expect(sell.tokens_in).toBe("1000000");
-
-    const side = await run(["quote", mint, "hold", "1"]);
     expect(side.code).toBe(1);
     expect(side.stderr).toContain("side must be buy or sell");
-
-    const percent = await run(["quote", mint, "sell", "50%"]);
     expect(percent.code).toBe(1);
     expect(percent.stderr).toContain(TRADE_RULES.quotePercent);
   });
