@@ -27,6 +27,7 @@ import { installHardening, serverTimeouts, type RequestCounter } from "./hardeni
 import { setupRoutes } from "./setup.js";
 import { solRoutes } from "./sol.js";
 import { tradeRoutes } from "./trades.js";
+import { quoteRoutes } from "./quote.js";
 import { walletRoutes } from "./wallets.js";
 import { balanceRoutes } from "./balances.js";
 import { tokenRoutes } from "./tokens.js";
@@ -217,6 +218,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
   watchRoutes(app, { warm });
   tradeRoutes(app, { ...deps, ...(warm !== undefined ? { venues: warm.venues } : {}) });
+  // Issue 22: quotes read (and warm) the trade's state the same way.
+  quoteRoutes(app, { ...deps, ...(warm !== undefined ? { venues: warm.venues } : {}) });
   cashbackRoutes(app, deps);
   solRoutes(app, deps);
   tokenRoutes(app, deps);
