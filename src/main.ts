@@ -132,6 +132,10 @@ async function main(): Promise<void> {
         clock: () => new Date(),
         owner: randomUUID(),
         allowPrivate: config.sandbox || config.webhookAllowPrivate,
+        // WEBHOOK_RETRY_DELAYS_MS / WEBHOOK_TIMEOUT_MS / WEBHOOK_LEASE_MARGIN_MS: shortened only by tests and soak runs.
+        ...(config.webhookRetryDelaysMs !== undefined ? { delays: config.webhookRetryDelaysMs } : {}),
+        timeoutMs: config.webhookTimeoutMs,
+        leaseMarginMs: config.webhookLeaseMarginMs,
         onError: (e) =>
           logger.warn({ err: { message: (e as Error).message } }, "webhook delivery pass failed"),
       }),
