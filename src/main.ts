@@ -88,7 +88,10 @@ async function main(): Promise<void> {
         "previous master keys loaded",
       );
     const vault = createVault(master, previous);
-    const store = await openStore(config.databaseUrl, config.dataDir);
+    // REDIS_URL: event wake-ups between processes over Redis pub/sub (PostgreSQL LISTEN/NOTIFY without it).
+    const store = await openStore(config.databaseUrl, config.dataDir, {
+      ...(config.redisUrl !== undefined ? { redisUrl: config.redisUrl } : {}),
+    });
     cleanups.push(() => store.close());
     await verifyVault(vault, store);
 

@@ -39,6 +39,7 @@ const reports = await runSoak({
     ? { serviceEnv: { RPC_TIMEOUT_MS: argValue("rpc-timeout-ms")! } }
     : {}),
   log: (line) => process.stderr.write(`${line}\n`),
+  onReport: (r) => process.stderr.write(`${toMarkdown([r])}\n`),
 });
 const seconds = (performance.now() - t0) / 1000;
 console.log(

@@ -73,6 +73,8 @@ export interface SoakOptions {
   serviceEnv?: Record<string, string>;
   /** Progress lines. */
   log?: (line: string) => void;
+  /** Each scenario's report as soon as it is done (a long run keeps what it measured if a later one fails). */
+  onReport?: (report: ScenarioReport) => void;
 }
 
 const CONFIRM_TIMEOUT_MS = 3_000;
@@ -97,6 +99,11 @@ export async function runSoak(o: SoakOptions): Promise<ScenarioReport[]> {
     ...(o.redisUrl !== undefined ? { redisUrl: o.redisUrl } : {}),
   };
   const reports: ScenarioReport[] = [];
+  const push = reports.push.bind(reports);
+  reports.push = (...items: ScenarioReport[]): number => {
+    items.forEach((r) => o.onReport?.(r));
+    return push(...items);
+  };
   const s = o.sizes;
 
   if (want("a") || want("b")) {
