@@ -78,6 +78,7 @@ export function kyselyStore(
         };
   const events = kyselyEvents(
     db,
+    dialect,
     bus,
     listen === undefined ? undefined : () => (stopListening = listen(bus)),
   );
