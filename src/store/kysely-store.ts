@@ -42,6 +42,13 @@ function toWallet(r: Selectable<WalletsTable>): WalletRecord {
 export interface StoreEventOptions {
   /** Listens to other processes' events (PostgreSQL LISTEN) into the bus; returns its stop function. */
   listen?: (bus: WakeBus) => () => Promise<void>;
+  /**
+   * Tells other processes about this process's execution writes (Redis pub/sub); unset when the database does
+   * it itself (the PostgreSQL trigger's NOTIFY) or there is no other process (SQLite).
+   */
+  publish?: (apiKeyId: number | undefined) => void;
+  /** Closes what `publish` holds open. */
+  close?: () => Promise<void>;
 }
 
 /** Builds a Store over an open, migrated Kysely instance; `destroy` closes the pool/file. */
@@ -58,6 +65,18 @@ export function kyselyStore(
   const bus = createWakeBus();
   let stopListening: (() => Promise<void>) | undefined;
   const listen = eventOptions.listen;
+  const publish = eventOptions.publish;
+  // This process's own writes: wake local readers, and tell the other processes when a publisher is set.
+  const writesBus: WakeBus =
+    publish === undefined
+      ? bus
+      : {
+          on: (l) => bus.on(l),
+          emit(apiKeyId) {
+            bus.emit(apiKeyId);
+            publish(apiKeyId);
+          },
+        };
   const events = kyselyEvents(
     db,
     dialect,
@@ -145,7 +164,7 @@ export function kyselyStore(
 
   const store: Store = {
     dialect,
-    ...wakingExecutionWrites(kyselyExecutions(db, dialect, clock, executionWriter), bus),
+    ...wakingExecutionWrites(kyselyExecutions(db, dialect, clock, executionWriter), writesBus),
     ...events,
     ...kyselyWebhooks(db, dialect),
     ...kyselyIdempotency(db),
@@ -334,6 +353,7 @@ export function kyselyStore(
 
     async close() {
       if (stopListening !== undefined) await stopListening();
+      if (eventOptions.close !== undefined) await eventOptions.close();
       await db.destroy();
     },
   };

@@ -38,6 +38,8 @@ export interface WebhookWorkerDeps {
   delays?: readonly number[];
   /** Per-attempt timeout (default 10 s). */
   timeoutMs?: number;
+  /** How long a claimed delivery's lease outlives its attempt's timeout (default 20 s). */
+  leaseMarginMs?: number;
 }
 
 const FANOUT_BATCH = 500;
@@ -108,7 +110,8 @@ export async function sendDueOnce(deps: WebhookWorkerDeps, enabled?: WebhookReco
   const timeoutMs = deps.timeoutMs ?? 10_000;
   const nowMs = deps.clock().getTime();
   // The lease outlives one attempt (timeout) with room to write the outcome.
-  const due = await deps.store.claimDueDeliveries(deps.owner, nowMs, nowMs + timeoutMs + 20_000, SEND_BATCH);
+  const lease = nowMs + timeoutMs + (deps.leaseMarginMs ?? 20_000);
+  const due = await deps.store.claimDueDeliveries(deps.owner, nowMs, lease, SEND_BATCH);
   if (due.length === 0) return report;
   const webhooks = new Map((enabled ?? (await deps.store.listEnabledWebhooks())).map((w) => [w.id, w]));
   await Promise.all(
