@@ -94,7 +94,10 @@ async function main(): Promise<void> {
     const dbPath = isPg ? "PostgreSQL" : sqliteTarget(config.databaseUrl, config.dataDir).path;
     // A SQLite file that exists before opening was kept from an earlier run (issue 22: the sandbox says so).
     const existingDb = !isPg && dbPath !== ":memory:" && existsSync(dbPath);
-    const store = await openStore(config.databaseUrl, config.dataDir);
+    // REDIS_URL: event wake-ups between processes over Redis pub/sub (PostgreSQL LISTEN/NOTIFY without it).
+    const store = await openStore(config.databaseUrl, config.dataDir, {
+      ...(config.redisUrl !== undefined ? { redisUrl: config.redisUrl } : {}),
+    });
     cleanups.push(() => store.close());
     await verifyVault(vault, store);
     reportStart({ step: "database", path: dbPath, existing: isPg || existingDb });
@@ -146,6 +149,10 @@ async function main(): Promise<void> {
         clock: () => new Date(),
         owner: randomUUID(),
         allowPrivate: config.sandbox || config.webhookAllowPrivate,
+        // WEBHOOK_RETRY_DELAYS_MS / WEBHOOK_TIMEOUT_MS / WEBHOOK_LEASE_MARGIN_MS: shortened only by tests and soak runs.
+        ...(config.webhookRetryDelaysMs !== undefined ? { delays: config.webhookRetryDelaysMs } : {}),
+        timeoutMs: config.webhookTimeoutMs,
+        leaseMarginMs: config.webhookLeaseMarginMs,
         onError: (e) =>
           logger.warn({ err: { message: (e as Error).message } }, "webhook delivery pass failed"),
       }),

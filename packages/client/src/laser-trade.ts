@@ -173,6 +173,20 @@ export class LaserTrade {
         }),
       );
     },
+    /**
+     * Prices a buy or sell without a wallet (GET /v1/quote): venue, tokens and lamports in and out, slippage
+     * bounds, each fee and the price impact. `amount` as in buy/sell: SOL for a buy (bigint: lamports) unless
+     * denominated_in_sol is false, token atomic units for a sell (no percentages: they need a wallet).
+     */
+    quote: (input: T.QuoteInput): Promise<T.QuoteResult> => {
+      const inSol = input.side === "buy" && input.denominated_in_sol !== false;
+      const query = defined({
+        ...input,
+        amount: inSol ? solText(input.amount) : unitsText(input.amount),
+        slippage: optional(input.slippage, String),
+      });
+      return unwrap(this.http.GET("/v1/quote", { params: { query }, parseAs: "text" }));
+    },
     /** Sells a token: `amount` in token atomic units, or a percentage text such as "100%". */
     sell: (input: T.SellInput, options: T.CallOptions = {}): Promise<T.TradeResult> =>
       unwrap(
