@@ -9,7 +9,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description GET /healthz */
+        /**
+         * Liveness: the process is up
+         * @description Liveness: the process is up
+         */
         get: operations["getHealthz"];
         put?: never;
         post?: never;
@@ -26,7 +29,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description GET /readyz */
+        /**
+         * Readiness: the database answers (503 while it does not)
+         * @description Readiness: the database answers (503 while it does not)
+         */
         get: operations["getReadyz"];
         put?: never;
         post?: never;
@@ -715,7 +721,338 @@ export interface paths {
 }
 export type webhooks = Record<string, never>;
 export interface components {
-    schemas: never;
+    schemas: {
+        /** @description An error answer: `detail` says what went wrong */
+        Error: {
+            /** @description what went wrong, in words (the spec's exact texts) */
+            detail: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description An unexpected error; request_id names it in the service log */
+        ServerError: {
+            /** @description what went wrong, in words (the spec's exact texts) */
+            detail: string;
+            /** @description the request's id in the service log */
+            request_id?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
+        Refusal: {
+            /** @description what went wrong, in words (the spec's exact texts) */
+            detail: string;
+            /** @description scope, wallet, frozen, root, expired, or the policy field that refused the request */
+            rule?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A managed wallet (public metadata only) */
+        Wallet: {
+            /** @description the wallet's id within this service */
+            id: number;
+            /** @description the wallet's address (base58) */
+            public_key: string;
+            /**
+             * @description always active (delinked wallets are gone)
+             * @enum {string}
+             */
+            status: "active";
+            /** @description true for the key's default wallet (used when a request names none) */
+            is_default: boolean;
+            /** @description ISO 8601 UTC without zone suffix */
+            created_at: string;
+        };
+        /** @description A wallet just created, with its secret key (shown once: store it) */
+        NewWallet: {
+            /** @description the wallet's id within this service */
+            id: number;
+            /** @description the wallet's address (base58) */
+            public_key: string;
+            /**
+             * @description always active (delinked wallets are gone)
+             * @enum {string}
+             */
+            status: "active";
+            /** @description true for the key's default wallet (used when a request names none) */
+            is_default: boolean;
+            /** @description ISO 8601 UTC without zone suffix */
+            created_at: string;
+            /** @description the wallet's secret key, base58 (shown once) */
+            private_key_base58: string;
+            /**
+             * @description how private_key_base58 is encoded
+             * @enum {string}
+             */
+            private_key_format: "base58_64_byte_secret_key";
+        };
+        /** @description One recorded execution of this key: what was asked, what was sent and how it ended */
+        Execution: {
+            /** @description the execution id (GET /v1/executions/{id}) */
+            id: string;
+            /**
+             * @description which endpoint ran it
+             * @enum {string}
+             */
+            kind: "trade" | "create" | "bundle" | "claim" | "consolidate" | "transfer" | "split";
+            /** @description the primary wallet (trader, creator, source or destination) */
+            wallet: string;
+            /** @description the managed wallets involved */
+            wallets?: string[];
+            /** @description transaction signatures, in send order (one per bundle leg) */
+            signatures: string[];
+            /** @description the relay's bundle id; null outside bundles */
+            bundle_id?: string | null;
+            /**
+             * @description pending: recorded, outcome not known yet; submitted: sent without a verdict; timeout: the wait ended first (these three are open: reconciliation moves them to a final status); confirmed; finalized; failed; expired: the blockhash expired without the transaction landing
+             * @enum {string}
+             */
+            status: "pending" | "submitted" | "confirmed" | "finalized" | "failed" | "timeout" | "expired";
+            /** @description processed, confirmed or finalized as last seen on chain; null when not seen */
+            confirmation_status?: string | null;
+            /** @description summary of the request body as the service understood it */
+            request?: unknown;
+            /** @description the answer the endpoint gave, once it gave one */
+            response?: unknown;
+            /** @description why it failed (a detail and what is known), when it failed */
+            error?: unknown;
+            /** @description milliseconds per phase, when measured */
+            timings?: unknown;
+            /** @description the Idempotency-Key of the request that recorded it, if it had one */
+            idempotency_key?: string | null;
+            /** @description priority fee the transaction carried, micro-lamports per compute unit (highest of a bundle's legs); null on older records */
+            compute_unit_price_micro_lamports?: string | null;
+            /** @description ISO 8601 UTC: when it was recorded */
+            created_at: string;
+            /** @description ISO 8601 UTC: its last status change */
+            updated_at?: string;
+        };
+        /** @description what the confirmed transaction moved for the wallet, read from the chain's balance changes (null: not readable yet; absent: not confirmed) */
+        Fill: {
+            /** @description post minus pre lamports of the wallet (negative when it spent) */
+            sol_change_lamports: string;
+            /** @description transaction fee paid (base + priority) */
+            fee_lamports: string;
+            /** @description lamports the relay tip accounts received */
+            tip_lamports: string;
+            /** @description rent of accounts the transaction created (e.g. the token account) */
+            rent_lamports: string;
+            /** @description SOL the trade itself spent (buy) or received (sell), fee, tip and rent excluded */
+            trade_sol_lamports: string;
+            /** @description post minus pre token atomic units of the wallet for the mint */
+            token_change: string;
+        } | null;
+        /** @description An execution event: an execution of this key changed status */
+        Event: {
+            /** @description per-account, increasing; the stream cursor (Last-Event-ID, ?after=) */
+            id: number;
+            /** @description execution.<status>, e.g. execution.confirmed */
+            type: string;
+            /** @description the execution (GET /v1/executions/{id}) */
+            execution_id: string;
+            /**
+             * @description which endpoint ran the execution
+             * @enum {string}
+             */
+            kind: "trade" | "create" | "bundle" | "claim" | "consolidate" | "transfer" | "split";
+            /** @description the managed wallets involved */
+            wallets: string[];
+            /** @description its transaction signatures */
+            signatures: string[];
+            /** @description the execution's new status (as in Execution.status) */
+            status: string;
+            /** @description why it failed, when the status is failed; null otherwise */
+            error: unknown;
+            /** @description ISO 8601 UTC: when the event was recorded */
+            created_at: string;
+        };
+        /** @description An API key of the account (never its secret) */
+        Key: {
+            /** @description the key id (/v1/keys/{id}) */
+            id: number;
+            /** @description the name given at creation */
+            name: string;
+            /** @description true for the account's root key (from setup) */
+            root: boolean;
+            /** @description what the key may do */
+            scopes: ("read" | "trade" | "create" | "transfer" | "wallets" | "keys")[];
+            /** @description the only wallets the key may use; null = every wallet of the account */
+            wallets: string[] | null;
+            /** @description ISO 8601: the key is refused after it; null = never */
+            expires_at: string | null;
+            /** @description true while every request of the key is refused */
+            frozen: boolean;
+            policy: components["schemas"]["Policy"];
+            /** @description ISO 8601 UTC */
+            created_at: string;
+        };
+        /** @description A key just created, with its api_key (shown once: store it) */
+        NewKey: {
+            /** @description the key id (/v1/keys/{id}) */
+            id: number;
+            /** @description the name given at creation */
+            name: string;
+            /** @description true for the account's root key (from setup) */
+            root: boolean;
+            /** @description what the key may do */
+            scopes: ("read" | "trade" | "create" | "transfer" | "wallets" | "keys")[];
+            /** @description the only wallets the key may use; null = every wallet of the account */
+            wallets: string[] | null;
+            /** @description ISO 8601: the key is refused after it; null = never */
+            expires_at: string | null;
+            /** @description true while every request of the key is refused */
+            frozen: boolean;
+            policy: components["schemas"]["Policy"];
+            /** @description ISO 8601 UTC */
+            created_at: string;
+            /** @description the key's secret, sent as x-api-key (shown once) */
+            api_key: string;
+        };
+        /** @description Limits on what a key may do; an absent field is no limit ({} = none) */
+        Policy: {
+            /** @description SOL; a request moving more is refused */
+            max_sol_per_execution?: string;
+            /** @description SOL over a rolling 24 h: amounts, fees, tips, priority fees and rent spent through this key */
+            max_sol_per_24h?: string;
+            /** @description lamports per transaction */
+            max_priority_fee_lamports?: string;
+            /** @description lamports per request */
+            max_tip_lamports?: string;
+            /** @description only trades on these venues */
+            venues?: ("bonding_curve" | "launchswap")[];
+            /** @description only these mints may be traded */
+            mints_allow?: string[];
+            /** @description these mints may not be traded */
+            mints_deny?: string[];
+            /** @description addresses outside the account's own wallets that transfer/consolidate/split may pay */
+            destinations_allow?: string[];
+        };
+        /** @description A webhook endpoint (never its signing secret) */
+        Webhook: {
+            /** @description the webhook id (/v1/webhooks/{id}) */
+            id: string;
+            /** @description where deliveries are POSTed */
+            url: string;
+            /** @description event types delivered; ["*"] = all */
+            types: string[];
+            /** @description only events involving one of these wallets; null = all */
+            wallets: string[] | null;
+            /** @description true when deliveries stopped (see disabled_reason) */
+            disabled: boolean;
+            /** @description why deliveries stopped; null while enabled */
+            disabled_reason: string | null;
+            /** @description ISO 8601 UTC */
+            created_at: string;
+        };
+        /** @description One event's delivery to a webhook endpoint, with its attempts */
+        WebhookDelivery: {
+            /** @description the delivery id */
+            id: string;
+            /** @description the webhook it goes to */
+            webhook_id: string;
+            /** @description the webhook-id header: the event id (test_... for a test), the same on every attempt */
+            message_id: string;
+            /** @description the event type, e.g. execution.confirmed or webhook.test */
+            type: string;
+            /**
+             * @description pending: attempts remain; delivered: a 2xx came back; failed: attempts exhausted
+             * @enum {string}
+             */
+            status: "pending" | "delivered" | "failed";
+            /** @description attempts made so far */
+            attempts: number;
+            /** @description ISO 8601 UTC of the next attempt; null when none */
+            next_attempt_at: string | null;
+            /** @description HTTP status of the last attempt; null when it got no answer (or none was made) */
+            last_status_code: number | null;
+            /** @description why the last attempt failed; null otherwise */
+            last_error: string | null;
+            /** @description ISO 8601 UTC */
+            created_at: string;
+            /** @description ISO 8601 UTC of the last attempt or change */
+            updated_at: string;
+        };
+        /** @description The answer when the request carried "dry_run": true: nothing was sent or recorded. */
+        DryRun: {
+            /**
+             * @description always true: marks a dry run's answer
+             * @enum {boolean}
+             */
+            dry_run: true;
+            /** @description what the key's policy would say to the request */
+            policy: {
+                /** @description true when the policy would let it run */
+                allowed: boolean;
+                /** @description the policy field that would refuse the request */
+                rule: string | null;
+                /** @description the refusal text the request would get (403) */
+                detail: string | null;
+            };
+            /** @description the request summaries of the executions that would have been recorded */
+            requests: {
+                [key: string]: unknown;
+            }[];
+            /** @description the transactions it would send, in send order */
+            transactions: components["schemas"]["DryRunTransaction"][];
+        };
+        /** @description One transaction a dry run would have sent, unsigned */
+        DryRunTransaction: {
+            /** @description position in a bundle; null for one transaction */
+            leg: number | null;
+            /** @description the wallet paying the fee */
+            fee_payer: string;
+            /** @description the wallets (and new mint) that would sign */
+            signers: string[];
+            /** @description the message's static account keys */
+            accounts: string[];
+            /** @description address lookup tables the message uses */
+            lookup_tables: string[];
+            /** @description the unsigned transaction message, base64 */
+            message_base64: string;
+            /** @description the compute budget's unit limit */
+            compute_unit_limit: number;
+            /** @description the priority fee per compute unit */
+            compute_unit_price_micro_lamports: string;
+            /** @description lamports, integer text */
+            signature_fee_lamports: string;
+            /** @description lamports, integer text */
+            priority_fee_lamports: string;
+            /** @description the relay tip the transaction pays; null without one */
+            tip: {
+                /** @description the tip account */
+                account: string;
+                /** @description the tip, lamports as integer text */
+                lamports: string;
+            } | null;
+            /** @description what the endpoint would store with the execution (amounts, quote, venue) */
+            details: {
+                [key: string]: unknown;
+            } | null;
+            /** @description the RPC simulation of the transaction; null when it was not simulated */
+            simulation: {
+                /** @description true when the simulation succeeded */
+                ok: boolean;
+                /** @description the simulation's error; null when ok */
+                error: string | null;
+                /** @description compute units the simulation used */
+                units_consumed: number | null;
+                /** @description the program logs */
+                logs: string[];
+            } | null;
+        };
+        /** @description Whether the service is up (healthz) or ready (readyz) */
+        HealthStatus: {
+            /** @description ok (healthz), ready or unavailable (readyz) */
+            status?: string;
+            /** @description why it is unavailable */
+            detail?: string;
+        };
+        /** @description The mints whose venue state is kept warm */
+        WatchedMints: {
+            /** @description every watched mint (base58) */
+            watched: string[];
+        };
+    };
     responses: never;
     parameters: never;
     requestBodies: never;
@@ -733,16 +1070,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Whether the service is up (healthz) or ready (readyz) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status?: string;
-                        detail?: string;
-                    };
+                    "application/json": components["schemas"]["HealthStatus"];
                 };
             };
             /** @description The URL, query or body is malformed, or a field breaks its rule. */
@@ -751,11 +1085,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -764,11 +1094,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -779,11 +1105,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -792,12 +1114,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -811,16 +1128,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Whether the service is up (healthz) or ready (readyz) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status?: string;
-                        detail?: string;
-                    };
+                    "application/json": components["schemas"]["HealthStatus"];
                 };
             };
             /** @description The URL, query or body is malformed, or a field breaks its rule. */
@@ -829,11 +1143,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -842,11 +1152,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -857,11 +1163,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -870,24 +1172,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description Default Response */
+            /** @description Whether the service is up (healthz) or ready (readyz) */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status?: string;
-                        detail?: string;
-                    };
+                    "application/json": components["schemas"]["HealthStatus"];
                 };
             };
         };
@@ -908,7 +1202,9 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description the root API key, sent as x-api-key (shown once) */
                         api_key: string;
+                        /** @description the first (default) wallet's address */
                         wallet_public_key: string;
                         /** @description base58 64-byte secret key */
                         wallet_private_key: string;
@@ -921,37 +1217,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -960,11 +1244,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -973,11 +1253,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -986,14 +1262,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -1001,11 +1273,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -1014,12 +1282,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -1042,45 +1305,29 @@ export interface operations {
             200: {
                 headers: {
                     /** @description The next page when `limit` cut the list: `</v1/wallets?limit=N&after=ID>; rel="next"`. */
-                    Link?: unknown;
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        public_key: string;
-                        /** @enum {string} */
-                        status: "active";
-                        is_default: boolean;
-                        /** @description ISO 8601 UTC without zone suffix */
-                        created_at: string;
-                    }[];
+                    "application/json": components["schemas"]["Wallet"][];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -1089,12 +1336,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -1103,11 +1345,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -1118,11 +1356,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -1131,12 +1365,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -1157,50 +1386,31 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A wallet just created, with its secret key (shown once: store it) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        public_key: string;
-                        /** @enum {string} */
-                        status: "active";
-                        is_default: boolean;
-                        /** @description ISO 8601 UTC without zone suffix */
-                        created_at: string;
-                        private_key_base58: string;
-                        /** @enum {string} */
-                        private_key_format: "base58_64_byte_secret_key";
-                    };
+                    "application/json": components["schemas"]["NewWallet"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -1209,12 +1419,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
             /** @description The key holds MAX_WALLETS_PER_KEY wallets already. */
@@ -1223,11 +1428,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -1236,11 +1437,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -1249,11 +1446,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -1262,11 +1455,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -1277,11 +1466,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -1290,12 +1475,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -1317,47 +1497,31 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A managed wallet (public metadata only) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        public_key: string;
-                        /** @enum {string} */
-                        status: "active";
-                        is_default: boolean;
-                        /** @description ISO 8601 UTC without zone suffix */
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["Wallet"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -1366,25 +1530,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -1393,11 +1548,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -1406,11 +1557,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -1419,11 +1566,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -1434,11 +1577,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -1447,12 +1586,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -1469,21 +1603,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description A managed wallet (public metadata only) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        public_key: string;
-                        /** @enum {string} */
-                        status: "active";
-                        is_default: boolean;
-                        /** @description ISO 8601 UTC without zone suffix */
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["Wallet"];
                 };
             };
             /** @description The URL, query or body is malformed, or a field breaks its rule. */
@@ -1492,24 +1618,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -1518,25 +1636,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -1545,11 +1654,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -1558,11 +1663,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -1571,11 +1672,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -1586,11 +1683,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -1599,12 +1692,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -1628,6 +1716,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description true: the wallet is delinked */
                         ok: boolean;
                     };
                 };
@@ -1638,24 +1727,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -1664,25 +1745,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -1691,11 +1763,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -1704,11 +1772,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -1717,11 +1781,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -1732,11 +1792,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -1745,12 +1801,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -1782,63 +1833,35 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        executions: {
-                            id: string;
-                            /** @enum {string} */
-                            kind: "trade" | "create" | "bundle" | "claim" | "consolidate" | "transfer" | "split";
-                            wallet: string;
-                            wallets?: string[];
-                            signatures: string[];
-                            bundle_id?: string | null;
-                            /**
-                             * @description pending: recorded, outcome not known yet; submitted: sent without a verdict; timeout: the wait ended first (these three are open: reconciliation moves them to a final status); confirmed; finalized; failed; expired: the blockhash expired without the transaction landing
-                             * @enum {string}
-                             */
-                            status: "pending" | "submitted" | "confirmed" | "finalized" | "failed" | "timeout" | "expired";
-                            confirmation_status?: string | null;
-                            request?: unknown;
-                            response?: unknown;
-                            error?: unknown;
-                            timings?: unknown;
-                            /** @description the Idempotency-Key of the request that recorded it, if it had one */
-                            idempotency_key?: string | null;
-                            /** @description priority fee the transaction carried, micro-lamports per compute unit (highest of a bundle's legs); null on older records */
-                            compute_unit_price_micro_lamports?: string | null;
-                            created_at: string;
-                            updated_at?: string;
-                        }[];
+                        /** @description newest first */
+                        executions: components["schemas"]["Execution"][];
+                        /** @description the page size used */
                         limit: number;
+                        /** @description rows skipped */
                         offset: number;
+                        /** @description pass as ?offset= for the next page; null on the last page */
                         next_offset: number | null;
                         /** @description pass as ?after= for the next (older) page; null on the last page */
                         next_cursor: string | null;
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -1847,12 +1870,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -1861,11 +1879,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -1876,11 +1890,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -1889,12 +1899,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -1914,63 +1919,31 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description One recorded execution of this key: what was asked, what was sent and how it ended */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        kind: "trade" | "create" | "bundle" | "claim" | "consolidate" | "transfer" | "split";
-                        wallet: string;
-                        wallets?: string[];
-                        signatures: string[];
-                        bundle_id?: string | null;
-                        /**
-                         * @description pending: recorded, outcome not known yet; submitted: sent without a verdict; timeout: the wait ended first (these three are open: reconciliation moves them to a final status); confirmed; finalized; failed; expired: the blockhash expired without the transaction landing
-                         * @enum {string}
-                         */
-                        status: "pending" | "submitted" | "confirmed" | "finalized" | "failed" | "timeout" | "expired";
-                        confirmation_status?: string | null;
-                        request?: unknown;
-                        response?: unknown;
-                        error?: unknown;
-                        timings?: unknown;
-                        /** @description the Idempotency-Key of the request that recorded it, if it had one */
-                        idempotency_key?: string | null;
-                        /** @description priority fee the transaction carried, micro-lamports per compute unit (highest of a bundle's legs); null on older records */
-                        compute_unit_price_micro_lamports?: string | null;
-                        created_at: string;
-                        updated_at?: string;
-                    };
+                    "application/json": components["schemas"]["Execution"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -1979,25 +1952,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -2006,11 +1970,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -2021,11 +1981,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -2034,12 +1990,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -2053,41 +2004,31 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The mints whose venue state is kept warm */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        watched: string[];
-                    };
+                    "application/json": components["schemas"]["WatchedMints"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -2096,25 +2037,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -2123,11 +2055,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -2138,11 +2066,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -2151,38 +2075,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2203,41 +2114,31 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description The mints whose venue state is kept warm */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        watched: string[];
-                    };
+                    "application/json": components["schemas"]["WatchedMints"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -2246,25 +2147,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -2273,11 +2165,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -2286,11 +2174,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -2299,11 +2183,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -2314,11 +2194,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -2327,38 +2203,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2368,6 +2231,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the mint (base58) */
                 mint: string;
             };
             cookie?: never;
@@ -2381,34 +2245,27 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description the mint no longer watched */
                         unwatched: string;
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -2417,25 +2274,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -2444,11 +2292,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -2457,11 +2301,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -2470,11 +2310,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -2485,11 +2321,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -2498,38 +2330,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2587,20 +2406,35 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description the managed wallet that traded */
                         wallet: string;
-                        /** @enum {string} */
+                        /**
+                         * @description buy or sell
+                         * @enum {string}
+                         */
                         action: "buy" | "sell";
+                        /** @description the token mint */
                         mint: string;
+                        /** @description the amount as requested (SOL, token units or a percentage) */
                         amount: string;
+                        /** @description the amount in atomic units: lamports when denominated in SOL, token units otherwise */
                         amount_units: number;
+                        /** @description true when amount is SOL */
                         denominated_in_sol: boolean;
                         /** @description id of the execution record: GET /v1/executions/{id}, or find it with GET /v1/executions?signature= */
                         execution_id?: string;
+                        /** @description the transaction signature (base58) */
                         signature: string;
+                        /** @description true when the transaction reached confirmation_status within the wait; false: sent, outcome not known */
                         confirmed: boolean;
+                        /** @description processed, confirmed or finalized as last seen; null when not seen (or confirm: false) */
                         confirmation_status: string | null;
-                        /** @enum {string} */
+                        /**
+                         * @description where it traded: the launch bonding curve or the launchswap pool
+                         * @enum {string}
+                         */
                         venue: "bonding_curve" | "launchswap";
+                        /** @description the launchswap pool; null on the bonding curve */
                         pool: string | null;
                         /**
                          * @description cache: the warm state of a watched mint was used (no read); read: the trade read it
@@ -2619,102 +2453,43 @@ export interface operations {
                         tokens_in?: string;
                         /** @description sells: the fewest lamports received */
                         min_sol_out_lamports?: string;
-                        /** @description what the confirmed transaction moved for the wallet, read from the chain's balance changes (null: not readable yet; absent: not confirmed) */
-                        fill?: {
-                            /** @description post minus pre lamports of the wallet (negative when it spent) */
-                            sol_change_lamports: string;
-                            /** @description transaction fee paid (base + priority) */
-                            fee_lamports: string;
-                            /** @description lamports the relay tip accounts received */
-                            tip_lamports: string;
-                            /** @description rent of accounts the transaction created (e.g. the token account) */
-                            rent_lamports: string;
-                            /** @description SOL the trade itself spent (buy) or received (sell), fee, tip and rent excluded */
-                            trade_sol_lamports: string;
-                            /** @description post minus pre token atomic units of the wallet for the mint */
-                            token_change: string;
-                        } | null;
+                        fill?: components["schemas"]["Fill"];
+                        /** @description milliseconds per phase (with measure_timing: true) */
                         timing_ms?: {
+                            /** @description ms: parsing the request and selecting the wallet */
                             wallet?: number;
+                            /** @description ms: reading the venue state (or the warm cache) and quoting */
                             amount?: number;
+                            /** @description ms: building and signing the transaction */
                             build?: number;
+                            /** @description ms: sending it */
                             sender?: number;
+                            /** @description ms: waiting for confirmation */
                             confirmation?: number;
+                            /** @description ms: recording the execution */
                             database?: number;
+                            /** @description ms: the whole request */
                             total?: number;
                         };
-                    } | {
-                        /** @enum {boolean} */
-                        dry_run: true;
-                        policy: {
-                            allowed: boolean;
-                            /** @description the policy field that would refuse the request */
-                            rule: string | null;
-                            /** @description the refusal text the request would get (403) */
-                            detail: string | null;
-                        };
-                        requests: {
-                            [key: string]: unknown;
-                        }[];
-                        transactions: {
-                            /** @description position in a bundle; null for one transaction */
-                            leg: number | null;
-                            fee_payer: string;
-                            signers: string[];
-                            /** @description the message's static account keys */
-                            accounts: string[];
-                            lookup_tables: string[];
-                            /** @description the unsigned transaction message, base64 */
-                            message_base64: string;
-                            compute_unit_limit: number;
-                            compute_unit_price_micro_lamports: string;
-                            /** @description lamports, integer text */
-                            signature_fee_lamports: string;
-                            /** @description lamports, integer text */
-                            priority_fee_lamports: string;
-                            tip: {
-                                account: string;
-                                /** @description lamports, integer text */
-                                lamports: string;
-                            } | null;
-                            /** @description what the endpoint would store with the execution (amounts, quote, venue) */
-                            details: {
-                                [key: string]: unknown;
-                            } | null;
-                            simulation: {
-                                ok: boolean;
-                                error: string | null;
-                                units_consumed: number | null;
-                                logs: string[];
-                            } | null;
-                        }[];
-                    };
+                    } | components["schemas"]["DryRun"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
@@ -2723,36 +2498,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -2761,11 +2525,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -2774,11 +2534,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -2787,24 +2543,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -2815,11 +2563,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -2828,38 +2572,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2889,68 +2620,68 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description one entry per wallet, in request order */
                         wallets: {
+                            /** @description the wallet checked */
                             wallet: string;
-                            /** @description lamports */
+                            /** @description claimable on the bonding curve program */
                             launch_bonding_lamports: number;
-                            /** @description SOL with 9 decimals */
+                            /** @description the same in SOL */
                             launch_bonding_sol: string;
-                            /** @description lamports */
+                            /** @description claimable on launchswap, as wrapped SOL */
                             launchswap_wsol_lamports: number;
-                            /** @description SOL with 9 decimals */
+                            /** @description the same in SOL */
                             launchswap_wsol: string;
-                            /** @description lamports */
+                            /** @description both together */
                             total_claimable_lamports: number;
-                            /** @description SOL with 9 decimals */
+                            /** @description the same in SOL */
                             total_claimable_sol: string;
+                            /** @description the accounts read (addresses, base58) */
                             accounts: {
+                                /** @description the wallet's volume accumulator of the launch program */
                                 launch_user_volume_accumulator: string;
+                                /** @description the wallet's volume accumulator of launchswap */
                                 launchswap_user_volume_accumulator: string;
+                                /** @description the accumulator's wrapped-SOL token account */
                                 launchswap_wsol_ata: string;
                             };
                         }[];
+                        /** @description the sums over every wallet */
                         totals: {
-                            /** @description lamports */
+                            /** @description bonding curve cashback, all wallets */
                             launch_bonding_lamports: number;
-                            /** @description SOL with 9 decimals */
+                            /** @description the same in SOL */
                             launch_bonding_sol: string;
-                            /** @description lamports */
+                            /** @description launchswap cashback, all wallets */
                             launchswap_wsol_lamports: number;
-                            /** @description SOL with 9 decimals */
+                            /** @description the same in SOL */
                             launchswap_wsol: string;
-                            /** @description lamports */
+                            /** @description both venues, all wallets */
                             combined_lamports: number;
-                            /** @description SOL with 9 decimals */
+                            /** @description the same in SOL */
                             combined_sol: string;
                         };
+                        /** @description the slots the reads were answered at */
                         rpc_slots: number[];
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -2959,25 +2690,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -2986,11 +2708,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -2999,11 +2717,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -3012,11 +2726,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -3027,11 +2737,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -3040,38 +2746,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3112,90 +2805,45 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description the managed wallet that claimed */
                         wallet: string;
+                        /** @description one claim transaction per venue with something to claim */
                         transactions: {
-                            /** @enum {string} */
+                            /**
+                             * @description which program's cashback it claimed
+                             * @enum {string}
+                             */
                             kind: "bonding_curve" | "launchswap";
-                            /** @description lamports */
+                            /** @description what was claimable when it was built */
                             claimable_lamports: number;
                             /** @description id of the execution record: GET /v1/executions/{id}, or find it with GET /v1/executions?signature= */
                             execution_id?: string;
+                            /** @description the transaction signature (base58) */
                             signature: string;
+                            /** @description true when the transaction reached confirmation_status within the wait; false: sent, outcome not known */
                             confirmed: boolean;
+                            /** @description processed, confirmed or finalized as last seen; null when not seen (or confirm: false) */
                             confirmation_status: string | null;
                         }[];
-                    } | {
-                        /** @enum {boolean} */
-                        dry_run: true;
-                        policy: {
-                            allowed: boolean;
-                            /** @description the policy field that would refuse the request */
-                            rule: string | null;
-                            /** @description the refusal text the request would get (403) */
-                            detail: string | null;
-                        };
-                        requests: {
-                            [key: string]: unknown;
-                        }[];
-                        transactions: {
-                            /** @description position in a bundle; null for one transaction */
-                            leg: number | null;
-                            fee_payer: string;
-                            signers: string[];
-                            /** @description the message's static account keys */
-                            accounts: string[];
-                            lookup_tables: string[];
-                            /** @description the unsigned transaction message, base64 */
-                            message_base64: string;
-                            compute_unit_limit: number;
-                            compute_unit_price_micro_lamports: string;
-                            /** @description lamports, integer text */
-                            signature_fee_lamports: string;
-                            /** @description lamports, integer text */
-                            priority_fee_lamports: string;
-                            tip: {
-                                account: string;
-                                /** @description lamports, integer text */
-                                lamports: string;
-                            } | null;
-                            /** @description what the endpoint would store with the execution (amounts, quote, venue) */
-                            details: {
-                                [key: string]: unknown;
-                            } | null;
-                            simulation: {
-                                ok: boolean;
-                                error: string | null;
-                                units_consumed: number | null;
-                                logs: string[];
-                            } | null;
-                        }[];
-                    };
+                    } | components["schemas"]["DryRun"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
@@ -3204,36 +2852,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -3242,11 +2879,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -3255,11 +2888,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -3268,24 +2897,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -3296,11 +2917,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -3309,38 +2926,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3381,99 +2985,52 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description where the SOL went */
                         destination_wallet: string;
-                        /** @description lamports */
+                        /** @description lamports left in each source for fees */
                         fee_reserve_lamports: number;
-                        /** @description lamports */
+                        /** @description lamports moved, all sources together */
                         total_transfer_lamports: number;
-                        /** @description SOL with 9 decimals */
+                        /** @description the same in SOL */
                         total_transfer_sol: string;
+                        /** @description one transaction per source with something to move */
                         transactions: {
+                            /** @description the managed wallet swept */
                             source_wallet: string;
-                            /** @description lamports */
+                            /** @description its balance before the sweep */
                             source_balance_lamports: number;
-                            /** @description lamports */
+                            /** @description lamports it sent */
                             transfer_lamports: number;
-                            /** @description SOL with 9 decimals */
+                            /** @description the same in SOL */
                             transfer_sol: string;
                             /** @description id of the execution record: GET /v1/executions/{id}, or find it with GET /v1/executions?signature= */
                             execution_id?: string;
+                            /** @description the transaction signature (base58) */
                             signature: string;
+                            /** @description true when the transaction reached confirmation_status within the wait; false: sent, outcome not known */
                             confirmed: boolean;
+                            /** @description processed, confirmed or finalized as last seen; null when not seen (or confirm: false) */
                             confirmation_status: string | null;
                         }[];
-                    } | {
-                        /** @enum {boolean} */
-                        dry_run: true;
-                        policy: {
-                            allowed: boolean;
-                            /** @description the policy field that would refuse the request */
-                            rule: string | null;
-                            /** @description the refusal text the request would get (403) */
-                            detail: string | null;
-                        };
-                        requests: {
-                            [key: string]: unknown;
-                        }[];
-                        transactions: {
-                            /** @description position in a bundle; null for one transaction */
-                            leg: number | null;
-                            fee_payer: string;
-                            signers: string[];
-                            /** @description the message's static account keys */
-                            accounts: string[];
-                            lookup_tables: string[];
-                            /** @description the unsigned transaction message, base64 */
-                            message_base64: string;
-                            compute_unit_limit: number;
-                            compute_unit_price_micro_lamports: string;
-                            /** @description lamports, integer text */
-                            signature_fee_lamports: string;
-                            /** @description lamports, integer text */
-                            priority_fee_lamports: string;
-                            tip: {
-                                account: string;
-                                /** @description lamports, integer text */
-                                lamports: string;
-                            } | null;
-                            /** @description what the endpoint would store with the execution (amounts, quote, venue) */
-                            details: {
-                                [key: string]: unknown;
-                            } | null;
-                            simulation: {
-                                ok: boolean;
-                                error: string | null;
-                                units_consumed: number | null;
-                                logs: string[];
-                            } | null;
-                        }[];
-                    };
+                    } | components["schemas"]["DryRun"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
@@ -3482,36 +3039,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -3520,11 +3066,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -3533,11 +3075,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -3546,24 +3084,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -3574,11 +3104,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -3587,38 +3113,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3663,95 +3176,56 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description the managed wallet that sent */
                         source_wallet: string;
+                        /** @description the receiving address */
                         destination_wallet: string;
+                        /** @description the token mint, or SOL for native SOL */
                         mint: string;
-                        /** @enum {string} */
+                        /**
+                         * @description native SOL or a token
+                         * @enum {string}
+                         */
                         asset_type: "sol" | "spl_token";
+                        /** @description the amount as requested */
                         amount: string;
+                        /** @description the amount in atomic units (lamports or token units) */
                         amount_units: number;
+                        /** @description decimals of the asset (9 for SOL) */
                         decimals: number;
+                        /** @description the sender's token account; null for SOL */
                         source_token_account: string | null;
+                        /** @description the receiver's token account (created when missing); null for SOL */
                         destination_token_account: string | null;
-                        /** @description lamports */
+                        /** @description lamports kept in the source for fees */
                         fee_reserve_lamports: number;
                         /** @description id of the execution record: GET /v1/executions/{id}, or find it with GET /v1/executions?signature= */
                         execution_id?: string;
+                        /** @description the transaction signature (base58) */
                         signature: string;
+                        /** @description true when the transaction reached confirmation_status within the wait; false: sent, outcome not known */
                         confirmed: boolean;
+                        /** @description processed, confirmed or finalized as last seen; null when not seen (or confirm: false) */
                         confirmation_status: string | null;
-                    } | {
-                        /** @enum {boolean} */
-                        dry_run: true;
-                        policy: {
-                            allowed: boolean;
-                            /** @description the policy field that would refuse the request */
-                            rule: string | null;
-                            /** @description the refusal text the request would get (403) */
-                            detail: string | null;
-                        };
-                        requests: {
-                            [key: string]: unknown;
-                        }[];
-                        transactions: {
-                            /** @description position in a bundle; null for one transaction */
-                            leg: number | null;
-                            fee_payer: string;
-                            signers: string[];
-                            /** @description the message's static account keys */
-                            accounts: string[];
-                            lookup_tables: string[];
-                            /** @description the unsigned transaction message, base64 */
-                            message_base64: string;
-                            compute_unit_limit: number;
-                            compute_unit_price_micro_lamports: string;
-                            /** @description lamports, integer text */
-                            signature_fee_lamports: string;
-                            /** @description lamports, integer text */
-                            priority_fee_lamports: string;
-                            tip: {
-                                account: string;
-                                /** @description lamports, integer text */
-                                lamports: string;
-                            } | null;
-                            /** @description what the endpoint would store with the execution (amounts, quote, venue) */
-                            details: {
-                                [key: string]: unknown;
-                            } | null;
-                            simulation: {
-                                ok: boolean;
-                                error: string | null;
-                                units_consumed: number | null;
-                                logs: string[];
-                            } | null;
-                        }[];
-                    };
+                    } | components["schemas"]["DryRun"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
@@ -3760,36 +3234,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -3798,11 +3261,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -3811,11 +3270,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -3824,24 +3279,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -3852,11 +3299,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -3865,38 +3308,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3943,103 +3373,59 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description the managed wallet that paid */
                         source_wallet: string;
-                        /** @description lamports */
+                        /** @description its balance before the split */
                         source_balance_lamports: number;
-                        /** @description lamports */
+                        /** @description lamports kept in the source for fees */
                         fee_reserve_lamports: number;
-                        /** @description lamports */
+                        /** @description balance minus the reserve, times total_percent */
                         spendable_lamports: number;
-                        /** @description lamports */
+                        /** @description lamports sent, all destinations together */
                         transfer_total_lamports: number;
-                        /** @description SOL with 9 decimals */
+                        /** @description the same in SOL */
                         transfer_total_sol: string;
+                        /** @description one transfer per destination, in request order */
                         transfers: {
+                            /** @description the destination */
                             wallet: string;
-                            /** @description lamports */
+                            /** @description lamports it received */
                             lamports: number;
-                            /** @description SOL with 9 decimals */
+                            /** @description the same in SOL */
                             sol: string;
-                            /** @enum {string} */
+                            /**
+                             * @description how its share was set: a sol amount, a percent, or an equal share
+                             * @enum {string}
+                             */
                             mode: "fixed" | "percent" | "equal";
                         }[];
                         /** @description id of the execution record: GET /v1/executions/{id}, or find it with GET /v1/executions?signature= */
                         execution_id?: string;
+                        /** @description the transaction signature (base58) */
                         signature: string;
+                        /** @description true when the transaction reached confirmation_status within the wait; false: sent, outcome not known */
                         confirmed: boolean;
+                        /** @description processed, confirmed or finalized as last seen; null when not seen (or confirm: false) */
                         confirmation_status: string | null;
-                    } | {
-                        /** @enum {boolean} */
-                        dry_run: true;
-                        policy: {
-                            allowed: boolean;
-                            /** @description the policy field that would refuse the request */
-                            rule: string | null;
-                            /** @description the refusal text the request would get (403) */
-                            detail: string | null;
-                        };
-                        requests: {
-                            [key: string]: unknown;
-                        }[];
-                        transactions: {
-                            /** @description position in a bundle; null for one transaction */
-                            leg: number | null;
-                            fee_payer: string;
-                            signers: string[];
-                            /** @description the message's static account keys */
-                            accounts: string[];
-                            lookup_tables: string[];
-                            /** @description the unsigned transaction message, base64 */
-                            message_base64: string;
-                            compute_unit_limit: number;
-                            compute_unit_price_micro_lamports: string;
-                            /** @description lamports, integer text */
-                            signature_fee_lamports: string;
-                            /** @description lamports, integer text */
-                            priority_fee_lamports: string;
-                            tip: {
-                                account: string;
-                                /** @description lamports, integer text */
-                                lamports: string;
-                            } | null;
-                            /** @description what the endpoint would store with the execution (amounts, quote, venue) */
-                            details: {
-                                [key: string]: unknown;
-                            } | null;
-                            simulation: {
-                                ok: boolean;
-                                error: string | null;
-                                units_consumed: number | null;
-                                logs: string[];
-                            } | null;
-                        }[];
-                    };
+                    } | components["schemas"]["DryRun"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
@@ -4048,36 +3434,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -4086,11 +3461,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -4099,11 +3470,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -4112,24 +3479,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -4140,11 +3499,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -4153,38 +3508,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4235,93 +3577,50 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description the new token's mint (server-generated) */
                         mint: string;
+                        /** @description the managed wallet that created and paid */
                         creator: string;
+                        /** @description the metadata URI written on chain */
                         metadata_uri: string;
                         /** @description id of the execution record: GET /v1/executions/{id}, or find it with GET /v1/executions?signature= */
                         execution_id?: string;
+                        /** @description the transaction signature (base58) */
                         signature: string;
+                        /** @description true when the transaction reached confirmation_status within the wait; false: sent, outcome not known */
                         confirmed: boolean;
+                        /** @description processed, confirmed or finalized as last seen; null when not seen (or confirm: false) */
                         confirmation_status: string | null;
+                        /** @description the developer buy in the same transaction; absent without one */
                         initial_buy?: {
+                            /** @description SOL as requested */
                             amount: string;
+                            /** @description the same in lamports */
                             amount_lamports: number;
+                            /** @description the slippage applied, basis points */
                             slippage_bps: number;
                             /** @description minimum token atomic units requested */
                             expected_output: string;
                         };
-                    } | {
-                        /** @enum {boolean} */
-                        dry_run: true;
-                        policy: {
-                            allowed: boolean;
-                            /** @description the policy field that would refuse the request */
-                            rule: string | null;
-                            /** @description the refusal text the request would get (403) */
-                            detail: string | null;
-                        };
-                        requests: {
-                            [key: string]: unknown;
-                        }[];
-                        transactions: {
-                            /** @description position in a bundle; null for one transaction */
-                            leg: number | null;
-                            fee_payer: string;
-                            signers: string[];
-                            /** @description the message's static account keys */
-                            accounts: string[];
-                            lookup_tables: string[];
-                            /** @description the unsigned transaction message, base64 */
-                            message_base64: string;
-                            compute_unit_limit: number;
-                            compute_unit_price_micro_lamports: string;
-                            /** @description lamports, integer text */
-                            signature_fee_lamports: string;
-                            /** @description lamports, integer text */
-                            priority_fee_lamports: string;
-                            tip: {
-                                account: string;
-                                /** @description lamports, integer text */
-                                lamports: string;
-                            } | null;
-                            /** @description what the endpoint would store with the execution (amounts, quote, venue) */
-                            details: {
-                                [key: string]: unknown;
-                            } | null;
-                            simulation: {
-                                ok: boolean;
-                                error: string | null;
-                                units_consumed: number | null;
-                                logs: string[];
-                            } | null;
-                        }[];
-                    };
+                    } | components["schemas"]["DryRun"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
@@ -4330,36 +3629,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -4368,11 +3656,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -4381,11 +3665,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -4394,24 +3674,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -4422,11 +3694,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -4435,38 +3703,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4526,89 +3781,48 @@ export interface operations {
                         execution_id?: string;
                         /** @description 64 hex characters */
                         bundle_id: string;
+                        /** @description one entry per leg, in bundle order */
                         results: {
+                            /** @description the leg's position, from 0 */
                             index: number;
-                            /** @enum {string} */
+                            /**
+                             * @description the leg's type
+                             * @enum {string}
+                             */
                             type: "create" | "buy" | "sell";
+                            /** @description the managed wallet that signed the leg */
                             wallet: string;
+                            /** @description the leg's transaction signature */
                             signature: string;
                         }[];
+                        /** @description the token traded (or created by the first leg) */
                         mint: string;
+                        /** @description true when the bundle landed within the wait; false: sent, outcome not known */
                         confirmed: boolean;
-                        /** @enum {string|null} */
+                        /**
+                         * @description the bundle's status as last seen; null when not seen (or confirm: false)
+                         * @enum {string|null}
+                         */
                         confirmation_status: "confirmed" | "finalized" | null;
-                    } | {
-                        /** @enum {boolean} */
-                        dry_run: true;
-                        policy: {
-                            allowed: boolean;
-                            /** @description the policy field that would refuse the request */
-                            rule: string | null;
-                            /** @description the refusal text the request would get (403) */
-                            detail: string | null;
-                        };
-                        requests: {
-                            [key: string]: unknown;
-                        }[];
-                        transactions: {
-                            /** @description position in a bundle; null for one transaction */
-                            leg: number | null;
-                            fee_payer: string;
-                            signers: string[];
-                            /** @description the message's static account keys */
-                            accounts: string[];
-                            lookup_tables: string[];
-                            /** @description the unsigned transaction message, base64 */
-                            message_base64: string;
-                            compute_unit_limit: number;
-                            compute_unit_price_micro_lamports: string;
-                            /** @description lamports, integer text */
-                            signature_fee_lamports: string;
-                            /** @description lamports, integer text */
-                            priority_fee_lamports: string;
-                            tip: {
-                                account: string;
-                                /** @description lamports, integer text */
-                                lamports: string;
-                            } | null;
-                            /** @description what the endpoint would store with the execution (amounts, quote, venue) */
-                            details: {
-                                [key: string]: unknown;
-                            } | null;
-                            simulation: {
-                                ok: boolean;
-                                error: string | null;
-                                units_consumed: number | null;
-                                logs: string[];
-                            } | null;
-                        }[];
-                    };
+                    } | components["schemas"]["DryRun"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
@@ -4617,36 +3831,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -4655,11 +3858,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -4668,11 +3867,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -4681,24 +3876,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -4709,11 +3896,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -4722,38 +3905,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4789,20 +3959,8 @@ export interface operations {
                 content: {
                     "text/event-stream": string;
                     "application/json": {
-                        events: {
-                            /** @description per-account, increasing; the stream cursor (Last-Event-ID, ?after=) */
-                            id: number;
-                            /** @description execution.<status>, e.g. execution.confirmed */
-                            type: string;
-                            execution_id: string;
-                            /** @enum {string} */
-                            kind: "trade" | "create" | "bundle" | "claim" | "consolidate" | "transfer" | "split";
-                            wallets: string[];
-                            signatures: string[];
-                            status: string;
-                            error: unknown;
-                            created_at: string;
-                        }[];
+                        /** @description oldest first */
+                        events: components["schemas"]["Event"][];
                         /** @description pass as ?after= for the next page */
                         next_cursor: string;
                         /** @description true when events after the cursor were purged (older than the retention) */
@@ -4810,30 +3968,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -4842,12 +3992,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -4856,11 +4001,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -4871,11 +4012,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -4884,12 +4021,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -4939,30 +4071,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -4971,25 +4095,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -4998,11 +4113,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -5013,11 +4124,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -5026,38 +4133,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5078,31 +4172,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        keys: {
-                            id: number;
-                            name: string;
-                            root: boolean;
-                            scopes: ("read" | "trade" | "create" | "transfer" | "wallets" | "keys")[];
-                            wallets: string[] | null;
-                            expires_at: string | null;
-                            frozen: boolean;
-                            policy: {
-                                /** @description SOL; a request moving more is refused */
-                                max_sol_per_execution?: string;
-                                /** @description SOL over a rolling 24 h: amounts, fees, tips, priority fees and rent spent through this key */
-                                max_sol_per_24h?: string;
-                                /** @description lamports per transaction */
-                                max_priority_fee_lamports?: string;
-                                /** @description lamports per request */
-                                max_tip_lamports?: string;
-                                venues?: ("bonding_curve" | "launchswap")[];
-                                mints_allow?: string[];
-                                mints_deny?: string[];
-                                /** @description addresses outside the account's own wallets that transfer/consolidate/split may pay */
-                                destinations_allow?: string[];
-                            };
-                            created_at: string;
-                        }[];
+                        /** @description every unrevoked key */
+                        keys: components["schemas"]["Key"][];
                     };
                 };
             };
@@ -5112,37 +4183,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -5151,11 +4210,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -5166,11 +4221,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -5179,12 +4230,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -5208,77 +4254,40 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description A key just created, with its api_key (shown once: store it) */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        root: boolean;
-                        scopes: ("read" | "trade" | "create" | "transfer" | "wallets" | "keys")[];
-                        wallets: string[] | null;
-                        expires_at: string | null;
-                        frozen: boolean;
-                        policy: {
-                            /** @description SOL; a request moving more is refused */
-                            max_sol_per_execution?: string;
-                            /** @description SOL over a rolling 24 h: amounts, fees, tips, priority fees and rent spent through this key */
-                            max_sol_per_24h?: string;
-                            /** @description lamports per transaction */
-                            max_priority_fee_lamports?: string;
-                            /** @description lamports per request */
-                            max_tip_lamports?: string;
-                            venues?: ("bonding_curve" | "launchswap")[];
-                            mints_allow?: string[];
-                            mints_deny?: string[];
-                            /** @description addresses outside the account's own wallets that transfer/consolidate/split may pay */
-                            destinations_allow?: string[];
-                        };
-                        created_at: string;
-                        api_key: string;
-                    };
+                    "application/json": components["schemas"]["NewKey"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -5287,11 +4296,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -5300,11 +4305,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -5313,11 +4314,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -5328,11 +4325,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -5341,12 +4334,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -5363,89 +4351,49 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description An API key of the account (never its secret) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        root: boolean;
-                        scopes: ("read" | "trade" | "create" | "transfer" | "wallets" | "keys")[];
-                        wallets: string[] | null;
-                        expires_at: string | null;
-                        frozen: boolean;
-                        policy: {
-                            /** @description SOL; a request moving more is refused */
-                            max_sol_per_execution?: string;
-                            /** @description SOL over a rolling 24 h: amounts, fees, tips, priority fees and rent spent through this key */
-                            max_sol_per_24h?: string;
-                            /** @description lamports per transaction */
-                            max_priority_fee_lamports?: string;
-                            /** @description lamports per request */
-                            max_tip_lamports?: string;
-                            venues?: ("bonding_curve" | "launchswap")[];
-                            mints_allow?: string[];
-                            mints_deny?: string[];
-                            /** @description addresses outside the account's own wallets that transfer/consolidate/split may pay */
-                            destinations_allow?: string[];
-                        };
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["Key"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -5454,11 +4402,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -5467,11 +4411,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -5480,11 +4420,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -5495,11 +4431,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -5508,12 +4440,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -5530,89 +4457,49 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description An API key of the account (never its secret) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        root: boolean;
-                        scopes: ("read" | "trade" | "create" | "transfer" | "wallets" | "keys")[];
-                        wallets: string[] | null;
-                        expires_at: string | null;
-                        frozen: boolean;
-                        policy: {
-                            /** @description SOL; a request moving more is refused */
-                            max_sol_per_execution?: string;
-                            /** @description SOL over a rolling 24 h: amounts, fees, tips, priority fees and rent spent through this key */
-                            max_sol_per_24h?: string;
-                            /** @description lamports per transaction */
-                            max_priority_fee_lamports?: string;
-                            /** @description lamports per request */
-                            max_tip_lamports?: string;
-                            venues?: ("bonding_curve" | "launchswap")[];
-                            mints_allow?: string[];
-                            mints_deny?: string[];
-                            /** @description addresses outside the account's own wallets that transfer/consolidate/split may pay */
-                            destinations_allow?: string[];
-                        };
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["Key"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -5621,11 +4508,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -5634,11 +4517,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -5647,11 +4526,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -5662,11 +4537,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -5675,12 +4546,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -5697,89 +4563,49 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description An API key of the account (never its secret) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        root: boolean;
-                        scopes: ("read" | "trade" | "create" | "transfer" | "wallets" | "keys")[];
-                        wallets: string[] | null;
-                        expires_at: string | null;
-                        frozen: boolean;
-                        policy: {
-                            /** @description SOL; a request moving more is refused */
-                            max_sol_per_execution?: string;
-                            /** @description SOL over a rolling 24 h: amounts, fees, tips, priority fees and rent spent through this key */
-                            max_sol_per_24h?: string;
-                            /** @description lamports per transaction */
-                            max_priority_fee_lamports?: string;
-                            /** @description lamports per request */
-                            max_tip_lamports?: string;
-                            venues?: ("bonding_curve" | "launchswap")[];
-                            mints_allow?: string[];
-                            mints_deny?: string[];
-                            /** @description addresses outside the account's own wallets that transfer/consolidate/split may pay */
-                            destinations_allow?: string[];
-                        };
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["Key"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -5788,11 +4614,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -5801,11 +4623,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -5814,11 +4632,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -5829,11 +4643,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -5842,12 +4652,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -5869,8 +4674,11 @@ export interface operations {
                     max_sol_per_24h?: string | number;
                     max_priority_fee_lamports?: string | number;
                     max_tip_lamports?: string | number;
+                    /** @description only trades on these venues */
                     venues?: ("bonding_curve" | "launchswap")[];
+                    /** @description only these mints may be traded */
                     mints_allow?: string[];
+                    /** @description these mints may not be traded */
                     mints_deny?: string[];
                     /** @description addresses outside the account's own wallets that transfer/consolidate/split may pay */
                     destinations_allow?: string[];
@@ -5878,89 +4686,49 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description An API key of the account (never its secret) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        root: boolean;
-                        scopes: ("read" | "trade" | "create" | "transfer" | "wallets" | "keys")[];
-                        wallets: string[] | null;
-                        expires_at: string | null;
-                        frozen: boolean;
-                        policy: {
-                            /** @description SOL; a request moving more is refused */
-                            max_sol_per_execution?: string;
-                            /** @description SOL over a rolling 24 h: amounts, fees, tips, priority fees and rent spent through this key */
-                            max_sol_per_24h?: string;
-                            /** @description lamports per transaction */
-                            max_priority_fee_lamports?: string;
-                            /** @description lamports per request */
-                            max_tip_lamports?: string;
-                            venues?: ("bonding_curve" | "launchswap")[];
-                            mints_allow?: string[];
-                            mints_deny?: string[];
-                            /** @description addresses outside the account's own wallets that transfer/consolidate/split may pay */
-                            destinations_allow?: string[];
-                        };
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["Key"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -5969,11 +4737,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -5982,11 +4746,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -5995,11 +4755,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -6010,11 +4766,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -6023,12 +4775,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -6049,6 +4796,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description the account's state now: true while frozen */
                         frozen: boolean;
                     };
                 };
@@ -6059,37 +4807,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -6098,11 +4834,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -6111,11 +4843,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -6124,11 +4852,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -6139,11 +4863,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -6152,12 +4872,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -6178,6 +4893,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description the account's state now: true while frozen */
                         frozen: boolean;
                     };
                 };
@@ -6188,37 +4904,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -6227,11 +4931,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -6240,11 +4940,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -6253,11 +4949,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -6268,11 +4960,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -6281,12 +4969,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -6316,64 +4999,61 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description newest first */
                         activity: {
+                            /** @description the entry's id (increasing) */
                             id: number;
                             /** @description ISO 8601 UTC */
                             at: string;
+                            /** @description the key that made the request */
                             key_id: number;
+                            /** @description that key's name */
                             key_name: string;
+                            /** @description HTTP method */
                             method: string;
                             /** @description the route pattern, e.g. /v1/keys/:id */
                             route: string;
+                            /** @description the wallets the request named or used */
                             wallets: string[];
+                            /** @description the execution it recorded; null when none */
                             execution_id: string | null;
                             /** @description HTTP status of the response */
                             status: number;
                             /** @description scope, wallet, frozen, expired or the policy field */
                             rule: string | null;
+                            /** @description the client address; null when unknown */
                             ip: string | null;
                         }[];
+                        /** @description pass as ?after= for the next (older) page; null on the last page */
                         next_cursor: string | null;
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -6382,11 +5062,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -6397,11 +5073,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -6410,12 +5082,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -6436,17 +5103,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        webhooks: {
-                            id: string;
-                            url: string;
-                            /** @description event types delivered; ["*"] = all */
-                            types: string[];
-                            /** @description only events involving one of these wallets; null = all */
-                            wallets: string[] | null;
-                            disabled: boolean;
-                            disabled_reason: string | null;
-                            created_at: string;
-                        }[];
+                        /** @description every endpoint of this key */
+                        webhooks: components["schemas"]["Webhook"][];
                     };
                 };
             };
@@ -6456,24 +5114,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -6482,12 +5132,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -6496,11 +5141,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -6511,11 +5152,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -6524,12 +5161,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -6561,44 +5193,41 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description the webhook id (/v1/webhooks/{id}) */
                         id: string;
+                        /** @description where deliveries are POSTed */
                         url: string;
                         /** @description event types delivered; ["*"] = all */
                         types: string[];
                         /** @description only events involving one of these wallets; null = all */
                         wallets: string[] | null;
+                        /** @description true when deliveries stopped (see disabled_reason) */
                         disabled: boolean;
+                        /** @description why deliveries stopped; null while enabled */
                         disabled_reason: string | null;
+                        /** @description ISO 8601 UTC */
                         created_at: string;
                         /** @description whsec_...: verify signatures with it (Standard Webhooks) */
                         secret: string;
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -6607,12 +5236,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -6621,11 +5245,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -6634,11 +5254,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -6647,11 +5263,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -6662,11 +5274,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -6675,12 +5283,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -6690,6 +5293,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the webhook id */
                 id: string;
             };
             cookie?: never;
@@ -6709,24 +5313,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -6735,25 +5331,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -6762,11 +5349,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -6775,11 +5358,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -6788,11 +5367,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -6803,11 +5378,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -6816,12 +5387,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -6831,33 +5397,20 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the webhook id */
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description One event's delivery to a webhook endpoint, with its attempts */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        webhook_id: string;
-                        /** @description the webhook-id header: the event id (test_... for a test), the same on every attempt */
-                        message_id: string;
-                        type: string;
-                        /** @enum {string} */
-                        status: "pending" | "delivered" | "failed";
-                        attempts: number;
-                        next_attempt_at: string | null;
-                        last_status_code: number | null;
-                        last_error: string | null;
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
             /** @description The URL, query or body is malformed, or a field breaks its rule. */
@@ -6866,24 +5419,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -6892,25 +5437,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -6919,11 +5455,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -6932,11 +5464,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -6945,11 +5473,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -6960,11 +5484,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -6973,12 +5493,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -6988,6 +5503,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the webhook id */
                 id: string;
             };
             cookie?: never;
@@ -7001,21 +5517,8 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        deliveries: {
-                            id: string;
-                            webhook_id: string;
-                            /** @description the webhook-id header: the event id (test_... for a test), the same on every attempt */
-                            message_id: string;
-                            type: string;
-                            /** @enum {string} */
-                            status: "pending" | "delivered" | "failed";
-                            attempts: number;
-                            next_attempt_at: string | null;
-                            last_status_code: number | null;
-                            last_error: string | null;
-                            created_at: string;
-                            updated_at: string;
-                        }[];
+                        /** @description newest first, at most 100 */
+                        deliveries: components["schemas"]["WebhookDelivery"][];
                     };
                 };
             };
@@ -7025,24 +5528,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -7051,25 +5546,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -7078,11 +5564,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -7093,11 +5575,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -7106,12 +5584,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -7121,34 +5594,22 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the webhook id */
                 id: string;
+                /** @description the delivery id */
                 delivery_id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description One event's delivery to a webhook endpoint, with its attempts */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        webhook_id: string;
-                        /** @description the webhook-id header: the event id (test_... for a test), the same on every attempt */
-                        message_id: string;
-                        type: string;
-                        /** @enum {string} */
-                        status: "pending" | "delivered" | "failed";
-                        attempts: number;
-                        next_attempt_at: string | null;
-                        last_status_code: number | null;
-                        last_error: string | null;
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
             /** @description The URL, query or body is malformed, or a field breaks its rule. */
@@ -7157,24 +5618,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -7183,25 +5636,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -7210,11 +5654,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -7223,11 +5663,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -7236,11 +5672,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -7251,11 +5683,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -7264,12 +5692,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -7296,9 +5719,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description the key may not read: rule is scope, frozen (issue 19) */
@@ -7307,10 +5728,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
             /** @description not an Upgrade request */
@@ -7319,9 +5737,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description a request budget of this key (or IP) is spent; retry after Retry-After */
@@ -7332,9 +5748,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description an unexpected error; request_id names it in the service log */
@@ -7343,9 +5757,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
