@@ -69,6 +69,13 @@ export function openapiRules(
       "The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it.",
     );
   }
+  // A success answer without its own description is described by the route's summary (not "Default Response").
+  const summaryText = typeof s.summary === "string" ? s.summary : undefined;
+  for (const [status, body] of Object.entries(responses)) {
+    const r = body as Json;
+    if (/^2\d\d$/.test(status) && summaryText !== undefined && typeof r.description !== "string")
+      responses[status] = { ...r, description: summaryText };
+  }
   // A route's own 429 (setup's one-per-5-s rule) carries Retry-After too.
   const tooMany = responses["429"] as Json;
   if (tooMany.headers === undefined) responses["429"] = { ...tooMany, headers: retryAfter };

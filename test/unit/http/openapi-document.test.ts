@@ -24,13 +24,15 @@ beforeAll(async () => {
 const EXECUTION_PATHS = Object.keys(EXECUTION_ROUTES);
 
 describe("the generated OpenAPI document", () => {
-  it("gives every operation an operationId, a summary and a description, and a success answer", () => {
+  it("gives every operation an operationId, a summary, a description and a described success answer", () => {
     for (const [m, p, op] of operationsOf(doc)) {
       expect(typeof op.operationId, `${m} ${p}`).toBe("string");
       expect(op.summary, `${m} ${p} summary`).toMatch(/\S/);
       expect(op.description, `${m} ${p} description`).toMatch(/\S/);
       const success = Object.keys(op.responses as Json).filter((s) => /^(2\d\d|101)$/.test(s));
       expect(success, `${m} ${p}`).not.toEqual([]);
+      for (const [status, r] of Object.entries(op.responses as Record<string, Json>))
+        expect(r.description, `${m} ${p} ${status}`).not.toBe("Default Response");
     }
   });
 

@@ -1070,7 +1070,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Whether the service is up (healthz) or ready (readyz) */
+            /** @description Liveness: the process is up */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1128,7 +1128,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Whether the service is up (healthz) or ready (readyz) */
+            /** @description Readiness: the database answers (503 while it does not) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1195,7 +1195,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Create an API key and its first default wallet (secrets returned once) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1301,7 +1301,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description List the key's wallets (public metadata only), oldest first */
             200: {
                 headers: {
                     /** @description The next page when `limit` cut the list: `</v1/wallets?limit=N&after=ID>; rel="next"`. */
@@ -1386,7 +1386,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A wallet just created, with its secret key (shown once: store it) */
+            /** @description Create a managed wallet (its secret key is returned once) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1497,7 +1497,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A managed wallet (public metadata only) */
+            /** @description Import a wallet from a base58 64-byte secret key or 32-byte seed */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1603,7 +1603,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A managed wallet (public metadata only) */
+            /** @description Make a wallet the key's default */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1709,7 +1709,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Delink a wallet: deletes its encrypted key and its execution history */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1826,7 +1826,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description List this API key's executions, newest first */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1919,7 +1919,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One recorded execution of this key: what was asked, what was sent and how it ended */
+            /** @description One execution of this API key; with ?wait= returns as soon as it is final or the wait ends */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2004,7 +2004,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The mints whose venue state is kept warm */
+            /** @description List the watched mints (least recently traded first) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2114,7 +2114,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The mints whose venue state is kept warm */
+            /** @description Keep the venue state of mints warm (subscribed), so their trades skip the read */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2238,7 +2238,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Stop watching a mint (its subscriptions end) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2397,7 +2397,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Buy or sell a launch token on the bonding curve or its launchswap pool */
             200: {
                 headers: {
                     /** @description Present when this answer replays the first request with the same Idempotency-Key. */
@@ -2613,7 +2613,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Read claimable cashback of wallets (read-only; any address) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2796,7 +2796,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Claim a managed wallet's cashback: one transaction per source with something to claim */
             200: {
                 headers: {
                     /** @description Present when this answer replays the first request with the same Idempotency-Key. */
@@ -2976,7 +2976,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Sweep SOL from managed wallets into one destination (one transaction per source) */
             200: {
                 headers: {
                     /** @description Present when this answer replays the first request with the same Idempotency-Key. */
@@ -3167,7 +3167,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Send native SOL or a fungible token from a managed wallet to any address */
             200: {
                 headers: {
                     /** @description Present when this answer replays the first request with the same Idempotency-Key. */
@@ -3364,7 +3364,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Distribute SOL from a managed wallet to up to five destinations in one transaction */
             200: {
                 headers: {
                     /** @description Present when this answer replays the first request with the same Idempotency-Key. */
@@ -3568,7 +3568,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Create a launch token (server-generated mint), optionally with an atomic developer buy */
             200: {
                 headers: {
                     /** @description Present when this answer replays the first request with the same Idempotency-Key. */
@@ -3768,7 +3768,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Build, sign and submit an atomic bundle of 1 to 4 transactions from managed wallets */
             200: {
                 headers: {
                     /** @description Present when this answer replays the first request with the same Idempotency-Key. */
@@ -4038,7 +4038,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description SOL and every token account of one of this key's wallets */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4165,7 +4165,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description List the account's keys (no secrets; revoked keys are gone) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4254,7 +4254,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description A key just created, with its api_key (shown once: store it) */
+            /** @description Create a sub-key (its api_key is shown once) */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -4351,7 +4351,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description An API key of the account (never its secret) */
+            /** @description Revoke a sub-key (refused at once in every process) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4457,7 +4457,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description An API key of the account (never its secret) */
+            /** @description Freeze a key (every request refused) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4563,7 +4563,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description An API key of the account (never its secret) */
+            /** @description Unfreeze a key */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4686,7 +4686,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description An API key of the account (never its secret) */
+            /** @description Replace a key's policy ({} clears it) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4789,7 +4789,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Freeze the whole account: every key (root included) is refused until unfrozen */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4886,7 +4886,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Unfreeze the account */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4992,7 +4992,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The account's activity log, newest first (cursor: ?after=<next_cursor>) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5096,7 +5096,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description This API key's webhook endpoints (without secrets) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5186,7 +5186,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Register a webhook endpoint; the signing secret is returned once */
             201: {
                 headers: {
                     [name: string]: unknown;
@@ -5300,7 +5300,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Delete a webhook endpoint and its deliveries */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -5404,7 +5404,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One event's delivery to a webhook endpoint, with its attempts */
+            /** @description Queue a webhook.test delivery to the endpoint */
             202: {
                 headers: {
                     [name: string]: unknown;
@@ -5510,7 +5510,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The endpoint's latest deliveries (up to 100), newest first */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5603,7 +5603,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description One event's delivery to a webhook endpoint, with its attempts */
+            /** @description Send a delivery again now (same webhook-id) */
             202: {
                 headers: {
                     [name: string]: unknown;
