@@ -9,7 +9,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description GET /healthz */
+        /**
+         * Liveness: the process is up
+         * @description Liveness: the process is up
+         */
         get: operations["getHealthz"];
         put?: never;
         post?: never;
@@ -26,7 +29,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description GET /readyz */
+        /**
+         * Readiness: the database answers (503 while it does not)
+         * @description Readiness: the database answers (503 while it does not)
+         */
         get: operations["getReadyz"];
         put?: never;
         post?: never;
@@ -735,7 +741,338 @@ export interface paths {
 }
 export type webhooks = Record<string, never>;
 export interface components {
-    schemas: never;
+    schemas: {
+        /** @description An error answer: `detail` says what went wrong */
+        Error: {
+            /** @description what went wrong, in words (the spec's exact texts) */
+            detail: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description An unexpected error; request_id names it in the service log */
+        ServerError: {
+            /** @description what went wrong, in words (the spec's exact texts) */
+            detail: string;
+            /** @description the request's id in the service log */
+            request_id?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
+        Refusal: {
+            /** @description what went wrong, in words (the spec's exact texts) */
+            detail: string;
+            /** @description scope, wallet, frozen, root, expired, or the policy field that refused the request */
+            rule?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A managed wallet (public metadata only) */
+        Wallet: {
+            /** @description the wallet's id within this service */
+            id: number;
+            /** @description the wallet's address (base58) */
+            public_key: string;
+            /**
+             * @description always active (delinked wallets are gone)
+             * @enum {string}
+             */
+            status: "active";
+            /** @description true for the key's default wallet (used when a request names none) */
+            is_default: boolean;
+            /** @description ISO 8601 UTC without zone suffix */
+            created_at: string;
+        };
+        /** @description A wallet just created, with its secret key (shown once: store it) */
+        NewWallet: {
+            /** @description the wallet's id within this service */
+            id: number;
+            /** @description the wallet's address (base58) */
+            public_key: string;
+            /**
+             * @description always active (delinked wallets are gone)
+             * @enum {string}
+             */
+            status: "active";
+            /** @description true for the key's default wallet (used when a request names none) */
+            is_default: boolean;
+            /** @description ISO 8601 UTC without zone suffix */
+            created_at: string;
+            /** @description the wallet's secret key, base58 (shown once) */
+            private_key_base58: string;
+            /**
+             * @description how private_key_base58 is encoded
+             * @enum {string}
+             */
+            private_key_format: "base58_64_byte_secret_key";
+        };
+        /** @description One recorded execution of this key: what was asked, what was sent and how it ended */
+        Execution: {
+            /** @description the execution id (GET /v1/executions/{id}) */
+            id: string;
+            /**
+             * @description which endpoint ran it
+             * @enum {string}
+             */
+            kind: "trade" | "create" | "bundle" | "claim" | "consolidate" | "transfer" | "split";
+            /** @description the primary wallet (trader, creator, source or destination) */
+            wallet: string;
+            /** @description the managed wallets involved */
+            wallets?: string[];
+            /** @description transaction signatures, in send order (one per bundle leg) */
+            signatures: string[];
+            /** @description the relay's bundle id; null outside bundles */
+            bundle_id?: string | null;
+            /**
+             * @description pending: recorded, outcome not known yet; submitted: sent without a verdict; timeout: the wait ended first (these three are open: reconciliation moves them to a final status); confirmed; finalized; failed; expired: the blockhash expired without the transaction landing
+             * @enum {string}
+             */
+            status: "pending" | "submitted" | "confirmed" | "finalized" | "failed" | "timeout" | "expired";
+            /** @description processed, confirmed or finalized as last seen on chain; null when not seen */
+            confirmation_status?: string | null;
+            /** @description summary of the request body as the service understood it */
+            request?: unknown;
+            /** @description the answer the endpoint gave, once it gave one */
+            response?: unknown;
+            /** @description why it failed (a detail and what is known), when it failed */
+            error?: unknown;
+            /** @description milliseconds per phase, when measured */
+            timings?: unknown;
+            /** @description the Idempotency-Key of the request that recorded it, if it had one */
+            idempotency_key?: string | null;
+            /** @description priority fee the transaction carried, micro-lamports per compute unit (highest of a bundle's legs); null on older records */
+            compute_unit_price_micro_lamports?: string | null;
+            /** @description ISO 8601 UTC: when it was recorded */
+            created_at: string;
+            /** @description ISO 8601 UTC: its last status change */
+            updated_at?: string;
+        };
+        /** @description what the confirmed transaction moved for the wallet, read from the chain's balance changes (null: not readable yet; absent: not confirmed) */
+        Fill: {
+            /** @description post minus pre lamports of the wallet (negative when it spent) */
+            sol_change_lamports: string;
+            /** @description transaction fee paid (base + priority) */
+            fee_lamports: string;
+            /** @description lamports the relay tip accounts received */
+            tip_lamports: string;
+            /** @description rent of accounts the transaction created (e.g. the token account) */
+            rent_lamports: string;
+            /** @description SOL the trade itself spent (buy) or received (sell), fee, tip and rent excluded */
+            trade_sol_lamports: string;
+            /** @description post minus pre token atomic units of the wallet for the mint */
+            token_change: string;
+        } | null;
+        /** @description An execution event: an execution of this key changed status */
+        Event: {
+            /** @description per-account, increasing; the stream cursor (Last-Event-ID, ?after=) */
+            id: number;
+            /** @description execution.<status>, e.g. execution.confirmed */
+            type: string;
+            /** @description the execution (GET /v1/executions/{id}) */
+            execution_id: string;
+            /**
+             * @description which endpoint ran the execution
+             * @enum {string}
+             */
+            kind: "trade" | "create" | "bundle" | "claim" | "consolidate" | "transfer" | "split";
+            /** @description the managed wallets involved */
+            wallets: string[];
+            /** @description its transaction signatures */
+            signatures: string[];
+            /** @description the execution's new status (as in Execution.status) */
+            status: string;
+            /** @description why it failed, when the status is failed; null otherwise */
+            error: unknown;
+            /** @description ISO 8601 UTC: when the event was recorded */
+            created_at: string;
+        };
+        /** @description An API key of the account (never its secret) */
+        Key: {
+            /** @description the key id (/v1/keys/{id}) */
+            id: number;
+            /** @description the name given at creation */
+            name: string;
+            /** @description true for the account's root key (from setup) */
+            root: boolean;
+            /** @description what the key may do */
+            scopes: ("read" | "trade" | "create" | "transfer" | "wallets" | "keys")[];
+            /** @description the only wallets the key may use; null = every wallet of the account */
+            wallets: string[] | null;
+            /** @description ISO 8601: the key is refused after it; null = never */
+            expires_at: string | null;
+            /** @description true while every request of the key is refused */
+            frozen: boolean;
+            policy: components["schemas"]["Policy"];
+            /** @description ISO 8601 UTC */
+            created_at: string;
+        };
+        /** @description A key just created, with its api_key (shown once: store it) */
+        NewKey: {
+            /** @description the key id (/v1/keys/{id}) */
+            id: number;
+            /** @description the name given at creation */
+            name: string;
+            /** @description true for the account's root key (from setup) */
+            root: boolean;
+            /** @description what the key may do */
+            scopes: ("read" | "trade" | "create" | "transfer" | "wallets" | "keys")[];
+            /** @description the only wallets the key may use; null = every wallet of the account */
+            wallets: string[] | null;
+            /** @description ISO 8601: the key is refused after it; null = never */
+            expires_at: string | null;
+            /** @description true while every request of the key is refused */
+            frozen: boolean;
+            policy: components["schemas"]["Policy"];
+            /** @description ISO 8601 UTC */
+            created_at: string;
+            /** @description the key's secret, sent as x-api-key (shown once) */
+            api_key: string;
+        };
+        /** @description Limits on what a key may do; an absent field is no limit ({} = none) */
+        Policy: {
+            /** @description SOL; a request moving more is refused */
+            max_sol_per_execution?: string;
+            /** @description SOL over a rolling 24 h: amounts, fees, tips, priority fees and rent spent through this key */
+            max_sol_per_24h?: string;
+            /** @description lamports per transaction */
+            max_priority_fee_lamports?: string;
+            /** @description lamports per request */
+            max_tip_lamports?: string;
+            /** @description only trades on these venues */
+            venues?: ("bonding_curve" | "launchswap")[];
+            /** @description only these mints may be traded */
+            mints_allow?: string[];
+            /** @description these mints may not be traded */
+            mints_deny?: string[];
+            /** @description addresses outside the account's own wallets that transfer/consolidate/split may pay */
+            destinations_allow?: string[];
+        };
+        /** @description A webhook endpoint (never its signing secret) */
+        Webhook: {
+            /** @description the webhook id (/v1/webhooks/{id}) */
+            id: string;
+            /** @description where deliveries are POSTed */
+            url: string;
+            /** @description event types delivered; ["*"] = all */
+            types: string[];
+            /** @description only events involving one of these wallets; null = all */
+            wallets: string[] | null;
+            /** @description true when deliveries stopped (see disabled_reason) */
+            disabled: boolean;
+            /** @description why deliveries stopped; null while enabled */
+            disabled_reason: string | null;
+            /** @description ISO 8601 UTC */
+            created_at: string;
+        };
+        /** @description One event's delivery to a webhook endpoint, with its attempts */
+        WebhookDelivery: {
+            /** @description the delivery id */
+            id: string;
+            /** @description the webhook it goes to */
+            webhook_id: string;
+            /** @description the webhook-id header: the event id (test_... for a test), the same on every attempt */
+            message_id: string;
+            /** @description the event type, e.g. execution.confirmed or webhook.test */
+            type: string;
+            /**
+             * @description pending: attempts remain; delivered: a 2xx came back; failed: attempts exhausted
+             * @enum {string}
+             */
+            status: "pending" | "delivered" | "failed";
+            /** @description attempts made so far */
+            attempts: number;
+            /** @description ISO 8601 UTC of the next attempt; null when none */
+            next_attempt_at: string | null;
+            /** @description HTTP status of the last attempt; null when it got no answer (or none was made) */
+            last_status_code: number | null;
+            /** @description why the last attempt failed; null otherwise */
+            last_error: string | null;
+            /** @description ISO 8601 UTC */
+            created_at: string;
+            /** @description ISO 8601 UTC of the last attempt or change */
+            updated_at: string;
+        };
+        /** @description The answer when the request carried "dry_run": true: nothing was sent or recorded. */
+        DryRun: {
+            /**
+             * @description always true: marks a dry run's answer
+             * @enum {boolean}
+             */
+            dry_run: true;
+            /** @description what the key's policy would say to the request */
+            policy: {
+                /** @description true when the policy would let it run */
+                allowed: boolean;
+                /** @description the policy field that would refuse the request */
+                rule: string | null;
+                /** @description the refusal text the request would get (403) */
+                detail: string | null;
+            };
+            /** @description the request summaries of the executions that would have been recorded */
+            requests: {
+                [key: string]: unknown;
+            }[];
+            /** @description the transactions it would send, in send order */
+            transactions: components["schemas"]["DryRunTransaction"][];
+        };
+        /** @description One transaction a dry run would have sent, unsigned */
+        DryRunTransaction: {
+            /** @description position in a bundle; null for one transaction */
+            leg: number | null;
+            /** @description the wallet paying the fee */
+            fee_payer: string;
+            /** @description the wallets (and new mint) that would sign */
+            signers: string[];
+            /** @description the message's static account keys */
+            accounts: string[];
+            /** @description address lookup tables the message uses */
+            lookup_tables: string[];
+            /** @description the unsigned transaction message, base64 */
+            message_base64: string;
+            /** @description the compute budget's unit limit */
+            compute_unit_limit: number;
+            /** @description the priority fee per compute unit */
+            compute_unit_price_micro_lamports: string;
+            /** @description lamports, integer text */
+            signature_fee_lamports: string;
+            /** @description lamports, integer text */
+            priority_fee_lamports: string;
+            /** @description the relay tip the transaction pays; null without one */
+            tip: {
+                /** @description the tip account */
+                account: string;
+                /** @description the tip, lamports as integer text */
+                lamports: string;
+            } | null;
+            /** @description what the endpoint would store with the execution (amounts, quote, venue) */
+            details: {
+                [key: string]: unknown;
+            } | null;
+            /** @description the RPC simulation of the transaction; null when it was not simulated */
+            simulation: {
+                /** @description true when the simulation succeeded */
+                ok: boolean;
+                /** @description the simulation's error; null when ok */
+                error: string | null;
+                /** @description compute units the simulation used */
+                units_consumed: number | null;
+                /** @description the program logs */
+                logs: string[];
+            } | null;
+        };
+        /** @description Whether the service is up (healthz) or ready (readyz) */
+        HealthStatus: {
+            /** @description ok (healthz), ready or unavailable (readyz) */
+            status?: string;
+            /** @description why it is unavailable */
+            detail?: string;
+        };
+        /** @description The mints whose venue state is kept warm */
+        WatchedMints: {
+            /** @description every watched mint (base58) */
+            watched: string[];
+        };
+    };
     responses: never;
     parameters: never;
     requestBodies: never;
@@ -753,16 +1090,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Liveness: the process is up */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status?: string;
-                        detail?: string;
-                    };
+                    "application/json": components["schemas"]["HealthStatus"];
                 };
             };
             /** @description The URL, query or body is malformed, or a field breaks its rule. */
@@ -771,11 +1105,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -784,11 +1114,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -799,11 +1125,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -812,12 +1134,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -831,16 +1148,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Readiness: the database answers (503 while it does not) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status?: string;
-                        detail?: string;
-                    };
+                    "application/json": components["schemas"]["HealthStatus"];
                 };
             };
             /** @description The URL, query or body is malformed, or a field breaks its rule. */
@@ -849,11 +1163,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -862,11 +1172,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -877,11 +1183,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -890,24 +1192,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description Default Response */
+            /** @description Whether the service is up (healthz) or ready (readyz) */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status?: string;
-                        detail?: string;
-                    };
+                    "application/json": components["schemas"]["HealthStatus"];
                 };
             };
         };
@@ -921,14 +1215,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Create an API key and its first default wallet (secrets returned once) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
+                        /** @description the root API key, sent as x-api-key (shown once) */
                         api_key: string;
+                        /** @description the first (default) wallet's address */
                         wallet_public_key: string;
                         /** @description base58 64-byte secret key */
                         wallet_private_key: string;
@@ -941,37 +1237,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -980,11 +1264,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -993,11 +1273,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -1006,14 +1282,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -1021,11 +1293,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -1034,12 +1302,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -1058,49 +1321,33 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description List the key's wallets (public metadata only), oldest first */
             200: {
                 headers: {
                     /** @description The next page when `limit` cut the list: `</v1/wallets?limit=N&after=ID>; rel="next"`. */
-                    Link?: unknown;
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        public_key: string;
-                        /** @enum {string} */
-                        status: "active";
-                        is_default: boolean;
-                        /** @description ISO 8601 UTC without zone suffix */
-                        created_at: string;
-                    }[];
+                    "application/json": components["schemas"]["Wallet"][];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -1109,12 +1356,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -1123,11 +1365,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -1138,11 +1376,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -1151,12 +1385,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -1177,50 +1406,31 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Create a managed wallet (its secret key is returned once) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        public_key: string;
-                        /** @enum {string} */
-                        status: "active";
-                        is_default: boolean;
-                        /** @description ISO 8601 UTC without zone suffix */
-                        created_at: string;
-                        private_key_base58: string;
-                        /** @enum {string} */
-                        private_key_format: "base58_64_byte_secret_key";
-                    };
+                    "application/json": components["schemas"]["NewWallet"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -1229,12 +1439,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
             /** @description The key holds MAX_WALLETS_PER_KEY wallets already. */
@@ -1243,11 +1448,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -1256,11 +1457,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -1269,11 +1466,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -1282,11 +1475,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -1297,11 +1486,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -1310,12 +1495,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -1337,47 +1517,31 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Import a wallet from a base58 64-byte secret key or 32-byte seed */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        public_key: string;
-                        /** @enum {string} */
-                        status: "active";
-                        is_default: boolean;
-                        /** @description ISO 8601 UTC without zone suffix */
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["Wallet"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -1386,25 +1550,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -1413,11 +1568,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -1426,11 +1577,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -1439,11 +1586,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -1454,11 +1597,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -1467,12 +1606,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -1489,21 +1623,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Make a wallet the key's default */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        public_key: string;
-                        /** @enum {string} */
-                        status: "active";
-                        is_default: boolean;
-                        /** @description ISO 8601 UTC without zone suffix */
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["Wallet"];
                 };
             };
             /** @description The URL, query or body is malformed, or a field breaks its rule. */
@@ -1512,24 +1638,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -1538,25 +1656,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -1565,11 +1674,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -1578,11 +1683,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -1591,11 +1692,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -1606,11 +1703,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -1619,12 +1712,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -1641,13 +1729,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Delink a wallet: deletes its encrypted key and its execution history */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
+                        /** @description true: the wallet is delinked */
                         ok: boolean;
                     };
                 };
@@ -1658,24 +1747,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -1684,25 +1765,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -1711,11 +1783,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -1724,11 +1792,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -1737,11 +1801,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -1752,11 +1812,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -1765,12 +1821,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -1795,70 +1846,42 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description List this API key's executions, newest first */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        executions: {
-                            id: string;
-                            /** @enum {string} */
-                            kind: "trade" | "create" | "bundle" | "claim" | "consolidate" | "transfer" | "split";
-                            wallet: string;
-                            wallets?: string[];
-                            signatures: string[];
-                            bundle_id?: string | null;
-                            /**
-                             * @description pending: recorded, outcome not known yet; submitted: sent without a verdict; timeout: the wait ended first (these three are open: reconciliation moves them to a final status); confirmed; finalized; failed; expired: the blockhash expired without the transaction landing
-                             * @enum {string}
-                             */
-                            status: "pending" | "submitted" | "confirmed" | "finalized" | "failed" | "timeout" | "expired";
-                            confirmation_status?: string | null;
-                            request?: unknown;
-                            response?: unknown;
-                            error?: unknown;
-                            timings?: unknown;
-                            /** @description the Idempotency-Key of the request that recorded it, if it had one */
-                            idempotency_key?: string | null;
-                            /** @description priority fee the transaction carried, micro-lamports per compute unit (highest of a bundle's legs); null on older records */
-                            compute_unit_price_micro_lamports?: string | null;
-                            created_at: string;
-                            updated_at?: string;
-                        }[];
+                        /** @description newest first */
+                        executions: components["schemas"]["Execution"][];
+                        /** @description the page size used */
                         limit: number;
+                        /** @description rows skipped */
                         offset: number;
+                        /** @description pass as ?offset= for the next page; null on the last page */
                         next_offset: number | null;
                         /** @description pass as ?after= for the next (older) page; null on the last page */
                         next_cursor: string | null;
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -1867,12 +1890,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -1881,11 +1899,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -1896,11 +1910,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -1909,12 +1919,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -1934,63 +1939,31 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description One execution of this API key; with ?wait= returns as soon as it is final or the wait ends */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        kind: "trade" | "create" | "bundle" | "claim" | "consolidate" | "transfer" | "split";
-                        wallet: string;
-                        wallets?: string[];
-                        signatures: string[];
-                        bundle_id?: string | null;
-                        /**
-                         * @description pending: recorded, outcome not known yet; submitted: sent without a verdict; timeout: the wait ended first (these three are open: reconciliation moves them to a final status); confirmed; finalized; failed; expired: the blockhash expired without the transaction landing
-                         * @enum {string}
-                         */
-                        status: "pending" | "submitted" | "confirmed" | "finalized" | "failed" | "timeout" | "expired";
-                        confirmation_status?: string | null;
-                        request?: unknown;
-                        response?: unknown;
-                        error?: unknown;
-                        timings?: unknown;
-                        /** @description the Idempotency-Key of the request that recorded it, if it had one */
-                        idempotency_key?: string | null;
-                        /** @description priority fee the transaction carried, micro-lamports per compute unit (highest of a bundle's legs); null on older records */
-                        compute_unit_price_micro_lamports?: string | null;
-                        created_at: string;
-                        updated_at?: string;
-                    };
+                    "application/json": components["schemas"]["Execution"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -1999,25 +1972,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -2026,11 +1990,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -2041,11 +2001,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -2054,12 +2010,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -2073,41 +2024,31 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description List the watched mints (least recently traded first) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        watched: string[];
-                    };
+                    "application/json": components["schemas"]["WatchedMints"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -2116,25 +2057,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -2143,11 +2075,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -2158,11 +2086,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -2171,38 +2095,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2223,41 +2134,31 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Keep the venue state of mints warm (subscribed), so their trades skip the read */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        watched: string[];
-                    };
+                    "application/json": components["schemas"]["WatchedMints"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -2266,25 +2167,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -2293,11 +2185,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -2306,11 +2194,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -2319,11 +2203,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -2334,11 +2214,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -2347,38 +2223,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2388,47 +2251,41 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the mint (base58) */
                 mint: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Stop watching a mint (its subscriptions end) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
+                        /** @description the mint no longer watched */
                         unwatched: string;
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -2437,25 +2294,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -2464,11 +2312,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -2477,11 +2321,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -2490,11 +2330,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -2505,11 +2341,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -2518,38 +2350,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2598,7 +2417,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Buy or sell a launch token on the bonding curve or its launchswap pool */
             200: {
                 headers: {
                     /** @description Present when this answer replays the first request with the same Idempotency-Key. */
@@ -2607,20 +2426,35 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description the managed wallet that traded */
                         wallet: string;
-                        /** @enum {string} */
+                        /**
+                         * @description buy or sell
+                         * @enum {string}
+                         */
                         action: "buy" | "sell";
+                        /** @description the token mint */
                         mint: string;
+                        /** @description the amount as requested (SOL, token units or a percentage) */
                         amount: string;
+                        /** @description the amount in atomic units: lamports when denominated in SOL, token units otherwise */
                         amount_units: number;
+                        /** @description true when amount is SOL */
                         denominated_in_sol: boolean;
                         /** @description id of the execution record: GET /v1/executions/{id}, or find it with GET /v1/executions?signature= */
                         execution_id?: string;
+                        /** @description the transaction signature (base58) */
                         signature: string;
+                        /** @description true when the transaction reached confirmation_status within the wait; false: sent, outcome not known */
                         confirmed: boolean;
+                        /** @description processed, confirmed or finalized as last seen; null when not seen (or confirm: false) */
                         confirmation_status: string | null;
-                        /** @enum {string} */
+                        /**
+                         * @description where it traded: the launch bonding curve or the launchswap pool
+                         * @enum {string}
+                         */
                         venue: "bonding_curve" | "launchswap";
+                        /** @description the launchswap pool; null on the bonding curve */
                         pool: string | null;
                         /**
                          * @description cache: the warm state of a watched mint was used (no read); read: the trade read it
@@ -2639,102 +2473,43 @@ export interface operations {
                         tokens_in?: string;
                         /** @description sells: the fewest lamports received */
                         min_sol_out_lamports?: string;
-                        /** @description what the confirmed transaction moved for the wallet, read from the chain's balance changes (null: not readable yet; absent: not confirmed) */
-                        fill?: {
-                            /** @description post minus pre lamports of the wallet (negative when it spent) */
-                            sol_change_lamports: string;
-                            /** @description transaction fee paid (base + priority) */
-                            fee_lamports: string;
-                            /** @description lamports the relay tip accounts received */
-                            tip_lamports: string;
-                            /** @description rent of accounts the transaction created (e.g. the token account) */
-                            rent_lamports: string;
-                            /** @description SOL the trade itself spent (buy) or received (sell), fee, tip and rent excluded */
-                            trade_sol_lamports: string;
-                            /** @description post minus pre token atomic units of the wallet for the mint */
-                            token_change: string;
-                        } | null;
+                        fill?: components["schemas"]["Fill"];
+                        /** @description milliseconds per phase (with measure_timing: true) */
                         timing_ms?: {
+                            /** @description ms: parsing the request and selecting the wallet */
                             wallet?: number;
+                            /** @description ms: reading the venue state (or the warm cache) and quoting */
                             amount?: number;
+                            /** @description ms: building and signing the transaction */
                             build?: number;
+                            /** @description ms: sending it */
                             sender?: number;
+                            /** @description ms: waiting for confirmation */
                             confirmation?: number;
+                            /** @description ms: recording the execution */
                             database?: number;
+                            /** @description ms: the whole request */
                             total?: number;
                         };
-                    } | {
-                        /** @enum {boolean} */
-                        dry_run: true;
-                        policy: {
-                            allowed: boolean;
-                            /** @description the policy field that would refuse the request */
-                            rule: string | null;
-                            /** @description the refusal text the request would get (403) */
-                            detail: string | null;
-                        };
-                        requests: {
-                            [key: string]: unknown;
-                        }[];
-                        transactions: {
-                            /** @description position in a bundle; null for one transaction */
-                            leg: number | null;
-                            fee_payer: string;
-                            signers: string[];
-                            /** @description the message's static account keys */
-                            accounts: string[];
-                            lookup_tables: string[];
-                            /** @description the unsigned transaction message, base64 */
-                            message_base64: string;
-                            compute_unit_limit: number;
-                            compute_unit_price_micro_lamports: string;
-                            /** @description lamports, integer text */
-                            signature_fee_lamports: string;
-                            /** @description lamports, integer text */
-                            priority_fee_lamports: string;
-                            tip: {
-                                account: string;
-                                /** @description lamports, integer text */
-                                lamports: string;
-                            } | null;
-                            /** @description what the endpoint would store with the execution (amounts, quote, venue) */
-                            details: {
-                                [key: string]: unknown;
-                            } | null;
-                            simulation: {
-                                ok: boolean;
-                                error: string | null;
-                                units_consumed: number | null;
-                                logs: string[];
-                            } | null;
-                        }[];
-                    };
+                    } | components["schemas"]["DryRun"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
@@ -2743,36 +2518,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -2781,11 +2545,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -2794,11 +2554,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -2807,24 +2563,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -2835,11 +2583,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -2848,38 +2592,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3102,75 +2833,75 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Read claimable cashback of wallets (read-only; any address) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
+                        /** @description one entry per wallet, in request order */
                         wallets: {
+                            /** @description the wallet checked */
                             wallet: string;
-                            /** @description lamports */
+                            /** @description claimable on the bonding curve program */
                             launch_bonding_lamports: number;
-                            /** @description SOL with 9 decimals */
+                            /** @description the same in SOL */
                             launch_bonding_sol: string;
-                            /** @description lamports */
+                            /** @description claimable on launchswap, as wrapped SOL */
                             launchswap_wsol_lamports: number;
-                            /** @description SOL with 9 decimals */
+                            /** @description the same in SOL */
                             launchswap_wsol: string;
-                            /** @description lamports */
+                            /** @description both together */
                             total_claimable_lamports: number;
-                            /** @description SOL with 9 decimals */
+                            /** @description the same in SOL */
                             total_claimable_sol: string;
+                            /** @description the accounts read (addresses, base58) */
                             accounts: {
+                                /** @description the wallet's volume accumulator of the launch program */
                                 launch_user_volume_accumulator: string;
+                                /** @description the wallet's volume accumulator of launchswap */
                                 launchswap_user_volume_accumulator: string;
+                                /** @description the accumulator's wrapped-SOL token account */
                                 launchswap_wsol_ata: string;
                             };
                         }[];
+                        /** @description the sums over every wallet */
                         totals: {
-                            /** @description lamports */
+                            /** @description bonding curve cashback, all wallets */
                             launch_bonding_lamports: number;
-                            /** @description SOL with 9 decimals */
+                            /** @description the same in SOL */
                             launch_bonding_sol: string;
-                            /** @description lamports */
+                            /** @description launchswap cashback, all wallets */
                             launchswap_wsol_lamports: number;
-                            /** @description SOL with 9 decimals */
+                            /** @description the same in SOL */
                             launchswap_wsol: string;
-                            /** @description lamports */
+                            /** @description both venues, all wallets */
                             combined_lamports: number;
-                            /** @description SOL with 9 decimals */
+                            /** @description the same in SOL */
                             combined_sol: string;
                         };
+                        /** @description the slots the reads were answered at */
                         rpc_slots: number[];
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -3179,25 +2910,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -3206,11 +2928,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -3219,11 +2937,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -3232,11 +2946,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -3247,11 +2957,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -3260,38 +2966,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3323,7 +3016,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Claim a managed wallet's cashback: one transaction per source with something to claim */
             200: {
                 headers: {
                     /** @description Present when this answer replays the first request with the same Idempotency-Key. */
@@ -3332,90 +3025,45 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description the managed wallet that claimed */
                         wallet: string;
+                        /** @description one claim transaction per venue with something to claim */
                         transactions: {
-                            /** @enum {string} */
+                            /**
+                             * @description which program's cashback it claimed
+                             * @enum {string}
+                             */
                             kind: "bonding_curve" | "launchswap";
-                            /** @description lamports */
+                            /** @description what was claimable when it was built */
                             claimable_lamports: number;
                             /** @description id of the execution record: GET /v1/executions/{id}, or find it with GET /v1/executions?signature= */
                             execution_id?: string;
+                            /** @description the transaction signature (base58) */
                             signature: string;
+                            /** @description true when the transaction reached confirmation_status within the wait; false: sent, outcome not known */
                             confirmed: boolean;
+                            /** @description processed, confirmed or finalized as last seen; null when not seen (or confirm: false) */
                             confirmation_status: string | null;
                         }[];
-                    } | {
-                        /** @enum {boolean} */
-                        dry_run: true;
-                        policy: {
-                            allowed: boolean;
-                            /** @description the policy field that would refuse the request */
-                            rule: string | null;
-                            /** @description the refusal text the request would get (403) */
-                            detail: string | null;
-                        };
-                        requests: {
-                            [key: string]: unknown;
-                        }[];
-                        transactions: {
-                            /** @description position in a bundle; null for one transaction */
-                            leg: number | null;
-                            fee_payer: string;
-                            signers: string[];
-                            /** @description the message's static account keys */
-                            accounts: string[];
-                            lookup_tables: string[];
-                            /** @description the unsigned transaction message, base64 */
-                            message_base64: string;
-                            compute_unit_limit: number;
-                            compute_unit_price_micro_lamports: string;
-                            /** @description lamports, integer text */
-                            signature_fee_lamports: string;
-                            /** @description lamports, integer text */
-                            priority_fee_lamports: string;
-                            tip: {
-                                account: string;
-                                /** @description lamports, integer text */
-                                lamports: string;
-                            } | null;
-                            /** @description what the endpoint would store with the execution (amounts, quote, venue) */
-                            details: {
-                                [key: string]: unknown;
-                            } | null;
-                            simulation: {
-                                ok: boolean;
-                                error: string | null;
-                                units_consumed: number | null;
-                                logs: string[];
-                            } | null;
-                        }[];
-                    };
+                    } | components["schemas"]["DryRun"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
@@ -3424,36 +3072,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -3462,11 +3099,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -3475,11 +3108,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -3488,24 +3117,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -3516,11 +3137,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -3529,38 +3146,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3592,7 +3196,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Sweep SOL from managed wallets into one destination (one transaction per source) */
             200: {
                 headers: {
                     /** @description Present when this answer replays the first request with the same Idempotency-Key. */
@@ -3601,99 +3205,52 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description where the SOL went */
                         destination_wallet: string;
-                        /** @description lamports */
+                        /** @description lamports left in each source for fees */
                         fee_reserve_lamports: number;
-                        /** @description lamports */
+                        /** @description lamports moved, all sources together */
                         total_transfer_lamports: number;
-                        /** @description SOL with 9 decimals */
+                        /** @description the same in SOL */
                         total_transfer_sol: string;
+                        /** @description one transaction per source with something to move */
                         transactions: {
+                            /** @description the managed wallet swept */
                             source_wallet: string;
-                            /** @description lamports */
+                            /** @description its balance before the sweep */
                             source_balance_lamports: number;
-                            /** @description lamports */
+                            /** @description lamports it sent */
                             transfer_lamports: number;
-                            /** @description SOL with 9 decimals */
+                            /** @description the same in SOL */
                             transfer_sol: string;
                             /** @description id of the execution record: GET /v1/executions/{id}, or find it with GET /v1/executions?signature= */
                             execution_id?: string;
+                            /** @description the transaction signature (base58) */
                             signature: string;
+                            /** @description true when the transaction reached confirmation_status within the wait; false: sent, outcome not known */
                             confirmed: boolean;
+                            /** @description processed, confirmed or finalized as last seen; null when not seen (or confirm: false) */
                             confirmation_status: string | null;
                         }[];
-                    } | {
-                        /** @enum {boolean} */
-                        dry_run: true;
-                        policy: {
-                            allowed: boolean;
-                            /** @description the policy field that would refuse the request */
-                            rule: string | null;
-                            /** @description the refusal text the request would get (403) */
-                            detail: string | null;
-                        };
-                        requests: {
-                            [key: string]: unknown;
-                        }[];
-                        transactions: {
-                            /** @description position in a bundle; null for one transaction */
-                            leg: number | null;
-                            fee_payer: string;
-                            signers: string[];
-                            /** @description the message's static account keys */
-                            accounts: string[];
-                            lookup_tables: string[];
-                            /** @description the unsigned transaction message, base64 */
-                            message_base64: string;
-                            compute_unit_limit: number;
-                            compute_unit_price_micro_lamports: string;
-                            /** @description lamports, integer text */
-                            signature_fee_lamports: string;
-                            /** @description lamports, integer text */
-                            priority_fee_lamports: string;
-                            tip: {
-                                account: string;
-                                /** @description lamports, integer text */
-                                lamports: string;
-                            } | null;
-                            /** @description what the endpoint would store with the execution (amounts, quote, venue) */
-                            details: {
-                                [key: string]: unknown;
-                            } | null;
-                            simulation: {
-                                ok: boolean;
-                                error: string | null;
-                                units_consumed: number | null;
-                                logs: string[];
-                            } | null;
-                        }[];
-                    };
+                    } | components["schemas"]["DryRun"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
@@ -3702,36 +3259,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -3740,11 +3286,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -3753,11 +3295,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -3766,24 +3304,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -3794,11 +3324,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -3807,38 +3333,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3874,7 +3387,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Send native SOL or a fungible token from a managed wallet to any address */
             200: {
                 headers: {
                     /** @description Present when this answer replays the first request with the same Idempotency-Key. */
@@ -3883,95 +3396,56 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description the managed wallet that sent */
                         source_wallet: string;
+                        /** @description the receiving address */
                         destination_wallet: string;
+                        /** @description the token mint, or SOL for native SOL */
                         mint: string;
-                        /** @enum {string} */
+                        /**
+                         * @description native SOL or a token
+                         * @enum {string}
+                         */
                         asset_type: "sol" | "spl_token";
+                        /** @description the amount as requested */
                         amount: string;
+                        /** @description the amount in atomic units (lamports or token units) */
                         amount_units: number;
+                        /** @description decimals of the asset (9 for SOL) */
                         decimals: number;
+                        /** @description the sender's token account; null for SOL */
                         source_token_account: string | null;
+                        /** @description the receiver's token account (created when missing); null for SOL */
                         destination_token_account: string | null;
-                        /** @description lamports */
+                        /** @description lamports kept in the source for fees */
                         fee_reserve_lamports: number;
                         /** @description id of the execution record: GET /v1/executions/{id}, or find it with GET /v1/executions?signature= */
                         execution_id?: string;
+                        /** @description the transaction signature (base58) */
                         signature: string;
+                        /** @description true when the transaction reached confirmation_status within the wait; false: sent, outcome not known */
                         confirmed: boolean;
+                        /** @description processed, confirmed or finalized as last seen; null when not seen (or confirm: false) */
                         confirmation_status: string | null;
-                    } | {
-                        /** @enum {boolean} */
-                        dry_run: true;
-                        policy: {
-                            allowed: boolean;
-                            /** @description the policy field that would refuse the request */
-                            rule: string | null;
-                            /** @description the refusal text the request would get (403) */
-                            detail: string | null;
-                        };
-                        requests: {
-                            [key: string]: unknown;
-                        }[];
-                        transactions: {
-                            /** @description position in a bundle; null for one transaction */
-                            leg: number | null;
-                            fee_payer: string;
-                            signers: string[];
-                            /** @description the message's static account keys */
-                            accounts: string[];
-                            lookup_tables: string[];
-                            /** @description the unsigned transaction message, base64 */
-                            message_base64: string;
-                            compute_unit_limit: number;
-                            compute_unit_price_micro_lamports: string;
-                            /** @description lamports, integer text */
-                            signature_fee_lamports: string;
-                            /** @description lamports, integer text */
-                            priority_fee_lamports: string;
-                            tip: {
-                                account: string;
-                                /** @description lamports, integer text */
-                                lamports: string;
-                            } | null;
-                            /** @description what the endpoint would store with the execution (amounts, quote, venue) */
-                            details: {
-                                [key: string]: unknown;
-                            } | null;
-                            simulation: {
-                                ok: boolean;
-                                error: string | null;
-                                units_consumed: number | null;
-                                logs: string[];
-                            } | null;
-                        }[];
-                    };
+                    } | components["schemas"]["DryRun"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
@@ -3980,36 +3454,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -4018,11 +3481,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -4031,11 +3490,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -4044,24 +3499,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -4072,11 +3519,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -4085,38 +3528,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4154,7 +3584,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Distribute SOL from a managed wallet to up to five destinations in one transaction */
             200: {
                 headers: {
                     /** @description Present when this answer replays the first request with the same Idempotency-Key. */
@@ -4163,103 +3593,59 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description the managed wallet that paid */
                         source_wallet: string;
-                        /** @description lamports */
+                        /** @description its balance before the split */
                         source_balance_lamports: number;
-                        /** @description lamports */
+                        /** @description lamports kept in the source for fees */
                         fee_reserve_lamports: number;
-                        /** @description lamports */
+                        /** @description balance minus the reserve, times total_percent */
                         spendable_lamports: number;
-                        /** @description lamports */
+                        /** @description lamports sent, all destinations together */
                         transfer_total_lamports: number;
-                        /** @description SOL with 9 decimals */
+                        /** @description the same in SOL */
                         transfer_total_sol: string;
+                        /** @description one transfer per destination, in request order */
                         transfers: {
+                            /** @description the destination */
                             wallet: string;
-                            /** @description lamports */
+                            /** @description lamports it received */
                             lamports: number;
-                            /** @description SOL with 9 decimals */
+                            /** @description the same in SOL */
                             sol: string;
-                            /** @enum {string} */
+                            /**
+                             * @description how its share was set: a sol amount, a percent, or an equal share
+                             * @enum {string}
+                             */
                             mode: "fixed" | "percent" | "equal";
                         }[];
                         /** @description id of the execution record: GET /v1/executions/{id}, or find it with GET /v1/executions?signature= */
                         execution_id?: string;
+                        /** @description the transaction signature (base58) */
                         signature: string;
+                        /** @description true when the transaction reached confirmation_status within the wait; false: sent, outcome not known */
                         confirmed: boolean;
+                        /** @description processed, confirmed or finalized as last seen; null when not seen (or confirm: false) */
                         confirmation_status: string | null;
-                    } | {
-                        /** @enum {boolean} */
-                        dry_run: true;
-                        policy: {
-                            allowed: boolean;
-                            /** @description the policy field that would refuse the request */
-                            rule: string | null;
-                            /** @description the refusal text the request would get (403) */
-                            detail: string | null;
-                        };
-                        requests: {
-                            [key: string]: unknown;
-                        }[];
-                        transactions: {
-                            /** @description position in a bundle; null for one transaction */
-                            leg: number | null;
-                            fee_payer: string;
-                            signers: string[];
-                            /** @description the message's static account keys */
-                            accounts: string[];
-                            lookup_tables: string[];
-                            /** @description the unsigned transaction message, base64 */
-                            message_base64: string;
-                            compute_unit_limit: number;
-                            compute_unit_price_micro_lamports: string;
-                            /** @description lamports, integer text */
-                            signature_fee_lamports: string;
-                            /** @description lamports, integer text */
-                            priority_fee_lamports: string;
-                            tip: {
-                                account: string;
-                                /** @description lamports, integer text */
-                                lamports: string;
-                            } | null;
-                            /** @description what the endpoint would store with the execution (amounts, quote, venue) */
-                            details: {
-                                [key: string]: unknown;
-                            } | null;
-                            simulation: {
-                                ok: boolean;
-                                error: string | null;
-                                units_consumed: number | null;
-                                logs: string[];
-                            } | null;
-                        }[];
-                    };
+                    } | components["schemas"]["DryRun"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
@@ -4268,36 +3654,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -4306,11 +3681,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -4319,11 +3690,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -4332,24 +3699,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -4360,11 +3719,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -4373,38 +3728,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4446,7 +3788,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Create a launch token (server-generated mint), optionally with an atomic developer buy */
             200: {
                 headers: {
                     /** @description Present when this answer replays the first request with the same Idempotency-Key. */
@@ -4455,93 +3797,50 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description the new token's mint (server-generated) */
                         mint: string;
+                        /** @description the managed wallet that created and paid */
                         creator: string;
+                        /** @description the metadata URI written on chain */
                         metadata_uri: string;
                         /** @description id of the execution record: GET /v1/executions/{id}, or find it with GET /v1/executions?signature= */
                         execution_id?: string;
+                        /** @description the transaction signature (base58) */
                         signature: string;
+                        /** @description true when the transaction reached confirmation_status within the wait; false: sent, outcome not known */
                         confirmed: boolean;
+                        /** @description processed, confirmed or finalized as last seen; null when not seen (or confirm: false) */
                         confirmation_status: string | null;
+                        /** @description the developer buy in the same transaction; absent without one */
                         initial_buy?: {
+                            /** @description SOL as requested */
                             amount: string;
+                            /** @description the same in lamports */
                             amount_lamports: number;
+                            /** @description the slippage applied, basis points */
                             slippage_bps: number;
                             /** @description minimum token atomic units requested */
                             expected_output: string;
                         };
-                    } | {
-                        /** @enum {boolean} */
-                        dry_run: true;
-                        policy: {
-                            allowed: boolean;
-                            /** @description the policy field that would refuse the request */
-                            rule: string | null;
-                            /** @description the refusal text the request would get (403) */
-                            detail: string | null;
-                        };
-                        requests: {
-                            [key: string]: unknown;
-                        }[];
-                        transactions: {
-                            /** @description position in a bundle; null for one transaction */
-                            leg: number | null;
-                            fee_payer: string;
-                            signers: string[];
-                            /** @description the message's static account keys */
-                            accounts: string[];
-                            lookup_tables: string[];
-                            /** @description the unsigned transaction message, base64 */
-                            message_base64: string;
-                            compute_unit_limit: number;
-                            compute_unit_price_micro_lamports: string;
-                            /** @description lamports, integer text */
-                            signature_fee_lamports: string;
-                            /** @description lamports, integer text */
-                            priority_fee_lamports: string;
-                            tip: {
-                                account: string;
-                                /** @description lamports, integer text */
-                                lamports: string;
-                            } | null;
-                            /** @description what the endpoint would store with the execution (amounts, quote, venue) */
-                            details: {
-                                [key: string]: unknown;
-                            } | null;
-                            simulation: {
-                                ok: boolean;
-                                error: string | null;
-                                units_consumed: number | null;
-                                logs: string[];
-                            } | null;
-                        }[];
-                    };
+                    } | components["schemas"]["DryRun"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
@@ -4550,36 +3849,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -4588,11 +3876,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -4601,11 +3885,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -4614,24 +3894,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -4642,11 +3914,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -4655,38 +3923,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4733,7 +3988,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Build, sign and submit an atomic bundle of 1 to 4 transactions from managed wallets */
             200: {
                 headers: {
                     /** @description Present when this answer replays the first request with the same Idempotency-Key. */
@@ -4746,89 +4001,48 @@ export interface operations {
                         execution_id?: string;
                         /** @description 64 hex characters */
                         bundle_id: string;
+                        /** @description one entry per leg, in bundle order */
                         results: {
+                            /** @description the leg's position, from 0 */
                             index: number;
-                            /** @enum {string} */
+                            /**
+                             * @description the leg's type
+                             * @enum {string}
+                             */
                             type: "create" | "buy" | "sell";
+                            /** @description the managed wallet that signed the leg */
                             wallet: string;
+                            /** @description the leg's transaction signature */
                             signature: string;
                         }[];
+                        /** @description the token traded (or created by the first leg) */
                         mint: string;
+                        /** @description true when the bundle landed within the wait; false: sent, outcome not known */
                         confirmed: boolean;
-                        /** @enum {string|null} */
+                        /**
+                         * @description the bundle's status as last seen; null when not seen (or confirm: false)
+                         * @enum {string|null}
+                         */
                         confirmation_status: "confirmed" | "finalized" | null;
-                    } | {
-                        /** @enum {boolean} */
-                        dry_run: true;
-                        policy: {
-                            allowed: boolean;
-                            /** @description the policy field that would refuse the request */
-                            rule: string | null;
-                            /** @description the refusal text the request would get (403) */
-                            detail: string | null;
-                        };
-                        requests: {
-                            [key: string]: unknown;
-                        }[];
-                        transactions: {
-                            /** @description position in a bundle; null for one transaction */
-                            leg: number | null;
-                            fee_payer: string;
-                            signers: string[];
-                            /** @description the message's static account keys */
-                            accounts: string[];
-                            lookup_tables: string[];
-                            /** @description the unsigned transaction message, base64 */
-                            message_base64: string;
-                            compute_unit_limit: number;
-                            compute_unit_price_micro_lamports: string;
-                            /** @description lamports, integer text */
-                            signature_fee_lamports: string;
-                            /** @description lamports, integer text */
-                            priority_fee_lamports: string;
-                            tip: {
-                                account: string;
-                                /** @description lamports, integer text */
-                                lamports: string;
-                            } | null;
-                            /** @description what the endpoint would store with the execution (amounts, quote, venue) */
-                            details: {
-                                [key: string]: unknown;
-                            } | null;
-                            simulation: {
-                                ok: boolean;
-                                error: string | null;
-                                units_consumed: number | null;
-                                logs: string[];
-                            } | null;
-                        }[];
-                    };
+                    } | components["schemas"]["DryRun"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
@@ -4837,36 +4051,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -4875,11 +4078,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -4888,11 +4087,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -4901,24 +4096,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -4929,11 +4116,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -4942,38 +4125,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5009,20 +4179,8 @@ export interface operations {
                 content: {
                     "text/event-stream": string;
                     "application/json": {
-                        events: {
-                            /** @description per-account, increasing; the stream cursor (Last-Event-ID, ?after=) */
-                            id: number;
-                            /** @description execution.<status>, e.g. execution.confirmed */
-                            type: string;
-                            execution_id: string;
-                            /** @enum {string} */
-                            kind: "trade" | "create" | "bundle" | "claim" | "consolidate" | "transfer" | "split";
-                            wallets: string[];
-                            signatures: string[];
-                            status: string;
-                            error: unknown;
-                            created_at: string;
-                        }[];
+                        /** @description oldest first */
+                        events: components["schemas"]["Event"][];
                         /** @description pass as ?after= for the next page */
                         next_cursor: string;
                         /** @description true when events after the cursor were purged (older than the retention) */
@@ -5030,30 +4188,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -5062,12 +4212,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -5076,11 +4221,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -5091,11 +4232,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -5104,12 +4241,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -5126,7 +4258,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description SOL and every token account of one of this key's wallets */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5159,30 +4291,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -5191,25 +4315,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -5218,11 +4333,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -5233,11 +4344,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -5246,38 +4353,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5291,38 +4385,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description List the account's keys (no secrets; revoked keys are gone) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        keys: {
-                            id: number;
-                            name: string;
-                            root: boolean;
-                            scopes: ("read" | "trade" | "create" | "transfer" | "wallets" | "keys")[];
-                            wallets: string[] | null;
-                            expires_at: string | null;
-                            frozen: boolean;
-                            policy: {
-                                /** @description SOL; a request moving more is refused */
-                                max_sol_per_execution?: string;
-                                /** @description SOL over a rolling 24 h: amounts, fees, tips, priority fees and rent spent through this key */
-                                max_sol_per_24h?: string;
-                                /** @description lamports per transaction */
-                                max_priority_fee_lamports?: string;
-                                /** @description lamports per request */
-                                max_tip_lamports?: string;
-                                venues?: ("bonding_curve" | "launchswap")[];
-                                mints_allow?: string[];
-                                mints_deny?: string[];
-                                /** @description addresses outside the account's own wallets that transfer/consolidate/split may pay */
-                                destinations_allow?: string[];
-                            };
-                            created_at: string;
-                        }[];
+                        /** @description every unrevoked key */
+                        keys: components["schemas"]["Key"][];
                     };
                 };
             };
@@ -5332,37 +4403,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -5371,11 +4430,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -5386,11 +4441,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -5399,12 +4450,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -5428,77 +4474,40 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Create a sub-key (its api_key is shown once) */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        root: boolean;
-                        scopes: ("read" | "trade" | "create" | "transfer" | "wallets" | "keys")[];
-                        wallets: string[] | null;
-                        expires_at: string | null;
-                        frozen: boolean;
-                        policy: {
-                            /** @description SOL; a request moving more is refused */
-                            max_sol_per_execution?: string;
-                            /** @description SOL over a rolling 24 h: amounts, fees, tips, priority fees and rent spent through this key */
-                            max_sol_per_24h?: string;
-                            /** @description lamports per transaction */
-                            max_priority_fee_lamports?: string;
-                            /** @description lamports per request */
-                            max_tip_lamports?: string;
-                            venues?: ("bonding_curve" | "launchswap")[];
-                            mints_allow?: string[];
-                            mints_deny?: string[];
-                            /** @description addresses outside the account's own wallets that transfer/consolidate/split may pay */
-                            destinations_allow?: string[];
-                        };
-                        created_at: string;
-                        api_key: string;
-                    };
+                    "application/json": components["schemas"]["NewKey"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -5507,11 +4516,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -5520,11 +4525,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -5533,11 +4534,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -5548,11 +4545,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -5561,12 +4554,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -5583,89 +4571,49 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Revoke a sub-key (refused at once in every process) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        root: boolean;
-                        scopes: ("read" | "trade" | "create" | "transfer" | "wallets" | "keys")[];
-                        wallets: string[] | null;
-                        expires_at: string | null;
-                        frozen: boolean;
-                        policy: {
-                            /** @description SOL; a request moving more is refused */
-                            max_sol_per_execution?: string;
-                            /** @description SOL over a rolling 24 h: amounts, fees, tips, priority fees and rent spent through this key */
-                            max_sol_per_24h?: string;
-                            /** @description lamports per transaction */
-                            max_priority_fee_lamports?: string;
-                            /** @description lamports per request */
-                            max_tip_lamports?: string;
-                            venues?: ("bonding_curve" | "launchswap")[];
-                            mints_allow?: string[];
-                            mints_deny?: string[];
-                            /** @description addresses outside the account's own wallets that transfer/consolidate/split may pay */
-                            destinations_allow?: string[];
-                        };
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["Key"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -5674,11 +4622,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -5687,11 +4631,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -5700,11 +4640,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -5715,11 +4651,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -5728,12 +4660,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -5750,89 +4677,49 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Freeze a key (every request refused) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        root: boolean;
-                        scopes: ("read" | "trade" | "create" | "transfer" | "wallets" | "keys")[];
-                        wallets: string[] | null;
-                        expires_at: string | null;
-                        frozen: boolean;
-                        policy: {
-                            /** @description SOL; a request moving more is refused */
-                            max_sol_per_execution?: string;
-                            /** @description SOL over a rolling 24 h: amounts, fees, tips, priority fees and rent spent through this key */
-                            max_sol_per_24h?: string;
-                            /** @description lamports per transaction */
-                            max_priority_fee_lamports?: string;
-                            /** @description lamports per request */
-                            max_tip_lamports?: string;
-                            venues?: ("bonding_curve" | "launchswap")[];
-                            mints_allow?: string[];
-                            mints_deny?: string[];
-                            /** @description addresses outside the account's own wallets that transfer/consolidate/split may pay */
-                            destinations_allow?: string[];
-                        };
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["Key"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -5841,11 +4728,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -5854,11 +4737,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -5867,11 +4746,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -5882,11 +4757,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -5895,12 +4766,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -5917,89 +4783,49 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Unfreeze a key */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        root: boolean;
-                        scopes: ("read" | "trade" | "create" | "transfer" | "wallets" | "keys")[];
-                        wallets: string[] | null;
-                        expires_at: string | null;
-                        frozen: boolean;
-                        policy: {
-                            /** @description SOL; a request moving more is refused */
-                            max_sol_per_execution?: string;
-                            /** @description SOL over a rolling 24 h: amounts, fees, tips, priority fees and rent spent through this key */
-                            max_sol_per_24h?: string;
-                            /** @description lamports per transaction */
-                            max_priority_fee_lamports?: string;
-                            /** @description lamports per request */
-                            max_tip_lamports?: string;
-                            venues?: ("bonding_curve" | "launchswap")[];
-                            mints_allow?: string[];
-                            mints_deny?: string[];
-                            /** @description addresses outside the account's own wallets that transfer/consolidate/split may pay */
-                            destinations_allow?: string[];
-                        };
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["Key"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -6008,11 +4834,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -6021,11 +4843,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -6034,11 +4852,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -6049,11 +4863,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -6062,12 +4872,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -6089,8 +4894,11 @@ export interface operations {
                     max_sol_per_24h?: string | number;
                     max_priority_fee_lamports?: string | number;
                     max_tip_lamports?: string | number;
+                    /** @description only trades on these venues */
                     venues?: ("bonding_curve" | "launchswap")[];
+                    /** @description only these mints may be traded */
                     mints_allow?: string[];
+                    /** @description these mints may not be traded */
                     mints_deny?: string[];
                     /** @description addresses outside the account's own wallets that transfer/consolidate/split may pay */
                     destinations_allow?: string[];
@@ -6098,89 +4906,49 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Replace a key's policy ({} clears it) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        root: boolean;
-                        scopes: ("read" | "trade" | "create" | "transfer" | "wallets" | "keys")[];
-                        wallets: string[] | null;
-                        expires_at: string | null;
-                        frozen: boolean;
-                        policy: {
-                            /** @description SOL; a request moving more is refused */
-                            max_sol_per_execution?: string;
-                            /** @description SOL over a rolling 24 h: amounts, fees, tips, priority fees and rent spent through this key */
-                            max_sol_per_24h?: string;
-                            /** @description lamports per transaction */
-                            max_priority_fee_lamports?: string;
-                            /** @description lamports per request */
-                            max_tip_lamports?: string;
-                            venues?: ("bonding_curve" | "launchswap")[];
-                            mints_allow?: string[];
-                            mints_deny?: string[];
-                            /** @description addresses outside the account's own wallets that transfer/consolidate/split may pay */
-                            destinations_allow?: string[];
-                        };
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["Key"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -6189,11 +4957,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -6202,11 +4966,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -6215,11 +4975,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -6230,11 +4986,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -6243,12 +4995,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -6262,13 +5009,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Freeze the whole account: every key (root included) is refused until unfrozen */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
+                        /** @description the account's state now: true while frozen */
                         frozen: boolean;
                     };
                 };
@@ -6279,37 +5027,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -6318,11 +5054,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -6331,11 +5063,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -6344,11 +5072,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -6359,11 +5083,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -6372,12 +5092,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -6391,13 +5106,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Unfreeze the account */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
+                        /** @description the account's state now: true while frozen */
                         frozen: boolean;
                     };
                 };
@@ -6408,37 +5124,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -6447,11 +5151,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -6460,11 +5160,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -6473,11 +5169,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -6488,11 +5180,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -6501,12 +5189,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -6529,71 +5212,68 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The account's activity log, newest first (cursor: ?after=<next_cursor>) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
+                        /** @description newest first */
                         activity: {
+                            /** @description the entry's id (increasing) */
                             id: number;
                             /** @description ISO 8601 UTC */
                             at: string;
+                            /** @description the key that made the request */
                             key_id: number;
+                            /** @description that key's name */
                             key_name: string;
+                            /** @description HTTP method */
                             method: string;
                             /** @description the route pattern, e.g. /v1/keys/:id */
                             route: string;
+                            /** @description the wallets the request named or used */
                             wallets: string[];
+                            /** @description the execution it recorded; null when none */
                             execution_id: string | null;
                             /** @description HTTP status of the response */
                             status: number;
                             /** @description scope, wallet, frozen, expired or the policy field */
                             rule: string | null;
+                            /** @description the client address; null when unknown */
                             ip: string | null;
                         }[];
+                        /** @description pass as ?after= for the next (older) page; null on the last page */
                         next_cursor: string | null;
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -6602,11 +5282,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -6617,11 +5293,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -6630,12 +5302,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -6649,24 +5316,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description This API key's webhook endpoints (without secrets) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        webhooks: {
-                            id: string;
-                            url: string;
-                            /** @description event types delivered; ["*"] = all */
-                            types: string[];
-                            /** @description only events involving one of these wallets; null = all */
-                            wallets: string[] | null;
-                            disabled: boolean;
-                            disabled_reason: string | null;
-                            created_at: string;
-                        }[];
+                        /** @description every endpoint of this key */
+                        webhooks: components["schemas"]["Webhook"][];
                     };
                 };
             };
@@ -6676,24 +5334,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -6702,12 +5352,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -6716,11 +5361,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -6731,11 +5372,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -6744,12 +5381,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -6774,51 +5406,48 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Register a webhook endpoint; the signing secret is returned once */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
+                        /** @description the webhook id (/v1/webhooks/{id}) */
                         id: string;
+                        /** @description where deliveries are POSTed */
                         url: string;
                         /** @description event types delivered; ["*"] = all */
                         types: string[];
                         /** @description only events involving one of these wallets; null = all */
                         wallets: string[] | null;
+                        /** @description true when deliveries stopped (see disabled_reason) */
                         disabled: boolean;
+                        /** @description why deliveries stopped; null while enabled */
                         disabled_reason: string | null;
+                        /** @description ISO 8601 UTC */
                         created_at: string;
                         /** @description whsec_...: verify signatures with it (Standard Webhooks) */
                         secret: string;
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -6827,12 +5456,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -6841,11 +5465,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -6854,11 +5474,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -6867,11 +5483,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -6882,11 +5494,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -6895,12 +5503,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -6910,13 +5513,14 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the webhook id */
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Delete a webhook endpoint and its deliveries */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -6929,24 +5533,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -6955,25 +5551,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -6982,11 +5569,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -6995,11 +5578,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -7008,11 +5587,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -7023,11 +5598,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -7036,12 +5607,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -7051,33 +5617,20 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the webhook id */
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Queue a webhook.test delivery to the endpoint */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        webhook_id: string;
-                        /** @description the webhook-id header: the event id (test_... for a test), the same on every attempt */
-                        message_id: string;
-                        type: string;
-                        /** @enum {string} */
-                        status: "pending" | "delivered" | "failed";
-                        attempts: number;
-                        next_attempt_at: string | null;
-                        last_status_code: number | null;
-                        last_error: string | null;
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
             /** @description The URL, query or body is malformed, or a field breaks its rule. */
@@ -7086,24 +5639,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -7112,25 +5657,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -7139,11 +5675,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -7152,11 +5684,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -7165,11 +5693,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -7180,11 +5704,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -7193,12 +5713,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -7208,34 +5723,22 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the webhook id */
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The endpoint's latest deliveries (up to 100), newest first */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        deliveries: {
-                            id: string;
-                            webhook_id: string;
-                            /** @description the webhook-id header: the event id (test_... for a test), the same on every attempt */
-                            message_id: string;
-                            type: string;
-                            /** @enum {string} */
-                            status: "pending" | "delivered" | "failed";
-                            attempts: number;
-                            next_attempt_at: string | null;
-                            last_status_code: number | null;
-                            last_error: string | null;
-                            created_at: string;
-                            updated_at: string;
-                        }[];
+                        /** @description newest first, at most 100 */
+                        deliveries: components["schemas"]["WebhookDelivery"][];
                     };
                 };
             };
@@ -7245,24 +5748,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -7271,25 +5766,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -7298,11 +5784,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -7313,11 +5795,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -7326,12 +5804,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -7341,34 +5814,22 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the webhook id */
                 id: string;
+                /** @description the delivery id */
                 delivery_id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Send a delivery again now (same webhook-id) */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        webhook_id: string;
-                        /** @description the webhook-id header: the event id (test_... for a test), the same on every attempt */
-                        message_id: string;
-                        type: string;
-                        /** @enum {string} */
-                        status: "pending" | "delivered" | "failed";
-                        attempts: number;
-                        next_attempt_at: string | null;
-                        last_status_code: number | null;
-                        last_error: string | null;
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
             /** @description The URL, query or body is malformed, or a field breaks its rule. */
@@ -7377,24 +5838,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -7403,25 +5856,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -7430,11 +5874,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -7443,11 +5883,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -7456,11 +5892,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -7471,11 +5903,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -7484,12 +5912,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -7516,9 +5939,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description the key may not read: rule is scope, frozen (issue 19) */
@@ -7527,10 +5948,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
             /** @description not an Upgrade request */
@@ -7539,9 +5957,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description a request budget of this key (or IP) is spent; retry after Retry-After */
@@ -7552,9 +5968,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description an unexpected error; request_id names it in the service log */
@@ -7563,9 +5977,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
