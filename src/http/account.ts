@@ -2,7 +2,7 @@
 import type { FastifyInstance } from "fastify";
 import { setAccountFrozen, type KeysDeps } from "../domain/keys/keys.js";
 import { requireApiKey } from "./auth.js";
-import { apiKeySecurity, authErrors, errorSchema } from "./schemas.js";
+import { apiKeySecurity, authErrors, ref } from "./schemas.js";
 
 /** Registers the account freeze routes (root key only). */
 export function accountRoutes(app: FastifyInstance, deps: Pick<KeysDeps, "store">): void {
@@ -22,11 +22,13 @@ export function accountRoutes(app: FastifyInstance, deps: Pick<KeysDeps, "store"
           response: {
             200: {
               type: "object",
-              properties: { frozen: { type: "boolean" } },
+              properties: {
+                frozen: { type: "boolean", description: "the account's state now: true while frozen" },
+              },
               required: ["frozen"],
               additionalProperties: false,
             },
-            403: errorSchema,
+            403: ref("Refusal"),
             ...authErrors,
           },
         },

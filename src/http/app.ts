@@ -15,6 +15,8 @@ import { parseJsonBody } from "./json-body.js";
 import { installMetrics } from "./metrics.js";
 import { openapiBodyTypes } from "./openapi-body-types.js";
 import { openapiRules } from "./openapi-rules.js";
+import { withRequestExamples } from "./openapi-examples.js";
+import { componentReference, registerComponents } from "./components.js";
 import { observeOutcomes } from "../domain/execution/outcome-observer.js";
 import { createMetrics, type Metrics } from "../observability/metrics.js";
 import { executionRoutes } from "./executions.js";
@@ -147,6 +149,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   installErrorHandler(app);
+  // The named component schemas (issue 23), before any route references them.
+  registerComponents(app);
   // Before any plugin registers routes: its request decoration and onRoute hook must reach all of them.
   installIdempotency(app, {
     store: deps.store,
@@ -158,13 +162,24 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(swagger, {
     openapi: {
       openapi: "3.0.3",
-      info: { title: "lasertrade", version: "0.1.0", description: "Managed-wallet trading API" },
+      info: {
+        title: "lasertrade",
+        version: "0.1.0",
+        description: "Managed-wallet trading API",
+        license: { name: "MIT", url: "https://opensource.org/licenses/MIT" },
+      },
       components: { securitySchemes: { apiKey: { type: "apiKey", in: "header", name: "x-api-key" } } },
     },
+    // Shared schemas become components.schemas.<$id> (components.ts), not def-0, def-1.
+    refResolver: componentReference,
     // Typed request bodies in the document (for generated clients); validation keeps the domain parsers.
-    // Then the rules every route shares (operationId, description, 413/415/421/429, patterns: openapi-rules.ts).
+    // Then the execution routes' request examples (openapi-examples.ts) and the rules every route shares
+    // (operationId, description, 413/415/421/429, patterns: openapi-rules.ts).
     transform: (arg) => {
-      const typed = dryRunDocument(custodyDocument(openapiBodyTypes(arg), arg.route), arg.route);
+      const typed = withRequestExamples(
+        dryRunDocument(custodyDocument(openapiBodyTypes(arg), arg.route), arg.route),
+        arg.route,
+      );
       const method = String(Array.isArray(arg.route.method) ? arg.route.method[0] : arg.route.method);
       if (typed.schema === undefined || (typed.schema as { hide?: boolean }).hide === true) return typed;
       return {

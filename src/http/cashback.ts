@@ -30,19 +30,26 @@ const claimBody = optionalBody({
 const cashbackEntry = {
   type: "object",
   properties: {
-    wallet: { type: "string" },
-    launch_bonding_lamports: lamports,
-    launch_bonding_sol: sol,
-    launchswap_wsol_lamports: lamports,
-    launchswap_wsol: sol,
-    total_claimable_lamports: lamports,
-    total_claimable_sol: sol,
+    wallet: { type: "string", description: "the wallet checked" },
+    launch_bonding_lamports: { ...lamports, description: "claimable on the bonding curve program" },
+    launch_bonding_sol: { ...sol, description: "the same in SOL" },
+    launchswap_wsol_lamports: { ...lamports, description: "claimable on launchswap, as wrapped SOL" },
+    launchswap_wsol: { ...sol, description: "the same in SOL" },
+    total_claimable_lamports: { ...lamports, description: "both together" },
+    total_claimable_sol: { ...sol, description: "the same in SOL" },
     accounts: {
       type: "object",
+      description: "the accounts read (addresses, base58)",
       properties: {
-        launch_user_volume_accumulator: { type: "string" },
-        launchswap_user_volume_accumulator: { type: "string" },
-        launchswap_wsol_ata: { type: "string" },
+        launch_user_volume_accumulator: {
+          type: "string",
+          description: "the wallet's volume accumulator of the launch program",
+        },
+        launchswap_user_volume_accumulator: {
+          type: "string",
+          description: "the wallet's volume accumulator of launchswap",
+        },
+        launchswap_wsol_ata: { type: "string", description: "the accumulator's wrapped-SOL token account" },
       },
       required: [
         "launch_user_volume_accumulator",
@@ -68,16 +75,17 @@ const cashbackEntry = {
 const checkResponse = {
   type: "object",
   properties: {
-    wallets: { type: "array", items: cashbackEntry },
+    wallets: { type: "array", items: cashbackEntry, description: "one entry per wallet, in request order" },
     totals: {
       type: "object",
+      description: "the sums over every wallet",
       properties: {
-        launch_bonding_lamports: lamports,
-        launch_bonding_sol: sol,
-        launchswap_wsol_lamports: lamports,
-        launchswap_wsol: sol,
-        combined_lamports: lamports,
-        combined_sol: sol,
+        launch_bonding_lamports: { ...lamports, description: "bonding curve cashback, all wallets" },
+        launch_bonding_sol: { ...sol, description: "the same in SOL" },
+        launchswap_wsol_lamports: { ...lamports, description: "launchswap cashback, all wallets" },
+        launchswap_wsol: { ...sol, description: "the same in SOL" },
+        combined_lamports: { ...lamports, description: "both venues, all wallets" },
+        combined_sol: { ...sol, description: "the same in SOL" },
       },
       required: [
         "launch_bonding_lamports",
@@ -89,7 +97,11 @@ const checkResponse = {
       ],
       additionalProperties: false,
     },
-    rpc_slots: { type: "array", items: { type: "integer" } },
+    rpc_slots: {
+      type: "array",
+      items: { type: "integer" },
+      description: "the slots the reads were answered at",
+    },
   },
   required: ["wallets", "totals", "rpc_slots"],
   additionalProperties: false,
@@ -98,14 +110,19 @@ const checkResponse = {
 const claimResponse = {
   type: "object",
   properties: {
-    wallet: { type: "string" },
+    wallet: { type: "string", description: "the managed wallet that claimed" },
     transactions: {
       type: "array",
+      description: "one claim transaction per venue with something to claim",
       items: {
         type: "object",
         properties: {
-          kind: { type: "string", enum: ["bonding_curve", "launchswap"] },
-          claimable_lamports: lamports,
+          kind: {
+            type: "string",
+            enum: ["bonding_curve", "launchswap"],
+            description: "which program's cashback it claimed",
+          },
+          claimable_lamports: { ...lamports, description: "what was claimable when it was built" },
           ...confirmationProperties,
         },
         required: ["kind", "claimable_lamports", ...confirmationRequired],

@@ -6,28 +6,35 @@
 import type { FastifySchema } from "fastify";
 import { EXECUTION_ROUTES } from "../domain/keys/spend.js";
 import { warningsSchema } from "./execution-fields.js";
+import { ref } from "./schemas.js";
 
 const str = { type: "string" } as const;
 const lamports = { type: "string", description: "lamports, integer text" } as const;
 
-/** One transaction a dry run would have sent. */
-const dryRunTransaction = {
+/** One transaction a dry run would have sent (the `DryRunTransaction` component). */
+export const dryRunTransactionComponent = {
+  $id: "DryRunTransaction",
   type: "object",
+  description: "One transaction a dry run would have sent, unsigned",
   properties: {
     leg: { type: "integer", nullable: true, description: "position in a bundle; null for one transaction" },
-    fee_payer: str,
-    signers: { type: "array", items: str },
+    fee_payer: { ...str, description: "the wallet paying the fee" },
+    signers: { type: "array", items: str, description: "the wallets (and new mint) that would sign" },
     accounts: { type: "array", items: str, description: "the message's static account keys" },
-    lookup_tables: { type: "array", items: str },
+    lookup_tables: { type: "array", items: str, description: "address lookup tables the message uses" },
     message_base64: { ...str, description: "the unsigned transaction message, base64" },
-    compute_unit_limit: { type: "integer" },
-    compute_unit_price_micro_lamports: str,
+    compute_unit_limit: { type: "integer", description: "the compute budget's unit limit" },
+    compute_unit_price_micro_lamports: { ...str, description: "the priority fee per compute unit" },
     signature_fee_lamports: lamports,
     priority_fee_lamports: lamports,
     tip: {
       type: "object",
       nullable: true,
-      properties: { account: str, lamports },
+      description: "the relay tip the transaction pays; null without one",
+      properties: {
+        account: { ...str, description: "the tip account" },
+        lamports: { ...lamports, description: "the tip, lamports as integer text" },
+      },
       required: ["account", "lamports"],
     },
     details: {
@@ -39,11 +46,12 @@ const dryRunTransaction = {
     simulation: {
       type: "object",
       nullable: true,
+      description: "the RPC simulation of the transaction; null when it was not simulated",
       properties: {
-        ok: { type: "boolean" },
-        error: { ...str, nullable: true },
-        units_consumed: { type: "integer", nullable: true },
-        logs: { type: "array", items: str },
+        ok: { type: "boolean", description: "true when the simulation succeeded" },
+        error: { ...str, nullable: true, description: "the simulation's error; null when ok" },
+        units_consumed: { type: "integer", nullable: true, description: "compute units the simulation used" },
+        logs: { type: "array", items: str, description: "the program logs" },
       },
       required: ["ok", "error", "units_consumed", "logs"],
     },
@@ -65,23 +73,33 @@ const dryRunTransaction = {
   ],
 } as const;
 
-/** The answer of a dry run. */
-export const dryRunResponse = {
+/** The answer of a dry run (the `DryRun` component). */
+export const dryRunComponent = {
+  $id: "DryRun",
   type: "object",
   description: 'The answer when the request carried "dry_run": true: nothing was sent or recorded.',
   properties: {
-    dry_run: { type: "boolean", enum: [true] },
+    dry_run: { type: "boolean", enum: [true], description: "always true: marks a dry run's answer" },
     policy: {
       type: "object",
+      description: "what the key's policy would say to the request",
       properties: {
-        allowed: { type: "boolean" },
+        allowed: { type: "boolean", description: "true when the policy would let it run" },
         rule: { ...str, nullable: true, description: "the policy field that would refuse the request" },
         detail: { ...str, nullable: true, description: "the refusal text the request would get (403)" },
       },
       required: ["allowed", "rule", "detail"],
     },
-    requests: { type: "array", items: { type: "object", additionalProperties: true } },
-    transactions: { type: "array", items: dryRunTransaction },
+    requests: {
+      type: "array",
+      items: { type: "object", additionalProperties: true },
+      description: "the request summaries of the executions that would have been recorded",
+    },
+    transactions: {
+      type: "array",
+      items: ref("DryRunTransaction"),
+      description: "the transactions it would send, in send order",
+    },
     priority_fee_lamports: {
       ...lamports,
       description: "the request's own priority_fee per transaction, when it set one (issue 22)",
@@ -99,13 +117,8 @@ const dryRunField = {
     'or recording anything (true or false, or the strings "true"/"false"; default false).',
 };
 
-/** A policy or scope refusal (issue 19); a dry run reports policy breaches in its answer instead. */
-const refusalResponse = {
-  type: "object",
-  description: "Refused by the key's scope, wallet binding, freeze or policy (`rule` names which)",
-  properties: { detail: str, rule: str },
-  required: ["detail"],
-} as const;
+const dryRun = ref("DryRun");
+const refusal = ref("Refusal");
 
 const amount = { oneOf: [{ type: "string" }, { type: "number" }] } as const;
 
@@ -144,8 +157,9 @@ export function dryRunDocument(
       body: { ...body, properties: { ...body.properties, dry_run: dryRunField, ...feeFields } },
       response: {
         ...response,
-        200: response[200] === undefined ? dryRunResponse : { oneOf: [response[200], dryRunResponse] },
-        403: response[403] ?? refusalResponse,
+        200: response[200] === undefined ? dryRun : { oneOf: [response[200], dryRun] },
+        // A policy or scope refusal (issue 19); a dry run reports policy breaches in its answer instead.
+        403: response[403] ?? refusal,
       },
     },
   };

@@ -9,7 +9,7 @@ import { eventsPage, streamEvents, type StreamItem } from "../domain/events/stre
 import { EXECUTION_KINDS } from "../domain/execution/history.js";
 import type { Store } from "../store/index.js";
 import { requireApiKey } from "./auth.js";
-import { apiKeySecurity, authErrors, errorSchema } from "./schemas.js";
+import { apiKeySecurity, authErrors, errorSchema, ref } from "./schemas.js";
 
 /** Timing of the stream (tests shorten it). */
 export interface EventStreamTiming {
@@ -19,21 +19,24 @@ export interface EventStreamTiming {
   pollMs?: number;
 }
 
-export const eventSchema = {
+/** One execution event (the `Event` component). */
+export const eventComponent = {
+  $id: "Event",
   type: "object",
+  description: "An execution event: an execution of this key changed status",
   properties: {
     id: {
       type: "integer",
       description: "per-account, increasing; the stream cursor (Last-Event-ID, ?after=)",
     },
     type: { type: "string", description: "execution.<status>, e.g. execution.confirmed" },
-    execution_id: { type: "string" },
-    kind: { type: "string", enum: [...EXECUTION_KINDS] },
-    wallets: { type: "array", items: { type: "string" } },
-    signatures: { type: "array", items: { type: "string" } },
-    status: { type: "string" },
-    error: {},
-    created_at: { type: "string" },
+    execution_id: { type: "string", description: "the execution (GET /v1/executions/{id})" },
+    kind: { type: "string", enum: [...EXECUTION_KINDS], description: "which endpoint ran the execution" },
+    wallets: { type: "array", items: { type: "string" }, description: "the managed wallets involved" },
+    signatures: { type: "array", items: { type: "string" }, description: "its transaction signatures" },
+    status: { type: "string", description: "the execution's new status (as in Execution.status)" },
+    error: { description: "why it failed, when the status is failed; null otherwise" },
+    created_at: { type: "string", description: "ISO 8601 UTC: when the event was recorded" },
   },
   required: ["id", "type", "execution_id", "kind", "wallets", "signatures", "status", "error", "created_at"],
   additionalProperties: false,
@@ -42,7 +45,7 @@ export const eventSchema = {
 const pageSchema = {
   type: "object",
   properties: {
-    events: { type: "array", items: eventSchema },
+    events: { type: "array", items: ref("Event"), description: "oldest first" },
     next_cursor: { type: "string", description: "pass as ?after= for the next page" },
     gap: {
       type: "boolean",

@@ -9,20 +9,27 @@ import {
 import { MAX_WAIT_SECONDS, parseWaitSeconds, waitForExecution } from "../domain/events/wait.js";
 import type { Store } from "../store/index.js";
 import { requireApiKey } from "./auth.js";
-import { apiKeySecurity, authErrors, errorSchema } from "./schemas.js";
+import { apiKeySecurity, authErrors, errorSchema, ref } from "./schemas.js";
 
 // Free-form JSON written by the service itself (request summaries, responses, errors): never secrets.
-const anyJson = {} as const;
+const anyJson = (description: string) => ({ description }) as const;
 
-export const executionSchema = {
+/** One execution record (the `Execution` component). */
+export const executionComponent = {
+  $id: "Execution",
   type: "object",
+  description: "One recorded execution of this key: what was asked, what was sent and how it ended",
   properties: {
-    id: { type: "string" },
-    kind: { type: "string", enum: [...EXECUTION_KINDS] },
-    wallet: { type: "string" },
-    wallets: { type: "array", items: { type: "string" } },
-    signatures: { type: "array", items: { type: "string" } },
-    bundle_id: { type: ["string", "null"] },
+    id: { type: "string", description: "the execution id (GET /v1/executions/{id})" },
+    kind: { type: "string", enum: [...EXECUTION_KINDS], description: "which endpoint ran it" },
+    wallet: { type: "string", description: "the primary wallet (trader, creator, source or destination)" },
+    wallets: { type: "array", items: { type: "string" }, description: "the managed wallets involved" },
+    signatures: {
+      type: "array",
+      items: { type: "string" },
+      description: "transaction signatures, in send order (one per bundle leg)",
+    },
+    bundle_id: { type: ["string", "null"], description: "the relay's bundle id; null outside bundles" },
     status: {
       type: "string",
       enum: ["pending", "submitted", "confirmed", "finalized", "failed", "timeout", "expired"],
@@ -31,11 +38,14 @@ export const executionSchema = {
         "(these three are open: reconciliation moves them to a final status); confirmed; finalized; failed; " +
         "expired: the blockhash expired without the transaction landing",
     },
-    confirmation_status: { type: ["string", "null"] },
-    request: anyJson,
-    response: anyJson,
-    error: anyJson,
-    timings: anyJson,
+    confirmation_status: {
+      type: ["string", "null"],
+      description: "processed, confirmed or finalized as last seen on chain; null when not seen",
+    },
+    request: anyJson("summary of the request body as the service understood it"),
+    response: anyJson("the answer the endpoint gave, once it gave one"),
+    error: anyJson("why it failed (a detail and what is known), when it failed"),
+    timings: anyJson("milliseconds per phase, when measured"),
     idempotency_key: {
       type: ["string", "null"],
       description: "the Idempotency-Key of the request that recorded it, if it had one",
@@ -45,8 +55,8 @@ export const executionSchema = {
       description:
         "priority fee the transaction carried, micro-lamports per compute unit (highest of a bundle's legs); null on older records",
     },
-    created_at: { type: "string" },
-    updated_at: { type: "string" },
+    created_at: { type: "string", description: "ISO 8601 UTC: when it was recorded" },
+    updated_at: { type: "string", description: "ISO 8601 UTC: its last status change" },
   },
   required: ["id", "kind", "wallet", "signatures", "status", "created_at"],
   additionalProperties: false,
@@ -86,10 +96,13 @@ export function executionRoutes(
           200: {
             type: "object",
             properties: {
-              executions: { type: "array", items: executionSchema },
-              limit: { type: "integer" },
-              offset: { type: "integer" },
-              next_offset: { type: ["integer", "null"] },
+              executions: { type: "array", items: ref("Execution"), description: "newest first" },
+              limit: { type: "integer", description: "the page size used" },
+              offset: { type: "integer", description: "rows skipped" },
+              next_offset: {
+                type: ["integer", "null"],
+                description: "pass as ?offset= for the next page; null on the last page",
+              },
               next_cursor: {
                 type: ["string", "null"],
                 description: "pass as ?after= for the next (older) page; null on the last page",
@@ -138,7 +151,7 @@ export function executionRoutes(
           },
         },
         response: {
-          200: executionSchema,
+          200: ref("Execution"),
           400: errorSchema,
           404: errorSchema,
           ...authErrors,

@@ -11,13 +11,14 @@ import {
 } from "../domain/keys/keys.js";
 import { SCOPES } from "../domain/keys/scopes.js";
 import { requireApiKey } from "./auth.js";
-import { apiKeySecurity, authErrors, errorSchema } from "./schemas.js";
+import { apiKeySecurity, authErrors, errorSchema, ref } from "./schemas.js";
 
 const addresses = { type: "array", items: { type: "string" } } as const;
 
 /** The policy object (PUT body and key field); SOL fields as decimal text, lamports as integer text. */
 export const policySchema = {
   type: "object",
+  description: "Limits on what a key may do; an absent field is no limit ({} = none)",
   properties: {
     max_sol_per_execution: { type: "string", description: "SOL; a request moving more is refused" },
     max_sol_per_24h: {
@@ -27,9 +28,13 @@ export const policySchema = {
     },
     max_priority_fee_lamports: { type: "string", description: "lamports per transaction" },
     max_tip_lamports: { type: "string", description: "lamports per request" },
-    venues: { type: "array", items: { type: "string", enum: ["bonding_curve", "launchswap"] } },
-    mints_allow: addresses,
-    mints_deny: addresses,
+    venues: {
+      type: "array",
+      items: { type: "string", enum: ["bonding_curve", "launchswap"] },
+      description: "only trades on these venues",
+    },
+    mints_allow: { ...addresses, description: "only these mints may be traded" },
+    mints_deny: { ...addresses, description: "these mints may not be traded" },
     destinations_allow: {
       ...addresses,
       description: "addresses outside the account's own wallets that transfer/consolidate/split may pay",
@@ -83,22 +88,67 @@ export const keyBodyTypes: Record<string, { type: "object"; properties: object; 
   },
 };
 
-const keySchema = {
-  type: "object",
-  properties: {
-    id: { type: "integer" },
-    name: { type: "string" },
-    root: { type: "boolean" },
-    scopes: { type: "array", items: { type: "string", enum: [...SCOPES] } },
-    wallets: { type: ["array", "null"], items: { type: "string" } },
-    expires_at: { type: ["string", "null"] },
-    frozen: { type: "boolean" },
-    policy: policySchema,
-    created_at: { type: "string" },
+/** The `Policy` component (the key field; the PUT body is described separately below). */
+export const policyComponent = { $id: "Policy", ...policySchema } as const;
+
+const keyProperties = {
+  id: { type: "integer", description: "the key id (/v1/keys/{id})" },
+  name: { type: "string", description: "the name given at creation" },
+  root: { type: "boolean", description: "true for the account's root key (from setup)" },
+  scopes: {
+    type: "array",
+    items: { type: "string", enum: [...SCOPES] },
+    description: "what the key may do",
   },
-  required: ["id", "name", "root", "scopes", "wallets", "expires_at", "frozen", "policy", "created_at"],
+  wallets: {
+    type: ["array", "null"],
+    items: { type: "string" },
+    description: "the only wallets the key may use; null = every wallet of the account",
+  },
+  expires_at: {
+    type: ["string", "null"],
+    description: "ISO 8601: the key is refused after it; null = never",
+  },
+  frozen: { type: "boolean", description: "true while every request of the key is refused" },
+  policy: ref("Policy"),
+  created_at: { type: "string", description: "ISO 8601 UTC" },
+} as const;
+const keyRequired = [
+  "id",
+  "name",
+  "root",
+  "scopes",
+  "wallets",
+  "expires_at",
+  "frozen",
+  "policy",
+  "created_at",
+];
+
+/** An API key without its secret (the `Key` component). */
+export const keyComponent = {
+  $id: "Key",
+  type: "object",
+  description: "An API key of the account (never its secret)",
+  properties: keyProperties,
+  required: keyRequired,
   additionalProperties: false,
 } as const;
+
+/** A key just created: its secret, shown once (the `NewKey` component). */
+export const newKeyComponent = {
+  $id: "NewKey",
+  type: "object",
+  description: "A key just created, with its api_key (shown once: store it)",
+  properties: {
+    ...keyProperties,
+    api_key: { type: "string", description: "the key's secret, sent as x-api-key (shown once)" },
+  },
+  required: [...keyRequired, "api_key"],
+  additionalProperties: false,
+} as const;
+
+const keySchema = ref("Key");
 
 const idParams = {
   type: "object",
@@ -106,7 +156,7 @@ const idParams = {
   required: ["id"],
 } as const;
 
-const refusals = { 403: errorSchema, ...authErrors } as const;
+const refusals = { 403: ref("Refusal"), ...authErrors } as const;
 const common = { tags: ["keys"], security: apiKeySecurity } as const;
 
 /** Registers the key management routes (scope `keys`). */
@@ -120,11 +170,7 @@ export function keyRoutes(app: FastifyInstance, deps: KeysDeps): void {
         summary: "Create a sub-key (its api_key is shown once)",
         body: createBody,
         response: {
-          201: {
-            ...keySchema,
-            properties: { ...keySchema.properties, api_key: { type: "string" } },
-            required: [...keySchema.required, "api_key"],
-          },
+          201: ref("NewKey"),
           400: errorSchema,
           ...refusals,
         },
@@ -147,7 +193,7 @@ export function keyRoutes(app: FastifyInstance, deps: KeysDeps): void {
         response: {
           200: {
             type: "object",
-            properties: { keys: { type: "array", items: keySchema } },
+            properties: { keys: { type: "array", items: keySchema, description: "every unrevoked key" } },
             required: ["keys"],
             additionalProperties: false,
           },

@@ -6,7 +6,7 @@
  */
 import type { FastifySchema } from "fastify";
 import { BASE58_ADDRESS } from "../config/parse.js";
-import { errorSchema } from "./schemas.js";
+import { errorSchema, ref } from "./schemas.js";
 
 type Json = Record<string, unknown>;
 
@@ -19,10 +19,7 @@ const withDescription = (schema: Json, description: string): Json => ({ ...schem
 /** The common error answers, by status. */
 const COMMON_ERRORS: Record<string, Json> = {
   "400": withDescription(errorSchema, "The URL, query or body is malformed, or a field breaks its rule."),
-  "500": withDescription(
-    { ...errorSchema, properties: { ...errorSchema.properties, request_id: { type: "string" } } },
-    "An unexpected error; request_id names it in the service log.",
-  ),
+  "500": withDescription(ref("ServerError"), "An unexpected error; request_id names it in the service log."),
   "413": withDescription(errorSchema, "The body exceeds 64 KiB."),
   "415": withDescription(errorSchema, "The body is not application/json."),
   "421": withDescription(errorSchema, "The Host header is not one of ALLOWED_HOSTS (when set)."),
@@ -68,12 +65,16 @@ export function openapiRules(
   // Every authenticated route can refuse a key by its scope, wallet binding, freeze or policy (issue 19).
   if (config?.public !== true) {
     responses["403"] ??= withDescription(
-      {
-        ...errorSchema,
-        properties: { ...(errorSchema.properties as Json), rule: { type: "string" } },
-      },
+      ref("Refusal"),
       "The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it.",
     );
+  }
+  // A success answer without its own description is described by the route's summary (not "Default Response").
+  const summaryText = typeof s.summary === "string" ? s.summary : undefined;
+  for (const [status, body] of Object.entries(responses)) {
+    const r = body as Json;
+    if (/^2\d\d$/.test(status) && summaryText !== undefined && typeof r.description !== "string")
+      responses[status] = { ...r, description: summaryText };
   }
   // A route's own 429 (setup's one-per-5-s rule) carries Retry-After too.
   const tooMany = responses["429"] as Json;
@@ -110,6 +111,8 @@ export function openapiRules(
   return {
     ...schema,
     ...typedParams,
+    // A public route says so: no security requirement (the linter's security-defined rule).
+    ...(config?.public === true && s.security === undefined ? { security: [] } : {}),
     operationId: (s.operationId as string | undefined) ?? operationIdOf(method, url),
     description: (s.description as string | undefined) ?? summary,
     response: responses,

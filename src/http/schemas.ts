@@ -1,24 +1,97 @@
 /** Shared JSON schemas (response schemas are whitelists: unlisted fields are never serialized). */
 
-export const errorSchema = {
+/**
+ * A named component of the OpenAPI document (issue 23): registered with `app.addSchema` (components.ts) and
+ * referenced as `ref("Name")`, so the document carries one `components.schemas.Name` instead of inline copies.
+ */
+export function ref<N extends string>(name: N): { $ref: `${N}#` } {
+  return { $ref: `${name}#` };
+}
+
+const detail = { type: "string", description: "what went wrong, in words (the spec's exact texts)" } as const;
+
+/** Every error body: `{"detail": "..."}`. */
+export const errorComponent = {
+  $id: "Error",
   type: "object",
-  properties: { detail: { type: "string" } },
+  description: "An error answer: `detail` says what went wrong",
+  properties: { detail },
   required: ["detail"],
   additionalProperties: true,
 } as const;
 
-export const walletSchema = {
+/** A 500: the detail and the id of the request in the service log. */
+export const serverErrorComponent = {
+  $id: "ServerError",
   type: "object",
+  description: "An unexpected error; request_id names it in the service log",
   properties: {
-    id: { type: "integer" },
-    public_key: { type: "string" },
-    status: { type: "string", enum: ["active"] },
-    is_default: { type: "boolean" },
-    created_at: { type: "string", description: "ISO 8601 UTC without zone suffix" },
+    detail,
+    request_id: { type: "string", description: "the request's id in the service log" },
   },
-  required: ["id", "public_key", "status", "is_default", "created_at"],
+  required: ["detail"],
+  additionalProperties: true,
+} as const;
+
+/** A 403 of the custody layer (issue 19): the detail and the rule that refused. */
+export const refusalComponent = {
+  $id: "Refusal",
+  type: "object",
+  description: "Refused by the key's scope, wallet binding, freeze or policy (`rule` names which)",
+  properties: {
+    detail,
+    rule: {
+      type: "string",
+      description: "scope, wallet, frozen, root, expired, or the policy field that refused the request",
+    },
+  },
+  required: ["detail"],
+  additionalProperties: true,
+} as const;
+
+export const errorSchema = ref("Error");
+
+const walletProperties = {
+  id: { type: "integer", description: "the wallet's id within this service" },
+  public_key: { type: "string", description: "the wallet's address (base58)" },
+  status: { type: "string", enum: ["active"], description: "always active (delinked wallets are gone)" },
+  is_default: {
+    type: "boolean",
+    description: "true for the key's default wallet (used when a request names none)",
+  },
+  created_at: { type: "string", description: "ISO 8601 UTC without zone suffix" },
+} as const;
+const walletRequired = ["id", "public_key", "status", "is_default", "created_at"] as const;
+
+/** A managed wallet's public metadata. */
+export const walletComponent = {
+  $id: "Wallet",
+  type: "object",
+  description: "A managed wallet (public metadata only)",
+  properties: walletProperties,
+  required: walletRequired,
   additionalProperties: false,
 } as const;
+
+/** A wallet just created: its secret key, shown once. */
+export const newWalletComponent = {
+  $id: "NewWallet",
+  type: "object",
+  description: "A wallet just created, with its secret key (shown once: store it)",
+  properties: {
+    ...walletProperties,
+    private_key_base58: { type: "string", description: "the wallet's secret key, base58 (shown once)" },
+    private_key_format: {
+      type: "string",
+      enum: ["base58_64_byte_secret_key"],
+      description: "how private_key_base58 is encoded",
+    },
+  },
+  required: [...walletRequired, "private_key_base58", "private_key_format"],
+  additionalProperties: false,
+} as const;
+
+export const walletSchema = ref("Wallet");
 
 /** The error responses every authenticated route can give. */
 export const authErrors = { 401: errorSchema } as const;
@@ -48,9 +121,16 @@ export const executionIdSchema = {
 /** The confirmation fields of one submitted transaction (spread into a response's properties). */
 export const confirmationProperties = {
   execution_id: executionIdSchema,
-  signature: { type: "string" },
-  confirmed: { type: "boolean" },
-  confirmation_status: { type: ["string", "null"] },
+  signature: { type: "string", description: "the transaction signature (base58)" },
+  confirmed: {
+    type: "boolean",
+    description:
+      "true when the transaction reached confirmation_status within the wait; false: sent, outcome not known",
+  },
+  confirmation_status: {
+    type: ["string", "null"],
+    description: "processed, confirmed or finalized as last seen; null when not seen (or confirm: false)",
+  },
 } as const;
 export const confirmationRequired = ["signature", "confirmed", "confirmation_status"] as const;
 
@@ -59,7 +139,8 @@ export const apiKeySecurity = [{ apiKey: [] as string[] }];
 const lamportString = (description: string) => ({ type: "string", description }) as const;
 
 /** Issue 22: what a confirmed transaction actually moved for the wallet (from getTransaction's balances). */
-export const fillSchema = {
+export const fillComponent = {
+  $id: "Fill",
   type: ["object", "null"],
   description:
     "what the confirmed transaction moved for the wallet, read from the chain's balance changes (null: not readable yet; absent: not confirmed)",
@@ -83,6 +164,8 @@ export const fillSchema = {
   ],
   additionalProperties: false,
 } as const;
+
+export const fillSchema = ref("Fill");
 
 /**
  * A request body that may be absent (no body or JSON null): its fields are documented, not typed, because the

@@ -34,8 +34,8 @@ export function setupRoutes(
           200: {
             type: "object",
             properties: {
-              api_key: { type: "string" },
-              wallet_public_key: { type: "string" },
+              api_key: { type: "string", description: "the root API key, sent as x-api-key (shown once)" },
+              wallet_public_key: { type: "string", description: "the first (default) wallet's address" },
               wallet_private_key: { type: "string", description: "base58 64-byte secret key" },
             },
             required: ["api_key", "wallet_public_key", "wallet_private_key"],

@@ -52,19 +52,20 @@ const splitBody = optionalBody({
 const consolidateResponse = {
   type: "object",
   properties: {
-    destination_wallet: { type: "string" },
-    fee_reserve_lamports: lamports,
-    total_transfer_lamports: lamports,
-    total_transfer_sol: sol,
+    destination_wallet: { type: "string", description: "where the SOL went" },
+    fee_reserve_lamports: { ...lamports, description: "lamports left in each source for fees" },
+    total_transfer_lamports: { ...lamports, description: "lamports moved, all sources together" },
+    total_transfer_sol: { ...sol, description: "the same in SOL" },
     transactions: {
       type: "array",
+      description: "one transaction per source with something to move",
       items: {
         type: "object",
         properties: {
-          source_wallet: { type: "string" },
-          source_balance_lamports: lamports,
-          transfer_lamports: lamports,
-          transfer_sol: sol,
+          source_wallet: { type: "string", description: "the managed wallet swept" },
+          source_balance_lamports: { ...lamports, description: "its balance before the sweep" },
+          transfer_lamports: { ...lamports, description: "lamports it sent" },
+          transfer_sol: { ...sol, description: "the same in SOL" },
           ...confirmationProperties,
         },
         required: [
@@ -91,16 +92,22 @@ const consolidateResponse = {
 const transferResponse = {
   type: "object",
   properties: {
-    source_wallet: { type: "string" },
-    destination_wallet: { type: "string" },
-    mint: { type: "string" },
-    asset_type: { type: "string", enum: ["sol", "spl_token"] },
-    amount: { type: "string" },
-    amount_units: { type: "integer" },
-    decimals: { type: "integer" },
-    source_token_account: { type: ["string", "null"] },
-    destination_token_account: { type: ["string", "null"] },
-    fee_reserve_lamports: lamports,
+    source_wallet: { type: "string", description: "the managed wallet that sent" },
+    destination_wallet: { type: "string", description: "the receiving address" },
+    mint: { type: "string", description: "the token mint, or SOL for native SOL" },
+    asset_type: { type: "string", enum: ["sol", "spl_token"], description: "native SOL or a token" },
+    amount: { type: "string", description: "the amount as requested" },
+    amount_units: { type: "integer", description: "the amount in atomic units (lamports or token units)" },
+    decimals: { type: "integer", description: "decimals of the asset (9 for SOL)" },
+    source_token_account: {
+      type: ["string", "null"],
+      description: "the sender's token account; null for SOL",
+    },
+    destination_token_account: {
+      type: ["string", "null"],
+      description: "the receiver's token account (created when missing); null for SOL",
+    },
+    fee_reserve_lamports: { ...lamports, description: "lamports kept in the source for fees" },
     ...confirmationProperties,
   },
   required: [
@@ -122,21 +129,26 @@ const transferResponse = {
 const splitResponse = {
   type: "object",
   properties: {
-    source_wallet: { type: "string" },
-    source_balance_lamports: lamports,
-    fee_reserve_lamports: lamports,
-    spendable_lamports: lamports,
-    transfer_total_lamports: lamports,
-    transfer_total_sol: sol,
+    source_wallet: { type: "string", description: "the managed wallet that paid" },
+    source_balance_lamports: { ...lamports, description: "its balance before the split" },
+    fee_reserve_lamports: { ...lamports, description: "lamports kept in the source for fees" },
+    spendable_lamports: { ...lamports, description: "balance minus the reserve, times total_percent" },
+    transfer_total_lamports: { ...lamports, description: "lamports sent, all destinations together" },
+    transfer_total_sol: { ...sol, description: "the same in SOL" },
     transfers: {
       type: "array",
+      description: "one transfer per destination, in request order",
       items: {
         type: "object",
         properties: {
-          wallet: { type: "string" },
-          lamports,
-          sol,
-          mode: { type: "string", enum: ["fixed", "percent", "equal"] },
+          wallet: { type: "string", description: "the destination" },
+          lamports: { ...lamports, description: "lamports it received" },
+          sol: { ...sol, description: "the same in SOL" },
+          mode: {
+            type: "string",
+            enum: ["fixed", "percent", "equal"],
+            description: "how its share was set: a sol amount, a percent, or an equal share",
+          },
         },
         required: ["wallet", "lamports", "sol", "mode"],
         additionalProperties: false,

@@ -56,7 +56,8 @@ const STREAM_DESCRIPTION =
  * marks WebSocket routes hidden).
  */
 export function withStreamPath<D extends { paths?: unknown }>({ openapiObject }: { openapiObject: D }): D {
-  const detail = { type: "object", properties: { detail: { type: "string" } }, required: ["detail"] };
+  // The named components of components.ts (the document already carries them).
+  const detail = { $ref: "#/components/schemas/Error" };
   (openapiObject as { paths?: Record<string, unknown> }).paths = {
     ...(openapiObject.paths as Record<string, unknown> | undefined),
     "/v1/stream": {
@@ -77,7 +78,7 @@ export function withStreamPath<D extends { paths?: unknown }>({ openapiObject }:
             description: "the key may not read: rule is scope, frozen (issue 19)",
             content: {
               "application/json": {
-                schema: { ...detail, properties: { ...detail.properties, rule: { type: "string" } } },
+                schema: { $ref: "#/components/schemas/Refusal" },
               },
             },
           },
@@ -88,7 +89,7 @@ export function withStreamPath<D extends { paths?: unknown }>({ openapiObject }:
           },
           "500": {
             description: "an unexpected error; request_id names it in the service log",
-            content: { "application/json": { schema: detail } },
+            content: { "application/json": { schema: { $ref: "#/components/schemas/ServerError" } } },
           },
           "426": {
             description: "not an Upgrade request",

@@ -33,16 +33,17 @@ const createBody = {
 const createResponseSchema = {
   type: "object",
   properties: {
-    mint: { type: "string" },
-    creator: { type: "string" },
-    metadata_uri: { type: "string" },
+    mint: { type: "string", description: "the new token's mint (server-generated)" },
+    creator: { type: "string", description: "the managed wallet that created and paid" },
+    metadata_uri: { type: "string", description: "the metadata URI written on chain" },
     ...confirmationProperties,
     initial_buy: {
       type: "object",
+      description: "the developer buy in the same transaction; absent without one",
       properties: {
-        amount: { type: "string" },
-        amount_lamports: { type: "integer" },
-        slippage_bps: { type: "integer" },
+        amount: { type: "string", description: "SOL as requested" },
+        amount_lamports: { type: "integer", description: "the same in lamports" },
+        slippage_bps: { type: "integer", description: "the slippage applied, basis points" },
         expected_output: { type: "string", description: "minimum token atomic units requested" },
       },
       required: ["amount", "amount_lamports", "slippage_bps", "expected_output"],

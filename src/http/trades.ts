@@ -26,13 +26,21 @@ const tradeBody = {
   },
 } as const;
 
+const TIMING_PHASES = {
+  wallet: "parsing the request and selecting the wallet",
+  amount: "reading the venue state (or the warm cache) and quoting",
+  build: "building and signing the transaction",
+  sender: "sending it",
+  confirmation: "waiting for confirmation",
+  database: "recording the execution",
+  total: "the whole request",
+} as const;
+
 const timingSchema = {
   type: "object",
+  description: "milliseconds per phase (with measure_timing: true)",
   properties: Object.fromEntries(
-    ["wallet", "amount", "build", "sender", "confirmation", "database", "total"].map((k) => [
-      k,
-      { type: "integer" },
-    ]),
+    Object.entries(TIMING_PHASES).map(([k, d]) => [k, { type: "integer", description: `ms: ${d}` }]),
   ),
   additionalProperties: false,
 };
@@ -54,15 +62,22 @@ const tradeBoundsProperties = {
 const tradeResponse = {
   type: "object",
   properties: {
-    wallet: { type: "string" },
-    action: { type: "string", enum: ["buy", "sell"] },
-    mint: { type: "string" },
-    amount: { type: "string" },
-    amount_units: { type: "integer" },
-    denominated_in_sol: { type: "boolean" },
+    wallet: { type: "string", description: "the managed wallet that traded" },
+    action: { type: "string", enum: ["buy", "sell"], description: "buy or sell" },
+    mint: { type: "string", description: "the token mint" },
+    amount: { type: "string", description: "the amount as requested (SOL, token units or a percentage)" },
+    amount_units: {
+      type: "integer",
+      description: "the amount in atomic units: lamports when denominated in SOL, token units otherwise",
+    },
+    denominated_in_sol: { type: "boolean", description: "true when amount is SOL" },
     ...confirmationProperties,
-    venue: { type: "string", enum: ["bonding_curve", "launchswap"] },
-    pool: { type: ["string", "null"] },
+    venue: {
+      type: "string",
+      enum: ["bonding_curve", "launchswap"],
+      description: "where it traded: the launch bonding curve or the launchswap pool",
+    },
+    pool: { type: ["string", "null"], description: "the launchswap pool; null on the bonding curve" },
     state_source: {
       type: "string",
       enum: ["cache", "read"],

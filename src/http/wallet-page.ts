@@ -28,7 +28,7 @@ export const walletPageQuery = {
 export const walletPageHeaders = {
   Link: {
     description: 'The next page when `limit` cut the list: `</v1/wallets?limit=N&after=ID>; rel="next"`.',
-    schema: { type: "string" },
+    type: "string",
   },
 } as const;
 

@@ -10,7 +10,7 @@ import {
   type WalletDeps,
 } from "../domain/wallets/wallets.js";
 import { requireApiKey } from "./auth.js";
-import { apiKeySecurity, authErrors, errorSchema, walletSchema } from "./schemas.js";
+import { apiKeySecurity, authErrors, errorSchema, ref, walletSchema } from "./schemas.js";
 import { walletPage, walletPageHeaders, walletPageQuery } from "./wallet-page.js";
 
 const publicKeyParams = {
@@ -56,15 +56,7 @@ export function walletRoutes(app: FastifyInstance, deps: WalletDeps): void {
           properties: { set_default: { type: "boolean", default: false } },
         },
         response: {
-          200: {
-            ...walletSchema,
-            properties: {
-              ...walletSchema.properties,
-              private_key_base58: { type: "string" },
-              private_key_format: { type: "string", enum: ["base58_64_byte_secret_key"] },
-            },
-            required: [...walletSchema.required, "private_key_base58", "private_key_format"],
-          },
+          200: ref("NewWallet"),
           400: errorSchema,
           ...authErrors,
           409: { ...errorSchema, description: "The key holds MAX_WALLETS_PER_KEY wallets already." },
@@ -158,7 +150,7 @@ export function walletRoutes(app: FastifyInstance, deps: WalletDeps): void {
         response: {
           200: {
             type: "object",
-            properties: { ok: { type: "boolean" } },
+            properties: { ok: { type: "boolean", description: "true: the wallet is delinked" } },
             required: ["ok"],
             additionalProperties: false,
           },

@@ -5,16 +5,23 @@ import { ApiError, badRequest, WATCH_RULES } from "../core/errors.js";
 import { requireChain } from "../domain/execution/gate.js";
 import type { WarmVenues } from "../domain/watch/setup.js";
 import { requireApiKey } from "./auth.js";
-import { apiKeySecurity, executionErrors } from "./schemas.js";
+import { apiKeySecurity, executionErrors, ref } from "./schemas.js";
 
 const MAX_MINTS = 100;
 
-const watchedResponse = {
+/** The watched mints (the `WatchedMints` component). */
+export const watchedComponent = {
+  $id: "WatchedMints",
   type: "object",
-  properties: { watched: { type: "array", items: { type: "string" } } },
+  description: "The mints whose venue state is kept warm",
+  properties: {
+    watched: { type: "array", items: { type: "string" }, description: "every watched mint (base58)" },
+  },
   required: ["watched"],
   additionalProperties: false,
 } as const;
+
+const watchedResponse = ref("WatchedMints");
 
 function mintOf(v: unknown): string {
   if (typeof v !== "string") throw badRequest(WATCH_RULES.mintInvalid);
@@ -101,11 +108,15 @@ export function watchRoutes(app: FastifyInstance, deps: { warm?: WarmVenues }): 
         tags: ["watch"],
         security: apiKeySecurity,
         summary: "Stop watching a mint (its subscriptions end)",
-        params: { type: "object", properties: { mint: { type: "string" } }, required: ["mint"] },
+        params: {
+          type: "object",
+          properties: { mint: { type: "string", description: "the mint (base58)" } },
+          required: ["mint"],
+        },
         response: {
           200: {
             type: "object",
-            properties: { unwatched: { type: "string" } },
+            properties: { unwatched: { type: "string", description: "the mint no longer watched" } },
             required: ["unwatched"],
             additionalProperties: false,
           },

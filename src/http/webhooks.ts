@@ -15,47 +15,63 @@ import type { HostLookup } from "../domain/webhooks/url-policy.js";
 import type { Store } from "../store/index.js";
 import type { Vault } from "../vault/index.js";
 import { requireApiKey } from "./auth.js";
-import { apiKeySecurity, authErrors, errorSchema } from "./schemas.js";
+import { apiKeySecurity, authErrors, errorSchema, ref } from "./schemas.js";
 
 const webhookProps = {
-  id: { type: "string" },
-  url: { type: "string" },
+  id: { type: "string", description: "the webhook id (/v1/webhooks/{id})" },
+  url: { type: "string", description: "where deliveries are POSTed" },
   types: { type: "array", items: { type: "string" }, description: 'event types delivered; ["*"] = all' },
   wallets: {
     type: ["array", "null"],
     items: { type: "string" },
     description: "only events involving one of these wallets; null = all",
   },
-  disabled: { type: "boolean" },
-  disabled_reason: { type: ["string", "null"] },
-  created_at: { type: "string" },
+  disabled: { type: "boolean", description: "true when deliveries stopped (see disabled_reason)" },
+  disabled_reason: { type: ["string", "null"], description: "why deliveries stopped; null while enabled" },
+  created_at: { type: "string", description: "ISO 8601 UTC" },
 } as const;
 const webhookRequired = ["id", "url", "types", "wallets", "disabled", "disabled_reason", "created_at"];
 
-const webhookSchema = {
+/** A webhook endpoint without its secret (the `Webhook` component). */
+export const webhookComponent = {
+  $id: "Webhook",
   type: "object",
+  description: "A webhook endpoint (never its signing secret)",
   properties: webhookProps,
   required: webhookRequired,
   additionalProperties: false,
 } as const;
 
-const deliverySchema = {
+/** One delivery of an event to a webhook (the `WebhookDelivery` component). */
+export const deliveryComponent = {
+  $id: "WebhookDelivery",
   type: "object",
+  description: "One event's delivery to a webhook endpoint, with its attempts",
   properties: {
-    id: { type: "string" },
-    webhook_id: { type: "string" },
+    id: { type: "string", description: "the delivery id" },
+    webhook_id: { type: "string", description: "the webhook it goes to" },
     message_id: {
       type: "string",
       description: "the webhook-id header: the event id (test_... for a test), the same on every attempt",
     },
-    type: { type: "string" },
-    status: { type: "string", enum: ["pending", "delivered", "failed"] },
-    attempts: { type: "integer" },
-    next_attempt_at: { type: ["string", "null"] },
-    last_status_code: { type: ["integer", "null"] },
-    last_error: { type: ["string", "null"] },
-    created_at: { type: "string" },
-    updated_at: { type: "string" },
+    type: { type: "string", description: "the event type, e.g. execution.confirmed or webhook.test" },
+    status: {
+      type: "string",
+      enum: ["pending", "delivered", "failed"],
+      description: "pending: attempts remain; delivered: a 2xx came back; failed: attempts exhausted",
+    },
+    attempts: { type: "integer", description: "attempts made so far" },
+    next_attempt_at: {
+      type: ["string", "null"],
+      description: "ISO 8601 UTC of the next attempt; null when none",
+    },
+    last_status_code: {
+      type: ["integer", "null"],
+      description: "HTTP status of the last attempt; null when it got no answer (or none was made)",
+    },
+    last_error: { type: ["string", "null"], description: "why the last attempt failed; null otherwise" },
+    created_at: { type: "string", description: "ISO 8601 UTC" },
+    updated_at: { type: "string", description: "ISO 8601 UTC of the last attempt or change" },
   },
   required: [
     "id",
@@ -73,9 +89,12 @@ const deliverySchema = {
   additionalProperties: false,
 } as const;
 
+const webhookSchema = ref("Webhook");
+const deliverySchema = ref("WebhookDelivery");
+
 const idParams = {
   type: "object",
-  properties: { id: { type: "string" } },
+  properties: { id: { type: "string", description: "the webhook id" } },
   required: ["id"],
 } as const;
 
@@ -152,7 +171,9 @@ export function webhookRoutes(
         response: {
           200: {
             type: "object",
-            properties: { webhooks: { type: "array", items: webhookSchema } },
+            properties: {
+              webhooks: { type: "array", items: webhookSchema, description: "every endpoint of this key" },
+            },
             required: ["webhooks"],
             additionalProperties: false,
           },
@@ -215,7 +236,9 @@ export function webhookRoutes(
         response: {
           200: {
             type: "object",
-            properties: { deliveries: { type: "array", items: deliverySchema } },
+            properties: {
+              deliveries: { type: "array", items: deliverySchema, description: "newest first, at most 100" },
+            },
             required: ["deliveries"],
             additionalProperties: false,
           },
@@ -241,7 +264,10 @@ export function webhookRoutes(
         summary: "Send a delivery again now (same webhook-id)",
         params: {
           type: "object",
-          properties: { id: { type: "string" }, delivery_id: { type: "string" } },
+          properties: {
+            id: { type: "string", description: "the webhook id" },
+            delivery_id: { type: "string", description: "the delivery id" },
+          },
           required: ["id", "delivery_id"],
         },
         response: { 202: deliverySchema, 404: errorSchema, ...authErrors },

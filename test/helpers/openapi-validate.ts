@@ -21,6 +21,8 @@ function compile(
 ): (method: string, url: string, status: number) => ValidateFunction | "undocumented" | null {
   const ajv = new Ajv({ strict: false, allErrors: false });
   ajv.addKeyword("example");
+  // The named components, so `$ref: "#/components/schemas/X"` resolves (see toJsonSchema).
+  ajv.addSchema(toJsonSchema({ components: doc.components ?? {} }), COMPONENTS_ID);
   const routes: { method: string; re: RegExp; op: Operation }[] = [];
   for (const [path, ops] of Object.entries((doc.paths ?? {}) as Record<string, Record<string, Operation>>)) {
     const re = new RegExp(`^${path.replace(/\{[^}]+\}/g, "[^/]+")}$`);
@@ -47,13 +49,20 @@ function compile(
   };
 }
 
-/** OpenAPI 3.0's `nullable` as JSON Schema. */
+const COMPONENTS_ID = "openapi-components";
+
+/** OpenAPI 3.0's `nullable` as JSON Schema; component references point into the added components schema. */
 function toJsonSchema(s: unknown): Json {
   if (Array.isArray(s)) return s.map(toJsonSchema) as unknown as Json;
   if (s === null || typeof s !== "object") return s as Json;
   const out: Json = {};
   for (const [k, v] of Object.entries(s))
-    out[k] = k === "properties" ? mapValues(v as Json) : toJsonSchema(v);
+    out[k] =
+      k === "properties"
+        ? mapValues(v as Json)
+        : k === "$ref" && typeof v === "string" && v.startsWith("#/components/")
+          ? `${COMPONENTS_ID}${v}`
+          : toJsonSchema(v);
   if (out.nullable === true && typeof out.type === "string") out.type = [out.type, "null"];
   delete out.nullable;
   return out;

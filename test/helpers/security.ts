@@ -53,7 +53,8 @@ export async function scopedRoutes(
   const out: ScopedRoute[] = [];
   for (const [path, ops] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(ops)) {
-      if (op.security === undefined) continue; // public (setup, health)
+      // Public (setup, health): no security requirement, stated as `security: []`.
+      if (!Array.isArray(op.security) || op.security.length === 0) continue;
       const scope = op["x-required-scope"];
       expect(typeof scope, `${method} ${path} declares x-required-scope`).toBe("string");
       const url = path.replace("{public_key}", fill.wallet).replace("{id}", String(fill.keyId));

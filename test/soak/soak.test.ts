@@ -1,7 +1,7 @@
 /**
  * Short form of the soak suite (`npm run soak` runs the full one): a few hundred trades through a service
  * process against a localnet process — load, 30 % read faults, sends that never land, kill -9 and
- * restart; issue 20's events and webhooks (200 executions, seconds of downtime). Every figure with a goal
+ * restart; issue 20's events and webhooks (60 executions, seconds of downtime). Every figure with a goal
  * must meet it. PostgreSQL when TEST_DATABASE_URL is set, else SQLite.
  */
 import { describe, expect, it } from "vitest";

@@ -9,7 +9,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description GET /healthz */
+        /**
+         * Liveness: the process is up
+         * @description Liveness: the process is up
+         */
         get: operations["getHealthz"];
         put?: never;
         post?: never;
@@ -26,7 +29,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description GET /readyz */
+        /**
+         * Readiness: the database answers (503 while it does not)
+         * @description Readiness: the database answers (503 while it does not)
+         */
         get: operations["getReadyz"];
         put?: never;
         post?: never;
@@ -735,7 +741,344 @@ export interface paths {
 }
 export type webhooks = Record<string, never>;
 export interface components {
-    schemas: never;
+    schemas: {
+        /** @description An error answer: `detail` says what went wrong */
+        Error: {
+            /** @description what went wrong, in words (the spec's exact texts) */
+            detail: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description An unexpected error; request_id names it in the service log */
+        ServerError: {
+            /** @description what went wrong, in words (the spec's exact texts) */
+            detail: string;
+            /** @description the request's id in the service log */
+            request_id?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
+        Refusal: {
+            /** @description what went wrong, in words (the spec's exact texts) */
+            detail: string;
+            /** @description scope, wallet, frozen, root, expired, or the policy field that refused the request */
+            rule?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        /** @description A managed wallet (public metadata only) */
+        Wallet: {
+            /** @description the wallet's id within this service */
+            id: number;
+            /** @description the wallet's address (base58) */
+            public_key: string;
+            /**
+             * @description always active (delinked wallets are gone)
+             * @enum {string}
+             */
+            status: "active";
+            /** @description true for the key's default wallet (used when a request names none) */
+            is_default: boolean;
+            /** @description ISO 8601 UTC without zone suffix */
+            created_at: string;
+        };
+        /** @description A wallet just created, with its secret key (shown once: store it) */
+        NewWallet: {
+            /** @description the wallet's id within this service */
+            id: number;
+            /** @description the wallet's address (base58) */
+            public_key: string;
+            /**
+             * @description always active (delinked wallets are gone)
+             * @enum {string}
+             */
+            status: "active";
+            /** @description true for the key's default wallet (used when a request names none) */
+            is_default: boolean;
+            /** @description ISO 8601 UTC without zone suffix */
+            created_at: string;
+            /** @description the wallet's secret key, base58 (shown once) */
+            private_key_base58: string;
+            /**
+             * @description how private_key_base58 is encoded
+             * @enum {string}
+             */
+            private_key_format: "base58_64_byte_secret_key";
+        };
+        /** @description One recorded execution of this key: what was asked, what was sent and how it ended */
+        Execution: {
+            /** @description the execution id (GET /v1/executions/{id}) */
+            id: string;
+            /**
+             * @description which endpoint ran it
+             * @enum {string}
+             */
+            kind: "trade" | "create" | "bundle" | "claim" | "consolidate" | "transfer" | "split";
+            /** @description the primary wallet (trader, creator, source or destination) */
+            wallet: string;
+            /** @description the managed wallets involved */
+            wallets?: string[];
+            /** @description transaction signatures, in send order (one per bundle leg) */
+            signatures: string[];
+            /** @description the relay's bundle id; null outside bundles */
+            bundle_id?: string | null;
+            /**
+             * @description pending: recorded, outcome not known yet; submitted: sent without a verdict; timeout: the wait ended first (these three are open: reconciliation moves them to a final status); confirmed; finalized; failed; expired: the blockhash expired without the transaction landing
+             * @enum {string}
+             */
+            status: "pending" | "submitted" | "confirmed" | "finalized" | "failed" | "timeout" | "expired";
+            /** @description processed, confirmed or finalized as last seen on chain; null when not seen */
+            confirmation_status?: string | null;
+            /** @description summary of the request body as the service understood it */
+            request?: unknown;
+            /** @description the answer the endpoint gave, once it gave one */
+            response?: unknown;
+            /** @description why it failed (a detail and what is known), when it failed */
+            error?: unknown;
+            /** @description milliseconds per phase, when measured */
+            timings?: unknown;
+            /** @description the Idempotency-Key of the request that recorded it, if it had one */
+            idempotency_key?: string | null;
+            /** @description priority fee the transaction carried, micro-lamports per compute unit (highest of a bundle's legs); null on older records */
+            compute_unit_price_micro_lamports?: string | null;
+            /** @description ISO 8601 UTC: when it was recorded */
+            created_at: string;
+            /** @description ISO 8601 UTC: its last status change */
+            updated_at?: string;
+        };
+        /** @description what the confirmed transaction moved for the wallet, read from the chain's balance changes (null: not readable yet; absent: not confirmed) */
+        Fill: {
+            /** @description post minus pre lamports of the wallet (negative when it spent) */
+            sol_change_lamports: string;
+            /** @description transaction fee paid (base + priority) */
+            fee_lamports: string;
+            /** @description lamports the relay tip accounts received */
+            tip_lamports: string;
+            /** @description rent of accounts the transaction created (e.g. the token account) */
+            rent_lamports: string;
+            /** @description SOL the trade itself spent (buy) or received (sell), fee, tip and rent excluded */
+            trade_sol_lamports: string;
+            /** @description post minus pre token atomic units of the wallet for the mint */
+            token_change: string;
+        } | null;
+        /** @description An execution event: an execution of this key changed status */
+        Event: {
+            /** @description per-account, increasing; the stream cursor (Last-Event-ID, ?after=) */
+            id: number;
+            /** @description execution.<status>, e.g. execution.confirmed */
+            type: string;
+            /** @description the execution (GET /v1/executions/{id}) */
+            execution_id: string;
+            /**
+             * @description which endpoint ran the execution
+             * @enum {string}
+             */
+            kind: "trade" | "create" | "bundle" | "claim" | "consolidate" | "transfer" | "split";
+            /** @description the managed wallets involved */
+            wallets: string[];
+            /** @description its transaction signatures */
+            signatures: string[];
+            /** @description the execution's new status (as in Execution.status) */
+            status: string;
+            /** @description why it failed, when the status is failed; null otherwise */
+            error: unknown;
+            /** @description ISO 8601 UTC: when the event was recorded */
+            created_at: string;
+        };
+        /** @description An API key of the account (never its secret) */
+        Key: {
+            /** @description the key id (/v1/keys/{id}) */
+            id: number;
+            /** @description the name given at creation */
+            name: string;
+            /** @description true for the account's root key (from setup) */
+            root: boolean;
+            /** @description what the key may do */
+            scopes: ("read" | "trade" | "create" | "transfer" | "wallets" | "keys")[];
+            /** @description the only wallets the key may use; null = every wallet of the account */
+            wallets: string[] | null;
+            /** @description ISO 8601: the key is refused after it; null = never */
+            expires_at: string | null;
+            /** @description true while every request of the key is refused */
+            frozen: boolean;
+            policy: components["schemas"]["Policy"];
+            /** @description ISO 8601 UTC */
+            created_at: string;
+        };
+        /** @description A key just created, with its api_key (shown once: store it) */
+        NewKey: {
+            /** @description the key id (/v1/keys/{id}) */
+            id: number;
+            /** @description the name given at creation */
+            name: string;
+            /** @description true for the account's root key (from setup) */
+            root: boolean;
+            /** @description what the key may do */
+            scopes: ("read" | "trade" | "create" | "transfer" | "wallets" | "keys")[];
+            /** @description the only wallets the key may use; null = every wallet of the account */
+            wallets: string[] | null;
+            /** @description ISO 8601: the key is refused after it; null = never */
+            expires_at: string | null;
+            /** @description true while every request of the key is refused */
+            frozen: boolean;
+            policy: components["schemas"]["Policy"];
+            /** @description ISO 8601 UTC */
+            created_at: string;
+            /** @description the key's secret, sent as x-api-key (shown once) */
+            api_key: string;
+        };
+        /** @description Limits on what a key may do; an absent field is no limit ({} = none) */
+        Policy: {
+            /** @description SOL; a request moving more is refused */
+            max_sol_per_execution?: string;
+            /** @description SOL over a rolling 24 h: amounts, fees, tips, priority fees and rent spent through this key */
+            max_sol_per_24h?: string;
+            /** @description lamports per transaction */
+            max_priority_fee_lamports?: string;
+            /** @description lamports per request */
+            max_tip_lamports?: string;
+            /** @description only trades on these venues */
+            venues?: ("bonding_curve" | "launchswap")[];
+            /** @description only these mints may be traded */
+            mints_allow?: string[];
+            /** @description these mints may not be traded */
+            mints_deny?: string[];
+            /** @description addresses outside the account's own wallets that transfer/consolidate/split may pay */
+            destinations_allow?: string[];
+        };
+        /** @description A webhook endpoint (never its signing secret) */
+        Webhook: {
+            /** @description the webhook id (/v1/webhooks/{id}) */
+            id: string;
+            /** @description where deliveries are POSTed */
+            url: string;
+            /** @description event types delivered; ["*"] = all */
+            types: string[];
+            /** @description only events involving one of these wallets; null = all */
+            wallets: string[] | null;
+            /** @description true when deliveries stopped (see disabled_reason) */
+            disabled: boolean;
+            /** @description why deliveries stopped; null while enabled */
+            disabled_reason: string | null;
+            /** @description ISO 8601 UTC */
+            created_at: string;
+        };
+        /** @description One event's delivery to a webhook endpoint, with its attempts */
+        WebhookDelivery: {
+            /** @description the delivery id */
+            id: string;
+            /** @description the webhook it goes to */
+            webhook_id: string;
+            /** @description the webhook-id header: the event id (test_... for a test), the same on every attempt */
+            message_id: string;
+            /** @description the event type, e.g. execution.confirmed or webhook.test */
+            type: string;
+            /**
+             * @description pending: attempts remain; delivered: a 2xx came back; failed: attempts exhausted
+             * @enum {string}
+             */
+            status: "pending" | "delivered" | "failed";
+            /** @description attempts made so far */
+            attempts: number;
+            /** @description ISO 8601 UTC of the next attempt; null when none */
+            next_attempt_at: string | null;
+            /** @description HTTP status of the last attempt; null when it got no answer (or none was made) */
+            last_status_code: number | null;
+            /** @description why the last attempt failed; null otherwise */
+            last_error: string | null;
+            /** @description ISO 8601 UTC */
+            created_at: string;
+            /** @description ISO 8601 UTC of the last attempt or change */
+            updated_at: string;
+        };
+        /** @description The answer when the request carried "dry_run": true: nothing was sent or recorded. */
+        DryRun: {
+            /**
+             * @description always true: marks a dry run's answer
+             * @enum {boolean}
+             */
+            dry_run: true;
+            /** @description what the key's policy would say to the request */
+            policy: {
+                /** @description true when the policy would let it run */
+                allowed: boolean;
+                /** @description the policy field that would refuse the request */
+                rule: string | null;
+                /** @description the refusal text the request would get (403) */
+                detail: string | null;
+            };
+            /** @description the request summaries of the executions that would have been recorded */
+            requests: {
+                [key: string]: unknown;
+            }[];
+            /** @description the transactions it would send, in send order */
+            transactions: components["schemas"]["DryRunTransaction"][];
+            /** @description the request's own priority_fee per transaction, when it set one (issue 22) */
+            priority_fee_lamports?: string;
+            /** @description the request's own tip per transaction, when it set one */
+            tip_lamports?: string;
+            /** @description Present when the body carried fields this endpoint does not read, one `unknown field "<name>" ignored` each (with STRICT_FIELDS=true such a body is a 400 instead) */
+            warnings?: string[];
+        };
+        /** @description One transaction a dry run would have sent, unsigned */
+        DryRunTransaction: {
+            /** @description position in a bundle; null for one transaction */
+            leg: number | null;
+            /** @description the wallet paying the fee */
+            fee_payer: string;
+            /** @description the wallets (and new mint) that would sign */
+            signers: string[];
+            /** @description the message's static account keys */
+            accounts: string[];
+            /** @description address lookup tables the message uses */
+            lookup_tables: string[];
+            /** @description the unsigned transaction message, base64 */
+            message_base64: string;
+            /** @description the compute budget's unit limit */
+            compute_unit_limit: number;
+            /** @description the priority fee per compute unit */
+            compute_unit_price_micro_lamports: string;
+            /** @description lamports, integer text */
+            signature_fee_lamports: string;
+            /** @description lamports, integer text */
+            priority_fee_lamports: string;
+            /** @description the relay tip the transaction pays; null without one */
+            tip: {
+                /** @description the tip account */
+                account: string;
+                /** @description the tip, lamports as integer text */
+                lamports: string;
+            } | null;
+            /** @description what the endpoint would store with the execution (amounts, quote, venue) */
+            details: {
+                [key: string]: unknown;
+            } | null;
+            /** @description the RPC simulation of the transaction; null when it was not simulated */
+            simulation: {
+                /** @description true when the simulation succeeded */
+                ok: boolean;
+                /** @description the simulation's error; null when ok */
+                error: string | null;
+                /** @description compute units the simulation used */
+                units_consumed: number | null;
+                /** @description the program logs */
+                logs: string[];
+            } | null;
+        };
+        /** @description Whether the service is up (healthz) or ready (readyz) */
+        HealthStatus: {
+            /** @description ok (healthz), ready or unavailable (readyz) */
+            status?: string;
+            /** @description why it is unavailable */
+            detail?: string;
+        };
+        /** @description The mints whose venue state is kept warm */
+        WatchedMints: {
+            /** @description every watched mint (base58) */
+            watched: string[];
+        };
+    };
     responses: never;
     parameters: never;
     requestBodies: never;
@@ -753,16 +1096,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Liveness: the process is up */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status?: string;
-                        detail?: string;
-                    };
+                    "application/json": components["schemas"]["HealthStatus"];
                 };
             };
             /** @description The URL, query or body is malformed, or a field breaks its rule. */
@@ -771,11 +1111,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -784,11 +1120,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -799,11 +1131,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -812,12 +1140,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -831,16 +1154,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Readiness: the database answers (503 while it does not) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status?: string;
-                        detail?: string;
-                    };
+                    "application/json": components["schemas"]["HealthStatus"];
                 };
             };
             /** @description The URL, query or body is malformed, or a field breaks its rule. */
@@ -849,11 +1169,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -862,11 +1178,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -877,11 +1189,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -890,24 +1198,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description Default Response */
+            /** @description Whether the service is up (healthz) or ready (readyz) */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        status?: string;
-                        detail?: string;
-                    };
+                    "application/json": components["schemas"]["HealthStatus"];
                 };
             };
         };
@@ -921,14 +1221,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Create an API key and its first default wallet (secrets returned once) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
+                        /** @description the root API key, sent as x-api-key (shown once) */
                         api_key: string;
+                        /** @description the first (default) wallet's address */
                         wallet_public_key: string;
                         /** @description base58 64-byte secret key */
                         wallet_private_key: string;
@@ -941,37 +1243,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -980,11 +1270,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -993,11 +1279,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -1006,14 +1288,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -1021,11 +1299,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -1034,12 +1308,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -1058,49 +1327,33 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description List the key's wallets (public metadata only), oldest first */
             200: {
                 headers: {
                     /** @description The next page when `limit` cut the list: `</v1/wallets?limit=N&after=ID>; rel="next"`. */
-                    Link?: unknown;
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        public_key: string;
-                        /** @enum {string} */
-                        status: "active";
-                        is_default: boolean;
-                        /** @description ISO 8601 UTC without zone suffix */
-                        created_at: string;
-                    }[];
+                    "application/json": components["schemas"]["Wallet"][];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -1109,12 +1362,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -1123,11 +1371,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -1138,11 +1382,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -1151,12 +1391,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -1177,50 +1412,31 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Create a managed wallet (its secret key is returned once) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        public_key: string;
-                        /** @enum {string} */
-                        status: "active";
-                        is_default: boolean;
-                        /** @description ISO 8601 UTC without zone suffix */
-                        created_at: string;
-                        private_key_base58: string;
-                        /** @enum {string} */
-                        private_key_format: "base58_64_byte_secret_key";
-                    };
+                    "application/json": components["schemas"]["NewWallet"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -1229,12 +1445,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
             /** @description The key holds MAX_WALLETS_PER_KEY wallets already. */
@@ -1243,11 +1454,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -1256,11 +1463,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -1269,11 +1472,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -1282,11 +1481,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -1297,11 +1492,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -1310,12 +1501,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -1337,47 +1523,31 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Import a wallet from a base58 64-byte secret key or 32-byte seed */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        public_key: string;
-                        /** @enum {string} */
-                        status: "active";
-                        is_default: boolean;
-                        /** @description ISO 8601 UTC without zone suffix */
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["Wallet"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -1386,25 +1556,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -1413,11 +1574,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -1426,11 +1583,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -1439,11 +1592,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -1454,11 +1603,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -1467,12 +1612,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -1489,21 +1629,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Make a wallet the key's default */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        public_key: string;
-                        /** @enum {string} */
-                        status: "active";
-                        is_default: boolean;
-                        /** @description ISO 8601 UTC without zone suffix */
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["Wallet"];
                 };
             };
             /** @description The URL, query or body is malformed, or a field breaks its rule. */
@@ -1512,24 +1644,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -1538,25 +1662,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -1565,11 +1680,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -1578,11 +1689,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -1591,11 +1698,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -1606,11 +1709,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -1619,12 +1718,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -1641,13 +1735,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Delink a wallet: deletes its encrypted key and its execution history */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
+                        /** @description true: the wallet is delinked */
                         ok: boolean;
                     };
                 };
@@ -1658,24 +1753,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -1684,25 +1771,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -1711,11 +1789,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -1724,11 +1798,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -1737,11 +1807,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -1752,11 +1818,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -1765,12 +1827,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -1795,70 +1852,42 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description List this API key's executions, newest first */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        executions: {
-                            id: string;
-                            /** @enum {string} */
-                            kind: "trade" | "create" | "bundle" | "claim" | "consolidate" | "transfer" | "split";
-                            wallet: string;
-                            wallets?: string[];
-                            signatures: string[];
-                            bundle_id?: string | null;
-                            /**
-                             * @description pending: recorded, outcome not known yet; submitted: sent without a verdict; timeout: the wait ended first (these three are open: reconciliation moves them to a final status); confirmed; finalized; failed; expired: the blockhash expired without the transaction landing
-                             * @enum {string}
-                             */
-                            status: "pending" | "submitted" | "confirmed" | "finalized" | "failed" | "timeout" | "expired";
-                            confirmation_status?: string | null;
-                            request?: unknown;
-                            response?: unknown;
-                            error?: unknown;
-                            timings?: unknown;
-                            /** @description the Idempotency-Key of the request that recorded it, if it had one */
-                            idempotency_key?: string | null;
-                            /** @description priority fee the transaction carried, micro-lamports per compute unit (highest of a bundle's legs); null on older records */
-                            compute_unit_price_micro_lamports?: string | null;
-                            created_at: string;
-                            updated_at?: string;
-                        }[];
+                        /** @description newest first */
+                        executions: components["schemas"]["Execution"][];
+                        /** @description the page size used */
                         limit: number;
+                        /** @description rows skipped */
                         offset: number;
+                        /** @description pass as ?offset= for the next page; null on the last page */
                         next_offset: number | null;
                         /** @description pass as ?after= for the next (older) page; null on the last page */
                         next_cursor: string | null;
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -1867,12 +1896,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -1881,11 +1905,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -1896,11 +1916,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -1909,12 +1925,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -1934,63 +1945,31 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description One execution of this API key; with ?wait= returns as soon as it is final or the wait ends */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        /** @enum {string} */
-                        kind: "trade" | "create" | "bundle" | "claim" | "consolidate" | "transfer" | "split";
-                        wallet: string;
-                        wallets?: string[];
-                        signatures: string[];
-                        bundle_id?: string | null;
-                        /**
-                         * @description pending: recorded, outcome not known yet; submitted: sent without a verdict; timeout: the wait ended first (these three are open: reconciliation moves them to a final status); confirmed; finalized; failed; expired: the blockhash expired without the transaction landing
-                         * @enum {string}
-                         */
-                        status: "pending" | "submitted" | "confirmed" | "finalized" | "failed" | "timeout" | "expired";
-                        confirmation_status?: string | null;
-                        request?: unknown;
-                        response?: unknown;
-                        error?: unknown;
-                        timings?: unknown;
-                        /** @description the Idempotency-Key of the request that recorded it, if it had one */
-                        idempotency_key?: string | null;
-                        /** @description priority fee the transaction carried, micro-lamports per compute unit (highest of a bundle's legs); null on older records */
-                        compute_unit_price_micro_lamports?: string | null;
-                        created_at: string;
-                        updated_at?: string;
-                    };
+                    "application/json": components["schemas"]["Execution"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -1999,25 +1978,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -2026,11 +1996,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -2041,11 +2007,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -2054,12 +2016,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -2073,41 +2030,31 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description List the watched mints (least recently traded first) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        watched: string[];
-                    };
+                    "application/json": components["schemas"]["WatchedMints"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -2116,25 +2063,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -2143,11 +2081,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -2158,11 +2092,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -2171,38 +2101,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2223,41 +2140,31 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Keep the venue state of mints warm (subscribed), so their trades skip the read */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        watched: string[];
-                    };
+                    "application/json": components["schemas"]["WatchedMints"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -2266,25 +2173,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -2293,11 +2191,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -2306,11 +2200,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -2319,11 +2209,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -2334,11 +2220,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -2347,38 +2229,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2388,47 +2257,41 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the mint (base58) */
                 mint: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Stop watching a mint (its subscriptions end) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
+                        /** @description the mint no longer watched */
                         unwatched: string;
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -2437,25 +2300,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -2464,11 +2318,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -2477,11 +2327,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -2490,11 +2336,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -2505,11 +2347,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -2518,38 +2356,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2602,7 +2427,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Buy or sell a launch token on the bonding curve or its launchswap pool */
             200: {
                 headers: {
                     /** @description Present when this answer replays the first request with the same Idempotency-Key. */
@@ -2611,20 +2436,35 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description the managed wallet that traded */
                         wallet: string;
-                        /** @enum {string} */
+                        /**
+                         * @description buy or sell
+                         * @enum {string}
+                         */
                         action: "buy" | "sell";
+                        /** @description the token mint */
                         mint: string;
+                        /** @description the amount as requested (SOL, token units or a percentage) */
                         amount: string;
+                        /** @description the amount in atomic units: lamports when denominated in SOL, token units otherwise */
                         amount_units: number;
+                        /** @description true when amount is SOL */
                         denominated_in_sol: boolean;
                         /** @description id of the execution record: GET /v1/executions/{id}, or find it with GET /v1/executions?signature= */
                         execution_id?: string;
+                        /** @description the transaction signature (base58) */
                         signature: string;
+                        /** @description true when the transaction reached confirmation_status within the wait; false: sent, outcome not known */
                         confirmed: boolean;
+                        /** @description processed, confirmed or finalized as last seen; null when not seen (or confirm: false) */
                         confirmation_status: string | null;
-                        /** @enum {string} */
+                        /**
+                         * @description where it traded: the launch bonding curve or the launchswap pool
+                         * @enum {string}
+                         */
                         venue: "bonding_curve" | "launchswap";
+                        /** @description the launchswap pool; null on the bonding curve */
                         pool: string | null;
                         /**
                          * @description cache: the warm state of a watched mint was used (no read); read: the trade read it
@@ -2643,110 +2483,45 @@ export interface operations {
                         tokens_in?: string;
                         /** @description sells: the fewest lamports received */
                         min_sol_out_lamports?: string;
-                        /** @description what the confirmed transaction moved for the wallet, read from the chain's balance changes (null: not readable yet; absent: not confirmed) */
-                        fill?: {
-                            /** @description post minus pre lamports of the wallet (negative when it spent) */
-                            sol_change_lamports: string;
-                            /** @description transaction fee paid (base + priority) */
-                            fee_lamports: string;
-                            /** @description lamports the relay tip accounts received */
-                            tip_lamports: string;
-                            /** @description rent of accounts the transaction created (e.g. the token account) */
-                            rent_lamports: string;
-                            /** @description SOL the trade itself spent (buy) or received (sell), fee, tip and rent excluded */
-                            trade_sol_lamports: string;
-                            /** @description post minus pre token atomic units of the wallet for the mint */
-                            token_change: string;
-                        } | null;
+                        fill?: components["schemas"]["Fill"];
+                        /** @description milliseconds per phase (with measure_timing: true) */
                         timing_ms?: {
+                            /** @description ms: parsing the request and selecting the wallet */
                             wallet?: number;
+                            /** @description ms: reading the venue state (or the warm cache) and quoting */
                             amount?: number;
+                            /** @description ms: building and signing the transaction */
                             build?: number;
+                            /** @description ms: sending it */
                             sender?: number;
+                            /** @description ms: waiting for confirmation */
                             confirmation?: number;
+                            /** @description ms: recording the execution */
                             database?: number;
+                            /** @description ms: the whole request */
                             total?: number;
                         };
                         /** @description Present when the body carried fields this endpoint does not read, one `unknown field "<name>" ignored` each (with STRICT_FIELDS=true such a body is a 400 instead) */
                         warnings?: string[];
-                    } | {
-                        /** @enum {boolean} */
-                        dry_run: true;
-                        policy: {
-                            allowed: boolean;
-                            /** @description the policy field that would refuse the request */
-                            rule: string | null;
-                            /** @description the refusal text the request would get (403) */
-                            detail: string | null;
-                        };
-                        requests: {
-                            [key: string]: unknown;
-                        }[];
-                        transactions: {
-                            /** @description position in a bundle; null for one transaction */
-                            leg: number | null;
-                            fee_payer: string;
-                            signers: string[];
-                            /** @description the message's static account keys */
-                            accounts: string[];
-                            lookup_tables: string[];
-                            /** @description the unsigned transaction message, base64 */
-                            message_base64: string;
-                            compute_unit_limit: number;
-                            compute_unit_price_micro_lamports: string;
-                            /** @description lamports, integer text */
-                            signature_fee_lamports: string;
-                            /** @description lamports, integer text */
-                            priority_fee_lamports: string;
-                            tip: {
-                                account: string;
-                                /** @description lamports, integer text */
-                                lamports: string;
-                            } | null;
-                            /** @description what the endpoint would store with the execution (amounts, quote, venue) */
-                            details: {
-                                [key: string]: unknown;
-                            } | null;
-                            simulation: {
-                                ok: boolean;
-                                error: string | null;
-                                units_consumed: number | null;
-                                logs: string[];
-                            } | null;
-                        }[];
-                        /** @description the request's own priority_fee per transaction, when it set one (issue 22) */
-                        priority_fee_lamports?: string;
-                        /** @description the request's own tip per transaction, when it set one */
-                        tip_lamports?: string;
-                        /** @description Present when the body carried fields this endpoint does not read, one `unknown field "<name>" ignored` each (with STRICT_FIELDS=true such a body is a 400 instead) */
-                        warnings?: string[];
-                    };
+                    } | components["schemas"]["DryRun"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
@@ -2755,36 +2530,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -2793,11 +2557,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -2806,11 +2566,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -2819,24 +2575,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -2847,11 +2595,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -2860,38 +2604,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -2920,7 +2651,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Price a buy or sell on the bonding curve or its launchswap pool, without a wallet */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2986,30 +2717,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -3018,12 +2741,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -3032,11 +2750,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -3047,11 +2761,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -3060,38 +2770,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3114,75 +2811,75 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Read claimable cashback of wallets (read-only; any address) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
+                        /** @description one entry per wallet, in request order */
                         wallets: {
+                            /** @description the wallet checked */
                             wallet: string;
-                            /** @description lamports */
+                            /** @description claimable on the bonding curve program */
                             launch_bonding_lamports: number;
-                            /** @description SOL with 9 decimals */
+                            /** @description the same in SOL */
                             launch_bonding_sol: string;
-                            /** @description lamports */
+                            /** @description claimable on launchswap, as wrapped SOL */
                             launchswap_wsol_lamports: number;
-                            /** @description SOL with 9 decimals */
+                            /** @description the same in SOL */
                             launchswap_wsol: string;
-                            /** @description lamports */
+                            /** @description both together */
                             total_claimable_lamports: number;
-                            /** @description SOL with 9 decimals */
+                            /** @description the same in SOL */
                             total_claimable_sol: string;
+                            /** @description the accounts read (addresses, base58) */
                             accounts: {
+                                /** @description the wallet's volume accumulator of the launch program */
                                 launch_user_volume_accumulator: string;
+                                /** @description the wallet's volume accumulator of launchswap */
                                 launchswap_user_volume_accumulator: string;
+                                /** @description the accumulator's wrapped-SOL token account */
                                 launchswap_wsol_ata: string;
                             };
                         }[];
+                        /** @description the sums over every wallet */
                         totals: {
-                            /** @description lamports */
+                            /** @description bonding curve cashback, all wallets */
                             launch_bonding_lamports: number;
-                            /** @description SOL with 9 decimals */
+                            /** @description the same in SOL */
                             launch_bonding_sol: string;
-                            /** @description lamports */
+                            /** @description launchswap cashback, all wallets */
                             launchswap_wsol_lamports: number;
-                            /** @description SOL with 9 decimals */
+                            /** @description the same in SOL */
                             launchswap_wsol: string;
-                            /** @description lamports */
+                            /** @description both venues, all wallets */
                             combined_lamports: number;
-                            /** @description SOL with 9 decimals */
+                            /** @description the same in SOL */
                             combined_sol: string;
                         };
+                        /** @description the slots the reads were answered at */
                         rpc_slots: number[];
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -3191,25 +2888,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -3218,11 +2906,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -3231,11 +2915,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -3244,11 +2924,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -3259,11 +2935,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -3272,38 +2944,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3339,7 +2998,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Claim a managed wallet's cashback: one transaction per source with something to claim */
             200: {
                 headers: {
                     /** @description Present when this answer replays the first request with the same Idempotency-Key. */
@@ -3348,98 +3007,47 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description the managed wallet that claimed */
                         wallet: string;
+                        /** @description one claim transaction per venue with something to claim */
                         transactions: {
-                            /** @enum {string} */
+                            /**
+                             * @description which program's cashback it claimed
+                             * @enum {string}
+                             */
                             kind: "bonding_curve" | "launchswap";
-                            /** @description lamports */
+                            /** @description what was claimable when it was built */
                             claimable_lamports: number;
                             /** @description id of the execution record: GET /v1/executions/{id}, or find it with GET /v1/executions?signature= */
                             execution_id?: string;
+                            /** @description the transaction signature (base58) */
                             signature: string;
+                            /** @description true when the transaction reached confirmation_status within the wait; false: sent, outcome not known */
                             confirmed: boolean;
+                            /** @description processed, confirmed or finalized as last seen; null when not seen (or confirm: false) */
                             confirmation_status: string | null;
                         }[];
                         /** @description Present when the body carried fields this endpoint does not read, one `unknown field "<name>" ignored` each (with STRICT_FIELDS=true such a body is a 400 instead) */
                         warnings?: string[];
-                    } | {
-                        /** @enum {boolean} */
-                        dry_run: true;
-                        policy: {
-                            allowed: boolean;
-                            /** @description the policy field that would refuse the request */
-                            rule: string | null;
-                            /** @description the refusal text the request would get (403) */
-                            detail: string | null;
-                        };
-                        requests: {
-                            [key: string]: unknown;
-                        }[];
-                        transactions: {
-                            /** @description position in a bundle; null for one transaction */
-                            leg: number | null;
-                            fee_payer: string;
-                            signers: string[];
-                            /** @description the message's static account keys */
-                            accounts: string[];
-                            lookup_tables: string[];
-                            /** @description the unsigned transaction message, base64 */
-                            message_base64: string;
-                            compute_unit_limit: number;
-                            compute_unit_price_micro_lamports: string;
-                            /** @description lamports, integer text */
-                            signature_fee_lamports: string;
-                            /** @description lamports, integer text */
-                            priority_fee_lamports: string;
-                            tip: {
-                                account: string;
-                                /** @description lamports, integer text */
-                                lamports: string;
-                            } | null;
-                            /** @description what the endpoint would store with the execution (amounts, quote, venue) */
-                            details: {
-                                [key: string]: unknown;
-                            } | null;
-                            simulation: {
-                                ok: boolean;
-                                error: string | null;
-                                units_consumed: number | null;
-                                logs: string[];
-                            } | null;
-                        }[];
-                        /** @description the request's own priority_fee per transaction, when it set one (issue 22) */
-                        priority_fee_lamports?: string;
-                        /** @description the request's own tip per transaction, when it set one */
-                        tip_lamports?: string;
-                        /** @description Present when the body carried fields this endpoint does not read, one `unknown field "<name>" ignored` each (with STRICT_FIELDS=true such a body is a 400 instead) */
-                        warnings?: string[];
-                    };
+                    } | components["schemas"]["DryRun"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
@@ -3448,36 +3056,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -3486,11 +3083,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -3499,11 +3092,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -3512,24 +3101,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -3540,11 +3121,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -3553,38 +3130,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3620,7 +3184,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Sweep SOL from managed wallets into one destination (one transaction per source) */
             200: {
                 headers: {
                     /** @description Present when this answer replays the first request with the same Idempotency-Key. */
@@ -3629,107 +3193,54 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description where the SOL went */
                         destination_wallet: string;
-                        /** @description lamports */
+                        /** @description lamports left in each source for fees */
                         fee_reserve_lamports: number;
-                        /** @description lamports */
+                        /** @description lamports moved, all sources together */
                         total_transfer_lamports: number;
-                        /** @description SOL with 9 decimals */
+                        /** @description the same in SOL */
                         total_transfer_sol: string;
+                        /** @description one transaction per source with something to move */
                         transactions: {
+                            /** @description the managed wallet swept */
                             source_wallet: string;
-                            /** @description lamports */
+                            /** @description its balance before the sweep */
                             source_balance_lamports: number;
-                            /** @description lamports */
+                            /** @description lamports it sent */
                             transfer_lamports: number;
-                            /** @description SOL with 9 decimals */
+                            /** @description the same in SOL */
                             transfer_sol: string;
                             /** @description id of the execution record: GET /v1/executions/{id}, or find it with GET /v1/executions?signature= */
                             execution_id?: string;
+                            /** @description the transaction signature (base58) */
                             signature: string;
+                            /** @description true when the transaction reached confirmation_status within the wait; false: sent, outcome not known */
                             confirmed: boolean;
+                            /** @description processed, confirmed or finalized as last seen; null when not seen (or confirm: false) */
                             confirmation_status: string | null;
                         }[];
                         /** @description Present when the body carried fields this endpoint does not read, one `unknown field "<name>" ignored` each (with STRICT_FIELDS=true such a body is a 400 instead) */
                         warnings?: string[];
-                    } | {
-                        /** @enum {boolean} */
-                        dry_run: true;
-                        policy: {
-                            allowed: boolean;
-                            /** @description the policy field that would refuse the request */
-                            rule: string | null;
-                            /** @description the refusal text the request would get (403) */
-                            detail: string | null;
-                        };
-                        requests: {
-                            [key: string]: unknown;
-                        }[];
-                        transactions: {
-                            /** @description position in a bundle; null for one transaction */
-                            leg: number | null;
-                            fee_payer: string;
-                            signers: string[];
-                            /** @description the message's static account keys */
-                            accounts: string[];
-                            lookup_tables: string[];
-                            /** @description the unsigned transaction message, base64 */
-                            message_base64: string;
-                            compute_unit_limit: number;
-                            compute_unit_price_micro_lamports: string;
-                            /** @description lamports, integer text */
-                            signature_fee_lamports: string;
-                            /** @description lamports, integer text */
-                            priority_fee_lamports: string;
-                            tip: {
-                                account: string;
-                                /** @description lamports, integer text */
-                                lamports: string;
-                            } | null;
-                            /** @description what the endpoint would store with the execution (amounts, quote, venue) */
-                            details: {
-                                [key: string]: unknown;
-                            } | null;
-                            simulation: {
-                                ok: boolean;
-                                error: string | null;
-                                units_consumed: number | null;
-                                logs: string[];
-                            } | null;
-                        }[];
-                        /** @description the request's own priority_fee per transaction, when it set one (issue 22) */
-                        priority_fee_lamports?: string;
-                        /** @description the request's own tip per transaction, when it set one */
-                        tip_lamports?: string;
-                        /** @description Present when the body carried fields this endpoint does not read, one `unknown field "<name>" ignored` each (with STRICT_FIELDS=true such a body is a 400 instead) */
-                        warnings?: string[];
-                    };
+                    } | components["schemas"]["DryRun"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
@@ -3738,36 +3249,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -3776,11 +3276,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -3789,11 +3285,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -3802,24 +3294,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -3830,11 +3314,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -3843,38 +3323,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -3914,7 +3381,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Send native SOL or a fungible token from a managed wallet to any address */
             200: {
                 headers: {
                     /** @description Present when this answer replays the first request with the same Idempotency-Key. */
@@ -3923,103 +3390,58 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description the managed wallet that sent */
                         source_wallet: string;
+                        /** @description the receiving address */
                         destination_wallet: string;
+                        /** @description the token mint, or SOL for native SOL */
                         mint: string;
-                        /** @enum {string} */
+                        /**
+                         * @description native SOL or a token
+                         * @enum {string}
+                         */
                         asset_type: "sol" | "spl_token";
+                        /** @description the amount as requested */
                         amount: string;
+                        /** @description the amount in atomic units (lamports or token units) */
                         amount_units: number;
+                        /** @description decimals of the asset (9 for SOL) */
                         decimals: number;
+                        /** @description the sender's token account; null for SOL */
                         source_token_account: string | null;
+                        /** @description the receiver's token account (created when missing); null for SOL */
                         destination_token_account: string | null;
-                        /** @description lamports */
+                        /** @description lamports kept in the source for fees */
                         fee_reserve_lamports: number;
                         /** @description id of the execution record: GET /v1/executions/{id}, or find it with GET /v1/executions?signature= */
                         execution_id?: string;
+                        /** @description the transaction signature (base58) */
                         signature: string;
+                        /** @description true when the transaction reached confirmation_status within the wait; false: sent, outcome not known */
                         confirmed: boolean;
+                        /** @description processed, confirmed or finalized as last seen; null when not seen (or confirm: false) */
                         confirmation_status: string | null;
                         /** @description Present when the body carried fields this endpoint does not read, one `unknown field "<name>" ignored` each (with STRICT_FIELDS=true such a body is a 400 instead) */
                         warnings?: string[];
-                    } | {
-                        /** @enum {boolean} */
-                        dry_run: true;
-                        policy: {
-                            allowed: boolean;
-                            /** @description the policy field that would refuse the request */
-                            rule: string | null;
-                            /** @description the refusal text the request would get (403) */
-                            detail: string | null;
-                        };
-                        requests: {
-                            [key: string]: unknown;
-                        }[];
-                        transactions: {
-                            /** @description position in a bundle; null for one transaction */
-                            leg: number | null;
-                            fee_payer: string;
-                            signers: string[];
-                            /** @description the message's static account keys */
-                            accounts: string[];
-                            lookup_tables: string[];
-                            /** @description the unsigned transaction message, base64 */
-                            message_base64: string;
-                            compute_unit_limit: number;
-                            compute_unit_price_micro_lamports: string;
-                            /** @description lamports, integer text */
-                            signature_fee_lamports: string;
-                            /** @description lamports, integer text */
-                            priority_fee_lamports: string;
-                            tip: {
-                                account: string;
-                                /** @description lamports, integer text */
-                                lamports: string;
-                            } | null;
-                            /** @description what the endpoint would store with the execution (amounts, quote, venue) */
-                            details: {
-                                [key: string]: unknown;
-                            } | null;
-                            simulation: {
-                                ok: boolean;
-                                error: string | null;
-                                units_consumed: number | null;
-                                logs: string[];
-                            } | null;
-                        }[];
-                        /** @description the request's own priority_fee per transaction, when it set one (issue 22) */
-                        priority_fee_lamports?: string;
-                        /** @description the request's own tip per transaction, when it set one */
-                        tip_lamports?: string;
-                        /** @description Present when the body carried fields this endpoint does not read, one `unknown field "<name>" ignored` each (with STRICT_FIELDS=true such a body is a 400 instead) */
-                        warnings?: string[];
-                    };
+                    } | components["schemas"]["DryRun"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
@@ -4028,36 +3450,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -4066,11 +3477,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -4079,11 +3486,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -4092,24 +3495,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -4120,11 +3515,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -4133,38 +3524,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4206,7 +3584,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Distribute SOL from a managed wallet to up to five destinations in one transaction */
             200: {
                 headers: {
                     /** @description Present when this answer replays the first request with the same Idempotency-Key. */
@@ -4215,111 +3593,61 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description the managed wallet that paid */
                         source_wallet: string;
-                        /** @description lamports */
+                        /** @description its balance before the split */
                         source_balance_lamports: number;
-                        /** @description lamports */
+                        /** @description lamports kept in the source for fees */
                         fee_reserve_lamports: number;
-                        /** @description lamports */
+                        /** @description balance minus the reserve, times total_percent */
                         spendable_lamports: number;
-                        /** @description lamports */
+                        /** @description lamports sent, all destinations together */
                         transfer_total_lamports: number;
-                        /** @description SOL with 9 decimals */
+                        /** @description the same in SOL */
                         transfer_total_sol: string;
+                        /** @description one transfer per destination, in request order */
                         transfers: {
+                            /** @description the destination */
                             wallet: string;
-                            /** @description lamports */
+                            /** @description lamports it received */
                             lamports: number;
-                            /** @description SOL with 9 decimals */
+                            /** @description the same in SOL */
                             sol: string;
-                            /** @enum {string} */
+                            /**
+                             * @description how its share was set: a sol amount, a percent, or an equal share
+                             * @enum {string}
+                             */
                             mode: "fixed" | "percent" | "equal";
                         }[];
                         /** @description id of the execution record: GET /v1/executions/{id}, or find it with GET /v1/executions?signature= */
                         execution_id?: string;
+                        /** @description the transaction signature (base58) */
                         signature: string;
+                        /** @description true when the transaction reached confirmation_status within the wait; false: sent, outcome not known */
                         confirmed: boolean;
+                        /** @description processed, confirmed or finalized as last seen; null when not seen (or confirm: false) */
                         confirmation_status: string | null;
                         /** @description Present when the body carried fields this endpoint does not read, one `unknown field "<name>" ignored` each (with STRICT_FIELDS=true such a body is a 400 instead) */
                         warnings?: string[];
-                    } | {
-                        /** @enum {boolean} */
-                        dry_run: true;
-                        policy: {
-                            allowed: boolean;
-                            /** @description the policy field that would refuse the request */
-                            rule: string | null;
-                            /** @description the refusal text the request would get (403) */
-                            detail: string | null;
-                        };
-                        requests: {
-                            [key: string]: unknown;
-                        }[];
-                        transactions: {
-                            /** @description position in a bundle; null for one transaction */
-                            leg: number | null;
-                            fee_payer: string;
-                            signers: string[];
-                            /** @description the message's static account keys */
-                            accounts: string[];
-                            lookup_tables: string[];
-                            /** @description the unsigned transaction message, base64 */
-                            message_base64: string;
-                            compute_unit_limit: number;
-                            compute_unit_price_micro_lamports: string;
-                            /** @description lamports, integer text */
-                            signature_fee_lamports: string;
-                            /** @description lamports, integer text */
-                            priority_fee_lamports: string;
-                            tip: {
-                                account: string;
-                                /** @description lamports, integer text */
-                                lamports: string;
-                            } | null;
-                            /** @description what the endpoint would store with the execution (amounts, quote, venue) */
-                            details: {
-                                [key: string]: unknown;
-                            } | null;
-                            simulation: {
-                                ok: boolean;
-                                error: string | null;
-                                units_consumed: number | null;
-                                logs: string[];
-                            } | null;
-                        }[];
-                        /** @description the request's own priority_fee per transaction, when it set one (issue 22) */
-                        priority_fee_lamports?: string;
-                        /** @description the request's own tip per transaction, when it set one */
-                        tip_lamports?: string;
-                        /** @description Present when the body carried fields this endpoint does not read, one `unknown field "<name>" ignored` each (with STRICT_FIELDS=true such a body is a 400 instead) */
-                        warnings?: string[];
-                    };
+                    } | components["schemas"]["DryRun"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
@@ -4328,36 +3656,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -4366,11 +3683,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -4379,11 +3692,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -4392,24 +3701,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -4420,11 +3721,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -4433,38 +3730,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4510,7 +3794,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Create a launch token (server-generated mint), optionally with an atomic developer buy */
             200: {
                 headers: {
                     /** @description Present when this answer replays the first request with the same Idempotency-Key. */
@@ -4519,101 +3803,52 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description the new token's mint (server-generated) */
                         mint: string;
+                        /** @description the managed wallet that created and paid */
                         creator: string;
+                        /** @description the metadata URI written on chain */
                         metadata_uri: string;
                         /** @description id of the execution record: GET /v1/executions/{id}, or find it with GET /v1/executions?signature= */
                         execution_id?: string;
+                        /** @description the transaction signature (base58) */
                         signature: string;
+                        /** @description true when the transaction reached confirmation_status within the wait; false: sent, outcome not known */
                         confirmed: boolean;
+                        /** @description processed, confirmed or finalized as last seen; null when not seen (or confirm: false) */
                         confirmation_status: string | null;
+                        /** @description the developer buy in the same transaction; absent without one */
                         initial_buy?: {
+                            /** @description SOL as requested */
                             amount: string;
+                            /** @description the same in lamports */
                             amount_lamports: number;
+                            /** @description the slippage applied, basis points */
                             slippage_bps: number;
                             /** @description minimum token atomic units requested */
                             expected_output: string;
                         };
                         /** @description Present when the body carried fields this endpoint does not read, one `unknown field "<name>" ignored` each (with STRICT_FIELDS=true such a body is a 400 instead) */
                         warnings?: string[];
-                    } | {
-                        /** @enum {boolean} */
-                        dry_run: true;
-                        policy: {
-                            allowed: boolean;
-                            /** @description the policy field that would refuse the request */
-                            rule: string | null;
-                            /** @description the refusal text the request would get (403) */
-                            detail: string | null;
-                        };
-                        requests: {
-                            [key: string]: unknown;
-                        }[];
-                        transactions: {
-                            /** @description position in a bundle; null for one transaction */
-                            leg: number | null;
-                            fee_payer: string;
-                            signers: string[];
-                            /** @description the message's static account keys */
-                            accounts: string[];
-                            lookup_tables: string[];
-                            /** @description the unsigned transaction message, base64 */
-                            message_base64: string;
-                            compute_unit_limit: number;
-                            compute_unit_price_micro_lamports: string;
-                            /** @description lamports, integer text */
-                            signature_fee_lamports: string;
-                            /** @description lamports, integer text */
-                            priority_fee_lamports: string;
-                            tip: {
-                                account: string;
-                                /** @description lamports, integer text */
-                                lamports: string;
-                            } | null;
-                            /** @description what the endpoint would store with the execution (amounts, quote, venue) */
-                            details: {
-                                [key: string]: unknown;
-                            } | null;
-                            simulation: {
-                                ok: boolean;
-                                error: string | null;
-                                units_consumed: number | null;
-                                logs: string[];
-                            } | null;
-                        }[];
-                        /** @description the request's own priority_fee per transaction, when it set one (issue 22) */
-                        priority_fee_lamports?: string;
-                        /** @description the request's own tip per transaction, when it set one */
-                        tip_lamports?: string;
-                        /** @description Present when the body carried fields this endpoint does not read, one `unknown field "<name>" ignored` each (with STRICT_FIELDS=true such a body is a 400 instead) */
-                        warnings?: string[];
-                    };
+                    } | components["schemas"]["DryRun"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
@@ -4622,36 +3857,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -4660,11 +3884,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -4673,11 +3893,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -4686,24 +3902,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -4714,11 +3922,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -4727,38 +3931,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -4809,7 +4000,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Build, sign and submit an atomic bundle of 1 to 4 transactions from managed wallets */
             200: {
                 headers: {
                     /** @description Present when this answer replays the first request with the same Idempotency-Key. */
@@ -4822,97 +4013,50 @@ export interface operations {
                         execution_id?: string;
                         /** @description 64 hex characters */
                         bundle_id: string;
+                        /** @description one entry per leg, in bundle order */
                         results: {
+                            /** @description the leg's position, from 0 */
                             index: number;
-                            /** @enum {string} */
+                            /**
+                             * @description the leg's type
+                             * @enum {string}
+                             */
                             type: "create" | "buy" | "sell";
+                            /** @description the managed wallet that signed the leg */
                             wallet: string;
+                            /** @description the leg's transaction signature */
                             signature: string;
                         }[];
+                        /** @description the token traded (or created by the first leg) */
                         mint: string;
+                        /** @description true when the bundle landed within the wait; false: sent, outcome not known */
                         confirmed: boolean;
-                        /** @enum {string|null} */
+                        /**
+                         * @description the bundle's status as last seen; null when not seen (or confirm: false)
+                         * @enum {string|null}
+                         */
                         confirmation_status: "confirmed" | "finalized" | null;
                         /** @description Present when the body carried fields this endpoint does not read, one `unknown field "<name>" ignored` each (with STRICT_FIELDS=true such a body is a 400 instead) */
                         warnings?: string[];
-                    } | {
-                        /** @enum {boolean} */
-                        dry_run: true;
-                        policy: {
-                            allowed: boolean;
-                            /** @description the policy field that would refuse the request */
-                            rule: string | null;
-                            /** @description the refusal text the request would get (403) */
-                            detail: string | null;
-                        };
-                        requests: {
-                            [key: string]: unknown;
-                        }[];
-                        transactions: {
-                            /** @description position in a bundle; null for one transaction */
-                            leg: number | null;
-                            fee_payer: string;
-                            signers: string[];
-                            /** @description the message's static account keys */
-                            accounts: string[];
-                            lookup_tables: string[];
-                            /** @description the unsigned transaction message, base64 */
-                            message_base64: string;
-                            compute_unit_limit: number;
-                            compute_unit_price_micro_lamports: string;
-                            /** @description lamports, integer text */
-                            signature_fee_lamports: string;
-                            /** @description lamports, integer text */
-                            priority_fee_lamports: string;
-                            tip: {
-                                account: string;
-                                /** @description lamports, integer text */
-                                lamports: string;
-                            } | null;
-                            /** @description what the endpoint would store with the execution (amounts, quote, venue) */
-                            details: {
-                                [key: string]: unknown;
-                            } | null;
-                            simulation: {
-                                ok: boolean;
-                                error: string | null;
-                                units_consumed: number | null;
-                                logs: string[];
-                            } | null;
-                        }[];
-                        /** @description the request's own priority_fee per transaction, when it set one (issue 22) */
-                        priority_fee_lamports?: string;
-                        /** @description the request's own tip per transaction, when it set one */
-                        tip_lamports?: string;
-                        /** @description Present when the body carried fields this endpoint does not read, one `unknown field "<name>" ignored` each (with STRICT_FIELDS=true such a body is a 400 instead) */
-                        warnings?: string[];
-                    };
+                    } | components["schemas"]["DryRun"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
@@ -4921,36 +4065,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -4959,11 +4092,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -4972,11 +4101,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -4985,24 +4110,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -5013,11 +4130,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -5026,38 +4139,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5093,20 +4193,8 @@ export interface operations {
                 content: {
                     "text/event-stream": string;
                     "application/json": {
-                        events: {
-                            /** @description per-account, increasing; the stream cursor (Last-Event-ID, ?after=) */
-                            id: number;
-                            /** @description execution.<status>, e.g. execution.confirmed */
-                            type: string;
-                            execution_id: string;
-                            /** @enum {string} */
-                            kind: "trade" | "create" | "bundle" | "claim" | "consolidate" | "transfer" | "split";
-                            wallets: string[];
-                            signatures: string[];
-                            status: string;
-                            error: unknown;
-                            created_at: string;
-                        }[];
+                        /** @description oldest first */
+                        events: components["schemas"]["Event"][];
                         /** @description pass as ?after= for the next page */
                         next_cursor: string;
                         /** @description true when events after the cursor were purged (older than the retention) */
@@ -5114,30 +4202,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -5146,12 +4226,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -5160,11 +4235,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -5175,11 +4246,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -5188,12 +4255,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -5210,7 +4272,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description SOL and every token account of one of this key's wallets */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5243,30 +4305,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -5275,25 +4329,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -5302,11 +4347,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -5317,11 +4358,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -5330,38 +4367,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
@@ -5375,38 +4399,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description List the account's keys (no secrets; revoked keys are gone) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        keys: {
-                            id: number;
-                            name: string;
-                            root: boolean;
-                            scopes: ("read" | "trade" | "create" | "transfer" | "wallets" | "keys")[];
-                            wallets: string[] | null;
-                            expires_at: string | null;
-                            frozen: boolean;
-                            policy: {
-                                /** @description SOL; a request moving more is refused */
-                                max_sol_per_execution?: string;
-                                /** @description SOL over a rolling 24 h: amounts, fees, tips, priority fees and rent spent through this key */
-                                max_sol_per_24h?: string;
-                                /** @description lamports per transaction */
-                                max_priority_fee_lamports?: string;
-                                /** @description lamports per request */
-                                max_tip_lamports?: string;
-                                venues?: ("bonding_curve" | "launchswap")[];
-                                mints_allow?: string[];
-                                mints_deny?: string[];
-                                /** @description addresses outside the account's own wallets that transfer/consolidate/split may pay */
-                                destinations_allow?: string[];
-                            };
-                            created_at: string;
-                        }[];
+                        /** @description every unrevoked key */
+                        keys: components["schemas"]["Key"][];
                     };
                 };
             };
@@ -5416,37 +4417,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -5455,11 +4444,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -5470,11 +4455,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -5483,12 +4464,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -5512,77 +4488,40 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Create a sub-key (its api_key is shown once) */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        root: boolean;
-                        scopes: ("read" | "trade" | "create" | "transfer" | "wallets" | "keys")[];
-                        wallets: string[] | null;
-                        expires_at: string | null;
-                        frozen: boolean;
-                        policy: {
-                            /** @description SOL; a request moving more is refused */
-                            max_sol_per_execution?: string;
-                            /** @description SOL over a rolling 24 h: amounts, fees, tips, priority fees and rent spent through this key */
-                            max_sol_per_24h?: string;
-                            /** @description lamports per transaction */
-                            max_priority_fee_lamports?: string;
-                            /** @description lamports per request */
-                            max_tip_lamports?: string;
-                            venues?: ("bonding_curve" | "launchswap")[];
-                            mints_allow?: string[];
-                            mints_deny?: string[];
-                            /** @description addresses outside the account's own wallets that transfer/consolidate/split may pay */
-                            destinations_allow?: string[];
-                        };
-                        created_at: string;
-                        api_key: string;
-                    };
+                    "application/json": components["schemas"]["NewKey"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -5591,11 +4530,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -5604,11 +4539,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -5617,11 +4548,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -5632,11 +4559,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -5645,12 +4568,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -5667,89 +4585,49 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Revoke a sub-key (refused at once in every process) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        root: boolean;
-                        scopes: ("read" | "trade" | "create" | "transfer" | "wallets" | "keys")[];
-                        wallets: string[] | null;
-                        expires_at: string | null;
-                        frozen: boolean;
-                        policy: {
-                            /** @description SOL; a request moving more is refused */
-                            max_sol_per_execution?: string;
-                            /** @description SOL over a rolling 24 h: amounts, fees, tips, priority fees and rent spent through this key */
-                            max_sol_per_24h?: string;
-                            /** @description lamports per transaction */
-                            max_priority_fee_lamports?: string;
-                            /** @description lamports per request */
-                            max_tip_lamports?: string;
-                            venues?: ("bonding_curve" | "launchswap")[];
-                            mints_allow?: string[];
-                            mints_deny?: string[];
-                            /** @description addresses outside the account's own wallets that transfer/consolidate/split may pay */
-                            destinations_allow?: string[];
-                        };
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["Key"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -5758,11 +4636,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -5771,11 +4645,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -5784,11 +4654,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -5799,11 +4665,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -5812,12 +4674,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -5834,89 +4691,49 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Freeze a key (every request refused) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        root: boolean;
-                        scopes: ("read" | "trade" | "create" | "transfer" | "wallets" | "keys")[];
-                        wallets: string[] | null;
-                        expires_at: string | null;
-                        frozen: boolean;
-                        policy: {
-                            /** @description SOL; a request moving more is refused */
-                            max_sol_per_execution?: string;
-                            /** @description SOL over a rolling 24 h: amounts, fees, tips, priority fees and rent spent through this key */
-                            max_sol_per_24h?: string;
-                            /** @description lamports per transaction */
-                            max_priority_fee_lamports?: string;
-                            /** @description lamports per request */
-                            max_tip_lamports?: string;
-                            venues?: ("bonding_curve" | "launchswap")[];
-                            mints_allow?: string[];
-                            mints_deny?: string[];
-                            /** @description addresses outside the account's own wallets that transfer/consolidate/split may pay */
-                            destinations_allow?: string[];
-                        };
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["Key"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -5925,11 +4742,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -5938,11 +4751,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -5951,11 +4760,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -5966,11 +4771,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -5979,12 +4780,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -6001,89 +4797,49 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Unfreeze a key */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        root: boolean;
-                        scopes: ("read" | "trade" | "create" | "transfer" | "wallets" | "keys")[];
-                        wallets: string[] | null;
-                        expires_at: string | null;
-                        frozen: boolean;
-                        policy: {
-                            /** @description SOL; a request moving more is refused */
-                            max_sol_per_execution?: string;
-                            /** @description SOL over a rolling 24 h: amounts, fees, tips, priority fees and rent spent through this key */
-                            max_sol_per_24h?: string;
-                            /** @description lamports per transaction */
-                            max_priority_fee_lamports?: string;
-                            /** @description lamports per request */
-                            max_tip_lamports?: string;
-                            venues?: ("bonding_curve" | "launchswap")[];
-                            mints_allow?: string[];
-                            mints_deny?: string[];
-                            /** @description addresses outside the account's own wallets that transfer/consolidate/split may pay */
-                            destinations_allow?: string[];
-                        };
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["Key"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -6092,11 +4848,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -6105,11 +4857,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -6118,11 +4866,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -6133,11 +4877,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -6146,12 +4886,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -6173,8 +4908,11 @@ export interface operations {
                     max_sol_per_24h?: string | number;
                     max_priority_fee_lamports?: string | number;
                     max_tip_lamports?: string | number;
+                    /** @description only trades on these venues */
                     venues?: ("bonding_curve" | "launchswap")[];
+                    /** @description only these mints may be traded */
                     mints_allow?: string[];
+                    /** @description these mints may not be traded */
                     mints_deny?: string[];
                     /** @description addresses outside the account's own wallets that transfer/consolidate/split may pay */
                     destinations_allow?: string[];
@@ -6182,89 +4920,49 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Replace a key's policy ({} clears it) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: number;
-                        name: string;
-                        root: boolean;
-                        scopes: ("read" | "trade" | "create" | "transfer" | "wallets" | "keys")[];
-                        wallets: string[] | null;
-                        expires_at: string | null;
-                        frozen: boolean;
-                        policy: {
-                            /** @description SOL; a request moving more is refused */
-                            max_sol_per_execution?: string;
-                            /** @description SOL over a rolling 24 h: amounts, fees, tips, priority fees and rent spent through this key */
-                            max_sol_per_24h?: string;
-                            /** @description lamports per transaction */
-                            max_priority_fee_lamports?: string;
-                            /** @description lamports per request */
-                            max_tip_lamports?: string;
-                            venues?: ("bonding_curve" | "launchswap")[];
-                            mints_allow?: string[];
-                            mints_deny?: string[];
-                            /** @description addresses outside the account's own wallets that transfer/consolidate/split may pay */
-                            destinations_allow?: string[];
-                        };
-                        created_at: string;
-                    };
+                    "application/json": components["schemas"]["Key"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -6273,11 +4971,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -6286,11 +4980,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -6299,11 +4989,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -6314,11 +5000,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -6327,12 +5009,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -6346,13 +5023,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Freeze the whole account: every key (root included) is refused until unfrozen */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
+                        /** @description the account's state now: true while frozen */
                         frozen: boolean;
                     };
                 };
@@ -6363,37 +5041,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -6402,11 +5068,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -6415,11 +5077,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -6428,11 +5086,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -6443,11 +5097,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -6456,12 +5106,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -6475,13 +5120,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Unfreeze the account */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
+                        /** @description the account's state now: true while frozen */
                         frozen: boolean;
                     };
                 };
@@ -6492,37 +5138,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -6531,11 +5165,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -6544,11 +5174,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -6557,11 +5183,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -6572,11 +5194,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -6585,12 +5203,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -6613,71 +5226,68 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The account's activity log, newest first (cursor: ?after=<next_cursor>) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
+                        /** @description newest first */
                         activity: {
+                            /** @description the entry's id (increasing) */
                             id: number;
                             /** @description ISO 8601 UTC */
                             at: string;
+                            /** @description the key that made the request */
                             key_id: number;
+                            /** @description that key's name */
                             key_name: string;
+                            /** @description HTTP method */
                             method: string;
                             /** @description the route pattern, e.g. /v1/keys/:id */
                             route: string;
+                            /** @description the wallets the request named or used */
                             wallets: string[];
+                            /** @description the execution it recorded; null when none */
                             execution_id: string | null;
                             /** @description HTTP status of the response */
                             status: number;
                             /** @description scope, wallet, frozen, expired or the policy field */
                             rule: string | null;
+                            /** @description the client address; null when unknown */
                             ip: string | null;
                         }[];
+                        /** @description pass as ?after= for the next (older) page; null on the last page */
                         next_cursor: string | null;
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -6686,11 +5296,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -6701,11 +5307,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -6714,12 +5316,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -6733,24 +5330,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description This API key's webhook endpoints (without secrets) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        webhooks: {
-                            id: string;
-                            url: string;
-                            /** @description event types delivered; ["*"] = all */
-                            types: string[];
-                            /** @description only events involving one of these wallets; null = all */
-                            wallets: string[] | null;
-                            disabled: boolean;
-                            disabled_reason: string | null;
-                            created_at: string;
-                        }[];
+                        /** @description every endpoint of this key */
+                        webhooks: components["schemas"]["Webhook"][];
                     };
                 };
             };
@@ -6760,24 +5348,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -6786,12 +5366,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -6800,11 +5375,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -6815,11 +5386,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -6828,12 +5395,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -6858,51 +5420,48 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Default Response */
+            /** @description Register a webhook endpoint; the signing secret is returned once */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
+                        /** @description the webhook id (/v1/webhooks/{id}) */
                         id: string;
+                        /** @description where deliveries are POSTed */
                         url: string;
                         /** @description event types delivered; ["*"] = all */
                         types: string[];
                         /** @description only events involving one of these wallets; null = all */
                         wallets: string[] | null;
+                        /** @description true when deliveries stopped (see disabled_reason) */
                         disabled: boolean;
+                        /** @description why deliveries stopped; null while enabled */
                         disabled_reason: string | null;
+                        /** @description ISO 8601 UTC */
                         created_at: string;
                         /** @description whsec_...: verify signatures with it (Standard Webhooks) */
                         secret: string;
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -6911,12 +5470,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -6925,11 +5479,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -6938,11 +5488,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -6951,11 +5497,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -6966,11 +5508,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -6979,12 +5517,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -6994,13 +5527,14 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the webhook id */
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Delete a webhook endpoint and its deliveries */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -7013,24 +5547,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -7039,25 +5565,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -7066,11 +5583,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -7079,11 +5592,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -7092,11 +5601,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -7107,11 +5612,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -7120,12 +5621,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -7135,33 +5631,20 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the webhook id */
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Queue a webhook.test delivery to the endpoint */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        webhook_id: string;
-                        /** @description the webhook-id header: the event id (test_... for a test), the same on every attempt */
-                        message_id: string;
-                        type: string;
-                        /** @enum {string} */
-                        status: "pending" | "delivered" | "failed";
-                        attempts: number;
-                        next_attempt_at: string | null;
-                        last_status_code: number | null;
-                        last_error: string | null;
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
             /** @description The URL, query or body is malformed, or a field breaks its rule. */
@@ -7170,24 +5653,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -7196,25 +5671,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -7223,11 +5689,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -7236,11 +5698,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -7249,11 +5707,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -7264,11 +5718,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -7277,12 +5727,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -7292,34 +5737,22 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the webhook id */
                 id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description The endpoint's latest deliveries (up to 100), newest first */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        deliveries: {
-                            id: string;
-                            webhook_id: string;
-                            /** @description the webhook-id header: the event id (test_... for a test), the same on every attempt */
-                            message_id: string;
-                            type: string;
-                            /** @enum {string} */
-                            status: "pending" | "delivered" | "failed";
-                            attempts: number;
-                            next_attempt_at: string | null;
-                            last_status_code: number | null;
-                            last_error: string | null;
-                            created_at: string;
-                            updated_at: string;
-                        }[];
+                        /** @description newest first, at most 100 */
+                        deliveries: components["schemas"]["WebhookDelivery"][];
                     };
                 };
             };
@@ -7329,24 +5762,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -7355,25 +5780,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -7382,11 +5798,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -7397,11 +5809,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -7410,12 +5818,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -7425,34 +5828,22 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description the webhook id */
                 id: string;
+                /** @description the delivery id */
                 delivery_id: string;
             };
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Send a delivery again now (same webhook-id) */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        webhook_id: string;
-                        /** @description the webhook-id header: the event id (test_... for a test), the same on every attempt */
-                        message_id: string;
-                        type: string;
-                        /** @enum {string} */
-                        status: "pending" | "delivered" | "failed";
-                        attempts: number;
-                        next_attempt_at: string | null;
-                        last_status_code: number | null;
-                        last_error: string | null;
-                        created_at: string;
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["WebhookDelivery"];
                 };
             };
             /** @description The URL, query or body is malformed, or a field breaks its rule. */
@@ -7461,24 +5852,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -7487,25 +5870,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -7514,11 +5888,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body is not application/json. */
@@ -7527,11 +5897,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -7540,11 +5906,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -7555,11 +5917,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -7568,12 +5926,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
@@ -7600,9 +5953,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description the key may not read: rule is scope, frozen (issue 19) */
@@ -7611,10 +5962,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
             /** @description not an Upgrade request */
@@ -7623,9 +5971,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description a request budget of this key (or IP) is spent; retry after Retry-After */
@@ -7636,9 +5982,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description an unexpected error; request_id names it in the service log */
@@ -7647,9 +5991,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
         };
