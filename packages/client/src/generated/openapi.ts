@@ -2639,7 +2639,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Default Response */
+            /** @description Price a buy or sell on the bonding curve or its launchswap pool, without a wallet */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2705,30 +2705,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -2737,12 +2729,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        rule?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -2751,11 +2738,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
@@ -2766,11 +2749,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -2779,38 +2758,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                        request_id?: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Default Response */
+            /** @description An error answer: `detail` says what went wrong */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        detail: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Error"];
                 };
             };
         };
