@@ -45,7 +45,11 @@ async function prepare(
   if (key === null || req.apiKey === null) return null;
   const ctx: CustodyContext = { key, wallets: new Set(), executionIds: [] };
   const params = req.params as Record<string, unknown> | undefined;
-  if (typeof params?.public_key === "string") ctx.wallets.add(params.public_key);
+  if (typeof params?.public_key === "string") {
+    // `{public_key}` always names a managed wallet: a bound key is refused before any store or chain access.
+    if (!mayUseWallet(key, params.public_key)) throw walletRefusal(params.public_key);
+    ctx.wallets.add(params.public_key);
+  }
   const kind: SpendKind | undefined =
     req.method === "POST"
       ? EXECUTION_ROUTES[req.routeOptions.url as keyof typeof EXECUTION_ROUTES]

@@ -170,7 +170,10 @@ export function eventRoutes(
     },
     async (req, reply) => {
       const key = requireApiKey(req);
-      const q = parseEventsQuery(req.query as Record<string, unknown>, req.headers["last-event-id"]);
+      const parsed = parseEventsQuery(req.query as Record<string, unknown>, req.headers["last-event-id"]);
+      // Issue 19: a wallet-bound key sees only its wallets' events (filtered in the query).
+      const only = req.custodyKey?.wallets;
+      const q = only != null ? { ...parsed, onlyWallets: only } : parsed;
       if (wantsJson(req)) return eventsPage(deps.store, key.id, q);
       return stream(req, reply, key.id, q);
     },

@@ -8,7 +8,7 @@ import { simulate } from "../chain/simulate.js";
 import { parseDryRun, type RequestBody } from "../core/request-fields.js";
 import { createDryRun, type DryRun } from "../domain/execution/dry-run.js";
 import { requireChain } from "../domain/execution/gate.js";
-import type { ExecutionPolicyCheck } from "../domain/keys/custody-store.js";
+import { checkRoutedVenue, type ExecutionPolicyCheck } from "../domain/keys/custody-store.js";
 import type { Store } from "../store/index.js";
 import { requireApiKey } from "./auth.js";
 import { requestStore } from "./idempotency.js";
@@ -37,6 +37,8 @@ export function executeRoute<D extends { chain: unknown; store: Pick<Store, "ins
       onRecordError: (e: unknown) =>
         req.log.error({ err: { message: (e as Error).message } }, "execution outcome not recorded"),
       ...(run !== undefined ? { dryRun: run } : {}),
+      // Services that route (trade, bundle) check the key's venue rule on the venue they will use.
+      checkVenue: (venue: "bonding_curve" | "launchswap") => checkRoutedVenue(req.custodyContext, venue),
     } as unknown as D; // the spread is D with the chain made present, which TypeScript cannot see through Omit
     const answer = await call(scoped, key.id, req.body);
     if (run === undefined) return answer;

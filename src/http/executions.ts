@@ -105,7 +105,9 @@ export function executionRoutes(
     },
     async (req) => {
       const key = requireApiKey(req);
-      return listHistory(deps.store, key.id, parseHistoryQuery(req.query as Record<string, unknown>));
+      const q = parseHistoryQuery(req.query as Record<string, unknown>);
+      const only = req.custodyKey?.wallets;
+      return listHistory(deps.store, key.id, only != null ? { ...q, onlyWallets: only } : q);
     },
   );
 
@@ -153,7 +155,8 @@ export function executionRoutes(
       req.raw.socket?.once("close", onClose);
       try {
         const signal = AbortSignal.any([gone.signal, closing.signal]);
-        return executionView(await waitForExecution(deps.store, key.id, id, waitMs, signal));
+        const only = req.custodyKey?.wallets ?? undefined;
+        return executionView(await waitForExecution(deps.store, key.id, id, waitMs, signal, only));
       } finally {
         req.raw.socket?.off("close", onClose);
       }

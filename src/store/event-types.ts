@@ -27,6 +27,8 @@ export interface ListEventsQuery {
   /** Events whose wallets include this public key. */
   wallet?: string;
   executionId?: string;
+  /** Issue 19: a wallet-bound key sees only events of executions signed by its wallets alone. */
+  onlyWallets?: readonly string[];
 }
 
 /** What the account's outbox holds: the oldest retained id (null when none) and the last id ever written. */
@@ -47,8 +49,12 @@ export interface EventStore {
   eventBounds(apiKeyId: number): Promise<EventBounds>;
   /** Deletes events created before this ISO time (no zone); returns how many. */
   purgeEvents(createdBefore: string): Promise<number>;
-  /** One execution of the key, or undefined. */
-  findExecution(apiKeyId: number, id: string): Promise<ExecutionRecord | undefined>;
+  /** One execution of the key, or undefined (also when `onlyWallets` is given and it used another wallet). */
+  findExecution(
+    apiKeyId: number,
+    id: string,
+    onlyWallets?: readonly string[],
+  ): Promise<ExecutionRecord | undefined>;
   /** Subscribes to wake-ups (this process's writes, and other processes' through the database); returns unsubscribe. */
   onEventWake(listener: EventWakeListener): () => void;
 }

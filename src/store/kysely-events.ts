@@ -4,6 +4,7 @@ import type { EventRecord, EventStore, EventWakeListener } from "./event-types.j
 import { toExecution } from "./kysely-executions.js";
 import type { Database, EventsTable } from "./schema.js";
 import type { ExecutionKind, ExecutionStatus, Store } from "./types.js";
+import { walletsWithin } from "./wallet-scope.js";
 
 function toEvent(r: Selectable<EventsTable>): EventRecord {
   return {
@@ -75,6 +76,7 @@ export function wakingExecutionWrites<S extends ExecutionWrites>(writes: S, bus:
 /** The events methods over an open Kysely instance; `bus` carries this process's and the database's wake-ups. */
 export function kyselyEvents(
   db: Kysely<Database>,
+  dialect: "sqlite" | "postgres",
   bus: WakeBus,
   /** Starts listening to other processes (PostgreSQL); called on the first subscription. */
   startListening?: () => void,
@@ -92,6 +94,8 @@ export function kyselyEvents(
       if (q.executionId !== undefined) query = query.where("execution_id", "=", q.executionId);
       // wallets is a JSON array of base58 strings: no LIKE wildcard (% or _) can occur in an address.
       if (q.wallet !== undefined) query = query.where("wallets", "like", `%"${q.wallet}"%`);
+      if (q.onlyWallets !== undefined)
+        query = query.where(walletsWithin(dialect, "events.wallets", q.onlyWallets));
       const rows = await query.orderBy("id", "asc").limit(q.limit).execute();
       return rows.map(toEvent);
     },
@@ -117,13 +121,15 @@ export function kyselyEvents(
       return Number(r.numDeletedRows);
     },
 
-    async findExecution(apiKeyId, id) {
-      const row = await db
+    async findExecution(apiKeyId, id, onlyWallets) {
+      let query = db
         .selectFrom("executions")
         .selectAll()
         .where("id", "=", id)
-        .where("api_key_id", "=", apiKeyId)
-        .executeTakeFirst();
+        .where("api_key_id", "=", apiKeyId);
+      if (onlyWallets !== undefined)
+        query = query.where(walletsWithin(dialect, "executions.wallets", onlyWallets));
+      const row = await query.executeTakeFirst();
       return row === undefined ? undefined : toExecution(row);
     },
 

@@ -12,6 +12,7 @@ import {
   type NewExecution,
   type Store,
 } from "./types.js";
+import { walletsWithin } from "./wallet-scope.js";
 
 type ExecutionStore = Pick<
   Store,
@@ -152,6 +153,8 @@ export function kyselyExecutions(
         .where("delinked_at", "is", null);
       if (q.wallet !== undefined) query = query.where("wallet", "=", q.wallet);
       if (q.kind !== undefined) query = query.where("kind", "=", q.kind);
+      if (q.onlyWallets !== undefined)
+        query = query.where(walletsWithin(dialect, "executions.wallets", q.onlyWallets));
       // Signatures are a JSON array of base58 strings; base58 has no LIKE wildcard characters (% _), and the
       // quotes anchor the match to a whole element.
       if (q.signature !== undefined) query = query.where("signatures", "like", `%"${q.signature}"%`);

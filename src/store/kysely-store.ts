@@ -59,6 +59,7 @@ export function kyselyStore(
   const listen = eventOptions.listen;
   const events = kyselyEvents(
     db,
+    dialect,
     bus,
     listen === undefined ? undefined : () => (stopListening = listen(bus)),
   );

@@ -97,6 +97,8 @@ export interface ListExecutionsQuery {
   offset?: number;
   /** Only records older than this one in the listing order (created_at desc, id desc): cursor paging. */
   before?: { createdAt: string; id: string };
+  /** Issue 19: a wallet-bound key sees only executions every signing wallet of which is in this list. */
+  onlyWallets?: readonly string[];
 }
 
 /** A stored Idempotency-Key: running (owner holds it until lockedUntilMs) or done (response stored). */

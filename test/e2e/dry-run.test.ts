@@ -1,15 +1,19 @@
 /**
- * Issue 19 "dry run" on the localnet (SQLite): a trade, a transfer and a bundle with `dry_run: true` read,
+ * Issue 19 "dry run" on the localnet, on SQLite and (with TEST_DATABASE_URL) PostgreSQL: a trade, a transfer and a bundle with `dry_run: true` read,
  * quote, check and simulate, answer what they would send, and send nothing (balances unchanged, no
  * execution row, no relay call); a policy breach is reported in `policy`, not as 403; a bad flag is a 400.
  */
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { EXECUTION } from "../../src/core/errors.js";
 import { callWith, createSubKey } from "../helpers/security.js";
-import { external } from "../helpers/e2e.js";
+import { external, type E2e } from "../helpers/e2e.js";
+import { dropSchema, freshSchemaName, TEST_DATABASE_URL } from "../helpers/pg.js";
 import { useE2e } from "../helpers/use-e2e.js";
 
-const e2e = useE2e();
+const engines = [
+  { name: "sqlite", url: undefined as string | undefined },
+  ...(TEST_DATABASE_URL !== undefined ? [{ name: "postgres", url: TEST_DATABASE_URL }] : []),
+];
 
 interface DryRunBody {
   dry_run: boolean;
@@ -28,14 +32,21 @@ interface DryRunBody {
 }
 
 /** Nothing was sent and nothing recorded since the last reset. */
-async function expectNothingSent(root: string): Promise<void> {
+async function expectNothingSent(e2e: E2e, root: string): Promise<void> {
   expect(e2e.roundTrips()["relay.sendTransaction"] ?? 0).toBe(0);
   expect(e2e.roundTrips()["bundle.sendBundle"] ?? 0).toBe(0);
   const history = await callWith(e2e.app, root, "GET", "/v1/executions");
   expect(history.body.executions).toEqual([]);
 }
 
-describe("dry run", () => {
+describe.each(engines)("dry run ($name)", ({ url }) => {
+  const schema = freshSchemaName("dry");
+  // Registered before the harness's hooks: after-all hooks run in reverse, so the schema goes after the app.
+  afterAll(async () => {
+    if (url !== undefined) await dropSchema(url, schema);
+  });
+  const e2e = useE2e(url === undefined ? {} : { databaseUrl: url, pgSchema: schema });
+
   it("a trade simulates and describes its transaction without sending or recording", async () => {
     const { apiKey, wallet } = await e2e.setup({ sol: 10n });
     const { mint } = e2e.localnet.admin.createToken();
@@ -61,7 +72,7 @@ describe("dry run", () => {
     expect(tx.simulation?.ok).toBe(true);
     expect(tx.simulation?.logs.length).toBeGreaterThan(0);
     expect(await e2e.balance(wallet)).toBe(before);
-    await expectNothingSent(apiKey);
+    await expectNothingSent(e2e, apiKey);
   });
 
   it("a SOL transfer in dry run moves nothing", async () => {
@@ -81,7 +92,7 @@ describe("dry run", () => {
     expect(body.transactions[0]!.simulation?.ok).toBe(true);
     expect(await e2e.balance(wallet)).toBe(before);
     expect(await e2e.balance(destination)).toBe(0n);
-    await expectNothingSent(apiKey);
+    await expectNothingSent(e2e, apiKey);
   });
 
   it("a bundle in dry run describes every leg with the bundle tip and sends no bundle", async () => {
@@ -102,7 +113,7 @@ describe("dry run", () => {
     expect(body.transactions[0]!.simulation?.ok).toBe(true);
     expect(await e2e.tokenBalance(wallet, mint)).toBe(0n);
     expect(await e2e.balance(wallet)).toBe(before);
-    await expectNothingSent(apiKey);
+    await expectNothingSent(e2e, apiKey);
   });
 
   it("a policy breach is reported with its rule (200), the same request without dry_run is a 403", async () => {
@@ -122,7 +133,7 @@ describe("dry run", () => {
     expect(body.policy.allowed).toBe(false);
     expect(body.policy.rule).toBe("max_sol_per_execution");
     expect(body.transactions).toHaveLength(1);
-    await expectNothingSent(root);
+    await expectNothingSent(e2e, root);
     const real = await callWith(e2e.app, bot.apiKey, "POST", "/v1/trades/execute", request);
     expect(real.status).toBe(403);
     expect(real.body.rule).toBe("max_sol_per_execution");
@@ -144,7 +155,7 @@ describe("dry run", () => {
     expect(r.status).toBe(200);
     const body = r.body as unknown as DryRunBody;
     expect(body.policy).toMatchObject({ allowed: false, rule: "max_priority_fee_lamports" });
-    await expectNothingSent(root);
+    await expectNothingSent(e2e, root);
   });
 
   it('"dry_run": "x" is a 400 with a detail, before anything is read', async () => {

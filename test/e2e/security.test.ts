@@ -241,12 +241,20 @@ describe.each(engines)("scoped keys on every route ($name)", ({ url }) => {
       ["POST", "/v1/sol/transfer/execute", { destination_wallet: ext, amount: "0.01" }],
       ["POST", "/v1/sol/consolidate/execute", { destination_wallet: ext, source_wallets: [a] }],
       ["POST", "/v1/sol/split/execute", { destinations: [{ wallet: ext }] }],
-      ["PUT", `/v1/wallets/${a}/default`, {}],
-      ["DELETE", `/v1/wallets/${a}`, {}],
     ];
+    // Every route of the document whose path names a wallet, with the other wallet in it.
+    const walletRoutes = (await scopedRoutes(t.app, { wallet: a, keyId: 1 })).filter((r) =>
+      r.path.includes("{public_key}"),
+    );
+    expect(walletRoutes.map((r) => `${r.method} ${r.path}`).sort()).toEqual([
+      "DELETE /v1/wallets/{public_key}",
+      "GET /v1/wallets/{public_key}/balances",
+      "PUT /v1/wallets/{public_key}/default",
+    ]);
+    for (const r of walletRoutes) cases.push([r.method, r.url, {}]);
     for (const [method, path, body] of cases) {
       const res = await callWith(t.app, bound.apiKey, method as "POST", path, body);
-      expectRefusal(res, 403, "wallet", `${method} ${path}`);
+      expectRefusal(res, 403, "wallet", `${method} ${path} ${JSON.stringify(body)}`);
       expect(res.body.detail).toBe(`API key may not use wallet ${a}`);
     }
     // Its own wallet passes the binding (this app has no chain: the execution routes answer 503 after it).

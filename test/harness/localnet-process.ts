@@ -3,7 +3,7 @@
  * `/admin/*` routes and its RPC.
  */
 import type { FaultSettings, LocalnetInfo, RelayLogEntry } from "../../localnet/api.js";
-import { spawnTs, type Child, type SpawnTsOptions } from "./child.js";
+import { compiledBuildIsFresh, spawnTs, type Child, type SpawnTsOptions } from "./child.js";
 
 /** Operator calls over HTTP (the same surface as the in-process `LocalnetAdmin`). */
 export interface LocalnetClient {
@@ -50,11 +50,13 @@ export interface LocalnetProcessOptions extends Pick<SpawnTsOptions, "nodeArgs" 
 export async function startLocalnetProcess(options: LocalnetProcessOptions = {}): Promise<LocalnetProcess> {
   let onInfo: (info: LocalnetInfo) => void = () => {};
   const gotInfo = new Promise<LocalnetInfo>((resolve) => (onInfo = resolve));
+  const compiled = compiledBuildIsFresh();
   const child = spawnTs(
-    "localnet/main.ts",
+    compiled ? "dist/localnet/main.js" : "localnet/main.ts",
     ["--port", "0", "--json", "--exit-with-stdin", "--slot-ms", String(options.slotMs ?? 400)],
     {
       ...options,
+      compiled,
       onStdoutLine: (line) => {
         if (line.startsWith("{")) onInfo(JSON.parse(line) as LocalnetInfo);
       },

@@ -8,7 +8,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { LocalnetInfo } from "../../localnet/api.js";
-import { spawnTs, type Child, type SpawnTsOptions } from "./child.js";
+import { compiledBuildIsFresh, spawnTs, type Child, type SpawnTsOptions } from "./child.js";
 
 /** A running service process. */
 export interface ServiceProcess {
@@ -37,7 +37,7 @@ export interface ServiceOptions extends Pick<SpawnTsOptions, "nodeArgs" | "logFi
   env?: Record<string, string>;
   /** How long to wait for /healthz. Default 90 s (a cold start on a busy 2-core machine is slow). */
   startTimeoutMs?: number;
-  /** Start the compiled build (`node dist/main.js`, as `npm start` does; run `npm run build` first). */
+  /** Start the compiled build (`node dist/main.js`, as `npm start` does); default: when dist/ is fresh. */
   compiled?: boolean;
 }
 
@@ -106,7 +106,7 @@ async function waitHealthy(baseUrl: string, child: Child, timeoutMs: number): Pr
 export async function startService(options: ServiceOptions): Promise<ServiceProcess> {
   const port = options.port ?? (await freePort());
   const dataDir = mkdtempSync(join(tmpdir(), "lt-harness-svc-"));
-  const compiled = options.compiled === true;
+  const compiled = options.compiled ?? compiledBuildIsFresh();
   const child = spawnTs(compiled ? "dist/main.js" : "test/harness/service-entry.ts", [], {
     env: serviceEnv(options, port, dataDir),
     compiled,

@@ -21,7 +21,7 @@ import { newMintKey } from "../create/mint-key.js";
 import { createRequestSummary } from "../create/service.js";
 import { badRequest, EXECUTION } from "../../core/errors.js";
 import { recordPending } from "../execution/records.js";
-import type { ExecutionDeps } from "../execution/types.js";
+import type { ExecutionDeps, VenueCheck } from "../execution/types.js";
 import { signWith } from "../execution/sign.js";
 import { submitBundleRecorded } from "../execution/pipeline.js";
 import { cachedTradeConfigs, curveConfigs } from "../trade/configs.js";
@@ -39,6 +39,8 @@ export interface BundleDeps {
   vault: Pick<Vault, "withKeypair">;
   /** Uniform [0, 1) for fee-recipient and tip-account choice; default Math.random. */
   random?: () => number;
+  /** Issue 19: the key's venue rule on an existing token's routed venue, before anything is signed. */
+  checkVenue?: VenueCheck;
 }
 
 /** One leg of the response, in request order. */
@@ -200,6 +202,7 @@ async function signExistingTrade(
   const wallet = wallets[0]!; // exactly one leg
   const intent = tradeIntentOf(request.mint, request.trade, request.confirm);
   const read = await readTrade(deps.chain.rpc, intent, new PublicKey(wallet.publicKey));
+  deps.checkVenue?.(read.venue);
   const configs = cachedTradeConfigs(deps.chain.caches);
   const quote = quoteRead(intent, read, configs);
   const instructions = await tradeInstructions(read, quote, configs, deps.random);

@@ -16,6 +16,8 @@ export interface EventsQuery {
   types?: string[];
   kind?: ExecutionKind;
   wallet?: string;
+  /** Issue 19: set by the route for a wallet-bound key (never from the query): only its wallets' events. */
+  onlyWallets?: readonly string[];
 }
 
 /** One event as the API shows it (stream, page and webhook body). */

@@ -81,11 +81,12 @@ export async function* streamEvents(
   }
 }
 
-function filters(q: EventsQuery): Pick<EventsQuery, "types" | "kind" | "wallet"> {
+function filters(q: EventsQuery): Pick<EventsQuery, "types" | "kind" | "wallet" | "onlyWallets"> {
   return {
     ...(q.types !== undefined ? { types: q.types } : {}),
     ...(q.kind !== undefined ? { kind: q.kind } : {}),
     ...(q.wallet !== undefined ? { wallet: q.wallet } : {}),
+    ...(q.onlyWallets !== undefined ? { onlyWallets: q.onlyWallets } : {}),
   };
 }
 

@@ -24,7 +24,8 @@ export function parseWaitSeconds(value: unknown): number {
 
 /**
  * The execution of this key, once it is final or when `waitMs` has passed (whichever first), or earlier when
- * `signal` aborts (the caller went away). 404 when the key has no such execution.
+ * `signal` aborts (the caller went away). 404 when the key has no such execution, or (`onlyWallets`, a
+ * wallet-bound key) when it was signed by a wallet outside the list.
  */
 export async function waitForExecution(
   store: Pick<Store, "findExecution" | "onEventWake">,
@@ -32,8 +33,13 @@ export async function waitForExecution(
   id: string,
   waitMs: number,
   signal?: AbortSignal,
+  onlyWallets?: readonly string[],
 ): Promise<ExecutionRecord> {
-  const first = isPlausibleId(id) ? await store.findExecution(apiKeyId, id) : undefined;
+  const find = (): Promise<ExecutionRecord | undefined> =>
+    onlyWallets === undefined
+      ? store.findExecution(apiKeyId, id)
+      : store.findExecution(apiKeyId, id, onlyWallets);
+  const first = isPlausibleId(id) ? await find() : undefined;
   if (first === undefined) throw new ApiError(404, EVENTS.executionNotFound);
   if (waitMs <= 0 || isFinal(first.status)) return first;
   let latest = first;
@@ -59,7 +65,7 @@ export async function waitForExecution(
       try {
         do {
           again = false;
-          const r = await store.findExecution(apiKeyId, id);
+          const r = await find();
           if (r === undefined) return finish();
           latest = r;
           if (isFinal(r.status)) return finish();

@@ -29,6 +29,8 @@ export interface HistoryQuery {
   signature?: string;
   /** Cursor paging: the page after this record (from `next_cursor`). */
   after?: { createdAt: string; id: string };
+  /** Issue 19: set by the route for a wallet-bound key (never from the query): only its wallets' executions. */
+  onlyWallets?: readonly string[];
 }
 
 /** One execution as the API shows it (no secrets are ever stored, so every stored field is public). */
@@ -146,6 +148,7 @@ export async function listHistory(
     ...(q.kind !== undefined ? { kind: q.kind } : {}),
     ...(q.signature !== undefined ? { signature: q.signature } : {}),
     ...(q.after !== undefined ? { before: q.after } : {}),
+    ...(q.onlyWallets !== undefined ? { onlyWallets: q.onlyWallets } : {}),
   });
   const more = rows.length > q.limit;
   const page = rows.slice(0, q.limit);

@@ -41,6 +41,12 @@ export interface ExecutionDeps {
   dryRun?: DryRun;
 }
 
+/**
+ * Issue 19: told the venue an execution trades on once it is routed, before anything is signed; throws to
+ * refuse (the key's `venues` policy). Absent: nothing to check.
+ */
+export type VenueCheck = (venue: "bonding_curve" | "launchswap") => void;
+
 /** Milliseconds per pipeline stage (integers). */
 export interface ExecutionTimings {
   build: number;

@@ -7,12 +7,13 @@
  */
 import { SpendCapExceededError, type KeyRecord, type NewExecution, type Store } from "../../store/index.js";
 import { refusal, mayUseWallet, walletRefusal } from "./scopes.js";
-import { storedPolicy } from "./policy.js";
+import { storedPolicy, type Venue } from "./policy.js";
 import {
   checkPriorityFee,
   dailyCapDetail,
   priorityFeeLamports,
   SIGNATURE_FEE_LAMPORTS,
+  venueVerdict,
   type PolicyVerdict,
   type SpendPlan,
 } from "./spend.js";
@@ -30,6 +31,19 @@ export interface CustodyContext {
   dryRun?: boolean;
   /** A dry run's policy refusal decided from the body, before anything was built. */
   verdict?: PolicyVerdict;
+}
+
+/**
+ * The `venues` rule on the venue an execution will actually use, once routed and before anything is signed
+ * (a completed curve routes to launchswap without the body saying so): 403 `venues`, or on a dry run the
+ * verdict its answer reports. No context (no key) or no venue rule: passes.
+ */
+export function checkRoutedVenue(ctx: CustodyContext | null | undefined, venue: Venue): void {
+  if (ctx === null || ctx === undefined) return;
+  const verdict = venueVerdict(storedPolicy(ctx.key.policy), venue);
+  if (verdict === null) return;
+  if (ctx.dryRun !== true) throw refusal(verdict.detail, verdict.rule);
+  ctx.verdict ??= verdict;
 }
 
 /** What the wrapper needs besides the store. */

@@ -11,7 +11,7 @@ import { parseConsolidateRequest } from "../sol/consolidate-request.js";
 import { parseSplitRequest } from "../sol/split-request.js";
 import { parseTransferRequest } from "../sol/transfer-request.js";
 import { parseTradeRequest } from "../trade/request.js";
-import { solText, type Policy, type PolicyRule } from "./policy.js";
+import { solText, type Policy, type PolicyRule, type Venue } from "./policy.js";
 
 /** The execution endpoints and the word a refusal uses for them ("this trade needs …"). */
 export const EXECUTION_ROUTES = {
@@ -44,8 +44,11 @@ export interface SpendPlan {
   mints: string[];
   /** Addresses SOL or tokens are paid to (transfer, consolidate, split). */
   destinations: string[];
-  /** True when the body forces the launchswap venue (explicit pool). */
-  launchswap: boolean;
+  /**
+   * Venues the body alone decides: launchswap for an explicit pool, bonding_curve for a create (its token
+   * starts on the curve). A trade routed by the curve's state is checked after routing (`venueVerdict`).
+   */
+  venues: Venue[];
   /** Wallets the body names as signers; `usesDefault` when a signer is the account's default wallet. */
   signers: string[];
   usesDefault: boolean;
@@ -78,7 +81,7 @@ export function planSpend(kind: SpendKind, body: unknown, relayTipLamports: bigi
     tipLamports: relayTipLamports,
     mints: [],
     destinations: [],
-    launchswap: false,
+    venues: [],
     signers: [],
     usesDefault: false,
   };
@@ -91,7 +94,7 @@ export function planSpend(kind: SpendKind, body: unknown, relayTipLamports: bigi
       case "trade": {
         const t = parseTradeRequest(b);
         plan.mints = [t.mint];
-        plan.launchswap = t.pool !== null;
+        if (t.pool !== null) plan.venues.push("launchswap");
         signer(t.wallet);
         // A SOL buy spends its amount; a token-unit buy is bounded by the wallet's balance; a sell spends fees.
         if (t.action === "buy") plan.amountLamports = t.amount.kind === "sol" ? t.amount.lamports : null;
@@ -102,6 +105,7 @@ export function planSpend(kind: SpendKind, body: unknown, relayTipLamports: bigi
         signer(c.wallet);
         plan.amountLamports = c.initialBuy?.lamports ?? 0n;
         plan.rentLamports = CREATE_RENT_BOUND_LAMPORTS;
+        plan.venues.push("bonding_curve");
         break;
       }
       case "bundle": {
@@ -118,8 +122,10 @@ export function planSpend(kind: SpendKind, body: unknown, relayTipLamports: bigi
             if (leg.denominatedInSol) total += leg.amount;
             else bounded = false;
           }
-          if (leg.type !== "create" && leg.pool !== undefined) plan.launchswap = true;
+          if (leg.type !== "create" && leg.pool !== undefined) plan.venues.push("launchswap");
         }
+        if (r.shape === "create-led") plan.venues.push("bonding_curve");
+        plan.venues = [...new Set(plan.venues)];
         if (r.shape === "existing-token") plan.mints = [r.mint];
         plan.amountLamports = bounded ? total : null;
         break;
@@ -184,8 +190,10 @@ export function checkPlan(
         };
     }
   }
-  if (policy.venues !== undefined && plan.launchswap && !policy.venues.includes("launchswap"))
-    return { rule: "venues", detail: "policy venues: the launchswap venue is not allowed for this key" };
+  for (const venue of plan.venues) {
+    const v = venueVerdict(policy, venue);
+    if (v !== null) return v;
+  }
   if (policy.maxTipLamports !== undefined && plan.tipLamports > policy.maxTipLamports)
     return {
       rule: "max_tip_lamports",
@@ -201,6 +209,12 @@ export function checkPlan(
       detail: `policy max_sol_per_execution: this ${plan.kind} needs ${sol2(plan.amountLamports)}, at most ${solText(policy.maxSolPerExecution)} SOL per execution`,
     };
   return null;
+}
+
+/** The refusal of a venue the policy does not list, or null (also used once a trade is routed). */
+export function venueVerdict(policy: Policy, venue: Venue): PolicyVerdict | null {
+  if (policy.venues === undefined || policy.venues.includes(venue)) return null;
+  return { rule: "venues", detail: `policy venues: the ${venue} venue is not allowed for this key` };
 }
 
 /** The priority fee of one transaction: ceil(price × limit / 10^6) lamports. */

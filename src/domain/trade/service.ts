@@ -19,6 +19,7 @@ import { insufficientSol, lamportsNeeded, TOKEN_ACCOUNT_RENT_LAMPORTS } from "..
 import { tradeBounds, tradeSolIn, type TradeBounds } from "./bounds.js";
 import type { TradeQuote } from "./quote.js";
 import type { Fill } from "../../chain/fills.js";
+import type { VenueCheck } from "../execution/types.js";
 import type { TradeRead } from "../../launch/trade-accounts.js";
 
 /** Collaborators of a trade. */
@@ -35,6 +36,8 @@ export interface TradeDeps {
   onRecordError?: (e: unknown) => void;
   /** Warm venue state (issue 18): a watched mint with fresh state trades without a read. */
   venues?: Pick<VenueState, "lookup" | "afterRead">;
+  /** Issue 19: the key's venue rule on the routed venue, before anything is signed. */
+  checkVenue?: VenueCheck;
 }
 
 /** Integer milliseconds per stage (spec 4.3 timing_ms). */
@@ -105,6 +108,7 @@ export async function executeTrade(deps: TradeDeps, apiKeyId: number, body: unkn
   // The same read (or warm state) carries the wallet's lamports for the pre-send check (no extra round trip).
   const state = await tradeState(deps.chain.rpc, deps.venues, intent, new PublicKey(wallet.publicKey));
   const read = state.read;
+  deps.checkVenue?.(read.venue);
   const configs = cachedTradeConfigs(deps.chain.caches);
   const quote = quoteRead(intent, read, configs);
   refuseUnaffordable(deps, wallet.publicKey, read, quote);

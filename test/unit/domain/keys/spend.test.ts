@@ -9,7 +9,9 @@ import {
   planSpend,
   priorityFeeLamports,
   sol2,
+  venueVerdict,
 } from "../../../../src/domain/keys/spend.js";
+import { checkRoutedVenue, type CustodyContext } from "../../../../src/domain/keys/custody-store.js";
 import type { KeyRecord } from "../../../../src/store/index.js";
 
 const SOL = 1_000_000_000n;
@@ -61,6 +63,53 @@ describe("custody rules", () => {
       "destinations_allow",
     );
     expect(checkPlan(parsePolicy({ destinations_allow: [] }), send, new Set([ext]))).toBeNull();
+  });
+
+  it("venues: the body decides an explicit pool and a create; a routed venue is checked with its own text", () => {
+    const curveOnly = parsePolicy({ venues: ["bonding_curve"] });
+    const poolOnly = parsePolicy({ venues: ["launchswap"] });
+    const routed = planSpend("trade", { action: "buy", mint, amount: "0.1" }, 0n)!;
+    expect(routed.venues).toEqual([]);
+    expect(checkPlan(curveOnly, routed, new Set())).toBeNull();
+    expect(checkPlan(poolOnly, routed, new Set())).toBeNull();
+    const create = planSpend("create", { name: "A", symbol: "A", uri: "https://example.com/a.json" }, 0n)!;
+    expect(create.venues).toEqual(["bonding_curve"]);
+    expect(checkPlan(poolOnly, create, new Set())).toEqual({
+      rule: "venues",
+      detail: "policy venues: the bonding_curve venue is not allowed for this key",
+    });
+    expect(checkPlan(curveOnly, create, new Set())).toBeNull();
+    const createLed = planSpend(
+      "bundle",
+      {
+        accounts: [{ type: "create", name: "A", symbol: "A", uri: "https://example.com/a.json" }],
+        bundleTip: "0.00001",
+      },
+      0n,
+    );
+    expect(createLed?.venues).toEqual(["bonding_curve"]);
+    expect(venueVerdict(curveOnly, "launchswap")).toEqual({
+      rule: "venues",
+      detail: "policy venues: the launchswap venue is not allowed for this key",
+    });
+    expect(venueVerdict(curveOnly, "bonding_curve")).toBeNull();
+    expect(venueVerdict({}, "launchswap")).toBeNull();
+  });
+
+  it("a routed venue outside the policy throws the 403, or on a dry run becomes the verdict", () => {
+    const key = { id: 2, accountId: 1, policy: { venues: ["bonding_curve"] } } as unknown as KeyRecord;
+    const ctx: CustodyContext = { key, wallets: new Set(), executionIds: [] };
+    expect(() => checkRoutedVenue(ctx, "bonding_curve")).not.toThrow();
+    expect(() => checkRoutedVenue(ctx, "launchswap")).toThrow(
+      expect.objectContaining({ status: 403, extra: { rule: "venues" } }),
+    );
+    expect(() => checkRoutedVenue(null, "launchswap")).not.toThrow();
+    const dry: CustodyContext = { ...ctx, dryRun: true };
+    checkRoutedVenue(dry, "launchswap");
+    expect(dry.verdict).toEqual({
+      rule: "venues",
+      detail: "policy venues: the launchswap venue is not allowed for this key",
+    });
   });
 
   it("authorizes: revoked/expired 401 before frozen 403 before scope 403", () => {
