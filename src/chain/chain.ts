@@ -1,5 +1,5 @@
 import { AddressLookupTableAccount, Keypair, PublicKey, TransactionInstruction } from "@solana/web3.js";
-import { ApiError } from "../core/errors.js";
+import { ChainError } from "./chain-error.js";
 import { launchSdk, launchSwapSdk } from "../launch/sdk.js";
 import { createBundleRelayClient, type BundleRelayClient } from "./bundle-relay-client.js";
 import { createChainCaches, type ChainCaches } from "./caches.js";
@@ -281,7 +281,10 @@ export function createChain(options: ChainOptions): Chain {
     async bundleTipAccounts() {
       if (!bundleTips) await loadBundleTips();
       if (!bundleTips) {
-        throw new ApiError(502, `bundle tip accounts unavailable: ${upstreamDetail(bundleTipsError)}`);
+        throw new ChainError(
+          "rpc_unavailable",
+          `bundle tip accounts unavailable: ${upstreamDetail(bundleTipsError)}`,
+        );
       }
       return bundleTips;
     },

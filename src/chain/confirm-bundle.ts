@@ -1,5 +1,6 @@
-import { ApiError, SPEC } from "../core/errors.js";
+import { SPEC } from "../core/errors.js";
 import type { BundleRelayClient } from "./bundle-relay-client.js";
+import { ChainError } from "./chain-error.js";
 import type { Clock } from "./clock.js";
 
 /** A bundle observed landed. */
@@ -21,8 +22,8 @@ export interface ConfirmBundleInput {
 
 /**
  * Polls the bundle until it lands at confirmed/finalized. Invalid or absent while propagating is not a
- * failure; Failed, or a landed status carrying an error, fails early (502 `bundle failed`); time up is 502
- * `bundle confirmation timed out`.
+ * failure; Failed, or a landed status carrying an error, fails early (`bundle_failed`); time up is
+ * `bundle_timed_out`.
  */
 export async function confirmBundle(input: ConfirmBundleInput): Promise<BundleConfirmation> {
   const { clock, bundleId } = input;
@@ -30,13 +31,17 @@ export async function confirmBundle(input: ConfirmBundleInput): Promise<BundleCo
   for (;;) {
     try {
       const [inflight] = await input.bundleRelay.getInflightBundleStatuses([bundleId]);
-      if (inflight?.status === "Failed") throw new ApiError(502, SPEC.bundle.failed, { bundle_id: bundleId });
+      if (inflight?.status === "Failed")
+        throw new ChainError("bundle_failed", SPEC.bundle.failed, { bundle_id: bundleId });
       // Landed statuses are only in getBundleStatuses; ask once the block engine says it landed (or lost track).
       if (inflight === null || inflight === undefined || inflight.status === "Landed") {
         const [landed] = await input.bundleRelay.getBundleStatuses([bundleId]);
         if (landed) {
           if (landed.err !== null) {
-            throw new ApiError(502, SPEC.bundle.failed, { bundle_id: bundleId, error: landed.err });
+            throw new ChainError("bundle_failed", SPEC.bundle.failed, {
+              bundle_id: bundleId,
+              error: landed.err,
+            });
           }
           const level = landed.confirmationStatus;
           if (level === "confirmed" || level === "finalized") {
@@ -45,11 +50,12 @@ export async function confirmBundle(input: ConfirmBundleInput): Promise<BundleCo
         }
       }
     } catch (e) {
-      if (e instanceof ApiError) throw e;
+      if (e instanceof ChainError) throw e;
       // A failed status read is not a bundle failure: keep polling until the deadline.
     }
     const elapsed = clock.now() - start;
-    if (elapsed >= input.timeoutMs) throw new ApiError(502, SPEC.bundle.timedOut, { bundle_id: bundleId });
+    if (elapsed >= input.timeoutMs)
+      throw new ChainError("bundle_timed_out", SPEC.bundle.timedOut, { bundle_id: bundleId });
     await clock.sleep(Math.max(0, Math.min(input.pollMs, input.timeoutMs - elapsed)));
   }
 }

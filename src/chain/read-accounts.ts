@@ -1,11 +1,12 @@
 import type { PublicKey } from "@solana/web3.js";
-import { EXECUTION, upstreamError } from "../core/errors.js";
+import { EXECUTION } from "../core/errors.js";
+import { ChainError } from "./chain-error.js";
 import type { AccountInfo, RpcClient } from "./rpc-client.js";
 import { upstreamDetail } from "./upstream-errors.js";
 
 /**
- * One getMultipleAccounts for `keys` (null = the account does not exist); an upstream failure is a 502 naming
- * the RPC's detail.
+ * One getMultipleAccounts for `keys` (null = the account does not exist); an upstream failure is an
+ * `rpc_unavailable` naming the RPC's detail.
  */
 export async function readAccounts(
   chain: { rpc: Pick<RpcClient, "getMultipleAccounts"> },
@@ -15,10 +16,11 @@ export async function readAccounts(
   try {
     ({ value } = await chain.rpc.getMultipleAccounts(keys));
   } catch (e) {
-    throw upstreamError(EXECUTION.readFailedPrefix + upstreamDetail(e));
+    throw new ChainError("rpc_unavailable", EXECUTION.readFailedPrefix + upstreamDetail(e));
   }
   if (value.length !== keys.length) {
-    throw upstreamError(
+    throw new ChainError(
+      "rpc_unavailable",
       `${EXECUTION.readFailedPrefix}getMultipleAccounts returned ${value.length} of ${keys.length} accounts`,
     );
   }
@@ -34,10 +36,11 @@ export async function readAccountsAt(
   try {
     res = await chain.rpc.getMultipleAccounts(keys);
   } catch (e) {
-    throw upstreamError(EXECUTION.readFailedPrefix + upstreamDetail(e));
+    throw new ChainError("rpc_unavailable", EXECUTION.readFailedPrefix + upstreamDetail(e));
   }
   if (res.value.length !== keys.length) {
-    throw upstreamError(
+    throw new ChainError(
+      "rpc_unavailable",
       `${EXECUTION.readFailedPrefix}getMultipleAccounts returned ${res.value.length} of ${keys.length} accounts`,
     );
   }

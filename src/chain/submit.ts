@@ -1,5 +1,5 @@
-import { ApiError, SPEC } from "../core/errors.js";
 import type { BundleRelayClient } from "./bundle-relay-client.js";
+import { ChainError, type ChainErrorReason } from "./chain-error.js";
 import type { Clock } from "./clock.js";
 import { confirmBundle } from "./confirm-bundle.js";
 import { confirmSignature, type OnChainFailure } from "./confirm.js";
@@ -10,13 +10,13 @@ import { simulate } from "./simulate.js";
 import { HttpError, RpcError, upstreamDetail } from "./upstream-errors.js";
 
 /**
- * A failed submission. It is an ApiError (the HTTP layer answers with status/detail/extra as usual) and
- * also tells the caller whether the transaction may have reached the cluster, so the execution record can
- * be marked failed (nothing sent) or left for reconciliation (maybe sent).
+ * A failed submission. It is a ChainError (reason, detail, extra) and also tells the caller whether the
+ * transaction may have reached the cluster, so the execution record can be marked failed (nothing sent) or
+ * left for reconciliation (maybe sent).
  */
-export class SubmissionError extends ApiError {
+export class SubmissionError extends ChainError {
   constructor(
-    status: number,
+    reason: ChainErrorReason,
     detail: string,
     extra: Record<string, unknown>,
     /** False only when the bytes certainly never left (simulation refused, relay rejected). */
@@ -24,7 +24,7 @@ export class SubmissionError extends ApiError {
     /** True when the transaction landed with an error. */
     readonly landedWithError = false,
   ) {
-    super(status, detail, extra);
+    super(reason, detail, extra);
     this.name = "SubmissionError";
   }
 }
@@ -66,8 +66,8 @@ export interface SubmitResult {
 
 /**
  * simulate (optional) → send through the relay → confirm (optional).
- * Failed simulation: 400 with `simulationFailedDetail`, nothing sent. Upstream failure: 502 with the upstream
- * detail and the signature. Landed with an error: 502 with the decoded program error and logs.
+ * Failed simulation: `simulation_failed` with `simulationFailedDetail`, nothing sent. Upstream failure: the
+ * upstream detail and the signature. Landed with an error: the decoded program error and logs.
  * A confirmation timeout is not an error: confirmed false.
  */
 export async function submitAndConfirm(input: SubmitInput): Promise<SubmitResult> {
@@ -79,11 +79,11 @@ export async function submitAndConfirm(input: SubmitInput): Promise<SubmitResult
     try {
       outcome = await simulate(input.rpc, wire);
     } catch (e) {
-      throw new SubmissionError(502, upstreamDetail(e), { signature }, false);
+      throw new SubmissionError("rpc_unavailable", upstreamDetail(e), { signature }, false);
     }
     if (!outcome.ok) {
       throw new SubmissionError(
-        400,
+        "simulation_failed",
         input.simulationFailedDetail,
         {
           simulation_error: outcome.summary,
@@ -98,8 +98,7 @@ export async function submitAndConfirm(input: SubmitInput): Promise<SubmitResult
     await input.relay.sendTransaction(wire);
   } catch (e) {
     // An HTTP or JSON-RPC rejection means the relay refused the bytes; a timeout or reset may hide a send.
-    const refused = e instanceof HttpError || e instanceof RpcError;
-    throw new SubmissionError(502, upstreamDetail(e), { signature }, !refused);
+    throw relayError(e, { signature });
   }
   const t1 = clock.now();
   if (!input.confirm) {
@@ -123,10 +122,10 @@ export async function submitAndConfirm(input: SubmitInput): Promise<SubmitResult
   });
   if (result.failure) {
     const { detail, extra } = onChainFailureError(signature, result.failure, result.confirmationStatus);
-    throw new SubmissionError(502, detail, extra, true, true);
+    throw new SubmissionError("landed_with_error", detail, extra, true, true);
   }
   if (result.unreachable !== undefined) {
-    throw new SubmissionError(502, result.unreachable, { signature }, true);
+    throw new SubmissionError("confirmation_unavailable", result.unreachable, { signature }, true);
   }
   return {
     signature,
@@ -134,6 +133,18 @@ export async function submitAndConfirm(input: SubmitInput): Promise<SubmitResult
     confirmationStatus: result.confirmationStatus,
     timingMs: { sender: t1 - t0, confirmation: clock.now() - t1 },
   };
+}
+
+/** A relay send that failed: an HTTP or JSON-RPC rejection means the relay refused the bytes; a timeout or a
+ * reset may hide a send. */
+function relayError(e: unknown, extra: Record<string, unknown>): SubmissionError {
+  const refused = e instanceof HttpError || e instanceof RpcError;
+  return new SubmissionError(
+    refused ? "relay_refused" : "relay_unreachable",
+    upstreamDetail(e),
+    extra,
+    !refused,
+  );
 }
 
 /** Inputs of `submitBundle`. The caller records the legs (pending, with their signatures) BEFORE calling. */
@@ -156,14 +167,13 @@ export interface SubmitBundleResult {
   confirmationStatus: "confirmed" | "finalized" | null;
 }
 
-/** sendBundle → (confirm) poll per the bundle rules. Relay failure: 502 with its detail and the signatures. */
+/** sendBundle → (confirm) poll per the bundle rules. Relay failure: its detail and the signatures. */
 export async function submitBundle(input: SubmitBundleInput): Promise<SubmitBundleResult> {
   let bundleId: string;
   try {
     bundleId = await input.bundleRelay.sendBundle(input.wires);
   } catch (e) {
-    const refused = e instanceof HttpError || e instanceof RpcError;
-    throw new SubmissionError(502, upstreamDetail(e), { signatures: input.signatures }, !refused);
+    throw relayError(e, { signatures: input.signatures });
   }
   if (!input.confirm) return { bundleId, confirmed: false, confirmationStatus: null };
   try {
@@ -176,10 +186,10 @@ export async function submitBundle(input: SubmitBundleInput): Promise<SubmitBund
     });
     return { bundleId, confirmed: true, confirmationStatus: landed.confirmationStatus };
   } catch (e) {
-    if (e instanceof ApiError) {
-      const why = e.detail === SPEC.bundle.failed ? await failingLeg(input) : {};
+    if (e instanceof ChainError) {
+      const why = e.reason === "bundle_failed" ? await failingLeg(input) : {};
       throw new SubmissionError(
-        e.status,
+        e.reason,
         e.detail,
         { ...e.extra, ...why, signatures: input.signatures },
         true,
@@ -219,7 +229,7 @@ async function failingLeg(input: SubmitBundleInput): Promise<Record<string, unkn
 }
 
 /**
- * The 502 body of a transaction that landed with an error: the same for the request that waited on it and for
+ * The error body of a transaction that landed with an error: the same for the request that waited on it and for
  * reconciliation settling it later.
  */
 export function onChainFailureError(

@@ -3,6 +3,7 @@
  * first buy needs, paid by the --authority key, waits until it is usable and prints `LOOKUP_TABLES=<address>`
  * as the only stdout line. Progress and errors go to stderr. Exit 0 done, 1 failure, 2 bad invocation.
  */
+import { ChainError } from "../chain/chain-error.js";
 import { readFileSync } from "node:fs";
 import {
   AddressLookupTableAccount,
@@ -144,7 +145,7 @@ async function waitUntilActive(
 
 /** The lines that explain a failed chain call: the upstream / simulation detail and the program logs. */
 function chainFailureLines(e: unknown): string[] | undefined {
-  if (e instanceof ApiError) {
+  if (e instanceof ApiError || e instanceof ChainError) {
     const lines = [e.detail];
     const sim = e.extra.simulation_error;
     if (sim !== undefined)

@@ -64,3 +64,30 @@ export function isDryRun(body: unknown): boolean {
     return false;
   }
 }
+
+/**
+ * A whole number from a query string or path (a JSON number too; surrounding spaces ignored): `min` to `max`,
+ * written with at most as many digits as `max`. Absent (undefined, null or "") gives undefined; anything else
+ * is a 400 with `errorText`. One parser for every list, cursor and id parameter, so they agree on the edge cases.
+ */
+export function parseQueryInt(
+  value: unknown,
+  errorText: string,
+  range: { min?: number; max: number },
+): number | undefined {
+  if (value === undefined || value === null || value === "") return undefined;
+  const text = typeof value === "number" ? String(value) : typeof value === "string" ? value.trim() : "";
+  const digits = String(range.max).length;
+  if (!new RegExp(`^\\d{1,${digits}}$`).test(text)) throw badRequest(errorText);
+  const n = Number(text);
+  if (n < (range.min ?? 0) || n > range.max) throw badRequest(errorText);
+  return n;
+}
+
+/**
+ * Whether a path id can be one we issued (UUIDs and prefixed UUIDs): anything else cannot exist, and a NUL byte
+ * or similar never reaches the database (PostgreSQL refuses it).
+ */
+export function isPlausibleId(id: string): boolean {
+  return /^[A-Za-z0-9_-]{1,100}$/.test(id);
+}

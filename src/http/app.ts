@@ -253,6 +253,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await streamRoutes(app, {
     store: deps.store,
     vault: deps.vault,
+    clock: deps.clock,
     hub: deps.market?.hub ?? new MarketHub(),
     limits: deps.market?.limits,
     pingMs: deps.market?.pingMs,

@@ -26,6 +26,11 @@ declare module "fastify" {
     scope?: RouteScope;
     /** True for POST /v1/account/unfreeze: the root key may call it while the account is frozen. */
     allowFrozenAccount?: boolean;
+    /**
+     * True for GET /v1/stream: the x-api-key header may be left out (the WebSocket then authenticates by its
+     * first message); a header that is sent is checked as on every route.
+     */
+    optionalKey?: boolean;
   }
 }
 
@@ -40,13 +45,34 @@ export function routeScope(method: string, scope: RouteScope | undefined): Route
   return scope ?? (method === "GET" ? "read" : "root");
 }
 
+/** What the key checks read: the key table, the hash and the app's clock. */
+export interface KeyCheckDeps {
+  store: Pick<Store, "findKeyByHash">;
+  vault: Pick<Vault, "hashApiKey">;
+  clock: () => Date;
+}
+
+/**
+ * Whether `presented` names a key that may use a `scope` route now (known, not revoked, expired or frozen):
+ * the same rules as the hook, for a key that arrives after the request (the stream's auth message).
+ */
+export function keyAllowed(deps: KeyCheckDeps, scope: RouteScope): (presented: string) => Promise<boolean> {
+  return async (presented) => {
+    const key = await deps.store.findKeyByHash(deps.vault.hashApiKey(presented));
+    if (key === undefined) return false;
+    try {
+      authorize(key, scope, deps.clock());
+      return true;
+    } catch {
+      return false;
+    }
+  };
+}
+
 /** Installs the onRequest hook that authenticates and authorizes every route not marked public. */
 export function installAuth(
   app: FastifyInstance,
-  deps: {
-    store: Pick<Store, "findKeyByHash">;
-    vault: Pick<Vault, "hashApiKey">;
-    clock: () => Date;
+  deps: KeyCheckDeps & {
     /** The error an unknown key gets (counted, throttled per IP: auth-failures.ts); default a plain 401. */
     onInvalidKey?: (req: FastifyRequest, reply: FastifyReply) => Promise<ApiError>;
   },
@@ -65,7 +91,10 @@ export function installAuth(
       return;
     const header = req.headers["x-api-key"];
     const presented = Array.isArray(header) ? header[0] : header;
-    if (presented === undefined || presented.trim() === "") throw new ApiError(401, FOUNDATION.apiKeyMissing);
+    if (presented === undefined || presented.trim() === "") {
+      if (req.routeOptions.config.optionalKey === true) return;
+      throw new ApiError(401, FOUNDATION.apiKeyMissing);
+    }
     const key = await deps.store.findKeyByHash(deps.vault.hashApiKey(presented.trim()));
     if (key === undefined) {
       throw deps.onInvalidKey !== undefined

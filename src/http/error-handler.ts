@@ -1,6 +1,8 @@
 /** One place that turns errors into `{detail}` bodies; unknown errors become a generic 500 with a request id. */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { ApiError, FOUNDATION, HARDENING, HTTP_INPUT } from "../core/errors.js";
+import type { ApiError } from "../core/errors.js";
+import { FOUNDATION, HARDENING, HTTP_INPUT } from "../core/errors.js";
+import { answerOf } from "../domain/execution/failure.js";
 
 const CLIENT_CODES: Record<string, { status: number; detail: string }> = {
   FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, detail: FOUNDATION.bodyTooLarge },
@@ -36,8 +38,10 @@ export function frameworkErrorHandler(err: FastifyError, req: FastifyRequest, re
 /** Installs the error and not-found handlers on the app. */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | ApiError | Error, req, reply) => {
-    if (err instanceof ApiError) {
-      return reply.status(err.status).send({ ...err.extra, detail: err.detail });
+    // An ApiError, or a chain failure answered with its reason's status (the chain layer knows no HTTP).
+    const answer = answerOf(err);
+    if (answer !== undefined) {
+      return reply.status(answer.status).send({ ...answer.extra, detail: answer.detail });
     }
     const fe = err as FastifyError;
     if (fe.validation !== undefined) {

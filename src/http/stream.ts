@@ -7,13 +7,11 @@
 import websocket from "@fastify/websocket";
 import type { FastifyInstance } from "fastify";
 import type { WebSocket } from "ws";
-import { authorize } from "../domain/keys/scopes.js";
 import { ApiError, FOUNDATION, STREAM } from "../core/errors.js";
 import { MarketHub } from "../domain/market/market-hub.js";
 import { CLOSE, StreamSession, type StreamLimits } from "../domain/market/stream-session.js";
 import type { StreamMetrics } from "../observability/stream-metrics.js";
-import type { Store } from "../store/index.js";
-import type { Vault } from "../vault/index.js";
+import { keyAllowed, type KeyCheckDeps } from "./auth.js";
 
 /** Defaults of the per-connection limits. */
 export const DEFAULT_STREAM_LIMITS: StreamLimits = {
@@ -25,21 +23,13 @@ export const DEFAULT_STREAM_LIMITS: StreamLimits = {
 /** Largest client message accepted (ws closes the connection with 1009 above it). */
 const MAX_CLIENT_MESSAGE_BYTES = 64 * 1024;
 
-export interface StreamRouteDeps {
-  store: Pick<Store, "findKeyByHash">;
-  vault: Pick<Vault, "hashApiKey">;
+/** The stream's collaborators; the key checks are the auth hook's, on the app's clock. */
+export interface StreamRouteDeps extends KeyCheckDeps {
   hub: MarketHub;
   limits?: Partial<StreamLimits>;
   metrics?: StreamMetrics;
   /** Interval of the server's pings; a connection that has not answered the previous one is ended. */
   pingMs?: number;
-}
-
-declare module "fastify" {
-  interface FastifyRequest {
-    /** Set by the stream route's upgrade check when the x-api-key header named a known key. */
-    streamAuthenticated?: boolean;
-  }
 }
 
 const STREAM_DESCRIPTION =
@@ -107,17 +97,9 @@ export async function streamRoutes(app: FastifyInstance, deps: StreamRouteDeps):
   const limits: StreamLimits = { ...DEFAULT_STREAM_LIMITS, ...deps.limits };
   await app.register(websocket, { options: { maxPayload: MAX_CLIENT_MESSAGE_BYTES } });
   // A key the stream accepts: known, not revoked, expired or frozen, and holding the read scope (issue 19).
-  // At the upgrade the refusal is the route's answer (401/403 with rule); later, by message, a boolean.
-  const checkKey = async (presented: string): Promise<void> => {
-    const key = await deps.store.findKeyByHash(deps.vault.hashApiKey(presented));
-    if (key === undefined) throw new ApiError(401, FOUNDATION.apiKeyInvalid);
-    authorize(key, "read", new Date());
-  };
-  const knownKey = (presented: string): Promise<boolean> =>
-    checkKey(presented).then(
-      () => true,
-      () => false,
-    );
+  // At the upgrade the auth hook checks a header that is sent (401/403 with rule, as on every route); a key
+  // sent later, by message, gets the same checks as a boolean.
+  const knownKey = keyAllowed(deps, "read");
 
   const alive = new Map<WebSocket, boolean>();
   const pinger = setInterval(() => {
@@ -137,21 +119,14 @@ export async function streamRoutes(app: FastifyInstance, deps: StreamRouteDeps):
     "/v1/stream",
     {
       websocket: true,
-      // Authentication is the route's own: the header at the upgrade, or a first auth message.
-      config: { public: true },
+      // The auth hook checks the header when sent; without it, the first message authenticates.
+      config: { scope: "read", optionalKey: true },
       // @fastify/websocket hides WebSocket routes from the document; withStreamPath documents it.
       preValidation: async (req) => {
-        const header = req.headers["x-api-key"];
-        const presented = (Array.isArray(header) ? header[0] : header)?.trim();
         const upgrade = (req.headers.upgrade ?? "").toLowerCase() === "websocket";
-        if (presented === undefined || presented === "") {
-          // Only an upgrade may authenticate later, by its first message.
-          if (!upgrade) throw new ApiError(401, FOUNDATION.apiKeyMissing);
-          return;
-        }
-        await checkKey(presented);
-        if (!upgrade) throw new ApiError(426, STREAM.upgradeRequired);
-        req.streamAuthenticated = true;
+        // Only an upgrade may authenticate later, by its first message.
+        if (req.custodyKey === null && !upgrade) throw new ApiError(401, FOUNDATION.apiKeyMissing);
+        if (req.custodyKey !== null && !upgrade) throw new ApiError(426, STREAM.upgradeRequired);
       },
     },
     (socket, req) => {
@@ -163,7 +138,7 @@ export async function streamRoutes(app: FastifyInstance, deps: StreamRouteDeps):
           close: (code, reason) => socket.close(code, reason),
         },
         { hub: deps.hub, limits, authenticate: knownKey, observer: deps.metrics },
-        req.streamAuthenticated === true,
+        req.custodyKey !== null,
       );
       alive.set(socket, true);
       socket.on("pong", () => alive.set(socket, true));

@@ -94,7 +94,7 @@ describe("runSingleExecution", () => {
 
   it("records a refused simulation as failed with its program error, and rethrows it", async () => {
     const refusal = new SubmissionError(
-      400,
+      "simulation_failed",
       SPEC.trade.simulationFailed,
       { program_error: { program: "launch", code: 6002, name: "TooMuchSolRequired" }, logs: ["x"] },
       false,
@@ -112,20 +112,24 @@ describe("runSingleExecution", () => {
 
 describe("failureOutcome", () => {
   it("maps each kind of failure to a status", () => {
-    expect(failureOutcome(new SubmissionError(502, "relay down", { signature: "S" }, true)).status).toBe(
-      "submitted",
-    );
-    expect(failureOutcome(new SubmissionError(502, "refused", { signature: "S" }, false)).status).toBe(
+    expect(
+      failureOutcome(new SubmissionError("relay_unreachable", "relay down", { signature: "S" }, true)).status,
+    ).toBe("submitted");
+    expect(
+      failureOutcome(new SubmissionError("relay_refused", "refused", { signature: "S" }, false)).status,
+    ).toBe("failed");
+    expect(failureOutcome(new SubmissionError("landed_with_error", "landed", {}, true, true)).status).toBe(
       "failed",
     );
-    expect(failureOutcome(new SubmissionError(502, "landed", {}, true, true)).status).toBe("failed");
     expect(
-      failureOutcome(new SubmissionError(502, SPEC.bundle.timedOut, { bundle_id: "B" }, true)),
+      failureOutcome(new SubmissionError("bundle_timed_out", SPEC.bundle.timedOut, { bundle_id: "B" }, true)),
     ).toMatchObject({
       status: "timeout",
       bundleId: "B",
     });
-    expect(failureOutcome(new SubmissionError(502, SPEC.bundle.failed, {}, true)).status).toBe("failed");
+    expect(failureOutcome(new SubmissionError("bundle_failed", SPEC.bundle.failed, {}, true)).status).toBe(
+      "failed",
+    );
     expect(failureOutcome(new Error("boom")).status).toBe("pending");
   });
 

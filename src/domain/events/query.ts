@@ -1,6 +1,7 @@
 /** The query of GET /v1/events (stream and page), its parsing, and the public view of an event. */
 import { parseAddress } from "../../core/addresses.js";
 import { badRequest, EVENTS, TRADE_RULES } from "../../core/errors.js";
+import { parseQueryInt } from "../../core/request-fields.js";
 import type { EventBounds, EventRecord, ExecutionKind } from "../../store/index.js";
 import { EXECUTION_KINDS } from "../execution/history.js";
 
@@ -36,9 +37,9 @@ const TYPE = /^[a-z]+\.[a-z_]+$/;
 
 /** Parses an event id cursor (a non-negative integer below 2^53); 400 otherwise. */
 export function parseEventCursor(value: unknown): number {
-  const text = typeof value === "number" ? String(value) : typeof value === "string" ? value.trim() : "";
-  if (!/^\d{1,15}$/.test(text)) throw badRequest(EVENTS.eventCursorInvalid);
-  return Number(text);
+  const cursor = parseQueryInt(value, EVENTS.eventCursorInvalid, { max: 999_999_999_999_999 });
+  if (cursor === undefined) throw badRequest(EVENTS.eventCursorInvalid);
+  return cursor;
 }
 
 /** Parses a comma-separated list of event types (`execution.confirmed,execution.failed`). */
@@ -63,12 +64,8 @@ export function parseEventsQuery(query: Record<string, unknown>, lastEventId: un
     after: cursor === undefined || cursor === "" ? undefined : parseEventCursor(cursor),
     limit: EVENTS_DEFAULT_LIMIT,
   };
-  if (query.limit !== undefined && query.limit !== "") {
-    const text = typeof query.limit === "string" ? query.limit.trim() : String(query.limit);
-    if (!/^\d{1,4}$/.test(text) || Number(text) < 1 || Number(text) > EVENTS_MAX_LIMIT)
-      throw badRequest(EVENTS.eventLimitInvalid);
-    out.limit = Number(text);
-  }
+  const limit = parseQueryInt(query.limit, EVENTS.eventLimitInvalid, { min: 1, max: EVENTS_MAX_LIMIT });
+  if (limit !== undefined) out.limit = limit;
   if (query.types !== undefined && query.types !== "") out.types = parseEventTypes(query.types);
   if (query.kind !== undefined && query.kind !== "") {
     if (!(EXECUTION_KINDS as readonly unknown[]).includes(query.kind)) throw badRequest(EVENTS.kindInvalid);

@@ -1,5 +1,6 @@
 /** Waiting for one execution to reach a final status (GET /v1/executions/{id}?wait=). */
-import { ApiError, badRequest, EVENTS } from "../../core/errors.js";
+import { ApiError, EVENTS } from "../../core/errors.js";
+import { isPlausibleId, parseQueryInt } from "../../core/request-fields.js";
 import type { ExecutionRecord, ExecutionStatus, Store } from "../../store/index.js";
 
 /** Statuses an execution never leaves. */
@@ -18,10 +19,7 @@ export function isFinal(status: ExecutionStatus): boolean {
 
 /** Parses `?wait=` (seconds, 0 to 60; absent = 0). */
 export function parseWaitSeconds(value: unknown): number {
-  if (value === undefined || value === "") return 0;
-  const text = typeof value === "number" ? String(value) : typeof value === "string" ? value.trim() : "";
-  if (!/^\d{1,2}$/.test(text) || Number(text) > MAX_WAIT_SECONDS) throw badRequest(EVENTS.waitInvalid);
-  return Number(text);
+  return parseQueryInt(value, EVENTS.waitInvalid, { max: MAX_WAIT_SECONDS }) ?? 0;
 }
 
 /**
@@ -41,8 +39,7 @@ export async function waitForExecution(
     onlyWallets === undefined
       ? store.findExecution(apiKeyId, id)
       : store.findExecution(apiKeyId, id, onlyWallets);
-  // Ids we issue are UUIDs; anything else (a NUL byte would make PostgreSQL fail) cannot exist.
-  const first = /^[A-Za-z0-9_-]{1,100}$/.test(id) ? await find() : undefined;
+  const first = isPlausibleId(id) ? await find() : undefined;
   if (first === undefined) throw new ApiError(404, EVENTS.executionNotFound);
   if (waitMs <= 0 || isFinal(first.status)) return first;
   let latest = first;

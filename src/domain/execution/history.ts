@@ -1,6 +1,7 @@
 /** The execution history of an API key (GET /v1/executions): paging and filter rules, and the public view. */
 import { parseAddress } from "../../core/addresses.js";
 import { badRequest, EVENTS, EXECUTION, OUTCOME_RULES, TRADE_RULES } from "../../core/errors.js";
+import { parseQueryInt } from "../../core/request-fields.js";
 import type { ExecutionKind, ExecutionRecord, Store } from "../../store/index.js";
 
 /** Kinds an execution can have, as the history filter accepts them. */
@@ -63,18 +64,12 @@ export interface HistoryPage {
   next_cursor: string | null;
 }
 
-function nonNegativeInt(value: unknown, fallback: number, error: string): number {
-  if (value === undefined || value === null || value === "") return fallback;
-  const text = typeof value === "number" ? String(value) : typeof value === "string" ? value.trim() : "";
-  if (!/^\d{1,9}$/.test(text)) throw badRequest(error);
-  return Number(text);
-}
-
 /** Parses the query string of GET /v1/executions (limit 1..200 default 50, offset ≥ 0, wallet, kind). */
 export function parseHistoryQuery(query: Record<string, unknown>): HistoryQuery {
-  const limit = nonNegativeInt(query.limit, HISTORY_DEFAULT_LIMIT, EXECUTION.historyLimit);
-  if (limit < 1 || limit > HISTORY_MAX_LIMIT) throw badRequest(EXECUTION.historyLimit);
-  const offset = nonNegativeInt(query.offset, 0, EXECUTION.historyOffset);
+  const limit =
+    parseQueryInt(query.limit, EXECUTION.historyLimit, { min: 1, max: HISTORY_MAX_LIMIT }) ??
+    HISTORY_DEFAULT_LIMIT;
+  const offset = parseQueryInt(query.offset, EXECUTION.historyOffset, { max: 999_999_999 }) ?? 0;
   const out: HistoryQuery = { limit, offset };
   if (query.wallet !== undefined && query.wallet !== "") {
     out.wallet = parseAddress(query.wallet, TRADE_RULES.walletInvalid);

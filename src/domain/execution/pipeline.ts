@@ -9,8 +9,9 @@
  * keypair in `extraSigners`). The pipeline signs (`chain.assemble`), inserts the execution record as
  * `pending` with its signature BEFORE anything is sent, submits (simulate → relay → confirm), updates the
  * record (confirmed / submitted / timeout / failed, with the program error and logs) and returns
- * `{ executionId, signature, confirmed, confirmationStatus, timings }`; errors come back as ApiErrors the
- * HTTP layer maps (400 simulation failed, 502 with the upstream detail and the signature). Several
+ * `{ executionId, signature, confirmed, confirmationStatus, timings }`; errors come back as ApiErrors or
+ * ChainErrors the HTTP layer answers (`answerOf`: 400 simulation failed, 502 with the upstream detail and the
+ * signature). Several
  * transactions (claims, consolidate) call it once each. A bundle uses the lower-level parts: `signWith`
  * per leg, `recordPending` once with every leg's signature and wallet, then `submitBundleRecorded`.
  * Routes get the chain with `requireChain(deps.chain)` (503 when the app was built without one).
@@ -19,8 +20,7 @@ import type { ChainTransaction } from "../../chain/chain.js";
 import type { SubmitBundleResult, SubmitResult } from "../../chain/submit.js";
 import type { ExecutionStatus } from "../../store/index.js";
 import { describeTransaction } from "./dry-run.js";
-import { ApiError } from "../../core/errors.js";
-import { failureOutcome } from "./failure.js";
+import { answerOf, failureOutcome } from "./failure.js";
 import { readFill, type FillRequest } from "./fill.js";
 import type { Fill } from "../../chain/fills.js";
 import { recordOutcome, recordPending } from "./records.js";
@@ -38,7 +38,8 @@ export const ms = (a: number, b: number): number => Math.max(0, Math.round(b - a
  * in place so a SubmissionError keeps its class for the callers that look at it.
  */
 function withExecutionId(e: unknown, executionId: string): unknown {
-  if (e instanceof ApiError) Object.assign(e.extra, { execution_id: executionId });
+  const answer = answerOf(e);
+  if (answer !== undefined) Object.assign(answer.extra, { execution_id: executionId });
   return e;
 }
 

@@ -1,5 +1,5 @@
 /** `GET /v1/activity`: the account's append-only activity log, newest first, with a cursor and filters. */
-import { badRequest } from "../../core/errors.js";
+import { parseQueryInt } from "../../core/request-fields.js";
 import type { ActivityQuery, ActivityRecord, Store } from "../../store/index.js";
 import { CUSTODY } from "./texts.js";
 
@@ -20,13 +20,11 @@ export interface ActivityView {
 
 const DEFAULT_LIMIT = 50;
 
-function positiveInt(v: unknown, text: string, max = 2_147_483_647): number | undefined {
-  if (v === undefined) return undefined;
-  if (typeof v !== "string" || !/^\d{1,10}$/.test(v)) throw badRequest(text);
-  const n = Number(v);
-  if (n < 1 || n > max) throw badRequest(text);
-  return n;
-}
+// Row ids and key ids are PostgreSQL integers.
+const MAX_ID = 2_147_483_647;
+
+const positiveInt = (v: unknown, text: string, max = MAX_ID): number | undefined =>
+  parseQueryInt(v, text, { min: 1, max });
 
 /** Parses `?after=&limit=&key_id=&route=&status=&rule=`; 400 with a detail on bad values. */
 export function parseActivityQuery(accountId: number, q: Record<string, unknown>): ActivityQuery {

@@ -1,6 +1,7 @@
 /** Managing an account's keys: create a sub-key, list, revoke, freeze, set a policy, freeze the account. */
 import { isAddress } from "../../core/addresses.js";
 import { ApiError, badRequest } from "../../core/errors.js";
+import { parseQueryInt } from "../../core/request-fields.js";
 import type { KeyRecord, Store } from "../../store/index.js";
 import type { Vault } from "../../vault/index.js";
 import { parsePolicy, policyView } from "./policy.js";
@@ -48,8 +49,9 @@ export function keyView(k: KeyRecord): KeyView {
 
 /** Parses a path key id (a positive integer), 400 otherwise. */
 export function parseKeyId(raw: string): number {
-  if (!/^\d{1,9}$/.test(raw) || Number(raw) < 1) throw badRequest(CUSTODY.keyIdInvalid);
-  return Number(raw);
+  const id = parseQueryInt(raw, CUSTODY.keyIdInvalid, { min: 1, max: 999_999_999 });
+  if (id === undefined) throw badRequest(CUSTODY.keyIdInvalid);
+  return id;
 }
 
 function parseScopes(v: unknown): Scope[] {

@@ -1,8 +1,9 @@
 /** Webhook endpoints of an API key: create (secret shown once), list, delete, test delivery, deliveries, retry. */
 import { randomUUID } from "node:crypto";
 import { parseAddress } from "../../core/addresses.js";
+import { isPlausibleId } from "../../core/request-fields.js";
 import { ApiError, badRequest, EVENTS } from "../../core/errors.js";
-import type { DeliveryRecord, Store, WebhookRecord } from "../../store/index.js";
+import type { DeliveryRecord, EventStore, Store, WebhookRecord, WebhookStore } from "../../store/index.js";
 import { isoNoZone } from "../../store/index.js";
 import type { Vault } from "../../vault/index.js";
 import { parseEventTypes } from "../events/query.js";
@@ -38,24 +39,18 @@ export interface DeliveryView {
   updated_at: string;
 }
 
-/** The collaborators of the endpoint operations. */
-export interface WebhookServiceDeps {
-  store: Pick<
-    Store,
-    | "insertWebhook"
-    | "listWebhooks"
-    | "findWebhook"
-    | "deleteWebhook"
-    | "eventBounds"
-    | "insertDeliveries"
-    | "listDeliveries"
-    | "findDelivery"
-    | "requeueDelivery"
-  >;
-  vault: Pick<Vault, "encryptSecret">;
+/** What the endpoint operations and the delivery worker both need: the webhook tables and the event log. */
+export interface WebhookBaseDeps {
+  store: WebhookStore & Pick<EventStore, "eventBounds" | "listEvents">;
   clock: () => Date;
+  /** Whether endpoint URLs may name private addresses (sandbox, tests). */
   allowPrivate: boolean;
   lookup?: HostLookup;
+}
+
+/** The collaborators of the endpoint operations. */
+export interface WebhookServiceDeps extends WebhookBaseDeps {
+  vault: Pick<Vault, "encryptSecret">;
 }
 
 /** The public view of an endpoint. */
@@ -132,11 +127,6 @@ export async function createWebhook(
     createdAt: isoNoZone(deps.clock()),
   });
   return { ...webhookView(record), secret };
-}
-
-/** Whether a path id can be one we issued (a NUL byte or similar never reaches the database: PostgreSQL refuses it). */
-export function isPlausibleId(id: string): boolean {
-  return /^[A-Za-z0-9_-]{1,100}$/.test(id);
 }
 
 /** The endpoint of this key, or 404. */

@@ -10,29 +10,15 @@ import { isoNoZone } from "../../store/index.js";
 import type { Vault } from "../../vault/index.js";
 import { eventView } from "../events/query.js";
 import { nextAttemptAt, RETRY_DELAYS_MS } from "./schedule.js";
-import { secretAad } from "./service.js";
+import { secretAad, type WebhookBaseDeps } from "./service.js";
 import { signWebhook } from "./signing.js";
-import { checkWebhookUrl, type HostLookup } from "./url-policy.js";
+import { checkWebhookUrl } from "./url-policy.js";
 
 /** The collaborators of the worker. */
-export interface WebhookWorkerDeps {
-  store: Pick<
-    Store,
-    | "listEnabledWebhooks"
-    | "listEvents"
-    | "eventBounds"
-    | "insertDeliveries"
-    | "advanceWebhookCursor"
-    | "claimDueDeliveries"
-    | "finishDelivery"
-    | "disableWebhook"
-  >;
+export interface WebhookWorkerDeps extends WebhookBaseDeps {
   vault: Pick<Vault, "decryptSecret">;
-  clock: () => Date;
   /** This process's name in the lease column (new per start). */
   owner: string;
-  allowPrivate: boolean;
-  lookup?: HostLookup;
   fetch?: typeof fetch;
   /** Retry waits (tests shorten them). */
   delays?: readonly number[];

@@ -5,7 +5,9 @@ import type { Clock } from "../../../src/chain/clock.js";
 import type { SignatureStatus } from "../../../src/chain/rpc-client.js";
 import type { BundleStatus, InflightBundleStatus } from "../../../src/chain/bundle-relay-client.js";
 import { sampleTransaction } from "../../helpers/fixtures.js";
-import { ApiError, SPEC } from "../../../src/core/errors.js";
+import { ChainError } from "../../../src/chain/chain-error.js";
+import { SPEC } from "../../../src/core/errors.js";
+import { answerOf } from "../../../src/domain/execution/failure.js";
 import { HttpError } from "../../../src/chain/upstream-errors.js";
 
 /** A clock that only moves when someone sleeps: no real waiting, no timed assertions. */
@@ -212,8 +214,9 @@ describe("confirmBundle", () => {
       pollMs: 1000,
       clock,
     }).catch((x: unknown) => x);
-    expect(e).toBeInstanceOf(ApiError);
-    expect(e).toMatchObject({ status: 502, detail: SPEC.bundle.failed });
+    expect(e).toBeInstanceOf(ChainError);
+    expect(answerOf(e)?.status).toBe(502);
+    expect(e).toMatchObject({ reason: "bundle_failed", detail: SPEC.bundle.failed });
     expect(clock.t).toBe(1000);
   });
 
@@ -230,7 +233,7 @@ describe("confirmBundle", () => {
         pollMs: 1000,
         clock: fakeClock(),
       }),
-    ).rejects.toMatchObject({ status: 502, detail: SPEC.bundle.failed });
+    ).rejects.toMatchObject({ reason: "bundle_failed", detail: SPEC.bundle.failed });
   });
 
   it("times out with the spec text when nothing lands", async () => {
@@ -238,7 +241,7 @@ describe("confirmBundle", () => {
     const relay = bundleHarness(["Invalid"], [null]);
     await expect(
       confirmBundle({ bundleRelay: relay, bundleId: "b", timeoutMs: 30_000, pollMs: 1000, clock }),
-    ).rejects.toMatchObject({ status: 502, detail: SPEC.bundle.timedOut });
+    ).rejects.toMatchObject({ reason: "bundle_timed_out", detail: SPEC.bundle.timedOut });
     expect(clock.t).toBe(30_000);
   });
 });

@@ -3,7 +3,8 @@ import { Keypair, SystemProgram } from "@solana/web3.js";
 import { createChain } from "../../../src/chain/chain.js";
 import { localnetChainOptions } from "../../../src/chain/localnet-options.js";
 import type { FetchLike } from "../../../src/chain/json-rpc.js";
-import { ApiError } from "../../../src/core/errors.js";
+import { ChainError } from "../../../src/chain/chain-error.js";
+import { answerOf } from "../../../src/domain/execution/failure.js";
 
 const BLOCKHASH = "EkSnNWid2cvwEVnVx9aBqawnmiCNiDgp3gUdkDPTKN1N";
 const tips = Array.from({ length: 3 }, () => Keypair.generate().publicKey.toBase58());
@@ -60,8 +61,8 @@ describe("createChain", () => {
     const chain = chainWith(state);
     await chain.start();
     const e = await chain.bundleTipAccounts().catch((x: unknown) => x);
-    expect(e).toBeInstanceOf(ApiError);
-    expect((e as ApiError).status).toBe(502);
+    expect(e).toBeInstanceOf(ChainError);
+    expect(answerOf(e)?.status).toBe(502);
     state.bundleUp = true;
     expect((await chain.bundleTipAccounts()).map((k) => k.toBase58())).toEqual(tips);
     chain.stop();

@@ -7,7 +7,9 @@ import {
 } from "../../../src/chain/submit.js";
 import { sampleTransaction } from "../../helpers/fixtures.js";
 import { HttpError, RpcError, TimeoutError } from "../../../src/chain/upstream-errors.js";
-import { ApiError, SPEC } from "../../../src/core/errors.js";
+import { ChainError } from "../../../src/chain/chain-error.js";
+import { SPEC } from "../../../src/core/errors.js";
+import { answerOf } from "../../../src/domain/execution/failure.js";
 import type { Clock } from "../../../src/chain/clock.js";
 
 function fakeClock(): Clock {
@@ -72,9 +74,10 @@ describe("submitAndConfirm", () => {
     const { value, log } = input({ sim: { InstructionError: [2, { Custom: 6002 }] } });
     const e = await submitAndConfirm(value).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(SubmissionError);
-    expect(e).toBeInstanceOf(ApiError);
+    expect(e).toBeInstanceOf(ChainError);
+    expect(answerOf(e)?.status).toBe(400);
     expect(e).toMatchObject({
-      status: 400,
+      reason: "simulation_failed",
       detail: "trade simulation failed",
       maybeSent: false,
       extra: { program_error: { program: "launch", code: 6002, name: "TooMuchSolRequired" } },
@@ -87,10 +90,17 @@ describe("submitAndConfirm", () => {
       send: () => Promise.reject(new RpcError("sendTransaction", -32602, "tip too small")),
     });
     const e = await submitAndConfirm({ ...value, simulate: false }).catch((x: unknown) => x);
-    expect(e).toMatchObject({ status: 502, maybeSent: false, extra: { signature: tx.signature } });
-    expect((e as ApiError).detail).toContain("tip too small");
+    expect(answerOf(e)?.status).toBe(502);
+    expect(e).toMatchObject({
+      reason: "relay_refused",
+      maybeSent: false,
+      extra: { signature: tx.signature },
+    });
+    expect((e as ChainError).detail).toContain("tip too small");
     const timeout = input({ send: () => Promise.reject(new TimeoutError("sendTransaction", 5)) });
-    await expect(submitAndConfirm(timeout.value)).rejects.toMatchObject({ status: 502, maybeSent: true });
+    const late = await submitAndConfirm(timeout.value).catch((x: unknown) => x);
+    expect(answerOf(late)?.status).toBe(502);
+    expect(late).toMatchObject({ reason: "relay_unreachable", maybeSent: true });
   });
 
   it("confirm false answers right after the send with a null status", async () => {
@@ -109,7 +119,9 @@ describe("submitAndConfirm", () => {
   it("a simulation RPC failure is a 502 and nothing is sent", async () => {
     const { value, log } = input({});
     value.rpc.simulateTransaction = () => Promise.reject(new HttpError("simulateTransaction", 500, "boom"));
-    await expect(submitAndConfirm(value)).rejects.toMatchObject({ status: 502, maybeSent: false });
+    const e = await submitAndConfirm(value).catch((x: unknown) => x);
+    expect(answerOf(e)?.status).toBe(502);
+    expect(e).toMatchObject({ reason: "rpc_unavailable", maybeSent: false });
     expect(log).toEqual([]);
   });
 });
@@ -130,8 +142,9 @@ describe("submitBundle", () => {
       pollMs: 100,
       clock: fakeClock(),
     }).catch((x: unknown) => x);
-    expect(e).toMatchObject({ status: 502, extra: { signatures: [tx.signature] } });
-    expect((e as ApiError).detail).toContain("tip PDAs");
+    expect(answerOf(e)?.status).toBe(502);
+    expect(e).toMatchObject({ reason: "relay_refused", extra: { signatures: [tx.signature] } });
+    expect((e as ChainError).detail).toContain("tip PDAs");
   });
 
   it("returns the id without polling when confirm is false, and the spec timeout otherwise", async () => {
@@ -154,9 +167,10 @@ describe("submitBundle", () => {
       confirmationStatus: null,
     });
     expect(polls).toBe(0);
-    await expect(submitBundle({ ...common, confirm: true, clock: fakeClock() })).rejects.toMatchObject({
-      status: 502,
-      detail: SPEC.bundle.timedOut,
-    });
+    const late = await submitBundle({ ...common, confirm: true, clock: fakeClock() }).catch(
+      (x: unknown) => x,
+    );
+    expect(answerOf(late)?.status).toBe(502);
+    expect(late).toMatchObject({ reason: "bundle_timed_out", detail: SPEC.bundle.timedOut });
   });
 });

@@ -84,7 +84,7 @@ describe("execution outcome counter", () => {
       run(
         metrics,
         async () => {
-          throw new SubmissionError(400, SPEC.trade.simulationFailed, {}, false);
+          throw new SubmissionError("simulation_failed", SPEC.trade.simulationFailed, {}, false);
         },
         "create",
       ),

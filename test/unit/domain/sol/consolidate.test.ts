@@ -78,7 +78,7 @@ function harness(balances: bigint[], failSend?: number) {
       submit: async (tx) => {
         sends += 1;
         if (sends === failSend)
-          throw new SubmissionError(502, "relay down", { signature: tx.signature }, true);
+          throw new SubmissionError("relay_unreachable", "relay down", { signature: tx.signature }, true);
         return {
           signature: tx.signature,
           confirmed: true,
