@@ -54,8 +54,19 @@ function shortUrl(url: string): string {
   return m ? m[1]! : url.replace(/^file:\/\//, "");
 }
 
-/** Self time per function and per package/folder of a parsed profile. */
-export function summarizeProfile(profile: CpuProfile): {
+/** A time window of the profile (monotonic clock, µs, as `process.hrtime` of any process on the machine). */
+export interface CpuProfileWindow {
+  fromUs: number;
+  toUs: number;
+  /** Trades made in the window: the tables gain a per-trade column. */
+  trades?: number;
+}
+
+/** Self time per function and per package/folder of a parsed profile (only the samples inside `window`). */
+export function summarizeProfile(
+  profile: CpuProfile,
+  window?: CpuProfileWindow,
+): {
   totalMs: number;
   functions: ProfileRow[];
   buckets: ProfileRow[];
@@ -65,7 +76,13 @@ export function summarizeProfile(profile: CpuProfile): {
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const selfUs = new Map<number, number>();
-  profile.samples.forEach((id, i) => selfUs.set(id, (selfUs.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0)));
+  let clock = profile.startTime;
+  profile.samples.forEach((id, i) => {
+    const delta = profile.timeDeltas[i] ?? 0;
+    clock += delta;
+    if (window !== undefined && (clock < window.fromUs || clock > window.toUs)) return;
+    selfUs.set(id, (selfUs.get(id) ?? 0) + delta);
+  });
   const fn = new Map<string, number>();
   const bucket = new Map<string, number>();
   const incl = new Map<string, number>();
@@ -101,17 +118,27 @@ export function summarizeProfile(profile: CpuProfile): {
   return { totalMs: total / 1000, functions: rows(fn), buckets: rows(bucket), inclusive: rows(incl) };
 }
 
-/** Markdown tables of the top `top` rows of each summary. */
-export function profileTables(summary: ReturnType<typeof summarizeProfile>, top: number): string {
+/** Markdown tables of the top `top` rows of each summary (with µs per trade when `trades` is given). */
+export function profileTables(
+  summary: ReturnType<typeof summarizeProfile>,
+  top: number,
+  trades?: number,
+): string {
+  const perTrade = trades !== undefined && trades > 0;
   const table = (title: string, rows: ProfileRow[]): string[] => [
-    `| ${title} | self ms | share |`,
-    "|---|---:|---:|",
+    `| ${title} | self ms | share |${perTrade ? " µs per trade |" : ""}`,
+    `|---|---:|---:|${perTrade ? "---:|" : ""}`,
     ...rows
       .slice(0, top)
-      .map((r) => `| \`${r.name}\` | ${r.selfMs.toFixed(0)} | ${(r.share * 100).toFixed(1)} % |`),
+      .map(
+        (r) =>
+          `| \`${r.name}\` | ${r.selfMs.toFixed(0)} | ${(r.share * 100).toFixed(1)} % |` +
+          (perTrade ? ` ${((r.selfMs * 1000) / trades).toFixed(1)} |` : ""),
+      ),
   ];
   return [
-    `Busy (non-idle) samples: ${summary.totalMs.toFixed(0)} ms`,
+    `Busy (non-idle) samples: ${summary.totalMs.toFixed(0)} ms` +
+      (perTrade ? ` (${(summary.totalMs / trades).toFixed(3)} ms per trade over ${trades} trades)` : ""),
     "",
     ...table("package / folder", summary.buckets),
     "",

@@ -1,6 +1,8 @@
 /** Process entry: config, store, vault check, (sandbox) localnet, app, listen, graceful shutdown. */
-import { startBanner } from "./runtime/banner.js";
+import { serviceUrl, startBanner } from "./runtime/banner.js";
+import { keptDatabaseNotice, reportStart } from "./runtime/start-progress.js";
 import { randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
 import { Redis } from "ioredis";
 import { startWebhookWorker } from "./domain/webhooks/worker.js";
 import { buildApp } from "./http/app.js";
@@ -17,7 +19,7 @@ import { createLogger } from "./runtime/logger.js";
 import { createMetrics } from "./observability/metrics.js";
 import { relayMetricsObserver } from "./observability/relay-observer.js";
 import { startServiceMaintenance } from "./runtime/maintenance.js";
-import { openStore } from "./store/index.js";
+import { openStore, sqliteTarget } from "./store/index.js";
 import {
   createVault,
   loadMasterKey,
@@ -88,9 +90,17 @@ async function main(): Promise<void> {
         "previous master keys loaded",
       );
     const vault = createVault(master, previous);
-    const store = await openStore(config.databaseUrl, config.dataDir);
+    const isPg = config.databaseUrl !== undefined && /^postgres(ql)?:\/\//.test(config.databaseUrl);
+    const dbPath = isPg ? "PostgreSQL" : sqliteTarget(config.databaseUrl, config.dataDir).path;
+    // A SQLite file that exists before opening was kept from an earlier run (issue 22: the sandbox says so).
+    const existingDb = !isPg && dbPath !== ":memory:" && existsSync(dbPath);
+    // REDIS_URL: event wake-ups between processes over Redis pub/sub (PostgreSQL LISTEN/NOTIFY without it).
+    const store = await openStore(config.databaseUrl, config.dataDir, {
+      ...(config.redisUrl !== undefined ? { redisUrl: config.redisUrl } : {}),
+    });
     cleanups.push(() => store.close());
     await verifyVault(vault, store);
+    reportStart({ step: "database", path: dbPath, existing: isPg || existingDb });
 
     let appConfig = config;
     let installLookupTable: ((chain: Chain) => Promise<void>) | undefined;
@@ -99,6 +109,13 @@ async function main(): Promise<void> {
       const { startSandboxChain } = await import("./runtime/sandbox.js");
       const sandbox = await startSandboxChain(config, logger);
       cleanups.push(() => sandbox.localnet.close());
+      reportStart({ step: "localnet", rpcUrl: sandbox.localnet.rpcUrl });
+      if (existingDb) {
+        // Issue 22: a restart keeps the database but not the chain; one line says so (stderr, like the banner).
+        const notice = keptDatabaseNotice(dbPath);
+        process.stderr.write(`${notice}\n`);
+        reportStart({ step: "notice", message: notice });
+      }
       appConfig = sandbox.config;
       installLookupTable = sandbox.installLookupTable;
     }
@@ -132,6 +149,10 @@ async function main(): Promise<void> {
         clock: () => new Date(),
         owner: randomUUID(),
         allowPrivate: config.sandbox || config.webhookAllowPrivate,
+        // WEBHOOK_RETRY_DELAYS_MS / WEBHOOK_TIMEOUT_MS / WEBHOOK_LEASE_MARGIN_MS: shortened only by tests and soak runs.
+        ...(config.webhookRetryDelaysMs !== undefined ? { delays: config.webhookRetryDelaysMs } : {}),
+        timeoutMs: config.webhookTimeoutMs,
+        leaseMarginMs: config.webhookLeaseMarginMs,
         onError: (e) =>
           logger.warn({ err: { message: (e as Error).message } }, "webhook delivery pass failed"),
       }),
@@ -190,6 +211,7 @@ async function main(): Promise<void> {
     await app.listen({ port: config.port, host: config.host });
     // Issue 22: one human-readable line (the JSON log stays on stdout for machines).
     process.stderr.write(`${startBanner(config.host, config.port)}\n`);
+    reportStart({ step: "listening", url: serviceUrl(config.host, config.port) });
 
     let stopping = false;
     const stop = (signal: string): void => {

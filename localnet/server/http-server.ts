@@ -175,7 +175,7 @@ async function serveAdmin(
 
 /** Creates (not yet listening) the localnet HTTP server. `sleep` is tracked so close() can cancel waits. */
 export function createLocalnetServer(routes: ServerRoutes, sleep: (ms: number) => Promise<void>): Server {
-  return createServer((req, res) => {
+  const server = createServer((req, res) => {
     const path = (req.url ?? "/").split("?")[0]!;
     void (async () => {
       try {
@@ -207,6 +207,13 @@ export function createLocalnetServer(routes: ServerRoutes, sleep: (ms: number) =
       }
     })();
   });
+  // Clients pool keep-alive sockets and drop them after their own idle timer (about 4 s for fetch and
+  // web3.js). Node's server default (5 s) is close enough that a client stalled by a loaded machine sends
+  // on a socket the server has just closed ("fetch failed"); a much longer server idle leaves the closing
+  // to the client, as public RPC endpoints do.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  return server;
 }
 
 /**

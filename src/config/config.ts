@@ -77,6 +77,9 @@ export interface Config {
   // Issue 20: events retention and webhook URL policy (config/events.ts).
   readonly eventsRetentionDays: number;
   readonly webhookAllowPrivate: boolean;
+  readonly webhookRetryDelaysMs: readonly number[] | undefined;
+  readonly webhookTimeoutMs: number;
+  readonly webhookLeaseMarginMs: number;
   /** Timeouts, budgets, wallet cap, setup gate, metrics token, allowed hosts (config/hardening.ts). */
   readonly hardening: HardeningSettings;
 }

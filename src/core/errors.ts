@@ -186,6 +186,9 @@ export const TRADE_RULES = {
   insufficientQuoteReserves: "pool quote reserves cannot cover this sell",
   curveComplete: "bonding curve is complete",
   tokenBalanceTooLow: "wallet token balance is too low for this sell",
+  // GET /v1/quote (issue 22): the trade's fields in the query string, without a wallet.
+  quoteSide: "side must be buy or sell",
+  quotePercent: "a quote needs a token amount: percentage sells depend on a wallet's balance",
 } as const;
 
 /** The launch layer: routing a mint to its venue and checking the accounts read. */

@@ -1,6 +1,5 @@
 /** Builds the Fastify app from its dependencies; nothing here reads the environment or listens. */
 import { AsyncLocalStorage } from "node:async_hooks";
-import helmet from "@fastify/helmet";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifySchema } from "fastify";
@@ -28,6 +27,7 @@ import { installHardening, serverTimeouts, type RequestCounter } from "./hardeni
 import { setupRoutes } from "./setup.js";
 import { solRoutes } from "./sol.js";
 import { tradeRoutes } from "./trades.js";
+import { quoteRoutes } from "./quote.js";
 import { walletRoutes } from "./wallets.js";
 import { balanceRoutes } from "./balances.js";
 import { tokenRoutes } from "./tokens.js";
@@ -48,6 +48,7 @@ import type { StreamLimits } from "../domain/market/stream-session.js";
 import { createStreamMetrics, type StreamMetrics } from "../observability/stream-metrics.js";
 import { streamRoutes, withStreamPath } from "./stream.js";
 import type { Vault } from "../vault/index.js";
+import { installSecurityHeaders } from "./security-headers.js";
 
 export interface AppDeps {
   config: Config;
@@ -152,7 +153,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     onError: (e) =>
       app.log.error({ err: { message: (e as Error).message } }, "idempotency record not written"),
   });
-  await app.register(helmet, { contentSecurityPolicy: API_CSP });
+  installSecurityHeaders(app, { contentSecurityPolicy: API_CSP });
   await app.register(swagger, {
     openapi: {
       openapi: "3.0.3",
@@ -217,6 +218,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }
   watchRoutes(app, { warm });
   tradeRoutes(app, { ...deps, ...(warm !== undefined ? { venues: warm.venues } : {}) });
+  // Issue 22: quotes read (and warm) the trade's state the same way.
+  quoteRoutes(app, { ...deps, ...(warm !== undefined ? { venues: warm.venues } : {}) });
   cashbackRoutes(app, deps);
   solRoutes(app, deps);
   tokenRoutes(app, deps);

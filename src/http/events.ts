@@ -55,6 +55,8 @@ const pageSchema = {
 
 /** One SSE message. Events carry their id (the browser's Last-Event-ID); the gap notice does not. */
 function sseMessage(item: StreamItem): string {
+  // Sent once the stream's starting point is fixed: a client that acts on it misses nothing it causes.
+  if (item.kind === "ready") return ": connected\nretry: 1000\n\n";
   if (item.kind === "gap") {
     return `event: gap\ndata: ${JSON.stringify({ after: String(item.after), oldest_retained: item.oldest })}\n\n`;
   }
@@ -96,8 +98,7 @@ export function eventRoutes(
     req.raw.once("close", stop);
     closing.signal.addEventListener("abort", stop, { once: true });
     const heartbeat = setInterval(() => out.write(": heartbeat\n\n"), heartbeatMs);
-    // The first line flushes the headers at once, so the client knows it is connected.
-    out.write(": connected\nretry: 1000\n\n");
+    // The first line (`: connected`, the stream's `ready`) flushes the headers, so the client knows it is connected.
     void (async () => {
       try {
         for await (const item of streamEvents(deps.store, apiKeyId, q, signal, {

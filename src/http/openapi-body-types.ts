@@ -136,6 +136,16 @@ const QUERY_TYPES: Record<string, Json> = {
     kind: { type: "string", enum: [...EXECUTION_KINDS] },
     after: str,
   },
+  // Issue 22: the trade's fields as a quote's query (aliases and rules in the route's descriptions).
+  "GET /v1/quote": {
+    mint: str,
+    side: { type: "string", enum: ["buy", "sell"] },
+    amount: str,
+    denominated_in_sol: bool,
+    slippage: str,
+    slippage_bps: int,
+    pool: str,
+  },
   // Issue 20: long-poll and the events page.
   "GET /v1/executions/:id": { wait: int },
   "GET /v1/events": {

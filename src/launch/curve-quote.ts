@@ -94,9 +94,23 @@ export function computeCurveFeesBps(input: CurveFeeInputs): CurveFeesBps {
   return { protocolFeeBps, creatorFeeBps: input.hasCreator ? creatorFeeBps : 0n };
 }
 
-/** Protocol plus creator fee on `amount`, each rounded up on its own (two ceilings, as on chain). */
+/** The two fees a curve trade pays on `amount` (the lamports the curve itself moves), in lamports. */
+export interface CurveFeeParts {
+  /** Protocol fee (the program splits a buyback share off it; the trader pays it once). */
+  readonly protocol: bigint;
+  /** Creator fee (0 without a creator; credited to the trader's cashback on cashback coins). */
+  readonly creator: bigint;
+}
+
+/** Protocol and creator fee on `amount`, each rounded up on its own (two ceilings, as on chain). */
+export function curveFeeParts(amount: bigint, fees: CurveFeesBps): CurveFeeParts {
+  return { protocol: feeAmount(amount, fees.protocolFeeBps), creator: feeAmount(amount, fees.creatorFeeBps) };
+}
+
+/** Protocol plus creator fee on `amount`. */
 function curveFees(amount: bigint, fees: CurveFeesBps): bigint {
-  return feeAmount(amount, fees.protocolFeeBps) + feeAmount(amount, fees.creatorFeeBps);
+  const parts = curveFeeParts(amount, fees);
+  return parts.protocol + parts.creator;
 }
 
 /** Result of buy_exact_sol_in: tokens the program hands out and the lamports that reach the curve. */
@@ -152,8 +166,13 @@ export function buyTokensCost(amount: bigint, curve: CurveState, fees: CurveFees
  */
 export function sellSolOut(amount: bigint, curve: CurveState, fees: CurveFeesBps): bigint {
   if (amount === 0n || curve.virtualTokenReserves === 0n) return 0n;
-  const gross = (amount * curve.virtualQuoteReserves) / (curve.virtualTokenReserves + amount);
+  const gross = curveSellGross(amount, curve);
   return gross - curveFees(gross, fees);
+}
+
+/** Lamports that leave the curve for a sell of `amount` tokens, fees included: floor(n × vQ / (vT + n)) (D.3). */
+export function curveSellGross(amount: bigint, curve: CurveState): bigint {
+  return (amount * curve.virtualQuoteReserves) / (curve.virtualTokenReserves + amount);
 }
 
 /** pump-sdk getBuyTokenAmountFromSolAmount (an estimate, ≥ the on-chain buy_exact_sol_in result). */

@@ -64,13 +64,29 @@ export function computeSwapFeesBps(input: SwapFeeInputs): SwapFeesBps {
   return { ...rates, creatorFeeBps: input.hasCoinCreator ? rates.creatorFeeBps : 0n };
 }
 
-/** lp + protocol + creator fee on `amount`, each rounded up on its own. */
+/** The three fees a pool trade pays on `amount` (the pool's own quote amount), in lamports. */
+export interface SwapFeeParts {
+  /** LP fee (stays in the pool's quote vault). */
+  readonly lp: bigint;
+  /** Protocol fee (the program splits a buyback share off it; the trader pays it once). */
+  readonly protocol: bigint;
+  /** Coin-creator fee (0 without a coin creator). */
+  readonly creator: bigint;
+}
+
+/** lp, protocol and creator fee on `amount`, each rounded up on its own. */
+export function swapFeeParts(amount: bigint, fees: SwapFeesBps): SwapFeeParts {
+  return {
+    lp: feeAmount(amount, fees.lpFeeBps),
+    protocol: feeAmount(amount, fees.protocolFeeBps),
+    creator: feeAmount(amount, fees.creatorFeeBps),
+  };
+}
+
+/** lp + protocol + creator fee on `amount`. */
 function swapFees(amount: bigint, fees: SwapFeesBps): bigint {
-  return (
-    feeAmount(amount, fees.lpFeeBps) +
-    feeAmount(amount, fees.protocolFeeBps) +
-    feeAmount(amount, fees.creatorFeeBps)
-  );
+  const parts = swapFeeParts(amount, fees);
+  return parts.lp + parts.protocol + parts.creator;
 }
 
 /** buyBaseInput without slippage: quote the pool takes for exactly `base` tokens, and that plus fees. */

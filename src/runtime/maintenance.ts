@@ -59,6 +59,7 @@ export function startServiceMaintenance(deps: {
           const report = await reconcileOnce({
             store,
             rpc: deps.chain.rpc,
+            fills: deps.chain,
             owner,
             clock,
             graceMs: config.reconcileGraceMs,

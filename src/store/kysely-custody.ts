@@ -1,5 +1,5 @@
 /** The custody half of the Kysely store (both engines): keys, spend reservations, the activity log. */
-import { sql, type Kysely, type Selectable, type Updateable } from "kysely";
+import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from "kysely";
 import {
   SpendCapExceededError,
   type ActivityRecord,
@@ -7,7 +7,24 @@ import {
   type KeyRecord,
 } from "./custody-types.js";
 import { kyselyExecutions } from "./kysely-executions.js";
+import { compiledOnce } from "./compiled-once.js";
 import type { ActivityLogTable, ApiKeysTable, Database } from "./schema.js";
+
+/** The activity row's columns (all of them but the generated id), in the order of its insert. */
+const ACTIVITY_COLUMNS = [
+  "account_id",
+  "at",
+  "key_id",
+  "key_name",
+  "method",
+  "route",
+  "wallets",
+  "execution_id",
+  "status",
+  "rule",
+  "ip",
+] as const;
+type ActivityValues = { [K in (typeof ACTIVITY_COLUMNS)[number]]: Insertable<ActivityLogTable>[K] };
 
 const json = (v: string | null): unknown => (v === null ? null : (JSON.parse(v) as unknown));
 
@@ -85,9 +102,17 @@ export function kyselyCustody(
       .selectAll("k")
       .select("a.account_frozen as root_account_frozen");
 
+  // Every authenticated request looks its key up and most write an activity row: compiled once.
+  const keyByHash = compiledOnce(db, ["keyHash"], (a: { keyHash: string }) =>
+    keys(db).where("k.key_hash", "=", a.keyHash),
+  );
+  const activityInsert = compiledOnce(db, ACTIVITY_COLUMNS, (row: ActivityValues) =>
+    db.insertInto("activity_log").values(row),
+  );
+
   return {
     async findKeyByHash(keyHash) {
-      const r = await keys(db).where("k.key_hash", "=", keyHash).executeTakeFirst();
+      const r = (await keyByHash({ keyHash }))[0];
       return r === undefined ? undefined : toKey(r, r.root_account_frozen);
     },
 
@@ -182,22 +207,19 @@ export function kyselyCustody(
     },
 
     async insertActivity(a) {
-      await db
-        .insertInto("activity_log")
-        .values({
-          account_id: a.accountId,
-          at: a.at,
-          key_id: a.keyId,
-          key_name: a.keyName,
-          method: a.method,
-          route: a.route,
-          wallets: JSON.stringify(a.wallets),
-          execution_id: a.executionId,
-          status: a.status,
-          rule: a.rule,
-          ip: a.ip,
-        })
-        .execute();
+      await activityInsert({
+        account_id: a.accountId,
+        at: a.at,
+        key_id: a.keyId,
+        key_name: a.keyName,
+        method: a.method,
+        route: a.route,
+        wallets: JSON.stringify(a.wallets),
+        execution_id: a.executionId,
+        status: a.status,
+        rule: a.rule,
+        ip: a.ip,
+      });
     },
 
     async listActivity(q) {

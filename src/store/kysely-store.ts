@@ -8,6 +8,7 @@ import { isoNoZone, kyselyExecutions } from "./kysely-executions.js";
 import { kyselyIdempotency } from "./kysely-idempotency.js";
 import { kyselyRateCounters } from "./kysely-rate-counters.js";
 import type { ApiKeysTable, Database, WalletsTable } from "./schema.js";
+import { compiledOnce } from "./compiled-once.js";
 import {
   DuplicateWalletError,
   WalletLimitError,
@@ -41,6 +42,13 @@ function toWallet(r: Selectable<WalletsTable>): WalletRecord {
 export interface StoreEventOptions {
   /** Listens to other processes' events (PostgreSQL LISTEN) into the bus; returns its stop function. */
   listen?: (bus: WakeBus) => () => Promise<void>;
+  /**
+   * Tells other processes about this process's execution writes (Redis pub/sub); unset when the database does
+   * it itself (the PostgreSQL trigger's NOTIFY) or there is no other process (SQLite).
+   */
+  publish?: (apiKeyId: number | undefined) => void;
+  /** Closes what `publish` holds open. */
+  close?: () => Promise<void>;
 }
 
 /** Builds a Store over an open, migrated Kysely instance; `destroy` closes the pool/file. */
@@ -57,6 +65,18 @@ export function kyselyStore(
   const bus = createWakeBus();
   let stopListening: (() => Promise<void>) | undefined;
   const listen = eventOptions.listen;
+  const publish = eventOptions.publish;
+  // This process's own writes: wake local readers, and tell the other processes when a publisher is set.
+  const writesBus: WakeBus =
+    publish === undefined
+      ? bus
+      : {
+          on: (l) => bus.on(l),
+          emit(apiKeyId) {
+            bus.emit(apiKeyId);
+            publish(apiKeyId);
+          },
+        };
   const events = kyselyEvents(
     db,
     dialect,
@@ -83,6 +103,18 @@ export function kyselyStore(
       .where("is_default", "=", 1)
       .execute();
   }
+
+  // Every trade naming its wallet looks it up: compiled once (findKeyWallet's query, outside a transaction).
+  const walletOfKey = compiledOnce(
+    db,
+    ["apiKeyId", "publicKey"],
+    (a: { apiKeyId: number; publicKey: string }) =>
+      db
+        .selectFrom("wallets")
+        .selectAll()
+        .where("api_key_id", "=", a.apiKeyId)
+        .where("public_key", "=", a.publicKey),
+  );
 
   // One key's wallet by public key; inside a transaction pass `trx` so the read sees the key's lock.
   function findKeyWallet(
@@ -132,7 +164,7 @@ export function kyselyStore(
 
   const store: Store = {
     dialect,
-    ...wakingExecutionWrites(kyselyExecutions(db, dialect, clock, executionWriter), bus),
+    ...wakingExecutionWrites(kyselyExecutions(db, dialect, clock, executionWriter), writesBus),
     ...events,
     ...kyselyWebhooks(db, dialect),
     ...kyselyIdempotency(db),
@@ -189,7 +221,7 @@ export function kyselyStore(
     },
 
     async findWallet(apiKeyId, publicKey) {
-      const r = await findKeyWallet(db, apiKeyId, publicKey);
+      const r = (await walletOfKey({ apiKeyId, publicKey }))[0];
       return r === undefined ? undefined : toWallet(r);
     },
 
@@ -321,6 +353,7 @@ export function kyselyStore(
 
     async close() {
       if (stopListening !== undefined) await stopListening();
+      if (eventOptions.close !== undefined) await eventOptions.close();
       await db.destroy();
     },
   };

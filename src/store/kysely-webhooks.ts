@@ -1,5 +1,6 @@
 /** The webhooks half of the Kysely store: endpoints, deliveries, and the delivery lease. */
 import type { ExpressionBuilder, Kysely, Selectable } from "kysely";
+import { compiledOnce } from "./compiled-once.js";
 import type { Database, WebhookDeliveriesTable, WebhooksTable } from "./schema.js";
 import type { DeliveryRecord, DeliveryStatus, WebhookRecord, WebhookStore } from "./webhook-types.js";
 
@@ -42,6 +43,10 @@ function toDelivery(r: Selectable<WebhookDeliveriesTable>): DeliveryRecord {
 
 /** The webhook methods over an open Kysely instance. */
 export function kyselyWebhooks(db: Kysely<Database>, dialect: "sqlite" | "postgres"): WebhookStore {
+  // The webhook worker lists the enabled endpoints on every event (each trade makes one): compiled once.
+  const enabledWebhooks = compiledOnce(db, ["disabled"], (a: { disabled: number }) =>
+    db.selectFrom("webhooks").selectAll().where("disabled", "=", a.disabled),
+  );
   return {
     async insertWebhook(w) {
       const row = await db
@@ -107,7 +112,7 @@ export function kyselyWebhooks(db: Kysely<Database>, dialect: "sqlite" | "postgr
     },
 
     async listEnabledWebhooks() {
-      const rows = await db.selectFrom("webhooks").selectAll().where("disabled", "=", 0).execute();
+      const rows = await enabledWebhooks({ disabled: 0 });
       return rows.map(toWebhook);
     },
 

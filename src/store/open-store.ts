@@ -7,6 +7,7 @@ import pg from "pg";
 import { pgExecutionWriter, sqliteExecutionWriter, type ExecutionWriter } from "./execution-statements.js";
 import { kyselyStore, type StoreEventOptions } from "./kysely-store.js";
 import { startPgListener } from "./pg-listen.js";
+import { redisWake } from "./redis-wake.js";
 import { migrationProvider } from "./migrations.js";
 import { isExecutionOutcomeWrite, withCachedStatements } from "./sqlite-statements.js";
 import type { Database } from "./schema.js";
@@ -18,6 +19,11 @@ export interface OpenStoreOptions {
   pgSchema?: string;
   /** PostgreSQL pool size. Default 10. */
   pgPoolSize?: number;
+  /**
+   * REDIS_URL: with PostgreSQL, event wake-ups between processes go through Redis pub/sub instead of
+   * LISTEN/NOTIFY (issue 20). Ignored with SQLite (one process: the in-process bus is all there is).
+   */
+  redisUrl?: string;
 }
 
 /**
@@ -89,14 +95,24 @@ export async function openStore(
     // test) in another schema of the same database would make it skip creating its own and then fail.
     migrationTableSchema = await currentSchema(pool);
     const listenSchema = migrationTableSchema;
-    eventOptions = {
-      listen: (bus) =>
-        startPgListener(bus, {
-          connectionString: databaseUrl,
-          schema: listenSchema,
-          ...(schema !== undefined ? { clientOptions: `-c search_path=${schema}` } : {}),
-        }),
-    };
+    if (options.redisUrl !== undefined) {
+      // The namespace: this database and schema, as the NOTIFY payload's schema keeps deployments apart.
+      const wake = redisWake(options.redisUrl, `${new URL(databaseUrl).pathname.slice(1)}/${listenSchema}`);
+      eventOptions = {
+        listen: (bus) => wake.listen(bus),
+        publish: (k) => wake.publish(k),
+        close: () => wake.close(),
+      };
+    } else {
+      eventOptions = {
+        listen: (bus) =>
+          startPgListener(bus, {
+            connectionString: databaseUrl,
+            schema: listenSchema,
+            ...(schema !== undefined ? { clientOptions: `-c search_path=${schema}` } : {}),
+          }),
+      };
+    }
   } else {
     const { path, synchronous } = sqliteTarget(databaseUrl, dataDir);
     if (path !== ":memory:") ensurePrivateFile(path);

@@ -59,6 +59,9 @@ describe("per-key budgets", () => {
     // Without a chain the first check answers 503; the second is refused before it reaches the handler.
     expect((await post(t, "/v1/cashback/check", a.apiKey, body)).statusCode).toBe(503);
     expect((await post(t, "/v1/cashback/check", a.apiKey, body)).statusCode).toBe(429);
+    // GET /v1/quote (issue 22) reads the chain too: it spends the checks budget, not the reads budget.
+    expect((await get(t, `/v1/quote?mint=${a.wallet}&side=buy&amount=1`, a.apiKey)).statusCode).toBe(429);
+    expect((await get(t, "/v1/wallets", a.apiKey)).statusCode).toBe(200);
     const ip = nextTestIp();
     const health = () => t.app.inject({ method: "GET", url: "/healthz", remoteAddress: ip });
     expect((await health()).statusCode).toBe(200);

@@ -1,4 +1,4 @@
-/** @fastify/helmet: the usual security headers on API responses, and a policy of its own for /docs. */
+/** helmet (src/http/security-headers.ts): the usual security headers on API responses, and a policy of its own for /docs. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp, type TestApp } from "../helpers/app.js";
 

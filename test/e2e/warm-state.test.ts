@@ -52,6 +52,33 @@ describe("warm venue state", () => {
     expect(warm.state_slot).toBeGreaterThanOrEqual(first.state_slot);
   });
 
+  it("GET /v1/quote (issue 22): one read, the mint watched, then answered from warm state with no call", async () => {
+    const { apiKey } = await e2e.setup({ sol: 0n });
+    const { mint } = e2e.localnet.admin.createToken();
+    const url = `/v1/quote?mint=${mint}&side=buy&amount=0.1`;
+    const quote = async () => {
+      const res = await e2e.get(apiKey, url);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json<{ state_source: string; tokens_out: string }>();
+    };
+    e2e.reset();
+    const first = await quote();
+    expect(first.state_source).toBe("read");
+    expect(e2e.roundTrips()).toEqual({ "rpc.getMultipleAccounts": 1 });
+    expect(await watched(apiKey)).toContain(mint);
+    let last = first;
+    await until(async () => {
+      last = await quote();
+      return last.state_source === "cache";
+    }, "a quote on warm state");
+    e2e.reset();
+    const warm = await quote();
+    expect(warm.state_source).toBe("cache");
+    expect(e2e.roundTrips()).toEqual({});
+    // Nothing traded in between: the same state, the same quote.
+    expect(warm.tokens_out).toBe(first.tokens_out);
+  });
+
   it("POST /v1/watch answers once live; the first trade is then warm; GET lists, DELETE stops", async () => {
     const { apiKey } = await e2e.setup();
     const { mint } = e2e.localnet.admin.createToken();

@@ -22,6 +22,7 @@ import { createLookupTableAddress, installCreateLookupTable } from "../../src/do
 import { SYSTEM_ACCOUNT_RENT_EXEMPT_MINIMUM } from "../../src/domain/sol/reserve.js";
 import { associatedTokenAddress, LAUNCH_GLOBAL } from "../../src/launch/programs.js";
 import type { FetchLike } from "../../src/chain/json-rpc.js";
+import type { RateLimiter } from "../../src/http/rate-limiters.js";
 import type { Store } from "../../src/store/index.js";
 import type { Vault } from "../../src/vault/index.js";
 import { buildTestApp } from "./app.js";
@@ -40,6 +41,8 @@ export interface E2eOptions {
    * subscription's notification can arrive.
    */
   warm?: boolean;
+  /** The setup limiter (default: the store's one call per IP every 5 s). */
+  rateLimiter?: RateLimiter;
 }
 
 export interface E2e {
@@ -99,6 +102,7 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
     ...(options.logger !== undefined ? { logger: options.logger } : {}),
     ...(options.databaseUrl !== undefined ? { databaseUrl: options.databaseUrl } : {}),
     ...(options.pgSchema !== undefined ? { pgSchema: options.pgSchema } : {}),
+    ...(options.rateLimiter !== undefined ? { rateLimiter: options.rateLimiter } : {}),
   });
   const connection = new Connection(localnet.rpcUrl, "confirmed");
 

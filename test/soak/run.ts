@@ -2,7 +2,7 @@
  * `npm run soak`: the fault and load suite of issue 9 at full size; prints each scenario's figures as
  * Markdown (the tables of docs/reliability.md) and exits 1 when a goal was not met.
  *
- *   npm run soak                      # all four scenarios, full size
+ *   npm run soak                      # all seven scenarios, full size ((e)-(g): issue 20's events)
  *   npm run soak -- --short           # the small sizes of the npm test form
  *   npm run soak -- --only a,d        # some scenarios
  *   npm run soak -- --processes 2     # two service processes for (a) and (b)
@@ -14,7 +14,7 @@
 import { writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { toMarkdown, unmet } from "./figures.js";
-import { FULL, runSoak, SHORT, type ScenarioId } from "./suite.js";
+import { FULL, runSoak, SCENARIOS, SHORT, type ScenarioId } from "./suite.js";
 
 function argValue(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -24,7 +24,7 @@ function argValue(name: string): string | undefined {
 const only = argValue("only")
   ?.split(",")
   .map((s) => s.trim())
-  .filter((s): s is ScenarioId => ["a", "b", "c", "d"].includes(s));
+  .filter((s): s is ScenarioId => (SCENARIOS as readonly string[]).includes(s));
 const database = process.env.TEST_DATABASE_URL ? "postgres" : "sqlite";
 const redisUrl = process.env.TEST_REDIS_URL || undefined;
 const started = new Date();
@@ -39,6 +39,7 @@ const reports = await runSoak({
     ? { serviceEnv: { RPC_TIMEOUT_MS: argValue("rpc-timeout-ms")! } }
     : {}),
   log: (line) => process.stderr.write(`${line}\n`),
+  onReport: (r) => process.stderr.write(`${toMarkdown([r])}\n`),
 });
 const seconds = (performance.now() - t0) / 1000;
 console.log(

@@ -1,7 +1,8 @@
 /**
  * Short form of the soak suite (`npm run soak` runs the full one): a few hundred trades through a service
  * process against a localnet process — load, 30 % read faults, sends that never land, kill -9 and
- * restart. Every figure with a goal must meet it. PostgreSQL when TEST_DATABASE_URL is set, else SQLite.
+ * restart; issue 20's events and webhooks (200 executions, seconds of downtime). Every figure with a goal
+ * must meet it. PostgreSQL when TEST_DATABASE_URL is set, else SQLite.
  */
 import { describe, expect, it } from "vitest";
 import { TEST_DATABASE_URL, TEST_REDIS_URL } from "../helpers/pg.js";
@@ -24,6 +25,8 @@ describe("soak (short form)", () => {
     { name: "load and 30 % read faults", only: ["a", "b"] as ScenarioId[] },
     { name: "sends that never land", only: ["c"] as ScenarioId[] },
     { name: "kill -9 with trades in flight", only: ["d"] as ScenarioId[] },
+    // Issue 20: streams on both processes, failing / down webhook receivers, kill -9 with deliveries pending.
+    { name: "execution events and webhooks", only: ["e", "f", "g"] as ScenarioId[] },
   ])(
     "$name: every goal met",
     async ({ only }) => {

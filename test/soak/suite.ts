@@ -11,6 +11,8 @@ import {
   prepareTraders,
   readFaultScenario,
 } from "./scenarios.js";
+import { eventLoadScenario } from "./event-load.js";
+import { webhookFaultScenario, webhookKillScenario } from "./webhook-scenarios.js";
 
 /** Sizes of one soak run. */
 export interface SoakSizes {
@@ -19,6 +21,12 @@ export interface SoakSizes {
   /** `slackMs`: how far past CONFIRM_TIMEOUT_MS an answer may come and still count as bounded. */
   neverLand: { trades: number; concurrency: number; slackMs: number };
   kill: { trades: number; killAfterRelaySends: number };
+  /** Issue 20: (e) executions with streams on every process, (f) failing and down receivers, (g) kill -9. */
+  events: { executions: number; concurrency: number; accounts: number };
+  hooks: { executions: number; concurrency: number; downMs: number; failShare: number };
+  hookKill: { executions: number; concurrency: number; answerDelayMs: number; killAfterShare: number };
+  /** WEBHOOK_RETRY_DELAYS_MS of the events cluster: retries outlast `hooks.downMs`. */
+  retryDelaysMs: number[];
 }
 
 /** The issue's figures: 10,000 trades at 64 across 20 wallets; the fault scenarios smaller. */
@@ -27,6 +35,11 @@ export const FULL: SoakSizes = {
   readFaults: { trades: 2_000, concurrency: 32 },
   neverLand: { trades: 200, concurrency: 64, slackMs: 2_000 },
   kill: { trades: 100, killAfterRelaySends: 30 },
+  events: { executions: 10_000, concurrency: 32, accounts: 2 },
+  hooks: { executions: 1_000, concurrency: 16, downMs: 120_000, failShare: 0.5 },
+  hookKill: { executions: 300, concurrency: 16, answerDelayMs: 300, killAfterShare: 0.3 },
+  // 216 s of retries in all (25 of them): past the 2-minute outage, and 2^-26 odds of 26 straight failures at 50 %.
+  retryDelaysMs: [1_000, 2_000, 3_000, 5_000, 5_000, ...Array<number>(20).fill(10_000)],
 };
 
 /** A few hundred trades in all: the form inside `npm test`. */
@@ -36,10 +49,17 @@ export const SHORT: SoakSizes = {
   // Generous: inside a busy `npm test` the property checked is "no request hangs", not a speed.
   neverLand: { trades: 16, concurrency: 16, slackMs: 15_000 },
   kill: { trades: 40, killAfterRelaySends: 12 },
+  events: { executions: 200, concurrency: 16, accounts: 2 },
+  hooks: { executions: 20, concurrency: 8, downMs: 3_000, failShare: 0.5 },
+  hookKill: { executions: 15, concurrency: 8, answerDelayMs: 200, killAfterShare: 0.3 },
+  retryDelaysMs: [100, 200, 300, ...Array<number>(22).fill(500)],
 };
 
 /** Scenario letters. */
-export type ScenarioId = "a" | "b" | "c" | "d";
+export type ScenarioId = "a" | "b" | "c" | "d" | "e" | "f" | "g";
+
+/** Every scenario letter, in order. */
+export const SCENARIOS: readonly ScenarioId[] = ["a", "b", "c", "d", "e", "f", "g"];
 
 /** Options of `runSoak`. */
 export interface SoakOptions {
@@ -53,6 +73,8 @@ export interface SoakOptions {
   serviceEnv?: Record<string, string>;
   /** Progress lines. */
   log?: (line: string) => void;
+  /** Each scenario's report as soon as it is done (a long run keeps what it measured if a later one fails). */
+  onReport?: (report: ScenarioReport) => void;
 }
 
 const CONFIRM_TIMEOUT_MS = 3_000;
@@ -77,6 +99,11 @@ export async function runSoak(o: SoakOptions): Promise<ScenarioReport[]> {
     ...(o.redisUrl !== undefined ? { redisUrl: o.redisUrl } : {}),
   };
   const reports: ScenarioReport[] = [];
+  const push = reports.push.bind(reports);
+  reports.push = (...items: ScenarioReport[]): number => {
+    items.forEach((r) => o.onReport?.(r));
+    return push(...items);
+  };
   const s = o.sizes;
 
   if (want("a") || want("b")) {
@@ -122,6 +149,35 @@ export async function runSoak(o: SoakOptions): Promise<ScenarioReport[]> {
       log(`(d) kill -9 with ${s.kill.trades} trades in flight…`);
       reports.push(await killScenario(cluster, traders, { ...s.kill, settleTimeoutMs: 60_000 }));
     });
+  }
+  if (want("e") || want("f") || want("g")) {
+    // Issue 20: two processes on PostgreSQL (one on SQLite, which is one process by design); webhook timing short.
+    const env = {
+      WEBHOOK_ALLOW_PRIVATE: "true",
+      WEBHOOK_RETRY_DELAYS_MS: s.retryDelaysMs.join(","),
+      WEBHOOK_TIMEOUT_MS: "5000",
+      WEBHOOK_LEASE_MARGIN_MS: "2000",
+    };
+    const processes = o.database === "postgres" ? 2 : 1;
+    const settleTimeoutMs = Math.max(60_000, s.hooks.downMs + 60_000);
+    await withCluster(
+      { ...base, processes, slotMs: 100, serviceEnv: { ...common, ...env } },
+      async (cluster) => {
+        if (want("e")) {
+          log(`(e) ${s.events.executions} executions over ${processes} process(es), streams on each…`);
+          reports.push(await eventLoadScenario(cluster, { ...s.events, settleTimeoutMs }));
+        }
+        if (want("f")) {
+          log(`(f) webhooks: failing receiver, receiver down ${s.hooks.downMs / 1000} s…`);
+          reports.push(await webhookFaultScenario(cluster, { ...s.hooks, settleTimeoutMs }));
+        }
+        // Last: it kills every process of the cluster.
+        if (want("g")) {
+          log(`(g) kill -9 of the processes holding pending deliveries…`);
+          reports.push(await webhookKillScenario(cluster, { ...s.hookKill, settleTimeoutMs }));
+        }
+      },
+    );
   }
   return reports;
 }

@@ -1,6 +1,7 @@
 /** The context every command runs in: output mode, the config (file, environment, global options), a client. */
 import { LaserTrade } from "@lasertrade/client";
 import { configPath, loadConfig, type CliConfig } from "./config-file.js";
+import { followExecution } from "./follow.js";
 import { withProgress } from "./progress.js";
 import { EXIT, exitCodeOf, phaseLines, sentTransactions, unconfirmedLine } from "./outcome.js";
 import { describe, explorerLink, MAINNET_EXPLORER, toJson } from "./render.js";
@@ -39,6 +40,13 @@ export class Context {
     process.stdout.write(`${describe(value, (sig) => explorerLink(template ?? MAINNET_EXPLORER, sig))}\n`);
   }
 
+  /** Follows the next execution of the key on the events stream, showing each phase; returns the stop function. */
+  private followPhases(client: LaserTrade, update: (phase: string) => void): () => void {
+    const abort = new AbortController();
+    void followExecution(client, {}, (text) => update(text), abort.signal);
+    return () => abort.abort();
+  }
+
   /**
    * Runs an execution with the progress line (TTY only, never with --json), prints its result, and says plainly
    * when it was sent but did not land in the wait (exit code 3, see outcome.ts); never "done" for that.
@@ -57,6 +65,8 @@ export class Context {
           () => call(client),
           process.stderr,
           (r, s) => phaseLines(r, confirm, s),
+          // Issue 20: while it waits to land, the events stream tells the phases reached so far.
+          confirm ? (update) => this.followPhases(client, update) : undefined,
         )
       : await call(client);
     await this.print(result);

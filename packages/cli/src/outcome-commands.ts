@@ -1,4 +1,7 @@
-/** Issue 22's commands: `status` (one execution), `balance` (a wallet's SOL and tokens), the delink guard. */
+/**
+ * Issue 22's commands: `status` (one execution), `balance` (a wallet's SOL and tokens), `quote` (a trade's price
+ * without a wallet), the delink guard.
+ */
 import { createInterface } from "node:readline/promises";
 import type { Command } from "commander";
 import type { LaserTrade } from "@lasertrade/client";
@@ -30,7 +33,7 @@ export async function guardDelink(client: LaserTrade, pk: string): Promise<void>
     throw new Error("not delinked (pass --yes to delink a wallet that holds SOL or tokens)");
 }
 
-/** Adds `status` and `balance`. */
+/** Adds `status`, `balance` and `quote`. */
 export function outcomeCommands(program: Command, ctx: () => Context): void {
   program
     .command("status <id_or_signature>")
@@ -57,5 +60,30 @@ export function outcomeCommands(program: Command, ctx: () => Context): void {
       const wallet = pk ?? (await client.wallets.list()).find((w) => w.is_default)?.public_key;
       if (wallet === undefined) throw new Error("this key has no wallet");
       await c.print(await client.wallets.balances(wallet));
+    });
+
+  program
+    .command("quote <mint> <side> <amount>")
+    .description(
+      "price a buy (<amount> SOL, or token units with --tokens) or a sell (<amount> token units) without trading",
+    )
+    .option("--tokens", "a buy's amount is token atomic units, not SOL")
+    .option("--slippage <percent>", "slippage percent of the bounds (default 2)")
+    .option("--pool <address>", "quote on this launchswap pool")
+    .action(async (mint: string, side: string, amount: string, o: Opts) => {
+      // The service answers any other side with its own 400; saying it here saves the round trip.
+      if (side !== "buy" && side !== "sell") throw new Error("side must be buy or sell");
+      const c = ctx();
+      const client = await c.client();
+      await c.print(
+        await client.trades.quote({
+          mint,
+          side,
+          amount,
+          ...(o.tokens === true ? { denominated_in_sol: false } : {}),
+          ...(typeof o.slippage === "string" ? { slippage: o.slippage } : {}),
+          ...(typeof o.pool === "string" ? { pool: o.pool } : {}),
+        }),
+      );
     });
 }

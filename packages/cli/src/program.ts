@@ -92,10 +92,25 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
   const wallets = program.command("wallets").description("list and manage the key's wallets");
   wallets
     .command("list", { isDefault: true })
-    .description("list the wallets (default)")
-    .action(async () => {
+    .description("list the wallets (default): every page, or one page with --limit [--after <id>]")
+    .option("--limit <n>", "one page of at most n wallets (1 to 1000)")
+    .option("--after <id>", "with --limit: the page after this wallet id (printed under the page)")
+    .option("--page-size <n>", "wallets per request while fetching every page", "200")
+    .action(async (o: Opts) => {
       const c = ctx();
-      await c.print(await (await c.client()).wallets.list());
+      const client = await c.client();
+      // Issue 23: the list is paged; without --limit every page is fetched.
+      if (o.limit === undefined) {
+        await c.print(await client.wallets.listAll({ pageSize: Number(o.pageSize) }));
+        return;
+      }
+      const after = o.after !== undefined ? { after: Number(o.after) } : {};
+      const page = await client.wallets.page({ limit: Number(o.limit), ...after });
+      await c.print(page.wallets);
+      if (page.next_after !== null)
+        process.stderr.write(
+          `more wallets: lasertrade wallets list --limit ${String(o.limit)} --after ${page.next_after}\n`,
+        );
     });
   wallets
     .command("create")

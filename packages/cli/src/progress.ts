@@ -12,14 +12,22 @@ export async function withProgress<T>(
   work: () => Promise<T>,
   out: NodeJS.WriteStream = process.stderr,
   finish?: (result: T, seconds: number) => string[],
+  /** Starts following the work's phases (issue 20: the events stream); `update` sets the phase shown; returns stop. */
+  follow?: (update: (phase: string) => void) => () => void,
 ): Promise<T> {
   if (out.isTTY !== true) return work();
   const start = Date.now();
   const seconds = () => `${((Date.now() - start) / 1000).toFixed(1)}s`;
   let frame = 0;
-  const draw = () => out.write(`\r\x1b[2K${FRAMES[frame++ % FRAMES.length]} ${label} ${seconds()}`);
+  let phase = "";
+  const draw = () =>
+    out.write(`\r\x1b[2K${FRAMES[frame++ % FRAMES.length]} ${label}${phase && `: ${phase}`} ${seconds()}`);
   draw();
   const timer = setInterval(draw, FRAME_MS);
+  const stopFollowing = follow?.((p) => {
+    phase = p;
+    draw();
+  });
   try {
     const result = await work();
     const lines = finish?.(result, (Date.now() - start) / 1000) ?? [];
@@ -31,5 +39,6 @@ export async function withProgress<T>(
     throw e;
   } finally {
     clearInterval(timer);
+    stopFollowing?.();
   }
 }

@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { LaserTrade, LaserTradeError } from "@lasertrade/client";
 import { configPath, loadConfig, saveConfig } from "./config-file.js";
 import { customClusterExplorer, describe, toJson } from "./render.js";
+import { followStart, refuseBusyPorts } from "./sandbox-start.js";
 
 const FUNDING_LAMPORTS = 10_000_000_000n;
 const START_TIMEOUT_MS = 120_000;
@@ -48,26 +49,6 @@ async function jsonPost(url: string, body: unknown): Promise<unknown> {
   return JSON.parse(text) as unknown;
 }
 
-/** Polls /healthz until it answers or the service process ends. */
-async function waitHealthy(baseUrl: string, exited: () => boolean, logFile: string): Promise<void> {
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  while (Date.now() < deadline) {
-    if (exited()) {
-      const tail = readFileSync(logFile, "utf8").split("\n").slice(-15).join("\n");
-      throw new Error(`the service exited during start-up; last lines of ${logFile}:\n${tail}`);
-    }
-    const ok = await fetch(`${baseUrl}/healthz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(
-    `the service did not answer on ${baseUrl} within ${START_TIMEOUT_MS / 1000} s (log: ${logFile})`,
-  );
-}
-
 /** A stored key that still works on this service, else a new one from setup (stored, mode 0600). */
 async function workingClient(baseUrl: string, path: string, explorer: string): Promise<LaserTrade> {
   const stored = await loadConfig(path).catch(() => undefined);
@@ -90,10 +71,15 @@ async function workingClient(baseUrl: string, path: string, explorer: string): P
 /** Starts the sandbox and resolves when it has been stopped (Ctrl-C or SIGTERM). */
 export async function runSandbox(o: SandboxOptions): Promise<void> {
   const root = serviceRoot();
+  // Issue 22: a busy port is refused before anything starts (the service would fail to bind while another
+  // instance answered in its place).
+  await refuseBusyPorts({ host: o.env.HOST ?? "127.0.0.1", port: o.port, localnetPort: o.localnetPort });
   const dataDir = resolve(root, o.env.DATA_DIR ?? "data");
   mkdirSync(dataDir, { recursive: true });
   const logFile = join(dataDir, "sandbox.log");
   const log = openSync(logFile, "a");
+  const print = (line: string) => process.stderr.write(`${line}\n`);
+  print(`starting the sandbox service (log: ${logFile})`);
   const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
     cwd: root,
     env: {
@@ -103,7 +89,8 @@ export async function runSandbox(o: SandboxOptions): Promise<void> {
       PORT: String(o.port),
       LOCALNET_PORT: String(o.localnetPort),
     },
-    stdio: ["ignore", log, log],
+    // The IPC channel carries the service's start-up steps (src/runtime/start-progress.ts).
+    stdio: ["ignore", log, log, "ipc"],
     // Its own process group: Ctrl-C reaches only this CLI, which forwards one SIGINT (a second signal would
     // make the service exit at once instead of closing cleanly).
     detached: true,
@@ -126,7 +113,9 @@ export async function runSandbox(o: SandboxOptions): Promise<void> {
   try {
     const baseUrl = `http://127.0.0.1:${o.port}`;
     const rpcUrl = `http://127.0.0.1:${o.localnetPort}`;
-    await waitHealthy(baseUrl, () => exitCode !== undefined, logFile);
+    await followStart(child, { logFile, timeoutMs: START_TIMEOUT_MS, print });
+    // The channel is only for start-up; closed, it no longer keeps either process's event loop alive.
+    if (child.connected) child.disconnect();
     const path = configPath(o.env);
     const client = await workingClient(baseUrl, path, customClusterExplorer(rpcUrl));
     const wallets = await client.wallets.list();

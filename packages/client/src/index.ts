@@ -19,3 +19,4 @@ export {
   type WebSocketLike,
 } from "./stream.js";
 export type { ExecutionEvent, EventsOptions, EventsQuery } from "./events.js";
+export { nextAfterFromLink, type WalletPage } from "./wallet-pages.js";

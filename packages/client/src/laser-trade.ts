@@ -7,6 +7,7 @@ import { parseBody } from "./json.js";
 import { DEFAULT_RETRY, READ_ONLY_HEADER, retryingFetch, type RetryOptions } from "./retry.js";
 import type * as T from "./types.js";
 import { MarketStream, type StreamOptions } from "./stream.js";
+import { collect, everyWallet, walletPage, type WalletPage } from "./wallet-pages.js";
 import {
   eventStream,
   type EventsOptions,
@@ -124,8 +125,17 @@ export class LaserTrade {
     /** Imports a wallet from a base58 64-byte secret key or 32-byte seed. */
     import: (input: T.ImportWalletInput): Promise<T.Wallet> =>
       unwrap(this.http.POST("/v1/wallets/import", { body: input, parseAs: "text" })),
-    /** The key's wallets, oldest first (public metadata only). */
-    list: (): Promise<T.Wallet[]> => unwrap(this.http.GET("/v1/wallets", { parseAs: "text" })),
+    /** The key's wallets, oldest first (public metadata only): all, or `limit` after the wallet id `after`. */
+    list: (query: { limit?: number; after?: number } = {}): Promise<T.Wallet[]> =>
+      unwrap(this.http.GET("/v1/wallets", { params: { query }, parseAs: "text" })),
+    /** One page of wallets and the `after` of the next one (from the Link header; null on the last page). */
+    page: (query: { limit: number; after?: number }): Promise<WalletPage<T.Wallet>> =>
+      walletPage(unwrap, this.http.GET("/v1/wallets", { params: { query }, parseAs: "text" })),
+    /** Every wallet, `pageSize` (default 200) per request: `for await (const w of client.wallets.iterate())`. */
+    iterate: (o: { pageSize?: number } = {}): AsyncGenerator<T.Wallet, void, undefined> =>
+      everyWallet((q) => this.wallets.page(q), o.pageSize),
+    /** Every wallet of the key, following the pages (issue 23). */
+    listAll: (o: { pageSize?: number } = {}): Promise<T.Wallet[]> => collect(this.wallets.iterate(o)),
     /** Makes a wallet the key's default. */
     setDefault: (publicKey: string): Promise<T.Wallet> =>
       unwrap(
@@ -162,6 +172,20 @@ export class LaserTrade {
           ...this.exec(options),
         }),
       );
+    },
+    /**
+     * Prices a buy or sell without a wallet (GET /v1/quote): venue, tokens and lamports in and out, slippage
+     * bounds, each fee and the price impact. `amount` as in buy/sell: SOL for a buy (bigint: lamports) unless
+     * denominated_in_sol is false, token atomic units for a sell (no percentages: they need a wallet).
+     */
+    quote: (input: T.QuoteInput): Promise<T.QuoteResult> => {
+      const inSol = input.side === "buy" && input.denominated_in_sol !== false;
+      const query = defined({
+        ...input,
+        amount: inSol ? solText(input.amount) : unitsText(input.amount),
+        slippage: optional(input.slippage, String),
+      });
+      return unwrap(this.http.GET("/v1/quote", { params: { query }, parseAs: "text" }));
     },
     /** Sells a token: `amount` in token atomic units, or a percentage text such as "100%". */
     sell: (input: T.SellInput, options: T.CallOptions = {}): Promise<T.TradeResult> =>

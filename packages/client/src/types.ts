@@ -35,6 +35,17 @@ export type BuyInput = WithAmounts<Omit<TradeBody, "action">, "amount">;
 /** A sell: `amount` is token atomic units, or a percentage text such as "50%". */
 export type SellInput = WithAmounts<Omit<TradeBody, "action" | "denominated_in_sol">, "amount">;
 export type TradeResult = Ok<"/v1/trades/execute", "post">;
+/** A quote (issue 22): `amount` as a trade's; `slippage` percent (number or text). */
+export type QuoteInput = {
+  mint: string;
+  side: "buy" | "sell";
+  amount: Amount;
+  denominated_in_sol?: boolean;
+  slippage?: string | number;
+  slippage_bps?: number;
+  pool?: string;
+};
+export type QuoteResult = Ok<"/v1/quote", "get">;
 
 /** Token creation: `initial_buy` is SOL (a bigint is lamports). */
 export type CreateTokenInput = WithAmounts<Body<"/v1/laser/create", "post">, "initial_buy">;

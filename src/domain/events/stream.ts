@@ -31,9 +31,14 @@ export async function eventsPage(store: EventsReader, apiKeyId: number, q: Event
   };
 }
 
-/** What the stream yields: an event, or the notice that events after the cursor were purged. */
+/**
+ * What the stream yields: `ready` once its starting point is fixed (events written after it are delivered), an
+ * event, or the notice that events after the cursor were purged.
+ */
 export type StreamItem =
-  { kind: "event"; event: EventView } | { kind: "gap"; after: number; oldest: number | null };
+  | { kind: "ready" }
+  | { kind: "event"; event: EventView }
+  | { kind: "gap"; after: number; oldest: number | null };
 
 /** Options of `streamEvents`. */
 export interface StreamOptions {
@@ -60,6 +65,8 @@ export async function* streamEvents(
   try {
     const bounds = await store.eventBounds(apiKeyId);
     let cursor = q.after ?? bounds.last;
+    // Only now may a client that opened without a cursor count on seeing what it causes next.
+    yield { kind: "ready" };
     if (q.after !== undefined && isGap(bounds, q.after)) {
       yield { kind: "gap", after: q.after, oldest: bounds.oldest };
     }

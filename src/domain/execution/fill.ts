@@ -1,6 +1,8 @@
 /** Issue 22: reads the fill of a confirmed transaction (one getTransaction) for its response and record. */
 import type { Chain } from "../../chain/chain.js";
 import { fillOf, type Fill } from "../../chain/fills.js";
+import { isObject } from "../../chain/json-rpc.js";
+import type { ExecutionRecord } from "../../store/index.js";
 
 /** Whose movements, of which mint, and whether the trade spent (buy) or received (sell) SOL. */
 export interface FillRequest {
@@ -34,4 +36,21 @@ export async function readFill(
     if (attempt + 1 < ATTEMPTS) await sleep(SPACING_MS);
   }
   return null;
+}
+
+/**
+ * The fill request of a recorded execution, for reconciliation (issue 22): the request path's fill, built from
+ * what the record kept. Only single-transaction trades have one, as on the request path.
+ */
+export function fillRequestOfRecord(
+  record: Pick<ExecutionRecord, "kind" | "wallet" | "signatures" | "request" | "response">,
+): FillRequest | null {
+  if (record.kind !== "trade" || record.signatures.length !== 1) return null;
+  const request = isObject(record.request) ? record.request : {};
+  const response = isObject(record.response) ? record.response : {};
+  const side = request.action;
+  // The response's mint is the resolved one (a request may name only a pool).
+  const mint = typeof response.mint === "string" ? response.mint : request.mint;
+  if ((side !== "buy" && side !== "sell") || typeof mint !== "string") return null;
+  return { wallet: record.wallet, mint, side };
 }

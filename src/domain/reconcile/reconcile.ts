@@ -10,8 +10,11 @@ import {
   logsExcerpt,
 } from "../../chain/program-errors.js";
 import { onChainFailureError } from "../../chain/submit.js";
+import type { Chain } from "../../chain/chain.js";
+import { isObject } from "../../chain/json-rpc.js";
 import type { RpcClient, SignatureStatus } from "../../chain/rpc-client.js";
-import type { ExecutionPatch, ExecutionStatus, Store } from "../../store/index.js";
+import type { ExecutionPatch, ExecutionRecord, ExecutionStatus, Store } from "../../store/index.js";
+import { fillRequestOfRecord, readFill } from "../execution/fill.js";
 import { isoNoZone } from "../../store/index.js";
 import { nextLookDelayMs, settlementOf, type Settlement } from "./rules.js";
 
@@ -33,6 +36,11 @@ export interface ReconcileDeps {
   maxLookSpacingMs?: number;
   /** How long a claimed record stays this process's before another may take it. */
   leaseMs: number;
+  /**
+   * Where a confirmed trade's fill is read (getTransaction balances, the request path's `readFill`, issue 22);
+   * without it reconciled records get no fill.
+   */
+  fills?: Partial<Pick<Chain, "rpc" | "relayTip">>;
 }
 
 /** What one pass did. */
@@ -87,7 +95,7 @@ export async function reconcileOnce(deps: ReconcileDeps): Promise<ReconcileRepor
         }
         continue;
       }
-      if (await deps.store.settleExecution(record.id, deps.owner, await patchOf(deps, settlement))) {
+      if (await deps.store.settleExecution(record.id, deps.owner, await patchOf(deps, settlement, record))) {
         report.settled[settlement.status] = (report.settled[settlement.status] ?? 0) + 1;
       }
     }
@@ -113,10 +121,17 @@ async function statusesOf(
 
 /** The stored form of a settlement; a failure gets its decoded program error and log excerpt. */
 async function patchOf(
-  deps: Pick<ReconcileDeps, "rpc">,
+  deps: Pick<ReconcileDeps, "rpc" | "fills">,
   s: NonNullable<Settlement>,
+  record: ExecutionRecord,
 ): Promise<ExecutionPatch> {
-  if (s.status !== "failed") return { status: s.status, confirmationStatus: s.confirmationStatus };
+  if (s.status !== "failed") {
+    const patch: ExecutionPatch = { status: s.status, confirmationStatus: s.confirmationStatus };
+    const fill = await reconciledFill(deps, record);
+    // The record's response gains the fill as the request path writes it (`response.fill`).
+    if (fill !== null) patch.response = { ...(isObject(record.response) ? record.response : {}), fill };
+    return patch;
+  }
   // Logs cost one more read, only for failures; without them the code is still reported.
   const logs = await deps.rpc.getTransactionLogs(s.signature).catch(() => null);
   const programError = decodeProgramErrorFromLogs(s.err, logs);
@@ -130,4 +145,16 @@ async function patchOf(
     confirmationStatus: s.confirmationStatus,
     error: { status: 502, detail, ...extra },
   };
+}
+
+/** The fill of a landed trade from its transaction's balance changes; null for other kinds or when unreadable. */
+async function reconciledFill(
+  deps: Pick<ReconcileDeps, "fills">,
+  record: ExecutionRecord,
+): Promise<Record<string, string> | null> {
+  const request = fillRequestOfRecord(record);
+  const signature = record.signatures[0];
+  if (deps.fills === undefined || request === null || signature === undefined) return null;
+  const fill = await readFill(deps.fills, signature, request);
+  return fill === null ? null : { ...fill };
 }

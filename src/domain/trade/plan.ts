@@ -27,8 +27,8 @@ export interface TradeConfigs {
   swap(): { globalConfig: SwapGlobalConfig; feeConfig: SwapFeeConfig | null };
 }
 
-/** The venue state the quote math reads, from the routed read. */
-function venueStateOf(read: TradeRead, configs: TradeConfigs): VenueState {
+/** The venue state the quote math reads, from the routed read (the trade and GET /v1/quote). */
+export function venueStateOf(read: TradeRead, configs: TradeConfigs): VenueState {
   if (read.venue === "bonding_curve") {
     const { global, feeConfig } = configs.curve();
     return {

@@ -38,6 +38,8 @@ export interface WebhookWorkerDeps {
   delays?: readonly number[];
   /** Per-attempt timeout (default 10 s). */
   timeoutMs?: number;
+  /** How long a claimed delivery's lease outlives its attempt's timeout (default 20 s). */
+  leaseMarginMs?: number;
 }
 
 const FANOUT_BATCH = 500;
@@ -47,11 +49,14 @@ function matches(w: WebhookRecord, wallets: string[]): boolean {
   return w.wallets === null || wallets.some((x) => w.wallets!.includes(x));
 }
 
-/** Turns every enabled endpoint's new events into pending deliveries; returns how many were queued. */
-export async function fanOutOnce(deps: WebhookWorkerDeps): Promise<number> {
+/**
+ * Turns every enabled endpoint's new events into pending deliveries; returns how many were queued. `enabled`:
+ * the endpoints already listed by the caller in this pass (read here when absent).
+ */
+export async function fanOutOnce(deps: WebhookWorkerDeps, enabled?: WebhookRecord[]): Promise<number> {
   let queued = 0;
   const now = deps.clock();
-  for (const w of await deps.store.listEnabledWebhooks()) {
+  for (const w of enabled ?? (await deps.store.listEnabledWebhooks())) {
     let cursor = w.cursor;
     for (;;) {
       const last = (await deps.store.eventBounds(w.apiKeyId)).last;
@@ -95,15 +100,20 @@ export interface SendReport {
   failed: number;
 }
 
-/** Leases the due deliveries and attempts each once. */
-export async function sendDueOnce(deps: WebhookWorkerDeps): Promise<SendReport> {
+/**
+ * Leases the due deliveries and attempts each once. `enabled`: the endpoints already listed by the caller in
+ * this pass (read here when absent); with none enabled nothing could be attempted, so nothing is leased.
+ */
+export async function sendDueOnce(deps: WebhookWorkerDeps, enabled?: WebhookRecord[]): Promise<SendReport> {
   const report: SendReport = { attempted: 0, delivered: 0, failed: 0 };
+  if (enabled !== undefined && enabled.length === 0) return report;
   const timeoutMs = deps.timeoutMs ?? 10_000;
   const nowMs = deps.clock().getTime();
   // The lease outlives one attempt (timeout) with room to write the outcome.
-  const due = await deps.store.claimDueDeliveries(deps.owner, nowMs, nowMs + timeoutMs + 20_000, SEND_BATCH);
+  const lease = nowMs + timeoutMs + (deps.leaseMarginMs ?? 20_000);
+  const due = await deps.store.claimDueDeliveries(deps.owner, nowMs, lease, SEND_BATCH);
   if (due.length === 0) return report;
-  const webhooks = new Map((await deps.store.listEnabledWebhooks()).map((w) => [w.id, w]));
+  const webhooks = new Map((enabled ?? (await deps.store.listEnabledWebhooks())).map((w) => [w.id, w]));
   await Promise.all(
     due.map(async (d) => {
       const w = webhooks.get(d.webhookId);
@@ -207,8 +217,13 @@ export function startWebhookWorker(
     do {
       again = false;
       try {
-        await fanOutOnce(deps);
-        while (!stopped && (await sendDueOnce(deps)).attempted === SEND_BATCH);
+        // One listing per pass: a pass runs on every event (each trade), and on a service without webhooks
+        // it is then that one query and nothing else.
+        // Further batches of the same pass list again (an endpoint may have been disabled by a 410 meanwhile).
+        const enabled = await deps.store.listEnabledWebhooks();
+        await fanOutOnce(deps, enabled);
+        let full = !stopped && (await sendDueOnce(deps, enabled)).attempted === SEND_BATCH;
+        while (full && !stopped) full = (await sendDueOnce(deps)).attempted === SEND_BATCH;
       } catch (e) {
         deps.onError?.(e);
       }

@@ -244,6 +244,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Price a buy or sell on the bonding curve or its launchswap pool, without a wallet
+         * @description Price a buy or sell on the bonding curve or its launchswap pool, without a wallet
+         */
+        get: operations["getV1Quote"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/cashback/check": {
         parameters: {
             query?: never;
@@ -2796,6 +2816,206 @@ export interface operations {
             };
             /** @description Default Response */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget's window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description An unexpected error; request_id names it in the service log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        request_id?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+    };
+    getV1Quote: {
+        parameters: {
+            query?: {
+                /** @description token mint address (alias token_mint) */
+                mint?: string;
+                /** @description buy or sell (alias action) */
+                side?: "buy" | "sell";
+                /** @description as in a trade: SOL for a buy (token atomic units with denominated_in_sol=false), token atomic units for a sell; no percentages */
+                amount?: string;
+                /** @description default true for buy, false for sell (alias denominatedInSol) */
+                denominated_in_sol?: boolean;
+                /** @description percent, default 2, at most 50, up to 2 decimals */
+                slippage?: string;
+                /** @description basis points 0..5000; not together with slippage */
+                slippage_bps?: number;
+                /** @description explicit launchswap pool (SOL-quoted; forces the launchswap venue) */
+                pool?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the quoted mint (for an explicit pool, its base mint) */
+                        mint: string;
+                        /**
+                         * @description the quoted side
+                         * @enum {string}
+                         */
+                        side: "buy" | "sell";
+                        /**
+                         * @description where the same trade would execute now, routed as the trade routes
+                         * @enum {string}
+                         */
+                        venue: "bonding_curve" | "launchswap";
+                        /** @description the launchswap pool, null on the bonding curve */
+                        pool: string | null;
+                        /** @description the request's amount as text */
+                        amount: string;
+                        /** @description parsed amount: lamports for a SOL buy, token atomic units otherwise */
+                        amount_units: number;
+                        /** @description final value after defaults */
+                        denominated_in_sol: boolean;
+                        /** @description the slippage the bounds below apply, in basis points */
+                        slippage_bps: number;
+                        /** @description buys: token atomic units the trade receives */
+                        tokens_out?: string;
+                        /** @description buys: lamports the trade pays the venue, its fees included (network fee, priority fee, tip and rent not) */
+                        sol_in_lamports?: string;
+                        /** @description sells: lamports the trade receives after the venue's fees (network fee, priority fee and tip not deducted) */
+                        sol_out_lamports?: string;
+                        /** @description buys: the most lamports the trade may pay after slippage (as the trade sends) */
+                        max_sol_in_lamports?: string;
+                        /** @description buys: the fewest token atomic units after slippage (exact for a token-amount buy) */
+                        min_tokens_out?: string;
+                        /** @description sells: the token atomic units sold */
+                        tokens_in?: string;
+                        /** @description sells: the fewest lamports received after slippage */
+                        min_sol_out_lamports?: string;
+                        /** @description percent the execution price (venue lamports per token, fees excluded) lies from the spot price before the trade, against the trader; 4 decimals */
+                        price_impact_percent: string;
+                        /** @description the venue's fees of this trade in lamports, included in sol_in / deducted from sol_out */
+                        fees: {
+                            /** @description protocol fee (its buyback share included) */
+                            protocol_fee_lamports: string;
+                            /** @description creator fee (0 without a creator; on cashback coins credited to the trader's cashback) */
+                            creator_fee_lamports: string;
+                            /** @description liquidity-provider fee on launchswap; null on the bonding curve, which has none */
+                            lp_fee_lamports: string | null;
+                            /** @description sum of the fees above */
+                            total_fee_lamports: string;
+                        };
+                        /**
+                         * @description cache: the warm state of a watched mint (no read); read: this quote's one account read
+                         * @enum {string}
+                         */
+                        state_source: "cache" | "read";
+                        /** @description slot of the state the quote used */
+                        state_slot: number;
+                    };
+                };
+            };
+            /** @description Default Response */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Default Response */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        rule?: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,0 +1,172 @@
+/**
+ * `npx tsx bench/profile-trade.ts [--duration-s 20] [--concurrency 64] [--latency-ms 20] [--no-profile]`:
+ * the service CPU of one warm trade, measured alone (issue 18's hot-path work). Starts a localnet process and
+ * the compiled service (`dist/main.js`) under `node --cpu-prof`, runs the bench's parallel scenario (curve buy,
+ * confirm and simulate off, relay accepting without executing) and prints: trades, service CPU ms per trade
+ * (the service process's user + system time from /proc over the measured window, divided by the trades), and
+ * the profile's top functions and folders by self time restricted to that window. The full `npm run bench` is
+ * the report; this is the quick loop for profiling.
+ */
+import { spawn, execFileSync } from "node:child_process";
+import { readFileSync, readdirSync, mkdtempSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  freshSqliteDatabase,
+  fundedWallet,
+  randomMasterKey,
+  setupKey,
+  startLocalnetProcess,
+  startService,
+} from "../test/harness/index.js";
+import { measureBackground, runScenario } from "./load.js";
+import { profileTables, summarizeProfile, type CpuProfileWindow } from "./profile-summary.js";
+
+function num(argv: string[], name: string, dflt: number): number {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(argv[i + 1]) : dflt;
+}
+
+/** Self CPU time per symbol and per file (JS frames name their file) from `perf report`, with µs per trade. */
+function perfTables(file: string, trades: number, top: number): string {
+  const text = execFileSync(
+    "perf",
+    ["report", "-i", file, "--stdio", "--no-children", "-g", "none", "--sort", "sym", "-F", "period,sym"],
+    { maxBuffer: 256 * 1024 * 1024, stdio: ["ignore", "pipe", "ignore"] },
+  ).toString();
+  const rows: { sym: string; ns: number }[] = [];
+  for (const line of text.split("\n")) {
+    const m = /^\s+(\d+)\s+\[.\]\s+(.*)$/.exec(line);
+    if (m) rows.push({ ns: Number(m[1]), sym: m[2]!.trim() });
+  }
+  rows.sort((a, b) => b.ns - a.ns);
+  const total = rows.reduce((a, r) => a + r.ns, 0);
+  const bucket = new Map<string, number>();
+  for (const r of rows) {
+    // "JS:*name file:///…/node_modules/pkg/…:line:col" or a native symbol.
+    const url = /(file:\/\/\S+|node:\S+)/.exec(r.sym)?.[1] ?? "";
+    const nm = url.lastIndexOf("node_modules/");
+    let b = "(native: V8, libuv, OpenSSL, SQLite, kernel)";
+    if (nm >= 0) {
+      const parts = url.slice(nm + 13).split("/");
+      b = parts[0]!.startsWith("@") ? `${parts[0]}/${parts[1]}` : parts[0]!;
+    } else if (url.startsWith("node:")) b = "node (built-in modules)";
+    else if (url !== "") b = /\/dist\/((src|localnet)\/[^:]*)\/[^/]+:/.exec(url)?.[1] ?? url;
+    else if (r.sym.startsWith("JS:") || r.sym.startsWith("Builtin:") || r.sym.startsWith("Bytecode"))
+      b = "(V8 builtins / bytecode handlers)";
+    bucket.set(b, (bucket.get(b) ?? 0) + r.ns);
+  }
+  const fmt = (name: string, ns: number) =>
+    `| \`${name.replace(/file:\/\/\S*\/(node_modules|dist)\//, "")}\` | ${((ns / total) * 100).toFixed(1)} % | ${(ns / 1000 / trades).toFixed(1)} |`;
+  return [
+    `CPU samples (task-clock): ${(total / 1e6).toFixed(0)} ms over ${trades} trades = ${(total / 1e6 / trades).toFixed(3)} ms per trade`,
+    "",
+    "| package / folder | share | µs per trade |",
+    "|---|---:|---:|",
+    ...[...bucket.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, top)
+      .map(([k, v]) => fmt(k, v)),
+    "",
+    "| function (self CPU) | share | µs per trade |",
+    "|---|---:|---:|",
+    ...rows.slice(0, top).map((r) => fmt(r.sym, r.ns)),
+    "",
+  ].join("\n");
+}
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  const durationMs = num(argv, "duration-s", 20) * 1000;
+  const concurrency = num(argv, "concurrency", 64);
+  const latencyMs = num(argv, "latency-ms", 20);
+  const top = num(argv, "top", 25);
+  // --perf: `perf record -e task-clock` on the service during the measured window only. task-clock samples
+  // only while the process is on a CPU, so on a loaded machine the table is CPU time (V8's --cpu-prof samples
+  // by wall clock and charges time spent waiting for a CPU, or in fsync, to whatever ran last).
+  const perf = argv.includes("--perf");
+  const profile = !perf && !argv.includes("--no-profile");
+  const dir = mkdtempSync(join(tmpdir(), "lt-prof-trade-"));
+  const localnet = await startLocalnetProcess({ slotMs: 400 });
+  const db = freshSqliteDatabase();
+  const service = await startService({
+    localnet: localnet.info,
+    databaseUrl: db.url,
+    masterKey: randomMasterKey(),
+    env: { RECONCILE_INTERVAL_MS: "0", LOG_LEVEL: "warn" },
+    compiled: true,
+    ...(profile ? { nodeArgs: ["--cpu-prof", "--cpu-prof-dir", dir] } : {}),
+    ...(perf ? { nodeArgs: ["--perf-basic-prof", "--interpreted-frames-native-stack"] } : {}),
+  });
+  let window: CpuProfileWindow | undefined;
+  try {
+    const mint = (await localnet.createToken()).mint;
+    const { apiKey, wallet } = await setupKey(service.baseUrl, localnet, { sol: 1_000n });
+    const lanes = [wallet];
+    while (lanes.length < concurrency)
+      lanes.push(await fundedWallet(service.baseUrl, localnet, apiKey, 100n));
+    await localnet.setFaults({ latencyMs, endpoints: ["rpc", "relay"], neverLand: true });
+    const target = {
+      baseUrl: service.baseUrl,
+      pid: service.pid,
+      localnetPid: localnet.info.pid,
+      localnet,
+      backgroundPerSecond: await measureBackground(localnet, 2_000),
+    };
+    const body = { action: "buy", amount: "0.001", mint, simulate: false, confirm: false };
+    // Warm-up: every lane trades until its state is subscribed; then the measured window.
+    await runScenario(target, apiKey, { name: "warm-up", body, lanes, trades: lanes.length * 3, warmup: 1 });
+    const perfFile = join(dir, "perf.data");
+    const recorder = perf
+      ? spawn(
+          "perf",
+          ["record", "-e", "task-clock", "-F", "1999", "-g", "-o", perfFile, "-p", String(service.pid)],
+          {
+            stdio: "ignore",
+          },
+        )
+      : null;
+    const fromUs = Number(process.hrtime.bigint() / 1000n);
+    const r = await runScenario(target, apiKey, {
+      name: "measured",
+      body,
+      lanes,
+      trades: Number.MAX_SAFE_INTEGER,
+      warmup: 0,
+      durationMs,
+    });
+    window = { fromUs, toUs: Number(process.hrtime.bigint() / 1000n), trades: r.trades };
+    if (recorder !== null) {
+      const exited = new Promise((resolve) => recorder.once("exit", resolve));
+      recorder.kill("SIGINT");
+      await exited;
+      process.stdout.write(`perf data ${perfFile}\n`);
+      process.stdout.write(perfTables(perfFile, r.trades, top));
+    }
+    process.stdout.write(
+      `trades ${r.trades}, errors ${r.errors}, warm ${(r.cacheShare * 100).toFixed(0)} %, ${r.tradesPerSecond.toFixed(1)} trades/s, ` +
+        `service CPU ${r.serviceCpuMsPerTrade.toFixed(3)} ms/trade (share ${r.serviceCpuShare.toFixed(2)}), ` +
+        `calls ${JSON.stringify(r.callsPerTrade)}\n`,
+    );
+  } finally {
+    await service.stop().catch(() => {});
+    await db.drop().catch(() => {});
+    await localnet.stop().catch(() => {});
+  }
+  if (!profile || window === undefined) return;
+  const file = readdirSync(dir)
+    .map((f) => join(dir, f))
+    .sort((a, b) => statSync(b).size - statSync(a).size)[0];
+  if (file === undefined) throw new Error("no .cpuprofile written");
+  process.stdout.write(`profile ${file}\n`);
+  const parsed = JSON.parse(readFileSync(file, "utf8")) as Parameters<typeof summarizeProfile>[0];
+  process.stdout.write(`${profileTables(summarizeProfile(parsed, window), top, window.trades)}\n`);
+}
+
+main().then(
+  () => process.exit(0),
+  (e: unknown) => {
+    process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.exit(1);
+  },
+);

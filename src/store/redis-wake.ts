@@ -1,0 +1,86 @@
+/**
+ * Redis pub/sub as the cross-process wake-up (REDIS_URL, issue 20): each process publishes a wake-up after its
+ * own execution writes and subscribes to everyone else's. Like PostgreSQL's NOTIFY these are hints only — the
+ * outbox is the truth and readers re-read it, so a notification lost while Redis is away delays an event (until
+ * the reconnect's wake-up of everyone, or the readers' periodic re-read) but never drops it.
+ */
+import { randomUUID } from "node:crypto";
+import { Redis } from "ioredis";
+import type { WakeBus } from "./kysely-events.js";
+
+/** The pub/sub channel; messages carry a namespace, so deployments sharing one Redis ignore each other. */
+export const REDIS_EVENTS_CHANNEL = "lasertrade:events";
+
+/** One message: namespace, account (`null` = any account may have news) and the publishing process. */
+interface WakeMessage {
+  ns: string;
+  key: number | null;
+  origin: string;
+}
+
+/** A process's Redis wake-up link. */
+export interface RedisWake {
+  /** Tells the other processes that the account (or, undefined, any account) may have new events. */
+  publish(apiKeyId: number | undefined): void;
+  /** Feeds the other processes' wake-ups into `bus` until the returned function is called. */
+  listen(bus: WakeBus): () => Promise<void>;
+  /** Closes the publishing connection. */
+  close(): Promise<void>;
+}
+
+/** Parses one message; undefined for anything that is not a wake-up of this namespace from another process. */
+export function parseWakeMessage(
+  text: string,
+  ns: string,
+  origin: string,
+): { key: number | undefined } | undefined {
+  let m: Partial<WakeMessage>;
+  try {
+    m = JSON.parse(text) as Partial<WakeMessage>;
+  } catch {
+    return undefined;
+  }
+  if (m === null || typeof m !== "object" || m.ns !== ns || m.origin === origin) return undefined;
+  return { key: typeof m.key === "number" && Number.isSafeInteger(m.key) ? m.key : undefined };
+}
+
+const OPTIONS = {
+  // A wake-up that cannot go out now is dropped, not queued behind a dead connection (readers re-read anyway).
+  maxRetriesPerRequest: 1,
+  retryStrategy: () => 1_000,
+} as const;
+
+/** Connects to `url`; `namespace` tells this deployment's database (and schema) apart from others on the same Redis. */
+export function redisWake(url: string, namespace: string): RedisWake {
+  const origin = randomUUID();
+  const pub = new Redis(url, OPTIONS);
+  // Connection errors are retried by ioredis; without a listener they would be thrown.
+  pub.on("error", () => {});
+  return {
+    publish(apiKeyId) {
+      const m: WakeMessage = { ns: namespace, key: apiKeyId ?? null, origin };
+      pub.publish(REDIS_EVENTS_CHANNEL, JSON.stringify(m)).catch(() => {});
+    },
+    listen(bus) {
+      const sub = new Redis(url, OPTIONS);
+      let readyOnce = false;
+      sub.on("error", () => {});
+      // ioredis resubscribes after a reconnect; what was published meanwhile is only in the outbox: all re-read.
+      sub.on("ready", () => {
+        if (readyOnce) bus.emit(undefined);
+        readyOnce = true;
+      });
+      sub.on("message", (_channel: string, text: string) => {
+        const w = parseWakeMessage(text, namespace, origin);
+        if (w !== undefined) bus.emit(w.key);
+      });
+      sub.subscribe(REDIS_EVENTS_CHANNEL).catch(() => {});
+      return async () => {
+        await sub.quit().catch(() => sub.disconnect());
+      };
+    },
+    async close() {
+      await pub.quit().catch(() => pub.disconnect());
+    },
+  };
+}
