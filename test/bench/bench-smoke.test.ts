@@ -31,7 +31,7 @@ describe("npm run bench (smoke)", () => {
     const rows = report.split("\n").filter((l) => /^\| (curve|swap) /.test(l));
     expect(rows).toHaveLength(6);
     for (const row of rows) expect(row.endsWith("| 0 |")).toBe(true);
-  }, 240_000);
+  }, 180_000);
 
   it("reads its options", () => {
     expect(parseBenchArgs([])).toMatchObject({ latencyMs: 20, quick: false, profile: false });
