@@ -35,6 +35,8 @@ export interface BenchReport {
   profile: string | null;
   /** The 200-mint state-churn scenario (issue 18); null when skipped. */
   churn: ChurnResult | null;
+  /** bench/stream.ts's markdown table (issue 21). */
+  stream: string;
 }
 
 const f1 = (n: number): string => (Number.isFinite(n) ? n.toFixed(1) : "-");
@@ -75,6 +77,10 @@ export function renderReport(r: BenchReport): string {
     ...renderChurn(r.churn),
     "",
     `CPU cores busy: CPU time over wall time of each process during the scenario (the cores named under Machine are shared by the service, the localnet, the bench client and whatever else runs on it). Service peak RSS ${f1(r.peakRssMb)} MB; after the parallel scenarios (MB): ${r.memory}.`,
+    "",
+    "### Market stream (issue 21; bench/stream.ts in its own process: localnet, service and stream clients)",
+    "",
+    r.stream,
     "",
     "### Baseline client (official SDK online helpers, web3.js signing, same relay and latency; own process)",
     "",

@@ -57,6 +57,10 @@ export interface BenchOptions {
   slotMs: number;
   profile: boolean;
   quick: boolean;
+  /** bench/stream.ts: stream clients (× 10 subscriptions), fan-out seconds, latency trades. */
+  streamClients: number;
+  streamSeconds: number;
+  streamLatencyTrades: number;
   /** The arguments as given, for the report's command line. */
   argv: readonly string[];
 }
@@ -82,6 +86,9 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
     slotMs: num("slot-ms", 400, 400),
     profile: argv.includes("--profile"),
     quick,
+    streamClients: num("stream-clients", 1000, 5),
+    streamSeconds: num("stream-seconds", 10, 1),
+    streamLatencyTrades: num("stream-latency-trades", 200, 3),
     argv: [...argv],
   };
 }
@@ -114,6 +121,26 @@ function runBaseline(job: BaselineJob): BaselineResult {
     },
   );
   return JSON.parse(out.toString()) as BaselineResult;
+}
+
+/**
+ * The market stream's figures (issue 21): bench/stream.ts in its own process (its CPU and RSS figures are of
+ * that process alone); returns its markdown table.
+ */
+function runStreamBench(o: BenchOptions): string {
+  const args = [
+    "--clients",
+    o.streamClients,
+    "--seconds",
+    o.streamSeconds,
+    "--latency-trades",
+    o.streamLatencyTrades,
+  ];
+  const out = execFileSync(process.execPath, ["--import", "tsx", "bench/stream.ts", ...args.map(String)], {
+    cwd: REPO_ROOT,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return out.toString().trim();
 }
 
 /** p50 of `repeats` runs of `f` (ms). */
@@ -391,6 +418,8 @@ export async function runBench(o: BenchOptions, log: (line: string) => void = ()
     } finally {
       chain.stop();
     }
+    log("market stream (bench/stream.ts, own process)");
+    const stream = runStreamBench(o);
     const profile =
       profileDir === null
         ? null
@@ -410,6 +439,7 @@ export async function runBench(o: BenchOptions, log: (line: string) => void = ()
       memory,
       profile,
       churn,
+      stream,
     });
   } finally {
     await localnetProcess?.stop().catch(() => {});

@@ -49,6 +49,7 @@ export function createAdmin(d: AdminDeps): LocalnetAdmin {
       return { pool: pool.toBase58(), signature };
     },
     dropPubSubConnections: () => d.pubsub.dropConnections(),
+    refusePubSub: (on) => d.pubsub.setRefusing(on),
     pubsubCounts: () => d.pubsub.counts(),
     rewriteAccount: (address, patch) => {
       const key = new PublicKey(address);
@@ -172,6 +173,10 @@ export function adminRoutes(
     return { ok: true };
   });
   r.set("POST /admin/pubsub/drop", () => ({ dropped: admin.dropPubSubConnections() }));
+  r.set("POST /admin/pubsub/refuse", (body) => {
+    admin.refusePubSub(optBool(obj(body), "on") ?? true);
+    return { ok: true };
+  });
   r.set("GET /admin/pubsub", () => admin.pubsubCounts());
   r.set("POST /admin/account", (body) => {
     const b = obj(body);

@@ -97,6 +97,11 @@ export interface LocalnetAdmin {
   migrate(mint: string): { pool: string; signature: string };
   /** Closes every PubSub WebSocket connection (as a node restart would); returns how many were open. */
   dropPubSubConnections(): number;
+  /**
+   * While on, PubSub upgrade requests are refused (503) as a node that is down would: clients cannot reconnect,
+   * so transactions can land in a subscriber's gap. Does not close open connections (dropPubSubConnections).
+   */
+  refusePubSub(on: boolean): void;
   /** Open PubSub connections and live subscriptions by kind ("account", "logs", "slot", "signature"). */
   pubsubCounts(): { connections: number; subscriptions: Record<string, number> };
   /**

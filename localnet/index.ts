@@ -107,6 +107,10 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
   );
   const upgraded = new Set<Duplex>();
   const onUpgrade = (req: Parameters<typeof acceptWebSocket>[0], socket: Duplex) => {
+    if (pubsub.refusing) {
+      socket.end("HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
+      return;
+    }
     const conn = acceptWebSocket(req, socket);
     if (conn === null) return;
     upgraded.add(socket);

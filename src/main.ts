@@ -181,11 +181,16 @@ async function main(): Promise<void> {
         unresolvedPool: () => streamMetrics.unresolvedPool(),
         error: (e) => logger.warn({ err: e }, "market event not published"),
       },
-      onGap: (programId) =>
-        logger.warn(
-          { programId },
-          "market stream: logs subscription was down; events in the gap were missed",
-        ),
+      onGap: (programId, result) =>
+        "error" in result || !result.complete
+          ? logger.warn(
+              { programId, ...("error" in result ? { err: result.error } : result) },
+              "market stream: logs subscription was down; the gap could not be re-read whole, events may be missed",
+            )
+          : logger.info(
+              { programId, ...result },
+              "market stream: logs subscription was down; the gap was re-read",
+            ),
     });
     cleanups.push(async () => marketFeed.stop());
 

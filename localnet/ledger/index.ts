@@ -4,6 +4,7 @@ export type { BundleOutcome, Ledger, LedgerOptions, SimulateOptions, SimulationR
 export { TransactionRejected, transactionErrorMessage } from "./tx-errors.js";
 export type { InstructionErrorJson, TransactionErrorJson } from "./tx-errors.js";
 export type { SignatureStatus, TransactionRecord } from "./tx-store.js";
-export { FINALIZED_AFTER_SLOTS } from "./tx-store.js";
+export { accountKeysOf, FINALIZED_AFTER_SLOTS } from "./tx-store.js";
+export type { SignaturePage } from "./tx-store.js";
 export type { TokenBalance } from "./token-balances.js";
 export { BLOCKHASH_VALIDITY_SLOTS } from "./blockhash-queue.js";

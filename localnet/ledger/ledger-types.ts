@@ -3,7 +3,7 @@ import type { LiteSVM } from "litesvm";
 import type { PublicKey, VersionedTransaction } from "@solana/web3.js";
 import type { AccountState, AdminLedger, EmulatedProgram } from "../programs/types.js";
 import type { TransactionErrorJson } from "./tx-errors.js";
-import type { SignatureStatus, TransactionRecord } from "./tx-store.js";
+import type { SignaturePage, SignatureStatus, TransactionRecord } from "./tx-store.js";
 
 /** Options of createLedger. */
 export interface LedgerOptions {
@@ -67,6 +67,12 @@ export interface Ledger extends AdminLedger {
   isBlockhashValid(blockhash: string): boolean;
   getTransaction(signature: string): TransactionRecord | undefined;
   signatureStatus(signature: string): SignatureStatus | null;
+  /** getSignaturesForAddress: landed signatures mentioning `address` at `minStatus` or above, newest first. */
+  signaturesForAddress(
+    address: string,
+    page: SignaturePage,
+    minStatus: "processed" | "confirmed" | "finalized",
+  ): { record: TransactionRecord; status: SignatureStatus }[];
   /** Sends lamports from the localnet faucet by a real, recorded transfer; returns its signature. */
   airdrop(to: PublicKey, lamports: bigint): string;
   /** Per-slot minimum CU price over the last 150 slots. */

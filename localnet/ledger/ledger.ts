@@ -26,7 +26,7 @@ import { tokenBalances } from "./token-balances.js";
 import type { TokenBalance } from "./token-balances.js";
 import type { TransactionErrorJson } from "./tx-errors.js";
 import { TransactionRejected, transactionErrorMessage } from "./tx-errors.js";
-import type { SignatureStatus, TransactionRecord } from "./tx-store.js";
+import type { SignaturePage, SignatureStatus, TransactionRecord } from "./tx-store.js";
 import { TransactionStore, statusOf } from "./tx-store.js";
 import type { ResolvedMessage } from "./wire.js";
 import {
@@ -483,6 +483,19 @@ class LocalLedger implements Ledger {
 
   getTransaction(signature: string): TransactionRecord | undefined {
     return this.store.get(signature);
+  }
+
+  /** getSignaturesForAddress: landed signatures mentioning `address`, newest first, with their status. */
+  signaturesForAddress(
+    address: string,
+    page: SignaturePage,
+    minStatus: "processed" | "confirmed" | "finalized",
+  ): { record: TransactionRecord; status: SignatureStatus }[] {
+    const rank = { processed: 0, confirmed: 1, finalized: 2 } as const;
+    const statusAt = (r: TransactionRecord) => statusOf(r, this.queue.slot);
+    return this.store
+      .signaturesFor(address, page, (r) => rank[statusAt(r).confirmationStatus] >= rank[minStatus])
+      .map((record) => ({ record, status: statusAt(record) }));
   }
 
   signatureStatus(signature: string): SignatureStatus | null {

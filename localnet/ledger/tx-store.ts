@@ -1,4 +1,5 @@
 /** Landed transactions (signature → record) and the confirmation model derived from the slot. */
+import { VersionedTransaction } from "@solana/web3.js";
 import type { TokenBalance } from "./token-balances.js";
 import type { TransactionErrorJson } from "./tx-errors.js";
 
@@ -49,9 +50,37 @@ export function statusOf(record: TransactionRecord, currentSlot: bigint): Signat
   };
 }
 
+/** Every account key a landed transaction loaded (static keys and lookup-table keys). */
+export function accountKeysOf(r: TransactionRecord): Set<string> {
+  const keys = new Set<string>(r.loadedAddresses.writable);
+  for (const k of r.loadedAddresses.readonly) keys.add(k);
+  try {
+    for (const k of VersionedTransaction.deserialize(r.wire).message.staticAccountKeys)
+      keys.add(k.toBase58());
+  } catch {
+    // Internal records (e.g. built by the operator) always decode; a bad wire mentions nothing.
+  }
+  return keys;
+}
+
+/** Paging of getSignaturesForAddress. */
+export interface SignaturePage {
+  /** At most this many (newest first). */
+  limit: number;
+  /** Start after this signature (exclusive). */
+  before?: string;
+  /** Stop at this signature (exclusive). */
+  until?: string;
+}
+
 /** The store of landed transactions. */
 export class TransactionStore {
   private readonly records = new Map<string, TransactionRecord>();
+  /** Signatures in landing order; the address index below covers `landed[0 .. indexed)`. */
+  private readonly landed: string[] = [];
+  private indexed = 0;
+  /** address → signatures that mention it, oldest first (built on the first query, so landing pays nothing). */
+  private readonly byAddress = new Map<string, string[]>();
   private readonly minPriceBySlot = new Map<bigint, bigint>();
   /** account → slot → lowest CU price of a landed transaction that locked it writable (last 150 slots kept). */
   private readonly minPriceByAccount = new Map<string, Map<bigint, bigint>>();
@@ -67,6 +96,7 @@ export class TransactionStore {
 
   add(record: TransactionRecord): void {
     this.records.set(record.signature, record);
+    this.landed.push(record.signature);
     const prev = this.minPriceBySlot.get(record.slot);
     if (prev === undefined || record.unitPriceMicroLamports < prev) {
       this.minPriceBySlot.set(record.slot, record.unitPriceMicroLamports);
@@ -99,6 +129,45 @@ export class TransactionStore {
   /** Forgets a record (a bundle that did not land). */
   remove(signature: string): void {
     this.records.delete(signature);
+  }
+
+  /**
+   * Landed signatures that mention `address`, newest first (getSignaturesForAddress): after `before`, down to
+   * but excluding `until`, at most `limit`. `visible` filters by commitment. Records removed since (a bundle
+   * that did not land) are skipped.
+   */
+  signaturesFor(
+    address: string,
+    page: SignaturePage,
+    visible: (r: TransactionRecord) => boolean,
+  ): TransactionRecord[] {
+    this.catchUp();
+    const list = this.byAddress.get(address) ?? [];
+    const out: TransactionRecord[] = [];
+    let started = page.before === undefined;
+    for (let i = list.length - 1; i >= 0 && out.length < page.limit; i--) {
+      const sig = list[i]!;
+      if (!started) {
+        started = sig === page.before;
+        continue;
+      }
+      if (sig === page.until) break;
+      const r = this.records.get(sig);
+      if (r !== undefined && visible(r)) out.push(r);
+    }
+    return out;
+  }
+
+  private catchUp(): void {
+    for (; this.indexed < this.landed.length; this.indexed++) {
+      const r = this.records.get(this.landed[this.indexed]!);
+      if (r === undefined) continue;
+      for (const k of accountKeysOf(r)) {
+        let l = this.byAddress.get(k);
+        if (l === undefined) this.byAddress.set(k, (l = []));
+        l.push(r.signature);
+      }
+    }
   }
 
   /** Per-slot minimum CU price of landed transactions in (fromSlot, toSlot]. */

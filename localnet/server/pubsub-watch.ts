@@ -7,8 +7,8 @@
  * ones are compared with the state last notified, so a write that was rolled back or changed nothing sends
  * nothing, as on a real node.
  */
-import { PublicKey, SystemProgram, VersionedTransaction } from "@solana/web3.js";
-import type { Ledger, TransactionRecord } from "../ledger/index.js";
+import { PublicKey, SystemProgram } from "@solana/web3.js";
+import { accountKeysOf, type Ledger, type TransactionRecord } from "../ledger/index.js";
 import { sameAccount } from "../ledger/svm-accounts.js";
 import type { AccountState } from "../programs/types.js";
 import { invalidParams } from "./json.js";
@@ -69,19 +69,6 @@ function pubkeyString(v: unknown): string {
   } catch {
     throw invalidParams("Invalid Request: Invalid pubkey provided");
   }
-}
-
-/** Every account key a landed transaction loaded (static keys and lookup-table keys). */
-function accountKeysOf(r: TransactionRecord): Set<string> {
-  const keys = new Set<string>(r.loadedAddresses.writable);
-  for (const k of r.loadedAddresses.readonly) keys.add(k);
-  try {
-    for (const k of VersionedTransaction.deserialize(r.wire).message.staticAccountKeys)
-      keys.add(k.toBase58());
-  } catch {
-    // Internal records (e.g. built by the operator) always decode; a bad wire mentions nothing.
-  }
-  return keys;
 }
 
 /** The account and logs subscriptions of one localnet. */

@@ -74,6 +74,14 @@ export class PubSub {
     });
   }
 
+  /** Whether upgrade requests are refused (the admin's refusePubSub). */
+  refusing = false;
+
+  /** Refuses (or accepts again) new connections. */
+  setRefusing(on: boolean): void {
+    this.refusing = on;
+  }
+
   /** Closes every open connection (as a node restart would); returns how many. */
   dropConnections(): number {
     const all = [...this.conns];

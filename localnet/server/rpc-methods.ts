@@ -17,7 +17,13 @@ import {
 } from "../ledger/wire.js";
 import { RpcError, invalidParams } from "./json.js";
 import type { AccountEncodingOptions } from "./rpc-shapes.js";
-import { accountJson, simulationValue, statusJson, transactionResultJson } from "./rpc-shapes.js";
+import {
+  accountJson,
+  signatureInfoJson,
+  simulationValue,
+  statusJson,
+  transactionResultJson,
+} from "./rpc-shapes.js";
 import { programAccounts } from "./program-accounts.js";
 import type { Submitter } from "./submitter.js";
 
@@ -230,6 +236,23 @@ export function rpcMethods(
       {},
       sigs.map((s) => statusJson(ledger.signatureStatus(stringParam(s, "signature")))),
     );
+  });
+  // Newest first; the localnet keeps every landed transaction, so history is never pruned.
+  m.set("getSignaturesForAddress", (p) => {
+    const address = pubkeyParam(p[0]).toBase58();
+    const cfg = config(p, 1);
+    const commitment = cfg.commitment ?? "finalized";
+    if (commitment === "processed")
+      throw invalidParams("Method does not support commitment below `confirmed`");
+    const limit = cfg.limit ?? 1000;
+    if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1 || limit > 1000)
+      throw invalidParams("Invalid limit; max 1000");
+    const before = cfg.before === undefined ? undefined : stringParam(cfg.before, "before");
+    const until = cfg.until === undefined ? undefined : stringParam(cfg.until, "until");
+    const level = commitment === "confirmed" ? "confirmed" : "finalized";
+    return ledger
+      .signaturesForAddress(address, { limit, before, until }, level)
+      .map(({ record, status }) => signatureInfoJson(record, status));
   });
   m.set("getTransaction", (p) => {
     const cfg = config(p, 1);

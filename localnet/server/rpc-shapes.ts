@@ -110,6 +110,18 @@ export function simulationValue(
   };
 }
 
+/** A getSignaturesForAddress entry. */
+export function signatureInfoJson(r: TransactionRecord, s: SignatureStatus): unknown {
+  return {
+    signature: r.signature,
+    slot: r.slot,
+    err: r.err,
+    memo: null,
+    blockTime: r.blockTime,
+    confirmationStatus: s.confirmationStatus,
+  };
+}
+
 /** A getSignatureStatuses entry. */
 export function statusJson(s: SignatureStatus | null): unknown {
   if (s === null) return null;

@@ -92,6 +92,23 @@ export interface RpcClient {
   getTokenAccountsByOwner(owner: PublicKey, programId: PublicKey): Promise<WithSlot<OwnedTokenAccount[]>>;
   /** The landed transaction's JSON (`meta` with balances, `transaction.message.accountKeys`); null if unknown. */
   getTransactionJson(signature: string): Promise<unknown>;
+  /** Signatures of landed transactions mentioning `address`, newest first (confirmed), paged by `before`/`until`. */
+  getSignaturesForAddress(address: string, page: SignaturesPage): Promise<AddressSignature[]>;
+}
+
+/** Paging of getSignaturesForAddress: at most `limit` (≤ 1000), after `before`, down to `until` (both exclusive). */
+export interface SignaturesPage {
+  limit?: number;
+  before?: string;
+  until?: string;
+}
+
+/** One entry of getSignaturesForAddress. */
+export interface AddressSignature {
+  signature: string;
+  slot: number;
+  /** The transaction error; null when it succeeded. */
+  err: unknown;
 }
 
 // getMultipleAccounts accepts at most 100 keys per call.
@@ -238,6 +255,15 @@ export function createRpcClient(options: RpcClientOptions): RpcClient {
         signature,
         { encoding: "json", commitment: "confirmed", maxSupportedTransactionVersion: 0 },
       ]);
+    },
+    async getSignaturesForAddress(address, page) {
+      const res = await read("getSignaturesForAddress", [address, { commitment: "confirmed", ...page }]);
+      if (!Array.isArray(res)) throw new TransportError("getSignaturesForAddress", "result is not an array");
+      return res.map((e: unknown) => {
+        if (!isObject(e) || typeof e.signature !== "string")
+          throw new TransportError("getSignaturesForAddress", "entry lacks a signature");
+        return { signature: e.signature, slot: toSafeNumber(e.slot, "slot"), err: e.err ?? null };
+      });
     },
     async getTransactionLogs(signature) {
       const res = await read("getTransaction", [

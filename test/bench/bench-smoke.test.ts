@@ -13,12 +13,18 @@ describe("npm run bench (smoke)", () => {
       "### Service (its own process; localnet in another)",
       "### Baseline client",
       "### Side by side",
+      "### Market stream (issue 21",
       "### Build + sign of one trade",
       "### Cashback check of 100 wallets",
       "### Targets (issue 10)",
     ]) {
       expect(report).toContain(heading);
     }
+    expect(report).toMatch(/\| trade request → event at a client, p50 \(ms\) \| [\d.]+ \|/);
+    expect(report).toMatch(/\| events\/s delivered \| \d+ \|/);
+    expect(report).toMatch(
+      /\| client that never reads: close code \/ messages published until then \| 4008 \/ \d+ \|/,
+    );
     expect(report).toMatch(/\| e2e p50 ms \| [\d.]+ \| [\d.]+ \| [\d.]+ \|/);
     expect(report).toMatch(/\| curve buy, simulate off, confirm off \| \d+ \| 1 \|/);
     // Every scenario ran, and none of its trades failed (the last column counts errors).
@@ -29,7 +35,16 @@ describe("npm run bench (smoke)", () => {
 
   it("reads its options", () => {
     expect(parseBenchArgs([])).toMatchObject({ latencyMs: 20, quick: false, profile: false });
-    expect(parseBenchArgs(["--latency-ms", "5", "--quick"])).toMatchObject({ latencyMs: 5, trades: 4 });
+    expect(parseBenchArgs(["--latency-ms", "5", "--quick"])).toMatchObject({
+      latencyMs: 5,
+      trades: 4,
+      streamClients: 5,
+    });
+    expect(parseBenchArgs([])).toMatchObject({
+      streamClients: 1000,
+      streamSeconds: 10,
+      streamLatencyTrades: 200,
+    });
     expect(() => parseBenchArgs(["--trades", "x"])).toThrow(/--trades/);
   });
 });

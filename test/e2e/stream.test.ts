@@ -16,7 +16,7 @@ import { createChainSubscriptions, type ChainSubscriptions } from "../../src/cha
 import { LAMPORTS_PER_SOL } from "../../src/core/amounts.js";
 import { MarketHub } from "../../src/domain/market/market-hub.js";
 import { startMarketFeed } from "../../src/domain/market/start-feed.js";
-import { associatedTokenAddress } from "../../src/launch/programs.js";
+import { associatedTokenAddress, LAUNCH_PROGRAM_ID } from "../../src/launch/programs.js";
 import { buildTestApp, type TestApp } from "../helpers/app.js";
 import { dropSchema, freshSchemaName, TEST_DATABASE_URL } from "../helpers/pg.js";
 import { LaserTrade, type TradeEvent } from "@lasertrade/client";
@@ -66,7 +66,7 @@ let subs: ChainSubscriptions;
 let t: TestApp;
 let url: string;
 let stopFeed: () => void;
-const gaps: string[] = [];
+const gaps: { programId: string; result: unknown }[] = [];
 
 async function connect(headers: Record<string, string> = {}): Promise<Client> {
   const ws = new WebSocket(url, { headers });
@@ -107,7 +107,7 @@ beforeAll(async () => {
     rpc: chain.rpc,
     hub,
     commitment: "processed",
-    onGap: (p) => gaps.push(p),
+    onGap: (programId, result) => gaps.push({ programId, result }),
   });
   stopFeed = feed.stop;
   await feed.ready;
@@ -332,15 +332,30 @@ describe("GET /v1/stream", () => {
     }
   });
 
-  it("after the PubSub connection drops, the feed resubscribes and later trades arrive (the gap is reported)", async () => {
+  it("trades that land while the PubSub connection is down are re-read by signature and arrive exactly once", async () => {
     const { apiKey, wallet } = await keyAndWallet();
     const { mint } = localnet.admin.createToken();
     const c = await connect({ "x-api-key": apiKey });
     await c.subscribe("subscribeAccountTrade", [wallet]);
+    const buy = () => post(apiKey, "/v1/trades/execute", { action: "buy", mint, amount: "0.01" });
+    // One trade seen live, so the gap starts at a signature.
+    const first = (await buy()).signature as string;
+    expect((await c.next((m) => m.type === "trade")).signature).toBe(first);
+    const before = gaps.length;
+    localnet.admin.refusePubSub(true);
     expect(localnet.admin.dropPubSubConnections()).toBeGreaterThan(0);
-    await waitFor(() => gaps.length >= 2);
-    const res = await post(apiKey, "/v1/trades/execute", { action: "buy", mint, amount: "0.01" });
-    expect((await c.next((m) => m.type === "trade")).signature).toBe(res.signature);
+    await waitFor(() => !subs.stats().connected);
+    const inGap: string[] = [];
+    for (let i = 0; i < 3; i++) inGap.push((await buy()).signature as string);
+    localnet.admin.refusePubSub(false);
+    await waitFor(() => gaps.length >= before + 2);
+    const launch = gaps.slice(before).find((g) => g.programId === LAUNCH_PROGRAM_ID.toBase58());
+    expect(launch?.result).toEqual({ listed: 3, reread: 3, complete: true });
+    const after = (await buy()).signature as string;
+    const got: string[] = [];
+    while (got.at(-1) !== after) got.push((await c.next((m) => m.type === "trade")).signature as string);
+    expect(got).toEqual([...inGap, after]);
+    expect(c.messages.filter((m) => m.type === "trade")).toEqual([]);
     c.ws.close();
   });
 });

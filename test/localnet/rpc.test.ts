@@ -284,3 +284,48 @@ describe("JSON-RPC with @solana/web3.js Connection", () => {
     expect((await rpc("noSuchMethod", [])).body.error?.code).toBe(-32601);
   });
 });
+
+describe("getSignaturesForAddress", () => {
+  it("lists an address's landed transactions newest first, honouring limit, before, until and the commitment", async () => {
+    const k = Keypair.generate();
+    const other = Keypair.generate();
+    const sigs: string[] = [];
+    for (let i = 0; i < 3; i++) sigs.push(await conn.requestAirdrop(k.publicKey, LAMPORTS_PER_SOL + i));
+    const [s1, s2, s3] = sigs as [string, string, string];
+    const list = async (cfg: Record<string, unknown>) => {
+      const r = await rpc("getSignaturesForAddress", [k.publicKey.toBase58(), cfg]);
+      return (r.body.result as { signature: string }[]).map((e) => e.signature);
+    };
+    // Processed only (slots do not advance here): nothing at confirmed yet.
+    expect(await list({ commitment: "confirmed" })).toEqual([]);
+    net.admin.advanceSlots(1);
+    expect(await list({ commitment: "confirmed" })).toEqual([s3, s2, s1]);
+    expect(await list({ commitment: "confirmed", limit: 2 })).toEqual([s3, s2]);
+    expect(await list({ commitment: "confirmed", before: s3 })).toEqual([s2, s1]);
+    expect(await list({ commitment: "confirmed", until: s1 })).toEqual([s3, s2]);
+    expect(await list({ commitment: "confirmed", before: s3, until: s1 })).toEqual([s2]);
+    // Default commitment finalized: 32 slots later.
+    expect(await list({})).toEqual([]);
+    net.admin.advanceSlots(32);
+    expect(await list({})).toEqual([s3, s2, s1]);
+    const entry = (await rpc("getSignaturesForAddress", [k.publicKey.toBase58(), { limit: 1 }])).body
+      .result as Record<string, unknown>[];
+    expect(entry[0]).toMatchObject({ signature: s3, err: null, memo: null, confirmationStatus: "finalized" });
+    expect(entry[0]!.slot).toBeTypeOf("number");
+    // web3.js reads it too.
+    expect((await conn.getSignaturesForAddress(k.publicKey, { limit: 2 })).map((e) => e.signature)).toEqual([
+      s3,
+      s2,
+    ]);
+    expect(await rpc("getSignaturesForAddress", [other.publicKey.toBase58()])).toMatchObject({
+      body: { result: [] },
+    });
+    expect(
+      (await rpc("getSignaturesForAddress", [k.publicKey.toBase58(), { limit: 0 }])).body.error?.message,
+    ).toBe("Invalid limit; max 1000");
+    expect(
+      (await rpc("getSignaturesForAddress", [k.publicKey.toBase58(), { commitment: "processed" }])).body.error
+        ?.message,
+    ).toBe("Method does not support commitment below `confirmed`");
+  });
+});

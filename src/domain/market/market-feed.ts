@@ -94,6 +94,11 @@ export class MarketFeed {
     return Promise.all(subs.map((s) => s.ready)).then(() => undefined);
   }
 
+  /** Whether this signature was already taken (published, skipped or queued). */
+  has(signature: string): boolean {
+    return this.seen.has(signature);
+  }
+
   stop(): void {
     for (const u of this.unsubscribers) u();
     this.unsubscribers = [];
