@@ -49,7 +49,7 @@ import { keyBodyTypes, keyRoutes } from "./keys.js";
 import { MarketHub } from "../domain/market/market-hub.js";
 import type { StreamLimits } from "../domain/market/stream-session.js";
 import { createStreamMetrics, type StreamMetrics } from "../observability/stream-metrics.js";
-import { streamRoutes, withStreamPath } from "./stream.js";
+import { registerWebSocket, streamRoutes, withStreamPath } from "./stream.js";
 import type { Vault } from "../vault/index.js";
 import { installSecurityHeaders } from "./security-headers.js";
 
@@ -149,6 +149,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   installErrorHandler(app);
+  await registerWebSocket(app);
   // The named component schemas (issue 23), before any route references them.
   registerComponents(app);
   // Before any plugin registers routes: its request decoration and onRoute hook must reach all of them.

@@ -23,6 +23,15 @@ export const DEFAULT_STREAM_LIMITS: StreamLimits = {
 /** Largest client message accepted (ws closes the connection with 1009 above it). */
 const MAX_CLIENT_MESSAGE_BYTES = 64 * 1024;
 
+/**
+ * Registers the WebSocket plugin. Called before the hardening and auth hooks: its own onRequest hook marks an
+ * upgrade, and only a marked upgrade has its socket destroyed once a hook has answered (a 401 at the upgrade
+ * otherwise left the socket open and `app.close()` waiting on it).
+ */
+export async function registerWebSocket(app: FastifyInstance): Promise<void> {
+  await app.register(websocket, { options: { maxPayload: MAX_CLIENT_MESSAGE_BYTES } });
+}
+
 /** The stream's collaborators; the key checks are the auth hook's, on the app's clock. */
 export interface StreamRouteDeps extends KeyCheckDeps {
   hub: MarketHub;
@@ -95,7 +104,6 @@ export function withStreamPath<D extends { paths?: unknown }>({ openapiObject }:
 /** Registers the WebSocket plugin and GET /v1/stream. */
 export async function streamRoutes(app: FastifyInstance, deps: StreamRouteDeps): Promise<void> {
   const limits: StreamLimits = { ...DEFAULT_STREAM_LIMITS, ...deps.limits };
-  await app.register(websocket, { options: { maxPayload: MAX_CLIENT_MESSAGE_BYTES } });
   // A key the stream accepts: known, not revoked, expired or frozen, and holding the read scope (issue 19).
   // At the upgrade the auth hook checks a header that is sent (401/403 with rule, as on every route); a key
   // sent later, by message, gets the same checks as a boolean.
