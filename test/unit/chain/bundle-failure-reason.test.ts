@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { submitBundle } from "../../../src/chain/submit.js";
 import { SPEC } from "../../../src/core/errors.js";
+import { answerOf } from "../../../src/domain/execution/failure.js";
 import type { Clock } from "../../../src/chain/clock.js";
 import { sampleTransaction } from "../../helpers/fixtures.js";
 
@@ -37,8 +38,10 @@ describe("a failed bundle's reason", () => {
       pollMs: 100,
       clock,
     }).catch((x: unknown) => x);
+    // The chain error knows no HTTP status (issue 17); the domain answers it as the 502 it always was.
+    expect(answerOf(e)?.status).toBe(502);
     expect(e).toMatchObject({
-      status: 502,
+      reason: "bundle_failed",
       detail: SPEC.bundle.failed,
       maybeSent: true,
       extra: {

@@ -6,12 +6,18 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openStore } from "../../../src/store/index.js";
 import { storeKeyWithWalletOf, testVault } from "../../helpers/app.js";
+import { compiledBuildIsFresh } from "../../harness/child.js";
+
+// The compiled build when it is fresh (npm test builds first): a tsx start transpiles the tree each time.
+const ENTRY = compiledBuildIsFresh()
+  ? ["--enable-source-maps", "dist/main.js"]
+  : ["--import", "tsx", "src/main.ts"];
 
 const dir = mkdtempSync(join(tmpdir(), "lasertrade-startup-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function start(env: Record<string, string>) {
-  return spawnSync(process.execPath, ["--import", "tsx", "src/main.ts"], {
+  return spawnSync(process.execPath, ENTRY, {
     env: { PATH: process.env.PATH ?? "", ...env },
     encoding: "utf8",
     timeout: 30_000,
@@ -60,7 +66,7 @@ describe("running process", () => {
   it("starts with a configured key, serves, and exits 0 on SIGTERM after closing", async () => {
     const { spawn } = await import("node:child_process");
     const dataDir = mkdtempSync(join(tmpdir(), "lasertrade-run-"));
-    const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+    const child = spawn(process.execPath, ENTRY, {
       env: {
         PATH: process.env.PATH ?? "",
         ...CUSTOM,
