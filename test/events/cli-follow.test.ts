@@ -7,34 +7,22 @@ import { LaserTrade } from "@lasertrade/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { followExecution, phaseText } from "../../packages/cli/src/follow.js";
 import { withProgress } from "../../packages/cli/src/progress.js";
-import { loadConfig } from "../../src/config/config.js";
 import { recordOutcome, recordPending } from "../../src/domain/execution/records.js";
-import { buildApp } from "../../src/http/app.js";
-import { storeRateLimiter } from "../../src/http/rate-limiters.js";
-import { openStore, type Store } from "../../src/store/index.js";
+import type { Store } from "../../src/store/index.js";
 import { nextTestIp, testVault } from "../helpers/app.js";
+import { listeningApp, type ListeningApp } from "../helpers/listening-app.js";
 
 describe("CLI confirm progress from the events stream", () => {
   let app: FastifyInstance;
   let store: Store;
   let base: string;
+  let running: ListeningApp | undefined;
   const vault = testVault();
   beforeAll(async () => {
-    store = await openStore("sqlite::memory:", "./data");
-    app = await buildApp({
-      config: loadConfig({}),
-      store,
-      vault,
-      clock: () => new Date(),
-      rateLimiter: storeRateLimiter(store),
-    });
-    base = await app.listen({ port: 0, host: "127.0.0.1" });
+    running = await listeningApp(vault);
+    ({ app, store, base } = running);
   });
-  afterAll(async () => {
-    app.server.closeAllConnections();
-    await app?.close();
-    await store?.close();
-  });
+  afterAll(async () => running?.close());
 
   it("phase texts: recorded, sent with the signature, landed; failed and expired by name", () => {
     const e = (status: string, signatures: string[] = ["SiG"]) =>

@@ -6,12 +6,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../../src/config/config.js";
 import { recordOutcome, recordPending } from "../../src/domain/execution/records.js";
-import { buildApp } from "../../src/http/app.js";
-import { storeRateLimiter } from "../../src/http/rate-limiters.js";
-import { openStore, type Store } from "../../src/store/index.js";
+import type { Store } from "../../src/store/index.js";
 import { nextTestIp, testVault } from "../helpers/app.js";
+import { listeningApp, type ListeningApp } from "../helpers/listening-app.js";
 
 const CLI = fileURLToPath(new URL("../../packages/cli/bin/lasertrade.js", import.meta.url));
 
@@ -19,23 +17,13 @@ describe("lasertrade watch", () => {
   let app: FastifyInstance;
   let store: Store;
   let base: string;
+  let running: ListeningApp | undefined;
   const vault = testVault();
   beforeAll(async () => {
-    store = await openStore("sqlite::memory:", "./data");
-    app = await buildApp({
-      config: loadConfig({}),
-      store,
-      vault,
-      clock: () => new Date(),
-      rateLimiter: storeRateLimiter(store),
-    });
-    base = await app.listen({ port: 0, host: "127.0.0.1" });
+    running = await listeningApp(vault);
+    ({ app, store, base } = running);
   });
-  afterAll(async () => {
-    app.server.closeAllConnections();
-    await app?.close();
-    await store?.close();
-  });
+  afterAll(async () => running?.close());
 
   it("prints each event as a line (and as JSON with --json), from a cursor", async () => {
     const res = await app.inject({ method: "POST", url: "/v1/laser/setup", remoteAddress: nextTestIp() });

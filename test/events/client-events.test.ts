@@ -2,35 +2,22 @@
 import { LaserTrade, type ExecutionEvent } from "@lasertrade/client";
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadConfig } from "../../src/config/config.js";
 import { recordOutcome, recordPending } from "../../src/domain/execution/records.js";
-import { buildApp } from "../../src/http/app.js";
-import { storeRateLimiter } from "../../src/http/rate-limiters.js";
-import { openStore, type Store } from "../../src/store/index.js";
+import type { Store } from "../../src/store/index.js";
 import { nextTestIp, testVault } from "../helpers/app.js";
+import { listeningApp, type ListeningApp } from "../helpers/listening-app.js";
 
 describe("client events() and waitFor()", () => {
   let app: FastifyInstance;
   let store: Store;
   let base: string;
+  let running: ListeningApp | undefined;
   const vault = testVault();
   beforeAll(async () => {
-    store = await openStore("sqlite::memory:", "./data");
-    app = await buildApp({
-      config: loadConfig({}),
-      store,
-      vault,
-      clock: () => new Date(),
-      rateLimiter: storeRateLimiter(store),
-      events: { heartbeatMs: 200, pollMs: 300 },
-    });
-    base = await app.listen({ port: 0, host: "127.0.0.1" });
+    running = await listeningApp(vault, { events: { heartbeatMs: 200, pollMs: 300 } });
+    ({ app, store, base } = running);
   });
-  afterAll(async () => {
-    app.server.closeAllConnections();
-    await app?.close();
-    await store?.close();
-  });
+  afterAll(async () => running?.close());
 
   async function key(): Promise<{ client: LaserTrade; keyId: number; wallet: string }> {
     // Through inject with a fresh address: setup is rate-limited per client address.
