@@ -3,64 +3,31 @@
  * never lands is not "done" (exit 3, the follow-up command), `status` by id and by signature, the decoded
  * insufficient-SOL refusal, global --url / --api-key and --version.
  */
-import { execFile } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { E2e } from "../helpers/e2e.js";
-import { startListeningE2e } from "../helpers/sandbox-e2e.js";
+import { describe, expect, it } from "vitest";
+import { useCliE2e } from "../helpers/cli-e2e.js";
 
-const CLI = fileURLToPath(new URL("../../packages/cli/bin/lasertrade.js", import.meta.url));
-
-let e2e: E2e;
-let baseUrl = "";
-let close = async (): Promise<void> => {};
-let dir = "";
-let env: NodeJS.ProcessEnv;
-
-function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { env }, (err, stdout, stderr) => {
-      const code = err === null ? 0 : typeof err.code === "number" ? err.code : 1;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
-beforeAll(async () => {
-  ({ e2e, baseUrl, close } = await startListeningE2e());
-  dir = await mkdtemp(join(tmpdir(), "lasertrade-cli-outcomes-"));
-  env = { ...process.env, LASERTRADE_CONFIG: join(dir, "config.json") };
-  delete env.LASERTRADE_URL;
-  delete env.LASERTRADE_API_KEY;
-});
-afterAll(async () => {
-  await close();
-  await rm(dir, { recursive: true, force: true });
-});
+const cli = useCliE2e("lasertrade-cli-outcomes-");
 
 describe("lasertrade CLI outcomes", () => {
   it("never says done for a buy that did not land; status follows it; refusals are decoded", async () => {
-    const version = await run(["--version"]);
+    const version = await cli.run(["--version"]);
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
 
     // Global --url (before the command) is what setup stores.
-    const setup = await run(["--json", "--url", baseUrl, "setup"]);
+    const setup = await cli.run(["--json", "--url", cli.baseUrl, "setup"]);
     expect(setup.code, setup.stderr).toBe(0);
     const { wallet_public_key: wallet } = JSON.parse(setup.stdout) as { wallet_public_key: string };
-    e2e.localnet.admin.fund(wallet, 5_000_000_000n);
-    const { mint } = e2e.localnet.admin.createToken();
+    cli.e2e.localnet.admin.fund(wallet, 5_000_000_000n);
+    const { mint } = cli.e2e.localnet.admin.createToken();
 
     // A wrong --api-key overrides the stored one.
-    const wrong = await run(["--api-key", "lt_wrong", "wallets"]);
+    const wrong = await cli.run(["--api-key", "lt_wrong", "wallets"]);
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toContain("(HTTP 401)");
 
-    e2e.localnet.admin.setFaults({ neverLand: true });
-    const lost = await run(["buy", mint, "0.01"]);
-    e2e.localnet.admin.clearFaults();
+    cli.e2e.localnet.admin.setFaults({ neverLand: true });
+    const lost = await cli.run(["buy", mint, "0.01"]);
+    cli.e2e.localnet.admin.clearFaults();
     expect(lost.code, lost.stderr).toBe(3);
     expect(lost.stderr).not.toContain("done");
     const m = /sent, not confirmed within \d+ s: (\w+), follow with `lasertrade status ([0-9a-f-]{36})`/.exec(
@@ -68,21 +35,21 @@ describe("lasertrade CLI outcomes", () => {
     );
     expect(m, lost.stderr).not.toBeNull();
     const [, signature, id] = m!;
-    const open = await run(["--json", "status", id!]);
+    const open = await cli.run(["--json", "status", id!]);
     expect(open.code).toBe(3);
     expect(JSON.parse(open.stdout)).toMatchObject({ id, signatures: [signature] });
-    const bySignature = await run(["--json", "status", signature!]);
+    const bySignature = await cli.run(["--json", "status", signature!]);
     expect(JSON.parse(bySignature.stdout)).toMatchObject({ id });
 
-    const landed = await run(["--json", "buy", mint, "0.01"]);
+    const landed = await cli.run(["--json", "buy", mint, "0.01"]);
     expect(landed.code, landed.stderr).toBe(0);
     const bought = JSON.parse(landed.stdout) as { execution_id: string; fill: { token_change: string } };
-    const done = await run(["--json", "status", bought.execution_id]);
+    const done = await cli.run(["--json", "status", bought.execution_id]);
     expect(done.code).toBe(0);
     expect(JSON.parse(done.stdout)).toMatchObject({ response: { fill: bought.fill } });
 
     // balance: SOL and the token just bought; delink asks (and refuses without a terminal) unless --yes.
-    const balance = await run(["--json", "balance"]);
+    const balance = await cli.run(["--json", "balance"]);
     expect(balance.code, balance.stderr).toBe(0);
     const held = JSON.parse(balance.stdout) as {
       wallet: string;
@@ -90,17 +57,17 @@ describe("lasertrade CLI outcomes", () => {
       tokens: { mint: string; amount: string }[];
     };
     expect(held.wallet).toBe(wallet);
-    expect(BigInt(held.lamports)).toBe(await e2e.balance(wallet));
+    expect(BigInt(held.lamports)).toBe(await cli.e2e.balance(wallet));
     expect(held.tokens.find((t) => t.mint === mint)?.amount).toBe(
-      String(await e2e.tokenBalance(wallet, mint)),
+      String(await cli.e2e.tokenBalance(wallet, mint)),
     );
-    const refused = await run(["wallets", "delink", wallet]);
+    const refused = await cli.run(["wallets", "delink", wallet]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain(`wallet ${wallet} holds `);
     expect(refused.stderr).toContain("not delinked (pass --yes");
-    expect((await run(["--json", "wallets"])).stdout).toContain(wallet);
+    expect((await cli.run(["--json", "wallets"])).stdout).toContain(wallet);
 
-    const poor = await run(["buy", mint, "50"]);
+    const poor = await cli.run(["buy", mint, "50"]);
     expect(poor.code).toBe(1);
     expect(poor.stderr).toContain(`error: insufficient SOL: wallet ${wallet} has `);
     expect(poor.stderr).not.toContain("may still land");

@@ -3,54 +3,21 @@
  * `trades.quote`) against the listening app: the same answer as GET /v1/quote on the same state, for a SOL buy,
  * a token buy and a sell; a bad side and a service refusal exit 1 with their text.
  */
-import { execFile } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { TRADE_RULES } from "../../src/core/errors.js";
-import type { E2e } from "../helpers/e2e.js";
-import { startListeningE2e } from "../helpers/sandbox-e2e.js";
+import { useCliE2e } from "../helpers/cli-e2e.js";
 
-const CLI = fileURLToPath(new URL("../../packages/cli/bin/lasertrade.js", import.meta.url));
-
-let e2e: E2e;
-let baseUrl = "";
-let close = async (): Promise<void> => {};
-let dir = "";
-let env: NodeJS.ProcessEnv;
-
-function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { env }, (err, stdout, stderr) => {
-      const code = err === null ? 0 : typeof err.code === "number" ? err.code : 1;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
-
-beforeAll(async () => {
-  ({ e2e, baseUrl, close } = await startListeningE2e());
-  dir = await mkdtemp(join(tmpdir(), "lasertrade-cli-quote-"));
-  env = { ...process.env, LASERTRADE_CONFIG: join(dir, "config.json") };
-  delete env.LASERTRADE_URL;
-  delete env.LASERTRADE_API_KEY;
-});
-afterAll(async () => {
-  await close();
-  await rm(dir, { recursive: true, force: true });
-});
+const t = useCliE2e("lasertrade-cli-quote-");
 
 describe("lasertrade quote", () => {
   it("prints the service's quote for buys and sells; refusals exit 1 with their text", async () => {
-    const setup = await run(["--json", "--url", baseUrl, "setup"]);
+    const setup = await t.run(["--json", "--url", t.baseUrl, "setup"]);
     expect(setup.code, setup.stderr).toBe(0);
     const { api_key: apiKey } = JSON.parse(setup.stdout) as { api_key: string };
     // No SOL in the wallet: a quote needs none.
-    const { mint } = e2e.localnet.admin.createToken();
+    const { mint } = t.e2e.localnet.admin.createToken();
     const http = async (query: string) => {
-      const res = await fetch(`${baseUrl}/v1/quote?mint=${mint}&${query}`, {
+      const res = await fetch(`${t.baseUrl}/v1/quote?mint=${mint}&${query}`, {
         headers: { "x-api-key": apiKey },
       });
       expect(res.status).toBe(200);
@@ -59,7 +26,7 @@ describe("lasertrade quote", () => {
       return rest;
     };
     const cli = async (args: string[]) => {
-      const out = await run(["--json", "quote", mint, ...args]);
+      const out = await t.run(["--json", "quote", mint, ...args]);
       expect(out.code, out.stderr).toBe(0);
       const { state_slot: _slot, ...rest } = JSON.parse(out.stdout) as Record<string, unknown>;
       return rest;
@@ -70,8 +37,8 @@ describe("lasertrade quote", () => {
       cli(["buy", "0.05"]),
       cli(["buy", "1000000", "--tokens", "--slippage", "5"]),
       cli(["sell", "1000000"]),
-      run(["quote", mint, "hold", "1"]),
-      run(["quote", mint, "sell", "50%"]),
+      t.run(["quote", mint, "hold", "1"]),
+      t.run(["quote", mint, "sell", "50%"]),
     ]);
     expect(buy).toEqual(await http("side=buy&amount=0.05"));
     expect(buy).toMatchObject({ venue: "bonding_curve", side: "buy", amount: "0.05", slippage_bps: 200 });
