@@ -5,6 +5,7 @@
  * documented field is listed here.
  */
 import { BUNDLE_TIP_FIELDS, PRIORITY_FEE_FIELDS, TIP_FIELDS } from "../core/fee-fields.js";
+import { TRADE_SHAPE_FIELDS } from "../domain/trade/quote-service.js";
 
 /** Fields of every execution body: the dry-run flag (issue 19) and the per-request fee and tip. */
 const COMMON = ["dry_run", ...PRIORITY_FEE_FIELDS, ...TIP_FIELDS];
@@ -51,22 +52,7 @@ interface KnownFields {
 
 const KNOWN: Record<string, KnownFields> = {
   "/v1/trades/execute": {
-    top: [
-      "action",
-      "side",
-      "mint",
-      "token_mint",
-      "pool",
-      "amount",
-      "denominated_in_sol",
-      "denominatedInSol",
-      "slippage",
-      "slippage_bps",
-      "simulate",
-      "confirm",
-      "measure_timing",
-      "wallet",
-    ],
+    top: [...TRADE_SHAPE_FIELDS, "simulate", "confirm", "measure_timing", "wallet"],
   },
   "/v1/laser/create": { top: [...CREATE_FIELDS, "confirm"] },
   "/v1/laser/bundle": {
@@ -86,6 +72,17 @@ const KNOWN: Record<string, KnownFields> = {
   },
 };
 
+// Built once: the check runs on every execution request.
+const KNOWN_SETS = new Map(
+  Object.entries(KNOWN).map(([url, k]) => [
+    url,
+    {
+      top: new Set([...COMMON, ...k.top]),
+      items: new Map(Object.entries(k.items ?? {}).map(([name, fields]) => [name, new Set(fields)])),
+    },
+  ]),
+);
+
 /** The known top-level fields of a route (undefined: not an execution route). */
 export function knownFields(url: string): readonly string[] | undefined {
   const k = KNOWN[url];
@@ -100,18 +97,16 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
  * empty for a route that is not an execution route or a body that is not an object.
  */
 export function unknownFields(url: string, body: unknown): string[] {
-  const k = KNOWN[url];
+  const k = KNOWN_SETS.get(url);
   if (k === undefined || !isObject(body)) return [];
-  const top = new Set([...COMMON, ...k.top]);
   const out: string[] = [];
   for (const [name, value] of Object.entries(body)) {
-    if (!top.has(name)) {
+    if (!k.top.has(name)) {
       out.push(name);
       continue;
     }
-    const items = k.items?.[name];
-    if (items === undefined || !Array.isArray(value)) continue;
-    const known = new Set(items);
+    const known = k.items.get(name);
+    if (known === undefined || !Array.isArray(value)) continue;
     value.forEach((item, i) => {
       if (!isObject(item)) return;
       for (const field of Object.keys(item)) if (!known.has(field)) out.push(`${name}[${i}].${field}`);

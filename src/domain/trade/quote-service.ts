@@ -24,10 +24,10 @@ export interface QuoteDeps {
   venues?: Pick<WarmVenues, "lookup" | "afterRead">;
 }
 
-/** The query parameters the quote takes (the trade's fields; `wallet` and the execution switches are not). */
-const QUOTE_FIELDS = [
-  "side",
+/** The trade body fields that describe the trade itself (not the wallet or the execution switches): a quote's query. */
+export const TRADE_SHAPE_FIELDS = [
   "action",
+  "side",
   "mint",
   "token_mint",
   "pool",
@@ -72,7 +72,7 @@ export function parseQuoteQuery(query: RequestBody): TradeIntent {
   // A percentage is of a wallet's balance; a quote has no wallet.
   if (isPercentText(query.amount)) throw badRequest(TRADE_RULES.quotePercent);
   const body: RequestBody = {};
-  for (const name of QUOTE_FIELDS) if (query[name] !== undefined) body[name] = query[name];
+  for (const name of TRADE_SHAPE_FIELDS) if (query[name] !== undefined) body[name] = query[name];
   return parseTradeRequest(body);
 }
 
