@@ -63,16 +63,24 @@ describe.each(engines)("wallet-bound reads ($name)", ({ url }) => {
     return { root: body.api_key, keyId: key!.id, a: body.wallet_public_key, b, bound: bound.apiKey };
   }
 
-  const execution = (keyId: number, wallets: string[]): Promise<string> =>
-    recordPending(store, {
-      apiKeyId: keyId,
-      kind: wallets.length > 1 ? "bundle" : "trade",
-      wallet: wallets[0]!,
-      wallets,
-      signatures: ["sig"],
-      request: {},
-      lastValidBlockHeight: 1000,
-    });
+  // History orders by created_at (milliseconds), then by the random id: two rows in one millisecond would come
+  // back in either order, so each row waits for the next millisecond and the test's own order is the store's.
+  const nextMillisecond = async (): Promise<void> => {
+    const start = Date.now();
+    while (Date.now() === start) await new Promise((r) => setImmediate(r));
+  };
+  const execution = async (keyId: number, wallets: string[]): Promise<string> =>
+    nextMillisecond().then(() =>
+      recordPending(store, {
+        apiKeyId: keyId,
+        kind: wallets.length > 1 ? "bundle" : "trade",
+        wallet: wallets[0]!,
+        wallets,
+        signatures: ["sig"],
+        request: {},
+        lastValidBlockHeight: 1000,
+      }),
+    );
 
   it("GET /v1/executions lists only the bound wallets' executions, page by page", async () => {
     const { root, keyId, a, b, bound } = await account();
