@@ -7,7 +7,6 @@ import { executePost } from "./execute-post.js";
 import {
   optionalBody,
   confirmationProperties,
-  confirmationRequired,
   lamportsSchema as lamports,
   lamportsAndSol,
   closedObject,
@@ -116,7 +115,7 @@ const claimResponse = closedObject({
         claimable_lamports: { ...lamports, description: "what was claimable when it was built" },
         ...confirmationProperties,
       },
-      { required: ["kind", "claimable_lamports", ...confirmationRequired] },
+      { optional: ["execution_id"] },
     ),
   },
 });

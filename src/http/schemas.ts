@@ -142,7 +142,6 @@ export const confirmationProperties = {
     description: "processed, confirmed or finalized as last seen; null when not seen (or confirm: false)",
   },
 } as const;
-export const confirmationRequired = ["signature", "confirmed", "confirmation_status"] as const;
 
 export const apiKeySecurity = [{ apiKey: [] as string[] }];
 
@@ -188,8 +187,10 @@ export function documentedFields<P extends Record<string, object>>(
 export interface ClosedObjectOptions {
   $id?: string;
   description?: string;
-  /** Default: every property, in their order. */
+  /** Default: every property, in their order, but the `optional` ones. */
   required?: readonly string[];
+  /** Properties left out of the default `required` (e.g. execution_id: see executionIdSchema). */
+  optional?: readonly string[];
 }
 
 /**
@@ -201,21 +202,21 @@ export interface ClosedObjectOptions {
 export function closedObject<P extends Record<string, object>, O extends ClosedObjectOptions = {}>(
   properties: P,
   options?: O,
-): Omit<O, "required"> & {
+): Omit<O, "required" | "optional"> & {
   type: "object";
   properties: P;
   required: readonly string[];
   additionalProperties: false;
 } {
-  const { $id, description, required } = options ?? {};
+  const { $id, description, required, optional = [] } = options ?? {};
   return {
     ...($id !== undefined ? { $id } : {}),
     type: "object",
     ...(description !== undefined ? { description } : {}),
     properties,
-    required: required ?? Object.keys(properties),
+    required: required ?? Object.keys(properties).filter((k) => !optional.includes(k)),
     additionalProperties: false,
-  } as Omit<O, "required"> & {
+  } as Omit<O, "required" | "optional"> & {
     type: "object";
     properties: P;
     required: readonly string[];

@@ -9,7 +9,6 @@ import { executePost } from "./execute-post.js";
 import {
   optionalBody,
   confirmationProperties,
-  confirmationRequired,
   lamportsSchema as lamports,
   lamportsAndSol,
   closedObject,
@@ -68,15 +67,7 @@ const consolidateResponse = closedObject(
           ...lamportsAndSol("transfer_lamports", "transfer_sol", "lamports it sent"),
           ...confirmationProperties,
         },
-        {
-          required: [
-            "source_wallet",
-            "source_balance_lamports",
-            "transfer_lamports",
-            "transfer_sol",
-            ...confirmationRequired,
-          ],
-        },
+        { optional: ["execution_id"] },
       ),
     },
   },
@@ -111,21 +102,7 @@ const transferResponse = closedObject(
     fee_reserve_lamports: { ...lamports, description: "lamports kept in the source for fees" },
     ...confirmationProperties,
   },
-  {
-    required: [
-      "source_wallet",
-      "destination_wallet",
-      "mint",
-      "asset_type",
-      "amount",
-      "amount_units",
-      "decimals",
-      "source_token_account",
-      "destination_token_account",
-      "fee_reserve_lamports",
-      ...confirmationRequired,
-    ],
-  },
+  { optional: ["execution_id"] },
 );
 
 const splitResponse = closedObject(
@@ -154,18 +131,7 @@ const splitResponse = closedObject(
     },
     ...confirmationProperties,
   },
-  {
-    required: [
-      "source_wallet",
-      "source_balance_lamports",
-      "fee_reserve_lamports",
-      "spendable_lamports",
-      "transfer_total_lamports",
-      "transfer_total_sol",
-      "transfers",
-      ...confirmationRequired,
-    ],
-  },
+  { optional: ["execution_id"] },
 );
 
 /** Registers the consolidate, send-asset and split routes (authenticated by the global auth hook). */

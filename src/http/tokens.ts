@@ -44,7 +44,7 @@ const createResponseSchema = closedObject(
       { description: "the developer buy in the same transaction; absent without one" },
     ),
   },
-  { required: ["mint", "creator", "metadata_uri", "signature", "confirmed", "confirmation_status"] },
+  { optional: ["execution_id", "initial_buy"] },
 );
 
 /** Registers the create route. */
