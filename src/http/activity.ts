@@ -3,7 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { listActivity, parseActivityQuery } from "../domain/keys/activity.js";
 import type { Store } from "../store/index.js";
 import { requireApiKey } from "./auth.js";
-import { apiKeySecurity, authErrors, errorSchema, ref, closedObject } from "./schemas.js";
+import { apiKeySecurity, authErrors, errorSchema, ref, closedObject, documentedFields } from "./schemas.js";
 
 const activitySchema = closedObject({
   id: { type: "integer", description: "the entry's id (increasing)" },
@@ -33,17 +33,14 @@ export function activityRoutes(app: FastifyInstance, deps: { store: Pick<Store, 
         tags: ["keys"],
         security: apiKeySecurity,
         summary: "The account's activity log, newest first (cursor: ?after=<next_cursor>)",
-        querystring: {
-          type: "object",
-          properties: {
-            after: { type: "string", description: "next_cursor of the previous page" },
-            limit: { type: "string", description: "1 to 200, default 50" },
-            key_id: { type: "string" },
-            route: { type: "string" },
-            status: { type: "string" },
-            rule: { type: "string" },
-          },
-        },
+        querystring: documentedFields({
+          after: { type: "string", description: "next_cursor of the previous page" },
+          limit: { type: "string", description: "1 to 200, default 50" },
+          key_id: { type: "string" },
+          route: { type: "string" },
+          status: { type: "string" },
+          rule: { type: "string" },
+        }),
         response: {
           200: closedObject({
             activity: { type: "array", items: activitySchema, description: "newest first" },
