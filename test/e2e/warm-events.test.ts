@@ -86,7 +86,10 @@ async function tradeWhileNotificationsHeld(apiKey: string, mint: string) {
     e2e.localnet.admin.advanceSlots(2);
     const traded = await trade(e2e, apiKey, { action: "buy", mint, amount: "0.5", ...FAST });
     expect(traded.state_source).toBe("cache");
-    await until(async () => (await eventRefreshes()) > refreshes, "the trade's event to refresh the warm state");
+    await until(
+      async () => (await eventRefreshes()) > refreshes,
+      "the trade's event to refresh the warm state",
+    );
     const after = await quote(apiKey, mint);
     expect(after.state_source).toBe("cache");
     const read = await readQuote(apiKey, mint);
