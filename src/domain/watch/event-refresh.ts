@@ -39,15 +39,28 @@ function lastTrades(events: readonly LaunchEvent[]): (CurveTradeEvent | PoolTrad
 export class EventRefresh {
   /** Trade events that refreshed at least one warm account. */
   refreshed = 0;
+  /** Transactions are applied one after the other, so a newer one builds on the older one's bytes. */
+  private queue: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly venues: Pick<VenueState, "keysOf">,
     private readonly accounts: Pick<WarmAccounts, "eventBase" | "applyEvent">,
+    private readonly onError: (e: unknown) => void = () => undefined,
   ) {}
 
-  /** Applies one transaction's events (landed at `slot`); resolves once every refresh was tried. */
-  async apply(events: readonly LaunchEvent[], slot: number): Promise<void> {
-    for (const e of lastTrades(events)) {
+  /**
+   * Applies one transaction's events (landed at `slot`) after those handed in before; resolves once tried
+   * (never rejects: a failure goes to onError and the next transaction still applies).
+   */
+  apply(events: readonly LaunchEvent[], slot: number): Promise<void> {
+    const trades = lastTrades(events);
+    if (trades.length === 0) return this.queue;
+    this.queue = this.queue.then(() => this.applyNow(trades, slot)).catch(this.onError);
+    return this.queue;
+  }
+
+  private async applyNow(trades: readonly (CurveTradeEvent | PoolTradeEvent)[], slot: number): Promise<void> {
+    for (const e of trades) {
       const patches = this.patchesOf(e);
       let applied = false;
       for (const p of patches) if (await this.patch(p, slot)) applied = true;

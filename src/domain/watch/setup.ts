@@ -61,14 +61,14 @@ export function startWarmVenues(
   for (const mint of settings.watchMints) v.watch(mint, true).catch(onError);
   const sweep = setInterval(() => v.sweep(), SWEEP_MS);
   sweep.unref();
-  const events = new EventRefresh(v, accounts);
+  const events = new EventRefresh(v, accounts, onError);
   const unfollow: (() => void)[] = [];
   return {
     venues: v,
     accounts,
     events,
     follow: (source) => {
-      unfollow.push(source.onEvents((e, tx) => void events.apply(e, tx.slot).catch(onError)));
+      unfollow.push(source.onEvents((e, tx) => void events.apply(e, tx.slot)));
     },
     close: () => {
       clearInterval(sweep);

@@ -164,6 +164,16 @@ describe("EventRefresh", () => {
     expect(refresh.refreshed).toBe(1);
   });
 
+  it("transactions handed in back to back apply in order, each on the one before", async () => {
+    const { f, keys, refresh } = await watched();
+    void refresh.apply([trade()], 11);
+    await refresh.apply([trade({ virtualSolReserves: 32_000_000_000n })], 12);
+    const cached = f.cached(keys.curve)!;
+    expect(cached.slot).toBe(12);
+    expect(decodeBondingCurve(cached.account!.data).virtualQuoteReserves).toBe(32_000_000_000n);
+    expect(refresh.refreshed).toBe(2);
+  });
+
   it("a pool trade on the watched mint's pool sets both vault amounts (WSOL lamports with it)", async () => {
     const { f, keys, refresh } = await watched();
     await refresh.apply([poolTrade(keys.pool)], 11);
