@@ -5,20 +5,12 @@
  * reserves after the trade (equal to a fresh read's quote), on the curve and on the pool.
  */
 import { describe, expect, it } from "vitest";
-import { trade, type TradeResult } from "../helpers/e2e.js";
+import { trade } from "../helpers/e2e.js";
+import { until, warmTrade } from "../helpers/warm.js";
 import { useE2e } from "../helpers/use-e2e.js";
 
 const e2e = useE2e({ warm: true, market: true });
 const FAST = { simulate: false, confirm: false } as const;
-
-/** Polls `check` until it holds (subscriptions, seeding and events happen in the background). */
-async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
 
 interface Quote {
   venue: string;
@@ -37,16 +29,6 @@ async function eventRefreshes(): Promise<number> {
   const body = (await e2e.app.inject({ method: "GET", url: "/metrics" })).body;
   const line = body.split("\n").find((l) => l.startsWith("lasertrade_warm_state_event_refresh_total "));
   return Number(line?.split(" ")[1] ?? NaN);
-}
-
-/** Trades until one is served from the cache (the first after a change may still read); returns it. */
-async function warmTrade(apiKey: string, mint: string): Promise<TradeResult> {
-  let last: TradeResult | undefined;
-  await until(async () => {
-    last = await trade(e2e, apiKey, { action: "buy", mint, amount: "0.001", ...FAST });
-    return last.state_source === "cache";
-  }, "a trade on warm state");
-  return last!;
 }
 
 /** Quotes until one is served from the cache (a quote's own stand-in accounts are watched after its first read). */
@@ -77,7 +59,7 @@ async function readQuote(apiKey: string, mint: string): Promise<Quote> {
  * the trade's event. Returns the warm quotes before and after, and a fresh read's quote.
  */
 async function tradeWhileNotificationsHeld(apiKey: string, mint: string) {
-  await warmTrade(apiKey, mint);
+  await warmTrade(e2e, apiKey, mint);
   const before = await warmQuote(apiKey, mint);
   const refreshes = await eventRefreshes();
   e2e.localnet.admin.holdAccountNotifications(true);
@@ -100,26 +82,21 @@ async function tradeWhileNotificationsHeld(apiKey: string, mint: string) {
 }
 
 describe("warm venue state refreshed by decoded trade events", () => {
-  it("a curve trade's event rewrites the cached curve: the next warm quote is a fresh read's", async () => {
+  it.each([
+    { venue: "bonding_curve", migrated: false, what: "the cached curve" },
+    { venue: "launchswap", migrated: true, what: "the cached vault amounts" },
+  ])("a $venue trade's event rewrites $what: the next warm quote is a fresh read's", async (c) => {
     const { apiKey } = await e2e.setup();
     const { mint } = e2e.localnet.admin.createToken();
-    await trade(e2e, apiKey, { action: "buy", mint, amount: "0.01" });
-    const { before, after, read } = await tradeWhileNotificationsHeld(apiKey, mint);
-    expect(after.venue).toBe("bonding_curve");
-    // 0.5 SOL bought in between: 0.1 SOL now buys fewer tokens, exactly as many as on the chain's state.
-    expect(BigInt(after.tokens_out)).toBeLessThan(BigInt(before.tokens_out));
-    expect(after.tokens_out).toBe(read.tokens_out);
-  });
-
-  it("a pool trade's event rewrites the cached vault amounts: the next warm quote is a fresh read's", async () => {
-    const { apiKey } = await e2e.setup();
-    const { mint } = e2e.localnet.admin.createToken();
-    e2e.localnet.admin.complete(mint);
-    e2e.localnet.admin.migrate(mint);
+    if (c.migrated) {
+      e2e.localnet.admin.complete(mint);
+      e2e.localnet.admin.migrate(mint);
+    }
     const first = await trade(e2e, apiKey, { action: "buy", mint, amount: "0.01" });
-    expect(first.venue).toBe("launchswap");
+    expect(first.venue).toBe(c.venue);
     const { before, after, read } = await tradeWhileNotificationsHeld(apiKey, mint);
-    expect(after.venue).toBe("launchswap");
+    expect(after.venue).toBe(c.venue);
+    // 0.5 SOL bought in between: 0.1 SOL now buys fewer tokens, exactly as many as on the chain's state.
     expect(BigInt(after.tokens_out)).toBeLessThan(BigInt(before.tokens_out));
     expect(after.tokens_out).toBe(read.tokens_out);
   });
@@ -128,7 +105,7 @@ describe("warm venue state refreshed by decoded trade events", () => {
     const { apiKey } = await e2e.setup();
     const { mint } = e2e.localnet.admin.createToken();
     await trade(e2e, apiKey, { action: "buy", mint, amount: "0.01" });
-    await warmTrade(apiKey, mint);
+    await warmTrade(e2e, apiKey, mint);
     await trade(e2e, apiKey, { action: "buy", mint, amount: "0.5" });
     await new Promise((r) => setTimeout(r, 100));
     const warm = await warmQuote(apiKey, mint);

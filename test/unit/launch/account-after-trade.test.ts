@@ -3,29 +3,10 @@
  * SDK IDL's coder with the event's reserves and every other byte kept, and vault amounts by AccountLayout.
  */
 import { describe, expect, it } from "vitest";
-import BN from "bn.js";
-import { PublicKey } from "@solana/web3.js";
 import { ACCOUNT_SIZE, NATIVE_MINT, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "@solana/spl-token";
 import { curveAfterTrade, vaultWithAmount } from "../../../src/launch/events/account-after-trade.js";
-import { launchProgram } from "../../../src/launch/programs-offline.js";
 import { decodeBondingCurve, decodeTokenAccount } from "../../../src/launch/state.js";
-import { key, tokenAccountData } from "../../helpers/fixtures.js";
-
-const CURVE = {
-  virtualTokenReserves: new BN("1073000000000000"),
-  virtualQuoteReserves: new BN("30000000000"),
-  realTokenReserves: new BN("793100000000000"),
-  realQuoteReserves: new BN(0),
-  tokenTotalSupply: new BN("1000000000000000"),
-  complete: false,
-  creator: key(2),
-  isMayhemMode: true,
-  isCashbackCoin: true,
-  quoteMint: PublicKey.default,
-  creatorFeeBps: new BN(95),
-  canEditCreatorFee: true,
-  isHolderReward: false,
-};
+import { bondingCurveData, key, tokenAccountData } from "../../helpers/fixtures.js";
 
 const AFTER = {
   virtualTokenReserves: 1_040_000_000_000_000n,
@@ -35,9 +16,7 @@ const AFTER = {
 };
 
 /** A curve account as a newer program allocates it: the encoded layout, then bytes this IDL does not know. */
-async function curveAccount(trailing: Buffer): Promise<Buffer> {
-  return Buffer.concat([await launchProgram.coder.accounts.encode("bondingCurve", CURVE), trailing]);
-}
+const curveAccount = (trailing: Buffer) => bondingCurveData(key(2), trailing);
 
 describe("curveAfterTrade", () => {
   it("re-encodes the event's reserves, keeps every other field and the trailing bytes, moves lamports", async () => {

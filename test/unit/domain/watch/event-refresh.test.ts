@@ -3,7 +3,6 @@
  * event's reserves, the pool's vaults the amounts after the trade; only at a newer slot than the cached one.
  */
 import { describe, expect, it } from "vitest";
-import BN from "bn.js";
 import { PublicKey } from "@solana/web3.js";
 import { NATIVE_MINT, TOKEN_PROGRAM_ID } from "@solana/spl-token";
 import type { AccountInfo } from "../../../../src/chain/rpc-client.js";
@@ -15,9 +14,8 @@ import type {
   PoolTradeEvent,
 } from "../../../../src/launch/events/launch-event.js";
 import { LAUNCH_PROGRAM_ID } from "../../../../src/launch/programs.js";
-import { launchProgram } from "../../../../src/launch/programs-offline.js";
 import { decodeBondingCurve, decodeTokenAccount } from "../../../../src/launch/state.js";
-import { key, tokenAccountData } from "../../../helpers/fixtures.js";
+import { bondingCurveData, key, tokenAccountData } from "../../../helpers/fixtures.js";
 import { fakeWarmChain } from "../../../helpers/warm-fakes.js";
 
 const MINT = key(5);
@@ -67,27 +65,8 @@ function poolTrade(pool: string, over: Partial<PoolTradeEvent> = {}): PoolTradeE
 }
 
 async function curveAccount(): Promise<AccountInfo> {
-  const data = await launchProgram.coder.accounts.encode("bondingCurve", {
-    virtualTokenReserves: new BN("1073000000000000"),
-    virtualQuoteReserves: new BN("30000000000"),
-    realTokenReserves: new BN("793100000000000"),
-    realQuoteReserves: new BN(0),
-    tokenTotalSupply: new BN("1000000000000000"),
-    complete: false,
-    creator: key(7),
-    isMayhemMode: false,
-    isCashbackCoin: false,
-    quoteMint: PublicKey.default,
-    creatorFeeBps: new BN(0),
-    canEditCreatorFee: false,
-    isHolderReward: false,
-  });
-  return {
-    lamports: RENT,
-    owner: LAUNCH_PROGRAM_ID,
-    data: Buffer.concat([data, Buffer.alloc(26, 7)]),
-    executable: false,
-  };
+  const data = await bondingCurveData(key(7), Buffer.alloc(26, 7));
+  return { lamports: RENT, owner: LAUNCH_PROGRAM_ID, data, executable: false };
 }
 
 /** A token account of `mint` held by `owner`; `isNative` (the rent reserve) makes it a WSOL account. */
