@@ -53,8 +53,8 @@ export class Client {
   }
 }
 
-// Live bindings filled in by useStreamE2e's beforeAll, so the tests read them as plain names; one set per
-// test file (vitest runs each file in its own module graph).
+// Live bindings filled in by useStreamE2e's beforeAll, so the tests read them as plain names. Files that share
+// this module (the thread pool runs them one after another) each set them again in their own beforeAll.
 export let localnet: LocalnetHandle;
 export let chain: Chain;
 export let subs: ChainSubscriptions;
@@ -96,6 +96,8 @@ export async function post(apiKey: string, path: string, body: unknown): Promise
 /** Registers beforeAll/afterAll: localnet, chain, a fast-backoff subscription layer, the market feed and the listening app. */
 export function useStreamE2e(): void {
   beforeAll(async () => {
+    // Test files may share this module (vitest's thread pool, isolate off): start each file's gap list empty.
+    gaps.length = 0;
     localnet = await startLocalnet({ port: 0, slotMs: 50 });
     chain = createChain(localnetChainOptions(localnet, { confirmTimeoutMs: 3_000, confirmPollMs: 50 }));
     await chain.start();
