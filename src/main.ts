@@ -204,7 +204,8 @@ async function main(): Promise<void> {
       ...(requestCounter !== undefined ? { requestCounter } : {}),
       chain,
       metrics,
-      market: { hub: marketHub, metrics: streamMetrics },
+      // The feed's decoded trades also refresh the warm venue state (issue 21).
+      market: { hub: marketHub, feed: marketFeed.feed, metrics: streamMetrics },
     });
     // app.close() stops accepting, lets in-flight requests finish, then the rest closes in reverse order.
     cleanups.push(() => app.close());
