@@ -4,13 +4,12 @@ import type { EventRecord, EventStore, EventWakeListener } from "./event-types.j
 import { toExecution } from "./kysely-executions.js";
 import type { Database, EventsTable } from "./schema.js";
 import type { ExecutionKind, ExecutionStatus, Store } from "./types.js";
+import { idsOf, keyRows, oldestIdOfKey } from "./key-rows.js";
 import { walletsWithin } from "./wallet-scope.js";
 
 function toEvent(r: Selectable<EventsTable>): EventRecord {
   return {
-    // PostgreSQL returns bigint as a string; per-account ids stay far below 2^53.
-    id: Number(r.id),
-    apiKeyId: Number(r.api_key_id),
+    ...idsOf(r),
     type: r.type,
     executionId: r.execution_id,
     kind: r.kind as ExecutionKind,
@@ -84,11 +83,7 @@ export function kyselyEvents(
   let listening = false;
   return {
     async listEvents(q) {
-      let query = db
-        .selectFrom("events")
-        .selectAll()
-        .where("api_key_id", "=", q.apiKeyId)
-        .where("id", ">", q.after);
+      let query = keyRows(db.selectFrom("events").selectAll(), q.apiKeyId).where("id", ">", q.after);
       if (q.types !== undefined && q.types.length > 0) query = query.where("type", "in", [...q.types]);
       if (q.kind !== undefined) query = query.where("kind", "=", q.kind);
       if (q.executionId !== undefined) query = query.where("execution_id", "=", q.executionId);
@@ -96,7 +91,7 @@ export function kyselyEvents(
       if (q.wallet !== undefined) query = query.where("wallets", "like", `%"${q.wallet}"%`);
       if (q.onlyWallets !== undefined)
         query = query.where(walletsWithin(dialect, "events.wallets", q.onlyWallets));
-      const rows = await query.orderBy("id", "asc").limit(q.limit).execute();
+      const rows = await query.limit(q.limit).execute();
       return rows.map(toEvent);
     },
 
@@ -106,14 +101,8 @@ export function kyselyEvents(
         .select("last_id")
         .where("api_key_id", "=", apiKeyId)
         .executeTakeFirst();
-      const oldest = await db
-        .selectFrom("events")
-        .select("id")
-        .where("api_key_id", "=", apiKeyId)
-        .orderBy("id", "asc")
-        .limit(1)
-        .executeTakeFirst();
-      return { oldest: oldest === undefined ? null : Number(oldest.id), last: Number(seq?.last_id ?? 0) };
+      const oldest = await oldestIdOfKey(db, "events", apiKeyId);
+      return { oldest: oldest ?? null, last: Number(seq?.last_id ?? 0) };
     },
 
     async purgeEvents(createdBefore) {

@@ -2,11 +2,11 @@
 import type { Kysely, Selectable } from "kysely";
 import type { Database, IdempotencyKeysTable } from "./schema.js";
 import type { IdempotencyRecord, IdempotencyStore } from "./types.js";
+import { idsOf } from "./key-rows.js";
 
 function toRecord(r: Selectable<IdempotencyKeysTable>): IdempotencyRecord {
   return {
-    id: Number(r.id),
-    apiKeyId: Number(r.api_key_id),
+    ...idsOf(r),
     key: r.key,
     fingerprint: r.fingerprint,
     owner: r.owner,

@@ -6,6 +6,7 @@ import { kyselyWebhooks } from "./kysely-webhooks.js";
 import { createWakeBus, kyselyEvents, wakingExecutionWrites, type WakeBus } from "./kysely-events.js";
 import { isoNoZone, kyselyExecutions } from "./kysely-executions.js";
 import { kyselyIdempotency } from "./kysely-idempotency.js";
+import { idsOf, keyRows, oldestIdOfKey } from "./key-rows.js";
 import { kyselyRateCounters } from "./kysely-rate-counters.js";
 import type { ApiKeysTable, Database, WalletsTable } from "./schema.js";
 import { compiledOnce } from "./compiled-once.js";
@@ -24,9 +25,8 @@ function toApiKey(r: Selectable<ApiKeysTable>): ApiKeyRecord {
 
 function toWallet(r: Selectable<WalletsTable>): WalletRecord {
   return {
-    id: Number(r.id),
+    ...idsOf(r),
     seq: Number(r.key_seq),
-    apiKeyId: Number(r.api_key_id),
     publicKey: r.public_key,
     status: "active",
     isDefault: Number(r.is_default) === 1,
@@ -209,12 +209,7 @@ export function kyselyStore(
     },
 
     async listWallets(apiKeyId) {
-      const rows = await db
-        .selectFrom("wallets")
-        .selectAll()
-        .where("api_key_id", "=", apiKeyId)
-        .orderBy("id", "asc")
-        .execute();
+      const rows = await keyRows(db.selectFrom("wallets").selectAll(), apiKeyId).execute();
       return rows.map(toWallet);
     },
 
@@ -265,15 +260,9 @@ export function kyselyStore(
           .execute();
         await trx.deleteFrom("wallets").where("id", "=", target.id).execute();
         if (Number(target.is_default) === 1) {
-          const oldest = await trx
-            .selectFrom("wallets")
-            .select("id")
-            .where("api_key_id", "=", apiKeyId)
-            .orderBy("id", "asc")
-            .limit(1)
-            .executeTakeFirst();
+          const oldest = await oldestIdOfKey(trx, "wallets", apiKeyId);
           if (oldest !== undefined) {
-            await trx.updateTable("wallets").set({ is_default: 1 }).where("id", "=", oldest.id).execute();
+            await trx.updateTable("wallets").set({ is_default: 1 }).where("id", "=", oldest).execute();
           }
         }
         return true;

@@ -1,6 +1,7 @@
 /** The webhooks half of the Kysely store: endpoints, deliveries, and the delivery lease. */
 import type { ExpressionBuilder, Kysely, Selectable } from "kysely";
 import { compiledOnce } from "./compiled-once.js";
+import { keyRows } from "./key-rows.js";
 import type { Database, WebhookDeliveriesTable, WebhooksTable } from "./schema.js";
 import type { DeliveryRecord, DeliveryStatus, WebhookRecord, WebhookStore } from "./webhook-types.js";
 
@@ -72,13 +73,10 @@ export function kyselyWebhooks(db: Kysely<Database>, dialect: "sqlite" | "postgr
     },
 
     async listWebhooks(apiKeyId) {
-      const rows = await db
-        .selectFrom("webhooks")
-        .selectAll()
-        .where("api_key_id", "=", apiKeyId)
-        .orderBy("created_at", "asc")
-        .orderBy("id", "asc")
-        .execute();
+      const rows = await keyRows(
+        db.selectFrom("webhooks").selectAll().orderBy("created_at", "asc"),
+        apiKeyId,
+      ).execute();
       return rows.map(toWebhook);
     },
 

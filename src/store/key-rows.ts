@@ -1,0 +1,36 @@
+/**
+ * Rows that belong to one API key (an `api_key_id` column): the "of this key, in order" filter and the
+ * numeric ids every such row mapper converts, written once for the tables that have them.
+ */
+import type { Kysely, SelectQueryBuilder } from "kysely";
+import type { Database } from "./schema.js";
+
+/** The tables whose rows are an API key's own, each with an `id` that orders them. */
+export type KeyRowsTable = "wallets" | "events" | "webhooks";
+
+/** `query` kept to API key `apiKeyId`'s rows, ordered by id (after any order `query` already has). */
+export function keyRows<O>(
+  query: SelectQueryBuilder<Database, KeyRowsTable, O>,
+  apiKeyId: number,
+): SelectQueryBuilder<Database, KeyRowsTable, O> {
+  return query.where("api_key_id", "=", apiKeyId).orderBy("id", "asc");
+}
+
+/** The smallest id among API key `apiKeyId`'s rows of `table` (its oldest row); undefined when it has none. */
+export async function oldestIdOfKey(
+  conn: Kysely<Database>,
+  table: "wallets" | "events",
+  apiKeyId: number,
+): Promise<number | undefined> {
+  const row = await keyRows(conn.selectFrom(table).select("id"), apiKeyId).limit(1).executeTakeFirst();
+  return row === undefined ? undefined : Number(row.id);
+}
+
+/** A row's own id and its API key's, as numbers. */
+export function idsOf(r: { id: number | string; api_key_id: number | string }): {
+  id: number;
+  apiKeyId: number;
+} {
+  // PostgreSQL returns bigint as a string; per-account ids stay far below 2^53.
+  return { id: Number(r.id), apiKeyId: Number(r.api_key_id) };
+}
