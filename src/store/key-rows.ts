@@ -8,12 +8,20 @@ import type { Database } from "./schema.js";
 /** The tables whose rows are an API key's own, each with an `id` that orders them. */
 export type KeyRowsTable = "wallets" | "events" | "webhooks";
 
+/** `query` kept to API key `apiKeyId`'s rows. */
+export function ofKey<O>(
+  query: SelectQueryBuilder<Database, KeyRowsTable, O>,
+  apiKeyId: number,
+): SelectQueryBuilder<Database, KeyRowsTable, O> {
+  return query.where("api_key_id", "=", apiKeyId);
+}
+
 /** `query` kept to API key `apiKeyId`'s rows, ordered by id (after any order `query` already has). */
 export function keyRows<O>(
   query: SelectQueryBuilder<Database, KeyRowsTable, O>,
   apiKeyId: number,
 ): SelectQueryBuilder<Database, KeyRowsTable, O> {
-  return query.where("api_key_id", "=", apiKeyId).orderBy("id", "asc");
+  return ofKey(query, apiKeyId).orderBy("id", "asc");
 }
 
 /** The smallest id among API key `apiKeyId`'s rows of `table` (its oldest row); undefined when it has none. */

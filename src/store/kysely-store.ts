@@ -6,7 +6,7 @@ import { kyselyWebhooks } from "./kysely-webhooks.js";
 import { createWakeBus, kyselyEvents, wakingExecutionWrites, type WakeBus } from "./kysely-events.js";
 import { isoNoZone, kyselyExecutions } from "./kysely-executions.js";
 import { kyselyIdempotency } from "./kysely-idempotency.js";
-import { idsOf, keyRows, oldestIdOfKey } from "./key-rows.js";
+import { idsOf, keyRows, ofKey, oldestIdOfKey } from "./key-rows.js";
 import { kyselyRateCounters } from "./kysely-rate-counters.js";
 import type { ApiKeysTable, Database, WalletsTable } from "./schema.js";
 import { compiledOnce } from "./compiled-once.js";
@@ -107,11 +107,7 @@ export function kyselyStore(
     db,
     ["apiKeyId", "publicKey"],
     (a: { apiKeyId: number; publicKey: string }) =>
-      db
-        .selectFrom("wallets")
-        .selectAll()
-        .where("api_key_id", "=", a.apiKeyId)
-        .where("public_key", "=", a.publicKey),
+      ofKey(db.selectFrom("wallets").selectAll(), a.apiKeyId).where("public_key", "=", a.publicKey),
   );
 
   // One key's wallet by public key; inside a transaction pass `trx` so the read sees the key's lock.
@@ -120,10 +116,7 @@ export function kyselyStore(
     apiKeyId: number,
     publicKey: string,
   ): Promise<Selectable<WalletsTable> | undefined> {
-    return conn
-      .selectFrom("wallets")
-      .selectAll()
-      .where("api_key_id", "=", apiKeyId)
+    return ofKey(conn.selectFrom("wallets").selectAll(), apiKeyId)
       .where("public_key", "=", publicKey)
       .executeTakeFirst();
   }
@@ -193,11 +186,10 @@ export function kyselyStore(
     async addWallet(apiKeyId, wallet, makeDefault, maxWallets) {
       return db.transaction().execute(async (trx) => {
         if (!(await lockKey(trx, apiKeyId))) throw new Error(`api key ${apiKeyId} does not exist`);
-        const existing = await trx
-          .selectFrom("wallets")
-          .select(["public_key", "is_default"])
-          .where("api_key_id", "=", apiKeyId)
-          .execute();
+        const existing = await ofKey(
+          trx.selectFrom("wallets").select(["public_key", "is_default"]),
+          apiKeyId,
+        ).execute();
         if (existing.some((w) => w.public_key === wallet.publicKey)) throw new DuplicateWalletError();
         if (maxWallets !== undefined && existing.length >= maxWallets) throw new WalletLimitError(maxWallets);
         const becomesDefault = makeDefault || !existing.some((w) => Number(w.is_default) === 1);
@@ -219,10 +211,7 @@ export function kyselyStore(
     },
 
     async findDefaultWallet(apiKeyId) {
-      const r = await db
-        .selectFrom("wallets")
-        .selectAll()
-        .where("api_key_id", "=", apiKeyId)
+      const r = await ofKey(db.selectFrom("wallets").selectAll(), apiKeyId)
         .where("is_default", "=", 1)
         .executeTakeFirst();
       return r === undefined ? undefined : toWallet(r);

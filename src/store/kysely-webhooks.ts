@@ -1,7 +1,7 @@
 /** The webhooks half of the Kysely store: endpoints, deliveries, and the delivery lease. */
 import type { ExpressionBuilder, Kysely, Selectable } from "kysely";
 import { compiledOnce } from "./compiled-once.js";
-import { keyRows } from "./key-rows.js";
+import { keyRows, ofKey } from "./key-rows.js";
 import type { Database, WebhookDeliveriesTable, WebhooksTable } from "./schema.js";
 import type { DeliveryRecord, DeliveryStatus, WebhookRecord, WebhookStore } from "./webhook-types.js";
 
@@ -81,10 +81,7 @@ export function kyselyWebhooks(db: Kysely<Database>, dialect: "sqlite" | "postgr
     },
 
     async findWebhook(apiKeyId, id) {
-      const row = await db
-        .selectFrom("webhooks")
-        .selectAll()
-        .where("api_key_id", "=", apiKeyId)
+      const row = await ofKey(db.selectFrom("webhooks").selectAll(), apiKeyId)
         .where("id", "=", id)
         .executeTakeFirst();
       return row === undefined ? undefined : toWebhook(row);
