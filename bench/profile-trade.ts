@@ -1,5 +1,6 @@
 /**
- * `npx tsx bench/profile-trade.ts [--duration-s 20] [--concurrency 64] [--latency-ms 20] [--no-profile]`:
+ * `npx tsx bench/profile-trade.ts [--duration-s 20] [--concurrency 64] [--latency-ms 20] [--no-profile]
+ *  [--pg URL] [--sqlite-synchronous normal]`:
  * the service CPU of one warm trade, measured alone (issue 18's hot-path work). Starts a localnet process and
  * the compiled service (`dist/main.js`) under `node --cpu-prof`, runs the bench's parallel scenario (curve buy,
  * confirm and simulate off, relay accepting without executing) and prints: trades, service CPU ms per trade
@@ -12,6 +13,7 @@ import { readFileSync, readdirSync, mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
+  freshPgDatabase,
   freshSqliteDatabase,
   fundedWallet,
   randomMasterKey,
@@ -21,6 +23,7 @@ import {
 } from "../test/harness/index.js";
 import { measureBackground, runScenario } from "./load.js";
 import { profileTables, summarizeProfile, type CpuProfileWindow } from "./profile-summary.js";
+import { formatLoopWindow, startLoopWindow } from "./event-loop-probe.js";
 
 function num(argv: string[], name: string, dflt: number): number {
   const i = argv.indexOf(`--${name}`);
@@ -88,10 +91,14 @@ async function main(): Promise<void> {
   const profile = !perf && !argv.includes("--no-profile");
   const dir = mkdtempSync(join(tmpdir(), "lt-prof-trade-"));
   const localnet = await startLocalnetProcess({ slotMs: 400 });
-  const db = freshSqliteDatabase();
+  // --pg URL: a fresh PostgreSQL database on that server; --sqlite-synchronous normal: the relaxed SQLite mode.
+  const pgIndex = argv.indexOf("--pg");
+  const syncIndex = argv.indexOf("--sqlite-synchronous");
+  const db = pgIndex >= 0 ? await freshPgDatabase(argv[pgIndex + 1]!, "prof") : freshSqliteDatabase();
+  const databaseUrl = syncIndex >= 0 ? `${db.url}?synchronous=${argv[syncIndex + 1]}` : db.url;
   const service = await startService({
     localnet: localnet.info,
-    databaseUrl: db.url,
+    databaseUrl,
     masterKey: randomMasterKey(),
     env: { RECONCILE_INTERVAL_MS: "0", LOG_LEVEL: "warn" },
     compiled: true,
@@ -100,6 +107,7 @@ async function main(): Promise<void> {
   });
   let window: CpuProfileWindow | undefined;
   try {
+    process.stderr.write(`service pid ${service.pid}\n`);
     const mint = (await localnet.createToken()).mint;
     const { apiKey, wallet } = await setupKey(service.baseUrl, localnet, { sol: 1_000n });
     const lanes = [wallet];
@@ -126,7 +134,9 @@ async function main(): Promise<void> {
           },
         )
       : null;
+    const endLoopWindow = await startLoopWindow(service.baseUrl, service.pid);
     const fromUs = Number(process.hrtime.bigint() / 1000n);
+    const clientCpu0 = process.cpuUsage();
     const r = await runScenario(target, apiKey, {
       name: "measured",
       body,
@@ -136,6 +146,9 @@ async function main(): Promise<void> {
       durationMs,
     });
     window = { fromUs, toUs: Number(process.hrtime.bigint() / 1000n), trades: r.trades };
+    const loop = await endLoopWindow();
+    const clientCpu = process.cpuUsage(clientCpu0);
+    const clientShare = (clientCpu.user + clientCpu.system) / (window.toUs - window.fromUs);
     if (recorder !== null) {
       const exited = new Promise((resolve) => recorder.once("exit", resolve));
       recorder.kill("SIGINT");
@@ -146,7 +159,10 @@ async function main(): Promise<void> {
     process.stdout.write(
       `trades ${r.trades}, errors ${r.errors}, warm ${(r.cacheShare * 100).toFixed(0)} %, ${r.tradesPerSecond.toFixed(1)} trades/s, ` +
         `service CPU ${r.serviceCpuMsPerTrade.toFixed(3)} ms/trade (share ${r.serviceCpuShare.toFixed(2)}), ` +
-        `calls ${JSON.stringify(r.callsPerTrade)}\n`,
+        `calls ${JSON.stringify(r.callsPerTrade)}\n` +
+        `p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, service cores busy ${r.serviceCpuShare.toFixed(2)}, ` +
+        `localnet ${r.localnetCpuShare.toFixed(2)}, bench client ${clientShare.toFixed(2)}, timing_ms ${JSON.stringify(Object.fromEntries(Object.entries(r.stages).map(([k, v]) => [k, Math.round(v * 10) / 10])))}\n` +
+        `${formatLoopWindow(loop)}\n`,
     );
   } finally {
     await service.stop().catch(() => {});
