@@ -10,6 +10,7 @@ import { startPgListener } from "./pg-listen.js";
 import { redisWake } from "./redis-wake.js";
 import { migrationProvider } from "./migrations.js";
 import { isExecutionOutcomeWrite, withCachedStatements } from "./sqlite-statements.js";
+import { sqliteGroupCommit, type QueryRunner } from "./sqlite-group-commit.js";
 import type { Database } from "./schema.js";
 import type { Store } from "./types.js";
 
@@ -67,6 +68,7 @@ export async function openStore(
   let db: Kysely<Database>;
   let migrationTableSchema: string | undefined;
   let writer: ExecutionWriter;
+  let syncedWrites: QueryRunner | undefined;
   let eventOptions: StoreEventOptions = {};
   if (isPg) {
     const schema = options.pgSchema;
@@ -127,7 +129,13 @@ export async function openStore(
       ...(synchronous === "FULL" ? { relaxed: isExecutionOutcomeWrite } : {}),
     });
     db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
-    writer = sqliteExecutionWriter(db);
+    // Group commit (issue 18): the request path's writes of concurrent requests share one commit (one fsync).
+    syncedWrites = sqliteGroupCommit(
+      db,
+      database,
+      synchronous === "FULL" ? isExecutionOutcomeWrite : () => false,
+    );
+    writer = sqliteExecutionWriter(db, syncedWrites);
   }
   const dialect = isPg ? "postgres" : "sqlite";
   const migrator = new Migrator({
@@ -140,7 +148,7 @@ export async function openStore(
     await db.destroy();
     throw error instanceof Error ? error : new Error(String(error));
   }
-  return kyselyStore(db, dialect, options.clock, eventOptions, writer);
+  return kyselyStore(db, dialect, options.clock, eventOptions, writer, syncedWrites);
 }
 
 /** The schema unqualified tables land in on this pool (its search_path's first existing schema). */
