@@ -1,6 +1,6 @@
 /**
  * `npx tsx bench/profile-trade.ts [--duration-s 20] [--concurrency 64] [--latency-ms 20] [--no-profile]
- *  [--pg URL] [--sqlite-synchronous normal]`:
+ *  [--pg URL [--pool N]] [--sqlite-synchronous normal]`:
  * the service CPU of one warm trade, measured alone (issue 18's hot-path work). Starts a localnet process and
  * the compiled service (`dist/main.js`) under `node --cpu-prof`, runs the bench's parallel scenario (curve buy,
  * confirm and simulate off, relay accepting without executing) and prints: trades, service CPU ms per trade
@@ -24,6 +24,7 @@ import {
 import { measureBackground, runScenario } from "./load.js";
 import { profileTables, summarizeProfile, type CpuProfileWindow } from "./profile-summary.js";
 import { formatLoopWindow, startLoopWindow } from "./event-loop-probe.js";
+import { formatPgPerTrade, readPgCounters } from "./pg-counters.js";
 
 function num(argv: string[], name: string, dflt: number): number {
   const i = argv.indexOf(`--${name}`);
@@ -100,7 +101,11 @@ async function main(): Promise<void> {
     localnet: localnet.info,
     databaseUrl,
     masterKey: randomMasterKey(),
-    env: { RECONCILE_INTERVAL_MS: "0", LOG_LEVEL: "warn" },
+    env: {
+      RECONCILE_INTERVAL_MS: "0",
+      LOG_LEVEL: "warn",
+      ...(argv.includes("--pool") ? { DATABASE_POOL_SIZE: String(num(argv, "pool", 10)) } : {}),
+    },
     compiled: true,
     ...(profile ? { nodeArgs: ["--cpu-prof", "--cpu-prof-dir", dir] } : {}),
     ...(perf ? { nodeArgs: ["--perf-basic-prof", "--interpreted-frames-native-stack"] } : {}),
@@ -135,6 +140,7 @@ async function main(): Promise<void> {
         )
       : null;
     const endLoopWindow = await startLoopWindow(service.baseUrl, service.pid);
+    const pgBefore = db.kind === "postgres" ? await readPgCounters(db.url) : undefined;
     const fromUs = Number(process.hrtime.bigint() / 1000n);
     const clientCpu0 = process.cpuUsage();
     const r = await runScenario(target, apiKey, {
@@ -164,6 +170,7 @@ async function main(): Promise<void> {
         `localnet ${r.localnetCpuShare.toFixed(2)}, bench client ${clientShare.toFixed(2)}, timing_ms ${JSON.stringify(Object.fromEntries(Object.entries(r.stages).map(([k, v]) => [k, Math.round(v * 10) / 10])))}\n` +
         `${formatLoopWindow(loop)}\n`,
     );
+    if (pgBefore !== undefined) process.stdout.write(`${await formatPgPerTrade(db.url, pgBefore, r.trades)}\n`);
   } finally {
     await service.stop().catch(() => {});
     await db.drop().catch(() => {});

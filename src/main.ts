@@ -96,6 +96,7 @@ async function main(): Promise<void> {
     const existingDb = !isPg && dbPath !== ":memory:" && existsSync(dbPath);
     // REDIS_URL: event wake-ups between processes over Redis pub/sub (PostgreSQL LISTEN/NOTIFY without it).
     const store = await openStore(config.databaseUrl, config.dataDir, {
+      pgPoolSize: config.databasePoolSize,
       ...(config.redisUrl !== undefined ? { redisUrl: config.redisUrl } : {}),
     });
     cleanups.push(() => store.close());
