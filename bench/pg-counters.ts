@@ -65,16 +65,18 @@ export async function readPgCounters(url: string): Promise<PgCounters> {
 
 /** `after - before` per trade, one line (the reading connections' own commits subtracted). */
 export async function formatPgPerTrade(url: string, before: PgCounters, trades: number): Promise<string> {
+  const [serverCpuNs, serverWaitNs] = serverSchedstat();
+  const atNs = Number(process.hrtime.bigint());
   // The statistics collector reports a backend's counters when it goes idle, at most once a second.
   await new Promise((r) => setTimeout(r, 1_500));
-  const after = await readPgCounters(url);
+  const after = { ...(await readPgCounters(url)), serverCpuNs, serverWaitNs, atNs };
   const per = (k: keyof PgCounters, own = 0) => ((after[k] - before[k] - own) / Math.max(1, trades)).toFixed(2);
   const wall = after.atNs - before.atNs;
   const share = (k: "serverCpuNs" | "serverWaitNs") => ((after[k] - before[k]) / wall).toFixed(2);
   return (
     `PostgreSQL per trade: commits ${per("commits", 2)}, rollbacks ${per("rollbacks")}, ` +
     `rows inserted ${per("inserted")}, updated ${per("updated")}, fetched ${per("fetched")}; ` +
-    `server processes (all databases, window incl. the 1.5 s pause): cores busy ${share("serverCpuNs")}, ` +
+    `server processes (all databases): cores busy ${share("serverCpuNs")}, ` +
     `cores' worth waiting for a CPU ${share("serverWaitNs")}`
   );
 }
