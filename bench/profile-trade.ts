@@ -12,6 +12,7 @@ import { readFileSync, readdirSync, mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
+  procUsage,
   freshSqliteDatabase,
   fundedWallet,
   randomMasterKey,
@@ -20,6 +21,7 @@ import {
   startService,
 } from "../test/harness/index.js";
 import { measureBackground, runScenario } from "./load.js";
+import { memoryBreakdown, peakRssMbOf } from "./process-stats.js";
 import { profileTables, summarizeProfile, type CpuProfileWindow } from "./profile-summary.js";
 
 function num(argv: string[], name: string, dflt: number): number {
@@ -86,6 +88,9 @@ async function main(): Promise<void> {
   // by wall clock and charges time spent waiting for a CPU, or in fsync, to whatever ran last).
   const perf = argv.includes("--perf");
   const profile = !perf && !argv.includes("--no-profile");
+  // --node-args "<flags>": extra node flags for the service (e.g. "--trace-deopt"), with --log-file for its output.
+  const extraArgs = argv.includes("--node-args") ? argv[argv.indexOf("--node-args") + 1]!.split(" ") : [];
+  const logFile = argv.includes("--log-file") ? argv[argv.indexOf("--log-file") + 1] : undefined;
   const dir = mkdtempSync(join(tmpdir(), "lt-prof-trade-"));
   const localnet = await startLocalnetProcess({ slotMs: 400 });
   const db = freshSqliteDatabase();
@@ -95,11 +100,23 @@ async function main(): Promise<void> {
     masterKey: randomMasterKey(),
     env: { RECONCILE_INTERVAL_MS: "0", LOG_LEVEL: "warn" },
     compiled: true,
-    ...(profile ? { nodeArgs: ["--cpu-prof", "--cpu-prof-dir", dir] } : {}),
-    ...(perf ? { nodeArgs: ["--perf-basic-prof", "--interpreted-frames-native-stack"] } : {}),
+    nodeArgs: [
+      ...extraArgs,
+      ...(profile ? ["--cpu-prof", "--cpu-prof-dir", dir] : []),
+      ...(perf ? ["--perf-basic-prof", "--interpreted-frames-native-stack"] : []),
+    ],
+    ...(logFile !== undefined ? { logFile } : {}),
   });
   let window: CpuProfileWindow | undefined;
+  // The service's RSS per phase (sampled every 100 ms): where the peak of the run happens.
+  let phase = "start";
+  const rssByPhase = new Map<string, number>();
+  const rssTimer = setInterval(() => {
+    const rss = procUsage(service.pid)?.rssBytes ?? 0;
+    rssByPhase.set(phase, Math.max(rssByPhase.get(phase) ?? 0, rss / 2 ** 20));
+  }, 100);
   try {
+    phase = "set-up (64 wallets)";
     const mint = (await localnet.createToken()).mint;
     const { apiKey, wallet } = await setupKey(service.baseUrl, localnet, { sol: 1_000n });
     const lanes = [wallet];
@@ -115,6 +132,7 @@ async function main(): Promise<void> {
     };
     const body = { action: "buy", amount: "0.001", mint, simulate: false, confirm: false };
     // Warm-up: every lane trades until its state is subscribed; then the measured window.
+    phase = "warm-up";
     await runScenario(target, apiKey, { name: "warm-up", body, lanes, trades: lanes.length * 3, warmup: 1 });
     const perfFile = join(dir, "perf.data");
     const recorder = perf
@@ -126,7 +144,9 @@ async function main(): Promise<void> {
           },
         )
       : null;
+    phase = "measured";
     const fromUs = Number(process.hrtime.bigint() / 1000n);
+    if (logFile !== undefined) process.stdout.write(`measured window from ${new Date().toISOString()}\n`);
     const r = await runScenario(target, apiKey, {
       name: "measured",
       body,
@@ -146,9 +166,13 @@ async function main(): Promise<void> {
     process.stdout.write(
       `trades ${r.trades}, errors ${r.errors}, warm ${(r.cacheShare * 100).toFixed(0)} %, ${r.tradesPerSecond.toFixed(1)} trades/s, ` +
         `service CPU ${r.serviceCpuMsPerTrade.toFixed(3)} ms/trade (share ${r.serviceCpuShare.toFixed(2)}), ` +
-        `calls ${JSON.stringify(r.callsPerTrade)}\n`,
+        `calls ${JSON.stringify(r.callsPerTrade)}, peak RSS ${peakRssMbOf(service.pid).toFixed(1)} MB\n`,
     );
+    process.stdout.write(`memory: ${await memoryBreakdown(service.baseUrl)}\n`);
+    const phases = [...rssByPhase].map(([k, v]) => `${k} ${v.toFixed(1)}`).join(", ");
+    process.stdout.write(`max RSS by phase (MB): ${phases}\n`);
   } finally {
+    clearInterval(rssTimer);
     await service.stop().catch(() => {});
     await db.drop().catch(() => {});
     await localnet.stop().catch(() => {});
