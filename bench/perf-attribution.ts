@@ -34,7 +34,7 @@ function readSamples(file: string): Sample[] {
 
 /** Package (node_modules), dist folder, or node built-in of a JS frame; undefined for a native frame. */
 function place(frame: string): string | undefined {
-  const url = /(file:\/\/\S+|node:\S+)/.exec(frame)?.[1];
+  const url = /(file:\/\/\S+|node:(?!:)\S+|\/\S+\.[cm]?js:\d+:\d+)/.exec(frame)?.[1];
   if (url === undefined) return undefined;
   if (url.startsWith("node:")) return `node:${url.slice(5).split(":")[0]}`;
   const nm = url.lastIndexOf("node_modules/");
@@ -57,7 +57,7 @@ function nativeKind(frames: string[]): string {
 }
 
 function frameName(frame: string): string {
-  return frame.replace(/^JS:[~^*]?/, "").replace(/file:\/\/\S*\/(node_modules|dist)\//, "");
+  return frame.replace(/^JS:[~^*]?/, "").replace(/(file:\/\/)?\S*\/(node_modules|dist)\//, "");
 }
 
 function table(title: string, m: Map<string, number>, total: number, trades: number, top: number): string {
