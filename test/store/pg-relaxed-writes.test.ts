@@ -9,7 +9,7 @@ import { Keypair } from "@solana/web3.js";
 import { pgExecutionWriter } from "../../src/store/execution-statements.js";
 import { relaxedPgPool } from "../../src/store/pg-relaxed-writes.js";
 import { openStore } from "../../src/store/index.js";
-import { newExecution } from "../helpers/fixtures.js";
+import { newExecution, newWalletRecord } from "../helpers/fixtures.js";
 import { dropSchema, freshSchemaName, TEST_DATABASE_URL } from "../helpers/pg.js";
 
 const schema = freshSchemaName("relaxed");
@@ -59,14 +59,7 @@ describe.skipIf(TEST_DATABASE_URL === undefined)("relaxed outcome pool on Postgr
     await other.connect();
     try {
       const w = Keypair.generate().publicKey.toBase58();
-      const { apiKey } = await store.createApiKeyWithWallet(`h-${Math.random()}`, {
-        publicKey: w,
-        ciphertext: "c",
-        nonce: "n",
-        tag: "t",
-        keyId: "k",
-        createdAt: "2026-01-01T00:00:00.000",
-      });
+      const { apiKey } = await store.createApiKeyWithWallet(`h-${Math.random()}`, newWalletRecord(w));
       const e = newExecution(apiKey.id, w);
       await store.insertExecution(e);
       await store.updateExecution(e.id, { status: "submitted" });
