@@ -3,7 +3,7 @@ import type { BaselineResult } from "./baseline-client.js";
 import type { BuildSignResult } from "./build-sign.js";
 import type { ScenarioResult } from "./load.js";
 import { renderChurn, type ChurnResult } from "./churn.js";
-import type { BenchOptions } from "./run.js";
+import type { BenchOptions } from "./options.js";
 import { percentile } from "../test/harness/index.js";
 
 /** The cashback check of 100 wallets. */

@@ -17,8 +17,6 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { Keypair, PublicKey } from "@solana/web3.js";
 import bs58 from "bs58";
-import type { LocalnetInfo } from "../localnet/api.js";
-import { DEFAULT_RELAY_TIP_LAMPORTS } from "../localnet/index.js";
 import { createChain } from "../src/chain/chain.js";
 import { createJsonRpcTransport } from "../src/chain/json-rpc.js";
 import { localnetChainOptions } from "../src/chain/localnet-options.js";
@@ -37,111 +35,17 @@ import {
   type LocalnetClient,
   type TestDatabase,
 } from "../test/harness/index.js";
-import type { BaselineJob, BaselineResult } from "./baseline-client.js";
+import { runBaseline, runStreamBench } from "./child-benches.js";
+import { clusterInfo, parseBenchArgs, type BenchOptions } from "./options.js";
+import type { BaselineJob } from "./baseline-client.js";
 import { benchBuildSign, type BuildSignResult } from "./build-sign.js";
 import { apiClient, measureBackground, runScenario, type ScenarioResult, type Target } from "./load.js";
 import { cpuMsOf, memoryBreakdown, peakRssMbOf } from "./process-stats.js";
 import { runChurn, type ChurnResult } from "./churn.js";
 import { renderReport, type CashbackResult } from "./report.js";
 
-/** Parsed command line. */
-export interface BenchOptions {
-  latencyMs: number;
-  trades: number;
-  warmup: number;
-  concurrency: number;
-  durationS: number;
-  baselineTrades: number;
-  micro: number;
-  cashbackRepeats: number;
-  slotMs: number;
-  profile: boolean;
-  quick: boolean;
-  /** bench/stream.ts: stream clients (× 10 subscriptions), fan-out seconds, latency trades. */
-  streamClients: number;
-  streamSeconds: number;
-  streamLatencyTrades: number;
-  /** The arguments as given, for the report's command line. */
-  argv: readonly string[];
-}
-
-/** Reads `--name value` flags over the defaults (`--quick` shrinks every count). */
-export function parseBenchArgs(argv: readonly string[]): BenchOptions {
-  const quick = argv.includes("--quick");
-  const num = (name: string, full: number, small: number): number => {
-    const i = argv.indexOf(`--${name}`);
-    const v = i >= 0 ? Number(argv[i + 1]) : NaN;
-    if (i >= 0 && !(Number.isFinite(v) && v >= 0)) throw new Error(`--${name} needs a non-negative number`);
-    return i >= 0 ? v : quick ? small : full;
-  };
-  return {
-    latencyMs: num("latency-ms", 20, 20),
-    trades: num("trades", 300, 4),
-    warmup: num("warmup", 30, 1),
-    concurrency: num("concurrency", 64, 4),
-    durationS: num("duration-s", 15, 1),
-    baselineTrades: num("baseline-trades", 100, 3),
-    micro: num("micro", 3000, 20),
-    cashbackRepeats: num("cashback-repeats", 20, 2),
-    slotMs: num("slot-ms", 400, 400),
-    profile: argv.includes("--profile"),
-    quick,
-    streamClients: num("stream-clients", 1000, 5),
-    streamSeconds: num("stream-seconds", 10, 1),
-    streamLatencyTrades: num("stream-latency-trades", 200, 3),
-    argv: [...argv],
-  };
-}
-
-/** The cluster named by RPC_URL / RELAY_URL (a localnet started elsewhere, with its /admin routes), if any. */
-function clusterInfo(env: NodeJS.ProcessEnv): LocalnetInfo | null {
-  if (!env.RPC_URL || !env.RELAY_URL) return null;
-  const list = (v: string | undefined) => (v ?? "").split(",").filter((s) => s !== "");
-  return {
-    rpcUrl: env.RPC_URL,
-    relayUrl: env.RELAY_URL,
-    bundleRelayUrl: env.BUNDLE_RELAY_URL ?? `${env.RPC_URL}/bundle`,
-    adminUrl: env.LOCALNET_ADMIN_URL ?? new URL("/admin", env.RPC_URL).toString(),
-    wsUrl: "",
-    relayTipAccounts: list(env.RELAY_TIP_ACCOUNTS),
-    bundleTipAccounts: list(env.BUNDLE_TIP_ACCOUNTS),
-    relayTipLamports: env.RELAY_TIP_LAMPORTS ?? String(DEFAULT_RELAY_TIP_LAMPORTS),
-    pid: 0,
-  };
-}
-
-function runBaseline(job: BaselineJob): BaselineResult {
-  // Its own process, so nothing of the service (memoized PDAs, its signer) is loaded into it.
-  const out = execFileSync(
-    process.execPath,
-    ["--import", "tsx", "bench/baseline-client.ts", JSON.stringify(job)],
-    {
-      cwd: REPO_ROOT,
-      maxBuffer: 64 * 1024 * 1024,
-    },
-  );
-  return JSON.parse(out.toString()) as BaselineResult;
-}
-
-/**
- * The market stream's figures (issue 21): bench/stream.ts in its own process (its CPU and RSS figures are of
- * that process alone); returns its markdown table.
- */
-function runStreamBench(o: BenchOptions): string {
-  const args = [
-    "--clients",
-    o.streamClients,
-    "--seconds",
-    o.streamSeconds,
-    "--latency-trades",
-    o.streamLatencyTrades,
-  ];
-  const out = execFileSync(process.execPath, ["--import", "tsx", "bench/stream.ts", ...args.map(String)], {
-    cwd: REPO_ROOT,
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  return out.toString().trim();
-}
+// The command line lives in options.ts; the smoke test and other callers import it from here as before.
+export { parseBenchArgs, type BenchOptions };
 
 /** p50 of `repeats` runs of `f` (ms). */
 async function p50Of(repeats: number, f: () => Promise<unknown>): Promise<number> {

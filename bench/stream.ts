@@ -5,6 +5,8 @@
  *    at send) to its `trade` event at a stream client: p50 / p99;
  * 2. N clients × 10 subscriptions (10 mints each, every trade goes to every client): events/s delivered,
  *    process CPU and peak RSS;
+ * 2b. the fan-out's own ceiling: the same clients, synthetic trade messages published straight into the hub
+ *    (no trades, no decoding) in batches of 5, each batch once the previous one reached every client;
  * 3. one client that never reads among them: closed with 4008 once 1 MiB is queued, the others unaffected.
  * Prints a markdown table. Not part of `npm test`.
  */
@@ -189,24 +191,10 @@ const drainUntil = performance.now() + 10_000;
 while (delivered < expected && performance.now() < drainUntil) await new Promise((r) => setTimeout(r, 50));
 const elapsed = (performance.now() - t0) / 1000;
 const cpu = process.cpuUsage(cpu0);
+const tradeDelivered = delivered;
 clearInterval(sampler);
-for (const c of clients) c.terminate();
 
-// 3. A client that never reads, beside one that does: synthetic trade messages published straight into the
-// hub until the slow one is closed (loopback kernel buffers absorb a few MB before the server queue grows).
-const slow = await rawNeverReading(wallets[0]!.apiKey, mints[0]!);
-const fast = await open(wallets[1]!.apiKey);
-await subscribe(fast, [mints[0]!]);
-let fastGot = 0;
-fast.on("message", () => (fastGot += 1));
-let slowCode = 0;
-// The server's close frame cannot be read (the client does not read): its end of the TCP connection shows it.
-slow.on("close", () => (slowCode = slowCode || -1));
-hubObserver.closed = (reason) => {
-  if (reason === "slow_reader") slowCode = 4008;
-};
-const rssBeforeSlow = process.memoryUsage().rss;
-let published = 0;
+// 2b. The fan-out's ceiling: synthetic messages of one mint every client holds, paced by delivery.
 const template = {
   type: "trade",
   slot: 0,
@@ -227,6 +215,41 @@ const template = {
   is_cashback: false,
   curve_complete: false,
 } as const;
+const BATCH = 5;
+let synthetic = 0;
+const ceilingStart = delivered;
+const rssCeiling: number[] = [];
+const ceilingSampler = setInterval(() => rssCeiling.push(process.memoryUsage().rss), 250);
+const cpuC0 = process.cpuUsage();
+const tc0 = performance.now();
+const ceilingDeadline = tc0 + SECONDS * 1000;
+while (performance.now() < ceilingDeadline) {
+  for (let i = 0; i < BATCH; i++) hub.publish({ ...template, signature: `ceiling${synthetic++}` });
+  const target = ceilingStart + synthetic * CLIENTS;
+  const giveUp = performance.now() + 10_000;
+  while (delivered < target && performance.now() < giveUp) await new Promise((r) => setImmediate(r));
+}
+const ceilingElapsed = (performance.now() - tc0) / 1000;
+const cpuC = process.cpuUsage(cpuC0);
+clearInterval(ceilingSampler);
+const ceilingDelivered = delivered - ceilingStart;
+for (const c of clients) c.terminate();
+
+// 3. A client that never reads, beside one that does: synthetic trade messages published straight into the
+// hub until the slow one is closed (loopback kernel buffers absorb a few MB before the server queue grows).
+const slow = await rawNeverReading(wallets[0]!.apiKey, mints[0]!);
+const fast = await open(wallets[1]!.apiKey);
+await subscribe(fast, [mints[0]!]);
+let fastGot = 0;
+fast.on("message", () => (fastGot += 1));
+let slowCode = 0;
+// The server's close frame cannot be read (the client does not read): its end of the TCP connection shows it.
+slow.on("close", () => (slowCode = slowCode || -1));
+hubObserver.closed = (reason) => {
+  if (reason === "slow_reader") slowCode = 4008;
+};
+const rssBeforeSlow = process.memoryUsage().rss;
+let published = 0;
 while (slowCode === 0 && published < 200_000) {
   for (let i = 0; i < 500; i++) hub.publish({ ...template, signature: `synthetic${published++}` });
   await new Promise((r) => setImmediate(r));
@@ -242,13 +265,23 @@ const rows = [
   ["latency samples (no event within 5 s)", `${measured.length} (${late})`],
   [`clients × subscriptions`, `${CLIENTS} × ${MINTS}`],
   ["trades sent (8 lanes, API, confirm off)", String(trades)],
-  ["events delivered to clients / expected", `${delivered} / ${expected}`],
-  ["events/s delivered", (delivered / elapsed).toFixed(0)],
+  ["events delivered to clients / expected", `${tradeDelivered} / ${expected}`],
+  ["events/s delivered", (tradeDelivered / elapsed).toFixed(0)],
   [
     "process CPU (user+system) / wall",
     `${((cpu.user + cpu.system) / 1e6).toFixed(1)} s / ${elapsed.toFixed(1)} s`,
   ],
   ["peak RSS (MB)", (Math.max(...rss) / 1024 / 1024).toFixed(1)],
+  [
+    "fan-out ceiling (synthetic, batches of 5): events delivered / expected",
+    `${ceilingDelivered} / ${synthetic * CLIENTS}`,
+  ],
+  ["fan-out ceiling: events/s delivered", (ceilingDelivered / ceilingElapsed).toFixed(0)],
+  [
+    "fan-out ceiling: process CPU (user+system) / wall",
+    `${((cpuC.user + cpuC.system) / 1e6).toFixed(1)} s / ${ceilingElapsed.toFixed(1)} s`,
+  ],
+  ["fan-out ceiling: peak RSS (MB)", (Math.max(...rssCeiling) / 1024 / 1024).toFixed(1)],
   ["client that never reads: close code / messages published until then", `${slowCode} / ${published}`],
   ["the reading client beside it received", `${fastGot} / ${published}`],
   [

@@ -50,6 +50,7 @@ export function createAdmin(d: AdminDeps): LocalnetAdmin {
     },
     dropPubSubConnections: () => d.pubsub.dropConnections(),
     refusePubSub: (on) => d.pubsub.setRefusing(on),
+    holdAccountNotifications: (on) => d.pubsub.holdAccountNotifications(on),
     pubsubCounts: () => d.pubsub.counts(),
     rewriteAccount: (address, patch) => {
       const key = new PublicKey(address);
@@ -175,6 +176,10 @@ export function adminRoutes(
   r.set("POST /admin/pubsub/drop", () => ({ dropped: admin.dropPubSubConnections() }));
   r.set("POST /admin/pubsub/refuse", (body) => {
     admin.refusePubSub(optBool(obj(body), "on") ?? true);
+    return { ok: true };
+  });
+  r.set("POST /admin/pubsub/hold-accounts", (body) => {
+    admin.holdAccountNotifications(optBool(obj(body), "on") ?? true);
     return { ok: true };
   });
   r.set("GET /admin/pubsub", () => admin.pubsubCounts());

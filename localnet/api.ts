@@ -102,6 +102,11 @@ export interface LocalnetAdmin {
    * so transactions can land in a subscriber's gap. Does not close open connections (dropPubSubConnections).
    */
   refusePubSub(on: boolean): void;
+  /**
+   * While on, account notifications are held back (logs, slot and signature notifications still go out), as a
+   * node whose account notifications lag its logs would; turned off, every held change is notified at once.
+   */
+  holdAccountNotifications(on: boolean): void;
   /** Open PubSub connections and live subscriptions by kind ("account", "logs", "slot", "signature"). */
   pubsubCounts(): { connections: number; subscriptions: Record<string, number> };
   /**

@@ -94,9 +94,16 @@ async function main(): Promise<void> {
     const dbPath = isPg ? "PostgreSQL" : sqliteTarget(config.databaseUrl, config.dataDir).path;
     // A SQLite file that exists before opening was kept from an earlier run (issue 22: the sandbox says so).
     const existingDb = !isPg && dbPath !== ":memory:" && existsSync(dbPath);
-    // REDIS_URL: event wake-ups between processes over Redis pub/sub (PostgreSQL LISTEN/NOTIFY without it).
+    // REDIS_URL: one client for the rate limiter, the per-key budgets and the event wake-ups' publications
+    // (between processes over Redis pub/sub; PostgreSQL LISTEN/NOTIFY without it). Opened before the store, so
+    // it is closed after it.
+    const redis =
+      config.redisUrl !== undefined
+        ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 })
+        : undefined;
+    if (redis !== undefined) cleanups.push(() => redis.quit());
     const store = await openStore(config.databaseUrl, config.dataDir, {
-      ...(config.redisUrl !== undefined ? { redisUrl: config.redisUrl } : {}),
+      ...(redis !== undefined ? { redis } : {}),
     });
     cleanups.push(() => store.close());
     await verifyVault(vault, store);
@@ -160,9 +167,7 @@ async function main(): Promise<void> {
 
     let rateLimiter = storeRateLimiter(store);
     let requestCounter: ReturnType<typeof redisRequestCounter> | undefined;
-    if (config.redisUrl !== undefined) {
-      const redis = new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 });
-      cleanups.push(() => redis.quit());
+    if (redis !== undefined) {
       rateLimiter = redisRateLimiter(redis);
       // Per-key budgets on Redis too (without it: PostgreSQL's table, or this process's memory on SQLite).
       requestCounter = redisRequestCounter(redis);
@@ -204,7 +209,8 @@ async function main(): Promise<void> {
       ...(requestCounter !== undefined ? { requestCounter } : {}),
       chain,
       metrics,
-      market: { hub: marketHub, metrics: streamMetrics },
+      // The feed's decoded trades also refresh the warm venue state (issue 21).
+      market: { hub: marketHub, feed: marketFeed.feed, metrics: streamMetrics },
     });
     // app.close() stops accepting, lets in-flight requests finish, then the rest closes in reverse order.
     cleanups.push(() => app.close());

@@ -10,6 +10,7 @@ import { Keypair, PublicKey, SystemProgram, Transaction } from "@solana/web3.js"
 import type { TransactionInstruction, VersionedTransaction } from "@solana/web3.js";
 import type { AccountState, EmulatedProgram } from "../programs/types.js";
 import { BlockhashQueue } from "./blockhash-queue.js";
+import { ClientTransactions } from "./client-transactions.js";
 import { InstructionFailure, InstructionRunner, RentFailure, toResolved } from "./instruction-runner.js";
 import type { Journal } from "./journal.js";
 import { AccountJournal } from "./journal.js";
@@ -22,24 +23,10 @@ import type {
 } from "./ledger-types.js";
 import { SlotSysvars } from "./slot-sysvars.js";
 import { readAccount, writeAccount } from "./svm-accounts.js";
-import { tokenBalances } from "./token-balances.js";
-import type { TokenBalance } from "./token-balances.js";
 import type { TransactionErrorJson } from "./tx-errors.js";
-import { TransactionRejected, transactionErrorMessage } from "./tx-errors.js";
+import { transactionErrorMessage } from "./tx-errors.js";
 import type { SignaturePage, SignatureStatus, TransactionRecord } from "./tx-store.js";
 import { TransactionStore, statusOf } from "./tx-store.js";
-import type { ResolvedMessage } from "./wire.js";
-import {
-  ComputeBudgetError,
-  Ed25519Verifier,
-  decodeTransaction,
-  lookupTableAddresses,
-  parseComputeBudget,
-  resolveMessage,
-  transactionFee,
-  transactionId,
-  verifySignatures,
-} from "./wire.js";
 
 export type {
   BundleOutcome,
@@ -51,7 +38,6 @@ export type {
 export { EMULATED_INSTRUCTION_UNITS } from "./instruction-runner.js";
 
 const SPONSOR_LAMPORTS = 1_000_000_000_000_000_000n;
-const ADDRESS_LOOKUP_TABLE_PROGRAM_ID = "AddressLookupTab1e1111111111111111111111111";
 
 /** Creates a ledger with genesis state: sysvars, built-in programs, a funded operator and faucet. */
 export function createLedger(opts: LedgerOptions = {}): Ledger {
@@ -68,13 +54,13 @@ class LocalLedger implements Ledger {
   private readonly store = new TransactionStore();
   private readonly journal: AccountJournal;
   private readonly runner: InstructionRunner;
-  private readonly verifier = new Ed25519Verifier();
   private readonly slotListeners: ((slot: bigint) => void)[] = [];
   private readonly txListeners: ((record: TransactionRecord) => void)[] = [];
   private readonly slotMs: bigint;
   private readonly genesisUnix: bigint;
   private readonly startSlot: bigint;
   private readonly sysvars: SlotSysvars;
+  private readonly transactions: ClientTransactions;
 
   constructor(opts: LedgerOptions) {
     this.svm = new LiteSVM().withSigverify(false).withBlockhashCheck(false).withTransactionHistory(0n);
@@ -101,6 +87,18 @@ class LocalLedger implements Ledger {
       { clock: () => this.clock(), hashAt: (slot) => this.queue.hashAt(slot) },
       this.genesisUnix,
     );
+    this.transactions = new ClientTransactions({
+      queue: this.queue,
+      store: this.store,
+      journal: this.journal,
+      runner: this.runner,
+      sysvars: this.sysvars,
+      getAccount: (k) => this.getAccount(k),
+      setAccount: (k, a) => this.setAccount(k, a),
+      clock: () => this.clock(),
+      latestBlockhash: () => this.latestBlockhash(),
+      landed: (records) => this.landed(records),
+    });
     this.setSystemAccount(this.sponsor.publicKey, SPONSOR_LAMPORTS);
     this.setSystemAccount(this.faucet.publicKey, SPONSOR_LAMPORTS);
     this.setSystemAccount(this.operator.publicKey, opts.operatorLamports ?? 1_000_000_000_000_000n);
@@ -256,227 +254,22 @@ class LocalLedger implements Ledger {
     this.journal.rollback(j);
   }
 
-  // ---- client transactions ------------------------------------------------------------------------
-
-  private loadTable(key: PublicKey): PublicKey[] | null {
-    const acc = this.getAccount(key);
-    if (acc === null || acc.owner.toBase58() !== ADDRESS_LOOKUP_TABLE_PROGRAM_ID) return null;
-    return lookupTableAddresses(acc.data);
-  }
+  // ---- client transactions (client-transactions.ts) ------------------------------------------------
 
   precheckTransaction(wire: Uint8Array): VersionedTransaction {
-    const tx = decodeTransaction(wire);
-    verifySignatures(tx, this.verifier);
-    const signature = transactionId(tx);
-    if (this.store.has(signature)) {
-      throw new TransactionRejected("AlreadyProcessed", "This transaction has already been processed");
-    }
-    if (!this.queue.isValid(tx.message.recentBlockhash)) {
-      throw new TransactionRejected("BlockhashNotFound", "Blockhash not found");
-    }
-    return tx;
+    return this.transactions.precheckTransaction(wire);
   }
 
   processTransaction(wire: Uint8Array): TransactionRecord {
-    const tx = this.precheckTransaction(wire);
-    const record = this.executeClient(tx, wire);
-    this.landed([record]);
-    return record;
-  }
-
-  /** Charges the fee, runs the instructions, rolls back on failure (keeping the fee), records. */
-  private executeClient(tx: VersionedTransaction, wire: Uint8Array): TransactionRecord {
-    const resolved = resolveMessage(tx, (k) => this.loadTable(k));
-    const run = this.run(tx, resolved);
-    const record: TransactionRecord = {
-      signature: transactionId(tx),
-      slot: this.queue.slot,
-      blockTime: this.clock().unixTimestamp,
-      err: run.err,
-      logs: run.logs,
-      fee: run.fee,
-      preBalances: run.preBalances,
-      postBalances: run.postBalances,
-      preTokenBalances: run.preTokenBalances,
-      postTokenBalances: run.postTokenBalances,
-      unitsConsumed: run.unitsConsumed,
-      wire,
-      version: tx.version === "legacy" ? "legacy" : 0,
-      loadedAddresses: {
-        writable: resolved.loadedWritable.map((k) => k.toBase58()),
-        readonly: resolved.loadedReadonly.map((k) => k.toBase58()),
-      },
-      unitPriceMicroLamports: run.unitPrice,
-      writableAccounts: [
-        ...tx.message.staticAccountKeys
-          .filter((_, i) => tx.message.isAccountWritable(i))
-          .map((k) => k.toBase58()),
-        ...resolved.loadedWritable.map((k) => k.toBase58()),
-      ],
-    };
-    this.store.add(record);
-    return record;
-  }
-
-  /** Lamports and token balances of `keys`, reading each account once. */
-  private balancesOf(keys: PublicKey[]): { lamports: bigint[]; tokens: TokenBalance[] } {
-    const cache = new Map<string, AccountState | null>();
-    const read = (k: PublicKey) => {
-      const key = k.toBase58();
-      let acc = cache.get(key);
-      if (acc === undefined) {
-        acc = this.getAccount(k);
-        cache.set(key, acc);
-      }
-      return acc;
-    };
-    return { lamports: keys.map((k) => read(k)?.lamports ?? 0n), tokens: tokenBalances(keys, read) };
-  }
-
-  private run(tx: VersionedTransaction, resolved: ResolvedMessage) {
-    this.sysvars.sync();
-    const keys = resolved.accountKeys;
-    const pre = this.balancesOf(keys);
-    let budget;
-    try {
-      budget = parseComputeBudget(resolved.instructions);
-    } catch (e) {
-      if (e instanceof ComputeBudgetError)
-        throw new TransactionRejected(e.err, transactionErrorMessage(e.err));
-      throw e;
-    }
-    const fee = transactionFee(tx.message.header.numRequiredSignatures, budget);
-    const payer = keys[0]!;
-    const payerAcc = this.getAccount(payer);
-    if (payerAcc === null) {
-      throw new TransactionRejected("AccountNotFound", transactionErrorMessage("AccountNotFound"));
-    }
-    if (payerAcc.lamports < fee) {
-      throw new TransactionRejected(
-        "InsufficientFundsForFee",
-        transactionErrorMessage("InsufficientFundsForFee"),
-      );
-    }
-    this.setAccount(payer, { ...payerAcc, lamports: payerAcc.lamports - fee });
-    const journal = this.begin();
-    const logs: string[] = [];
-    let unitsConsumed = 0n;
-    let err: TransactionErrorJson | null = null;
-    for (let i = 0; i < resolved.instructions.length; i++) {
-      try {
-        unitsConsumed += this.runner.run(resolved.instructions[i]!, logs, 1);
-      } catch (e) {
-        if (e instanceof RentFailure) {
-          const index = keys.findIndex((k) => k.equals(e.account));
-          err = { InsufficientFundsForRent: { account_index: index } };
-          break;
-        }
-        if (!(e instanceof InstructionFailure)) {
-          this.rollback(journal);
-          throw e;
-        }
-        err = { InstructionError: [i, e.err] };
-        break;
-      }
-    }
-    if (err === null) this.commit(journal);
-    else this.rollback(journal);
-    const post = this.balancesOf(keys);
-    return {
-      err,
-      logs,
-      fee,
-      unitsConsumed,
-      preBalances: pre.lamports,
-      preTokenBalances: pre.tokens,
-      postBalances: post.lamports,
-      postTokenBalances: post.tokens,
-      unitPrice: budget.unitPriceMicroLamports,
-    };
+    return this.transactions.processTransaction(wire);
   }
 
   simulateTransaction(wire: Uint8Array, opts: SimulateOptions = {}): SimulationResult {
-    const tx = decodeTransaction(wire);
-    if (opts.sigVerify === true) verifySignatures(tx, this.verifier);
-    const replacement = opts.replaceRecentBlockhash === true ? this.latestBlockhash() : null;
-    const empty = (err: TransactionErrorJson): SimulationResult => ({
-      err,
-      logs: [],
-      unitsConsumed: 0n,
-      fee: 0n,
-      preBalances: [],
-      postBalances: [],
-      accounts: null,
-      replacementBlockhash: replacement,
-    });
-    if (replacement === null && !this.queue.isValid(tx.message.recentBlockhash))
-      return empty("BlockhashNotFound");
-    const outer = this.begin();
-    try {
-      const resolved = resolveMessage(tx, (k) => this.loadTable(k));
-      const run = this.run(tx, resolved);
-      const accounts =
-        opts.accounts === undefined || run.err !== null
-          ? null
-          : opts.accounts.map((a) => this.getAccount(new PublicKey(a)));
-      return {
-        err: run.err,
-        logs: run.logs,
-        unitsConsumed: run.unitsConsumed,
-        fee: run.fee,
-        preBalances: run.preBalances,
-        postBalances: run.postBalances,
-        accounts: opts.accounts === undefined ? null : (accounts ?? opts.accounts.map(() => null)),
-        replacementBlockhash: replacement,
-      };
-    } catch (e) {
-      if (e instanceof TransactionRejected) return empty(e.err);
-      throw e;
-    } finally {
-      this.rollback(outer);
-    }
+    return this.transactions.simulateTransaction(wire, opts);
   }
 
   processBundle(wires: Uint8Array[]): BundleOutcome {
-    const outer = this.begin();
-    const records: TransactionRecord[] = [];
-    const seen = new Set<string>();
-    for (let i = 0; i < wires.length; i++) {
-      let record: TransactionRecord;
-      try {
-        const tx = this.precheckTransaction(wires[i]!);
-        const sig = transactionId(tx);
-        if (seen.has(sig))
-          throw new TransactionRejected("AlreadyProcessed", "duplicate transaction in bundle");
-        seen.add(sig);
-        record = this.executeClient(tx, wires[i]!);
-      } catch (e) {
-        if (!(e instanceof TransactionRejected)) {
-          this.rollbackBundle(outer, records);
-          throw e;
-        }
-        this.rollbackBundle(outer, records);
-        return { landed: false, failedIndex: i, err: e.err, message: e.message };
-      }
-      records.push(record);
-      if (record.err !== null) {
-        this.rollbackBundle(outer, records);
-        return {
-          landed: false,
-          failedIndex: i,
-          err: record.err,
-          message: transactionErrorMessage(record.err),
-        };
-      }
-    }
-    this.commit(outer);
-    this.landed(records);
-    return { landed: true, slot: this.queue.slot, records };
-  }
-
-  private rollbackBundle(outer: Journal, records: TransactionRecord[]): void {
-    this.rollback(outer);
-    for (const r of records) this.store.remove(r.signature);
+    return this.transactions.processBundle(wires);
   }
 
   // ---- queries ------------------------------------------------------------------------------------

@@ -79,6 +79,8 @@ export class AccountLogsWatch {
   private readonly logs = new Map<number, LogsSub>();
   private readonly dirty = new Set<string>();
   private flushScheduled = false;
+  /** While true, touched accounts stay dirty and are notified once it is turned off. */
+  private holding = false;
 
   constructor(private readonly ledger: Ledger) {
     ledger.onAccountTouched((k) => this.touched(k));
@@ -135,9 +137,16 @@ export class AccountLogsWatch {
     setImmediate(() => this.flush());
   }
 
+  /** Holds back account notifications while on; turning it off notifies every held change now. */
+  setHolding(on: boolean): void {
+    this.holding = on;
+    if (!on) this.flush();
+  }
+
   /** Notifies the subscribers of every touched account whose state differs from what they last got. */
   flush(): void {
     this.flushScheduled = false;
+    if (this.holding) return;
     const keys = [...this.dirty];
     this.dirty.clear();
     const slot = this.ledger.slot();

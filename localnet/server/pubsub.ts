@@ -82,6 +82,11 @@ export class PubSub {
     this.refusing = on;
   }
 
+  /** Holds back (or releases) account notifications (the admin's holdAccountNotifications). */
+  holdAccountNotifications(on: boolean): void {
+    this.watch.setHolding(on);
+  }
+
   /** Closes every open connection (as a node restart would); returns how many. */
   dropConnections(): number {
     const all = [...this.conns];

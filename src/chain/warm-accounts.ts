@@ -6,6 +6,10 @@
  *
  * An update that changes an account's owner or data size (a program upgrade, a closed and re-created account)
  * invalidates the entry: it is not used again until a request's own read offers fresh state (`offer`).
+ *
+ * A decoded trade event may refresh an entry ahead of its notification (`eventBase` / `applyEvent`), only when
+ * the event's slot is newer than the entry's: notifications and reads are authoritative, so an event at the
+ * entry's slot or older never replaces it, and a notification or read at the event's slot replaces the event's.
  */
 import { PublicKey } from "@solana/web3.js";
 import type { AccountInfo, RpcClient } from "./rpc-client.js";
@@ -40,6 +44,21 @@ interface Entry {
   invalid: boolean;
 }
 
+/** What the event rule looks at of an entry. */
+export interface EventTarget {
+  state: AccountInfo | null | undefined;
+  slot: number;
+  invalid: boolean;
+}
+
+/**
+ * Whether a decoded event at `slot` may replace an entry's state: the entry is live, holds an existing
+ * account (seeded, not invalidated) and is known at an older slot than the event's.
+ */
+export function eventMayReplace(entry: EventTarget, live: boolean, slot: number): boolean {
+  return live && !entry.invalid && entry.state !== undefined && entry.state !== null && slot > entry.slot;
+}
+
 /** A closed account arrives as 0 lamports owned by the system program with no data: that is "does not exist". */
 function existing(a: AccountInfo): AccountInfo | null {
   return a.lamports === 0n && a.data.length === 0 && a.owner.equals(PublicKey.default) ? null : a;
@@ -53,6 +72,8 @@ export class WarmAccounts {
   /** Counters for stats: lookups served from the cache, and misses. */
   hits = 0;
   misses = 0;
+  /** Entries a decoded event refreshed ahead of their notification. */
+  eventApplied = 0;
 
   constructor(private readonly options: WarmAccountsOptions) {}
 
@@ -141,6 +162,26 @@ export class WarmAccounts {
       e.slot = slot;
       e.invalid = false;
     });
+  }
+
+  /** The cached state of `address` when a decoded event at `slot` may replace it (eventMayReplace), else null. */
+  eventBase(address: string, slot: number): AccountInfo | null {
+    const e = this.entries.get(address);
+    return e !== undefined && eventMayReplace(e, e.sub.live(), slot) ? (e.state ?? null) : null;
+  }
+
+  /**
+   * Replaces `base` (what eventBase returned) with `next`, the account after an event at `slot`, stamped with
+   * that slot; false when anything replaced `base` meanwhile or the rule no longer holds.
+   */
+  applyEvent(address: string, slot: number, base: AccountInfo, next: AccountInfo): boolean {
+    const e = this.entries.get(address);
+    if (e === undefined || e.state !== base || !eventMayReplace(e, e.sub.live(), slot)) return false;
+    e.state = next;
+    e.slot = slot;
+    this.eventApplied++;
+    this.options.onChange?.(address, base, next);
+    return true;
   }
 
   /** Marks entries unusable until a read offers them fresh state. */

@@ -3,42 +3,25 @@ import type { FastifyInstance } from "fastify";
 import { listActivity, parseActivityQuery } from "../domain/keys/activity.js";
 import type { Store } from "../store/index.js";
 import { requireApiKey } from "./auth.js";
-import { apiKeySecurity, authErrors, errorSchema, ref } from "./schemas.js";
+import { apiKeySecurity, authErrors, errorSchema, ref, closedObject, documentedFields } from "./schemas.js";
 
-const activitySchema = {
-  type: "object",
-  properties: {
-    id: { type: "integer", description: "the entry's id (increasing)" },
-    at: { type: "string", description: "ISO 8601 UTC" },
-    key_id: { type: "integer", description: "the key that made the request" },
-    key_name: { type: "string", description: "that key's name" },
-    method: { type: "string", description: "HTTP method" },
-    route: { type: "string", description: "the route pattern, e.g. /v1/keys/:id" },
-    wallets: {
-      type: "array",
-      items: { type: "string" },
-      description: "the wallets the request named or used",
-    },
-    execution_id: { type: ["string", "null"], description: "the execution it recorded; null when none" },
-    status: { type: "integer", description: "HTTP status of the response" },
-    rule: { type: ["string", "null"], description: "scope, wallet, frozen, expired or the policy field" },
-    ip: { type: ["string", "null"], description: "the client address; null when unknown" },
+const activitySchema = closedObject({
+  id: { type: "integer", description: "the entry's id (increasing)" },
+  at: { type: "string", description: "ISO 8601 UTC" },
+  key_id: { type: "integer", description: "the key that made the request" },
+  key_name: { type: "string", description: "that key's name" },
+  method: { type: "string", description: "HTTP method" },
+  route: { type: "string", description: "the route pattern, e.g. /v1/keys/:id" },
+  wallets: {
+    type: "array",
+    items: { type: "string" },
+    description: "the wallets the request named or used",
   },
-  required: [
-    "id",
-    "at",
-    "key_id",
-    "key_name",
-    "method",
-    "route",
-    "wallets",
-    "execution_id",
-    "status",
-    "rule",
-    "ip",
-  ],
-  additionalProperties: false,
-} as const;
+  execution_id: { type: ["string", "null"], description: "the execution it recorded; null when none" },
+  status: { type: "integer", description: "HTTP status of the response" },
+  rule: { type: ["string", "null"], description: "scope, wallet, frozen, expired or the policy field" },
+  ip: { type: ["string", "null"], description: "the client address; null when unknown" },
+});
 
 /** Registers GET /v1/activity. */
 export function activityRoutes(app: FastifyInstance, deps: { store: Pick<Store, "listActivity"> }): void {
@@ -50,30 +33,22 @@ export function activityRoutes(app: FastifyInstance, deps: { store: Pick<Store, 
         tags: ["keys"],
         security: apiKeySecurity,
         summary: "The account's activity log, newest first (cursor: ?after=<next_cursor>)",
-        querystring: {
-          type: "object",
-          properties: {
-            after: { type: "string", description: "next_cursor of the previous page" },
-            limit: { type: "string", description: "1 to 200, default 50" },
-            key_id: { type: "string" },
-            route: { type: "string" },
-            status: { type: "string" },
-            rule: { type: "string" },
-          },
-        },
+        querystring: documentedFields({
+          after: { type: "string", description: "next_cursor of the previous page" },
+          limit: { type: "string", description: "1 to 200, default 50" },
+          key_id: { type: "string" },
+          route: { type: "string" },
+          status: { type: "string" },
+          rule: { type: "string" },
+        }),
         response: {
-          200: {
-            type: "object",
-            properties: {
-              activity: { type: "array", items: activitySchema, description: "newest first" },
-              next_cursor: {
-                type: ["string", "null"],
-                description: "pass as ?after= for the next (older) page; null on the last page",
-              },
+          200: closedObject({
+            activity: { type: "array", items: activitySchema, description: "newest first" },
+            next_cursor: {
+              type: ["string", "null"],
+              description: "pass as ?after= for the next (older) page; null on the last page",
             },
-            required: ["activity", "next_cursor"],
-            additionalProperties: false,
-          },
+          }),
           400: errorSchema,
           403: ref("Refusal"),
           ...authErrors,

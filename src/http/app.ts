@@ -35,7 +35,7 @@ import { walletRoutes } from "./wallets.js";
 import { balanceRoutes } from "./balances.js";
 import { tokenRoutes } from "./tokens.js";
 import { bundleRoutes } from "./bundles.js";
-import { startWarmVenues } from "../domain/watch/setup.js";
+import { startWarmVenues, type DecodedEventSource } from "../domain/watch/setup.js";
 import { registerWarmStateMetrics } from "../observability/warm-state-metrics.js";
 import { watchRoutes } from "./watch.js";
 import type { Store } from "../store/index.js";
@@ -70,9 +70,17 @@ export interface AppDeps {
   metrics?: Metrics;
   /**
    * The market stream (GET /v1/stream): the hub the chain feed publishes to, per-connection limits and
-   * the stream metrics. Omitted: the route serves a hub nothing publishes to.
+   * the stream metrics. Omitted: the route serves a hub nothing publishes to. `feed` (the process's market
+   * feed) also refreshes the warm venue state from decoded trades; omitted, the warm state follows its
+   * account notifications alone.
    */
-  market?: { hub: MarketHub; limits?: Partial<StreamLimits>; metrics?: StreamMetrics; pingMs?: number };
+  market?: {
+    hub: MarketHub;
+    feed?: DecodedEventSource;
+    limits?: Partial<StreamLimits>;
+    metrics?: StreamMetrics;
+    pingMs?: number;
+  };
   /** Issue 20: timing of GET /v1/events (heartbeat, re-read); omitted = the defaults. */
   events?: EventStreamTiming;
   /** Issue 20: host resolution of webhook URLs (tests); omitted = the system resolver. */
@@ -229,10 +237,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         );
   if (warm !== undefined) {
     app.addHook("onClose", async () => warm.close());
+    // Issue 21: decoded trades on watched mints refresh the warm state ahead of the account notifications.
+    if (deps.market?.feed !== undefined) warm.follow(deps.market.feed);
     registerWarmStateMetrics(metrics.registry, deps.chain!.subscriptions, {
       watchedMints: () => warm.venues.list().length,
       hits: () => warm.accounts.hits,
       misses: () => warm.accounts.misses,
+      eventRefreshes: () => warm.events.refreshed,
     });
   }
   watchRoutes(app, { warm });

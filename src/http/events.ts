@@ -9,7 +9,7 @@ import { eventsPage, streamEvents, type StreamItem } from "../domain/events/stre
 import { EXECUTION_KINDS } from "../domain/execution/history.js";
 import type { Store } from "../store/index.js";
 import { requireApiKey } from "./auth.js";
-import { apiKeySecurity, authErrors, errorSchema, ref } from "./schemas.js";
+import { apiKeySecurity, authErrors, errorSchema, ref, closedObject } from "./schemas.js";
 
 /** Timing of the stream (tests shorten it). */
 export interface EventStreamTiming {
@@ -20,11 +20,8 @@ export interface EventStreamTiming {
 }
 
 /** One execution event (the `Event` component). */
-export const eventComponent = {
-  $id: "Event",
-  type: "object",
-  description: "An execution event: an execution of this key changed status",
-  properties: {
+export const eventComponent = closedObject(
+  {
     id: {
       type: "integer",
       description: "per-account, increasing; the stream cursor (Last-Event-ID, ?after=)",
@@ -38,23 +35,17 @@ export const eventComponent = {
     error: { description: "why it failed, when the status is failed; null otherwise" },
     created_at: { type: "string", description: "ISO 8601 UTC: when the event was recorded" },
   },
-  required: ["id", "type", "execution_id", "kind", "wallets", "signatures", "status", "error", "created_at"],
-  additionalProperties: false,
-} as const;
+  { $id: "Event", description: "An execution event: an execution of this key changed status" },
+);
 
-const pageSchema = {
-  type: "object",
-  properties: {
-    events: { type: "array", items: ref("Event"), description: "oldest first" },
-    next_cursor: { type: "string", description: "pass as ?after= for the next page" },
-    gap: {
-      type: "boolean",
-      description: "true when events after the cursor were purged (older than the retention)",
-    },
+const pageSchema = closedObject({
+  events: { type: "array", items: ref("Event"), description: "oldest first" },
+  next_cursor: { type: "string", description: "pass as ?after= for the next page" },
+  gap: {
+    type: "boolean",
+    description: "true when events after the cursor were purged (older than the retention)",
   },
-  required: ["events", "next_cursor", "gap"],
-  additionalProperties: false,
-} as const;
+});
 
 /** One SSE message. Events carry their id (the browser's Last-Event-ID); the gap notice does not. */
 function sseMessage(item: StreamItem): string {

@@ -9,17 +9,14 @@ import {
 import { MAX_WAIT_SECONDS, parseWaitSeconds, waitForExecution } from "../domain/events/wait.js";
 import type { Store } from "../store/index.js";
 import { requireApiKey } from "./auth.js";
-import { apiKeySecurity, authErrors, errorSchema, ref } from "./schemas.js";
+import { apiKeySecurity, authErrors, errorSchema, ref, closedObject } from "./schemas.js";
 
 // Free-form JSON written by the service itself (request summaries, responses, errors): never secrets.
 const anyJson = (description: string) => ({ description }) as const;
 
 /** One execution record (the `Execution` component). */
-export const executionComponent = {
-  $id: "Execution",
-  type: "object",
-  description: "One recorded execution of this key: what was asked, what was sent and how it ended",
-  properties: {
+export const executionComponent = closedObject(
+  {
     id: { type: "string", description: "the execution id (GET /v1/executions/{id})" },
     kind: { type: "string", enum: [...EXECUTION_KINDS], description: "which endpoint ran it" },
     wallet: { type: "string", description: "the primary wallet (trader, creator, source or destination)" },
@@ -58,9 +55,12 @@ export const executionComponent = {
     created_at: { type: "string", description: "ISO 8601 UTC: when it was recorded" },
     updated_at: { type: "string", description: "ISO 8601 UTC: its last status change" },
   },
-  required: ["id", "kind", "wallet", "signatures", "status", "created_at"],
-  additionalProperties: false,
-} as const;
+  {
+    $id: "Execution",
+    description: "One recorded execution of this key: what was asked, what was sent and how it ended",
+    required: ["id", "kind", "wallet", "signatures", "status", "created_at"],
+  },
+);
 
 /** Registers GET /v1/executions. */
 export function executionRoutes(
@@ -93,24 +93,19 @@ export function executionRoutes(
           },
         },
         response: {
-          200: {
-            type: "object",
-            properties: {
-              executions: { type: "array", items: ref("Execution"), description: "newest first" },
-              limit: { type: "integer", description: "the page size used" },
-              offset: { type: "integer", description: "rows skipped" },
-              next_offset: {
-                type: ["integer", "null"],
-                description: "pass as ?offset= for the next page; null on the last page",
-              },
-              next_cursor: {
-                type: ["string", "null"],
-                description: "pass as ?after= for the next (older) page; null on the last page",
-              },
+          200: closedObject({
+            executions: { type: "array", items: ref("Execution"), description: "newest first" },
+            limit: { type: "integer", description: "the page size used" },
+            offset: { type: "integer", description: "rows skipped" },
+            next_offset: {
+              type: ["integer", "null"],
+              description: "pass as ?offset= for the next page; null on the last page",
             },
-            required: ["executions", "limit", "offset", "next_offset", "next_cursor"],
-            additionalProperties: false,
-          },
+            next_cursor: {
+              type: ["string", "null"],
+              description: "pass as ?after= for the next (older) page; null on the last page",
+            },
+          }),
           400: errorSchema,
           ...authErrors,
         },

@@ -17,6 +17,7 @@ import {
 import type { Store } from "../store/index.js";
 import { requireApiKey } from "./auth.js";
 import { errorSchema } from "./schemas.js";
+import { overlay } from "../core/overlay.js";
 
 /** What a request holding a key tracks until its response is sent. */
 interface IdempotencyState {
@@ -59,14 +60,15 @@ const idempotencyHeaders = {
 export function requestStore<S extends Pick<Store, "insertExecution">>(req: FastifyRequest, store: S): S {
   const state = req.idempotency;
   if (state === null) return store;
-  // Object.create keeps every other method (own or inherited) of the wrapped store reachable unchanged.
-  const scoped = Object.create(store) as S;
-  scoped.insertExecution = async (e) => {
-    const record = await store.insertExecution({ ...e, idempotencyKey: state.key });
-    state.recorded += 1;
-    return record;
+  // Typed as the store's own method: a generic S could narrow it further, which the compiler cannot check.
+  const own: Pick<Store, "insertExecution"> = {
+    async insertExecution(e) {
+      const record = await store.insertExecution({ ...e, idempotencyKey: state.key });
+      state.recorded += 1;
+      return record;
+    },
   };
-  return scoped;
+  return overlay(store, own as Partial<S>);
 }
 
 /** Installs the hooks; call before the routes are registered (the onRoute hook documents the header). */

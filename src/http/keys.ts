@@ -11,7 +11,7 @@ import {
 } from "../domain/keys/keys.js";
 import { SCOPES } from "../domain/keys/scopes.js";
 import { requireApiKey } from "./auth.js";
-import { apiKeySecurity, authErrors, errorSchema, ref } from "./schemas.js";
+import { apiKeySecurity, authErrors, errorSchema, ref, closedObject } from "./schemas.js";
 
 const addresses = { type: "array", items: { type: "string" } } as const;
 
@@ -126,27 +126,24 @@ const keyRequired = [
 ];
 
 /** An API key without its secret (the `Key` component). */
-export const keyComponent = {
+export const keyComponent = closedObject(keyProperties, {
   $id: "Key",
-  type: "object",
   description: "An API key of the account (never its secret)",
-  properties: keyProperties,
   required: keyRequired,
-  additionalProperties: false,
-} as const;
+});
 
 /** A key just created: its secret, shown once (the `NewKey` component). */
-export const newKeyComponent = {
-  $id: "NewKey",
-  type: "object",
-  description: "A key just created, with its api_key (shown once: store it)",
-  properties: {
+export const newKeyComponent = closedObject(
+  {
     ...keyProperties,
     api_key: { type: "string", description: "the key's secret, sent as x-api-key (shown once)" },
   },
-  required: [...keyRequired, "api_key"],
-  additionalProperties: false,
-} as const;
+  {
+    $id: "NewKey",
+    description: "A key just created, with its api_key (shown once: store it)",
+    required: [...keyRequired, "api_key"],
+  },
+);
 
 const keySchema = ref("Key");
 
@@ -191,12 +188,10 @@ export function keyRoutes(app: FastifyInstance, deps: KeysDeps): void {
         ...common,
         summary: "List the account's keys (no secrets; revoked keys are gone)",
         response: {
-          200: {
-            type: "object",
-            properties: { keys: { type: "array", items: keySchema, description: "every unrevoked key" } },
-            required: ["keys"],
-            additionalProperties: false,
-          },
+          200: closedObject(
+            { keys: { type: "array", items: keySchema, description: "every unrevoked key" } },
+            { required: ["keys"] },
+          ),
           ...refusals,
         },
       },

@@ -4,7 +4,7 @@ import type { Chain } from "../chain/chain.js";
 import type { RequestBody } from "../core/request-fields.js";
 import { requireChain } from "../domain/execution/gate.js";
 import { quote, type QuoteDeps } from "../domain/trade/quote-service.js";
-import { apiKeySecurity, authErrors, errorSchema } from "./schemas.js";
+import { apiKeySecurity, authErrors, errorSchema, closedObject } from "./schemas.js";
 
 const text = (description: string) => ({ type: "string", description }) as const;
 
@@ -25,9 +25,8 @@ const quoteQuery = {
   },
 } as const;
 
-const quoteAnswer = {
-  type: "object",
-  properties: {
+const quoteAnswer = closedObject(
+  {
     mint: text("the quoted mint (for an explicit pool, its base mint)"),
     side: { type: "string", enum: ["buy", "sell"], description: "the quoted side" },
     venue: {
@@ -59,10 +58,8 @@ const quoteAnswer = {
     price_impact_percent: text(
       "percent the execution price (venue lamports per token, fees excluded) lies from the spot price before the trade, against the trader; 4 decimals",
     ),
-    fees: {
-      type: "object",
-      description: "the venue's fees of this trade in lamports, included in sol_in / deducted from sol_out",
-      properties: {
+    fees: closedObject(
+      {
         protocol_fee_lamports: text("protocol fee (its buyback share included)"),
         creator_fee_lamports: text(
           "creator fee (0 without a creator; on cashback coins credited to the trader's cashback)",
@@ -73,9 +70,10 @@ const quoteAnswer = {
         },
         total_fee_lamports: text("sum of the fees above"),
       },
-      required: ["protocol_fee_lamports", "creator_fee_lamports", "lp_fee_lamports", "total_fee_lamports"],
-      additionalProperties: false,
-    },
+      {
+        description: "the venue's fees of this trade in lamports, included in sol_in / deducted from sol_out",
+      },
+    ),
     state_source: {
       type: "string",
       enum: ["cache", "read"],
@@ -83,22 +81,23 @@ const quoteAnswer = {
     },
     state_slot: { type: "integer", description: "slot of the state the quote used" },
   },
-  required: [
-    "mint",
-    "side",
-    "venue",
-    "pool",
-    "amount",
-    "amount_units",
-    "denominated_in_sol",
-    "slippage_bps",
-    "price_impact_percent",
-    "fees",
-    "state_source",
-    "state_slot",
-  ],
-  additionalProperties: false,
-} as const;
+  {
+    required: [
+      "mint",
+      "side",
+      "venue",
+      "pool",
+      "amount",
+      "amount_units",
+      "denominated_in_sol",
+      "slippage_bps",
+      "price_impact_percent",
+      "fees",
+      "state_source",
+      "state_slot",
+    ],
+  },
+);
 
 /** Registers the quote route. */
 export function quoteRoutes(

@@ -64,21 +64,15 @@ const walletProperties = {
 const walletRequired = ["id", "public_key", "status", "is_default", "created_at"] as const;
 
 /** A managed wallet's public metadata. */
-export const walletComponent = {
+export const walletComponent = closedObject(walletProperties, {
   $id: "Wallet",
-  type: "object",
   description: "A managed wallet (public metadata only)",
-  properties: walletProperties,
   required: walletRequired,
-  additionalProperties: false,
-} as const;
+});
 
 /** A wallet just created: its secret key, shown once. */
-export const newWalletComponent = {
-  $id: "NewWallet",
-  type: "object",
-  description: "A wallet just created, with its secret key (shown once: store it)",
-  properties: {
+export const newWalletComponent = closedObject(
+  {
     ...walletProperties,
     private_key_base58: { type: "string", description: "the wallet's secret key, base58 (shown once)" },
     private_key_format: {
@@ -87,9 +81,12 @@ export const newWalletComponent = {
       description: "how private_key_base58 is encoded",
     },
   },
-  required: [...walletRequired, "private_key_base58", "private_key_format"],
-  additionalProperties: false,
-} as const;
+  {
+    $id: "NewWallet",
+    description: "A wallet just created, with its secret key (shown once: store it)",
+    required: [...walletRequired, "private_key_base58", "private_key_format"],
+  },
+);
 
 export const walletSchema = ref("Wallet");
 
@@ -107,6 +104,19 @@ export const executionErrors = {
 
 export const lamportsSchema = { type: "integer", description: "lamports" } as const;
 export const solSchema = { type: "string", description: "SOL with 9 decimals" } as const;
+
+/** A lamports field described by `description`, then its SOL twin ("the same in SOL"), in that order. */
+export function lamportsAndSol<L extends string, S extends string>(
+  lamportsKey: L,
+  solKey: S,
+  description: string,
+): Record<L, { type: "integer"; description: string }> & Record<S, { type: "string"; description: string }> {
+  return {
+    [lamportsKey]: { ...lamportsSchema, description },
+    [solKey]: { ...solSchema, description: "the same in SOL" },
+  } as Record<L, { type: "integer"; description: string }> &
+    Record<S, { type: "string"; description: string }>;
+}
 
 /**
  * The execution record's id (issue 22). Not in `required`: an Idempotency-Key replay of a response stored before
@@ -132,7 +142,6 @@ export const confirmationProperties = {
     description: "processed, confirmed or finalized as last seen; null when not seen (or confirm: false)",
   },
 } as const;
-export const confirmationRequired = ["signature", "confirmed", "confirmation_status"] as const;
 
 export const apiKeySecurity = [{ apiKey: [] as string[] }];
 
@@ -166,6 +175,54 @@ export const fillComponent = {
 } as const;
 
 export const fillSchema = ref("Fill");
+
+/** The fields of a request body or query string, documented here and checked by the domain parser (open: no whitelist). */
+export function documentedFields<P extends Record<string, object>>(
+  properties: P,
+): { type: "object"; properties: P } {
+  return { type: "object", properties };
+}
+
+/** What `closedObject` writes around the properties: the component's id, a description, the required fields. */
+export interface ClosedObjectOptions {
+  $id?: string;
+  description?: string;
+  /** Default: every property, in their order, but the `optional` ones. */
+  required?: readonly string[];
+  /** Properties left out of the default `required` (e.g. execution_id: see executionIdSchema). */
+  optional?: readonly string[];
+}
+
+/**
+ * An object schema listing every field it may carry (a whitelist: unlisted fields are never serialized),
+ * keywords in the document's order: `$id`, `type`, `description`, `properties`, `required`.
+ */
+// `{}`: no options, so nothing but the schema's own keywords in the type.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export function closedObject<P extends Record<string, object>, O extends ClosedObjectOptions = {}>(
+  properties: P,
+  options?: O,
+): Omit<O, "required" | "optional"> & {
+  type: "object";
+  properties: P;
+  required: readonly string[];
+  additionalProperties: false;
+} {
+  const { $id, description, required, optional = [] } = options ?? {};
+  return {
+    ...($id !== undefined ? { $id } : {}),
+    type: "object",
+    ...(description !== undefined ? { description } : {}),
+    properties,
+    required: required ?? Object.keys(properties).filter((k) => !optional.includes(k)),
+    additionalProperties: false,
+  } as Omit<O, "required" | "optional"> & {
+    type: "object";
+    properties: P;
+    required: readonly string[];
+    additionalProperties: false;
+  };
+}
 
 /**
  * A request body that may be absent (no body or JSON null): its fields are documented, not typed, because the

@@ -5,14 +5,13 @@ import type { RequestBody } from "../core/request-fields.js";
 import { splitSol } from "../domain/sol/split.js";
 import { sendAsset } from "../domain/sol/transfer.js";
 import { type DomainCall, executeRouteWithOptionalBody, type RouteDeps } from "./execute-route.js";
+import { executePost } from "./execute-post.js";
 import {
-  apiKeySecurity,
   optionalBody,
   confirmationProperties,
-  confirmationRequired,
-  executionErrors,
   lamportsSchema as lamports,
-  solSchema as sol,
+  lamportsAndSol,
+  closedObject,
 } from "./schemas.js";
 
 // Request fields are documented, not typed: the domain parsers apply the spec's rules and exact texts.
@@ -49,49 +48,42 @@ const splitBody = optionalBody({
   confirm,
 });
 
-const consolidateResponse = {
-  type: "object",
-  properties: {
+const consolidateResponse = closedObject(
+  {
     destination_wallet: { type: "string", description: "where the SOL went" },
     fee_reserve_lamports: { ...lamports, description: "lamports left in each source for fees" },
-    total_transfer_lamports: { ...lamports, description: "lamports moved, all sources together" },
-    total_transfer_sol: { ...sol, description: "the same in SOL" },
+    ...lamportsAndSol(
+      "total_transfer_lamports",
+      "total_transfer_sol",
+      "lamports moved, all sources together",
+    ),
     transactions: {
       type: "array",
       description: "one transaction per source with something to move",
-      items: {
-        type: "object",
-        properties: {
+      items: closedObject(
+        {
           source_wallet: { type: "string", description: "the managed wallet swept" },
           source_balance_lamports: { ...lamports, description: "its balance before the sweep" },
-          transfer_lamports: { ...lamports, description: "lamports it sent" },
-          transfer_sol: { ...sol, description: "the same in SOL" },
+          ...lamportsAndSol("transfer_lamports", "transfer_sol", "lamports it sent"),
           ...confirmationProperties,
         },
-        required: [
-          "source_wallet",
-          "source_balance_lamports",
-          "transfer_lamports",
-          "transfer_sol",
-          ...confirmationRequired,
-        ],
-        additionalProperties: false,
-      },
+        { optional: ["execution_id"] },
+      ),
     },
   },
-  required: [
-    "destination_wallet",
-    "fee_reserve_lamports",
-    "total_transfer_lamports",
-    "total_transfer_sol",
-    "transactions",
-  ],
-  additionalProperties: false,
-} as const;
+  {
+    required: [
+      "destination_wallet",
+      "fee_reserve_lamports",
+      "total_transfer_lamports",
+      "total_transfer_sol",
+      "transactions",
+    ],
+  },
+);
 
-const transferResponse = {
-  type: "object",
-  properties: {
+const transferResponse = closedObject(
+  {
     source_wallet: { type: "string", description: "the managed wallet that sent" },
     destination_wallet: { type: "string", description: "the receiving address" },
     mint: { type: "string", description: "the token mint, or SOL for native SOL" },
@@ -110,108 +102,77 @@ const transferResponse = {
     fee_reserve_lamports: { ...lamports, description: "lamports kept in the source for fees" },
     ...confirmationProperties,
   },
-  required: [
-    "source_wallet",
-    "destination_wallet",
-    "mint",
-    "asset_type",
-    "amount",
-    "amount_units",
-    "decimals",
-    "source_token_account",
-    "destination_token_account",
-    "fee_reserve_lamports",
-    ...confirmationRequired,
-  ],
-  additionalProperties: false,
-} as const;
+  { optional: ["execution_id"] },
+);
 
-const splitResponse = {
-  type: "object",
-  properties: {
+const splitResponse = closedObject(
+  {
     source_wallet: { type: "string", description: "the managed wallet that paid" },
     source_balance_lamports: { ...lamports, description: "its balance before the split" },
     fee_reserve_lamports: { ...lamports, description: "lamports kept in the source for fees" },
     spendable_lamports: { ...lamports, description: "balance minus the reserve, times total_percent" },
-    transfer_total_lamports: { ...lamports, description: "lamports sent, all destinations together" },
-    transfer_total_sol: { ...sol, description: "the same in SOL" },
+    ...lamportsAndSol(
+      "transfer_total_lamports",
+      "transfer_total_sol",
+      "lamports sent, all destinations together",
+    ),
     transfers: {
       type: "array",
       description: "one transfer per destination, in request order",
-      items: {
-        type: "object",
-        properties: {
-          wallet: { type: "string", description: "the destination" },
-          lamports: { ...lamports, description: "lamports it received" },
-          sol: { ...sol, description: "the same in SOL" },
-          mode: {
-            type: "string",
-            enum: ["fixed", "percent", "equal"],
-            description: "how its share was set: a sol amount, a percent, or an equal share",
-          },
+      items: closedObject({
+        wallet: { type: "string", description: "the destination" },
+        ...lamportsAndSol("lamports", "sol", "lamports it received"),
+        mode: {
+          type: "string",
+          enum: ["fixed", "percent", "equal"],
+          description: "how its share was set: a sol amount, a percent, or an equal share",
         },
-        required: ["wallet", "lamports", "sol", "mode"],
-        additionalProperties: false,
-      },
+      }),
     },
     ...confirmationProperties,
   },
-  required: [
-    "source_wallet",
-    "source_balance_lamports",
-    "fee_reserve_lamports",
-    "spendable_lamports",
-    "transfer_total_lamports",
-    "transfer_total_sol",
-    "transfers",
-    ...confirmationRequired,
-  ],
-  additionalProperties: false,
-} as const;
+  { optional: ["execution_id"] },
+);
 
 /** Registers the consolidate, send-asset and split routes (authenticated by the global auth hook). */
 export function solRoutes(app: FastifyInstance, deps: RouteDeps<SolDeps>): void {
-  const common = { tags: ["sol"], security: apiKeySecurity };
   const run = (call: DomainCall<SolDeps, RequestBody>) => executeRouteWithOptionalBody(deps, call);
 
-  app.post(
-    "/v1/sol/consolidate/execute",
+  executePost(
+    app,
     {
-      config: { idempotent: true, scope: "transfer" },
-      schema: {
-        ...common,
-        summary: "Sweep SOL from managed wallets into one destination (one transaction per source)",
-        body: consolidateBody,
-        response: { 200: consolidateResponse, ...executionErrors },
-      },
+      path: "/v1/sol/consolidate/execute",
+      scope: "transfer",
+      tag: "sol",
+      summary: "Sweep SOL from managed wallets into one destination (one transaction per source)",
+      body: consolidateBody,
+      response: consolidateResponse,
     },
     run(consolidateSol),
   );
 
-  app.post(
-    "/v1/sol/transfer/execute",
+  executePost(
+    app,
     {
-      config: { idempotent: true, scope: "transfer" },
-      schema: {
-        ...common,
-        summary: "Send native SOL or a fungible token from a managed wallet to any address",
-        body: transferBody,
-        response: { 200: transferResponse, ...executionErrors },
-      },
+      path: "/v1/sol/transfer/execute",
+      scope: "transfer",
+      tag: "sol",
+      summary: "Send native SOL or a fungible token from a managed wallet to any address",
+      body: transferBody,
+      response: transferResponse,
     },
     run(sendAsset),
   );
 
-  app.post(
-    "/v1/sol/split/execute",
+  executePost(
+    app,
     {
-      config: { idempotent: true, scope: "transfer" },
-      schema: {
-        ...common,
-        summary: "Distribute SOL from a managed wallet to up to five destinations in one transaction",
-        body: splitBody,
-        response: { 200: splitResponse, ...executionErrors },
-      },
+      path: "/v1/sol/split/execute",
+      scope: "transfer",
+      tag: "sol",
+      summary: "Distribute SOL from a managed wallet to up to five destinations in one transaction",
+      body: splitBody,
+      response: splitResponse,
     },
     run(splitSol),
   );

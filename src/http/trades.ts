@@ -3,28 +3,26 @@ import type { FastifyInstance } from "fastify";
 import { badRequest, EXECUTION } from "../core/errors.js";
 import { executeTrade, type TradeDeps } from "../domain/trade/service.js";
 import { executeRoute, type RouteDeps } from "./execute-route.js";
-import { apiKeySecurity, confirmationProperties, executionErrors, fillSchema } from "./schemas.js";
+import { executePost } from "./execute-post.js";
+import { confirmationProperties, fillSchema, closedObject, documentedFields } from "./schemas.js";
 
 // Fields are documented but not typed: the spec's own rules (aliases, number-or-string amounts, boolean
 // strings) and their exact error texts are applied by the domain parser, not by schema validation.
-const tradeBody = {
-  type: "object",
-  properties: {
-    action: { description: "buy or sell (alias side)" },
-    mint: { description: "token mint address (alias token_mint)" },
-    pool: { description: "explicit launchswap pool (SOL-quoted; forces the launchswap venue)" },
-    amount: {
-      description: "SOL (buy, denominated_in_sol), token atomic units, or a percentage string for sells",
-    },
-    denominated_in_sol: { description: "default true for buy, false for sell (alias denominatedInSol)" },
-    slippage: { description: "percent, default 2, at most 50, up to 2 decimals" },
-    slippage_bps: { description: "basis points 0..5000; not together with slippage" },
-    simulate: { description: "default true" },
-    confirm: { description: "default true" },
-    measure_timing: { description: "default false" },
-    wallet: { description: "managed wallet public key; the key's default wallet otherwise" },
+const tradeBody = documentedFields({
+  action: { description: "buy or sell (alias side)" },
+  mint: { description: "token mint address (alias token_mint)" },
+  pool: { description: "explicit launchswap pool (SOL-quoted; forces the launchswap venue)" },
+  amount: {
+    description: "SOL (buy, denominated_in_sol), token atomic units, or a percentage string for sells",
   },
-} as const;
+  denominated_in_sol: { description: "default true for buy, false for sell (alias denominatedInSol)" },
+  slippage: { description: "percent, default 2, at most 50, up to 2 decimals" },
+  slippage_bps: { description: "basis points 0..5000; not together with slippage" },
+  simulate: { description: "default true" },
+  confirm: { description: "default true" },
+  measure_timing: { description: "default false" },
+  wallet: { description: "managed wallet public key; the key's default wallet otherwise" },
+});
 
 const TIMING_PHASES = {
   wallet: "parsing the request and selecting the wallet",
@@ -59,9 +57,8 @@ const tradeBoundsProperties = {
   min_sol_out_lamports: { type: "string", description: "sells: the fewest lamports received" },
 } as const;
 
-const tradeResponse = {
-  type: "object",
-  properties: {
+const tradeResponse = closedObject(
+  {
     wallet: { type: "string", description: "the managed wallet that traded" },
     action: { type: "string", enum: ["buy", "sell"], description: "buy or sell" },
     mint: { type: "string", description: "the token mint" },
@@ -93,42 +90,41 @@ const tradeResponse = {
     fill: fillSchema,
     timing_ms: timingSchema,
   },
-  required: [
-    "wallet",
-    "action",
-    "mint",
-    "amount",
-    "amount_units",
-    "denominated_in_sol",
-    "signature",
-    "confirmed",
-    "confirmation_status",
-    "venue",
-    "pool",
-    "expected_output",
-    "state_source",
-    "state_slot",
-  ],
-  additionalProperties: false,
-};
+  {
+    required: [
+      "wallet",
+      "action",
+      "mint",
+      "amount",
+      "amount_units",
+      "denominated_in_sol",
+      "signature",
+      "confirmed",
+      "confirmation_status",
+      "venue",
+      "pool",
+      "expected_output",
+      "state_source",
+      "state_slot",
+    ],
+  },
+);
 
 /** Registers the trade route. */
 export function tradeRoutes(app: FastifyInstance, deps: RouteDeps<TradeDeps>): void {
-  app.post(
-    "/v1/trades/execute",
+  executePost(
+    app,
     {
-      config: { idempotent: true, scope: "trade" },
+      path: "/v1/trades/execute",
+      scope: "trade",
+      tag: "trades",
+      summary: "Buy or sell a launch token on the bonding curve or its launchswap pool",
+      body: tradeBody,
+      response: tradeResponse,
       // Before schema validation, so a body that is not an object gets the service's own text.
       preValidation: async (req) => {
         const b: unknown = req.body;
         if (typeof b !== "object" || b === null || Array.isArray(b)) throw badRequest(EXECUTION.bodyObject);
-      },
-      schema: {
-        tags: ["trades"],
-        security: apiKeySecurity,
-        summary: "Buy or sell a launch token on the bonding curve or its launchswap pool",
-        body: tradeBody,
-        response: { 200: tradeResponse, ...executionErrors },
       },
     },
     executeRoute(deps, executeTrade),

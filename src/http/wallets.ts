@@ -10,7 +10,7 @@ import {
   type WalletDeps,
 } from "../domain/wallets/wallets.js";
 import { requireApiKey } from "./auth.js";
-import { apiKeySecurity, authErrors, errorSchema, ref, walletSchema } from "./schemas.js";
+import { apiKeySecurity, authErrors, errorSchema, ref, walletSchema, closedObject } from "./schemas.js";
 import { walletPage, walletPageHeaders, walletPageQuery } from "./wallet-page.js";
 
 const publicKeyParams = {
@@ -148,12 +148,10 @@ export function walletRoutes(app: FastifyInstance, deps: WalletDeps): void {
         summary: "Delink a wallet: deletes its encrypted key and its execution history",
         params: publicKeyParams,
         response: {
-          200: {
-            type: "object",
-            properties: { ok: { type: "boolean", description: "true: the wallet is delinked" } },
-            required: ["ok"],
-            additionalProperties: false,
-          },
+          200: closedObject(
+            { ok: { type: "boolean", description: "true: the wallet is delinked" } },
+            { required: ["ok"] },
+          ),
           ...authErrors,
           404: errorSchema,
         },

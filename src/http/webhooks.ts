@@ -15,7 +15,7 @@ import type { HostLookup } from "../domain/webhooks/url-policy.js";
 import type { Store } from "../store/index.js";
 import type { Vault } from "../vault/index.js";
 import { requireApiKey } from "./auth.js";
-import { apiKeySecurity, authErrors, errorSchema, ref } from "./schemas.js";
+import { apiKeySecurity, authErrors, errorSchema, ref, closedObject } from "./schemas.js";
 
 const webhookProps = {
   id: { type: "string", description: "the webhook id (/v1/webhooks/{id})" },
@@ -33,21 +33,15 @@ const webhookProps = {
 const webhookRequired = ["id", "url", "types", "wallets", "disabled", "disabled_reason", "created_at"];
 
 /** A webhook endpoint without its secret (the `Webhook` component). */
-export const webhookComponent = {
+export const webhookComponent = closedObject(webhookProps, {
   $id: "Webhook",
-  type: "object",
   description: "A webhook endpoint (never its signing secret)",
-  properties: webhookProps,
   required: webhookRequired,
-  additionalProperties: false,
-} as const;
+});
 
 /** One delivery of an event to a webhook (the `WebhookDelivery` component). */
-export const deliveryComponent = {
-  $id: "WebhookDelivery",
-  type: "object",
-  description: "One event's delivery to a webhook endpoint, with its attempts",
-  properties: {
+export const deliveryComponent = closedObject(
+  {
     id: { type: "string", description: "the delivery id" },
     webhook_id: { type: "string", description: "the webhook it goes to" },
     message_id: {
@@ -73,21 +67,8 @@ export const deliveryComponent = {
     created_at: { type: "string", description: "ISO 8601 UTC" },
     updated_at: { type: "string", description: "ISO 8601 UTC of the last attempt or change" },
   },
-  required: [
-    "id",
-    "webhook_id",
-    "message_id",
-    "type",
-    "status",
-    "attempts",
-    "next_attempt_at",
-    "last_status_code",
-    "last_error",
-    "created_at",
-    "updated_at",
-  ],
-  additionalProperties: false,
-} as const;
+  { $id: "WebhookDelivery", description: "One event's delivery to a webhook endpoint, with its attempts" },
+);
 
 const webhookSchema = ref("Webhook");
 const deliverySchema = ref("WebhookDelivery");
@@ -135,18 +116,16 @@ export function webhookRoutes(
           },
         },
         response: {
-          201: {
-            type: "object",
-            properties: {
+          201: closedObject(
+            {
               ...webhookProps,
               secret: {
                 type: "string",
                 description: "whsec_...: verify signatures with it (Standard Webhooks)",
               },
             },
-            required: [...webhookRequired, "secret"],
-            additionalProperties: false,
-          },
+            { required: [...webhookRequired, "secret"] },
+          ),
           400: errorSchema,
           ...authErrors,
         },
@@ -169,14 +148,9 @@ export function webhookRoutes(
         security: apiKeySecurity,
         summary: "This API key's webhook endpoints (without secrets)",
         response: {
-          200: {
-            type: "object",
-            properties: {
-              webhooks: { type: "array", items: webhookSchema, description: "every endpoint of this key" },
-            },
-            required: ["webhooks"],
-            additionalProperties: false,
-          },
+          200: closedObject({
+            webhooks: { type: "array", items: webhookSchema, description: "every endpoint of this key" },
+          }),
           ...authErrors,
         },
       },
@@ -234,14 +208,9 @@ export function webhookRoutes(
         summary: "The endpoint's latest deliveries (up to 100), newest first",
         params: idParams,
         response: {
-          200: {
-            type: "object",
-            properties: {
-              deliveries: { type: "array", items: deliverySchema, description: "newest first, at most 100" },
-            },
-            required: ["deliveries"],
-            additionalProperties: false,
-          },
+          200: closedObject({
+            deliveries: { type: "array", items: deliverySchema, description: "newest first, at most 100" },
+          }),
           404: errorSchema,
           ...authErrors,
         },

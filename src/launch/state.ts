@@ -8,27 +8,22 @@ import { PublicKey, type AccountInfo } from "@solana/web3.js";
 import { ACCOUNT_SIZE, AccountLayout, MINT_SIZE, MintLayout, type RawMint } from "@solana/spl-token";
 import { launchSdk, launchSwapSdk } from "./sdk.js";
 
-/** `T` with every BN replaced by bigint (recursively through arrays and plain objects). */
-export type Bigintify<T> = T extends BN
-  ? bigint
+/** `T` with every `From` replaced by `To` (recursively through arrays and plain objects; PublicKeys stay). */
+type Replaced<T, From, To> = T extends From
+  ? To
   : T extends PublicKey
     ? PublicKey
     : T extends readonly (infer U)[]
-      ? Bigintify<U>[]
+      ? Replaced<U, From, To>[]
       : T extends object
-        ? { [K in keyof T]: Bigintify<T[K]> }
+        ? { [K in keyof T]: Replaced<T[K], From, To> }
         : T;
 
+/** `T` with every BN replaced by bigint. */
+export type Bigintify<T> = Replaced<T, BN, bigint>;
+
 /** `T` with every bigint replaced by BN: the shape the SDK builders take. */
-export type Bnify<T> = T extends bigint
-  ? BN
-  : T extends PublicKey
-    ? PublicKey
-    : T extends readonly (infer U)[]
-      ? Bnify<U>[]
-      : T extends object
-        ? { [K in keyof T]: Bnify<T[K]> }
-        : T;
+export type Bnify<T> = Replaced<T, bigint, BN>;
 
 type SdkGlobal = ReturnType<typeof launchSdk.PUMP_SDK.decodeGlobal>;
 type SdkFeeConfig = ReturnType<typeof launchSdk.PUMP_SDK.decodeFeeConfig>;
@@ -108,35 +103,28 @@ function info(data: RawData): AccountInfo<Buffer> {
   return { data: toBuffer(data), executable: false, lamports: 0, owner: PublicKey.default };
 }
 
-/** Decodes the launch `Global` account. */
-export function decodeLaunchGlobal(data: RawData): LaunchGlobal {
-  return toBigints(launchSdk.PUMP_SDK.decodeGlobal(info(data)));
+// A decoder of raw account data through one of the SDK's, its BN fields as bigints.
+function decodedBy<T>(decode: (info: AccountInfo<Buffer>) => T): (data: RawData) => Bigintify<T> {
+  return (data) => toBigints(decode(info(data)));
 }
+
+/** Decodes the launch `Global` account. */
+export const decodeLaunchGlobal = decodedBy((i) => launchSdk.PUMP_SDK.decodeGlobal(i));
 
 /** Decodes the launch FeeConfig (versioned by account length, as the program reads it). */
-export function decodeLaunchFeeConfig(data: RawData): LaunchFeeConfig {
-  return toBigints(launchSdk.PUMP_SDK.decodeFeeConfig(info(data)));
-}
+export const decodeLaunchFeeConfig = decodedBy((i) => launchSdk.PUMP_SDK.decodeFeeConfig(i));
 
 /** Decodes a bonding curve of any historical length. */
-export function decodeBondingCurve(data: RawData): BondingCurveState {
-  return toBigints(launchSdk.PUMP_SDK.decodeBondingCurve(info(data)));
-}
+export const decodeBondingCurve = decodedBy((i) => launchSdk.PUMP_SDK.decodeBondingCurve(i));
 
 /** Decodes a swap pool of any historical length. */
-export function decodePool(data: RawData): PoolState {
-  return toBigints(launchSwapSdk.PUMP_AMM_SDK.decodePool(info(data)));
-}
+export const decodePool = decodedBy((i) => launchSwapSdk.PUMP_AMM_SDK.decodePool(i));
 
 /** Decodes the swap `GlobalConfig`. */
-export function decodeSwapGlobalConfig(data: RawData): SwapGlobalConfig {
-  return toBigints(launchSwapSdk.PUMP_AMM_SDK.decodeGlobalConfig(info(data)));
-}
+export const decodeSwapGlobalConfig = decodedBy((i) => launchSwapSdk.PUMP_AMM_SDK.decodeGlobalConfig(i));
 
 /** Decodes the swap FeeConfig. */
-export function decodeSwapFeeConfig(data: RawData): SwapFeeConfig {
-  return toBigints(launchSwapSdk.PUMP_AMM_SDK.decodeFeeConfig(info(data)));
-}
+export const decodeSwapFeeConfig = decodedBy((i) => launchSwapSdk.PUMP_AMM_SDK.decodeFeeConfig(i));
 
 /** Decodes a token account owned by `tokenProgram` (extensions after the base layout are ignored). */
 export function decodeTokenAccount(data: RawData, tokenProgram: PublicKey): TokenAccountState {

@@ -3,7 +3,8 @@
  * Labels are closed sets — route patterns, methods, status codes, execution kinds and statuses — so no
  * secret, API key or wallet address can reach a label.
  */
-import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
+import { collectDefaultMetrics, Registry } from "prom-client";
+import { metricsOn } from "./registered.js";
 import type { ExecutionKind, ExecutionStatus } from "../store/index.js";
 
 export interface Metrics {
@@ -35,37 +36,33 @@ const RELAY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 export function createMetrics(options: MetricsOptions = {}): Metrics {
   const registry = new Registry();
   if (options.processMetrics ?? true) collectDefaultMetrics({ register: registry });
-  const requests = new Histogram({
-    name: "lasertrade_http_request_duration_seconds",
-    help: "HTTP request duration by method, route pattern and status code.",
-    labelNames: ["method", "route", "status_code"] as const,
-    buckets: DURATION_BUCKETS,
-    registers: [registry],
-  });
-  const executions = new Counter({
-    name: "lasertrade_executions_total",
-    help: "Execution outcomes recorded, by kind and outcome (confirmed, submitted, timeout, failed, pending).",
-    labelNames: ["kind", "outcome"] as const,
-    registers: [registry],
-  });
-  const relayAccept = new Histogram({
-    name: "lasertrade_relay_accept_seconds",
-    help: "Time from sending signed bytes to a relay's acceptance, by relay (RELAY preset name).",
-    labelNames: ["relay"] as const,
-    buckets: RELAY_BUCKETS,
-    registers: [registry],
-  });
-  const relayErrors = new Counter({
-    name: "lasertrade_relay_errors_total",
-    help: "Relay sends that failed, by relay and reason (http_429, http_4xx, http_5xx, rpc_error, timeout, transport).",
-    labelNames: ["relay", "reason"] as const,
-    registers: [registry],
-  });
-  const authFailures = new Counter({
-    name: "lasertrade_auth_failures_total",
-    help: "Requests that presented an x-api-key no key matches.",
-    registers: [registry],
-  });
+  const { counter, histogram } = metricsOn(registry);
+  const requests = histogram(
+    "lasertrade_http_request_duration_seconds",
+    "HTTP request duration by method, route pattern and status code.",
+    ["method", "route", "status_code"],
+    DURATION_BUCKETS,
+  );
+  const executions = counter(
+    "lasertrade_executions_total",
+    "Execution outcomes recorded, by kind and outcome (confirmed, submitted, timeout, failed, pending).",
+    ["kind", "outcome"],
+  );
+  const relayAccept = histogram(
+    "lasertrade_relay_accept_seconds",
+    "Time from sending signed bytes to a relay's acceptance, by relay (RELAY preset name).",
+    ["relay"],
+    RELAY_BUCKETS,
+  );
+  const relayErrors = counter(
+    "lasertrade_relay_errors_total",
+    "Relay sends that failed, by relay and reason (http_429, http_4xx, http_5xx, rpc_error, timeout, transport).",
+    ["relay", "reason"],
+  );
+  const authFailures = counter(
+    "lasertrade_auth_failures_total",
+    "Requests that presented an x-api-key no key matches.",
+  );
   return {
     registry,
     countAuthFailure() {

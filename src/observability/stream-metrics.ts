@@ -2,7 +2,8 @@
  * Metrics of the market stream (GET /v1/stream) on the app's registry: connections, subscriptions,
  * messages delivered, connections closed by the server (closed reason set) and events decoded by type.
  */
-import { Counter, Gauge, type Registry } from "prom-client";
+import type { Registry } from "prom-client";
+import { metricsOn } from "./registered.js";
 
 /** What the stream reports (the shapes of the market feed's and stream sessions' observers). */
 export interface StreamMetrics {
@@ -17,38 +18,30 @@ export interface StreamMetrics {
 
 /** Registers the stream metrics on `registry`. */
 export function createStreamMetrics(registry: Registry): StreamMetrics {
-  const connections = new Gauge({
-    name: "lasertrade_stream_connections",
-    help: "Open GET /v1/stream WebSocket connections.",
-    registers: [registry],
-  });
-  const subscriptions = new Gauge({
-    name: "lasertrade_stream_subscriptions",
-    help: "Stream subscriptions held (new-token and migration count one each; every mint or wallet key one).",
-    registers: [registry],
-  });
-  const delivered = new Counter({
-    name: "lasertrade_stream_messages_delivered_total",
-    help: "Event messages handed to stream connections.",
-    registers: [registry],
-  });
-  const closed = new Counter({
-    name: "lasertrade_stream_closed_total",
-    help: "Stream connections closed by the server, by reason (unauthorized, slow_reader).",
-    labelNames: ["reason"] as const,
-    registers: [registry],
-  });
-  const events = new Counter({
-    name: "lasertrade_stream_events_total",
-    help: "Market events decoded from the launch programs' logs, by message type.",
-    labelNames: ["type"] as const,
-    registers: [registry],
-  });
-  const unresolved = new Counter({
-    name: "lasertrade_stream_unresolved_pools_total",
-    help: "Swap trades dropped because their pool could not be read.",
-    registers: [registry],
-  });
+  const { counter, gauge } = metricsOn(registry);
+  const connections = gauge("lasertrade_stream_connections", "Open GET /v1/stream WebSocket connections.");
+  const subscriptions = gauge(
+    "lasertrade_stream_subscriptions",
+    "Stream subscriptions held (new-token and migration count one each; every mint or wallet key one).",
+  );
+  const delivered = counter(
+    "lasertrade_stream_messages_delivered_total",
+    "Event messages handed to stream connections.",
+  );
+  const closed = counter(
+    "lasertrade_stream_closed_total",
+    "Stream connections closed by the server, by reason (unauthorized, slow_reader).",
+    ["reason"],
+  );
+  const events = counter(
+    "lasertrade_stream_events_total",
+    "Market events decoded from the launch programs' logs, by message type.",
+    ["type"],
+  );
+  const unresolved = counter(
+    "lasertrade_stream_unresolved_pools_total",
+    "Swap trades dropped because their pool could not be read.",
+  );
   return {
     delivered: () => delivered.inc(),
     closed: (reason) => closed.inc({ reason }),

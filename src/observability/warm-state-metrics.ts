@@ -7,6 +7,8 @@ export interface WarmStateFigures {
   watchedMints(): number;
   hits(): number;
   misses(): number;
+  /** Trade events (market feed) that refreshed warm state ahead of its notification. */
+  eventRefreshes(): number;
 }
 
 /** Registers the gauges; each reads the live figures when /metrics is scraped. */
@@ -54,5 +56,10 @@ export function registerWarmStateMetrics(
   gauge("lasertrade_warm_state_hits_total", "Trades quoted on warm state (no read).", () => warm.hits());
   gauge("lasertrade_warm_state_misses_total", "Trades on a watched mint that had to read.", () =>
     warm.misses(),
+  );
+  gauge(
+    "lasertrade_warm_state_event_refresh_total",
+    "Decoded trade events that refreshed warm venue state ahead of its account notification.",
+    () => warm.eventRefreshes(),
   );
 }

@@ -48,8 +48,6 @@ export interface StoreEventOptions {
    * it itself (the PostgreSQL trigger's NOTIFY) or there is no other process (SQLite).
    */
   publish?: (apiKeyId: number | undefined) => void;
-  /** Closes what `publish` holds open. */
-  close?: () => Promise<void>;
 }
 
 /** Builds a Store over an open, migrated Kysely instance; `destroy` closes the pool/file. */
@@ -356,7 +354,6 @@ export function kyselyStore(
 
     async close() {
       if (stopListening !== undefined) await stopListening();
-      if (eventOptions.close !== undefined) await eventOptions.close();
       await db.destroy();
     },
   };

@@ -2,6 +2,7 @@
 import { ensurePrivateDir, ensurePrivateFile } from "../core/private-files.js";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
+import type { Redis } from "ioredis";
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
 import { pgExecutionWriter, sqliteExecutionWriter, type ExecutionWriter } from "./execution-statements.js";
@@ -21,10 +22,11 @@ export interface OpenStoreOptions {
   /** PostgreSQL pool size. Default 10. */
   pgPoolSize?: number;
   /**
-   * REDIS_URL: with PostgreSQL, event wake-ups between processes go through Redis pub/sub instead of
-   * LISTEN/NOTIFY (issue 20). Ignored with SQLite (one process: the in-process bus is all there is).
+   * The process's Redis client (REDIS_URL): with PostgreSQL, event wake-ups between processes go through Redis
+   * pub/sub instead of LISTEN/NOTIFY (issue 20), published on this client. Ignored with SQLite (one process:
+   * the in-process bus is all there is). The caller closes it, after the store.
    */
-  redisUrl?: string;
+  redis?: Redis;
 }
 
 /**
@@ -97,13 +99,12 @@ export async function openStore(
     // test) in another schema of the same database would make it skip creating its own and then fail.
     migrationTableSchema = await currentSchema(pool);
     const listenSchema = migrationTableSchema;
-    if (options.redisUrl !== undefined) {
+    if (options.redis !== undefined) {
       // The namespace: this database and schema, as the NOTIFY payload's schema keeps deployments apart.
-      const wake = redisWake(options.redisUrl, `${new URL(databaseUrl).pathname.slice(1)}/${listenSchema}`);
+      const wake = redisWake(options.redis, `${new URL(databaseUrl).pathname.slice(1)}/${listenSchema}`);
       eventOptions = {
         listen: (bus) => wake.listen(bus),
         publish: (k) => wake.publish(k),
-        close: () => wake.close(),
       };
     } else {
       eventOptions = {

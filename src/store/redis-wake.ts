@@ -5,7 +5,7 @@
  * the reconnect's wake-up of everyone, or the readers' periodic re-read) but never drops it.
  */
 import { randomUUID } from "node:crypto";
-import { Redis } from "ioredis";
+import type { Redis } from "ioredis";
 import type { WakeBus } from "./kysely-events.js";
 
 /** The pub/sub channel; messages carry a namespace, so deployments sharing one Redis ignore each other. */
@@ -18,14 +18,12 @@ interface WakeMessage {
   origin: string;
 }
 
-/** A process's Redis wake-up link. */
+/** A process's Redis wake-up link (it publishes on the process's own client; closing that is the caller's). */
 export interface RedisWake {
   /** Tells the other processes that the account (or, undefined, any account) may have new events. */
   publish(apiKeyId: number | undefined): void;
   /** Feeds the other processes' wake-ups into `bus` until the returned function is called. */
   listen(bus: WakeBus): () => Promise<void>;
-  /** Closes the publishing connection. */
-  close(): Promise<void>;
 }
 
 /** Parses one message; undefined for anything that is not a wake-up of this namespace from another process. */
@@ -44,26 +42,23 @@ export function parseWakeMessage(
   return { key: typeof m.key === "number" && Number.isSafeInteger(m.key) ? m.key : undefined };
 }
 
-const OPTIONS = {
-  // A wake-up that cannot go out now is dropped, not queued behind a dead connection (readers re-read anyway).
-  maxRetriesPerRequest: 1,
-  retryStrategy: () => 1_000,
-} as const;
-
-/** Connects to `url`; `namespace` tells this deployment's database (and schema) apart from others on the same Redis. */
-export function redisWake(url: string, namespace: string): RedisWake {
+/**
+ * Publishes on `pub` (the process's Redis client); a subscription needs a connection of its own (a subscribed
+ * connection can issue nothing else), opened by `listen`. `namespace` tells this deployment's database (and
+ * schema) apart from others on the same Redis.
+ */
+export function redisWake(pub: Redis, namespace: string): RedisWake {
   const origin = randomUUID();
-  const pub = new Redis(url, OPTIONS);
-  // Connection errors are retried by ioredis; without a listener they would be thrown.
-  pub.on("error", () => {});
   return {
     publish(apiKeyId) {
       const m: WakeMessage = { ns: namespace, key: apiKeyId ?? null, origin };
       pub.publish(REDIS_EVENTS_CHANNEL, JSON.stringify(m)).catch(() => {});
     },
     listen(bus) {
-      const sub = new Redis(url, OPTIONS);
+      // The client's own address and options; retried every second while Redis is away.
+      const sub = pub.duplicate({ retryStrategy: () => 1_000 });
       let readyOnce = false;
+      // Connection errors are retried by ioredis; without a listener they would be thrown.
       sub.on("error", () => {});
       // ioredis resubscribes after a reconnect; what was published meanwhile is only in the outbox: all re-read.
       sub.on("ready", () => {
@@ -78,9 +73,6 @@ export function redisWake(url: string, namespace: string): RedisWake {
       return async () => {
         await sub.quit().catch(() => sub.disconnect());
       };
-    },
-    async close() {
-      await pub.quit().catch(() => pub.disconnect());
     },
   };
 }

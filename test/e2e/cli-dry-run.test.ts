@@ -4,48 +4,18 @@
  * would send) and nothing is sent (no relay call, no bundle), recorded (no execution, no activity row) or
  * moved (balances unchanged).
  */
-import { execFile } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Keypair } from "@solana/web3.js";
-import type { E2e } from "../helpers/e2e.js";
+import { useCliE2e } from "../helpers/cli-e2e.js";
 import { callWith } from "../helpers/security.js";
-import { startListeningE2e } from "../helpers/sandbox-e2e.js";
 
-const CLI = fileURLToPath(new URL("../../packages/cli/bin/lasertrade.js", import.meta.url));
+const t = useCliE2e("lasertrade-cli-dry-", { json: true });
 
-let e2e: E2e;
-let baseUrl = "";
-let close = async (): Promise<void> => {};
-let dir = "";
-
-beforeAll(async () => {
-  ({ e2e, baseUrl, close } = await startListeningE2e());
-  dir = await mkdtemp(join(tmpdir(), "lasertrade-cli-dry-"));
-});
-afterAll(async () => {
-  await close();
-  await rm(dir, { recursive: true, force: true });
-});
-
-/** Runs the CLI with --json as `apiKey`; resolves with the exit code and output. */
-function cli(apiKey: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    LASERTRADE_CONFIG: join(dir, "none.json"),
-    LASERTRADE_URL: baseUrl,
-    LASERTRADE_API_KEY: apiKey,
-  };
-  return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, "--json", ...args], { env }, (err, stdout, stderr) => {
-      const code = err === null ? 0 : typeof err.code === "number" ? err.code : 1;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+/** Runs the CLI with --json as `apiKey` (no config file: the URL and key come from the environment). */
+const cli = (apiKey: string, args: string[]) =>
+  t.run(args, { LASERTRADE_URL: t.baseUrl, LASERTRADE_API_KEY: apiKey });
 
 interface DryRunAnswer {
   dry_run: boolean;
@@ -55,6 +25,7 @@ interface DryRunAnswer {
 
 describe("lasertrade --dry-run", () => {
   it("every execution command answers its dry run and sends, records and moves nothing", async () => {
+    const { e2e, dir } = t;
     const { apiKey, wallet } = await e2e.setup({ sol: 10n });
     const { mint } = e2e.localnet.admin.createToken();
     // Tokens to sell and a second funded wallet to consolidate, made for real before the dry runs.

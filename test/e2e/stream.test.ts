@@ -4,127 +4,32 @@
  * created through the API and a migration by the localnet's migrate transaction arrive as messages;
  * authentication and bad messages behave as documented; a dropped PubSub connection is resubscribed.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { spawn } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { Connection, PublicKey } from "@solana/web3.js";
-import { startLocalnet, type LocalnetHandle } from "../../localnet/index.js";
-import { createChain, type Chain } from "../../src/chain/chain.js";
-import { localnetChainOptions } from "../../src/chain/localnet-options.js";
 import { createChainSubscriptions, type ChainSubscriptions } from "../../src/chain/subscriptions/index.js";
 import { LAMPORTS_PER_SOL } from "../../src/core/amounts.js";
 import { MarketHub } from "../../src/domain/market/market-hub.js";
 import { startMarketFeed } from "../../src/domain/market/start-feed.js";
-import { associatedTokenAddress, LAUNCH_PROGRAM_ID } from "../../src/launch/programs.js";
+import { LAUNCH_PROGRAM_ID } from "../../src/launch/programs.js";
 import { buildTestApp, type TestApp } from "../helpers/app.js";
 import { dropSchema, freshSchemaName, TEST_DATABASE_URL } from "../helpers/pg.js";
-import { LaserTrade, type TradeEvent } from "@lasertrade/client";
+import {
+  chain,
+  Client,
+  connect,
+  gaps,
+  keyAndWallet,
+  localnet,
+  post,
+  subs,
+  t,
+  tokenBalanceOf,
+  url,
+  useStreamE2e,
+  waitFor,
+} from "../helpers/stream-e2e.js";
 
-type Msg = Record<string, unknown> & { type: string };
-
-const CLI = fileURLToPath(new URL("../../packages/cli/bin/lasertrade.js", import.meta.url));
-
-/** A stream client that queues every message and waits for the next one matching a predicate. */
-class Client {
-  readonly messages: Msg[] = [];
-  private waiters: { pred: (m: Msg) => boolean; resolve: (m: Msg) => void }[] = [];
-  readonly closed: Promise<{ code: number; reason: string }>;
-
-  constructor(readonly ws: WebSocket) {
-    ws.on("message", (data) => {
-      const m = JSON.parse(data.toString()) as Msg;
-      const i = this.waiters.findIndex((w) => w.pred(m));
-      if (i >= 0) this.waiters.splice(i, 1)[0]!.resolve(m);
-      else this.messages.push(m);
-    });
-    this.closed = new Promise((resolve) =>
-      ws.on("close", (code, reason) => resolve({ code, reason: reason.toString() })),
-    );
-  }
-
-  next(pred: (m: Msg) => boolean = () => true): Promise<Msg> {
-    const i = this.messages.findIndex(pred);
-    if (i >= 0) return Promise.resolve(this.messages.splice(i, 1)[0]!);
-    return new Promise((resolve) => this.waiters.push({ pred, resolve }));
-  }
-
-  send(value: unknown): void {
-    this.ws.send(typeof value === "string" ? value : JSON.stringify(value));
-  }
-
-  /** Sends a subscribe message and waits for its acknowledgement. */
-  async subscribe(method: string, keys?: string[]): Promise<Msg> {
-    this.send(keys === undefined ? { method } : { method, keys });
-    return this.next((m) => m.type === "subscribed" || m.type === "error");
-  }
-}
-
-let localnet: LocalnetHandle;
-let chain: Chain;
-let subs: ChainSubscriptions;
-let t: TestApp;
-let url: string;
-let stopFeed: () => void;
-const gaps: { programId: string; result: unknown }[] = [];
-
-async function connect(headers: Record<string, string> = {}): Promise<Client> {
-  const ws = new WebSocket(url, { headers });
-  const c = new Client(ws);
-  await new Promise<void>((resolve, reject) => {
-    ws.once("open", () => resolve());
-    ws.once("error", reject);
-  });
-  return c;
-}
-
-async function keyAndWallet(sol = 5n): Promise<{ apiKey: string; wallet: string }> {
-  const { apiKey, wallet } = await t.setup();
-  localnet.admin.fund(wallet, sol * LAMPORTS_PER_SOL);
-  return { apiKey, wallet };
-}
-
-async function post(apiKey: string, path: string, body: unknown): Promise<Record<string, unknown>> {
-  const res = await t.app.inject({
-    method: "POST",
-    url: path,
-    headers: { "x-api-key": apiKey, "content-type": "application/json" },
-    payload: JSON.stringify(body),
-  });
-  if (res.statusCode !== 200) throw new Error(`${path}: ${res.statusCode} ${res.body}`);
-  return res.json<Record<string, unknown>>();
-}
-
-beforeAll(async () => {
-  localnet = await startLocalnet({ port: 0, slotMs: 50 });
-  chain = createChain(localnetChainOptions(localnet, { confirmTimeoutMs: 3_000, confirmPollMs: 50 }));
-  await chain.start();
-  // A layer of the test's own (fast backoff) so the drop test resubscribes quickly.
-  subs = createChainSubscriptions({ url: localnet.wsUrl, backoff: { initialMs: 50, maxMs: 200 } });
-  const hub = new MarketHub();
-  const feed = startMarketFeed({
-    subscriptions: subs,
-    rpc: chain.rpc,
-    hub,
-    commitment: "processed",
-    onGap: (programId, result) => gaps.push({ programId, result }),
-  });
-  stopFeed = feed.stop;
-  await feed.ready;
-  t = await buildTestApp({ chain, market: { hub, limits: { authTimeoutMs: 300, maxSubscriptions: 4 } } });
-  await t.app.listen({ port: 0, host: "127.0.0.1" });
-  const addr = t.app.server.address();
-  if (addr === null || typeof addr === "string") throw new Error("no port");
-  url = `ws://127.0.0.1:${addr.port}/v1/stream`;
-});
-
-afterAll(async () => {
-  stopFeed?.();
-  await subs?.close();
-  await t?.close();
-  chain?.stop();
-  await localnet?.close();
-});
+useStreamE2e();
 
 describe("GET /v1/stream", () => {
   it("x-api-key at the upgrade: a trade through the API arrives on subscribeTokenTrade and subscribeAccountTrade", async () => {
@@ -262,76 +167,6 @@ describe("GET /v1/stream", () => {
     c.ws.close();
   });
 
-  it("the typed client: stream() authenticates, subscribes and yields typed events with bigint amounts", async () => {
-    const { apiKey, wallet } = await keyAndWallet();
-    const { mint } = localnet.admin.createToken();
-    const client = new LaserTrade({
-      baseUrl: url.replace(/^ws/, "http").replace(/\/v1\/stream$/, ""),
-      apiKey,
-    });
-    const stream = await client.stream();
-    await stream.subscribeTokenTrade([mint]);
-    await expect(stream.subscribeAccountTrade(["bad"])).rejects.toThrow(/not a valid address/);
-    const res = await post(apiKey, "/v1/trades/execute", { action: "buy", mint, amount: "0.02" });
-    const iterator = stream[Symbol.asyncIterator]();
-    const { value } = await iterator.next();
-    expect(value).toMatchObject({ type: "trade", signature: res.signature, trader: wallet, side: "buy" });
-    const ev = value as TradeEvent;
-    expect(typeof ev.sol_amount).toBe("bigint");
-    expect(ev.token_amount).toBe(await tokenBalanceOf(wallet, mint));
-    stream.close();
-    expect((await stream.closed).code).toBe(1000);
-    await expect(new LaserTrade({ baseUrl: client.baseUrl, apiKey: "lt_unknown" }).stream()).rejects.toThrow(
-      /4401/,
-    );
-  });
-
-  it("the CLI: `lasertrade --json stream trades <mint>` prints one JSON line per trade; the table mode a header and rows", async () => {
-    const { apiKey, wallet } = await keyAndWallet();
-    const { mint } = localnet.admin.createToken();
-    const baseUrl = url.replace(/^ws/, "http").replace(/\/v1\/stream$/, "");
-    const env = {
-      ...process.env,
-      LASERTRADE_URL: baseUrl,
-      LASERTRADE_API_KEY: apiKey,
-      LASERTRADE_CONFIG: "/nonexistent/lasertrade.json",
-    };
-    const json = spawn(process.execPath, [CLI, "--json", "stream", "trades", mint], { env });
-    const table = spawn(process.execPath, [CLI, "stream", "account", wallet], { env });
-    const lines = (child: typeof json) => {
-      const out: string[] = [];
-      let buf = "";
-      child.stdout.on("data", (d: Buffer) => {
-        buf += d.toString();
-        const parts = buf.split("\n");
-        buf = parts.pop()!;
-        out.push(...parts);
-      });
-      return out;
-    };
-    const jsonLines = lines(json);
-    const tableLines = lines(table);
-    try {
-      await waitFor(() => tableLines.length >= 1);
-      let res: Record<string, unknown> | null = null;
-      // Retry the trade until the CLI (a separate process) has subscribed and seen one.
-      while (jsonLines.length === 0) {
-        res = await post(apiKey, "/v1/trades/execute", { action: "buy", mint, amount: "0.01" });
-        await new Promise((r) => setTimeout(r, 300));
-      }
-      const first = JSON.parse(jsonLines[0]!) as Record<string, unknown>;
-      expect(first).toMatchObject({ type: "trade", mint, trader: wallet, side: "buy" });
-      expect(typeof first.sol_amount).toBe("number");
-      expect(res).not.toBeNull();
-      await waitFor(() => tableLines.length >= 2);
-      expect(tableLines[0]).toMatch(/^time\s+type\s+side\s+mint/);
-      expect(tableLines[1]).toContain(wallet);
-    } finally {
-      json.kill("SIGINT");
-      table.kill("SIGINT");
-    }
-  });
-
   it("trades that land while the PubSub connection is down are re-read by signature and arrive exactly once", async () => {
     const { apiKey, wallet } = await keyAndWallet();
     const { mint } = localnet.admin.createToken();
@@ -359,19 +194,6 @@ describe("GET /v1/stream", () => {
     c.ws.close();
   });
 });
-
-async function tokenBalanceOf(owner: string, mint: string): Promise<bigint> {
-  const conn = new Connection(localnet.rpcUrl, "processed");
-  const mintKey = new PublicKey(mint);
-  const info = await conn.getAccountInfo(mintKey);
-  if (info === null) throw new Error("mint missing");
-  const ata = associatedTokenAddress(new PublicKey(owner), mintKey, info.owner);
-  return BigInt((await conn.getTokenAccountBalance(ata)).value.amount);
-}
-
-async function waitFor(cond: () => boolean): Promise<void> {
-  while (!cond()) await new Promise((r) => setTimeout(r, 20));
-}
 
 describe.skipIf(TEST_DATABASE_URL === undefined)(
   "GET /v1/stream on PostgreSQL, two apps on one database",

@@ -6,30 +6,13 @@
 import { describe, expect, it } from "vitest";
 import { bondingCurveAddress } from "../../src/launch/programs.js";
 import { PublicKey } from "@solana/web3.js";
-import { trade, type TradeResult } from "../helpers/e2e.js";
+import { trade } from "../helpers/e2e.js";
+import { until, warmTrade as warmTradeOf } from "../helpers/warm.js";
 import { useE2e } from "../helpers/use-e2e.js";
 
 const e2e = useE2e({ warm: true });
 const FAST = { simulate: false, confirm: false } as const;
-
-/** Polls `check` until it holds (subscriptions and seeding happen in the background). */
-async function until(check: () => boolean | Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
-/** Trades until one is served from the cache (the first after a change may still read); returns it. */
-async function warmTrade(apiKey: string, mint: string, amount = "0.001"): Promise<TradeResult> {
-  let last: TradeResult | undefined;
-  await until(async () => {
-    last = await trade(e2e, apiKey, { action: "buy", mint, amount, ...FAST });
-    return last.state_source === "cache";
-  }, "a trade on warm state");
-  return last!;
-}
+const warmTrade = (apiKey: string, mint: string) => warmTradeOf(e2e, apiKey, mint);
 
 async function watched(apiKey: string): Promise<string[]> {
   return (await e2e.get(apiKey, "/v1/watch")).json<{ watched: string[] }>().watched;

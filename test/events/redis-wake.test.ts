@@ -65,7 +65,13 @@ describe.skipIf(TEST_REDIS_URL === undefined)("Redis wake-up links", () => {
   it("a publication reaches the other links of the namespace, not the publisher itself, not another namespace", async () => {
     const url = TEST_REDIS_URL!;
     const ns = `test/${freshSchemaName("rw")}`;
-    const [a, b, other] = [redisWake(url, ns), redisWake(url, ns), redisWake(url, `${ns}x`)];
+    // One client per link, as one per process.
+    const clients = [new Redis(url), new Redis(url), new Redis(url)];
+    const [a, b, other] = [
+      redisWake(clients[0]!, ns),
+      redisWake(clients[1]!, ns),
+      redisWake(clients[2]!, `${ns}x`),
+    ];
     const [busA, busB] = [createWakeBus(), createWakeBus()];
     const seenByA: (number | undefined)[] = [];
     busA.on((k) => seenByA.push(k));
@@ -85,7 +91,7 @@ describe.skipIf(TEST_REDIS_URL === undefined)("Redis wake-up links", () => {
       expect(seenByA.filter((k) => k !== 1_000_001)).toEqual([8]);
     } finally {
       for (const s of stops) await s();
-      await Promise.all([a.close(), b.close(), other.close()]);
+      await Promise.all(clients.map((c) => c.quit()));
     }
   });
 });
@@ -95,14 +101,20 @@ describe.skipIf(TEST_REDIS_URL === undefined || TEST_DATABASE_URL === undefined)
   () => {
     const schema = freshSchemaName("redis");
     const stores: Store[] = [];
+    const clients: Redis[] = [];
     afterAll(async () => {
       for (const s of stores) await s.close();
+      await Promise.all(clients.map((c) => c.quit()));
       await dropSchema(TEST_DATABASE_URL!, schema);
     });
 
     it("an event written by one process reaches a stream on the other, through Redis", async () => {
-      const open = () =>
-        openStore(TEST_DATABASE_URL!, "./data", { pgSchema: schema, redisUrl: TEST_REDIS_URL! });
+      // Each store on a Redis client of its own, as each process has one.
+      const open = () => {
+        const redis = new Redis(TEST_REDIS_URL!);
+        clients.push(redis);
+        return openStore(TEST_DATABASE_URL!, "./data", { pgSchema: schema, redis });
+      };
       const writer = await open();
       stores.push(writer);
       const reader = await open();

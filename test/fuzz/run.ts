@@ -6,7 +6,8 @@
 import fc from "fast-check";
 import type { LightMyRequestResponse } from "fastify";
 import bs58 from "bs58";
-import { anyCaseArb, BUILTIN_ADDRESSES, type CaseContext, type FuzzCase } from "./cases.js";
+import { anyCaseArb, type FuzzCase } from "./cases.js";
+import { BUILTIN_ADDRESSES, type CaseContext } from "./context.js";
 import type { FuzzFixture } from "./fixture.js";
 import { routesOf } from "./openapi-routes.js";
 

@@ -1,7 +1,7 @@
 /** Valid request bodies per route ("METHOD path"), the starting point of the mutated-body family. */
 import { Keypair } from "@solana/web3.js";
 import bs58 from "bs58";
-import type { CaseContext } from "./cases.js";
+import type { CaseContext } from "./context.js";
 
 /** Valid bodies per route (confirm off so a valid case costs one send, not a confirmation wait). */
 export function templates(

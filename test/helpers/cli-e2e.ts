@@ -21,20 +21,30 @@ export interface CliRun {
 export interface CliE2e {
   e2e: E2e;
   baseUrl: string;
-  run(args: string[]): Promise<CliRun>;
+  /** The temporary directory (the CLI's config file is `config.json` in it). */
+  dir: string;
+  /** Runs the CLI with `args`; `extraEnv` is added to its environment (e.g. LASERTRADE_API_KEY). */
+  run(args: string[], extraEnv?: NodeJS.ProcessEnv): Promise<CliRun>;
+}
+
+export interface CliE2eOptions {
+  /** Puts `--json` before every run's arguments. */
+  json?: boolean;
 }
 
 /** Registers beforeAll/afterAll: a listening e2e app and a temporary config directory named `dirPrefix…`. */
-export function useCliE2e(dirPrefix: string): CliE2e {
+export function useCliE2e(dirPrefix: string, options: CliE2eOptions = {}): CliE2e {
   let close = async (): Promise<void> => {};
-  let dir = "";
   let env: NodeJS.ProcessEnv = {};
+  const first = options.json === true ? ["--json"] : [];
   const t: CliE2e = {
     e2e: undefined as unknown as E2e, // set by beforeAll, before any test reads it
     baseUrl: "",
-    run: (args) =>
+    dir: "",
+    run: (args, extraEnv = {}) =>
       new Promise((resolve) => {
-        execFile(process.execPath, [CLI, ...args], { env }, (err, stdout, stderr) => {
+        const runEnv = { ...env, ...extraEnv };
+        execFile(process.execPath, [CLI, ...first, ...args], { env: runEnv }, (err, stdout, stderr) => {
           const code = err === null ? 0 : typeof err.code === "number" ? err.code : 1;
           resolve({ code, stdout, stderr });
         });
@@ -42,14 +52,14 @@ export function useCliE2e(dirPrefix: string): CliE2e {
   };
   beforeAll(async () => {
     ({ e2e: t.e2e, baseUrl: t.baseUrl, close } = await startListeningE2e());
-    dir = await mkdtemp(join(tmpdir(), dirPrefix));
-    env = { ...process.env, LASERTRADE_CONFIG: join(dir, "config.json") };
+    t.dir = await mkdtemp(join(tmpdir(), dirPrefix));
+    env = { ...process.env, LASERTRADE_CONFIG: join(t.dir, "config.json") };
     delete env.LASERTRADE_URL;
     delete env.LASERTRADE_API_KEY;
   });
   afterAll(async () => {
     await close();
-    await rm(dir, { recursive: true, force: true });
+    await rm(t.dir, { recursive: true, force: true });
   });
   return t;
 }

@@ -18,6 +18,8 @@ import { startLocalnet, type LocalnetHandle, type LocalnetOptions } from "../../
 import { createChain, type Chain, type ChainOptions } from "../../src/chain/chain.js";
 import { localnetChainOptions } from "../../src/chain/localnet-options.js";
 import { LAMPORTS_PER_SOL } from "../../src/core/amounts.js";
+import { MarketHub } from "../../src/domain/market/market-hub.js";
+import { startMarketFeed } from "../../src/domain/market/start-feed.js";
 import { createLookupTableAddress, installCreateLookupTable } from "../../src/domain/create/lookup-table.js";
 import { SYSTEM_ACCOUNT_RENT_EXEMPT_MINIMUM } from "../../src/domain/sol/reserve.js";
 import { associatedTokenAddress, LAUNCH_GLOBAL } from "../../src/launch/programs.js";
@@ -41,6 +43,11 @@ export interface E2eOptions {
    * subscription's notification can arrive.
    */
   warm?: boolean;
+  /**
+   * The market feed (issue 21) on the chain's subscriptions, as main.ts runs it: its decoded trades publish to
+   * GET /v1/stream and refresh the warm state. Off unless asked for (it costs two logs subscriptions).
+   */
+  market?: boolean;
   /** The setup limiter (default: the store's one call per IP every 5 s). */
   rateLimiter?: RateLimiter;
 }
@@ -96,9 +103,11 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
     }),
   );
   await chain.start();
+  const market = options.market === true ? await startFeed(chain) : undefined;
   const t = await buildTestApp({
     chain,
     env: options.warm === true ? {} : { WATCHED_MINTS_MAX: "0" },
+    ...(market !== undefined ? { market: { hub: market.hub, feed: market.feed } } : {}),
     ...(options.logger !== undefined ? { logger: options.logger } : {}),
     ...(options.databaseUrl !== undefined ? { databaseUrl: options.databaseUrl } : {}),
     ...(options.pgSchema !== undefined ? { pgSchema: options.pgSchema } : {}),
@@ -159,11 +168,20 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
       localnet.admin.resetStats();
     },
     async close() {
+      market?.stop();
       chain.stop();
       await t.close();
       await localnet.close();
     },
   };
+}
+
+/** The market feed on the chain's own subscription layer (as main.ts starts it), once its subscriptions are live. */
+async function startFeed(chain: Chain) {
+  const hub = new MarketHub();
+  const started = startMarketFeed({ subscriptions: chain.subscriptions, rpc: chain.rpc, hub });
+  await started.ready;
+  return { hub, feed: started.feed, stop: started.stop };
 }
 
 // Trade helpers shared by test/e2e/trade-*.test.ts.

@@ -1,10 +1,12 @@
 /** Small fixture builders shared by the unit tests. */
 import { randomUUID } from "node:crypto";
+import BN from "bn.js";
 import bs58 from "bs58";
 import { AddressLookupTableAccount, Keypair, PublicKey, TransactionInstruction } from "@solana/web3.js";
 import { ACCOUNT_SIZE, AccountLayout, AccountState, MINT_SIZE, MintLayout } from "@solana/spl-token";
 import { assembleTransaction } from "../../src/chain/tx-assembly.js";
 import type { Address } from "../../src/core/addresses.js";
+import { launchProgram } from "../../src/launch/programs-offline.js";
 import type { ExecutionRecord, NewExecution } from "../../src/store/index.js";
 
 /** A valid, distinct base58 address: 32 bytes of `n`. */
@@ -42,6 +44,32 @@ export function tokenAccountData(a: {
     data,
   );
   return data;
+}
+
+/**
+ * A fresh SOL bonding curve's bytes as the launch program's IDL coder encodes them (125 bytes; a newer program
+ * allocates more: append `trailing`), created by `creator` (default key(2)).
+ */
+export async function bondingCurveData(
+  creator = key(2),
+  trailing: Buffer = Buffer.alloc(0),
+): Promise<Buffer> {
+  const curve = await launchProgram.coder.accounts.encode("bondingCurve", {
+    virtualTokenReserves: new BN("1073000000000000"),
+    virtualQuoteReserves: new BN("30000000000"),
+    realTokenReserves: new BN("793100000000000"),
+    realQuoteReserves: new BN(0),
+    tokenTotalSupply: new BN("1000000000000000"),
+    complete: false,
+    creator,
+    isMayhemMode: true,
+    isCashbackCoin: true,
+    quoteMint: PublicKey.default,
+    creatorFeeBps: new BN(95),
+    canEditCreatorFee: true,
+    isHolderReward: false,
+  });
+  return Buffer.concat([curve, trailing]);
 }
 
 /** An initialized mint's bytes with no mint or freeze authority. */

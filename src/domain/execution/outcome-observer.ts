@@ -1,3 +1,4 @@
+import { overlay } from "../../core/overlay.js";
 import type { ExecutionKind, ExecutionStatus, Store } from "../../store/index.js";
 
 /** Told of each outcome `recordOutcome` wrote: the execution's kind and stored status, nothing else. */
@@ -13,18 +14,19 @@ export function observeOutcomes<S extends Pick<Store, "updateExecution">>(
   store: S,
   observe: OutcomeObserver,
 ): S {
-  // Object.create keeps every other method (own or inherited) of the wrapped store reachable unchanged.
-  const wrapped = Object.create(store) as S;
-  wrapped.updateExecution = async (id, patch) => {
-    const record = await store.updateExecution(id, patch);
-    if (record !== undefined && patch.status !== undefined) {
-      try {
-        observe(record.kind, record.status);
-      } catch {
-        // metrics must never fail an execution
+  // Typed as the store's own method: a generic S could narrow it further, which the compiler cannot check.
+  const own: Pick<Store, "updateExecution"> = {
+    async updateExecution(id, patch) {
+      const record = await store.updateExecution(id, patch);
+      if (record !== undefined && patch.status !== undefined) {
+        try {
+          observe(record.kind, record.status);
+        } catch {
+          // metrics must never fail an execution
+        }
       }
-    }
-    return record;
+      return record;
+    },
   };
-  return wrapped;
+  return overlay(store, own as Partial<S>);
 }

@@ -18,6 +18,7 @@ import {
   type SpendPlan,
 } from "./spend.js";
 import { ApiError } from "../../core/errors.js";
+import { overlay } from "../../core/overlay.js";
 
 /** What the custody layer knows about the request being served. */
 export interface CustodyContext {
@@ -117,8 +118,7 @@ export function custodyStore(store: Store, deps: CustodyStoreDeps): Store & Exec
     ctx.wallets.add(w);
   };
 
-  return {
-    ...store,
+  return overlay<Store, ExecutionPolicyCheck>(store, {
     async checkExecution(e) {
       const ctx = deps.current();
       return ctx === undefined ? null : recordTimeVerdict(store, deps, ctx, e);
@@ -187,5 +187,5 @@ export function custodyStore(store: Store, deps: CustodyStoreDeps): Store & Exec
         throw err;
       }
     },
-  };
+  });
 }

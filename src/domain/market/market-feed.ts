@@ -39,6 +39,9 @@ export interface ProgramLogsSource {
   subscribeLogs(programId: string, onLogs: (n: LogsNotification) => void): LogsSubscription;
 }
 
+/** Told of every successful transaction's decoded events (before they are published), e.g. the warm state. */
+export type EventsListener = (events: readonly LaunchEvent[], tx: TxContext) => void;
+
 /** What the feed reports for metrics and logs. */
 export interface FeedObserver {
   decoded?(kind: MarketMessage["type"]): void;
@@ -84,6 +87,7 @@ export class MarketFeed {
   private readonly seen = new Set<string>();
   private chain: Promise<void> = Promise.resolve();
   private unsubscribers: (() => void)[] = [];
+  private readonly listeners = new Set<EventsListener>();
 
   constructor(private readonly deps: MarketFeedDeps) {}
 
@@ -99,6 +103,12 @@ export class MarketFeed {
     return this.seen.has(signature);
   }
 
+  /** Adds a listener of decoded events; returns its removal. */
+  onEvents(listener: EventsListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
   stop(): void {
     for (const u of this.unsubscribers) u();
     this.unsubscribers = [];
@@ -112,6 +122,13 @@ export class MarketFeed {
     const events = decodeLaunchLogs(n.logs);
     if (events.length === 0) return this.chain;
     const tx = { signature: n.signature, slot: n.slot };
+    for (const listener of this.listeners) {
+      try {
+        listener(events, tx);
+      } catch (e) {
+        this.deps.observer?.error?.(e);
+      }
+    }
     this.chain = this.chain.then(async () => {
       try {
         for (const m of await messagesOf(events, tx, this.deps)) {

@@ -91,24 +91,21 @@ function curveMoves(
 }
 
 function swapMoves(a: TradeInstruction, reserves: SwapReserves, rates: SwapFeesBps): Moves {
+  if (a.instruction === "buy_exact_sol_in") throw new Error("buy_exact_sol_in is not a swap instruction");
+  // In both directions the fees are shares of the SOL the pool itself moves (venueSol), not of the wallet's.
+  const moves = (sol: bigint, venueSol: bigint): Moves => ({
+    tokens: a.amount,
+    sol,
+    venueSol,
+    fees: swapFeeParts(venueSol, rates),
+  });
   if (a.instruction === "sell") {
     const { internalQuoteAmountOut, userQuoteOut } = swapSellBaseInput(a.amount, reserves, rates);
-    return {
-      tokens: a.amount,
-      sol: userQuoteOut,
-      venueSol: internalQuoteAmountOut,
-      fees: swapFeeParts(internalQuoteAmountOut, rates),
-    };
+    return moves(userQuoteOut, internalQuoteAmountOut);
   }
-  if (a.instruction === "buy_exact_sol_in") throw new Error("buy_exact_sol_in is not a swap instruction");
   // Both pool buys are `buy(base_amount_out, max_quote_amount_in)`: the pool charges buyBaseInput's total.
   const { internalQuoteAmount, totalQuote } = swapBuyBaseInput(a.amount, reserves, rates);
-  return {
-    tokens: a.amount,
-    sol: totalQuote,
-    venueSol: internalQuoteAmount,
-    fees: swapFeeParts(internalQuoteAmount, rates),
-  };
+  return moves(totalQuote, internalQuoteAmount);
 }
 
 /** A fraction num/den (den > 0). */

@@ -146,10 +146,7 @@ function curveTokenBuy(units: bigint, curve: CurveState, fees: CurveFeesBps, bps
 }
 
 function curveSell(units: bigint, curve: CurveState, fees: CurveFeesBps, bps: bigint): TradeQuote {
-  const quoted = sellSolOut(units, curve, fees);
-  if (quoted <= 0n) throw badRequest(TRADE_RULES.tradeTooSmall);
-  const minQuoteOut = minAfterSlippage(quoted, bps);
-  return quoteOf("bonding_curve", { instruction: "sell", amount: units, minQuoteOut }, units, quoted);
+  return sellQuote("bonding_curve", units, sellSolOut(units, curve, fees), bps);
 }
 
 // Swap SOL buy: what the swap SDK's buyQuoteInput builds — buy(base quoted from the SOL amount, lamports × (1+s)).
@@ -167,8 +164,12 @@ function swapTokenBuy(units: bigint, reserves: SwapReserves, fees: SwapFeesBps, 
 }
 
 function swapSell(units: bigint, reserves: SwapReserves, fees: SwapFeesBps, bps: bigint): TradeQuote {
-  const { userQuoteOut } = swapSellBaseInput(units, reserves, fees);
-  if (userQuoteOut <= 0n) throw badRequest(TRADE_RULES.tradeTooSmall);
-  const minQuoteOut = minAfterSlippage(userQuoteOut, bps);
-  return quoteOf("launchswap", { instruction: "sell", amount: units, minQuoteOut }, units, userQuoteOut);
+  return sellQuote("launchswap", units, swapSellBaseInput(units, reserves, fees).userQuoteOut, bps);
+}
+
+/** A sell of `units` quoted at `solOut` lamports: refused when it would pay nothing; the slippage bounds it below. */
+function sellQuote(venue: Venue, units: bigint, solOut: bigint, bps: bigint): TradeQuote {
+  if (solOut <= 0n) throw badRequest(TRADE_RULES.tradeTooSmall);
+  const minQuoteOut = minAfterSlippage(solOut, bps);
+  return quoteOf(venue, { instruction: "sell", amount: units, minQuoteOut }, units, solOut);
 }

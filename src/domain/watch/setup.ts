@@ -1,12 +1,24 @@
 /** Builds the warm venue state of a service from its chain and configuration, with its idle sweep. */
 import type { Chain } from "../../chain/chain.js";
 import { WarmAccounts } from "../../chain/warm-accounts.js";
+import type { LaunchEvent } from "../../launch/events/launch-event.js";
+import { EventRefresh } from "./event-refresh.js";
 import { VenueState } from "./venue-state.js";
+
+/** A source of decoded launch events (the process's market feed). */
+export interface DecodedEventSource {
+  /** Adds a listener; returns its removal. */
+  onEvents(listener: (events: readonly LaunchEvent[], tx: { slot: number }) => void): () => void;
+}
 
 /** The running warm state: the LRU of mints, its account cache (for stats) and its stop function. */
 export interface WarmVenues {
   venues: VenueState;
   accounts: WarmAccounts;
+  /** Decoded trade events applied to the warm state (counted for metrics). */
+  events: EventRefresh;
+  /** Refreshes the warm state from a market feed's decoded trades until closed. */
+  follow(source: DecodedEventSource): void;
   close(): void;
 }
 
@@ -49,11 +61,18 @@ export function startWarmVenues(
   for (const mint of settings.watchMints) v.watch(mint, true).catch(onError);
   const sweep = setInterval(() => v.sweep(), SWEEP_MS);
   sweep.unref();
+  const events = new EventRefresh(v, accounts, onError);
+  const unfollow: (() => void)[] = [];
   return {
     venues: v,
     accounts,
+    events,
+    follow: (source) => {
+      unfollow.push(source.onEvents((e, tx) => void events.apply(e, tx.slot)));
+    },
     close: () => {
       clearInterval(sweep);
+      for (const off of unfollow.splice(0)) off();
       v.close();
     },
   };

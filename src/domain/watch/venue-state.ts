@@ -26,9 +26,15 @@ export interface VenueStateOptions {
   onError?: (e: unknown) => void;
 }
 
+/**
+ * The subscribed venue accounts of one watched mint (base-58), what a decoded trade event may refresh: the
+ * pool's base vault under each token program (only the mint's own program's one exists) and its quote vault.
+ */
+export type VenueKeys = Readonly<Record<(typeof MINT_KEYS)[number], string>>;
+
 interface MintWatch {
   mint: string;
-  curve: string;
+  keys: VenueKeys;
   addresses: string[];
   /** Wallet (base58) → its subscribed addresses; Map order = least recently trading first. */
   wallets: Map<string, string[]>;
@@ -44,10 +50,11 @@ export interface WatchedMint {
   explicit: boolean;
 }
 
-function mintAddresses(mint: PublicKey): { curve: string; addresses: string[] } {
+function mintAddresses(mint: PublicKey): { keys: VenueKeys; addresses: string[] } {
   // The mint-scoped keys do not depend on the user: any key gives the same ones.
   const plan = tradeReadPlan({ mint, user: mint });
-  return { curve: plan.keys.curve.toBase58(), addresses: MINT_KEYS.map((k) => plan.keys[k].toBase58()) };
+  const keys = Object.fromEntries(MINT_KEYS.map((k) => [k, plan.keys[k].toBase58()])) as VenueKeys;
+  return { keys, addresses: MINT_KEYS.map((k) => keys[k]) };
 }
 
 function curveComplete(a: AccountInfo | null | undefined): boolean | null {
@@ -64,6 +71,8 @@ export class VenueState {
   /** Map order = least recently used first. */
   private readonly mints = new Map<string, MintWatch>();
   private readonly byCurve = new Map<string, string>();
+  /** Canonical pool → mint, so a pool's trade event (which names the pool, not the mint) finds its mint. */
+  private readonly byPool = new Map<string, string>();
   private readonly now: () => number;
 
   constructor(private readonly options: VenueStateOptions) {
@@ -99,10 +108,10 @@ export class VenueState {
       w.explicit ||= explicit;
       return w.ready;
     }
-    const { curve, addresses } = mintAddresses(new PublicKey(mint));
+    const { keys, addresses } = mintAddresses(new PublicKey(mint));
     w = {
       mint,
-      curve,
+      keys,
       addresses,
       wallets: new Map(),
       explicit,
@@ -110,7 +119,8 @@ export class VenueState {
       ready: this.options.accounts.acquire(addresses),
     };
     this.mints.set(mint, w);
-    this.byCurve.set(curve, mint);
+    this.byCurve.set(keys.curve, mint);
+    this.byPool.set(keys.pool, mint);
     while (this.mints.size > this.options.maxMints) this.drop(this.mints.keys().next().value!);
     return w.ready;
   }
@@ -125,6 +135,12 @@ export class VenueState {
   /** Watched mints, least recently used first. */
   list(): WatchedMint[] {
     return [...this.mints.values()].map((w) => ({ mint: w.mint, explicit: w.explicit }));
+  }
+
+  /** The venue accounts of a watched mint, or of the watched mint whose canonical pool is `pool`; null when unwatched. */
+  keysOf(by: { mint: string } | { pool: string }): VenueKeys | null {
+    const mint = "mint" in by ? by.mint : this.byPool.get(by.pool);
+    return mint === undefined ? null : (this.mints.get(mint)?.keys ?? null);
   }
 
   /** The cached read of a trade plan (same order as plan.addresses), or null: the trade reads. */
@@ -195,7 +211,8 @@ export class VenueState {
     const w = this.mints.get(mint);
     if (w === undefined) return;
     this.mints.delete(mint);
-    this.byCurve.delete(w.curve);
+    this.byCurve.delete(w.keys.curve);
+    this.byPool.delete(w.keys.pool);
     this.options.accounts.release(w.addresses);
     for (const keys of w.wallets.values()) this.options.accounts.release(keys);
   }

@@ -1,7 +1,7 @@
 /** One pass of the webhook worker: one listing of the endpoints, and no lease taken when none is enabled. */
 import { describe, expect, it } from "vitest";
-import { startWebhookWorker, type WebhookWorkerDeps } from "../../../src/domain/webhooks/worker.js";
-import type { WebhookRecord } from "../../../src/store/index.js";
+import { startWebhookWorker, type WebhookWorkerDeps } from "../../../../src/domain/webhooks/worker.js";
+import type { WebhookRecord } from "../../../../src/store/index.js";
 
 function fakeStore(enabled: WebhookRecord[]) {
   const calls = { list: 0, claim: 0 };

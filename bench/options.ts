@@ -1,0 +1,69 @@
+/** The benchmark's command line (`npm run bench -- --name value …`) and the cluster the environment names. */
+import type { LocalnetInfo } from "../localnet/api.js";
+import { DEFAULT_RELAY_TIP_LAMPORTS } from "../localnet/index.js";
+
+/** Parsed command line. */
+export interface BenchOptions {
+  latencyMs: number;
+  trades: number;
+  warmup: number;
+  concurrency: number;
+  durationS: number;
+  baselineTrades: number;
+  micro: number;
+  cashbackRepeats: number;
+  slotMs: number;
+  profile: boolean;
+  quick: boolean;
+  /** bench/stream.ts: stream clients (× 10 subscriptions), fan-out seconds, latency trades. */
+  streamClients: number;
+  streamSeconds: number;
+  streamLatencyTrades: number;
+  /** The arguments as given, for the report's command line. */
+  argv: readonly string[];
+}
+
+/** Reads `--name value` flags over the defaults (`--quick` shrinks every count). */
+export function parseBenchArgs(argv: readonly string[]): BenchOptions {
+  const quick = argv.includes("--quick");
+  const num = (name: string, full: number, small: number): number => {
+    const i = argv.indexOf(`--${name}`);
+    const v = i >= 0 ? Number(argv[i + 1]) : NaN;
+    if (i >= 0 && !(Number.isFinite(v) && v >= 0)) throw new Error(`--${name} needs a non-negative number`);
+    return i >= 0 ? v : quick ? small : full;
+  };
+  return {
+    latencyMs: num("latency-ms", 20, 20),
+    trades: num("trades", 300, 4),
+    warmup: num("warmup", 30, 1),
+    concurrency: num("concurrency", 64, 4),
+    durationS: num("duration-s", 15, 1),
+    baselineTrades: num("baseline-trades", 100, 3),
+    micro: num("micro", 3000, 20),
+    cashbackRepeats: num("cashback-repeats", 20, 2),
+    slotMs: num("slot-ms", 400, 400),
+    profile: argv.includes("--profile"),
+    quick,
+    streamClients: num("stream-clients", 1000, 5),
+    streamSeconds: num("stream-seconds", 10, 1),
+    streamLatencyTrades: num("stream-latency-trades", 200, 3),
+    argv: [...argv],
+  };
+}
+
+/** The cluster named by RPC_URL / RELAY_URL (a localnet started elsewhere, with its /admin routes), if any. */
+export function clusterInfo(env: NodeJS.ProcessEnv): LocalnetInfo | null {
+  if (!env.RPC_URL || !env.RELAY_URL) return null;
+  const list = (v: string | undefined) => (v ?? "").split(",").filter((s) => s !== "");
+  return {
+    rpcUrl: env.RPC_URL,
+    relayUrl: env.RELAY_URL,
+    bundleRelayUrl: env.BUNDLE_RELAY_URL ?? `${env.RPC_URL}/bundle`,
+    adminUrl: env.LOCALNET_ADMIN_URL ?? new URL("/admin", env.RPC_URL).toString(),
+    wsUrl: "",
+    relayTipAccounts: list(env.RELAY_TIP_ACCOUNTS),
+    bundleTipAccounts: list(env.BUNDLE_TIP_ACCOUNTS),
+    relayTipLamports: env.RELAY_TIP_LAMPORTS ?? String(DEFAULT_RELAY_TIP_LAMPORTS),
+    pid: 0,
+  };
+}

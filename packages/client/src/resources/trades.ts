@@ -1,0 +1,83 @@
+/** The client's trading groups: `trades` (buy, quote, sell), `tokens` (create) and `bundles` (submit). */
+import { solText, unitsText } from "../amounts.js";
+import { defined, exec, optional, unwrap, type Http } from "../call.js";
+import type * as T from "../types.js";
+
+/** The `trades` methods of a client on `http`. */
+export function tradesResource(http: Http) {
+  return {
+    /** Buys a token: `amount` in SOL (bigint: lamports) unless denominated_in_sol is false (token units). */
+    buy: (input: T.BuyInput, options: T.CallOptions = {}): Promise<T.TradeResult> => {
+      const amount = input.denominated_in_sol === false ? unitsText(input.amount) : solText(input.amount);
+      return unwrap(
+        http.POST("/v1/trades/execute", {
+          body: defined({ ...input, action: "buy" as const, amount }),
+          ...exec(options),
+        }),
+      );
+    },
+    /**
+     * Prices a buy or sell without a wallet (GET /v1/quote): venue, tokens and lamports in and out, slippage
+     * bounds, each fee and the price impact. `amount` as in buy/sell: SOL for a buy (bigint: lamports) unless
+     * denominated_in_sol is false, token atomic units for a sell (no percentages: they need a wallet).
+     */
+    quote: (input: T.QuoteInput): Promise<T.QuoteResult> => {
+      const inSol = input.side === "buy" && input.denominated_in_sol !== false;
+      const query = defined({
+        ...input,
+        amount: inSol ? solText(input.amount) : unitsText(input.amount),
+        slippage: optional(input.slippage, String),
+      });
+      return unwrap(http.GET("/v1/quote", { params: { query }, parseAs: "text" }));
+    },
+    /** Sells a token: `amount` in token atomic units, or a percentage text such as "100%". */
+    sell: (input: T.SellInput, options: T.CallOptions = {}): Promise<T.TradeResult> =>
+      unwrap(
+        http.POST("/v1/trades/execute", {
+          body: defined({ ...input, action: "sell" as const, amount: unitsText(input.amount) }),
+          ...exec(options),
+        }),
+      ),
+  };
+}
+
+/** The `tokens` methods of a client on `http`. */
+export function tokensResource(http: Http) {
+  return {
+    /** Launches a token with a server-generated mint, optionally with an atomic developer buy. */
+    create: (input: T.CreateTokenInput, options: T.CallOptions = {}): Promise<T.CreateTokenResult> =>
+      unwrap(
+        http.POST("/v1/laser/create", {
+          body: defined({ ...input, initial_buy: optional(input.initial_buy, solText) }),
+          ...exec(options),
+        }),
+      ),
+  };
+}
+
+function bundleLeg(leg: T.BundleLegInput) {
+  const solDenominated = leg.type === "buy" && leg.denominatedInSol !== false;
+  return defined({
+    ...leg,
+    amount: optional(leg.amount, solDenominated ? solText : unitsText),
+    initial_buy: optional(leg.initial_buy, solText),
+  });
+}
+
+/** The `bundles` methods of a client on `http`. */
+export function bundlesResource(http: Http) {
+  return {
+    /** Submits an atomic bundle of 1 to 4 legs; `bundleTip` in SOL (bigint: lamports). */
+    submit: (input: T.BundleInput, options: T.CallOptions = {}): Promise<T.BundleResult> =>
+      unwrap(
+        http.POST("/v1/laser/bundle", {
+          body: defined({
+            ...input,
+            bundleTip: solText(input.bundleTip),
+            accounts: input.accounts.map(bundleLeg),
+          }),
+          ...exec(options),
+        }),
+      ),
+  };
+}

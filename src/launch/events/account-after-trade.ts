@@ -1,0 +1,84 @@
+/**
+ * Account state after a decoded trade event, for the warm venue state (issue 21): the bonding curve with the
+ * event's reserves, re-encoded by the account coder of the SDK's IDL, and a pool vault with its new token
+ * amount, encoded by spl-token's AccountLayout. Each is written over a copy of the cached bytes, so what
+ * follows the encoded layout (fields of a newer program version, Token-2022 extensions) is kept. No byte
+ * offset is written here.
+ */
+import BN from "bn.js";
+import type { PublicKey } from "@solana/web3.js";
+import { ACCOUNT_SIZE, AccountLayout } from "@solana/spl-token";
+import { launchProgram } from "../programs-offline.js";
+import { launchSdk } from "../sdk.js";
+
+/** The part of an account the event changes: its lamports and data. */
+export interface AccountBytes {
+  lamports: bigint;
+  data: Buffer;
+}
+
+/** A curve's four reserves after a trade, as the curve's TradeEvent reports them. */
+export interface CurveReserves {
+  virtualTokenReserves: bigint;
+  virtualSolReserves: bigint;
+  realTokenReserves: bigint;
+  realSolReserves: bigint;
+}
+
+const bn = (v: bigint): BN => new BN(v.toString());
+const big = (v: BN): bigint => BigInt(v.toString());
+
+/** `encoded` written over a copy of `cached`; null when it would not fit (a layout longer than the account). */
+function overCopy(cached: Buffer, encoded: Buffer): Buffer | null {
+  // The SDK decodes a shorter (older) account zero-padded: whatever the account cannot hold must still be zero.
+  if (encoded.subarray(cached.length).some((b) => b !== 0)) return null;
+  const out = Buffer.from(cached);
+  encoded.copy(out, 0, 0, Math.min(encoded.length, out.length));
+  return out;
+}
+
+/**
+ * The bonding curve after a trade: its reserves replaced by the event's, every other field as cached. The
+ * curve holds its real SOL reserves in lamports, so lamports move by the same difference. Null when the
+ * cached bytes are not a curve the SDK decodes.
+ */
+export async function curveAfterTrade(cached: AccountBytes, r: CurveReserves): Promise<AccountBytes | null> {
+  let curve: ReturnType<typeof launchSdk.PUMP_SDK.decodeBondingCurve>;
+  try {
+    curve = launchSdk.PUMP_SDK.decodeBondingCurve({
+      data: cached.data,
+      executable: false,
+      lamports: 0,
+      owner: launchProgram.programId,
+    });
+  } catch {
+    return null;
+  }
+  const before = big(curve.realQuoteReserves);
+  const encoded = await launchProgram.coder.accounts.encode("bondingCurve", {
+    ...curve,
+    virtualTokenReserves: bn(r.virtualTokenReserves),
+    virtualQuoteReserves: bn(r.virtualSolReserves),
+    realTokenReserves: bn(r.realTokenReserves),
+    realQuoteReserves: bn(r.realSolReserves),
+  });
+  const data = overCopy(cached.data, encoded);
+  if (data === null) return null;
+  return { lamports: cached.lamports + (r.realSolReserves - before), data };
+}
+
+/**
+ * A token account (a pool vault) holding `amount`, every other field as cached. A native (WSOL) account holds
+ * its amount in lamports too, so they move by the same difference. Null when the cached bytes are not a
+ * token account of `mint`.
+ */
+export function vaultWithAmount(cached: AccountBytes, mint: PublicKey, amount: bigint): AccountBytes | null {
+  if (cached.data.length < ACCOUNT_SIZE) return null;
+  const raw = AccountLayout.decode(cached.data);
+  if (!raw.mint.equals(mint)) return null;
+  const encoded = Buffer.alloc(ACCOUNT_SIZE);
+  AccountLayout.encode({ ...raw, amount }, encoded);
+  const data = overCopy(cached.data, encoded)!;
+  const lamports = raw.isNativeOption === 1 ? cached.lamports + (amount - raw.amount) : cached.lamports;
+  return { lamports, data };
+}
