@@ -14,3 +14,19 @@ export function cpuMsOf(pid: number): number {
 export function peakRssMbOf(pid: number): number {
   return (procUsage(pid)?.peakRssBytes ?? NaN) / 2 ** 20;
 }
+
+/** Where the service's memory is, from its own /metrics (prom-client's process and V8 heap gauges), in MB. */
+export async function memoryBreakdown(baseUrl: string): Promise<string> {
+  const text = await (await fetch(`${baseUrl}/metrics`)).text();
+  const mb = (pattern: string): string => {
+    const m = new RegExp(`^${pattern} ([0-9.e+]+)`, "m").exec(text);
+    return m ? (Number(m[1]) / 1024 / 1024).toFixed(1) : "-";
+  };
+  return [
+    `RSS now ${mb("process_resident_memory_bytes")}`,
+    `V8 heap total ${mb("nodejs_heap_size_total_bytes")} (used ${mb("nodejs_heap_size_used_bytes")}`,
+    `new space ${mb('nodejs_heap_space_size_total_bytes\\{space="new"\\}')}`,
+    `code ${mb('nodejs_heap_space_size_total_bytes\\{space="code"\\}')})`,
+    `external ${mb("nodejs_external_memory_bytes")}`,
+  ].join(", ");
+}

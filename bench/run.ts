@@ -40,7 +40,7 @@ import { clusterInfo, parseBenchArgs, type BenchOptions } from "./options.js";
 import type { BaselineJob } from "./baseline-client.js";
 import { benchBuildSign, type BuildSignResult } from "./build-sign.js";
 import { apiClient, measureBackground, runScenario, type ScenarioResult, type Target } from "./load.js";
-import { cpuMsOf, peakRssMbOf } from "./process-stats.js";
+import { cpuMsOf, memoryBreakdown, peakRssMbOf } from "./process-stats.js";
 import { runChurn, type ChurnResult } from "./churn.js";
 import { renderReport, type CashbackResult } from "./report.js";
 
@@ -118,22 +118,6 @@ async function cashbackCheck(
     cpuMsPerCheck: cpuMs,
     upstreamP50,
   };
-}
-
-/** Where the service's memory is, from its own /metrics (prom-client's process and V8 heap gauges), in MB. */
-async function memoryBreakdown(baseUrl: string): Promise<string> {
-  const text = await (await fetch(`${baseUrl}/metrics`)).text();
-  const mb = (pattern: string): string => {
-    const m = new RegExp(`^${pattern} ([0-9.e+]+)`, "m").exec(text);
-    return m ? (Number(m[1]) / 1024 / 1024).toFixed(1) : "-";
-  };
-  return [
-    `RSS now ${mb("process_resident_memory_bytes")}`,
-    `V8 heap total ${mb("nodejs_heap_size_total_bytes")} (used ${mb("nodejs_heap_size_used_bytes")}`,
-    `new space ${mb('nodejs_heap_space_size_total_bytes\\{space="new"\\}')}`,
-    `code ${mb('nodejs_heap_space_size_total_bytes\\{space="code"\\}')})`,
-    `external ${mb("nodejs_external_memory_bytes")}`,
-  ].join(", ");
 }
 
 /** One service configuration under measurement. */

@@ -3,7 +3,7 @@
  * those), no chain access. Amounts are bigint here and BN only at the SDK boundary.
  */
 import BN from "bn.js";
-import type { PublicKey, TransactionInstruction } from "@solana/web3.js";
+import { TransactionInstruction, type AccountMeta, type PublicKey } from "@solana/web3.js";
 import { createAssociatedTokenAccountIdempotentInstruction } from "@solana/spl-token";
 import { curveBuybackRecipient, curveFeeRecipient, type Random } from "./fee-recipients.js";
 import { launchProgram } from "./programs-offline.js";
@@ -31,28 +31,60 @@ function ataIdempotent(user: PublicKey, mint: PublicKey, tokenProgram: PublicKey
   return createAssociatedTokenAccountIdempotentInstruction(user, ata, user, mint, tokenProgram);
 }
 
+// Account lists of built buy_exact_sol_in instructions by the accounts passed in (issue 18: Anchor's account
+// resolver, run by every `.instruction()`, was the largest part of building a trade). The list is a pure
+// function of those accounts and the IDL, like the PDA memo's addresses (pda-memo.ts), so a bounded memo
+// shared by the process cannot go stale; the amounts are encoded for every trade by the IDL's own coder.
+const BUY_ACCOUNTS_CAPACITY = 4_096;
+const buyAccounts = new Map<string, AccountMeta[]>();
+
 /** Curve buy spending exactly `spendableLamports` (fees included): [ATA create?, buy_exact_sol_in]. */
 export async function buildCurveBuyExactSolIn(
   args: CurveTradeArgs & { spendableLamports: bigint; minTokensOut: bigint; createAta: boolean },
 ): Promise<TransactionInstruction[]> {
   const { global, curve, mint, user, tokenProgram } = args;
-  // The SDK has no builder for buy_exact_sol_in; its account list is identical to the SDK's legacy buy.
-  const ix = await launchProgram.methods
-    .buyExactSolIn(bn(args.spendableLamports), bn(args.minTokensOut), { 0: true })
-    .accountsPartial({
-      feeRecipient: curveFeeRecipient(global, curve.isMayhemMode, args.random),
-      mint,
-      associatedUser: associatedTokenAddress(user, mint, tokenProgram),
-      user,
-      // Passed explicitly: otherwise Anchor would fetch bonding_curve.creator to derive it.
-      creatorVault: creatorVaultAddress(curve.creator),
-      tokenProgram,
-    })
-    .remainingAccounts([
-      { pubkey: bondingCurveV2Address(mint), isWritable: false, isSigner: false },
-      { pubkey: curveBuybackRecipient(global, args.random), isWritable: true, isSigner: false },
-    ])
-    .instruction();
+  const accounts = {
+    feeRecipient: curveFeeRecipient(global, curve.isMayhemMode, args.random),
+    mint,
+    associatedUser: associatedTokenAddress(user, mint, tokenProgram),
+    user,
+    // Passed explicitly: otherwise Anchor would fetch bonding_curve.creator to derive it.
+    creatorVault: creatorVaultAddress(curve.creator),
+    tokenProgram,
+  };
+  const remaining = [
+    { pubkey: bondingCurveV2Address(mint), isWritable: false, isSigner: false },
+    { pubkey: curveBuybackRecipient(global, args.random), isWritable: true, isSigner: false },
+  ];
+  const methodArgs = [bn(args.spendableLamports), bn(args.minTokensOut), { 0: true }] as const;
+  const key = [...Object.values(accounts), ...remaining.map((r) => r.pubkey)].map((k) => k.toBase58()).join();
+  const keys = buyAccounts.get(key);
+  let ix: TransactionInstruction;
+  if (keys !== undefined) {
+    const data = launchProgram.coder.instruction.encode("buyExactSolIn", {
+      spendableSolIn: methodArgs[0],
+      minTokensOut: methodArgs[1],
+      trackVolume: methodArgs[2],
+    });
+    // Copies: whoever assembles the transaction gets metas of its own.
+    ix = new TransactionInstruction({
+      programId: launchProgram.programId,
+      keys: keys.map((k) => ({ ...k })),
+      data,
+    });
+  } else {
+    // The SDK has no builder for buy_exact_sol_in; its account list is identical to the SDK's legacy buy.
+    ix = await launchProgram.methods
+      .buyExactSolIn(...methodArgs)
+      .accountsPartial(accounts)
+      .remainingAccounts(remaining)
+      .instruction();
+    if (buyAccounts.size >= BUY_ACCOUNTS_CAPACITY) buyAccounts.delete(buyAccounts.keys().next().value!);
+    buyAccounts.set(
+      key,
+      ix.keys.map((k) => ({ ...k })),
+    );
+  }
   return args.createAta ? [ataIdempotent(user, mint, tokenProgram), ix] : [ix];
 }
 

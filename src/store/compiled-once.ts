@@ -7,16 +7,19 @@
  */
 import { CompiledQuery, type Compilable, type Kysely } from "kysely";
 import type { Database } from "./schema.js";
+import type { QueryRunner } from "./sqlite-group-commit.js";
 
 /**
  * `build(args)` compiled once; the returned function runs it with new arguments and returns its rows.
  * `build` must use each argument as a plain parameter value (never to choose the query's shape: a null
  * compiled as `is null` would differ), which is checked once: every name has to appear among the parameters.
+ * `run` runs the SQL (default: Kysely's driver; a synced write on SQLite passes its group commit).
  */
 export function compiledOnce<P extends Record<string, unknown>, R>(
   db: Kysely<Database>,
   names: readonly (keyof P & string)[],
   build: (args: P) => Compilable<R>,
+  run: QueryRunner = <T>(q: CompiledQuery) => db.executeQuery<T>(q),
 ): (args: P) => Promise<R[]> {
   // Distinct objects nothing else can pass: a marker is found among the compiled parameters by identity.
   const markers = new Map<unknown, keyof P & string>(names.map((n) => [{ compiledOnceArgument: n }, n]));
@@ -30,6 +33,6 @@ export function compiledOnce<P extends Record<string, unknown>, R>(
       const name = slots[j];
       return name === undefined ? p : args[name];
     });
-    return (await db.executeQuery<R>(CompiledQuery.raw(compiled.sql, parameters))).rows;
+    return (await run<R>(CompiledQuery.raw(compiled.sql, parameters))).rows;
   };
 }

@@ -10,6 +10,7 @@
 import { CompiledQuery, type Kysely } from "kysely";
 import type pg from "pg";
 import type { Database, ExecutionsTable } from "./schema.js";
+import type { QueryRunner } from "./sqlite-group-commit.js";
 import type { ExecutionPatch, NewExecution } from "./types.js";
 
 /** A row of `executions` as the drivers return it. */
@@ -125,9 +126,13 @@ function updateSql(param: (i: number) => string, asFlag: (p: string) => string):
 /**
  * The writer over SQLite: fixed SQL handed to Kysely's driver as is (no query building or compiling), so it
  * still takes the one connection's lock (never lands inside another request's open transaction) and its
- * statement cache (prepared once; outcome updates keep their sync rule).
+ * statement cache (prepared once; outcome updates keep their sync rule). `run` runs both (the group commit of
+ * sqlite-group-commit.ts; default Kysely's driver).
  */
-export function sqliteExecutionWriter(db: Kysely<Database>): ExecutionWriter {
+export function sqliteExecutionWriter(
+  db: Kysely<Database>,
+  run: QueryRunner = <T>(q: CompiledQuery) => db.executeQuery<T>(q),
+): ExecutionWriter {
   const insert = insertSql(() => "?");
   const update = updateSql(
     () => "?",
@@ -135,18 +140,24 @@ export function sqliteExecutionWriter(db: Kysely<Database>): ExecutionWriter {
   );
   return {
     async insert(e, now) {
-      const r = await db.executeQuery<ExecutionRow>(CompiledQuery.raw(insert, insertParams(e, now)));
+      const r = await run<ExecutionRow>(CompiledQuery.raw(insert, insertParams(e, now)));
       return r.rows[0]!;
     },
     async update(id, patch, now) {
       const params = updateParams(id, patch, now, (set) => (set ? 1 : 0));
-      return (await db.executeQuery<ExecutionRow>(CompiledQuery.raw(update, params))).rows[0];
+      return (await run<ExecutionRow>(CompiledQuery.raw(update, params))).rows[0];
     },
   };
 }
 
-/** The writer over a pg pool: named statements, prepared once per connection by the driver. */
-export function pgExecutionWriter(pool: Pick<pg.Pool, "query">): ExecutionWriter {
+/**
+ * The writer over a pg pool: named statements, prepared once per connection by the driver. `outcomes`: the
+ * pool the updates go to (pg-relaxed-writes.ts: commits without waiting for the flush); default `pool`.
+ */
+export function pgExecutionWriter(
+  pool: Pick<pg.Pool, "query">,
+  outcomes: Pick<pg.Pool, "query"> = pool,
+): ExecutionWriter {
   const insert = insertSql((i) => `$${i}`);
   const update = updateSql(
     (i) => `$${i}`,
@@ -162,7 +173,7 @@ export function pgExecutionWriter(pool: Pick<pg.Pool, "query">): ExecutionWriter
       return r.rows[0]!;
     },
     async update(id, patch, now) {
-      const r = await pool.query<ExecutionRow>({
+      const r = await outcomes.query<ExecutionRow>({
         name: "lasertrade_execution_update",
         text: update,
         values: updateParams(id, patch, now, (s) => s),

@@ -9,6 +9,7 @@ import {
 import { kyselyExecutions } from "./kysely-executions.js";
 import { compiledOnce } from "./compiled-once.js";
 import type { ActivityLogTable, ApiKeysTable, Database } from "./schema.js";
+import type { QueryRunner } from "./sqlite-group-commit.js";
 
 /** The activity row's columns (all of them but the generated id), in the order of its insert. */
 const ACTIVITY_COLUMNS = [
@@ -93,6 +94,8 @@ export function kyselyCustody(
   db: Kysely<Database>,
   dialect: "sqlite" | "postgres",
   clock: () => Date,
+  /** Runs the activity insert (SQLite's group commit); default Kysely's driver. */
+  syncedWrites?: QueryRunner,
 ): CustodyStore {
   // Keys joined with their root row's account freeze flag (a root key joins itself).
   const keys = (conn: Kysely<Database>) =>
@@ -106,8 +109,11 @@ export function kyselyCustody(
   const keyByHash = compiledOnce(db, ["keyHash"], (a: { keyHash: string }) =>
     keys(db).where("k.key_hash", "=", a.keyHash),
   );
-  const activityInsert = compiledOnce(db, ACTIVITY_COLUMNS, (row: ActivityValues) =>
-    db.insertInto("activity_log").values(row),
+  const activityInsert = compiledOnce(
+    db,
+    ACTIVITY_COLUMNS,
+    (row: ActivityValues) => db.insertInto("activity_log").values(row),
+    syncedWrites,
   );
 
   return {

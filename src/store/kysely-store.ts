@@ -2,6 +2,7 @@
 import { sql, type Kysely, type Selectable, type Transaction } from "kysely";
 import { kyselyCustody } from "./kysely-custody.js";
 import type { ExecutionWriter } from "./execution-statements.js";
+import type { QueryRunner } from "./sqlite-group-commit.js";
 import { kyselyWebhooks } from "./kysely-webhooks.js";
 import { createWakeBus, kyselyEvents, wakingExecutionWrites, type WakeBus } from "./kysely-events.js";
 import { isoNoZone, kyselyExecutions } from "./kysely-executions.js";
@@ -57,6 +58,8 @@ export function kyselyStore(
   eventOptions: StoreEventOptions = {},
   /** Prepared-statement insert/update of executions (the request path); default: Kysely. */
   executionWriter?: ExecutionWriter,
+  /** Runs the request path's other synced write (the activity row): SQLite's group commit; default Kysely. */
+  syncedWrites?: QueryRunner,
 ): Store {
   let rateLimitCalls = 0;
   // Issue 20: wake-ups of event readers; the events themselves are written by triggers (migrations-events.ts).
@@ -159,7 +162,7 @@ export function kyselyStore(
     ...events,
     ...kyselyWebhooks(db, dialect),
     ...kyselyIdempotency(db),
-    ...kyselyCustody(db, dialect, clock),
+    ...kyselyCustody(db, dialect, clock, syncedWrites),
     ...kyselyRateCounters(db),
 
     async createApiKeyWithWallet(keyHash, wallet) {

@@ -4,7 +4,14 @@
  * and killed when the parent exits.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { createWriteStream, existsSync, readdirSync, statSync, type WriteStream } from "node:fs";
+import {
+  createWriteStream,
+  existsSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  type WriteStream,
+} from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -39,6 +46,20 @@ export function compiledBuildIsFresh(): boolean {
   return distFresh;
 }
 
+/**
+ * The node flags of `npm start` (package.json: `node <flags> dist/main.js`), so the harness runs the compiled
+ * service exactly as production does (its heap flags and source-map set-up are part of what the bench measures).
+ */
+export function startScriptFlags(): string[] {
+  const pkg = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as {
+    scripts: { start: string };
+  };
+  const m = /^node\s+(.*?)\s*dist\/main\.js$/.exec(pkg.scripts.start);
+  if (m === null)
+    throw new Error(`package.json start is not "node <flags> dist/main.js": ${pkg.scripts.start}`);
+  return m[1]!.split(/\s+/).filter((f) => f !== "");
+}
+
 /** Parent variables a child inherits; everything else (DATABASE_URL, PORT, …) must be given explicitly. */
 const INHERITED = ["PATH", "HOME", "TMPDIR", "TEMP", "TMP", "LANG", "TZ", "SYSTEMROOT"];
 
@@ -68,6 +89,8 @@ export interface SpawnTsOptions {
   onStdoutLine?: (line: string) => void;
   /** Run `entry` as compiled JavaScript with plain node (no tsx loader), source maps on. */
   compiled?: boolean;
+  /** Node flags of a compiled run (default `--enable-source-maps`); the service passes those of `npm start`. */
+  compiledFlags?: string[];
 }
 
 const TAIL_BYTES = 16 * 1024;
@@ -91,7 +114,8 @@ export function spawnTs(entry: string, args: string[], options: SpawnTsOptions =
     if (v !== undefined) env[name] = v;
   }
   Object.assign(env, options.env);
-  const loader = options.compiled === true ? ["--enable-source-maps"] : ["--import", "tsx"];
+  const loader =
+    options.compiled === true ? (options.compiledFlags ?? ["--enable-source-maps"]) : ["--import", "tsx"];
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...loader, entry, ...args], {
     cwd: REPO_ROOT,
     env,

@@ -8,7 +8,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { LocalnetInfo } from "../../localnet/api.js";
-import { compiledBuildIsFresh, spawnTs, type Child, type SpawnTsOptions } from "./child.js";
+import { compiledBuildIsFresh, spawnTs, startScriptFlags, type Child, type SpawnTsOptions } from "./child.js";
 
 /** A running service process. */
 export interface ServiceProcess {
@@ -110,6 +110,7 @@ export async function startService(options: ServiceOptions): Promise<ServiceProc
   const child = spawnTs(compiled ? "dist/main.js" : "test/harness/service-entry.ts", [], {
     env: serviceEnv(options, port, dataDir),
     compiled,
+    ...(compiled ? { compiledFlags: startScriptFlags() } : {}),
     nodeArgs: [
       ...(compiled ? ["--import", "./test/harness/stdin-guard.mjs"] : []),
       ...(options.nodeArgs ?? []),
