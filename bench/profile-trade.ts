@@ -1,5 +1,6 @@
 /**
- * `npx tsx bench/profile-trade.ts [--duration-s 20] [--concurrency 64] [--latency-ms 20] [--no-profile]`:
+ * `npx tsx bench/profile-trade.ts [--duration-s 20] [--concurrency 64] [--latency-ms 20] [--no-profile]
+ *  [--pg URL [--pool N]] [--sqlite-synchronous normal]`:
  * the service CPU of one warm trade, measured alone (issue 18's hot-path work). Starts a localnet process and
  * the compiled service (`dist/main.js`) under `node --cpu-prof`, runs the bench's parallel scenario (curve buy,
  * confirm and simulate off, relay accepting without executing) and prints: trades, service CPU ms per trade
@@ -12,6 +13,7 @@ import { readFileSync, readdirSync, mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import {
+  freshPgDatabase,
   procUsage,
   freshSqliteDatabase,
   fundedWallet,
@@ -23,6 +25,8 @@ import {
 import { measureBackground, runScenario } from "./load.js";
 import { memoryBreakdown, peakRssMbOf } from "./process-stats.js";
 import { profileTables, summarizeProfile, type CpuProfileWindow } from "./profile-summary.js";
+import { formatLoopWindow, startLoopWindow } from "./event-loop-probe.js";
+import { formatPgPerTrade, readPgCounters } from "./pg-counters.js";
 
 function num(argv: string[], name: string, dflt: number): number {
   const i = argv.indexOf(`--${name}`);
@@ -93,12 +97,20 @@ async function main(): Promise<void> {
   const logFile = argv.includes("--log-file") ? argv[argv.indexOf("--log-file") + 1] : undefined;
   const dir = mkdtempSync(join(tmpdir(), "lt-prof-trade-"));
   const localnet = await startLocalnetProcess({ slotMs: 400 });
-  const db = freshSqliteDatabase();
+  // --pg URL: a fresh PostgreSQL database on that server; --sqlite-synchronous normal: the relaxed SQLite mode.
+  const pgIndex = argv.indexOf("--pg");
+  const syncIndex = argv.indexOf("--sqlite-synchronous");
+  const db = pgIndex >= 0 ? await freshPgDatabase(argv[pgIndex + 1]!, "prof") : freshSqliteDatabase();
+  const databaseUrl = syncIndex >= 0 ? `${db.url}?synchronous=${argv[syncIndex + 1]}` : db.url;
   const service = await startService({
     localnet: localnet.info,
-    databaseUrl: db.url,
+    databaseUrl,
     masterKey: randomMasterKey(),
-    env: { RECONCILE_INTERVAL_MS: "0", LOG_LEVEL: "warn" },
+    env: {
+      RECONCILE_INTERVAL_MS: "0",
+      LOG_LEVEL: "warn",
+      ...(argv.includes("--pool") ? { DATABASE_POOL_SIZE: String(num(argv, "pool", 10)) } : {}),
+    },
     compiled: true,
     nodeArgs: [
       ...extraArgs,
@@ -116,6 +128,7 @@ async function main(): Promise<void> {
     rssByPhase.set(phase, Math.max(rssByPhase.get(phase) ?? 0, rss / 2 ** 20));
   }, 100);
   try {
+    process.stderr.write(`service pid ${service.pid}\n`);
     phase = "set-up (64 wallets)";
     const mint = (await localnet.createToken()).mint;
     const { apiKey, wallet } = await setupKey(service.baseUrl, localnet, { sol: 1_000n });
@@ -145,7 +158,10 @@ async function main(): Promise<void> {
         )
       : null;
     phase = "measured";
+    const endLoopWindow = await startLoopWindow(service.baseUrl, service.pid);
+    const pgBefore = db.kind === "postgres" ? await readPgCounters(db.url) : undefined;
     const fromUs = Number(process.hrtime.bigint() / 1000n);
+    const clientCpu0 = process.cpuUsage();
     if (logFile !== undefined) process.stdout.write(`measured window from ${new Date().toISOString()}\n`);
     const r = await runScenario(target, apiKey, {
       name: "measured",
@@ -156,6 +172,9 @@ async function main(): Promise<void> {
       durationMs,
     });
     window = { fromUs, toUs: Number(process.hrtime.bigint() / 1000n), trades: r.trades };
+    const loop = await endLoopWindow();
+    const clientCpu = process.cpuUsage(clientCpu0);
+    const clientShare = (clientCpu.user + clientCpu.system) / (window.toUs - window.fromUs);
     if (recorder !== null) {
       const exited = new Promise((resolve) => recorder.once("exit", resolve));
       recorder.kill("SIGINT");
@@ -166,11 +185,16 @@ async function main(): Promise<void> {
     process.stdout.write(
       `trades ${r.trades}, errors ${r.errors}, warm ${(r.cacheShare * 100).toFixed(0)} %, ${r.tradesPerSecond.toFixed(1)} trades/s, ` +
         `service CPU ${r.serviceCpuMsPerTrade.toFixed(3)} ms/trade (share ${r.serviceCpuShare.toFixed(2)}), ` +
-        `calls ${JSON.stringify(r.callsPerTrade)}, peak RSS ${peakRssMbOf(service.pid).toFixed(1)} MB\n`,
+        `calls ${JSON.stringify(r.callsPerTrade)}\n` +
+        `p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, service cores busy ${r.serviceCpuShare.toFixed(2)}, ` +
+        `localnet ${r.localnetCpuShare.toFixed(2)}, bench client ${clientShare.toFixed(2)}, timing_ms ${JSON.stringify(Object.fromEntries(Object.entries(r.stages).map(([k, v]) => [k, Math.round(v * 10) / 10])))}\n` +
+        `${formatLoopWindow(loop)}\n` +
+        `peak RSS ${peakRssMbOf(service.pid).toFixed(1)} MB\n`,
     );
     process.stdout.write(`memory: ${await memoryBreakdown(service.baseUrl)}\n`);
     const phases = [...rssByPhase].map(([k, v]) => `${k} ${v.toFixed(1)}`).join(", ");
     process.stdout.write(`max RSS by phase (MB): ${phases}\n`);
+    if (pgBefore !== undefined) process.stdout.write(`${await formatPgPerTrade(db.url, pgBefore, r.trades)}\n`);
   } finally {
     clearInterval(rssTimer);
     await service.stop().catch(() => {});

@@ -103,6 +103,7 @@ async function main(): Promise<void> {
         : undefined;
     if (redis !== undefined) cleanups.push(() => redis.quit());
     const store = await openStore(config.databaseUrl, config.dataDir, {
+      pgPoolSize: config.databasePoolSize,
       ...(redis !== undefined ? { redis } : {}),
     });
     cleanups.push(() => store.close());

@@ -29,6 +29,8 @@ export interface Config {
   readonly dataDir: string;
   /** Undefined = SQLite file `lasertrade.sqlite` in dataDir; `postgres://…` = PostgreSQL; `sqlite:<path>` = SQLite. */
   readonly databaseUrl: string | undefined;
+  /** DATABASE_POOL_SIZE: PostgreSQL connections this process keeps at most (SQLite: unused). */
+  readonly databasePoolSize: number;
   readonly masterKey: string | undefined;
   readonly masterKeyFile: string | undefined;
   /** PREVIOUS_MASTER_KEYS: older keys (same formats as MASTER_KEY) that may only decrypt, during a rotation. */
@@ -116,6 +118,9 @@ function databaseUrl(env: NodeJS.ProcessEnv): string | undefined {
   throw new ConfigError("DATABASE_URL", "must start with postgres://, postgresql:// or sqlite:");
 }
 
+/** PostgreSQL connections per process unless DATABASE_POOL_SIZE says otherwise (docs/configuration.md). */
+export const DEFAULT_DATABASE_POOL_SIZE = 10;
+
 /** Parses and validates the environment; throws ConfigError naming the first bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv): Config {
   // A chain endpoint without CLUSTER would silently run a sandbox with a generated master key: refuse it.
@@ -156,6 +161,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     host: raw(env, "HOST") ?? (sandbox ? "127.0.0.1" : "0.0.0.0"),
     dataDir: raw(env, "DATA_DIR") ?? "./data",
     databaseUrl: databaseUrl(env),
+    databasePoolSize: int(env, "DATABASE_POOL_SIZE", DEFAULT_DATABASE_POOL_SIZE, 1, 1000),
     masterKey,
     masterKeyFile,
     previousMasterKeys: Object.freeze(

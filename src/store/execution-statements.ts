@@ -150,8 +150,14 @@ export function sqliteExecutionWriter(
   };
 }
 
-/** The writer over a pg pool: named statements, prepared once per connection by the driver. */
-export function pgExecutionWriter(pool: Pick<pg.Pool, "query">): ExecutionWriter {
+/**
+ * The writer over a pg pool: named statements, prepared once per connection by the driver. `outcomes`: the
+ * pool the updates go to (pg-relaxed-writes.ts: commits without waiting for the flush); default `pool`.
+ */
+export function pgExecutionWriter(
+  pool: Pick<pg.Pool, "query">,
+  outcomes: Pick<pg.Pool, "query"> = pool,
+): ExecutionWriter {
   const insert = insertSql((i) => `$${i}`);
   const update = updateSql(
     (i) => `$${i}`,
@@ -167,7 +173,7 @@ export function pgExecutionWriter(pool: Pick<pg.Pool, "query">): ExecutionWriter
       return r.rows[0]!;
     },
     async update(id, patch, now) {
-      const r = await pool.query<ExecutionRow>({
+      const r = await outcomes.query<ExecutionRow>({
         name: "lasertrade_execution_update",
         text: update,
         values: updateParams(id, patch, now, (s) => s),

@@ -8,6 +8,7 @@ import pg from "pg";
 import { pgExecutionWriter, sqliteExecutionWriter, type ExecutionWriter } from "./execution-statements.js";
 import { kyselyStore, type StoreEventOptions } from "./kysely-store.js";
 import { startPgListener } from "./pg-listen.js";
+import { relaxedPgPool } from "./pg-relaxed-writes.js";
 import { redisWake } from "./redis-wake.js";
 import { migrationProvider } from "./migrations.js";
 import { isExecutionOutcomeWrite, withCachedStatements } from "./sqlite-statements.js";
@@ -72,6 +73,8 @@ export async function openStore(
   let writer: ExecutionWriter;
   let syncedWrites: QueryRunner | undefined;
   let eventOptions: StoreEventOptions = {};
+  // PostgreSQL: the outcome updates' pool (pg-relaxed-writes.ts), closed with the store.
+  let relaxed: pg.Pool | undefined;
   if (isPg) {
     const schema = options.pgSchema;
     if (schema !== undefined) {
@@ -94,7 +97,12 @@ export async function openStore(
     // would crash the process. The pool drops the client and the next query reconnects or fails visibly.
     pool.on("error", () => {});
     db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    writer = pgExecutionWriter(pool);
+    relaxed = relaxedPgPool({
+      connectionString: databaseUrl,
+      max: options.pgPoolSize ?? 10,
+      ...(schema !== undefined ? { schema } : {}),
+    });
+    writer = pgExecutionWriter(pool, relaxed);
     // Kysely looks for its migration tables in every schema unless told which: a second deployment (or a
     // test) in another schema of the same database would make it skip creating its own and then fail.
     migrationTableSchema = await currentSchema(pool);
@@ -147,9 +155,19 @@ export async function openStore(
   const { error } = await migrator.migrateToLatest();
   if (error !== undefined) {
     await db.destroy();
+    await relaxed?.end();
     throw error instanceof Error ? error : new Error(String(error));
   }
-  return kyselyStore(db, dialect, options.clock, eventOptions, writer, syncedWrites);
+  const store = kyselyStore(db, dialect, options.clock, eventOptions, writer, syncedWrites);
+  if (relaxed === undefined) return store;
+  const outcomes = relaxed;
+  return {
+    ...store,
+    close: async () => {
+      await store.close();
+      await outcomes.end();
+    },
+  };
 }
 
 /** The schema unqualified tables land in on this pool (its search_path's first existing schema). */

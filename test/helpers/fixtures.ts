@@ -7,7 +7,7 @@ import { ACCOUNT_SIZE, AccountLayout, AccountState, MINT_SIZE, MintLayout } from
 import { assembleTransaction } from "../../src/chain/tx-assembly.js";
 import type { Address } from "../../src/core/addresses.js";
 import { launchProgram } from "../../src/launch/programs-offline.js";
-import type { ExecutionRecord, NewExecution } from "../../src/store/index.js";
+import type { ExecutionRecord, NewExecution, NewWallet } from "../../src/store/index.js";
 
 /** A valid, distinct base58 address: 32 bytes of `n`. */
 export const addr = (n: number): Address => bs58.encode(Buffer.alloc(32, n)) as Address;
@@ -152,4 +152,9 @@ export function lookupTableOf(
       addresses,
     },
   });
+}
+
+/** A wallet row for `createApiKeyWithWallet` with placeholder secret fields (store tests never decrypt it). */
+export function newWalletRecord(publicKey: string): NewWallet {
+  return { publicKey, ciphertext: "c", nonce: "n", tag: "t", keyId: "k", createdAt: "2026-01-01T00:00:00.000" };
 }
