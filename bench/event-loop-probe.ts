@@ -44,7 +44,8 @@ function sample(text: string, name: string): number {
 /** Sum of one metric's samples over all label sets. */
 function sumOf(text: string, name: string): number {
   let total = 0;
-  for (const m of text.matchAll(new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.eE+-]+)$`, "gm"))) total += Number(m[1]);
+  for (const m of text.matchAll(new RegExp(`^${name}(?:\\{[^}]*\\})? ([0-9.eE+-]+)$`, "gm")))
+    total += Number(m[1]);
   return total;
 }
 
@@ -69,7 +70,8 @@ export async function startLoopWindow(baseUrl: string, pid: number): Promise<() 
       loopP99Ms: ms("nodejs_eventloop_lag_p99_seconds"),
       loopMaxMs: ms("nodejs_eventloop_lag_max_seconds"),
       loopMeanMs: ms("nodejs_eventloop_lag_mean_seconds"),
-      relayAcceptMeanMs: n > 0 ? ((sumOf(text, "lasertrade_relay_accept_seconds_sum") - sum0) / n) * 1000 : NaN,
+      relayAcceptMeanMs:
+        n > 0 ? ((sumOf(text, "lasertrade_relay_accept_seconds_sum") - sum0) / n) * 1000 : NaN,
       load1: loadavg()[0]!,
       mainThread: { onCpu, waitingForCpu, offCpu: 1 - onCpu - waitingForCpu },
     };

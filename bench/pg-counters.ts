@@ -70,7 +70,8 @@ export async function formatPgPerTrade(url: string, before: PgCounters, trades: 
   // The statistics collector reports a backend's counters when it goes idle, at most once a second.
   await new Promise((r) => setTimeout(r, 1_500));
   const after = { ...(await readPgCounters(url)), serverCpuNs, serverWaitNs, atNs };
-  const per = (k: keyof PgCounters, own = 0) => ((after[k] - before[k] - own) / Math.max(1, trades)).toFixed(2);
+  const per = (k: keyof PgCounters, own = 0) =>
+    ((after[k] - before[k] - own) / Math.max(1, trades)).toFixed(2);
   const wall = after.atNs - before.atNs;
   const share = (k: "serverCpuNs" | "serverWaitNs") => ((after[k] - before[k]) / wall).toFixed(2);
   return (

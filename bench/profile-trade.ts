@@ -194,7 +194,8 @@ async function main(): Promise<void> {
     process.stdout.write(`memory: ${await memoryBreakdown(service.baseUrl)}\n`);
     const phases = [...rssByPhase].map(([k, v]) => `${k} ${v.toFixed(1)}`).join(", ");
     process.stdout.write(`max RSS by phase (MB): ${phases}\n`);
-    if (pgBefore !== undefined) process.stdout.write(`${await formatPgPerTrade(db.url, pgBefore, r.trades)}\n`);
+    if (pgBefore !== undefined)
+      process.stdout.write(`${await formatPgPerTrade(db.url, pgBefore, r.trades)}\n`);
   } finally {
     clearInterval(rssTimer);
     await service.stop().catch(() => {});

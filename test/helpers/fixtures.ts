@@ -156,5 +156,12 @@ export function lookupTableOf(
 
 /** A wallet row for `createApiKeyWithWallet` with placeholder secret fields (store tests never decrypt it). */
 export function newWalletRecord(publicKey: string): NewWallet {
-  return { publicKey, ciphertext: "c", nonce: "n", tag: "t", keyId: "k", createdAt: "2026-01-01T00:00:00.000" };
+  return {
+    publicKey,
+    ciphertext: "c",
+    nonce: "n",
+    tag: "t",
+    keyId: "k",
+    createdAt: "2026-01-01T00:00:00.000",
+  };
 }

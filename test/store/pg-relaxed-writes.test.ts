@@ -55,7 +55,10 @@ describe.skipIf(TEST_DATABASE_URL === undefined)("relaxed outcome pool on Postgr
 
   it("leaves the store's pending insert synced and its outcome visible to another session at once", async () => {
     const store = await openStore(TEST_DATABASE_URL!, "./data", { pgSchema: schema });
-    const other = new pg.Client({ connectionString: TEST_DATABASE_URL!, options: `-c search_path=${schema}` });
+    const other = new pg.Client({
+      connectionString: TEST_DATABASE_URL!,
+      options: `-c search_path=${schema}`,
+    });
     await other.connect();
     try {
       const w = Keypair.generate().publicKey.toBase58();
@@ -63,7 +66,9 @@ describe.skipIf(TEST_DATABASE_URL === undefined)("relaxed outcome pool on Postgr
       const e = newExecution(apiKey.id, w);
       await store.insertExecution(e);
       await store.updateExecution(e.id, { status: "submitted" });
-      const { rows } = await other.query<{ status: string }>("select status from executions where id = $1", [e.id]);
+      const { rows } = await other.query<{ status: string }>("select status from executions where id = $1", [
+        e.id,
+      ]);
       expect(rows[0]?.status).toBe("submitted");
     } finally {
       await other.end();

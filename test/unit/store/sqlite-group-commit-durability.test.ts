@@ -63,7 +63,8 @@ afterEach(async () => {
 
 const insert = (v: string, parent = 1) =>
   CompiledQuery.raw("insert into t (v, parent_id) values (?, ?) returning id, v", [v, parent]);
-const committed = () => (other.prepare("select v from t order by id").all() as { v: string }[]).map((r) => r.v);
+const committed = () =>
+  (other.prepare("select v from t order by id").all() as { v: string }[]).map((r) => r.v);
 
 describe("sqliteGroupCommit durability", () => {
   it("answers each write of a group only after the group's commit, when another connection sees it", async () => {
@@ -83,7 +84,9 @@ describe("sqliteGroupCommit durability", () => {
 
   it("runs the writes in the order they were queued", async () => {
     const rows = await Promise.all(
-      ["w1", "w2", "w3", "w4", "w5"].map(async (v) => (await run<{ id: number; v: string }>(insert(v))).rows[0]!),
+      ["w1", "w2", "w3", "w4", "w5"].map(
+        async (v) => (await run<{ id: number; v: string }>(insert(v))).rows[0]!,
+      ),
     );
     expect(rows.map((r) => r.v)).toEqual(["w1", "w2", "w3", "w4", "w5"]);
     const ids = rows.map((r) => r.id);
