@@ -81,6 +81,20 @@ function perfTables(file: string, trades: number, top: number): string {
   ].join("\n");
 }
 
+/** Sends SIGUSR2 (the service runs with `--heapsnapshot-signal=SIGUSR2`) and waits for the new snapshot file. */
+async function heapSnapshot(pid: number, baseUrl: string, dir: string): Promise<string> {
+  const before = new Set(readdirSync(dir));
+  process.kill(pid, "SIGUSR2");
+  for (let i = 0; i < 600; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const file = readdirSync(dir).find((f) => f.endsWith(".heapsnapshot") && !before.has(f));
+    // The snapshot is written on the service's main thread: the file is complete once it answers again.
+    if (file !== undefined && (await fetch(`${baseUrl}/metrics`).catch(() => null))?.ok === true)
+      return join(dir, file);
+  }
+  throw new Error("no heap snapshot written");
+}
+
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const durationMs = num(argv, "duration-s", 20) * 1000;
@@ -95,6 +109,10 @@ async function main(): Promise<void> {
   // --node-args "<flags>": extra node flags for the service (e.g. "--trace-deopt"), with --log-file for its output.
   const extraArgs = argv.includes("--node-args") ? argv[argv.indexOf("--node-args") + 1]!.split(" ") : [];
   const logFile = argv.includes("--log-file") ? argv[argv.indexOf("--log-file") + 1] : undefined;
+  // --heap-snapshot DIR: after the measured window (peak RSS read first: writing a snapshot takes memory),
+  // the service writes a heap snapshot there on SIGUSR2, and a second one after --idle-s seconds (default 0: none).
+  const snapDir = argv.includes("--heap-snapshot") ? argv[argv.indexOf("--heap-snapshot") + 1]! : undefined;
+  const idleMs = num(argv, "idle-s", 0) * 1000;
   const dir = mkdtempSync(join(tmpdir(), "lt-prof-trade-"));
   const localnet = await startLocalnetProcess({ slotMs: 400 });
   // --pg URL: a fresh PostgreSQL database on that server; --sqlite-synchronous normal: the relaxed SQLite mode.
@@ -114,6 +132,7 @@ async function main(): Promise<void> {
     compiled: true,
     nodeArgs: [
       ...extraArgs,
+      ...(snapDir !== undefined ? ["--heapsnapshot-signal=SIGUSR2", `--diagnostic-dir=${snapDir}`] : []),
       ...(profile ? ["--cpu-prof", "--cpu-prof-dir", dir] : []),
       ...(perf ? ["--perf-basic-prof", "--interpreted-frames-native-stack"] : []),
     ],
@@ -144,6 +163,10 @@ async function main(): Promise<void> {
       backgroundPerSecond: await measureBackground(localnet, 2_000),
     };
     const body = { action: "buy", amount: "0.001", mint, simulate: false, confirm: false };
+    if (snapDir !== undefined)
+      process.stdout.write(
+        `heap snapshot before trading ${await heapSnapshot(service.pid, service.baseUrl, snapDir)}\n`,
+      );
     // Warm-up: every lane trades until its state is subscribed; then the measured window.
     phase = "warm-up";
     await runScenario(target, apiKey, { name: "warm-up", body, lanes, trades: lanes.length * 3, warmup: 1 });
@@ -196,6 +219,18 @@ async function main(): Promise<void> {
     process.stdout.write(`max RSS by phase (MB): ${phases}\n`);
     if (pgBefore !== undefined)
       process.stdout.write(`${await formatPgPerTrade(db.url, pgBefore, r.trades)}\n`);
+    if (snapDir !== undefined) {
+      process.stdout.write(`heap snapshot ${await heapSnapshot(service.pid, service.baseUrl, snapDir)}\n`);
+      if (idleMs > 0) {
+        await new Promise((resolve) => setTimeout(resolve, idleMs));
+        process.stdout.write(
+          `memory after ${idleMs / 1000} s idle: ${await memoryBreakdown(service.baseUrl)}\n`,
+        );
+        process.stdout.write(
+          `heap snapshot after idle ${await heapSnapshot(service.pid, service.baseUrl, snapDir)}\n`,
+        );
+      }
+    }
   } finally {
     clearInterval(rssTimer);
     await service.stop().catch(() => {});

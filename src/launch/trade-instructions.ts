@@ -35,16 +35,38 @@ function ataIdempotent(user: PublicKey, mint: PublicKey, tokenProgram: PublicKey
 // resolver, run by every `.instruction()`, was the largest part of building a trade). The list is a pure
 // function of those accounts and the IDL, like the PDA memo's addresses (pda-memo.ts), so a bounded memo
 // shared by the process cannot go stale; the amounts are encoded for every trade by the IDL's own coder.
+// The fee and buyback recipients are picked at random per trade (8 × 8 choices) and no other account derives
+// from them, so they are left out of the key and written into their positions of the list: keyed with them, one
+// wallet and mint took up to 64 entries and 64 wallets filled the memo (6.8 MB of the heap, issue 18's RSS).
+// An entry is about 1.7 KB: at most 7 MB for 4,096 wallet-mint pairs.
 const BUY_ACCOUNTS_CAPACITY = 4_096;
-const buyAccounts = new Map<string, AccountMeta[]>();
+interface BuyAccounts {
+  metas: AccountMeta[];
+  feeAt: number;
+  buybackAt: number;
+}
+const buyAccounts = new Map<string, BuyAccounts>();
+
+/** Entries of the curve buy account memo (for tests of its bound). */
+export function curveBuyMemoSize(): number {
+  return buyAccounts.size;
+}
+
+/** The only index of `metas` holding `key`, or -1 when none or several do. */
+function onlyIndexOf(metas: AccountMeta[], key: PublicKey): number {
+  const at = metas.findIndex((m) => m.pubkey.equals(key));
+  return at >= 0 && metas.findIndex((m, i) => i > at && m.pubkey.equals(key)) < 0 ? at : -1;
+}
 
 /** Curve buy spending exactly `spendableLamports` (fees included): [ATA create?, buy_exact_sol_in]. */
 export async function buildCurveBuyExactSolIn(
   args: CurveTradeArgs & { spendableLamports: bigint; minTokensOut: bigint; createAta: boolean },
 ): Promise<TransactionInstruction[]> {
   const { global, curve, mint, user, tokenProgram } = args;
+  const feeRecipient = curveFeeRecipient(global, curve.isMayhemMode, args.random);
+  const buyback = curveBuybackRecipient(global, args.random);
   const accounts = {
-    feeRecipient: curveFeeRecipient(global, curve.isMayhemMode, args.random),
+    feeRecipient,
     mint,
     associatedUser: associatedTokenAddress(user, mint, tokenProgram),
     user,
@@ -54,24 +76,25 @@ export async function buildCurveBuyExactSolIn(
   };
   const remaining = [
     { pubkey: bondingCurveV2Address(mint), isWritable: false, isSigner: false },
-    { pubkey: curveBuybackRecipient(global, args.random), isWritable: true, isSigner: false },
+    { pubkey: buyback, isWritable: true, isSigner: false },
   ];
   const methodArgs = [bn(args.spendableLamports), bn(args.minTokensOut), { 0: true }] as const;
-  const key = [...Object.values(accounts), ...remaining.map((r) => r.pubkey)].map((k) => k.toBase58()).join();
-  const keys = buyAccounts.get(key);
+  const key = [mint, accounts.associatedUser, user, accounts.creatorVault, tokenProgram, remaining[0]!.pubkey]
+    .map((k) => k.toBase58())
+    .join();
+  const memo = buyAccounts.get(key);
   let ix: TransactionInstruction;
-  if (keys !== undefined) {
+  if (memo !== undefined) {
     const data = launchProgram.coder.instruction.encode("buyExactSolIn", {
       spendableSolIn: methodArgs[0],
       minTokensOut: methodArgs[1],
       trackVolume: methodArgs[2],
     });
     // Copies: whoever assembles the transaction gets metas of its own.
-    ix = new TransactionInstruction({
-      programId: launchProgram.programId,
-      keys: keys.map((k) => ({ ...k })),
-      data,
-    });
+    const keys = memo.metas.map((k) => ({ ...k }));
+    keys[memo.feeAt]!.pubkey = feeRecipient;
+    keys[memo.buybackAt]!.pubkey = buyback;
+    ix = new TransactionInstruction({ programId: launchProgram.programId, keys, data });
   } else {
     // The SDK has no builder for buy_exact_sol_in; its account list is identical to the SDK's legacy buy.
     ix = await launchProgram.methods
@@ -79,11 +102,13 @@ export async function buildCurveBuyExactSolIn(
       .accountsPartial(accounts)
       .remainingAccounts(remaining)
       .instruction();
-    if (buyAccounts.size >= BUY_ACCOUNTS_CAPACITY) buyAccounts.delete(buyAccounts.keys().next().value!);
-    buyAccounts.set(
-      key,
-      ix.keys.map((k) => ({ ...k })),
-    );
+    const feeAt = onlyIndexOf(ix.keys, feeRecipient);
+    const buybackAt = onlyIndexOf(ix.keys, buyback);
+    // A recipient that is also another account of the list (never on a real Global) has no one position.
+    if (feeAt >= 0 && buybackAt >= 0) {
+      if (buyAccounts.size >= BUY_ACCOUNTS_CAPACITY) buyAccounts.delete(buyAccounts.keys().next().value!);
+      buyAccounts.set(key, { metas: ix.keys.map((k) => ({ ...k })), feeAt, buybackAt });
+    }
   }
   return args.createAta ? [ataIdempotent(user, mint, tokenProgram), ix] : [ix];
 }

@@ -14,7 +14,7 @@ import {
   creatorVaultAddress,
 } from "../../../src/launch/programs.js";
 import type { LaunchGlobal } from "../../../src/launch/state.js";
-import { buildCurveBuyExactSolIn } from "../../../src/launch/trade-instructions.js";
+import { buildCurveBuyExactSolIn, curveBuyMemoSize } from "../../../src/launch/trade-instructions.js";
 import { key } from "../../helpers/fixtures.js";
 
 const Z = PublicKey.default;
@@ -80,5 +80,35 @@ describe("curve buy account memo", () => {
       expect(ours!.data.toString("hex")).toBe(expected.data.toString("hex"));
       expect(ours!.keys).toEqual(expected.keys);
     }
+  });
+
+  it("keeps one entry per wallet and mint whatever recipients a trade picks (the memo's bound, issue 18)", async () => {
+    const before = curveBuyMemoSize();
+    // Fee pick × buyback pick: the random source is called once per list, fee recipient first.
+    for (const [fee, buyback] of [
+      [0, 0],
+      [0, 1],
+      [1, 0],
+      [1, 1],
+    ] as const) {
+      const picks = [fee / 2, buyback / 2];
+      const [ours] = await buildCurveBuyExactSolIn({
+        global,
+        curve: { creator: key(2), isMayhemMode: false },
+        mint: key(9),
+        user: key(10),
+        tokenProgram: TOKEN_2022_PROGRAM_ID,
+        random: () => picks.shift()!,
+        spendableLamports: 3n,
+        minTokensOut: 2n,
+        createAta: false,
+      });
+      const keys = ours!.keys.map((k) => k.pubkey.toBase58());
+      expect(keys).toContain(FEES[fee]!.toBase58());
+      expect(keys).toContain(BUYBACKS[buyback]!.toBase58());
+      expect(keys).not.toContain(FEES[1 - fee]!.toBase58());
+      expect(keys).not.toContain(BUYBACKS[1 - buyback]!.toBase58());
+    }
+    expect(curveBuyMemoSize()).toBe(before + 1);
   });
 });
