@@ -1,5 +1,4 @@
 /** A ledger with the launch and launchswap programs, a migrated pool, and the helpers the launchswap tests share. */
-import BN from "bn.js";
 import { Keypair, PublicKey, Transaction, TransactionInstruction } from "@solana/web3.js";
 import { createLedger, type Ledger } from "../../localnet/ledger/index.js";
 import {
@@ -91,8 +90,8 @@ export function quoteArgs(state: SwapState) {
   };
 }
 
-/** An SDK BN as a bigint. */
-export const big = (v: BN): bigint => BigInt(v.toString());
+/** An SDK BN as a bigint (the launch fixture's). */
+export { big } from "./launch-fixture.js";
 
 /** A migrated pool of a fresh coin, the swap SDK on the ledger and a funded user. */
 export interface World {
