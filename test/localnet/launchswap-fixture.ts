@@ -1,4 +1,5 @@
 /** A ledger with the launch and launchswap programs, a migrated pool, and the helpers the launchswap tests share. */
+import BN from "bn.js";
 import { Keypair, PublicKey, Transaction, TransactionInstruction } from "@solana/web3.js";
 import { createLedger, type Ledger } from "../../localnet/ledger/index.js";
 import {
@@ -88,6 +89,20 @@ export function quoteArgs(state: SwapState) {
     quoteMint: state.pool.quoteMint,
     isMayhemMode: state.pool.isMayhemMode,
   };
+}
+
+/** The pool's fee rates in bps, as the swap SDK computes them for `state`. */
+export function feesBps(state: SwapState) {
+  return launchSwapSdk.computeFeesBps({
+    globalConfig: state.globalConfig,
+    feeConfig: state.feeConfig,
+    creator: state.pool.creator,
+    baseMintSupply: new BN(state.baseMintAccount.supply.toString()),
+    baseMint: state.baseMint,
+    baseReserve: state.poolBaseAmount,
+    quoteReserve: state.poolQuoteAmount,
+    quoteMint: state.pool.quoteMint,
+  });
 }
 
 /** An SDK BN as a bigint (the launch fixture's). */
