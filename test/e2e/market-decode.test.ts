@@ -7,13 +7,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import BN from "bn.js";
 import { getAssociatedTokenAddressSync, NATIVE_MINT, TOKEN_2022_PROGRAM_ID } from "@solana/spl-token";
-import {
-  Keypair,
-  PublicKey,
-  TransactionMessage,
-  VersionedTransaction,
-  type TransactionInstruction,
-} from "@solana/web3.js";
+import { Keypair, PublicKey, type TransactionInstruction } from "@solana/web3.js";
 import { createLedger, type Ledger, type TransactionRecord } from "../../localnet/ledger/index.js";
 import { emulatedPrograms, installGenesis } from "../../localnet/programs/index.js";
 import { readTokenAccount } from "../../localnet/programs/launchswap/token-io.js";
@@ -30,22 +24,15 @@ import { PoolDirectory } from "../../src/domain/market/pool-directory.js";
 import { decodePool } from "../../src/launch/state.js";
 import { launchSdk, launchSwapSdk } from "../../src/launch/sdk.js";
 import { accountInfo } from "../localnet/ledger-views.js";
+import { big, bn, send as sendV0 } from "../localnet/launch-fixture.js";
+import { connectionOf, quoteArgs } from "../localnet/launchswap-fixture.js";
 
 const { PUMP_SDK } = launchSdk;
 const { OnlinePumpAmmSdk, PUMP_AMM_SDK, buyBaseInput, sellBaseInput } = launchSwapSdk;
 const SUPPLY = 1_000_000_000_000_000n;
-const big = (v: BN): bigint => BigInt(v.toString());
-const bn = (v: bigint): BN => new BN(v.toString());
 
 function send(ledger: Ledger, payer: Keypair, ixs: TransactionInstruction[], extra: Keypair[] = []) {
-  const msg = new TransactionMessage({
-    payerKey: payer.publicKey,
-    recentBlockhash: ledger.latestBlockhash().blockhash,
-    instructions: ixs,
-  }).compileToV0Message();
-  const tx = new VersionedTransaction(msg);
-  tx.sign([payer, ...extra]);
-  const rec = ledger.processTransaction(tx.serialize());
+  const rec = sendV0(ledger, payer, ixs, extra);
   ledger.advanceSlots(1);
   return rec;
 }
@@ -294,26 +281,12 @@ describe("market events decoded from SDK-built transactions on the localnet", ()
   it("pool buy and sell (the swap SDK): trades on launchswap with the mint, amounts and pool reserves after", async () => {
     const trader = funded(ledger, 100n);
     f.hub.addKey("account", trader.publicKey.toBase58(), f.sink);
-    const sdk = new OnlinePumpAmmSdk({
-      getMultipleAccountsInfo: async (keys: PublicKey[]) => keys.map((k) => accountInfo(ledger, k)),
-    } as unknown as ConstructorParameters<typeof OnlinePumpAmmSdk>[0]);
+    const sdk = new OnlinePumpAmmSdk(connectionOf(ledger));
     const baseVault = getAssociatedTokenAddressSync(mint, pool, true, TOKEN_2022_PROGRAM_ID);
     const quoteVault = getAssociatedTokenAddressSync(NATIVE_MINT, pool, true);
     for (const side of ["buy", "sell"] as const) {
       const state = await sdk.swapSolanaState(pool, trader.publicKey);
-      const args = {
-        baseReserve: state.poolBaseAmount,
-        quoteReserve: state.poolQuoteAmount,
-        globalConfig: state.globalConfig,
-        baseMintAccount: state.baseMintAccount,
-        baseMint: state.baseMint,
-        coinCreator: state.pool.coinCreator,
-        creator: state.pool.creator,
-        feeConfig: state.feeConfig,
-        quoteMint: state.pool.quoteMint,
-        isMayhemMode: state.pool.isMayhemMode,
-        slippage: 1,
-      };
+      const args = { ...quoteArgs(state), slippage: 1 };
       const base = side === "buy" ? 5_000_000_000n : 2_000_000_000n;
       const q =
         side === "buy"

@@ -91,8 +91,22 @@ export function quoteArgs(state: SwapState) {
   };
 }
 
-/** An SDK BN as a bigint. */
-export const big = (v: BN): bigint => BigInt(v.toString());
+/** The pool's fee rates in bps, as the swap SDK computes them for `state`. */
+export function feesBps(state: SwapState) {
+  return launchSwapSdk.computeFeesBps({
+    globalConfig: state.globalConfig,
+    feeConfig: state.feeConfig,
+    creator: state.pool.creator,
+    baseMintSupply: new BN(state.baseMintAccount.supply.toString()),
+    baseMint: state.baseMint,
+    baseReserve: state.poolBaseAmount,
+    quoteReserve: state.poolQuoteAmount,
+    quoteMint: state.pool.quoteMint,
+  });
+}
+
+/** An SDK BN as a bigint (the launch fixture's). */
+export { big } from "./launch-fixture.js";
 
 /** A migrated pool of a fresh coin, the swap SDK on the ledger and a funded user. */
 export interface World {

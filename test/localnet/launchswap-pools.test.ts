@@ -28,6 +28,7 @@ import {
   swapIxIndex,
   tokens,
   world,
+  feesBps,
 } from "./launchswap-fixture.js";
 
 const CURVE_TOKENS = 206_900_000_000_000n;
@@ -98,16 +99,7 @@ describe("launchswap cashback", () => {
     expect(state.pool.isCashbackCoin).toBe(true);
     const base = new BN(5_000_000_000);
     const q = buyBaseInput({ ...quoteArgs(state), base, slippage: 0 });
-    const fees = launchSwapSdk.computeFeesBps({
-      globalConfig: state.globalConfig,
-      feeConfig: state.feeConfig,
-      creator: state.pool.creator,
-      baseMintSupply: new BN(state.baseMintAccount.supply.toString()),
-      baseMint: state.baseMint,
-      baseReserve: state.poolBaseAmount,
-      quoteReserve: state.poolQuoteAmount,
-      quoteMint: state.pool.quoteMint,
-    });
+    const fees = feesBps(state);
     const creatorFee = (big(q.internalQuoteAmount) * big(fees.creatorFeeBps) + 9_999n) / 10_000n;
     expect(creatorFee).toBeGreaterThan(0n);
     const rec = send(ledger, user, await PUMP_AMM_SDK.buyInstructions(state, base, q.uiQuote));

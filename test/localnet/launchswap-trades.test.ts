@@ -25,20 +25,12 @@ import {
   world,
   type SwapState,
   type World,
+  feesBps,
 } from "./launchswap-fixture.js";
 
 /** What buy_exact_quote_in charges for routed input `eff`: eff plus each fee rounded up (SDK fee math). */
 function exactQuoteInCost(state: SwapState, eff: bigint): bigint {
-  const f = launchSwapSdk.computeFeesBps({
-    globalConfig: state.globalConfig,
-    feeConfig: state.feeConfig,
-    creator: state.pool.creator,
-    baseMintSupply: new BN(state.baseMintAccount.supply.toString()),
-    baseMint: state.baseMint,
-    baseReserve: state.poolBaseAmount,
-    quoteReserve: state.poolQuoteAmount,
-    quoteMint: state.pool.quoteMint,
-  });
+  const f = feesBps(state);
   const fee = (bps: BN) => (eff * big(bps) + 9_999n) / 10_000n;
   const creator = state.pool.coinCreator.equals(PublicKey.default) ? 0n : fee(f.creatorFeeBps);
   return eff + fee(f.lpFeeBps) + fee(f.protocolFeeBps) + creator;

@@ -30,6 +30,9 @@ export const dryRun = (o: Opts): { dry_run?: true; priority_fee?: string; tip?: 
   ...(str(o.tip) !== undefined ? { tip: str(o.tip) } : {}),
 });
 
+/** The body fields every execution command ends with: confirm (unless --no-confirm), then those of `dryRun`. */
+export const executionFields = (o: Opts) => ({ confirm: o.confirm !== false, ...dryRun(o) });
+
 /** The call options of an execution command: its --idempotency-key when given. */
 export const callOptions = (o: Opts) => {
   const key = str(o.idempotencyKey);

@@ -2,7 +2,7 @@
 import type { Command } from "commander";
 import { commaList, parseDestination } from "./args.js";
 import type { Context } from "./context.js";
-import { callOptions, dryRun, executionOptions, str, type Opts } from "./execution-options.js";
+import { callOptions, executionFields, executionOptions, str, type Opts } from "./execution-options.js";
 
 /** Adds `cashback`, `send`, `split` and `consolidate`. */
 export function addFundsCommands(program: Command, ctx: () => Context): void {
@@ -21,8 +21,7 @@ export function addFundsCommands(program: Command, ctx: () => Context): void {
             client.cashback.claim(
               {
                 wallet: str(o.wallet),
-                confirm: o.confirm !== false,
-                ...dryRun(o),
+                ...executionFields(o),
               },
               callOptions(o),
             ),
@@ -51,8 +50,7 @@ export function addFundsCommands(program: Command, ctx: () => Context): void {
               amount,
               mint,
               source_wallet: str(o.wallet),
-              confirm: o.confirm !== false,
-              ...dryRun(o),
+              ...executionFields(o),
             },
             callOptions(o),
           ),
@@ -78,8 +76,7 @@ export function addFundsCommands(program: Command, ctx: () => Context): void {
               destinations: parsed,
               source_wallet: str(o.wallet),
               total_percent: str(o.totalPercent),
-              confirm: o.confirm !== false,
-              ...dryRun(o),
+              ...executionFields(o),
             },
             callOptions(o),
           ),
@@ -102,8 +99,7 @@ export function addFundsCommands(program: Command, ctx: () => Context): void {
           {
             destination_wallet: destination,
             source_wallets: from !== undefined ? commaList(from) : undefined,
-            confirm: o.confirm !== false,
-            ...dryRun(o),
+            ...executionFields(o),
           },
           callOptions(o),
         ),

@@ -3,7 +3,14 @@ import { readFile } from "node:fs/promises";
 import { Option, type Command } from "commander";
 import type { BundleInput } from "@lasertrade/client";
 import type { Context } from "./context.js";
-import { callOptions, dryRun, executionOptions, str, type Opts } from "./execution-options.js";
+import {
+  callOptions,
+  dryRun,
+  executionFields,
+  executionOptions,
+  str,
+  type Opts,
+} from "./execution-options.js";
 
 /** Adds `buy`, `sell`, `create` and `bundle`. */
 export function addTradeCommands(program: Command, ctx: () => Context): void {
@@ -29,8 +36,7 @@ export function addTradeCommands(program: Command, ctx: () => Context): void {
           slippage: str(o.slippage),
           pool: str(o.pool),
           simulate: o.simulate !== false,
-          confirm: o.confirm !== false,
-          ...dryRun(o),
+          ...executionFields(o),
         };
         const unit = action === "buy" && o.tokens !== true ? " SOL" : amount.endsWith("%") ? "" : " units";
         await ctx().execute(
@@ -66,8 +72,7 @@ export function addTradeCommands(program: Command, ctx: () => Context): void {
               initial_buy: str(o.initialBuy),
               slippage: str(o.slippage),
               ...(o.mayhem === true ? { mayhem_mode: true } : {}),
-              confirm: o.confirm !== false,
-              ...dryRun(o),
+              ...executionFields(o),
             },
             callOptions(o),
           ),
