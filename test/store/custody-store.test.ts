@@ -188,11 +188,15 @@ describe.each(engines)("custody store on $name", (engine) => {
               });
               if (o.t === "fail") x.counts = false;
             } else {
-              // A restart: both "processes" close their connections and open again.
-              await a.close();
-              if (b !== a) await b.close();
-              a = await engine.open();
-              b = engine.twoStores ? await engine.open() : a;
+              // A restart: both "processes" close their connections and open again. They reopen even when a
+              // close fails, so that failure is the one reported, not a closed store in every later run.
+              try {
+                await a.close();
+                if (b !== a) await b.close();
+              } finally {
+                a = await engine.open();
+                b = engine.twoStores ? await engine.open() : a;
+              }
             }
             const used = await a.spentLamports(acct.accountId, 0);
             const modelled = live.filter((x) => x.counts).reduce((s, x) => s + x.lamports, 0n);
