@@ -9,25 +9,8 @@ import {
 } from "../../../../src/domain/trade/quote-figures.js";
 import { parseQuoteQuery } from "../../../../src/domain/trade/quote-service.js";
 import { detailOf } from "../../../helpers/expect.js";
+import { CURVE, POOL } from "./venue-fixtures.js";
 
-// The fixtures of quote.test.ts. Expected numbers were computed independently (Python integers and fractions,
-// reference B.1/B.2 formulas), not with the functions under test.
-const CURVE: VenueState = {
-  venue: "bonding_curve",
-  curve: {
-    virtualTokenReserves: 1_073_000_000_000_000n,
-    virtualQuoteReserves: 30_000_000_000n,
-    realTokenReserves: 793_100_000_000_000n,
-    realQuoteReserves: 0n,
-    complete: false,
-  },
-  fees: { protocolFeeBps: 95n, creatorFeeBps: 30n },
-};
-const POOL: VenueState = {
-  venue: "launchswap",
-  reserves: { baseReserve: 500_000_000_000_000n, quoteReserve: 50_000_000_000n, virtualQuoteReserves: 0n },
-  fees: { lpFeeBps: 2n, protocolFeeBps: 93n, creatorFeeBps: 30n },
-};
 const ONE_SOL: TradeAmount = { kind: "sol", lamports: 1_000_000_000n };
 const TOKENS: TradeAmount = { kind: "tokens", units: 1_000_000_000_000n };
 

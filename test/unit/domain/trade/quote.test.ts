@@ -4,25 +4,8 @@ import { ApiError, SPEC, TRADE_RULES } from "../../../../src/core/errors.js";
 import { swapBuyBaseInput } from "../../../../src/launch/swap-quote.js";
 import { quoteTrade, resolveSellUnits, type VenueState } from "../../../../src/domain/trade/quote.js";
 import { detailOf } from "../../../helpers/expect.js";
+import { CURVE, POOL } from "./venue-fixtures.js";
 
-// Expected numbers below were computed independently (plain integer arithmetic, reference B.1/B.2 formulas).
-const CURVE: VenueState = {
-  venue: "bonding_curve",
-  curve: {
-    virtualTokenReserves: 1_073_000_000_000_000n,
-    virtualQuoteReserves: 30_000_000_000n,
-    realTokenReserves: 793_100_000_000_000n,
-    realQuoteReserves: 0n,
-    complete: false,
-  },
-  fees: { protocolFeeBps: 95n, creatorFeeBps: 30n },
-};
-// The SDK's mainnet golden pool: 5e14 base / 5e10 lamports, tier 0 of the live FeeConfig (lp 2, protocol 93, creator 30).
-const POOL: VenueState = {
-  venue: "launchswap",
-  reserves: { baseReserve: 500_000_000_000_000n, quoteReserve: 50_000_000_000n, virtualQuoteReserves: 0n },
-  fees: { lpFeeBps: 2n, protocolFeeBps: 93n, creatorFeeBps: 30n },
-};
 const SLIPPAGE = 200n;
 const ONE_SOL = { kind: "sol", lamports: 1_000_000_000n } as const;
 const TOKENS = { kind: "tokens", units: 1_000_000_000_000n } as const;
