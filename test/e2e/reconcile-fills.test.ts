@@ -6,17 +6,12 @@
 import { describe, expect, it } from "vitest";
 import { reconcileOnce } from "../../src/domain/reconcile/reconcile.js";
 import { useE2e } from "../helpers/use-e2e.js";
+import type { components } from "../../packages/client/src/generated/openapi.js";
 
 const e2e = useE2e();
 
-interface Fill {
-  sol_change_lamports: string;
-  fee_lamports: string;
-  tip_lamports: string;
-  rent_lamports: string;
-  trade_sol_lamports: string;
-  token_change: string;
-}
+/** A fill as the API documents it (the OpenAPI document's Fill component). */
+type Fill = NonNullable<components["schemas"]["Fill"]>;
 interface Execution {
   status: string;
   response: { fill?: Fill; confirmed?: boolean } | null;
