@@ -9,6 +9,7 @@ import { withRequestFees } from "../chain/request-fees.js";
 import { badRequest, REQUEST_FEES } from "../core/errors.js";
 import type { RequestFees } from "../core/fee-fields.js";
 import { parseDryRun, type RequestBody } from "../core/request-fields.js";
+import { overlay } from "../core/overlay.js";
 import { createDryRun, type DryRun } from "../domain/execution/dry-run.js";
 import { requireChain } from "../domain/execution/gate.js";
 import { checkRoutedVenue, type ExecutionPolicyCheck } from "../domain/keys/custody-store.js";
@@ -76,7 +77,7 @@ function feesAsked(fees: RequestFees): Record<string, string> {
 
 /**
  * The store with the request's own priority fee and tip written into each execution record's request
- * summary, beside the compute-unit price the record keeps (issue 22).
+ * summary, beside the compute-unit price the record keeps (issue 22); every other member is the store's own.
  */
 function withFeesRecorded<S extends Pick<Store, "insertExecution">>(store: S, fees: RequestFees): S {
   const asked = feesAsked(fees);
@@ -86,14 +87,7 @@ function withFeesRecorded<S extends Pick<Store, "insertExecution">>(store: S, fe
       ...e,
       request: typeof e.request === "object" && e.request !== null ? { ...e.request, ...asked } : e.request,
     });
-  // Every other member is the store's own, called on the store itself.
-  return new Proxy(store, {
-    get(target, prop) {
-      if (prop === "insertExecution") return insertExecution;
-      const v: unknown = Reflect.get(target, prop, target);
-      return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
-    },
-  });
+  return overlay(store, { insertExecution } as Partial<S>);
 }
 
 /** A dry run simulating on the chain's RPC and asking the custody store for the record-time policy verdict. */
