@@ -177,6 +177,11 @@ export function formatUnits(units: bigint, decimals: number): string {
   return `${negative ? "-" : ""}${whole}${decimals > 0 ? `.${frac}` : ""}`;
 }
 
+/** SOL text of lamports without trailing zeros ("0.01", "1"), for policy and limit messages. */
+export function solText(lamports: bigint): string {
+  return formatUnits(lamports, SOL_DECIMALS).replace(/\.?0+$/, "");
+}
+
 /** Formats lamports as SOL with always 9 decimals, for the spec's `*_sol` fields. */
 export function formatLamportsAsSol(lamports: bigint): string {
   return formatUnits(lamports, SOL_DECIMALS);

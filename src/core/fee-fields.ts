@@ -3,7 +3,7 @@
  * and `tip` (SOL, the relay tip; a bundle's tip) of every execution body, parsed with the SOL amount rules
  * and bounded by the configured maximums.
  */
-import { formatUnits, parseDecimal, parseSolAmount } from "./amounts.js";
+import { parseDecimal, parseSolAmount, solText } from "./amounts.js";
 import { badRequest, REQUEST_FEES } from "./errors.js";
 import { fieldOf, type RequestBody } from "./request-fields.js";
 
@@ -26,11 +26,6 @@ export const PRIORITY_FEE_FIELDS = ["priority_fee", "priorityFee"] as const;
 export const TIP_FIELDS = ["tip"] as const;
 /** A bundle's tip, under any of its names: the spec's `bundleTip` or the `tip` every execution body takes. */
 export const BUNDLE_TIP_FIELDS = ["bundleTip", "bundle_tip", "tip"] as const;
-
-/** SOL text of lamports without trailing zeros ("0.01", "1"). */
-export function solText(lamports: bigint): string {
-  return formatUnits(lamports, 9).replace(/\.?0+$/, "");
-}
 
 /** A priority fee of 0 SOL or more (0 asks for no priority fee). */
 function parsePriorityFee(value: unknown): bigint {

@@ -1,6 +1,6 @@
 /** A key's spend policy: strict parsing of `PUT /v1/keys/{id}/policy`, storage form and wire form. */
 import { parseAddress } from "../../core/addresses.js";
-import { formatUnits, parseNonNegativeInteger, parseSolAmount } from "../../core/amounts.js";
+import { parseNonNegativeInteger, parseSolAmount, solText } from "../../core/amounts.js";
 import { badRequest } from "../../core/errors.js";
 import { CUSTODY } from "./texts.js";
 
@@ -41,12 +41,6 @@ const FIELDS = new Set<string>([
   "destinations_allow",
 ]);
 const MAX_LIST = 100;
-
-/** SOL text of lamports without trailing zeros ("10", "0.5"). */
-export function solText(lamports: bigint): string {
-  const s = formatUnits(lamports, 9);
-  return s.replace(/\.?0+$/, "");
-}
 
 function solField(body: Record<string, unknown>, name: string): bigint | undefined {
   const v = body[name];

@@ -2,7 +2,7 @@
  * What an execution request may spend, read from its body with the endpoints' own parsers, and the policy
  * rules that can be decided from it before anything is signed. Pure.
  */
-import { formatUnits } from "../../core/amounts.js";
+import { formatUnits, solText } from "../../core/amounts.js";
 import type { RequestFees } from "../../core/fee-fields.js";
 import type { RequestBody } from "../../core/request-fields.js";
 import { parseBundleRequest } from "../bundle/shape.js";
@@ -12,7 +12,7 @@ import { parseConsolidateRequest } from "../sol/consolidate-request.js";
 import { parseSplitRequest } from "../sol/split-request.js";
 import { parseTransferRequest } from "../sol/transfer-request.js";
 import { parseTradeRequest } from "../trade/request.js";
-import { solText, type Policy, type PolicyRule, type Venue } from "./policy.js";
+import type { Policy, PolicyRule, Venue } from "./policy.js";
 
 /** The execution endpoints and the word a refusal uses for them ("this trade needs …"). */
 export const EXECUTION_ROUTES = {

@@ -1,7 +1,8 @@
 /** Pure custody rules: the refusal texts' SOL format, what a body spends, the body-decidable policy rules. */
 import { Keypair } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
-import { parsePolicy, solText } from "../../../../src/domain/keys/policy.js";
+import { solText } from "../../../../src/core/amounts.js";
+import { parsePolicy } from "../../../../src/domain/keys/policy.js";
 import { authorize } from "../../../../src/domain/keys/scopes.js";
 import {
   checkPlan,
