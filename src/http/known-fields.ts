@@ -4,6 +4,7 @@
  * STRICT_FIELDS=true, a 400) instead of vanishing. test/unit/http/known-fields.test.ts checks that every
  * documented field is listed here.
  */
+import { isObject } from "../chain/json-rpc.js";
 import { BUNDLE_TIP_FIELDS, PRIORITY_FEE_FIELDS, TIP_FIELDS } from "../core/fee-fields.js";
 import { TRADE_SHAPE_FIELDS } from "../domain/trade/quote-service.js";
 
@@ -88,9 +89,6 @@ export function knownFields(url: string): readonly string[] | undefined {
   const k = KNOWN[url];
   return k === undefined ? undefined : [...COMMON, ...k.top];
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
  * The fields of `body` the route does not read, as paths (`slipage`, `accounts[1].slipage`), in body order;

@@ -5,6 +5,7 @@
  * first. The feed drops signatures it already published, so a transaction seen both live and re-read is
  * published once.
  */
+import { isObject } from "../../chain/json-rpc.js";
 import type { RpcClient } from "../../chain/rpc-client.js";
 import type { LogsNotification } from "./market-feed.js";
 
@@ -40,10 +41,6 @@ export interface GapOptions {
 }
 
 type GapRpc = Pick<RpcClient, "getSignaturesForAddress" | "getTransactionJson">;
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null;
-}
 
 /** The logs notification a `getTransaction` answer stands for; null when the node does not have it. */
 export function notificationOf(signature: string, tx: unknown): LogsNotification | null {
