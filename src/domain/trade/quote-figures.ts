@@ -66,7 +66,8 @@ export function quoteFigures(quote: Pick<TradeQuote, "args" | "quoted">, venue: 
 
 type Moves = Omit<QuoteFigures, "priceImpactPercent">;
 
-const feeTotal = (f: QuoteFees): bigint => f.protocol + f.creator + (f.lp ?? 0n);
+/** Every fee of a quote together (lamports). */
+export const feeTotal = (f: QuoteFees): bigint => f.protocol + f.creator + (f.lp ?? 0n);
 
 function curveMoves(
   quote: Pick<TradeQuote, "args" | "quoted">,

@@ -13,7 +13,7 @@ import { tradeBounds, type TradeBounds } from "./bounds.js";
 import { cachedTradeConfigs } from "./configs.js";
 import { venueStateOf } from "./plan.js";
 import { quoteTrade } from "./quote.js";
-import { quoteFigures } from "./quote-figures.js";
+import { feeTotal, quoteFigures } from "./quote-figures.js";
 import { parseTradeRequest, type TradeIntent } from "./request.js";
 import { tradeState } from "./warm-read.js";
 
@@ -95,7 +95,7 @@ export async function quote(deps: QuoteDeps, query: RequestBody): Promise<QuoteA
     slippageBps: intent.slippageBps,
   });
   const f = quoteFigures(q, venue);
-  const total = f.fees.protocol + f.fees.creator + (f.fees.lp ?? 0n);
+  const total = feeTotal(f.fees);
   const buying = intent.action === "buy";
   return {
     mint: read.mint.toBase58(),
