@@ -114,7 +114,10 @@ function trustProxy(env: NodeJS.ProcessEnv): TrustProxy {
 function databaseUrl(env: NodeJS.ProcessEnv): string | undefined {
   const v = raw(env, "DATABASE_URL");
   if (v === undefined) return undefined;
-  if (/^postgres(ql)?:\/\//.test(v) || v.startsWith("sqlite:")) return v;
+  if (v.startsWith("sqlite:")) return v;
+  // Parsed here so a malformed PostgreSQL URL fails with its name only: a URL error thrown later carries the
+  // whole string (password included) in its `input`, which the fatal start-up log would print.
+  if (/^postgres(ql)?:\/\//.test(v)) return url(env, "DATABASE_URL", ["postgres:", "postgresql:"]);
   throw new ConfigError("DATABASE_URL", "must start with postgres://, postgresql:// or sqlite:");
 }
 

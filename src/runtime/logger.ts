@@ -27,6 +27,9 @@ const REDACT_PATHS = [
   "*.previousMasterKeys",
   "*.MASTER_KEY",
   "*.PREVIOUS_MASTER_KEYS",
+  // A URL that failed to parse keeps the whole string in `input` (a database URL with its password).
+  "err.input",
+  "*.connectionString",
 ];
 
 /** The request fields Fastify's request lines need; `url` as the framework passes it (with its query). */

@@ -88,6 +88,12 @@ describe("loadConfig", () => {
     expect(e.message).not.toContain("\n");
   });
 
+  it("refuses a malformed PostgreSQL DATABASE_URL by name, never with its password", () => {
+    const e = errorOf({ DATABASE_URL: "postgres://user:pa/ss-secret@host/db" });
+    expect(e.variable).toBe("DATABASE_URL");
+    expect(JSON.stringify({ ...e, message: e.message })).not.toContain("ss-secret");
+  });
+
   it("never puts the master key in an error", () => {
     const e = errorOf({ MASTER_KEY: "secret-material", MASTER_KEY_FILE: "/x" });
     expect(e.message).not.toContain("secret-material");
