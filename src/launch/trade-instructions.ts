@@ -85,6 +85,9 @@ export async function buildCurveBuyExactSolIn(
   const memo = buyAccounts.get(key);
   let ix: TransactionInstruction;
   if (memo !== undefined) {
+    // Least recently used goes first: a hit moves to the back.
+    buyAccounts.delete(key);
+    buyAccounts.set(key, memo);
     const data = launchProgram.coder.instruction.encode("buyExactSolIn", {
       spendableSolIn: methodArgs[0],
       minTokensOut: methodArgs[1],
