@@ -39,7 +39,7 @@ function parsePriorityFee(value: unknown): bigint {
 }
 
 /** A positive tip in lamports. */
-export function parseTipAmount(value: unknown): bigint {
+function parseTipAmount(value: unknown): bigint {
   const t = REQUEST_FEES.tipInvalid;
   return parseSolAmount(value, { type: t, invalid: t, decimals: t, positive: t, tooLarge: t });
 }

@@ -22,7 +22,7 @@ import { watchedComponent } from "./watch.js";
 import { deliveryComponent, webhookComponent } from "./webhooks.js";
 
 /** Every component, by its `$id` (a new shared shape goes here: see docs/decisions.md, issue 23). */
-export const COMPONENTS: readonly { $id: string; description: string }[] = [
+const COMPONENTS: readonly { $id: string; description: string }[] = [
   errorComponent,
   serverErrorComponent,
   refusalComponent,

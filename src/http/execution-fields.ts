@@ -29,7 +29,7 @@ export const warningsSchema = {
 } as const;
 
 /** Whether the request is a POST to an execution route. */
-export function isExecutionRequest(req: FastifyRequest): boolean {
+function isExecutionRequest(req: FastifyRequest): boolean {
   return req.method === "POST" && (req.routeOptions.url ?? "") in EXECUTION_ROUTES;
 }
 

@@ -18,7 +18,7 @@ const OTHER = "HN7cABqLq46Es1jh92dQQisAq662SmxELLLsHHe4YWrH";
 const THIRD = "5Q544fKrFoe6tsEbD7S8EmxGTJYAKtTVhAW5Q5pge4j1";
 
 /** Per route (method and URL): its named request body examples. */
-export const REQUEST_EXAMPLES: Record<string, Record<string, Example>> = {
+const REQUEST_EXAMPLES: Record<string, Record<string, Example>> = {
   "POST /v1/trades/execute": {
     buy: {
       summary: "Buy with 0.1 SOL at 2 % slippage (default wallet)",

@@ -103,7 +103,7 @@ export const executionErrors = {
 } as const;
 
 export const lamportsSchema = { type: "integer", description: "lamports" } as const;
-export const solSchema = { type: "string", description: "SOL with 9 decimals" } as const;
+const solSchema = { type: "string", description: "SOL with 9 decimals" } as const;
 
 /** A lamports field described by `description`, then its SOL twin ("the same in SOL"), in that order. */
 export function lamportsAndSol<L extends string, S extends string>(
