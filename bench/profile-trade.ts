@@ -1,6 +1,6 @@
 /**
  * `npx tsx bench/profile-trade.ts [--duration-s 20] [--concurrency 64] [--latency-ms 20] [--no-profile]
- *  [--pg URL [--pool N]] [--sqlite-synchronous normal]`:
+ *  [--pg URL [--pool N]] [--sqlite-synchronous normal] [--warmup-s 0]`:
  * the service CPU of one warm trade, measured alone (issue 18's hot-path work). Starts a localnet process and
  * the compiled service (`dist/main.js`) under `node --cpu-prof`, runs the bench's parallel scenario (curve buy,
  * confirm and simulate off, relay accepting without executing) and prints: trades, service CPU ms per trade
@@ -101,6 +101,7 @@ async function main(): Promise<void> {
   const concurrency = num(argv, "concurrency", 64);
   const latencyMs = num(argv, "latency-ms", 20);
   const top = num(argv, "top", 25);
+  const warmupMs = num(argv, "warmup-s", 0) * 1000;
   // --perf: `perf record -e task-clock` on the service during the measured window only. task-clock samples
   // only while the process is on a CPU, so on a loaded machine the table is CPU time (V8's --cpu-prof samples
   // by wall clock and charges time spent waiting for a CPU, or in fsync, to whatever ran last).
@@ -170,6 +171,17 @@ async function main(): Promise<void> {
     // Warm-up: every lane trades until its state is subscribed; then the measured window.
     phase = "warm-up";
     await runScenario(target, apiKey, { name: "warm-up", body, lanes, trades: lanes.length * 3, warmup: 1 });
+    // --warmup-s S: S more seconds of unmeasured trading, so the JIT has settled before the window (on a loaded
+    // machine the window's few trades otherwise carry most of the compilation).
+    if (warmupMs > 0)
+      await runScenario(target, apiKey, {
+        name: "warm-up",
+        body,
+        lanes,
+        trades: Number.MAX_SAFE_INTEGER,
+        warmup: 0,
+        durationMs: warmupMs,
+      });
     const perfFile = join(dir, "perf.data");
     const recorder = perf
       ? spawn(

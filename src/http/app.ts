@@ -1,5 +1,4 @@
 /** Builds the Fastify app from its dependencies; nothing here reads the environment or listens. */
-import { AsyncLocalStorage } from "node:async_hooks";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifySchema } from "fastify";
@@ -38,9 +37,9 @@ import { bundleRoutes } from "./bundles.js";
 import { startWarmVenues, type DecodedEventSource } from "../domain/watch/setup.js";
 import { registerWarmStateMetrics } from "../observability/warm-state-metrics.js";
 import { watchRoutes } from "./watch.js";
-import type { Store } from "../store/index.js";
+import type { NewExecution, Store } from "../store/index.js";
 import { PublicKey } from "@solana/web3.js";
-import { custodyStore, type CustodyContext } from "../domain/keys/custody-store.js";
+import { custodyStore, requestOnlyStore } from "../domain/keys/custody-store.js";
 import { dryRunDocument } from "./dry-run-schema.js";
 import { accountRoutes } from "./account.js";
 import { activityRoutes } from "./activity.js";
@@ -206,22 +205,21 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Issue 22: per-request priority_fee / tip and unknown-field warnings, before custody (its plan reads the fees).
   installExecutionFields(app, deps.config.requestFees);
   // Issue 19: scopes, wallet binding, policies and the activity log around every authenticated request.
-  const custody = new AsyncLocalStorage<CustodyContext>();
-  installCustody(app, { ...deps, als: custody });
-  installMetrics(app, metrics);
   // Every route sees the store through the outcome hook, so each recorded execution outcome is counted.
-  deps = {
-    ...deps,
-    store: observeOutcomes(
-      custodyStore(deps.store, {
-        current: () => custody.getStore(),
-        clock: deps.clock,
-        computeUnitLimit: (kind) => computeUnitLimit(deps.config, kind),
-        ...(deps.chain !== undefined ? { balanceOf: balanceReader(deps.chain) } : {}),
-      }),
-      (kind, status) => metrics.countExecution(kind, status),
-    ),
+  const observed = observeOutcomes(deps.store, (kind, status) => metrics.countExecution(kind, status));
+  const custodyDeps = {
+    clock: deps.clock,
+    computeUnitLimit: (kind: NewExecution["kind"]) => computeUnitLimit(deps.config, kind),
+    ...(deps.chain !== undefined ? { balanceOf: balanceReader(deps.chain) } : {}),
   };
+  installCustody(app, {
+    ...deps,
+    // One wrapper per request, bound to its context: the key's wallet binding and spend reservation apply.
+    bind: (ctx) => custodyStore(observed, { ...custodyDeps, current: () => ctx ?? undefined }),
+  });
+  installMetrics(app, metrics);
+  // Routes hold a store whose custody members refuse: they reach wallets and records through `storeOf(req)`.
+  deps = { ...deps, store: requestOnlyStore(observed) };
 
   app.get("/openapi.json", { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   healthRoutes(app, deps);

@@ -5,6 +5,7 @@ import { requireChain } from "../domain/execution/gate.js";
 import { walletBalances } from "../domain/wallets/balances.js";
 import type { Store } from "../store/index.js";
 import { requireApiKey } from "./auth.js";
+import { storeOf } from "./custody.js";
 import { apiKeySecurity, authErrors, errorSchema } from "./schemas.js";
 
 const text = (description: string) => ({ type: "string", description }) as const;
@@ -69,7 +70,7 @@ export function balanceRoutes(
       const key = requireApiKey(req);
       const chain = requireChain(deps.chain);
       return walletBalances(
-        { store: deps.store, chain },
+        { store: storeOf(req), chain },
         key.id,
         (req.params as { public_key: string }).public_key,
       );

@@ -15,6 +15,7 @@ import { requireChain } from "../domain/execution/gate.js";
 import { checkRoutedVenue, type ExecutionPolicyCheck } from "../domain/keys/custody-store.js";
 import type { Store } from "../store/index.js";
 import { requireApiKey } from "./auth.js";
+import { storeOf } from "./custody.js";
 import { requestStore } from "./idempotency.js";
 
 /** A domain service's collaborators as a route receives them: the chain is absent when the app has none. */
@@ -36,10 +37,12 @@ export function executeRoute<D extends { chain: unknown; store: Pick<Store, "ins
     const chain = withRequestFees(requireChain(deps.chain) as Chain, fees);
     if (fees.tipLamports !== undefined && chain.relayTip().accounts.length === 0)
       throw badRequest(REQUEST_FEES.tipWithoutTipAccounts);
-    const run = dryRun ? dryRunOf(chain, deps.store) : undefined;
+    // The request's own store: the key's wallet binding and spend reservation apply to it.
+    const store = storeOf(req);
+    const run = dryRun ? dryRunOf(chain, store) : undefined;
     const scoped = {
       ...deps,
-      store: withFeesRecorded(requestStore(req, deps.store), fees),
+      store: withFeesRecorded(requestStore(req, store), fees),
       chain,
       onRecordError: (e: unknown) =>
         req.log.error({ err: { message: (e as Error).message } }, "execution outcome not recorded"),

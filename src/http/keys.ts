@@ -11,6 +11,7 @@ import {
 } from "../domain/keys/keys.js";
 import { SCOPES } from "../domain/keys/scopes.js";
 import { requireApiKey } from "./auth.js";
+import { withRequestStore } from "./custody.js";
 import { apiKeySecurity, authErrors, errorSchema, ref, closedObject } from "./schemas.js";
 
 const addresses = { type: "array", items: { type: "string" } } as const;
@@ -174,7 +175,7 @@ export function keyRoutes(app: FastifyInstance, deps: KeysDeps): void {
       },
     },
     async (req, reply) => {
-      const created = await createSubKey(deps, requireApiKey(req).id, req.body);
+      const created = await createSubKey(withRequestStore(req, deps), requireApiKey(req).id, req.body);
       void reply.header("Cache-Control", "no-store");
       return reply.status(201).send(created);
     },
@@ -196,7 +197,7 @@ export function keyRoutes(app: FastifyInstance, deps: KeysDeps): void {
         },
       },
     },
-    async (req) => listKeys(deps, requireApiKey(req).id),
+    async (req) => listKeys(withRequestStore(req, deps), requireApiKey(req).id),
   );
 
   app.delete<{ Params: { id: string } }>(
@@ -210,7 +211,7 @@ export function keyRoutes(app: FastifyInstance, deps: KeysDeps): void {
         response: { 200: keySchema, 400: errorSchema, 404: errorSchema, ...refusals },
       },
     },
-    async (req) => revokeKey(deps, requireApiKey(req).id, parseKeyId(req.params.id)),
+    async (req) => revokeKey(withRequestStore(req, deps), requireApiKey(req).id, parseKeyId(req.params.id)),
   );
 
   for (const action of ["freeze", "unfreeze"] as const) {
@@ -226,7 +227,12 @@ export function keyRoutes(app: FastifyInstance, deps: KeysDeps): void {
         },
       },
       async (req) =>
-        setKeyFrozen(deps, requireApiKey(req).id, parseKeyId(req.params.id), action === "freeze"),
+        setKeyFrozen(
+          withRequestStore(req, deps),
+          requireApiKey(req).id,
+          parseKeyId(req.params.id),
+          action === "freeze",
+        ),
     );
   }
 
@@ -242,6 +248,7 @@ export function keyRoutes(app: FastifyInstance, deps: KeysDeps): void {
         response: { 200: keySchema, 400: errorSchema, 404: errorSchema, ...refusals },
       },
     },
-    async (req) => setKeyPolicy(deps, requireApiKey(req).id, parseKeyId(req.params.id), req.body),
+    async (req) =>
+      setKeyPolicy(withRequestStore(req, deps), requireApiKey(req).id, parseKeyId(req.params.id), req.body),
   );
 }

@@ -10,6 +10,7 @@ import {
   type WalletDeps,
 } from "../domain/wallets/wallets.js";
 import { requireApiKey } from "./auth.js";
+import { withRequestStore } from "./custody.js";
 import { apiKeySecurity, authErrors, errorSchema, ref, walletSchema, closedObject } from "./schemas.js";
 import { walletPage, walletPageHeaders, walletPageQuery } from "./wallet-page.js";
 
@@ -65,7 +66,11 @@ export function walletRoutes(app: FastifyInstance, deps: WalletDeps): void {
     },
     async (req, reply) => {
       const key = requireApiKey(req);
-      const result = await createWallet(deps, key.id, bodyOf(req).set_default === true);
+      const result = await createWallet(
+        withRequestStore(req, deps),
+        key.id,
+        bodyOf(req).set_default === true,
+      );
       void reply.header("Cache-Control", "no-store");
       return result;
     },
@@ -94,7 +99,12 @@ export function walletRoutes(app: FastifyInstance, deps: WalletDeps): void {
       const key = requireApiKey(req);
       const body = bodyOf(req);
       void reply.header("Cache-Control", "no-store");
-      return importWallet(deps, key.id, body.private_key_base58, body.set_default === true);
+      return importWallet(
+        withRequestStore(req, deps),
+        key.id,
+        body.private_key_base58,
+        body.set_default === true,
+      );
     },
   );
 
@@ -118,7 +128,7 @@ export function walletRoutes(app: FastifyInstance, deps: WalletDeps): void {
       },
     },
     async (req, reply) => {
-      const all = await listWallets(deps, requireApiKey(req).id);
+      const all = await listWallets(withRequestStore(req, deps), requireApiKey(req).id);
       const page = walletPage(all, req.query);
       if (page.next !== undefined) void reply.header("Link", page.next);
       return page.items;
@@ -136,7 +146,8 @@ export function walletRoutes(app: FastifyInstance, deps: WalletDeps): void {
         response: { 200: walletSchema, ...authErrors, 404: errorSchema },
       },
     },
-    async (req) => setDefaultWallet(deps, requireApiKey(req).id, req.params.public_key),
+    async (req) =>
+      setDefaultWallet(withRequestStore(req, deps), requireApiKey(req).id, req.params.public_key),
   );
 
   app.delete<{ Params: { public_key: string } }>(
@@ -157,6 +168,6 @@ export function walletRoutes(app: FastifyInstance, deps: WalletDeps): void {
         },
       },
     },
-    async (req) => delinkWallet(deps, requireApiKey(req).id, req.params.public_key),
+    async (req) => delinkWallet(withRequestStore(req, deps), requireApiKey(req).id, req.params.public_key),
   );
 }

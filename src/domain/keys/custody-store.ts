@@ -2,8 +2,9 @@
  * The store as every request sees it: wallet lookups honour the key's wallet binding (403 naming the wallet)
  * and an execution recorded through a key with a SOL cap reserves its spend in the same database transaction
  * (403 `max_sol_per_24h` when it would pass the cap). Outside a request (maintenance, reconciliation) the
- * wrapper passes every call through. The request is found through `current()` (an AsyncLocalStorage in the
- * app), so no domain service needs to know about keys.
+ * wrapper passes every call through. The app binds one wrapper to each request (`current()` returns that
+ * request's context) and hands routes a store whose custody members refuse (`requestOnlyStore`), so a route
+ * reaches wallets and records only through its own request's wrapper; no domain service knows about keys.
  */
 import { SpendCapExceededError, type KeyRecord, type NewExecution, type Store } from "../../store/index.js";
 import { refusal, mayUseWallet, walletRefusal } from "./scopes.js";
@@ -104,6 +105,30 @@ async function recordTimeVerdict(
     rule: "max_sol_per_24h",
     detail: dailyCapDetail(plan.kind, used, policy.maxSolPer24h, lamports),
   };
+}
+
+/** The members the custody wrapper decides: wallet binding, spend reservation, the record-time policy check. */
+export const CUSTODY_MEMBERS = [
+  "checkExecution",
+  "findWallet",
+  "findDefaultWallet",
+  "listWallets",
+  "setDefaultWallet",
+  "deleteWallet",
+  "addWallet",
+  "insertExecution",
+] as const satisfies readonly (keyof (Store & ExecutionPolicyCheck))[];
+
+/**
+ * `store` as the app hands it to routes: every custody member refuses (an internal error, never a silent pass),
+ * so a route that forgot to use its request's own wrapper fails instead of reaching a wallet around the key's
+ * binding. Every other member passes through.
+ */
+export function requestOnlyStore<S extends object>(store: S): S {
+  const refuse = async (): Promise<never> => {
+    throw new Error("custody: a route used the app's store where its request's own store is required");
+  };
+  return overlay(store, Object.fromEntries(CUSTODY_MEMBERS.map((m) => [m, refuse])) as Partial<S>);
 }
 
 /** Wraps `store` with the key's wallet binding and spend reservation (see the file comment). */
