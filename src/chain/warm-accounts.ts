@@ -137,13 +137,13 @@ export class WarmAccounts {
    * The cached state of every address, or null when any is not subscribed, not live, not seeded, or the
    * connection has been quiet for more than maxAgeSlots. `slot` is the newest slot the state is known at.
    */
-  lookup(addresses: readonly PublicKey[]): { accounts: (AccountInfo | null)[]; slot: number } | null {
+  lookup(addresses: readonly string[]): { accounts: (AccountInfo | null)[]; slot: number } | null {
     const out: (AccountInfo | null)[] = [];
     let slot = 0;
     const subs = this.options.subscriptions;
     if (subs.slotsSinceLastMessage() > this.options.maxAgeSlots) return this.miss();
     for (const k of addresses) {
-      const e = this.entries.get(k.toBase58());
+      const e = this.entries.get(k);
       if (e === undefined || e.state === undefined || !e.sub.live()) return this.miss();
       out.push(e.state);
       if (e.slot > slot) slot = e.slot;
@@ -154,9 +154,9 @@ export class WarmAccounts {
   }
 
   /** Offers a request's own read: entries that are subscribed and hold nothing newer take it. */
-  offer(addresses: readonly PublicKey[], accounts: readonly (AccountInfo | null)[], slot: number): void {
+  offer(addresses: readonly string[], accounts: readonly (AccountInfo | null)[], slot: number): void {
     addresses.forEach((k, i) => {
-      const e = this.entries.get(k.toBase58());
+      const e = this.entries.get(k);
       if (e === undefined || !e.sub.live() || e.slot > slot) return;
       e.state = accounts[i] ?? null;
       e.slot = slot;

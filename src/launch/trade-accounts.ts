@@ -43,6 +43,8 @@ const SLOTS = [
   "user",
 ] as const;
 type Slot = (typeof SLOTS)[number];
+/** One account of a trade read, by its role. */
+export type TradeReadSlot = Slot;
 
 /** The addresses of one trade read, in `addresses` order. */
 export interface TradeReadPlan {
@@ -53,6 +55,13 @@ export interface TradeReadPlan {
   keys: Readonly<Record<Slot, PublicKey>>;
   /** Pass these to ONE getMultipleAccounts call. */
   addresses: PublicKey[];
+  /** `addresses` in base58, same order (the warm state is keyed by text; encoded once per plan). */
+  addressTexts: readonly string[];
+}
+
+/** The base58 text of a plan's slot (its mint, its user, or any other account it reads). */
+export function planText(plan: TradeReadPlan, slot: TradeReadSlot): string {
+  return plan.addressTexts[SLOTS.indexOf(slot)]!;
 }
 
 /** What both venues share: the mint and the user's holdings. */
@@ -119,7 +128,8 @@ export function tradeReadPlan(args: {
     userWsol: associatedTokenAddress(user, WSOL_MINT, TOKEN_PROGRAM_ID),
     user,
   };
-  return { mint, user, explicitPool, keys, addresses: SLOTS.map((s) => keys[s]) };
+  const addresses = SLOTS.map((s) => keys[s]);
+  return { mint, user, explicitPool, keys, addresses, addressTexts: addresses.map((a) => a.toBase58()) };
 }
 
 /** Routes the trade and extracts its chain inputs from the read; throws a 400 for a mint or pool it cannot trade. */

@@ -57,7 +57,7 @@ export function fakeWarmChain(onChange?: (a: string) => void): FakeWarmChain {
       live = on;
     },
     cached(address) {
-      const hit = fake.accounts.lookup([new PublicKey(address)]);
+      const hit = fake.accounts.lookup([address]);
       return hit === null ? null : { account: hit.accounts[0] ?? null, slot: hit.slot };
     },
   };

@@ -3,7 +3,6 @@
  * slippage, their texts), the trade's read and routing (tradeState: warm state or one getMultipleAccounts),
  * the trade's instruction choice (quoteTrade) and the launch layer's math. No wallet: nothing is signed.
  */
-import { PublicKey } from "@solana/web3.js";
 import type { Chain } from "../../chain/chain.js";
 import { isPercentText } from "../../core/amounts.js";
 import { badRequest, TRADE_RULES } from "../../core/errors.js";
@@ -80,7 +79,7 @@ export function parseQuoteQuery(query: RequestBody): TradeIntent {
  * The user the trade read is planned for. A quote has none: the mint itself stands in (any key gives the same
  * mint, curve and pool addresses; its "wallet" accounts are read and ignored), as the warm state's plans do.
  */
-const placeholderUser = (intent: TradeIntent): PublicKey => new PublicKey(intent.mint);
+const placeholderUser = (intent: TradeIntent): string => intent.mint;
 
 /** Quotes a trade without a wallet: venue, amounts in and out, slippage bounds, fees and price impact. */
 export async function quote(deps: QuoteDeps, query: RequestBody): Promise<QuoteAnswer> {

@@ -3,7 +3,6 @@
  * curve or pool state; configs and blockhash from the caches) → quote → instructions → the shared
  * execution pipeline → response with the spec's fields and, when asked, timing_ms.
  */
-import { PublicKey } from "@solana/web3.js";
 import type { Chain } from "../../chain/chain.js";
 import type { Store } from "../../store/index.js";
 import type { Vault } from "../../vault/index.js";
@@ -106,7 +105,7 @@ export async function executeTrade(deps: TradeDeps, apiKeyId: number, body: unkn
   const tWallet = now();
 
   // The same read (or warm state) carries the wallet's lamports for the pre-send check (no extra round trip).
-  const state = await tradeState(deps.chain.rpc, deps.venues, intent, new PublicKey(wallet.publicKey));
+  const state = await tradeState(deps.chain.rpc, deps.venues, intent, wallet.publicKey);
   const read = state.read;
   deps.checkVenue?.(read.venue);
   const configs = cachedTradeConfigs(deps.chain.caches);
@@ -118,10 +117,11 @@ export async function executeTrade(deps: TradeDeps, apiKeyId: number, body: unkn
 
   const venue = read.venue;
   const pool = read.venue === "launchswap" ? read.poolAddress.toBase58() : null;
+  const mint = read.mint.toBase58();
   const details = {
     venue,
     pool,
-    mint: read.mint.toBase58(),
+    mint,
     amount_units: quote.amountUnits.toString(),
     expected_output: quote.expectedOutput.toString(),
     instruction: quote.args.instruction,
@@ -142,14 +142,14 @@ export async function executeTrade(deps: TradeDeps, apiKeyId: number, body: unkn
     confirm: intent.confirm,
     simulationFailedDetail: SPEC.trade.simulationFailed,
     details,
-    fill: { wallet: wallet.publicKey, mint: read.mint.toBase58(), side: intent.action },
+    fill: { wallet: wallet.publicKey, mint, side: intent.action },
   });
   const tEnd = now();
 
   const response: TradeResult = {
     wallet: wallet.publicKey,
     action: intent.action,
-    mint: read.mint.toBase58(),
+    mint,
     amount: intent.amountText,
     amount_units: quote.amountUnits,
     denominated_in_sol: intent.denominatedInSol,

@@ -2,10 +2,10 @@
  * The trade's state: from the warm venue state when the mint is watched and its state fresh (no upstream
  * call), otherwise the one getMultipleAccounts of read.ts, after which the mint and wallet get watched.
  */
-import { PublicKey } from "@solana/web3.js";
 import type { Chain } from "../../chain/chain.js";
 import { readAccountsAt } from "../../chain/read-accounts.js";
-import { interpretTradeRead, tradeReadPlan, type TradeRead } from "../../launch/trade-accounts.js";
+import { interpretTradeRead, type TradeRead } from "../../launch/trade-accounts.js";
+import { tradeReadPlanOf } from "../../launch/trade-plan-memo.js";
 import type { VenueState } from "../watch/venue-state.js";
 import type { TradeIntent } from "./request.js";
 
@@ -16,18 +16,14 @@ export interface TradeState {
   slot: number;
 }
 
-/** Reads (or takes from the warm state) and routes the trade's accounts. */
+/** Reads (or takes from the warm state) and routes the trade's accounts; `user` is the wallet's base58 key. */
 export async function tradeState(
   rpc: Pick<Chain["rpc"], "getMultipleAccounts">,
   venues: Pick<VenueState, "lookup" | "afterRead"> | undefined,
   intent: TradeIntent,
-  user: PublicKey,
+  user: string,
 ): Promise<TradeState> {
-  const plan = tradeReadPlan({
-    mint: new PublicKey(intent.mint),
-    user,
-    pool: intent.pool === null ? null : new PublicKey(intent.pool),
-  });
+  const plan = tradeReadPlanOf(intent.mint, user, intent.pool);
   const hit = venues?.lookup(plan) ?? null;
   if (hit !== null) return { read: interpretTradeRead(plan, hit.accounts), source: "cache", slot: hit.slot };
   const { accounts, slot } = await readAccountsAt({ rpc }, plan.addresses);

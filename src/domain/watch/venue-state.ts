@@ -9,7 +9,7 @@ import { PublicKey } from "@solana/web3.js";
 import type { AccountInfo } from "../../chain/rpc-client.js";
 import type { WarmAccounts } from "../../chain/warm-accounts.js";
 import { decodeBondingCurve } from "../../launch/state.js";
-import { tradeReadPlan, type TradeReadPlan } from "../../launch/trade-accounts.js";
+import { planText, tradeReadPlan, type TradeReadPlan } from "../../launch/trade-accounts.js";
 
 /** Wallets per mint whose token accounts stay subscribed (least recently trading dropped first). */
 const WALLETS_PER_MINT = 64;
@@ -146,25 +146,25 @@ export class VenueState {
   /** The cached read of a trade plan (same order as plan.addresses), or null: the trade reads. */
   lookup(plan: TradeReadPlan): { accounts: (AccountInfo | null)[]; slot: number } | null {
     if (plan.explicitPool !== null) return null;
-    const w = this.mints.get(plan.mint.toBase58());
+    const w = this.mints.get(planText(plan, "mint"));
     if (w === undefined) return null;
     this.touch(w);
-    const hit = this.options.accounts.lookup(plan.addresses);
-    if (hit !== null) this.touchWallet(w, plan.user.toBase58());
+    const hit = this.options.accounts.lookup(plan.addressTexts);
+    if (hit !== null) this.touchWallet(w, planText(plan, "user"));
     return hit;
   }
 
   /** After a trade's own read: offer it to the cache, and watch the mint and the wallet (in the background). */
   afterRead(plan: TradeReadPlan, accounts: readonly (AccountInfo | null)[], slot: number): void {
     if (!this.enabled() || plan.explicitPool !== null) return;
-    this.options.accounts.offer(plan.addresses, accounts, slot);
-    const mint = plan.mint.toBase58();
+    this.options.accounts.offer(plan.addressTexts, accounts, slot);
+    const mint = planText(plan, "mint");
     const watching = this.watch(mint, false);
     const w = this.mints.get(mint);
     if (w === undefined) return;
-    const user = plan.user.toBase58();
+    const user = planText(plan, "user");
     if (!w.wallets.has(user)) {
-      const addresses = WALLET_KEYS.map((k) => plan.keys[k].toBase58());
+      const addresses = WALLET_KEYS.map((k) => planText(plan, k));
       w.wallets.set(user, addresses);
       while (w.wallets.size > WALLETS_PER_MINT) {
         const [oldest, keys] = w.wallets.entries().next().value!;

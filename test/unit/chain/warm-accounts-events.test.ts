@@ -3,7 +3,6 @@
  * only when its slot is newer than the entry's; account notifications and reads stay authoritative.
  */
 import { describe, expect, it } from "vitest";
-import { PublicKey } from "@solana/web3.js";
 import type { AccountInfo } from "../../../src/chain/rpc-client.js";
 import { eventMayReplace } from "../../../src/chain/warm-accounts.js";
 import { fakeWarmChain } from "../../helpers/warm-fakes.js";
@@ -52,7 +51,7 @@ describe("WarmAccounts event refresh", () => {
     const f = await seeded(10);
     expect(f.accounts.eventBase(A, 10)).toBeNull();
     expect(f.accounts.eventBase(A, 9)).toBeNull();
-    const base = f.accounts.lookup([new PublicKey(A)])!.accounts[0]!;
+    const base = f.accounts.lookup([A])!.accounts[0]!;
     expect(f.accounts.applyEvent(A, 10, base, acc(2))).toBe(false);
     expect(f.accounts.applyEvent(A, 9, base, acc(2))).toBe(false);
     // Two events of one slot: the first applies, the second is at the entry's slot now.
