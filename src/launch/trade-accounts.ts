@@ -24,7 +24,10 @@ import {
   decodeTokenAccount,
   toBuffer,
   type BondingCurveState,
+  type MintState,
   type PoolState,
+  type RawData,
+  type TokenAccountState,
 } from "./state.js";
 
 // Fixed order of the read; the owner of the mint (its token program) is unknown before the read,
@@ -158,12 +161,28 @@ export function interpretTradeRead(plan: TradeReadPlan, accounts: ReadResult): T
   return swapRead(plan, at, checkedPool(poolAccount, plan.mint, false), curve);
 }
 
+// Decoded states by the account data object they came from, one map per decoder. The warm state hands out the
+// same data object until the account changes (a change is a new object: nothing writes into account bytes), so
+// a repeat trade decodes nothing. A decode is a pure function of the bytes and of the owner, which is fixed for
+// one account object. The states are shared between requests, so frozen.
+const decodedMints = new WeakMap<object, MintState>();
+const decodedTokenAccounts = new WeakMap<object, TokenAccountState>();
+const decodedCurves = new WeakMap<object, BondingCurveState>();
+
+function decodedOnce<T extends object>(memo: WeakMap<object, T>, data: RawData, decode: () => T): T {
+  const kept = memo.get(data);
+  if (kept !== undefined) return kept;
+  const state = Object.freeze(decode());
+  memo.set(data, state);
+  return state;
+}
+
 function common(plan: TradeReadPlan, at: (slot: Slot) => ReadAccount | null): TradeReadCommon {
   const mintAccount = at("mint");
   if (mintAccount === null) throw badRequest(LAUNCH.mintNotFound);
   if (!isTokenProgram(mintAccount.owner)) throw badRequest(LAUNCH.unsupportedMint);
   const tokenProgram = mintAccount.owner;
-  const mint = decodeMint(mintAccount.data, tokenProgram);
+  const mint = decodedOnce(decodedMints, mintAccount.data, () => decodeMint(mintAccount.data, tokenProgram));
   const is2022 = tokenProgram.equals(TOKEN_2022_PROGRAM_ID);
   const userTokenAccount = is2022 ? plan.keys.userAta2022 : plan.keys.userAtaSpl;
   const userAta = tokenAccountOf(at(is2022 ? "userAta2022" : "userAtaSpl"), tokenProgram);
@@ -186,13 +205,15 @@ function common(plan: TradeReadPlan, at: (slot: Slot) => ReadAccount | null): Tr
 // A token account counts as existing only when the expected token program owns it.
 function tokenAccountOf(account: ReadAccount | null, tokenProgram: PublicKey) {
   if (account === null || !account.owner.equals(tokenProgram)) return null;
-  return decodeTokenAccount(account.data, tokenProgram);
+  return decodedOnce(decodedTokenAccounts, account.data, () =>
+    decodeTokenAccount(account.data, tokenProgram),
+  );
 }
 
 function launchCurve(account: ReadAccount | null): BondingCurveState | null {
   if (account === null || !account.owner.equals(LAUNCH_PROGRAM_ID)) return null;
   try {
-    return decodeBondingCurve(account.data);
+    return decodedOnce(decodedCurves, account.data, () => decodeBondingCurve(account.data));
   } catch {
     throw badRequest(LAUNCH.curveInvalid);
   }

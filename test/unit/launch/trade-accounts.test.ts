@@ -173,6 +173,24 @@ describe("interpretTradeRead routing", () => {
     expect(r.userWsolExists).toBe(false);
   });
 
+  it("decodes an account object once: a repeat read of the same objects shares the frozen states", async () => {
+    const plan = tradeReadPlan({ mint, user });
+    const chain: Chain = new Map();
+    put(chain, mint, mintAccount(TOKEN_2022_PROGRAM_ID));
+    put(chain, bondingCurveAddress(mint), await curveAccount(false));
+    const first = read(plan, chain);
+    const again = read(plan, chain);
+    if (first.venue !== "bonding_curve" || again.venue !== "bonding_curve") throw new Error("not a curve");
+    expect(again.curve).toBe(first.curve);
+    expect(Object.isFrozen(first.curve)).toBe(true);
+    // New bytes (the account changed) are decoded again.
+    put(chain, bondingCurveAddress(mint), await curveAccount(false));
+    const changed = read(plan, chain);
+    if (changed.venue !== "bonding_curve") throw new Error("not a curve");
+    expect(changed.curve).not.toBe(first.curve);
+    expect(changed.curve).toEqual(first.curve);
+  });
+
   it("uses the SPL Token ATA for a legacy mint and reports a missing ATA as zero", async () => {
     const plan = tradeReadPlan({ mint, user });
     const chain: Chain = new Map();
