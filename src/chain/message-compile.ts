@@ -38,27 +38,35 @@ export class MessageCompileError extends Error {
 interface KeyMeta {
   key: PublicKey;
   bytes: Buffer;
+  id: string;
   signer: boolean;
   writable: boolean;
   invoked: boolean;
 }
 
-// Raw 32 bytes as a map key: one native copy, no base58.
-const idOf = (bytes: Buffer): string => bytes.toString("latin1");
+/** A key's raw bytes and the same bytes as a map key (latin1 text: one native copy, no base58). */
+interface KeyId {
+  bytes: Buffer;
+  id: string;
+}
 
 // web3.js converts a key's BN to bytes on every toBuffer(); most keys of a trade are the same instances from
-// one trade to the next (memoized PDAs, program ids, cached configs), so keep their bytes. Only read here.
-const keyBytes = new WeakMap<PublicKey, Buffer>();
-function bytesOf(key: PublicKey): Buffer {
-  let bytes = keyBytes.get(key);
-  if (bytes === undefined) {
+// one trade to the next (memoized PDAs and plans, program ids, cached configs), so keep their bytes and their
+// map key (a key is looked up three times per compile). Only read here.
+const keyIds = new WeakMap<PublicKey, KeyId>();
+function keyIdOf(key: PublicKey): KeyId {
+  let kid = keyIds.get(key);
+  if (kid === undefined) {
     // An own 32-byte allocation: a kept slice of Node's shared 8 KB pool would keep the whole slab alive.
-    bytes = Buffer.alloc(32);
+    const bytes = Buffer.alloc(32);
     key.toBuffer().copy(bytes);
-    keyBytes.set(key, bytes);
+    kid = { bytes, id: bytes.toString("latin1") };
+    keyIds.set(key, kid);
   }
-  return bytes;
+  return kid;
 }
+const bytesOf = (key: PublicKey): Buffer => keyIdOf(key).bytes;
+const idOf = (key: PublicKey): string => keyIdOf(key).id;
 
 // Table address → its entries' ids and first index, built once per table object (the chain caches keep the
 // decoded tables for as long as the account does not change).
@@ -68,7 +76,7 @@ function indexOfTable(table: AddressLookupTableAccount): Map<string, number> {
   if (map === undefined) {
     map = new Map();
     table.state.addresses.forEach((a, i) => {
-      const id = idOf(bytesOf(a));
+      const id = idOf(a);
       if (!map!.has(id)) map!.set(id, i);
     });
     tableIndexes.set(table, map);
@@ -107,11 +115,10 @@ export function compileMessage(input: CompileMessageInput): CompiledMessage {
   // Insertion-ordered: payer first, then each instruction's program and accounts, as web3.js orders them.
   const metas = new Map<string, KeyMeta>();
   const meta = (key: PublicKey): KeyMeta => {
-    const bytes = bytesOf(key);
-    const id = idOf(bytes);
+    const { bytes, id } = keyIdOf(key);
     let m = metas.get(id);
     if (m === undefined) {
-      m = { key, bytes, signer: false, writable: false, invoked: false };
+      m = { key, bytes, id, signer: false, writable: false, invoked: false };
       metas.set(id, m);
     }
     return m;
@@ -133,7 +140,7 @@ export function compileMessage(input: CompileMessageInput): CompiledMessage {
   const lookedUpWritable: string[] = [];
   const lookedUpReadonly: string[] = [];
   if (input.version === "v0" && input.lookupTables !== undefined && input.lookupTables.length > 0) {
-    const pinned = new Set((input.keepStatic ?? []).map((k) => idOf(bytesOf(k))));
+    const pinned = new Set((input.keepStatic ?? []).map(idOf));
     for (const table of input.lookupTables) {
       const index = indexOfTable(table);
       const drain = (writable: boolean, ids: string[]): number[] => {
@@ -164,7 +171,7 @@ export function compileMessage(input: CompileMessageInput): CompiledMessage {
   const statics = [...writableSigners, ...readonlySigners, ...writableOthers, ...readonlyOthers];
 
   const position = new Map<string, number>();
-  statics.forEach((m, i) => position.set(idOf(m.bytes), i));
+  statics.forEach((m, i) => position.set(m.id, i));
   let next = statics.length;
   for (const id of lookedUpWritable) position.set(id, next++);
   for (const id of lookedUpReadonly) position.set(id, next++);
@@ -178,7 +185,7 @@ export function compileMessage(input: CompileMessageInput): CompiledMessage {
   const tail: number[] = [];
   pushCompactU16(tail, input.instructions.length);
   const ixData: Buffer[] = [];
-  const indexOf = (key: PublicKey): number => position.get(idOf(bytesOf(key)))!;
+  const indexOf = (key: PublicKey): number => position.get(idOf(key))!;
   for (const ix of input.instructions) {
     tail.push(indexOf(ix.programId));
     pushCompactU16(tail, ix.keys.length);
