@@ -6,17 +6,28 @@ export type Address = string & { readonly __brand: "Address" };
 
 const BASE58 = /^[1-9A-HJ-NP-Za-km-z]+$/;
 
+// Texts already found valid: every trade names its mint again, and the check is a pure function of the text
+// (a base58 decode, a few microseconds). Bounded: emptied when full.
+const KNOWN_CAPACITY = 4_096;
+const known = new Set<string>();
+
 /** True when `value` is a base58 string decoding to exactly 32 bytes. */
 export function isAddress(value: unknown): value is Address {
   // 32 bytes encode to 32..44 base58 characters; the bound also keeps bs58 from decoding huge inputs.
-  if (typeof value !== "string" || value.length < 32 || value.length > 44 || !BASE58.test(value)) {
-    return false;
-  }
+  if (typeof value !== "string" || value.length < 32 || value.length > 44) return false;
+  if (known.has(value)) return true;
+  if (!BASE58.test(value)) return false;
+  let valid: boolean;
   try {
-    return bs58.decode(value).length === 32;
+    valid = bs58.decode(value).length === 32;
   } catch {
-    return false;
+    valid = false;
   }
+  if (valid) {
+    if (known.size >= KNOWN_CAPACITY) known.clear();
+    known.add(value);
+  }
+  return valid;
 }
 
 /** Returns `value` as an Address, or throws a 400 with `errorText` when it is not a base58 32-byte key. */

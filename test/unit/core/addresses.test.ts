@@ -34,4 +34,14 @@ describe("parseAddress", () => {
       expect(() => parseAddress(value, "invalid thing")).toThrow(new ApiError(400, "invalid thing"));
     }
   });
+
+  it("answers the same on a repeat (valid texts are remembered, invalid ones decoded again)", () => {
+    const valid = "6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P";
+    const short = "6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ1"; // decodes to fewer than 32 bytes
+    for (let i = 0; i < 3; i++) {
+      expect(isAddress(valid)).toBe(true);
+      expect(isAddress(short)).toBe(false);
+      expect(isAddress(`${valid}0`)).toBe(false);
+    }
+  });
 });
