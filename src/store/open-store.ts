@@ -5,9 +5,11 @@ import BetterSqlite3 from "better-sqlite3";
 import type { Redis } from "ioredis";
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
-import { pgExecutionWriter, sqliteExecutionWriter, type ExecutionWriter } from "./execution-statements.js";
+import { sqliteExecutionWriter, type ExecutionWriter } from "./execution-statements.js";
+import { pgExecutionWriter } from "./pg-execution-writer.js";
 import { kyselyStore, type StoreEventOptions } from "./kysely-store.js";
 import { startPgListener } from "./pg-listen.js";
+import { pgBatchedInserts } from "./pg-group-commit.js";
 import { relaxedPgPool } from "./pg-relaxed-writes.js";
 import { redisWake } from "./redis-wake.js";
 import { migrationProvider } from "./migrations.js";
@@ -28,6 +30,11 @@ export interface OpenStoreOptions {
    * the in-process bus is all there is). The caller closes it, after the store.
    */
   redis?: Redis;
+  /**
+   * PostgreSQL: concurrent request-path writes share one statement and commit (pg-group-commit.ts). Default
+   * true; false writes each alone (the bench's A/B, `bench/store-lanes.ts`).
+   */
+  pgGroupCommit?: boolean;
 }
 
 /**
@@ -102,7 +109,11 @@ export async function openStore(
       max: options.pgPoolSize ?? 10,
       ...(schema !== undefined ? { schema } : {}),
     });
-    writer = pgExecutionWriter(pool, relaxed);
+    // Group commit (issue 18): concurrent pending inserts of one key share one statement and commit.
+    const group = options.pgGroupCommit ?? true;
+    writer = pgExecutionWriter(pool, relaxed, group);
+    // The activity rows of concurrent requests (of every key) share one commit too.
+    if (group) syncedWrites = pgBatchedInserts(pool);
     // Kysely looks for its migration tables in every schema unless told which: a second deployment (or a
     // test) in another schema of the same database would make it skip creating its own and then fail.
     migrationTableSchema = await currentSchema(pool);
