@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/store-lanes.ts [--pg URL] [--lanes 64] [--duration-s 15] [--send-ms 20] [--no-group]`: the
+ * `npx tsx bench/store-lanes.ts [--pg URL] [--lanes 64] [--duration-s 15] [--send-ms 20] [--pool 10] [--no-group]`: the
  * store's share of the 64-lane trade scenario, without the service, the chain or HTTP (issue 18's PostgreSQL
  * throughput): each lane repeats a trade's store calls on one API key — key lookup, wallet lookup, pending
  * insert, a wait standing for the relay's acceptance, outcome update, activity row — and the run prints trades
@@ -31,7 +31,10 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "lt-store-lanes-"));
   const pgDb = pgAt >= 0 ? await freshPgDatabase(argv[pgAt + 1]!, "lanes") : undefined;
   const url = pgDb?.url ?? `sqlite:${join(dir, "db.sqlite")}`;
-  const store = await openStore(url, dir, { pgGroupCommit: !argv.includes("--no-group") });
+  const store = await openStore(url, dir, {
+    pgGroupCommit: !argv.includes("--no-group"),
+    pgPoolSize: num(argv, "pool", 10),
+  });
   try {
     const wallet = "Wa11et1111111111111111111111111111111111111";
     const keyHash = `bench-${randomUUID()}`;
@@ -112,7 +115,7 @@ async function main(): Promise<void> {
     const per = (ms: number) => (ms / Math.max(trades, 1)).toFixed(1);
     console.log(
       `${pgDb !== undefined ? "postgres" : "sqlite"}${argv.includes("--no-group") ? " (no group commit)" : ""}: ` +
-        `${trades} trades, ${((trades / wall) * 1000).toFixed(1)} trades/s, ${lanes} lanes, send ${sendMs} ms; ` +
+        `${trades} trades, ${((trades / wall) * 1000).toFixed(1)} trades/s, ${lanes} lanes, send ${sendMs} ms, pool ${num(argv, "pool", 10)}; ` +
         `bench process CPU ${((cpu.user + cpu.system) / 1000 / Math.max(trades, 1)).toFixed(3)} ms/trade`,
     );
     console.log(`mean ms per trade: ${STAGES.map((s) => `${s} ${per(spent[s])}`).join(", ")}`);
