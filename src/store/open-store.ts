@@ -5,9 +5,11 @@ import BetterSqlite3 from "better-sqlite3";
 import type { Redis } from "ioredis";
 import { Kysely, Migrator, SqliteDialect } from "kysely";
 import pg from "pg";
-import { pgExecutionWriter, sqliteExecutionWriter, type ExecutionWriter } from "./execution-statements.js";
+import { sqliteExecutionWriter, type ExecutionWriter } from "./execution-statements.js";
+import { pgExecutionWriter } from "./pg-execution-writer.js";
 import { kyselyStore, type StoreEventOptions } from "./kysely-store.js";
 import { startPgListener } from "./pg-listen.js";
+import { pgBatchedInserts } from "./pg-group-commit.js";
 import { relaxedPgPool } from "./pg-relaxed-writes.js";
 import { schemaScopedPostgresDialect } from "./pg-scoped-introspector.js";
 import { redisWake } from "./redis-wake.js";
@@ -29,6 +31,11 @@ export interface OpenStoreOptions {
    * the in-process bus is all there is). The caller closes it, after the store.
    */
   redis?: Redis;
+  /**
+   * PostgreSQL: concurrent request-path writes share one statement and commit (pg-group-commit.ts). Default
+   * true; false writes each alone (the bench's A/B, `bench/store-lanes.ts`).
+   */
+  pgGroupCommit?: boolean;
 }
 
 /**
@@ -109,7 +116,11 @@ export async function openStore(
       max: options.pgPoolSize ?? 10,
       ...(schema !== undefined ? { schema } : {}),
     });
-    writer = pgExecutionWriter(pool, relaxed);
+    // Group commit (issue 18): concurrent pending inserts and outcome updates of one key share one statement
+    // and commit (pg-group-commit.ts); so do the activity rows of concurrent requests (of every key).
+    const group = options.pgGroupCommit ?? true;
+    writer = pgExecutionWriter(pool, relaxed, group);
+    if (group) syncedWrites = pgBatchedInserts(pool);
     const listenSchema = migrationTableSchema;
     if (options.redis !== undefined) {
       // The namespace: this database and schema, as the NOTIFY payload's schema keeps deployments apart.
