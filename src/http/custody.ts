@@ -143,8 +143,9 @@ export function installCustody(
       (e: unknown) => done(e as Error),
     );
   });
-  app.addHook("onError", async (req, _reply, err) => {
+  app.addHook("onError", (req, _reply, err, done) => {
     if (err instanceof ApiError && typeof err.extra.rule === "string") req.custodyRule = err.extra.rule;
+    done();
   });
   // Written before the response leaves (onSend), so a caller never sees an answer whose row is missing.
   app.addHook("onSend", async (req, reply, payload) => {

@@ -49,23 +49,36 @@ export function installExecutionFields(app: FastifyInstance, settings: RequestFe
       response: { ...response, 200: { ...ok, properties: { ...ok.properties, warnings: warningsSchema } } },
     };
   });
-  app.addHook("preHandler", async (req) => {
-    if (!isExecutionRequest(req)) return;
-    const body: unknown = req.body ?? {};
-    // A body that is not an object gets the endpoint's own 400.
-    if (typeof body !== "object" || body === null || Array.isArray(body)) return;
-    const unknown = unknownFields(req.routeOptions.url ?? "", body);
-    if (unknown.length > 0 && settings.strictFields)
-      throw badRequest(REQUEST_FEES.unknownFieldRefused(unknown[0]!));
-    req.bodyWarnings = unknown.map((f) => REQUEST_FEES.unknownFieldIgnored(f));
-    const kind = EXECUTION_ROUTES[req.routeOptions.url as keyof typeof EXECUTION_ROUTES];
+  // A callback hook (nothing is awaited; an async hook costs a promise on every request); done is called
+  // outside the try, so an error of a later step is never taken for this hook's.
+  app.addHook("preHandler", (req, _reply, done) => {
+    let error: Error | undefined;
     try {
-      req.requestFees = parseRequestFees(body as RequestBody, settings, kind === "bundle");
+      readExecutionFields(req, settings);
     } catch (e) {
-      // The endpoint's own 400s (the spec's texts, in its order) answer first: a fee field is refused only
-      // on a body its endpoint accepts (docs/decisions.md, "fee fields after the body's own rules").
-      checkExecutionBody(kind, body as RequestBody, settings);
-      throw e;
+      error = e as Error;
     }
+    done(error);
   });
+}
+
+/** Sets the request's warnings and fees from an execution body; throws the 400 of a refused field. */
+function readExecutionFields(req: FastifyRequest, settings: RequestFeeSettings): void {
+  if (!isExecutionRequest(req)) return;
+  const body: unknown = req.body ?? {};
+  // A body that is not an object gets the endpoint's own 400.
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return;
+  const unknown = unknownFields(req.routeOptions.url ?? "", body);
+  if (unknown.length > 0 && settings.strictFields)
+    throw badRequest(REQUEST_FEES.unknownFieldRefused(unknown[0]!));
+  req.bodyWarnings = unknown.map((f) => REQUEST_FEES.unknownFieldIgnored(f));
+  const kind = EXECUTION_ROUTES[req.routeOptions.url as keyof typeof EXECUTION_ROUTES];
+  try {
+    req.requestFees = parseRequestFees(body as RequestBody, settings, kind === "bundle");
+  } catch (e) {
+    // The endpoint's own 400s (the spec's texts, in its order) answer first: a fee field is refused only
+    // on a body its endpoint accepts (docs/decisions.md, "fee fields after the body's own rules").
+    checkExecutionBody(kind, body as RequestBody, settings);
+    throw e;
+  }
 }

@@ -130,7 +130,8 @@ export function installIdempotency(
   });
 
   // A request that never reached onSend (socket gone mid-way) must not keep extending its claim.
-  app.addHook("onResponse", async (req) => {
+  app.addHook("onResponse", (req, _reply, done) => {
     if (req.idempotency !== null) clearInterval(req.idempotency.heartbeat);
+    done();
   });
 }
