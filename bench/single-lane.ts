@@ -44,6 +44,27 @@ function modes(): Mode[] {
 }
 
 const load = () => loadavg()[0]!.toFixed(1);
+
+/**
+ * Of the wallet's `n` newest landed transactions, how many failed on chain: the trades are sent with confirm
+ * off, so the service's answers cannot show a trade that landed with an error (a quote on state one trade
+ * old, for instance). Waits a slot first, for the last trades to land.
+ */
+async function failedOnChain(rpcUrl: string, wallet: string, n: number): Promise<number> {
+  await new Promise((r) => setTimeout(r, 1_000));
+  const res = await fetch(rpcUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "getSignaturesForAddress",
+      params: [wallet, { limit: n, commitment: "confirmed" }],
+    }),
+  });
+  const body = (await res.json()) as { result?: { err: unknown }[] };
+  return (body.result ?? []).filter((r) => r.err !== null).length;
+}
 const f1 = (n: number) => n.toFixed(1);
 
 async function main(): Promise<void> {
@@ -100,8 +121,9 @@ async function main(): Promise<void> {
           const stages = names.map((k) => f1(s.stages[k] ?? 0)).join(" / ");
           // What the timed stages leave out: HTTP, fastify's hooks (the activity row), the client.
           const outside = s.p50 - names.reduce((sum, k) => sum + (s.stages[k] ?? 0), 0);
+          const failed = await failedOnChain(info.rpcUrl, wallet, trades);
           rows.push(
-            `| ${round} | ${mode} | service ${name} | ${s.trades} | ${f1(s.p50)} | ${f1(s.p95)} | ${f1(s.p99)} | ${stages} | ${f1(outside)} | ${(s.cacheShare * 100).toFixed(0)} % | ${s.serviceCpuMsPerTrade.toFixed(2)} | ${s.errors} | ${before} → ${load()} |`,
+            `| ${round} | ${mode} | service ${name} | ${s.trades} | ${f1(s.p50)} | ${f1(s.p95)} | ${f1(s.p99)} | ${stages} | ${f1(outside)} | ${(s.cacheShare * 100).toFixed(0)} % | ${s.serviceCpuMsPerTrade.toFixed(2)} | ${s.errors} / ${failed} | ${before} → ${load()} |`,
           );
           process.stderr.write(`${rows.at(-1)}\n`);
         }
@@ -122,7 +144,7 @@ async function main(): Promise<void> {
         const sorted = [...b.latenciesMs].sort((x, y) => x - y);
         const p = (q: number) => f1(percentile(sorted, q));
         rows.push(
-          `| ${round} | ${mode} | baseline, parallel reads | ${sorted.length} | ${p(50)} | ${p(95)} | ${p(99)} | | | | | 0 | ${before} → ${load()} |`,
+          `| ${round} | ${mode} | baseline, parallel reads | ${sorted.length} | ${p(50)} | ${p(95)} | ${p(99)} | | | | | 0 / - | ${before} → ${load()} |`,
         );
         process.stderr.write(`${rows.at(-1)}\n`);
       }
@@ -135,7 +157,7 @@ async function main(): Promise<void> {
   const header = [
     `Injected latency ${latencyMs} ms per RPC and relay call; service compiled, SQLite file, warm state on, reconciliation off.`,
     "",
-    "| round | relay answers on | client | trades | p50 ms | p95 ms | p99 ms | mean timing_ms wallet/amount/build/sender/database | p50 − Σ stages | warm | service CPU ms/trade | errors | load average (1 min) before → after |",
+    "| round | relay answers on | client | trades | p50 ms | p95 ms | p99 ms | mean timing_ms wallet/amount/build/sender/database | p50 − Σ stages | warm | service CPU ms/trade | errors / landed with an error | load average (1 min) before → after |",
     "|---:|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---|",
   ];
   process.stdout.write(`${[...header, ...rows].join("\n")}\n`);
