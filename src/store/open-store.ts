@@ -11,7 +11,7 @@ import { startPgListener } from "./pg-listen.js";
 import { relaxedPgPool } from "./pg-relaxed-writes.js";
 import { redisWake } from "./redis-wake.js";
 import { migrationProvider } from "./migrations.js";
-import { isExecutionOutcomeWrite, isRelaxedGroupWrite, withCachedStatements } from "./sqlite-statements.js";
+import { isRelaxedGroupWrite, withCachedStatements } from "./sqlite-statements.js";
 import { sqliteGroupCommit, type QueryRunner } from "./sqlite-group-commit.js";
 import type { Database } from "./schema.js";
 import type { Store } from "./types.js";
