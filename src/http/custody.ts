@@ -55,7 +55,13 @@ async function prepare(
       ? EXECUTION_ROUTES[req.routeOptions.url as keyof typeof EXECUTION_ROUTES]
       : undefined;
   if (kind === undefined) return ctx;
-  const plan = planSpend(kind, req.body, relayTip(deps.config), req.requestFees ?? {});
+  const plan = planSpend(
+    kind,
+    req.body,
+    relayTip(deps.config),
+    deps.config.requestFees,
+    req.requestFees ?? {},
+  );
   if (plan === undefined) return ctx;
   ctx.plan = plan;
   ctx.dryRun = isDryRun(req.body);

@@ -3,12 +3,15 @@ import { ensurePrivateDir, ensurePrivateFile } from "../core/private-files.js";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import type { Redis } from "ioredis";
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from "kysely";
+import { Kysely, Migrator, SqliteDialect } from "kysely";
 import pg from "pg";
-import { pgExecutionWriter, sqliteExecutionWriter, type ExecutionWriter } from "./execution-statements.js";
+import { sqliteExecutionWriter, type ExecutionWriter } from "./execution-statements.js";
+import { pgExecutionWriter } from "./pg-execution-writer.js";
 import { kyselyStore, type StoreEventOptions } from "./kysely-store.js";
 import { startPgListener } from "./pg-listen.js";
+import { pgBatchedInserts } from "./pg-group-commit.js";
 import { relaxedPgPool } from "./pg-relaxed-writes.js";
+import { schemaScopedPostgresDialect } from "./pg-scoped-introspector.js";
 import { redisWake } from "./redis-wake.js";
 import { migrationProvider } from "./migrations.js";
 import { isRelaxedGroupWrite, withCachedStatements } from "./sqlite-statements.js";
@@ -28,6 +31,11 @@ export interface OpenStoreOptions {
    * the in-process bus is all there is). The caller closes it, after the store.
    */
   redis?: Redis;
+  /**
+   * PostgreSQL: concurrent request-path writes share one statement and commit (pg-group-commit.ts). Default
+   * true; false writes each alone (the bench's A/B, `bench/store-lanes.ts`).
+   */
+  pgGroupCommit?: boolean;
 }
 
 /**
@@ -96,16 +104,23 @@ export async function openStore(
     // An idle client that loses its connection (database restart) emits 'error'; without a listener that
     // would crash the process. The pool drops the client and the next query reconnects or fails visibly.
     pool.on("error", () => {});
-    db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    // Kysely looks for its migration tables in every schema unless told which: a second deployment (or a
+    // test) in another schema of the same database would make it skip creating its own and then fail.
+    migrationTableSchema = await currentSchema(pool).catch(async (err: unknown) => {
+      await pool.end();
+      throw err;
+    });
+    db = new Kysely<Database>({ dialect: schemaScopedPostgresDialect({ pool }, migrationTableSchema) });
     relaxed = relaxedPgPool({
       connectionString: databaseUrl,
       max: options.pgPoolSize ?? 10,
       ...(schema !== undefined ? { schema } : {}),
     });
-    writer = pgExecutionWriter(pool, relaxed);
-    // Kysely looks for its migration tables in every schema unless told which: a second deployment (or a
-    // test) in another schema of the same database would make it skip creating its own and then fail.
-    migrationTableSchema = await currentSchema(pool);
+    // Group commit (issue 18): concurrent pending inserts and outcome updates of one key share one statement
+    // and commit (pg-group-commit.ts); so do the activity rows of concurrent requests (of every key).
+    const group = options.pgGroupCommit ?? true;
+    writer = pgExecutionWriter(pool, relaxed, group);
+    if (group) syncedWrites = pgBatchedInserts(pool);
     const listenSchema = migrationTableSchema;
     if (options.redis !== undefined) {
       // The namespace: this database and schema, as the NOTIFY payload's schema keeps deployments apart.
@@ -161,12 +176,15 @@ export async function openStore(
   const store = kyselyStore(db, dialect, options.clock, eventOptions, writer, syncedWrites);
   if (relaxed === undefined) return store;
   const outcomes = relaxed;
+  // Once: a second close (a shutdown signal during shutdown, a test's cleanup) must not throw from pg-pool.
+  let closed: Promise<void> | undefined;
   return {
     ...store,
-    close: async () => {
-      await store.close();
-      await outcomes.end();
-    },
+    close: () =>
+      (closed ??= (async () => {
+        await store.close();
+        await outcomes.end();
+      })()),
   };
 }
 
