@@ -7,7 +7,8 @@
  * Options: --latency-ms 20 --trades 300 --warmup 30 --baseline-trades 100 --rounds 2
  * --modes acceptance,execution (the order within a round: "acceptance" = the relay answers on acceptance
  * and executes right after, `answerOnAcceptance`; "execution" = it executes before answering, the
- * localnet's default) --sell (also the curve sell) --swap (also the swap buy).
+ * localnet's default; "never" = it accepts and never executes, `neverLand`: no client's call waits behind an
+ * execution, and no trade changes state) --sell (also the curve sell) --swap (also the swap buy).
  * Prints one markdown table; the load average is read before and after each row.
  */
 import { loadavg } from "node:os";
@@ -25,7 +26,7 @@ import type { BaselineJob } from "./baseline-client.js";
 import { runBaseline } from "./child-benches.js";
 import { measureBackground, runScenario, type Target } from "./load.js";
 
-type Mode = "acceptance" | "execution";
+type Mode = "acceptance" | "execution" | "never";
 
 function arg(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -38,8 +39,8 @@ function arg(name: string, fallback: number): number {
 function modes(): Mode[] {
   const i = process.argv.indexOf("--modes");
   const list = (i >= 0 ? (process.argv[i + 1] ?? "") : "acceptance,execution").split(",");
-  if (!list.every((m) => m === "acceptance" || m === "execution"))
-    throw new Error("--modes takes acceptance and/or execution, comma-separated");
+  if (!list.every((m) => m === "acceptance" || m === "execution" || m === "never"))
+    throw new Error("--modes takes acceptance, execution and/or never, comma-separated");
   return list as Mode[];
 }
 
@@ -113,6 +114,7 @@ async function main(): Promise<void> {
           latencyMs,
           endpoints: ["rpc", "relay"],
           ...(mode === "acceptance" ? { answerOnAcceptance: true } : {}),
+          ...(mode === "never" ? { neverLand: true } : {}),
         });
         for (const [name, body] of scenarios) {
           const before = load();
@@ -121,7 +123,7 @@ async function main(): Promise<void> {
           const stages = names.map((k) => f1(s.stages[k] ?? 0)).join(" / ");
           // What the timed stages leave out: HTTP, fastify's hooks (the activity row), the client.
           const outside = s.p50 - names.reduce((sum, k) => sum + (s.stages[k] ?? 0), 0);
-          const failed = await failedOnChain(info.rpcUrl, wallet, trades);
+          const failed = mode === "never" ? "-" : await failedOnChain(info.rpcUrl, wallet, trades);
           rows.push(
             `| ${round} | ${mode} | service ${name} | ${s.trades} | ${f1(s.p50)} | ${f1(s.p95)} | ${f1(s.p99)} | ${stages} | ${f1(outside)} | ${(s.cacheShare * 100).toFixed(0)} % | ${s.serviceCpuMsPerTrade.toFixed(2)} | ${s.errors} / ${failed} | ${before} → ${load()} |`,
           );
