@@ -1,8 +1,9 @@
 /**
  * Sends answered on acceptance (the `answerOnAcceptance` switch): a real relay, and an RPC node's
  * sendTransaction, answer once the transaction is checked (with preflight: simulated) and forwarded, and the
- * leader executes it afterwards. Here the accepted transactions wait in arrival order and execute on the next turn
- * of the localnet's event loop, after their answers have been written.
+ * leader executes it afterwards. Here the accepted transactions wait in arrival order and execute on the next
+ * turn of the localnet's event loop, after their answers have been written. The localnet being one event loop,
+ * calls that arrive during that execution wait for it (a real RPC node serves them while the leader executes).
  */
 import type { Ledger } from "../ledger/index.js";
 import { TransactionRejected } from "../ledger/index.js";

@@ -70,7 +70,7 @@ export class Faults {
     return this.settings.neverLand === true;
   }
 
-  /** Whether a send without preflight is answered on acceptance and executed right after (arrival order). */
+  /** Whether a send is answered on acceptance and executed right after (arrival order). */
   answerOnAcceptance(): boolean {
     return this.settings.answerOnAcceptance === true;
   }
