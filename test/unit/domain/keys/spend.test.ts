@@ -12,7 +12,11 @@ import {
   sol2,
   venueVerdict,
 } from "../../../../src/domain/keys/spend.js";
-import { checkRoutedVenue, type CustodyContext } from "../../../../src/domain/keys/custody-store.js";
+import {
+  checkRoutedVenue,
+  contextPolicy,
+  type CustodyContext,
+} from "../../../../src/domain/keys/custody-store.js";
 import type { KeyRecord } from "../../../../src/store/index.js";
 
 const SOL = 1_000_000_000n;
@@ -118,6 +122,24 @@ describe("custody rules", () => {
       rule: "venues",
       detail: "policy venues: the launchswap venue is not allowed for this key",
     });
+  });
+
+  it("the venue check reads the policy the request already parsed, and parses it once when none was", () => {
+    const key = { id: 2, accountId: 1, policy: null } as unknown as KeyRecord;
+    const parsed: CustodyContext = {
+      key,
+      policy: { venues: ["bonding_curve"] },
+      wallets: new Set(),
+      executionIds: [],
+    };
+    expect(() => checkRoutedVenue(parsed, "launchswap")).toThrow(expect.objectContaining({ status: 403 }));
+    const fresh: CustodyContext = {
+      key: { ...key, policy: { venues: ["launchswap"] } },
+      wallets: new Set(),
+      executionIds: [],
+    };
+    expect(contextPolicy(fresh)).toBe(contextPolicy(fresh));
+    expect(fresh.policy).toEqual({ venues: ["launchswap"] });
   });
 
   it("authorizes: revoked/expired 401 before frozen 403 before scope 403", () => {
