@@ -44,10 +44,16 @@ function parseTipAmount(value: unknown): bigint {
   return parseSolAmount(value, { type: t, invalid: t, decimals: t, positive: t, tooLarge: t });
 }
 
+/** Refuses a tip above the configured maximum (TIP_MAX_SOL), naming both. */
+export function checkTipMax(lamports: bigint, tipMaxLamports: bigint): void {
+  if (lamports > tipMaxLamports)
+    throw badRequest(REQUEST_FEES.tipTooHigh(solText(lamports), solText(tipMaxLamports)));
+}
+
 /**
  * The fee fields of an execution body; 400 for garbage, a negative amount or one above its maximum. A
- * bundle takes its tip from its own field (`bundleTip`, parsed by the bundle endpoint with the spec's texts):
- * here only its maximum is checked, and only once it parses.
+ * bundle's tip is a field of the bundle (`bundleTip`, alias `tip`): the bundle's parser reads and bounds it
+ * once, in the spec's order after the legs, so here a bundle has only its priority fee read.
  */
 export function parseRequestFees(body: RequestBody, bounds: FeeBounds, bundle = false): RequestFees {
   const out: RequestFees = {};
@@ -60,23 +66,11 @@ export function parseRequestFees(body: RequestBody, bounds: FeeBounds, bundle = 
       );
     out.priorityFeeLamports = lamports;
   }
-  if (bundle) {
-    let tip: bigint | undefined;
-    try {
-      const value = fieldOf(body, BUNDLE_TIP_FIELDS);
-      tip = value === undefined ? undefined : parseTipAmount(value);
-    } catch {
-      tip = undefined; // the bundle endpoint answers its own 400
-    }
-    if (tip !== undefined && tip > bounds.tipMaxLamports)
-      throw badRequest(REQUEST_FEES.tipTooHigh(solText(tip), solText(bounds.tipMaxLamports)));
-    return out;
-  }
+  if (bundle) return out;
   const tip = fieldOf(body, TIP_FIELDS);
   if (tip !== undefined) {
     const lamports = parseTipAmount(tip);
-    if (lamports > bounds.tipMaxLamports)
-      throw badRequest(REQUEST_FEES.tipTooHigh(solText(lamports), solText(bounds.tipMaxLamports)));
+    checkTipMax(lamports, bounds.tipMaxLamports);
     out.tipLamports = lamports;
   }
   return out;

@@ -253,7 +253,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   cashbackRoutes(app, deps);
   solRoutes(app, deps);
   tokenRoutes(app, deps);
-  bundleRoutes(app, deps);
+  bundleRoutes(app, { ...deps, tipMaxLamports: deps.config.requestFees.tipMaxLamports });
   // Issue 20: execution events.
   eventRoutes(app, deps);
   // Issue 22: wallet balances.

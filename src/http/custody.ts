@@ -7,8 +7,8 @@ import type { AsyncLocalStorage } from "node:async_hooks";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Config } from "../config/config.js";
 import { ApiError } from "../core/errors.js";
-import type { CustodyContext } from "../domain/keys/custody-store.js";
-import { storedPolicy, type PolicyRule } from "../domain/keys/policy.js";
+import { contextPolicy, type CustodyContext } from "../domain/keys/custody-store.js";
+import type { PolicyRule } from "../domain/keys/policy.js";
 import { isDryRun } from "../core/request-fields.js";
 import { mayUseWallet, refusal, walletRefusal } from "../domain/keys/scopes.js";
 import {
@@ -55,7 +55,13 @@ async function prepare(
       ? EXECUTION_ROUTES[req.routeOptions.url as keyof typeof EXECUTION_ROUTES]
       : undefined;
   if (kind === undefined) return ctx;
-  const plan = planSpend(kind, req.body, relayTip(deps.config), req.requestFees ?? {});
+  const plan = planSpend(
+    kind,
+    req.body,
+    relayTip(deps.config),
+    deps.config.requestFees,
+    req.requestFees ?? {},
+  );
   if (plan === undefined) return ctx;
   ctx.plan = plan;
   ctx.dryRun = isDryRun(req.body);
@@ -74,7 +80,7 @@ async function prepare(
     }
     for (const w of signers) if (!mayUseWallet(key, w)) throw walletRefusal(w);
   }
-  const policy = storedPolicy(key.policy);
+  const policy = contextPolicy(ctx);
   const own =
     policy.destinationsAllow !== undefined
       ? new Set((await deps.store.listWallets(key.accountId)).map((w) => w.publicKey))

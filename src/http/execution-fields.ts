@@ -1,14 +1,14 @@
 /**
  * Issue 22 item 5 on every execution route: the per-request `priority_fee` / `tip` (parsed and bounded
- * before anything else reads the body, so the custody policy sees them) and the unknown-field warnings
- * (`warnings` in the 200 answer) or, with STRICT_FIELDS=true, the 400.
+ * before custody, so its policy sees them; refused only on a body the endpoint's own rules accept) and the
+ * unknown-field warnings (`warnings` in the 200 answer) or, with STRICT_FIELDS=true, the 400.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { RequestFeeSettings } from "../config/request-fees.js";
 import { badRequest, REQUEST_FEES } from "../core/errors.js";
 import { parseRequestFees, type RequestFees } from "../core/fee-fields.js";
 import type { RequestBody } from "../core/request-fields.js";
-import { EXECUTION_ROUTES } from "../domain/keys/spend.js";
+import { checkExecutionBody, EXECUTION_ROUTES } from "../domain/keys/spend.js";
 import { unknownFields } from "./known-fields.js";
 
 declare module "fastify" {
@@ -58,10 +58,14 @@ export function installExecutionFields(app: FastifyInstance, settings: RequestFe
     if (unknown.length > 0 && settings.strictFields)
       throw badRequest(REQUEST_FEES.unknownFieldRefused(unknown[0]!));
     req.bodyWarnings = unknown.map((f) => REQUEST_FEES.unknownFieldIgnored(f));
-    req.requestFees = parseRequestFees(
-      body as RequestBody,
-      settings,
-      req.routeOptions.url === "/v1/laser/bundle",
-    );
+    const kind = EXECUTION_ROUTES[req.routeOptions.url as keyof typeof EXECUTION_ROUTES];
+    try {
+      req.requestFees = parseRequestFees(body as RequestBody, settings, kind === "bundle");
+    } catch (e) {
+      // The endpoint's own 400s (the spec's texts, in its order) answer first: a fee field is refused only
+      // on a body its endpoint accepts (docs/decisions.md, "fee fields after the body's own rules").
+      checkExecutionBody(kind, body as RequestBody, settings);
+      throw e;
+    }
   });
 }

@@ -5,23 +5,23 @@ import type { RequestBody } from "../core/request-fields.js";
 import { requireChain } from "../domain/execution/gate.js";
 import { quote, type QuoteDeps } from "../domain/trade/quote-service.js";
 import { apiKeySecurity, authErrors, errorSchema, closedObject } from "./schemas.js";
+import { TRADE_PRICING_FIELDS, TRADE_TARGET_FIELDS } from "./trade-fields.js";
 
 const text = (description: string) => ({ type: "string", description }) as const;
 
-// Fields are documented but not typed: the trade's own parser applies its rules and exact texts.
+// Fields are documented but not typed: the trade's own parser applies its rules and exact texts; the ones a
+// trade takes too are described as the trade route describes them.
 const quoteQuery = {
   type: "object",
   properties: {
-    mint: { description: "token mint address (alias token_mint)" },
+    mint: TRADE_TARGET_FIELDS.mint,
     side: { description: "buy or sell (alias action)" },
     amount: {
       description:
         "as in a trade: SOL for a buy (token atomic units with denominated_in_sol=false), token atomic units for a sell; no percentages",
     },
-    denominated_in_sol: { description: "default true for buy, false for sell (alias denominatedInSol)" },
-    slippage: { description: "percent, default 2, at most 50, up to 2 decimals" },
-    slippage_bps: { description: "basis points 0..5000; not together with slippage" },
-    pool: { description: "explicit launchswap pool (SOL-quoted; forces the launchswap venue)" },
+    ...TRADE_PRICING_FIELDS,
+    pool: TRADE_TARGET_FIELDS.pool,
   },
 } as const;
 

@@ -5,19 +5,17 @@ import { executeTrade, type TradeDeps } from "../domain/trade/service.js";
 import { executeRoute, type RouteDeps } from "./execute-route.js";
 import { executePost } from "./execute-post.js";
 import { confirmationProperties, fillSchema, closedObject, documentedFields } from "./schemas.js";
+import { TRADE_PRICING_FIELDS, TRADE_TARGET_FIELDS } from "./trade-fields.js";
 
 // Fields are documented but not typed: the spec's own rules (aliases, number-or-string amounts, boolean
 // strings) and their exact error texts are applied by the domain parser, not by schema validation.
 const tradeBody = documentedFields({
   action: { description: "buy or sell (alias side)" },
-  mint: { description: "token mint address (alias token_mint)" },
-  pool: { description: "explicit launchswap pool (SOL-quoted; forces the launchswap venue)" },
+  ...TRADE_TARGET_FIELDS,
   amount: {
     description: "SOL (buy, denominated_in_sol), token atomic units, or a percentage string for sells",
   },
-  denominated_in_sol: { description: "default true for buy, false for sell (alias denominatedInSol)" },
-  slippage: { description: "percent, default 2, at most 50, up to 2 decimals" },
-  slippage_bps: { description: "basis points 0..5000; not together with slippage" },
+  ...TRADE_PRICING_FIELDS,
   simulate: { description: "default true" },
   confirm: { description: "default true" },
   measure_timing: { description: "default false" },

@@ -1,6 +1,7 @@
 /** Prometheus metrics of the chain subscriptions and the warm venue state (issue 18), read at scrape time. */
-import { Gauge, type Registry } from "prom-client";
+import type { Registry } from "prom-client";
 import type { ChainSubscriptions } from "../chain/subscriptions/index.js";
+import { metricsOn } from "./registered.js";
 
 /** The warm venue state's figures, read at scrape time. */
 export interface WarmStateFigures {
@@ -17,15 +18,7 @@ export function registerWarmStateMetrics(
   subscriptions: Pick<ChainSubscriptions, "stats">,
   warm: WarmStateFigures,
 ): void {
-  const gauge = (name: string, help: string, read: () => number) =>
-    new Gauge({
-      name,
-      help,
-      registers: [registry],
-      collect() {
-        this.set(read());
-      },
-    });
+  const { gauge } = metricsOn(registry);
   gauge("lasertrade_chain_subscriptions_connected", "1 while the PubSub WebSocket is open.", () =>
     subscriptions.stats().connected ? 1 : 0,
   );

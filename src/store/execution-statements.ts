@@ -1,14 +1,13 @@
 /**
  * The two writes every execution makes on the request path (its pending insert, its outcome update) as
  * prepared statements of the drivers themselves: better-sqlite3's `prepare` (cached, see sqlite-statements.ts)
- * and pg's named statements. Building and compiling the same two queries through Kysely for every trade
+ * and pg's named statements (pg-execution-writer.ts). Building and compiling the same two queries through Kysely for every trade
  * cost more CPU than running them (issue 18's profile); the rest of the store keeps Kysely.
  *
  * The update sets only the columns a patch names: each patchable column is `case when <flag> then <value>
  * else <column> end`, so one statement serves every patch.
  */
 import { CompiledQuery, type Kysely } from "kysely";
-import type pg from "pg";
 import type { Database, ExecutionsTable } from "./schema.js";
 import type { QueryRunner } from "./sqlite-group-commit.js";
 import type { ExecutionPatch, NewExecution } from "./types.js";
@@ -22,7 +21,7 @@ export interface ExecutionWriter {
   update(id: string, patch: ExecutionPatch, now: string): Promise<ExecutionRow | undefined>;
 }
 
-const INSERT_COLUMNS = [
+export const INSERT_COLUMNS = [
   "id",
   "api_key_id",
   "kind",
@@ -43,7 +42,7 @@ const INSERT_COLUMNS = [
   "updated_at",
 ] as const;
 
-const PATCH_COLUMNS = [
+export const PATCH_COLUMNS = [
   ["signatures", (p: ExecutionPatch) => (p.signatures === undefined ? undefined : toJson(p.signatures))],
   ["wallets", (p: ExecutionPatch) => (p.wallets === undefined ? undefined : toJson(p.wallets))],
   ["bundle_id", (p: ExecutionPatch) => p.bundleId],
@@ -104,9 +103,11 @@ export function updateParams(
   return params;
 }
 
-const quoted = (c: string) => `"${c}"`;
+/** A quoted SQL identifier (the column names are fixed, none needs escaping). */
+export const quoted = (c: string): string => `"${c}"`;
 
-function insertSql(param: (i: number) => string): string {
+/** The single-row insert, `param(i)` naming the i-th parameter (1-based). */
+export function insertSql(param: (i: number) => string): string {
   return (
     `insert into "executions" (${INSERT_COLUMNS.map(quoted).join(", ")}) ` +
     `values (${INSERT_COLUMNS.map((_, i) => param(i + 1)).join(", ")}) returning *`
@@ -114,7 +115,8 @@ function insertSql(param: (i: number) => string): string {
 }
 
 // Starts with `update "executions" set` on purpose: SQLite's relaxed-sync rule matches outcome writes by it.
-function updateSql(param: (i: number) => string, asFlag: (p: string) => string): string {
+/** The one-row update of any patch (see the file comment). */
+export function updateSql(param: (i: number) => string, asFlag: (p: string) => string): string {
   const sets = PATCH_COLUMNS.map(
     ([c], i) =>
       `${quoted(c)} = case when ${asFlag(param(2 + 2 * i))} then ${param(3 + 2 * i)} else ${quoted(c)} end`,
@@ -146,39 +148,6 @@ export function sqliteExecutionWriter(
     async update(id, patch, now) {
       const params = updateParams(id, patch, now, (set) => (set ? 1 : 0));
       return (await run<ExecutionRow>(CompiledQuery.raw(update, params))).rows[0];
-    },
-  };
-}
-
-/**
- * The writer over a pg pool: named statements, prepared once per connection by the driver. `outcomes`: the
- * pool the updates go to (pg-relaxed-writes.ts: commits without waiting for the flush); default `pool`.
- */
-export function pgExecutionWriter(
-  pool: Pick<pg.Pool, "query">,
-  outcomes: Pick<pg.Pool, "query"> = pool,
-): ExecutionWriter {
-  const insert = insertSql((i) => `$${i}`);
-  const update = updateSql(
-    (i) => `$${i}`,
-    (p) => `${p}::boolean`,
-  );
-  return {
-    async insert(e, now) {
-      const r = await pool.query<ExecutionRow>({
-        name: "lasertrade_execution_insert",
-        text: insert,
-        values: insertParams(e, now),
-      });
-      return r.rows[0]!;
-    },
-    async update(id, patch, now) {
-      const r = await outcomes.query<ExecutionRow>({
-        name: "lasertrade_execution_update",
-        text: update,
-        values: updateParams(id, patch, now, (s) => s),
-      });
-      return r.rows[0];
     },
   };
 }

@@ -105,24 +105,14 @@ export function kyselyStore(
       .execute();
   }
 
-  // Every trade naming its wallet looks it up: compiled once (findKeyWallet's query, outside a transaction).
+  // One key's wallet by public key. Every trade naming its wallet looks it up: compiled once. Inside a
+  // transaction pass `trx` so the read sees the key's lock.
   const walletOfKey = compiledOnce(
     db,
     ["apiKeyId", "publicKey"],
     (a: { apiKeyId: number; publicKey: string }) =>
       ofKey(db.selectFrom("wallets").selectAll(), a.apiKeyId).where("public_key", "=", a.publicKey),
   );
-
-  // One key's wallet by public key; inside a transaction pass `trx` so the read sees the key's lock.
-  function findKeyWallet(
-    conn: Kysely<Database>,
-    apiKeyId: number,
-    publicKey: string,
-  ): Promise<Selectable<WalletsTable> | undefined> {
-    return ofKey(conn.selectFrom("wallets").selectAll(), apiKeyId)
-      .where("public_key", "=", publicKey)
-      .executeTakeFirst();
-  }
 
   async function insertWallet(
     trx: Transaction<Database>,
@@ -223,7 +213,7 @@ export function kyselyStore(
     async setDefaultWallet(apiKeyId, publicKey) {
       return db.transaction().execute(async (trx) => {
         if (!(await lockKey(trx, apiKeyId))) return undefined;
-        const target = await findKeyWallet(trx, apiKeyId, publicKey);
+        const target = (await walletOfKey({ apiKeyId, publicKey }, trx))[0];
         if (target === undefined) return undefined;
         if (Number(target.is_default) === 1) return toWallet(target);
         await clearDefault(trx, apiKeyId);
@@ -240,7 +230,7 @@ export function kyselyStore(
     async deleteWallet(apiKeyId, publicKey) {
       return db.transaction().execute(async (trx) => {
         if (!(await lockKey(trx, apiKeyId))) return false;
-        const target = await findKeyWallet(trx, apiKeyId, publicKey);
+        const target = (await walletOfKey({ apiKeyId, publicKey }, trx))[0];
         if (target === undefined) return false;
         // Soft delete: the history leaves the API but stays in the database, so a stolen key cannot erase its trail.
         await trx

@@ -1,17 +1,22 @@
 /**
  * Opens a PostgreSQL store's connections: the Kysely pool, the outcome updates' relaxed pool, the execution writer
- * and the event wake-ups (LISTEN/NOTIFY, or Redis pub/sub when a client is given). `open-store.ts` imports this
- * file only when DATABASE_URL names PostgreSQL, so a SQLite service never loads `pg` (issue 18, peak RSS).
+ * with its group commit, and the event wake-ups (LISTEN/NOTIFY, or Redis pub/sub when a client is given).
+ * `open-store.ts` imports this file only when DATABASE_URL names PostgreSQL, so a SQLite service never loads
+ * `pg` (issue 18, peak RSS).
  */
 import type { Redis } from "ioredis";
-import { Kysely, PostgresDialect } from "kysely";
+import { Kysely } from "kysely";
 import pg from "pg";
-import { pgExecutionWriter, type ExecutionWriter } from "./execution-statements.js";
+import type { ExecutionWriter } from "./execution-statements.js";
 import type { StoreEventOptions } from "./kysely-store.js";
+import { pgExecutionWriter } from "./pg-execution-writer.js";
+import { pgBatchedInserts } from "./pg-group-commit.js";
 import { startPgListener } from "./pg-listen.js";
 import { relaxedPgPool } from "./pg-relaxed-writes.js";
+import { schemaScopedPostgresDialect } from "./pg-scoped-introspector.js";
 import { redisWake } from "./redis-wake.js";
 import type { Database } from "./schema.js";
+import type { QueryRunner } from "./sqlite-group-commit.js";
 
 /** What `openStore` needs of an opened PostgreSQL database before migrating it. */
 export interface OpenedPg {
@@ -19,15 +24,17 @@ export interface OpenedPg {
   /** The schema unqualified tables land in: Kysely's migration tables are looked for there only. */
   migrationTableSchema: string;
   writer: ExecutionWriter;
+  /** The activity rows' group commit (unset when group commit is off). */
+  syncedWrites: QueryRunner | undefined;
   eventOptions: StoreEventOptions;
   /** The outcome updates' pool (pg-relaxed-writes.ts), closed with the store. */
   relaxed: pg.Pool;
 }
 
-/** Connects to PostgreSQL (creating `schema` first when given) and builds the store's parts on it. */
+/** Connects to PostgreSQL (creating `pgSchema` first when given) and builds the store's parts on it. */
 export async function openPg(
   databaseUrl: string,
-  options: { pgSchema?: string; pgPoolSize?: number; redis?: Redis },
+  options: { pgSchema?: string; pgPoolSize?: number; redis?: Redis; pgGroupCommit?: boolean },
 ): Promise<OpenedPg> {
   const schema = options.pgSchema;
   if (schema !== undefined) {
@@ -48,16 +55,24 @@ export async function openPg(
   // An idle client that loses its connection (database restart) emits 'error'; without a listener that
   // would crash the process. The pool drops the client and the next query reconnects or fails visibly.
   pool.on("error", () => {});
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  // Kysely looks for its migration tables in every schema unless told which: a second deployment (or a
+  // test) in another schema of the same database would make it skip creating its own and then fail.
+  const migrationTableSchema = await currentSchema(pool).catch(async (err: unknown) => {
+    await pool.end();
+    throw err;
+  });
+  const db = new Kysely<Database>({ dialect: schemaScopedPostgresDialect({ pool }, migrationTableSchema) });
   const relaxed = relaxedPgPool({
     connectionString: databaseUrl,
     max: options.pgPoolSize ?? 10,
     ...(schema !== undefined ? { schema } : {}),
   });
-  const writer = pgExecutionWriter(pool, relaxed);
-  // Kysely looks for its migration tables in every schema unless told which: a second deployment (or a
-  // test) in another schema of the same database would make it skip creating its own and then fail.
-  const listenSchema = await currentSchema(pool);
+  // Group commit (issue 18): concurrent pending inserts and outcome updates of one key share one statement
+  // and commit (pg-group-commit.ts); so do the activity rows of concurrent requests (of every key).
+  const group = options.pgGroupCommit ?? true;
+  const writer = pgExecutionWriter(pool, relaxed, group);
+  const syncedWrites = group ? pgBatchedInserts(pool) : undefined;
+  const listenSchema = migrationTableSchema;
   let eventOptions: StoreEventOptions;
   if (options.redis !== undefined) {
     // The namespace: this database and schema, as the NOTIFY payload's schema keeps deployments apart.
@@ -76,7 +91,7 @@ export async function openPg(
         }),
     };
   }
-  return { db, migrationTableSchema: listenSchema, writer, eventOptions, relaxed };
+  return { db, migrationTableSchema, writer, syncedWrites, eventOptions, relaxed };
 }
 
 /** The schema unqualified tables land in on this pool (its search_path's first existing schema). */

@@ -25,6 +25,11 @@ export interface OpenStoreOptions {
    * the in-process bus is all there is). The caller closes it, after the store.
    */
   redis?: Redis;
+  /**
+   * PostgreSQL: concurrent request-path writes share one statement and commit (pg-group-commit.ts). Default
+   * true; false writes each alone (the bench's A/B, `bench/store-lanes.ts`).
+   */
+  pgGroupCommit?: boolean;
 }
 
 /**
@@ -75,8 +80,10 @@ export async function openStore(
   if (isPg) {
     // Loaded only here: a SQLite service does not load `pg` at all (issue 18, peak RSS).
     const { openPg } = await import("./open-pg.js");
-    const opened = await openPg(databaseUrl, options);
-    ({ db, migrationTableSchema, writer, eventOptions, relaxed } = opened);
+    ({ db, migrationTableSchema, writer, syncedWrites, eventOptions, relaxed } = await openPg(
+      databaseUrl,
+      options,
+    ));
   } else {
     const { path, synchronous } = sqliteTarget(databaseUrl, dataDir);
     if (path !== ":memory:") ensurePrivateFile(path);
@@ -114,11 +121,14 @@ export async function openStore(
   const store = kyselyStore(db, dialect, options.clock, eventOptions, writer, syncedWrites);
   if (relaxed === undefined) return store;
   const outcomes = relaxed;
+  // Once: a second close (a shutdown signal during shutdown, a test's cleanup) must not throw from pg-pool.
+  let closed: Promise<void> | undefined;
   return {
     ...store,
-    close: async () => {
-      await store.close();
-      await outcomes.end();
-    },
+    close: () =>
+      (closed ??= (async () => {
+        await store.close();
+        await outcomes.end();
+      })()),
   };
 }

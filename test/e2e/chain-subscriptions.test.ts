@@ -4,6 +4,7 @@ import { startLocalnet } from "../../localnet/index.js";
 import type { LocalnetHandle } from "../../localnet/index.js";
 import { createChainSubscriptions } from "../../src/chain/subscriptions/index.js";
 import type { AccountUpdate, ChainSubscriptions, LogsUpdate } from "../../src/chain/subscriptions/index.js";
+import { closeWeb3Socket } from "../helpers/web3-socket.js";
 
 let net: LocalnetHandle;
 let subs: ChainSubscriptions;
@@ -86,6 +87,7 @@ describe("chain subscriptions", () => {
     const got = logs.got.find((l) => l.signature === sig)!;
     expect(got.err).toBeNull();
     expect(got.slot).toBe(await conn.getSlot("processed"));
+    closeWeb3Socket(conn);
   });
 
   it("reconnects after the node drops the connection mid-stream and resubscribes", async () => {

@@ -11,6 +11,7 @@ import type { AccountInfo, Logs } from "@solana/web3.js";
 import WebSocket from "ws";
 import { startLocalnet } from "../../localnet/index.js";
 import type { LocalnetHandle } from "../../localnet/index.js";
+import { closeWeb3Socket } from "../helpers/web3-socket.js";
 
 let net: LocalnetHandle;
 let conn: Connection;
@@ -20,6 +21,7 @@ beforeAll(async () => {
   conn = new Connection(net.rpcUrl, { commitment: "processed", wsEndpoint: net.wsUrl });
 });
 afterAll(async () => {
+  closeWeb3Socket(conn);
   await net.close();
 });
 

@@ -18,6 +18,7 @@ import {
 } from "@solana/web3.js";
 import { startLocalnet } from "../../localnet/index.js";
 import type { LocalnetHandle } from "../../localnet/index.js";
+import { closeWeb3Socket } from "../helpers/web3-socket.js";
 
 let net: LocalnetHandle;
 let conn: Connection;
@@ -27,6 +28,7 @@ beforeAll(async () => {
   conn = new Connection(net.rpcUrl, { commitment: "confirmed", wsEndpoint: net.wsUrl });
 });
 afterAll(async () => {
+  closeWeb3Socket(conn);
   await net.close();
 });
 

@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import pg from "pg";
 import { Keypair } from "@solana/web3.js";
-import { pgExecutionWriter } from "../../src/store/execution-statements.js";
+import { pgExecutionWriter } from "../../src/store/pg-execution-writer.js";
 import { relaxedPgPool } from "../../src/store/pg-relaxed-writes.js";
 import { openStore } from "../../src/store/index.js";
 import { newExecution, newWalletRecord } from "../helpers/fixtures.js";

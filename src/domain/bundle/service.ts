@@ -41,6 +41,8 @@ export interface BundleDeps {
   random?: () => number;
   /** Issue 19: the key's venue rule on an existing token's routed venue, before anything is signed. */
   checkVenue?: VenueCheck;
+  /** TIP_MAX_SOL in lamports: the bundle's tip is bounded where it is parsed. */
+  tipMaxLamports: bigint;
 }
 
 /** One leg of the response, in request order. */
@@ -80,7 +82,7 @@ export async function executeBundle(
 ): Promise<BundleResponse> {
   if (typeof body !== "object" || body === null || Array.isArray(body))
     throw badRequest(EXECUTION.bodyObject);
-  const request = parseBundleRequest(body as Record<string, unknown>);
+  const request = parseBundleRequest(body as Record<string, unknown>, deps);
   const wallets = await resolveLegWallets(deps.store, apiKeyId, request.legs);
   const tip = { accounts: await deps.chain.bundleTipAccounts(), lamports: request.tipLamports };
 

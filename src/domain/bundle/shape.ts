@@ -2,7 +2,7 @@
  * The bundle request (spec 4.5): its shape rules, checked in an order that yields the spec's texts, and the
  * quotes of a create-led bundle's buys against a curve model advanced after the dev buy and each earlier buyer.
  */
-import { BUNDLE_TIP_FIELDS } from "../../core/fee-fields.js";
+import { BUNDLE_TIP_FIELDS, checkTipMax, type FeeBounds } from "../../core/fee-fields.js";
 import { type Address, parseAddress } from "../../core/addresses.js";
 import {
   amountText,
@@ -32,6 +32,9 @@ import { DEFAULT_SLIPPAGE_BPS, MAX_SLIPPAGE_BPS, minAfterSlippage } from "../../
 const MAX_BUNDLE_LEGS = 4;
 /** Smallest bundle tip: 0.000001 SOL. */
 export const MIN_BUNDLE_TIP_LAMPORTS = 1_000n;
+
+/** The configured bound a bundle's tip is checked against (TIP_MAX_SOL). */
+export type BundleLimits = Pick<FeeBounds, "tipMaxLamports">;
 
 /** A create leg: the create model of 4.4, signed and paid by `wallet` (default wallet when undefined). */
 export interface BundleCreateLeg {
@@ -142,7 +145,9 @@ function parseTradeLeg(
   return type === "buy" ? { type, denominatedInSol, ...common } : { type, ...common };
 }
 
-function parseTip(body: RequestBody): bigint {
+// The tip's rules in one place, after every leg rule (the spec lists its text last): required, a SOL amount,
+// the spec's minimum, then the configured maximum.
+function parseTip(body: RequestBody, limits: BundleLimits): bigint {
   const value = fieldOf(body, BUNDLE_TIP_FIELDS);
   if (value === undefined) throw badRequest(BUNDLE_RULES.bundleTipRequired);
   const lamports = parseSolAmount(value, {
@@ -151,11 +156,12 @@ function parseTip(body: RequestBody): bigint {
     positive: SPEC.bundle.tipMin,
   });
   if (lamports < MIN_BUNDLE_TIP_LAMPORTS) throw badRequest(SPEC.bundle.tipMin);
+  checkTipMax(lamports, limits.tipMaxLamports);
   return lamports;
 }
 
 /** Parses `POST /v1/laser/bundle`'s body into a create-led or existing-token bundle, or throws the spec's 400. */
-export function parseBundleRequest(body: RequestBody): BundleRequest {
+export function parseBundleRequest(body: RequestBody, limits: BundleLimits): BundleRequest {
   const raw = legObjects(body.accounts);
   const mintGiven = isPresent(body.mint);
   const first = raw[0];
@@ -174,7 +180,7 @@ export function parseBundleRequest(body: RequestBody): BundleRequest {
       if (type === "create") throw badRequest(SPEC.bundle.newTokenLegs);
       return parseTradeLeg(leg, type, true) as BundleBuyLeg;
     });
-    const tipLamports = parseTip(body);
+    const tipLamports = parseTip(body, limits);
     const confirm = parseBooleanField(body.confirm, true, TRADE_RULES.confirmBoolean);
     return { shape: "create-led", create, buys, legs: [create, ...buys], tipLamports, confirm };
   }
@@ -185,7 +191,7 @@ export function parseBundleRequest(body: RequestBody): BundleRequest {
   if (raw.length > 1) throw badRequest(SPEC.bundle.oneExistingTrade);
   const mint = parseAddress(body.mint, TRADE_RULES.mintInvalid);
   const trade = parseTradeLeg(first.body, first.type, false);
-  const tipLamports = parseTip(body);
+  const tipLamports = parseTip(body, limits);
   const confirm = parseBooleanField(body.confirm, true, TRADE_RULES.confirmBoolean);
   return { shape: "existing-token", mint, trade, legs: [trade], tipLamports, confirm };
 }

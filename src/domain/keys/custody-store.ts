@@ -7,7 +7,7 @@
  */
 import { SpendCapExceededError, type KeyRecord, type NewExecution, type Store } from "../../store/index.js";
 import { refusal, mayUseWallet, walletRefusal } from "./scopes.js";
-import { storedPolicy, type Venue } from "./policy.js";
+import { storedPolicy, type Policy, type Venue } from "./policy.js";
 import {
   checkPriorityFee,
   dailyCapDetail,
@@ -23,6 +23,8 @@ import { overlay } from "../../core/overlay.js";
 /** What the custody layer knows about the request being served. */
 export interface CustodyContext {
   key: KeyRecord;
+  /** The key's policy, parsed once per request (see contextPolicy). */
+  policy?: Policy;
   /** Set on execution routes whose body parsed. */
   plan?: SpendPlan;
   /** Wallets the request touched and executions it recorded (for the activity log). */
@@ -34,6 +36,11 @@ export interface CustodyContext {
   verdict?: PolicyVerdict;
 }
 
+/** The request key's policy: parsed on first use and kept on the context, so each rule check reads the same one. */
+export function contextPolicy(ctx: CustodyContext): Policy {
+  return (ctx.policy ??= storedPolicy(ctx.key.policy));
+}
+
 /**
  * The `venues` rule on the venue an execution will actually use, once routed and before anything is signed
  * (a completed curve routes to launchswap without the body saying so): 403 `venues`, or on a dry run the
@@ -41,7 +48,7 @@ export interface CustodyContext {
  */
 export function checkRoutedVenue(ctx: CustodyContext | null | undefined, venue: Venue): void {
   if (ctx === null || ctx === undefined) return;
-  const verdict = venueVerdict(storedPolicy(ctx.key.policy), venue);
+  const verdict = venueVerdict(contextPolicy(ctx), venue);
   if (verdict === null) return;
   if (ctx.dryRun !== true) throw refusal(verdict.detail, verdict.rule);
   ctx.verdict ??= verdict;
@@ -85,7 +92,7 @@ async function recordTimeVerdict(
   ctx: CustodyContext,
   e: NewExecution,
 ): Promise<PolicyVerdict | null> {
-  const policy = storedPolicy(ctx.key.policy);
+  const policy = contextPolicy(ctx);
   const plan = ctx.plan;
   if (plan === undefined) return null;
   const fee = priorityFeeLamports(e.computeUnitPriceMicroLamports ?? 0n, deps.computeUnitLimit(e.kind));
@@ -154,7 +161,7 @@ export function custodyStore(store: Store, deps: CustodyStoreDeps): Store & Exec
       const ctx = deps.current();
       if (ctx === undefined) return store.insertExecution(e);
       for (const w of e.wallets) ctx.wallets.add(w);
-      const policy = storedPolicy(ctx.key.policy);
+      const policy = contextPolicy(ctx);
       const plan = ctx.plan;
       if (plan !== undefined) {
         const fee = priorityFeeLamports(e.computeUnitPriceMicroLamports ?? 0n, deps.computeUnitLimit(e.kind));

@@ -5,7 +5,7 @@
 import { formatUnits, solText } from "../../core/amounts.js";
 import type { RequestFees } from "../../core/fee-fields.js";
 import type { RequestBody } from "../../core/request-fields.js";
-import { parseBundleRequest } from "../bundle/shape.js";
+import { type BundleLimits, parseBundleRequest } from "../bundle/shape.js";
 import { parseClaimRequest } from "../cashback/rules.js";
 import { parseCreateRequest } from "../create/request.js";
 import { parseConsolidateRequest } from "../sol/consolidate-request.js";
@@ -70,6 +70,24 @@ export function sol2(lamports: bigint): string {
   return `${whole}.${frac.padEnd(2, "0")}`;
 }
 
+/** Each execution endpoint's own body parser: its 400s, in its order. */
+function bodyParsers(limits: BundleLimits) {
+  return {
+    trade: parseTradeRequest,
+    create: parseCreateRequest,
+    bundle: (b: RequestBody) => parseBundleRequest(b, limits),
+    claim: parseClaimRequest,
+    transfer: parseTransferRequest,
+    consolidate: parseConsolidateRequest,
+    split: parseSplitRequest,
+  } satisfies Record<SpendKind, (b: RequestBody) => unknown>;
+}
+
+/** Throws the 400 the endpoint of `kind` answers for `body` before reading anything, if there is one. */
+export function checkExecutionBody(kind: SpendKind, body: RequestBody, limits: BundleLimits): void {
+  bodyParsers(limits)[kind](body);
+}
+
 /**
  * The spend plan of an execution request, or undefined when its body is invalid (the endpoint then answers
  * its own 400 before anything is recorded).
@@ -78,6 +96,7 @@ export function planSpend(
   kind: SpendKind,
   body: unknown,
   relayTipLamports: bigint,
+  limits: BundleLimits,
   fees: RequestFees = {},
 ): SpendPlan | undefined {
   if (typeof body !== "object" || body === null || Array.isArray(body)) return undefined;
@@ -98,10 +117,11 @@ export function planSpend(
     if (w === undefined || w === null) plan.usesDefault = true;
     else plan.signers.push(w);
   };
+  const parse = bodyParsers(limits);
   try {
     switch (kind) {
       case "trade": {
-        const t = parseTradeRequest(b);
+        const t = parse.trade(b);
         plan.mints = [t.mint];
         if (t.pool !== null) plan.venues.push("launchswap");
         signer(t.wallet);
@@ -110,7 +130,7 @@ export function planSpend(
         break;
       }
       case "create": {
-        const c = parseCreateRequest(b);
+        const c = parse.create(b);
         signer(c.wallet);
         plan.amountLamports = c.initialBuy?.lamports ?? 0n;
         plan.rentLamports = CREATE_RENT_BOUND_LAMPORTS;
@@ -118,7 +138,7 @@ export function planSpend(
         break;
       }
       case "bundle": {
-        const r = parseBundleRequest(b);
+        const r = parse.bundle(b);
         plan.tipLamports = r.tipLamports;
         let total = 0n;
         let bounded = true;
@@ -140,10 +160,10 @@ export function planSpend(
         break;
       }
       case "claim":
-        signer(parseClaimRequest(b).wallet);
+        signer(parse.claim(b).wallet);
         break;
       case "transfer": {
-        const t = parseTransferRequest(b);
+        const t = parse.transfer(b);
         plan.destinations = [t.destination];
         signer(t.source);
         if (t.asset.kind === "sol") plan.amountLamports = t.asset.lamports;
@@ -154,7 +174,7 @@ export function planSpend(
         break;
       }
       case "consolidate": {
-        const c = parseConsolidateRequest(b);
+        const c = parse.consolidate(b);
         plan.destinations = [c.destination];
         // No sources: every wallet the key may use (the custody store filters the list).
         plan.signers = c.sources ?? [];
@@ -162,7 +182,7 @@ export function planSpend(
         break;
       }
       case "split": {
-        const r = parseSplitRequest(b);
+        const r = parse.split(b);
         plan.destinations = r.destinations.map((d) => d.wallet);
         signer(r.source);
         plan.amountLamports = null;

@@ -1,11 +1,10 @@
 /**
  * Re-reads what landed while a logs subscription was down (issue 21): the program's signatures newer than the
  * last one the subscription delivered (`getSignaturesForAddress(program, {until})`, newest first, paged with
- * `before`), then each unseen, successful transaction's logs (`getTransaction`), handed to the feed oldest
- * first. The feed drops signatures it already published, so a transaction seen both live and re-read is
+ * `before`), then each unseen, successful transaction's logs (`rpc.getTransactionLogs`), handed to the feed
+ * oldest first with the slot and error its signature was listed with. The feed drops signatures it already published, so a transaction seen both live and re-read is
  * published once.
  */
-import { isObject } from "../../chain/json-rpc.js";
 import type { RpcClient } from "../../chain/rpc-client.js";
 import type { LogsNotification } from "./market-feed.js";
 
@@ -40,19 +39,7 @@ export interface GapOptions {
   maxPages?: number;
 }
 
-type GapRpc = Pick<RpcClient, "getSignaturesForAddress" | "getTransactionJson">;
-
-/** The logs notification a `getTransaction` answer stands for; null when the node does not have it. */
-export function notificationOf(signature: string, tx: unknown): LogsNotification | null {
-  if (!isObject(tx) || !isObject(tx.meta) || typeof tx.slot !== "number") return null;
-  const logs = tx.meta.logMessages;
-  return {
-    signature,
-    slot: tx.slot,
-    err: tx.meta.err ?? null,
-    logs: Array.isArray(logs) ? logs.map(String) : [],
-  };
-}
+type GapRpc = Pick<RpcClient, "getSignaturesForAddress" | "getTransactionLogs">;
 
 /** Re-reads one program's gap into `sink`. */
 export async function readGap(
@@ -89,10 +76,10 @@ export async function readGap(
   for (const e of newestFirst.reverse()) {
     // A failed transaction publishes nothing (its events were rolled back): no need to read it.
     if (e.err !== null || sink.has(e.signature)) continue;
-    const n = notificationOf(e.signature, await rpc.getTransactionJson(e.signature));
-    if (n === null) continue;
+    const logs = await rpc.getTransactionLogs(e.signature);
+    if (logs === null) continue;
     reread++;
-    await sink.ingest(n);
+    await sink.ingest({ signature: e.signature, slot: e.slot, err: e.err, logs });
   }
   return { listed: newestFirst.length, reread, complete };
 }

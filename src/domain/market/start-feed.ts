@@ -20,7 +20,7 @@ export const DEFAULT_CURVE_SUPPLY = 1_000_000_000_000_000n;
 
 export interface StartFeedDeps {
   subscriptions: Pick<ChainSubscriptions, "logsSubscribe" | "lastSlot">;
-  rpc: Pick<RpcClient, "getAccountInfo" | "getSignaturesForAddress" | "getTransactionJson">;
+  rpc: Pick<RpcClient, "getAccountInfo" | "getSignaturesForAddress" | "getTransactionLogs">;
   hub: MarketHub;
   /** The curve coins' supply (market cap of curve trades); default DEFAULT_CURVE_SUPPLY. */
   curveSupply?: () => bigint;

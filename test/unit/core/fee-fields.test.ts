@@ -1,7 +1,7 @@
 /** Issue 22 item 5: parsing and bounds of `priority_fee` and `tip`, with the exact texts; the price rule. */
 import { describe, expect, it } from "vitest";
 import { REQUEST_FEES } from "../../../src/core/errors.js";
-import { computeUnitPriceFor, parseRequestFees } from "../../../src/core/fee-fields.js";
+import { checkTipMax, computeUnitPriceFor, parseRequestFees } from "../../../src/core/fee-fields.js";
 import { priorityFeeLamports } from "../../../src/domain/keys/spend.js";
 import { loadRequestFeeSettings } from "../../../src/config/request-fees.js";
 import { ConfigError } from "../../../src/config/config.js";
@@ -67,16 +67,27 @@ describe("parseRequestFees", () => {
     });
   });
 
-  it("on a bundle bounds bundleTip or tip, leaves their parsing to the bundle, sets no relay tip", () => {
+  it("on a bundle reads only the priority fee: bundleTip and tip are the bundle parser's, bounded there", () => {
     expect(parseRequestFees({ bundleTip: "0.0001" }, bounds, true)).toEqual({});
-    expect(detail(() => parseRequestFees({ bundleTip: "0.5" }, bounds, true))).toBe(
-      REQUEST_FEES.tipTooHigh("0.5", "0.001"),
-    );
-    expect(detail(() => parseRequestFees({ tip: "0.5" }, bounds, true))).toBe(
-      REQUEST_FEES.tipTooHigh("0.5", "0.001"),
-    );
+    // Above TIP_MAX_SOL: the bundle's parser refuses it with REQUEST_FEES.tipTooHigh, after its leg rules
+    // (test/unit/domain/bundle/shape-tip.test.ts, under each of the tip's names).
+    expect(parseRequestFees({ bundleTip: "0.5" }, bounds, true)).toEqual({});
+    expect(parseRequestFees({ tip: "0.5" }, bounds, true)).toEqual({});
     // Garbage is the bundle endpoint's own 400 (the spec's text), not this one.
     expect(parseRequestFees({ bundleTip: "abc" }, bounds, true)).toEqual({});
+    expect(parseRequestFees({ priority_fee: "0.0001", bundleTip: "abc" }, bounds, true)).toEqual({
+      priorityFeeLamports: 100_000n,
+    });
+    expect(detail(() => parseRequestFees({ priority_fee: "abc" }, bounds, true))).toBe(
+      REQUEST_FEES.priorityFeeInvalid,
+    );
+  });
+
+  it("checkTipMax refuses only above the maximum", () => {
+    expect(() => checkTipMax(1_000_000n, 1_000_000n)).not.toThrow();
+    expect(detail(() => checkTipMax(1_000_001n, 1_000_000n))).toBe(
+      "tip 0.001000001 SOL is above the maximum of 0.001 SOL (TIP_MAX_SOL)",
+    );
   });
 });
 

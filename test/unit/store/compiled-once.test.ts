@@ -43,6 +43,28 @@ describe("compiledOnce", () => {
     expect(await byFlag({ disabled: 0 })).toEqual(built);
   });
 
+  it("runs on the connection a call names (a transaction sees its own uncommitted rows)", async () => {
+    const byId = compiledOnce(db, ["id"], (a: { id: string }) =>
+      db.selectFrom("webhooks").select("url").where("id", "=", a.id),
+    );
+    let inside: unknown;
+    const rollback = new Error("roll back");
+    const outcome = await db
+      .transaction()
+      .execute(async (trx) => {
+        await trx
+          .insertInto("webhooks")
+          .values({ id: "t", disabled: 0, url: "https://t" } as never)
+          .execute();
+        inside = await byId({ id: "t" }, trx);
+        throw rollback;
+      })
+      .catch((e: unknown) => e);
+    expect(outcome).toBe(rollback);
+    expect(inside).toEqual([{ url: "https://t" }]);
+    expect(await byId({ id: "t" })).toEqual([]);
+  });
+
   it("refuses a query that does not take an argument as a parameter", () => {
     expect(() =>
       compiledOnce(db, ["disabled"], () => db.selectFrom("webhooks").selectAll().where("disabled", "=", 0)),

@@ -6,6 +6,8 @@ import { SPEC, TRADE_RULES, BUNDLE_RULES } from "../../../../src/core/errors.js"
 import { detailOf } from "../../../helpers/expect.js";
 import { addr } from "../../../helpers/fixtures.js";
 
+// TIP_MAX_SOL's default (0.1 SOL).
+const limits = { tipMaxLamports: 100_000_000n };
 const create = { type: "create", name: "Laser", symbol: "LSR", uri: "https://x.io/m.json" };
 const buy = (amount: unknown = "0.1", extra: Record<string, unknown> = {}) => ({
   type: "buy",
@@ -20,16 +22,19 @@ const sell = (amount: unknown = "1000", extra: Record<string, unknown> = { denom
 
 describe("parseBundleRequest — accepted shapes", () => {
   it("create-led with three SOL buys by named wallets", () => {
-    const r = parseBundleRequest({
-      accounts: [
-        { ...create, wallet: addr(1), initial_buy: "1", slippage: 5 },
-        buy("0.5", { wallet: addr(2) }),
-        buy(1, { wallet: addr(3), slippageBps: 500 }),
-        buy("2.000000001", { denominatedInSol: "true" }),
-      ],
-      bundleTip: "0.000001",
-      confirm: false,
-    });
+    const r = parseBundleRequest(
+      {
+        accounts: [
+          { ...create, wallet: addr(1), initial_buy: "1", slippage: 5 },
+          buy("0.5", { wallet: addr(2) }),
+          buy(1, { wallet: addr(3), slippageBps: 500 }),
+          buy("2.000000001", { denominatedInSol: "true" }),
+        ],
+        bundleTip: "0.000001",
+        confirm: false,
+      },
+      limits,
+    );
     if (r.shape !== "create-led") throw new Error("shape");
     expect(r.tipLamports).toBe(1_000n);
     expect(r.confirm).toBe(false);
@@ -44,30 +49,36 @@ describe("parseBundleRequest — accepted shapes", () => {
   });
 
   it("a lone create", () => {
-    const r = parseBundleRequest({ accounts: [create], bundleTip: 0.001 });
+    const r = parseBundleRequest({ accounts: [create], bundleTip: 0.001 }, limits);
     expect(r.shape).toBe("create-led");
     expect(r.confirm).toBe(true);
     expect(r.tipLamports).toBe(1_000_000n);
   });
 
   it("existing-token buy (SOL or tokens) and sell, with pool", () => {
-    const b = parseBundleRequest({
-      mint: addr(9),
-      accounts: [buy("0.25", { pool: addr(8) })],
-      bundleTip: "1e-6",
-    });
+    const b = parseBundleRequest(
+      {
+        mint: addr(9),
+        accounts: [buy("0.25", { pool: addr(8) })],
+        bundleTip: "1e-6",
+      },
+      limits,
+    );
     expect(b).toMatchObject({
       shape: "existing-token",
       mint: addr(9),
       trade: { type: "buy", denominatedInSol: true, amount: 250_000_000n, slippageBps: 200n, pool: addr(8) },
     });
-    const t = parseBundleRequest({
-      mint: addr(9),
-      accounts: [buy("12345", { denominatedInSol: false, slippageBps: "5000" })],
-      bundleTip: "0.00001",
-    });
+    const t = parseBundleRequest(
+      {
+        mint: addr(9),
+        accounts: [buy("12345", { denominatedInSol: false, slippageBps: "5000" })],
+        bundleTip: "0.00001",
+      },
+      limits,
+    );
     expect(t).toMatchObject({ trade: { denominatedInSol: false, amount: 12_345n, slippageBps: 5000n } });
-    const s = parseBundleRequest({ mint: addr(9), accounts: [sell("777")], bundleTip: "0.00001" });
+    const s = parseBundleRequest({ mint: addr(9), accounts: [sell("777")], bundleTip: "0.00001" }, limits);
     expect(s).toMatchObject({ trade: { type: "sell", amount: 777n, amountText: "777" } });
   });
 });
@@ -176,7 +187,7 @@ describe("parseBundleRequest — every spec text", () => {
     ["token sell fraction", { mint: addr(9), accounts: [sell("1.5")], ...tip }, TRADE_RULES.tokenUnits],
   ];
   for (const [label, body, text] of cases) {
-    it(label, () => expect(detailOf(() => parseBundleRequest(body))).toBe(text));
+    it(label, () => expect(detailOf(() => parseBundleRequest(body, limits))).toBe(text));
   }
 });
 

@@ -12,12 +12,17 @@ import {
   sol2,
   venueVerdict,
 } from "../../../../src/domain/keys/spend.js";
-import { checkRoutedVenue, type CustodyContext } from "../../../../src/domain/keys/custody-store.js";
+import {
+  checkRoutedVenue,
+  contextPolicy,
+  type CustodyContext,
+} from "../../../../src/domain/keys/custody-store.js";
 import type { KeyRecord } from "../../../../src/store/index.js";
 
 const SOL = 1_000_000_000n;
 const mint = Keypair.generate().publicKey.toBase58();
 const ext = Keypair.generate().publicKey.toBase58();
+const limits = { tipMaxLamports: 100_000_000n };
 
 describe("custody rules", () => {
   it("formats the issue's refusal exactly", () => {
@@ -32,26 +37,26 @@ describe("custody rules", () => {
   });
 
   it("plans what a body spends with the endpoints' own parsers", () => {
-    expect(planSpend("trade", { action: "buy", mint, amount: "0.25" }, 1000n)).toMatchObject({
+    expect(planSpend("trade", { action: "buy", mint, amount: "0.25" }, 1000n, limits)).toMatchObject({
       amountLamports: 250_000_000n,
       tipLamports: 1000n,
       mints: [mint],
       usesDefault: true,
     });
     expect(
-      planSpend("trade", { action: "buy", mint, amount: "1000", denominated_in_sol: false }, 0n)
+      planSpend("trade", { action: "buy", mint, amount: "1000", denominated_in_sol: false }, 0n, limits)
         ?.amountLamports,
     ).toBeNull();
-    expect(planSpend("trade", { action: "sell", mint, amount: "50%" }, 0n)?.amountLamports).toBe(0n);
-    expect(planSpend("transfer", { destination_wallet: ext, amount: "2" }, 0n)).toMatchObject({
+    expect(planSpend("trade", { action: "sell", mint, amount: "50%" }, 0n, limits)?.amountLamports).toBe(0n);
+    expect(planSpend("transfer", { destination_wallet: ext, amount: "2" }, 0n, limits)).toMatchObject({
       amountLamports: 2n * SOL,
       destinations: [ext],
     });
-    expect(planSpend("trade", { action: "hold" }, 0n)).toBeUndefined();
+    expect(planSpend("trade", { action: "hold" }, 0n, limits)).toBeUndefined();
   });
 
   it("decides the body-decidable rules in a fixed order", () => {
-    const plan = planSpend("trade", { action: "buy", mint, amount: "0.6", pool: ext }, 0n)!;
+    const plan = planSpend("trade", { action: "buy", mint, amount: "0.6", pool: ext }, 0n, limits)!;
     expect(checkPlan(parsePolicy({ mints_deny: [mint] }), plan, new Set())?.rule).toBe("mints_deny");
     expect(checkPlan(parsePolicy({ mints_allow: [ext] }), plan, new Set())?.rule).toBe("mints_allow");
     expect(checkPlan(parsePolicy({ venues: ["bonding_curve"] }), plan, new Set())?.rule).toBe("venues");
@@ -59,7 +64,7 @@ describe("custody rules", () => {
       "max_sol_per_execution",
     );
     expect(checkPlan(parsePolicy({ max_sol_per_execution: "0.6" }), plan, new Set())).toBeNull();
-    const send = planSpend("transfer", { destination_wallet: ext, amount: "1" }, 0n)!;
+    const send = planSpend("transfer", { destination_wallet: ext, amount: "1" }, 0n, limits)!;
     expect(checkPlan(parsePolicy({ destinations_allow: [] }), send, new Set())?.rule).toBe(
       "destinations_allow",
     );
@@ -69,11 +74,16 @@ describe("custody rules", () => {
   it("venues: the body decides an explicit pool and a create; a routed venue is checked with its own text", () => {
     const curveOnly = parsePolicy({ venues: ["bonding_curve"] });
     const poolOnly = parsePolicy({ venues: ["launchswap"] });
-    const routed = planSpend("trade", { action: "buy", mint, amount: "0.1" }, 0n)!;
+    const routed = planSpend("trade", { action: "buy", mint, amount: "0.1" }, 0n, limits)!;
     expect(routed.venues).toEqual([]);
     expect(checkPlan(curveOnly, routed, new Set())).toBeNull();
     expect(checkPlan(poolOnly, routed, new Set())).toBeNull();
-    const create = planSpend("create", { name: "A", symbol: "A", uri: "https://example.com/a.json" }, 0n)!;
+    const create = planSpend(
+      "create",
+      { name: "A", symbol: "A", uri: "https://example.com/a.json" },
+      0n,
+      limits,
+    )!;
     expect(create.venues).toEqual(["bonding_curve"]);
     expect(checkPlan(poolOnly, create, new Set())).toEqual({
       rule: "venues",
@@ -87,6 +97,7 @@ describe("custody rules", () => {
         bundleTip: "0.00001",
       },
       0n,
+      limits,
     );
     expect(createLed?.venues).toEqual(["bonding_curve"]);
     expect(venueVerdict(curveOnly, "launchswap")).toEqual({
@@ -111,6 +122,24 @@ describe("custody rules", () => {
       rule: "venues",
       detail: "policy venues: the launchswap venue is not allowed for this key",
     });
+  });
+
+  it("the venue check reads the policy the request already parsed, and parses it once when none was", () => {
+    const key = { id: 2, accountId: 1, policy: null } as unknown as KeyRecord;
+    const parsed: CustodyContext = {
+      key,
+      policy: { venues: ["bonding_curve"] },
+      wallets: new Set(),
+      executionIds: [],
+    };
+    expect(() => checkRoutedVenue(parsed, "launchswap")).toThrow(expect.objectContaining({ status: 403 }));
+    const fresh: CustodyContext = {
+      key: { ...key, policy: { venues: ["launchswap"] } },
+      wallets: new Set(),
+      executionIds: [],
+    };
+    expect(contextPolicy(fresh)).toBe(contextPolicy(fresh));
+    expect(fresh.policy).toEqual({ venues: ["launchswap"] });
   });
 
   it("authorizes: revoked/expired 401 before frozen 403 before scope 403", () => {

@@ -1,10 +1,10 @@
 /** The gap re-read's rules: paging by `before` down to `until`, the slot bound, oldest first, seen and failed skipped. */
 import { describe, expect, it } from "vitest";
-import { notificationOf, readGap } from "../../../../src/domain/market/gap-fill.js";
+import { readGap } from "../../../../src/domain/market/gap-fill.js";
 import type { LogsNotification } from "../../../../src/domain/market/market-feed.js";
 
-/** Signatures s1..sN (slot = index), newest first like the RPC; s3 failed. */
-function fakeRpc(n: number) {
+/** Signatures s1..sN (slot = index), newest first like the RPC; s3 failed; `unknown` ones the node does not have. */
+function fakeRpc(n: number, unknown: string[] = []) {
   const all = Array.from({ length: n }, (_, i) => ({
     signature: `s${i + 1}`,
     slot: i + 1,
@@ -23,9 +23,8 @@ function fakeRpc(n: number) {
       }
       return out;
     },
-    async getTransactionJson(signature: string) {
-      const slot = Number(signature.slice(1));
-      return { slot, meta: { err: null, logMessages: [`log of ${signature}`] } };
+    async getTransactionLogs(signature: string): Promise<string[] | null> {
+      return unknown.includes(signature) ? null : [`log of ${signature}`];
     },
   };
 }
@@ -72,13 +71,10 @@ describe("readGap", () => {
     expect(r.listed).toBe(4);
   });
 
-  it("reads a getTransaction answer as a logs notification; an unknown one as null", () => {
-    expect(notificationOf("x", null)).toBeNull();
-    expect(notificationOf("x", { slot: 9, meta: { err: { E: 1 }, logMessages: ["a"] } })).toEqual({
-      signature: "x",
-      slot: 9,
-      err: { E: 1 },
-      logs: ["a"],
-    });
+  it("skips a transaction the node does not have", async () => {
+    const s = sink();
+    const r = await readGap(fakeRpc(6, ["s5"]), "prog", { signature: "s3", slot: 3 }, s);
+    expect(r).toEqual({ listed: 3, reread: 2, complete: true });
+    expect(s.got.map((n) => n.signature)).toEqual(["s4", "s6"]);
   });
 });

@@ -1,0 +1,138 @@
+/**
+ * `npx tsx bench/store-lanes.ts [--pg URL] [--lanes 64] [--duration-s 15] [--send-ms 20] [--pool 10] [--no-group]`: the
+ * store's share of the 64-lane trade scenario, without the service, the chain or HTTP (issue 18's PostgreSQL
+ * throughput): each lane repeats a trade's store calls on one API key — key lookup, wallet lookup, pending
+ * insert, a wait standing for the relay's acceptance, outcome update, activity row — and the run prints trades
+ * per second, the mean time of each call, and on PostgreSQL the commits per trade. The same key for every lane,
+ * as in the bench: the case the events trigger's per-key lock serializes. `--no-group` turns PostgreSQL's group
+ * commit off (the A/B). SQLite when no `--pg` (a temporary file).
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { randomUUID } from "node:crypto";
+import { openStore } from "../src/store/index.js";
+import { freshPgDatabase } from "../test/harness/index.js";
+import { readPgCounters } from "./pg-counters.js";
+
+function num(argv: string[], name: string, dflt: number): number {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(argv[i + 1]) : dflt;
+}
+
+const STAGES = ["key", "wallet", "insert", "update", "activity"] as const;
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  const lanes = num(argv, "lanes", 64);
+  const durationMs = num(argv, "duration-s", 15) * 1000;
+  const sendMs = num(argv, "send-ms", 20);
+  const pgAt = argv.indexOf("--pg");
+  const dir = mkdtempSync(join(tmpdir(), "lt-store-lanes-"));
+  const pgDb = pgAt >= 0 ? await freshPgDatabase(argv[pgAt + 1]!, "lanes") : undefined;
+  const url = pgDb?.url ?? `sqlite:${join(dir, "db.sqlite")}`;
+  const store = await openStore(url, dir, {
+    pgGroupCommit: !argv.includes("--no-group"),
+    pgPoolSize: num(argv, "pool", 10),
+  });
+  try {
+    const wallet = "Wa11et1111111111111111111111111111111111111";
+    const keyHash = `bench-${randomUUID()}`;
+    const { apiKey } = await store.createApiKeyWithWallet(keyHash, {
+      publicKey: wallet,
+      createdAt: "2026-01-01T00:00:00.000",
+      ciphertext: "Y3Q=",
+      nonce: "bm9uY2U=",
+      tag: "dGFn",
+      keyId: "k1",
+    });
+    const spent = Object.fromEntries(STAGES.map((s) => [s, 0])) as Record<(typeof STAGES)[number], number>;
+    let trades = 0;
+    let measuring = false;
+    const timed = async <T>(stage: (typeof STAGES)[number], f: () => Promise<T>): Promise<T> => {
+      const t = performance.now();
+      const r = await f();
+      if (measuring) spent[stage] += performance.now() - t;
+      return r;
+    };
+    let stop = false;
+    const lane = async (): Promise<void> => {
+      while (!stop) {
+        await timed("key", () => store.findKeyByHash(keyHash));
+        await timed("wallet", () => store.findWallet(apiKey.id, wallet));
+        const id = randomUUID();
+        await timed("insert", () =>
+          store.insertExecution({
+            id,
+            apiKeyId: apiKey.id,
+            kind: "trade",
+            wallet,
+            wallets: [wallet],
+            signatures: ["S"],
+            bundleId: null,
+            status: "pending",
+            confirmationStatus: null,
+            request: { action: "buy", amount: "0.01" },
+            response: null,
+            error: null,
+            timings: null,
+          }),
+        );
+        await new Promise((r) => setTimeout(r, sendMs));
+        await timed("update", () =>
+          store.updateExecution(id, { status: "submitted", signatures: ["T"], timings: { sender: sendMs } }),
+        );
+        await timed("activity", () =>
+          store.insertActivity({
+            accountId: apiKey.id,
+            at: new Date().toISOString(),
+            keyId: apiKey.id,
+            keyName: "bench",
+            method: "POST",
+            route: "/v1/trade",
+            wallets: [wallet],
+            executionId: id,
+            status: 200,
+            rule: null,
+            ip: null,
+          }),
+        );
+        if (measuring) trades += 1;
+      }
+    };
+    const running = Array.from({ length: lanes }, () => lane());
+    await new Promise((r) => setTimeout(r, 3000)); // warm-up: connections opened, statements prepared
+    const before = pgDb !== undefined ? await readPgCounters(pgDb.url) : undefined;
+    const cpu0 = process.cpuUsage();
+    const t0 = performance.now();
+    measuring = true;
+    await new Promise((r) => setTimeout(r, durationMs));
+    measuring = false;
+    const wall = performance.now() - t0;
+    const cpu = process.cpuUsage(cpu0);
+    stop = true;
+    await Promise.all(running);
+    const per = (ms: number) => (ms / Math.max(trades, 1)).toFixed(1);
+    console.log(
+      `${pgDb !== undefined ? "postgres" : "sqlite"}${argv.includes("--no-group") ? " (no group commit)" : ""}: ` +
+        `${trades} trades, ${((trades / wall) * 1000).toFixed(1)} trades/s, ${lanes} lanes, send ${sendMs} ms, pool ${num(argv, "pool", 10)}; ` +
+        `bench process CPU ${((cpu.user + cpu.system) / 1000 / Math.max(trades, 1)).toFixed(3)} ms/trade`,
+    );
+    console.log(`mean ms per trade: ${STAGES.map((s) => `${s} ${per(spent[s])}`).join(", ")}`);
+    if (pgDb !== undefined && before !== undefined) {
+      await new Promise((r) => setTimeout(r, 700)); // the server publishes its counters a little after
+      const after = await readPgCounters(pgDb.url);
+      const d = (k: "commits" | "inserted" | "updated") => ((after[k] - before[k]) / trades).toFixed(2);
+      console.log(
+        `PostgreSQL per trade: commits ${d("commits")}, rows inserted ${d("inserted")}, updated ${d("updated")}; ` +
+          `server cores busy ${((after.serverCpuNs - before.serverCpuNs) / (after.atNs - before.atNs)).toFixed(2)}`,
+      );
+    }
+  } finally {
+    await store.close();
+    await pgDb?.drop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
