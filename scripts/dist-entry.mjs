@@ -8,9 +8,9 @@
 // source maps off, then turns them on (`process.setSourceMapsEnabled`) and imports the service: every module of
 // dist/ loaded from then on has its stack traces mapped to the TypeScript sources.
 //
-// Some dependencies load modules of their own on first use, after that point: fastify its schema compilers (ajv,
-// whose 86 files each name a source map with its TypeScript sources inlined: about 1 MB of heap once parsed) and
-// @fastify/swagger-ui its static-file plugin (glob). The entry requires those too, beforehand: LATE below.
+// Some dependencies load modules of their own on first use, after that point: fastify its schema compilers (ajv
+// and ajv-formats, 86 files, each naming a source map with its TypeScript sources inlined: about 1 MB of heap once
+// parsed) and @fastify/swagger-ui its static-file plugin (glob). The entry requires those too, beforehand: LATE.
 import { createRequire } from "node:module";
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
