@@ -15,6 +15,11 @@ export interface BenchOptions {
   slotMs: number;
   profile: boolean;
   quick: boolean;
+  /**
+   * The localnet answers a send on acceptance and executes it right after, as a real relay does (default);
+   * `--relay-executes-first` restores the earlier runs' relay, which executed before answering.
+   */
+  answerOnAcceptance: boolean;
   /** bench/stream.ts: stream clients (× 10 subscriptions), fan-out seconds, latency trades. */
   streamClients: number;
   streamSeconds: number;
@@ -44,6 +49,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
     slotMs: num("slot-ms", 400, 400),
     profile: argv.includes("--profile"),
     quick,
+    answerOnAcceptance: !argv.includes("--relay-executes-first"),
     streamClients: num("stream-clients", 1000, 5),
     streamSeconds: num("stream-seconds", 10, 1),
     streamLatencyTrades: num("stream-latency-trades", 200, 3),

@@ -9,7 +9,9 @@
  *
  * Options: --latency-ms 20 --trades 300 --warmup 30 --concurrency 64 --duration-s 15 --baseline-trades 100
  * --micro 3000 --cashback-repeats 20 --slot-ms 400 --profile (service under --cpu-prof; prints the file)
- * --quick (tiny counts: the smoke form run by test/bench/bench-smoke.test.ts).
+ * --quick (tiny counts: the smoke form run by test/bench/bench-smoke.test.ts) --relay-executes-first (the
+ * localnet executes a send before answering it, as before 26 Nov; by default it answers on acceptance and
+ * executes right after, as a real relay and an RPC node's skipPreflight send do: service and baseline alike).
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, statSync } from "node:fs";
@@ -178,6 +180,12 @@ export async function runBench(o: BenchOptions, log: (line: string) => void = ()
     let peakRssMb = 0;
     let memory = "";
     let churn: ChurnResult | null = null;
+    // Every RPC and relay call delayed alike; sends answered as the relay of the run answers them.
+    const upstream = {
+      latencyMs: o.latencyMs,
+      endpoints: ["rpc", "relay"] as ("rpc" | "relay")[],
+      ...(o.answerOnAcceptance ? { answerOnAcceptance: true } : {}),
+    };
 
     for (const variant of variants(o, process.env)) {
       const db = await variant.database();
@@ -199,7 +207,7 @@ export async function runBench(o: BenchOptions, log: (line: string) => void = ()
         const lanes = [wallet];
         while (lanes.length < o.concurrency)
           lanes.push(await fundedWallet(service.baseUrl, localnet, apiKey, 100n));
-        await localnet.setFaults({ latencyMs: o.latencyMs, endpoints: ["rpc", "relay"] });
+        await localnet.setFaults(upstream);
         log("measuring the idle service's own calls");
         const target: Target = {
           baseUrl: service.baseUrl,
@@ -244,14 +252,14 @@ export async function runBench(o: BenchOptions, log: (line: string) => void = ()
         // The localnet executes every landed transaction on its one event loop (tens of ms each), which caps
         // what any client can send through it; with neverLand the relay checks and accepts without executing,
         // so the figure is the service's own.
-        await localnet.setFaults({ latencyMs: o.latencyMs, endpoints: ["rpc", "relay"], neverLand: true });
+        await localnet.setFaults({ ...upstream, neverLand: true });
         await run(
           `curve buy, confirm off, ${o.concurrency} parallel, relay accepts without executing`,
           { ...buy, mint: curve, ...off },
           lanes,
           parallel,
         );
-        await localnet.setFaults({ latencyMs: o.latencyMs, endpoints: ["rpc", "relay"] });
+        await localnet.setFaults(upstream);
         if (!variant.short) {
           log("state churn: 200 mints watched and traded at once");
           churn = await runChurn(target, apiKey, localnet, {
@@ -274,7 +282,7 @@ export async function runBench(o: BenchOptions, log: (line: string) => void = ()
     }
 
     log("baseline client (official SDK, own process)");
-    await localnet.setFaults({ latencyMs: o.latencyMs, endpoints: ["rpc", "relay"] });
+    await localnet.setFaults(upstream);
     const baselineWallet = Keypair.generate();
     await localnet.fund(baselineWallet.publicKey.toBase58(), 1_000n * 1_000_000_000n);
     const job = (mode: BaselineJob["mode"]): BaselineJob => ({

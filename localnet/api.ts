@@ -42,6 +42,14 @@ export interface FaultSettings {
   endpoints?: ("rpc" | "relay" | "relay2" | "bundle")[];
   /** Sends are accepted (signature returned) but never applied. */
   neverLand?: boolean;
+  /**
+   * A send (the relays; RPC sendTransaction) is answered once checked (signature, blockhash, not already
+   * processed) and executes right after its answer, in arrival order, as a real relay or RPC node answers on
+   * acceptance; a send with preflight still simulates first (on the state the sends accepted before it
+   * left), and a failing simulation is still its answer. Off (default): a send executes before its answer,
+   * so its effects are visible when the answer arrives, which the tests rely on.
+   */
+  answerOnAcceptance?: boolean;
   /** Sends are applied only after this many slots. */
   landAfterSlots?: number;
   /** Bundles are accepted but stay Invalid. */

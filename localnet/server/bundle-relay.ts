@@ -10,6 +10,7 @@ import {
   staticTipLamports,
   verifySignatures,
 } from "../ledger/wire.js";
+import type { AcceptedSends } from "./accepted-sends.js";
 import type { Faults } from "./faults.js";
 import { invalidParams } from "./json.js";
 import type { RpcHandler } from "./rpc-methods.js";
@@ -50,6 +51,8 @@ export class BundleRelay {
     private readonly faults: Faults,
     private readonly tipAccounts: string[],
     private readonly now: () => number = Date.now,
+    /** Sends answered on acceptance, executed before a bundle lands so arrival order holds. */
+    private readonly accepted?: Pick<AcceptedSends, "flush">,
   ) {
     ledger.onSlot((slot) => this.landDue(slot));
   }
@@ -124,6 +127,7 @@ export class BundleRelay {
 
   private land(entry: BundleEntry): void {
     entry.due = null;
+    this.accepted?.flush();
     const out = this.ledger.processBundle(entry.wires);
     if (out.landed) {
       entry.status = "Landed";

@@ -70,6 +70,11 @@ export class Faults {
     return this.settings.neverLand === true;
   }
 
+  /** Whether a send is answered on acceptance and executed right after (arrival order). */
+  answerOnAcceptance(): boolean {
+    return this.settings.answerOnAcceptance === true;
+  }
+
   /** Slots to delay landing by (0 = land now). */
   landAfterSlots(): number {
     return this.settings.landAfterSlots ?? 0;

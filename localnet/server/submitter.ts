@@ -1,10 +1,12 @@
 /**
  * The send path shared by the RPC's sendTransaction and the submission relay: optional preflight,
- * the never-land / land-after-N-slots faults, and errors shaped like the official RPC's.
+ * the never-land / land-after-N-slots faults, answering before or after execution (`answerOnAcceptance`),
+ * and errors shaped like the official RPC's.
  */
 import bs58 from "bs58";
 import type { Ledger, SimulationResult } from "../ledger/index.js";
 import { TransactionRejected, transactionErrorMessage } from "../ledger/index.js";
+import { AcceptedSends } from "./accepted-sends.js";
 import type { Faults } from "./faults.js";
 import { RpcError } from "./json.js";
 import { simulationValue } from "./rpc-shapes.js";
@@ -41,6 +43,8 @@ export class Submitter {
   constructor(
     private readonly ledger: Ledger,
     private readonly faults: Faults,
+    /** Sends answered on acceptance, waiting to execute (shared with the bundle relay, which flushes it). */
+    readonly accepted: AcceptedSends = new AcceptedSends(ledger),
   ) {
     ledger.onSlot((slot) => this.landDue(slot));
   }
@@ -48,11 +52,15 @@ export class Submitter {
   /**
    * Submits a transaction; returns its signature. With preflight, a failing simulation is an error
    * (-32002); without it (relays, skipPreflight) a transaction that fails on chain still lands and pays.
+   * With `answerOnAcceptance`, a send is answered once checked and executes right after (arrival order kept);
+   * a send with preflight first lets every accepted send execute, then simulates, then is accepted.
    */
   submit(wire: Uint8Array, preflight: boolean): string {
     let signature: string;
     try {
       if (preflight) {
+        // The simulation must see what every send accepted before this one does.
+        this.accepted.flush();
         const sim = this.ledger.simulateTransaction(wire, { sigVerify: true });
         if (sim.err !== null) throw preflightError(sim);
       }
@@ -66,6 +74,10 @@ export class Submitter {
     const delay = this.faults.landAfterSlots();
     if (delay > 0) {
       this.pending.push({ due: this.ledger.slot() + BigInt(delay), wire });
+      return signature;
+    }
+    if (this.faults.answerOnAcceptance()) {
+      this.accepted.push(wire);
       return signature;
     }
     try {
@@ -96,6 +108,7 @@ export class Submitter {
 
   private landDue(slot: bigint): void {
     if (this.pending.length === 0) return;
+    this.accepted.flush();
     const due = this.pending.filter((p) => p.due <= slot);
     this.pending = this.pending.filter((p) => p.due > slot);
     for (const p of due) {

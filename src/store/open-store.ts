@@ -8,7 +8,7 @@ import type pg from "pg";
 import { sqliteExecutionWriter, type ExecutionWriter } from "./execution-statements.js";
 import { kyselyStore, type StoreEventOptions } from "./kysely-store.js";
 import { migrationProvider } from "./migrations.js";
-import { isExecutionOutcomeWrite, withCachedStatements } from "./sqlite-statements.js";
+import { isRelaxedGroupWrite, withCachedStatements } from "./sqlite-statements.js";
 import { sqliteGroupCommit, type QueryRunner } from "./sqlite-group-commit.js";
 import type { Database } from "./schema.js";
 import type { Store } from "./types.js";
@@ -95,14 +95,14 @@ export async function openStore(
     file.pragma("busy_timeout = 5000");
     file.pragma("foreign_keys = ON");
     const database = withCachedStatements(file, {
-      ...(synchronous === "FULL" ? { relaxed: isExecutionOutcomeWrite } : {}),
+      ...(synchronous === "FULL" ? { relaxed: isRelaxedGroupWrite } : {}),
     });
     db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
     // Group commit (issue 18): the request path's writes of concurrent requests share one commit (one fsync).
     syncedWrites = sqliteGroupCommit(
       db,
       database,
-      synchronous === "FULL" ? isExecutionOutcomeWrite : () => false,
+      synchronous === "FULL" ? isRelaxedGroupWrite : () => false,
     );
     writer = sqliteExecutionWriter(db, syncedWrites);
   }

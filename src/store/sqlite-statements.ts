@@ -6,7 +6,9 @@
  *   (no code path here streams with `iterate`).
  * - with `synchronous=FULL`, the statements `relaxed` picks commit without waiting for the disk: the pending
  *   record of an execution (its insert) is synced before anything is sent, which is the promise; its outcome
- *   (the update after the send) need not be, since a record left pending is what reconciliation settles.
+ *   (the update after the send) need not be, since a record left pending is what reconciliation settles;
+ *   nor the activity row written before the answer leaves (visible to every reader at once; only an OS crash
+ *   before the next synced commit could lose it, while the synced execution record keeps key and request).
  *   In WAL mode the next synced commit syncs every earlier frame with it, so order is kept.
  */
 import type { SqliteDatabase } from "kysely";
@@ -29,6 +31,14 @@ export function isExecutionOutcomeWrite(sql: string): boolean {
   return (
     sql.startsWith('update "executions" set') && !sql.startsWith('update "executions" set "delinked_at"')
   );
+}
+
+/**
+ * The writes that commit without their own fsync on a FULL database: the outcome writes, and the activity row
+ * (written after the send, before the answer leaves; the next synced commit syncs it with it, in WAL order).
+ */
+export function isRelaxedGroupWrite(sql: string): boolean {
+  return isExecutionOutcomeWrite(sql) || sql.startsWith('insert into "activity_log"');
 }
 
 /** better-sqlite3's Database as far as this wrapper uses it. */

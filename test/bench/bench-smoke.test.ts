@@ -34,7 +34,13 @@ describe("npm run bench (smoke)", () => {
   }, 180_000);
 
   it("reads its options", () => {
-    expect(parseBenchArgs([])).toMatchObject({ latencyMs: 20, quick: false, profile: false });
+    expect(parseBenchArgs([])).toMatchObject({
+      latencyMs: 20,
+      quick: false,
+      profile: false,
+      answerOnAcceptance: true,
+    });
+    expect(parseBenchArgs(["--relay-executes-first"]).answerOnAcceptance).toBe(false);
     expect(parseBenchArgs(["--latency-ms", "5", "--quick"])).toMatchObject({
       latencyMs: 5,
       trades: 4,

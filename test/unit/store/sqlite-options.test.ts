@@ -7,7 +7,11 @@ import { migrationProvider } from "../../../src/store/migrations.js";
 import { openStore, sqliteTarget } from "../../../src/store/open-store.js";
 import type { Database } from "../../../src/store/schema.js";
 import { newExecution } from "../../helpers/fixtures.js";
-import { isExecutionOutcomeWrite, withCachedStatements } from "../../../src/store/sqlite-statements.js";
+import {
+  isExecutionOutcomeWrite,
+  isRelaxedGroupWrite,
+  withCachedStatements,
+} from "../../../src/store/sqlite-statements.js";
 
 describe("sqliteTarget", () => {
   it("reads the path and the synchronous option of a sqlite: URL (default FULL)", () => {
@@ -109,6 +113,23 @@ describe("relaxed outcome writes", () => {
     expect(seen.filter(isExecutionOutcomeWrite)).toEqual([]);
     await store.updateExecution(record.id, { status: "submitted", confirmationStatus: null });
     expect(seen.filter(isExecutionOutcomeWrite)).toHaveLength(1);
+    // The activity row, written after the send, commits relaxed too (issue 18); the pending insert never does.
+    seen.length = 0;
+    await store.insertActivity({
+      accountId: apiKey.id,
+      at: "2026-01-01T00:00:01.000",
+      keyId: apiKey.id,
+      keyName: "root",
+      method: "POST",
+      route: "/v1/trades/execute",
+      wallets: [wallet],
+      executionId: record.id,
+      status: 200,
+      rule: null,
+      ip: null,
+    });
+    expect(seen.filter(isRelaxedGroupWrite)).toHaveLength(1);
+    expect(isRelaxedGroupWrite('insert into "executions" ("id") values (?)')).toBe(false);
     await db.destroy();
   });
 });

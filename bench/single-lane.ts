@@ -1,0 +1,174 @@
+/**
+ * `npx tsx bench/single-lane.ts [options]`: the bench's single-lane curve buy (simulate off, confirm off,
+ * warm state) and the baseline client with parallel reads, side by side, in rounds that alternate how the
+ * localnet's relay answers a send, so the two are measured back to back on the same localnet and service.
+ * Issue 18's latency goal in isolation; `npm run bench` stays the full run.
+ *
+ * Options: --latency-ms 20 --trades 300 --warmup 30 --baseline-trades 100 --rounds 2
+ * --modes acceptance,execution (the order within a round: "acceptance" = the relay answers on acceptance
+ * and executes right after, `answerOnAcceptance`; "execution" = it executes before answering, the
+ * localnet's default; "never" = it accepts and never executes, `neverLand`: no client's call waits behind an
+ * execution, and no trade changes state) --sell (also the curve sell) --swap (also the swap buy).
+ * Prints one markdown table; the load average is read before and after each row.
+ */
+import { loadavg } from "node:os";
+import { Keypair } from "@solana/web3.js";
+import bs58 from "bs58";
+import {
+  freshSqliteDatabase,
+  percentile,
+  randomMasterKey,
+  setupKey,
+  startLocalnetProcess,
+  startService,
+} from "../test/harness/index.js";
+import type { BaselineJob } from "./baseline-client.js";
+import { runBaseline } from "./child-benches.js";
+import { measureBackground, runScenario, type Target } from "./load.js";
+
+type Mode = "acceptance" | "execution" | "never";
+
+function arg(name: string, fallback: number): number {
+  const i = process.argv.indexOf(`--${name}`);
+  if (i < 0) return fallback;
+  const v = Number(process.argv[i + 1]);
+  if (!(Number.isFinite(v) && v >= 0)) throw new Error(`--${name} needs a non-negative number`);
+  return v;
+}
+
+function modes(): Mode[] {
+  const i = process.argv.indexOf("--modes");
+  const list = (i >= 0 ? (process.argv[i + 1] ?? "") : "acceptance,execution").split(",");
+  if (!list.every((m) => m === "acceptance" || m === "execution" || m === "never"))
+    throw new Error("--modes takes acceptance, execution and/or never, comma-separated");
+  return list as Mode[];
+}
+
+const load = () => loadavg()[0]!.toFixed(1);
+
+/**
+ * Of the wallet's `n` newest landed transactions, how many failed on chain: the trades are sent with confirm
+ * off, so the service's answers cannot show a trade that landed with an error (a quote on state one trade
+ * old, for instance). Waits a slot first, for the last trades to land.
+ */
+async function failedOnChain(rpcUrl: string, wallet: string, n: number): Promise<number> {
+  await new Promise((r) => setTimeout(r, 1_000));
+  const res = await fetch(rpcUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "getSignaturesForAddress",
+      params: [wallet, { limit: n, commitment: "confirmed" }],
+    }),
+  });
+  const body = (await res.json()) as { result?: { err: unknown }[] };
+  return (body.result ?? []).filter((r) => r.err !== null).length;
+}
+const f1 = (n: number) => n.toFixed(1);
+
+async function main(): Promise<void> {
+  const latencyMs = arg("latency-ms", 20);
+  const trades = arg("trades", 300);
+  const warmup = arg("warmup", 30);
+  const baselineTrades = arg("baseline-trades", 100);
+  const rounds = arg("rounds", 2);
+  const localnetProcess = await startLocalnetProcess({ slotMs: 400 });
+  const localnet = localnetProcess;
+  const info = localnetProcess.info;
+  const db = freshSqliteDatabase();
+  const service = await startService({
+    localnet: info,
+    databaseUrl: db.url,
+    masterKey: randomMasterKey(),
+    env: { RECONCILE_INTERVAL_MS: "0", LOG_LEVEL: "warn" },
+    compiled: true,
+  });
+  const rows: string[] = [];
+  try {
+    const curve = (await localnet.createToken()).mint;
+    const swap = (await localnet.createToken()).mint;
+    await localnet.complete(swap);
+    await localnet.migrate(swap);
+    const { apiKey, wallet } = await setupKey(service.baseUrl, localnet, { sol: 1_000n });
+    const baselineWallet = Keypair.generate();
+    await localnet.fund(baselineWallet.publicKey.toBase58(), 1_000n * 1_000_000_000n);
+    await localnet.setFaults({ latencyMs, endpoints: ["rpc", "relay"] });
+    const target: Target = {
+      baseUrl: service.baseUrl,
+      pid: service.pid,
+      localnetPid: info.pid,
+      localnet,
+      backgroundPerSecond: await measureBackground(localnet, 4_000),
+    };
+    const off = { simulate: false, confirm: false };
+    const buy = { action: "buy", amount: "0.001" };
+    const scenarios: [string, Record<string, unknown>][] = [["curve buy", { ...buy, mint: curve, ...off }]];
+    if (process.argv.includes("--sell"))
+      scenarios.push(["curve sell", { action: "sell", amount: "1000000000", mint: curve, ...off }]);
+    if (process.argv.includes("--swap")) scenarios.push(["swap buy", { ...buy, mint: swap, ...off }]);
+    for (let round = 1; round <= rounds; round++) {
+      for (const mode of modes()) {
+        await localnet.setFaults({
+          latencyMs,
+          endpoints: ["rpc", "relay"],
+          ...(mode === "acceptance" ? { answerOnAcceptance: true } : {}),
+          ...(mode === "never" ? { neverLand: true } : {}),
+        });
+        for (const [name, body] of scenarios) {
+          const before = load();
+          const s = await runScenario(target, apiKey, { name, body, lanes: [wallet], trades, warmup });
+          const names = ["wallet", "amount", "build", "sender", "database"];
+          const stages = names.map((k) => f1(s.stages[k] ?? 0)).join(" / ");
+          // What the timed stages leave out: HTTP, fastify's hooks (the activity row), the client.
+          const outside = s.p50 - names.reduce((sum, k) => sum + (s.stages[k] ?? 0), 0);
+          const failed = mode === "never" ? "-" : await failedOnChain(info.rpcUrl, wallet, trades);
+          rows.push(
+            `| ${round} | ${mode} | service ${name} | ${s.trades} | ${f1(s.p50)} | ${f1(s.p95)} | ${f1(s.p99)} | ${stages} | ${f1(outside)} | ${(s.cacheShare * 100).toFixed(0)} % | ${s.serviceCpuMsPerTrade.toFixed(2)} | ${s.errors} / ${failed} | ${before} → ${load()} |`,
+          );
+          process.stderr.write(`${rows.at(-1)}\n`);
+        }
+        const before = load();
+        const job: BaselineJob = {
+          rpcUrl: info.rpcUrl,
+          relayUrl: info.relayUrl,
+          tipAccounts: info.relayTipAccounts,
+          tipLamports: info.relayTipLamports,
+          secretKey: bs58.encode(baselineWallet.secretKey),
+          mint: curve,
+          lamports: "1000000",
+          trades: baselineTrades,
+          warmup: Math.min(warmup, 20),
+          mode: "parallel",
+        };
+        const b = runBaseline(job);
+        const sorted = [...b.latenciesMs].sort((x, y) => x - y);
+        const p = (q: number) => f1(percentile(sorted, q));
+        rows.push(
+          `| ${round} | ${mode} | baseline, parallel reads | ${sorted.length} | ${p(50)} | ${p(95)} | ${p(99)} | | | | | 0 / - | ${before} → ${load()} |`,
+        );
+        process.stderr.write(`${rows.at(-1)}\n`);
+      }
+    }
+  } finally {
+    await service.stop().catch(() => {});
+    await db.drop().catch(() => {});
+    await localnetProcess.stop().catch(() => {});
+  }
+  const header = [
+    `Injected latency ${latencyMs} ms per RPC and relay call; service compiled, SQLite file, warm state on, reconciliation off.`,
+    "",
+    "| round | relay answers on | client | trades | p50 ms | p95 ms | p99 ms | mean timing_ms wallet/amount/build/sender/database | p50 − Σ stages | warm | service CPU ms/trade | errors / landed with an error | load average (1 min) before → after |",
+    "|---:|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---|",
+  ];
+  process.stdout.write(`${[...header, ...rows].join("\n")}\n`);
+}
+
+main().then(
+  () => process.exit(0),
+  (e: unknown) => {
+    process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.exit(1);
+  },
+);
