@@ -39,6 +39,15 @@ const layerRule = (folder, forbidden) => ({
     "no-restricted-imports": [
       "error",
       {
+        // One copy of spl-token (its CommonJS build, the SDKs'): values come from src/launch/spl-token.ts.
+        paths: [
+          {
+            name: "@solana/spl-token",
+            allowTypeImports: true,
+            message:
+              "import spl-token's values from src/launch/spl-token.ts (one copy in the process: issue 18).",
+          },
+        ],
         patterns: [
           ...(folder === "core"
             ? [

@@ -7,8 +7,13 @@
 // the packages the service loads at start (found here by following dist/src/main.js's static imports) with
 // source maps off, then turns them on (`process.setSourceMapsEnabled`) and imports the service: every module of
 // dist/ loaded from then on has its stack traces mapped to the TypeScript sources.
+//
+// Some dependencies load modules of their own on first use, after that point: fastify its schema compilers (ajv
+// and ajv-formats, 86 files, each naming a source map with its TypeScript sources inlined: about 1 MB of heap once
+// parsed) and @fastify/swagger-ui its static-file plugin (glob). The entry requires those too, beforehand: LATE.
+import { createRequire } from "node:module";
 import { readFileSync, writeFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { dirname, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const dist = fileURLToPath(new URL("../dist/", import.meta.url));
@@ -39,7 +44,36 @@ function staticPackages(entry) {
   return { packages: [...packages].sort(), required: [...required].sort() };
 }
 
+/**
+ * Modules a dependency requires lazily, as chains from a package the service loads to the module (each resolved
+ * from the one before, so the file is the one that dependency would load). A chain that no longer resolves (a
+ * dependency changed) is skipped: its maps are then parsed again, nothing else changes.
+ */
+const LATE = [
+  ["fastify", "@fastify/ajv-compiler"],
+  ["fastify", "@fastify/ajv-compiler", "ajv-formats"],
+  ["fastify", "@fastify/fast-json-stringify-compiler"],
+  ["@fastify/swagger-ui", "@fastify/static"],
+];
+
+/** The files LATE names, relative to dist/ (require paths for dist/main.js). */
+function lateFiles() {
+  const files = [];
+  for (const chain of LATE) {
+    try {
+      let file = `${dist}main.js`;
+      for (const spec of chain) file = createRequire(file).resolve(spec);
+      const rel = relative(dist, file).split("\\").join("/");
+      files.push(rel.startsWith(".") ? rel : `./${rel}`);
+    } catch {
+      console.warn(`dist-entry: ${chain.join(" -> ")} does not resolve; not preloaded`);
+    }
+  }
+  return files;
+}
+
 const { packages, required } = staticPackages(`${dist}src/main.js`);
+const late = lateFiles();
 writeFileSync(
   `${dist}main.js`,
   [
@@ -48,8 +82,10 @@ writeFileSync(
     'import { createRequire } from "node:module";',
     ...packages.map((p) => `import ${JSON.stringify(p)};`),
     // The same loader the service uses for them (an ESM import could pick another build of a dual package).
-    ...(required.length > 0 ? ["const require = createRequire(import.meta.url);"] : []),
+    ...(required.length + late.length > 0 ? ["const require = createRequire(import.meta.url);"] : []),
     ...required.map((p) => `require(${JSON.stringify(p)});`),
+    // Loaded by the dependencies on first use (see LATE in scripts/dist-entry.mjs).
+    ...late.map((p) => `require(${JSON.stringify(p)});`),
     "process.setSourceMapsEnabled(true);",
     'await import("./src/main.js");',
     "",

@@ -3,7 +3,7 @@
  * cashback calculation (lamports above rent of the launch accumulator, WSOL balance of the swap one).
  */
 import type { PublicKey } from "@solana/web3.js";
-import { TOKEN_PROGRAM_ID } from "@solana/spl-token";
+import { TOKEN_PROGRAM_ID } from "./spl-token.js";
 import {
   LAUNCH_PROGRAM_ID,
   WSOL_MINT,

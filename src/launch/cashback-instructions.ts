@@ -7,7 +7,7 @@ import {
   TOKEN_PROGRAM_ID,
   createAssociatedTokenAccountIdempotentInstruction,
   createCloseAccountInstruction,
-} from "@solana/spl-token";
+} from "./spl-token.js";
 import { launchSwapProgram } from "./programs-offline.js";
 import { WSOL_MINT, associatedTokenAddress } from "./programs.js";
 import { launchSdk } from "./sdk.js";

@@ -4,7 +4,7 @@
  */
 import BN from "bn.js";
 import type { PublicKey, TransactionInstruction } from "@solana/web3.js";
-import { TOKEN_2022_PROGRAM_ID } from "@solana/spl-token";
+import { TOKEN_2022_PROGRAM_ID } from "./spl-token.js";
 import type { Random } from "./fee-recipients.js";
 import { launchProgram } from "./programs-offline.js";
 import { launchSdk } from "./sdk.js";

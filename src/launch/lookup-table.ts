@@ -5,7 +5,7 @@
  * every user, never signers) brings it well under the limit. Trades fit either way.
  */
 import { ComputeBudgetProgram, PublicKey, SystemProgram } from "@solana/web3.js";
-import { TOKEN_PROGRAM_ID } from "@solana/spl-token";
+import { TOKEN_PROGRAM_ID } from "./spl-token.js";
 import {
   ATA_PROGRAM_ID,
   LAUNCH_EVENT_AUTHORITY,

@@ -9,7 +9,7 @@ import {
   TOKEN_2022_PROGRAM_ID,
   TOKEN_PROGRAM_ID,
   getAssociatedTokenAddressSync,
-} from "@solana/spl-token";
+} from "./spl-token.js";
 import { launchSdk, launchSwapSdk } from "./sdk.js";
 
 /** The bonding-curve program (`launch`). */

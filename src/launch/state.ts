@@ -5,7 +5,8 @@
  */
 import BN from "bn.js";
 import { PublicKey, type AccountInfo } from "@solana/web3.js";
-import { ACCOUNT_SIZE, AccountLayout, MINT_SIZE, MintLayout, type RawMint } from "@solana/spl-token";
+import { ACCOUNT_SIZE, AccountLayout, MINT_SIZE, MintLayout } from "./spl-token.js";
+import type { RawMint } from "@solana/spl-token";
 import { launchSdk, launchSwapSdk } from "./sdk.js";
 
 /** `T` with every `From` replaced by `To` (recursively through arrays and plain objects; PublicKeys stay). */

@@ -3,7 +3,7 @@
  * and FeeConfig, so the SDK's builders and quotes run without any online fetch of their own.
  */
 import { PublicKey, type AccountInfo } from "@solana/web3.js";
-import { TOKEN_PROGRAM_ID } from "@solana/spl-token";
+import { TOKEN_PROGRAM_ID } from "./spl-token.js";
 import { launchSwapSdk } from "./sdk.js";
 import { toSdk, type SwapFeeConfig, type SwapGlobalConfig } from "./state.js";
 import type { SwapTradeRead } from "./trade-accounts.js";

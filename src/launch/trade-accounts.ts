@@ -4,7 +4,7 @@
  * swap GlobalConfig are not read here: they come from the chain caches.
  */
 import { PublicKey } from "@solana/web3.js";
-import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "@solana/spl-token";
+import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "./spl-token.js";
 import { LAUNCH, badRequest } from "../core/errors.js";
 import {
   LAUNCH_PROGRAM_ID,

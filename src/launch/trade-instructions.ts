@@ -4,7 +4,7 @@
  */
 import BN from "bn.js";
 import { TransactionInstruction, type AccountMeta, type PublicKey } from "@solana/web3.js";
-import { createAssociatedTokenAccountIdempotentInstruction } from "@solana/spl-token";
+import { createAssociatedTokenAccountIdempotentInstruction } from "./spl-token.js";
 import { curveBuybackRecipient, curveFeeRecipient, type Random } from "./fee-recipients.js";
 import { launchProgram } from "./programs-offline.js";
 import { associatedTokenAddress, bondingCurveV2Address, creatorVaultAddress } from "./programs.js";

@@ -9,7 +9,7 @@ import {
   TOKEN_PROGRAM_ID,
   createAssociatedTokenAccountIdempotentInstruction,
   createTransferCheckedInstruction,
-} from "@solana/spl-token";
+} from "./spl-token.js";
 import { SPEC, badRequest } from "../core/errors.js";
 import { associatedTokenAddress, isTokenProgram } from "./programs.js";
 import { assertAligned, type ReadResult } from "./read-account.js";

@@ -4,15 +4,9 @@ import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import type { Redis } from "ioredis";
 import { Kysely, Migrator, SqliteDialect } from "kysely";
-import pg from "pg";
+import type pg from "pg";
 import { sqliteExecutionWriter, type ExecutionWriter } from "./execution-statements.js";
-import { pgExecutionWriter } from "./pg-execution-writer.js";
 import { kyselyStore, type StoreEventOptions } from "./kysely-store.js";
-import { startPgListener } from "./pg-listen.js";
-import { pgBatchedInserts } from "./pg-group-commit.js";
-import { relaxedPgPool } from "./pg-relaxed-writes.js";
-import { schemaScopedPostgresDialect } from "./pg-scoped-introspector.js";
-import { redisWake } from "./redis-wake.js";
 import { migrationProvider } from "./migrations.js";
 import { isRelaxedGroupWrite, withCachedStatements } from "./sqlite-statements.js";
 import { sqliteGroupCommit, type QueryRunner } from "./sqlite-group-commit.js";
@@ -84,61 +78,12 @@ export async function openStore(
   // PostgreSQL: the outcome updates' pool (pg-relaxed-writes.ts), closed with the store.
   let relaxed: pg.Pool | undefined;
   if (isPg) {
-    const schema = options.pgSchema;
-    if (schema !== undefined) {
-      if (!/^[a-z_][a-z0-9_]*$/.test(schema))
-        throw new Error("pgSchema must be a plain lower-case identifier");
-      const admin = new pg.Client({ connectionString: databaseUrl });
-      await admin.connect();
-      try {
-        await admin.query(`create schema if not exists ${schema}`);
-      } finally {
-        await admin.end();
-      }
-    }
-    const pool = new pg.Pool({
-      connectionString: databaseUrl,
-      max: options.pgPoolSize ?? 10,
-      ...(schema !== undefined ? { options: `-c search_path=${schema}` } : {}),
-    });
-    // An idle client that loses its connection (database restart) emits 'error'; without a listener that
-    // would crash the process. The pool drops the client and the next query reconnects or fails visibly.
-    pool.on("error", () => {});
-    // Kysely looks for its migration tables in every schema unless told which: a second deployment (or a
-    // test) in another schema of the same database would make it skip creating its own and then fail.
-    migrationTableSchema = await currentSchema(pool).catch(async (err: unknown) => {
-      await pool.end();
-      throw err;
-    });
-    db = new Kysely<Database>({ dialect: schemaScopedPostgresDialect({ pool }, migrationTableSchema) });
-    relaxed = relaxedPgPool({
-      connectionString: databaseUrl,
-      max: options.pgPoolSize ?? 10,
-      ...(schema !== undefined ? { schema } : {}),
-    });
-    // Group commit (issue 18): concurrent pending inserts and outcome updates of one key share one statement
-    // and commit (pg-group-commit.ts); so do the activity rows of concurrent requests (of every key).
-    const group = options.pgGroupCommit ?? true;
-    writer = pgExecutionWriter(pool, relaxed, group);
-    if (group) syncedWrites = pgBatchedInserts(pool);
-    const listenSchema = migrationTableSchema;
-    if (options.redis !== undefined) {
-      // The namespace: this database and schema, as the NOTIFY payload's schema keeps deployments apart.
-      const wake = redisWake(options.redis, `${new URL(databaseUrl).pathname.slice(1)}/${listenSchema}`);
-      eventOptions = {
-        listen: (bus) => wake.listen(bus),
-        publish: (k) => wake.publish(k),
-      };
-    } else {
-      eventOptions = {
-        listen: (bus) =>
-          startPgListener(bus, {
-            connectionString: databaseUrl,
-            schema: listenSchema,
-            ...(schema !== undefined ? { clientOptions: `-c search_path=${schema}` } : {}),
-          }),
-      };
-    }
+    // Loaded only here: a SQLite service does not load `pg` at all (issue 18, peak RSS).
+    const { openPg } = await import("./open-pg.js");
+    ({ db, migrationTableSchema, writer, syncedWrites, eventOptions, relaxed } = await openPg(
+      databaseUrl,
+      options,
+    ));
   } else {
     const { path, synchronous } = sqliteTarget(databaseUrl, dataDir);
     if (path !== ":memory:") ensurePrivateFile(path);
@@ -186,13 +131,4 @@ export async function openStore(
         await outcomes.end();
       })()),
   };
-}
-
-/** The schema unqualified tables land in on this pool (its search_path's first existing schema). */
-async function currentSchema(pool: pg.Pool): Promise<string> {
-  const { rows } = await pool.query<{ schema: string | null }>("select current_schema() as schema");
-  const schema = rows[0]?.schema;
-  if (schema === null || schema === undefined)
-    throw new Error("PostgreSQL search_path names no existing schema");
-  return schema;
 }

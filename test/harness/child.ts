@@ -47,17 +47,25 @@ export function compiledBuildIsFresh(): boolean {
 }
 
 /**
- * The node flags of `npm start` (package.json: `node <flags> dist/main.js`), so the harness runs the compiled
- * service exactly as production does (its heap flags and source-map set-up are part of what the bench measures).
+ * The environment and node flags of `npm start` (package.json: `[NAME=value …] node <flags> dist/main.js`), so the
+ * harness runs the compiled service exactly as production does (its heap flags, its allocator settings such as
+ * MALLOC_ARENA_MAX, and its source-map set-up are part of what the bench measures).
  */
-export function startScriptFlags(): string[] {
+export function startScript(): { env: Record<string, string>; flags: string[] } {
   const pkg = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as {
     scripts: { start: string };
   };
-  const m = /^node\s+(.*?)\s*dist\/main\.js$/.exec(pkg.scripts.start);
+  const m = /^((?:[A-Z_][A-Z0-9_]*=\S+\s+)*)node\s+(.*?)\s*dist\/main\.js$/.exec(pkg.scripts.start);
   if (m === null)
-    throw new Error(`package.json start is not "node <flags> dist/main.js": ${pkg.scripts.start}`);
-  return m[1]!.split(/\s+/).filter((f) => f !== "");
+    throw new Error(
+      `package.json start is not "[NAME=value …] node <flags> dist/main.js": ${pkg.scripts.start}`,
+    );
+  const env: Record<string, string> = {};
+  for (const assignment of m[1]!.split(/\s+/).filter((a) => a !== "")) {
+    const eq = assignment.indexOf("=");
+    env[assignment.slice(0, eq)] = assignment.slice(eq + 1);
+  }
+  return { env, flags: m[2]!.split(/\s+/).filter((f) => f !== "") };
 }
 
 /** Parent variables a child inherits; everything else (DATABASE_URL, PORT, …) must be given explicitly. */

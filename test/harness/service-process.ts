@@ -8,7 +8,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { LocalnetInfo } from "../../localnet/api.js";
-import { compiledBuildIsFresh, spawnTs, startScriptFlags, type Child, type SpawnTsOptions } from "./child.js";
+import { compiledBuildIsFresh, spawnTs, startScript, type Child, type SpawnTsOptions } from "./child.js";
 
 /** A running service process. */
 export interface ServiceProcess {
@@ -107,10 +107,12 @@ export async function startService(options: ServiceOptions): Promise<ServiceProc
   const port = options.port ?? (await freePort());
   const dataDir = mkdtempSync(join(tmpdir(), "lt-harness-svc-"));
   const compiled = options.compiled ?? compiledBuildIsFresh();
+  // The compiled service starts as `npm start` starts it: its variables under the test's own (which win).
+  const start = compiled ? startScript() : { env: {}, flags: [] };
   const child = spawnTs(compiled ? "dist/main.js" : "test/harness/service-entry.ts", [], {
-    env: serviceEnv(options, port, dataDir),
+    env: { ...start.env, ...serviceEnv(options, port, dataDir) },
     compiled,
-    ...(compiled ? { compiledFlags: startScriptFlags() } : {}),
+    ...(compiled ? { compiledFlags: start.flags } : {}),
     nodeArgs: [
       ...(compiled ? ["--import", "./test/harness/stdin-guard.mjs"] : []),
       ...(options.nodeArgs ?? []),

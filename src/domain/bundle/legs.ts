@@ -4,7 +4,7 @@
  * No chain access: the coin does not exist yet, so everything comes from Global / FeeConfig.
  */
 import type { PublicKey, TransactionInstruction } from "@solana/web3.js";
-import { TOKEN_2022_PROGRAM_ID } from "@solana/spl-token";
+import { TOKEN_2022_PROGRAM_ID } from "../../launch/spl-token.js";
 import type { Random } from "../../launch/fee-recipients.js";
 import { buildCurveBuyExactSolIn } from "../../launch/trade-instructions.js";
 import { type BundleBuyLeg, type CreateLedBuyQuote, quoteCreateLedBuys } from "./shape.js";

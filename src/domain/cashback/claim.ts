@@ -4,7 +4,7 @@
  * launchswap). Claims are never bundled: one landing does not depend on the other.
  */
 import { PublicKey, type TransactionInstruction } from "@solana/web3.js";
-import { TOKEN_PROGRAM_ID, TokenInstruction } from "@solana/spl-token";
+import { TOKEN_PROGRAM_ID, TokenInstruction } from "../../launch/spl-token.js";
 import type { Chain } from "../../chain/chain.js";
 import { buildClaimCurveCashback, buildClaimSwapCashback } from "../../launch/cashback-instructions.js";
 import type { Store } from "../../store/index.js";

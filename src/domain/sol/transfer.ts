@@ -4,7 +4,7 @@
  * known from the read) → balance and reserve checks → one transaction through the shared pipeline.
  */
 import { PublicKey } from "@solana/web3.js";
-import { TOKEN_2022_PROGRAM_ID } from "@solana/spl-token";
+import { TOKEN_2022_PROGRAM_ID } from "../../launch/spl-token.js";
 import type { AccountInfo } from "../../chain/rpc-client.js";
 import { associatedTokenAddress, SPL_TOKEN_PROGRAM_ID } from "../../launch/programs.js";
 import {

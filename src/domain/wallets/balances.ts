@@ -1,6 +1,6 @@
 /** Issue 22: a managed wallet's SOL and every token account (GET /v1/wallets/{public_key}/balances). */
 import { PublicKey } from "@solana/web3.js";
-import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "@solana/spl-token";
+import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../../launch/spl-token.js";
 import type { Chain } from "../../chain/chain.js";
 import { formatLamportsAsSol, formatUnits } from "../../core/amounts.js";
 import { parseAddress } from "../../core/addresses.js";

@@ -7,7 +7,7 @@
  */
 import BN from "bn.js";
 import type { PublicKey } from "@solana/web3.js";
-import { ACCOUNT_SIZE, AccountLayout } from "@solana/spl-token";
+import { ACCOUNT_SIZE, AccountLayout } from "../spl-token.js";
 import { launchProgram } from "../programs-offline.js";
 import { launchSdk } from "../sdk.js";
 
