@@ -20,6 +20,8 @@ import {
 import { TOKEN_2022_PROGRAM_ID } from "@solana/spl-token";
 import BN from "bn.js";
 import bs58 from "bs58";
+// The module itself, not the harness index: this process loads nothing of the service.
+import { postJsonRpc, SEND_UNCHECKED } from "../test/harness/json-rpc.js";
 
 // Loaded through require for the same reason as src/launch/sdk.ts (their ESM builds miss anchor's BN export).
 const require = createRequire(import.meta.url);
@@ -51,22 +53,11 @@ export interface BaselineResult {
 }
 
 async function sendThroughRelay(relayUrl: string, wire: Uint8Array): Promise<void> {
-  const res = await fetch(relayUrl, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "sendTransaction",
-      params: [
-        Buffer.from(wire).toString("base64"),
-        { encoding: "base64", skipPreflight: true, maxRetries: 0 },
-      ],
-    }),
-  });
-  const body = (await res.json()) as { error?: { message?: string } };
-  if (res.status !== 200 || body.error)
-    throw new Error(`relay refused: ${res.status} ${JSON.stringify(body)}`);
+  const { status, body } = await postJsonRpc<{ error?: { message?: string } }>(relayUrl, "sendTransaction", [
+    Buffer.from(wire).toString("base64"),
+    SEND_UNCHECKED,
+  ]);
+  if (status !== 200 || body.error) throw new Error(`relay refused: ${status} ${JSON.stringify(body)}`);
 }
 
 async function run(job: BaselineJob): Promise<BaselineResult> {

@@ -17,6 +17,7 @@ import bs58 from "bs58";
 import {
   freshSqliteDatabase,
   percentile,
+  postJsonRpc,
   randomMasterKey,
   setupKey,
   startLocalnetProcess,
@@ -53,17 +54,10 @@ const load = () => loadavg()[0]!.toFixed(1);
  */
 async function failedOnChain(rpcUrl: string, wallet: string, n: number): Promise<number> {
   await new Promise((r) => setTimeout(r, 1_000));
-  const res = await fetch(rpcUrl, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "getSignaturesForAddress",
-      params: [wallet, { limit: n, commitment: "confirmed" }],
-    }),
-  });
-  const body = (await res.json()) as { result?: { err: unknown }[] };
+  const { body } = await postJsonRpc<{ result?: { err: unknown }[] }>(rpcUrl, "getSignaturesForAddress", [
+    wallet,
+    { limit: n, commitment: "confirmed" },
+  ]);
   return (body.result ?? []).filter((r) => r.err !== null).length;
 }
 const f1 = (n: number) => n.toFixed(1);

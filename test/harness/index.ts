@@ -17,6 +17,7 @@ export { startCluster } from "./cluster.js";
 export type { Cluster, ClusterOptions } from "./cluster.js";
 export { freshPgDatabase, freshSqliteDatabase } from "./database.js";
 export type { TestDatabase } from "./database.js";
+export { postJsonRpc, SEND_UNCHECKED } from "./json-rpc.js";
 export { localnetClient, startLocalnetProcess } from "./localnet-process.js";
 export type { LocalnetClient, LocalnetProcess, LocalnetProcessOptions } from "./localnet-process.js";
 export { freePort, randomMasterKey, serviceEnv, startService } from "./service-process.js";

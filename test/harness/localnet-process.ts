@@ -4,6 +4,7 @@
  */
 import type { FaultSettings, LocalnetInfo, RelayLogEntry } from "../../localnet/api.js";
 import { compiledBuildIsFresh, spawnTs, type Child, type SpawnTsOptions } from "./child.js";
+import { postJsonRpc } from "./json-rpc.js";
 
 /** Operator calls over HTTP (the same surface as the in-process `LocalnetAdmin`). */
 export interface LocalnetClient {
@@ -107,12 +108,12 @@ export function localnetClient(info: LocalnetInfo): LocalnetClient {
   };
   let rpcId = 0;
   const rpc = async <T>(method: string, params: unknown[] = []): Promise<T> => {
-    const res = await fetch(info.rpcUrl, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: ++rpcId, method, params }),
-    });
-    const json = (await res.json()) as { result?: T; error?: { message: string } };
+    const { body: json } = await postJsonRpc<{ result?: T; error?: { message: string } }>(
+      info.rpcUrl,
+      method,
+      params,
+      ++rpcId,
+    );
     if (json.error !== undefined) throw new Error(`localnet rpc ${method}: ${json.error.message}`);
     return json.result as T;
   };

@@ -18,6 +18,7 @@ import { BundleRelay } from "../../localnet/server/bundle-relay.js";
 import { Faults } from "../../localnet/server/faults.js";
 import { RpcError } from "../../localnet/server/json.js";
 import { Submitter } from "../../localnet/server/submitter.js";
+import { postJsonRpc, SEND_UNCHECKED } from "../harness/json-rpc.js";
 
 const SOL = BigInt(LAMPORTS_PER_SOL);
 
@@ -177,19 +178,8 @@ describe("answerOnAcceptance, over HTTP", () => {
       tx.sign(a);
       return Buffer.from(tx.serialize()).toString("base64");
     };
-    const send = async (url: string, wire: string) => {
-      const res = await fetch(url, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: 1,
-          method: "sendTransaction",
-          params: [wire, { encoding: "base64", skipPreflight: true, maxRetries: 0 }],
-        }),
-      });
-      return ((await res.json()) as { result: string }).result;
-    };
+    const send = async (url: string, wire: string) =>
+      (await postJsonRpc<{ result: string }>(url, "sendTransaction", [wire, SEND_UNCHECKED])).body.result;
     const ok = await send(net.relayUrl, signed(1_000_000, true));
     const failed = await send(net.rpcUrl, signed(Number(2n * SOL), false));
     await new Promise((r) => setImmediate(r));

@@ -14,6 +14,7 @@ import {
 } from "@solana/web3.js";
 import { startLocalnet } from "../../localnet/index.js";
 import type { LocalnetHandle } from "../../localnet/index.js";
+import { postJsonRpc } from "../harness/json-rpc.js";
 
 // The localnet refuses POSTs that are not application/json (issue 23: no cross-site admin calls).
 const JSON_HEADERS = { "content-type": "application/json" };
@@ -37,12 +38,7 @@ beforeEach(() => {
 type Loose = any;
 
 async function bundleRpc(method: string, params: unknown[]): Promise<{ status: number; body: Loose }> {
-  const res = await fetch(`${net.bundleRelayUrl}/api/v1/bundles`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-  });
-  return { status: res.status, body: (await res.json()) as Loose };
+  return postJsonRpc<Loose>(`${net.bundleRelayUrl}/api/v1/bundles`, method, params);
 }
 
 /** Sends a one-transaction bundle (a transfer to `dest` plus a tip); returns its id. */

@@ -11,6 +11,7 @@ import {
 } from "@solana/web3.js";
 import { startLocalnet } from "../../localnet/index.js";
 import type { LocalnetHandle } from "../../localnet/index.js";
+import { postJsonRpc } from "../harness/json-rpc.js";
 
 // The localnet refuses POSTs that are not application/json (issue 23: no cross-site admin calls).
 const JSON_HEADERS = { "content-type": "application/json" };
@@ -40,12 +41,7 @@ async function post(
   method: string,
   params: unknown[],
 ): Promise<{ status: number; body: RpcBody }> {
-  const res = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 7, method, params }),
-  });
-  return { status: res.status, body: (await res.json()) as RpcBody };
+  return postJsonRpc<RpcBody>(url, method, params, 7);
 }
 
 function funded(): Keypair {
