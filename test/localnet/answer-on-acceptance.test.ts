@@ -19,6 +19,7 @@ import { Faults } from "../../localnet/server/faults.js";
 import { RpcError } from "../../localnet/server/json.js";
 import { Submitter } from "../../localnet/server/submitter.js";
 import { postJsonRpc, SEND_UNCHECKED } from "../harness/json-rpc.js";
+import { signedTransfer } from "../helpers/signed-transfer.js";
 
 const SOL = BigInt(LAMPORTS_PER_SOL);
 
@@ -162,22 +163,10 @@ describe("answerOnAcceptance, over HTTP", () => {
     const a = Keypair.generate();
     net.admin.fund(a.publicKey.toBase58(), SOL);
     const dest = Keypair.generate().publicKey;
-    const { blockhash, lastValidBlockHeight } = await conn.getLatestBlockhash();
-    const signed = (lamports: number, tip: boolean) => {
-      const tx = new Transaction({ feePayer: a.publicKey, blockhash, lastValidBlockHeight }).add(
-        SystemProgram.transfer({ fromPubkey: a.publicKey, toPubkey: dest, lamports }),
-      );
-      if (tip)
-        tx.add(
-          SystemProgram.transfer({
-            fromPubkey: a.publicKey,
-            toPubkey: new PublicKey(net.relayTipAccounts[0]!),
-            lamports: Number(net.relayTipLamports),
-          }),
-        );
-      tx.sign(a);
-      return Buffer.from(tx.serialize()).toString("base64");
-    };
+    const latest = await conn.getLatestBlockhash();
+    const tip = { to: net.relayTipAccounts[0]!, lamports: Number(net.relayTipLamports) };
+    const signed = (lamports: number, tipped: boolean) =>
+      signedTransfer(a, dest, lamports, latest, tipped ? tip : undefined);
     const send = async (url: string, wire: string) =>
       (await postJsonRpc<{ result: string }>(url, "sendTransaction", [wire, SEND_UNCHECKED])).body.result;
     const ok = await send(net.relayUrl, signed(1_000_000, true));

@@ -4,17 +4,11 @@
  * propagating), then lands — driven from a plain JSON-RPC client.
  */
 import { afterAll, beforeAll, beforeEach, describe, it, expect } from "vitest";
-import {
-  Connection,
-  Keypair,
-  LAMPORTS_PER_SOL,
-  PublicKey,
-  SystemProgram,
-  Transaction,
-} from "@solana/web3.js";
+import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey } from "@solana/web3.js";
 import { startLocalnet } from "../../localnet/index.js";
 import type { LocalnetHandle } from "../../localnet/index.js";
 import { postJsonRpc } from "../harness/json-rpc.js";
+import { signedTransfer } from "../helpers/signed-transfer.js";
 
 // The localnet refuses POSTs that are not application/json (issue 23: no cross-site admin calls).
 const JSON_HEADERS = { "content-type": "application/json" };
@@ -45,17 +39,10 @@ async function bundleRpc(method: string, params: unknown[]): Promise<{ status: n
 async function sendTransferBundle(dest: PublicKey, lamports: number): Promise<string> {
   const from = Keypair.generate();
   net.admin.fund(from.publicKey.toBase58(), BigInt(LAMPORTS_PER_SOL));
-  const { blockhash, lastValidBlockHeight } = await conn.getLatestBlockhash();
-  const tx = new Transaction({ feePayer: from.publicKey, blockhash, lastValidBlockHeight }).add(
-    SystemProgram.transfer({ fromPubkey: from.publicKey, toPubkey: dest, lamports }),
-    SystemProgram.transfer({
-      fromPubkey: from.publicKey,
-      toPubkey: new PublicKey(net.bundleTipAccounts[0]!),
-      lamports: 1_000,
-    }),
-  );
-  tx.sign(from);
-  const wire = Buffer.from(tx.serialize()).toString("base64");
+  const wire = signedTransfer(from, dest, lamports, await conn.getLatestBlockhash(), {
+    to: net.bundleTipAccounts[0]!,
+    lamports: 1_000,
+  });
   const sent = await bundleRpc("sendBundle", [[wire], { encoding: "base64" }]);
   expect(sent.status).toBe(200);
   return sent.body.result as string;

@@ -1,17 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, it, expect } from "vitest";
 import bs58 from "bs58";
 import { createHash } from "node:crypto";
-import {
-  Connection,
-  Keypair,
-  LAMPORTS_PER_SOL,
-  PublicKey,
-  SystemProgram,
-  Transaction,
-} from "@solana/web3.js";
+import { Connection, Keypair, LAMPORTS_PER_SOL, PublicKey } from "@solana/web3.js";
 import { startLocalnet } from "../../localnet/index.js";
 import type { LocalnetHandle } from "../../localnet/index.js";
 import { postJsonRpc } from "../harness/json-rpc.js";
+import { signedTransfer as signedTransferOf } from "../helpers/signed-transfer.js";
 
 // The localnet refuses POSTs that are not application/json (issue 23: no cross-site admin calls).
 const JSON_HEADERS = { "content-type": "application/json" };
@@ -55,21 +49,8 @@ async function signedTransfer(
   to: PublicKey,
   lamports: number,
   tip?: { to: string; lamports: number },
-) {
-  const { blockhash, lastValidBlockHeight } = await conn.getLatestBlockhash();
-  const tx = new Transaction({ feePayer: from.publicKey, blockhash, lastValidBlockHeight }).add(
-    SystemProgram.transfer({ fromPubkey: from.publicKey, toPubkey: to, lamports }),
-  );
-  if (tip)
-    tx.add(
-      SystemProgram.transfer({
-        fromPubkey: from.publicKey,
-        toPubkey: new PublicKey(tip.to),
-        lamports: tip.lamports,
-      }),
-    );
-  tx.sign(from);
-  return Buffer.from(tx.serialize()).toString("base64");
+): Promise<string> {
+  return signedTransferOf(from, to, lamports, await conn.getLatestBlockhash(), tip);
 }
 
 const b64 = { encoding: "base64", skipPreflight: true, maxRetries: 0 };
