@@ -18,7 +18,6 @@ import { existsSync, mkdtempSync, readdirSync, statSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { Keypair, PublicKey } from "@solana/web3.js";
-import bs58 from "bs58";
 import { createChain } from "../src/chain/chain.js";
 import { createJsonRpcTransport } from "../src/chain/json-rpc.js";
 import { localnetChainOptions } from "../src/chain/localnet-options.js";
@@ -37,7 +36,7 @@ import {
   type LocalnetClient,
   type TestDatabase,
 } from "../test/harness/index.js";
-import { runBaseline, runStreamBench } from "./child-benches.js";
+import { baselineJob, runBaseline, runStreamBench } from "./child-benches.js";
 import { clusterInfo, parseBenchArgs, type BenchOptions } from "./options.js";
 import type { BaselineJob } from "./baseline-client.js";
 import { benchBuildSign, type BuildSignResult } from "./build-sign.js";
@@ -285,18 +284,8 @@ export async function runBench(o: BenchOptions, log: (line: string) => void = ()
     await localnet.setFaults(upstream);
     const baselineWallet = Keypair.generate();
     await localnet.fund(baselineWallet.publicKey.toBase58(), 1_000n * 1_000_000_000n);
-    const job = (mode: BaselineJob["mode"]): BaselineJob => ({
-      rpcUrl: info.rpcUrl,
-      relayUrl: info.relayUrl,
-      tipAccounts: info.relayTipAccounts,
-      tipLamports: info.relayTipLamports,
-      secretKey: bs58.encode(baselineWallet.secretKey),
-      mint: curve,
-      lamports: "1000000",
-      trades: o.baselineTrades,
-      warmup: Math.min(o.warmup, 20),
-      mode,
-    });
+    const job = (mode: BaselineJob["mode"]) =>
+      baselineJob(info, baselineWallet, curve, { trades: o.baselineTrades, warmup: o.warmup, mode });
     const baseline = { sequential: runBaseline(job("sequential")), parallel: runBaseline(job("parallel")) };
 
     log("build + sign micro-benchmark");

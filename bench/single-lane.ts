@@ -13,7 +13,6 @@
  */
 import { loadavg } from "node:os";
 import { Keypair } from "@solana/web3.js";
-import bs58 from "bs58";
 import {
   freshSqliteDatabase,
   percentile,
@@ -23,8 +22,7 @@ import {
   startLocalnetProcess,
   startService,
 } from "../test/harness/index.js";
-import type { BaselineJob } from "./baseline-client.js";
-import { runBaseline } from "./child-benches.js";
+import { baselineJob, runBaseline } from "./child-benches.js";
 import { measureBackground, runScenario, type Target } from "./load.js";
 
 type Mode = "acceptance" | "execution" | "never";
@@ -124,18 +122,11 @@ async function main(): Promise<void> {
           process.stderr.write(`${rows.at(-1)}\n`);
         }
         const before = load();
-        const job: BaselineJob = {
-          rpcUrl: info.rpcUrl,
-          relayUrl: info.relayUrl,
-          tipAccounts: info.relayTipAccounts,
-          tipLamports: info.relayTipLamports,
-          secretKey: bs58.encode(baselineWallet.secretKey),
-          mint: curve,
-          lamports: "1000000",
+        const job = baselineJob(info, baselineWallet, curve, {
           trades: baselineTrades,
-          warmup: Math.min(warmup, 20),
+          warmup,
           mode: "parallel",
-        };
+        });
         const b = runBaseline(job);
         const sorted = [...b.latenciesMs].sort((x, y) => x - y);
         const p = (q: number) => f1(percentile(sorted, q));
