@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { randomUUID } from "node:crypto";
 import { openStore } from "../src/store/index.js";
 import { freshPgDatabase } from "../test/harness/index.js";
+import { newExecution, newWalletRecord } from "../test/helpers/fixtures.js";
 import { readPgCounters } from "./pg-counters.js";
 
 function num(argv: string[], name: string, dflt: number): number {
@@ -38,14 +39,7 @@ async function main(): Promise<void> {
   try {
     const wallet = "Wa11et1111111111111111111111111111111111111";
     const keyHash = `bench-${randomUUID()}`;
-    const { apiKey } = await store.createApiKeyWithWallet(keyHash, {
-      publicKey: wallet,
-      createdAt: "2026-01-01T00:00:00.000",
-      ciphertext: "Y3Q=",
-      nonce: "bm9uY2U=",
-      tag: "dGFn",
-      keyId: "k1",
-    });
+    const { apiKey } = await store.createApiKeyWithWallet(keyHash, newWalletRecord(wallet));
     const spent = Object.fromEntries(STAGES.map((s) => [s, 0])) as Record<(typeof STAGES)[number], number>;
     let trades = 0;
     let measuring = false;
@@ -60,24 +54,9 @@ async function main(): Promise<void> {
       while (!stop) {
         await timed("key", () => store.findKeyByHash(keyHash));
         await timed("wallet", () => store.findWallet(apiKey.id, wallet));
-        const id = randomUUID();
-        await timed("insert", () =>
-          store.insertExecution({
-            id,
-            apiKeyId: apiKey.id,
-            kind: "trade",
-            wallet,
-            wallets: [wallet],
-            signatures: ["S"],
-            bundleId: null,
-            status: "pending",
-            confirmationStatus: null,
-            request: { action: "buy", amount: "0.01" },
-            response: null,
-            error: null,
-            timings: null,
-          }),
-        );
+        const execution = newExecution(apiKey.id, wallet, { request: { action: "buy", amount: "0.01" } });
+        const id = execution.id;
+        await timed("insert", () => store.insertExecution(execution));
         await new Promise((r) => setTimeout(r, sendMs));
         await timed("update", () =>
           store.updateExecution(id, { status: "submitted", signatures: ["T"], timings: { sender: sendMs } }),
