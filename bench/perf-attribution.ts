@@ -7,6 +7,7 @@
  * Also an inclusive table: the share of samples whose stack contains each package/folder at all.
  */
 import { execFileSync } from "node:child_process";
+import { numberFlag } from "./flags.js";
 
 interface Sample {
   period: number;
@@ -104,9 +105,5 @@ export function attribution(file: string, trades: number, top: number): string {
 
 const argv = process.argv.slice(2);
 if (argv[0] !== undefined && import.meta.url === `file://${process.argv[1]}`) {
-  const num = (name: string, d: number) => {
-    const i = argv.indexOf(`--${name}`);
-    return i >= 0 ? Number(argv[i + 1]) : d;
-  };
-  process.stdout.write(attribution(argv[0], num("trades", 1), num("top", 30)));
+  process.stdout.write(attribution(argv[0], numberFlag(argv, "trades", 1), numberFlag(argv, "top", 30)));
 }

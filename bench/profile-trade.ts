@@ -27,11 +27,7 @@ import { memoryBreakdown, peakRssMbOf } from "./process-stats.js";
 import { profileTables, summarizeProfile, type CpuProfileWindow } from "./profile-summary.js";
 import { formatLoopWindow, startLoopWindow } from "./event-loop-probe.js";
 import { formatPgPerTrade, readPgCounters } from "./pg-counters.js";
-
-function num(argv: string[], name: string, dflt: number): number {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(argv[i + 1]) : dflt;
-}
+import { numberFlag } from "./flags.js";
 
 /** Self CPU time per symbol and per file (JS frames name their file) from `perf report`, with µs per trade. */
 function perfTables(file: string, trades: number, top: number): string {
@@ -97,11 +93,11 @@ async function heapSnapshot(pid: number, baseUrl: string, dir: string): Promise<
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
-  const durationMs = num(argv, "duration-s", 20) * 1000;
-  const concurrency = num(argv, "concurrency", 64);
-  const latencyMs = num(argv, "latency-ms", 20);
-  const top = num(argv, "top", 25);
-  const warmupMs = num(argv, "warmup-s", 0) * 1000;
+  const durationMs = numberFlag(argv, "duration-s", 20) * 1000;
+  const concurrency = numberFlag(argv, "concurrency", 64);
+  const latencyMs = numberFlag(argv, "latency-ms", 20);
+  const top = numberFlag(argv, "top", 25);
+  const warmupMs = numberFlag(argv, "warmup-s", 0) * 1000;
   // --perf: `perf record -e task-clock` on the service during the measured window only. task-clock samples
   // only while the process is on a CPU, so on a loaded machine the table is CPU time (V8's --cpu-prof samples
   // by wall clock and charges time spent waiting for a CPU, or in fsync, to whatever ran last).
@@ -113,7 +109,7 @@ async function main(): Promise<void> {
   // --heap-snapshot DIR: after the measured window (peak RSS read first: writing a snapshot takes memory),
   // the service writes a heap snapshot there on SIGUSR2, and a second one after --idle-s seconds (default 0: none).
   const snapDir = argv.includes("--heap-snapshot") ? argv[argv.indexOf("--heap-snapshot") + 1]! : undefined;
-  const idleMs = num(argv, "idle-s", 0) * 1000;
+  const idleMs = numberFlag(argv, "idle-s", 0) * 1000;
   const dir = mkdtempSync(join(tmpdir(), "lt-prof-trade-"));
   const localnet = await startLocalnetProcess({ slotMs: 400 });
   // --pg URL: a fresh PostgreSQL database on that server; --sqlite-synchronous normal: the relaxed SQLite mode.
@@ -128,7 +124,7 @@ async function main(): Promise<void> {
     env: {
       RECONCILE_INTERVAL_MS: "0",
       LOG_LEVEL: "warn",
-      ...(argv.includes("--pool") ? { DATABASE_POOL_SIZE: String(num(argv, "pool", 10)) } : {}),
+      ...(argv.includes("--pool") ? { DATABASE_POOL_SIZE: String(numberFlag(argv, "pool", 10)) } : {}),
     },
     compiled: true,
     nodeArgs: [

@@ -15,26 +15,22 @@ import { openStore } from "../src/store/index.js";
 import { freshPgDatabase } from "../test/harness/index.js";
 import { newExecution, newWalletRecord } from "../test/helpers/fixtures.js";
 import { readPgCounters } from "./pg-counters.js";
-
-function num(argv: string[], name: string, dflt: number): number {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(argv[i + 1]) : dflt;
-}
+import { numberFlag } from "./flags.js";
 
 const STAGES = ["key", "wallet", "insert", "update", "activity"] as const;
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
-  const lanes = num(argv, "lanes", 64);
-  const durationMs = num(argv, "duration-s", 15) * 1000;
-  const sendMs = num(argv, "send-ms", 20);
+  const lanes = numberFlag(argv, "lanes", 64);
+  const durationMs = numberFlag(argv, "duration-s", 15) * 1000;
+  const sendMs = numberFlag(argv, "send-ms", 20);
   const pgAt = argv.indexOf("--pg");
   const dir = mkdtempSync(join(tmpdir(), "lt-store-lanes-"));
   const pgDb = pgAt >= 0 ? await freshPgDatabase(argv[pgAt + 1]!, "lanes") : undefined;
   const url = pgDb?.url ?? `sqlite:${join(dir, "db.sqlite")}`;
   const store = await openStore(url, dir, {
     pgGroupCommit: !argv.includes("--no-group"),
-    pgPoolSize: num(argv, "pool", 10),
+    pgPoolSize: numberFlag(argv, "pool", 10),
   });
   try {
     const wallet = "Wa11et1111111111111111111111111111111111111";
@@ -94,7 +90,7 @@ async function main(): Promise<void> {
     const per = (ms: number) => (ms / Math.max(trades, 1)).toFixed(1);
     console.log(
       `${pgDb !== undefined ? "postgres" : "sqlite"}${argv.includes("--no-group") ? " (no group commit)" : ""}: ` +
-        `${trades} trades, ${((trades / wall) * 1000).toFixed(1)} trades/s, ${lanes} lanes, send ${sendMs} ms, pool ${num(argv, "pool", 10)}; ` +
+        `${trades} trades, ${((trades / wall) * 1000).toFixed(1)} trades/s, ${lanes} lanes, send ${sendMs} ms, pool ${numberFlag(argv, "pool", 10)}; ` +
         `bench process CPU ${((cpu.user + cpu.system) / 1000 / Math.max(trades, 1)).toFixed(3)} ms/trade`,
     );
     console.log(`mean ms per trade: ${STAGES.map((s) => `${s} ${per(spent[s])}`).join(", ")}`);

@@ -1,0 +1,7 @@
+/** Command-line flags of the standalone bench scripts (bench/options.ts holds `npm run bench`'s own). */
+
+/** The number after `--name` in `argv`, or `fallback` when the flag is absent (as given: not validated). */
+export function numberFlag(argv: readonly string[], name: string, fallback: number): number {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(argv[i + 1]) : fallback;
+}
