@@ -14,6 +14,7 @@
 import { loadavg } from "node:os";
 import { Keypair } from "@solana/web3.js";
 import {
+  ascending,
   freshSqliteDatabase,
   percentile,
   postJsonRpc,
@@ -128,7 +129,7 @@ async function main(): Promise<void> {
           mode: "parallel",
         });
         const b = runBaseline(job);
-        const sorted = [...b.latenciesMs].sort((x, y) => x - y);
+        const sorted = ascending(b.latenciesMs);
         const p = (q: number) => f1(percentile(sorted, q));
         rows.push(
           `| ${round} | ${mode} | baseline, parallel reads | ${sorted.length} | ${p(50)} | ${p(95)} | ${p(99)} | | | | | 0 / - | ${before} → ${load()} |`,
