@@ -14,13 +14,8 @@ import {
 import type { PolicyRule } from "../domain/keys/policy.js";
 import { isDryRun } from "../core/request-fields.js";
 import { mayUseWallet, refusal, walletRefusal } from "../domain/keys/scopes.js";
-import {
-  checkPlan,
-  dailyCapDetail,
-  EXECUTION_ROUTES,
-  planSpend,
-  type SpendKind,
-} from "../domain/keys/spend.js";
+import { checkPlan, dailyCapDetail, planSpend } from "../domain/keys/spend.js";
+import { executionKind } from "./execution-fields.js";
 import type { Store } from "../store/index.js";
 
 declare module "fastify" {
@@ -69,10 +64,7 @@ async function prepare(
     if (!mayUseWallet(key, params.public_key)) throw walletRefusal(params.public_key);
     ctx.wallets.add(params.public_key);
   }
-  const kind: SpendKind | undefined =
-    req.method === "POST"
-      ? EXECUTION_ROUTES[req.routeOptions.url as keyof typeof EXECUTION_ROUTES]
-      : undefined;
+  const kind = executionKind(req);
   if (kind === undefined) return ctx;
   const plan = planSpend(
     kind,
