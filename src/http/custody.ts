@@ -14,7 +14,7 @@ import {
 import type { PolicyRule } from "../domain/keys/policy.js";
 import { isDryRun } from "../core/request-fields.js";
 import { mayUseWallet, refusal, walletRefusal } from "../domain/keys/scopes.js";
-import { checkPlan, dailyCapDetail, planSpend } from "../domain/keys/spend.js";
+import { checkPlan, dailyCapDetail, planSpend, SPEND_WINDOW_MS } from "../domain/keys/spend.js";
 import { executionKind } from "./execution-fields.js";
 import type { Store } from "../store/index.js";
 
@@ -42,8 +42,6 @@ export function withRequestStore<D extends { store: unknown }>(req: FastifyReque
   // The request's store is the whole Store, so it is also whatever narrower slice D names.
   return { ...deps, store: storeOf(req) as D["store"] };
 }
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The tip a single transaction pays to the configured relay (none when the relay takes no tip). */
 export function relayTip(config: Pick<Config, "relayTipAccounts" | "relayTipLamports">): bigint {
@@ -102,7 +100,7 @@ async function prepare(
     // A pre-check so most refusals come before signing; the reservation at record time is the one that holds
     // under concurrency.
     const needed = plan.amountLamports + plan.rentLamports + plan.tipLamports;
-    const used = await deps.store.spentLamports(key.id, deps.clock().getTime() - DAY_MS);
+    const used = await deps.store.spentLamports(key.id, deps.clock().getTime() - SPEND_WINDOW_MS);
     if (used + needed > policy.maxSolPer24h)
       return refuse(dailyCapDetail(kind, used, policy.maxSolPer24h, needed), "max_sol_per_24h");
   }

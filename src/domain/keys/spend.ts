@@ -26,6 +26,8 @@ export const EXECUTION_ROUTES = {
 } as const;
 export type SpendKind = (typeof EXECUTION_ROUTES)[keyof typeof EXECUTION_ROUTES];
 
+/** The window `max_sol_per_24h` sums spends over: the 24 hours before now. */
+export const SPEND_WINDOW_MS = 24 * 60 * 60 * 1000;
 /** Base fee of one signature. */
 export const SIGNATURE_FEE_LAMPORTS = 5_000n;
 /** Upper bound of the rent a create pays (mint, metadata, curve and its token account, creator vault). */
