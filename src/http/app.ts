@@ -212,10 +212,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     computeUnitLimit: (kind: NewExecution["kind"]) => computeUnitLimit(deps.config, kind),
     ...(deps.chain !== undefined ? { balanceOf: balanceReader(deps.chain) } : {}),
   };
+  // A request without a key context (public routes) gets the one pass-through wrapper, built once.
+  const outside = custodyStore(observed, { ...custodyDeps, current: () => undefined });
   installCustody(app, {
     ...deps,
     // One wrapper per request, bound to its context: the key's wallet binding and spend reservation apply.
-    bind: (ctx) => custodyStore(observed, { ...custodyDeps, current: () => ctx ?? undefined }),
+    bind: (ctx) => (ctx === null ? outside : custodyStore(observed, { ...custodyDeps, current: () => ctx })),
   });
   installMetrics(app, metrics);
   // Routes hold a store whose custody members refuse: they reach wallets and records through `storeOf(req)`.

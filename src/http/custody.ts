@@ -14,13 +14,8 @@ import {
 import type { PolicyRule } from "../domain/keys/policy.js";
 import { isDryRun } from "../core/request-fields.js";
 import { mayUseWallet, refusal, walletRefusal } from "../domain/keys/scopes.js";
-import {
-  checkPlan,
-  dailyCapDetail,
-  EXECUTION_ROUTES,
-  planSpend,
-  type SpendKind,
-} from "../domain/keys/spend.js";
+import { checkPlan, dailyCapDetail, planSpend, SPEND_WINDOW_MS } from "../domain/keys/spend.js";
+import { executionKind } from "./execution-fields.js";
 import type { Store } from "../store/index.js";
 
 declare module "fastify" {
@@ -48,8 +43,6 @@ export function withRequestStore<D extends { store: unknown }>(req: FastifyReque
   return { ...deps, store: storeOf(req) as D["store"] };
 }
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-
 /** The tip a single transaction pays to the configured relay (none when the relay takes no tip). */
 export function relayTip(config: Pick<Config, "relayTipAccounts" | "relayTipLamports">): bigint {
   return config.relayTipAccounts.length > 0 ? config.relayTipLamports : 0n;
@@ -69,10 +62,7 @@ async function prepare(
     if (!mayUseWallet(key, params.public_key)) throw walletRefusal(params.public_key);
     ctx.wallets.add(params.public_key);
   }
-  const kind: SpendKind | undefined =
-    req.method === "POST"
-      ? EXECUTION_ROUTES[req.routeOptions.url as keyof typeof EXECUTION_ROUTES]
-      : undefined;
+  const kind = executionKind(req);
   if (kind === undefined) return ctx;
   const plan = planSpend(
     kind,
@@ -110,7 +100,7 @@ async function prepare(
     // A pre-check so most refusals come before signing; the reservation at record time is the one that holds
     // under concurrency.
     const needed = plan.amountLamports + plan.rentLamports + plan.tipLamports;
-    const used = await deps.store.spentLamports(key.id, deps.clock().getTime() - DAY_MS);
+    const used = await deps.store.spentLamports(key.id, deps.clock().getTime() - SPEND_WINDOW_MS);
     if (used + needed > policy.maxSolPer24h)
       return refuse(dailyCapDetail(kind, used, policy.maxSolPer24h, needed), "max_sol_per_24h");
   }

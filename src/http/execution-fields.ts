@@ -8,7 +8,7 @@ import type { RequestFeeSettings } from "../config/request-fees.js";
 import { badRequest, REQUEST_FEES } from "../core/errors.js";
 import { parseRequestFees, type RequestFees } from "../core/fee-fields.js";
 import type { RequestBody } from "../core/request-fields.js";
-import { checkExecutionBody, EXECUTION_ROUTES } from "../domain/keys/spend.js";
+import { checkExecutionBody, EXECUTION_ROUTES, type SpendKind } from "../domain/keys/spend.js";
 import { unknownFields } from "./known-fields.js";
 
 declare module "fastify" {
@@ -28,9 +28,11 @@ export const warningsSchema = {
     'Present when the body carried fields this endpoint does not read, one `unknown field "<name>" ignored` each (with STRICT_FIELDS=true such a body is a 400 instead)',
 } as const;
 
-/** Whether the request is a POST to an execution route. */
-function isExecutionRequest(req: FastifyRequest): boolean {
-  return req.method === "POST" && (req.routeOptions.url ?? "") in EXECUTION_ROUTES;
+/** The execution endpoint a request is a POST to, or undefined (every other request). */
+export function executionKind(req: FastifyRequest): SpendKind | undefined {
+  return req.method === "POST"
+    ? EXECUTION_ROUTES[req.routeOptions.url as keyof typeof EXECUTION_ROUTES]
+    : undefined;
 }
 
 /** Installs the hook (before custody, which reads `requestFees`) and documents `warnings` on each route. */
@@ -64,7 +66,8 @@ export function installExecutionFields(app: FastifyInstance, settings: RequestFe
 
 /** Sets the request's warnings and fees from an execution body; throws the 400 of a refused field. */
 function readExecutionFields(req: FastifyRequest, settings: RequestFeeSettings): void {
-  if (!isExecutionRequest(req)) return;
+  const kind = executionKind(req);
+  if (kind === undefined) return;
   const body: unknown = req.body ?? {};
   // A body that is not an object gets the endpoint's own 400.
   if (typeof body !== "object" || body === null || Array.isArray(body)) return;
@@ -72,7 +75,6 @@ function readExecutionFields(req: FastifyRequest, settings: RequestFeeSettings):
   if (unknown.length > 0 && settings.strictFields)
     throw badRequest(REQUEST_FEES.unknownFieldRefused(unknown[0]!));
   req.bodyWarnings = unknown.map((f) => REQUEST_FEES.unknownFieldIgnored(f));
-  const kind = EXECUTION_ROUTES[req.routeOptions.url as keyof typeof EXECUTION_ROUTES];
   try {
     req.requestFees = parseRequestFees(body as RequestBody, settings, kind === "bundle");
   } catch (e) {

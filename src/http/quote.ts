@@ -4,26 +4,23 @@ import type { Chain } from "../chain/chain.js";
 import type { RequestBody } from "../core/request-fields.js";
 import { requireChain } from "../domain/execution/gate.js";
 import { quote, type QuoteDeps } from "../domain/trade/quote-service.js";
-import { apiKeySecurity, authErrors, errorSchema, closedObject } from "./schemas.js";
+import { apiKeySecurity, authErrors, errorSchema, closedObject, documentedFields } from "./schemas.js";
 import { TRADE_PRICING_FIELDS, TRADE_TARGET_FIELDS } from "./trade-fields.js";
 
 const text = (description: string) => ({ type: "string", description }) as const;
 
 // Fields are documented but not typed: the trade's own parser applies its rules and exact texts; the ones a
 // trade takes too are described as the trade route describes them.
-const quoteQuery = {
-  type: "object",
-  properties: {
-    mint: TRADE_TARGET_FIELDS.mint,
-    side: { description: "buy or sell (alias action)" },
-    amount: {
-      description:
-        "as in a trade: SOL for a buy (token atomic units with denominated_in_sol=false), token atomic units for a sell; no percentages",
-    },
-    ...TRADE_PRICING_FIELDS,
-    pool: TRADE_TARGET_FIELDS.pool,
+const quoteQuery = documentedFields({
+  mint: TRADE_TARGET_FIELDS.mint,
+  side: { description: "buy or sell (alias action)" },
+  amount: {
+    description:
+      "as in a trade: SOL for a buy (token atomic units with denominated_in_sol=false), token atomic units for a sell; no percentages",
   },
-} as const;
+  ...TRADE_PRICING_FIELDS,
+  pool: TRADE_TARGET_FIELDS.pool,
+});
 
 const quoteAnswer = closedObject(
   {

@@ -9,7 +9,7 @@ import { createRequire } from "node:module";
 const require = createRequire(import.meta.url);
 
 /** `@solana/spl-token`, loaded through require (the SDKs' copy). */
-export const splToken = require("@solana/spl-token") as typeof import("@solana/spl-token");
+const splToken = require("@solana/spl-token") as typeof import("@solana/spl-token");
 
 export const {
   ACCOUNT_SIZE,

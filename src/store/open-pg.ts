@@ -47,10 +47,13 @@ export async function openPg(
       await admin.end();
     }
   }
+  // Every connection of the store (pool, outcome pool, listener) resolves unqualified names in `schema`.
+  const searchPath = schema !== undefined ? `-c search_path=${schema}` : undefined;
+  const max = options.pgPoolSize ?? 10;
   const pool = new pg.Pool({
     connectionString: databaseUrl,
-    max: options.pgPoolSize ?? 10,
-    ...(schema !== undefined ? { options: `-c search_path=${schema}` } : {}),
+    max,
+    ...(searchPath !== undefined ? { options: searchPath } : {}),
   });
   // An idle client that loses its connection (database restart) emits 'error'; without a listener that
   // would crash the process. The pool drops the client and the next query reconnects or fails visibly.
@@ -64,7 +67,7 @@ export async function openPg(
   const db = new Kysely<Database>({ dialect: schemaScopedPostgresDialect({ pool }, migrationTableSchema) });
   const relaxed = relaxedPgPool({
     connectionString: databaseUrl,
-    max: options.pgPoolSize ?? 10,
+    max,
     ...(schema !== undefined ? { schema } : {}),
   });
   // Group commit (issue 18): concurrent pending inserts and outcome updates of one key share one statement
@@ -72,11 +75,13 @@ export async function openPg(
   const group = options.pgGroupCommit ?? true;
   const writer = pgExecutionWriter(pool, relaxed, group);
   const syncedWrites = group ? pgBatchedInserts(pool) : undefined;
-  const listenSchema = migrationTableSchema;
   let eventOptions: StoreEventOptions;
   if (options.redis !== undefined) {
     // The namespace: this database and schema, as the NOTIFY payload's schema keeps deployments apart.
-    const wake = redisWake(options.redis, `${new URL(databaseUrl).pathname.slice(1)}/${listenSchema}`);
+    const wake = redisWake(
+      options.redis,
+      `${new URL(databaseUrl).pathname.slice(1)}/${migrationTableSchema}`,
+    );
     eventOptions = {
       listen: (bus) => wake.listen(bus),
       publish: (k) => wake.publish(k),
@@ -86,8 +91,8 @@ export async function openPg(
       listen: (bus) =>
         startPgListener(bus, {
           connectionString: databaseUrl,
-          schema: listenSchema,
-          ...(schema !== undefined ? { clientOptions: `-c search_path=${schema}` } : {}),
+          schema: migrationTableSchema,
+          ...(searchPath !== undefined ? { clientOptions: searchPath } : {}),
         }),
     };
   }

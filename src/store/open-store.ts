@@ -94,16 +94,12 @@ export async function openStore(
     file.pragma(`synchronous = ${synchronous}`);
     file.pragma("busy_timeout = 5000");
     file.pragma("foreign_keys = ON");
-    const database = withCachedStatements(file, {
-      ...(synchronous === "FULL" ? { relaxed: isRelaxedGroupWrite } : {}),
-    });
+    // The writes that may commit without their own fsync: only a FULL database has one to skip.
+    const relaxed = synchronous === "FULL" ? isRelaxedGroupWrite : undefined;
+    const database = withCachedStatements(file, relaxed !== undefined ? { relaxed } : {});
     db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
     // Group commit (issue 18): the request path's writes of concurrent requests share one commit (one fsync).
-    syncedWrites = sqliteGroupCommit(
-      db,
-      database,
-      synchronous === "FULL" ? isRelaxedGroupWrite : () => false,
-    );
+    syncedWrites = sqliteGroupCommit(db, database, relaxed);
     writer = sqliteExecutionWriter(db, syncedWrites);
   }
   const dialect = isPg ? "postgres" : "sqlite";

@@ -68,12 +68,12 @@ function insertManySql(): string {
 }
 
 /**
- * Any number of updates (of distinct executions) in one statement: the one-row update's parameters in arrays
- * (`id`, `updated_at`, then a flag and a value per patchable column), joined to the rows by id.
+ * Any number of updates (of distinct executions) in one statement: the one-row update's parameters in arrays,
+ * in `updateParams`' order (`updated_at`, a flag and a value per patchable column, `id`), joined to the rows by id.
  */
 function updateManySql(): string {
-  const names = ["id", "updated_at", ...PATCH_COLUMNS.flatMap(([c]) => [`set_${c}`, `new_${c}`])];
-  const types = ["text", "text", ...PATCH_COLUMNS.flatMap(([c]) => ["boolean", PATCH_TYPES[c]])];
+  const names = ["updated_at", ...PATCH_COLUMNS.flatMap(([c]) => [`set_${c}`, `new_${c}`]), "id"];
+  const types = ["text", ...PATCH_COLUMNS.flatMap(([c]) => ["boolean", PATCH_TYPES[c]]), "text"];
   const sets = PATCH_COLUMNS.map(
     ([c]) => `${quoted(c)} = case when p.set_${c} then p.new_${c} else e.${quoted(c)} end`,
   );
@@ -160,10 +160,7 @@ export function pgExecutionWriter(
     async many(items) {
       // One row joined twice would be updated once: such a batch runs one update at a time, in order.
       if (new Set(items.map((u) => u.id)).size < items.length) throw new Error("one execution twice");
-      const params = items.map(({ id, patch, now }) => {
-        const p = updateParams(id, patch, now, (s) => s);
-        return [p[p.length - 1], ...p.slice(0, -1)]; // the id first, as in the unnest's column list
-      });
+      const params = items.map(({ id, patch, now }) => updateParams(id, patch, now, (s) => s));
       const r = await outcomes.query<ExecutionRow>({
         name: "lasertrade_execution_update_many",
         text: updateMany,

@@ -36,12 +36,6 @@ interface Waiting<T, R> {
   reject: (e: unknown) => void;
 }
 
-interface Lane<T, R> {
-  queue: Waiting<T, R>[];
-  /** A batch is running or scheduled: arrivals wait for the next one. */
-  busy: boolean;
-}
-
 /** Runs a batch, then its items one by one if the batch failed; answers every caller. */
 async function runBatch<T, R>(batch: Waiting<T, R>[], o: KeyedBatcherOptions<T, R>): Promise<void> {
   if (batch.length > 1) {
@@ -69,36 +63,30 @@ async function runBatch<T, R>(batch: Waiting<T, R>[], o: KeyedBatcherOptions<T, 
  */
 export function keyedBatcher<T, R>(o: KeyedBatcherOptions<T, R>): (item: T) => Promise<R> {
   const maxBatch = o.maxBatch ?? 128;
-  const lanes = new Map<number | string, Lane<T, R>>();
+  // A group's queue is here exactly while a batch of it runs or is scheduled: arrivals wait for the next one.
+  const lanes = new Map<number | string, Waiting<T, R>[]>();
 
-  const drain = (group: number | string, lane: Lane<T, R>): void => {
-    const batch = lane.queue.splice(0, maxBatch);
+  const drain = (group: number | string, queue: Waiting<T, R>[]): void => {
+    const batch = queue.splice(0, maxBatch);
     void runBatch(batch, o).finally(() => {
-      if (lane.queue.length > 0) {
-        // The writes that arrived meanwhile form the next batch: let this turn's others join it first.
-        setImmediate(() => drain(group, lane));
-      } else {
-        lane.busy = false;
-        lanes.delete(group);
-      }
+      // The writes that arrived meanwhile form the next batch: let this turn's others join it first.
+      if (queue.length > 0) setImmediate(() => drain(group, queue));
+      else lanes.delete(group);
     });
   };
 
   return (item) =>
     new Promise<R>((resolve, reject) => {
       const group = o.groupOf(item);
-      let lane = lanes.get(group);
-      if (lane === undefined) {
-        lane = { queue: [], busy: false };
-        lanes.set(group, lane);
+      const queue = lanes.get(group);
+      if (queue !== undefined) {
+        queue.push({ item, resolve, reject });
+        return;
       }
-      lane.queue.push({ item, resolve, reject });
-      if (!lane.busy) {
-        lane.busy = true;
-        const scheduled = lane;
-        // setImmediate: after the I/O callbacks of this turn (and their promise continuations) have queued theirs.
-        setImmediate(() => drain(group, scheduled));
-      }
+      const fresh = [{ item, resolve, reject }];
+      lanes.set(group, fresh);
+      // setImmediate: after the I/O callbacks of this turn (and their promise continuations) have queued theirs.
+      setImmediate(() => drain(group, fresh));
     });
 }
 

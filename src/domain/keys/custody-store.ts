@@ -17,6 +17,7 @@ import {
   venueVerdict,
   type PolicyVerdict,
   type SpendPlan,
+  SPEND_WINDOW_MS,
 } from "./spend.js";
 import { ApiError } from "../../core/errors.js";
 import { overlay } from "../../core/overlay.js";
@@ -65,8 +66,6 @@ export interface CustodyStoreDeps {
   balanceOf?: (wallet: string) => Promise<bigint>;
 }
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-
 /** Lamports one execution record may spend: the amount (or the signing wallets' balances), fees, tip, rent. */
 async function executionSpend(deps: CustodyStoreDeps, plan: SpendPlan, e: NewExecution): Promise<bigint> {
   let amount = plan.amountLamports;
@@ -106,7 +105,7 @@ async function recordTimeVerdict(
     if (err instanceof ApiError) return { rule: "max_sol_per_24h", detail: err.message };
     throw err;
   }
-  const used = await store.spentLamports(ctx.key.id, deps.clock().getTime() - DAY_MS);
+  const used = await store.spentLamports(ctx.key.id, deps.clock().getTime() - SPEND_WINDOW_MS);
   if (used + lamports <= policy.maxSolPer24h) return null;
   return {
     rule: "max_sol_per_24h",
@@ -206,7 +205,7 @@ export function custodyStore(store: Store, deps: CustodyStoreDeps): Store & Exec
           lamports,
           capLamports: policy.maxSolPer24h,
           nowMs,
-          sinceMs: nowMs - DAY_MS,
+          sinceMs: nowMs - SPEND_WINDOW_MS,
         });
         ctx.executionIds.push(e.id);
         return r;

@@ -26,6 +26,8 @@ export const EXECUTION_ROUTES = {
 } as const;
 export type SpendKind = (typeof EXECUTION_ROUTES)[keyof typeof EXECUTION_ROUTES];
 
+/** The window `max_sol_per_24h` sums spends over: the 24 hours before now. */
+export const SPEND_WINDOW_MS = 24 * 60 * 60 * 1000;
 /** Base fee of one signature. */
 export const SIGNATURE_FEE_LAMPORTS = 5_000n;
 /** Upper bound of the rent a create pays (mint, metadata, curve and its token account, creator vault). */
@@ -70,22 +72,20 @@ export function sol2(lamports: bigint): string {
   return `${whole}.${frac.padEnd(2, "0")}`;
 }
 
-/** Each execution endpoint's own body parser: its 400s, in its order. */
-function bodyParsers(limits: BundleLimits) {
-  return {
-    trade: parseTradeRequest,
-    create: parseCreateRequest,
-    bundle: (b: RequestBody) => parseBundleRequest(b, limits),
-    claim: parseClaimRequest,
-    transfer: parseTransferRequest,
-    consolidate: parseConsolidateRequest,
-    split: parseSplitRequest,
-  } satisfies Record<SpendKind, (b: RequestBody) => unknown>;
-}
+/** Each execution endpoint's own body parser: its 400s, in its order (the bundle's tip bounded by `limits`). */
+const BODY_PARSERS = {
+  trade: (b) => parseTradeRequest(b),
+  create: (b) => parseCreateRequest(b),
+  bundle: (b, limits) => parseBundleRequest(b, limits),
+  claim: (b) => parseClaimRequest(b),
+  transfer: (b) => parseTransferRequest(b),
+  consolidate: (b) => parseConsolidateRequest(b),
+  split: (b) => parseSplitRequest(b),
+} satisfies Record<SpendKind, (b: RequestBody, limits: BundleLimits) => unknown>;
 
 /** Throws the 400 the endpoint of `kind` answers for `body` before reading anything, if there is one. */
 export function checkExecutionBody(kind: SpendKind, body: RequestBody, limits: BundleLimits): void {
-  bodyParsers(limits)[kind](body);
+  BODY_PARSERS[kind](body, limits);
 }
 
 /**
@@ -117,11 +117,10 @@ export function planSpend(
     if (w === undefined || w === null) plan.usesDefault = true;
     else plan.signers.push(w);
   };
-  const parse = bodyParsers(limits);
   try {
     switch (kind) {
       case "trade": {
-        const t = parse.trade(b);
+        const t = parseTradeRequest(b);
         plan.mints = [t.mint];
         if (t.pool !== null) plan.venues.push("launchswap");
         signer(t.wallet);
@@ -130,7 +129,7 @@ export function planSpend(
         break;
       }
       case "create": {
-        const c = parse.create(b);
+        const c = parseCreateRequest(b);
         signer(c.wallet);
         plan.amountLamports = c.initialBuy?.lamports ?? 0n;
         plan.rentLamports = CREATE_RENT_BOUND_LAMPORTS;
@@ -138,7 +137,7 @@ export function planSpend(
         break;
       }
       case "bundle": {
-        const r = parse.bundle(b);
+        const r = parseBundleRequest(b, limits);
         plan.tipLamports = r.tipLamports;
         let total = 0n;
         let bounded = true;
@@ -160,10 +159,10 @@ export function planSpend(
         break;
       }
       case "claim":
-        signer(parse.claim(b).wallet);
+        signer(parseClaimRequest(b).wallet);
         break;
       case "transfer": {
-        const t = parse.transfer(b);
+        const t = parseTransferRequest(b);
         plan.destinations = [t.destination];
         signer(t.source);
         if (t.asset.kind === "sol") plan.amountLamports = t.asset.lamports;
@@ -174,7 +173,7 @@ export function planSpend(
         break;
       }
       case "consolidate": {
-        const c = parse.consolidate(b);
+        const c = parseConsolidateRequest(b);
         plan.destinations = [c.destination];
         // No sources: every wallet the key may use (the custody store filters the list).
         plan.signers = c.sources ?? [];
@@ -182,7 +181,7 @@ export function planSpend(
         break;
       }
       case "split": {
-        const r = parse.split(b);
+        const r = parseSplitRequest(b);
         plan.destinations = r.destinations.map((d) => d.wallet);
         signer(r.source);
         plan.amountLamports = null;

@@ -5,11 +5,11 @@
  * follows the encoded layout (fields of a newer program version, Token-2022 extensions) is kept. No byte
  * offset is written here.
  */
-import BN from "bn.js";
 import type { PublicKey } from "@solana/web3.js";
 import { ACCOUNT_SIZE, AccountLayout } from "../spl-token.js";
 import { launchProgram } from "../programs-offline.js";
 import { launchSdk } from "../sdk.js";
+import { toBigints, toSdk } from "../state.js";
 
 /** The part of an account the event changes: its lamports and data. */
 export interface AccountBytes {
@@ -24,9 +24,6 @@ export interface CurveReserves {
   realTokenReserves: bigint;
   realSolReserves: bigint;
 }
-
-const bn = (v: bigint): BN => new BN(v.toString());
-const big = (v: BN): bigint => BigInt(v.toString());
 
 /** `encoded` written over a copy of `cached`; null when it would not fit (a layout longer than the account). */
 function overCopy(cached: Buffer, encoded: Buffer): Buffer | null {
@@ -54,13 +51,15 @@ export async function curveAfterTrade(cached: AccountBytes, r: CurveReserves): P
   } catch {
     return null;
   }
-  const before = big(curve.realQuoteReserves);
+  const before = toBigints(curve.realQuoteReserves);
   const encoded = await launchProgram.coder.accounts.encode("bondingCurve", {
     ...curve,
-    virtualTokenReserves: bn(r.virtualTokenReserves),
-    virtualQuoteReserves: bn(r.virtualSolReserves),
-    realTokenReserves: bn(r.realTokenReserves),
-    realQuoteReserves: bn(r.realSolReserves),
+    ...toSdk({
+      virtualTokenReserves: r.virtualTokenReserves,
+      virtualQuoteReserves: r.virtualSolReserves,
+      realTokenReserves: r.realTokenReserves,
+      realQuoteReserves: r.realSolReserves,
+    }),
   });
   const data = overCopy(cached.data, encoded);
   if (data === null) return null;

@@ -85,6 +85,23 @@ describe("keyedBatcher", () => {
     expect(r.stats().maxRunningPerKey).toBe(1);
   });
 
+  it("a key whose batches have drained starts afresh: its next turn's writes form a new batch", async () => {
+    const r = recording();
+    expect(await Promise.all([r.write({ key: 1, v: "a" }), r.write({ key: 1, v: "b" })])).toEqual([
+      "ok a",
+      "ok b",
+    ]);
+    expect(await Promise.all([r.write({ key: 1, v: "c" }), r.write({ key: 1, v: "d" })])).toEqual([
+      "ok c",
+      "ok d",
+    ]);
+    expect(r.batches).toEqual([
+      ["a", "b"],
+      ["c", "d"],
+    ]);
+    expect(r.alone).toEqual([]);
+  });
+
   it("caps a batch at maxBatch; the rest runs next", async () => {
     const r = recording();
     await Promise.all(["a", "b", "c", "d", "e", "f"].map((v) => r.write({ key: 7, v })));
