@@ -51,15 +51,18 @@ export function withCachedStatements(
 ): SqliteDatabase {
   const capacity = options.capacity ?? 512;
   const statements = new Map<string, Statement>();
-  let pragmas: { normal: Statement; full: Statement } | undefined;
+  // Prepared here, outside any transaction: SQLite refuses even to prepare a safety-level pragma inside one,
+  // and the first relaxed statement may well be prepared inside a group commit's transaction.
+  const p =
+    options.relaxed === undefined
+      ? undefined
+      : {
+          normal: db.prepare("pragma synchronous = NORMAL"),
+          full: db.prepare("pragma synchronous = FULL"),
+        };
 
   // Runs one statement between two pragma switches; nothing can interleave (better-sqlite3 is synchronous).
-  function relax(stmt: Statement): Statement {
-    pragmas ??= {
-      normal: db.prepare("pragma synchronous = NORMAL"),
-      full: db.prepare("pragma synchronous = FULL"),
-    };
-    const p = pragmas;
+  function relax(stmt: Statement, p: { normal: Statement; full: Statement }): Statement {
     const around = <T>(f: () => T): T => {
       // The safety level cannot change inside a transaction; there the statement commits with it.
       if (db.inTransaction === true) return f();
@@ -89,7 +92,7 @@ export function withCachedStatements(
       let stmt = statements.get(sql);
       if (stmt === undefined) {
         stmt = db.prepare(sql);
-        if (options.relaxed?.(sql) === true) stmt = relax(stmt);
+        if (p !== undefined && options.relaxed?.(sql) === true) stmt = relax(stmt, p);
         // Dropping the oldest is enough: the set of distinct statements of a running service is small.
         if (statements.size >= capacity) statements.delete(statements.keys().next().value as string);
         statements.set(sql, stmt);

@@ -88,6 +88,20 @@ describe("relaxed outcome writes", () => {
     cached.close();
   });
 
+  it("can be prepared for the first time inside a transaction (a group commit's)", () => {
+    const db = new BetterSqlite3(":memory:");
+    db.exec('create table "executions" (id text primary key, status text)');
+    db.pragma("synchronous = FULL");
+    const cached = withCachedStatements(db, { relaxed: isExecutionOutcomeWrite });
+    cached.prepare('insert into "executions" values (?, ?)').run(["a", "pending"]);
+    db.exec("begin");
+    const update = cached.prepare('update "executions" set "status" = ? where "id" = ? returning *');
+    expect(update.all(["submitted", "a"])).toEqual([{ id: "a", status: "submitted" }]);
+    db.exec("commit");
+    expect(db.pragma("synchronous", { simple: true })).toBe(2);
+    cached.close();
+  });
+
   it("are what the store sends for an outcome, and the pending insert is not", async () => {
     const raw = new BetterSqlite3(":memory:");
     const seen: string[] = [];
