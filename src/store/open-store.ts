@@ -115,16 +115,16 @@ export async function openStore(
     throw error instanceof Error ? error : new Error(String(error));
   }
   const store = kyselyStore(db, dialect, options.clock, eventOptions, writer, syncedWrites);
-  if (relaxed === undefined) return store;
   const outcomes = relaxed;
-  // Once: a second close (a shutdown signal during shutdown, a test's cleanup) must not throw from pg-pool.
+  // Once, on every engine: a second close (a shutdown signal during shutdown, a test's cleanup) answers the
+  // first one's promise instead of throwing from pg-pool or a destroyed driver.
   let closed: Promise<void> | undefined;
   return {
     ...store,
     close: () =>
       (closed ??= (async () => {
         await store.close();
-        await outcomes.end();
+        await outcomes?.end();
       })()),
   };
 }
