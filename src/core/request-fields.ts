@@ -16,14 +16,15 @@ export const isPresent = (value: unknown): boolean => value !== undefined && val
  * Two names sent with different values are ambiguous: a 400, never a silent pick.
  */
 export function fieldOf(body: RequestBody, names: readonly string[]): unknown {
-  const present = names.filter((name) => isPresent(body[name]));
-  const [first, ...others] = present;
-  if (first === undefined) return undefined;
-  for (const other of others) {
-    if (JSON.stringify(body[other]) !== JSON.stringify(body[first]))
-      throw badRequest(HARDENING.aliasConflict(other, first));
+  // A plain loop: called for every field of every execution body, twice per request (issue 18).
+  let first: string | undefined;
+  for (const name of names) {
+    if (!isPresent(body[name])) continue;
+    if (first === undefined) first = name;
+    else if (JSON.stringify(body[name]) !== JSON.stringify(body[first]))
+      throw badRequest(HARDENING.aliasConflict(name, first));
   }
-  return body[first];
+  return first === undefined ? undefined : body[first];
 }
 
 /** A boolean field: JSON true/false or the strings "true"/"false"; absent gives `fallback`. */
