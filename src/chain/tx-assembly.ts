@@ -1,12 +1,6 @@
-import {
-  AddressLookupTableAccount,
-  ComputeBudgetProgram,
-  Keypair,
-  PublicKey,
-  SystemProgram,
-  TransactionInstruction,
-} from "@solana/web3.js";
+import { AddressLookupTableAccount, Keypair, PublicKey, TransactionInstruction } from "@solana/web3.js";
 import bs58 from "bs58";
+import { setComputeUnitLimit, setComputeUnitPrice, systemTransfer } from "./budget-instructions.js";
 import { computeUnitPriceFor } from "../core/fee-fields.js";
 import { signEd25519 } from "./ed25519.js";
 import { compileMessage, MessageCompileError, pushCompactU16 } from "./message-compile.js";
@@ -95,8 +89,8 @@ export function assembleTransaction(input: AssembleInput): AssembledTransaction 
   if (price < 0n) throw new RangeError("compute-unit price must not be negative");
 
   const instructions: TransactionInstruction[] = [
-    ComputeBudgetProgram.setComputeUnitLimit({ units: computeUnitLimit }),
-    ComputeBudgetProgram.setComputeUnitPrice({ microLamports: price }),
+    setComputeUnitLimit(computeUnitLimit),
+    setComputeUnitPrice(price),
     ...input.instructions,
   ];
   let tipAccount: PublicKey | null = null;
@@ -105,9 +99,7 @@ export function assembleTransaction(input: AssembleInput): AssembledTransaction 
     if (accounts.length === 0) throw new RangeError("tip needs at least one tip account");
     if (lamports <= 0n) throw new RangeError("tip lamports must be positive");
     tipAccount = accounts[Math.floor(random() * accounts.length)] ?? accounts[0]!;
-    instructions.push(
-      SystemProgram.transfer({ fromPubkey: input.payer.publicKey, toPubkey: tipAccount, lamports }),
-    );
+    instructions.push(systemTransfer(input.payer.publicKey, tipAccount, lamports));
   }
 
   // One compile straight to bytes, one signature per signer, one wire copy (see message-compile.ts).
