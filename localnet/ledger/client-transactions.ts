@@ -16,10 +16,10 @@ import type { TransactionErrorJson } from "./tx-errors.js";
 import { TransactionRejected, transactionErrorMessage } from "./tx-errors.js";
 import type { TransactionRecord, TransactionStore } from "./tx-store.js";
 import type { ResolvedMessage } from "./wire.js";
+import { DecodedWires, type DecodedWire } from "./decoded-wires.js";
 import {
   ComputeBudgetError,
   Ed25519Verifier,
-  decodeTransaction,
   lookupTableAddresses,
   parseComputeBudget,
   resolveMessage,
@@ -48,6 +48,7 @@ export interface LedgerParts {
 /** Processes, simulates and bundles client transactions against the ledger's parts. */
 export class ClientTransactions {
   private readonly verifier = new Ed25519Verifier();
+  private readonly wires = new DecodedWires();
   private readonly queue: BlockhashQueue;
   private readonly store: TransactionStore;
   private readonly runner: InstructionRunner;
@@ -98,11 +99,19 @@ export class ClientTransactions {
     return lookupTableAddresses(acc.data);
   }
 
+  /** The decoding of `wire` (kept per wire object: see decoded-wires.ts). */
+  decode(wire: Uint8Array): DecodedWire {
+    return this.wires.decode(wire);
+  }
+
   precheckTransaction(wire: Uint8Array): VersionedTransaction {
-    const tx = decodeTransaction(wire);
-    verifySignatures(tx, this.verifier);
-    const signature = transactionId(tx);
-    if (this.store.has(signature)) {
+    const decoded = this.wires.decode(wire);
+    const tx = decoded.tx;
+    if (!decoded.verified) {
+      verifySignatures(tx, this.verifier);
+      decoded.verified = true;
+    }
+    if (this.store.has(decoded.id)) {
       throw new TransactionRejected("AlreadyProcessed", "This transaction has already been processed");
     }
     if (!this.queue.isValid(tx.message.recentBlockhash)) {
@@ -230,8 +239,12 @@ export class ClientTransactions {
   }
 
   simulateTransaction(wire: Uint8Array, opts: SimulateOptions = {}): SimulationResult {
-    const tx = decodeTransaction(wire);
-    if (opts.sigVerify === true) verifySignatures(tx, this.verifier);
+    const decoded = this.wires.decode(wire);
+    const tx = decoded.tx;
+    if (opts.sigVerify === true && !decoded.verified) {
+      verifySignatures(tx, this.verifier);
+      decoded.verified = true;
+    }
     const replacement = opts.replaceRecentBlockhash === true ? this.latestBlockhash() : null;
     const empty = (err: TransactionErrorJson): SimulationResult => ({
       err,

@@ -2,6 +2,7 @@
 import type { LiteSVM } from "litesvm";
 import type { PublicKey, VersionedTransaction } from "@solana/web3.js";
 import type { AccountState, AdminLedger, EmulatedProgram } from "../programs/types.js";
+import type { DecodedWire } from "./decoded-wires.js";
 import type { TransactionErrorJson } from "./tx-errors.js";
 import type { SignaturePage, SignatureStatus, TransactionRecord } from "./tx-store.js";
 
@@ -50,6 +51,8 @@ export interface Ledger extends AdminLedger {
   processTransaction(wire: Uint8Array): TransactionRecord;
   /** Checks signatures, blockhash and duplicates without executing; returns the decoded transaction. */
   precheckTransaction(wire: Uint8Array): VersionedTransaction;
+  /** Decodes without any check (the decoding is kept for the wire's later pre-check and execution). */
+  decodeClientTransaction(wire: Uint8Array): DecodedWire;
   /** Executes without committing anything. Throws TransactionRejected only for undecodable or badly signed input. */
   simulateTransaction(wire: Uint8Array, opts?: SimulateOptions): SimulationResult;
   /** Applies every transaction in order, or none (no fees either) when one fails or is rejected. */

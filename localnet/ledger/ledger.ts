@@ -11,6 +11,7 @@ import type { TransactionInstruction, VersionedTransaction } from "@solana/web3.
 import type { AccountState, EmulatedProgram } from "../programs/types.js";
 import { BlockhashQueue } from "./blockhash-queue.js";
 import { ClientTransactions } from "./client-transactions.js";
+import type { DecodedWire } from "./decoded-wires.js";
 import { InstructionFailure, InstructionRunner, RentFailure, toResolved } from "./instruction-runner.js";
 import type { Journal } from "./journal.js";
 import { AccountJournal } from "./journal.js";
@@ -258,6 +259,10 @@ class LocalLedger implements Ledger {
 
   precheckTransaction(wire: Uint8Array): VersionedTransaction {
     return this.transactions.precheckTransaction(wire);
+  }
+
+  decodeClientTransaction(wire: Uint8Array): DecodedWire {
+    return this.transactions.decode(wire);
   }
 
   processTransaction(wire: Uint8Array): TransactionRecord {

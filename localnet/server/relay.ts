@@ -1,6 +1,6 @@
 /** The submission relay (Helius Sender shape): sendTransaction only, skipPreflight required, tip required. */
 import type { Ledger } from "../ledger/index.js";
-import { decodeTransaction, staticTipLamports, transactionId } from "../ledger/wire.js";
+import { staticTipLamports } from "../ledger/wire.js";
 import { TransactionRejected } from "../ledger/index.js";
 import { RpcError } from "./json.js";
 import type { RelayLog } from "./relay-log.js";
@@ -24,7 +24,7 @@ function invalidRequest(detail: string): RpcError {
 
 /** The relay's method table. */
 export function relayMethods(
-  _ledger: Ledger,
+  ledger: Pick<Ledger, "decodeClientTransaction">,
   submitter: Submitter,
   cfg: RelayConfig,
 ): Map<string, RpcHandler> {
@@ -38,9 +38,10 @@ export function relayMethods(
     let tip: bigint;
     let signature: string;
     try {
-      const tx = decodeTransaction(wire);
-      signature = transactionId(tx);
-      tip = staticTipLamports(tx, tipSet);
+      // Decoded through the ledger: its pre-check (and execution) reuse this decoding of the same bytes.
+      const decoded = ledger.decodeClientTransaction(wire);
+      signature = decoded.id;
+      tip = staticTipLamports(decoded.tx, tipSet);
     } catch (e) {
       if (e instanceof TransactionRejected) throw rejectionToRpcError(e);
       throw e;

@@ -92,18 +92,17 @@ export class Submitter {
   /** Validates; returns the signature, or "" for an already-landed resend without preflight (mainnet drops it silently). */
   private precheck(wire: Uint8Array, preflight: boolean): string {
     try {
-      const tx = this.ledger.precheckTransaction(wire);
-      return this.signatureOf(wire, tx.signatures[0]);
+      this.ledger.precheckTransaction(wire);
+      return this.ledger.decodeClientTransaction(wire).id;
     } catch (e) {
       if (!preflight && e instanceof TransactionRejected && e.err === "AlreadyProcessed") return "";
       throw e;
     }
   }
 
-  private signatureOf(wire: Uint8Array, sig?: Uint8Array): string {
+  private signatureOf(wire: Uint8Array): string {
     // First signature = bytes 1..65 of the wire format (after a one-byte shortvec count).
-    const bytes = sig ?? wire.subarray(1, 65);
-    return bs58.encode(bytes);
+    return bs58.encode(wire.subarray(1, 65));
   }
 
   private landDue(slot: bigint): void {
