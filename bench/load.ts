@@ -46,14 +46,23 @@ export interface ScenarioResult {
 /** A JSON API client over one keep-alive agent. */
 export function apiClient(baseUrl: string, apiKey: string, maxSockets = 256) {
   const fetch = createHttpFetch({ maxSockets });
+  const headers = { "content-type": "application/json", "x-api-key": apiKey };
   return async <T>(path: string, body: unknown): Promise<{ status: number; body: T }> => {
-    const res = await fetch(`${baseUrl}${path}`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-api-key": apiKey },
-      body: JSON.stringify(body),
-      signal: AbortSignal.timeout(60_000),
-    });
-    return { status: res.status, body: JSON.parse(await res.text()) as T };
+    // A timer cleared with the answer: AbortSignal.timeout would keep a 60 s timer per request alive in this
+    // process, which shares the machine's cores with the service it measures.
+    const abort = new AbortController();
+    const timer = setTimeout(() => abort.abort(), 60_000);
+    try {
+      const res = await fetch(`${baseUrl}${path}`, {
+        method: "POST",
+        headers,
+        body: JSON.stringify(body),
+        signal: abort.signal,
+      });
+      return { status: res.status, body: JSON.parse(await res.text()) as T };
+    } finally {
+      clearTimeout(timer);
+    }
   };
 }
 
@@ -84,6 +93,13 @@ export async function runScenario(
     trades: number;
     warmup: number;
     durationMs?: number;
+    /**
+     * Trades started per second across all lanes (a lane waits for its slot; behind schedule it goes at
+     * once). Unset: every lane sends as soon as its last answer came (closed loop). A fixed rate makes the
+     * CPU per trade of two builds comparable on a machine others load: at the closed loop's varying rate the
+     * group commit's batching and GC's pace vary with the CPU share the scheduler grants.
+     */
+    ratePerSecond?: number;
   },
 ): Promise<ScenarioResult> {
   const post = apiClient(target.baseUrl, apiKey, spec.lanes.length + 4);
@@ -121,7 +137,12 @@ export async function runScenario(
   await Promise.all(
     spec.lanes.map(async (wallet) => {
       while (started < spec.trades && performance.now() < deadline) {
-        started++;
+        const slot = started++;
+        if (spec.ratePerSecond !== undefined) {
+          const wait = t0 + (slot * 1000) / spec.ratePerSecond - performance.now();
+          if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+          if (performance.now() >= deadline) break;
+        }
         const s = performance.now();
         const r = await trade(wallet);
         latencies.push(performance.now() - s);

@@ -1,6 +1,6 @@
 /**
  * `npx tsx bench/profile-trade.ts [--duration-s 20] [--concurrency 64] [--latency-ms 20] [--no-profile]
- *  [--pg URL [--pool N]] [--sqlite-synchronous normal] [--warmup-s 0]`:
+ *  [--pg URL [--pool N]] [--sqlite-synchronous normal] [--warmup-s 0] [--rate N] [--perf | --perf-localnet]`:
  * the service CPU of one warm trade, measured alone (issue 18's hot-path work). Starts a localnet process and
  * the compiled service (`dist/main.js`) under `node --cpu-prof`, runs the bench's parallel scenario (curve buy,
  * confirm and simulate off, relay accepting without executing) and prints: trades, service CPU ms per trade
@@ -98,11 +98,17 @@ async function main(): Promise<void> {
   const latencyMs = numberFlag(argv, "latency-ms", 20);
   const top = numberFlag(argv, "top", 25);
   const warmupMs = numberFlag(argv, "warmup-s", 0) * 1000;
+  // --rate N: the measured window starts N trades per second (0: closed loop), so two builds are compared at
+  // the same throughput (see runScenario's ratePerSecond).
+  const rate = numberFlag(argv, "rate", 0);
   // --perf: `perf record -e task-clock` on the service during the measured window only. task-clock samples
   // only while the process is on a CPU, so on a loaded machine the table is CPU time (V8's --cpu-prof samples
   // by wall clock and charges time spent waiting for a CPU, or in fsync, to whatever ran last).
-  const perf = argv.includes("--perf");
+  // --perf-localnet: the same `perf record`, of the localnet process instead (its CPU per accepted send).
+  const perfLocalnet = argv.includes("--perf-localnet");
+  const perf = argv.includes("--perf") || perfLocalnet;
   const profile = !perf && !argv.includes("--no-profile");
+  const perfFlags = ["--perf-basic-prof", "--interpreted-frames-native-stack"];
   // --node-args "<flags>": extra node flags for the service (e.g. "--trace-deopt"), with --log-file for its output.
   const extraArgs = argv.includes("--node-args") ? argv[argv.indexOf("--node-args") + 1]!.split(" ") : [];
   const logFile = argv.includes("--log-file") ? argv[argv.indexOf("--log-file") + 1] : undefined;
@@ -111,7 +117,10 @@ async function main(): Promise<void> {
   const snapDir = argv.includes("--heap-snapshot") ? argv[argv.indexOf("--heap-snapshot") + 1]! : undefined;
   const idleMs = numberFlag(argv, "idle-s", 0) * 1000;
   const dir = mkdtempSync(join(tmpdir(), "lt-prof-trade-"));
-  const localnet = await startLocalnetProcess({ slotMs: 400 });
+  const localnet = await startLocalnetProcess({
+    slotMs: 400,
+    ...(perfLocalnet ? { nodeArgs: perfFlags } : {}),
+  });
   // --pg URL: a fresh PostgreSQL database on that server; --sqlite-synchronous normal: the relaxed SQLite mode.
   const pgIndex = argv.indexOf("--pg");
   const syncIndex = argv.indexOf("--sqlite-synchronous");
@@ -131,7 +140,7 @@ async function main(): Promise<void> {
       ...extraArgs,
       ...(snapDir !== undefined ? ["--heapsnapshot-signal=SIGUSR2", `--diagnostic-dir=${snapDir}`] : []),
       ...(profile ? ["--cpu-prof", "--cpu-prof-dir", dir] : []),
-      ...(perf ? ["--perf-basic-prof", "--interpreted-frames-native-stack"] : []),
+      ...(perf && !perfLocalnet ? perfFlags : []),
     ],
     ...(logFile !== undefined ? { logFile } : {}),
   });
@@ -182,7 +191,18 @@ async function main(): Promise<void> {
     const recorder = perf
       ? spawn(
           "perf",
-          ["record", "-e", "task-clock", "-F", "1999", "-g", "-o", perfFile, "-p", String(service.pid)],
+          [
+            "record",
+            "-e",
+            "task-clock",
+            "-F",
+            "1999",
+            "-g",
+            "-o",
+            perfFile,
+            "-p",
+            String(perfLocalnet ? localnet.info.pid : service.pid),
+          ],
           {
             stdio: "ignore",
           },
@@ -201,6 +221,7 @@ async function main(): Promise<void> {
       trades: Number.MAX_SAFE_INTEGER,
       warmup: 0,
       durationMs,
+      ...(rate > 0 ? { ratePerSecond: rate } : {}),
     });
     window = { fromUs, toUs: Number(process.hrtime.bigint() / 1000n), trades: r.trades };
     const loop = await endLoopWindow();
