@@ -51,6 +51,7 @@ import { createStreamMetrics, type StreamMetrics } from "../observability/stream
 import { registerWebSocket, streamRoutes, withStreamPath } from "./stream.js";
 import type { Vault } from "../vault/index.js";
 import { installSecurityHeaders } from "./security-headers.js";
+import { lazyRequestLogger } from "./request-logger.js";
 
 export interface AppDeps {
   config: Config;
@@ -135,7 +136,9 @@ function trustProxyOption(
 /** Builds the app: plugins, auth, error mapping, OpenAPI, and every route. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    ...(deps.logger !== undefined ? { loggerInstance: deps.logger } : { logger: false }),
+    ...(deps.logger !== undefined
+      ? { loggerInstance: deps.logger, childLoggerFactory: lazyRequestLogger }
+      : { logger: false }),
     bodyLimit: BODY_LIMIT_BYTES,
     trustProxy: trustProxyOption(deps.config.trustProxy),
     genReqId: () => crypto.randomUUID(),
