@@ -1,12 +1,13 @@
 /**
- * `npx tsx bench/rss-peak.ts [--trades 100] [--duration-s 15] [--concurrency 64] [--churn-mints 200]
- *  [--node-args "<flags>"] [--env NAME=value,…] [--heap-snapshot DIR]`: the peak RSS of the compiled service over
- * the scenarios of `npm run bench`'s default variant (SQLite, warm state on), in the same order: four single-lane
- * scenarios, 64 lanes landing, 64 lanes with the relay accepting without executing, the 200-mint churn and the
- * cashback check, with smaller counts than the bench (issue 18's peak-RSS goal is the whole bench's). Prints the
- * service's VmHWM, the highest RSS seen in each phase, where the RSS was at its highest (`/proc/<pid>/smaps`
- * grouped: anonymous memory, which holds the V8 heap; glibc's main arena `[heap]`; the node binary's pages; other
- * files) and the relay-accepting scenario's CPU per trade, so two builds can be compared back to back.
+ * `npx tsx bench/rss-peak.ts [--trades 100] [--duration-s 15] [--concurrency 64] [--churn-mints 200] [--short]
+ *  [--node-args "<flags>"] [--env NAME=value,…] [--heap-snapshot DIR] [--hold-s N] [--log-file FILE]`: the peak
+ * RSS of the compiled service over the scenarios of `npm run bench`'s default variant (SQLite, warm state on), in
+ * the same order: four single-lane scenarios, 64 lanes landing, 64 lanes with the relay accepting without
+ * executing, the 200-mint churn and the cashback check, with smaller counts than the bench (issue 18's peak-RSS
+ * goal is the whole bench's). Prints the service's VmHWM, the highest RSS seen in each phase, where the RSS was at
+ * its highest (`/proc/<pid>/smaps` grouped: anonymous memory, which holds the V8 heap; glibc's main arena
+ * `[heap]`; the node binary's pages; other files), V8's spaces and the relay-accepting scenario's CPU per trade,
+ * so two builds can be compared back to back.
  */
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -132,30 +133,39 @@ async function main(): Promise<void> {
       return runScenario(target, apiKey, { name, body, lanes: lanesOf, trades, warmup: 10, ...extra });
     };
     await run("curve buy", { ...buy, mint: curve, ...off }, one);
-    await run("curve sell", { action: "sell", amount: "1000000000", mint: curve, ...off }, one);
-    await run("swap buy", { ...buy, mint: swap, ...off }, one);
-    await run("curve buy, simulate on", { ...buy, mint: curve, confirm: false }, one);
-    await run("64 parallel, landing", { ...buy, mint: curve, ...off }, lanes, parallel);
+    // --short: the bench's other variants (warm state off, synchronous=normal, PostgreSQL) run only the headline
+    // scenario and the relay-accepting one.
+    const short = argv.includes("--short");
+    if (!short) {
+      await run("curve sell", { action: "sell", amount: "1000000000", mint: curve, ...off }, one);
+      await run("swap buy", { ...buy, mint: swap, ...off }, one);
+      await run("curve buy, simulate on", { ...buy, mint: curve, confirm: false }, one);
+      await run("64 parallel, landing", { ...buy, mint: curve, ...off }, lanes, parallel);
+    }
     await localnet.setFaults({ ...upstream, neverLand: true });
     const fast = await run("64 parallel, relay accepts", { ...buy, mint: curve, ...off }, lanes, parallel);
     await localnet.setFaults(upstream);
-    phase = "churn";
-    const churn = await runChurn(target, apiKey, localnet, {
-      mints: churnMints,
-      lanes: lanes.slice(0, 8),
-      durationMs,
-      maxAgeSlots: 2,
-    });
-    phase = "cashback";
-    const wallets = Array.from({ length: 100 }, () => Keypair.generate().publicKey.toBase58());
-    const post = apiClient(service.baseUrl, apiKey);
-    for (let i = 0; i < 6; i++) await post("/v1/cashback/check", { wallets });
+    let churnTrades = 0;
+    if (!short) {
+      phase = "churn";
+      const churn = await runChurn(target, apiKey, localnet, {
+        mints: churnMints,
+        lanes: lanes.slice(0, 8),
+        durationMs,
+        maxAgeSlots: 2,
+      });
+      churnTrades = churn.trades;
+      phase = "cashback";
+      const wallets = Array.from({ length: 100 }, () => Keypair.generate().publicKey.toBase58());
+      const post = apiClient(service.baseUrl, apiKey);
+      for (let i = 0; i < 6; i++) await post("/v1/cashback/check", { wallets });
+    }
     await new Promise((r) => setTimeout(r, 300));
     const vmHwm = peakRssMbOf(service.pid);
     process.stdout.write(
       `peak RSS (VmHWM) ${vmHwm.toFixed(1)} MB; load average ${loadavg()[0]!.toFixed(1)}\n` +
         `relay-accepting 64 lanes: ${fast.trades} trades, ${fast.tradesPerSecond.toFixed(1)} trades/s, ` +
-        `service CPU ${fast.serviceCpuMsPerTrade.toFixed(3)} ms/trade, errors ${fast.errors}; churn ${churn.trades} trades\n` +
+        `service CPU ${fast.serviceCpuMsPerTrade.toFixed(3)} ms/trade, errors ${fast.errors}; churn ${churnTrades} trades\n` +
         `memory at the end: ${await memoryBreakdown(service.baseUrl)}\n` +
         `max RSS by phase (MB): ${[...byPhase].map(([k, v]) => `${k} ${v.toFixed(1)}`).join(", ")}\n` +
         `at the highest sample (${peak.toFixed(1)} MB): ${[...atPeak]
