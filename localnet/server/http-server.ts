@@ -112,11 +112,15 @@ async function serveRpc(
   // or is accepted and executes on the next turn), and the answer travels the other half. Sleeping it all
   // before the handling made an accepted send execute after its answer had arrived, on this one event loop,
   // so the client's next call waited behind that execution, which a real relay does not do.
+  const arrived = performance.now();
   if (beforeMs > 0) await sleep(beforeMs);
   const { status, body } = handleRpc(endpoint, methods, calls, batch, injected);
   // Serialized now: the answer is what the handling saw, whatever executes during the way back.
   const text = toJson(body);
-  if (afterMs > 0) await sleep(afterMs);
+  // The way back ends at the arrival plus the whole delay, so a late first timer does not add to the second
+  // (each timer fires up to a millisecond late); even when nothing is left to wait, the answer goes on a
+  // later turn than the accepted send's execution.
+  if (afterMs > 0) await sleep(Math.max(0, arrived + beforeMs + afterMs - performance.now()));
   sendText(res, status, text);
 }
 
