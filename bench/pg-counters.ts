@@ -129,7 +129,7 @@ export async function formatPgPerTrade(url: string, before: PgCounters, trades: 
   return (
     `PostgreSQL per trade: sequential scans ${scans.length > 0 ? scans.join(", ") : "none"}; commits ${per("commits", 2)}, rollbacks ${per("rollbacks")}, ` +
     `rows inserted ${per("inserted")}, updated ${per("updated")}, fetched ${per("fetched")}; ` +
-    `this database's backends ${(backendCpuNs(before, after) / 1e6 / Math.max(1, trades)).toFixed(3)} ms CPU per trade; ` +
+    `this database's ${after.backends.size} backends ${(backendCpuNs(before, after) / 1e6 / Math.max(1, trades)).toFixed(3)} ms CPU per trade; ` +
     `server processes (all databases): cores busy ${share("serverCpuNs")}, ` +
     `cores' worth waiting for a CPU ${share("serverWaitNs")}`
   );
