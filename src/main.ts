@@ -103,7 +103,12 @@ async function main(): Promise<void> {
             maxRetriesPerRequest: 2,
           })
         : undefined;
-    if (redis !== undefined) cleanups.push(() => redis.quit());
+    if (redis !== undefined) {
+      // ioredis reconnects by itself; without a listener each failed attempt is printed as an unhandled error.
+      // Only the message is logged: the URL (which may hold a password) is never part of it.
+      redis.on("error", (e: Error) => logger.warn({ err: e.message }, "redis connection error; retrying"));
+      cleanups.push(() => redis.quit());
+    }
     const store = await openStore(config.databaseUrl, config.dataDir, {
       pgPoolSize: config.databasePoolSize,
       ...(redis !== undefined ? { redis } : {}),
