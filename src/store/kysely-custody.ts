@@ -96,6 +96,8 @@ export function kyselyCustody(
   clock: () => Date,
   /** Runs the activity insert (SQLite's group commit); default Kysely's driver. */
   syncedWrites?: QueryRunner,
+  /** Runs the key lookup (PostgreSQL: a named statement); default Kysely's driver. */
+  prepared?: QueryRunner,
 ): CustodyStore {
   // Keys joined with their root row's account freeze flag (a root key joins itself).
   const keys = (conn: Kysely<Database>) =>
@@ -106,8 +108,11 @@ export function kyselyCustody(
       .select("a.account_frozen as root_account_frozen");
 
   // Every authenticated request looks its key up and most write an activity row: compiled once.
-  const keyByHash = compiledOnce(db, ["keyHash"], (a: { keyHash: string }) =>
-    keys(db).where("k.key_hash", "=", a.keyHash),
+  const keyByHash = compiledOnce(
+    db,
+    ["keyHash"],
+    (a: { keyHash: string }) => keys(db).where("k.key_hash", "=", a.keyHash),
+    prepared,
   );
   const activityInsert = compiledOnce(
     db,

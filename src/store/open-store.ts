@@ -93,13 +93,14 @@ export async function openStore(
   let migrationTableSchema: string | undefined;
   let writer: ExecutionWriter;
   let syncedWrites: QueryRunner | undefined;
+  let prepared: QueryRunner | undefined;
   let eventOptions: StoreEventOptions = {};
   // PostgreSQL: the outcome updates' pool (pg-relaxed-writes.ts), closed with the store.
   let relaxed: pg.Pool | undefined;
   if (isPg) {
     // Loaded only here: a SQLite service does not load `pg` at all (issue 18, peak RSS).
     const { openPg } = await import("./open-pg.js");
-    ({ db, migrationTableSchema, writer, syncedWrites, eventOptions, relaxed } = await openPg(
+    ({ db, migrationTableSchema, writer, syncedWrites, prepared, eventOptions, relaxed } = await openPg(
       databaseUrl,
       options,
     ));
@@ -128,7 +129,7 @@ export async function openStore(
     await relaxed?.end();
     throw error instanceof Error ? error : new Error(String(error));
   }
-  const store = kyselyStore(db, dialect, options.clock, eventOptions, writer, syncedWrites);
+  const store = kyselyStore(db, dialect, options.clock, eventOptions, writer, syncedWrites, prepared);
   const outcomes = relaxed;
   // Once, on every engine: a second close (a shutdown signal during shutdown, a test's cleanup) answers the
   // first one's promise instead of throwing from pg-pool or a destroyed driver.
