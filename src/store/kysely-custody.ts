@@ -9,7 +9,7 @@ import {
 import { kyselyExecutions } from "./kysely-executions.js";
 import { compiledOnce } from "./compiled-once.js";
 import type { ActivityLogTable, ApiKeysTable, Database } from "./schema.js";
-import type { QueryRunner } from "./sqlite-group-commit.js";
+import type { QueryRunner } from "./query-runner.js";
 
 /** The activity row's columns (all of them but the generated id), in the order of its insert. */
 const ACTIVITY_COLUMNS = [

@@ -2,7 +2,7 @@
 import { sql, type Kysely, type Selectable, type Transaction } from "kysely";
 import { kyselyCustody } from "./kysely-custody.js";
 import type { ExecutionWriter } from "./execution-statements.js";
-import type { QueryRunner } from "./sqlite-group-commit.js";
+import type { QueryRunner } from "./query-runner.js";
 import { kyselyWebhooks } from "./kysely-webhooks.js";
 import { createWakeBus, kyselyEvents, wakingExecutionWrites, type WakeBus } from "./kysely-events.js";
 import { isoNoZone, kyselyExecutions } from "./kysely-executions.js";

@@ -1,7 +1,7 @@
 /** The webhooks half of the Kysely store: endpoints, deliveries, and the delivery lease. */
 import type { ExpressionBuilder, Kysely, Selectable } from "kysely";
 import { compiledOnce } from "./compiled-once.js";
-import type { QueryRunner } from "./sqlite-group-commit.js";
+import type { QueryRunner } from "./query-runner.js";
 import { keyRows, ofKey } from "./key-rows.js";
 import type { Database, WebhookDeliveriesTable, WebhooksTable } from "./schema.js";
 import type { DeliveryRecord, DeliveryStatus, WebhookRecord, WebhookStore } from "./webhook-types.js";

@@ -18,7 +18,7 @@ import { relaxedPgPool } from "./pg-relaxed-writes.js";
 import { schemaScopedPostgresDialect } from "./pg-scoped-introspector.js";
 import { redisWake } from "./redis-wake.js";
 import type { Database } from "./schema.js";
-import type { QueryRunner } from "./sqlite-group-commit.js";
+import type { QueryRunner } from "./query-runner.js";
 
 /** What `openStore` needs of an opened PostgreSQL database before migrating it. */
 export interface OpenedPg {

@@ -9,7 +9,8 @@ import { sqliteExecutionWriter, type ExecutionWriter } from "./execution-stateme
 import { kyselyStore, type StoreEventOptions } from "./kysely-store.js";
 import { migrationProvider } from "./migrations.js";
 import { isRelaxedGroupWrite, withCachedStatements } from "./sqlite-statements.js";
-import { sqliteGroupCommit, type QueryRunner } from "./sqlite-group-commit.js";
+import type { QueryRunner } from "./query-runner.js";
+import { sqliteGroupCommit } from "./sqlite-group-commit.js";
 import type { Database } from "./schema.js";
 import type { Store } from "./types.js";
 

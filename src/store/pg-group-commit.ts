@@ -17,7 +17,7 @@
 import type { CompiledQuery, QueryResult } from "kysely";
 import type pg from "pg";
 import { pgPrepared } from "./pg-prepared.js";
-import type { QueryRunner } from "./sqlite-group-commit.js";
+import type { QueryRunner } from "./query-runner.js";
 
 /** Options of `keyedBatcher`. */
 export interface KeyedBatcherOptions<T, R> {

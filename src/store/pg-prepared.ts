@@ -12,7 +12,7 @@
  */
 import type { CompiledQuery, QueryResult } from "kysely";
 import type pg from "pg";
-import type { QueryRunner } from "./sqlite-group-commit.js";
+import type { QueryRunner } from "./query-runner.js";
 
 /** SQLSTATE of "cached plan must not change result type" (feature_not_supported). */
 const PLAN_CHANGED = "0A000";
