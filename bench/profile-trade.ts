@@ -1,6 +1,7 @@
 /**
  * `npx tsx bench/profile-trade.ts [--duration-s 20] [--concurrency 64] [--latency-ms 20] [--no-profile]
- *  [--pg URL [--pool N]] [--sqlite-synchronous normal] [--warmup-s 0] [--rate N] [--perf | --perf-localnet]`:
+ *  [--pg URL [--pool N] [--pg-tally] [--perf-pg]] [--sqlite-synchronous normal] [--warmup-s 0] [--rate N]
+ *  [--perf | --perf-localnet]`:
  * the service CPU of one warm trade, measured alone (issue 18's hot-path work). Starts a localnet process and
  * the compiled service (`dist/main.js`) under `node --cpu-prof`, runs the bench's parallel scenario (curve buy,
  * confirm and simulate off, relay accepting without executing) and prints: trades, service CPU ms per trade
@@ -28,6 +29,7 @@ import { profileTables, summarizeProfile, type CpuProfileWindow } from "./profil
 import { formatLoopWindow, startLoopWindow } from "./event-loop-probe.js";
 import { formatPgPerTrade, readPgCounters } from "./pg-counters.js";
 import { numberFlag } from "./flags.js";
+import pg from "pg";
 
 /** Self CPU time per symbol and per file (JS frames name their file) from `perf report`, with µs per trade. */
 function perfTables(file: string, trades: number, top: number): string {
@@ -91,6 +93,52 @@ async function heapSnapshot(pid: number, baseUrl: string, dir: string): Promise<
   throw new Error("no heap snapshot written");
 }
 
+/** The backends connected to the database `url` names (what the service opened), for `perf record -p`. */
+async function backendPids(url: string): Promise<number[]> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    const { rows } = await c.query<{ pid: number }>(
+      "select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()",
+    );
+    return rows.map((r) => r.pid);
+  } finally {
+    await c.end();
+  }
+}
+
+/** The service's pg tally (bench/pg-query-tally.mjs), read once its next write has happened. */
+interface PgTally {
+  queries: number;
+  parsed: number;
+  notifications: number;
+  byStatement: Record<string, number>;
+}
+
+async function readTally(file: string): Promise<PgTally> {
+  await new Promise((resolve) => setTimeout(resolve, 1_100));
+  return JSON.parse(readFileSync(file, "utf8")) as PgTally;
+}
+
+/** Round trips, server-side parses and notifications per trade over the window, and the statements behind them. */
+function formatTally(before: PgTally, after: PgTally, trades: number): string {
+  const per = (a: number, b: number) => ((a - b) / Math.max(1, trades)).toFixed(3);
+  const rows = Object.entries(after.byStatement)
+    .map(([k, n]) => [k, n - (before.byStatement[k] ?? 0)] as const)
+    .filter(([, n]) => n > 0)
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, n]) => `| ${per(n, 0)} | \`${k}\` |`);
+  return [
+    `pg per trade (service driver): round trips ${per(after.queries, before.queries)}, parsed by the server ` +
+      `${per(after.parsed, before.parsed)}, notifications received ${per(after.notifications, before.notifications)}`,
+    "",
+    "| per trade | statement |",
+    "|---:|---|",
+    ...rows,
+    "",
+  ].join("\n");
+}
+
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const durationMs = numberFlag(argv, "duration-s", 20) * 1000;
@@ -117,6 +165,8 @@ async function main(): Promise<void> {
   const snapDir = argv.includes("--heap-snapshot") ? argv[argv.indexOf("--heap-snapshot") + 1]! : undefined;
   const idleMs = numberFlag(argv, "idle-s", 0) * 1000;
   const dir = mkdtempSync(join(tmpdir(), "lt-prof-trade-"));
+  // --pg-tally: the service counts its pg round trips by statement (bench/pg-query-tally.mjs), read per trade.
+  const tallyFile = argv.includes("--pg-tally") ? join(dir, "pg-tally.json") : undefined;
   const localnet = await startLocalnetProcess({
     slotMs: 400,
     ...(perfLocalnet ? { nodeArgs: perfFlags } : {}),
@@ -134,10 +184,12 @@ async function main(): Promise<void> {
       RECONCILE_INTERVAL_MS: "0",
       LOG_LEVEL: "warn",
       ...(argv.includes("--pool") ? { DATABASE_POOL_SIZE: String(numberFlag(argv, "pool", 10)) } : {}),
+      ...(tallyFile !== undefined ? { PG_TALLY_FILE: tallyFile } : {}),
     },
     compiled: true,
     nodeArgs: [
       ...extraArgs,
+      ...(tallyFile !== undefined ? ["--import", join(import.meta.dirname, "pg-query-tally.mjs")] : []),
       ...(snapDir !== undefined ? ["--heapsnapshot-signal=SIGUSR2", `--diagnostic-dir=${snapDir}`] : []),
       ...(profile ? ["--cpu-prof", "--cpu-prof-dir", dir] : []),
       ...(perf && !perfLocalnet ? perfFlags : []),
@@ -208,9 +260,30 @@ async function main(): Promise<void> {
           },
         )
       : null;
+    // --perf-pg: `perf record` of this database's backends over the window (the server's CPU per trade by symbol).
+    const pgPerfFile = join(dir, "perf-pg.data");
+    const pgRecorder =
+      argv.includes("--perf-pg") && db.kind === "postgres"
+        ? spawn(
+            "perf",
+            [
+              "record",
+              "-e",
+              "task-clock",
+              "-F",
+              "1999",
+              "-o",
+              pgPerfFile,
+              "-p",
+              (await backendPids(db.url)).join(","),
+            ],
+            { stdio: "ignore" },
+          )
+        : null;
     phase = "measured";
     const endLoopWindow = await startLoopWindow(service.baseUrl, service.pid);
     const pgBefore = db.kind === "postgres" ? await readPgCounters(db.url) : undefined;
+    const tallyBefore = tallyFile !== undefined ? await readTally(tallyFile) : undefined;
     const fromUs = Number(process.hrtime.bigint() / 1000n);
     const clientCpu0 = process.cpuUsage();
     if (logFile !== undefined) process.stdout.write(`measured window from ${new Date().toISOString()}\n`);
@@ -227,6 +300,13 @@ async function main(): Promise<void> {
     const loop = await endLoopWindow();
     const clientCpu = process.cpuUsage(clientCpu0);
     const clientShare = (clientCpu.user + clientCpu.system) / (window.toUs - window.fromUs);
+    if (pgRecorder !== null) {
+      const exited = new Promise((resolve) => pgRecorder.once("exit", resolve));
+      pgRecorder.kill("SIGINT");
+      await exited;
+      process.stdout.write(`perf data of the database's backends ${pgPerfFile}\n`);
+      process.stdout.write(perfTables(pgPerfFile, r.trades, top).replace(/^\| package.*?\n\n/ms, ""));
+    }
     if (recorder !== null) {
       const exited = new Promise((resolve) => recorder.once("exit", resolve));
       recorder.kill("SIGINT");
@@ -248,6 +328,8 @@ async function main(): Promise<void> {
     process.stdout.write(`max RSS by phase (MB): ${phases}\n`);
     if (pgBefore !== undefined)
       process.stdout.write(`${await formatPgPerTrade(db.url, pgBefore, r.trades)}\n`);
+    if (tallyBefore !== undefined)
+      process.stdout.write(formatTally(tallyBefore, await readTally(tallyFile!), r.trades));
     if (snapDir !== undefined) {
       process.stdout.write(`heap snapshot ${await heapSnapshot(service.pid, service.baseUrl, snapDir)}\n`);
       if (idleMs > 0) {

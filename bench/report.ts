@@ -64,7 +64,7 @@ export function renderReport(r: BenchReport): string {
   const curveMicro = r.micro[0]!;
   const lines: string[] = [
     `Command: \`npm run bench${o.argv.length ? ` -- ${o.argv.join(" ")}` : ""}\`; ${new Date().toISOString()}`,
-    `Machine: ${r.machine}. Injected latency ${o.latencyMs} ms per RPC and relay call; ${o.answerOnAcceptance ? "sends answered on acceptance, executed right after" : "sends executed before they are answered"}; localnet slot ${o.slotMs} ms; service on SQLite (file), reconciliation off, LOG_LEVEL=warn.`,
+    `Machine: ${r.machine}. Injected latency ${o.latencyMs} ms per RPC and relay call (a round trip: each call handled half-way); ${o.answerOnAcceptance ? "sends answered on acceptance, executed right after" : "sends executed before they are answered"}; localnet slot ${o.slotMs} ms; service on SQLite (file), reconciliation off, LOG_LEVEL=warn.`,
     "",
     "### Service (its own process; localnet in another)",
     "",

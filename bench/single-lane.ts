@@ -143,7 +143,7 @@ async function main(): Promise<void> {
     await localnetProcess.stop().catch(() => {});
   }
   const header = [
-    `Injected latency ${latencyMs} ms per RPC and relay call; service compiled, SQLite file, warm state on, reconciliation off.`,
+    `Injected latency ${latencyMs} ms per RPC and relay call (a round trip: each call handled half-way); service compiled, SQLite file, warm state on, reconciliation off.`,
     "",
     "| round | relay answers on | client | trades | p50 ms | p95 ms | p99 ms | mean timing_ms wallet/amount/build/sender/database | p50 − Σ stages | warm | service CPU ms/trade | errors / landed with an error | load average (1 min) before → after |",
     "|---:|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---|",

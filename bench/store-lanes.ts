@@ -14,7 +14,7 @@ import { randomUUID } from "node:crypto";
 import { openStore } from "../src/store/index.js";
 import { freshPgDatabase } from "../test/harness/index.js";
 import { newExecution, newWalletRecord } from "../test/helpers/fixtures.js";
-import { readPgCounters } from "./pg-counters.js";
+import { backendCpuNs, readPgCounters } from "./pg-counters.js";
 import { numberFlag } from "./flags.js";
 
 const STAGES = ["key", "wallet", "insert", "update", "activity"] as const;
@@ -85,6 +85,7 @@ async function main(): Promise<void> {
     measuring = false;
     const wall = performance.now() - t0;
     const cpu = process.cpuUsage(cpu0);
+    const backendsAtEnd = before !== undefined ? await readPgCounters(pgDb!.url) : undefined;
     stop = true;
     await Promise.all(running);
     const per = (ms: number) => (ms / Math.max(trades, 1)).toFixed(1);
@@ -100,7 +101,8 @@ async function main(): Promise<void> {
       const d = (k: "commits" | "inserted" | "updated") => ((after[k] - before[k]) / trades).toFixed(2);
       console.log(
         `PostgreSQL per trade: commits ${d("commits")}, rows inserted ${d("inserted")}, updated ${d("updated")}; ` +
-          `server cores busy ${((after.serverCpuNs - before.serverCpuNs) / (after.atNs - before.atNs)).toFixed(2)}`,
+          `server cores busy ${((after.serverCpuNs - before.serverCpuNs) / (after.atNs - before.atNs)).toFixed(2)}; ` +
+          `this database's backends ${(backendCpuNs(before, backendsAtEnd!) / 1e6 / trades).toFixed(3)} ms CPU per trade`,
       );
     }
   } finally {

@@ -26,7 +26,10 @@ export interface LocalnetOptions {
 
 /** Faults switchable at run time (POST /admin/faults or admin.setFaults). Unset fields are off. */
 export interface FaultSettings {
-  /** Added latency per call, ms. */
+  /**
+   * Added latency per call, ms, as a network round trip: the call is handled half-way (a send executes, or
+   * with `answerOnAcceptance` is accepted and executes right after) and answered at the end.
+   */
   latencyMs?: number;
   /** Share of calls (0..1) answered with `errorKind` instead of being served. */
   errorRate?: number;
@@ -62,7 +65,10 @@ export interface FaultSettings {
   bundleInvalidSlots?: number;
   /** Bundles are accepted and reported Failed (nothing applied). */
   bundleFailed?: boolean;
-  /** Matching calls hang this long (ms) before answering, to exceed a client timeout. */
+  /**
+   * Matching calls hang this long (ms) before they are handled, to exceed a client timeout: a hung send
+   * lands late, after the client has given up on it.
+   */
   hangMs?: number;
 }
 

@@ -4,9 +4,13 @@ import type { FaultSettings } from "../api.js";
 /** The endpoints the localnet serves JSON-RPC on. */
 export type Endpoint = "rpc" | "relay" | "relay2" | "bundle";
 
-/** What to do to one matching call before serving it. */
+/**
+ * What to do to one matching call: wait `beforeMs` (the way there, plus any hang), handle it (or answer the
+ * injected error), then wait `afterMs` (the way back) before writing the answer.
+ */
 export interface FaultDecision {
-  delayMs: number;
+  beforeMs: number;
+  afterMs: number;
   error: FaultSettings["errorKind"] | null;
 }
 
@@ -42,11 +46,16 @@ export class Faults {
     return true;
   }
 
-  /** Decides latency / hang / injected error for a call (consumes one errorCount when it fires). */
+  /**
+   * Decides latency / hang / injected error for a call (consumes one errorCount when it fires). The latency
+   * is a round trip, half each way, so what the call does (a send executing) happens half-way; a hang is all
+   * before the handling, so a hung send lands late.
+   */
   decide(endpoint: Endpoint, method: string): FaultDecision {
-    if (!this.matches(endpoint, method)) return { delayMs: 0, error: null };
+    if (!this.matches(endpoint, method)) return { beforeMs: 0, afterMs: 0, error: null };
     const s = this.settings;
-    const delayMs = (s.latencyMs ?? 0) + (s.hangMs ?? 0);
+    const latencyMs = s.latencyMs ?? 0;
+    const wayThere = latencyMs / 2;
     let fire = false;
     if (this.remainingErrors > 0) {
       this.remainingErrors -= 1;
@@ -54,7 +63,11 @@ export class Faults {
     } else if (s.errorRate !== undefined && s.errorRate > 0) {
       fire = this.random() < s.errorRate;
     }
-    return { delayMs, error: fire ? this.errorKind() : null };
+    return {
+      beforeMs: (s.hangMs ?? 0) + wayThere,
+      afterMs: latencyMs - wayThere,
+      error: fire ? this.errorKind() : null,
+    };
   }
 
   private errorKind(): NonNullable<FaultDecision["error"]> {

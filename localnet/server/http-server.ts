@@ -48,8 +48,11 @@ function readBody(req: IncomingMessage): Promise<string> {
 }
 
 function send(res: ServerResponse, status: number, body: unknown): void {
+  sendText(res, status, toJson(body));
+}
+
+function sendText(res: ServerResponse, status: number, text: string): void {
   if (res.writableEnded || res.destroyed) return;
-  const text = toJson(body);
   res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
   res.end(text);
 }
@@ -94,24 +97,50 @@ async function serveRpc(
   }
   const batch = Array.isArray(parsed);
   const calls = (batch ? parsed : [parsed]) as RpcCall[];
-  let delayMs = 0;
+  let beforeMs = 0;
+  let afterMs = 0;
   let injected: ReturnType<Faults["decide"]>["error"] = null;
   for (const c of calls) {
     const method = typeof c?.method === "string" ? c.method : "invalid";
     routes.stats.count(endpoint, method, tag);
     const d = faults.decide(endpoint, method);
-    delayMs = Math.max(delayMs, d.delayMs);
+    beforeMs = Math.max(beforeMs, d.beforeMs);
+    afterMs = Math.max(afterMs, d.afterMs);
     injected = injected ?? d.error;
   }
-  if (delayMs > 0) await sleep(delayMs);
+  // The injected latency is a network round trip: the call travels half of it, is handled (a send executes,
+  // or is accepted and executes on the next turn), and the answer travels the other half. Sleeping it all
+  // before the handling made an accepted send execute after its answer had arrived, on this one event loop,
+  // so the client's next call waited behind that execution, which a real relay does not do.
+  const arrived = performance.now();
+  if (beforeMs > 0) await sleep(beforeMs);
+  const { status, body } = handleRpc(endpoint, methods, calls, batch, injected);
+  // Serialized now: the answer is what the handling saw, whatever executes during the way back.
+  const text = toJson(body);
+  // The way back ends at the arrival plus the whole delay, so a late first timer does not add to the second
+  // (each timer fires up to a millisecond late); even when nothing is left to wait, the answer goes on a
+  // later turn than the accepted send's execution.
+  if (afterMs > 0) await sleep(Math.max(0, arrived + beforeMs + afterMs - performance.now()));
+  sendText(res, status, text);
+}
+
+/** Handles a parsed call or batch now, or answers the injected error: the status and body to answer. */
+function handleRpc(
+  endpoint: Endpoint,
+  methods: Map<string, RpcHandler>,
+  calls: RpcCall[],
+  batch: boolean,
+  injected: ReturnType<Faults["decide"]>["error"],
+): { status: number; body: unknown } {
   const firstId = calls[0]?.id ?? null;
   if (injected === "http429") {
-    send(res, 429, { jsonrpc: "2.0", error: INJECTED[endpoint].http429, id: firstId });
-    return;
+    return { status: 429, body: { jsonrpc: "2.0", error: INJECTED[endpoint].http429, id: firstId } };
   }
   if (injected === "http500") {
-    send(res, 500, { jsonrpc: "2.0", error: { code: -32603, message: "Internal error" }, id: firstId });
-    return;
+    return {
+      status: 500,
+      body: { jsonrpc: "2.0", error: { code: -32603, message: "Internal error" }, id: firstId },
+    };
   }
   let status = 200;
   const answers = calls.map((c) => {
@@ -143,7 +172,7 @@ async function serveRpc(
       };
     }
   });
-  send(res, status, batch ? answers : answers[0]);
+  return { status, body: batch ? answers : answers[0] };
 }
 
 async function serveAdmin(

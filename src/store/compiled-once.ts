@@ -7,7 +7,7 @@
  */
 import { CompiledQuery, type Compilable, type Kysely } from "kysely";
 import type { Database } from "./schema.js";
-import type { QueryRunner } from "./sqlite-group-commit.js";
+import type { QueryRunner } from "./query-runner.js";
 
 /**
  * `build(args)` compiled once; the returned function runs it with new arguments and returns its rows.

@@ -9,7 +9,7 @@
  */
 import { CompiledQuery, type Kysely } from "kysely";
 import type { Database, ExecutionsTable } from "./schema.js";
-import type { QueryRunner } from "./sqlite-group-commit.js";
+import type { QueryRunner } from "./query-runner.js";
 import type { ExecutionPatch, NewExecution } from "./types.js";
 
 /** A row of `executions` as the drivers return it. */

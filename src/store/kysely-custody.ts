@@ -9,7 +9,7 @@ import {
 import { kyselyExecutions } from "./kysely-executions.js";
 import { compiledOnce } from "./compiled-once.js";
 import type { ActivityLogTable, ApiKeysTable, Database } from "./schema.js";
-import type { QueryRunner } from "./sqlite-group-commit.js";
+import type { QueryRunner } from "./query-runner.js";
 
 /** The activity row's columns (all of them but the generated id), in the order of its insert. */
 const ACTIVITY_COLUMNS = [
@@ -96,6 +96,8 @@ export function kyselyCustody(
   clock: () => Date,
   /** Runs the activity insert (SQLite's group commit); default Kysely's driver. */
   syncedWrites?: QueryRunner,
+  /** Runs the key lookup (PostgreSQL: a named statement); default Kysely's driver. */
+  prepared?: QueryRunner,
 ): CustodyStore {
   // Keys joined with their root row's account freeze flag (a root key joins itself).
   const keys = (conn: Kysely<Database>) =>
@@ -106,8 +108,11 @@ export function kyselyCustody(
       .select("a.account_frozen as root_account_frozen");
 
   // Every authenticated request looks its key up and most write an activity row: compiled once.
-  const keyByHash = compiledOnce(db, ["keyHash"], (a: { keyHash: string }) =>
-    keys(db).where("k.key_hash", "=", a.keyHash),
+  const keyByHash = compiledOnce(
+    db,
+    ["keyHash"],
+    (a: { keyHash: string }) => keys(db).where("k.key_hash", "=", a.keyHash),
+    prepared,
   );
   const activityInsert = compiledOnce(
     db,

@@ -2,7 +2,7 @@
 import { sql, type Kysely, type Selectable, type Transaction } from "kysely";
 import { kyselyCustody } from "./kysely-custody.js";
 import type { ExecutionWriter } from "./execution-statements.js";
-import type { QueryRunner } from "./sqlite-group-commit.js";
+import type { QueryRunner } from "./query-runner.js";
 import { kyselyWebhooks } from "./kysely-webhooks.js";
 import { createWakeBus, kyselyEvents, wakingExecutionWrites, type WakeBus } from "./kysely-events.js";
 import { isoNoZone, kyselyExecutions } from "./kysely-executions.js";
@@ -60,6 +60,8 @@ export function kyselyStore(
   executionWriter?: ExecutionWriter,
   /** Runs the request path's other synced write (the activity row): SQLite's group commit; default Kysely. */
   syncedWrites?: QueryRunner,
+  /** Runs the request path's compiled-once reads (PostgreSQL: named statements, pg-prepared.ts); default Kysely. */
+  prepared?: QueryRunner,
 ): Store {
   let rateLimitCalls = 0;
   // Issue 20: wake-ups of event readers; the events themselves are written by triggers (migrations-events.ts).
@@ -112,6 +114,7 @@ export function kyselyStore(
     ["apiKeyId", "publicKey"],
     (a: { apiKeyId: number; publicKey: string }) =>
       ofKey(db.selectFrom("wallets").selectAll(), a.apiKeyId).where("public_key", "=", a.publicKey),
+    prepared,
   );
 
   async function insertWallet(
@@ -150,9 +153,9 @@ export function kyselyStore(
     dialect,
     ...wakingExecutionWrites(kyselyExecutions(db, dialect, clock, executionWriter), writesBus),
     ...events,
-    ...kyselyWebhooks(db, dialect),
+    ...kyselyWebhooks(db, dialect, prepared),
     ...kyselyIdempotency(db),
-    ...kyselyCustody(db, dialect, clock, syncedWrites),
+    ...kyselyCustody(db, dialect, clock, syncedWrites, prepared),
     ...kyselyRateCounters(db),
 
     async createApiKeyWithWallet(keyHash, wallet) {

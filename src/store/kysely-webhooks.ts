@@ -1,6 +1,7 @@
 /** The webhooks half of the Kysely store: endpoints, deliveries, and the delivery lease. */
 import type { ExpressionBuilder, Kysely, Selectable } from "kysely";
 import { compiledOnce } from "./compiled-once.js";
+import type { QueryRunner } from "./query-runner.js";
 import { keyRows, ofKey } from "./key-rows.js";
 import type { Database, WebhookDeliveriesTable, WebhooksTable } from "./schema.js";
 import type { DeliveryRecord, DeliveryStatus, WebhookRecord, WebhookStore } from "./webhook-types.js";
@@ -43,10 +44,18 @@ function toDelivery(r: Selectable<WebhookDeliveriesTable>): DeliveryRecord {
 }
 
 /** The webhook methods over an open Kysely instance. */
-export function kyselyWebhooks(db: Kysely<Database>, dialect: "sqlite" | "postgres"): WebhookStore {
+export function kyselyWebhooks(
+  db: Kysely<Database>,
+  dialect: "sqlite" | "postgres",
+  /** Runs the compiled-once listing (PostgreSQL: a named statement); default Kysely's driver. */
+  prepared?: QueryRunner,
+): WebhookStore {
   // The webhook worker lists the enabled endpoints on every event (each trade makes one): compiled once.
-  const enabledWebhooks = compiledOnce(db, ["disabled"], (a: { disabled: number }) =>
-    db.selectFrom("webhooks").selectAll().where("disabled", "=", a.disabled),
+  const enabledWebhooks = compiledOnce(
+    db,
+    ["disabled"],
+    (a: { disabled: number }) => db.selectFrom("webhooks").selectAll().where("disabled", "=", a.disabled),
+    prepared,
   );
   return {
     async insertWebhook(w) {

@@ -11,12 +11,14 @@ import type { ExecutionWriter } from "./execution-statements.js";
 import type { StoreEventOptions } from "./kysely-store.js";
 import { pgExecutionWriter } from "./pg-execution-writer.js";
 import { pgBatchedInserts } from "./pg-group-commit.js";
+import { EVENTS_NOTIFY_SETTING } from "./migrations-events.js";
 import { startPgListener } from "./pg-listen.js";
+import { pgPreparedRunner } from "./pg-prepared.js";
 import { relaxedPgPool } from "./pg-relaxed-writes.js";
 import { schemaScopedPostgresDialect } from "./pg-scoped-introspector.js";
 import { redisWake } from "./redis-wake.js";
 import type { Database } from "./schema.js";
-import type { QueryRunner } from "./sqlite-group-commit.js";
+import type { QueryRunner } from "./query-runner.js";
 
 /** What `openStore` needs of an opened PostgreSQL database before migrating it. */
 export interface OpenedPg {
@@ -26,6 +28,8 @@ export interface OpenedPg {
   writer: ExecutionWriter;
   /** The activity rows' group commit (unset when group commit is off). */
   syncedWrites: QueryRunner | undefined;
+  /** The compiled-once reads as named statements (pg-prepared.ts). */
+  prepared: QueryRunner;
   eventOptions: StoreEventOptions;
   /** The outcome updates' pool (pg-relaxed-writes.ts), closed with the store. */
   relaxed: pg.Pool;
@@ -49,11 +53,15 @@ export async function openPg(
   }
   // Every connection of the store (pool, outcome pool, listener) resolves unqualified names in `schema`.
   const searchPath = schema !== undefined ? `-c search_path=${schema}` : undefined;
+  // With Redis carrying the wake-ups nobody LISTENs: the writing connections skip the trigger's NOTIFY
+  // (migrations-events.ts), which would only fill the server's notify queue.
+  const silent = options.redis !== undefined ? `-c ${EVENTS_NOTIFY_SETTING}=off` : undefined;
+  const writerOptions = [searchPath, silent].filter((o) => o !== undefined).join(" ");
   const max = options.pgPoolSize ?? 10;
   const pool = new pg.Pool({
     connectionString: databaseUrl,
     max,
-    ...(searchPath !== undefined ? { options: searchPath } : {}),
+    ...(writerOptions !== "" ? { options: writerOptions } : {}),
   });
   // An idle client that loses its connection (database restart) emits 'error'; without a listener that
   // would crash the process. The pool drops the client and the next query reconnects or fails visibly.
@@ -69,12 +77,14 @@ export async function openPg(
     connectionString: databaseUrl,
     max,
     ...(schema !== undefined ? { schema } : {}),
+    notify: silent === undefined,
   });
   // Group commit (issue 18): concurrent pending inserts and outcome updates of one key share one statement
   // and commit (pg-group-commit.ts); so do the activity rows of concurrent requests (of every key).
   const group = options.pgGroupCommit ?? true;
   const writer = pgExecutionWriter(pool, relaxed, group);
   const syncedWrites = group ? pgBatchedInserts(pool) : undefined;
+  const prepared = pgPreparedRunner(pool);
   let eventOptions: StoreEventOptions;
   if (options.redis !== undefined) {
     // The namespace: this database and schema, as the NOTIFY payload's schema keeps deployments apart.
@@ -96,7 +106,7 @@ export async function openPg(
         }),
     };
   }
-  return { db, migrationTableSchema, writer, syncedWrites, eventOptions, relaxed };
+  return { db, migrationTableSchema, writer, syncedWrites, prepared, eventOptions, relaxed };
 }
 
 /** The schema unqualified tables land in on this pool (its search_path's first existing schema). */

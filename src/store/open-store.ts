@@ -9,7 +9,8 @@ import { sqliteExecutionWriter, type ExecutionWriter } from "./execution-stateme
 import { kyselyStore, type StoreEventOptions } from "./kysely-store.js";
 import { migrationProvider } from "./migrations.js";
 import { isRelaxedGroupWrite, withCachedStatements } from "./sqlite-statements.js";
-import { sqliteGroupCommit, type QueryRunner } from "./sqlite-group-commit.js";
+import type { QueryRunner } from "./query-runner.js";
+import { sqliteGroupCommit } from "./sqlite-group-commit.js";
 import type { Database } from "./schema.js";
 import type { Store } from "./types.js";
 
@@ -30,6 +31,25 @@ export interface OpenStoreOptions {
    * true; false writes each alone (the bench's A/B, `bench/store-lanes.ts`).
    */
   pgGroupCommit?: boolean;
+}
+
+/**
+ * SQLite's page cache of the one connection, in KiB (issue 18, peak RSS). better-sqlite3 builds SQLite with 16 MB
+ * (SQLITE_DEFAULT_CACHE_SIZE=-16000) where SQLite's own default is 2 MB; the cache fills as the file grows and
+ * is never given back, so under the bench it was 16 of the 22 MB glibc's main arena grew by. A page not in it is
+ * read from the OS's page cache (a pread of 4 KiB): the file stays cached by the OS, outside the process's RSS.
+ */
+export const SQLITE_CACHE_KIB = 2000;
+
+/** The connection settings of a SQLite store: WAL, the synchronous level, busy timeout, foreign keys, cache size. */
+export function applySqlitePragmas(file: BetterSqlite3.Database, synchronous: "FULL" | "NORMAL"): void {
+  file.pragma("journal_mode = WAL");
+  // FULL (the default) syncs the WAL on every commit: a recorded execution survives a power loss. NORMAL
+  // syncs at checkpoints only; a process crash still loses nothing, since the WAL is in the OS's cache.
+  file.pragma(`synchronous = ${synchronous}`);
+  file.pragma("busy_timeout = 5000");
+  file.pragma("foreign_keys = ON");
+  file.pragma(`cache_size = -${SQLITE_CACHE_KIB}`);
 }
 
 /**
@@ -74,13 +94,14 @@ export async function openStore(
   let migrationTableSchema: string | undefined;
   let writer: ExecutionWriter;
   let syncedWrites: QueryRunner | undefined;
+  let prepared: QueryRunner | undefined;
   let eventOptions: StoreEventOptions = {};
   // PostgreSQL: the outcome updates' pool (pg-relaxed-writes.ts), closed with the store.
   let relaxed: pg.Pool | undefined;
   if (isPg) {
     // Loaded only here: a SQLite service does not load `pg` at all (issue 18, peak RSS).
     const { openPg } = await import("./open-pg.js");
-    ({ db, migrationTableSchema, writer, syncedWrites, eventOptions, relaxed } = await openPg(
+    ({ db, migrationTableSchema, writer, syncedWrites, prepared, eventOptions, relaxed } = await openPg(
       databaseUrl,
       options,
     ));
@@ -88,12 +109,7 @@ export async function openStore(
     const { path, synchronous } = sqliteTarget(databaseUrl, dataDir);
     if (path !== ":memory:") ensurePrivateFile(path);
     const file = new BetterSqlite3(path);
-    file.pragma("journal_mode = WAL");
-    // FULL (the default) syncs the WAL on every commit: a recorded execution survives a power loss. NORMAL
-    // syncs at checkpoints only; a process crash still loses nothing, since the WAL is in the OS's cache.
-    file.pragma(`synchronous = ${synchronous}`);
-    file.pragma("busy_timeout = 5000");
-    file.pragma("foreign_keys = ON");
+    applySqlitePragmas(file, synchronous);
     // The writes that may commit without their own fsync: only a FULL database has one to skip.
     const relaxed = synchronous === "FULL" ? isRelaxedGroupWrite : undefined;
     const database = withCachedStatements(file, relaxed !== undefined ? { relaxed } : {});
@@ -114,7 +130,7 @@ export async function openStore(
     await relaxed?.end();
     throw error instanceof Error ? error : new Error(String(error));
   }
-  const store = kyselyStore(db, dialect, options.clock, eventOptions, writer, syncedWrites);
+  const store = kyselyStore(db, dialect, options.clock, eventOptions, writer, syncedWrites, prepared);
   const outcomes = relaxed;
   // Once, on every engine: a second close (a shutdown signal during shutdown, a test's cleanup) answers the
   // first one's promise instead of throwing from pg-pool or a destroyed driver.

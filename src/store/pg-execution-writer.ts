@@ -71,7 +71,7 @@ function insertManySql(): string {
  * Any number of updates (of distinct executions) in one statement: the one-row update's parameters in arrays,
  * in `updateParams`' order (`updated_at`, a flag and a value per patchable column, `id`), joined to the rows by id.
  */
-function updateManySql(): string {
+export function updateManySql(): string {
   const names = ["updated_at", ...PATCH_COLUMNS.flatMap(([c]) => [`set_${c}`, `new_${c}`]), "id"];
   const types = ["text", ...PATCH_COLUMNS.flatMap(([c]) => ["boolean", PATCH_TYPES[c]]), "text"];
   const sets = PATCH_COLUMNS.map(

@@ -16,7 +16,8 @@
  */
 import type { CompiledQuery, QueryResult } from "kysely";
 import type pg from "pg";
-import type { QueryRunner } from "./sqlite-group-commit.js";
+import { pgPrepared } from "./pg-prepared.js";
+import type { QueryRunner } from "./query-runner.js";
 
 /** Options of `keyedBatcher`. */
 export interface KeyedBatcherOptions<T, R> {
@@ -112,8 +113,11 @@ function multiRowInsert(prefix: string, width: number, count: number): string {
  */
 export function pgBatchedInserts(pool: Pick<pg.Pool, "query">): QueryRunner {
   type Query = { sql: string; parameters: readonly unknown[] };
+  // A write alone (fixed text) as a named statement; a batch's text depends on its row count, so it stays
+  // unnamed rather than prepare up to maxBatch statements on every connection.
+  const prepared = pgPrepared(pool, "lasertrade_w");
   const one = async (q: Query): Promise<QueryResult<unknown>> => {
-    const r = await pool.query(q.sql, [...q.parameters]);
+    const r = await prepared(q.sql, q.parameters);
     return { rows: r.rows, numAffectedRows: BigInt(r.rowCount ?? 0) };
   };
   const batched = keyedBatcher<Query, QueryResult<unknown>>({

@@ -12,6 +12,7 @@
  * `Lock/transactionid` waits behind it; an unsynced outcome commit halves the flushes under that lock.
  */
 import pg from "pg";
+import { EVENTS_NOTIFY_SETTING } from "./migrations-events.js";
 
 /** Options of `relaxedPgPool`. */
 export interface RelaxedPoolOptions {
@@ -20,12 +21,26 @@ export interface RelaxedPoolOptions {
   max: number;
   /** `search_path` schema, as the main pool's. */
   schema?: string;
+  /** false: the events trigger sends no NOTIFY on these connections (Redis carries the wake-ups). Default true. */
+  notify?: boolean;
 }
 
 /** A pool whose sessions commit without waiting for the WAL flush; for the outcome updates only. */
 export function relaxedPgPool(options: RelaxedPoolOptions): pg.Pool {
-  const settings = ["-c synchronous_commit=off"];
+  // The pool runs the outcome updates only, and they reach their rows by primary key. A batch's update joins
+  // its parameter arrays to the table (pg-execution-writer.ts); planned while the table is small (a new
+  // deployment, the bench), that join is a hash join over a sequential scan of the whole table, and the
+  // connection's prepared statement keeps that plan as the table grows (measured: every batch read all
+  // executions, 18 % of the server's CPU per trade deforming their rows). Discouraging sequential scans and
+  // hash/merge joins here leaves the plan that fits every size: a nested loop over the primary key.
+  const settings = [
+    "-c synchronous_commit=off",
+    "-c enable_seqscan=off",
+    "-c enable_hashjoin=off",
+    "-c enable_mergejoin=off",
+  ];
   if (options.schema !== undefined) settings.push(`-c search_path=${options.schema}`);
+  if (options.notify === false) settings.push(`-c ${EVENTS_NOTIFY_SETTING}=off`);
   const pool = new pg.Pool({
     connectionString: options.connectionString,
     max: options.max,

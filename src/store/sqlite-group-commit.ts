@@ -12,10 +12,8 @@
  * request's open transaction.
  */
 import type { CompiledQuery, Kysely, QueryResult, SqliteDatabase } from "kysely";
+import type { QueryRunner } from "./query-runner.js";
 import type { Database } from "./schema.js";
-
-/** Runs one compiled query and answers its result (Kysely's `executeQuery`, or a group commit's). */
-export type QueryRunner = <R>(query: CompiledQuery) => Promise<QueryResult<R>>;
 
 interface Queued {
   query: CompiledQuery;

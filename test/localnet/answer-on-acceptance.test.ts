@@ -178,4 +178,42 @@ describe("answerOnAcceptance, over HTTP", () => {
     expect(await conn.getBalance(dest)).toBe(1_000_000);
     net.admin.clearFaults();
   });
+
+  it("with latency, an accepted send executes half-way, before its answer arrives; a read answers after all of it", async () => {
+    const latencyMs = 400;
+    // Timers may fire a little early against performance.now(); the halves are far apart at this latency.
+    const slack = 5;
+    const a = Keypair.generate();
+    net.admin.fund(a.publicKey.toBase58(), SOL);
+    const dest = Keypair.generate().publicKey;
+    const latest = await conn.getLatestBlockhash();
+    const tip = { to: net.relayTipAccounts[0]!, lamports: Number(net.relayTipLamports) };
+    net.admin.setFaults({ answerOnAcceptance: true, latencyMs, endpoints: ["relay"] });
+    const t0 = performance.now();
+    let answeredAt: number | undefined;
+    const sent = postJsonRpc<{ result: string }>(net.relayUrl, "sendTransaction", [
+      signedTransfer(a, dest, 1_000_000, latest, tip),
+      SEND_UNCHECKED,
+    ]).then((r) => {
+      answeredAt = performance.now();
+      return r.body.result;
+    });
+    // The RPC has no latency: poll it until the transfer shows.
+    let executedAt: number | undefined;
+    while (executedAt === undefined && answeredAt === undefined) {
+      if ((await conn.getBalance(dest)) === 1_000_000) executedAt = performance.now();
+      else await new Promise((r) => setTimeout(r, 5));
+    }
+    const signature = await sent;
+    expect(executedAt).toBeDefined();
+    expect(executedAt! - t0).toBeGreaterThanOrEqual(latencyMs / 2 - slack);
+    expect(answeredAt! - t0).toBeGreaterThanOrEqual(latencyMs - slack);
+    expect((await conn.getSignatureStatuses([signature])).value[0]?.err).toBeNull();
+
+    net.admin.setFaults({ latencyMs, endpoints: ["rpc"] });
+    const r0 = performance.now();
+    expect(await conn.getBalance(dest)).toBe(1_000_000);
+    expect(performance.now() - r0).toBeGreaterThanOrEqual(latencyMs - slack);
+    net.admin.clearFaults();
+  });
 });

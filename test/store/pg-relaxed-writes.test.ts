@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import pg from "pg";
 import { Keypair } from "@solana/web3.js";
-import { pgExecutionWriter } from "../../src/store/pg-execution-writer.js";
+import { pgExecutionWriter, updateManySql } from "../../src/store/pg-execution-writer.js";
 import { relaxedPgPool } from "../../src/store/pg-relaxed-writes.js";
 import { openStore } from "../../src/store/index.js";
 import { newExecution, newWalletRecord } from "../helpers/fixtures.js";
@@ -50,6 +50,42 @@ describe.skipIf(TEST_DATABASE_URL === undefined)("relaxed outcome pool on Postgr
       expect(rows[0]).toEqual({ sc: "off", sp: schema });
     } finally {
       await pool.end();
+    }
+  });
+
+  it("plans a batch's outcome update as a join by primary key even while the table is empty", async () => {
+    // The plan a connection's prepared statement keeps: a hash join over a sequential scan of the whole table,
+    // chosen while it was small, would read every execution on every batch once it has grown.
+    const store = await openStore(TEST_DATABASE_URL!, "./data", { pgSchema: schema });
+    const plan = async (p: Pick<pg.Pool, "connect">): Promise<string> => {
+      const c = await p.connect();
+      try {
+        await c.query("set plan_cache_mode = force_generic_plan");
+        await c.query(`prepare batch_update as ${updateManySql()}`);
+        const { rows } = await c.query<{ "QUERY PLAN": string }>(
+          `explain execute batch_update('{a,b}', ${"'{t,t}', '{x,y}', ".repeat(8)}'{e1,e2}')`,
+        );
+        await c.query("deallocate batch_update");
+        return rows.map((r) => r["QUERY PLAN"]).join("\n");
+      } finally {
+        c.release();
+      }
+    };
+    const relaxed = relaxedPgPool({ connectionString: TEST_DATABASE_URL!, max: 1, schema });
+    const plain = new pg.Pool({
+      connectionString: TEST_DATABASE_URL!,
+      max: 1,
+      options: `-c search_path=${schema}`,
+    });
+    try {
+      expect(await plan(plain)).toMatch(/Seq Scan on executions/); // what the settings are for
+      const relaxedPlan = await plan(relaxed);
+      expect(relaxedPlan).toMatch(/Index Scan using executions_pkey on executions/);
+      expect(relaxedPlan).not.toMatch(/Seq Scan on executions/);
+    } finally {
+      await relaxed.end();
+      await plain.end();
+      await store.close();
     }
   });
 

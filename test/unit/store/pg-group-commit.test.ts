@@ -128,8 +128,11 @@ describe("pgBatchedInserts", () => {
   /** A pool stand-in that records the statements it runs. */
   function pool(sqls: { text: string; values: unknown[] }[]) {
     return {
-      query: (text: string, values: unknown[]) => {
-        sqls.push({ text, values });
+      // A write alone comes as a named statement's config (pg-prepared.ts), a batch as text and values.
+      query: (text: string | { text: string; values: unknown[] }, values?: unknown[]) => {
+        sqls.push(
+          typeof text === "string" ? { text, values: values! } : { text: text.text, values: text.values },
+        );
         return Promise.resolve({ rows: [], rowCount: 1 });
       },
     } as unknown as Pick<pg.Pool, "query">;

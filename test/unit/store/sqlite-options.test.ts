@@ -4,7 +4,12 @@ import { Kysely, Migrator, SqliteDialect } from "kysely";
 import { describe, expect, it } from "vitest";
 import { kyselyStore } from "../../../src/store/kysely-store.js";
 import { migrationProvider } from "../../../src/store/migrations.js";
-import { openStore, sqliteTarget } from "../../../src/store/open-store.js";
+import {
+  SQLITE_CACHE_KIB,
+  applySqlitePragmas,
+  openStore,
+  sqliteTarget,
+} from "../../../src/store/open-store.js";
 import type { Database } from "../../../src/store/schema.js";
 import { newExecution } from "../../helpers/fixtures.js";
 import {
@@ -41,6 +46,19 @@ describe("sqliteTarget", () => {
     const store = await openStore("sqlite::memory:?synchronous=normal", "./data");
     await store.close();
     await store.close(); // a second close is a no-op on SQLite too
+  });
+});
+
+describe("applySqlitePragmas", () => {
+  it("sets WAL, the synchronous level, foreign keys and a 2 MB page cache (better-sqlite3's build default is 16 MB)", () => {
+    const db = new BetterSqlite3(":memory:");
+    applySqlitePragmas(db, "NORMAL");
+    expect(db.pragma("cache_size", { simple: true })).toBe(-SQLITE_CACHE_KIB);
+    expect(SQLITE_CACHE_KIB).toBe(2000);
+    expect(db.pragma("synchronous", { simple: true })).toBe(1);
+    expect(db.pragma("foreign_keys", { simple: true })).toBe(1);
+    expect(db.pragma("busy_timeout", { simple: true })).toBe(5000);
+    db.close();
   });
 });
 
