@@ -319,7 +319,8 @@ async function main(): Promise<void> {
         `service CPU ${r.serviceCpuMsPerTrade.toFixed(3)} ms/trade (share ${r.serviceCpuShare.toFixed(2)}), ` +
         `calls ${JSON.stringify(r.callsPerTrade)}\n` +
         `p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, service cores busy ${r.serviceCpuShare.toFixed(2)}, ` +
-        `localnet ${r.localnetCpuShare.toFixed(2)}, bench client ${clientShare.toFixed(2)}, timing_ms ${JSON.stringify(Object.fromEntries(Object.entries(r.stages).map(([k, v]) => [k, Math.round(v * 10) / 10])))}\n` +
+        `localnet ${r.localnetCpuShare.toFixed(2)} (${((r.localnetCpuShare / r.tradesPerSecond) * 1000).toFixed(3)} ms/trade), ` +
+        `bench client ${clientShare.toFixed(2)} (${((clientShare / r.tradesPerSecond) * 1000).toFixed(3)} ms/trade), timing_ms ${JSON.stringify(Object.fromEntries(Object.entries(r.stages).map(([k, v]) => [k, Math.round(v * 10) / 10])))}\n` +
         `${formatLoopWindow(loop)}\n` +
         `peak RSS ${peakRssMbOf(service.pid).toFixed(1)} MB\n`,
     );

@@ -108,7 +108,7 @@ export class ClientTransactions {
     const decoded = this.wires.decode(wire);
     const tx = decoded.tx;
     if (!decoded.verified) {
-      verifySignatures(tx, this.verifier);
+      verifySignatures(tx, this.verifier, wire);
       decoded.verified = true;
     }
     if (this.store.has(decoded.id)) {
@@ -242,7 +242,7 @@ export class ClientTransactions {
     const decoded = this.wires.decode(wire);
     const tx = decoded.tx;
     if (opts.sigVerify === true && !decoded.verified) {
-      verifySignatures(tx, this.verifier);
+      verifySignatures(tx, this.verifier, wire);
       decoded.verified = true;
     }
     const replacement = opts.replaceRecentBlockhash === true ? this.latestBlockhash() : null;

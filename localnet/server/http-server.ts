@@ -42,7 +42,8 @@ function readBody(req: IncomingMessage): Promise<string> {
         req.destroy();
       } else chunks.push(c);
     });
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    // A JSON-RPC call mostly arrives in one chunk: decoded as is, not copied first.
+    req.on("end", () => resolve((chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString("utf8")));
     req.on("error", reject);
   });
 }

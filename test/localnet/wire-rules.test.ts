@@ -2,7 +2,15 @@ import { describe, it, expect } from "vitest";
 import fc from "fast-check";
 import { createHash } from "node:crypto";
 import bs58 from "bs58";
-import { ComputeBudgetProgram, Keypair, PublicKey, SystemProgram, Transaction } from "@solana/web3.js";
+import {
+  ComputeBudgetProgram,
+  Keypair,
+  PublicKey,
+  SystemProgram,
+  Transaction,
+  TransactionMessage,
+  VersionedTransaction,
+} from "@solana/web3.js";
 import { uiAmountString } from "../../localnet/ledger/token-balances.js";
 import {
   parseComputeBudget,
@@ -11,6 +19,7 @@ import {
   decodeTransaction,
   resolveMessage,
   ComputeBudgetError,
+  signedMessageBytes,
 } from "../../localnet/ledger/wire.js";
 import { bundleId } from "../../localnet/server/bundle-relay.js";
 import { toJson } from "../../localnet/server/json.js";
@@ -100,6 +109,43 @@ describe("tips", () => {
     expect(
       staticTipLamports(decodeTransaction(tx.serialize()), new Set([new PublicKey(other).toBase58()])),
     ).toBe(1_000_000n);
+  });
+});
+
+describe("signed message bytes", () => {
+  const payer = Keypair.generate();
+  const ixs = [
+    ComputeBudgetProgram.setComputeUnitPrice({ microLamports: 7 }),
+    SystemProgram.transfer({
+      fromPubkey: payer.publicKey,
+      toPubkey: Keypair.generate().publicKey,
+      lamports: 5,
+    }),
+  ];
+  const blockhash = bs58.encode(new Uint8Array(32).fill(9));
+  const legacy = new Transaction({ feePayer: payer.publicKey, recentBlockhash: blockhash }).add(...ixs);
+  legacy.sign(payer);
+  const v0 = new VersionedTransaction(
+    new TransactionMessage({
+      payerKey: payer.publicKey,
+      recentBlockhash: blockhash,
+      instructions: ixs,
+    }).compileToV0Message(),
+  );
+  v0.sign([payer]);
+
+  it("are the wire's own bytes when they are what serialize() writes, else the serialization", () => {
+    for (const wire of [new Uint8Array(legacy.serialize()), v0.serialize()]) {
+      const tx = decodeTransaction(wire);
+      const bytes = signedMessageBytes(tx, wire);
+      expect(Buffer.from(bytes).equals(Buffer.from(tx.message.serialize()))).toBe(true);
+      expect(bytes.buffer).toBe(wire.buffer);
+      // A trailing byte is read past by the decoding: the bytes signed are then the serialization's.
+      const longer = new Uint8Array([...wire, 0]);
+      const viaLonger = signedMessageBytes(decodeTransaction(longer), longer);
+      expect(Buffer.from(viaLonger).equals(Buffer.from(tx.message.serialize()))).toBe(true);
+      expect(viaLonger.buffer).not.toBe(longer.buffer);
+    }
   });
 });
 
