@@ -20,6 +20,12 @@ import { numberFlag } from "./flags.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** PubSub notifications the service received since start (its own metric). */
+async function notifications(baseUrl: string): Promise<number> {
+  const text = await (await fetch(`${baseUrl}/metrics`)).text();
+  return Number(/^lasertrade_chain_subscription_updates_total (\S+)$/m.exec(text)?.[1] ?? NaN);
+}
+
 /** Service CPU ms per second over `ms` of wall time. */
 async function cpuPerSecond(pid: number, ms: number): Promise<number> {
   const a = procUsage(pid)!.cpuMs;
@@ -50,8 +56,12 @@ async function main(): Promise<void> {
     const { apiKey, wallet } = await setupKey(service.baseUrl, localnet, { sol: 1_000n });
     await localnet.setFaults({ latencyMs, endpoints: ["rpc", "relay"] });
     await sleep(2_000);
+    const n0 = await notifications(service.baseUrl);
     const fresh = await cpuPerSecond(service.pid, idleMs);
-    process.stdout.write(`idle, nothing traded yet: ${fresh.toFixed(2)} ms CPU/s (load ${load()})\n`);
+    const n1 = await notifications(service.baseUrl);
+    process.stdout.write(
+      `idle, nothing traded yet: ${fresh.toFixed(2)} ms CPU/s, ${((n1 - n0) / (idleMs / 1000)).toFixed(1)} notifications/s (load ${load()})\n`,
+    );
     const body = { action: "buy", amount: "0.001", mint, wallet, simulate: false, confirm: false };
     const c0 = procUsage(service.pid)!.cpuMs;
     const t0 = Date.now();
@@ -61,10 +71,11 @@ async function main(): Promise<void> {
     }
     await sleep(1_000); // the last trade's notifications
     const tradeCpu = procUsage(service.pid)!.cpuMs - c0;
+    const n2 = await notifications(service.baseUrl);
     const wall = Date.now() - t0;
     process.stdout.write(
       `${trades} sequential landed trades: ${(tradeCpu / trades).toFixed(2)} ms CPU/trade gross, ` +
-        `${((tradeCpu - (fresh * wall) / 1000) / trades).toFixed(2)} ms net of idle (load ${load()})\n`,
+        `${((tradeCpu - (fresh * wall) / 1000) / trades).toFixed(2)} ms net of idle, ${((n2 - n1) / trades).toFixed(1)} notifications/trade (load ${load()})\n`,
     );
     await sleep(1_000);
     const recorder =
@@ -88,13 +99,17 @@ async function main(): Promise<void> {
             },
           )
         : null;
+    const n3 = await notifications(service.baseUrl);
     const warm = await cpuPerSecond(service.pid, idleMs);
+    const n4 = await notifications(service.baseUrl);
     if (recorder !== null) {
       const exited = new Promise((r) => recorder.once("exit", r));
       recorder.kill("SIGINT");
       await exited;
     }
-    process.stdout.write(`idle, subscriptions warm: ${warm.toFixed(2)} ms CPU/s (load ${load()})\n`);
+    process.stdout.write(
+      `idle, subscriptions warm: ${warm.toFixed(2)} ms CPU/s, ${((n4 - n3) / (idleMs / 1000)).toFixed(1)} notifications/s (load ${load()})\n`,
+    );
   } finally {
     await service.stop().catch(() => {});
     await db.drop().catch(() => {});
