@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/profile-trade.ts [--duration-s 20] [--concurrency 64] [--latency-ms 20] [--no-profile]
+ * `npx tsx bench/profile-trade.ts [--duration-s 20] [--concurrency 64] [--latency-ms 20] [--no-profile] [--land]
  *  [--pg URL [--pool N] [--pg-tally] [--perf-pg]] [--sqlite-synchronous normal] [--warmup-s 0] [--rate N]
  *  [--perf | --perf-localnet]`:
  * the service CPU of one warm trade, measured alone (issue 18's hot-path work). Starts a localnet process and
@@ -212,7 +212,14 @@ async function main(): Promise<void> {
     const lanes = [wallet];
     while (lanes.length < concurrency)
       lanes.push(await fundedWallet(service.baseUrl, localnet, apiKey, 100n));
-    await localnet.setFaults({ latencyMs, endpoints: ["rpc", "relay"], neverLand: true });
+    // --land: the relay executes each accepted send (the localnet's default), so every trade lands and the
+    // service also pays for what a landed trade sets off (account, logs and slot notifications).
+    const land = argv.includes("--land");
+    await localnet.setFaults({
+      latencyMs,
+      endpoints: ["rpc", "relay"],
+      ...(land ? {} : { neverLand: true }),
+    });
     const target = {
       baseUrl: service.baseUrl,
       pid: service.pid,

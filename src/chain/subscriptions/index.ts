@@ -9,7 +9,7 @@
  */
 import type { BackoffOptions } from "./backoff.js";
 import { PubSubConnection } from "./connection.js";
-import { decodeAccountValue, decodeLogsValue } from "./decode.js";
+import { decodeAccountValue, decodeLogsValue, ownerKeys } from "./decode.js";
 import type {
   AccountUpdate,
   ChainSubscriptions,
@@ -44,6 +44,7 @@ export function createChainSubscriptions(options: ChainSubscriptionsOptions): Ch
   const now = options.now ?? Date.now;
   const slotMs = options.slotMs ?? 400;
   const conn = new PubSubConnection({ ...options, now });
+  const owner = ownerKeys();
   let slotFollower: Subscription | null = null;
 
   function wrap(handle: ReturnType<PubSubConnection["add"]>): Subscription {
@@ -80,7 +81,7 @@ export function createChainSubscriptions(options: ChainSubscriptionsOptions): Ch
             const u: AccountUpdate = {
               pubkey,
               slot: slot ?? 0,
-              account: decodeAccountValue(value),
+              account: decodeAccountValue(value, owner),
               receivedAt: now(),
             };
             handler(u);

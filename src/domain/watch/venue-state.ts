@@ -66,6 +66,23 @@ function curveComplete(a: AccountInfo | null | undefined): boolean | null {
   }
 }
 
+/**
+ * curveComplete, remembered per account state: a change's `previous` is the state the last change brought
+ * (decoded then as its `next`), so each curve state is decoded once rather than twice. Account states are
+ * never mutated once cached (a change replaces the object), so the answer cannot go stale.
+ */
+function completeMemo(): (a: AccountInfo | null | undefined) => boolean | null {
+  const known = new WeakMap<AccountInfo, boolean | null>();
+  return (a) => {
+    if (a === null || a === undefined) return null;
+    const hit = known.get(a);
+    if (hit !== undefined) return hit;
+    const complete = curveComplete(a);
+    known.set(a, complete);
+    return complete;
+  };
+}
+
 /** The LRU of watched mints over the warm account cache. */
 export class VenueState {
   /** Map order = least recently used first. */
@@ -74,6 +91,7 @@ export class VenueState {
   /** Canonical pool → mint, so a pool's trade event (which names the pool, not the mint) finds its mint. */
   private readonly byPool = new Map<string, string>();
   private readonly now: () => number;
+  private readonly complete = completeMemo();
 
   constructor(private readonly options: VenueStateOptions) {
     this.now = options.now ?? Date.now;
@@ -91,8 +109,8 @@ export class VenueState {
   accountChanged(address: string, previous: AccountInfo | null | undefined, next: AccountInfo | null): void {
     const mint = this.byCurve.get(address);
     if (mint === undefined) return;
-    const before = curveComplete(previous);
-    if (before === null || before === curveComplete(next)) return;
+    const before = this.complete(previous);
+    if (before === null || before === this.complete(next)) return;
     const w = this.mints.get(mint);
     if (w !== undefined) this.options.accounts.invalidate(w.addresses);
   }
