@@ -3,7 +3,7 @@
  * write an event in the same transaction as every status an execution record takes. Triggers, not store code,
  * so every writer (the request path, reconciliation, a future prepared statement) is covered by construction.
  */
-import { sql, type Kysely, type Migration } from "kysely";
+import { sql, type Kysely, type Migration, type RawBuilder } from "kysely";
 
 /** The PostgreSQL NOTIFY channel of new events (a wake-up only; the outbox is the source of truth). */
 export const EVENTS_CHANNEL = "lasertrade_events";
@@ -13,8 +13,9 @@ export const EVENTS_NOTIFY_SETTING = "lasertrade.events_notify";
 
 // PostgreSQL: one function for insert and status updates. The upsert on event_sequences locks the account's
 // row until commit, so a second writer of the same account waits and ids become visible in order. The NOTIFY
-// is sent at commit; its payload names the schema so deployments sharing a database ignore each other.
-const PG_FUNCTION = sql`
+// is sent at commit; its payload names the schema so deployments sharing a database ignore each other. Each
+// migration that changes the NOTIFY keeps its own text (`notify`): a migration's SQL never changes once shipped.
+const pgFunction = (notify: RawBuilder<unknown>) => sql`
 create or replace function events_on_execution() returns trigger language plpgsql as $$
 declare next_id bigint;
 begin
@@ -27,9 +28,13 @@ begin
   insert into events (api_key_id, id, type, execution_id, kind, wallet, wallets, signatures, status, error, created_at)
     values (new.api_key_id, next_id, 'execution.' || new.status, new.id, new.kind, new.wallet, new.wallets,
             new.signatures, new.status, new.error, new.updated_at);
-  perform pg_notify('${sql.raw(EVENTS_CHANNEL)}', current_schema() || ':' || new.api_key_id || ':' || next_id);
+  ${notify}
   return new;
 end $$`;
+
+const PG_FUNCTION = pgFunction(
+  sql`perform pg_notify('${sql.raw(EVENTS_CHANNEL)}', current_schema() || ':' || new.api_key_id || ':' || next_id);`,
+);
 
 // The same function from migration 2026_11_26d_pg2_events_notify on (issue 18). The payload names the schema and
 // the account, not the event id (no reader used it): PostgreSQL delivers a transaction's identical
@@ -37,24 +42,10 @@ end $$`;
 // listening connection, the notify queue and every woken reader handle one. A session with
 // `lasertrade.events_notify` set to `off` sends none: the connections of a process whose wake-ups go through
 // Redis (REDIS_URL, set on every process of a deployment or on none) set it.
-const PG_FUNCTION_NOTIFY_ONCE = sql`
-create or replace function events_on_execution() returns trigger language plpgsql as $$
-declare next_id bigint;
-begin
-  if tg_op = 'UPDATE' and new.status is not distinct from old.status then
-    return new;
-  end if;
-  insert into event_sequences (api_key_id, last_id) values (new.api_key_id, 1)
-    on conflict (api_key_id) do update set last_id = event_sequences.last_id + 1
-    returning last_id into next_id;
-  insert into events (api_key_id, id, type, execution_id, kind, wallet, wallets, signatures, status, error, created_at)
-    values (new.api_key_id, next_id, 'execution.' || new.status, new.id, new.kind, new.wallet, new.wallets,
-            new.signatures, new.status, new.error, new.updated_at);
-  if current_setting('${sql.raw(EVENTS_NOTIFY_SETTING)}', true) is distinct from 'off' then
+const PG_FUNCTION_NOTIFY_ONCE =
+  pgFunction(sql`if current_setting('${sql.raw(EVENTS_NOTIFY_SETTING)}', true) is distinct from 'off' then
     perform pg_notify('${sql.raw(EVENTS_CHANNEL)}', current_schema() || ':' || new.api_key_id);
-  end if;
-  return new;
-end $$`;
+  end if;`);
 
 // SQLite writes one statement at a time, so read-increment-insert in the trigger is already atomic.
 function sqliteTriggerBody(): string {
