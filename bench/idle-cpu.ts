@@ -5,7 +5,6 @@
  * wallet's accounts), and per landed trade over those trades. Separates the single-lane bench's CPU per trade
  * into idle cost per second and the cost of each trade. `--perf FILE`: `perf record` of the second idle window.
  */
-import { spawn } from "node:child_process";
 import { loadavg } from "node:os";
 import {
   freshSqliteDatabase,
@@ -16,6 +15,8 @@ import {
   startService,
   apiRequest,
 } from "../test/harness/index.js";
+
+import { perfRecord } from "./process-stats.js";
 import { numberFlag } from "./flags.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -78,27 +79,7 @@ async function main(): Promise<void> {
         `${((tradeCpu - (fresh * wall) / 1000) / trades).toFixed(2)} ms net of idle, ${((n2 - n1) / trades).toFixed(1)} notifications/trade (load ${load()})\n`,
     );
     await sleep(1_000);
-    const recorder =
-      perfIndex >= 0
-        ? spawn(
-            "perf",
-            [
-              "record",
-              "-e",
-              "task-clock",
-              "-F",
-              "1999",
-              "-g",
-              "-o",
-              argv[perfIndex + 1]!,
-              "-p",
-              String(service.pid),
-            ],
-            {
-              stdio: "ignore",
-            },
-          )
-        : null;
+    const recorder = perfIndex >= 0 ? perfRecord(argv[perfIndex + 1]!, [service.pid]) : null;
     const n3 = await notifications(service.baseUrl);
     const warm = await cpuPerSecond(service.pid, idleMs);
     const n4 = await notifications(service.baseUrl);

@@ -3,6 +3,7 @@
  * (the service and the localnet run in their own processes; nothing in them is instrumented). NaN where
  * /proc cannot tell (not Linux, or the process has exited), which the report prints as "-".
  */
+import { spawn, type ChildProcess } from "node:child_process";
 import { procUsage } from "../test/harness/index.js";
 
 /** User + system CPU milliseconds the process has used so far. */
@@ -29,4 +30,21 @@ export async function memoryBreakdown(baseUrl: string): Promise<string> {
     `code ${mb('nodejs_heap_space_size_total_bytes\\{space="code"\\}')})`,
     `external ${mb("nodejs_external_memory_bytes")}`,
   ].join(", ");
+}
+
+/** Starts `perf record -e task-clock` (CPU time only) of `pids` into `file`; `callGraph` adds `-g`. */
+export function perfRecord(file: string, pids: readonly (number | string)[], callGraph = true): ChildProcess {
+  const args = [
+    "record",
+    "-e",
+    "task-clock",
+    "-F",
+    "1999",
+    ...(callGraph ? ["-g"] : []),
+    "-o",
+    file,
+    "-p",
+    pids.join(","),
+  ];
+  return spawn("perf", args, { stdio: "ignore" });
 }

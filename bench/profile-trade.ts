@@ -9,7 +9,7 @@
  * the profile's top functions and folders by self time restricted to that window. The full `npm run bench` is
  * the report; this is the quick loop for profiling.
  */
-import { spawn, execFileSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { readFileSync, readdirSync, mkdtempSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -24,7 +24,7 @@ import {
   startService,
 } from "../test/harness/index.js";
 import { measureBackground, runScenario } from "./load.js";
-import { memoryBreakdown, peakRssMbOf } from "./process-stats.js";
+import { memoryBreakdown, peakRssMbOf, perfRecord } from "./process-stats.js";
 import { profileTables, summarizeProfile, type CpuProfileWindow } from "./profile-summary.js";
 import { formatLoopWindow, startLoopWindow } from "./event-loop-probe.js";
 import { formatPgPerTrade, readPgCounters } from "./pg-counters.js";
@@ -247,45 +247,12 @@ async function main(): Promise<void> {
         durationMs: warmupMs,
       });
     const perfFile = join(dir, "perf.data");
-    const recorder = perf
-      ? spawn(
-          "perf",
-          [
-            "record",
-            "-e",
-            "task-clock",
-            "-F",
-            "1999",
-            "-g",
-            "-o",
-            perfFile,
-            "-p",
-            String(perfLocalnet ? localnet.info.pid : service.pid),
-          ],
-          {
-            stdio: "ignore",
-          },
-        )
-      : null;
+    const recorder = perf ? perfRecord(perfFile, [perfLocalnet ? localnet.info.pid : service.pid]) : null;
     // --perf-pg: `perf record` of this database's backends over the window (the server's CPU per trade by symbol).
     const pgPerfFile = join(dir, "perf-pg.data");
     const pgRecorder =
       argv.includes("--perf-pg") && db.kind === "postgres"
-        ? spawn(
-            "perf",
-            [
-              "record",
-              "-e",
-              "task-clock",
-              "-F",
-              "1999",
-              "-o",
-              pgPerfFile,
-              "-p",
-              (await backendPids(db.url)).join(","),
-            ],
-            { stdio: "ignore" },
-          )
+        ? perfRecord(pgPerfFile, await backendPids(db.url), false)
         : null;
     phase = "measured";
     const endLoopWindow = await startLoopWindow(service.baseUrl, service.pid);
