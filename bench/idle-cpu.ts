@@ -16,7 +16,7 @@ import {
   apiRequest,
 } from "../test/harness/index.js";
 
-import { perfRecord } from "./process-stats.js";
+import { perfRecord, runScript } from "./process-stats.js";
 import { numberFlag } from "./flags.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -98,10 +98,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (e: unknown) => {
-    process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-    process.exit(1);
-  },
-);
+runScript(main);

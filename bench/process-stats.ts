@@ -48,3 +48,14 @@ export function perfRecord(file: string, pids: readonly (number | string)[], cal
   ];
   return spawn("perf", args, { stdio: "ignore" });
 }
+
+/** Runs a bench script's `main` and exits with 0, or with 1 after printing what it threw. */
+export function runScript(main: () => Promise<void>): void {
+  main().then(
+    () => process.exit(0),
+    (e: unknown) => {
+      process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+      process.exit(1);
+    },
+  );
+}

@@ -24,7 +24,7 @@ import {
   startService,
 } from "../test/harness/index.js";
 import { measureBackground, runScenario } from "./load.js";
-import { memoryBreakdown, peakRssMbOf, perfRecord } from "./process-stats.js";
+import { memoryBreakdown, peakRssMbOf, perfRecord, runScript } from "./process-stats.js";
 import { profileTables, summarizeProfile, type CpuProfileWindow } from "./profile-summary.js";
 import { formatLoopWindow, startLoopWindow } from "./event-loop-probe.js";
 import { formatPgPerTrade, readPgCounters } from "./pg-counters.js";
@@ -333,10 +333,4 @@ async function main(): Promise<void> {
   process.stdout.write(`${profileTables(summarizeProfile(parsed, window), top, window.trades)}\n`);
 }
 
-main().then(
-  () => process.exit(0),
-  (e: unknown) => {
-    process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-    process.exit(1);
-  },
-);
+runScript(main);

@@ -23,7 +23,7 @@ import {
 } from "../test/harness/index.js";
 import { apiClient, measureBackground, runScenario, type Target } from "./load.js";
 import { runChurn } from "./churn.js";
-import { memoryBreakdown, peakRssMbOf } from "./process-stats.js";
+import { memoryBreakdown, peakRssMbOf, runScript } from "./process-stats.js";
 import { numberFlag } from "./flags.js";
 
 /** Resident MB of a process by kind of mapping, from /proc/<pid>/smaps. */
@@ -202,10 +202,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (e: unknown) => {
-    process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-    process.exit(1);
-  },
-);
+runScript(main);

@@ -25,6 +25,7 @@ import {
 } from "../test/harness/index.js";
 import { baselineJob, runBaseline } from "./child-benches.js";
 import { measureBackground, runScenario, type Target } from "./load.js";
+import { runScript } from "./process-stats.js";
 
 type Mode = "acceptance" | "execution" | "never";
 
@@ -151,10 +152,4 @@ async function main(): Promise<void> {
   process.stdout.write(`${[...header, ...rows].join("\n")}\n`);
 }
 
-main().then(
-  () => process.exit(0),
-  (e: unknown) => {
-    process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-    process.exit(1);
-  },
-);
+runScript(main);
