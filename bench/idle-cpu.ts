@@ -9,15 +9,14 @@ import { loadavg } from "node:os";
 import {
   freshSqliteDatabase,
   procUsage,
-  randomMasterKey,
   setupKey,
   startLocalnetProcess,
-  startService,
   apiRequest,
 } from "../test/harness/index.js";
 
 import { perfRecord, runScript } from "./process-stats.js";
 import { numberFlag } from "./flags.js";
+import { startBenchService } from "./bench-service.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -43,12 +42,9 @@ async function main(): Promise<void> {
   const perfIndex = argv.indexOf("--perf");
   const localnet = await startLocalnetProcess({ slotMs: 400 });
   const db = freshSqliteDatabase();
-  const service = await startService({
+  const service = await startBenchService({
     localnet: localnet.info,
     databaseUrl: db.url,
-    masterKey: randomMasterKey(),
-    env: { RECONCILE_INTERVAL_MS: "0", LOG_LEVEL: "warn" },
-    compiled: true,
     ...(perfIndex >= 0 ? { nodeArgs: ["--perf-basic-prof", "--interpreted-frames-native-stack"] } : {}),
   });
   const load = () => loadavg()[0]!.toFixed(1);

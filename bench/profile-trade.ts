@@ -18,10 +18,8 @@ import {
   procUsage,
   freshSqliteDatabase,
   fundedWallet,
-  randomMasterKey,
   setupKey,
   startLocalnetProcess,
-  startService,
 } from "../test/harness/index.js";
 import { measureBackground, runScenario } from "./load.js";
 import { memoryBreakdown, peakRssMbOf, perfRecord, runScript } from "./process-stats.js";
@@ -30,6 +28,7 @@ import { formatLoopWindow, startLoopWindow } from "./event-loop-probe.js";
 import { formatPgPerTrade, readPgCounters } from "./pg-counters.js";
 import { numberFlag } from "./flags.js";
 import pg from "pg";
+import { startBenchService } from "./bench-service.js";
 
 /** Self CPU time per symbol and per file (JS frames name their file) from `perf report`, with µs per trade. */
 function perfTables(file: string, trades: number, top: number): string {
@@ -176,17 +175,13 @@ async function main(): Promise<void> {
   const syncIndex = argv.indexOf("--sqlite-synchronous");
   const db = pgIndex >= 0 ? await freshPgDatabase(argv[pgIndex + 1]!, "prof") : freshSqliteDatabase();
   const databaseUrl = syncIndex >= 0 ? `${db.url}?synchronous=${argv[syncIndex + 1]}` : db.url;
-  const service = await startService({
+  const service = await startBenchService({
     localnet: localnet.info,
     databaseUrl,
-    masterKey: randomMasterKey(),
     env: {
-      RECONCILE_INTERVAL_MS: "0",
-      LOG_LEVEL: "warn",
       ...(argv.includes("--pool") ? { DATABASE_POOL_SIZE: String(numberFlag(argv, "pool", 10)) } : {}),
       ...(tallyFile !== undefined ? { PG_TALLY_FILE: tallyFile } : {}),
     },
-    compiled: true,
     nodeArgs: [
       ...extraArgs,
       ...(tallyFile !== undefined ? ["--import", join(import.meta.dirname, "pg-query-tally.mjs")] : []),

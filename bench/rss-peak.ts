@@ -16,15 +16,14 @@ import {
   freshSqliteDatabase,
   fundedWallet,
   procUsage,
-  randomMasterKey,
   setupKey,
   startLocalnetProcess,
-  startService,
 } from "../test/harness/index.js";
 import { apiClient, measureBackground, runScenario, type Target } from "./load.js";
 import { runChurn } from "./churn.js";
 import { memoryBreakdown, peakRssMbOf, runScript } from "./process-stats.js";
 import { numberFlag } from "./flags.js";
+import { startBenchService } from "./bench-service.js";
 
 /** Resident MB of a process by kind of mapping, from /proc/<pid>/smaps. */
 function smapsGroups(pid: number): Map<string, number> {
@@ -72,12 +71,10 @@ async function main(): Promise<void> {
   const logFile = argv.includes("--log-file") ? argv[argv.indexOf("--log-file") + 1] : undefined;
   const localnet = await startLocalnetProcess({ slotMs: 400 });
   const db = freshSqliteDatabase();
-  const service = await startService({
+  const service = await startBenchService({
     localnet: localnet.info,
     databaseUrl: db.url,
-    masterKey: randomMasterKey(),
-    env: { RECONCILE_INTERVAL_MS: "0", LOG_LEVEL: "warn", ...extraEnv },
-    compiled: true,
+    env: extraEnv,
     nodeArgs: [
       ...extraArgs,
       ...(snapDir !== undefined ? ["--heapsnapshot-signal=SIGUSR2", `--diagnostic-dir=${snapDir}`] : []),

@@ -29,10 +29,8 @@ import {
   fundedWallet,
   localnetClient,
   percentile,
-  randomMasterKey,
   setupKey,
   startLocalnetProcess,
-  startService,
   type LocalnetClient,
   type TestDatabase,
 } from "../test/harness/index.js";
@@ -44,6 +42,7 @@ import { apiClient, measureBackground, runScenario, type ScenarioResult, type Ta
 import { cpuMsOf, memoryBreakdown, peakRssMbOf } from "./process-stats.js";
 import { runChurn, type ChurnResult } from "./churn.js";
 import { renderReport, type CashbackResult } from "./report.js";
+import { startBenchService } from "./bench-service.js";
 
 // The command line lives in options.ts; the smoke test and other callers import it from here as before.
 export { parseBenchArgs, type BenchOptions };
@@ -189,13 +188,10 @@ export async function runBench(o: BenchOptions, log: (line: string) => void = ()
     for (const variant of variants(o, process.env)) {
       const db = await variant.database();
       await localnet.clearFaults();
-      const service = await startService({
+      const service = await startBenchService({
         localnet: info,
         databaseUrl: db.url,
-        masterKey: randomMasterKey(),
-        // Reconciliation would poll the confirm-off trades in the background: off, so the figures are the trade path's.
-        env: { RECONCILE_INTERVAL_MS: "0", LOG_LEVEL: "warn", ...variant.env },
-        compiled: true,
+        env: variant.env,
         ...(profileDir !== null && !variant.short
           ? { nodeArgs: ["--cpu-prof", "--cpu-prof-dir", profileDir] }
           : {}),

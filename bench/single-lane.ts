@@ -18,14 +18,13 @@ import {
   freshSqliteDatabase,
   percentile,
   postJsonRpc,
-  randomMasterKey,
   setupKey,
   startLocalnetProcess,
-  startService,
 } from "../test/harness/index.js";
 import { baselineJob, runBaseline } from "./child-benches.js";
 import { measureBackground, runScenario, type Target } from "./load.js";
 import { runScript } from "./process-stats.js";
+import { startBenchService } from "./bench-service.js";
 
 type Mode = "acceptance" | "execution" | "never";
 
@@ -72,13 +71,7 @@ async function main(): Promise<void> {
   const localnet = localnetProcess;
   const info = localnetProcess.info;
   const db = freshSqliteDatabase();
-  const service = await startService({
-    localnet: info,
-    databaseUrl: db.url,
-    masterKey: randomMasterKey(),
-    env: { RECONCILE_INTERVAL_MS: "0", LOG_LEVEL: "warn" },
-    compiled: true,
-  });
+  const service = await startBenchService({ localnet: info, databaseUrl: db.url });
   const rows: string[] = [];
   try {
     const curve = (await localnet.createToken()).mint;
