@@ -17,6 +17,7 @@ import {
   type ExecutionWriter,
 } from "./execution-statements.js";
 import { keyedBatcher } from "./pg-group-commit.js";
+import { pgPrepared } from "./pg-prepared.js";
 import {
   OPEN_EXECUTION_STATUSES,
   type ExecutionPatch,
@@ -113,21 +114,21 @@ export function pgExecutionWriter(
     (i) => `$${i}`,
     (p) => `${p}::boolean`,
   );
+  // Named statements that survive another process's migration (pg-prepared.ts): they return whole rows, whose
+  // shape a new column changes under a prepared plan.
+  const writes = pgPrepared(pool, "lasertrade_x");
+  const outcomeWrites = pgPrepared(outcomes, "lasertrade_u");
   const insertOne = async ({ e, now }: Insert): Promise<ExecutionRow> => {
-    const r = await pool.query<ExecutionRow>({
-      name: "lasertrade_execution_insert",
-      text: insert,
-      values: insertParams(e, now),
-    });
-    return r.rows[0]!;
+    const r = await writes(insert, insertParams(e, now), "lasertrade_execution_insert");
+    return r.rows[0] as ExecutionRow;
   };
   const updateOne = async ({ id, patch, now }: Omit<Update, "key">): Promise<ExecutionRow | undefined> => {
-    const r = await outcomes.query<ExecutionRow>({
-      name: "lasertrade_execution_update",
-      text: update,
-      values: updateParams(id, patch, now, (s) => s),
-    });
-    return r.rows[0];
+    const r = await outcomeWrites(
+      update,
+      updateParams(id, patch, now, (s) => s),
+      "lasertrade_execution_update",
+    );
+    return r.rows[0] as ExecutionRow | undefined;
   };
   if (!group)
     return {
@@ -140,15 +141,15 @@ export function pgExecutionWriter(
     groupOf: (w) => w.e.apiKeyId,
     one: insertOne,
     async many(items) {
-      const r = await pool.query<ExecutionRow>({
-        name: "lasertrade_execution_insert_many",
-        text: insertMany,
-        values: columnsOf(
+      const r = await writes(
+        insertMany,
+        columnsOf(
           items.map(({ e, now }) => insertParams(e, now)),
           INSERT_COLUMNS.length,
         ),
-      });
-      const byId = new Map(r.rows.map((row) => [row.id, row]));
+        "lasertrade_execution_insert_many",
+      );
+      const byId = new Map((r.rows as ExecutionRow[]).map((row) => [row.id, row]));
       return items.map(({ e }) => byId.get(e.id)!);
     },
   });
@@ -161,12 +162,12 @@ export function pgExecutionWriter(
       // One row joined twice would be updated once: such a batch runs one update at a time, in order.
       if (new Set(items.map((u) => u.id)).size < items.length) throw new Error("one execution twice");
       const params = items.map(({ id, patch, now }) => updateParams(id, patch, now, (s) => s));
-      const r = await outcomes.query<ExecutionRow>({
-        name: "lasertrade_execution_update_many",
-        text: updateMany,
-        values: columnsOf(params, 2 + 2 * PATCH_COLUMNS.length),
-      });
-      const byId = new Map(r.rows.map((row) => [row.id, row]));
+      const r = await outcomeWrites(
+        updateMany,
+        columnsOf(params, params[0]!.length),
+        "lasertrade_execution_update_many",
+      );
+      const byId = new Map((r.rows as ExecutionRow[]).map((row) => [row.id, row]));
       return items.map((u) => byId.get(u.id));
     },
   });

@@ -17,25 +17,28 @@ import type { QueryRunner } from "./query-runner.js";
 /** SQLSTATE of "cached plan must not change result type" (feature_not_supported). */
 const PLAN_CHANGED = "0A000";
 
-/** Runs `text` as a named statement (named once per distinct text); the result as Kysely's driver gives it. */
-export type PreparedQuery = (text: string, values: readonly unknown[]) => Promise<pg.QueryResult>;
+/**
+ * Runs `text` as a named statement (named once per distinct text: `name` when given, else a numbered one; a
+ * fresh numbered one after the table changed under it); the result as Kysely's driver gives it.
+ */
+type PreparedQuery = (text: string, values: readonly unknown[], name?: string) => Promise<pg.QueryResult>;
 
 /** Named statements over `pool`; `prefix` keeps this runner's names apart from others on the same connections. */
 export function pgPrepared(pool: Pick<pg.Pool, "query">, prefix: string): PreparedQuery {
   const names = new Map<string, string>();
   let made = 0;
-  const nameOf = (text: string, fresh = false): string => {
+  const nameOf = (text: string, fresh = false, first?: string): string => {
     let name = names.get(text);
     if (name === undefined || fresh) {
       made += 1;
-      name = `${prefix}_${made}`;
+      name = !fresh && first !== undefined ? first : `${prefix}_${made}`;
       names.set(text, name);
     }
     return name;
   };
-  return async (text, values) => {
+  return async (text, values, first) => {
     try {
-      return await pool.query({ name: nameOf(text), text, values: [...values] });
+      return await pool.query({ name: nameOf(text, false, first), text, values: [...values] });
     } catch (e) {
       const err = e as { code?: unknown; message?: unknown };
       if (err.code !== PLAN_CHANGED || !String(err.message).includes("cached plan")) throw e;
@@ -47,7 +50,7 @@ export function pgPrepared(pool: Pick<pg.Pool, "query">, prefix: string): Prepar
 }
 
 /** Kysely's result of a pg result (the driver's rule: affected rows for the writes only). */
-export function toQueryResult<R>(r: pg.QueryResult): QueryResult<R> {
+function toQueryResult<R>(r: pg.QueryResult): QueryResult<R> {
   const write = r.command === "INSERT" || r.command === "UPDATE" || r.command === "DELETE";
   return {
     rows: r.rows as R[],
@@ -56,7 +59,7 @@ export function toQueryResult<R>(r: pg.QueryResult): QueryResult<R> {
 }
 
 /** A QueryRunner (for compiledOnce) running each compiled query as a named statement. */
-export function pgPreparedRunner(pool: Pick<pg.Pool, "query">): QueryRunner {
-  const prepared = pgPrepared(pool, "lasertrade_q");
+export function pgPreparedRunner(pool: Pick<pg.Pool, "query">, prefix = "lasertrade_q"): QueryRunner {
+  const prepared = pgPrepared(pool, prefix);
   return async <R>(q: CompiledQuery) => toQueryResult<R>(await prepared(q.sql, q.parameters));
 }

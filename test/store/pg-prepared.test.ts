@@ -129,4 +129,28 @@ describe.skipIf(url === undefined)("prepared statements and NOTIFY on PostgreSQL
       await silent.end();
     }
   });
+
+  it("keeps writing executions after another process adds a column to their table", async () => {
+    // One connection per pool, so the writes after the change meet the statements prepared before it.
+    const own = freshSchemaName("pgprepx");
+    const one = await openStore(url!, "./data", { pgSchema: own, pgPoolSize: 1 });
+    const other = new pg.Client({ connectionString: url!, options: `-c search_path=${own}` });
+    await other.connect();
+    try {
+      const wallet = Keypair.generate().publicKey.toBase58();
+      const { apiKey } = await one.createApiKeyWithWallet(`h-${randomUUID()}`, newWalletRecord(wallet));
+      const first = newExecution(apiKey.id, wallet);
+      await one.insertExecution(first);
+      await one.updateExecution(first.id, { status: "submitted" });
+      // The writer's statements return whole rows: their prepared plans go stale with the new column.
+      await other.query("alter table executions add column added_by_another_process text");
+      const second = newExecution(apiKey.id, wallet);
+      expect((await one.insertExecution(second)).id).toBe(second.id);
+      expect((await one.updateExecution(second.id, { status: "submitted" }))?.status).toBe("submitted");
+    } finally {
+      await other.end();
+      await one.close();
+      await dropSchema(url!, own);
+    }
+  });
 });
