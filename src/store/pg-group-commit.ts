@@ -16,7 +16,7 @@
  */
 import type { CompiledQuery, QueryResult } from "kysely";
 import type pg from "pg";
-import { pgPrepared } from "./pg-prepared.js";
+import { pgPreparedRunner } from "./pg-prepared.js";
 import type { QueryRunner } from "./query-runner.js";
 
 /** Options of `keyedBatcher`. */
@@ -112,17 +112,12 @@ function multiRowInsert(prefix: string, width: number, count: number): string {
  * touching shared rows): the rows of several keys share a batch. Any other query runs as it is.
  */
 export function pgBatchedInserts(pool: Pick<pg.Pool, "query">): QueryRunner {
-  type Query = { sql: string; parameters: readonly unknown[] };
   // A write alone (fixed text) as a named statement; a batch's text depends on its row count, so it stays
   // unnamed rather than prepare up to maxBatch statements on every connection.
-  const prepared = pgPrepared(pool, "lasertrade_w");
-  const one = async (q: Query): Promise<QueryResult<unknown>> => {
-    const r = await prepared(q.sql, q.parameters);
-    return { rows: r.rows, numAffectedRows: BigInt(r.rowCount ?? 0) };
-  };
-  const batched = keyedBatcher<Query, QueryResult<unknown>>({
+  const one = pgPreparedRunner(pool, "lasertrade_w");
+  const batched = keyedBatcher<CompiledQuery, QueryResult<unknown>>({
     groupOf: (q) => q.sql,
-    one,
+    one: (q) => one(q),
     async many(items) {
       const m = SINGLE_ROW_INSERT.exec(items[0]!.sql)!;
       const width = items[0]!.parameters.length;
@@ -133,8 +128,6 @@ export function pgBatchedInserts(pool: Pick<pg.Pool, "query">): QueryRunner {
       return items.map(() => ({ rows: [], numAffectedRows: 1n }));
     },
   });
-  return <R>(query: CompiledQuery) => {
-    const q = { sql: query.sql, parameters: query.parameters };
-    return (SINGLE_ROW_INSERT.test(q.sql) ? batched(q) : one(q)) as Promise<QueryResult<R>>;
-  };
+  return <R>(query: CompiledQuery) =>
+    (SINGLE_ROW_INSERT.test(query.sql) ? batched(query) : one(query)) as Promise<QueryResult<R>>;
 }
