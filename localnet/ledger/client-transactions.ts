@@ -158,6 +158,8 @@ export class ClientTransactions {
       ],
     };
     this.store.add(record);
+    // Landed: nothing decodes this wire again except a resend, which the store refuses.
+    this.wires.forget(wire);
     return record;
   }
 

@@ -30,4 +30,12 @@ export class DecodedWires {
     this.byWire.set(wire, { bytes: Buffer.from(wire), decoded });
     return decoded;
   }
+
+  /**
+   * Drops the decoding of `wire`. A landed transaction's record keeps its wire for as long as the ledger
+   * lives, which would keep the decoding (a copy of the bytes and a PublicKey per account) alive with it.
+   */
+  forget(wire: Uint8Array): void {
+    this.byWire.delete(wire);
+  }
 }

@@ -39,6 +39,14 @@ describe("decoded wires", () => {
     expect(b.id).toBe(bs58.encode(wire.subarray(1, 65)));
   });
 
+  it("decodes a forgotten wire afresh", () => {
+    const wires = new DecodedWires();
+    const wire = signedWire(1);
+    const a = wires.decode(wire);
+    wires.forget(wire);
+    expect(wires.decode(wire)).not.toBe(a);
+  });
+
   it("throws for bytes that are not a transaction, and keeps nothing", () => {
     const wires = new DecodedWires();
     expect(() => wires.decode(new Uint8Array([1, 2, 3]))).toThrow();

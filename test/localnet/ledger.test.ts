@@ -84,6 +84,22 @@ describe("ledger", () => {
     expect(ledger.signatureStatus(rec.signature)?.confirmationStatus).toBe("finalized");
   });
 
+  it("keeps no decoding of a landed transaction's wire (its record holds the wire for good)", () => {
+    const ledger = createLedger();
+    const a = funded(ledger);
+    const wire = signed(ledger, a, [
+      SystemProgram.transfer({
+        fromPubkey: a.publicKey,
+        toPubkey: Keypair.generate().publicKey,
+        lamports: 1,
+      }),
+    ]);
+    const before = ledger.decodeClientTransaction(wire);
+    ledger.processTransaction(wire);
+    expect(ledger.decodeClientTransaction(wire)).not.toBe(before);
+    expect(() => ledger.processTransaction(wire)).toThrow(/already been processed/);
+  });
+
   it("rolls back a failed transaction but still charges its fee", () => {
     const ledger = createLedger();
     const a = funded(ledger, 1_000_000_000n);
