@@ -11,7 +11,7 @@ import type { ExecutionWriter } from "./execution-statements.js";
 import type { StoreEventOptions } from "./kysely-store.js";
 import { pgExecutionWriter } from "./pg-execution-writer.js";
 import { pgBatchedInserts } from "./pg-group-commit.js";
-import { EVENTS_NOTIFY_SETTING } from "./migrations-events.js";
+import { pgSessionOptions } from "./pg-session-options.js";
 import { startPgListener } from "./pg-listen.js";
 import { pgPreparedRunner } from "./pg-prepared.js";
 import { relaxedPgPool } from "./pg-relaxed-writes.js";
@@ -52,11 +52,11 @@ export async function openPg(
     }
   }
   // Every connection of the store (pool, outcome pool, listener) resolves unqualified names in `schema`.
-  const searchPath = schema !== undefined ? `-c search_path=${schema}` : undefined;
+  const searchPath = pgSessionOptions(schema !== undefined ? { schema } : {});
   // With Redis carrying the wake-ups nobody LISTENs: the writing connections skip the trigger's NOTIFY
   // (migrations-events.ts), which would only fill the server's notify queue.
-  const silent = options.redis !== undefined ? `-c ${EVENTS_NOTIFY_SETTING}=off` : undefined;
-  const writerOptions = [searchPath, silent].filter((o) => o !== undefined).join(" ");
+  const notify = options.redis === undefined;
+  const writerOptions = pgSessionOptions({ ...(schema !== undefined ? { schema } : {}), notify });
   const max = options.pgPoolSize ?? 10;
   const pool = new pg.Pool({
     connectionString: databaseUrl,
@@ -77,7 +77,7 @@ export async function openPg(
     connectionString: databaseUrl,
     max,
     ...(schema !== undefined ? { schema } : {}),
-    notify: silent === undefined,
+    notify,
   });
   // Group commit (issue 18): concurrent pending inserts and outcome updates of one key share one statement
   // and commit (pg-group-commit.ts); so do the activity rows of concurrent requests (of every key).
@@ -102,7 +102,7 @@ export async function openPg(
         startPgListener(bus, {
           connectionString: databaseUrl,
           schema: migrationTableSchema,
-          ...(searchPath !== undefined ? { clientOptions: searchPath } : {}),
+          ...(searchPath !== "" ? { clientOptions: searchPath } : {}),
         }),
     };
   }

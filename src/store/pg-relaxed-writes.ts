@@ -12,7 +12,7 @@
  * `Lock/transactionid` waits behind it; an unsynced outcome commit halves the flushes under that lock.
  */
 import pg from "pg";
-import { EVENTS_NOTIFY_SETTING } from "./migrations-events.js";
+import { pgSessionOptions } from "./pg-session-options.js";
 
 /** Options of `relaxedPgPool`. */
 export interface RelaxedPoolOptions {
@@ -33,18 +33,13 @@ export function relaxedPgPool(options: RelaxedPoolOptions): pg.Pool {
   // connection's prepared statement keeps that plan as the table grows (measured: every batch read all
   // executions, 18 % of the server's CPU per trade deforming their rows). Discouraging sequential scans and
   // hash/merge joins here leaves the plan that fits every size: a nested loop over the primary key.
-  const settings = [
-    "-c synchronous_commit=off",
-    "-c enable_seqscan=off",
-    "-c enable_hashjoin=off",
-    "-c enable_mergejoin=off",
-  ];
-  if (options.schema !== undefined) settings.push(`-c search_path=${options.schema}`);
-  if (options.notify === false) settings.push(`-c ${EVENTS_NOTIFY_SETTING}=off`);
   const pool = new pg.Pool({
     connectionString: options.connectionString,
     max: options.max,
-    options: settings.join(" "),
+    options: pgSessionOptions({
+      ...options,
+      extra: ["synchronous_commit=off", "enable_seqscan=off", "enable_hashjoin=off", "enable_mergejoin=off"],
+    }),
   });
   // As the main pool's: an idle client that loses its connection must not crash the process.
   pool.on("error", () => {});
