@@ -118,6 +118,20 @@ export const decodeLaunchFeeConfig = decodedBy((i) => launchSdk.PUMP_SDK.decodeF
 /** Decodes a bonding curve of any historical length. */
 export const decodeBondingCurve = decodedBy((i) => launchSdk.PUMP_SDK.decodeBondingCurve(i));
 
+// Decoded curves by the account data object they came from. The warm state hands out the same data object
+// until the account changes (a change is a new object: nothing writes into account bytes), so the trade path
+// and the venue state's migration check decode each curve state once between them.
+const decodedCurves = new WeakMap<object, BondingCurveState>();
+
+/** `decodeBondingCurve`, once per data object; the state is shared, so frozen. Throws as the decoder does. */
+export function decodeBondingCurveOnce(data: RawData): BondingCurveState {
+  const kept = decodedCurves.get(data);
+  if (kept !== undefined) return kept;
+  const state = Object.freeze(decodeBondingCurve(data));
+  decodedCurves.set(data, state);
+  return state;
+}
+
 /** Decodes a swap pool of any historical length. */
 export const decodePool = decodedBy((i) => launchSwapSdk.PUMP_AMM_SDK.decodePool(i));
 

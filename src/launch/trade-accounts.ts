@@ -18,7 +18,7 @@ import {
 } from "./programs.js";
 import { assertAligned, type ReadAccount, type ReadResult } from "./read-account.js";
 import {
-  decodeBondingCurve,
+  decodeBondingCurveOnce,
   decodeMint,
   decodePool,
   decodeTokenAccount,
@@ -161,13 +161,12 @@ export function interpretTradeRead(plan: TradeReadPlan, accounts: ReadResult): T
   return swapRead(plan, at, checkedPool(poolAccount, plan.mint, false), curve);
 }
 
-// Decoded states by the account data object they came from, one map per decoder. The warm state hands out the
+// Decoded states by the account data object they came from, one map per decoder (curves: state.ts). The warm state hands out the
 // same data object until the account changes (a change is a new object: nothing writes into account bytes), so
 // a repeat trade decodes nothing. A decode is a pure function of the bytes and of the owner, which is fixed for
 // one account object. The states are shared between requests, so frozen.
 const decodedMints = new WeakMap<object, MintState>();
 const decodedTokenAccounts = new WeakMap<object, TokenAccountState>();
-const decodedCurves = new WeakMap<object, BondingCurveState>();
 
 function decodedOnce<T extends object>(memo: WeakMap<object, T>, data: RawData, decode: () => T): T {
   const kept = memo.get(data);
@@ -213,7 +212,7 @@ function tokenAccountOf(account: ReadAccount | null, tokenProgram: PublicKey) {
 function launchCurve(account: ReadAccount | null): BondingCurveState | null {
   if (account === null || !account.owner.equals(LAUNCH_PROGRAM_ID)) return null;
   try {
-    return decodedOnce(decodedCurves, account.data, () => decodeBondingCurve(account.data));
+    return decodeBondingCurveOnce(account.data);
   } catch {
     throw badRequest(LAUNCH.curveInvalid);
   }

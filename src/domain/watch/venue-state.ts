@@ -8,7 +8,7 @@
 import { PublicKey } from "@solana/web3.js";
 import type { AccountInfo } from "../../chain/rpc-client.js";
 import type { WarmAccounts } from "../../chain/warm-accounts.js";
-import { decodeBondingCurve } from "../../launch/state.js";
+import { decodeBondingCurveOnce } from "../../launch/state.js";
 import { planText, tradeReadPlan, type TradeReadPlan } from "../../launch/trade-accounts.js";
 
 /** Wallets per mint whose token accounts stay subscribed (least recently trading dropped first). */
@@ -60,27 +60,10 @@ function mintAddresses(mint: PublicKey): { keys: VenueKeys; addresses: string[] 
 function curveComplete(a: AccountInfo | null | undefined): boolean | null {
   if (a === null || a === undefined) return null;
   try {
-    return decodeBondingCurve(a.data).complete;
+    return decodeBondingCurveOnce(a.data).complete;
   } catch {
     return null;
   }
-}
-
-/**
- * curveComplete, remembered per account state: a change's `previous` is the state the last change brought
- * (decoded then as its `next`), so each curve state is decoded once rather than twice. Account states are
- * never mutated once cached (a change replaces the object), so the answer cannot go stale.
- */
-function completeMemo(): (a: AccountInfo | null | undefined) => boolean | null {
-  const known = new WeakMap<AccountInfo, boolean | null>();
-  return (a) => {
-    if (a === null || a === undefined) return null;
-    const hit = known.get(a);
-    if (hit !== undefined) return hit;
-    const complete = curveComplete(a);
-    known.set(a, complete);
-    return complete;
-  };
 }
 
 /** The LRU of watched mints over the warm account cache. */
@@ -91,7 +74,6 @@ export class VenueState {
   /** Canonical pool → mint, so a pool's trade event (which names the pool, not the mint) finds its mint. */
   private readonly byPool = new Map<string, string>();
   private readonly now: () => number;
-  private readonly complete = completeMemo();
 
   constructor(private readonly options: VenueStateOptions) {
     this.now = options.now ?? Date.now;
@@ -109,8 +91,8 @@ export class VenueState {
   accountChanged(address: string, previous: AccountInfo | null | undefined, next: AccountInfo | null): void {
     const mint = this.byCurve.get(address);
     if (mint === undefined) return;
-    const before = this.complete(previous);
-    if (before === null || before === this.complete(next)) return;
+    const before = curveComplete(previous);
+    if (before === null || before === curveComplete(next)) return;
     const w = this.mints.get(mint);
     if (w !== undefined) this.options.accounts.invalidate(w.addresses);
   }
