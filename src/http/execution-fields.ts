@@ -8,7 +8,7 @@ import type { RequestFeeSettings } from "../config/request-fees.js";
 import { badRequest, REQUEST_FEES } from "../core/errors.js";
 import { parseRequestFees, type RequestFees } from "../core/fee-fields.js";
 import type { RequestBody } from "../core/request-fields.js";
-import { checkExecutionBody, EXECUTION_ROUTES, type SpendKind } from "../domain/keys/spend.js";
+import { EXECUTION_ROUTES, planSpendOrThrow, type SpendKind } from "../domain/keys/spend.js";
 import { unknownFields } from "./known-fields.js";
 
 declare module "fastify" {
@@ -80,7 +80,7 @@ function readExecutionFields(req: FastifyRequest, settings: RequestFeeSettings):
   } catch (e) {
     // The endpoint's own 400s (the spec's texts, in its order) answer first: a fee field is refused only
     // on a body its endpoint accepts (docs/decisions.md, "fee fields after the body's own rules").
-    checkExecutionBody(kind, body as RequestBody, settings);
+    planSpendOrThrow(kind, body as RequestBody, 0n, settings);
     throw e;
   }
 }

@@ -72,22 +72,6 @@ export function sol2(lamports: bigint): string {
   return `${whole}.${frac.padEnd(2, "0")}`;
 }
 
-/** Each execution endpoint's own body parser: its 400s, in its order (the bundle's tip bounded by `limits`). */
-const BODY_PARSERS = {
-  trade: (b) => parseTradeRequest(b),
-  create: (b) => parseCreateRequest(b),
-  bundle: (b, limits) => parseBundleRequest(b, limits),
-  claim: (b) => parseClaimRequest(b),
-  transfer: (b) => parseTransferRequest(b),
-  consolidate: (b) => parseConsolidateRequest(b),
-  split: (b) => parseSplitRequest(b),
-} satisfies Record<SpendKind, (b: RequestBody, limits: BundleLimits) => unknown>;
-
-/** Throws the 400 the endpoint of `kind` answers for `body` before reading anything, if there is one. */
-export function checkExecutionBody(kind: SpendKind, body: RequestBody, limits: BundleLimits): void {
-  BODY_PARSERS[kind](body, limits);
-}
-
 /**
  * The spend plan of an execution request, or undefined when its body is invalid (the endpoint then answers
  * its own 400 before anything is recorded).
@@ -100,7 +84,24 @@ export function planSpend(
   fees: RequestFees = {},
 ): SpendPlan | undefined {
   if (typeof body !== "object" || body === null || Array.isArray(body)) return undefined;
-  const b = body as RequestBody;
+  try {
+    return planSpendOrThrow(kind, body as RequestBody, relayTipLamports, limits, fees);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The spend plan of an execution request; throws the 400 its endpoint answers for `b` (the endpoint's own
+ * parser, so its texts in its order; the bundle's tip bounded by `limits`).
+ */
+export function planSpendOrThrow(
+  kind: SpendKind,
+  b: RequestBody,
+  relayTipLamports: bigint,
+  limits: BundleLimits,
+  fees: RequestFees = {},
+): SpendPlan {
   const plan: SpendPlan = {
     kind,
     amountLamports: 0n,
@@ -117,79 +118,75 @@ export function planSpend(
     if (w === undefined || w === null) plan.usesDefault = true;
     else plan.signers.push(w);
   };
-  try {
-    switch (kind) {
-      case "trade": {
-        const t = parseTradeRequest(b);
-        plan.mints = [t.mint];
-        if (t.pool !== null) plan.venues.push("launchswap");
-        signer(t.wallet);
-        // A SOL buy spends its amount; a token-unit buy is bounded by the wallet's balance; a sell spends fees.
-        if (t.action === "buy") plan.amountLamports = t.amount.kind === "sol" ? t.amount.lamports : null;
-        break;
-      }
-      case "create": {
-        const c = parseCreateRequest(b);
-        signer(c.wallet);
-        plan.amountLamports = c.initialBuy?.lamports ?? 0n;
-        plan.rentLamports = CREATE_RENT_BOUND_LAMPORTS;
-        plan.venues.push("bonding_curve");
-        break;
-      }
-      case "bundle": {
-        const r = parseBundleRequest(b, limits);
-        plan.tipLamports = r.tipLamports;
-        let total = 0n;
-        let bounded = true;
-        for (const leg of r.legs) {
-          signer(leg.wallet);
-          if (leg.type === "create") {
-            total += leg.create.initialBuy?.lamports ?? 0n;
-            plan.rentLamports += CREATE_RENT_BOUND_LAMPORTS;
-          } else if (leg.type === "buy") {
-            if (leg.denominatedInSol) total += leg.amount;
-            else bounded = false;
-          }
-          if (leg.type !== "create" && leg.pool !== undefined) plan.venues.push("launchswap");
-        }
-        if (r.shape === "create-led") plan.venues.push("bonding_curve");
-        plan.venues = [...new Set(plan.venues)];
-        if (r.shape === "existing-token") plan.mints = [r.mint];
-        plan.amountLamports = bounded ? total : null;
-        break;
-      }
-      case "claim":
-        signer(parseClaimRequest(b).wallet);
-        break;
-      case "transfer": {
-        const t = parseTransferRequest(b);
-        plan.destinations = [t.destination];
-        signer(t.source);
-        if (t.asset.kind === "sol") plan.amountLamports = t.asset.lamports;
-        else {
-          plan.mints = [t.asset.mint];
-          plan.rentLamports = TOKEN_ACCOUNT_RENT_LAMPORTS;
-        }
-        break;
-      }
-      case "consolidate": {
-        const c = parseConsolidateRequest(b);
-        plan.destinations = [c.destination];
-        // No sources: every wallet the key may use (the custody store filters the list).
-        plan.signers = c.sources ?? [];
-        plan.amountLamports = null;
-        break;
-      }
-      case "split": {
-        const r = parseSplitRequest(b);
-        plan.destinations = r.destinations.map((d) => d.wallet);
-        signer(r.source);
-        plan.amountLamports = null;
-        break;
-      }
+  switch (kind) {
+    case "trade": {
+      const t = parseTradeRequest(b);
+      plan.mints = [t.mint];
+      if (t.pool !== null) plan.venues.push("launchswap");
+      signer(t.wallet);
+      // A SOL buy spends its amount; a token-unit buy is bounded by the wallet's balance; a sell spends fees.
+      if (t.action === "buy") plan.amountLamports = t.amount.kind === "sol" ? t.amount.lamports : null;
+      break;
     }
-  } catch {
-    return undefined;
+    case "create": {
+      const c = parseCreateRequest(b);
+      signer(c.wallet);
+      plan.amountLamports = c.initialBuy?.lamports ?? 0n;
+      plan.rentLamports = CREATE_RENT_BOUND_LAMPORTS;
+      plan.venues.push("bonding_curve");
+      break;
+    }
+    case "bundle": {
+      const r = parseBundleRequest(b, limits);
+      plan.tipLamports = r.tipLamports;
+      let total = 0n;
+      let bounded = true;
+      for (const leg of r.legs) {
+        signer(leg.wallet);
+        if (leg.type === "create") {
+          total += leg.create.initialBuy?.lamports ?? 0n;
+          plan.rentLamports += CREATE_RENT_BOUND_LAMPORTS;
+        } else if (leg.type === "buy") {
+          if (leg.denominatedInSol) total += leg.amount;
+          else bounded = false;
+        }
+        if (leg.type !== "create" && leg.pool !== undefined) plan.venues.push("launchswap");
+      }
+      if (r.shape === "create-led") plan.venues.push("bonding_curve");
+      plan.venues = [...new Set(plan.venues)];
+      if (r.shape === "existing-token") plan.mints = [r.mint];
+      plan.amountLamports = bounded ? total : null;
+      break;
+    }
+    case "claim":
+      signer(parseClaimRequest(b).wallet);
+      break;
+    case "transfer": {
+      const t = parseTransferRequest(b);
+      plan.destinations = [t.destination];
+      signer(t.source);
+      if (t.asset.kind === "sol") plan.amountLamports = t.asset.lamports;
+      else {
+        plan.mints = [t.asset.mint];
+        plan.rentLamports = TOKEN_ACCOUNT_RENT_LAMPORTS;
+      }
+      break;
+    }
+    case "consolidate": {
+      const c = parseConsolidateRequest(b);
+      plan.destinations = [c.destination];
+      // No sources: every wallet the key may use (the custody store filters the list).
+      plan.signers = c.sources ?? [];
+      plan.amountLamports = null;
+      break;
+    }
+    case "split": {
+      const r = parseSplitRequest(b);
+      plan.destinations = r.destinations.map((d) => d.wallet);
+      signer(r.source);
+      plan.amountLamports = null;
+      break;
+    }
   }
   return plan;
 }
