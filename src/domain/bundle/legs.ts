@@ -3,8 +3,8 @@
  * buyer's buy_exact_sol_in quoted against the curve model advanced by the dev buy and every earlier buyer.
  * No chain access: the coin does not exist yet, so everything comes from Global / FeeConfig.
  */
+import { TOKEN_2022_ID } from "../../launch/programs.js";
 import type { PublicKey, TransactionInstruction } from "@solana/web3.js";
-import { TOKEN_2022_PROGRAM_ID } from "../../launch/spl-token.js";
 import type { Random } from "../../launch/fee-recipients.js";
 import { buildCurveBuyExactSolIn } from "../../launch/trade-instructions.js";
 import { type BundleBuyLeg, type CreateLedBuyQuote, quoteCreateLedBuys } from "./shape.js";
@@ -46,7 +46,7 @@ export async function planCreateLedBundle(args: {
         curve: { creator, isMayhemMode: create.mayhemMode },
         mint,
         user: wallets[i + 1]!, // length checked above
-        tokenProgram: TOKEN_2022_PROGRAM_ID,
+        tokenProgram: TOKEN_2022_ID,
         spendableLamports: quote.lamports,
         minTokensOut: quote.minTokensOut,
         // The buyer's account cannot exist before the mint does; idempotent, so a repeated buyer is fine.

@@ -3,8 +3,9 @@
  * with a positive amount, each through the shared execution pipeline, in a fixed order (bonding curve, then
  * launchswap). Claims are never bundled: one landing does not depend on the other.
  */
+import { SPL_TOKEN_PROGRAM_ID } from "../../launch/programs.js";
 import { PublicKey, type TransactionInstruction } from "@solana/web3.js";
-import { TOKEN_PROGRAM_ID, TokenInstruction } from "../../launch/spl-token.js";
+import { TokenInstruction } from "../../launch/spl-token.js";
 import type { Chain } from "../../chain/chain.js";
 import { buildClaimCurveCashback, buildClaimSwapCashback } from "../../launch/cashback-instructions.js";
 import type { Store } from "../../store/index.js";
@@ -113,7 +114,7 @@ export async function claimCashback(
  */
 function keepWsol(instructions: TransactionInstruction[]): TransactionInstruction[] {
   return instructions.filter(
-    (ix) => !(ix.programId.equals(TOKEN_PROGRAM_ID) && ix.data[0] === TokenInstruction.CloseAccount),
+    (ix) => !(ix.programId.equals(SPL_TOKEN_PROGRAM_ID) && ix.data[0] === TokenInstruction.CloseAccount),
   );
 }
 

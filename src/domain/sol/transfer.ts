@@ -4,9 +4,8 @@
  * known from the read) → balance and reserve checks → one transaction through the shared pipeline.
  */
 import { PublicKey } from "@solana/web3.js";
-import { TOKEN_2022_PROGRAM_ID } from "../../launch/spl-token.js";
 import type { AccountInfo } from "../../chain/rpc-client.js";
-import { associatedTokenAddress, SPL_TOKEN_PROGRAM_ID } from "../../launch/programs.js";
+import { associatedTokenAddress, SPL_TOKEN_PROGRAM_ID, TOKEN_2022_ID } from "../../launch/programs.js";
 import {
   buildSolTransfer,
   buildTokenTransfer,
@@ -157,7 +156,7 @@ async function planTokenTransfer(
   const mint = new PublicKey(mintAddress);
   const tokenPlan = tokenTransferReadPlan({ mint, from: source });
   const destinationAtas = [
-    associatedTokenAddress(destination, mint, TOKEN_2022_PROGRAM_ID),
+    associatedTokenAddress(destination, mint, TOKEN_2022_ID),
     associatedTokenAddress(destination, mint, SPL_TOKEN_PROGRAM_ID),
   ];
   const accounts = await readAccounts(deps.chain, [...tokenPlan.addresses, source, ...destinationAtas]);
@@ -165,7 +164,7 @@ async function planTokenTransfer(
   const token = interpretTokenTransferRead(tokenPlan, accounts.slice(0, n));
   if (token.sourceBalance < units) throw badRequest(SPEC.transfer.lowTokenBalance);
 
-  const is2022 = token.tokenProgram.equals(TOKEN_2022_PROGRAM_ID);
+  const is2022 = token.tokenProgram.equals(TOKEN_2022_ID);
   const destinationAta = destinationAtas[is2022 ? 0 : 1] as PublicKey;
   const destinationAccount: AccountInfo | null = accounts[n + (is2022 ? 1 : 2)] ?? null;
   // Created (idempotently, so a race with another creator is harmless) only when the read did not find it.

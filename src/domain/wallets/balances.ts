@@ -1,6 +1,6 @@
 /** Issue 22: a managed wallet's SOL and every token account (GET /v1/wallets/{public_key}/balances). */
+import { SPL_TOKEN_PROGRAM_ID, TOKEN_2022_ID } from "../../launch/programs.js";
 import { PublicKey } from "@solana/web3.js";
-import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../../launch/spl-token.js";
 import type { Chain } from "../../chain/chain.js";
 import { formatLamportsAsSol, formatUnits } from "../../core/amounts.js";
 import { parseAddress } from "../../core/addresses.js";
@@ -48,8 +48,8 @@ export async function walletBalances(
   try {
     reads = await Promise.all([
       deps.chain.rpc.getBalance(owner),
-      deps.chain.rpc.getTokenAccountsByOwner(owner, TOKEN_PROGRAM_ID),
-      deps.chain.rpc.getTokenAccountsByOwner(owner, TOKEN_2022_PROGRAM_ID),
+      deps.chain.rpc.getTokenAccountsByOwner(owner, SPL_TOKEN_PROGRAM_ID),
+      deps.chain.rpc.getTokenAccountsByOwner(owner, TOKEN_2022_ID),
     ]);
   } catch (e) {
     throw upstreamError(upstreamDetail(e));
