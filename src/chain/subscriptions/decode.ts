@@ -18,18 +18,20 @@ export function notificationSlot(method: string, result: unknown): number | null
   return typeof s === "number" ? s : null;
 }
 
+const OWNER_KEYS_MAX = 256;
+
 /**
  * Owner keys by base-58, for one subscription layer: every notification names its account's owner, and the
  * owners are a handful of programs, while building a PublicKey from base-58 (bn.js) costs more than the rest
- * of an account's decoding. Bounded: cleared when it passes `max` distinct owners.
+ * of an account's decoding. Bounded: cleared when it passes 256 distinct owners.
  */
-export function ownerKeys(max = 256): (base58: string) => PublicKey {
+export function ownerKeys(): (base58: string) => PublicKey {
   const keys = new Map<string, PublicKey>();
   return (base58) => {
     let key = keys.get(base58);
     if (key === undefined) {
       key = new PublicKey(base58);
-      if (keys.size >= max) keys.clear();
+      if (keys.size >= OWNER_KEYS_MAX) keys.clear();
       keys.set(base58, key);
     }
     return key;
@@ -40,10 +42,7 @@ export function ownerKeys(max = 256): (base58: string) => PublicKey {
  * The account of an accountNotification value (base64 encoding); throws on another shape. `owner` turns the
  * owner's base-58 into its key (a shared PublicKey from ownerKeys; PublicKeys are never mutated).
  */
-export function decodeAccountValue(
-  value: unknown,
-  owner: (base58: string) => PublicKey = (b) => new PublicKey(b),
-): AccountInfo {
+export function decodeAccountValue(value: unknown, owner: (base58: string) => PublicKey): AccountInfo {
   const v = value as { lamports?: unknown; owner?: unknown; data?: unknown; executable?: unknown } | null;
   if (v === null || typeof v !== "object") throw new Error("accountNotification without an account");
   const data = v.data;

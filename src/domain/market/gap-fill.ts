@@ -79,7 +79,7 @@ export async function readGap(
     const logs = await rpc.getTransactionLogs(e.signature);
     if (logs === null) continue;
     reread++;
-    await sink.ingest({ signature: e.signature, slot: e.slot, err: e.err, logs });
+    await sink.ingest({ signature: e.signature, slot: e.slot, err: null, logs });
   }
   return { listed: newestFirst.length, reread, complete };
 }
