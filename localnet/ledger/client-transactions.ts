@@ -104,13 +104,19 @@ export class ClientTransactions {
     return this.wires.decode(wire);
   }
 
-  precheckTransaction(wire: Uint8Array): VersionedTransaction {
+  /** Verifies the signatures of `wire` once (a success is kept with its decoding); throws as verifySignatures. */
+  verify(wire: Uint8Array): DecodedWire {
     const decoded = this.wires.decode(wire);
-    const tx = decoded.tx;
     if (!decoded.verified) {
-      verifySignatures(tx, this.verifier, wire);
+      verifySignatures(decoded.tx, this.verifier, wire);
       decoded.verified = true;
     }
+    return decoded;
+  }
+
+  precheckTransaction(wire: Uint8Array): VersionedTransaction {
+    const decoded = this.verify(wire);
+    const tx = decoded.tx;
     if (this.store.has(decoded.id)) {
       throw new TransactionRejected("AlreadyProcessed", "This transaction has already been processed");
     }
@@ -241,12 +247,8 @@ export class ClientTransactions {
   }
 
   simulateTransaction(wire: Uint8Array, opts: SimulateOptions = {}): SimulationResult {
-    const decoded = this.wires.decode(wire);
+    const decoded = opts.sigVerify === true ? this.verify(wire) : this.wires.decode(wire);
     const tx = decoded.tx;
-    if (opts.sigVerify === true && !decoded.verified) {
-      verifySignatures(tx, this.verifier, wire);
-      decoded.verified = true;
-    }
     const replacement = opts.replaceRecentBlockhash === true ? this.latestBlockhash() : null;
     const empty = (err: TransactionErrorJson): SimulationResult => ({
       err,

@@ -53,6 +53,8 @@ export interface Ledger extends AdminLedger {
   precheckTransaction(wire: Uint8Array): VersionedTransaction;
   /** Decodes without any check (the decoding is kept for the wire's later pre-check and execution). */
   decodeClientTransaction(wire: Uint8Array): DecodedWire;
+  /** Decodes and verifies the signatures, once per wire; throws TransactionRejected when they do not verify. */
+  verifyClientTransaction(wire: Uint8Array): DecodedWire;
   /** Executes without committing anything. Throws TransactionRejected only for undecodable or badly signed input. */
   simulateTransaction(wire: Uint8Array, opts?: SimulateOptions): SimulationResult;
   /** Applies every transaction in order, or none (no fees either) when one fails or is rejected. */

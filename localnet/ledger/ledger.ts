@@ -265,6 +265,10 @@ class LocalLedger implements Ledger {
     return this.transactions.decode(wire);
   }
 
+  verifyClientTransaction(wire: Uint8Array): DecodedWire {
+    return this.transactions.verify(wire);
+  }
+
   processTransaction(wire: Uint8Array): TransactionRecord {
     return this.transactions.processTransaction(wire);
   }

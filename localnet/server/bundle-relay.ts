@@ -4,12 +4,7 @@ import bs58 from "bs58";
 import type { VersionedTransaction } from "@solana/web3.js";
 import type { Ledger } from "../ledger/index.js";
 import { TransactionRejected } from "../ledger/index.js";
-import {
-  decodeTransaction,
-  decodeTransactionString,
-  staticTipLamports,
-  verifySignatures,
-} from "../ledger/wire.js";
+import { decodeTransactionString, staticTipLamports } from "../ledger/wire.js";
 import type { AcceptedSends } from "./accepted-sends.js";
 import type { Faults } from "./faults.js";
 import { invalidParams } from "./json.js";
@@ -61,20 +56,22 @@ export class BundleRelay {
   send(wires: Uint8Array[]): string {
     if (wires.length === 0) throw invalidParams("bundle must contain at least one transaction");
     if (wires.length > MAX_BUNDLE_TRANSACTIONS) throw invalidParams("bundle exceeds max transaction length");
-    const txs: VersionedTransaction[] = wires.map((w, i) => {
+    // Decoded and verified once per wire: the ledger's pre-check and execution below reuse both.
+    const decoded = wires.map((w, i) => {
       try {
-        return decodeTransaction(w);
+        return this.ledger.decodeClientTransaction(w);
       } catch {
         throw invalidParams(`transaction #${i} could not be decoded`);
       }
     });
-    const sigs = txs.map((t) => bs58.encode(t.signatures[0] ?? new Uint8Array(64)));
+    const txs: VersionedTransaction[] = decoded.map((d) => d.tx);
+    const sigs = decoded.map((d) => d.id);
     const dupOrUnsigned =
       "bundles must not contain any duplicate transactions and every transaction must be signed";
     if (new Set(sigs).size !== sigs.length) throw invalidParams(dupOrUnsigned);
-    for (const tx of txs) {
+    for (const w of wires) {
       try {
-        verifySignatures(tx);
+        this.ledger.verifyClientTransaction(w);
       } catch {
         throw invalidParams(dupOrUnsigned);
       }
