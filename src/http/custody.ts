@@ -85,7 +85,10 @@ async function prepare(
     const signers = [...plan.signers];
     if (plan.usesDefault) {
       const def = await deps.store.findDefaultWallet(key.accountId);
-      if (def !== undefined) signers.push(def.publicKey);
+      if (def !== undefined) {
+        signers.push(def.publicKey);
+        ctx.defaultWallet = def;
+      }
     }
     for (const w of signers) if (!mayUseWallet(key, w)) throw walletRefusal(w);
   }

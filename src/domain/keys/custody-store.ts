@@ -36,6 +36,8 @@ export interface CustodyContext {
   dryRun?: boolean;
   /** A dry run's policy refusal decided from the body, before anything was built. */
   verdict?: PolicyVerdict;
+  /** The account's default wallet as the wallet-binding check read it (the request's own lookup reuses it). */
+  defaultWallet?: Awaited<ReturnType<Store["findDefaultWallet"]>>;
 }
 
 /** The request key's policy: parsed on first use and kept on the context, so each rule check reads the same one. */
@@ -159,7 +161,12 @@ export function custodyStore(store: Store, deps: CustodyStoreDeps): Store & Exec
       return store.findWallet(apiKeyId, publicKey);
     },
     async findDefaultWallet(apiKeyId) {
-      const w = await store.findDefaultWallet(apiKeyId);
+      const ctx = deps.current();
+      // Read once per request: the binding check before anything was built already looked it up.
+      const w =
+        ctx?.defaultWallet !== undefined && apiKeyId === ctx.key.accountId
+          ? ctx.defaultWallet
+          : await store.findDefaultWallet(apiKeyId);
       if (w !== undefined) guard(w.publicKey);
       return w;
     },

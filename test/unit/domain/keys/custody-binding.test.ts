@@ -54,4 +54,26 @@ describe("custody binding", () => {
     expect((await bound.listWallets(1)).map((w) => w.publicKey)).toEqual(["Mine1"]);
     expect((await open.listWallets(1)).map((w) => w.publicKey)).toEqual(["Mine1", "Other1"]);
   });
+
+  it("answers the default wallet the binding check already read, without reading it again", async () => {
+    let reads = 0;
+    const store = { ...fakeStore(), findDefaultWallet: async () => (reads++, wallet("Default1")) } as Store;
+    const key = { id: 2, accountId: 1, wallets: ["Default1"], policy: null } as KeyRecord;
+    const ctx: CustodyContext = {
+      key,
+      wallets: new Set(),
+      executionIds: [],
+      defaultWallet: wallet("Default1"),
+    };
+    const bound = custodyStore(store, {
+      current: () => ctx,
+      clock: () => new Date(0),
+      computeUnitLimit: () => 1,
+    });
+    await expect(bound.findDefaultWallet(1)).resolves.toMatchObject({ publicKey: "Default1" });
+    expect(reads).toBe(0);
+    // Another account's default is still read (and still bound-checked).
+    await expect(bound.findDefaultWallet(7)).resolves.toMatchObject({ publicKey: "Default1" });
+    expect(reads).toBe(1);
+  });
 });
