@@ -21,7 +21,7 @@ import type { Database } from "./schema.js";
 import type { QueryRunner } from "./query-runner.js";
 
 /** What `openStore` needs of an opened PostgreSQL database before migrating it. */
-export interface OpenedPg {
+interface OpenedPg {
   db: Kysely<Database>;
   /** The schema unqualified tables land in: Kysely's migration tables are looked for there only. */
   migrationTableSchema: string;

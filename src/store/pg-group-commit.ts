@@ -20,7 +20,7 @@ import { pgPreparedRunner } from "./pg-prepared.js";
 import type { QueryRunner } from "./query-runner.js";
 
 /** Options of `keyedBatcher`. */
-export interface KeyedBatcherOptions<T, R> {
+interface KeyedBatcherOptions<T, R> {
   /** The batch a write belongs to (the API key); writes of different groups never share a batch. */
   groupOf: (item: T) => number | string;
   /** Runs a batch of two or more as one statement; answers one result per item, in order. */
