@@ -13,7 +13,7 @@ import { pgExecutionWriter } from "./pg-execution-writer.js";
 import { pgBatchedInserts } from "./pg-group-commit.js";
 import { pgSessionOptions } from "./pg-session-options.js";
 import { startPgListener } from "./pg-listen.js";
-import { pgPreparedRunner } from "./pg-prepared.js";
+import { pgBatchedReads } from "./pg-batched-reads.js";
 import { relaxedPgPool } from "./pg-relaxed-writes.js";
 import { schemaScopedPostgresDialect } from "./pg-scoped-introspector.js";
 import { redisWake } from "./redis-wake.js";
@@ -28,7 +28,7 @@ interface OpenedPg {
   writer: ExecutionWriter;
   /** The activity rows' group commit (unset when group commit is off). */
   syncedWrites: QueryRunner | undefined;
-  /** The compiled-once reads as named statements (pg-prepared.ts). */
+  /** The compiled-once reads as named statements (pg-prepared.ts), concurrent ones batched (pg-batched-reads.ts). */
   prepared: QueryRunner;
   eventOptions: StoreEventOptions;
   /** The outcome updates' pool (pg-relaxed-writes.ts), closed with the store. */
@@ -84,7 +84,7 @@ export async function openPg(
   const group = options.pgGroupCommit ?? true;
   const writer = pgExecutionWriter(pool, relaxed, group);
   const syncedWrites = group ? pgBatchedInserts(pool) : undefined;
-  const prepared = pgPreparedRunner(pool);
+  const prepared = pgBatchedReads(pool);
   let eventOptions: StoreEventOptions;
   if (options.redis !== undefined) {
     // The namespace: this database and schema, as the NOTIFY payload's schema keeps deployments apart.
