@@ -63,7 +63,8 @@ export function requestStore<S extends Pick<Store, "insertExecution">>(req: Fast
   // Typed as the store's own method: a generic S could narrow it further, which the compiler cannot check.
   const own: Pick<Store, "insertExecution"> = {
     async insertExecution(e) {
-      const record = await store.insertExecution({ ...e, idempotencyKey: state.key });
+      // Object.assign: a key added after a spread costs about 1.2 µs on Node 20 (see execute-route.ts).
+      const record = await store.insertExecution(Object.assign({}, e, { idempotencyKey: state.key }));
       state.recorded += 1;
       return record;
     },
