@@ -11,6 +11,7 @@ import { migrationProvider } from "./migrations.js";
 import { isRelaxedGroupWrite, withCachedStatements } from "./sqlite-statements.js";
 import type { QueryRunner } from "./query-runner.js";
 import { sqliteGroupCommit } from "./sqlite-group-commit.js";
+import { sqliteDirectReads } from "./sqlite-reads.js";
 import type { Database } from "./schema.js";
 import type { Store } from "./types.js";
 
@@ -117,6 +118,9 @@ export async function openStore(
     // Group commit (issue 18): the request path's writes of concurrent requests share one commit (one fsync).
     syncedWrites = sqliteGroupCommit(db, database, relaxed);
     writer = sqliteExecutionWriter(db, syncedWrites);
+    // The request path's compiled-once reads (key, wallet, webhook listing) without Kysely's executor when no
+    // transaction is open on the connection (sqlite-reads.ts).
+    prepared = sqliteDirectReads(db, database, file);
   }
   const dialect = isPg ? "postgres" : "sqlite";
   const migrator = new Migrator({
