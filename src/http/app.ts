@@ -5,6 +5,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifySche
 import type { Chain } from "../chain/chain.js";
 import type { Config } from "../config/config.js";
 import type { ApiError } from "../core/errors.js";
+import { extend } from "../core/extend.js";
 import { routeScope } from "./auth.js";
 import type { RouteScope } from "../domain/keys/scopes.js";
 import { cashbackRoutes } from "./cashback.js";
@@ -220,7 +221,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installCustody(app, {
     ...deps,
     // One wrapper per request, bound to its context: the key's wallet binding and spend reservation apply.
-    bind: (ctx) => (ctx === null ? outside : custodyStore(observed, { ...custodyDeps, current: () => ctx })),
+    // extend: a literal opening with a spread is slow on Node 20 (see core/extend.ts), and this runs per request.
+    bind: (ctx) =>
+      ctx === null ? outside : custodyStore(observed, extend(custodyDeps, { current: () => ctx })),
   });
   installMetrics(app, metrics);
   // Routes hold a store whose custody members refuse: they reach wallets and records through `storeOf(req)`.

@@ -11,6 +11,7 @@ import { migrationProvider } from "./migrations.js";
 import { isRelaxedGroupWrite, withCachedStatements } from "./sqlite-statements.js";
 import type { QueryRunner } from "./query-runner.js";
 import { sqliteGroupCommit } from "./sqlite-group-commit.js";
+import { sqliteDirectReads } from "./sqlite-direct-reads.js";
 import type { Database } from "./schema.js";
 import type { Store } from "./types.js";
 
@@ -116,6 +117,8 @@ export async function openStore(
     db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
     // Group commit (issue 18): the request path's writes of concurrent requests share one commit (one fsync).
     syncedWrites = sqliteGroupCommit(db, database, relaxed);
+    // The compiled-once reads on the cached statements while no transaction is open (sqlite-direct-reads.ts).
+    prepared = sqliteDirectReads(db, database, file);
     writer = sqliteExecutionWriter(db, syncedWrites);
   }
   const dialect = isPg ? "postgres" : "sqlite";
