@@ -70,6 +70,34 @@ async function measure(name: string, fn: Fn, n: number): Promise<void> {
 const src = (path: string): Promise<Record<string, unknown>> => import(join(root, "src", path));
 
 const cases: Record<string, () => Promise<void>> = {
+  async spread() {
+    // A row mapper's shape (toWallet): a literal opening with a spread and going on with properties, against
+    // core/extend.ts's Object.assign and the properties written out.
+    const ids = (r: { id: number }) => ({ id: r.id, apiKeyId: r.id + 1 });
+    const row = { id: 1, a: "a", b: "b", c: 3 };
+    await measure(
+      "spread first, 9 more",
+      () => ({ ...ids(row), p1: row.a, p2: row.b, p3: row.c, p4: 1, p5: 2, p6: 3, p7: 4, p8: 5, p9: 6 }),
+      20_000,
+    );
+    const { extend } = (await import(join(import.meta.dirname, "../src/core/extend.js"))) as {
+      extend: (b: object, e: object) => object;
+    };
+    await measure(
+      "extend, 9 more",
+      () => extend(ids(row), { p1: row.a, p2: row.b, p3: row.c, p4: 1, p5: 2, p6: 3, p7: 4, p8: 5, p9: 6 }),
+      20_000,
+    );
+    await measure(
+      "written out",
+      () => {
+        const { id, apiKeyId } = ids(row);
+        return { id, apiKeyId, p1: row.a, p2: row.b, p3: row.c, p4: 1, p5: 2, p6: 3, p7: 4, p8: 5, p9: 6 };
+      },
+      20_000,
+    );
+  },
+
   async base58() {
     const sig = Keypair.generate().secretKey; // 64 bytes, like a signature
     await measure("base58 bs58.encode", () => bs58.encode(sig), 50_000);
