@@ -8,10 +8,13 @@
  * --modes acceptance,execution (the order within a round: "acceptance" = the relay answers on acceptance
  * and executes right after, `answerOnAcceptance`; "execution" = it executes before answering, the
  * localnet's default; "never" = it accepts and never executes, `neverLand`: no client's call waits behind an
- * execution, and no trade changes state) --sell (also the curve sell) --swap (also the swap buy).
+ * execution, and no trade changes state) --sell (also the curve sell) --swap (also the swap buy) --trace (the
+ * service runs with bench/lane-trace.mjs: a second table splits each service row's trades into stages, medians).
  * Prints one markdown table; the load average is read before and after each row.
  */
-import { loadavg } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
 import { Keypair } from "@solana/web3.js";
 import {
   ascending,
@@ -46,6 +49,31 @@ function modes(): Mode[] {
 
 const load = () => loadavg()[0]!.toFixed(1);
 
+/** The stages of `--trace`: from one mark of bench/lane-trace.mjs to the next (ms since the request began). */
+const TRACE_STAGES: [string, string, string][] = [
+  ["HTTP in, hooks before auth", "begin", "key.start"],
+  ["auth, body, custody", "key.start", "wallet.start"],
+  ["wallet lookup, quote, build, sign", "wallet.start", "insert.start"],
+  ["pending insert (synced)", "insert.start", "insert.end"],
+  ["to the relay request", "insert.end", "relay.start"],
+  ["relay call", "relay.start", "relay.end"],
+  ["to the outcome update", "relay.end", "update.start"],
+  ["outcome update, answer built", "update.start", "activity.start"],
+  ["activity row, answer written", "activity.start", "finish"],
+];
+
+/** The median of each traced stage over the last `n` trades of `file`, and of the whole server-side time. */
+function traceMedians(file: string, n: number): { stages: number[]; server: number } {
+  const lines = existsSync(file) ? readFileSync(file, "utf8").trim().split("\n").slice(-n) : [];
+  const trades = lines.map((l): Record<string, number> => ({ begin: 0, ...(JSON.parse(l) as object) }));
+  const median = (values: number[]) => (values.length === 0 ? NaN : percentile(ascending(values), 50));
+  const complete = trades.filter((t) => TRACE_STAGES.every(([, a, b]) => a in t && b in t));
+  return {
+    stages: TRACE_STAGES.map(([, a, b]) => median(complete.map((t) => t[b]! - t[a]!))),
+    server: median(trades.map((t) => t.finish ?? NaN).filter(Number.isFinite)),
+  };
+}
+
 /**
  * Of the wallet's `n` newest landed transactions, how many failed on chain: the trades are sent with confirm
  * off, so the service's answers cannot show a trade that landed with an error (a quote on state one trade
@@ -71,8 +99,21 @@ async function main(): Promise<void> {
   const localnet = localnetProcess;
   const info = localnetProcess.info;
   const db = freshSqliteDatabase();
-  const service = await startBenchService({ localnet: info, databaseUrl: db.url });
+  const traceFile = process.argv.includes("--trace")
+    ? join(tmpdir(), `lasertrade-lane-trace-${process.pid}.jsonl`)
+    : undefined;
+  const service = await startBenchService({
+    localnet: info,
+    databaseUrl: db.url,
+    ...(traceFile !== undefined
+      ? {
+          nodeArgs: ["--import", join(import.meta.dirname, "lane-trace.mjs")],
+          env: { LANE_TRACE_FILE: traceFile },
+        }
+      : {}),
+  });
   const rows: string[] = [];
+  const traceRows: string[] = [];
   try {
     const curve = (await localnet.createToken()).mint;
     const swap = (await localnet.createToken()).mint;
@@ -115,6 +156,12 @@ async function main(): Promise<void> {
             `| ${round} | ${mode} | service ${name} | ${s.trades} | ${f1(s.p50)} | ${f1(s.p95)} | ${f1(s.p99)} | ${stages} | ${f1(outside)} | ${(s.cacheShare * 100).toFixed(0)} % | ${s.serviceCpuMsPerTrade.toFixed(2)} | ${s.errors} / ${failed} | ${before} → ${load()} |`,
           );
           process.stderr.write(`${rows.at(-1)}\n`);
+          if (traceFile !== undefined) {
+            const t = traceMedians(traceFile, s.trades);
+            traceRows.push(
+              `| ${round} | ${mode} | service ${name} | ${t.stages.map((v) => v.toFixed(2)).join(" | ")} | ${f1(t.server)} | ${f1(s.p50 - t.server)} |`,
+            );
+          }
         }
         const before = load();
         const job = baselineJob(info, baselineWallet, curve, {
@@ -142,7 +189,18 @@ async function main(): Promise<void> {
     "| round | relay answers on | client | trades | p50 ms | p95 ms | p99 ms | mean timing_ms wallet/amount/build/sender/database | p50 − Σ stages | warm | service CPU ms/trade | errors / landed with an error | load average (1 min) before → after |",
     "|---:|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---|",
   ];
-  process.stdout.write(`${[...header, ...rows].join("\n")}\n`);
+  const trace =
+    traceFile === undefined
+      ? []
+      : [
+          "",
+          "Where a service trade's time goes (`--trace`, medians in ms; server side from the request's start to its answer written):",
+          "",
+          `| round | relay answers on | client | ${TRACE_STAGES.map(([name]) => name).join(" | ")} | server total | client p50 − server |`,
+          `|---:|---|---|${TRACE_STAGES.map(() => "---:|").join("")}---:|---:|`,
+          ...traceRows,
+        ];
+  process.stdout.write(`${[...header, ...rows, ...trace].join("\n")}\n`);
 }
 
 runScript(main);

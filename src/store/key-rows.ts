@@ -33,12 +33,3 @@ export async function oldestIdOfKey(
   const row = await keyRows(conn.selectFrom(table).select("id"), apiKeyId).limit(1).executeTakeFirst();
   return row === undefined ? undefined : Number(row.id);
 }
-
-/** A row's own id and its API key's, as numbers. */
-export function idsOf(r: { id: number | string; api_key_id: number | string }): {
-  id: number;
-  apiKeyId: number;
-} {
-  // PostgreSQL returns bigint as a string; per-account ids stay far below 2^53.
-  return { id: Number(r.id), apiKeyId: Number(r.api_key_id) };
-}

@@ -11,7 +11,7 @@ import { migrationProvider } from "./migrations.js";
 import { isRelaxedGroupWrite, withCachedStatements } from "./sqlite-statements.js";
 import type { QueryRunner } from "./query-runner.js";
 import { sqliteGroupCommit } from "./sqlite-group-commit.js";
-import { sqliteDirectReads } from "./sqlite-direct-reads.js";
+import { sqliteDirectReads } from "./sqlite-reads.js";
 import type { Database } from "./schema.js";
 import type { Store } from "./types.js";
 
@@ -117,9 +117,10 @@ export async function openStore(
     db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
     // Group commit (issue 18): the request path's writes of concurrent requests share one commit (one fsync).
     syncedWrites = sqliteGroupCommit(db, database, relaxed);
-    // The compiled-once reads on the cached statements while no transaction is open (sqlite-direct-reads.ts).
-    prepared = sqliteDirectReads(db, database, file);
     writer = sqliteExecutionWriter(db, syncedWrites);
+    // The request path's compiled-once reads (key, wallet, webhook listing) without Kysely's executor when no
+    // transaction is open on the connection (sqlite-reads.ts).
+    prepared = sqliteDirectReads(db, database, file);
   }
   const dialect = isPg ? "postgres" : "sqlite";
   const migrator = new Migrator({
