@@ -4,27 +4,30 @@
  * file, walking from the sampled frame towards the root. The self-time table of `profile-trade.ts` charges
  * most samples to V8 builtins, IC stubs and kernel symbols, which names no code of ours; this one says whose
  * code ran them. Samples with no such frame are split by what ran (GC, compiler, kernel, SQLite, crypto).
- * Also an inclusive table: the share of samples whose stack contains each package/folder at all.
+ * Also an inclusive table: the share of samples whose stack contains each package/folder at all, and one by
+ * thread (the main thread against V8's and libuv's worker threads, the latter by what ran: compiler, GC, …).
  */
 import { execFileSync } from "node:child_process";
 import { numberFlag } from "./flags.js";
 
 interface Sample {
   period: number;
+  /** Whether the sample is of the process's main thread (JS, the event loop) or another (V8's workers, libuv's pool). */
+  main: boolean;
   frames: string[];
 }
 
 function readSamples(file: string): Sample[] {
-  const text = execFileSync("perf", ["script", "-i", file, "-F", "period,ip,sym"], {
+  const text = execFileSync("perf", ["script", "-i", file, "-F", "pid,tid,period,ip,sym"], {
     maxBuffer: 1024 * 1024 * 1024,
     stdio: ["ignore", "pipe", "ignore"],
   }).toString();
   const samples: Sample[] = [];
   let cur: Sample | null = null;
   for (const line of text.split("\n")) {
-    const head = /^\s*(\d+)\s*$/.exec(line);
+    const head = /^\s*(\d+)\/(\d+)\s+(\d+)\s*$/.exec(line);
     if (head) {
-      cur = { period: Number(head[1]), frames: [] };
+      cur = { period: Number(head[3]), main: head[1] === head[2], frames: [] };
       samples.push(cur);
     } else if (cur !== null && line.trim() !== "") {
       cur.frames.push(line.trim().replace(/^[0-9a-f]+\s+/, ""));
@@ -79,10 +82,14 @@ export function attribution(file: string, trades: number, top: number): string {
   const byPlace = new Map<string, number>();
   const byFunction = new Map<string, number>();
   const inclusive = new Map<string, number>();
+  // Off the main thread nothing is JS: V8's concurrent compiler and marker, libuv's pool (SQLite's fsync, crypto).
+  // TurboFan's share sits there; the main-thread rows above fold what ran there into the nearest JS frame.
+  const byThread = new Map<string, number>();
   let total = 0;
   const add = (m: Map<string, number>, k: string, v: number) => m.set(k, (m.get(k) ?? 0) + v);
   for (const s of samples) {
     total += s.period;
+    add(byThread, s.main ? "main thread" : `other threads: ${nativeKind(s.frames)}`, s.period);
     const js = s.frames.find((f) => place(f) !== undefined);
     if (js === undefined) {
       const k = nativeKind(s.frames);
@@ -100,6 +107,7 @@ export function attribution(file: string, trades: number, top: number): string {
     table("nearest JS frame: package / folder", byPlace, total, trades, top),
     table("nearest JS frame: function", byFunction, total, trades, top),
     table("inclusive: package / folder anywhere on the stack", inclusive, total, trades, top),
+    table("thread (other threads by what ran)", byThread, total, trades, top),
   ].join("\n");
 }
 

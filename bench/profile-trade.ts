@@ -1,7 +1,7 @@
 /**
  * `npx tsx bench/profile-trade.ts [--duration-s 20] [--concurrency 64] [--latency-ms 20] [--no-profile] [--land]
  *  [--pg URL [--pool N] [--pg-tally] [--perf-pg]] [--sqlite-synchronous normal] [--warmup-s 0] [--rate N]
- *  [--perf | --perf-localnet] [--heap-sampling]`:
+ *  [--perf | --perf-plain | --perf-localnet] [--heap-sampling]`:
  * the service CPU of one warm trade, measured alone (issue 18's hot-path work). Starts a localnet process and
  * the compiled service (`dist/main.js`) under `node --cpu-prof`, runs the bench's parallel scenario (curve buy,
  * confirm and simulate off, relay accepting without executing) and prints: trades, service CPU ms per trade
@@ -169,7 +169,12 @@ async function main(): Promise<void> {
   // by wall clock and charges time spent waiting for a CPU, or in fsync, to whatever ran last).
   // --perf-localnet: the same `perf record`, of the localnet process instead (its CPU per accepted send).
   const perfLocalnet = argv.includes("--perf-localnet");
-  const perf = argv.includes("--perf") || perfLocalnet;
+  // --perf-plain: the same `perf record` of the service, without the flags that name JS frames for perf
+  // (`--perf-basic-prof` writes a map line per code object, `--interpreted-frames-native-stack` copies the
+  // interpreter entry per function: both add work to every compile). JS frames stay unnamed; V8's own
+  // (compiler, GC) are named either way.
+  const perfPlain = argv.includes("--perf-plain");
+  const perf = argv.includes("--perf") || perfLocalnet || perfPlain;
   const profile = !perf && !argv.includes("--no-profile");
   const perfFlags = ["--perf-basic-prof", "--interpreted-frames-native-stack"];
   // --node-args "<flags>": extra node flags for the service (e.g. "--trace-deopt"), with --log-file for its output.
@@ -209,7 +214,7 @@ async function main(): Promise<void> {
       ...(heapFile !== undefined ? ["--import", join(import.meta.dirname, "heap-sampling.mjs")] : []),
       ...(snapDir !== undefined ? ["--heapsnapshot-signal=SIGUSR2", `--diagnostic-dir=${snapDir}`] : []),
       ...(profile ? ["--cpu-prof", "--cpu-prof-dir", dir] : []),
-      ...(perf && !perfLocalnet ? perfFlags : []),
+      ...(perf && !perfLocalnet && !perfPlain ? perfFlags : []),
     ],
     ...(logFile !== undefined ? { logFile } : {}),
   });
@@ -278,7 +283,10 @@ async function main(): Promise<void> {
     if (heapFile !== undefined) process.kill(service.pid, "SIGTTIN");
     const fromUs = Number(process.hrtime.bigint() / 1000n);
     const clientCpu0 = process.cpuUsage();
-    if (logFile !== undefined) process.stdout.write(`measured window from ${new Date().toISOString()}\n`);
+    // The log's byte offset at each end of the window: the part of a --trace-opt log written while measuring.
+    const logOffset = () => (logFile !== undefined ? statSync(logFile).size : 0);
+    if (logFile !== undefined)
+      process.stdout.write(`measured window from ${new Date().toISOString()} (log offset ${logOffset()})\n`);
     const r = await runScenario(target, apiKey, {
       name: "measured",
       body,
@@ -289,6 +297,8 @@ async function main(): Promise<void> {
       ...(rate > 0 ? { ratePerSecond: rate } : {}),
     });
     window = { fromUs, toUs: Number(process.hrtime.bigint() / 1000n), trades: r.trades };
+    if (logFile !== undefined)
+      process.stdout.write(`measured window to ${new Date().toISOString()} (log offset ${logOffset()})\n`);
     if (heapFile !== undefined) {
       process.kill(service.pid, "SIGTTOU");
       const written = await waitForFile(heapFile);

@@ -5,7 +5,6 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifySche
 import type { Chain } from "../chain/chain.js";
 import type { Config } from "../config/config.js";
 import type { ApiError } from "../core/errors.js";
-import { extend } from "../core/extend.js";
 import { routeScope } from "./auth.js";
 import type { RouteScope } from "../domain/keys/scopes.js";
 import { cashbackRoutes } from "./cashback.js";
@@ -221,9 +220,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installCustody(app, {
     ...deps,
     // One wrapper per request, bound to its context: the key's wallet binding and spend reservation apply.
-    // extend: a literal opening with a spread is slow on Node 20 (see core/extend.ts), and this runs per request.
-    bind: (ctx) =>
-      ctx === null ? outside : custodyStore(observed, extend(custodyDeps, { current: () => ctx })),
+    // (`current` first: a key a literal adds after a spread costs about 1.2 µs on Node 20, see execute-route.ts)
+    bind: (ctx) => (ctx === null ? outside : custodyStore(observed, { current: () => ctx, ...custodyDeps })),
   });
   installMetrics(app, metrics);
   // Routes hold a store whose custody members refuse: they reach wallets and records through `storeOf(req)`.

@@ -80,19 +80,14 @@ export function installAuth(
   app.decorateRequest("apiKey", null);
   app.decorateRequest("custodyKey", null);
   app.addHook("onRequest", async (req, reply) => {
-    const url = req.routeOptions.url;
+    // Read once: Fastify builds a new routeOptions object (and asks the router a question) on every access.
+    const { url, config } = req.routeOptions;
     // Unmatched URLs go to the 404 handler; swagger-ui's own routes (under /docs) are public.
-    if (
-      url === undefined ||
-      req.routeOptions.config.public === true ||
-      url === "/docs" ||
-      url.startsWith("/docs/")
-    )
-      return;
+    if (url === undefined || config.public === true || url === "/docs" || url.startsWith("/docs/")) return;
     const header = req.headers["x-api-key"];
     const presented = Array.isArray(header) ? header[0] : header;
     if (presented === undefined || presented.trim() === "") {
-      if (req.routeOptions.config.optionalKey === true) return;
+      if (config.optionalKey === true) return;
       throw new ApiError(401, FOUNDATION.apiKeyMissing);
     }
     const key = await deps.store.findKeyByHash(deps.vault.hashApiKey(presented.trim()));
@@ -103,7 +98,6 @@ export function installAuth(
     }
     // Set before the checks, so a refusal is still written to the activity log under this key.
     req.custodyKey = key;
-    const config = req.routeOptions.config;
     const checked = config.allowFrozenAccount === true && key.root ? { ...key, accountFrozen: false } : key;
     authorize(checked, routeScope(req.method, config.scope), deps.clock());
     // Wallets and executions belong to the account: every domain call works on the root key's id.

@@ -20,15 +20,11 @@ declare module "fastify" {
 
 /** The class of a request: the route's own `rateClass`, else by method and path. */
 export function classifyRoute(req: FastifyRequest): RateClass {
-  const url = req.routeOptions.url;
-  const own = url === undefined ? undefined : req.routeOptions.config.rateClass;
+  // Read once: Fastify builds a new routeOptions object (and asks the router a question) on every access.
+  const { url, config } = req.routeOptions;
+  const own = url === undefined ? undefined : config.rateClass;
   if (own !== undefined) return own;
-  if (
-    url === undefined ||
-    req.routeOptions.config.public === true ||
-    url === "/docs" ||
-    url.startsWith("/docs/")
-  )
+  if (url === undefined || config.public === true || url === "/docs" || url.startsWith("/docs/"))
     return "public";
   if (req.method === "GET" || req.method === "HEAD") return "reads";
   // Checks and quotes read accounts from the RPC for every address they name, and sign nothing.
@@ -47,11 +43,12 @@ export function installBudgets(
   deps: { settings: HardeningSettings; counter: RequestCounter; nowMs: () => number },
 ): void {
   const windowMs = deps.settings.rateWindowMs;
-  app.addHook("onRequest", async (req, reply) => {
+  // A callback hook: the counter's promise is the only one (an async hook added its own and a microtask turn).
+  app.addHook("onRequest", (req, reply, done) => {
     const routeClass = classifyRoute(req);
-    if (routeClass === "none") return;
+    if (routeClass === "none") return done();
     const limit = deps.settings.budgets[routeClass];
-    if (limit === 0) return;
+    if (limit === 0) return done();
     // Per key on authenticated routes, whichever key it is; per client IP on public ones.
     // (undefined, not null, on routes of plugins registered before the auth decoration: swagger-ui)
     // The authenticating key itself (a sub-key is budgeted apart from its account's root key).
@@ -59,10 +56,11 @@ export function installBudgets(
     const who = key !== null ? `key:${key.id}` : `ip:${req.ip}`;
     const now = deps.nowMs();
     const windowStartMs = now - (now % windowMs);
-    const count = await deps.counter.count(`${routeClass}:${who}`, windowStartMs, windowMs);
-    if (count <= limit) return;
-    const seconds = retryAfterSeconds(now, windowStartMs, windowMs);
-    void reply.header("Retry-After", String(seconds));
-    throw new ApiError(429, HARDENING.rateLimited(routeClass, limit, windowMs / 1000, seconds));
+    deps.counter.count(`${routeClass}:${who}`, windowStartMs, windowMs).then((count) => {
+      if (count <= limit) return done();
+      const seconds = retryAfterSeconds(now, windowStartMs, windowMs);
+      void reply.header("Retry-After", String(seconds));
+      done(new ApiError(429, HARDENING.rateLimited(routeClass, limit, windowMs / 1000, seconds)));
+    }, done);
   });
 }

@@ -1,5 +1,5 @@
 /** The registration every execute route shares: POST, authenticated, its 200 answer beside the execution errors. */
-import type { FastifyInstance, FastifyReply, FastifyRequest, preValidationAsyncHookHandler } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest, preValidationHookHandler } from "fastify";
 import type { RouteScope } from "../domain/keys/scopes.js";
 import { apiKeySecurity, executionErrors } from "./schemas.js";
 
@@ -15,7 +15,8 @@ export interface ExecutePost {
   body: object;
   /** The 200 answer's schema. */
   response: object;
-  preValidation?: preValidationAsyncHookHandler;
+  /** A callback hook (an async one costs a promise and a microtask turn per request). */
+  preValidation?: preValidationHookHandler;
 }
 
 /** Registers `route` on `app` with `handler` (an `executeRoute` handler). */

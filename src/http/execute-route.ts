@@ -10,7 +10,6 @@ import { badRequest, REQUEST_FEES } from "../core/errors.js";
 import type { RequestFees } from "../core/fee-fields.js";
 import { parseDryRun, type RequestBody } from "../core/request-fields.js";
 import { overlay } from "../core/overlay.js";
-import { extend } from "../core/extend.js";
 import { createDryRun, type DryRun } from "../domain/execution/dry-run.js";
 import { requireChain } from "../domain/execution/gate.js";
 import { checkRoutedVenue, type ExecutionPolicyCheck } from "../domain/keys/custody-store.js";
@@ -41,8 +40,10 @@ export function executeRoute<D extends { chain: unknown; store: Pick<Store, "ins
     // The request's own store: the key's wallet binding and spend reservation apply to it.
     const store = storeOf(req);
     const run = dryRun ? dryRunOf(chain, store) : undefined;
-    // extend, not a literal opening with `...deps`: that is slow on Node 20 (see core/extend.ts).
-    const scoped = extend(deps, {
+    // Object.assign, not `{ ...deps, key: … }`: on Node 20 each key a spread literal adds after the spread
+    // (onRecordError, checkVenue) costs about 1.2 µs (V8 builds the object's shape again on every request);
+    // the same members, the same override order, in about 0.3 µs (issue 18, HTTP layer pass).
+    const scoped = Object.assign({}, deps, {
       store: withFeesRecorded(requestStore(req, store), fees),
       chain,
       onRecordError: (e: unknown) =>
@@ -50,7 +51,7 @@ export function executeRoute<D extends { chain: unknown; store: Pick<Store, "ins
       ...(run !== undefined ? { dryRun: run } : {}),
       // Services that route (trade, bundle) check the key's venue rule on the venue they will use.
       checkVenue: (venue: "bonding_curve" | "launchswap") => checkRoutedVenue(req.custodyContext, venue),
-    }) as unknown as D; // the spread is D with the chain made present, which TypeScript cannot see through Omit
+    }) as unknown as D; // deps with the chain made present, which TypeScript cannot see through Omit
     const answer = await call(scoped, key.id, req.body);
     const warnings = req.bodyWarnings ?? [];
     const warned = warnings.length > 0 ? { warnings } : {};

@@ -30,9 +30,12 @@ export const warningsSchema = {
 
 /** The execution endpoint a request is a POST to, or undefined (every other request). */
 export function executionKind(req: FastifyRequest): SpendKind | undefined {
-  return req.method === "POST"
-    ? EXECUTION_ROUTES[req.routeOptions.url as keyof typeof EXECUTION_ROUTES]
-    : undefined;
+  return req.method === "POST" ? kindOfRoute(req.routeOptions.url) : undefined;
+}
+
+/** The execution endpoint at a route pattern, or undefined. */
+function kindOfRoute(url: string | undefined): SpendKind | undefined {
+  return EXECUTION_ROUTES[url as keyof typeof EXECUTION_ROUTES];
 }
 
 /** Installs the hook (before custody, which reads `requestFees`) and documents `warnings` on each route. */
@@ -66,12 +69,15 @@ export function installExecutionFields(app: FastifyInstance, settings: RequestFe
 
 /** Sets the request's warnings and fees from an execution body; throws the 400 of a refused field. */
 function readExecutionFields(req: FastifyRequest, settings: RequestFeeSettings): void {
-  const kind = executionKind(req);
+  if (req.method !== "POST") return;
+  // Read once (Fastify builds a new routeOptions object on every access).
+  const url = req.routeOptions.url;
+  const kind = kindOfRoute(url);
   if (kind === undefined) return;
   const body: unknown = req.body ?? {};
   // A body that is not an object gets the endpoint's own 400.
   if (typeof body !== "object" || body === null || Array.isArray(body)) return;
-  const unknown = unknownFields(req.routeOptions.url ?? "", body);
+  const unknown = unknownFields(url ?? "", body);
   if (unknown.length > 0 && settings.strictFields)
     throw badRequest(REQUEST_FEES.unknownFieldRefused(unknown[0]!));
   req.bodyWarnings = unknown.map((f) => REQUEST_FEES.unknownFieldIgnored(f));

@@ -3,7 +3,7 @@
  * claim is taken after authentication and body parsing, the first response is stored as it is sent, and the
  * request's execution records carry the key (see src/domain/execution/idempotency.ts for the rules).
  */
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import {
   beginIdempotent,
   extendIdempotent,
@@ -63,7 +63,8 @@ export function requestStore<S extends Pick<Store, "insertExecution">>(req: Fast
   // Typed as the store's own method: a generic S could narrow it further, which the compiler cannot check.
   const own: Pick<Store, "insertExecution"> = {
     async insertExecution(e) {
-      const record = await store.insertExecution({ ...e, idempotencyKey: state.key });
+      // Object.assign: a key added after a spread costs about 1.2 µs on Node 20 (see execute-route.ts).
+      const record = await store.insertExecution(Object.assign({}, e, { idempotencyKey: state.key }));
       state.recorded += 1;
       return record;
     },
@@ -87,11 +88,18 @@ export function installIdempotency(
     };
   });
 
-  app.addHook("preHandler", async (req, reply) => {
-    if (req.routeOptions.config.idempotent !== true) return;
-    const header = req.headers[HEADER];
-    if (header === undefined) return;
-    const key = parseIdempotencyKey(header);
+  // Callback hooks: on the requests that send no Idempotency-Key (most) nothing is awaited, and an async hook
+  // costs a promise and a microtask turn on every request. A holder's work still runs as a promise, whose end
+  // calls `done` as the async hook's resolution did.
+  app.addHook("preHandler", (req, reply, done) => {
+    if (req.routeOptions.config.idempotent !== true || req.headers[HEADER] === undefined) return done();
+    claimKey(req, reply).then(() => done(), done);
+  });
+
+  // A replay answers here and returns the reply: Fastify's reply is a thenable settled when the response has
+  // been written, so `done` runs only then (and the handler is skipped), as with the async hook before.
+  const claimKey = async (req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> => {
+    const key = parseIdempotencyKey(req.headers[HEADER]!);
     const apiKey = requireApiKey(req);
     const fingerprint = requestFingerprint(req.method, req.routeOptions.url ?? req.url, req.body);
     const start = await beginIdempotent(deps, apiKey.id, key, fingerprint);
@@ -109,13 +117,26 @@ export function installIdempotency(
     }, IDEMPOTENCY_LEASE_MS / 3);
     heartbeat.unref();
     req.idempotency = { key, claim, recorded: 0, heartbeat };
-  });
+    return undefined;
+  };
 
-  app.addHook("onSend", async (req, reply, payload) => {
+  app.addHook("onSend", (req, reply, payload, done) => {
     const state = req.idempotency;
-    if (state === null) return payload;
+    if (state === null) return done(null, payload);
     req.idempotency = null;
     clearInterval(state.heartbeat);
+    // Errors reach Fastify through `done`, as an async hook's rejection did (the runner keeps the payload).
+    storeResponse(reply, state, payload).then(
+      () => done(null, payload),
+      (e: unknown) => done(e as Error),
+    );
+  });
+
+  const storeResponse = async (
+    reply: FastifyReply,
+    state: IdempotencyState,
+    payload: unknown,
+  ): Promise<void> => {
     const body =
       typeof payload === "string" ? payload : Buffer.isBuffer(payload) ? payload.toString("utf8") : "";
     const contentType = String(reply.getHeader("content-type") ?? "application/json; charset=utf-8");
@@ -126,8 +147,7 @@ export function installIdempotency(
       { status: reply.statusCode, contentType, body },
       state.recorded > 0,
     ).catch(deps.onError);
-    return payload;
-  });
+  };
 
   // A request that never reached onSend (socket gone mid-way) must not keep extending its claim.
   app.addHook("onResponse", (req, _reply, done) => {

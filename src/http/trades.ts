@@ -120,9 +120,13 @@ export function tradeRoutes(app: FastifyInstance, deps: RouteDeps<TradeDeps>): v
       body: tradeBody,
       response: tradeResponse,
       // Before schema validation, so a body that is not an object gets the service's own text.
-      preValidation: async (req) => {
+      preValidation: (req, _reply, done) => {
         const b: unknown = req.body;
-        if (typeof b !== "object" || b === null || Array.isArray(b)) throw badRequest(EXECUTION.bodyObject);
+        done(
+          typeof b !== "object" || b === null || Array.isArray(b)
+            ? badRequest(EXECUTION.bodyObject)
+            : undefined,
+        );
       },
     },
     executeRoute(deps, executeTrade),

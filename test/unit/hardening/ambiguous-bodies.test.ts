@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { fieldOf } from "../../../src/core/request-fields.js";
 import { parseTradeRequest } from "../../../src/domain/trade/request.js";
+import { FOUNDATION, HARDENING, HTTP_INPUT } from "../../../src/core/errors.js";
 import { parseJsonBody } from "../../../src/http/json-body.js";
 import { hasDuplicateKey } from "../../../src/http/json-duplicate-keys.js";
 
@@ -19,6 +20,29 @@ describe("duplicate keys", () => {
   it("make the body parser answer 400", () => {
     expect(() => parseJsonBody('{"amount":"1","amount":"100"}')).toThrow("request body repeats a key");
     expect(parseJsonBody('{"amount":"1"}')).toEqual({ amount: "1" });
+  });
+});
+
+describe("the body parser's one scan (issue 18)", () => {
+  it("drops __proto__ keys at any depth, also when escaped, and leaves them in strings", () => {
+    const parsed = parseJsonBody('{"__proto__":{"polluted":true},"a":[{"\\u005f_proto__":1,"b":2}]}') as {
+      a: object[];
+    };
+    expect(Object.keys(parsed)).toEqual(["a"]);
+    expect(Object.getPrototypeOf(parsed)).toBe(Object.prototype);
+    expect(parsed.a[0]).toEqual({ b: 2 });
+    expect(({} as { polluted?: boolean }).polluted).toBeUndefined();
+    expect(parseJsonBody('{"note":"__proto__"}')).toEqual({ note: "__proto__" });
+  });
+
+  it("keeps the error order: depth, then invalid JSON, then a repeated key", () => {
+    const deep = "[".repeat(33) + "]".repeat(33);
+    expect(() => parseJsonBody(`{"a":1,"a":2,"d":${deep}`)).toThrow(HTTP_INPUT.nestedTooDeep);
+    expect(() => parseJsonBody('{"a":1,"a":2')).toThrow(FOUNDATION.invalidJson);
+    expect(() => parseJsonBody('{"\\q":1,"\\q":2}')).toThrow(FOUNDATION.invalidJson);
+    expect(() => parseJsonBody('{"a":1,"a":2}')).toThrow(HARDENING.duplicateKey);
+    // A closer without its opener lowers the depth, as the depth rule always counted.
+    expect(() => parseJsonBody("]" + "[".repeat(33))).toThrow(FOUNDATION.invalidJson);
   });
 });
 
