@@ -1,7 +1,7 @@
 /**
  * `npx tsx bench/profile-trade.ts [--duration-s 20] [--concurrency 64] [--latency-ms 20] [--no-profile] [--land]
  *  [--pg URL [--pool N] [--pg-tally] [--perf-pg]] [--sqlite-synchronous normal] [--warmup-s 0] [--rate N]
- *  [--perf | --perf-plain | --perf-localnet]`:
+ *  [--perf | --perf-plain | --perf-localnet] [--heap-sampling]`:
  * the service CPU of one warm trade, measured alone (issue 18's hot-path work). Starts a localnet process and
  * the compiled service (`dist/main.js`) under `node --cpu-prof`, runs the bench's parallel scenario (curve buy,
  * confirm and simulate off, relay accepting without executing) and prints: trades, service CPU ms per trade
@@ -27,6 +27,7 @@ import { profileTables, summarizeProfile, type CpuProfileWindow } from "./profil
 import { formatLoopWindow, startLoopWindow } from "./event-loop-probe.js";
 import { formatPgPerTrade, readPgCounters } from "./pg-counters.js";
 import { numberFlag } from "./flags.js";
+import { heapProfileTables } from "./heap-sampling-summary.js";
 import pg from "pg";
 import { startBenchService } from "./bench-service.js";
 
@@ -90,6 +91,21 @@ async function heapSnapshot(pid: number, baseUrl: string, dir: string): Promise<
       return join(dir, file);
   }
   throw new Error("no heap snapshot written");
+}
+
+/** The contents of `file` once it exists and parses as JSON (the service writes it on its main thread). */
+async function waitForFile(file: string): Promise<string> {
+  for (let i = 0; i < 240; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    try {
+      const text = readFileSync(file, "utf8");
+      JSON.parse(text);
+      return text;
+    } catch {
+      // not written yet, or written in part
+    }
+  }
+  throw new Error(`${file} not written`);
 }
 
 /** The backends connected to the database `url` names (what the service opened), for `perf record -p`. */
@@ -171,6 +187,10 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "lt-prof-trade-"));
   // --pg-tally: the service counts its pg round trips by statement (bench/pg-query-tally.mjs), read per trade.
   const tallyFile = argv.includes("--pg-tally") ? join(dir, "pg-tally.json") : undefined;
+  // --heap-sampling: V8's sampling heap profile of the service over the measured window, garbage included
+  // (bench/heap-sampling.mjs), printed as allocation per trade by function. The sampler costs CPU: the run's
+  // CPU figures are not comparable with a run without it.
+  const heapFile = argv.includes("--heap-sampling") ? join(dir, "window.heapprofile") : undefined;
   const localnet = await startLocalnetProcess({
     slotMs: 400,
     ...(perfLocalnet ? { nodeArgs: perfFlags } : {}),
@@ -186,10 +206,12 @@ async function main(): Promise<void> {
     env: {
       ...(argv.includes("--pool") ? { DATABASE_POOL_SIZE: String(numberFlag(argv, "pool", 10)) } : {}),
       ...(tallyFile !== undefined ? { PG_TALLY_FILE: tallyFile } : {}),
+      ...(heapFile !== undefined ? { HEAP_SAMPLING_FILE: heapFile } : {}),
     },
     nodeArgs: [
       ...extraArgs,
       ...(tallyFile !== undefined ? ["--import", join(import.meta.dirname, "pg-query-tally.mjs")] : []),
+      ...(heapFile !== undefined ? ["--import", join(import.meta.dirname, "heap-sampling.mjs")] : []),
       ...(snapDir !== undefined ? ["--heapsnapshot-signal=SIGUSR2", `--diagnostic-dir=${snapDir}`] : []),
       ...(profile ? ["--cpu-prof", "--cpu-prof-dir", dir] : []),
       ...(perf && !perfLocalnet && !perfPlain ? perfFlags : []),
@@ -258,6 +280,7 @@ async function main(): Promise<void> {
     const endLoopWindow = await startLoopWindow(service.baseUrl, service.pid);
     const pgBefore = db.kind === "postgres" ? await readPgCounters(db.url) : undefined;
     const tallyBefore = tallyFile !== undefined ? await readTally(tallyFile) : undefined;
+    if (heapFile !== undefined) process.kill(service.pid, "SIGTTIN");
     const fromUs = Number(process.hrtime.bigint() / 1000n);
     const clientCpu0 = process.cpuUsage();
     // The log's byte offset at each end of the window: the part of a --trace-opt log written while measuring.
@@ -276,6 +299,12 @@ async function main(): Promise<void> {
     window = { fromUs, toUs: Number(process.hrtime.bigint() / 1000n), trades: r.trades };
     if (logFile !== undefined)
       process.stdout.write(`measured window to ${new Date().toISOString()} (log offset ${logOffset()})\n`);
+    if (heapFile !== undefined) {
+      process.kill(service.pid, "SIGTTOU");
+      const written = await waitForFile(heapFile);
+      process.stdout.write(`heap sampling profile ${heapFile}\n`);
+      process.stdout.write(heapProfileTables(JSON.parse(written).head, r.trades, top));
+    }
     const loop = await endLoopWindow();
     const clientCpu = process.cpuUsage(clientCpu0);
     const clientShare = (clientCpu.user + clientCpu.system) / (window.toUs - window.fromUs);

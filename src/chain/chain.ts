@@ -1,5 +1,6 @@
 import { AddressLookupTableAccount, Keypair, PublicKey, TransactionInstruction } from "@solana/web3.js";
 import { ChainError } from "./chain-error.js";
+import { extend } from "../core/extend.js";
 import { launchSdk, launchSwapSdk } from "../launch/sdk.js";
 import { createBundleRelayClient, type BundleRelayClient } from "./bundle-relay-client.js";
 import { createChainCaches, type ChainCaches } from "./caches.js";
@@ -253,7 +254,8 @@ export function createChain(options: ChainOptions): Chain {
       version: input.version ?? "v0",
       lookupTables: input.version === "legacy" ? undefined : lookupTables(),
     });
-    return { ...assembled, lastValidBlockHeight };
+    // Not `{ ...assembled, lastValidBlockHeight }`: a literal opening with a spread is slow on Node 20.
+    return extend(assembled, { lastValidBlockHeight });
   }
 
   return {

@@ -5,6 +5,7 @@
  */
 import http from "node:http";
 import https from "node:https";
+import { extend } from "../core/extend.js";
 import type { FetchLike } from "./json-rpc.js";
 
 /** Options of `createHttpFetch`. */
@@ -67,8 +68,19 @@ export function createHttpFetch(options: HttpFetchOptions = {}): FetchLike {
     }
     const secure = target.protocol === "https:";
     const body = Buffer.from(init.body, "utf8");
+    const signal = init.signal;
     const once = (fresh: boolean): Promise<{ status: number; text(): Promise<string> }> =>
       new Promise((resolve, reject) => {
+        // The signal is watched here rather than passed to http.request: Node's own wiring (an abort listener
+        // plus an end-of-stream watcher on the request) allocated about 2.4 KB per call (issue 18); the abort
+        // itself is the same, the request destroyed with an AbortError whose cause is the signal's reason.
+        const onAbort = (): void => {
+          req.destroy(new AbortError(signal.reason));
+        };
+        const fail = (e: unknown): void => {
+          signal.removeEventListener("abort", onAbort);
+          reject(e);
+        };
         const req = (secure ? https : http).request(
           {
             protocol: target.protocol,
@@ -76,10 +88,10 @@ export function createHttpFetch(options: HttpFetchOptions = {}): FetchLike {
             port: target.port,
             path: target.pathname + target.search,
             method: init.method,
-            headers: { ...init.headers, "content-length": String(body.length) },
+            // Not `{ ...init.headers, ... }`: a literal opening with a spread is slow on Node 20 (core/extend.ts).
+            headers: extend(init.headers, { "content-length": String(body.length) }),
             // A retry goes on a connection of its own (agent false: not pooled, closed after the answer).
             agent: fresh ? false : secure ? agents.https : agents.http,
-            signal: init.signal,
           },
           (res) => {
             const chunks: Buffer[] = [];
@@ -89,7 +101,7 @@ export function createHttpFetch(options: HttpFetchOptions = {}): FetchLike {
               received += c.length;
               if (received > maxBytes) {
                 ended = true;
-                reject(new Error(`response body exceeds ${maxBytes} bytes`));
+                fail(new Error(`response body exceeds ${maxBytes} bytes`));
                 req.destroy();
                 return;
               }
@@ -97,13 +109,14 @@ export function createHttpFetch(options: HttpFetchOptions = {}): FetchLike {
             });
             res.on("end", () => {
               ended = true;
+              signal.removeEventListener("abort", onAbort);
               const text = Buffer.concat(chunks).toString("utf8");
               resolve({ status: res.statusCode ?? 0, text: () => Promise.resolve(text) });
             });
-            res.on("error", reject);
+            res.on("error", fail);
             // A connection cut mid-body: no 'end', and not every Node version emits 'error' for it.
             res.on("close", () => {
-              if (!ended) reject(new Error("connection closed before the response ended"));
+              if (!ended) fail(new Error("connection closed before the response ended"));
             });
           },
         );
@@ -111,7 +124,9 @@ export function createHttpFetch(options: HttpFetchOptions = {}): FetchLike {
         req.on("response", () => {
           answered = true;
         });
-        req.on("error", (e) => reject(answered ? e : new UnansweredError(e)));
+        req.on("error", (e) => fail(answered ? e : new UnansweredError(e)));
+        if (signal.aborted) onAbort();
+        else signal.addEventListener("abort", onAbort, ONCE);
         req.end(body);
       });
     if (options.retryUnanswered !== true) return once(false).catch(unwrap);
@@ -122,6 +137,17 @@ export function createHttpFetch(options: HttpFetchOptions = {}): FetchLike {
       return unwrap(e);
     });
   };
+}
+
+const ONCE = { once: true } as const;
+
+/** What Node's http.request raises when its `signal` aborts (same name, code and message). */
+class AbortError extends Error {
+  readonly code = "ABORT_ERR";
+  constructor(reason: unknown) {
+    super("The operation was aborted", { cause: reason });
+    this.name = "AbortError";
+  }
 }
 
 /** A request error raised before any response arrived (the original error is `cause`). */

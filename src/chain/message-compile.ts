@@ -37,17 +37,24 @@ export class MessageCompileError extends Error {
 
 interface KeyMeta {
   key: PublicKey;
-  bytes: Buffer;
-  id: string;
+  kid: KeyId;
   signer: boolean;
   writable: boolean;
   invoked: boolean;
+  /** Moved to a lookup table (v0): not among the static keys. */
+  lookedUp: boolean;
+  /** Account index in the compiled message (set once the order is known). */
+  position: number;
 }
 
-/** A key's raw bytes and the same bytes as a map key (latin1 text: one native copy, no base58). */
+/**
+ * A key's raw bytes, the same bytes as a map key (latin1 text: one native copy, no base58) and their first four
+ * bytes as a number, compared before the text (two different keys almost never share them).
+ */
 interface KeyId {
   bytes: Buffer;
   id: string;
+  head: number;
 }
 
 // web3.js converts a key's BN to bytes on every toBuffer(); most keys of a trade are the same instances from
@@ -60,13 +67,13 @@ function keyIdOf(key: PublicKey): KeyId {
     // An own 32-byte allocation: a kept slice of Node's shared 8 KB pool would keep the whole slab alive.
     const bytes = Buffer.alloc(32);
     key.toBuffer().copy(bytes);
-    kid = { bytes, id: bytes.toString("latin1") };
+    kid = { bytes, id: bytes.toString("latin1"), head: bytes.readInt32LE(0) };
     keyIds.set(key, kid);
   }
   return kid;
 }
-const bytesOf = (key: PublicKey): Buffer => keyIdOf(key).bytes;
 const idOf = (key: PublicKey): string => keyIdOf(key).id;
+const sameKey = (a: KeyId, b: KeyId): boolean => a === b || (a.head === b.head && a.id === b.id);
 
 // Table address → its entries' ids and first index, built once per table object (the chain caches keep the
 // decoded tables for as long as the account does not change).
@@ -110,17 +117,50 @@ export function pushCompactU16(out: number[], n: number): void {
   }
 }
 
-/** Compiles and serializes the message; the fee payer is the first signer. */
+/** Bytes of a compact-u16 (shortvec) length. */
+function compactU16Length(n: number): number {
+  return n < 0x80 ? 1 : n < 0x4000 ? 2 : 3;
+}
+
+/** Writes a compact-u16 (shortvec) length at `o`; returns the offset after it. */
+function writeCompactU16(out: Uint8Array, o: number, n: number): number {
+  let rest = n;
+  for (;;) {
+    const byte = rest & 0x7f;
+    rest >>= 7;
+    if (rest === 0) {
+      out[o++] = byte;
+      return o;
+    }
+    out[o++] = byte | 0x80;
+  }
+}
+
+/**
+ * Compiles and serializes the message; the fee payer is the first signer. Written for few allocations per
+ * call (issue 18: it ran on every trade with Maps of ids, four filtered copies of the keys and byte arrays
+ * grown one push at a time): the keys are one array searched linearly (a message has at most a few dozen),
+ * each key's position is kept on its entry, and the bytes are written once into a buffer of the exact size.
+ */
 export function compileMessage(input: CompileMessageInput): CompiledMessage {
   // Insertion-ordered: payer first, then each instruction's program and accounts, as web3.js orders them.
-  const metas = new Map<string, KeyMeta>();
+  const metas: KeyMeta[] = [];
   const meta = (key: PublicKey): KeyMeta => {
-    const { bytes, id } = keyIdOf(key);
-    let m = metas.get(id);
-    if (m === undefined) {
-      m = { key, bytes, id, signer: false, writable: false, invoked: false };
-      metas.set(id, m);
+    const kid = keyIdOf(key);
+    for (let i = 0; i < metas.length; i++) {
+      const m = metas[i]!;
+      if (sameKey(m.kid, kid)) return m;
     }
+    const m: KeyMeta = {
+      key,
+      kid,
+      signer: false,
+      writable: false,
+      invoked: false,
+      lookedUp: false,
+      position: 0,
+    };
+    metas.push(m);
     return m;
   };
   const payer = meta(input.payer);
@@ -137,22 +177,23 @@ export function compileMessage(input: CompileMessageInput): CompiledMessage {
 
   // Lookups (v0): per table, writable then read-only non-signer accounts that no instruction invokes.
   const lookups: { table: PublicKey; writable: number[]; readonly: number[] }[] = [];
-  const lookedUpWritable: string[] = [];
-  const lookedUpReadonly: string[] = [];
+  const lookedUpWritable: KeyMeta[] = [];
+  const lookedUpReadonly: KeyMeta[] = [];
   if (input.version === "v0" && input.lookupTables !== undefined && input.lookupTables.length > 0) {
-    const pinned = new Set((input.keepStatic ?? []).map(idOf));
+    const keepStatic = input.keepStatic ?? [];
+    const pinned = (m: KeyMeta): boolean => keepStatic.some((k) => sameKey(keyIdOf(k), m.kid));
     for (const table of input.lookupTables) {
       const index = indexOfTable(table);
-      const drain = (writable: boolean, ids: string[]): number[] => {
+      const drain = (writable: boolean, taken: KeyMeta[]): number[] => {
         const found: number[] = [];
-        for (const [id, m] of metas) {
-          if (m.signer || m.invoked || m.writable !== writable || pinned.has(id)) continue;
-          const at = index.get(id);
-          if (at === undefined) continue;
+        for (const m of metas) {
+          if (m.lookedUp || m.signer || m.invoked || m.writable !== writable) continue;
+          const at = index.get(m.kid.id);
+          if (at === undefined || pinned(m)) continue;
           if (at > 255) throw new MessageCompileError("Max lookup table index exceeded");
           found.push(at);
-          ids.push(id);
-          metas.delete(id);
+          taken.push(m);
+          m.lookedUp = true;
         }
         return found;
       };
@@ -162,68 +203,83 @@ export function compileMessage(input: CompileMessageInput): CompiledMessage {
     }
   }
 
-  const all = [...metas.values()];
-  if (all.length > 256) throw new MessageCompileError("Max static account keys length exceeded");
-  const writableSigners = all.filter((m) => m.signer && m.writable);
-  const readonlySigners = all.filter((m) => m.signer && !m.writable);
-  const writableOthers = all.filter((m) => !m.signer && m.writable);
-  const readonlyOthers = all.filter((m) => !m.signer && !m.writable);
-  const statics = [...writableSigners, ...readonlySigners, ...writableOthers, ...readonlyOthers];
-
-  const position = new Map<string, number>();
-  statics.forEach((m, i) => position.set(m.id, i));
-  let next = statics.length;
-  for (const id of lookedUpWritable) position.set(id, next++);
-  for (const id of lookedUpReadonly) position.set(id, next++);
+  // Static keys: writable signers, read-only signers, writable others, read-only others (each in insertion
+  // order); counted first, then each key's position written on its entry.
+  let writableSigners = 0;
+  let readonlySigners = 0;
+  let writableOthers = 0;
+  let readonlyOthers = 0;
+  for (const m of metas) {
+    if (m.lookedUp) continue;
+    if (m.signer) {
+      if (m.writable) writableSigners++;
+      else readonlySigners++;
+    } else if (m.writable) writableOthers++;
+    else readonlyOthers++;
+  }
+  const staticCount = writableSigners + readonlySigners + writableOthers + readonlyOthers;
+  if (staticCount > 256) throw new MessageCompileError("Max static account keys length exceeded");
+  const signerCount = writableSigners + readonlySigners;
+  let ws = 0;
+  let rs = writableSigners;
+  let wo = signerCount;
+  let ro = signerCount + writableOthers;
+  const statics = new Array<KeyMeta>(staticCount);
+  for (const m of metas) {
+    if (m.lookedUp) continue;
+    m.position = m.signer ? (m.writable ? ws++ : rs++) : m.writable ? wo++ : ro++;
+    statics[m.position] = m;
+  }
+  let next = staticCount;
+  for (const m of lookedUpWritable) m.position = next++;
+  for (const m of lookedUpReadonly) m.position = next++;
   if (next > 256) throw new MessageCompileError("Account index overflow encountered");
 
-  const head: number[] = [];
-  if (input.version === "v0") head.push(0x80);
-  head.push(writableSigners.length + readonlySigners.length, readonlySigners.length, readonlyOthers.length);
-  pushCompactU16(head, statics.length);
-
-  const tail: number[] = [];
-  pushCompactU16(tail, input.instructions.length);
-  const ixData: Buffer[] = [];
-  const indexOf = (key: PublicKey): number => position.get(idOf(key))!;
+  const v0 = input.version === "v0";
+  let size = (v0 ? 1 : 0) + 3 + compactU16Length(staticCount) + 32 * staticCount + 32;
+  size += compactU16Length(input.instructions.length);
   for (const ix of input.instructions) {
-    tail.push(indexOf(ix.programId));
-    pushCompactU16(tail, ix.keys.length);
-    for (const k of ix.keys) tail.push(indexOf(k.pubkey));
-    pushCompactU16(tail, ix.data.length);
-    // Instruction data goes in as a marker; copied below without spreading large buffers into arrays.
-    ixData.push(ix.data);
-    tail.push(-1);
+    size += 1 + compactU16Length(ix.keys.length) + ix.keys.length;
+    size += compactU16Length(ix.data.length) + ix.data.length;
   }
-  const lookupBytes: number[] = [];
-  if (input.version === "v0") {
-    pushCompactU16(lookupBytes, lookups.length);
+  if (v0) {
+    size += compactU16Length(lookups.length);
     for (const l of lookups) {
-      for (const b of bytesOf(l.table)) lookupBytes.push(b);
-      pushCompactU16(lookupBytes, l.writable.length);
-      lookupBytes.push(...l.writable);
-      pushCompactU16(lookupBytes, l.readonly.length);
-      lookupBytes.push(...l.readonly);
+      size += 32 + compactU16Length(l.writable.length) + l.writable.length;
+      size += compactU16Length(l.readonly.length) + l.readonly.length;
     }
   }
 
-  const dataLength = ixData.reduce((n, d) => n + d.length, 0);
-  const size =
-    head.length + 32 * statics.length + 32 + (tail.length - ixData.length) + dataLength + lookupBytes.length;
   const bytes = Buffer.allocUnsafe(size);
   let o = 0;
-  for (const b of head) bytes[o++] = b;
-  for (const m of statics) o += m.bytes.copy(bytes, o);
+  if (v0) bytes[o++] = 0x80;
+  bytes[o++] = signerCount;
+  bytes[o++] = readonlySigners;
+  bytes[o++] = readonlyOthers;
+  o = writeCompactU16(bytes, o, staticCount);
+  for (const m of statics) o += m.kid.bytes.copy(bytes, o);
   bytes.set(blockhashBytes(input.blockhash), o);
   o += 32;
-  let d = 0;
-  for (const b of tail) {
-    if (b === -1) o += ixData[d++]!.copy(bytes, o);
-    else bytes[o++] = b;
+  o = writeCompactU16(bytes, o, input.instructions.length);
+  for (const ix of input.instructions) {
+    bytes[o++] = meta(ix.programId).position;
+    o = writeCompactU16(bytes, o, ix.keys.length);
+    for (const k of ix.keys) bytes[o++] = meta(k.pubkey).position;
+    o = writeCompactU16(bytes, o, ix.data.length);
+    // Copied, not spread: instruction data can be large.
+    o += ix.data.copy(bytes, o);
   }
-  for (const b of lookupBytes) bytes[o++] = b;
-  return {
-    bytes,
-    signers: statics.slice(0, writableSigners.length + readonlySigners.length).map((m) => m.key),
-  };
+  if (v0) {
+    o = writeCompactU16(bytes, o, lookups.length);
+    for (const l of lookups) {
+      o += keyIdOf(l.table).bytes.copy(bytes, o);
+      o = writeCompactU16(bytes, o, l.writable.length);
+      for (const at of l.writable) bytes[o++] = at;
+      o = writeCompactU16(bytes, o, l.readonly.length);
+      for (const at of l.readonly) bytes[o++] = at;
+    }
+  }
+  const signers = new Array<PublicKey>(signerCount);
+  for (let i = 0; i < signerCount; i++) signers[i] = statics[i]!.key;
+  return { bytes, signers };
 }

@@ -31,7 +31,8 @@ export function createRelayClient(options: RelayClientOptions): RelayClient {
     async sendTransaction(wire) {
       // Relays require skipPreflight and ask for maxRetries 0: we rebroadcast ourselves while confirming.
       const res = await transport.call("sendTransaction", [
-        Buffer.from(wire).toString("base64"),
+        // A view of the bytes, not Buffer.from(wire)'s copy of them.
+        Buffer.from(wire.buffer, wire.byteOffset, wire.byteLength).toString("base64"),
         { encoding: "base64", skipPreflight: true, maxRetries: 0 },
       ]);
       if (typeof res !== "string")

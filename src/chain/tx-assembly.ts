@@ -1,7 +1,7 @@
 import { AddressLookupTableAccount, Keypair, PublicKey, TransactionInstruction } from "@solana/web3.js";
-import bs58 from "bs58";
 import { setComputeUnitLimit, setComputeUnitPrice, systemTransfer } from "./budget-instructions.js";
 import { computeUnitPriceFor } from "../core/fee-fields.js";
+import { encodeBase58 } from "../core/base58.js";
 import { signEd25519 } from "./ed25519.js";
 import { compileMessage, MessageCompileError, pushCompactU16 } from "./message-compile.js";
 
@@ -140,7 +140,7 @@ export function assembleTransaction(input: AssembleInput): AssembledTransaction 
   if (unsigned !== undefined) throw new Error(`transaction needs a signature from ${unsigned.toBase58()}`);
   const first = wire.subarray(prefix.length, prefix.length + 64);
   return {
-    signature: bs58.encode(first),
+    signature: encodeBase58(first),
     wire,
     computeUnitLimit,
     computeUnitPriceMicroLamports: price,

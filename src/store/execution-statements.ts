@@ -53,9 +53,19 @@ export const PATCH_COLUMNS = [
   ["timings", (p: ExecutionPatch) => (p.timings === undefined ? undefined : toJson(p.timings))],
 ] as const;
 
+const bigintAsText = (_k: string, x: unknown): unknown => (typeof x === "bigint" ? x.toString() : x);
+
 /** JSON text that tolerates bigint (stored as a decimal string), as the Kysely half writes it. */
 function toJson(v: unknown): string {
-  return JSON.stringify(v, (_k, x: unknown) => (typeof x === "bigint" ? x.toString() : x));
+  // Without a replacer first: the request path's values hold no bigint, and a replacer makes JSON.stringify
+  // call back into JavaScript for every member (issue 18). A bigint makes it throw a TypeError; then the
+  // replacer's text, the same as it would have been (a TypeError it raises too, such as a cycle, is thrown again).
+  try {
+    return JSON.stringify(v);
+  } catch (e) {
+    if (!(e instanceof TypeError)) throw e;
+    return JSON.stringify(v, bigintAsText);
+  }
 }
 
 function toJsonOrNull(v: unknown): string | null {

@@ -19,6 +19,7 @@
 import type { ChainTransaction } from "../../chain/chain.js";
 import type { SubmitBundleResult, SubmitResult } from "../../chain/submit.js";
 import type { ExecutionStatus } from "../../store/index.js";
+import { extend } from "../../core/extend.js";
 import { describeTransaction } from "./dry-run.js";
 import { answerOf, failureOutcome } from "./failure.js";
 import { readFill, type FillRequest } from "./fill.js";
@@ -86,13 +87,13 @@ export async function submitRecorded(
   await recordOutcome(deps.store, executionId, {
     status: successStatus(flags.confirm, result),
     confirmationStatus: result.confirmationStatus,
-    response: {
-      ...details,
+    // extend, not `{ ...details, ... }`: a literal opening with a spread is slow on Node 20 (core/extend.ts).
+    response: extend(details, {
       signature: result.signature,
       confirmed: result.confirmed,
       confirmation_status: result.confirmationStatus,
       ...(fill !== undefined ? { fill } : {}),
-    },
+    }),
     timings: result.timingMs,
   }).catch(deps.onRecordError ?? ignore);
   return { result, databaseMs: ms(t0, now()), ...(fill !== undefined ? { fill } : {}) };
@@ -182,13 +183,12 @@ export async function submitBundleRecorded(
     status: flags.confirm ? (result.confirmed ? "confirmed" : "timeout") : "submitted",
     confirmationStatus: result.confirmationStatus,
     bundleId: result.bundleId,
-    response: {
-      ...details,
+    response: extend(details, {
       bundle_id: result.bundleId,
       signatures: txs.map((t) => t.signature),
       confirmed: result.confirmed,
       confirmation_status: result.confirmationStatus,
-    },
+    }),
   }).catch(deps.onRecordError ?? ignore);
   return result;
 }

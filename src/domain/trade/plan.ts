@@ -6,6 +6,7 @@
 import type { TransactionInstruction } from "@solana/web3.js";
 import { computeCurveFeesBps } from "../../launch/curve-quote.js";
 import { badRequest, TRADE_RULES } from "../../core/errors.js";
+import { extend } from "../../core/extend.js";
 import { computeSwapFeesBps } from "../../launch/swap-quote.js";
 import { quoteTrade, type TradeQuote, type VenueState } from "./quote.js";
 import type { TradeIntent } from "./request.js";
@@ -86,29 +87,33 @@ export async function tradeInstructions(
       tokenProgram: read.tokenProgram,
       ...(random !== undefined ? { random } : {}),
     };
+    // extend, not `{ ...common, ... }`: a literal opening with a spread is slow on Node 20 (core/extend.ts).
     switch (args.instruction) {
       case "buy_exact_sol_in":
-        return buildCurveBuyExactSolIn({
-          ...common,
-          spendableLamports: args.spendableSolIn,
-          minTokensOut: args.minTokensOut,
-          createAta: !read.userAtaExists,
-        });
+        return buildCurveBuyExactSolIn(
+          extend(common, {
+            spendableLamports: args.spendableSolIn,
+            minTokensOut: args.minTokensOut,
+            createAta: !read.userAtaExists,
+          }),
+        );
       case "buy":
-        return buildCurveBuy({
-          ...common,
-          amount: args.amount,
-          maxSolCost: args.maxQuoteIn,
-          createAta: !read.userAtaExists,
-        });
+        return buildCurveBuy(
+          extend(common, {
+            amount: args.amount,
+            maxSolCost: args.maxQuoteIn,
+            createAta: !read.userAtaExists,
+          }),
+        );
       case "sell":
-        return buildCurveSell({
-          ...common,
-          amount: args.amount,
-          minSolOutput: args.minQuoteOut,
-          mayhem: read.curve.isMayhemMode,
-          cashback: read.curve.isCashbackCoin,
-        });
+        return buildCurveSell(
+          extend(common, {
+            amount: args.amount,
+            minSolOutput: args.minQuoteOut,
+            mayhem: read.curve.isMayhemMode,
+            cashback: read.curve.isCashbackCoin,
+          }),
+        );
     }
   }
   const { globalConfig, feeConfig } = configs.swap();

@@ -74,6 +74,36 @@ describe("createHttpFetch", () => {
   });
 });
 
+describe("createHttpFetch, aborts", () => {
+  const init = (signal: AbortSignal) => ({ method: "POST", headers: {}, body: '{"id":1}', signal });
+
+  it("fails an aborted request with Node's AbortError, the signal's reason as its cause", async () => {
+    const fetch = createHttpFetch();
+    const abort = new AbortController();
+    const pending = fetch(`${base}/slow`, init(abort.signal)).catch((e: unknown) => e);
+    setTimeout(() => abort.abort(new Error("deadline")), 20);
+    const error = (await pending) as Error & { code?: string; cause?: unknown };
+    expect(error.name).toBe("AbortError");
+    expect(error.code).toBe("ABORT_ERR");
+    expect(error.message).toBe("The operation was aborted");
+    expect((error.cause as Error).message).toBe("deadline");
+    // A signal aborted before the call: nothing answered, the same error.
+    const early = await fetch(base, init(AbortSignal.abort())).catch((e: unknown) => e);
+    expect((early as Error).name).toBe("AbortError");
+  });
+
+  it("stops watching the signal once the answer is read", async () => {
+    const fetch = createHttpFetch();
+    const abort = new AbortController();
+    const res = await fetch(base, init(abort.signal));
+    expect(res.status).toBe(200);
+    abort.abort();
+    expect(JSON.parse(await res.text())).toMatchObject({ id: 1 });
+    // The connection went back to the pool unharmed: the next call answers.
+    expect((await fetch(base, init(new AbortController().signal))).status).toBe(200);
+  });
+});
+
 describe("createHttpFetch, cut connections", () => {
   it("rejects when the server closes the connection in the middle of a response", async () => {
     const cut = createServer((req, res) => {

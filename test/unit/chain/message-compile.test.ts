@@ -12,6 +12,8 @@ const meta = fc.record({
   key: fc.integer({ min: 0, max: pool.length - 1 }),
   isSigner: fc.boolean(),
   isWritable: fc.boolean(),
+  // Another PublicKey instance of the same address: keys are matched by their bytes, not by identity.
+  copy: fc.boolean(),
 });
 const instruction = fc.record({
   program: fc.integer({ min: 0, max: pool.length - 1 }),
@@ -21,12 +23,16 @@ const instruction = fc.record({
 
 function build(spec: {
   program: number;
-  keys: { key: number; isSigner: boolean; isWritable: boolean }[];
+  keys: { key: number; isSigner: boolean; isWritable: boolean; copy: boolean }[];
   data: Uint8Array;
 }) {
   return new TransactionInstruction({
     programId: pool[spec.program]!,
-    keys: spec.keys.map((k) => ({ pubkey: pool[k.key]!, isSigner: k.isSigner, isWritable: k.isWritable })),
+    keys: spec.keys.map((k) => ({
+      pubkey: k.copy ? new PublicKey(pool[k.key]!.toBytes()) : pool[k.key]!,
+      isSigner: k.isSigner,
+      isWritable: k.isWritable,
+    })),
     data: Buffer.from(spec.data),
   });
 }
