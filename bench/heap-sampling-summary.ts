@@ -7,6 +7,7 @@
  * from); and by package / project folder.
  */
 import { readFileSync } from "node:fs";
+import { bucketOf, shortUrl } from "./profile-summary.js";
 
 interface HeapNode {
   callFrame: { functionName: string; url: string; lineNumber: number };
@@ -18,25 +19,6 @@ interface HeapNode {
 interface Row {
   name: string;
   bytes: number;
-}
-
-function shortUrl(url: string): string {
-  const nm = url.lastIndexOf("node_modules/");
-  if (nm >= 0) return url.slice(nm + "node_modules/".length);
-  const m = /\/dist\/(.*)$/.exec(url);
-  return m ? m[1]! : url.replace(/^file:\/\//, "");
-}
-
-function bucketOf(url: string): string {
-  if (url === "") return "(native / V8)";
-  const nm = url.lastIndexOf("node_modules/");
-  if (nm >= 0) {
-    const parts = url.slice(nm + "node_modules/".length).split("/");
-    return parts[0]!.startsWith("@") ? `${parts[0]}/${parts[1]}` : parts[0]!;
-  }
-  if (url.startsWith("node:")) return "node (built-in modules)";
-  const m = /\/dist\/(src|localnet)\/(.*)\/[^/]+$/.exec(url);
-  return m ? `${m[1]}/${m[2]}` : url;
 }
 
 function frameName(f: HeapNode["callFrame"]): string {

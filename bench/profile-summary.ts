@@ -33,7 +33,8 @@ export interface ProfileRow {
 }
 
 // node_modules/<pkg> or <scope>/<pkg>, else the project folder (src/chain, localnet/...), else the V8 bucket.
-function bucketOf(url: string): string {
+/** The package or project folder a profile frame's URL belongs to (heap-sampling-summary.ts uses it too). */
+export function bucketOf(url: string): string {
   if (url === "") return "(native / V8)";
   const nm = url.lastIndexOf("node_modules/");
   if (nm >= 0) {
@@ -47,7 +48,8 @@ function bucketOf(url: string): string {
   return f ? f[1]! : url;
 }
 
-function shortUrl(url: string): string {
+/** A frame's URL from its package or project folder on. */
+export function shortUrl(url: string): string {
   const nm = url.lastIndexOf("node_modules/");
   if (nm >= 0) return url.slice(nm + "node_modules/".length);
   const m = /\/((src|localnet|bench|test)\/.*)$/.exec(url);
