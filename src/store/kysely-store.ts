@@ -26,9 +26,7 @@ function toApiKey(r: Selectable<ApiKeysTable>): ApiKeyRecord {
 
 function toWallet(r: Selectable<WalletsTable>): WalletRecord {
   return {
-    // PostgreSQL returns bigint as a string; ids stay far below 2^53. Written out, not spread from a helper:
-    // V8 (Node 20) builds a literal that starts with a spread on a slow path, about 1 µs per property after
-    // it (issue 18; every trade maps a wallet row, and the webhook worker its events).
+    // Ids written out, not spread from a helper (key-rows.ts says why).
     id: Number(r.id),
     apiKeyId: Number(r.api_key_id),
     seq: Number(r.key_seq),
@@ -118,6 +116,14 @@ export function kyselyStore(
     ["apiKeyId", "publicKey"],
     (a: { apiKeyId: number; publicKey: string }) =>
       ofKey(db.selectFrom("wallets").selectAll(), a.apiKeyId).where("public_key", "=", a.publicKey),
+    prepared,
+  );
+  // A key's default wallet: every trade that names no wallet reads it, so it is compiled once like the above.
+  const defaultWalletOfKey = compiledOnce(
+    db,
+    ["apiKeyId"],
+    (a: { apiKeyId: number }) =>
+      ofKey(db.selectFrom("wallets").selectAll(), a.apiKeyId).where("is_default", "=", 1),
     prepared,
   );
 
@@ -211,9 +217,7 @@ export function kyselyStore(
     },
 
     async findDefaultWallet(apiKeyId) {
-      const r = await ofKey(db.selectFrom("wallets").selectAll(), apiKeyId)
-        .where("is_default", "=", 1)
-        .executeTakeFirst();
+      const r = (await defaultWalletOfKey({ apiKeyId }))[0];
       return r === undefined ? undefined : toWallet(r);
     },
 
