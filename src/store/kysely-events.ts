@@ -9,9 +9,7 @@ import { walletsWithin } from "./wallet-scope.js";
 
 function toEvent(r: Selectable<EventsTable>): EventRecord {
   return {
-    // PostgreSQL returns bigint as a string; ids stay far below 2^53. Written out, not spread from a helper:
-    // V8 (Node 20) builds a literal that starts with a spread on a slow path, about 1 µs per property after
-    // it (issue 18; every trade maps a wallet row, and the webhook worker its events).
+    // Ids written out, not spread from a helper (key-rows.ts says why).
     id: Number(r.id),
     apiKeyId: Number(r.api_key_id),
     type: r.type,

@@ -5,9 +5,7 @@ import type { IdempotencyRecord, IdempotencyStore } from "./types.js";
 
 function toRecord(r: Selectable<IdempotencyKeysTable>): IdempotencyRecord {
   return {
-    // PostgreSQL returns bigint as a string; ids stay far below 2^53. Written out, not spread from a helper:
-    // V8 (Node 20) builds a literal that starts with a spread on a slow path, about 1 µs per property after
-    // it (issue 18; every trade maps a wallet row, and the webhook worker its events).
+    // Ids written out, not spread from a helper (key-rows.ts says why).
     id: Number(r.id),
     apiKeyId: Number(r.api_key_id),
     key: r.key,

@@ -52,11 +52,12 @@ export async function openPg(
     }
   }
   // Every connection of the store (pool, outcome pool, listener) resolves unqualified names in `schema`.
-  const searchPath = pgSessionOptions(schema !== undefined ? { schema } : {});
+  const inSchema = schema !== undefined ? { schema } : {};
+  const searchPath = pgSessionOptions(inSchema);
   // With Redis carrying the wake-ups nobody LISTENs: the writing connections skip the trigger's NOTIFY
   // (migrations-events.ts), which would only fill the server's notify queue.
   const notify = options.redis === undefined;
-  const writerOptions = pgSessionOptions({ ...(schema !== undefined ? { schema } : {}), notify });
+  const writerOptions = pgSessionOptions({ ...inSchema, notify });
   const max = options.pgPoolSize ?? 10;
   const pool = new pg.Pool({
     connectionString: databaseUrl,
