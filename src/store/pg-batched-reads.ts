@@ -5,12 +5,13 @@
  * largest symbol on PostgreSQL) and the server a statement's fixed cost. Here the reads of one statement that
  * arrive within one event-loop turn, or while that statement's previous batch runs, go to the server as one
  * statement: the original query run once per argument tuple by a lateral join over the arguments' arrays
- * (`unnest … with ordinality`), each caller answered with its own rows.
+ * (`unnest … with ordinality`), each caller answered with its own rows. Like every batch here, a read waits
+ * for the end of its event-loop turn (`setImmediate`) before it is sent, so that the turn's others can join it.
  *
  * Nothing is cached: every read still runs after its request arrived and sees every commit made before it ran,
  * so a revoked key or a deleted wallet (in any process) is refused exactly as before. A read alone (no
- * concurrency) runs as before, as a named statement of its own text. A batch that fails runs its reads one at
- * a time, so a failing read fails only its own caller.
+ * concurrency) runs as before, as a named statement of its own text. A batch that fails runs its reads alone,
+ * all at once, so a failing read fails only its own caller.
  */
 import type { CompiledQuery, QueryResult } from "kysely";
 import type pg from "pg";
@@ -78,13 +79,14 @@ export function pgBatchedReads(pool: Pick<pg.Pool, "query">, prefix = "lasertrad
   const batched = keyedBatcher<CompiledQuery, QueryResult<unknown>>({
     groupOf: (q) => q.sql,
     one: (q) => alone(q),
+    inOrder: false,
     async many(items) {
       const first = items[0]!;
       const types: string[] = [];
       for (let j = 0; j < first.parameters.length; j++) {
         const t = arrayType(items, j);
-        // Mixed or other types: the batch fails before reaching the server and its reads run alone.
-        if (t === undefined) throw new Error("not batchable");
+        // Mixed or other types: no batch statement for these; each read runs alone.
+        if (t === undefined) return Promise.all(items.map(alone));
         types.push(t);
       }
       const memo = `${types.join(",")}|${first.sql}`;

@@ -29,6 +29,11 @@ interface KeyedBatcherOptions<T, R> {
   one: (item: T) => Promise<R>;
   /** The largest batch (the rest waits for the next). Default 128. */
   maxBatch?: number;
+  /**
+   * Whether a failed batch's items run alone one after another, in arrival order (default true: writes, whose
+   * events keep that order); reads, which have no order to keep, run alone all at once.
+   */
+  inOrder?: boolean;
 }
 
 interface Waiting<T, R> {
@@ -47,6 +52,10 @@ async function runBatch<T, R>(batch: Waiting<T, R>[], o: KeyedBatcherOptions<T, 
     } catch {
       // Nothing of the batch was written: each write runs alone below and meets its own error, if any.
     }
+  }
+  if (o.inOrder === false) {
+    await Promise.all(batch.map((w) => o.one(w.item).then(w.resolve, w.reject)));
+    return;
   }
   // One at a time, in arrival order (the order their events would have had in the batch).
   for (const w of batch) {
