@@ -56,11 +56,15 @@ export function installBudgets(
     const who = key !== null ? `key:${key.id}` : `ip:${req.ip}`;
     const now = deps.nowMs();
     const windowStartMs = now - (now % windowMs);
-    deps.counter.count(`${routeClass}:${who}`, windowStartMs, windowMs).then((count) => {
-      if (count <= limit) return done();
-      const seconds = retryAfterSeconds(now, windowStartMs, windowMs);
-      void reply.header("Retry-After", String(seconds));
-      done(new ApiError(429, HARDENING.rateLimited(routeClass, limit, windowMs / 1000, seconds)));
-    }, done);
+    // The refusal is built in the first step, so anything it throws still reaches `done` (never a hung request).
+    deps.counter
+      .count(`${routeClass}:${who}`, windowStartMs, windowMs)
+      .then((count) => {
+        if (count <= limit) return undefined;
+        const seconds = retryAfterSeconds(now, windowStartMs, windowMs);
+        void reply.header("Retry-After", String(seconds));
+        return new ApiError(429, HARDENING.rateLimited(routeClass, limit, windowMs / 1000, seconds));
+      })
+      .then((refusal) => (refusal === undefined ? done() : done(refusal)), done);
   });
 }
