@@ -17,6 +17,7 @@ import {
 import type { Store } from "../store/index.js";
 import { requireApiKey } from "./auth.js";
 import { errorSchema } from "./schemas.js";
+import { extend } from "../core/extend.js";
 import { overlay } from "../core/overlay.js";
 
 /** What a request holding a key tracks until its response is sent. */
@@ -63,8 +64,7 @@ export function requestStore<S extends Pick<Store, "insertExecution">>(req: Fast
   // Typed as the store's own method: a generic S could narrow it further, which the compiler cannot check.
   const own: Pick<Store, "insertExecution"> = {
     async insertExecution(e) {
-      // Object.assign: a key added after a spread costs about 1.2 µs on Node 20 (see execute-route.ts).
-      const record = await store.insertExecution(Object.assign({}, e, { idempotencyKey: state.key }));
+      const record = await store.insertExecution(extend(e, { idempotencyKey: state.key }));
       state.recorded += 1;
       return record;
     },
