@@ -123,13 +123,21 @@ export const decodeBondingCurve = decodedBy((i) => launchSdk.PUMP_SDK.decodeBond
 // and the venue state's migration check decode each curve state once between them.
 const decodedCurves = new WeakMap<object, BondingCurveState>();
 
+/**
+ * `decode()` of `data` once per data object, kept in `memo` (a WeakMap: gone with the data); the state is shared,
+ * so frozen. Throws as `decode` does (and keeps nothing then).
+ */
+export function decodedOnce<T extends object>(memo: WeakMap<object, T>, data: RawData, decode: () => T): T {
+  const kept = memo.get(data);
+  if (kept !== undefined) return kept;
+  const state = Object.freeze(decode());
+  memo.set(data, state);
+  return state;
+}
+
 /** `decodeBondingCurve`, once per data object; the state is shared, so frozen. Throws as the decoder does. */
 export function decodeBondingCurveOnce(data: RawData): BondingCurveState {
-  const kept = decodedCurves.get(data);
-  if (kept !== undefined) return kept;
-  const state = Object.freeze(decodeBondingCurve(data));
-  decodedCurves.set(data, state);
-  return state;
+  return decodedOnce(decodedCurves, data, () => decodeBondingCurve(data));
 }
 
 /** Decodes a swap pool of any historical length. */

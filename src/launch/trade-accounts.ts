@@ -19,6 +19,7 @@ import {
 import { assertAligned, type ReadAccount, type ReadResult } from "./read-account.js";
 import {
   decodeBondingCurveOnce,
+  decodedOnce,
   decodeMint,
   decodePool,
   decodeTokenAccount,
@@ -26,7 +27,6 @@ import {
   type BondingCurveState,
   type MintState,
   type PoolState,
-  type RawData,
   type TokenAccountState,
 } from "./state.js";
 
@@ -167,14 +167,6 @@ export function interpretTradeRead(plan: TradeReadPlan, accounts: ReadResult): T
 // one account object. The states are shared between requests, so frozen.
 const decodedMints = new WeakMap<object, MintState>();
 const decodedTokenAccounts = new WeakMap<object, TokenAccountState>();
-
-function decodedOnce<T extends object>(memo: WeakMap<object, T>, data: RawData, decode: () => T): T {
-  const kept = memo.get(data);
-  if (kept !== undefined) return kept;
-  const state = Object.freeze(decode());
-  memo.set(data, state);
-  return state;
-}
 
 function common(plan: TradeReadPlan, at: (slot: Slot) => ReadAccount | null): TradeReadCommon {
   const mintAccount = at("mint");
