@@ -102,28 +102,13 @@ function blockhashBytes(text: string): Uint8Array {
   return lastBlockhash.bytes;
 }
 
-/** Appends a compact-u16 (shortvec) length. */
-export function pushCompactU16(out: number[], n: number): void {
-  let rest = n;
-  for (;;) {
-    let byte = rest & 0x7f;
-    rest >>= 7;
-    if (rest === 0) {
-      out.push(byte);
-      return;
-    }
-    byte |= 0x80;
-    out.push(byte);
-  }
-}
-
 /** Bytes of a compact-u16 (shortvec) length. */
-function compactU16Length(n: number): number {
+export function compactU16Length(n: number): number {
   return n < 0x80 ? 1 : n < 0x4000 ? 2 : 3;
 }
 
 /** Writes a compact-u16 (shortvec) length at `o`; returns the offset after it. */
-function writeCompactU16(out: Uint8Array, o: number, n: number): number {
+export function writeCompactU16(out: Uint8Array, o: number, n: number): number {
   let rest = n;
   for (;;) {
     const byte = rest & 0x7f;

@@ -3,7 +3,7 @@ import { setComputeUnitLimit, setComputeUnitPrice, systemTransfer } from "./budg
 import { computeUnitPriceFor } from "../core/fee-fields.js";
 import { encodeBase58 } from "../core/base58.js";
 import { signEd25519 } from "./ed25519.js";
-import { compileMessage, MessageCompileError, pushCompactU16 } from "./message-compile.js";
+import { compactU16Length, compileMessage, MessageCompileError, writeCompactU16 } from "./message-compile.js";
 
 /** The largest serialized transaction the cluster accepts (IPv6 MTU minus headers). */
 export const MAX_TRANSACTION_BYTES = 1232;
@@ -120,25 +120,24 @@ export function assembleTransaction(input: AssembleInput): AssembledTransaction 
       throw new TransactionTooLargeError(estimateSize(instructions), { cause: e });
     throw e;
   }
-  const prefix: number[] = [];
-  pushCompactU16(prefix, compiled.signers.length);
-  const size = prefix.length + 64 * compiled.signers.length + compiled.bytes.length;
+  const prefix = compactU16Length(compiled.signers.length);
+  const size = prefix + 64 * compiled.signers.length + compiled.bytes.length;
   if (size > MAX_TRANSACTION_BYTES) throw new TransactionTooLargeError(size);
   const wire = new Uint8Array(size);
-  wire.set(prefix, 0);
-  wire.set(compiled.bytes, prefix.length + 64 * compiled.signers.length);
+  writeCompactU16(wire, 0, compiled.signers.length);
+  wire.set(compiled.bytes, prefix + 64 * compiled.signers.length);
   const keypairs = [input.payer, ...(input.extraSigners ?? [])];
   const signed = new Set<number>();
   for (const kp of keypairs) {
     const at = compiled.signers.findIndex((k) => k.equals(kp.publicKey));
     if (at < 0) throw new Error(`Cannot sign with non signer key ${kp.publicKey.toBase58()}`);
-    wire.set(signEd25519(compiled.bytes, kp), prefix.length + 64 * at);
+    wire.set(signEd25519(compiled.bytes, kp), prefix + 64 * at);
     signed.add(at);
   }
   // A required signer nobody passed would leave a zero signature that the relay refuses later.
   const unsigned = compiled.signers.find((_, i) => !signed.has(i));
   if (unsigned !== undefined) throw new Error(`transaction needs a signature from ${unsigned.toBase58()}`);
-  const first = wire.subarray(prefix.length, prefix.length + 64);
+  const first = wire.subarray(prefix, prefix + 64);
   return {
     signature: encodeBase58(first),
     wire,
