@@ -48,38 +48,27 @@ export function createFanOutRelay(
   now: () => number = () => performance.now(),
 ): RelayClient {
   if (relays.length === 0) throw new RangeError("fan-out needs at least one relay");
-  // One relay (the common set-up): its own answer, without the per-send array, closure and Promise.any that
-  // only a race needs (Promise.any of one would reject with that relay's error too).
+  // One relay's send, told to the observer.
+  const attempt = async (r: NamedRelay, wire: Uint8Array, t0: number): Promise<string> => {
+    try {
+      const signature = await r.client.sendTransaction(wire);
+      observer?.accepted(r.name, (now() - t0) / 1000);
+      return signature;
+    } catch (e) {
+      observer?.failed(r.name, relayErrorReason(e), e);
+      throw e;
+    }
+  };
+  // One relay (the common set-up): its own answer, without the per-send array and Promise.any that only a
+  // race needs (Promise.any of one would reject with that relay's error too).
   if (relays.length === 1) {
-    const { name, client } = relays[0]!;
-    return {
-      async sendTransaction(wire) {
-        const t0 = now();
-        try {
-          const signature = await client.sendTransaction(wire);
-          observer?.accepted(name, (now() - t0) / 1000);
-          return signature;
-        } catch (e) {
-          observer?.failed(name, relayErrorReason(e), e);
-          throw e;
-        }
-      },
-    };
+    const only = relays[0]!;
+    return { sendTransaction: (wire) => attempt(only, wire, now()) };
   }
   return {
     sendTransaction(wire) {
       const t0 = now();
-      const attempts = relays.map(async (r) => {
-        try {
-          const signature = await r.client.sendTransaction(wire);
-          observer?.accepted(r.name, (now() - t0) / 1000);
-          return signature;
-        } catch (e) {
-          observer?.failed(r.name, relayErrorReason(e), e);
-          throw e;
-        }
-      });
-      return Promise.any(attempts).catch((e: unknown) => {
+      return Promise.any(relays.map((r) => attempt(r, wire, t0))).catch((e: unknown) => {
         const errors = e instanceof AggregateError ? (e.errors as unknown[]) : [e];
         throw errors.find((x) => !refused(x)) ?? errors[0];
       });
