@@ -104,7 +104,19 @@ async function waitHealthy(baseUrl: string, child: Child, timeoutMs: number): Pr
 
 /** Starts one service process and resolves once /healthz answers. */
 export async function startService(options: ServiceOptions): Promise<ServiceProcess> {
-  const port = options.port ?? (await freePort());
+  // A port from freePort() is free when probed, but an outgoing connection of a parallel test can take
+  // it (ephemeral range) before the child listens: a harness-chosen port is retried on EADDRINUSE.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startServiceOn(options, options.port ?? (await freePort()));
+    } catch (e) {
+      const lostPort = options.port === undefined && e instanceof Error && e.message.includes("EADDRINUSE");
+      if (!lostPort || attempt >= 5) throw e;
+    }
+  }
+}
+
+async function startServiceOn(options: ServiceOptions, port: number): Promise<ServiceProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), "lt-harness-svc-"));
   const compiled = options.compiled ?? compiledBuildIsFresh();
   // The compiled service starts as `npm start` starts it: its variables under the test's own (which win).
