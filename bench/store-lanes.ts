@@ -1,11 +1,14 @@
 /**
- * `npx tsx bench/store-lanes.ts [--pg URL] [--lanes 64] [--duration-s 15] [--send-ms 20] [--pool 10] [--no-group]`: the
+ * `npx tsx bench/store-lanes.ts [--pg URL] [--lanes 64] [--duration-s 15] [--send-ms 20] [--pool 10] [--no-group]
+ * [--wallets 1] [--random-ids]`: the
  * store's share of the 64-lane trade scenario, without the service, the chain or HTTP (issue 18's PostgreSQL
  * throughput): each lane repeats a trade's store calls on one API key — key lookup, wallet lookup, pending
  * insert, a wait standing for the relay's acceptance, outcome update, activity row — and the run prints trades
  * per second, the mean time of each call, and on PostgreSQL the commits per trade. The same key for every lane,
  * as in the bench: the case the events trigger's per-key lock serializes. `--no-group` turns PostgreSQL's group
- * commit off (the A/B). SQLite when no `--pg` (a temporary file).
+ * commit off (the A/B). SQLite when no `--pg` (a temporary file). `--wallets N`: the lanes
+ * take N wallets of the key in turn (the service bench gives each lane its own: `--wallets 64`).
+ * `--random-ids`: version-4 execution ids, as the service gave before time-ordered ones (the A/B).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -16,6 +19,7 @@ import { freshPgDatabase } from "../test/harness/index.js";
 import { newExecution, newWalletRecord } from "../test/helpers/fixtures.js";
 import { backendCpuNs, readPgCounters } from "./pg-counters.js";
 import { numberFlag } from "./flags.js";
+import { timeOrderedUuid } from "../src/core/time-ordered-id.js";
 
 const STAGES = ["key", "wallet", "insert", "update", "activity"] as const;
 
@@ -25,6 +29,7 @@ async function main(): Promise<void> {
   const durationMs = numberFlag(argv, "duration-s", 15) * 1000;
   const sendMs = numberFlag(argv, "send-ms", 20);
   const pgAt = argv.indexOf("--pg");
+  const randomIds = argv.includes("--random-ids");
   const dir = mkdtempSync(join(tmpdir(), "lt-store-lanes-"));
   const pgDb = pgAt >= 0 ? await freshPgDatabase(argv[pgAt + 1]!, "lanes") : undefined;
   const url = pgDb?.url ?? `sqlite:${join(dir, "db.sqlite")}`;
@@ -33,9 +38,13 @@ async function main(): Promise<void> {
     pgPoolSize: numberFlag(argv, "pool", 10),
   });
   try {
-    const wallet = "Wa11et1111111111111111111111111111111111111";
+    const wallets = Array.from(
+      { length: Math.max(1, numberFlag(argv, "wallets", 1)) },
+      (_, i) => `Wa11et${String(i).padStart(4, "0")}1111111111111111111111111111111111`,
+    );
     const keyHash = `bench-${randomUUID()}`;
-    const { apiKey } = await store.createApiKeyWithWallet(keyHash, newWalletRecord(wallet));
+    const { apiKey } = await store.createApiKeyWithWallet(keyHash, newWalletRecord(wallets[0]!));
+    for (const w of wallets.slice(1)) await store.addWallet(apiKey.id, newWalletRecord(w), false);
     const spent = Object.fromEntries(STAGES.map((s) => [s, 0])) as Record<(typeof STAGES)[number], number>;
     let trades = 0;
     let measuring = false;
@@ -46,11 +55,15 @@ async function main(): Promise<void> {
       return r;
     };
     let stop = false;
-    const lane = async (): Promise<void> => {
+    const lane = async (wallet: string): Promise<void> => {
       while (!stop) {
         await timed("key", () => store.findKeyByHash(keyHash));
         await timed("wallet", () => store.findWallet(apiKey.id, wallet));
-        const execution = newExecution(apiKey.id, wallet, { request: { action: "buy", amount: "0.01" } });
+        // The id the service gives a record (time-ordered), not the fixture's random one.
+        const execution = newExecution(apiKey.id, wallet, {
+          id: randomIds ? randomUUID() : timeOrderedUuid(),
+          request: { action: "buy", amount: "0.01" },
+        });
         const id = execution.id;
         await timed("insert", () => store.insertExecution(execution));
         await new Promise((r) => setTimeout(r, sendMs));
@@ -75,7 +88,7 @@ async function main(): Promise<void> {
         if (measuring) trades += 1;
       }
     };
-    const running = Array.from({ length: lanes }, () => lane());
+    const running = Array.from({ length: lanes }, (_, i) => lane(wallets[i % wallets.length]!));
     await new Promise((r) => setTimeout(r, 3000)); // warm-up: connections opened, statements prepared
     const before = pgDb !== undefined ? await readPgCounters(pgDb.url) : undefined;
     const cpu0 = process.cpuUsage();
@@ -90,7 +103,8 @@ async function main(): Promise<void> {
     await Promise.all(running);
     const per = (ms: number) => (ms / Math.max(trades, 1)).toFixed(1);
     console.log(
-      `${pgDb !== undefined ? "postgres" : "sqlite"}${argv.includes("--no-group") ? " (no group commit)" : ""}: ` +
+      `${pgDb !== undefined ? "postgres" : "sqlite"}${argv.includes("--no-group") ? " (no group commit)" : ""}` +
+        `${randomIds ? " (random ids)" : ""}: ` +
         `${trades} trades, ${((trades / wall) * 1000).toFixed(1)} trades/s, ${lanes} lanes, send ${sendMs} ms, pool ${numberFlag(argv, "pool", 10)}; ` +
         `bench process CPU ${((cpu.user + cpu.system) / 1000 / Math.max(trades, 1)).toFixed(3)} ms/trade`,
     );

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { timeOrderedUuid } from "../../core/time-ordered-id.js";
 import type { ExecutionPatch, NewExecution, Store } from "../../store/index.js";
 import type { ExecutionOutcome, PendingExecution } from "./types.js";
 import { DRY_RUN_EXECUTION_ID, type DryRun } from "./dry-run.js";
@@ -12,7 +12,8 @@ export async function recordPending(
   e: PendingExecution,
   dryRun?: DryRun,
 ): Promise<string> {
-  const record = newExecution(randomUUID(), e);
+  // Time-ordered: the record's id appends to the id indexes instead of landing on a random page (issue 18).
+  const record = newExecution(timeOrderedUuid(), e);
   if (dryRun !== undefined) {
     dryRun.requests.push(e.request);
     dryRun.verdict ??= await dryRun.check(record);

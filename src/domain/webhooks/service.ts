@@ -9,6 +9,7 @@ import type { Vault } from "../../vault/index.js";
 import { parseEventTypes } from "../events/query.js";
 import { newWebhookSecret } from "./signing.js";
 import { checkWebhookUrl, type HostLookup } from "./url-policy.js";
+import { timeOrderedUuid } from "../../core/time-ordered-id.js";
 
 /** The associated data binding an encrypted signing secret to its endpoint. */
 export const secretAad = (webhookId: string): string => `webhook:${webhookId}`;
@@ -148,7 +149,7 @@ export async function queueTestDelivery(
 ): Promise<DeliveryView> {
   const w = await requireWebhook(deps.store, apiKeyId, webhookId);
   const now = deps.clock();
-  const id = `dlv_${randomUUID()}`;
+  const id = `dlv_${timeOrderedUuid()}`;
   const payload = JSON.stringify({
     type: "webhook.test",
     timestamp: now.toISOString(),

@@ -4,7 +4,6 @@
  * processes never send one delivery at the same time and a killed process's rows are taken over when its
  * lease ends. Every attempt carries the same `webhook-id` and body, signed per Standard Webhooks.
  */
-import { randomUUID } from "node:crypto";
 import type { DeliveryRecord, Store, WebhookRecord } from "../../store/index.js";
 import { isoNoZone } from "../../store/index.js";
 import type { Vault } from "../../vault/index.js";
@@ -13,6 +12,7 @@ import { nextAttemptAt, RETRY_DELAYS_MS } from "./schedule.js";
 import { secretAad, type WebhookBaseDeps } from "./service.js";
 import { signWebhook } from "./signing.js";
 import { checkWebhookUrl } from "./url-policy.js";
+import { timeOrderedUuid } from "../../core/time-ordered-id.js";
 
 /** The collaborators of the worker. */
 export interface WebhookWorkerDeps extends WebhookBaseDeps {
@@ -55,7 +55,8 @@ export async function fanOutOnce(deps: WebhookWorkerDeps, enabled?: WebhookRecor
       const wanted = rows.filter((e) => matches(w, e.wallets));
       await deps.store.insertDeliveries(
         wanted.map((e) => ({
-          id: `dlv_${randomUUID()}`,
+          // Time-ordered: a delivery row appends to the id index (issue 18).
+          id: `dlv_${timeOrderedUuid()}`,
           webhookId: w.id,
           messageId: String(e.id),
           type: e.type,
