@@ -1,6 +1,6 @@
 /**
  * `npx tsx bench/store-lanes.ts [--pg URL] [--lanes 64] [--duration-s 15] [--send-ms 20] [--pool 10] [--no-group]
- * [--wallets 1] [--random-ids]`: the
+ * [--wallets 1] [--random-ids] [--prefill 0]`: the
  * store's share of the 64-lane trade scenario, without the service, the chain or HTTP (issue 18's PostgreSQL
  * throughput): each lane repeats a trade's store calls on one API key — key lookup, wallet lookup, pending
  * insert, a wait standing for the relay's acceptance, outcome update, activity row — and the run prints trades
@@ -8,7 +8,8 @@
  * as in the bench: the case the events trigger's per-key lock serializes. `--no-group` turns PostgreSQL's group
  * commit off (the A/B). SQLite when no `--pg` (a temporary file). `--wallets N`: the lanes
  * take N wallets of the key in turn (the service bench gives each lane its own: `--wallets 64`).
- * `--random-ids`: version-4 execution ids, as the service gave before time-ordered ones (the A/B).
+ * `--random-ids`: version-4 execution ids, as the service gave before time-ordered ones (the A/B). `--prefill N`:
+ * N executions (with their events) written first, a history such as a running service has.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -45,6 +46,20 @@ async function main(): Promise<void> {
     const keyHash = `bench-${randomUUID()}`;
     const { apiKey } = await store.createApiKeyWithWallet(keyHash, newWalletRecord(wallets[0]!));
     for (const w of wallets.slice(1)) await store.addWallet(apiKey.id, newWalletRecord(w), false);
+    const newId = () => (randomIds ? randomUUID() : timeOrderedUuid());
+    // A history first (`--prefill`): written 500 at a time, so each group commits them together.
+    for (let done = 0, n = numberFlag(argv, "prefill", 0); done < n; done += 500) {
+      await Promise.all(
+        Array.from({ length: Math.min(500, n - done) }, (_, i) =>
+          store.insertExecution(
+            newExecution(apiKey.id, wallets[i % wallets.length]!, {
+              id: newId(),
+              request: { action: "buy" },
+            }),
+          ),
+        ),
+      );
+    }
     const spent = Object.fromEntries(STAGES.map((s) => [s, 0])) as Record<(typeof STAGES)[number], number>;
     let trades = 0;
     let measuring = false;
@@ -61,7 +76,7 @@ async function main(): Promise<void> {
         await timed("wallet", () => store.findWallet(apiKey.id, wallet));
         // The id the service gives a record (time-ordered), not the fixture's random one.
         const execution = newExecution(apiKey.id, wallet, {
-          id: randomIds ? randomUUID() : timeOrderedUuid(),
+          id: newId(),
           request: { action: "buy", amount: "0.01" },
         });
         const id = execution.id;
