@@ -1,10 +1,16 @@
 /**
  * The prepared-statement insert and update of executions (issue 18) on SQLite and PostgreSQL: a patch changes
  * exactly the columns it names (null included) and nothing else; the insert keeps every field, u64 prices
- * exactly; an update never lands inside another request's open transaction (SQLite's single connection).
+ * exactly; an update never lands inside another request's open transaction (SQLite's single connection); the
+ * record an insert returns is the stored one (SQLite builds it from the values bound, not `returning *`).
  */
 import { afterAll, describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import BetterSqlite3 from "better-sqlite3";
 import { Keypair } from "@solana/web3.js";
+import { insertParams, insertSql, sqliteInsertedRow } from "../../src/store/execution-statements.js";
 import { openStore, type Store } from "../../src/store/index.js";
 import { newExecution } from "../helpers/fixtures.js";
 import { dropSchema, freshSchemaName, TEST_DATABASE_URL } from "../helpers/pg.js";
@@ -74,6 +80,98 @@ describe.each(engines)("execution writes on %s", (_name, open) => {
       expect(await store.updateExecution("missing", { status: "failed" })).toBeUndefined();
     } finally {
       await store.close();
+    }
+  });
+
+  it("the inserted record is the stored one, every field (SQLite builds it from the values bound)", async () => {
+    const store = await open();
+    try {
+      const w = Keypair.generate().publicKey.toBase58();
+      const { apiKey } = await store.createApiKeyWithWallet(`h-${Math.random()}`, {
+        publicKey: w,
+        ciphertext: "c",
+        nonce: "n",
+        tag: "t",
+        keyId: "k",
+        createdAt: "2026-01-01T00:00:00.000",
+      });
+      const full = newExecution(apiKey.id, w, {
+        kind: "bundle",
+        wallets: [w, "Other1111111111111111111111111111111111111"],
+        signatures: ["S1", "S2"],
+        bundleId: "B",
+        status: "submitted",
+        confirmationStatus: "processed",
+        request: { amount: "0.1", big: 18446744073709551615n, nested: [1, null, "x"] },
+        response: { ok: true },
+        error: { code: "E", detail: "d" },
+        timings: { sender: 12.5 },
+        lastValidBlockHeight: 2 ** 40 + 3,
+        idempotencyKey: "idem-full",
+        computeUnitPriceMicroLamports: 9223372036854775807n,
+      });
+      const bare = newExecution(apiKey.id, w, {
+        request: null,
+        lastValidBlockHeight: null,
+        computeUnitPriceMicroLamports: null,
+      });
+      const bareAbsent = newExecution(apiKey.id, w, { request: undefined });
+      for (const e of [full, bare, bareAbsent]) {
+        const inserted = await store.insertExecution(e);
+        const stored = (await store.listExecutions({ apiKeyId: apiKey.id, limit: 10 })).find(
+          (r) => r.id === e.id,
+        );
+        expect(inserted).toEqual(stored);
+      }
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe("sqliteInsertedRow", () => {
+  it("is the row `select *` reads back after the insert, column for column", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "lt-inserted-row-"));
+    try {
+      const store = await openStore(`sqlite:${join(dir, "db.sqlite")}`, dir);
+      const { apiKey } = await store.createApiKeyWithWallet("h", {
+        publicKey: "W",
+        ciphertext: "c",
+        nonce: "n",
+        tag: "t",
+        keyId: "k",
+        createdAt: "2026-01-01T00:00:00.000",
+      });
+      await store.close();
+      const file = new BetterSqlite3(join(dir, "db.sqlite"));
+      try {
+        const insert = file.prepare(insertSql(() => "?", false));
+        const read = file.prepare('select * from "executions" where "id" = ?');
+        const cases = [
+          newExecution(apiKey.id, "W", {
+            bundleId: "B",
+            confirmationStatus: "processed",
+            request: { a: 1n },
+            response: { ok: 1 },
+            error: { e: 1 },
+            timings: { t: 1.5 },
+            lastValidBlockHeight: 2 ** 53 - 1,
+            idempotencyKey: "k",
+            computeUnitPriceMicroLamports: 2n ** 63n - 1n,
+          }),
+          newExecution(apiKey.id, "W", { lastValidBlockHeight: 0, computeUnitPriceMicroLamports: 0n }),
+          newExecution(apiKey.id, "W", { request: undefined }),
+        ];
+        for (const e of cases) {
+          const params = insertParams(e, "2026-11-26T14:00:00.000");
+          insert.run(params);
+          expect(sqliteInsertedRow(params)).toEqual(read.get(e.id));
+        }
+      } finally {
+        file.close();
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
