@@ -52,6 +52,19 @@ export function curveBuyMemoSize(): number {
   return buyAccounts.size;
 }
 
+// A key's 32 bytes as latin1 text, per PublicKey instance (the memo key's parts: the mint, creator and token
+// program are the same instances from one trade to the next, and the user is when the plan memo holds it).
+// Before, the memo key was six base58 encodings per trade, three of them of addresses derived for it.
+const keyTexts = new WeakMap<PublicKey, string>();
+function keyText(key: PublicKey): string {
+  let text = keyTexts.get(key);
+  if (text === undefined) {
+    text = key.toBuffer().toString("latin1");
+    keyTexts.set(key, text);
+  }
+  return text;
+}
+
 /** The only index of `metas` holding `key`, or -1 when none or several do. */
 function onlyIndexOf(metas: AccountMeta[], key: PublicKey): number {
   const at = metas.findIndex((m) => m.pubkey.equals(key));
@@ -65,23 +78,11 @@ export async function buildCurveBuyExactSolIn(
   const { global, curve, mint, user, tokenProgram } = args;
   const feeRecipient = curveFeeRecipient(global, curve.isMayhemMode, args.random);
   const buyback = curveBuybackRecipient(global, args.random);
-  const accounts = {
-    feeRecipient,
-    mint,
-    associatedUser: associatedTokenAddress(user, mint, tokenProgram),
-    user,
-    // Passed explicitly: otherwise Anchor would fetch bonding_curve.creator to derive it.
-    creatorVault: creatorVaultAddress(curve.creator),
-    tokenProgram,
-  };
-  const remaining = [
-    { pubkey: bondingCurveV2Address(mint), isWritable: false, isSigner: false },
-    { pubkey: buyback, isWritable: true, isSigner: false },
-  ];
   const methodArgs = [bn(args.spendableLamports), bn(args.minTokensOut), { 0: true }] as const;
-  const key = [mint, accounts.associatedUser, user, accounts.creatorVault, tokenProgram, remaining[0]!.pubkey]
-    .map((k) => k.toBase58())
-    .join();
+  // Every account of the list but the two recipients derives from these four (the user's token account
+  // from user, mint and token program, the creator vault from the creator, bonding_curve_v2 from the mint),
+  // so they key the memo: a hit derives nothing. Fixed 32-character parts: no separator needed.
+  const key = keyText(mint) + keyText(user) + keyText(curve.creator) + keyText(tokenProgram);
   const memo = buyAccounts.get(key);
   let ix: TransactionInstruction;
   if (memo !== undefined) {
@@ -99,6 +100,19 @@ export async function buildCurveBuyExactSolIn(
     keys[memo.buybackAt]!.pubkey = buyback;
     ix = new TransactionInstruction({ programId: launchProgram.programId, keys, data });
   } else {
+    const accounts = {
+      feeRecipient,
+      mint,
+      associatedUser: associatedTokenAddress(user, mint, tokenProgram),
+      user,
+      // Passed explicitly: otherwise Anchor would fetch bonding_curve.creator to derive it.
+      creatorVault: creatorVaultAddress(curve.creator),
+      tokenProgram,
+    };
+    const remaining = [
+      { pubkey: bondingCurveV2Address(mint), isWritable: false, isSigner: false },
+      { pubkey: buyback, isWritable: true, isSigner: false },
+    ];
     // The SDK has no builder for buy_exact_sol_in; its account list is identical to the SDK's legacy buy.
     ix = await launchProgram.methods
       .buyExactSolIn(...methodArgs)
