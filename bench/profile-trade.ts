@@ -1,7 +1,7 @@
 /**
  * `npx tsx bench/profile-trade.ts [--duration-s 20] [--concurrency 64] [--latency-ms 20] [--no-profile] [--land]
  *  [--pg URL [--pool N] [--pg-tally] [--perf-pg]] [--sqlite-synchronous normal] [--warmup-s 0] [--rate N]
- *  [--perf | --perf-plain | --perf-localnet] [--heap-sampling]`:
+ *  [--perf | --perf-plain | --perf-localnet] [--heap-sampling | --heap-sampling-live MS]`:
  * the service CPU of one warm trade, measured alone (issue 18's hot-path work). Starts a localnet process and
  * the compiled service (`dist/main.js`) under `node --cpu-prof`, runs the bench's parallel scenario (curve buy,
  * confirm and simulate off, relay accepting without executing) and prints: trades, service CPU ms per trade
@@ -191,7 +191,11 @@ async function main(): Promise<void> {
   // --heap-sampling: V8's sampling heap profile of the service over the measured window, garbage included
   // (bench/heap-sampling.mjs), printed as allocation per trade by function. The sampler costs CPU: the run's
   // CPU figures are not comparable with a run without it.
-  const heapFile = argv.includes("--heap-sampling") ? join(dir, "window.heapprofile") : undefined;
+  // --heap-sampling-live N: instead, what survives: garbage left out, taken N ms into the window after a forced
+  // scavenge, while the trades are in flight (per trade of the whole window: compare runs of one N only).
+  const liveMs = numberFlag(argv, "heap-sampling-live", 0);
+  const heapFile =
+    argv.includes("--heap-sampling") || liveMs > 0 ? join(dir, "window.heapprofile") : undefined;
   const localnet = await startLocalnetProcess({
     slotMs: 400,
     ...(perfLocalnet ? { nodeArgs: perfFlags } : {}),
@@ -208,11 +212,13 @@ async function main(): Promise<void> {
       ...(argv.includes("--pool") ? { DATABASE_POOL_SIZE: String(numberFlag(argv, "pool", 10)) } : {}),
       ...(tallyFile !== undefined ? { PG_TALLY_FILE: tallyFile } : {}),
       ...(heapFile !== undefined ? { HEAP_SAMPLING_FILE: heapFile } : {}),
+      ...(liveMs > 0 ? { HEAP_SAMPLING_LIVE_MS: String(liveMs) } : {}),
     },
     nodeArgs: [
       ...extraArgs,
       ...(tallyFile !== undefined ? ["--import", join(import.meta.dirname, "pg-query-tally.mjs")] : []),
       ...(heapFile !== undefined ? ["--import", join(import.meta.dirname, "heap-sampling.mjs")] : []),
+      ...(liveMs > 0 ? ["--expose-gc"] : []),
       ...(snapDir !== undefined ? ["--heapsnapshot-signal=SIGUSR2", `--diagnostic-dir=${snapDir}`] : []),
       ...(profile ? ["--cpu-prof", "--cpu-prof-dir", dir] : []),
       ...(perf && !perfLocalnet && !perfPlain ? perfFlags : []),

@@ -93,20 +93,23 @@ export function assembleTransaction(input: AssembleInput): AssembledTransaction 
     setComputeUnitPrice(price),
     ...input.instructions,
   ];
+  // web3.js's Keypair builds a new PublicKey (a BN from the bytes) on every `publicKey` read, and each new
+  // instance is a new entry of message-compile's key memo: read it once per transaction.
+  const payerKey = input.payer.publicKey;
   let tipAccount: PublicKey | null = null;
   if (input.tip) {
     const { accounts, lamports } = input.tip;
     if (accounts.length === 0) throw new RangeError("tip needs at least one tip account");
     if (lamports <= 0n) throw new RangeError("tip lamports must be positive");
     tipAccount = accounts[Math.floor(random() * accounts.length)] ?? accounts[0]!;
-    instructions.push(systemTransfer(input.payer.publicKey, tipAccount, lamports));
+    instructions.push(systemTransfer(payerKey, tipAccount, lamports));
   }
 
   // One compile straight to bytes, one signature per signer, one wire copy (see message-compile.ts).
   let compiled;
   try {
     compiled = compileMessage({
-      payer: input.payer.publicKey,
+      payer: payerKey,
       instructions,
       blockhash: input.blockhash,
       version: input.version ?? "v0",
@@ -123,19 +126,25 @@ export function assembleTransaction(input: AssembleInput): AssembledTransaction 
   const prefix = compactU16Length(compiled.signers.length);
   const size = prefix + 64 * compiled.signers.length + compiled.bytes.length;
   if (size > MAX_TRANSACTION_BYTES) throw new TransactionTooLargeError(size);
-  const wire = new Uint8Array(size);
+  // A view of Node's shared allocation pool, not an ArrayBuffer of its own: every young ArrayBuffer is one
+  // more entry for each scavenge to sweep (issue 18), and a trade's wire lives only while it is in flight.
+  // Not zeroed: every byte is written below (prefix, one signature per signer or a throw, the message).
+  const pooled = Buffer.allocUnsafe(size);
+  const wire = new Uint8Array(pooled.buffer, pooled.byteOffset, size);
   writeCompactU16(wire, 0, compiled.signers.length);
   wire.set(compiled.bytes, prefix + 64 * compiled.signers.length);
-  const keypairs = [input.payer, ...(input.extraSigners ?? [])];
-  const signed = new Set<number>();
-  for (const kp of keypairs) {
-    const at = compiled.signers.findIndex((k) => k.equals(kp.publicKey));
-    if (at < 0) throw new Error(`Cannot sign with non signer key ${kp.publicKey.toBase58()}`);
+  // Signer positions written so far (one or two: a short array, no Set).
+  const signed: number[] = [];
+  const signAs = (kp: Keypair, key: PublicKey): void => {
+    const at = compiled.signers.findIndex((k) => k.equals(key));
+    if (at < 0) throw new Error(`Cannot sign with non signer key ${key.toBase58()}`);
     wire.set(signEd25519(compiled.bytes, kp), prefix + 64 * at);
-    signed.add(at);
-  }
+    signed.push(at);
+  };
+  signAs(input.payer, payerKey);
+  for (const kp of input.extraSigners ?? []) signAs(kp, kp.publicKey);
   // A required signer nobody passed would leave a zero signature that the relay refuses later.
-  const unsigned = compiled.signers.find((_, i) => !signed.has(i));
+  const unsigned = compiled.signers.find((_, i) => !signed.includes(i));
   if (unsigned !== undefined) throw new Error(`transaction needs a signature from ${unsigned.toBase58()}`);
   const first = wire.subarray(prefix, prefix + 64);
   return {

@@ -48,6 +48,9 @@ export function relayTip(config: Pick<Config, "relayTipAccounts" | "relayTipLamp
   return config.relayTipAccounts.length > 0 ? config.relayTipLamports : 0n;
 }
 
+// The own-wallet set of a key without a destinations rule: only read (checkPlan takes a ReadonlySet).
+const NO_WALLETS: ReadonlySet<string> = new Set();
+
 /** Applies the body-decidable policy rules and the 24 h pre-check; returns the request's custody context. */
 async function prepare(
   req: FastifyRequest,
@@ -96,7 +99,7 @@ async function prepare(
   const own =
     policy.destinationsAllow !== undefined
       ? new Set((await deps.store.listWallets(key.accountId)).map((w) => w.publicKey))
-      : new Set<string>();
+      : NO_WALLETS;
   const verdict = checkPlan(policy, plan, own);
   if (verdict !== null) return refuse(verdict.detail, verdict.rule);
   if (policy.maxSolPer24h !== undefined && plan.amountLamports !== null) {

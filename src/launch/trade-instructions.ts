@@ -52,6 +52,55 @@ export function curveBuyMemoSize(): number {
   return buyAccounts.size;
 }
 
+// A key's 32 bytes as latin1 text, per PublicKey instance (the memo key's parts: the mint, creator and token
+// program are the same instances from one trade to the next, and the user is when the plan memo holds it).
+// Before, the memo key was six base58 encodings per trade, three of them of addresses derived for it.
+const keyTexts = new WeakMap<PublicKey, string>();
+function keyText(key: PublicKey): string {
+  let text = keyTexts.get(key);
+  if (text === undefined) {
+    text = key.toBuffer().toString("latin1");
+    keyTexts.set(key, text);
+  }
+  return text;
+}
+
+// buy_exact_sol_in's data written directly: discriminator, u64 spendable_sol_in, u64 min_tokens_out,
+// OptionBool(true) (one byte). Anchor's coder allocates a zeroed 1,000-byte buffer (an ArrayBuffer of its own
+// for every trade) and concatenates, and needs two BNs parsed from decimal text. Checked at load against the
+// coder with sample values (the coder stays the fallback should the IDL ever differ), and used only for u64
+// amounts: anything else goes to the coder, which throws its own error as before.
+const U64_LIMIT = 1n << 64n;
+const BUY_EXACT_SOL_IN_DISCRIMINATOR = Buffer.from(
+  launchProgram.idl.instructions.find((i) => i.name === "buyExactSolIn")?.discriminator ?? [],
+);
+function writeBuyExactSolIn(spendable: bigint, minTokensOut: bigint): Buffer {
+  const data = Buffer.alloc(25);
+  BUY_EXACT_SOL_IN_DISCRIMINATOR.copy(data, 0);
+  data.writeBigUInt64LE(spendable, 8);
+  data.writeBigUInt64LE(minTokensOut, 16);
+  data[24] = 1;
+  return data;
+}
+function coderBuyExactSolIn(spendable: bigint, minTokensOut: bigint): Buffer {
+  return launchProgram.coder.instruction.encode("buyExactSolIn", {
+    spendableSolIn: bn(spendable),
+    minTokensOut: bn(minTokensOut),
+    trackVolume: { 0: true },
+  });
+}
+const directEncodingMatches =
+  BUY_EXACT_SOL_IN_DISCRIMINATOR.length === 8 &&
+  writeBuyExactSolIn(0x0102030405060708n, U64_LIMIT - 2n).equals(
+    coderBuyExactSolIn(0x0102030405060708n, U64_LIMIT - 2n),
+  );
+function buyExactSolInData(spendable: bigint, minTokensOut: bigint): Buffer {
+  const inRange = spendable >= 0n && spendable < U64_LIMIT && minTokensOut >= 0n && minTokensOut < U64_LIMIT;
+  return directEncodingMatches && inRange
+    ? writeBuyExactSolIn(spendable, minTokensOut)
+    : coderBuyExactSolIn(spendable, minTokensOut);
+}
+
 /** The only index of `metas` holding `key`, or -1 when none or several do. */
 function onlyIndexOf(metas: AccountMeta[], key: PublicKey): number {
   const at = metas.findIndex((m) => m.pubkey.equals(key));
@@ -65,43 +114,39 @@ export async function buildCurveBuyExactSolIn(
   const { global, curve, mint, user, tokenProgram } = args;
   const feeRecipient = curveFeeRecipient(global, curve.isMayhemMode, args.random);
   const buyback = curveBuybackRecipient(global, args.random);
-  const accounts = {
-    feeRecipient,
-    mint,
-    associatedUser: associatedTokenAddress(user, mint, tokenProgram),
-    user,
-    // Passed explicitly: otherwise Anchor would fetch bonding_curve.creator to derive it.
-    creatorVault: creatorVaultAddress(curve.creator),
-    tokenProgram,
-  };
-  const remaining = [
-    { pubkey: bondingCurveV2Address(mint), isWritable: false, isSigner: false },
-    { pubkey: buyback, isWritable: true, isSigner: false },
-  ];
-  const methodArgs = [bn(args.spendableLamports), bn(args.minTokensOut), { 0: true }] as const;
-  const key = [mint, accounts.associatedUser, user, accounts.creatorVault, tokenProgram, remaining[0]!.pubkey]
-    .map((k) => k.toBase58())
-    .join();
+  // Every account of the list but the two recipients derives from these four (the user's token account
+  // from user, mint and token program, the creator vault from the creator, bonding_curve_v2 from the mint),
+  // so they key the memo: a hit derives nothing. Fixed 32-character parts: no separator needed.
+  const key = keyText(mint) + keyText(user) + keyText(curve.creator) + keyText(tokenProgram);
   const memo = buyAccounts.get(key);
   let ix: TransactionInstruction;
   if (memo !== undefined) {
     // Least recently used goes first: a hit moves to the back.
     buyAccounts.delete(key);
     buyAccounts.set(key, memo);
-    const data = launchProgram.coder.instruction.encode("buyExactSolIn", {
-      spendableSolIn: methodArgs[0],
-      minTokensOut: methodArgs[1],
-      trackVolume: methodArgs[2],
-    });
+    const data = buyExactSolInData(args.spendableLamports, args.minTokensOut);
     // Copies: whoever assembles the transaction gets metas of its own.
     const keys = memo.metas.map((k) => ({ ...k }));
     keys[memo.feeAt]!.pubkey = feeRecipient;
     keys[memo.buybackAt]!.pubkey = buyback;
     ix = new TransactionInstruction({ programId: launchProgram.programId, keys, data });
   } else {
+    const accounts = {
+      feeRecipient,
+      mint,
+      associatedUser: associatedTokenAddress(user, mint, tokenProgram),
+      user,
+      // Passed explicitly: otherwise Anchor would fetch bonding_curve.creator to derive it.
+      creatorVault: creatorVaultAddress(curve.creator),
+      tokenProgram,
+    };
+    const remaining = [
+      { pubkey: bondingCurveV2Address(mint), isWritable: false, isSigner: false },
+      { pubkey: buyback, isWritable: true, isSigner: false },
+    ];
     // The SDK has no builder for buy_exact_sol_in; its account list is identical to the SDK's legacy buy.
     ix = await launchProgram.methods
-      .buyExactSolIn(...methodArgs)
+      .buyExactSolIn(bn(args.spendableLamports), bn(args.minTokensOut), { 0: true })
       .accountsPartial(accounts)
       .remainingAccounts(remaining)
       .instruction();

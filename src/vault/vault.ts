@@ -39,7 +39,12 @@ export function createVault(master: MasterKey, previous: readonly MasterKey[] = 
     const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(record.nonce, "base64"));
     decipher.setAAD(Buffer.from(record.publicKey, "utf8"));
     decipher.setAuthTag(Buffer.from(record.tag, "base64"));
-    const out = Buffer.concat([decipher.update(Buffer.from(record.ciphertext, "base64")), decipher.final()]);
+    const head = decipher.update(Buffer.from(record.ciphertext, "base64"));
+    const tail = decipher.final();
+    // GCM's final() writes nothing: the plaintext is update()'s own buffer, the one copy the caller zeroes
+    // (a concatenation would leave update()'s buffer, the secret, unzeroed as garbage, and allocate again).
+    const out = tail.length === 0 ? head : Buffer.concat([head, tail]);
+    if (out !== head) head.fill(0);
     return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
   }
 

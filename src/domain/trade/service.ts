@@ -20,6 +20,7 @@ import type { TradeQuote } from "./quote.js";
 import type { Fill } from "../../chain/fills.js";
 import type { VenueCheck } from "../execution/types.js";
 import type { TradeRead } from "../../launch/trade-accounts.js";
+import type { TransactionInstruction } from "@solana/web3.js";
 
 /** Collaborators of a trade. */
 export interface TradeDeps {
@@ -112,7 +113,14 @@ export async function executeTrade(deps: TradeDeps, apiKeyId: number, body: unkn
   const quote = quoteRead(intent, read, configs);
   refuseUnaffordable(deps, wallet.publicKey, read, quote);
   const tAmount = now();
-  const instructions = await tradeInstructions(read, quote, configs, deps.random);
+  // Handed to `build` once and dropped there: this frame waits on the relay call for tens of milliseconds, and
+  // the instructions (accounts, metas, data) would otherwise live through a scavenge or two (issue 18).
+  let instructions: TransactionInstruction[] | undefined = await tradeInstructions(
+    read,
+    quote,
+    configs,
+    deps.random,
+  );
   const tInstructions = now();
 
   const venue = read.venue;
@@ -133,11 +141,16 @@ export async function executeTrade(deps: TradeDeps, apiKeyId: number, body: unkn
     wallet,
     request: requestSummary(intent),
     // In auto fee mode the trade pays what recent transactions writing its curve or pool paid.
-    build: () => ({
-      instructions,
-      computeKind: "trade",
-      feeAccounts: [read.venue === "launchswap" ? read.poolAddress : read.curveAddress],
-    }),
+    build: () => {
+      const built = instructions;
+      if (built === undefined) throw new Error("trade: the transaction is built once");
+      instructions = undefined;
+      return {
+        instructions: built,
+        computeKind: "trade",
+        feeAccounts: [read.venue === "launchswap" ? read.poolAddress : read.curveAddress],
+      };
+    },
     simulate: intent.simulate,
     confirm: intent.confirm,
     simulationFailedDetail: SPEC.trade.simulationFailed,

@@ -62,6 +62,9 @@ describe("curve buy account memo", () => {
       [key(7), key(3), 0, 7n, 6n], // another user
       [key(1), key(8), 0, 7n, 6n], // another mint
       [key(1), key(3), 0, 9n, 8n],
+      [key(1), key(3), 0, 0n, 0n], // the data written directly (not by the coder): the u64 bounds
+      [key(1), key(3), 0, 2n ** 64n - 1n, 2n ** 64n - 1n],
+      [key(1), key(3), 0, -1n, 5n], // outside u64: the coder's own encoding, whatever it makes of it
     ];
     for (const [user, mint, pick, spend, min] of cases) {
       const [ours] = await buildCurveBuyExactSolIn({
@@ -110,5 +113,34 @@ describe("curve buy account memo", () => {
       expect(keys).not.toContain(BUYBACKS[1 - buyback]!.toBase58());
     }
     expect(curveBuyMemoSize()).toBe(before + 1);
+  });
+
+  it("refuses an amount past u64 as Anchor's coder does", async () => {
+    const build = (spend: bigint) =>
+      buildCurveBuyExactSolIn({
+        global,
+        curve: { creator: key(2), isMayhemMode: false },
+        mint: key(3),
+        user: key(1),
+        tokenProgram: TOKEN_2022_PROGRAM_ID,
+        random: () => 0,
+        spendableLamports: spend,
+        minTokensOut: 1n,
+        createAta: false,
+      });
+    await build(1n); // memoized accounts: the later build encodes its data without Anchor's builder
+    const coder = (() => {
+      try {
+        launchProgram.coder.instruction.encode("buyExactSolIn", {
+          spendableSolIn: new BN((2n ** 64n).toString()),
+          minTokensOut: new BN(1),
+          trackVolume: { 0: true },
+        });
+        return "encoded";
+      } catch (e) {
+        return (e as Error).message;
+      }
+    })();
+    await expect(build(2n ** 64n)).rejects.toThrow(coder);
   });
 });
