@@ -16,4 +16,5 @@ export function spinMs(): number {
   return Math.round((c.user + c.system) / 1000);
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) process.stdout.write(`spin ${spinMs()} ms\n`);
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href)
+  process.stdout.write(`spin ${spinMs()} ms\n`);
