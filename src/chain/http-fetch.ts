@@ -2,8 +2,8 @@
  * The JSON-RPC transports' default HTTP client: undici's `Agent` (a keep-alive pool per origin) driven through
  * its `dispatch` handler interface, without streams. Node's global fetch (undici's fetch) costs several times
  * more CPU per small JSON call for its Request/Response/stream machinery, and `node:http`'s client (ClientRequest,
- * IncomingMessage, agent events) about twice as much as this (issue 18: some 75 against 37 µs of CPU per relay
- * send to a server in another process, 64 in flight; bench/http-client-micro.ts).
+ * IncomingMessage, agent events) about 35 µs more per relay send than this (issue 18: 61-93 against 43-69 µs of
+ * CPU to a server in another process, 64 in flight; bench/http-client-micro.ts).
  */
 import { Agent, Client, type Dispatcher } from "undici";
 import type { FetchLike } from "./json-rpc.js";
