@@ -268,7 +268,9 @@ export async function runBench(o: BenchOptions, log: (line: string) => void = ()
           log("cashback check of 100 wallets");
           cashback = await cashbackCheck(target, apiKey, localnet, o.cashbackRepeats);
         }
-        peakRssMb = Math.max(peakRssMb, peakRssMbOf(service.pid));
+        const variantPeak = peakRssMbOf(service.pid);
+        log(`${variant.name}: service peak RSS ${variantPeak.toFixed(1)} MB`);
+        peakRssMb = Math.max(peakRssMb, variantPeak);
         if (!variant.short) memory = await memoryBreakdown(service.baseUrl);
       } finally {
         await service.stop().catch(() => {});

@@ -1,11 +1,11 @@
 /**
- * The JSON-RPC transports' default HTTP client: undici's `Agent` (a keep-alive pool per origin) driven through
- * its `dispatch` handler interface, without streams. Node's global fetch (undici's fetch) costs several times
- * more CPU per small JSON call for its Request/Response/stream machinery, and `node:http`'s client (ClientRequest,
- * IncomingMessage, agent events) about 35 µs more per relay send than this (issue 18: 61-93 against 43-69 µs of
- * CPU to a server in another process, 64 in flight; bench/http-client-micro.ts).
+ * The JSON-RPC transports' default HTTP client: `node:http` / `node:https` with a keep-alive agent per
+ * client. Node's global fetch (undici) also keeps connections alive, but its Request/Response/stream
+ * machinery costs several times more CPU per small JSON call, which is most of a trade's transport cost.
  */
-import { Agent, Client, type Dispatcher } from "undici";
+import http from "node:http";
+import https from "node:https";
+import { extend } from "../core/extend.js";
 import type { FetchLike } from "./json-rpc.js";
 
 /** Options of `createHttpFetch`. */
@@ -47,56 +47,87 @@ export function isUnansweredConnectionError(e: unknown): boolean {
 
 export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
-/** Where a URL's requests go: the pool's key and the request target. */
-interface Target {
-  origin: string;
-  path: string;
-}
-
-/** A FetchLike over one keep-alive agent (pools per origin, http and https); idle sockets never hold the process open. */
+/** A FetchLike over keep-alive agents (one for http, one for https); idle sockets never hold the process open. */
 export function createHttpFetch(options: HttpFetchOptions = {}): FetchLike {
-  const idleMs = options.idleSocketTimeoutMs ?? DEFAULT_IDLE_SOCKET_TIMEOUT_MS;
-  const agent = new Agent({
-    connections: options.maxSockets ?? 256,
-    // One request per connection at a time, as node:http: a connection that dies fails one send only.
-    pipelining: 1,
-    keepAliveTimeout: idleMs,
-    // A server's `Keep-Alive: timeout=N` hint (less undici's 2 s margin) may shorten the idle life, never lengthen it.
-    keepAliveMaxTimeout: idleMs,
-    // The caller's signal bounds every call (json-rpc's timer); undici's own timers would be a second clock
-    // per request for nothing, as node:http had none.
-    headersTimeout: 0,
-    bodyTimeout: 0,
-  });
-  const targets = new Map<string, Target>();
+  const agentOptions = {
+    keepAlive: true,
+    maxSockets: options.maxSockets ?? 256,
+    scheduling: "lifo" as const,
+    // The agent destroys a free socket idle this long (an active request only gets a 'timeout' event).
+    timeout: options.idleSocketTimeoutMs ?? DEFAULT_IDLE_SOCKET_TIMEOUT_MS,
+  };
+  const agents = { http: new http.Agent(agentOptions), https: new https.Agent(agentOptions) };
+  const targets = new Map<string, URL>();
   const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
 
   return (url, init) => {
     let target = targets.get(url);
     if (target === undefined) {
-      const parsed = new URL(url);
-      target = { origin: parsed.origin, path: parsed.pathname + parsed.search };
+      target = new URL(url);
       if (targets.size < 64) targets.set(url, target);
     }
-    const t = target;
+    const secure = target.protocol === "https:";
+    const body = Buffer.from(init.body, "utf8");
+    const signal = init.signal;
     const once = (fresh: boolean): Promise<{ status: number; text(): Promise<string> }> =>
       new Promise((resolve, reject) => {
-        const call = new Call(init.signal, maxBytes, resolve, reject);
-        if (init.signal.aborted) return call.abort();
-        init.signal.addEventListener("abort", call, ONCE);
-        const request: Dispatcher.DispatchOptions = {
-          origin: t.origin,
-          path: t.path,
-          method: init.method as Dispatcher.HttpMethod,
-          headers: init.headers,
-          body: init.body,
+        // The signal is watched here rather than passed to http.request: Node's own wiring (an abort listener
+        // plus an end-of-stream watcher on the request) allocated about 2.4 KB per call (issue 18); the abort
+        // itself is the same, the request destroyed with an AbortError whose cause is the signal's reason.
+        const onAbort = (): void => {
+          req.destroy(new AbortError(signal.reason));
         };
-        if (!fresh) return void agent.dispatch(request, call);
-        // A retry goes on a connection of its own, closed after the answer (node:http's `agent: false`).
-        const client = new Client(t.origin, { pipelining: 1, headersTimeout: 0, bodyTimeout: 0 });
-        request.reset = true;
-        client.dispatch(request, call);
-        void client.close().catch(() => undefined);
+        const fail = (e: unknown): void => {
+          signal.removeEventListener("abort", onAbort);
+          reject(e);
+        };
+        const req = (secure ? https : http).request(
+          {
+            protocol: target.protocol,
+            hostname: target.hostname,
+            port: target.port,
+            path: target.pathname + target.search,
+            method: init.method,
+            // Not `{ ...init.headers, ... }`: a literal opening with a spread is slow on Node 20 (core/extend.ts).
+            headers: extend(init.headers, { "content-length": String(body.length) }),
+            // A retry goes on a connection of its own (agent false: not pooled, closed after the answer).
+            agent: fresh ? false : secure ? agents.https : agents.http,
+          },
+          (res) => {
+            const chunks: Buffer[] = [];
+            let ended = false;
+            let received = 0;
+            res.on("data", (c: Buffer) => {
+              received += c.length;
+              if (received > maxBytes) {
+                ended = true;
+                fail(new Error(`response body exceeds ${maxBytes} bytes`));
+                req.destroy();
+                return;
+              }
+              chunks.push(c);
+            });
+            res.on("end", () => {
+              ended = true;
+              signal.removeEventListener("abort", onAbort);
+              const text = Buffer.concat(chunks).toString("utf8");
+              resolve({ status: res.statusCode ?? 0, text: () => Promise.resolve(text) });
+            });
+            res.on("error", fail);
+            // A connection cut mid-body: no 'end', and not every Node version emits 'error' for it.
+            res.on("close", () => {
+              if (!ended) fail(new Error("connection closed before the response ended"));
+            });
+          },
+        );
+        let answered = false;
+        req.on("response", () => {
+          answered = true;
+        });
+        req.on("error", (e) => fail(answered ? e : new UnansweredError(e)));
+        if (signal.aborted) onAbort();
+        else signal.addEventListener("abort", onAbort, ONCE);
+        req.end(body);
       });
     if (options.retryUnanswered !== true) return once(false).catch(unwrap);
     return once(false).catch((e: unknown) => {
@@ -109,100 +140,6 @@ export function createHttpFetch(options: HttpFetchOptions = {}): FetchLike {
 }
 
 const ONCE = { once: true } as const;
-
-type Answer = { status: number; text(): Promise<string> };
-
-/**
- * One request's undici handler, which is also its abort listener (one object per call, no closures). It
- * settles the caller's promise once: with the answer when the body has ended, or with the first error.
- */
-class Call implements Dispatcher.DispatchHandler {
-  private controller: Dispatcher.DispatchController | undefined;
-  private settled = false;
-  private answered = false;
-  private status = 0;
-  private received = 0;
-  private readonly chunks: Buffer[] = [];
-
-  constructor(
-    private readonly signal: AbortSignal,
-    private readonly maxBytes: number,
-    private readonly resolve: (a: Answer) => void,
-    private readonly reject: (e: unknown) => void,
-  ) {}
-
-  /** The signal's listener: the call fails at once; a request undici has started is cut (its socket destroyed). */
-  handleEvent(): void {
-    this.abort();
-  }
-
-  /** Fails the call with Node's AbortError (the signal's reason as its cause) and stops the request. */
-  abort(): void {
-    const error = new AbortError(this.signal.reason);
-    this.fail(error);
-    // Before undici starts the request there is no controller yet: onRequestStart aborts it then.
-    this.controller?.abort(error);
-  }
-
-  onRequestStart(controller: Dispatcher.DispatchController): void {
-    this.controller = controller;
-    if (this.settled) controller.abort(new AbortError(this.signal.reason));
-  }
-
-  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number): void {
-    this.answered = true;
-    this.status = statusCode;
-  }
-
-  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    this.received += chunk.length;
-    if (this.received > this.maxBytes) {
-      const error = new Error(`response body exceeds ${this.maxBytes} bytes`);
-      this.fail(error);
-      controller.abort(error);
-      return;
-    }
-    this.chunks.push(chunk);
-  }
-
-  onResponseEnd(): void {
-    if (this.settled) return;
-    this.settled = true;
-    this.signal.removeEventListener("abort", this);
-    const text = Buffer.concat(this.chunks).toString("utf8");
-    this.resolve({ status: this.status, text: () => Promise.resolve(text) });
-  }
-
-  onResponseError(_controller: Dispatcher.DispatchController, e: Error): void {
-    if (this.answered) {
-      // A connection cut mid-body: named as before, undici's error kept as the cause.
-      this.fail(
-        isSocketError(e) ? new Error("connection closed before the response ended", { cause: e }) : e,
-      );
-      return;
-    }
-    // No answer: node:http's name for a connection that closed under a request, so `retryUnanswered` and the
-    // upstream error texts stay as they were.
-    this.fail(new UnansweredError(isSocketError(e) ? socketHangUp(e) : e));
-  }
-
-  private fail(e: unknown): void {
-    if (this.settled) return;
-    this.settled = true;
-    this.signal.removeEventListener("abort", this);
-    this.reject(e);
-  }
-}
-
-/** undici's error for a connection closed or broken under a request (`SocketError`). */
-function isSocketError(e: unknown): boolean {
-  return (e as { code?: unknown } | null)?.code === "UND_ERR_SOCKET";
-}
-
-/** Node's error for a request whose connection closed before any answer. */
-function socketHangUp(cause: Error): Error {
-  return Object.assign(new Error("socket hang up", { cause }), { code: "ECONNRESET" });
-}
 
 /** What Node's http.request raises when its `signal` aborts (same name, code and message). */
 class AbortError extends Error {

@@ -52,7 +52,7 @@ export function backoffDelayMs(
 /** Sleeps with a real timer. */
 export const realSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Builds a transport; without an injected fetch it uses its own keep-alive HTTP client (http-fetch.ts). */
+/** Builds a transport; without an injected fetch it uses its own keep-alive `node:http` client (http-fetch.ts). */
 export function createJsonRpcTransport(options: JsonRpcTransportOptions): JsonRpcTransport {
   const doFetch: FetchLike = options.fetch ?? createHttpFetch();
   // The same headers on every call: built once (a fetch must not change the object it is given).
