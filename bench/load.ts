@@ -3,7 +3,7 @@
  * cost stays small), measured from outside: latency per request, trades per second, the localnet's call
  * counters, and the service process's CPU time and memory from /proc.
  */
-import { createHttpFetch } from "../src/chain/http-fetch.js";
+import { createHttpFetch } from "./undici-fetch.js";
 import { percentile, type LocalnetClient } from "../test/harness/index.js";
 
 import { cpuMsOf, peakRssMbOf } from "./process-stats.js";
