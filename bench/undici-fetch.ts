@@ -10,7 +10,9 @@ import type { FetchLike } from "../src/chain/json-rpc.js";
 import {
   DEFAULT_IDLE_SOCKET_TIMEOUT_MS,
   DEFAULT_MAX_RESPONSE_BYTES,
-  isUnansweredConnectionError,
+  AbortError,
+  UnansweredError,
+  sendWithRetry,
   type HttpFetchOptions,
 } from "../src/chain/http-fetch.js";
 
@@ -65,13 +67,7 @@ export function createHttpFetch(options: HttpFetchOptions = {}): FetchLike {
         client.dispatch(request, call);
         void client.close().catch(() => undefined);
       });
-    if (options.retryUnanswered !== true) return once(false).catch(unwrap);
-    return once(false).catch((e: unknown) => {
-      // Any HTTP answer (even a 5xx) is final; only a connection that died unanswered is tried once more.
-      if (e instanceof UnansweredError && isUnansweredConnectionError(e.cause) && !init.signal.aborted)
-        return once(true).catch(unwrap);
-      return unwrap(e);
-    });
+    return sendWithRetry(once, options.retryUnanswered === true, init.signal);
   };
 }
 
@@ -169,25 +165,4 @@ function isSocketError(e: unknown): boolean {
 /** Node's error for a request whose connection closed before any answer. */
 function socketHangUp(cause: Error): Error {
   return Object.assign(new Error("socket hang up", { cause }), { code: "ECONNRESET" });
-}
-
-/** What Node's http.request raises when its `signal` aborts (same name, code and message). */
-class AbortError extends Error {
-  readonly code = "ABORT_ERR";
-  constructor(reason: unknown) {
-    super("The operation was aborted", { cause: reason });
-    this.name = "AbortError";
-  }
-}
-
-/** A request error raised before any response arrived (the original error is `cause`). */
-class UnansweredError extends Error {
-  constructor(cause: unknown) {
-    super((cause as Error | null)?.message ?? "request failed", { cause });
-  }
-}
-
-/** The original error of an UnansweredError (callers see Node's own error). */
-function unwrap(e: unknown): never {
-  throw e instanceof UnansweredError ? e.cause : e;
 }

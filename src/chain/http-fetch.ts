@@ -129,20 +129,32 @@ export function createHttpFetch(options: HttpFetchOptions = {}): FetchLike {
         else signal.addEventListener("abort", onAbort, ONCE);
         req.end(body);
       });
-    if (options.retryUnanswered !== true) return once(false).catch(unwrap);
-    return once(false).catch((e: unknown) => {
-      // Any HTTP answer (even a 5xx) is final; only a connection that died unanswered is tried once more.
-      if (e instanceof UnansweredError && isUnansweredConnectionError(e.cause) && !init.signal.aborted)
-        return once(true).catch(unwrap);
-      return unwrap(e);
-    });
+    return sendWithRetry(once, options.retryUnanswered === true, signal);
   };
+}
+
+/**
+ * Runs `once(false)`; with `retry`, a call whose connection died unanswered runs once more as `once(true)` (a fresh
+ * connection). Errors come out as the client's own (UnansweredError unwrapped).
+ */
+export function sendWithRetry<T>(
+  once: (fresh: boolean) => Promise<T>,
+  retry: boolean,
+  signal: AbortSignal,
+): Promise<T> {
+  if (!retry) return once(false).catch(unwrap);
+  return once(false).catch((e: unknown) => {
+    // Any HTTP answer (even a 5xx) is final; only a connection that died unanswered is tried once more.
+    if (e instanceof UnansweredError && isUnansweredConnectionError(e.cause) && !signal.aborted)
+      return once(true).catch(unwrap);
+    return unwrap(e);
+  });
 }
 
 const ONCE = { once: true } as const;
 
 /** What Node's http.request raises when its `signal` aborts (same name, code and message). */
-class AbortError extends Error {
+export class AbortError extends Error {
   readonly code = "ABORT_ERR";
   constructor(reason: unknown) {
     super("The operation was aborted", { cause: reason });
@@ -151,13 +163,13 @@ class AbortError extends Error {
 }
 
 /** A request error raised before any response arrived (the original error is `cause`). */
-class UnansweredError extends Error {
+export class UnansweredError extends Error {
   constructor(cause: unknown) {
     super((cause as Error | null)?.message ?? "request failed", { cause });
   }
 }
 
 /** The original error of an UnansweredError (callers see Node's own error). */
-function unwrap(e: unknown): never {
+export function unwrap(e: unknown): never {
   throw e instanceof UnansweredError ? e.cause : e;
 }

@@ -27,6 +27,20 @@ const engines: [string, () => Promise<Store>][] = [
       ]
     : []),
 ];
+/** A fresh API key with one wallet (a random address) on `store`. */
+async function keyWithWallet(store: Store): Promise<{ w: string; apiKey: { id: number } }> {
+  const w = Keypair.generate().publicKey.toBase58();
+  const { apiKey } = await store.createApiKeyWithWallet(`h-${Math.random()}`, {
+    publicKey: w,
+    ciphertext: "c",
+    nonce: "n",
+    tag: "t",
+    keyId: "k",
+    createdAt: "2026-01-01T00:00:00.000",
+  });
+  return { w, apiKey };
+}
+
 afterAll(async () => {
   if (TEST_DATABASE_URL !== undefined) await dropSchema(TEST_DATABASE_URL, schema);
 });
@@ -35,15 +49,7 @@ describe.each(engines)("execution writes on %s", (_name, open) => {
   it("insert keeps every field; a patch changes exactly the columns it names", async () => {
     const store = await open();
     try {
-      const w = Keypair.generate().publicKey.toBase58();
-      const { apiKey } = await store.createApiKeyWithWallet(`h-${Math.random()}`, {
-        publicKey: w,
-        ciphertext: "c",
-        nonce: "n",
-        tag: "t",
-        keyId: "k",
-        createdAt: "2026-01-01T00:00:00.000",
-      });
+      const { w, apiKey } = await keyWithWallet(store);
       const e = newExecution(apiKey.id, w, {
         request: { amount: "0.1", big: 18446744073709551615n },
         lastValidBlockHeight: 1234,
@@ -86,15 +92,7 @@ describe.each(engines)("execution writes on %s", (_name, open) => {
   it("the inserted record is the stored one, every field (SQLite builds it from the values bound)", async () => {
     const store = await open();
     try {
-      const w = Keypair.generate().publicKey.toBase58();
-      const { apiKey } = await store.createApiKeyWithWallet(`h-${Math.random()}`, {
-        publicKey: w,
-        ciphertext: "c",
-        nonce: "n",
-        tag: "t",
-        keyId: "k",
-        createdAt: "2026-01-01T00:00:00.000",
-      });
+      const { w, apiKey } = await keyWithWallet(store);
       const full = newExecution(apiKey.id, w, {
         kind: "bundle",
         wallets: [w, "Other1111111111111111111111111111111111111"],
