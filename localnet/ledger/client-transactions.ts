@@ -19,7 +19,6 @@ import type { ResolvedMessage } from "./wire.js";
 import { DecodedWires, type DecodedWire } from "./decoded-wires.js";
 import {
   ComputeBudgetError,
-  Ed25519Verifier,
   lookupTableAddresses,
   parseComputeBudget,
   resolveMessage,
@@ -47,7 +46,6 @@ export interface LedgerParts {
 
 /** Processes, simulates and bundles client transactions against the ledger's parts. */
 export class ClientTransactions {
-  private readonly verifier = new Ed25519Verifier();
   private readonly wires = new DecodedWires();
   private readonly queue: BlockhashQueue;
   private readonly store: TransactionStore;
@@ -108,7 +106,7 @@ export class ClientTransactions {
   verify(wire: Uint8Array): DecodedWire {
     const decoded = this.wires.decode(wire);
     if (!decoded.verified) {
-      verifySignatures(decoded.tx, this.verifier, wire);
+      verifySignatures(decoded.tx, wire);
       decoded.verified = true;
     }
     return decoded;

@@ -69,6 +69,14 @@ export function keyAllowed(deps: KeyCheckDeps, scope: RouteScope): (presented: s
   };
 }
 
+/**
+ * Whether a matched route needs no key: one marked `public`, or swagger-ui's own routes (under /docs). Takes
+ * `req.routeOptions`' fields, read once by the caller (an unmatched URL, `url` undefined, goes to the 404 handler).
+ */
+export function isPublicRoute(url: string, config: { public?: boolean }): boolean {
+  return config.public === true || url === "/docs" || url.startsWith("/docs/");
+}
+
 /** Installs the onRequest hook that authenticates and authorizes every route not marked public. */
 export function installAuth(
   app: FastifyInstance,
@@ -82,8 +90,7 @@ export function installAuth(
   app.addHook("onRequest", async (req, reply) => {
     // Read once: Fastify builds a new routeOptions object (and asks the router a question) on every access.
     const { url, config } = req.routeOptions;
-    // Unmatched URLs go to the 404 handler; swagger-ui's own routes (under /docs) are public.
-    if (url === undefined || config.public === true || url === "/docs" || url.startsWith("/docs/")) return;
+    if (url === undefined || isPublicRoute(url, config)) return;
     const header = req.headers["x-api-key"];
     const presented = Array.isArray(header) ? header[0] : header;
     if (presented === undefined || presented.trim() === "") {

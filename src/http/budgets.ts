@@ -6,6 +6,7 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { HardeningSettings } from "../config/hardening.js";
 import { ApiError, HARDENING } from "../core/errors.js";
+import { isPublicRoute } from "./auth.js";
 import type { RequestCounter } from "./request-counters.js";
 
 /** The budget a route spends: one of the settings' classes, or none (setup keeps its own one-per-5-s rule). */
@@ -24,8 +25,7 @@ export function classifyRoute(req: FastifyRequest): RateClass {
   const { url, config } = req.routeOptions;
   const own = url === undefined ? undefined : config.rateClass;
   if (own !== undefined) return own;
-  if (url === undefined || config.public === true || url === "/docs" || url.startsWith("/docs/"))
-    return "public";
+  if (url === undefined || isPublicRoute(url, config)) return "public";
   if (req.method === "GET" || req.method === "HEAD") return "reads";
   // Checks and quotes read accounts from the RPC for every address they name, and sign nothing.
   if (/\/(check|quote)s?$/.test(url)) return "checks";
