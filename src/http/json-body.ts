@@ -1,6 +1,6 @@
 /** The JSON request-body parser: empty means "no fields", malformed or over-deep JSON is a fixed 400. */
 import { ApiError, FOUNDATION, HARDENING, HTTP_INPUT } from "../core/errors.js";
-import { SCAN_DUPLICATE_KEY, SCAN_PROTO_KEY, SCAN_TOO_DEEP, scanJson } from "./json-duplicate-keys.js";
+import { SCAN_DUPLICATE_KEY, SCAN_PROTO_KEY, SCAN_TOO_DEEP, scanJson } from "./json-scan.js";
 
 /**
  * Deepest nesting a body may have (the deepest the API reads is 3: a bundle's legs). Deeper bodies are refused

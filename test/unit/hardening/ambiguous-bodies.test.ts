@@ -4,7 +4,7 @@ import { fieldOf } from "../../../src/core/request-fields.js";
 import { parseTradeRequest } from "../../../src/domain/trade/request.js";
 import { FOUNDATION, HARDENING, HTTP_INPUT } from "../../../src/core/errors.js";
 import { parseJsonBody } from "../../../src/http/json-body.js";
-import { hasDuplicateKey } from "../../../src/http/json-duplicate-keys.js";
+import { hasDuplicateKey } from "../../../src/http/json-scan.js";
 
 const MINT = "So11111111111111111111111111111111111111112";
 
