@@ -326,4 +326,7 @@ export const REQUEST_FEES = {
   unknownFieldIgnored: (path: string): string => `unknown field "${path}" ignored`,
   unknownFieldRefused: (path: string): string =>
     `unknown field "${path}" (STRICT_FIELDS=true refuses unknown fields)`,
+  /** Issue 29: an unknown field that names a safety switch is refused, never ignored. */
+  misspeltSwitch: (path: string, safetySwitch: string): string =>
+    `unknown field "${path}" looks like the safety switch "${safetySwitch}"; send "${safetySwitch}" at the top level of the body (a misspelt safety switch is refused, never ignored)`,
 } as const;

@@ -114,7 +114,8 @@ const dryRunField = {
   type: "boolean",
   description:
     "Resolve, read, quote, check policies and simulate, then answer what would be sent without sending " +
-    'or recording anything (true or false, or the strings "true"/"false"; default false).',
+    'or recording anything (true or false, or the strings "true"/"false"; default false). A misspelling ' +
+    "(dryRun, DRY_RUN, dry-run; likewise of simulate and confirm) is a 400, never ignored.",
 };
 
 const dryRun = ref("DryRun");

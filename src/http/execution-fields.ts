@@ -1,7 +1,8 @@
 /**
  * Issue 22 item 5 on every execution route: the per-request `priority_fee` / `tip` (parsed and bounded
  * before custody, so its policy sees them; refused only on a body the endpoint's own rules accept) and the
- * unknown-field warnings (`warnings` in the 200 answer) or, with STRICT_FIELDS=true, the 400.
+ * unknown-field warnings (`warnings` in the 200 answer) or, with STRICT_FIELDS=true, the 400; an unknown field
+ * that is a misspelt safety switch (`dryRun`) is a 400 whatever STRICT_FIELDS says (issue 29).
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { RequestFeeSettings } from "../config/request-fees.js";
@@ -9,7 +10,7 @@ import { badRequest, REQUEST_FEES } from "../core/errors.js";
 import { parseRequestFees, type RequestFees } from "../core/fee-fields.js";
 import type { RequestBody } from "../core/request-fields.js";
 import { EXECUTION_ROUTES, planSpendOrThrow, type SpendKind } from "../domain/keys/spend.js";
-import { unknownFields } from "./known-fields.js";
+import { misspeltSwitch, unknownFields } from "./known-fields.js";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -78,6 +79,10 @@ function readExecutionFields(req: FastifyRequest, settings: RequestFeeSettings):
   // A body that is not an object gets the endpoint's own 400.
   if (typeof body !== "object" || body === null || Array.isArray(body)) return;
   const unknown = unknownFields(url ?? "", body);
+  // Issue 29: `"dryRun": true` ignored would execute the trade; a misspelt safety switch is always a 400.
+  const misspelt = misspeltSwitch(url ?? "", unknown);
+  if (misspelt !== undefined)
+    throw badRequest(REQUEST_FEES.misspeltSwitch(misspelt.field, misspelt.safetySwitch));
   if (unknown.length > 0 && settings.strictFields)
     throw badRequest(REQUEST_FEES.unknownFieldRefused(unknown[0]!));
   req.bodyWarnings = unknown.map((f) => REQUEST_FEES.unknownFieldIgnored(f));

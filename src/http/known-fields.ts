@@ -84,6 +84,38 @@ const KNOWN_SETS = new Map(
   ]),
 );
 
+/**
+ * Issue 29 finding 14: the body fields that make an execution safer or stop it (`dry_run`: send nothing;
+ * `simulate`: refuse a failing transaction; `confirm`: wait for the outcome). A misspelling of one of them
+ * (`dryRun`, `DRY_RUN`, `dry-run`) would be ignored as an unknown field and the request would execute as if
+ * the switch were off, so it is refused instead (`misspeltSwitch`).
+ */
+export const SAFETY_SWITCHES = ["dry_run", "simulate", "confirm"] as const;
+
+/** A field name as a switch is compared: lowercase, underscores and dashes removed (`dryRun` → `dryrun`). */
+const normalized = (name: string): string => name.toLowerCase().replace(/[_-]/g, "");
+
+const SWITCH_BY_NORMALIZED = new Map<string, string>(SAFETY_SWITCHES.map((s) => [normalized(s), s]));
+
+/**
+ * The first unknown field of `unknown` (paths from `unknownFields`) that is a misspelling of a safety switch
+ * the route reads, with the switch's real name; undefined when there is none. A nested field (`accounts[0].
+ * dryRun`) counts too: the switch is a top-level field, and the sender meant it.
+ */
+export function misspeltSwitch(
+  url: string,
+  unknown: readonly string[],
+): { field: string; safetySwitch: string } | undefined {
+  const k = KNOWN_SETS.get(url);
+  if (k === undefined) return undefined;
+  for (const field of unknown) {
+    const name = field.slice(field.lastIndexOf(".") + 1);
+    const safetySwitch = SWITCH_BY_NORMALIZED.get(normalized(name));
+    if (safetySwitch !== undefined && k.top.has(safetySwitch)) return { field, safetySwitch };
+  }
+  return undefined;
+}
+
 /** The known top-level fields of a route (undefined: not an execution route). */
 export function knownFields(url: string): readonly string[] | undefined {
   const k = KNOWN[url];

@@ -1,6 +1,7 @@
 /** Issue 22 item 5: the known-field lists agree with the documented bodies, and unknown fields are named. */
 import { describe, expect, it } from "vitest";
-import { knownFields, unknownFields } from "../../../src/http/known-fields.js";
+import { knownFields, misspeltSwitch, unknownFields } from "../../../src/http/known-fields.js";
+import { REQUEST_FEES } from "../../../src/core/errors.js";
 import { EXECUTION_ROUTES } from "../../../src/domain/keys/spend.js";
 import { buildTestApp } from "../../helpers/app.js";
 
@@ -59,6 +60,51 @@ describe("unknownFields", () => {
         const ok = JSON.stringify(doc.paths[url]?.post?.responses["200"]);
         expect(ok, url).toContain('"warnings"');
       }
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+// Issue 29 finding 14: `"dryRun": true` was ignored with a warning and the trade executed.
+describe("misspeltSwitch", () => {
+  const trade = "/v1/trades/execute";
+  it.each([
+    ["dryRun", "dry_run"],
+    ["DRY_RUN", "dry_run"],
+    ["dry-run", "dry_run"],
+    ["dryrun", "dry_run"],
+    ["DryRun", "dry_run"],
+    ["Simulate", "simulate"],
+    ["CONFIRM", "confirm"],
+  ])("names %s as a misspelling of %s", (field, safetySwitch) => {
+    expect(misspeltSwitch(trade, unknownFields(trade, { [field]: true }))).toEqual({ field, safetySwitch });
+  });
+
+  it("finds a nested one, ignores other unknown fields and switches the route does not read", () => {
+    const bundle = "/v1/laser/bundle";
+    expect(
+      misspeltSwitch(bundle, unknownFields(bundle, { accounts: [{ type: "buy", dryRun: true }] })),
+    ).toEqual({ field: "accounts[0].dryRun", safetySwitch: "dry_run" });
+    expect(misspeltSwitch(trade, unknownFields(trade, { slipage: 1, dry_run: true }))).toBeUndefined();
+    // The create endpoint has no `simulate` field: a misspelling of it is an ordinary unknown field.
+    expect(misspeltSwitch("/v1/laser/create", ["Simulate"])).toBeUndefined();
+    expect(misspeltSwitch("/v1/wallets", ["dryRun"])).toBeUndefined();
+  });
+
+  it("refuses the body with a 400 naming the right field, before the chain (none here) is needed", async () => {
+    const t = await buildTestApp();
+    try {
+      const { apiKey } = await t.setup();
+      const res = await t.app.inject({
+        method: "POST",
+        url: trade,
+        headers: { "x-api-key": apiKey },
+        payload: { action: "buy", mint: "x", amount: "1", dryRun: true },
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ detail: REQUEST_FEES.misspeltSwitch("dryRun", "dry_run") });
+      expect(res.json<{ detail: string }>().detail).toContain('send "dry_run"');
     } finally {
       await t.close();
     }

@@ -2417,7 +2417,7 @@ export interface operations {
                     measure_timing?: boolean;
                     /** @description managed wallet public key; the key's default wallet otherwise */
                     wallet?: string;
-                    /** @description Resolve, read, quote, check policies and simulate, then answer what would be sent without sending or recording anything (true or false, or the strings "true"/"false"; default false). */
+                    /** @description Resolve, read, quote, check policies and simulate, then answer what would be sent without sending or recording anything (true or false, or the strings "true"/"false"; default false). A misspelling (dryRun, DRY_RUN, dry-run; likewise of simulate and confirm) is a 400, never ignored. */
                     dry_run?: boolean;
                     /** @description SOL of priority fee per transaction (alias priorityFee, as PumpPortal's priorityFee), 0 or more, at most PRIORITY_FEE_MAX_SOL; turned into the compute-unit price that makes the transaction's compute-unit limit pay exactly this. Default: the configured price. */
                     priority_fee?: string | number;
@@ -2988,7 +2988,7 @@ export interface operations {
                     claim_launchswap?: boolean;
                     /** @description default true; waits for each claim's confirmation */
                     confirm?: boolean;
-                    /** @description Resolve, read, quote, check policies and simulate, then answer what would be sent without sending or recording anything (true or false, or the strings "true"/"false"; default false). */
+                    /** @description Resolve, read, quote, check policies and simulate, then answer what would be sent without sending or recording anything (true or false, or the strings "true"/"false"; default false). A misspelling (dryRun, DRY_RUN, dry-run; likewise of simulate and confirm) is a 400, never ignored. */
                     dry_run?: boolean;
                     /** @description SOL of priority fee per transaction (alias priorityFee, as PumpPortal's priorityFee), 0 or more, at most PRIORITY_FEE_MAX_SOL; turned into the compute-unit price that makes the transaction's compute-unit limit pay exactly this. Default: the configured price. */
                     priority_fee?: string | number;
@@ -3174,7 +3174,7 @@ export interface operations {
                     fee_reserve_lamports?: string | number;
                     /** @description default true */
                     confirm?: boolean;
-                    /** @description Resolve, read, quote, check policies and simulate, then answer what would be sent without sending or recording anything (true or false, or the strings "true"/"false"; default false). */
+                    /** @description Resolve, read, quote, check policies and simulate, then answer what would be sent without sending or recording anything (true or false, or the strings "true"/"false"; default false). A misspelling (dryRun, DRY_RUN, dry-run; likewise of simulate and confirm) is a 400, never ignored. */
                     dry_run?: boolean;
                     /** @description SOL of priority fee per transaction (alias priorityFee, as PumpPortal's priorityFee), 0 or more, at most PRIORITY_FEE_MAX_SOL; turned into the compute-unit price that makes the transaction's compute-unit limit pay exactly this. Default: the configured price. */
                     priority_fee?: string | number;
@@ -3371,7 +3371,7 @@ export interface operations {
                     fee_reserve_lamports?: string | number;
                     /** @description default true */
                     confirm?: boolean;
-                    /** @description Resolve, read, quote, check policies and simulate, then answer what would be sent without sending or recording anything (true or false, or the strings "true"/"false"; default false). */
+                    /** @description Resolve, read, quote, check policies and simulate, then answer what would be sent without sending or recording anything (true or false, or the strings "true"/"false"; default false). A misspelling (dryRun, DRY_RUN, dry-run; likewise of simulate and confirm) is a 400, never ignored. */
                     dry_run?: boolean;
                     /** @description SOL of priority fee per transaction (alias priorityFee, as PumpPortal's priorityFee), 0 or more, at most PRIORITY_FEE_MAX_SOL; turned into the compute-unit price that makes the transaction's compute-unit limit pay exactly this. Default: the configured price. */
                     priority_fee?: string | number;
@@ -3574,7 +3574,7 @@ export interface operations {
                     }[];
                     /** @description default true */
                     confirm?: boolean;
-                    /** @description Resolve, read, quote, check policies and simulate, then answer what would be sent without sending or recording anything (true or false, or the strings "true"/"false"; default false). */
+                    /** @description Resolve, read, quote, check policies and simulate, then answer what would be sent without sending or recording anything (true or false, or the strings "true"/"false"; default false). A misspelling (dryRun, DRY_RUN, dry-run; likewise of simulate and confirm) is a 400, never ignored. */
                     dry_run?: boolean;
                     /** @description SOL of priority fee per transaction (alias priorityFee, as PumpPortal's priorityFee), 0 or more, at most PRIORITY_FEE_MAX_SOL; turned into the compute-unit price that makes the transaction's compute-unit limit pay exactly this. Default: the configured price. */
                     priority_fee?: string | number;
@@ -3784,7 +3784,7 @@ export interface operations {
                     slippage?: string | number;
                     /** @description default true */
                     confirm?: boolean;
-                    /** @description Resolve, read, quote, check policies and simulate, then answer what would be sent without sending or recording anything (true or false, or the strings "true"/"false"; default false). */
+                    /** @description Resolve, read, quote, check policies and simulate, then answer what would be sent without sending or recording anything (true or false, or the strings "true"/"false"; default false). A misspelling (dryRun, DRY_RUN, dry-run; likewise of simulate and confirm) is a 400, never ignored. */
                     dry_run?: boolean;
                     /** @description SOL of priority fee per transaction (alias priorityFee, as PumpPortal's priorityFee), 0 or more, at most PRIORITY_FEE_MAX_SOL; turned into the compute-unit price that makes the transaction's compute-unit limit pay exactly this. Default: the configured price. */
                     priority_fee?: string | number;
@@ -3990,7 +3990,7 @@ export interface operations {
                     bundleTip: string | number;
                     /** @description default true: poll the bundle status for about 30 seconds */
                     confirm?: boolean;
-                    /** @description Resolve, read, quote, check policies and simulate, then answer what would be sent without sending or recording anything (true or false, or the strings "true"/"false"; default false). */
+                    /** @description Resolve, read, quote, check policies and simulate, then answer what would be sent without sending or recording anything (true or false, or the strings "true"/"false"; default false). A misspelling (dryRun, DRY_RUN, dry-run; likewise of simulate and confirm) is a 400, never ignored. */
                     dry_run?: boolean;
                     /** @description SOL of priority fee per transaction (alias priorityFee, as PumpPortal's priorityFee), 0 or more, at most PRIORITY_FEE_MAX_SOL; turned into the compute-unit price that makes the transaction's compute-unit limit pay exactly this. Default: the configured price. */
                     priority_fee?: string | number;
