@@ -6,7 +6,7 @@ import type { Chain } from "../chain/chain.js";
 import type { Config } from "../config/config.js";
 import type { ApiError } from "../core/errors.js";
 import { extend } from "../core/extend.js";
-import { routeScope } from "./auth.js";
+import { declareAuthFields, routeScope } from "./auth.js";
 import type { RouteScope } from "../domain/keys/scopes.js";
 import { cashbackRoutes } from "./cashback.js";
 import { frameworkErrorHandler, installErrorHandler } from "./error-handler.js";
@@ -20,7 +20,7 @@ import { componentReference, registerComponents } from "./components.js";
 import { observeOutcomes } from "../domain/execution/outcome-observer.js";
 import { createMetrics, type Metrics } from "../observability/metrics.js";
 import { executionRoutes } from "./executions.js";
-import { installExecutionFields } from "./execution-fields.js";
+import { declareExecutionFields, installExecutionFields } from "./execution-fields.js";
 import { eventRoutes, type EventStreamTiming } from "./events.js";
 import { webhookRoutes } from "./webhooks.js";
 import type { HostLookup } from "../domain/webhooks/url-policy.js";
@@ -44,7 +44,7 @@ import { custodyStore, requestOnlyStore } from "../domain/keys/custody-store.js"
 import { dryRunDocument } from "./dry-run-schema.js";
 import { accountRoutes } from "./account.js";
 import { activityRoutes } from "./activity.js";
-import { installCustody } from "./custody.js";
+import { declareCustodyFields, installCustody } from "./custody.js";
 import { keyBodyTypes, keyRoutes } from "./keys.js";
 import { MarketHub } from "../domain/market/market-hub.js";
 import type { StreamLimits } from "../domain/market/stream-session.js";
@@ -163,6 +163,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await registerWebSocket(app);
   // The named component schemas (issue 23), before any route references them.
   registerComponents(app);
+  declareRequestFields(app);
   // Before any plugin registers routes: its request decoration and onRoute hook must reach all of them.
   installIdempotency(app, {
     store: deps.store,
@@ -279,6 +280,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   webhookRoutes(app, deps);
   return app;
+}
+
+/**
+ * Declares every request field the hooks set, on the root context before any plugin registers routes
+ * (issue 29 finding 17). A plugin's context (swagger-ui's /docs routes) copies the request's declared fields
+ * when it is created: a field declared after it is `undefined` there instead of null, and the root's hooks,
+ * which run on those routes too, took a missing key for a present one (`activity row not written`).
+ */
+function declareRequestFields(app: FastifyInstance): void {
+  declareAuthFields(app);
+  declareExecutionFields(app);
+  declareCustodyFields(app);
 }
 
 /** The compute-unit limit a kind of execution is built with (bounds the priority fee it pays). */

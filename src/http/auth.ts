@@ -77,7 +77,19 @@ export function isPublicRoute(url: string, config: { public?: boolean }): boolea
   return config.public === true || url === "/docs" || url.startsWith("/docs/");
 }
 
-/** Installs the onRequest hook that authenticates and authorizes every route not marked public. */
+/**
+ * Declares the request fields the auth hook sets (`apiKey`, `custodyKey`; null until it does). Called by the
+ * app before any plugin registers routes (see declareRequestFields in app.ts).
+ */
+export function declareAuthFields(app: FastifyInstance): void {
+  app.decorateRequest("apiKey", null);
+  app.decorateRequest("custodyKey", null);
+}
+
+/**
+ * Installs the onRequest hook that authenticates and authorizes every route not marked public (the fields it
+ * sets are declared by `declareAuthFields`).
+ */
 export function installAuth(
   app: FastifyInstance,
   deps: KeyCheckDeps & {
@@ -85,8 +97,6 @@ export function installAuth(
     onInvalidKey?: (req: FastifyRequest, reply: FastifyReply) => Promise<ApiError>;
   },
 ): void {
-  app.decorateRequest("apiKey", null);
-  app.decorateRequest("custodyKey", null);
   app.addHook("onRequest", async (req, reply) => {
     // Read once: Fastify builds a new routeOptions object (and asks the router a question) on every access.
     const { url, config } = req.routeOptions;

@@ -113,6 +113,13 @@ async function prepare(
   return ctx;
 }
 
+/** Declares the request fields the custody hooks set (null until they do); see declareRequestFields in app.ts. */
+export function declareCustodyFields(app: FastifyInstance): void {
+  app.decorateRequest("custodyContext", null);
+  app.decorateRequest("custodyRule", null);
+  app.decorateRequest("custodyStore", null);
+}
+
 /**
  * Installs the custody hooks; `bind` makes the store a request's handler uses from its context (an explicit
  * binding: an AsyncLocalStorage cost a promise hook on every promise of the process, about 8 % of a trade).
@@ -126,9 +133,6 @@ export function installCustody(
     bind: (ctx: CustodyContext | null) => Store & ExecutionPolicyCheck;
   },
 ): void {
-  app.decorateRequest("custodyContext", null);
-  app.decorateRequest("custodyRule", null);
-  app.decorateRequest("custodyStore", null);
   app.addHook("preHandler", (req, _reply, done) => {
     prepare(req, deps).then(
       (ctx) => {

@@ -39,10 +39,14 @@ function kindOfRoute(url: string | undefined): SpendKind | undefined {
   return EXECUTION_ROUTES[url as keyof typeof EXECUTION_ROUTES];
 }
 
-/** Installs the hook (before custody, which reads `requestFees`) and documents `warnings` on each route. */
-export function installExecutionFields(app: FastifyInstance, settings: RequestFeeSettings): void {
+/** Declares the request fields the hook sets (null until it does); see declareRequestFields in app.ts. */
+export function declareExecutionFields(app: FastifyInstance): void {
   app.decorateRequest("requestFees", null);
   app.decorateRequest("bodyWarnings", null);
+}
+
+/** Installs the hook (before custody, which reads `requestFees`) and documents `warnings` on each route. */
+export function installExecutionFields(app: FastifyInstance, settings: RequestFeeSettings): void {
   app.addHook("onRoute", (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (!methods.includes("POST") || !(route.url in EXECUTION_ROUTES)) return;
