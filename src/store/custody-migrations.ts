@@ -83,5 +83,22 @@ export function custodyMigrations(dialect: "sqlite" | "postgres"): Record<string
         }
       },
     },
+    // Issue 29 finding 16: the gaps the row triggers above leave (a new migration: shipped ones never change).
+    "2026_11_28_activity_append_only_gaps": {
+      async up(db: Kysely<unknown>) {
+        if (dialect === "postgres") {
+          // Row triggers never see TRUNCATE; a statement trigger does (it also covers TRUNCATE ... CASCADE).
+          await sql`create trigger activity_log_no_truncate before truncate on activity_log
+            for each statement execute function activity_log_append_only()`.execute(db);
+        } else {
+          // REPLACE (and INSERT OR REPLACE) deletes the row it replaces without firing delete triggers (unless
+          // a connection turned recursive_triggers on, which is per connection): refuse an insert whose id is
+          // taken. Stored in the schema, so it holds for every connection and tool, not only the service's.
+          await sql`create trigger activity_log_no_replace before insert on activity_log
+            when exists (select 1 from activity_log where id = new.id)
+            begin select raise(abort, 'activity_log is append-only'); end`.execute(db);
+        }
+      },
+    },
   };
 }
