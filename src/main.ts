@@ -1,5 +1,6 @@
 /** Process entry: config, store, vault check, (sandbox) localnet, app, listen, graceful shutdown. */
-import { serviceUrl, startBanner } from "./runtime/banner.js";
+import { exposureBanner, serviceUrl, startBanner } from "./runtime/banner.js";
+import { exposures } from "./doctor/exposure-check.js";
 import { keptDatabaseNotice, reportStart } from "./runtime/start-progress.js";
 import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
@@ -153,7 +154,11 @@ async function main(): Promise<void> {
     if (installLookupTable !== undefined) await installLookupTable(chain);
 
     // The same checks as `npm run doctor`, before the first trade can be taken (DOCTOR_AT_START).
-    await doctorAtStart(config.doctorAtStart, { cluster: config.cluster, chain: chainOptions }, logger);
+    await doctorAtStart(
+      config.doctorAtStart,
+      { cluster: config.cluster, chain: chainOptions, exposure: config.hardening },
+      logger,
+    );
 
     cleanups.push(startServiceMaintenance({ config, store, chain, logger }));
     // Issue 20: webhook deliveries, leased in the database, so every process may send.
@@ -225,6 +230,12 @@ async function main(): Promise<void> {
     await app.listen({ port: config.port, host: config.host });
     // Issue 22: one human-readable line (the JSON log stays on stdout for machines).
     process.stderr.write(`${startBanner(config.host, config.port)}\n`);
+    // Issue 29: off the sandbox, the defaults left open, loudly (and once in the JSON log, for machines).
+    const warnings = exposureBanner(config.cluster, config.hardening);
+    if (warnings.length > 0) {
+      process.stderr.write(`${warnings.join("\n")}\n`);
+      logger.warn({ open: exposures(config.cluster, config.hardening) }, "open defaults off the sandbox");
+    }
     reportStart({ step: "listening", url: serviceUrl(config.host, config.port) });
 
     let stopping = false;

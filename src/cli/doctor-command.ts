@@ -33,6 +33,7 @@ export async function doctorCommand(
     }
     const report = await runDoctor({
       cluster: config.cluster,
+      exposure: config.hardening,
       chain: { ...chainOptionsFromConfig(config), ...(fetch !== undefined ? { fetch } : {}) },
     });
     for (const line of report.lines) io.out(line);

@@ -8,6 +8,7 @@ import { createRpcClient } from "../chain/rpc-client.js";
 import type { Cluster } from "../config/config.js";
 import { formatResult, type CheckResult } from "./check.js";
 import { checkCluster } from "./cluster-check.js";
+import { checkExposure, type ExposureSettings } from "./exposure-check.js";
 import { checkFeePolicy } from "./fee-policy-check.js";
 import { checkLookupTables } from "./lookup-table-check.js";
 import { checkPrograms } from "./program-check.js";
@@ -33,6 +34,11 @@ export interface DoctorInput {
     | "computeUnitPrice"
     | "fetch"
   >;
+  /**
+   * Issue 29: the setup gate, metrics token and allowed hosts, checked off the sandbox (exposure-check.ts);
+   * absent: not checked.
+   */
+  exposure?: ExposureSettings;
 }
 
 /** Every result, and whether any failed. */
@@ -93,6 +99,8 @@ export async function runDoctor(input: DoctorInput): Promise<DoctorReport> {
     checkPubSub(c, Math.max(timeoutMs, 2_000)),
   ]);
   const results: CheckResult[] = [
+    // First: what anyone who reaches the port can do matters before what the chain answers.
+    ...(input.exposure !== undefined ? checkExposure(input.cluster, input.exposure) : []),
     cluster,
     ...chainChecks,
     ...relayResults,
