@@ -1,7 +1,7 @@
 /**
  * DOCTOR_AT_START on a real service process (test/harness): against a localnet whose launch Global account
  * has an unexpected layout, `refuse` exits before listening with the failed check on stderr, and `warn`
- * starts and serves while logging it.
+ * starts and serves while logging it (and, off the sandbox, prints the open defaults under its banner).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -61,6 +61,16 @@ describe("DOCTOR_AT_START on a service process", () => {
     });
     try {
       expect((await fetch(`${service.baseUrl}/healthz`)).status).toBe(200);
+      // Issue 29: off the sandbox the banner is followed by the open defaults (the harness sets none of them).
+      // Written just after listen: wait for it rather than assume it came before the health answer.
+      const banner = "!! WARNING: CLUSTER=custom with 3 open defaults:";
+      for (let i = 0; i < 100 && !service.child.outputTail().includes(banner); i++)
+        await new Promise((r) => setTimeout(r, 100));
+      const out = service.child.outputTail();
+      expect(out).toContain(banner);
+      expect(out).toContain("!!   WARN setup-mode: SETUP_MODE=open");
+      expect(out).toContain("!!   WARN metrics-access:");
+      expect(out).toContain("!!   WARN allowed-hosts:");
     } finally {
       await service.stop();
     }
