@@ -37,7 +37,8 @@ export const serverErrorComponent = {
 export const refusalComponent = {
   $id: "Refusal",
   type: "object",
-  description: "Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which)",
+  description:
+    "Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which)",
   properties: {
     detail,
     rule: {

@@ -15,7 +15,8 @@ export const KEY_NAME = {
 
 // C0/C1 controls (newlines and tabs included), the Unicode line and paragraph separators, bidi marks,
 // embeddings, overrides and isolates, and the zero-width characters (ZWSP, ZWNJ, ZWJ, word joiner, BOM).
-const FORBIDDEN = /[\p{Cc}\u2028\u2029\u200E\u200F\u061C\u202A-\u202E\u2066-\u2069\u200B-\u200D\u2060\uFEFF]/u;
+const FORBIDDEN =
+  /[\p{Cc}\u2028\u2029\u200E\u200F\u061C\u202A-\u202E\u2066-\u2069\u200B-\u200D\u2060\uFEFF]/u;
 
 /** The name a `POST /v1/keys` body gives, trimmed; 400 with a detail when it is missing, too long or refused. */
 export function parseKeyName(v: unknown): string {

@@ -41,7 +41,8 @@ export function policyLoosenings(outer: Policy, inner: Policy): PolicyRule[] {
     const i = inner[field];
     if (o !== undefined && (i === undefined || !subset(i, o))) out.push(rule);
   }
-  if (outer.mintsDeny !== undefined && !subset(outer.mintsDeny, inner.mintsDeny ?? [])) out.push("mints_deny");
+  if (outer.mintsDeny !== undefined && !subset(outer.mintsDeny, inner.mintsDeny ?? []))
+    out.push("mints_deny");
   return out;
 }
 

@@ -46,7 +46,11 @@ describe("canManage: scopes", () => {
     for (const callerScopes of SUBSETS) {
       for (const targetScopes of SUBSETS.filter((s) => s.length > 0)) {
         for (const action of ACTIONS) {
-          const v = canManage(caller({ scopes: callerScopes }), other({ scopes: targetScopes }), change(action));
+          const v = canManage(
+            caller({ scopes: callerScopes }),
+            other({ scopes: targetScopes }),
+            change(action),
+          );
           const subset = targetScopes.every((s) => callerScopes.includes(s));
           const want = !callerScopes.includes("keys") ? "403 scope" : subset ? "ok" : "403 powers";
           expect(verdictOf(v), `${callerScopes.join()} → ${targetScopes.join()} ${action}`).toBe(want);

@@ -39,12 +39,14 @@ describe("parseKeyName", () => {
     ["LRM", "a\u200eb"],
     ["RLM", "a\u200fb"],
     ["ALM", "a\u061cb"],
-    ...["\u202a", "\u202b", "\u202c", "\u202d", "\u202e"].map(
-      (c): [string, string] => [`bidi U+${c.codePointAt(0)!.toString(16)}`, `bot${c}toor`],
-    ),
-    ...["\u2066", "\u2067", "\u2068", "\u2069"].map(
-      (c): [string, string] => [`isolate U+${c.codePointAt(0)!.toString(16)}`, `bot${c}x`],
-    ),
+    ...["\u202a", "\u202b", "\u202c", "\u202d", "\u202e"].map((c): [string, string] => [
+      `bidi U+${c.codePointAt(0)!.toString(16)}`,
+      `bot${c}toor`,
+    ]),
+    ...["\u2066", "\u2067", "\u2068", "\u2069"].map((c): [string, string] => [
+      `isolate U+${c.codePointAt(0)!.toString(16)}`,
+      `bot${c}x`,
+    ]),
     ["ZWSP", "ro\u200bot"],
     ["ZWNJ", "ro\u200cot"],
     ["ZWJ", "ro\u200dot"],

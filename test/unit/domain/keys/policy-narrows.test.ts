@@ -58,9 +58,9 @@ describe("policyNarrows", () => {
     const outer = { [field]: [...one, ...another] } as Policy;
     expect(policyLoosenings(outer, { [field]: [...one] } as Policy)).toEqual([]);
     expect(policyLoosenings(outer, { [field]: [...another, ...one] } as Policy)).toEqual([]);
-    expect(policyLoosenings({ [field]: [...one] } as Policy, { [field]: [...one, ...another] } as Policy)).toEqual(
-      [rule],
-    );
+    expect(
+      policyLoosenings({ [field]: [...one] } as Policy, { [field]: [...one, ...another] } as Policy),
+    ).toEqual([rule]);
     expect(policyLoosenings(outer, {})).toEqual([rule]);
   });
 
