@@ -57,6 +57,9 @@ describe("key powers only narrow (issue 29, finding 1)", () => {
     expect(names.map((k) => k.name)).toEqual(["root", "manager", "also-keys"]);
     expect(await e2e.balance(wallet)).toBe(before);
     expect(await e2e.balance(send.to)).toBe(0n);
+    // Each refusal is in the activity log under the manager key, rule `powers`.
+    const log = await callWith(e2e.app, root, "GET", `/v1/activity?rule=powers&key_id=${keysOnly.id}`);
+    expect((log.body.activity as unknown[]).length).toBe(4);
   });
 
   it("no sub-key sets a policy on, freezes, unfreezes or revokes the root key; the root key keeps working", async () => {
@@ -242,6 +245,15 @@ describe("key powers only narrow (issue 29, finding 1)", () => {
       const r = await callWith(e2e.app, root, "POST", "/v1/keys", { name, scopes: ["read"] });
       expect(r.status, JSON.stringify(name)).toBe(400);
     }
+    const policy = await callWith(e2e.app, root, "POST", "/v1/keys", {
+      name: "p",
+      scopes: ["read"],
+      policy: 5,
+    });
+    expect(policy).toEqual({
+      status: 400,
+      body: { detail: "policy must be a JSON object (the fields of PUT /v1/keys/{id}/policy)" },
+    });
     const keys = (await callWith(e2e.app, root, "GET", "/v1/keys")).body.keys as unknown[];
     expect(keys).toHaveLength(1);
   });
