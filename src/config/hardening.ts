@@ -33,6 +33,8 @@ export interface HardeningSettings {
   readonly authFailuresPerMinute: number;
   /** Most wallets one API key may hold (setup's wallet counted). */
   readonly maxWalletsPerKey: number;
+  /** Most unrevoked sub-keys one account may hold (issue 29; the root key not counted). */
+  readonly maxKeysPerAccount: number;
   readonly setupMode: SetupMode;
   /** With setupMode "token": the value the `x-setup-token` header must carry. */
   readonly setupToken: string | undefined;
@@ -84,6 +86,7 @@ export function loadHardeningSettings(env: NodeJS.ProcessEnv, longestWaitMs: num
     }),
     authFailuresPerMinute: int(env, "AUTH_FAILURES_PER_MINUTE", 60, 0, 1_000_000),
     maxWalletsPerKey: int(env, "MAX_WALLETS_PER_KEY", 1000, 1, 1_000_000),
+    maxKeysPerAccount: int(env, "MAX_KEYS_PER_ACCOUNT", 100, 1, 100_000),
     setupMode,
     setupToken,
     metricsToken: token(env, "METRICS_TOKEN"),

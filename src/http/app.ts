@@ -265,7 +265,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   eventRoutes(app, deps);
   // Issue 22: wallet balances.
   balanceRoutes(app, deps);
-  keyRoutes(app, deps);
+  keyRoutes(app, { ...deps, maxKeysPerAccount: deps.config.hardening.maxKeysPerAccount });
   accountRoutes(app, deps);
   activityRoutes(app, deps);
   // Market data stream (issue 21).

@@ -40,6 +40,12 @@ export function requireApiKey(req: FastifyRequest): ApiKeyRecord {
   return req.apiKey;
 }
 
+/** The key (root or sub-key) that authenticated a request on a non-public route, with its powers. */
+export function requireCustodyKey(req: FastifyRequest): KeyRecord {
+  if (req.apiKey === null || req.custodyKey === null) throw new ApiError(401, FOUNDATION.apiKeyMissing);
+  return req.custodyKey;
+}
+
 /** The scope a route needs: its declared one, or the default for undeclared routes. */
 export function routeScope(method: string, scope: RouteScope | undefined): RouteScope {
   return scope ?? (method === "GET" ? "read" : "root");

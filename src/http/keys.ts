@@ -10,7 +10,7 @@ import {
   type KeysDeps,
 } from "../domain/keys/keys.js";
 import { SCOPES } from "../domain/keys/scopes.js";
-import { requireApiKey } from "./auth.js";
+import { requireApiKey, requireCustodyKey } from "./auth.js";
 import { withRequestStore } from "./custody.js";
 import { apiKeySecurity, authErrors, errorSchema, ref, closedObject } from "./schemas.js";
 
@@ -61,22 +61,30 @@ const createBody = {
     name: { description: "1 to 64 characters" },
     scopes: { description: `non-empty array of: ${SCOPES.join(", ")}` },
     wallets: { description: "only these wallets of the account; all when absent" },
-    expires_at: { description: "ISO 8601 date-time with zone; past it the key gets 401" },
+    expires_at: {
+      description: "ISO 8601 date-time with zone; past it the key gets 401 (default: the creator's expiry)",
+    },
+    policy: {
+      description: "the starting policy, at least as strict as the creator's (default: the creator's policy)",
+    },
+  },
+} as const;
+
+/** A policy as a request gives it (PUT body, the `policy` of POST /v1/keys): amounts as text or numbers. */
+const policyInputType = {
+  type: "object",
+  properties: {
+    ...policySchema.properties,
+    max_sol_per_execution: { oneOf: [{ type: "string" }, { type: "number" }] },
+    max_sol_per_24h: { oneOf: [{ type: "string" }, { type: "number" }] },
+    max_priority_fee_lamports: { oneOf: [{ type: "string" }, { type: "integer" }] },
+    max_tip_lamports: { oneOf: [{ type: "string" }, { type: "integer" }] },
   },
 } as const;
 
 /** The typed request bodies of these routes, for the OpenAPI document only (see openapi-body-types.ts). */
 export const keyBodyTypes: Record<string, { type: "object"; properties: object; required?: string[] }> = {
-  "PUT /v1/keys/:id/policy": {
-    type: "object",
-    properties: {
-      ...policySchema.properties,
-      max_sol_per_execution: { oneOf: [{ type: "string" }, { type: "number" }] },
-      max_sol_per_24h: { oneOf: [{ type: "string" }, { type: "number" }] },
-      max_priority_fee_lamports: { oneOf: [{ type: "string" }, { type: "integer" }] },
-      max_tip_lamports: { oneOf: [{ type: "string" }, { type: "integer" }] },
-    },
-  },
+  "PUT /v1/keys/:id/policy": policyInputType,
   "POST /v1/keys": {
     type: "object",
     properties: {
@@ -84,6 +92,7 @@ export const keyBodyTypes: Record<string, { type: "object"; properties: object; 
       scopes: { type: "array", items: { type: "string", enum: [...SCOPES] } },
       wallets: addresses,
       expires_at: { type: "string", format: "date-time" },
+      policy: policyInputType,
     },
     required: ["name", "scopes"],
   },
@@ -166,16 +175,19 @@ export function keyRoutes(app: FastifyInstance, deps: KeysDeps): void {
       schema: {
         ...common,
         summary: "Create a sub-key (its api_key is shown once)",
+        description:
+          "The new key's scopes, wallets, policy and expiry must lie within the caller's own (403 `powers`).",
         body: createBody,
         response: {
           201: ref("NewKey"),
           400: errorSchema,
+          409: { ...errorSchema, description: "The account holds MAX_KEYS_PER_ACCOUNT sub-keys already." },
           ...refusals,
         },
       },
     },
     async (req, reply) => {
-      const created = await createSubKey(withRequestStore(req, deps), requireApiKey(req).id, req.body);
+      const created = await createSubKey(withRequestStore(req, deps), requireCustodyKey(req), req.body);
       void reply.header("Cache-Control", "no-store");
       return reply.status(201).send(created);
     },
@@ -211,7 +223,7 @@ export function keyRoutes(app: FastifyInstance, deps: KeysDeps): void {
         response: { 200: keySchema, 400: errorSchema, 404: errorSchema, ...refusals },
       },
     },
-    async (req) => revokeKey(withRequestStore(req, deps), requireApiKey(req).id, parseKeyId(req.params.id)),
+    async (req) => revokeKey(withRequestStore(req, deps), requireCustodyKey(req), parseKeyId(req.params.id)),
   );
 
   for (const action of ["freeze", "unfreeze"] as const) {
@@ -229,7 +241,7 @@ export function keyRoutes(app: FastifyInstance, deps: KeysDeps): void {
       async (req) =>
         setKeyFrozen(
           withRequestStore(req, deps),
-          requireApiKey(req).id,
+          requireCustodyKey(req),
           parseKeyId(req.params.id),
           action === "freeze",
         ),
@@ -249,6 +261,6 @@ export function keyRoutes(app: FastifyInstance, deps: KeysDeps): void {
       },
     },
     async (req) =>
-      setKeyPolicy(withRequestStore(req, deps), requireApiKey(req).id, parseKeyId(req.params.id), req.body),
+      setKeyPolicy(withRequestStore(req, deps), requireCustodyKey(req), parseKeyId(req.params.id), req.body),
   );
 }

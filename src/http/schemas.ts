@@ -37,12 +37,14 @@ export const serverErrorComponent = {
 export const refusalComponent = {
   $id: "Refusal",
   type: "object",
-  description: "Refused by the key's scope, wallet binding, freeze or policy (`rule` names which)",
+  description:
+    "Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which)",
   properties: {
     detail,
     rule: {
       type: "string",
-      description: "scope, wallet, frozen, root, expired, or the policy field that refused the request",
+      description:
+        "scope, wallet, frozen, root, expired, powers (key management beyond the caller's own powers), or the policy field that refused the request",
     },
   },
   required: ["detail"],

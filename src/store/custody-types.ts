@@ -30,7 +30,17 @@ export interface NewSubKey {
   scopes: string[];
   wallets: string[] | null;
   expiresAt: string | null;
+  /** The starting policy (issue 29: a new key inherits or narrows its creator's); null = none. */
+  policy: Record<string, unknown> | null;
   createdAt: string;
+}
+
+/** Thrown by `insertSubKey` when the account holds `max` unrevoked sub-keys already; nothing was written. */
+export class KeyLimitError extends Error {
+  constructor(readonly max: number) {
+    super(`account holds the maximum of ${max} sub-keys`);
+    this.name = "KeyLimitError";
+  }
 }
 
 /** What `insertExecutionReserving` reserves: `lamports` against `capLamports` over `[sinceMs, nowMs]`. */
@@ -92,7 +102,11 @@ export interface CustodyStore {
   findKey(accountId: number, keyId: number): Promise<KeyRecord | undefined>;
   /** The account's keys that are not revoked, root first. */
   listKeys(accountId: number): Promise<KeyRecord[]>;
-  insertSubKey(key: NewSubKey): Promise<KeyRecord>;
+  /**
+   * Inserts the sub-key; with `maxKeys`, counts the account's unrevoked sub-keys in the same transaction,
+   * serialized per account across processes, and throws KeyLimitError (writing nothing) at `maxKeys`.
+   */
+  insertSubKey(key: NewSubKey, maxKeys?: number): Promise<KeyRecord>;
   /** Sets the revoked time, freeze flag or policy of one of the account's keys; false when it has no such key. */
   updateKey(
     accountId: number,

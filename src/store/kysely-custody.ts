@@ -1,6 +1,7 @@
 /** The custody half of the Kysely store (both engines): keys, spend reservations, the activity log. */
 import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from "kysely";
 import {
+  KeyLimitError,
   SpendCapExceededError,
   type ActivityRecord,
   type CustodyStore,
@@ -144,22 +145,41 @@ export function kyselyCustody(
       return rows.map((r) => toKey(r, r.root_account_frozen));
     },
 
-    async insertSubKey(k) {
-      const row = await db
-        .insertInto("api_keys")
-        .values({
-          key_hash: k.keyHash,
-          created_at: k.createdAt,
-          account_id: k.accountId,
-          name: k.name,
-          scopes: JSON.stringify(k.scopes),
-          wallets: k.wallets === null ? null : JSON.stringify(k.wallets),
-          expires_at: k.expiresAt,
-          frozen: 0,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      return toKey(row, 0);
+    async insertSubKey(k, maxKeys) {
+      return db.transaction().execute(async (trx) => {
+        // A write on the account's root row first: on PostgreSQL a row lock held to commit, on SQLite the
+        // database's write lock. Two creations on one account therefore count one after the other.
+        await trx
+          .updateTable("api_keys")
+          .set({ key_hash: sql`key_hash` })
+          .where("id", "=", k.accountId)
+          .execute();
+        if (maxKeys !== undefined) {
+          const row = await trx
+            .selectFrom("api_keys")
+            .select(sql<string | number>`count(*)`.as("n"))
+            .where("account_id", "=", k.accountId)
+            .where("revoked_at", "is", null)
+            .executeTakeFirst();
+          if (Number(row?.n ?? 0) >= maxKeys) throw new KeyLimitError(maxKeys);
+        }
+        const row = await trx
+          .insertInto("api_keys")
+          .values({
+            key_hash: k.keyHash,
+            created_at: k.createdAt,
+            account_id: k.accountId,
+            name: k.name,
+            scopes: JSON.stringify(k.scopes),
+            wallets: k.wallets === null ? null : JSON.stringify(k.wallets),
+            expires_at: k.expiresAt,
+            frozen: 0,
+            policy: k.policy === null ? null : JSON.stringify(k.policy),
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        return toKey(row, 0);
+      });
     },
 
     async updateKey(accountId, keyId, patch) {

@@ -108,4 +108,50 @@ describe("keys and policies from the client and the CLI", () => {
       "/v1/keys",
     ]);
   });
+
+  it("issue 29: a starting policy on create (client and CLI); a wider key is refused with rule powers", async () => {
+    const root = await t.setup();
+    const lt = new LaserTrade({ baseUrl, apiKey: root.apiKey, retry: { retries: 0 } });
+    const manager = await lt.keys.create({
+      name: "manager",
+      scopes: ["keys", "trade"],
+      policy: { max_sol_per_24h: "2", venues: ["bonding_curve"] },
+    });
+    expect(manager.policy).toEqual({ max_sol_per_24h: "2", venues: ["bonding_curve"] });
+    const asManager = new LaserTrade({ baseUrl, apiKey: manager.api_key, retry: { retries: 0 } });
+    const wider = await asManager.keys
+      .create({ name: "w", scopes: ["trade", "transfer"] })
+      .catch((e: unknown) => e);
+    expect((wider as LaserTradeError).status).toBe(403);
+    expect((wider as LaserTradeError).body.rule).toBe("powers");
+    const created = await cli(
+      manager.api_key,
+      "keys",
+      "create",
+      "bot",
+      "--scopes",
+      "trade",
+      "--max-sol-per-24h",
+      "1",
+      "--venues",
+      "bonding_curve",
+    );
+    expect(created.code, created.stderr).toBe(0);
+    expect(JSON.parse(created.stdout)).toMatchObject({
+      scopes: ["trade"],
+      policy: { max_sol_per_24h: "1", venues: ["bonding_curve"] },
+    });
+    const looser = await cli(
+      manager.api_key,
+      "keys",
+      "create",
+      "big",
+      "--scopes",
+      "trade",
+      "--max-sol-per-24h",
+      "3",
+    );
+    expect(looser.code).not.toBe(0);
+    expect(looser.stderr).toContain("a policy looser in max_sol_per_24h, venues");
+  });
 });

@@ -39,6 +39,22 @@ export function policyFromOptions(o: Opts): PolicyInput {
   return p as PolicyInput;
 }
 
+/** Adds the policy options (`policy set`, `keys create`) to `cmd`. */
+function withPolicyOptions(cmd: Command): Command {
+  return cmd
+    .option("--max-sol-per-execution <sol>", "SOL a single request may move")
+    .option("--max-sol-per-24h <sol>", "SOL over a rolling 24 h, fees, tips and rent included")
+    .option("--max-priority-fee-lamports <n>", "priority fee per transaction")
+    .option("--max-tip-lamports <n>", "tip per request")
+    .option("--venues <list>", "bonding_curve,launchswap")
+    .option("--mints-allow <list>", "only these mints")
+    .option("--mints-deny <list>", "never these mints")
+    .option(
+      "--destinations-allow <list>",
+      "outside addresses transfers may pay (own wallets always allowed)",
+    );
+}
+
 /** Adds the key, policy, account and activity commands to `program`. */
 export function addKeyCommands(program: Command, ctx: () => KeysContext): void {
   const keys = program.command("keys").description("scoped sub-keys of this account (needs the keys scope)");
@@ -49,26 +65,32 @@ export function addKeyCommands(program: Command, ctx: () => KeysContext): void {
       const c = ctx();
       await c.print(await (await c.client()).keys.list());
     });
-  keys
-    .command("create <name>")
-    .description("create a sub-key; its api_key is printed once")
-    .requiredOption("--scopes <list>", "comma-separated: read, trade, create, transfer, wallets, keys")
-    .option("--wallets <list>", "only these wallets (comma-separated public keys)")
-    .option("--expires-at <iso>", "ISO 8601 date-time with zone")
-    .action(async (name: string, o: Opts) => {
-      const c = ctx();
-      const wallets = str(o.wallets);
-      const expires = str(o.expiresAt);
-      const created = await (
-        await c.client()
-      ).keys.create({
-        name,
-        scopes: commaList(String(o.scopes)) as KeyScope[],
-        ...(wallets !== undefined ? { wallets: commaList(wallets) } : {}),
-        ...(expires !== undefined ? { expires_at: expires } : {}),
-      });
-      await c.print(created);
+  withPolicyOptions(
+    keys
+      .command("create <name>")
+      .description(
+        "create a sub-key within this key's own powers; its api_key is printed once " +
+          "(policy options: its starting policy, else this key's own)",
+      )
+      .requiredOption("--scopes <list>", "comma-separated: read, trade, create, transfer, wallets, keys")
+      .option("--wallets <list>", "only these wallets (comma-separated public keys)")
+      .option("--expires-at <iso>", "ISO 8601 date-time with zone"),
+  ).action(async (name: string, o: Opts) => {
+    const c = ctx();
+    const wallets = str(o.wallets);
+    const expires = str(o.expiresAt);
+    const policy = policyFromOptions(o);
+    const created = await (
+      await c.client()
+    ).keys.create({
+      name,
+      scopes: commaList(String(o.scopes)) as KeyScope[],
+      ...(wallets !== undefined ? { wallets: commaList(wallets) } : {}),
+      ...(expires !== undefined ? { expires_at: expires } : {}),
+      ...(Object.keys(policy).length > 0 ? { policy } : {}),
     });
+    await c.print(created);
+  });
   for (const action of ["revoke", "freeze", "unfreeze"] as const) {
     keys
       .command(`${action} <id>`)
@@ -79,23 +101,16 @@ export function addKeyCommands(program: Command, ctx: () => KeysContext): void {
       });
   }
 
-  program
-    .command("policy")
-    .description("spend policies of keys")
-    .command("set <key_id>")
-    .description("replace the key's policy with these options (none: clear it)")
-    .option("--max-sol-per-execution <sol>", "SOL a single request may move")
-    .option("--max-sol-per-24h <sol>", "SOL over a rolling 24 h, fees, tips and rent included")
-    .option("--max-priority-fee-lamports <n>", "priority fee per transaction")
-    .option("--max-tip-lamports <n>", "tip per request")
-    .option("--venues <list>", "bonding_curve,launchswap")
-    .option("--mints-allow <list>", "only these mints")
-    .option("--mints-deny <list>", "never these mints")
-    .option("--destinations-allow <list>", "outside addresses transfers may pay (own wallets always allowed)")
-    .action(async (id: string, o: Opts) => {
-      const c = ctx();
-      await c.print(await (await c.client()).keys.setPolicy(keyId(id), policyFromOptions(o)));
-    });
+  withPolicyOptions(
+    program
+      .command("policy")
+      .description("spend policies of keys")
+      .command("set <key_id>")
+      .description("replace the key's policy with these options (none: clear it)"),
+  ).action(async (id: string, o: Opts) => {
+    const c = ctx();
+    await c.print(await (await c.client()).keys.setPolicy(keyId(id), policyFromOptions(o)));
+  });
 
   const account = program.command("account").description("account-wide stop (root key only)");
   for (const action of ["freeze", "unfreeze"] as const) {

@@ -2,10 +2,12 @@
 import { isAddress } from "../../core/addresses.js";
 import { ApiError, badRequest } from "../../core/errors.js";
 import { parseQueryInt } from "../../core/request-fields.js";
-import type { KeyRecord, Store } from "../../store/index.js";
+import { KeyLimitError, type KeyRecord, type Store } from "../../store/index.js";
 import type { Vault } from "../../vault/index.js";
-import { parsePolicy, policyView } from "./policy.js";
-import { SCOPES, type Scope } from "./scopes.js";
+import { canManage, type KeyPowers, type ManageVerdict } from "./can-manage.js";
+import { parseKeyName } from "./key-names.js";
+import { parsePolicy, policyView, storedPolicy, type Policy } from "./policy.js";
+import { refusal, SCOPES, type Scope } from "./scopes.js";
 import { CUSTODY } from "./texts.js";
 
 export interface KeysDeps {
@@ -15,6 +17,8 @@ export interface KeysDeps {
   >;
   vault: Pick<Vault, "createApiKey">;
   clock: () => Date;
+  /** MAX_KEYS_PER_ACCOUNT: unrevoked sub-keys an account may hold; omitted = no cap. */
+  maxKeysPerAccount?: number;
 }
 
 /** A key as the API shows it (never its secret or hash). */
@@ -30,7 +34,14 @@ export interface KeyView {
   created_at: string;
 }
 
-const CREATE_FIELDS = new Set(["name", "scopes", "wallets", "expires_at"]);
+const CREATE_FIELDS = new Set(["name", "scopes", "wallets", "expires_at", "policy"]);
+
+/** Issue 29's texts of key creation (listed in docs/decisions.md, "Issue 29: key powers"). */
+export const KEY_CREATE = {
+  policyObject: "policy must be a JSON object (the fields of PUT /v1/keys/{id}/policy)",
+  keyLimit: (max: number) =>
+    `this account already holds the maximum of ${max} sub-keys (MAX_KEYS_PER_ACCOUNT); revoke one first`,
+} as const;
 
 /** The wire view of a stored key. */
 export function keyView(k: KeyRecord): KeyView {
@@ -41,7 +52,8 @@ export function keyView(k: KeyRecord): KeyView {
     scopes: k.scopes ?? [...SCOPES],
     wallets: k.wallets,
     expires_at: k.expiresAt,
-    frozen: k.frozen || k.accountFrozen,
+    // A root key's own flag is ignored (issue 29): the account freeze is the root key's switch.
+    frozen: (k.frozen && !k.root) || k.accountFrozen,
     policy: k.policy ?? {},
     created_at: k.createdAt,
   };
@@ -60,13 +72,16 @@ function parseScopes(v: unknown): Scope[] {
   return SCOPES.filter((s) => v.includes(s));
 }
 
-async function parseWallets(deps: KeysDeps, accountId: number, v: unknown): Promise<string[] | null> {
+function parseWalletList(v: unknown): string[] | null {
   if (v === undefined || v === null) return null;
   if (!Array.isArray(v) || v.length === 0 || v.length > 100 || v.some((w) => !isAddress(w)))
     throw badRequest(CUSTODY.walletsInvalid);
-  const own = new Set((await deps.store.listWallets(accountId)).map((w) => w.publicKey));
-  for (const w of v as string[]) if (!own.has(w)) throw badRequest(CUSTODY.walletNotOwned(w));
   return [...new Set(v as string[])];
+}
+
+async function checkOwned(deps: KeysDeps, accountId: number, wallets: readonly string[]): Promise<void> {
+  const own = new Set((await deps.store.listWallets(accountId)).map((w) => w.publicKey));
+  for (const w of wallets) if (!own.has(w)) throw badRequest(CUSTODY.walletNotOwned(w));
 }
 
 function parseExpiry(v: unknown, now: Date): string | null {
@@ -79,33 +94,74 @@ function parseExpiry(v: unknown, now: Date): string | null {
   return new Date(t).toISOString();
 }
 
-/** `POST /v1/keys`: a new sub-key of the caller's account; its secret is returned once. */
+/** The powers canManage compares of a stored key. */
+export function keyPowers(k: KeyRecord): KeyPowers {
+  return {
+    id: k.id,
+    root: k.root,
+    scopes: k.scopes,
+    wallets: k.wallets,
+    policy: storedPolicy(k.policy),
+    expiresAt: k.expiresAt,
+  };
+}
+
+/** Throws the verdict's error when `canManage` refuses. */
+function enforce(verdict: ManageVerdict): void {
+  if (verdict.ok) return;
+  if (verdict.status === 400) throw badRequest(verdict.detail);
+  throw refusal(verdict.detail, verdict.rule);
+}
+
+function parseCreatePolicy(v: unknown, creator: KeyRecord): Policy {
+  // Absent: the creator's own policy, so a capped key's keys start as capped as it is.
+  if (v === undefined) return storedPolicy(creator.policy);
+  if (typeof v !== "object" || v === null || Array.isArray(v)) throw badRequest(KEY_CREATE.policyObject);
+  return parsePolicy(v);
+}
+
+/**
+ * `POST /v1/keys`: a new sub-key of the caller's account, within the caller's powers (can-manage.ts); its
+ * secret is returned once. Left out, `expires_at` and `policy` are the caller's own.
+ */
 export async function createSubKey(
   deps: KeysDeps,
-  accountId: number,
+  caller: KeyRecord,
   body: unknown,
 ): Promise<KeyView & { api_key: string }> {
   if (typeof body !== "object" || body === null || Array.isArray(body)) throw badRequest(CUSTODY.bodyObject);
   const b = body as Record<string, unknown>;
   for (const k of Object.keys(b)) if (!CREATE_FIELDS.has(k)) throw badRequest(CUSTODY.unknownField(k));
-  const name = b.name;
-  if (typeof name !== "string" || name.trim() === "" || name.length > 64)
-    throw badRequest(CUSTODY.nameInvalid);
+  const name = parseKeyName(b.name);
   const scopes = parseScopes(b.scopes);
   const now = deps.clock();
-  const expiresAt = parseExpiry(b.expires_at, now);
-  const wallets = await parseWallets(deps, accountId, b.wallets);
+  const expiresAt = parseExpiry(b.expires_at, now) ?? caller.expiresAt;
+  const wallets = parseWalletList(b.wallets);
+  const policy = parseCreatePolicy(b.policy, caller);
+  const target: KeyPowers = { id: 0, root: false, scopes, wallets, policy, expiresAt };
+  enforce(canManage(keyPowers(caller), target, { action: "create" }));
+  if (wallets !== null) await checkOwned(deps, caller.accountId, wallets);
+  const stored = policyView(policy);
   const secret = deps.vault.createApiKey();
-  const key = await deps.store.insertSubKey({
-    accountId,
-    keyHash: secret.hash,
-    name: name.trim(),
-    scopes,
-    wallets,
-    expiresAt,
-    createdAt: now.toISOString(),
-  });
-  return { ...keyView(key), api_key: secret.plain };
+  try {
+    const key = await deps.store.insertSubKey(
+      {
+        accountId: caller.accountId,
+        keyHash: secret.hash,
+        name,
+        scopes,
+        wallets,
+        expiresAt,
+        policy: Object.keys(stored).length === 0 ? null : stored,
+        createdAt: now.toISOString(),
+      },
+      deps.maxKeysPerAccount,
+    );
+    return { ...keyView(key), api_key: secret.plain };
+  } catch (err) {
+    if (err instanceof KeyLimitError) throw new ApiError(409, KEY_CREATE.keyLimit(err.max));
+    throw err;
+  }
 }
 
 /** `GET /v1/keys`: the account's keys that are not revoked, root first. */
@@ -123,38 +179,41 @@ async function liveKey(deps: Pick<KeysDeps, "store">, accountId: number, keyId: 
 }
 
 /** `DELETE /v1/keys/{id}`: revokes a sub-key (every process refuses it from the next request on). */
-export async function revokeKey(deps: KeysDeps, accountId: number, keyId: number): Promise<KeyView> {
-  const k = await liveKey(deps, accountId, keyId);
-  if (k.root) throw badRequest(CUSTODY.rootNotRevocable);
+export async function revokeKey(deps: KeysDeps, caller: KeyRecord, keyId: number): Promise<KeyView> {
+  const k = await liveKey(deps, caller.accountId, keyId);
+  enforce(canManage(keyPowers(caller), keyPowers(k), { action: "revoke" }));
   const revokedAt = deps.clock().toISOString();
-  if (!(await deps.store.updateKey(accountId, keyId, { revokedAt })))
+  if (!(await deps.store.updateKey(caller.accountId, keyId, { revokedAt })))
     throw new ApiError(404, CUSTODY.keyNotFound);
   return keyView({ ...k, revokedAt });
 }
 
-/** `POST /v1/keys/{id}/freeze|unfreeze`. */
+/** `POST /v1/keys/{id}/freeze|unfreeze` (the root key: unfreeze only, which clears an older flag). */
 export async function setKeyFrozen(
   deps: KeysDeps,
-  accountId: number,
+  caller: KeyRecord,
   keyId: number,
   frozen: boolean,
 ): Promise<KeyView> {
-  const k = await liveKey(deps, accountId, keyId);
-  await deps.store.updateKey(accountId, keyId, { frozen });
+  const k = await liveKey(deps, caller.accountId, keyId);
+  enforce(canManage(keyPowers(caller), keyPowers(k), { action: frozen ? "freeze" : "unfreeze" }));
+  await deps.store.updateKey(caller.accountId, keyId, { frozen });
   return keyView({ ...k, frozen });
 }
 
-/** `PUT /v1/keys/{id}/policy`: replaces the whole policy (`{}` clears it). */
+/** `PUT /v1/keys/{id}/policy`: replaces the whole policy (`{}` clears it), within the caller's powers. */
 export async function setKeyPolicy(
   deps: KeysDeps,
-  accountId: number,
+  caller: KeyRecord,
   keyId: number,
   body: unknown,
 ): Promise<KeyView> {
-  const policy = policyView(parsePolicy(body));
-  const k = await liveKey(deps, accountId, keyId);
+  const parsed = parsePolicy(body);
+  const k = await liveKey(deps, caller.accountId, keyId);
+  enforce(canManage(keyPowers(caller), keyPowers(k), { action: "policy", policy: parsed }));
+  const policy = policyView(parsed);
   const stored = Object.keys(policy).length === 0 ? null : policy;
-  await deps.store.updateKey(accountId, keyId, { policy: stored });
+  await deps.store.updateKey(caller.accountId, keyId, { policy: stored });
   return keyView({ ...k, policy: stored });
 }
 

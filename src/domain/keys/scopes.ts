@@ -21,7 +21,7 @@ export function hasScope(key: Pick<KeyRecord, "scopes">, scope: Scope): boolean 
 
 /**
  * Decides whether `key` may call a route needing `required` at `now`: revoked or expired → 401, frozen (key or
- * account) → 403 `frozen`, scope missing → 403 `scope`. Wallet bindings and policies are checked later, where
+ * account; a root key's own flag does not count) → 403 `frozen`, scope missing → 403 `scope`. Wallet bindings and policies are checked later, where
  * the wallets and amounts are known.
  */
 export function authorize(key: KeyRecord, required: RouteScope | undefined, now: Date): void {
@@ -29,7 +29,8 @@ export function authorize(key: KeyRecord, required: RouteScope | undefined, now:
   if (key.expiresAt !== null && Date.parse(key.expiresAt) <= now.getTime())
     throw new ApiError(401, CUSTODY.keyExpired);
   if (key.accountFrozen) throw refusal(CUSTODY.accountFrozen, "frozen");
-  if (key.frozen) throw refusal(CUSTODY.keyFrozen, "frozen");
+  // A root key's own flag is ignored (issue 29): only the account freeze stops it, so it can always lift that.
+  if (key.frozen && !key.root) throw refusal(CUSTODY.keyFrozen, "frozen");
   if (required === undefined) return;
   if (required === "root") {
     if (!key.root) throw refusal(CUSTODY.rootOnly, "scope");

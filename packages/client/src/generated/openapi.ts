@@ -465,7 +465,7 @@ export interface paths {
         put?: never;
         /**
          * Create a sub-key (its api_key is shown once)
-         * @description Create a sub-key (its api_key is shown once)
+         * @description The new key's scopes, wallets, policy and expiry must lie within the caller's own (403 `powers`).
          */
         post: operations["postV1Keys"];
         delete?: never;
@@ -758,11 +758,11 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
+        /** @description Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which) */
         Refusal: {
             /** @description what went wrong, in words (the spec's exact texts) */
             detail: string;
-            /** @description scope, wallet, frozen, root, expired, or the policy field that refused the request */
+            /** @description scope, wallet, frozen, root, expired, powers (key management beyond the caller's own powers), or the policy field that refused the request */
             rule?: string;
         } & {
             [key: string]: unknown;
@@ -2524,7 +2524,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
+            /** @description Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3050,7 +3050,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
+            /** @description Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3243,7 +3243,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
+            /** @description Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3444,7 +3444,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
+            /** @description Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3650,7 +3650,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
+            /** @description Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3851,7 +3851,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
+            /** @description Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4059,7 +4059,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
+            /** @description Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4429,7 +4429,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
+            /** @description Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4484,6 +4484,20 @@ export interface operations {
                     wallets?: string[];
                     /** Format: date-time */
                     expires_at?: string;
+                    policy?: {
+                        max_sol_per_execution?: string | number;
+                        max_sol_per_24h?: string | number;
+                        max_priority_fee_lamports?: string | number;
+                        max_tip_lamports?: string | number;
+                        /** @description only trades on these venues */
+                        venues?: ("bonding_curve" | "launchswap")[];
+                        /** @description only these mints may be traded */
+                        mints_allow?: string[];
+                        /** @description these mints may not be traded */
+                        mints_deny?: string[];
+                        /** @description addresses outside the account's own wallets that transfer/consolidate/split may pay */
+                        destinations_allow?: string[];
+                    };
                 };
             };
         };
@@ -4515,13 +4529,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
+            /** @description Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description The account holds MAX_KEYS_PER_ACCOUNT sub-keys already. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -4612,7 +4635,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
+            /** @description Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4718,7 +4741,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
+            /** @description Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4824,7 +4847,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
+            /** @description Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4947,7 +4970,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
+            /** @description Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5053,7 +5076,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
+            /** @description Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5150,7 +5173,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
+            /** @description Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5281,7 +5304,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Refused by the key's scope, wallet binding, freeze or policy (`rule` names which) */
+            /** @description Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which) */
             403: {
                 headers: {
                     [name: string]: unknown;
