@@ -34,4 +34,12 @@ describe("event settings: webhook timing (issue 20, tests and soak runs)", () =>
       "invalid configuration: WEBHOOK_TIMEOUT_MS must be between 100 and 60000, got 50",
     );
   });
+
+  it("MAX_WEBHOOKS_PER_ACCOUNT: default 20, a bounded integer (issue 29)", () => {
+    expect(loadEventSettings({}).maxWebhooksPerAccount).toBe(20);
+    expect(loadEventSettings({ MAX_WEBHOOKS_PER_ACCOUNT: "3" }).maxWebhooksPerAccount).toBe(3);
+    expect(() => loadEventSettings({ MAX_WEBHOOKS_PER_ACCOUNT: "0" })).toThrow(
+      "invalid configuration: MAX_WEBHOOKS_PER_ACCOUNT must be between 1 and 1000, got 0",
+    );
+  });
 });
