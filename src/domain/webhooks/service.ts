@@ -104,6 +104,17 @@ function parseWallets(value: unknown): string[] | null {
   return [...new Set(value.map((w) => parseAddress(w, EVENTS.webhookWalletsInvalid)))];
 }
 
+let lastIdMs = 0;
+
+/**
+ * A new endpoint id, time-ordered (issue 29: the listing pages in id order, which is then creation order) and
+ * increasing within this process even for endpoints created in one millisecond (their time part moves ahead).
+ */
+function nextWebhookId(nowMs: number): string {
+  lastIdMs = Math.max(nowMs, lastIdMs + 1);
+  return `wh_${timeOrderedUuid(lastIdMs)}`;
+}
+
 /** Creates an endpoint receiving events from now on; the secret is returned here and never again. */
 export async function createWebhook(
   deps: WebhookServiceDeps,
@@ -116,8 +127,7 @@ export async function createWebhook(
   });
   const types = parseTypes(body.types);
   const wallets = parseWallets(body.wallets);
-  // Time-ordered: the listing pages in id order, which is then creation order (issue 29).
-  const id = `wh_${timeOrderedUuid(deps.clock().getTime())}`;
+  const id = nextWebhookId(deps.clock().getTime());
   const secret = newWebhookSecret();
   let record: WebhookRecord;
   try {
