@@ -77,15 +77,25 @@ function suite(name: string, open: () => Promise<Store>, cleanup: () => Promise<
       const a = await setup();
       const ids: string[] = [];
       for (let i = 0; i < 5; i++) {
-        const res = await call(a.apiKey, "POST", "/v1/webhooks", { url: `https://e.example/${i}`, types: ["*"] });
+        const res = await call(a.apiKey, "POST", "/v1/webhooks", {
+          url: `https://e.example/${i}`,
+          types: ["*"],
+        });
         expect(res.statusCode, res.body).toBe(201);
         ids.push(res.json<{ id: string }>().id);
       }
       const over = await call(a.apiKey, "POST", "/v1/webhooks", { url: "https://e.example/x", types: ["*"] });
       expect(over.statusCode).toBe(403);
       expect(over.json()).toEqual({ detail: EVENTS.webhookLimit(5), rule: "cap", max_webhooks: 5 });
-      await app.inject({ method: "DELETE", url: `/v1/webhooks/${ids[0]}`, headers: { "x-api-key": a.apiKey } });
-      const again = await call(a.apiKey, "POST", "/v1/webhooks", { url: "https://e.example/y", types: ["*"] });
+      await app.inject({
+        method: "DELETE",
+        url: `/v1/webhooks/${ids[0]}`,
+        headers: { "x-api-key": a.apiKey },
+      });
+      const again = await call(a.apiKey, "POST", "/v1/webhooks", {
+        url: "https://e.example/y",
+        types: ["*"],
+      });
       expect(again.statusCode).toBe(201);
     });
 
@@ -93,7 +103,10 @@ function suite(name: string, open: () => Promise<Store>, cleanup: () => Promise<
       const a = await setup();
       const created: string[] = [];
       for (let i = 0; i < 5; i++) {
-        const res = await call(a.apiKey, "POST", "/v1/webhooks", { url: `https://p.example/${i}`, types: ["*"] });
+        const res = await call(a.apiKey, "POST", "/v1/webhooks", {
+          url: `https://p.example/${i}`,
+          types: ["*"],
+        });
         created.push(res.json<{ id: string }>().id);
       }
       const all = await call(a.apiKey, "GET", "/v1/webhooks");
