@@ -159,7 +159,11 @@ export function webhookRoutes(
             { required: [...webhookRequired, "secret"] },
           ),
           400: errorSchema,
-          403: errorSchema,
+          403: {
+            ...ref("Refusal"),
+            description:
+              "Refused: `rule` is scope or frozen, or cap when the account already has MAX_WEBHOOKS_PER_ACCOUNT webhooks (`max_webhooks`).",
+          },
           ...authErrors,
         },
       },
@@ -192,7 +196,6 @@ export function webhookRoutes(
             }),
             headers: webhookPageHeaders,
           },
-          400: errorSchema,
           ...authErrors,
         },
       },
