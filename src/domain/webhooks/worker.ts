@@ -2,9 +2,9 @@
  * Webhook delivery: the fan-out turns each endpoint's new events into delivery rows (idempotent: one row per
  * endpoint and event), and the sender leases due rows in the database (like reconciliation), so several
  * processes never send one delivery at the same time and a killed process's rows are taken over when its
- * lease ends. Every attempt carries the same `webhook-id` and body, signed per Standard Webhooks.
+ * lease ends. Every attempt carries the same `webhook-id` and body, signed per Standard Webhooks (deliver.ts).
  */
-import type { DeliveryRecord, Store, WebhookRecord } from "../../store/index.js";
+import type { Store, WebhookRecord } from "../../store/index.js";
 import { isoNoZone } from "../../store/index.js";
 import { eventView } from "../events/query.js";
 import { attemptDelivery, type AttemptDeps } from "./deliver.js";
