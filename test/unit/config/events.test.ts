@@ -35,6 +35,12 @@ describe("event settings: webhook timing (issue 20, tests and soak runs)", () =>
     );
   });
 
+  it("WEBHOOK_ALLOW_PRIVATE is off unless set to true (the sandbox allows private addresses on its own)", () => {
+    expect(loadEventSettings({}).webhookAllowPrivate).toBe(false);
+    expect(loadEventSettings({ WEBHOOK_ALLOW_PRIVATE: "true" }).webhookAllowPrivate).toBe(true);
+    expect(() => loadEventSettings({ WEBHOOK_ALLOW_PRIVATE: "yes" })).toThrow("WEBHOOK_ALLOW_PRIVATE");
+  });
+
   it("MAX_WEBHOOKS_PER_ACCOUNT: default 20, a bounded integer (issue 29)", () => {
     expect(loadEventSettings({}).maxWebhooksPerAccount).toBe(20);
     expect(loadEventSettings({ MAX_WEBHOOKS_PER_ACCOUNT: "3" }).maxWebhooksPerAccount).toBe(3);
