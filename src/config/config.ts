@@ -83,6 +83,7 @@ export interface Config {
   readonly webhookRetryDelaysMs: readonly number[] | undefined;
   readonly webhookTimeoutMs: number;
   readonly webhookLeaseMarginMs: number;
+  readonly maxWebhooksPerAccount: number;
   /** Timeouts, budgets, wallet cap, setup gate, metrics token, allowed hosts (config/hardening.ts). */
   readonly hardening: HardeningSettings;
   /** Issue 22: bounds of the per-request priority_fee and tip; STRICT_FIELDS (config/request-fees.ts). */

@@ -16,6 +16,8 @@ export interface EventSettings {
   readonly webhookTimeoutMs: number;
   /** WEBHOOK_LEASE_MARGIN_MS: a claimed delivery's lease beyond the attempt timeout (default 20000). */
   readonly webhookLeaseMarginMs: number;
+  /** MAX_WEBHOOKS_PER_ACCOUNT: endpoints one account may register (default 20; issue 29). */
+  readonly maxWebhooksPerAccount: number;
 }
 
 const MAX_RETRIES = 50;
@@ -38,7 +40,7 @@ export function parseRetryDelays(env: NodeJS.ProcessEnv): readonly number[] | un
   });
 }
 
-/** Parses EVENTS_RETENTION_DAYS, WEBHOOK_ALLOW_PRIVATE and the webhook timing settings. */
+/** Parses EVENTS_RETENTION_DAYS, WEBHOOK_ALLOW_PRIVATE, the webhook timing settings and the webhook cap. */
 export function loadEventSettings(env: NodeJS.ProcessEnv): EventSettings {
   const allow = oneOf(env, "WEBHOOK_ALLOW_PRIVATE", ["true", "false"] as const, "false");
   const days = int(env, "EVENTS_RETENTION_DAYS", 7, 1, 3650);
@@ -49,5 +51,7 @@ export function loadEventSettings(env: NodeJS.ProcessEnv): EventSettings {
     webhookRetryDelaysMs: parseRetryDelays(env),
     webhookTimeoutMs: int(env, "WEBHOOK_TIMEOUT_MS", 10_000, 100, 60_000),
     webhookLeaseMarginMs: int(env, "WEBHOOK_LEASE_MARGIN_MS", 20_000, 100, 600_000),
+    // Each endpoint is one signed outbound POST per matching event: the cap bounds one trade's fan-out.
+    maxWebhooksPerAccount: int(env, "MAX_WEBHOOKS_PER_ACCOUNT", 20, 1, 1000),
   };
 }

@@ -288,6 +288,10 @@ export const EVENTS = {
   webhookUrlUnresolvable: "url host does not resolve",
   webhookTypesInvalid: 'types must be a non-empty list of event types such as execution.confirmed, or ["*"]',
   webhookWalletsInvalid: "wallets must be a list of wallet public keys",
+  /** Issue 29: the account's endpoint cap (MAX_WEBHOOKS_PER_ACCOUNT). */
+  webhookLimit: (max: number): string =>
+    `this account already has the maximum of ${max} webhooks (MAX_WEBHOOKS_PER_ACCOUNT); delete one first`,
+  webhookPageAfterInvalid: "after must be a webhook id (wh_...), the last id of the previous page",
 } as const;
 
 /** Issue 23 (hardening): budgets, wallet cap, setup gate, metrics token, hosts, ambiguous bodies. */

@@ -5,10 +5,11 @@ import { badRequest, EVENTS } from "../core/errors.js";
 import {
   createWebhook,
   deliveryView,
+  MAX_WEBHOOK_PAGE,
   queueTestDelivery,
   requireWebhook,
   retryDelivery,
-  webhookView,
+  webhookPage,
   type WebhookServiceDeps,
 } from "../domain/webhooks/service.js";
 import type { HostLookup } from "../domain/webhooks/url-policy.js";
@@ -71,6 +72,36 @@ export const deliveryComponent = closedObject(
 );
 
 const webhookSchema = ref("Webhook");
+
+/** The query of GET /v1/webhooks (issue 29): pages like GET /v1/wallets, by the last id of the previous page. */
+const webhookPageQuery = {
+  type: "object",
+  properties: {
+    limit: {
+      type: "integer",
+      minimum: 1,
+      maximum: MAX_WEBHOOK_PAGE,
+      description: `Page size (default and at most ${MAX_WEBHOOK_PAGE}).`,
+    },
+    after: {
+      type: "string",
+      maxLength: 100,
+      description: "Only endpoints whose id sorts after this one (the last id of the previous page).",
+    },
+  },
+  additionalProperties: false,
+} as const;
+
+const webhookPageHeaders = {
+  Link: {
+    description: 'The next page when more endpoints follow: `</v1/webhooks?limit=N&after=ID>; rel="next"`.',
+    type: "string",
+  },
+} as const;
+
+/** The Link header value naming the next page. */
+const webhookNextLink = (limit: number, after: string): string =>
+  `</v1/webhooks?limit=${limit}&after=${encodeURIComponent(after)}>; rel="next"`;
 const deliverySchema = ref("WebhookDelivery");
 
 const idParams = {
@@ -85,7 +116,7 @@ export function webhookRoutes(
   deps: {
     store: WebhookServiceDeps["store"] & Pick<Store, "findWebhook">;
     vault: Pick<Vault, "encryptSecret">;
-    config: Pick<Config, "sandbox" | "webhookAllowPrivate">;
+    config: Pick<Config, "sandbox" | "webhookAllowPrivate" | "maxWebhooksPerAccount">;
     clock: () => Date;
     /** Host resolution of webhook URLs (tests); default the system resolver. */
     webhookLookup?: HostLookup;
@@ -96,6 +127,7 @@ export function webhookRoutes(
     vault: deps.vault,
     clock: deps.clock,
     allowPrivate: deps.config.sandbox || deps.config.webhookAllowPrivate,
+    maxPerAccount: deps.config.maxWebhooksPerAccount,
     ...(deps.webhookLookup !== undefined ? { lookup: deps.webhookLookup } : {}),
   };
 
@@ -127,6 +159,11 @@ export function webhookRoutes(
             { required: [...webhookRequired, "secret"] },
           ),
           400: errorSchema,
+          403: {
+            ...ref("Refusal"),
+            description:
+              "Refused: `rule` is scope or frozen, or cap when the account already has MAX_WEBHOOKS_PER_ACCOUNT webhooks (`max_webhooks`).",
+          },
           ...authErrors,
         },
       },
@@ -140,24 +177,35 @@ export function webhookRoutes(
     },
   );
 
-  app.get(
+  app.get<{ Querystring: { limit?: number; after?: string } }>(
     "/v1/webhooks",
     {
       schema: {
         tags: ["webhooks"],
         security: apiKeySecurity,
-        summary: "This API key's webhook endpoints (without secrets)",
+        summary: "This account's webhook endpoints (without secrets), oldest first, a page at a time",
+        querystring: webhookPageQuery,
         response: {
-          200: closedObject({
-            webhooks: { type: "array", items: webhookSchema, description: "every endpoint of this key" },
-          }),
+          200: {
+            ...closedObject({
+              webhooks: {
+                type: "array",
+                items: webhookSchema,
+                description: `up to \`limit\` (default and at most ${MAX_WEBHOOK_PAGE}) endpoints, oldest first`,
+              },
+            }),
+            headers: webhookPageHeaders,
+          },
           ...authErrors,
         },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const key = requireApiKey(req);
-      return { webhooks: (await deps.store.listWebhooks(key.id)).map(webhookView) };
+      const page = await webhookPage(deps.store, key.id, req.query);
+      if (page.nextAfter !== null)
+        void reply.header("Link", webhookNextLink(req.query.limit ?? MAX_WEBHOOK_PAGE, page.nextAfter));
+      return { webhooks: page.webhooks };
     },
   );
 

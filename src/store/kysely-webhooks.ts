@@ -1,10 +1,16 @@
 /** The webhooks half of the Kysely store: endpoints, deliveries, and the delivery lease. */
-import type { ExpressionBuilder, Kysely, Selectable } from "kysely";
+import { sql, type ExpressionBuilder, type Kysely, type Selectable } from "kysely";
 import { compiledOnce } from "./compiled-once.js";
 import type { QueryRunner } from "./query-runner.js";
 import { keyRows, ofKey } from "./key-rows.js";
 import type { Database, WebhookDeliveriesTable, WebhooksTable } from "./schema.js";
-import type { DeliveryRecord, DeliveryStatus, WebhookRecord, WebhookStore } from "./webhook-types.js";
+import {
+  WebhookCapReachedError,
+  type DeliveryRecord,
+  type DeliveryStatus,
+  type WebhookRecord,
+  type WebhookStore,
+} from "./webhook-types.js";
 
 function toWebhook(r: Selectable<WebhooksTable>): WebhookRecord {
   return {
@@ -58,35 +64,49 @@ export function kyselyWebhooks(
     prepared,
   );
   return {
-    async insertWebhook(w) {
-      const row = await db
-        .insertInto("webhooks")
-        .values({
-          id: w.id,
-          api_key_id: w.apiKeyId,
-          url: w.url,
-          types: JSON.stringify(w.types),
-          wallets: w.wallets === null ? null : JSON.stringify(w.wallets),
-          secret_ciphertext: w.secret.ciphertext,
-          secret_nonce: w.secret.nonce,
-          secret_tag: w.secret.tag,
-          secret_key_id: w.secret.keyId,
-          cursor: w.cursor,
-          disabled: 0,
-          disabled_reason: null,
-          created_at: w.createdAt,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      return toWebhook(row);
+    async insertWebhook(w, maxPerAccount) {
+      return db.transaction().execute(async (trx) => {
+        // A write on the account's key row first (as insertExecutionReserving): on PostgreSQL a row lock held
+        // to commit, on SQLite the database's write lock; the count below then sees every earlier creation.
+        await trx
+          .updateTable("api_keys")
+          .set({ key_hash: sql`key_hash` })
+          .where("id", "=", w.apiKeyId)
+          .execute();
+        const { n } = await trx
+          .selectFrom("webhooks")
+          .select((eb) => eb.fn.countAll<number | string>().as("n"))
+          .where("api_key_id", "=", w.apiKeyId)
+          .executeTakeFirstOrThrow();
+        if (Number(n) >= maxPerAccount) throw new WebhookCapReachedError(maxPerAccount);
+        const row = await trx
+          .insertInto("webhooks")
+          .values({
+            id: w.id,
+            api_key_id: w.apiKeyId,
+            url: w.url,
+            types: JSON.stringify(w.types),
+            wallets: w.wallets === null ? null : JSON.stringify(w.wallets),
+            secret_ciphertext: w.secret.ciphertext,
+            secret_nonce: w.secret.nonce,
+            secret_tag: w.secret.tag,
+            secret_key_id: w.secret.keyId,
+            cursor: w.cursor,
+            disabled: 0,
+            disabled_reason: null,
+            created_at: w.createdAt,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        return toWebhook(row);
+      });
     },
 
-    async listWebhooks(apiKeyId) {
-      const rows = await keyRows(
-        db.selectFrom("webhooks").selectAll().orderBy("created_at", "asc"),
-        apiKeyId,
-      ).execute();
-      return rows.map(toWebhook);
+    async listWebhooks(apiKeyId, page = {}) {
+      let q = keyRows(db.selectFrom("webhooks").selectAll(), apiKeyId);
+      if (page.after !== undefined) q = q.where("id", ">", page.after);
+      if (page.limit !== undefined) q = q.limit(page.limit);
+      return (await q.execute()).map(toWebhook);
     },
 
     async findWebhook(apiKeyId, id) {

@@ -50,10 +50,33 @@ export interface DeliveryAttempt {
   lastError: string | null;
 }
 
+/** Thrown by `insertWebhook` when the account already has its maximum number of endpoints. */
+export class WebhookCapReachedError extends Error {
+  constructor(readonly max: number) {
+    super(`the account already has ${max} webhooks`);
+    this.name = "WebhookCapReachedError";
+  }
+}
+
+/** A page of an account's endpoints: `limit` of them with an id above `after`, in id order. */
+export interface WebhookPageQuery {
+  after?: string;
+  limit?: number;
+}
+
 /** The webhook methods of the store. */
 export interface WebhookStore {
-  insertWebhook(w: Omit<WebhookRecord, "disabled" | "disabledReason">): Promise<WebhookRecord>;
-  listWebhooks(apiKeyId: number): Promise<WebhookRecord[]>;
+  /**
+   * Inserts an endpoint unless the account already has `maxPerAccount` (then WebhookCapReachedError): counted in
+   * the insert's transaction, after a write on the account's key row, so concurrent creations of one account
+   * (in any process) are counted one after the other.
+   */
+  insertWebhook(
+    w: Omit<WebhookRecord, "disabled" | "disabledReason">,
+    maxPerAccount: number,
+  ): Promise<WebhookRecord>;
+  /** The account's endpoints in id order (ids are time-ordered: creation order), optionally one page of them. */
+  listWebhooks(apiKeyId: number, page?: WebhookPageQuery): Promise<WebhookRecord[]>;
   findWebhook(apiKeyId: number, id: string): Promise<WebhookRecord | undefined>;
   deleteWebhook(apiKeyId: number, id: string): Promise<boolean>;
   /** Enabled endpoints of every account (the fan-out's work list). */

@@ -101,4 +101,20 @@ describe("client events() and waitFor()", () => {
     await client.webhooks.delete(created.id);
     expect((await client.webhooks.list()).webhooks).toEqual([]);
   });
+
+  it("pages webhooks (issue 29): page() reads the Link header, iterate() and listAll() follow it", async () => {
+    const { client } = await key();
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++)
+      ids.push((await client.webhooks.create({ url: `https://example.com/${i}`, types: ["*"] })).id);
+    const first = await client.webhooks.page({ limit: 2 });
+    expect(first.webhooks.map((w) => w.id)).toEqual(ids.slice(0, 2));
+    expect(first.next_after).toBe(ids[1]);
+    const last = await client.webhooks.page({ limit: 2, after: ids[3]! });
+    expect(last).toEqual({ webhooks: [expect.objectContaining({ id: ids[4] })], next_after: null });
+    const seen: string[] = [];
+    for await (const w of client.webhooks.iterate({ pageSize: 2 })) seen.push(w.id);
+    expect(seen).toEqual(ids);
+    expect((await client.webhooks.listAll({ pageSize: 3 })).map((w) => w.id)).toEqual(ids);
+  });
 });

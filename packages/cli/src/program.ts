@@ -13,6 +13,7 @@ import { addTradeCommands } from "./trade-commands.js";
 import { addWalletCommands, addSetupCommand } from "./wallet-commands.js";
 import { addWarmCommands } from "./warm-commands.js";
 import { registerWatch } from "./watch.js";
+import { addWebhookCommands } from "./webhook-commands.js";
 
 /** The CLI's version (packages/cli/package.json, read once at start). */
 const CLI_VERSION = (
@@ -46,8 +47,9 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
   outcomeCommands(program, ctx);
   addHistoryCommand(program, ctx);
 
-  // Issue 20: live events.
+  // Issue 20: live events; issue 29: webhook endpoints (paged list).
   registerWatch(program, ctx);
+  addWebhookCommands(program, ctx);
   // Issue 19: keys, policies, account freeze, activity log.
   addKeyCommands(program, ctx);
   addStreamCommands(program, ctx);

@@ -20,3 +20,4 @@ export {
 } from "./stream.js";
 export type { ExecutionEvent, EventsOptions, EventsQuery } from "./events.js";
 export { nextAfterFromLink, type WalletPage } from "./wallet-pages.js";
+export { nextWebhookAfterFromLink, type Webhook, type WebhookPage } from "./resources/webhooks.js";

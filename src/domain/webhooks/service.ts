@@ -4,7 +4,7 @@ import { parseAddress } from "../../core/addresses.js";
 import { isPlausibleId } from "../../core/request-fields.js";
 import { ApiError, badRequest, EVENTS } from "../../core/errors.js";
 import type { DeliveryRecord, EventStore, Store, WebhookRecord, WebhookStore } from "../../store/index.js";
-import { isoNoZone } from "../../store/index.js";
+import { isoNoZone, WebhookCapReachedError } from "../../store/index.js";
 import type { Vault } from "../../vault/index.js";
 import { parseEventTypes } from "../events/query.js";
 import { newWebhookSecret } from "./signing.js";
@@ -52,6 +52,8 @@ export interface WebhookBaseDeps {
 /** The collaborators of the endpoint operations. */
 export interface WebhookServiceDeps extends WebhookBaseDeps {
   vault: Pick<Vault, "encryptSecret">;
+  /** Endpoints one account may have (MAX_WEBHOOKS_PER_ACCOUNT). */
+  maxPerAccount: number;
 }
 
 /** The public view of an endpoint. */
@@ -102,6 +104,17 @@ function parseWallets(value: unknown): string[] | null {
   return [...new Set(value.map((w) => parseAddress(w, EVENTS.webhookWalletsInvalid)))];
 }
 
+let lastIdMs = 0;
+
+/**
+ * A new endpoint id, time-ordered (issue 29: the listing pages in id order, which is then creation order) and
+ * increasing within this process even for endpoints created in one millisecond (their time part moves ahead).
+ */
+function nextWebhookId(nowMs: number): string {
+  lastIdMs = Math.max(nowMs, lastIdMs + 1);
+  return `wh_${timeOrderedUuid(lastIdMs)}`;
+}
+
 /** Creates an endpoint receiving events from now on; the secret is returned here and never again. */
 export async function createWebhook(
   deps: WebhookServiceDeps,
@@ -114,20 +127,52 @@ export async function createWebhook(
   });
   const types = parseTypes(body.types);
   const wallets = parseWallets(body.wallets);
-  const id = `wh_${randomUUID()}`;
+  const id = nextWebhookId(deps.clock().getTime());
   const secret = newWebhookSecret();
-  const record = await deps.store.insertWebhook({
-    id,
-    apiKeyId,
-    url,
-    types,
-    wallets,
-    secret: deps.vault.encryptSecret(Buffer.from(secret, "utf8"), secretAad(id)),
-    // Events written before the endpoint existed are not delivered to it.
-    cursor: (await deps.store.eventBounds(apiKeyId)).last,
-    createdAt: isoNoZone(deps.clock()),
-  });
+  let record: WebhookRecord;
+  try {
+    record = await deps.store.insertWebhook(
+      {
+        id,
+        apiKeyId,
+        url,
+        types,
+        wallets,
+        secret: deps.vault.encryptSecret(Buffer.from(secret, "utf8"), secretAad(id)),
+        // Events written before the endpoint existed are not delivered to it.
+        cursor: (await deps.store.eventBounds(apiKeyId)).last,
+        createdAt: isoNoZone(deps.clock()),
+      },
+      deps.maxPerAccount,
+    );
+  } catch (e) {
+    // Each endpoint is one more signed POST per event: the cap bounds what one trade sends out.
+    if (e instanceof WebhookCapReachedError)
+      throw new ApiError(403, EVENTS.webhookLimit(e.max), { rule: "cap", max_webhooks: e.max });
+    throw e;
+  }
   return { ...webhookView(record), secret };
+}
+
+/** Largest page of GET /v1/webhooks, and its size when the request names none. */
+export const MAX_WEBHOOK_PAGE = 100;
+
+/** One page of the account's endpoints and the `after` of the next page (null on the last one). */
+export async function webhookPage(
+  store: Pick<WebhookStore, "listWebhooks">,
+  apiKeyId: number,
+  query: { limit?: number; after?: string },
+): Promise<{ webhooks: WebhookView[]; nextAfter: string | null }> {
+  if (query.after !== undefined && !/^wh_[A-Za-z0-9-]{1,80}$/.test(query.after))
+    throw badRequest(EVENTS.webhookPageAfterInvalid);
+  const limit = query.limit ?? MAX_WEBHOOK_PAGE;
+  // One more than asked: whether a next page exists without a second query.
+  const rows = await store.listWebhooks(apiKeyId, {
+    limit: limit + 1,
+    ...(query.after !== undefined ? { after: query.after } : {}),
+  });
+  const page = rows.slice(0, limit);
+  return { webhooks: page.map(webhookView), nextAfter: rows.length > limit ? page.at(-1)!.id : null };
 }
 
 /** The endpoint of this key, or 404. */

@@ -1,48 +1,14 @@
 /**
  * Which URLs a webhook may point at: http(s) without credentials, and (outside the sandbox, unless
- * WEBHOOK_ALLOW_PRIVATE=true) no host that resolves to a loopback, private, link-local, shared or metadata
- * address, so the service cannot be turned against its own network. Checked at creation and before every send.
+ * WEBHOOK_ALLOW_PRIVATE=true) no host that resolves to a blocked address (address-policy.ts), so the service
+ * cannot be turned against its own network. Checked at creation (a 400 early) and resolved again once per
+ * delivery: the delivery connects to the address that was checked then (pinned-request.ts), never to a second
+ * answer of the resolver (DNS rebinding).
  */
 import { lookup as dnsLookup } from "node:dns/promises";
-import { BlockList, isIP } from "node:net";
+import { isIP } from "node:net";
 import { badRequest, EVENTS } from "../../core/errors.js";
-
-const blocked = new BlockList();
-for (const [net, prefix] of [
-  ["0.0.0.0", 8],
-  ["10.0.0.0", 8],
-  ["100.64.0.0", 10], // shared address space (carrier NAT; also some clouds' metadata, e.g. 100.100.100.200)
-  ["127.0.0.0", 8],
-  ["169.254.0.0", 16], // link-local, including 169.254.169.254 (cloud metadata)
-  ["172.16.0.0", 12],
-  ["192.0.0.0", 24],
-  ["192.168.0.0", 16],
-  ["198.18.0.0", 15],
-  ["224.0.0.0", 4],
-  ["240.0.0.0", 4],
-] as const)
-  blocked.addSubnet(net, prefix, "ipv4");
-for (const [net, prefix] of [
-  ["::", 128],
-  ["::1", 128],
-  ["fc00::", 7], // unique local (fd00:ec2::254 is AWS metadata over IPv6)
-  ["fe80::", 10],
-  ["ff00::", 8],
-] as const)
-  blocked.addSubnet(net, prefix, "ipv6");
-
-/** Whether an IP address is one a webhook must not reach. */
-export function isBlockedAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 4) return blocked.check(address, "ipv4");
-  if (family === 6) {
-    // IPv4-mapped (::ffff:a.b.c.d): judged as the IPv4 address it is.
-    const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-    if (mapped !== null) return blocked.check(mapped[1]!, "ipv4");
-    return blocked.check(address, "ipv6");
-  }
-  return true;
-}
+import { isBlockedAddress } from "./address-policy.js";
 
 /** Resolves a host name to its addresses. */
 export type HostLookup = (host: string) => Promise<string[]>;
@@ -51,36 +17,88 @@ export type HostLookup = (host: string) => Promise<string[]>;
 export const systemLookup: HostLookup = async (host) =>
   (await dnsLookup(host, { all: true, verbatim: true })).map((a) => a.address);
 
-/** Options of `checkWebhookUrl`. */
+/** Options of `checkWebhookUrl` and `resolveDeliveryTarget`. */
 export interface UrlPolicy {
   allowPrivate: boolean;
   lookup?: HostLookup;
 }
 
-/** The URL, normalized, when a webhook may use it; a 400 naming the problem otherwise. */
-export async function checkWebhookUrl(raw: unknown, policy: UrlPolicy): Promise<string> {
-  if (typeof raw !== "string" || raw.length > 2048) throw badRequest(EVENTS.webhookUrlInvalid);
+/** The URL when its shape is acceptable (http(s), no credentials, at most 2048 characters); undefined otherwise. */
+function parseWebhookUrl(raw: unknown): URL | undefined {
+  if (typeof raw !== "string" || raw.length > 2048) return undefined;
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw badRequest(EVENTS.webhookUrlInvalid);
+    return undefined;
   }
   if ((url.protocol !== "https:" && url.protocol !== "http:") || url.username !== "" || url.password !== "")
-    throw badRequest(EVENTS.webhookUrlInvalid);
-  if (policy.allowPrivate) return url.toString();
-  const host = url.hostname.replace(/^\[|\]$/g, "");
-  let addresses: string[];
-  if (isIP(host) !== 0) addresses = [host];
-  else {
-    if (host === "localhost" || host.endsWith(".localhost")) throw badRequest(EVENTS.webhookUrlPrivate);
-    try {
-      addresses = await (policy.lookup ?? systemLookup)(host);
-    } catch {
-      throw badRequest(EVENTS.webhookUrlUnresolvable);
-    }
-    if (addresses.length === 0) throw badRequest(EVENTS.webhookUrlUnresolvable);
+    return undefined;
+  return url;
+}
+
+/** The URL's host without IPv6 brackets. */
+const bareHost = (url: URL): string => url.hostname.replace(/^\[|\]$/g, "");
+
+type Resolved = { addresses: string[] } | { problem: "private" | "unresolvable" };
+
+/**
+ * Resolves the URL's host once; "private" for a localhost name (unless private addresses are allowed),
+ * "unresolvable" when the resolver fails or answers nothing.
+ */
+async function resolveHost(url: URL, policy: UrlPolicy): Promise<Resolved> {
+  const host = bareHost(url);
+  if (isIP(host) !== 0) return { addresses: [host] };
+  if (!policy.allowPrivate && (host === "localhost" || host.endsWith(".localhost")))
+    return { problem: "private" };
+  try {
+    const addresses = await (policy.lookup ?? systemLookup)(host);
+    return addresses.length === 0 ? { problem: "unresolvable" } : { addresses };
+  } catch {
+    return { problem: "unresolvable" };
   }
-  if (addresses.some(isBlockedAddress)) throw badRequest(EVENTS.webhookUrlPrivate);
+}
+
+/** The URL, normalized, when a webhook may use it; a 400 naming the problem otherwise. */
+export async function checkWebhookUrl(raw: unknown, policy: UrlPolicy): Promise<string> {
+  const url = parseWebhookUrl(raw);
+  if (url === undefined) throw badRequest(EVENTS.webhookUrlInvalid);
+  if (policy.allowPrivate) return url.toString();
+  const resolved = await resolveHost(url, policy);
+  if ("problem" in resolved)
+    throw badRequest(
+      resolved.problem === "private" ? EVENTS.webhookUrlPrivate : EVENTS.webhookUrlUnresolvable,
+    );
+  if (resolved.addresses.some(isBlockedAddress)) throw badRequest(EVENTS.webhookUrlPrivate);
   return url.toString();
+}
+
+/** Where one delivery goes: the URL and the one address its connection is pinned to. */
+export interface DeliveryTarget {
+  url: URL;
+  address: string;
+  family: 4 | 6;
+}
+
+/** Why a delivery was not attempted: the URL or an address is refused, or the host did not resolve. */
+export type TargetRefusal = "blocked" | "unresolvable";
+
+/**
+ * Resolves the URL once for a delivery; every address the resolver answered is judged (one blocked refuses the
+ * delivery, so a name answering a public and a private address cannot pick), and the first is the one to use.
+ * With `allowPrivate` (sandbox, WEBHOOK_ALLOW_PRIVATE) nothing is judged, but the connection is pinned all the same.
+ */
+export async function resolveDeliveryTarget(
+  raw: string,
+  policy: UrlPolicy,
+): Promise<DeliveryTarget | TargetRefusal> {
+  const url = parseWebhookUrl(raw);
+  if (url === undefined) return "blocked";
+  const resolved = await resolveHost(url, policy);
+  if ("problem" in resolved) return resolved.problem === "private" ? "blocked" : "unresolvable";
+  if (!policy.allowPrivate && resolved.addresses.some(isBlockedAddress)) return "blocked";
+  const address = resolved.addresses[0]!;
+  const family = isIP(address);
+  if (family !== 4 && family !== 6) return "blocked";
+  return { url, address, family };
 }

@@ -2,24 +2,19 @@
  * Webhook delivery: the fan-out turns each endpoint's new events into delivery rows (idempotent: one row per
  * endpoint and event), and the sender leases due rows in the database (like reconciliation), so several
  * processes never send one delivery at the same time and a killed process's rows are taken over when its
- * lease ends. Every attempt carries the same `webhook-id` and body, signed per Standard Webhooks.
+ * lease ends. Every attempt carries the same `webhook-id` and body, signed per Standard Webhooks (deliver.ts).
  */
-import type { DeliveryRecord, Store, WebhookRecord } from "../../store/index.js";
+import type { Store, WebhookRecord } from "../../store/index.js";
 import { isoNoZone } from "../../store/index.js";
-import type { Vault } from "../../vault/index.js";
 import { eventView } from "../events/query.js";
+import { attemptDelivery, type AttemptDeps } from "./deliver.js";
 import { nextAttemptAt, RETRY_DELAYS_MS } from "./schedule.js";
-import { secretAad, type WebhookBaseDeps } from "./service.js";
-import { signWebhook } from "./signing.js";
-import { checkWebhookUrl } from "./url-policy.js";
 import { timeOrderedUuid } from "../../core/time-ordered-id.js";
 
 /** The collaborators of the worker. */
-export interface WebhookWorkerDeps extends WebhookBaseDeps {
-  vault: Pick<Vault, "decryptSecret">;
+export interface WebhookWorkerDeps extends AttemptDeps {
   /** This process's name in the lease column (new per start). */
   owner: string;
-  fetch?: typeof fetch;
   /** Retry waits (tests shorten them). */
   delays?: readonly number[];
   /** Per-attempt timeout (default 10 s). */
@@ -106,7 +101,7 @@ export async function sendDueOnce(deps: WebhookWorkerDeps, enabled?: WebhookReco
       const w = webhooks.get(d.webhookId);
       if (w === undefined) return;
       report.attempted += 1;
-      const outcome = await attempt(deps, w, d, timeoutMs);
+      const outcome = await attemptDelivery(deps, w, d, timeoutMs);
       const attempts = d.attempts + 1;
       const finishedAt = deps.clock();
       if (outcome.ok) report.delivered += 1;
@@ -131,62 +126,6 @@ export async function sendDueOnce(deps: WebhookWorkerDeps, enabled?: WebhookReco
     }),
   );
   return report;
-}
-
-interface AttemptOutcome {
-  ok: boolean;
-  gone: boolean;
-  statusCode: number | null;
-  error: string | null;
-}
-
-async function attempt(
-  deps: WebhookWorkerDeps,
-  w: WebhookRecord,
-  d: DeliveryRecord,
-  timeoutMs: number,
-): Promise<AttemptOutcome> {
-  try {
-    // Again at send time: the name may resolve elsewhere now than when the endpoint was created.
-    await checkWebhookUrl(w.url, {
-      allowPrivate: deps.allowPrivate,
-      ...(deps.lookup !== undefined ? { lookup: deps.lookup } : {}),
-    });
-  } catch (e) {
-    return { ok: false, gone: false, statusCode: null, error: (e as Error).message };
-  }
-  const secretBytes = deps.vault.decryptSecret({ ...w.secret, publicKey: secretAad(w.id) });
-  const secret = Buffer.from(secretBytes).toString("utf8");
-  secretBytes.fill(0);
-  const timestamp = Math.floor(deps.clock().getTime() / 1000);
-  try {
-    const res = await (deps.fetch ?? fetch)(w.url, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        "user-agent": "lasertrade-webhooks",
-        "webhook-id": d.messageId,
-        "webhook-timestamp": String(timestamp),
-        "webhook-signature": signWebhook(secret, d.messageId, timestamp, d.payload),
-      },
-      body: d.payload,
-      redirect: "manual",
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    await res.body?.cancel().catch(() => {});
-    if (res.status >= 200 && res.status < 300)
-      return { ok: true, gone: false, statusCode: res.status, error: null };
-    const error = res.status >= 300 && res.status < 400 ? "redirects are not followed" : `HTTP ${res.status}`;
-    return { ok: false, gone: res.status === 410, statusCode: res.status, error };
-  } catch (e) {
-    const name = (e as Error).name;
-    return {
-      ok: false,
-      gone: false,
-      statusCode: null,
-      error: name === "TimeoutError" ? `no answer within ${timeoutMs} ms` : "connection failed",
-    };
-  }
 }
 
 /** Runs fan-out and sending every `intervalMs` and on every event wake-up; returns the stop function. */

@@ -34,4 +34,18 @@ describe("event settings: webhook timing (issue 20, tests and soak runs)", () =>
       "invalid configuration: WEBHOOK_TIMEOUT_MS must be between 100 and 60000, got 50",
     );
   });
+
+  it("WEBHOOK_ALLOW_PRIVATE is off unless set to true (the sandbox allows private addresses on its own)", () => {
+    expect(loadEventSettings({}).webhookAllowPrivate).toBe(false);
+    expect(loadEventSettings({ WEBHOOK_ALLOW_PRIVATE: "true" }).webhookAllowPrivate).toBe(true);
+    expect(() => loadEventSettings({ WEBHOOK_ALLOW_PRIVATE: "yes" })).toThrow("WEBHOOK_ALLOW_PRIVATE");
+  });
+
+  it("MAX_WEBHOOKS_PER_ACCOUNT: default 20, a bounded integer (issue 29)", () => {
+    expect(loadEventSettings({}).maxWebhooksPerAccount).toBe(20);
+    expect(loadEventSettings({ MAX_WEBHOOKS_PER_ACCOUNT: "3" }).maxWebhooksPerAccount).toBe(3);
+    expect(() => loadEventSettings({ MAX_WEBHOOKS_PER_ACCOUNT: "0" })).toThrow(
+      "invalid configuration: MAX_WEBHOOKS_PER_ACCOUNT must be between 1 and 1000, got 0",
+    );
+  });
 });

@@ -622,8 +622,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * This API key's webhook endpoints (without secrets)
-         * @description This API key's webhook endpoints (without secrets)
+         * This account's webhook endpoints (without secrets), oldest first, a page at a time
+         * @description This account's webhook endpoints (without secrets), oldest first, a page at a time
          */
         get: operations["getV1Webhooks"];
         put?: never;
@@ -5346,21 +5346,28 @@ export interface operations {
     };
     getV1Webhooks: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size (default and at most 100). */
+                limit?: number;
+                /** @description Only endpoints whose id sorts after this one (the last id of the previous page). */
+                after?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description This API key's webhook endpoints (without secrets) */
+            /** @description This account's webhook endpoints (without secrets), oldest first, a page at a time */
             200: {
                 headers: {
+                    /** @description The next page when more endpoints follow: `</v1/webhooks?limit=N&after=ID>; rel="next"`. */
+                    Link?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @description every endpoint of this key */
+                        /** @description up to `limit` (default and at most 100) endpoints, oldest first */
                         webhooks: components["schemas"]["Webhook"][];
                     };
                 };
@@ -5487,7 +5494,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
+            /** @description Refused: `rule` is scope or frozen, or cap when the account already has MAX_WEBHOOKS_PER_ACCOUNT webhooks (`max_webhooks`). */
             403: {
                 headers: {
                     [name: string]: unknown;
