@@ -159,10 +159,10 @@ export function webhookRoutes(
             { required: [...webhookRequired, "secret"] },
           ),
           400: errorSchema,
-          403: {
-            ...ref("Refusal"),
-            description:
-              "Refused: `rule` is scope or frozen, or cap when the account already has MAX_WEBHOOKS_PER_ACCOUNT webhooks (`max_webhooks`).",
+          403: ref("Refusal"),
+          409: {
+            ...errorSchema,
+            description: "The account has MAX_WEBHOOKS_PER_ACCOUNT webhooks already (`max_webhooks`).",
           },
           ...authErrors,
         },

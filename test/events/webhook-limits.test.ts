@@ -73,7 +73,7 @@ function suite(name: string, open: () => Promise<Store>, cleanup: () => Promise<
       await expect(store.insertWebhook(record(b.keyId, 0), 4)).resolves.toMatchObject({ apiKeyId: b.keyId });
     });
 
-    it("POST past MAX_WEBHOOKS_PER_ACCOUNT is a 403 `cap`; deleting one makes room", async () => {
+    it("POST past MAX_WEBHOOKS_PER_ACCOUNT is a 409; deleting one makes room", async () => {
       const a = await setup();
       const ids: string[] = [];
       for (let i = 0; i < 5; i++) {
@@ -85,8 +85,8 @@ function suite(name: string, open: () => Promise<Store>, cleanup: () => Promise<
         ids.push(res.json<{ id: string }>().id);
       }
       const over = await call(a.apiKey, "POST", "/v1/webhooks", { url: "https://e.example/x", types: ["*"] });
-      expect(over.statusCode).toBe(403);
-      expect(over.json()).toEqual({ detail: EVENTS.webhookLimit(5), rule: "cap", max_webhooks: 5 });
+      expect(over.statusCode).toBe(409);
+      expect(over.json()).toEqual({ detail: EVENTS.webhookLimit(5), max_webhooks: 5 });
       await app.inject({
         method: "DELETE",
         url: `/v1/webhooks/${ids[0]}`,

@@ -58,13 +58,13 @@ async function deliverOnce(apiKey: string, id: string, w: WebhookWorkerDeps): Pr
 }
 
 describe("security probes: webhooks (issue 29, findings 6 and 7)", () => {
-  it("caps endpoints per account: the 21st is a 403 `cap`, and a parallel burst makes exactly 20", async () => {
+  it("caps endpoints per account: the 21st is a 409, and a parallel burst makes exactly 20", async () => {
     const a = await e2e.setup();
     const before = await e2e.balance(a.wallet);
     for (let i = 0; i < CAP; i++) await hookOf(a.apiKey, `https://hooks.example/${i}`);
     const over = await e2e.post(a.apiKey, "/v1/webhooks", { url: "https://hooks.example/x", types: ["*"] });
-    expect(over.statusCode).toBe(403);
-    expect(over.json()).toEqual({ detail: EVENTS.webhookLimit(CAP), rule: "cap", max_webhooks: CAP });
+    expect(over.statusCode).toBe(409);
+    expect(over.json()).toEqual({ detail: EVENTS.webhookLimit(CAP), max_webhooks: CAP });
 
     const b = await e2e.setup();
     const burst = await Promise.all(
@@ -73,7 +73,7 @@ describe("security probes: webhooks (issue 29, findings 6 and 7)", () => {
       ),
     );
     expect(burst.filter((r) => r.statusCode === 201).length).toBe(CAP);
-    expect(burst.filter((r) => r.statusCode === 403).length).toBe(30 - CAP);
+    expect(burst.filter((r) => r.statusCode === 409).length).toBe(30 - CAP);
     expect((await e2e.store.listWebhooks((await keyIdOf(b.apiKey))!)).length).toBe(CAP);
     expect(await e2e.balance(a.wallet)).toBe(before);
   });

@@ -148,7 +148,7 @@ export async function createWebhook(
   } catch (e) {
     // Each endpoint is one more signed POST per event: the cap bounds what one trade sends out.
     if (e instanceof WebhookCapReachedError)
-      throw new ApiError(403, EVENTS.webhookLimit(e.max), { rule: "cap", max_webhooks: e.max });
+      throw new ApiError(409, EVENTS.webhookLimit(e.max), { max_webhooks: e.max });
     throw e;
   }
   return { ...webhookView(record), secret };

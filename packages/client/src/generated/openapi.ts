@@ -5494,13 +5494,22 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Refused: `rule` is scope or frozen, or cap when the account already has MAX_WEBHOOKS_PER_ACCOUNT webhooks (`max_webhooks`). */
+            /** @description Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which) */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description The account has MAX_WEBHOOKS_PER_ACCOUNT webhooks already (`max_webhooks`). */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
