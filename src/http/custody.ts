@@ -101,7 +101,8 @@ async function prepare(
   const policy = contextPolicy(ctx);
   const own =
     policy.destinationsAllow !== undefined
-      ? new Set((await deps.store.listWallets(key.accountId)).map((w) => w.publicKey))
+      ? // Issue 29: only wallets a key that could pay anywhere added count as own (domain/keys/wallet-origin.ts).
+        new Set(await deps.store.listVouchedWallets(key.accountId))
       : NO_WALLETS;
   const verdict = checkPlan(policy, plan, own);
   if (verdict !== null) return refuse(verdict.detail, verdict.rule);

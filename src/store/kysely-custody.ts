@@ -186,6 +186,16 @@ export function kyselyCustody(
         .execute();
     },
 
+    async listVouchedWallets(accountId) {
+      const rows = await db
+        .selectFrom("wallets")
+        .select("public_key")
+        .where("api_key_id", "=", accountId)
+        .where("vouched", "=", 1)
+        .execute();
+      return rows.map((r) => r.public_key);
+    },
+
     async spentLamports(keyId, sinceMs) {
       return counted(db, keyId, sinceMs);
     },

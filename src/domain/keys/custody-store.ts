@@ -9,6 +9,7 @@
 import { SpendCapExceededError, type KeyRecord, type NewExecution, type Store } from "../../store/index.js";
 import { refusal, mayUseWallet, walletRefusal } from "./scopes.js";
 import { storedPolicy, type Policy, type Venue } from "./policy.js";
+import { vouchesForWallets } from "./wallet-origin.js";
 import {
   checkPriorityFee,
   dailyCapDetail,
@@ -224,7 +225,14 @@ export function custodyStore(store: Store, deps: CustodyStoreDeps): Store & Exec
       return store.deleteWallet(apiKeyId, publicKey);
     },
     async addWallet(apiKeyId, wallet, makeDefault, maxWallets) {
-      const w = await store.addWallet(apiKeyId, wallet, makeDefault, maxWallets);
+      const ctx = deps.current();
+      // Issue 29: the wallet remembers which key added it and whether it counts as the account's own.
+      const origin =
+        ctx === undefined
+          ? undefined
+          : { keyId: ctx.key.id, vouched: vouchesForWallets(ctx.key, contextPolicy(ctx)) };
+      const added = origin === undefined ? wallet : { ...wallet, origin };
+      const w = await store.addWallet(apiKeyId, added, makeDefault, maxWallets);
       seen(w.publicKey);
       return w;
     },
