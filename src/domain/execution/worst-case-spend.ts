@@ -123,26 +123,32 @@ const SWAP_RULES: Record<string, ProgramRule> = {
   initUserVolumeAccumulator: OPENS_ACCOUNT,
 };
 
-/** Discriminator (8 bytes as hex) → rule, per program id (base58). */
+/** Discriminator (its 8 bytes as a u64 LE) → rule. */
 function rulesByDiscriminator(
   idl: { instructions: { name: string; discriminator: number[] }[] },
   rules: Record<string, ProgramRule>,
-): Map<string, ProgramRule> {
-  const out = new Map<string, ProgramRule>();
+): Map<bigint, ProgramRule> {
+  const out = new Map<bigint, ProgramRule>();
   for (const ix of idl.instructions) {
     const rule = rules[ix.name];
-    if (rule !== undefined) out.set(Buffer.from(ix.discriminator).toString("hex"), rule);
+    if (rule !== undefined) out.set(Buffer.from(ix.discriminator).readBigUInt64LE(0), rule);
   }
   return out;
 }
-const PROGRAM_RULES = new Map<string, Map<string, ProgramRule>>([
-  [launchProgram.programId.toBase58(), rulesByDiscriminator(launchProgram.idl, LAUNCH_RULES)],
-  [launchSwapProgram.programId.toBase58(), rulesByDiscriminator(launchSwapProgram.idl, SWAP_RULES)],
-]);
+// Compared with `equals` (32 bytes), not by base58 text: encoding an address costs more than the whole check.
+const PROGRAM_RULES: readonly (readonly [PublicKey, Map<bigint, ProgramRule>])[] = [
+  [launchProgram.programId, rulesByDiscriminator(launchProgram.idl, LAUNCH_RULES)],
+  [launchSwapProgram.programId, rulesByDiscriminator(launchSwapProgram.idl, SWAP_RULES)],
+];
 
 const SYSTEM = SystemProgram.programId;
 const COMPUTE_BUDGET = ComputeBudgetProgram.programId;
 const TOKEN_PROGRAMS = [SPL_TOKEN_PROGRAM_ID, TOKEN_2022_ID];
+
+/** Whether two addresses are equal: the same instance (builders share them) or the same 32 bytes. */
+function same(a: PublicKey, b: PublicKey): boolean {
+  return a === b || a.equals(b);
+}
 
 /** u64 little-endian at `at`, or null when the data is too short. */
 function u64(data: Buffer, at: number): bigint | null {
@@ -151,12 +157,13 @@ function u64(data: Buffer, at: number): bigint | null {
 
 /** Whether `to` is `from`'s own WSOL account (a wrap: the SOL stays the wallet's until a swap spends it). */
 function isOwnWsolAccount(from: PublicKey, to: PublicKey): boolean {
-  return TOKEN_PROGRAMS.some((p) => associatedTokenAddress(from, WSOL_MINT, p).equals(to));
+  return TOKEN_PROGRAMS.some((p) => same(associatedTokenAddress(from, WSOL_MINT, p), to));
 }
 
 /** Running figures of one transaction while its instructions are read. */
 interface Tally extends WorstCaseSpend {
-  wraps: bigint;
+  /** Plain transfers (not tips), classified once all instructions are read: wraps matter only beside a swap. */
+  transfers: { from: PublicKey; to: PublicKey; lamports: bigint }[];
   wrappedSpends: bigint;
   unitLimit: bigint;
   unitPrice: bigint;
@@ -177,13 +184,13 @@ function systemSpend(ix: TransactionInstruction, t: Tally, tips: readonly Public
     t.unbounded = true;
     return;
   }
-  if (kind === 2 && tips.some((a) => a.equals(to))) t.tip += lamports;
-  else if (kind === 2 && isOwnWsolAccount(from, to)) t.wraps += lamports;
+  if (kind === 2 && tips.some((a) => same(a, to))) t.tip += lamports;
+  else if (kind === 2) t.transfers.push({ from, to, lamports });
   else t.amount += lamports;
 }
 
-function programSpend(ix: TransactionInstruction, rules: Map<string, ProgramRule>, t: Tally): void {
-  const rule = ix.data.length >= 8 ? rules.get(ix.data.subarray(0, 8).toString("hex")) : undefined;
+function programSpend(ix: TransactionInstruction, rules: Map<bigint, ProgramRule>, t: Tally): void {
+  const rule = ix.data.length >= 8 ? rules.get(ix.data.readBigUInt64LE(0)) : undefined;
   if (rule === undefined) {
     t.unbounded = true;
     return;
@@ -216,7 +223,7 @@ export function transactionWorstCase(tx: SpendableTransaction): WorstCaseSpend {
   const tips = tx.tipAccounts ?? [];
   const t: Tally = {
     ...noSpend(),
-    wraps: 0n,
+    transfers: [],
     wrappedSpends: 0n,
     // The runtime's default limit without a SetComputeUnitLimit: 200 000 per instruction, at most 1.4 M.
     unitLimit: BigInt(Math.min(1_400_000, 200_000 * tx.instructions.length)),
@@ -224,19 +231,25 @@ export function transactionWorstCase(tx: SpendableTransaction): WorstCaseSpend {
   };
   for (const ix of tx.instructions) {
     const program = ix.programId;
-    if (program.equals(COMPUTE_BUDGET)) computeBudget(ix, t);
-    else if (program.equals(SYSTEM)) systemSpend(ix, t, tips);
-    else if (program.equals(ATA_PROGRAM_ID)) t.rent += ATA_RENT_BOUND;
+    if (same(program, COMPUTE_BUDGET)) computeBudget(ix, t);
+    else if (same(program, SYSTEM)) systemSpend(ix, t, tips);
+    else if (same(program, ATA_PROGRAM_ID)) t.rent += ATA_RENT_BOUND;
     // Token instructions move tokens, not SOL (a WSOL transfer spends what a wrap put there: counted there).
-    else if (TOKEN_PROGRAMS.some((p) => p.equals(program))) continue;
+    else if (TOKEN_PROGRAMS.some((p) => same(p, program))) continue;
     else {
-      const rules = PROGRAM_RULES.get(program.toBase58());
+      const rules = PROGRAM_RULES.find(([id]) => same(id, program))?.[1];
       if (rules === undefined) t.unbounded = true;
       else programSpend(ix, rules, t);
     }
   }
-  // A wrap and the swap that spends it are the same SOL: the larger of the two is what can leave.
-  const wrapped = t.wraps > t.wrappedSpends ? t.wraps : t.wrappedSpends;
+  // A wrap and the swap that spends it are the same SOL: the larger of the two is what can leave. Without a
+  // swap in the transaction a transfer to the wallet's own WSOL account counts like any other.
+  let wraps = 0n;
+  for (const { from, to, lamports } of t.transfers) {
+    if (t.wrappedSpends > 0n && isOwnWsolAccount(from, to)) wraps += lamports;
+    else t.amount += lamports;
+  }
+  const wrapped = wraps > t.wrappedSpends ? wraps : t.wrappedSpends;
   const priority = (t.unitLimit * t.unitPrice + 999_999n) / 1_000_000n;
   return {
     amount: t.amount + wrapped,
