@@ -93,6 +93,25 @@ describe("spend bounds: max_sol_per_execution holds on the built transaction", (
     expect(await executions(root)).toEqual([]);
   });
 
+  it("the cap holds over a consolidate's sources together: it stops at the source that would pass it", async () => {
+    const outside = external();
+    const { root, bot } = await cappedKey(["transfer"], {
+      max_sol_per_execution: "1.5",
+      destinations_allow: [outside],
+    });
+    const sources = [await e2e.fundedWallet(root, 1n), await e2e.fundedWallet(root, 1n)];
+    const r = await callWith(e2e.app, bot.apiKey, "POST", "/v1/sol/consolidate/execute", {
+      destination_wallet: outside,
+      source_wallets: sources,
+    });
+    expectRefusal(r, 403, "max_sol_per_execution", "second source of a consolidate");
+    const completed = r.body.completed_transactions as { source_wallet: string; transfer_lamports: string }[];
+    expect(completed.map((c) => c.source_wallet)).toEqual([sources[0]]);
+    // Only the first source's transfer (under the cap) left; the second wallet kept all of its SOL.
+    expect(await e2e.balance(outside)).toBe(BigInt(completed[0]!.transfer_lamports));
+    expect(await e2e.balance(sources[1]!)).toBe(1_000_000_000n);
+  });
+
   it("split is refused when its transfers pass the cap; nothing moves", async () => {
     const a = external();
     const b = external();

@@ -43,7 +43,7 @@ describe("destinations_allow: wallets a restricted key adds are not the account'
     // Consolidate and split to it are refused the same way.
     const c = await callWith(e2e.app, bot.apiKey, "POST", "/v1/sol/consolidate/execute", {
       destination_wallet: to,
-      sources: [wallet],
+      source_wallets: [wallet],
     });
     expectRefusal(c, 403, "destinations_allow", "consolidate to an imported wallet");
     const s = await callWith(e2e.app, bot.apiKey, "POST", "/v1/sol/split/execute", {
