@@ -6,7 +6,12 @@ const timeouts = { testTimeout: 120_000, hookTimeout: 180_000 };
 // Issue 23: every answer of a test app must match the OpenAPI document (test/helpers/openapi-validate.ts).
 const setupFiles = ["test/helpers/openapi-setup.ts"];
 // Files that run everything in their own process (app, in-process localnet): they share one module graph.
-const inProcess = ["test/unit/**/*.test.ts", "test/localnet/**/*.test.ts", "test/e2e/**/*.test.ts"];
+const inProcess = [
+  "test/unit/**/*.test.ts",
+  "test/localnet/**/*.test.ts",
+  "test/e2e/**/*.test.ts",
+  "test/security/**/*.test.ts",
+];
 
 export default defineConfig({
   test: {

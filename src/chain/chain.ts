@@ -18,6 +18,7 @@ import {
   createUniqueOffsets,
   UNIQUE_OFFSET_SPAN,
   type AssembledTransaction,
+  type AssembleInput,
 } from "./tx-assembly.js";
 
 /** Marks calls off the request path; the localnet counts them under "background:" (real RPCs ignore it). */
@@ -95,6 +96,8 @@ export interface ChainAssembleInput {
   computeUnitLimit?: number;
   /** Default "v0", which uses the configured lookup tables. */
   version?: "v0" | "legacy";
+  /** Shown the compiled transaction before it is signed; throws to refuse it (see AssembleInput.inspect). */
+  inspect?: AssembleInput["inspect"];
 }
 
 /** A signed transaction plus the block height after which it can no longer land. */
@@ -253,6 +256,7 @@ export function createChain(options: ChainOptions): Chain {
       random,
       version: input.version ?? "v0",
       lookupTables: input.version === "legacy" ? undefined : lookupTables(),
+      ...(input.inspect !== undefined ? { inspect: input.inspect } : {}),
     });
     // Not `{ ...assembled, lastValidBlockHeight }`: a literal opening with a spread is slow on Node 20.
     return extend(assembled, { lastValidBlockHeight });

@@ -53,6 +53,18 @@ export interface AssembleInput {
   uniqueOffset?: number;
   /** Uniform [0, 1) for the tip-account choice and the default offset. */
   random?: () => number;
+  /**
+   * Issue 29: shown the whole transaction once compiled and before anything is signed; throws to refuse it
+   * (the key's spend caps judge the transaction that would be signed, not the request's body).
+   */
+  inspect?: (tx: TransactionToSign) => void;
+}
+
+/** What `AssembleInput.inspect` is shown: every instruction in order, the signature count, the tip accounts. */
+export interface TransactionToSign {
+  instructions: readonly TransactionInstruction[];
+  signatureCount: number;
+  tipAccounts: readonly PublicKey[];
 }
 
 /** A signed transaction ready to send. */
@@ -126,6 +138,11 @@ export function assembleTransaction(input: AssembleInput): AssembledTransaction 
   const prefix = compactU16Length(compiled.signers.length);
   const size = prefix + 64 * compiled.signers.length + compiled.bytes.length;
   if (size > MAX_TRANSACTION_BYTES) throw new TransactionTooLargeError(size);
+  input.inspect?.({
+    instructions,
+    signatureCount: compiled.signers.length,
+    tipAccounts: input.tip?.accounts ?? [],
+  });
   // A view of Node's shared allocation pool, not an ArrayBuffer of its own: every young ArrayBuffer is one
   // more entry for each scavenge to sweep (issue 18), and a trade's wire lives only while it is in flight.
   // Not zeroed: every byte is written below (prefix, one signature per signer or a throw, the message).

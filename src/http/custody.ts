@@ -15,6 +15,7 @@ import type { PolicyRule } from "../domain/keys/policy.js";
 import { isDryRun } from "../core/request-fields.js";
 import { mayUseWallet, refusal, walletRefusal } from "../domain/keys/scopes.js";
 import { checkPlan, dailyCapDetail, planSpend, SPEND_WINDOW_MS } from "../domain/keys/spend.js";
+import { createSpendGuard } from "../domain/keys/spend-guard.js";
 import { executionKind } from "./execution-fields.js";
 import type { Store } from "../store/index.js";
 
@@ -67,6 +68,8 @@ async function prepare(
   }
   const kind = executionKind(req);
   if (kind === undefined) return ctx;
+  // Issue 29: the key re-read and the worst case judged between the build and the signature.
+  ctx.guard = createSpendGuard(ctx, deps);
   const plan = planSpend(
     kind,
     req.body,
@@ -98,7 +101,8 @@ async function prepare(
   const policy = contextPolicy(ctx);
   const own =
     policy.destinationsAllow !== undefined
-      ? new Set((await deps.store.listWallets(key.accountId)).map((w) => w.publicKey))
+      ? // Issue 29: only wallets a key that could pay anywhere added count as own (domain/keys/wallet-origin.ts).
+        new Set(await deps.store.listVouchedWallets(key.accountId))
       : NO_WALLETS;
   const verdict = checkPlan(policy, plan, own);
   if (verdict !== null) return refuse(verdict.detail, verdict.rule);

@@ -50,6 +50,8 @@ export function executeRoute<D extends { chain: unknown; store: Pick<Store, "ins
       ...(run !== undefined ? { dryRun: run } : {}),
       // Services that route (trade, bundle) check the key's venue rule on the venue they will use.
       checkVenue: (venue: "bonding_curve" | "launchswap") => checkRoutedVenue(req.custodyContext, venue),
+      // Issue 29: freeze re-check and worst-case spend caps between the build and the signature.
+      ...(req.custodyContext?.guard !== undefined ? { spendGuard: req.custodyContext.guard } : {}),
     }) as unknown as D; // deps with the chain made present, which TypeScript cannot see through Omit
     const answer = await call(scoped, key.id, req.body);
     const warnings = req.bodyWarnings ?? [];

@@ -114,6 +114,8 @@ export interface CustodyStore {
     patch: { revokedAt?: string; frozen?: boolean; policy?: Record<string, unknown> | null },
   ): Promise<boolean>;
   setAccountFrozen(accountId: number, frozen: boolean): Promise<void>;
+  /** Issue 29: the account's wallets that count as its own for `destinations_allow` (public keys). */
+  listVouchedWallets(accountId: number): Promise<string[]>;
   /** Lamports the key's reservations since `sinceMs` still count (see kysely-custody.ts for what is released). */
   spentLamports(keyId: number, sinceMs: number): Promise<bigint>;
   /**

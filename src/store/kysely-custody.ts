@@ -115,6 +115,16 @@ export function kyselyCustody(
     (a: { keyHash: string }) => keys(db).where("k.key_hash", "=", a.keyHash),
     prepared,
   );
+  // Issue 29: every execution re-reads its key right before signing (the freeze re-check): compiled once too.
+  const keyById = compiledOnce(
+    db,
+    ["accountId", "keyId"],
+    (a: { accountId: number; keyId: number }) =>
+      keys(db)
+        .where("k.id", "=", a.keyId)
+        .where(sql<number>`coalesce(k.account_id, k.id)`, "=", a.accountId),
+    prepared,
+  );
   const activityInsert = compiledOnce(
     db,
     ACTIVITY_COLUMNS,
@@ -129,10 +139,7 @@ export function kyselyCustody(
     },
 
     async findKey(accountId, keyId) {
-      const r = await keys(db)
-        .where("k.id", "=", keyId)
-        .where(sql<number>`coalesce(k.account_id, k.id)`, "=", accountId)
-        .executeTakeFirst();
+      const r = (await keyById({ accountId, keyId }))[0];
       return r === undefined ? undefined : toKey(r, r.root_account_frozen);
     },
 
@@ -204,6 +211,16 @@ export function kyselyCustody(
         .set({ account_frozen: frozen ? 1 : 0 })
         .where("id", "=", accountId)
         .execute();
+    },
+
+    async listVouchedWallets(accountId) {
+      const rows = await db
+        .selectFrom("wallets")
+        .select("public_key")
+        .where("api_key_id", "=", accountId)
+        .where("vouched", "=", 1)
+        .execute();
+      return rows.map((r) => r.public_key);
     },
 
     async spentLamports(keyId, sinceMs) {

@@ -153,6 +153,8 @@ export function kyselyStore(
         tag: w.tag,
         key_id: w.keyId,
         created_at: w.createdAt,
+        added_by_key_id: w.origin?.keyId ?? null,
+        vouched: w.origin === undefined || w.origin.vouched ? 1 : 0,
       })
       .returningAll()
       .executeTakeFirstOrThrow();

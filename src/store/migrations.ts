@@ -2,6 +2,7 @@
 import { sql, type Kysely, type Migration, type MigrationProvider } from "kysely";
 import { eventMigrations } from "./migrations-events.js";
 import { custodyMigrations } from "./custody-migrations.js";
+import { walletOriginMigrations } from "./wallet-origin-migrations.js";
 
 /** Builds the provider; the dialect only changes the auto-increment column type. */
 export function migrationProvider(dialect: "sqlite" | "postgres"): MigrationProvider {
@@ -131,6 +132,8 @@ export function migrationProvider(dialect: "sqlite" | "postgres"): MigrationProv
     ...eventMigrations(dialect),
     // Issue 19 (custody): sub-keys, policies, freeze, spend reservations, append-only activity log.
     ...custodyMigrations(dialect),
+    // Issue 29: which key added a wallet, and whether it counts as the account's own for destination rules.
+    ...walletOriginMigrations(),
     // Issue 23 (hardening): request counters, per-key wallet numbers, soft delete of a delinked wallet's history.
     "2026_11_24_hardening": {
       async up(db: Kysely<unknown>) {

@@ -32,6 +32,10 @@ export interface WalletsTable {
   created_at: string;
   /** The wallet's number within its key: the `id` the API shows (hardening migration). */
   key_seq: number;
+  /** Issue 29: the key whose request added the wallet; null at setup or before the migration. */
+  added_by_key_id: number | null;
+  /** Issue 29: 1 when the wallet counts as the account's own for `destinations_allow` (wallet-origin.ts). */
+  vouched: Generated<number>;
 }
 
 export interface ExecutionsTable {

@@ -159,6 +159,11 @@ export interface ClaimOpenExecutions {
 export interface NewWallet extends EncryptedSecret {
   publicKey: string;
   createdAt: string;
+  /**
+   * Issue 29: the key whose request adds the wallet and whether it counts as the account's own for
+   * `destinations_allow` (the custody store sets it; absent: setup or no request, which counts as own).
+   */
+  origin?: { keyId: number; vouched: boolean };
 }
 
 /** Thrown by the store when a key already holds the public key being added. */

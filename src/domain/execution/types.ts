@@ -7,6 +7,7 @@ import type { SealedWallet, Vault } from "../../vault/index.js";
 import type { DryRun } from "./dry-run.js";
 import type { Fill } from "../../chain/fills.js";
 import type { FillRequest } from "./fill.js";
+import type { SpendableTransaction, WorstCaseSpend } from "./worst-case-spend.js";
 
 /** What one transaction of an execution is made of; the pipeline adds compute budget, tip and signatures. */
 export interface BuiltTransaction {
@@ -39,6 +40,22 @@ export interface ExecutionDeps {
   onRecordError?: (e: unknown) => void;
   /** Set on a dry run: the pipeline checks, simulates and describes instead of recording and sending. */
   dryRun?: DryRun;
+  /** Issue 29: the request key's checks on what is about to be signed; absent outside a keyed request. */
+  spendGuard?: SpendGuard;
+}
+
+/**
+ * Issue 29 (findings 4 and 12): what the request's key decides between the build and the signature. The
+ * pipeline calls `beforeSign` before it decrypts the wallet, `inspect` on each compiled transaction before
+ * signing it, and `signed` with its signature (the record's spend reservation reads the figure from there).
+ */
+export interface SpendGuard {
+  /** Throws when the key or its account was frozen, revoked or expired since the request was admitted. */
+  beforeSign(): Promise<void>;
+  /** The transaction's worst case, or a throw refusing it (per-execution cap); absent: the key has no cap. */
+  inspect?: (tx: SpendableTransaction) => WorstCaseSpend;
+  /** Binds a signed transaction's signature to the worst case `inspect` returned for it. */
+  signed(signature: string, spend: WorstCaseSpend): void;
 }
 
 /**

@@ -9,6 +9,7 @@
 import { SpendCapExceededError, type KeyRecord, type NewExecution, type Store } from "../../store/index.js";
 import { refusal, mayUseWallet, walletRefusal } from "./scopes.js";
 import { storedPolicy, type Policy, type Venue } from "./policy.js";
+import { vouchesForWallets } from "./wallet-origin.js";
 import {
   checkPriorityFee,
   dailyCapDetail,
@@ -21,6 +22,8 @@ import {
 } from "./spend.js";
 import { ApiError } from "../../core/errors.js";
 import { overlay } from "../../core/overlay.js";
+import type { SpendGuard } from "../execution/types.js";
+import { addSpend, noSpend, totalOf, type WorstCaseSpend } from "../execution/worst-case-spend.js";
 
 /** What the custody layer knows about the request being served. */
 export interface CustodyContext {
@@ -38,6 +41,12 @@ export interface CustodyContext {
   verdict?: PolicyVerdict;
   /** The account's default wallet as the wallet-binding check read it (the request's own lookup reuses it). */
   defaultWallet?: Awaited<ReturnType<Store["findDefaultWallet"]>>;
+  /** Issue 29: the checks between build and signature (spend-guard.ts); set on execution routes. */
+  guard?: SpendGuard;
+  /** Worst case of each transaction signed for this request, by signature (the 24 h reservation's figure). */
+  spends?: Map<string, WorstCaseSpend>;
+  /** Worst case of every transaction signed for this request so far (the per-execution cap's figure). */
+  requestSpend?: WorstCaseSpend;
 }
 
 /** The request key's policy: parsed on first use and kept on the context, so each rule check reads the same one. */
@@ -68,8 +77,40 @@ export interface CustodyStoreDeps {
   balanceOf?: (wallet: string) => Promise<bigint>;
 }
 
-/** Lamports one execution record may spend: the amount (or the signing wallets' balances), fees, tip, rent. */
-async function executionSpend(deps: CustodyStoreDeps, plan: SpendPlan, e: NewExecution): Promise<bigint> {
+/**
+ * The worst case of a record's signed transactions (issue 29), or undefined when one of them was signed
+ * without the guard's inspection (a chain double that does not call `inspect`).
+ */
+function signedSpend(ctx: CustodyContext, e: NewExecution): WorstCaseSpend | undefined {
+  if (ctx.spends === undefined || e.signatures.length === 0) return undefined;
+  let sum = noSpend();
+  for (const s of e.signatures) {
+    const spend = ctx.spends.get(s);
+    if (spend === undefined) return undefined;
+    sum = addSpend(sum, spend);
+  }
+  return sum;
+}
+
+/**
+ * Lamports one execution record may spend: the worst case of its signed transactions (issue 29); without one,
+ * the body's amount (or the signing wallets' balances), fees, tip, rent.
+ */
+async function executionSpend(
+  deps: CustodyStoreDeps,
+  ctx: CustodyContext,
+  plan: SpendPlan,
+  e: NewExecution,
+): Promise<bigint> {
+  const signed = signedSpend(ctx, e);
+  if (signed !== undefined) {
+    if (signed.unbounded)
+      throw refusal(
+        `policy max_sol_per_24h: the spend of this ${plan.kind} cannot be bounded`,
+        "max_sol_per_24h",
+      );
+    return totalOf(signed);
+  }
   let amount = plan.amountLamports;
   if (amount === null) {
     if (deps.balanceOf === undefined)
@@ -102,7 +143,7 @@ async function recordTimeVerdict(
   if (feeVerdict !== null || policy.maxSolPer24h === undefined) return feeVerdict;
   let lamports: bigint;
   try {
-    lamports = await executionSpend(deps, plan, e);
+    lamports = await executionSpend(deps, ctx, plan, e);
   } catch (err) {
     if (err instanceof ApiError) return { rule: "max_sol_per_24h", detail: err.message };
     throw err;
@@ -184,7 +225,14 @@ export function custodyStore(store: Store, deps: CustodyStoreDeps): Store & Exec
       return store.deleteWallet(apiKeyId, publicKey);
     },
     async addWallet(apiKeyId, wallet, makeDefault, maxWallets) {
-      const w = await store.addWallet(apiKeyId, wallet, makeDefault, maxWallets);
+      const ctx = deps.current();
+      // Issue 29: the wallet remembers which key added it and whether it counts as the account's own.
+      const origin =
+        ctx === undefined
+          ? undefined
+          : { keyId: ctx.key.id, vouched: vouchesForWallets(ctx.key, contextPolicy(ctx)) };
+      const added = origin === undefined ? wallet : { ...wallet, origin };
+      const w = await store.addWallet(apiKeyId, added, makeDefault, maxWallets);
       seen(w.publicKey);
       return w;
     },
@@ -204,7 +252,7 @@ export function custodyStore(store: Store, deps: CustodyStoreDeps): Store & Exec
         ctx.executionIds.push(e.id);
         return r;
       }
-      const lamports = await executionSpend(deps, plan, e);
+      const lamports = await executionSpend(deps, ctx, plan, e);
       const nowMs = deps.clock().getTime();
       try {
         const r = await store.insertExecutionReserving(e, {
