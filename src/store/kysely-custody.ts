@@ -24,6 +24,7 @@ const ACTIVITY_COLUMNS = [
   "status",
   "rule",
   "ip",
+  "refusals",
 ] as const;
 type ActivityValues = { [K in (typeof ACTIVITY_COLUMNS)[number]]: Insertable<ActivityLogTable>[K] };
 
@@ -61,6 +62,7 @@ function toActivity(r: Selectable<ActivityLogTable>): ActivityRecord {
     status: Number(r.status),
     rule: r.rule,
     ip: r.ip,
+    refusals: r.refusals === null ? 1 : Number(r.refusals),
   };
 }
 
@@ -230,6 +232,7 @@ export function kyselyCustody(
         status: a.status,
         rule: a.rule,
         ip: a.ip,
+        refusals: a.refusals ?? null,
       });
     },
 
