@@ -194,14 +194,14 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List the watched mints (least recently traded first)
-         * @description List the watched mints (least recently traded first)
+         * List the mints this account watches or traded that are kept warm (least recently traded first)
+         * @description List the mints this account watches or traded that are kept warm (least recently traded first)
          */
         get: operations["getV1Watch"];
         put?: never;
         /**
          * Keep the venue state of mints warm (subscribed), so their trades skip the read
-         * @description Answers once the subscriptions are live. Watched mints are shared by the whole service and kept in an LRU of WATCHED_MINTS_MAX mints.
+         * @description Answers once the subscriptions are live. The warm state is a cache shared by the whole service (an LRU of WATCHED_MINTS_MAX mints); the interest is the account's own: GET /v1/watch lists, and DELETE /v1/watch/{mint} ends, only this account's.
          */
         post: operations["postV1Watch"];
         delete?: never;
@@ -221,8 +221,8 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Stop watching a mint (its subscriptions end)
-         * @description Stop watching a mint (its subscriptions end)
+         * End this account's interest in a mint (its subscriptions end when no other account wants it)
+         * @description End this account's interest in a mint (its subscriptions end when no other account wants it)
          */
         delete: operations["deleteV1WatchByMint"];
         options?: never;
@@ -1075,7 +1075,7 @@ export interface components {
         };
         /** @description The mints whose venue state is kept warm */
         WatchedMints: {
-            /** @description every watched mint (base58) */
+            /** @description the mints (base58) this account watches or traded that are kept warm */
             watched: string[];
         };
     };
@@ -2030,7 +2030,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description List the watched mints (least recently traded first) */
+            /** @description List the mints this account watches or traded that are kept warm (least recently traded first) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2264,14 +2264,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Stop watching a mint (its subscriptions end) */
+            /** @description End this account's interest in a mint (its subscriptions end when no other account wants it) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @description the mint no longer watched */
+                        /** @description the mint this account no longer watches */
                         unwatched: string;
                     };
                 };
@@ -2383,7 +2383,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional, 1 to 255 printable ASCII characters, scoped to the API key and kept 24 hours. The same key with the same request replays the first response (header Idempotent-Replayed: true) without signing or sending again; with a different request: 422; while the first is still running: 409. A request refused before anything was signed does not use the key up. */
+                /** @description Optional, 1 to 255 printable ASCII characters, scoped to the API key that sends it (root or sub-key) and kept 24 hours. The same key with the same request replays the first response (header Idempotent-Replayed: true) without signing or sending again; with a different request: 422; while the first is still running: 409. A request refused before anything was signed does not use the key up. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -2971,7 +2971,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional, 1 to 255 printable ASCII characters, scoped to the API key and kept 24 hours. The same key with the same request replays the first response (header Idempotent-Replayed: true) without signing or sending again; with a different request: 422; while the first is still running: 409. A request refused before anything was signed does not use the key up. */
+                /** @description Optional, 1 to 255 printable ASCII characters, scoped to the API key that sends it (root or sub-key) and kept 24 hours. The same key with the same request replays the first response (header Idempotent-Replayed: true) without signing or sending again; with a different request: 422; while the first is still running: 409. A request refused before anything was signed does not use the key up. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -3157,7 +3157,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional, 1 to 255 printable ASCII characters, scoped to the API key and kept 24 hours. The same key with the same request replays the first response (header Idempotent-Replayed: true) without signing or sending again; with a different request: 422; while the first is still running: 409. A request refused before anything was signed does not use the key up. */
+                /** @description Optional, 1 to 255 printable ASCII characters, scoped to the API key that sends it (root or sub-key) and kept 24 hours. The same key with the same request replays the first response (header Idempotent-Replayed: true) without signing or sending again; with a different request: 422; while the first is still running: 409. A request refused before anything was signed does not use the key up. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -3350,7 +3350,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional, 1 to 255 printable ASCII characters, scoped to the API key and kept 24 hours. The same key with the same request replays the first response (header Idempotent-Replayed: true) without signing or sending again; with a different request: 422; while the first is still running: 409. A request refused before anything was signed does not use the key up. */
+                /** @description Optional, 1 to 255 printable ASCII characters, scoped to the API key that sends it (root or sub-key) and kept 24 hours. The same key with the same request replays the first response (header Idempotent-Replayed: true) without signing or sending again; with a different request: 422; while the first is still running: 409. A request refused before anything was signed does not use the key up. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -3551,7 +3551,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional, 1 to 255 printable ASCII characters, scoped to the API key and kept 24 hours. The same key with the same request replays the first response (header Idempotent-Replayed: true) without signing or sending again; with a different request: 422; while the first is still running: 409. A request refused before anything was signed does not use the key up. */
+                /** @description Optional, 1 to 255 printable ASCII characters, scoped to the API key that sends it (root or sub-key) and kept 24 hours. The same key with the same request replays the first response (header Idempotent-Replayed: true) without signing or sending again; with a different request: 422; while the first is still running: 409. A request refused before anything was signed does not use the key up. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -3757,7 +3757,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional, 1 to 255 printable ASCII characters, scoped to the API key and kept 24 hours. The same key with the same request replays the first response (header Idempotent-Replayed: true) without signing or sending again; with a different request: 422; while the first is still running: 409. A request refused before anything was signed does not use the key up. */
+                /** @description Optional, 1 to 255 printable ASCII characters, scoped to the API key that sends it (root or sub-key) and kept 24 hours. The same key with the same request replays the first response (header Idempotent-Replayed: true) without signing or sending again; with a different request: 422; while the first is still running: 409. A request refused before anything was signed does not use the key up. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -3958,7 +3958,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional, 1 to 255 printable ASCII characters, scoped to the API key and kept 24 hours. The same key with the same request replays the first response (header Idempotent-Replayed: true) without signing or sending again; with a different request: 422; while the first is still running: 409. A request refused before anything was signed does not use the key up. */
+                /** @description Optional, 1 to 255 printable ASCII characters, scoped to the API key that sends it (root or sub-key) and kept 24 hours. The same key with the same request replays the first response (header Idempotent-Replayed: true) without signing or sending again; with a different request: 422; while the first is still running: 409. A request refused before anything was signed does not use the key up. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -5257,6 +5257,8 @@ export interface operations {
                             rule: string | null;
                             /** @description the client address; null when unknown */
                             ip: string | null;
+                            /** @description how many requests the entry stands for: 1, or on a refusal entry the refusals of this key, route and rule since the previous entry (refusals are sampled: entries at the 1st, 2nd, 4th, 8th… of a window) */
+                            refusals: number;
                         }[];
                         /** @description pass as ?after= for the next (older) page; null on the last page */
                         next_cursor: string | null;
