@@ -116,7 +116,13 @@ async function phase(
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), "lt-refusal-bench-"));
-  const config = loadConfig({ DATA_DIR: dir, LOG_LEVEL: "silent", TRUST_PROXY: "true" });
+  // The quiet key reads about 40 times a second for 30 s: a read budget it never reaches (the floods are refusals).
+  const config = loadConfig({
+    DATA_DIR: dir,
+    LOG_LEVEL: "silent",
+    TRUST_PROXY: "true",
+    RATE_LIMIT_READS: "100000",
+  });
   const store = await openStore(undefined, dir);
   const app = await buildApp({
     config,
