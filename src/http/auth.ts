@@ -87,7 +87,12 @@ export function installAuth(
      */
     onInvalidKey?: (req: FastifyRequest, reply: FastifyReply, failure: ApiError) => Promise<ApiError>;
     /** The error a key refused here gets (403 scope or frozen), e.g. a 429 past its refusals budget. */
-    onRefusal?: (req: FastifyRequest, reply: FastifyReply, refusal: ApiError, key: KeyRecord) => Promise<ApiError>;
+    onRefusal?: (
+      req: FastifyRequest,
+      reply: FastifyReply,
+      refusal: ApiError,
+      key: KeyRecord,
+    ) => Promise<ApiError>;
   },
 ): void {
   app.decorateRequest("apiKey", null);

@@ -33,7 +33,9 @@ export function serverTimeouts(config: Config): {
 }
 
 /** PostgreSQL: the shared store counter; SQLite: this process's memory (one process per file is the norm). */
-export function defaultRequestCounter(store: Pick<Store, "dialect" | "countRequest" | "countRequests">): RequestCounter {
+export function defaultRequestCounter(
+  store: Pick<Store, "dialect" | "countRequest" | "countRequests">,
+): RequestCounter {
   return store.dialect === "postgres" ? storeRequestCounter(store) : memoryRequestCounter();
 }
 

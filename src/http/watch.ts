@@ -92,7 +92,8 @@ export function watchRoutes(app: FastifyInstance, deps: { warm?: WarmVenues }): 
       schema: {
         tags: ["watch"],
         security: apiKeySecurity,
-        summary: "List the mints this account watches or traded that are kept warm (least recently traded first)",
+        summary:
+          "List the mints this account watches or traded that are kept warm (least recently traded first)",
         response: { 200: watchedResponse, ...executionErrors },
       },
     },

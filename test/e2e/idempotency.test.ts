@@ -167,7 +167,14 @@ describe("Idempotency-Key", () => {
     };
     const fingerprint = await fingerprintOf("probe");
     const past = Date.now() - 60_000;
-    const dead = { apiKeyId, keyId: apiKeyId, fingerprint, owner: "dead-process", lockedUntilMs: past, createdAtMs: past };
+    const dead = {
+      apiKeyId,
+      keyId: apiKeyId,
+      fingerprint,
+      owner: "dead-process",
+      lockedUntilMs: past,
+      createdAtMs: past,
+    };
 
     await e2e.store.insertIdempotencyKey({ ...dead, key: "orphan-clean" });
     const taken = await postWithKey(apiKey, "orphan-clean", EXECUTE, body);
