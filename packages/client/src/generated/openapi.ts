@@ -1123,7 +1123,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -1181,7 +1181,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -1374,7 +1374,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -1484,7 +1484,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -1595,7 +1595,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -1701,7 +1701,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -1810,7 +1810,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -1908,7 +1908,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -1999,7 +1999,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -2084,7 +2084,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -2212,7 +2212,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -2339,7 +2339,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -2587,7 +2587,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -2753,7 +2753,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -2927,7 +2927,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -3113,7 +3113,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -3306,7 +3306,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -3507,7 +3507,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -3713,7 +3713,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -3914,7 +3914,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -4122,7 +4122,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -4238,7 +4238,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -4350,7 +4350,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -4447,7 +4447,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -4551,7 +4551,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -4657,7 +4657,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -4763,7 +4763,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -4869,7 +4869,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -4992,7 +4992,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -5089,7 +5089,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -5186,7 +5186,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -5301,7 +5301,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -5380,7 +5380,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -5502,7 +5502,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -5606,7 +5606,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -5712,7 +5712,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -5803,7 +5803,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -5911,7 +5911,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
