@@ -18,7 +18,12 @@ export interface RouteBudgets {
   readonly executions: number;
   /** Unauthenticated routes (setup excluded: it keeps its one-per-5-s rule), per client IP. */
   readonly public: number;
+  /** Requests refused at authorization (403 scope or frozen), per key; they spend no other class. */
+  readonly refusals: number;
 }
+
+/** The budgets every key of one account shares (issue 29): a sub-key adds no requests to its account. */
+export type AccountBudgets = Readonly<Record<"reads" | "checks" | "executions" | "refusals", number>>;
 
 export interface HardeningSettings {
   /** Time to receive a whole request (headers and body); 0 = none. */
@@ -29,6 +34,8 @@ export interface HardeningSettings {
   readonly rateWindowMs: number;
   /** Requests per window by route class; 0 in a class = unlimited. */
   readonly budgets: RouteBudgets;
+  /** Requests per window by class for all the keys of one account together; 0 = unlimited. */
+  readonly accountBudgets: AccountBudgets;
   /** Requests with an unknown x-api-key one client IP may make per minute before it gets 429s; 0 = no limit. */
   readonly authFailuresPerMinute: number;
   /** Most wallets one API key may hold (setup's wallet counted). */
@@ -74,15 +81,26 @@ export function loadHardeningSettings(env: NodeJS.ProcessEnv, longestWaitMs: num
   const setupToken = token(env, "SETUP_TOKEN");
   if (setupMode === "token" && setupToken === undefined)
     throw new ConfigError("SETUP_TOKEN", "is required when SETUP_MODE=token");
+  const budgets = Object.freeze({
+    reads: int(env, "RATE_LIMIT_READS", 600, 0, 1_000_000),
+    checks: int(env, "RATE_LIMIT_CHECKS", 60, 0, 1_000_000),
+    executions: int(env, "RATE_LIMIT_EXECUTIONS", 300, 0, 1_000_000),
+    public: int(env, "RATE_LIMIT_PUBLIC", 600, 0, 1_000_000),
+    refusals: int(env, "RATE_LIMIT_REFUSALS", 60, 0, 1_000_000),
+  });
+  // An account's figure defaults to its key's: sub-keys then share what one key had (issue 29, finding 9).
+  const account = (name: string, perKey: number): number =>
+    int(env, `RATE_LIMIT_ACCOUNT_${name}`, perKey, 0, 1_000_000);
   return Object.freeze({
     requestTimeoutMs: int(env, "REQUEST_TIMEOUT_MS", 10_000, 0, 600_000),
     connectionTimeoutMs: int(env, "CONNECTION_TIMEOUT_MS", longestWaitMs + 60_000, 0, 3_600_000),
     rateWindowMs: int(env, "RATE_LIMIT_WINDOW_MS", 60_000, 1_000, 3_600_000),
-    budgets: Object.freeze({
-      reads: int(env, "RATE_LIMIT_READS", 600, 0, 1_000_000),
-      checks: int(env, "RATE_LIMIT_CHECKS", 60, 0, 1_000_000),
-      executions: int(env, "RATE_LIMIT_EXECUTIONS", 300, 0, 1_000_000),
-      public: int(env, "RATE_LIMIT_PUBLIC", 600, 0, 1_000_000),
+    budgets,
+    accountBudgets: Object.freeze({
+      reads: account("READS", budgets.reads),
+      checks: account("CHECKS", budgets.checks),
+      executions: account("EXECUTIONS", budgets.executions),
+      refusals: account("REFUSALS", budgets.refusals),
     }),
     authFailuresPerMinute: int(env, "AUTH_FAILURES_PER_MINUTE", 60, 0, 1_000_000),
     maxWalletsPerKey: int(env, "MAX_WALLETS_PER_KEY", 1000, 1, 1_000_000),

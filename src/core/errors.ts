@@ -299,6 +299,9 @@ export const HARDENING = {
   /** A route class's budget is spent; `seconds` until the window ends. */
   rateLimited: (routeClass: string, limit: number, windowSeconds: number, seconds: number): string =>
     `rate limit of ${limit} ${routeClass} requests per ${windowSeconds} s reached; retry in ${seconds} s`,
+  /** Issue 29: the class's budget shared by every key of the account is spent. */
+  accountRateLimited: (routeClass: string, limit: number, windowSeconds: number, seconds: number): string =>
+    `rate limit of ${limit} ${routeClass} requests per ${windowSeconds} s for this account (all its keys) reached; retry in ${seconds} s`,
   authFailuresLimited: (seconds: number): string =>
     `too many requests with an invalid API key from this address; retry in ${seconds} s`,
   walletLimit: (max: number): string =>

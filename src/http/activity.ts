@@ -21,6 +21,12 @@ const activitySchema = closedObject({
   status: { type: "integer", description: "HTTP status of the response" },
   rule: { type: ["string", "null"], description: "scope, wallet, frozen, expired or the policy field" },
   ip: { type: ["string", "null"], description: "the client address; null when unknown" },
+  refusals: {
+    type: "integer",
+    description:
+      "how many requests the entry stands for: 1, or on a refusal entry the refusals of this key, route and " +
+      "rule since the previous entry (refusals are sampled: entries at the 1st, 2nd, 4th, 8th… of a window)",
+  },
 });
 
 /** Registers GET /v1/activity. */

@@ -206,7 +206,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(swaggerUi, { routePrefix: "/docs", staticCSP: DOCS_CSP });
   const metrics = deps.metrics ?? createMetrics();
   // Host check, metrics token, authentication, per-key budgets, invalid-key throttle, response guards (issue 23).
-  installHardening(app, deps, metrics);
+  const requestCounter = installHardening(app, deps, metrics);
   // Issue 22: per-request priority_fee / tip and unknown-field warnings, before custody (its plan reads the fees).
   installExecutionFields(app, deps.config.requestFees);
   // Issue 19: scopes, wallet binding, policies and the activity log around every authenticated request.
@@ -221,6 +221,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const outside = custodyStore(observed, { ...custodyDeps, current: () => undefined });
   installCustody(app, {
     ...deps,
+    counter: requestCounter,
     // One wrapper per request, bound to its context: the key's wallet binding and spend reservation apply.
     // extend, not a spread literal with a key after it (slow on Node 20: core/extend.ts).
     bind: (ctx) =>

@@ -1,7 +1,8 @@
 /**
- * Requests with an unknown x-api-key: counted per client IP (a minute window), in
+ * Requests with an unknown, revoked or expired x-api-key: counted per client IP (a minute window), in
  * `lasertrade_auth_failures_total`, and in a sampled warning; past AUTH_FAILURES_PER_MINUTE the IP's
- * further failures are answered 429 instead of 401, so guessing keys costs a minute per batch.
+ * further failures are answered 429 instead of 401, so guessing keys (or hammering with a revoked one, issue
+ * 29) costs a minute per batch.
  */
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from "fastify";
 import { ApiError, FOUNDATION, HARDENING } from "../core/errors.js";
@@ -20,11 +21,14 @@ export interface AuthFailureDeps {
   log: () => FastifyBaseLogger;
 }
 
-/** Builds the error an unknown key gets: a 401, or a 429 with Retry-After past the IP's allowance. */
+/**
+ * Builds the error an unusable key gets: its 401 (`failure`, default the unknown-key one), or a 429 with
+ * Retry-After past the IP's allowance.
+ */
 export function authFailureGuard(
   deps: AuthFailureDeps,
-): (req: FastifyRequest, reply: FastifyReply) => Promise<ApiError> {
-  return async (req, reply) => {
+): (req: FastifyRequest, reply: FastifyReply, failure?: ApiError) => Promise<ApiError> {
+  return async (req, reply, failure) => {
     deps.countFailure();
     const now = deps.nowMs();
     const windowStartMs = now - (now % WINDOW_MS);
@@ -32,7 +36,8 @@ export function authFailureGuard(
     // The route pattern and the IP only: never the presented key, never the URL's query.
     if (n % LOG_EVERY === 1)
       deps.log().warn({ ip: req.ip, route: req.routeOptions.url, failures: n }, "invalid API key presented");
-    if (deps.perMinute === 0 || n <= deps.perMinute) return new ApiError(401, FOUNDATION.apiKeyInvalid);
+    if (deps.perMinute === 0 || n <= deps.perMinute)
+      return failure ?? new ApiError(401, FOUNDATION.apiKeyInvalid);
     const seconds = retryAfterSeconds(now, windowStartMs, WINDOW_MS);
     void reply.header("Retry-After", String(seconds));
     return new ApiError(429, HARDENING.authFailuresLimited(seconds));

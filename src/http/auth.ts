@@ -99,8 +99,18 @@ export function declareAuthFields(app: FastifyInstance): void {
 export function installAuth(
   app: FastifyInstance,
   deps: KeyCheckDeps & {
-    /** The error an unknown key gets (counted, throttled per IP: auth-failures.ts); default a plain 401. */
-    onInvalidKey?: (req: FastifyRequest, reply: FastifyReply) => Promise<ApiError>;
+    /**
+     * The error an unknown, revoked or expired key gets (`failure`: its 401), counted and throttled per IP
+     * (auth-failures.ts); default the 401 itself.
+     */
+    onInvalidKey?: (req: FastifyRequest, reply: FastifyReply, failure: ApiError) => Promise<ApiError>;
+    /** The error a key refused here gets (403 scope or frozen), e.g. a 429 past its refusals budget. */
+    onRefusal?: (
+      req: FastifyRequest,
+      reply: FastifyReply,
+      refusal: ApiError,
+      key: KeyRecord,
+    ) => Promise<ApiError>;
   },
 ): void {
   app.addHook("onRequest", async (req, reply) => {
@@ -115,14 +125,22 @@ export function installAuth(
     }
     const key = await deps.store.findKeyByHash(deps.vault.hashApiKey(presented.trim()));
     if (key === undefined) {
-      throw deps.onInvalidKey !== undefined
-        ? await deps.onInvalidKey(req, reply)
-        : new ApiError(401, FOUNDATION.apiKeyInvalid);
+      const failure = new ApiError(401, FOUNDATION.apiKeyInvalid);
+      throw deps.onInvalidKey !== undefined ? await deps.onInvalidKey(req, reply, failure) : failure;
     }
     // Set before the checks, so a refusal is still written to the activity log under this key.
     req.custodyKey = key;
     const checked = config.allowFrozenAccount === true && key.root ? { ...key, accountFrozen: false } : key;
-    authorize(checked, routeScope(req.method, config.scope), deps.clock());
+    try {
+      authorize(checked, routeScope(req.method, config.scope), deps.clock());
+    } catch (e) {
+      // Issue 29: a revoked or expired key is throttled per IP like an unknown one; a refusal spends the
+      // key's refusals budget (the route's own budget hook never runs for it).
+      if (!(e instanceof ApiError)) throw e;
+      if (e.status === 401 && deps.onInvalidKey !== undefined) throw await deps.onInvalidKey(req, reply, e);
+      if (e.status === 403 && deps.onRefusal !== undefined) throw await deps.onRefusal(req, reply, e, key);
+      throw e;
+    }
     // Wallets and executions belong to the account: every domain call works on the root key's id.
     req.apiKey = { id: key.accountId, keyHash: "", createdAt: key.createdAt };
   });

@@ -1,7 +1,7 @@
 /**
  * The custody hooks of issue 19 around every authenticated request: the policy rules decidable from the body
  * (before anything is signed), the request context the custody store reads (wallet binding, spend
- * reservation), and one activity-log row per request that changes something or is refused.
+ * reservation), and one activity-log row per request that changes something, refusals sampled (issue 29).
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Config } from "../config/config.js";
@@ -18,6 +18,7 @@ import { checkPlan, dailyCapDetail, planSpend, SPEND_WINDOW_MS } from "../domain
 import { createSpendGuard } from "../domain/keys/spend-guard.js";
 import { executionKind } from "./execution-fields.js";
 import type { Store } from "../store/index.js";
+import type { RequestCounter } from "./request-counters.js";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -124,6 +125,19 @@ export function declareCustodyFields(app: FastifyInstance): void {
   app.decorateRequest("custodyStore", null);
 }
 
+/** The window in which refusals of one key, route and rule are sampled into the activity log. */
+export const REFUSAL_LOG_WINDOW_MS = 60_000;
+
+/**
+ * How many refusals the activity row of the `n`th refusal (of one key, route and rule in a window) stands
+ * for, or 0 when it writes no row: rows at the 1st, 2nd, 4th, 8th… refusal, each counting those since the
+ * previous row. A flood of N refusals writes about log2(N) rows, and the rows add up to more than N / 2.
+ */
+export function refusalRowCount(n: number): number {
+  if (n < 1 || (n & (n - 1)) !== 0) return 0;
+  return n === 1 ? 1 : n / 2;
+}
+
 /**
  * Installs the custody hooks; `bind` makes the store a request's handler uses from its context (an explicit
  * binding: an AsyncLocalStorage cost a promise hook on every promise of the process, about 8 % of a trade).
@@ -135,6 +149,8 @@ export function installCustody(
     config: Config;
     clock: () => Date;
     bind: (ctx: CustodyContext | null) => Store & ExecutionPolicyCheck;
+    /** Counts refusals per key, route and rule (the activity log samples them); shared like the budgets. */
+    counter: RequestCounter;
   },
 ): void {
   app.addHook("preHandler", (req, _reply, done) => {
@@ -154,12 +170,28 @@ export function installCustody(
   // Written before the response leaves (onSend), so a caller never sees an answer whose row is missing.
   app.addHook("onSend", async (req, reply, payload) => {
     const key = req.custodyKey;
-    if (key === null) return payload;
+    // undefined on routes of plugins registered before the decoration (swagger-ui): no key, no row.
+    if (key === null || key === undefined) return payload;
     const refused = req.custodyRule !== null;
     if (!refused && (req.method === "GET" || req.method === "HEAD")) return payload;
     // A dry run changes nothing: no activity row unless it was refused.
     if (!refused && req.custodyContext?.dryRun === true) return payload;
-    if (reply.statusCode === 401) return payload;
+    // 401: no key is known to act; 429: a throttled request did nothing (a flood of them writes no row).
+    if (reply.statusCode === 401 || reply.statusCode === 429) return payload;
+    let refusals: number | undefined;
+    if (refused) {
+      // Issue 29: the append-only log must not grow with a refusal flood; it is sampled, never rewritten.
+      const now = deps.clock().getTime();
+      const windowStartMs = now - (now % REFUSAL_LOG_WINDOW_MS);
+      const route = `refusal-log:${key.id}:${req.method} ${req.routeOptions.url ?? ""}:${req.custodyRule}`;
+      try {
+        const n = await deps.counter.count(route, windowStartMs, REFUSAL_LOG_WINDOW_MS);
+        refusals = refusalRowCount(n);
+      } catch {
+        refusals = 1;
+      }
+      if (refusals === 0) return payload;
+    }
     const ctx = req.custodyContext;
     const params = req.params as Record<string, unknown> | undefined;
     const wallets = new Set(ctx?.wallets ?? []);
@@ -177,6 +209,7 @@ export function installCustody(
         status: reply.statusCode,
         rule: req.custodyRule,
         ip: req.ip,
+        ...(refusals !== undefined ? { refusals } : {}),
       });
     } catch (e) {
       req.log.error({ err: { message: (e as Error).message } }, "activity row not written");

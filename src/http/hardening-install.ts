@@ -6,7 +6,7 @@ import type { Store } from "../store/index.js";
 import type { Vault } from "../vault/index.js";
 import { authFailureGuard } from "./auth-failures.js";
 import { installAuth } from "./auth.js";
-import { installBudgets } from "./budgets.js";
+import { installBudgets, refusalGuard } from "./budgets.js";
 import { installBodyShapeGuard, installRequestGuards, installResponseGuards } from "./hardening.js";
 import { memoryRequestCounter, storeRequestCounter, type RequestCounter } from "./request-counters.js";
 
@@ -33,11 +33,16 @@ export function serverTimeouts(config: Config): {
 }
 
 /** PostgreSQL: the shared store counter; SQLite: this process's memory (one process per file is the norm). */
-export function defaultRequestCounter(store: Pick<Store, "dialect" | "countRequest">): RequestCounter {
+export function defaultRequestCounter(
+  store: Pick<Store, "dialect" | "countRequest" | "countRequests">,
+): RequestCounter {
   return store.dialect === "postgres" ? storeRequestCounter(store) : memoryRequestCounter();
 }
 
-/** Installs host/metrics guards, auth (with the invalid-key throttle), budgets and the response guards. */
+/**
+ * Installs host/metrics guards, auth (with the invalid-key throttle and the refusals budget), budgets and the
+ * response guards; returns the request counter (the activity log samples refusals with it).
+ */
 export function installHardening(
   app: FastifyInstance,
   deps: {
@@ -48,7 +53,7 @@ export function installHardening(
     requestCounter?: RequestCounter;
   },
   metrics: Metrics,
-): void {
+): RequestCounter {
   const settings = deps.config.hardening;
   const counter = deps.requestCounter ?? defaultRequestCounter(deps.store);
   const nowMs = (): number => deps.clock().getTime();
@@ -62,8 +67,10 @@ export function installHardening(
       countFailure: () => metrics.countAuthFailure(),
       log: () => app.log,
     }),
+    onRefusal: refusalGuard({ settings, counter, nowMs }),
   });
   installBudgets(app, { settings, counter, nowMs });
   installResponseGuards(app);
   installBodyShapeGuard(app);
+  return counter;
 }

@@ -49,7 +49,7 @@ const idempotencyHeaders = {
     [HEADER]: {
       type: "string",
       description:
-        "Optional, 1 to 255 printable ASCII characters, scoped to the API key and kept 24 hours. The same key " +
+        "Optional, 1 to 255 printable ASCII characters, scoped to the API key that sends it (root or sub-key) and kept 24 hours. The same key " +
         "with the same request replays the first response (header Idempotent-Replayed: true) without signing " +
         "or sending again; with a different request: 422; while the first is still running: 409. A request " +
         "refused before anything was signed does not use the key up.",
@@ -102,7 +102,9 @@ export function installIdempotency(
     const key = parseIdempotencyKey(req.headers[HEADER]!);
     const apiKey = requireApiKey(req);
     const fingerprint = requestFingerprint(req.method, req.routeOptions.url ?? req.url, req.body);
-    const start = await beginIdempotent(deps, apiKey.id, key, fingerprint);
+    // Per sending key (issue 29): another key's record is neither replayed to it nor reported as a 422.
+    const keyId = req.custodyKey?.id ?? apiKey.id;
+    const start = await beginIdempotent(deps, apiKey.id, keyId, key, fingerprint);
     if (start.kind === "replay") {
       const { status, contentType, body } = start.response;
       return reply

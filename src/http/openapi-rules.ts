@@ -26,7 +26,8 @@ const COMMON_ERRORS: Record<string, Json> = {
   "429": {
     ...withDescription(
       errorSchema,
-      "A request budget of this key (or IP) is spent; retry after Retry-After.",
+      "A request budget of this key, its account (all its keys) or the client IP is spent; retry after " +
+        "Retry-After.",
     ),
     headers: retryAfter,
   },

@@ -122,7 +122,7 @@ export function quoteRoutes(
     },
     async (req) => {
       const chain = requireChain(deps.chain);
-      return quote({ ...deps, chain }, (req.query ?? {}) as RequestBody);
+      return quote({ ...deps, chain }, (req.query ?? {}) as RequestBody, req.apiKey?.id);
     },
   );
 }

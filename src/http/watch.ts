@@ -15,7 +15,11 @@ export const watchedComponent = {
   type: "object",
   description: "The mints whose venue state is kept warm",
   properties: {
-    watched: { type: "array", items: { type: "string" }, description: "every watched mint (base58)" },
+    watched: {
+      type: "array",
+      items: { type: "string" },
+      description: "the mints (base58) this account watches or traded that are kept warm",
+    },
   },
   required: ["watched"],
   additionalProperties: false,
@@ -58,8 +62,9 @@ export function watchRoutes(app: FastifyInstance, deps: { warm?: WarmVenues }): 
         security: apiKeySecurity,
         summary: "Keep the venue state of mints warm (subscribed), so their trades skip the read",
         description:
-          "Answers once the subscriptions are live. Watched mints are shared by the whole service and kept in " +
-          "an LRU of WATCHED_MINTS_MAX mints.",
+          "Answers once the subscriptions are live. The warm state is a cache shared by the whole service (an " +
+          "LRU of WATCHED_MINTS_MAX mints); the interest is the account's own: GET /v1/watch lists, and " +
+          "DELETE /v1/watch/{mint} ends, only this account's.",
         // Documented, not typed: the route's own checks give the exact error texts.
         body: {
           type: "object",
@@ -73,10 +78,10 @@ export function watchRoutes(app: FastifyInstance, deps: { warm?: WarmVenues }): 
       },
     },
     async (req) => {
-      requireApiKey(req);
+      const account = requireApiKey(req).id;
       const venues = warmOf();
       const mints = mintsOf(req.body);
-      await Promise.all(mints.map((m) => venues.watch(m, true)));
+      await Promise.all(mints.map((m) => venues.watch(m, true, account)));
       return { watched: mints };
     },
   );
@@ -87,15 +92,16 @@ export function watchRoutes(app: FastifyInstance, deps: { warm?: WarmVenues }): 
       schema: {
         tags: ["watch"],
         security: apiKeySecurity,
-        summary: "List the watched mints (least recently traded first)",
+        summary:
+          "List the mints this account watches or traded that are kept warm (least recently traded first)",
         response: { 200: watchedResponse, ...executionErrors },
       },
     },
     async (req) => {
-      requireApiKey(req);
+      const account = requireApiKey(req).id;
       return {
         watched: warmOf()
-          .list()
+          .list(account)
           .map((w) => w.mint),
       };
     },
@@ -107,7 +113,8 @@ export function watchRoutes(app: FastifyInstance, deps: { warm?: WarmVenues }): 
       schema: {
         tags: ["watch"],
         security: apiKeySecurity,
-        summary: "Stop watching a mint (its subscriptions end)",
+        summary:
+          "End this account's interest in a mint (its subscriptions end when no other account wants it)",
         params: {
           type: "object",
           properties: { mint: { type: "string", description: "the mint (base58)" } },
@@ -116,7 +123,9 @@ export function watchRoutes(app: FastifyInstance, deps: { warm?: WarmVenues }): 
         response: {
           200: {
             type: "object",
-            properties: { unwatched: { type: "string", description: "the mint no longer watched" } },
+            properties: {
+              unwatched: { type: "string", description: "the mint this account no longer watches" },
+            },
             required: ["unwatched"],
             additionalProperties: false,
           },
@@ -125,9 +134,10 @@ export function watchRoutes(app: FastifyInstance, deps: { warm?: WarmVenues }): 
       },
     },
     async (req) => {
-      requireApiKey(req);
+      const account = requireApiKey(req).id;
       const mint = mintOf((req.params as { mint: string }).mint);
-      if (!warmOf().unwatch(mint)) throw new ApiError(404, WATCH_RULES.notWatched);
+      // 404 unless this account watched or traded it: another account's mints are neither seen nor evicted.
+      if (!warmOf().unwatch(mint, account)) throw new ApiError(404, WATCH_RULES.notWatched);
       return { unwatched: mint };
     },
   );

@@ -61,7 +61,7 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
   );
   const authFailures = counter(
     "lasertrade_auth_failures_total",
-    "Requests that presented an x-api-key no key matches.",
+    "Requests that presented an x-api-key no usable key matches (unknown, revoked or expired).",
   );
   return {
     registry,

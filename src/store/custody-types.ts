@@ -77,6 +77,8 @@ export interface NewActivity {
   status: number;
   rule: string | null;
   ip: string | null;
+  /** How many requests the row stands for: 1, or on a sampled refusal row the refusals since the last one. */
+  refusals?: number;
 }
 
 export interface ActivityRecord extends NewActivity {

@@ -25,6 +25,7 @@ const ACTIVITY_COLUMNS = [
   "status",
   "rule",
   "ip",
+  "refusals",
 ] as const;
 type ActivityValues = { [K in (typeof ACTIVITY_COLUMNS)[number]]: Insertable<ActivityLogTable>[K] };
 
@@ -62,6 +63,7 @@ function toActivity(r: Selectable<ActivityLogTable>): ActivityRecord {
     status: Number(r.status),
     rule: r.rule,
     ip: r.ip,
+    refusals: r.refusals === null ? 1 : Number(r.refusals),
   };
 }
 
@@ -267,6 +269,7 @@ export function kyselyCustody(
         status: a.status,
         rule: a.rule,
         ip: a.ip,
+        refusals: a.refusals ?? null,
       });
     },
 

@@ -8,6 +8,7 @@ function toRecord(r: Selectable<IdempotencyKeysTable>): IdempotencyRecord {
     // Ids written out, not spread from a helper (key-rows.ts says why).
     id: Number(r.id),
     apiKeyId: Number(r.api_key_id),
+    keyId: Number(r.key_id),
     key: r.key,
     fingerprint: r.fingerprint,
     owner: r.owner,
@@ -44,23 +45,25 @@ export function kyselyIdempotency(db: Kysely<Database>): IdempotencyStore {
         .insertInto("idempotency_keys")
         .values({
           api_key_id: k.apiKeyId,
+          key_id: k.keyId,
           key: k.key,
           fingerprint: k.fingerprint,
           owner: k.owner,
           locked_until_ms: k.lockedUntilMs,
           created_at_ms: k.createdAtMs,
         })
-        .onConflict((oc) => oc.columns(["api_key_id", "key"]).doNothing())
+        .onConflict((oc) => oc.columns(["api_key_id", "key_id", "key"]).doNothing())
         .returning("id")
         .executeTakeFirst();
       return row === undefined ? undefined : Number(row.id);
     },
 
-    async findIdempotencyKey(apiKeyId, key) {
+    async findIdempotencyKey(apiKeyId, keyId, key) {
       const r = await db
         .selectFrom("idempotency_keys")
         .selectAll()
         .where("api_key_id", "=", apiKeyId)
+        .where("key_id", "=", keyId)
         .where("key", "=", key)
         .executeTakeFirst();
       return r === undefined ? undefined : toRecord(r);

@@ -3,6 +3,7 @@ import { sql, type Kysely, type Migration, type MigrationProvider } from "kysely
 import { eventMigrations } from "./migrations-events.js";
 import { custodyMigrations } from "./custody-migrations.js";
 import { walletOriginMigrations } from "./wallet-origin-migrations.js";
+import { budgetMigrations } from "./budget-migrations.js";
 
 /** Builds the provider; the dialect only changes the auto-increment column type. */
 export function migrationProvider(dialect: "sqlite" | "postgres"): MigrationProvider {
@@ -160,6 +161,8 @@ export function migrationProvider(dialect: "sqlite" | "postgres"): MigrationProv
         await db.schema.alterTable("executions").addColumn("delinked_at", "text").execute();
       },
     },
+    // Issue 29 (budgets): refusal counts on activity rows, Idempotency-Key records per key.
+    ...budgetMigrations(dialect),
   };
   return { getMigrations: async () => migrations };
 }

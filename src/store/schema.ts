@@ -66,6 +66,8 @@ export interface ExecutionsTable {
 export interface IdempotencyKeysTable {
   id: Generated<number>;
   api_key_id: number;
+  /** The key (root or sub-key) that sent it: records are scoped per key (issue 29). */
+  key_id: number;
   key: string;
   fingerprint: string;
   owner: string;
@@ -155,6 +157,8 @@ export interface ActivityLogTable {
   status: number;
   rule: string | null;
   ip: string | null;
+  /** Issue 29: on a sampled refusal row, how many refusals it stands for; null on other rows (1). */
+  refusals: number | null;
 }
 
 /** Fixed-window request counters of the per-key budgets (hardening migration). */

@@ -105,6 +105,8 @@ export interface ListExecutionsQuery {
 export interface IdempotencyRecord {
   id: number;
   apiKeyId: number;
+  /** The key (root or sub-key) that sent it: another key's same Idempotency-Key is another record. */
+  keyId: number;
   key: string;
   fingerprint: string;
   owner: string;
@@ -130,6 +132,8 @@ export type IdempotencyStore = Pick<
 /** Inputs of claiming a key for a new request. */
 export interface NewIdempotencyKey {
   apiKeyId: number;
+  /** The key that sent the request (issue 29: records are per key, not per account). */
+  keyId: number;
   key: string;
   fingerprint: string;
   owner: string;
@@ -189,6 +193,8 @@ export interface RateCounterStore {
    * restarts at 1) and returns the count including this request. Atomic across processes.
    */
   countRequest(key: string, windowStartMs: number): Promise<number>;
+  /** Counts one request for each of `keys` (distinct) in one statement; the counts in the same order. */
+  countRequests(keys: readonly string[], windowStartMs: number): Promise<number[]>;
 }
 
 export interface Store extends CustodyStore, EventStore, WebhookStore, RateCounterStore {
@@ -253,7 +259,8 @@ export interface Store extends CustodyStore, EventStore, WebhookStore, RateCount
   hasIdempotentExecution(apiKeyId: number, key: string): Promise<boolean>;
   /** Inserts a running key and returns its id; undefined when the key already exists for this API key. */
   insertIdempotencyKey(row: NewIdempotencyKey): Promise<number | undefined>;
-  findIdempotencyKey(apiKeyId: number, key: string): Promise<IdempotencyRecord | undefined>;
+  /** The record of `key` sent by key `keyId` of account `apiKeyId`. */
+  findIdempotencyKey(apiKeyId: number, keyId: number, key: string): Promise<IdempotencyRecord | undefined>;
   /**
    * Changes a running key's owner and lease only while it still has `expected` owner and lease (takeover of
    * a stale key, or a lease extension by its owner); false otherwise.

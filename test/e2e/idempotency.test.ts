@@ -163,11 +163,18 @@ describe("Idempotency-Key", () => {
     const fingerprintOf = async (key: string) => {
       // The fingerprint the service computes: run once under a throwaway key and read it back.
       await postWithKey(apiKey, key, EXECUTE, body);
-      return (await e2e.store.findIdempotencyKey(apiKeyId, key))!.fingerprint;
+      return (await e2e.store.findIdempotencyKey(apiKeyId, apiKeyId, key))!.fingerprint;
     };
     const fingerprint = await fingerprintOf("probe");
     const past = Date.now() - 60_000;
-    const dead = { apiKeyId, fingerprint, owner: "dead-process", lockedUntilMs: past, createdAtMs: past };
+    const dead = {
+      apiKeyId,
+      keyId: apiKeyId,
+      fingerprint,
+      owner: "dead-process",
+      lockedUntilMs: past,
+      createdAtMs: past,
+    };
 
     await e2e.store.insertIdempotencyKey({ ...dead, key: "orphan-clean" });
     const taken = await postWithKey(apiKey, "orphan-clean", EXECUTE, body);

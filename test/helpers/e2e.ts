@@ -50,6 +50,10 @@ export interface E2eOptions {
   market?: boolean;
   /** The setup limiter (default: the store's one call per IP every 5 s). */
   rateLimiter?: RateLimiter;
+  /** More environment for the app's configuration (e.g. budgets). */
+  env?: Record<string, string>;
+  /** The app's clock (default: the system's). */
+  clock?: () => Date;
 }
 
 export interface E2e {
@@ -106,7 +110,8 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
   const market = options.market === true ? await startFeed(chain) : undefined;
   const t = await buildTestApp({
     chain,
-    env: options.warm === true ? {} : { WATCHED_MINTS_MAX: "0" },
+    env: { ...(options.warm === true ? {} : { WATCHED_MINTS_MAX: "0" }), ...options.env },
+    ...(options.clock !== undefined ? { clock: options.clock } : {}),
     ...(market !== undefined ? { market: { hub: market.hub, feed: market.feed } } : {}),
     ...(options.logger !== undefined ? { logger: options.logger } : {}),
     ...(options.databaseUrl !== undefined ? { databaseUrl: options.databaseUrl } : {}),

@@ -41,6 +41,9 @@ describe.skipIf(TEST_DATABASE_URL === undefined)("budgets on PostgreSQL", () => 
       expect(await storeRequestCounter(store).count("x", 0, 1000)).toBe(1);
       expect(await storeRequestCounter(store).count("x", 0, 1000)).toBe(2);
       expect(await storeRequestCounter(store).count("x", 1000, 1000)).toBe(1);
+      // Issue 29: a key and its account in one statement, each with its own count.
+      expect(await storeRequestCounter(store).countAll(["x", "y"], 1000, 1000)).toEqual([2, 1]);
+      expect(await storeRequestCounter(store).countAll(["y", "x"], 1000, 1000)).toEqual([2, 3]);
     } finally {
       await a.close();
       await b.close();
@@ -60,6 +63,10 @@ describe.skipIf(TEST_REDIS_URL === undefined)("budgets on Redis", () => {
     const b = await buildTestApp({ env, store, requestCounter: redisRequestCounter(r2, prefix) });
     try {
       await expectShared(a, b);
+      const c = redisRequestCounter(r1, prefix);
+      expect(await c.countAll(["x", "y"], 0, 1000)).toEqual([1, 1]);
+      expect(await c.countAll(["y", "x"], 0, 1000)).toEqual([2, 2]);
+      expect(await c.count("x", 0, 1000)).toBe(3);
     } finally {
       await a.close();
       await b.close();

@@ -71,7 +71,9 @@ function suite(name: string, open: () => Promise<[Store, Store]>, cleanup: () =>
       let now = 1_000_000;
       const deps = (store: Store) => ({ store, nowMs: () => now });
       const starts = await Promise.allSettled(
-        Array.from({ length: 10 }, (_, i) => beginIdempotent(deps(i % 2 ? a : b), apiKeyId, "k", "fp")),
+        Array.from({ length: 10 }, (_, i) =>
+          beginIdempotent(deps(i % 2 ? a : b), apiKeyId, apiKeyId, "k", "fp"),
+        ),
       );
       const runs = starts.filter((s) => s.status === "fulfilled");
       expect(runs).toHaveLength(1);
@@ -83,29 +85,59 @@ function suite(name: string, open: () => Promise<[Store, Store]>, cleanup: () =>
       const response = { status: 200, contentType: "application/json", body: '{"ok":true}' };
       expect(await b.completeIdempotencyKey(start.claim.id, "someone-else", response)).toBe(false);
       expect(await a.completeIdempotencyKey(start.claim.id, start.claim.owner, response)).toBe(true);
-      expect(await beginIdempotent(deps(b), apiKeyId, "k", "fp")).toEqual({ kind: "replay", response });
-      await expect(beginIdempotent(deps(b), apiKeyId, "k", "other")).rejects.toMatchObject({ status: 422 });
+      expect(await beginIdempotent(deps(b), apiKeyId, apiKeyId, "k", "fp")).toEqual({
+        kind: "replay",
+        response,
+      });
+      await expect(beginIdempotent(deps(b), apiKeyId, apiKeyId, "k", "other")).rejects.toMatchObject({
+        status: 422,
+      });
 
       // Released keys are free again; keys expire after 24 hours.
-      const second = await beginIdempotent(deps(a), apiKeyId, "k2", "fp");
+      const second = await beginIdempotent(deps(a), apiKeyId, apiKeyId, "k2", "fp");
       if (second.kind !== "run") throw new Error("expected a claim");
       await a.releaseIdempotencyKey(second.claim.id, second.claim.owner);
-      expect((await beginIdempotent(deps(b), apiKeyId, "k2", "fp2")).kind).toBe("run");
+      expect((await beginIdempotent(deps(b), apiKeyId, apiKeyId, "k2", "fp2")).kind).toBe("run");
       now += IDEMPOTENCY_TTL_MS;
-      expect((await beginIdempotent(deps(b), apiKeyId, "k", "different")).kind).toBe("run");
+      expect((await beginIdempotent(deps(b), apiKeyId, apiKeyId, "k", "different")).kind).toBe("run");
       expect(await a.purgeIdempotencyKeys(now + 1)).toBeGreaterThanOrEqual(2);
-      expect(await a.findIdempotencyKey(apiKeyId, "k")).toBeUndefined();
+      expect(await a.findIdempotencyKey(apiKeyId, apiKeyId, "k")).toBeUndefined();
+    });
+
+    it("issue 29: records are per key: another key's same Idempotency-Key is another record", async () => {
+      const { apiKeyId } = await newKey(a);
+      const subKeyId = apiKeyId + 1_000_000; // key_id names the sending key; no foreign key on it
+      const deps = { store: a, nowMs: () => 7_000_000 };
+      const first = await beginIdempotent(deps, apiKeyId, apiKeyId, "shared", "fp-root");
+      if (first.kind !== "run") throw new Error("expected a claim");
+      const response = { status: 200, contentType: "application/json", body: '{"root":true}' };
+      expect(await a.completeIdempotencyKey(first.claim.id, first.claim.owner, response)).toBe(true);
+      // The sub-key neither gets the root's answer nor a 422 telling it the value was used: it runs.
+      const other = await beginIdempotent(
+        { store: b, nowMs: () => 7_000_000 },
+        apiKeyId,
+        subKeyId,
+        "shared",
+        "fp-sub",
+      );
+      expect(other.kind).toBe("run");
+      expect((await b.findIdempotencyKey(apiKeyId, subKeyId, "shared"))?.fingerprint).toBe("fp-sub");
+      expect((await b.findIdempotencyKey(apiKeyId, apiKeyId, "shared"))?.response).toEqual(response);
+      expect(await beginIdempotent(deps, apiKeyId, apiKeyId, "shared", "fp-root")).toEqual({
+        kind: "replay",
+        response,
+      });
     });
 
     it("a lapsed claim is taken over by exactly one store; the old holder can no longer extend it", async () => {
       const { apiKeyId } = await newKey(a);
       let now = 5_000_000;
-      const first = await beginIdempotent({ store: a, nowMs: () => now }, apiKeyId, "lapse", "fp");
+      const first = await beginIdempotent({ store: a, nowMs: () => now }, apiKeyId, apiKeyId, "lapse", "fp");
       if (first.kind !== "run") throw new Error("expected a claim");
       now += IDEMPOTENCY_LEASE_MS + 1;
       const takeovers = await Promise.allSettled([
-        beginIdempotent({ store: a, nowMs: () => now }, apiKeyId, "lapse", "fp"),
-        beginIdempotent({ store: b, nowMs: () => now }, apiKeyId, "lapse", "fp"),
+        beginIdempotent({ store: a, nowMs: () => now }, apiKeyId, apiKeyId, "lapse", "fp"),
+        beginIdempotent({ store: b, nowMs: () => now }, apiKeyId, apiKeyId, "lapse", "fp"),
       ]);
       expect(takeovers.filter((t) => t.status === "fulfilled")).toHaveLength(1);
       const held = { owner: first.claim.owner, lockedUntilMs: first.claim.lockedUntilMs };

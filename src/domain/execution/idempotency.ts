@@ -1,6 +1,7 @@
 /**
  * Idempotency keys on execution endpoints, as payment APIs have them. A request carrying `Idempotency-Key`
- * claims the key (per API key, kept 24 hours) before anything is signed: a repeat with the same request gets
+ * claims the key (per API key: the key that sent it, root or sub-key, issue 29; kept 24 hours) before
+ * anything is signed: a repeat with the same request gets
  * the first response back byte for byte, a repeat with a different request 422, and a repeat while the first
  * is running 409 — in this process or in another one on the same database. A claim is a lease its process
  * keeps extending; when the process dies the lease lapses, and a later repeat either takes the key over (the
@@ -67,12 +68,14 @@ export type IdempotencyStart =
 const ATTEMPTS = 3;
 
 /**
- * Claims `key` for a request with `fingerprint`, or says what to answer instead. Throws 422 for a different
- * request, 409 while the first is running (or when it was interrupted after recording an execution).
+ * Claims `key` for a request of key `keyId` (of account `apiKeyId`) with `fingerprint`, or says what to answer
+ * instead. Throws 422 for a different request, 409 while the first is running (or when it was interrupted
+ * after recording an execution). Another key's record of the same `key` is never seen (issue 29).
  */
 export async function beginIdempotent(
   deps: IdempotencyDeps,
   apiKeyId: number,
+  keyId: number,
   key: string,
   fingerprint: string,
 ): Promise<IdempotencyStart> {
@@ -81,10 +84,10 @@ export async function beginIdempotent(
     const now = deps.nowMs();
     const owner = randomUUID();
     const lockedUntilMs = now + IDEMPOTENCY_LEASE_MS;
-    const row = { apiKeyId, key, fingerprint, owner, lockedUntilMs, createdAtMs: now };
+    const row = { apiKeyId, keyId, key, fingerprint, owner, lockedUntilMs, createdAtMs: now };
     const id = await deps.store.insertIdempotencyKey(row);
     if (id !== undefined) return { kind: "run", claim: { id, owner, lockedUntilMs } };
-    const record = await deps.store.findIdempotencyKey(apiKeyId, key);
+    const record = await deps.store.findIdempotencyKey(apiKeyId, keyId, key);
     if (record === undefined) continue;
     if (record.createdAtMs + IDEMPOTENCY_TTL_MS <= now) {
       await deps.store.deleteExpiredIdempotencyKey(record.id, now - IDEMPOTENCY_TTL_MS + 1);
@@ -98,6 +101,8 @@ export async function beginIdempotent(
     const held = { owner: record.owner, lockedUntilMs: record.lockedUntilMs };
     if (!(await deps.store.leaseIdempotencyKey(record.id, held, { owner, lockedUntilMs }))) continue;
     const claim = { id: record.id, owner, lockedUntilMs };
+    // Executions carry the Idempotency-Key, not the key that sent it: another key's execution under the same
+    // value also counts here, which can only turn a rerun into a 409 (never send twice).
     if (!(await deps.store.hasIdempotentExecution(apiKeyId, key))) return { kind: "run", claim };
     const interrupted = {
       status: 409,

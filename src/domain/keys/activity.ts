@@ -16,6 +16,7 @@ export interface ActivityView {
   status: number;
   rule: string | null;
   ip: string | null;
+  refusals: number;
 }
 
 const DEFAULT_LIMIT = 50;
@@ -56,6 +57,7 @@ function view(r: ActivityRecord): ActivityView {
     status: r.status,
     rule: r.rule,
     ip: r.ip,
+    refusals: r.refusals ?? 1,
   };
 }
 

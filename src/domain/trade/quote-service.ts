@@ -81,10 +81,13 @@ export function parseQuoteQuery(query: RequestBody): TradeIntent {
  */
 const placeholderUser = (intent: TradeIntent): string => intent.mint;
 
-/** Quotes a trade without a wallet: venue, amounts in and out, slippage bounds, fees and price impact. */
-export async function quote(deps: QuoteDeps, query: RequestBody): Promise<QuoteAnswer> {
+/**
+ * Quotes a trade without a wallet: venue, amounts in and out, slippage bounds, fees and price impact. The
+ * warm state records `account`'s interest in the mint (issue 29).
+ */
+export async function quote(deps: QuoteDeps, query: RequestBody, account?: number): Promise<QuoteAnswer> {
   const intent = parseQuoteQuery(query);
-  const state = await tradeState(deps.chain.rpc, deps.venues, intent, placeholderUser(intent));
+  const state = await tradeState(deps.chain.rpc, deps.venues, intent, placeholderUser(intent), account);
   const read = state.read;
   const venue = venueStateOf(read, cachedTradeConfigs(deps.chain.caches));
   const q = quoteTrade({

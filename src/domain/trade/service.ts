@@ -106,7 +106,7 @@ export async function executeTrade(deps: TradeDeps, apiKeyId: number, body: unkn
   const tWallet = now();
 
   // The same read (or warm state) carries the wallet's lamports for the pre-send check (no extra round trip).
-  const state = await tradeState(deps.chain.rpc, deps.venues, intent, wallet.publicKey);
+  const state = await tradeState(deps.chain.rpc, deps.venues, intent, wallet.publicKey, apiKeyId);
   const read = state.read;
   deps.checkVenue?.(read.venue);
   const configs = cachedTradeConfigs(deps.chain.caches);

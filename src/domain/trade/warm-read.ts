@@ -16,18 +16,22 @@ export interface TradeState {
   slot: number;
 }
 
-/** Reads (or takes from the warm state) and routes the trade's accounts; `user` is the wallet's base58 key. */
+/**
+ * Reads (or takes from the warm state) and routes the trade's accounts; `user` is the wallet's base58 key,
+ * `account` the account whose interest in the mint the warm state records (issue 29).
+ */
 export async function tradeState(
   rpc: Pick<Chain["rpc"], "getMultipleAccounts">,
   venues: Pick<VenueState, "lookup" | "afterRead"> | undefined,
   intent: TradeIntent,
   user: string,
+  account?: number,
 ): Promise<TradeState> {
   const plan = tradeReadPlanOf(intent.mint, user, intent.pool);
-  const hit = venues?.lookup(plan) ?? null;
+  const hit = venues?.lookup(plan, account) ?? null;
   if (hit !== null) return { read: interpretTradeRead(plan, hit.accounts), source: "cache", slot: hit.slot };
   const { accounts, slot } = await readAccountsAt({ rpc }, plan.addresses);
   const read = interpretTradeRead(plan, accounts);
-  venues?.afterRead(plan, accounts, slot);
+  venues?.afterRead(plan, accounts, slot, account);
   return { read, source: "read", slot };
 }

@@ -3,7 +3,9 @@
  * stay subscribed (and, per wallet that traded it, the wallet's token accounts), so a trade on fresh state
  * needs no read. Mints are kept in an LRU of `maxMints`; a mint no trade used for `idleMs` is dropped unless
  * it was watched explicitly (POST /v1/watch, WATCH_MINTS). A curve that completes (migration to the pool)
- * invalidates the mint's entries: the next trade reads and routes again.
+ * invalidates the mint's entries: the next trade reads and routes again. Issue 29: the cache is shared, the
+ * interest is per account: each mint remembers which accounts watched or traded it, an account lists and
+ * unwatches only its own, and the mint leaves the cache when no account (nor WATCH_MINTS) wants it.
  */
 import { PublicKey } from "@solana/web3.js";
 import type { AccountInfo } from "../../chain/rpc-client.js";
@@ -38,7 +40,13 @@ interface MintWatch {
   addresses: string[];
   /** Wallet (base58) → its subscribed addresses; Map order = least recently trading first. */
   wallets: Map<string, string[]>;
+  /** Kept until unwatched (by every account that asked) or evicted: WATCH_MINTS or some account's POST. */
   explicit: boolean;
+  /** Watched by the service's configuration (WATCH_MINTS): no account can unwatch it. */
+  configured: boolean;
+  /** Accounts that watched or traded it (their interest), and those of them that watched it explicitly. */
+  accounts: Set<number>;
+  explicitAccounts: Set<number>;
   lastUsed: number;
   ready: Promise<void>;
 }
@@ -97,15 +105,18 @@ export class VenueState {
     if (w !== undefined) this.options.accounts.invalidate(w.addresses);
   }
 
-  /** Watches a mint (explicit: kept until unwatched or evicted); resolves once its subscriptions are live. */
-  watch(mint: string, explicit: boolean): Promise<void> {
+  /**
+   * Watches a mint (explicit: kept until unwatched or evicted) for `account` (undefined: the service's own
+   * configuration); resolves once its subscriptions are live.
+   */
+  watch(mint: string, explicit: boolean, account?: number): Promise<void> {
     if (!this.enabled()) return Promise.resolve();
     let w = this.mints.get(mint);
     if (w !== undefined) {
       this.mints.delete(mint);
       this.mints.set(mint, w);
       w.lastUsed = this.now();
-      w.explicit ||= explicit;
+      this.markInterest(w, explicit, account);
       return w.ready;
     }
     const { keys, addresses } = mintAddresses(new PublicKey(mint));
@@ -114,10 +125,14 @@ export class VenueState {
       keys,
       addresses,
       wallets: new Map(),
-      explicit,
+      explicit: false,
+      configured: false,
+      accounts: new Set(),
+      explicitAccounts: new Set(),
       lastUsed: this.now(),
       ready: this.options.accounts.acquire(addresses),
     };
+    this.markInterest(w, explicit, account);
     this.mints.set(mint, w);
     this.byCurve.set(keys.curve, mint);
     this.byPool.set(keys.pool, mint);
@@ -125,16 +140,31 @@ export class VenueState {
     return w.ready;
   }
 
-  /** Stops watching a mint; false when it was not watched. */
-  unwatch(mint: string): boolean {
-    if (!this.mints.has(mint)) return false;
+  /**
+   * Ends `account`'s interest in a mint (undefined: every interest, the whole entry); false when the account
+   * had none. The mint leaves the cache only when no account, nor the configuration, still wants it.
+   */
+  unwatch(mint: string, account?: number): boolean {
+    const w = this.mints.get(mint);
+    if (w === undefined) return false;
+    if (account !== undefined) {
+      if (!w.accounts.delete(account)) return false;
+      w.explicitAccounts.delete(account);
+      w.explicit = w.configured || w.explicitAccounts.size > 0;
+      if (w.configured || w.accounts.size > 0) return true;
+    }
     this.drop(mint);
     return true;
   }
 
-  /** Watched mints, least recently used first. */
-  list(): WatchedMint[] {
-    return [...this.mints.values()].map((w) => ({ mint: w.mint, explicit: w.explicit }));
+  /** Watched mints, least recently used first: all of them, or those `account` watched or traded. */
+  list(account?: number): WatchedMint[] {
+    const out: WatchedMint[] = [];
+    for (const w of this.mints.values()) {
+      if (account === undefined) out.push({ mint: w.mint, explicit: w.explicit });
+      else if (w.accounts.has(account)) out.push({ mint: w.mint, explicit: w.explicitAccounts.has(account) });
+    }
+    return out;
   }
 
   /** The venue accounts of a watched mint, or of the watched mint whose canonical pool is `pool`; null when unwatched. */
@@ -143,23 +173,35 @@ export class VenueState {
     return mint === undefined ? null : (this.mints.get(mint)?.keys ?? null);
   }
 
-  /** The cached read of a trade plan (same order as plan.addresses), or null: the trade reads. */
-  lookup(plan: TradeReadPlan): { accounts: (AccountInfo | null)[]; slot: number } | null {
+  /**
+   * The cached read of a trade plan (same order as plan.addresses), or null: the trade reads. `account`, the
+   * account trading (or quoting), gains an interest in the mint.
+   */
+  lookup(plan: TradeReadPlan, account?: number): { accounts: (AccountInfo | null)[]; slot: number } | null {
     if (plan.explicitPool !== null) return null;
     const w = this.mints.get(planText(plan, "mint"));
     if (w === undefined) return null;
     this.touch(w);
+    if (account !== undefined) w.accounts.add(account);
     const hit = this.options.accounts.lookup(plan.addressTexts);
     if (hit !== null) this.touchWallet(w, planText(plan, "user"));
     return hit;
   }
 
-  /** After a trade's own read: offer it to the cache, and watch the mint and the wallet (in the background). */
-  afterRead(plan: TradeReadPlan, accounts: readonly (AccountInfo | null)[], slot: number): void {
+  /**
+   * After a trade's own read: offer it to the cache, and watch the mint and the wallet (in the background),
+   * for `account` (the account trading or quoting).
+   */
+  afterRead(
+    plan: TradeReadPlan,
+    accounts: readonly (AccountInfo | null)[],
+    slot: number,
+    account?: number,
+  ): void {
     if (!this.enabled() || plan.explicitPool !== null) return;
     this.options.accounts.offer(plan.addressTexts, accounts, slot);
     const mint = planText(plan, "mint");
-    const watching = this.watch(mint, false);
+    const watching = this.watch(mint, false, account);
     const w = this.mints.get(mint);
     if (w === undefined) return;
     const user = planText(plan, "user");
@@ -192,6 +234,15 @@ export class VenueState {
   /** Unsubscribes everything. */
   close(): void {
     for (const m of [...this.mints.keys()]) this.drop(m);
+  }
+
+  private markInterest(w: MintWatch, explicit: boolean, account: number | undefined): void {
+    if (account === undefined) w.configured ||= explicit;
+    else {
+      w.accounts.add(account);
+      if (explicit) w.explicitAccounts.add(account);
+    }
+    w.explicit ||= explicit;
   }
 
   private touch(w: MintWatch): void {

@@ -38,7 +38,9 @@ describe("safe defaults", () => {
       requestTimeoutMs: 10_000,
       maxWalletsPerKey: 1000,
       setupMode: "open",
-      budgets: { reads: 600, checks: 60, executions: 300, public: 600 },
+      budgets: { reads: 600, checks: 60, executions: 300, public: 600, refusals: 60 },
+      // Issue 29: an account's budgets default to one key's.
+      accountBudgets: { reads: 600, checks: 60, executions: 300, refusals: 60 },
       authFailuresPerMinute: 60,
     });
     expect(errorOf({ SETUP_MODE: "token" }).variable).toBe("SETUP_TOKEN");

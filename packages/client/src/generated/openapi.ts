@@ -194,14 +194,14 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List the watched mints (least recently traded first)
-         * @description List the watched mints (least recently traded first)
+         * List the mints this account watches or traded that are kept warm (least recently traded first)
+         * @description List the mints this account watches or traded that are kept warm (least recently traded first)
          */
         get: operations["getV1Watch"];
         put?: never;
         /**
          * Keep the venue state of mints warm (subscribed), so their trades skip the read
-         * @description Answers once the subscriptions are live. Watched mints are shared by the whole service and kept in an LRU of WATCHED_MINTS_MAX mints.
+         * @description Answers once the subscriptions are live. The warm state is a cache shared by the whole service (an LRU of WATCHED_MINTS_MAX mints); the interest is the account's own: GET /v1/watch lists, and DELETE /v1/watch/{mint} ends, only this account's.
          */
         post: operations["postV1Watch"];
         delete?: never;
@@ -221,8 +221,8 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Stop watching a mint (its subscriptions end)
-         * @description Stop watching a mint (its subscriptions end)
+         * End this account's interest in a mint (its subscriptions end when no other account wants it)
+         * @description End this account's interest in a mint (its subscriptions end when no other account wants it)
          */
         delete: operations["deleteV1WatchByMint"];
         options?: never;
@@ -1075,7 +1075,7 @@ export interface components {
         };
         /** @description The mints whose venue state is kept warm */
         WatchedMints: {
-            /** @description every watched mint (base58) */
+            /** @description the mints (base58) this account watches or traded that are kept warm */
             watched: string[];
         };
     };
@@ -1123,7 +1123,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -1181,7 +1181,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -1374,7 +1374,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -1484,7 +1484,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -1595,7 +1595,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -1701,7 +1701,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -1810,7 +1810,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -1908,7 +1908,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -1999,7 +1999,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -2030,7 +2030,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description List the watched mints (least recently traded first) */
+            /** @description List the mints this account watches or traded that are kept warm (least recently traded first) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2084,7 +2084,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -2212,7 +2212,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -2264,14 +2264,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Stop watching a mint (its subscriptions end) */
+            /** @description End this account's interest in a mint (its subscriptions end when no other account wants it) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        /** @description the mint no longer watched */
+                        /** @description the mint this account no longer watches */
                         unwatched: string;
                     };
                 };
@@ -2339,7 +2339,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -2383,7 +2383,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional, 1 to 255 printable ASCII characters, scoped to the API key and kept 24 hours. The same key with the same request replays the first response (header Idempotent-Replayed: true) without signing or sending again; with a different request: 422; while the first is still running: 409. A request refused before anything was signed does not use the key up. */
+                /** @description Optional, 1 to 255 printable ASCII characters, scoped to the API key that sends it (root or sub-key) and kept 24 hours. The same key with the same request replays the first response (header Idempotent-Replayed: true) without signing or sending again; with a different request: 422; while the first is still running: 409. A request refused before anything was signed does not use the key up. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -2587,7 +2587,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -2753,7 +2753,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -2927,7 +2927,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -2971,7 +2971,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional, 1 to 255 printable ASCII characters, scoped to the API key and kept 24 hours. The same key with the same request replays the first response (header Idempotent-Replayed: true) without signing or sending again; with a different request: 422; while the first is still running: 409. A request refused before anything was signed does not use the key up. */
+                /** @description Optional, 1 to 255 printable ASCII characters, scoped to the API key that sends it (root or sub-key) and kept 24 hours. The same key with the same request replays the first response (header Idempotent-Replayed: true) without signing or sending again; with a different request: 422; while the first is still running: 409. A request refused before anything was signed does not use the key up. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -3113,7 +3113,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -3157,7 +3157,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional, 1 to 255 printable ASCII characters, scoped to the API key and kept 24 hours. The same key with the same request replays the first response (header Idempotent-Replayed: true) without signing or sending again; with a different request: 422; while the first is still running: 409. A request refused before anything was signed does not use the key up. */
+                /** @description Optional, 1 to 255 printable ASCII characters, scoped to the API key that sends it (root or sub-key) and kept 24 hours. The same key with the same request replays the first response (header Idempotent-Replayed: true) without signing or sending again; with a different request: 422; while the first is still running: 409. A request refused before anything was signed does not use the key up. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -3306,7 +3306,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -3350,7 +3350,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional, 1 to 255 printable ASCII characters, scoped to the API key and kept 24 hours. The same key with the same request replays the first response (header Idempotent-Replayed: true) without signing or sending again; with a different request: 422; while the first is still running: 409. A request refused before anything was signed does not use the key up. */
+                /** @description Optional, 1 to 255 printable ASCII characters, scoped to the API key that sends it (root or sub-key) and kept 24 hours. The same key with the same request replays the first response (header Idempotent-Replayed: true) without signing or sending again; with a different request: 422; while the first is still running: 409. A request refused before anything was signed does not use the key up. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -3507,7 +3507,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -3551,7 +3551,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional, 1 to 255 printable ASCII characters, scoped to the API key and kept 24 hours. The same key with the same request replays the first response (header Idempotent-Replayed: true) without signing or sending again; with a different request: 422; while the first is still running: 409. A request refused before anything was signed does not use the key up. */
+                /** @description Optional, 1 to 255 printable ASCII characters, scoped to the API key that sends it (root or sub-key) and kept 24 hours. The same key with the same request replays the first response (header Idempotent-Replayed: true) without signing or sending again; with a different request: 422; while the first is still running: 409. A request refused before anything was signed does not use the key up. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -3713,7 +3713,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -3757,7 +3757,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional, 1 to 255 printable ASCII characters, scoped to the API key and kept 24 hours. The same key with the same request replays the first response (header Idempotent-Replayed: true) without signing or sending again; with a different request: 422; while the first is still running: 409. A request refused before anything was signed does not use the key up. */
+                /** @description Optional, 1 to 255 printable ASCII characters, scoped to the API key that sends it (root or sub-key) and kept 24 hours. The same key with the same request replays the first response (header Idempotent-Replayed: true) without signing or sending again; with a different request: 422; while the first is still running: 409. A request refused before anything was signed does not use the key up. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -3914,7 +3914,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -3958,7 +3958,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Optional, 1 to 255 printable ASCII characters, scoped to the API key and kept 24 hours. The same key with the same request replays the first response (header Idempotent-Replayed: true) without signing or sending again; with a different request: 422; while the first is still running: 409. A request refused before anything was signed does not use the key up. */
+                /** @description Optional, 1 to 255 printable ASCII characters, scoped to the API key that sends it (root or sub-key) and kept 24 hours. The same key with the same request replays the first response (header Idempotent-Replayed: true) without signing or sending again; with a different request: 422; while the first is still running: 409. A request refused before anything was signed does not use the key up. */
                 "idempotency-key"?: string;
             };
             path?: never;
@@ -4122,7 +4122,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -4238,7 +4238,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -4350,7 +4350,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -4447,7 +4447,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -4574,7 +4574,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -4680,7 +4680,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -4786,7 +4786,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -4892,7 +4892,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -5015,7 +5015,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -5112,7 +5112,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -5209,7 +5209,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -5280,6 +5280,8 @@ export interface operations {
                             rule: string | null;
                             /** @description the client address; null when unknown */
                             ip: string | null;
+                            /** @description how many requests the entry stands for: 1, or on a refusal entry the refusals of this key, route and rule since the previous entry (refusals are sampled: entries at the 1st, 2nd, 4th, 8th… of a window) */
+                            refusals: number;
                         }[];
                         /** @description pass as ?after= for the next (older) page; null on the last page */
                         next_cursor: string | null;
@@ -5322,7 +5324,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -5408,7 +5410,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -5539,7 +5541,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -5643,7 +5645,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -5749,7 +5751,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -5840,7 +5842,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -5948,7 +5950,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key (or IP) is spent; retry after Retry-After. */
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
