@@ -4,7 +4,7 @@ import type { Config } from "../config/config.js";
 import type { Metrics } from "../observability/metrics.js";
 import type { Store } from "../store/index.js";
 import type { Vault } from "../vault/index.js";
-import { authFailureGuard } from "./auth-failures.js";
+import { authFailureCounter, authFailureGuard } from "./auth-failures.js";
 import { installAuth } from "./auth.js";
 import { installBudgets } from "./budgets.js";
 import { installBodyShapeGuard, installRequestGuards, installResponseGuards } from "./hardening.js";
@@ -37,7 +37,13 @@ export function defaultRequestCounter(store: Pick<Store, "dialect" | "countReque
   return store.dialect === "postgres" ? storeRequestCounter(store) : memoryRequestCounter();
 }
 
-/** Installs host/metrics guards, auth (with the invalid-key throttle), budgets and the response guards. */
+/** Counts one unknown key from an IP; undefined within the allowance, else the seconds to wait (auth-failures.ts). */
+export type AuthFailureCount = (ip: string, route: string | undefined) => Promise<number | undefined>;
+
+/**
+ * Installs host/metrics guards, auth (with the invalid-key throttle), budgets and the response guards. Returns
+ * the invalid-key counter, for the stream's auth message (issue 29).
+ */
 export function installHardening(
   app: FastifyInstance,
   deps: {
@@ -48,22 +54,22 @@ export function installHardening(
     requestCounter?: RequestCounter;
   },
   metrics: Metrics,
-): void {
+): AuthFailureCount {
   const settings = deps.config.hardening;
   const counter = deps.requestCounter ?? defaultRequestCounter(deps.store);
   const nowMs = (): number => deps.clock().getTime();
   installRequestGuards(app, settings);
-  installAuth(app, {
-    ...deps,
-    onInvalidKey: authFailureGuard({
-      perMinute: settings.authFailuresPerMinute,
-      counter,
-      nowMs,
-      countFailure: () => metrics.countAuthFailure(),
-      log: () => app.log,
-    }),
-  });
+  const failures = {
+    perMinute: settings.authFailuresPerMinute,
+    counter,
+    nowMs,
+    countFailure: () => metrics.countAuthFailure(),
+    log: () => app.log,
+  };
+  const countFailure = authFailureCounter(failures);
+  installAuth(app, { ...deps, onInvalidKey: authFailureGuard(failures, countFailure) });
   installBudgets(app, { settings, counter, nowMs });
   installResponseGuards(app);
   installBodyShapeGuard(app);
+  return countFailure;
 }

@@ -15,6 +15,8 @@ export interface KeysDeps {
   >;
   vault: Pick<Vault, "createApiKey">;
   clock: () => Date;
+  /** Issue 29: called after a key was revoked, frozen or had its policy set, or the account was (un)frozen. */
+  onKeysChanged?: (accountId: number) => void;
 }
 
 /** A key as the API shows it (never its secret or hash). */
@@ -129,6 +131,7 @@ export async function revokeKey(deps: KeysDeps, accountId: number, keyId: number
   const revokedAt = deps.clock().toISOString();
   if (!(await deps.store.updateKey(accountId, keyId, { revokedAt })))
     throw new ApiError(404, CUSTODY.keyNotFound);
+  deps.onKeysChanged?.(accountId);
   return keyView({ ...k, revokedAt });
 }
 
@@ -141,6 +144,7 @@ export async function setKeyFrozen(
 ): Promise<KeyView> {
   const k = await liveKey(deps, accountId, keyId);
   await deps.store.updateKey(accountId, keyId, { frozen });
+  deps.onKeysChanged?.(accountId);
   return keyView({ ...k, frozen });
 }
 
@@ -155,15 +159,17 @@ export async function setKeyPolicy(
   const k = await liveKey(deps, accountId, keyId);
   const stored = Object.keys(policy).length === 0 ? null : policy;
   await deps.store.updateKey(accountId, keyId, { policy: stored });
+  deps.onKeysChanged?.(accountId);
   return keyView({ ...k, policy: stored });
 }
 
 /** `POST /v1/account/freeze|unfreeze` (root key only): every key of the account at once. */
 export async function setAccountFrozen(
-  deps: Pick<KeysDeps, "store">,
+  deps: Pick<KeysDeps, "store" | "onKeysChanged">,
   accountId: number,
   frozen: boolean,
 ): Promise<{ frozen: boolean }> {
   await deps.store.setAccountFrozen(accountId, frozen);
+  deps.onKeysChanged?.(accountId);
   return { frozen };
 }
