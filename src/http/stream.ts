@@ -45,6 +45,9 @@ const MAX_CLIENT_MESSAGE_BYTES = 64 * 1024;
  */
 export const FRAME_COST_BYTES = 256;
 
+/** How long a connection the server closed may take to answer the close frame before it is cut. */
+const CLOSE_GRACE_MS = 2_000;
+
 /** A WebSocket close reason is at most 123 bytes. */
 function closeReason(reason: string): string {
   const bytes = Buffer.from(reason);
@@ -228,7 +231,12 @@ export async function streamRoutes(app: FastifyInstance, deps: StreamRouteDeps):
             socket.send(text, written);
           },
           bufferedBytes: () => socket.bufferedAmount + queuedFrames * FRAME_COST_BYTES,
-          close: (code, reason) => socket.close(code, reason),
+          close: (code, reason) => {
+            socket.close(code, reason);
+            // A client that does not read does not answer the close frame either: without this, its socket (and
+            // the bytes queued in it) would linger for ws' 30 s close timeout. Its slot is held until then.
+            setTimeout(() => socket.terminate(), CLOSE_GRACE_MS).unref();
+          },
         },
         {
           hub: deps.hub,
@@ -246,6 +254,7 @@ export async function streamRoutes(app: FastifyInstance, deps: StreamRouteDeps):
         deps.metrics?.closed("limited");
         session.onClose();
         socket.close(CLOSE.tooMany, closeReason(opened));
+        setTimeout(() => socket.terminate(), CLOSE_GRACE_MS).unref();
       }
       alive.set(socket, true);
       socket.on("pong", () => alive.set(socket, true));

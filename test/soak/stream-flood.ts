@@ -4,6 +4,7 @@
  * server closes reconnects until the time is up. Samples the service process's RSS (start, peak, end). Used by
  * test/security/streams-flood.test.ts and `npm run bench:stream-flood` (the figures in docs/reliability.md).
  */
+import { Keypair } from "@solana/web3.js";
 import WebSocket from "ws";
 import { procUsage } from "../harness/proc-usage.js";
 
@@ -19,8 +20,13 @@ export interface StreamFloodOptions {
   anonymous: number;
   apiKey: string;
   durationMs: number;
-  /** The frame each connection repeats (default a ping, answered by a pong). */
-  frame?: string;
+  /**
+   * The frame a keyed connection repeats (default: subscribeTokenTrade of 200 mints, already held after the first,
+   * whose ~9 KB `subscribed` reply fills the unread socket fastest).
+   */
+  keyedFrame?: string;
+  /** The frame an anonymous connection repeats (default a ping, answered by an "authenticate first" error). */
+  anonymousFrame?: string;
 }
 
 /** What the flood measured. */
@@ -33,8 +39,13 @@ export interface StreamFloodResult {
   /** Connections opened (reconnects included) and refused at the upgrade. */
   connections: number;
   refused: number;
-  /** Close codes the server sent, with counts. */
+  /** Close codes the clients saw (1006 mostly: a client that never reads never reads the close frame either). */
   closeCodes: Record<string, number>;
+}
+
+/** `n` fresh addresses (mints nobody trades: subscribing to them costs the hub nothing after the first time). */
+function mints(n: number): string[] {
+  return Array.from({ length: n }, () => Keypair.generate().publicKey.toBase58());
 }
 
 const MB = 1024 * 1024;
@@ -42,7 +53,8 @@ const rssMb = (pid: number): number => Math.round(((procUsage(pid)?.rssBytes ?? 
 
 /** Runs the flood and returns the RSS figures; every connection is closed when it resolves. */
 export async function streamFlood(o: StreamFloodOptions): Promise<StreamFloodResult> {
-  const frame = o.frame ?? '{"method":"ping"}';
+  const keyedFrame = o.keyedFrame ?? JSON.stringify({ method: "subscribeTokenTrade", keys: mints(200) });
+  const anonymousFrame = o.anonymousFrame ?? '{"method":"ping"}';
   const deadline = Date.now() + o.durationMs;
   const result: StreamFloodResult = {
     startRssMb: rssMb(o.pid),
@@ -60,7 +72,7 @@ export async function streamFlood(o: StreamFloodOptions): Promise<StreamFloodRes
   const open = new Set<WebSocket>();
 
   /** One connection: flood until the server closes it or time is up. */
-  const once = (headers: Record<string, string>): Promise<void> =>
+  const once = (headers: Record<string, string>, frame: string): Promise<void> =>
     new Promise((resolve) => {
       const ws = new WebSocket(o.url, { headers });
       open.add(ws);
@@ -102,12 +114,12 @@ export async function streamFlood(o: StreamFloodOptions): Promise<StreamFloodRes
       });
     });
 
-  const slot = async (headers: Record<string, string>): Promise<void> => {
-    while (Date.now() < deadline) await once(headers);
+  const slot = async (headers: Record<string, string>, frame: string): Promise<void> => {
+    while (Date.now() < deadline) await once(headers, frame);
   };
   await Promise.all([
-    ...Array.from({ length: o.keyed }, () => slot({ "x-api-key": o.apiKey })),
-    ...Array.from({ length: o.anonymous }, () => slot({})),
+    ...Array.from({ length: o.keyed }, () => slot({ "x-api-key": o.apiKey }, keyedFrame)),
+    ...Array.from({ length: o.anonymous }, () => slot({}, anonymousFrame)),
   ]);
   for (const ws of open) ws.terminate();
   clearInterval(sampler);
