@@ -33,6 +33,7 @@ export const DEFAULT_STREAM_LIMITS: StreamLimits = {
   maxSubscriptions: 200,
   maxQueuedBytes: 1024 * 1024,
   authTimeoutMs: 5_000,
+  maxMessagesPerSecond: 100,
 };
 
 /** Largest client message accepted (ws closes the connection with 1009 above it). */
@@ -232,6 +233,9 @@ export async function streamRoutes(app: FastifyInstance, deps: StreamRouteDeps):
           },
           bufferedBytes: () => socket.bufferedAmount + queuedFrames * FRAME_COST_BYTES,
           close: (code, reason) => {
+            // A client closed for not reading or for flooding: stop reading what it still sends (its close
+            // answer included; the cut below ends it).
+            if (code === CLOSE.slowReader || code === CLOSE.tooMany) socket.pause();
             socket.close(code, reason);
             // A client that does not read does not answer the close frame either: without this, its socket (and
             // the bytes queued in it) would linger for ws' 30 s close timeout. Its slot is held until then.

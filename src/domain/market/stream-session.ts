@@ -24,6 +24,12 @@ export interface StreamLimits {
   maxQueuedBytes: number;
   /** Time to send `auth` when the upgrade carried no key. */
   authTimeoutMs: number;
+  /**
+   * Issue 29: client messages per second (fixed one-second windows) past which the connection is closed 4429;
+   * 0 = no limit. Reading and parsing a stream of frames costs the server CPU and garbage even when every reply
+   * is bounded.
+   */
+  maxMessagesPerSecond: number;
 }
 
 /** Close codes of the stream (documented in the README). */
@@ -60,6 +66,8 @@ export interface SessionDeps {
   authenticate(apiKey: string): Promise<AuthOutcome>;
   observer?: SessionObserver;
   setTimer?: (fn: () => void, ms: number) => { cancel(): void };
+  /** Clock of the message-rate window, ms (tests); default Date.now. */
+  nowMs?: () => number;
 }
 
 /** A connection's session; call `onText` for each text frame and `onClose` once. */
@@ -73,6 +81,8 @@ export class StreamSession implements MarketSink {
   private authTimer: { cancel(): void } | null = null;
   // One auth message at a time: more sent while one is checked would be free guesses (issue 29, finding 13).
   private authPending = false;
+  private windowStartMs = 0;
+  private windowMessages = 0;
 
   constructor(
     private readonly transport: StreamTransport,
@@ -112,6 +122,10 @@ export class StreamSession implements MarketSink {
   /** Handles one text frame from the client. */
   async onText(text: string): Promise<void> {
     if (this.closed) return;
+    if (this.overRate()) {
+      const n = this.deps.limits.maxMessagesPerSecond;
+      return this.shut(CLOSE.tooMany, `too many messages: at most ${n} per second`, "limited");
+    }
     const parsed = parseClientMessage(text, this.deps.limits.maxSubscriptions);
     if ("error" in parsed) return this.error(parsed.error);
     const msg = parsed.ok;
@@ -189,6 +203,19 @@ export class StreamSession implements MarketSink {
 
   private limitError(method: string): void {
     this.error(`${method}: at most ${this.deps.limits.maxSubscriptions} subscriptions per connection`);
+  }
+
+  /** Counts one client message; true when it passes the per-second limit. */
+  private overRate(): boolean {
+    const max = this.deps.limits.maxMessagesPerSecond;
+    if (max <= 0) return false;
+    const now = (this.deps.nowMs ?? Date.now)();
+    if (now - this.windowStartMs >= 1_000) {
+      this.windowStartMs = now;
+      this.windowMessages = 0;
+    }
+    this.windowMessages++;
+    return this.windowMessages > max;
   }
 
   /** A reply to the client's message: under the same byte bound as market messages. */

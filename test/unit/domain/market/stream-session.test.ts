@@ -23,7 +23,7 @@ function transport(drains: boolean) {
   return { t, sent, closedWith: () => closed, queued: () => queued };
 }
 
-const limits = { maxSubscriptions: 3, maxQueuedBytes: 4_096, authTimeoutMs: 1_000 };
+const limits = { maxSubscriptions: 3, maxQueuedBytes: 4_096, authTimeoutMs: 1_000, maxMessagesPerSecond: 0 };
 const addr = () => Keypair.generate().publicKey.toBase58();
 
 function trade(mint: string, trader: string, i: number): TradeMessage {
@@ -183,6 +183,33 @@ describe("StreamSession", () => {
     resolve({ ok: false, code: CLOSE.tooMany, reason: "too many invalid API keys" });
     await first;
     expect(tr.closedWith()).toEqual({ code: CLOSE.tooMany, reason: "too many invalid API keys" });
+  });
+
+  it("issue 29: more client messages than maxMessagesPerSecond in one second close the connection 4429", async () => {
+    const hub = new MarketHub();
+    const tr = transport(true);
+    let now = 10_000;
+    const s = new StreamSession(
+      tr.t,
+      {
+        hub,
+        limits: { ...limits, maxMessagesPerSecond: 5 },
+        authenticate: async () => ({ ok: true as const }),
+        nowMs: () => now,
+      },
+      true,
+    );
+    for (let i = 0; i < 5; i++) await s.onText('{"method":"ping"}');
+    // A new second, a new allowance.
+    now += 1_000;
+    for (let i = 0; i < 5; i++) await s.onText('{"method":"ping"}');
+    expect(tr.closedWith()).toBeNull();
+    await s.onText('{"method":"ping"}');
+    expect(tr.closedWith()).toEqual({
+      code: CLOSE.tooMany,
+      reason: "too many messages: at most 5 per second",
+    });
+    expect(tr.sent.filter((m) => m.includes("pong"))).toHaveLength(10);
   });
 
   it("a trade reaches a sink once when it holds both the mint and the trader", async () => {
