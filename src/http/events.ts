@@ -188,7 +188,7 @@ export function eventRoutes(
           429: {
             ...errorSchema,
             description:
-              "a request budget of this key (or IP) is spent (retry after Retry-After), or its open streams are at the cap",
+              "A request budget of this key (or IP) is spent (retry after Retry-After), or its open streams are at the cap.",
           },
         },
       },
