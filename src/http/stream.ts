@@ -218,14 +218,14 @@ export async function streamRoutes(app: FastifyInstance, deps: StreamRouteDeps):
       const written = (): void => {
         queuedFrames--;
       };
-      let session: StreamSession | undefined;
       const opened = deps.registry.open(
         req.ip,
-        { end: (code, reason) => session?.end(code, closeReason(reason)) },
+        // Called later, never during open(): `session` is assigned by then.
+        { end: (code, reason) => session.end(code, closeReason(reason)) },
         req.custodyKey ?? undefined,
       );
       const ticket = typeof opened === "string" ? undefined : opened;
-      session = new StreamSession(
+      const session = new StreamSession(
         {
           send: (text) => {
             queuedFrames++;

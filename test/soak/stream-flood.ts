@@ -82,7 +82,7 @@ export async function streamFlood(o: StreamFloodOptions): Promise<StreamFloodRes
         open.delete(ws);
         resolve();
       };
-      ws.once("unexpected-response", (_req, res) => {
+      ws.once("unexpected-response", () => {
         result.refused++;
         ws.terminate();
         // A refused slot waits a little before trying again (the server may not have seen a close yet).
