@@ -168,7 +168,7 @@ describe("issue 29: open streams end when their key stops authorizing them", () 
   it("a key's streams close at its expires_at (4401, no request needed)", async () => {
     const root = await funded(l);
     const before = await root.balance();
-    const sub = await subKey(l, root.apiKey, { expires_at: new Date(Date.now() + 1_500).toISOString() });
+    const sub = await subKey(l, root.apiKey, { expires_at: new Date(Date.now() + 3_000).toISOString() });
     const ws = await open(l, { "x-api-key": sub.api_key });
     const events = await sse(l, sub.api_key);
     expect(await ws.closed).toEqual({ code: 4401, reason: "API key expired" });
