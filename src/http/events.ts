@@ -177,7 +177,9 @@ export function eventRoutes(
           200: {
             description:
               "text/event-stream: `id: <event id>` + `data: <event JSON>` per event, `event: gap` when the cursor is " +
-              "older than the retention, a `: heartbeat` comment every 15 s; application/json: a page",
+              "older than the retention, a `: heartbeat` comment every 15 s, and `event: closed` (data `{code, reason}`: " +
+              "4401 revoked or expired, 4403 frozen) before the stream ends when its key stops authorizing it; " +
+              "application/json: a page",
             content: {
               "text/event-stream": { schema: { type: "string" } },
               "application/json": { schema: pageSchema },

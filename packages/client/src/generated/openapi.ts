@@ -4185,7 +4185,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description text/event-stream: `id: <event id>` + `data: <event JSON>` per event, `event: gap` when the cursor is older than the retention, a `: heartbeat` comment every 15 s; application/json: a page */
+            /** @description text/event-stream: `id: <event id>` + `data: <event JSON>` per event, `event: gap` when the cursor is older than the retention, a `: heartbeat` comment every 15 s, and `event: closed` (data `{code, reason}`: 4401 revoked or expired, 4403 frozen) before the stream ends when its key stops authorizing it; application/json: a page */
             200: {
                 headers: {
                     [name: string]: unknown;
