@@ -20,6 +20,7 @@ import { rpcMethods } from "./server/rpc-methods.js";
 import { Submitter } from "./server/submitter.js";
 import { PubSub } from "./server/pubsub.js";
 import { acceptWebSocket } from "./server/websocket.js";
+import { upgradeRefusal } from "./server/cross-site.js";
 
 export type {
   LocalnetAdmin,
@@ -107,6 +108,16 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
   );
   const upgraded = new Set<Duplex>();
   const onUpgrade = (req: Parameters<typeof acceptWebSocket>[0], socket: Duplex) => {
+    // Issue 29: the HTTP side's loopback-Host rule, and no foreign Origin (a web page's WebSocket).
+    const refused = upgradeRefusal(req);
+    if (refused !== undefined) {
+      const body = JSON.stringify({ error: refused.error });
+      socket.end(
+        `HTTP/1.1 ${refused.status} Forbidden\r\nConnection: close\r\nContent-Type: application/json\r\n` +
+          `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
+      return;
+    }
     if (pubsub.refusing) {
       socket.end("HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
       return;

@@ -8,6 +8,7 @@ import { addressList, ConfigError, int, oneOf, raw, url } from "./parse.js";
 
 import { loadFeeSettings } from "./fees.js";
 import { loadHardeningSettings, type HardeningSettings } from "./hardening.js";
+import { loadStreamSettings, type StreamSettings } from "./streams.js";
 import { loadRequestFeeSettings, type RequestFeeSettings } from "./request-fees.js";
 import { loadRelaySettings, relayEndpointUrl, type RelayTarget } from "./relays.js";
 import { loadWarmStateSettings, type WarmStateSettings } from "./warm-state.js";
@@ -88,6 +89,8 @@ export interface Config {
   readonly hardening: HardeningSettings;
   /** Issue 22: bounds of the per-request priority_fee and tip; STRICT_FIELDS (config/request-fees.ts). */
   readonly requestFees: RequestFeeSettings;
+  /** Issue 29: connection caps of GET /v1/stream and GET /v1/events (config/streams.ts). */
+  readonly streams: StreamSettings;
 }
 
 const CLUSTERS: readonly Cluster[] = ["localnet", "mainnet", "devnet", "custom"];
@@ -215,6 +218,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     ...loadEventSettings(env),
     hardening: loadHardeningSettings(env, Math.max(confirmTimeoutMs, bundleConfirmTimeoutMs)),
     requestFees: loadRequestFeeSettings(env),
+    streams: loadStreamSettings(env),
   };
   return Object.freeze(config);
 }

@@ -5,7 +5,7 @@ import { requireApiKey } from "./auth.js";
 import { apiKeySecurity, authErrors, ref } from "./schemas.js";
 
 /** Registers the account freeze routes (root key only). */
-export function accountRoutes(app: FastifyInstance, deps: Pick<KeysDeps, "store">): void {
+export function accountRoutes(app: FastifyInstance, deps: Pick<KeysDeps, "store" | "onKeysChanged">): void {
   for (const action of ["freeze", "unfreeze"] as const) {
     app.post(
       `/v1/account/${action}`,

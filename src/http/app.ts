@@ -50,6 +50,7 @@ import { MarketHub } from "../domain/market/market-hub.js";
 import type { StreamLimits } from "../domain/market/stream-session.js";
 import { createStreamMetrics, type StreamMetrics } from "../observability/stream-metrics.js";
 import { registerWebSocket, streamRoutes, withStreamPath } from "./stream.js";
+import { StreamRegistry } from "../domain/streams/stream-registry.js";
 import type { Vault } from "../vault/index.js";
 import { installSecurityHeaders } from "./security-headers.js";
 import { lazyRequestLogger } from "./request-logger.js";
@@ -206,7 +207,27 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(swaggerUi, { routePrefix: "/docs", staticCSP: DOCS_CSP });
   const metrics = deps.metrics ?? createMetrics();
   // Host check, metrics token, authentication, per-key budgets, invalid-key throttle, response guards (issue 23).
-  const requestCounter = installHardening(app, deps, metrics);
+  const { requestCounter, countAuthFailure } = installHardening(app, deps, metrics);
+  // Issue 29: this process's open streams (WebSocket and SSE): caps per key and IP, closed when their key stops
+  // authorizing them (key-change hints of this and other processes, expiry timers).
+  const streams = new StreamRegistry({
+    caps: {
+      perKey: deps.config.streams.maxConnectionsPerKey,
+      perIp: deps.config.streams.maxConnectionsPerIp,
+    },
+    store: deps.store,
+    clock: deps.clock,
+    onError: (e) => app.log.warn({ err: { message: (e as Error).message } }, "stream re-check failed"),
+  });
+  app.addHook("onClose", async () => streams.close());
+  // Told by the key routes after every revoke, freeze, policy change and account freeze (issue 29).
+  const onKeysChanged = (accountId: number): void => {
+    deps.store
+      .publishKeysChanged(accountId)
+      .catch((e: unknown) =>
+        app.log.warn({ err: { message: (e as Error).message } }, "key-change hint failed"),
+      );
+  };
   // Issue 22: per-request priority_fee / tip and unknown-field warnings, before custody (its plan reads the fees).
   installExecutionFields(app, deps.config.requestFees);
   // Issue 19: scopes, wallet binding, policies and the activity log around every authenticated request.
@@ -263,11 +284,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   tokenRoutes(app, deps);
   bundleRoutes(app, { ...deps, tipMaxLamports: deps.config.requestFees.tipMaxLamports });
   // Issue 20: execution events.
-  eventRoutes(app, deps);
+  eventRoutes(app, { ...deps, streams });
   // Issue 22: wallet balances.
   balanceRoutes(app, deps);
-  keyRoutes(app, { ...deps, maxKeysPerAccount: deps.config.hardening.maxKeysPerAccount });
-  accountRoutes(app, deps);
+  keyRoutes(app, { ...deps, maxKeysPerAccount: deps.config.hardening.maxKeysPerAccount, onKeysChanged });
+  accountRoutes(app, { ...deps, onKeysChanged });
   activityRoutes(app, deps);
   // Market data stream (issue 21).
   await streamRoutes(app, {
@@ -278,6 +299,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     limits: deps.market?.limits,
     pingMs: deps.market?.pingMs,
     metrics: deps.market?.metrics ?? createStreamMetrics(metrics.registry),
+    registry: streams,
+    countAuthFailure,
   });
   webhookRoutes(app, deps);
   return app;

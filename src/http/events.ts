@@ -1,12 +1,16 @@
 /**
  * GET /v1/events: the key's execution events as Server-Sent Events (default) or, with Accept: application/json,
- * as a page. The stream is written through Fastify's own reply streaming (a PassThrough it pipes).
+ * as a page. The stream is written through Fastify's own reply streaming (a PassThrough it pipes). Issue 29:
+ * each stream is in the process's StreamRegistry (caps per key and IP: 429), and ends with an `event: closed`
+ * message when its key is revoked, expires or is frozen.
  */
 import { PassThrough } from "node:stream";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { EVENTS_MAX_LIMIT, parseEventsQuery, type EventsQuery } from "../domain/events/query.js";
 import { eventsPage, streamEvents, type StreamItem } from "../domain/events/stream.js";
 import { EXECUTION_KINDS } from "../domain/execution/history.js";
+import { STREAM_CAP_RETRY_SECONDS, type StreamRegistry } from "../domain/streams/stream-registry.js";
+import { ApiError } from "../core/errors.js";
 import type { Store } from "../store/index.js";
 import { requireApiKey } from "./auth.js";
 import { apiKeySecurity, authErrors, errorSchema, ref, closedObject } from "./schemas.js";
@@ -65,7 +69,12 @@ function wantsJson(req: FastifyRequest): boolean {
 /** Registers GET /v1/events. */
 export function eventRoutes(
   app: FastifyInstance,
-  deps: { store: Pick<Store, "listEvents" | "eventBounds" | "onEventWake">; events?: EventStreamTiming },
+  deps: {
+    store: Pick<Store, "listEvents" | "eventBounds" | "onEventWake">;
+    events?: EventStreamTiming;
+    /** Issue 29: the process's open streams (caps, re-authorization). */
+    streams: StreamRegistry;
+  },
 ): void {
   const heartbeatMs = deps.events?.heartbeatMs ?? 15_000;
   // Open streams end when the app closes; otherwise they would hold the server open forever.
@@ -84,7 +93,23 @@ export function eventRoutes(
     const out = new PassThrough();
     const gone = new AbortController();
     const signal = AbortSignal.any([gone.signal, closing.signal]);
+    const opened = deps.streams.open(
+      req.ip,
+      {
+        // The key no longer authorizes the stream: say why (the WebSocket's close code and reason), then end.
+        end: (code, reason) => {
+          out.write(`event: closed\ndata: ${JSON.stringify({ code, reason })}\n\n`);
+          stop();
+        },
+      },
+      req.custodyKey ?? undefined,
+    );
+    if (typeof opened === "string") {
+      void reply.header("Retry-After", String(STREAM_CAP_RETRY_SECONDS));
+      throw new ApiError(429, opened);
+    }
     const stop = (): void => {
+      opened.release();
       gone.abort();
       clearInterval(heartbeat);
       out.end();
@@ -152,7 +177,9 @@ export function eventRoutes(
           200: {
             description:
               "text/event-stream: `id: <event id>` + `data: <event JSON>` per event, `event: gap` when the cursor is " +
-              "older than the retention, a `: heartbeat` comment every 15 s; application/json: a page",
+              "older than the retention, a `: heartbeat` comment every 15 s, and `event: closed` (data `{code, reason}`: " +
+              "4401 revoked or expired, 4403 frozen) before the stream ends when its key stops authorizing it; " +
+              "application/json: a page",
             content: {
               "text/event-stream": { schema: { type: "string" } },
               "application/json": { schema: pageSchema },
@@ -160,6 +187,11 @@ export function eventRoutes(
           },
           400: errorSchema,
           ...authErrors,
+          429: {
+            ...errorSchema,
+            description:
+              "A request budget of this key (or IP) is spent (retry after Retry-After), or its open streams are at the cap.",
+          },
         },
       },
     },

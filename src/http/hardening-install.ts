@@ -4,7 +4,7 @@ import type { Config } from "../config/config.js";
 import type { Metrics } from "../observability/metrics.js";
 import type { Store } from "../store/index.js";
 import type { Vault } from "../vault/index.js";
-import { authFailureGuard } from "./auth-failures.js";
+import { authFailureCounter, authFailureGuard } from "./auth-failures.js";
 import { installAuth } from "./auth.js";
 import { installBudgets, refusalGuard } from "./budgets.js";
 import { installBodyShapeGuard, installRequestGuards, installResponseGuards } from "./hardening.js";
@@ -39,9 +39,13 @@ export function defaultRequestCounter(
   return store.dialect === "postgres" ? storeRequestCounter(store) : memoryRequestCounter();
 }
 
+/** Counts one unusable key from an IP; undefined within the allowance, else the seconds to wait (auth-failures.ts). */
+export type AuthFailureCount = (ip: string, route: string | undefined) => Promise<number | undefined>;
+
 /**
  * Installs host/metrics guards, auth (with the invalid-key throttle and the refusals budget), budgets and the
- * response guards; returns the request counter (the activity log samples refusals with it).
+ * response guards. Returns the request counter (the activity log samples refusals with it) and the invalid-key
+ * counter (the stream's auth message draws on it).
  */
 export function installHardening(
   app: FastifyInstance,
@@ -53,24 +57,26 @@ export function installHardening(
     requestCounter?: RequestCounter;
   },
   metrics: Metrics,
-): RequestCounter {
+): { requestCounter: RequestCounter; countAuthFailure: AuthFailureCount } {
   const settings = deps.config.hardening;
   const counter = deps.requestCounter ?? defaultRequestCounter(deps.store);
   const nowMs = (): number => deps.clock().getTime();
   installRequestGuards(app, settings);
+  const failures = {
+    perMinute: settings.authFailuresPerMinute,
+    counter,
+    nowMs,
+    countFailure: () => metrics.countAuthFailure(),
+    log: () => app.log,
+  };
+  const countAuthFailure = authFailureCounter(failures);
   installAuth(app, {
     ...deps,
-    onInvalidKey: authFailureGuard({
-      perMinute: settings.authFailuresPerMinute,
-      counter,
-      nowMs,
-      countFailure: () => metrics.countAuthFailure(),
-      log: () => app.log,
-    }),
+    onInvalidKey: authFailureGuard(failures, countAuthFailure),
     onRefusal: refusalGuard({ settings, counter, nowMs }),
   });
   installBudgets(app, { settings, counter, nowMs });
   installResponseGuards(app);
   installBodyShapeGuard(app);
-  return counter;
+  return { requestCounter: counter, countAuthFailure };
 }

@@ -8,7 +8,7 @@ import { metricsOn } from "./registered.js";
 /** What the stream reports (the shapes of the market feed's and stream sessions' observers). */
 export interface StreamMetrics {
   delivered(): void;
-  closed(reason: "unauthorized" | "slow_reader"): void;
+  closed(reason: "unauthorized" | "slow_reader" | "forbidden" | "limited"): void;
   subscriptionsChanged(delta: number): void;
   decoded(type: string): void;
   unresolvedPool(): void;
@@ -30,7 +30,7 @@ export function createStreamMetrics(registry: Registry): StreamMetrics {
   );
   const closed = counter(
     "lasertrade_stream_closed_total",
-    "Stream connections closed by the server, by reason (unauthorized, slow_reader).",
+    "Stream connections closed by the server, by reason (unauthorized, slow_reader, forbidden, limited).",
     ["reason"],
   );
   const events = counter(

@@ -57,4 +57,14 @@ export interface EventStore {
   ): Promise<ExecutionRecord | undefined>;
   /** Subscribes to wake-ups (this process's writes, and other processes' through the database); returns unsubscribe. */
   onEventWake(listener: EventWakeListener): () => void;
+  /**
+   * Issue 29: tells this process and the others that the account's keys changed (revoke, freeze, policy, account
+   * freeze), so each re-checks the streams it holds for that account. A hint: delivered at most once.
+   */
+  publishKeysChanged(accountId: number): Promise<void>;
+  /**
+   * Subscribes to key-change hints of this process and the others: the account id, or undefined when any
+   * account may have changed (a reconnect after a lost connection). Returns unsubscribe.
+   */
+  onKeysChanged(listener: EventWakeListener): () => void;
 }

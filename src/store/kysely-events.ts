@@ -1,11 +1,12 @@
 /** The events half of the Kysely store: reading the outbox the triggers write, retention, wake-ups. */
-import type { Kysely, Selectable } from "kysely";
+import { sql, type Kysely, type Selectable } from "kysely";
 import type { EventRecord, EventStore, EventWakeListener } from "./event-types.js";
 import { toExecution } from "./kysely-executions.js";
 import type { Database, EventsTable } from "./schema.js";
 import type { ExecutionKind, ExecutionStatus, Store } from "./types.js";
 import { keyRows, oldestIdOfKey } from "./key-rows.js";
 import { walletsWithin } from "./wallet-scope.js";
+import { KEYS_CHANNEL } from "./migrations-events.js";
 
 function toEvent(r: Selectable<EventsTable>): EventRecord {
   return {
@@ -74,6 +75,13 @@ export function wakingExecutionWrites<S extends ExecutionWrites>(writes: S, bus:
   };
 }
 
+/** The key-change hints (issue 29): the bus this process's listeners are on, and how other processes are told. */
+export interface KeysHints {
+  bus: WakeBus;
+  /** Tells the other processes (Redis); unset: PostgreSQL NOTIFY on KEYS_CHANNEL, or nothing with SQLite. */
+  publish?: (accountId: number) => void;
+}
+
 /** The events methods over an open Kysely instance; `bus` carries this process's and the database's wake-ups. */
 export function kyselyEvents(
   db: Kysely<Database>,
@@ -81,8 +89,15 @@ export function kyselyEvents(
   bus: WakeBus,
   /** Starts listening to other processes (PostgreSQL); called on the first subscription. */
   startListening?: () => void,
+  keys: KeysHints = { bus: createWakeBus() },
 ): EventStore {
   let listening = false;
+  const listen = (): void => {
+    if (!listening && startListening !== undefined) {
+      listening = true;
+      startListening();
+    }
+  };
   return {
     async listEvents(q) {
       let query = keyRows(db.selectFrom("events").selectAll(), q.apiKeyId).where("id", ">", q.after);
@@ -125,11 +140,23 @@ export function kyselyEvents(
     },
 
     onEventWake(listener) {
-      if (!listening && startListening !== undefined) {
-        listening = true;
-        startListening();
-      }
+      listen();
       return bus.on(listener);
+    },
+
+    async publishKeysChanged(accountId) {
+      keys.bus.emit(accountId);
+      if (keys.publish !== undefined) keys.publish(accountId);
+      // The payload names the schema, like the events channel's, so deployments sharing a database ignore each other.
+      else if (dialect === "postgres")
+        await sql`select pg_notify(${KEYS_CHANNEL}, current_schema() || ':' || ${String(accountId)})`.execute(
+          db,
+        );
+    },
+
+    onKeysChanged(listener) {
+      listen();
+      return keys.bus.on(listener);
     },
   };
 }

@@ -43,8 +43,13 @@ function toWallet(r: Selectable<WalletsTable>): WalletRecord {
 
 /** Options of the events part of the store (issue 20). */
 export interface StoreEventOptions {
-  /** Listens to other processes' events (PostgreSQL LISTEN) into the bus; returns its stop function. */
-  listen?: (bus: WakeBus) => () => Promise<void>;
+  /**
+   * Listens to other processes' events (PostgreSQL LISTEN) into the bus, and their key-change hints into
+   * `keysBus` (issue 29); returns its stop function.
+   */
+  listen?: (bus: WakeBus, keysBus: WakeBus) => () => Promise<void>;
+  /** Tells other processes that an account's keys changed (Redis); unset: PostgreSQL NOTIFY, or none (SQLite). */
+  publishKeys?: (accountId: number) => void;
   /**
    * Tells other processes about this process's execution writes (Redis pub/sub); unset when the database does
    * it itself (the PostgreSQL trigger's NOTIFY) or there is no other process (SQLite).
@@ -82,11 +87,16 @@ export function kyselyStore(
             publish(apiKeyId);
           },
         };
+  const keysBus = createWakeBus();
   const events = kyselyEvents(
     db,
     dialect,
     bus,
-    listen === undefined ? undefined : () => (stopListening = listen(bus)),
+    listen === undefined ? undefined : () => (stopListening = listen(bus, keysBus)),
+    {
+      bus: keysBus,
+      ...(eventOptions.publishKeys !== undefined ? { publish: eventOptions.publishKeys } : {}),
+    },
   );
 
   /**

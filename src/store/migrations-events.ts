@@ -8,6 +8,9 @@ import { sql, type Kysely, type Migration, type RawBuilder } from "kysely";
 /** The PostgreSQL NOTIFY channel of new events (a wake-up only; the outbox is the source of truth). */
 export const EVENTS_CHANNEL = "lasertrade_events";
 
+/** Issue 29: the PostgreSQL NOTIFY channel of key changes (`<schema>:<account id>`); a hint to re-check streams. */
+export const KEYS_CHANNEL = "lasertrade_keys";
+
 /** The session setting that turns the events trigger's NOTIFY off (`off`; unset = on). */
 export const EVENTS_NOTIFY_SETTING = "lasertrade.events_notify";
 

@@ -94,13 +94,15 @@ export async function openPg(
       `${new URL(databaseUrl).pathname.slice(1)}/${migrationTableSchema}`,
     );
     eventOptions = {
-      listen: (bus) => wake.listen(bus),
+      listen: (bus, keysBus) => wake.listen(bus, keysBus),
       publish: (k) => wake.publish(k),
+      publishKeys: (a) => wake.publishKeys(a),
     };
   } else {
     eventOptions = {
-      listen: (bus) =>
+      listen: (bus, keysBus) =>
         startPgListener(bus, {
+          keysBus,
           connectionString: databaseUrl,
           schema: migrationTableSchema,
           ...(searchPath !== "" ? { clientOptions: searchPath } : {}),

@@ -3,7 +3,7 @@
  * connection was down is made up by a wake-up of everyone on reconnect, and readers re-read the outbox.
  */
 import pg from "pg";
-import { EVENTS_CHANNEL } from "./migrations-events.js";
+import { EVENTS_CHANNEL, KEYS_CHANNEL } from "./migrations-events.js";
 import type { WakeBus } from "./kysely-events.js";
 
 const RECONNECT_MS = 1_000;
@@ -15,6 +15,8 @@ export interface PgListenerOptions {
   schema: string;
   /** Extra client options (the search_path of a test schema). */
   clientOptions?: string;
+  /** Issue 29: where key-change hints (KEYS_CHANNEL) go; unset: that channel is not listened to. */
+  keysBus?: WakeBus;
 }
 
 /** Listens until the returned stop function is called; reconnects after a lost connection. */
@@ -28,7 +30,8 @@ export function startPgListener(bus: WakeBus, o: PgListenerOptions): () => Promi
     const [schema, key] = (msg.payload ?? "").split(":");
     if (schema !== o.schema) return;
     const apiKeyId = Number(key);
-    bus.emit(Number.isSafeInteger(apiKeyId) ? apiKeyId : undefined);
+    const target = msg.channel === KEYS_CHANNEL ? o.keysBus : bus;
+    target?.emit(Number.isSafeInteger(apiKeyId) ? apiKeyId : undefined);
   };
 
   const retry = (): void => {
@@ -55,12 +58,16 @@ export function startPgListener(bus: WakeBus, o: PgListenerOptions): () => Promi
     try {
       await c.connect();
       await c.query(`listen ${EVENTS_CHANNEL}`);
+      if (o.keysBus !== undefined) await c.query(`listen ${KEYS_CHANNEL}`);
       if (stopped) {
         await c.end();
         return;
       }
       // Anything written while we were not listening is only in the outbox: everyone re-reads.
-      if (connectedOnce) bus.emit(undefined);
+      if (connectedOnce) {
+        bus.emit(undefined);
+        o.keysBus?.emit(undefined);
+      }
       connectedOnce = true;
     } catch {
       void c.end().catch(() => {});

@@ -27,6 +27,12 @@ describe("Redis wake-up messages", () => {
       key: undefined,
     });
   });
+  it("issue 29: a key-change hint is told apart from an event wake-up", () => {
+    expect(
+      parseWakeMessage(msg({ ns: "db/public", key: 7, origin: "b", topic: "keys" }), "db/public", "a"),
+    ).toEqual({ key: 7, keys: true });
+  });
+
   it("ignores its own, another namespace's and malformed messages", () => {
     expect(parseWakeMessage(msg({ ns: "db/public", key: 7, origin: "a" }), "db/public", "a")).toBeUndefined();
     expect(parseWakeMessage(msg({ ns: "db/other", key: 7, origin: "b" }), "db/public", "a")).toBeUndefined();
@@ -89,6 +95,26 @@ describe.skipIf(TEST_REDIS_URL === undefined)("Redis wake-up links", () => {
       b.publish(8);
       await nextWake(busA, (k) => k === 8);
       expect(seenByA.filter((k) => k !== 1_000_001)).toEqual([8]);
+    } finally {
+      for (const s of stops) await s();
+      stops.length = 0;
+    }
+    // Issue 29: key-change hints go to the keys bus of the other links, not to their event bus.
+    const [keysA, keysB] = [createWakeBus(), createWakeBus()];
+    const eventsB: (number | undefined)[] = [];
+    const busB2 = createWakeBus();
+    busB2.on((k) => eventsB.push(k));
+    stops.push(a.listen(createWakeBus(), keysA), b.listen(busB2, keysB));
+    try {
+      const heard = nextWake(keysB, (k) => k === 42);
+      let done = false;
+      void heard.then(() => (done = true));
+      while (!done) {
+        a.publishKeys(42);
+        await Promise.race([heard, new Promise((r) => setTimeout(r, 200))]);
+      }
+      expect(await heard).toBe(42);
+      expect(eventsB).toEqual([]);
     } finally {
       for (const s of stops) await s();
       await Promise.all(clients.map((c) => c.quit()));

@@ -19,6 +19,8 @@ export interface KeysDeps {
   clock: () => Date;
   /** MAX_KEYS_PER_ACCOUNT: unrevoked sub-keys an account may hold; omitted = no cap. */
   maxKeysPerAccount?: number;
+  /** Issue 29: called after a key was revoked, frozen or had its policy set, or the account was (un)frozen. */
+  onKeysChanged?: (accountId: number) => void;
 }
 
 /** A key as the API shows it (never its secret or hash). */
@@ -185,6 +187,7 @@ export async function revokeKey(deps: KeysDeps, caller: KeyRecord, keyId: number
   const revokedAt = deps.clock().toISOString();
   if (!(await deps.store.updateKey(caller.accountId, keyId, { revokedAt })))
     throw new ApiError(404, CUSTODY.keyNotFound);
+  deps.onKeysChanged?.(caller.accountId);
   return keyView({ ...k, revokedAt });
 }
 
@@ -198,6 +201,7 @@ export async function setKeyFrozen(
   const k = await liveKey(deps, caller.accountId, keyId);
   enforce(canManage(keyPowers(caller), keyPowers(k), { action: frozen ? "freeze" : "unfreeze" }));
   await deps.store.updateKey(caller.accountId, keyId, { frozen });
+  deps.onKeysChanged?.(caller.accountId);
   return keyView({ ...k, frozen });
 }
 
@@ -214,15 +218,17 @@ export async function setKeyPolicy(
   const policy = policyView(parsed);
   const stored = Object.keys(policy).length === 0 ? null : policy;
   await deps.store.updateKey(caller.accountId, keyId, { policy: stored });
+  deps.onKeysChanged?.(caller.accountId);
   return keyView({ ...k, policy: stored });
 }
 
 /** `POST /v1/account/freeze|unfreeze` (root key only): every key of the account at once. */
 export async function setAccountFrozen(
-  deps: Pick<KeysDeps, "store">,
+  deps: Pick<KeysDeps, "store" | "onKeysChanged">,
   accountId: number,
   frozen: boolean,
 ): Promise<{ frozen: boolean }> {
   await deps.store.setAccountFrozen(accountId, frozen);
+  deps.onKeysChanged?.(accountId);
   return { frozen };
 }

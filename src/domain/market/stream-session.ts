@@ -2,7 +2,8 @@
  * One stream connection's state: authentication (at the upgrade, or a first `auth` message within the
  * deadline), its subscriptions in the hub, and its limits. Transport-neutral: the HTTP edge passes a
  * transport over the WebSocket. A slow reader is closed once its unsent bytes pass the limit, so the
- * hub never waits for it and its memory stays bounded.
+ * hub never waits for it and its memory stays bounded. Issue 29: the limit covers everything the session
+ * writes, its replies (pong, subscribed, error, authenticated) as well as market messages.
  */
 import { parseClientMessage, SUBSCRIBE_METHODS, type SubscribeMethod } from "./client-messages.js";
 import type { MarketHub, MarketSink } from "./market-hub.js";
@@ -10,7 +11,7 @@ import type { MarketHub, MarketSink } from "./market-hub.js";
 /** The socket as the session sees it. */
 export interface StreamTransport {
   send(text: string): void;
-  /** Bytes queued in the socket, not yet handed to the kernel. */
+  /** Bytes queued in the socket, not yet handed to the kernel (with the cost of each queued frame). */
   bufferedBytes(): number;
   close(code: number, reason: string): void;
 }
@@ -23,6 +24,12 @@ export interface StreamLimits {
   maxQueuedBytes: number;
   /** Time to send `auth` when the upgrade carried no key. */
   authTimeoutMs: number;
+  /**
+   * Issue 29: client messages per second (fixed one-second windows) past which the connection is closed 4429;
+   * 0 = no limit. Reading and parsing a stream of frames costs the server CPU and garbage even when every reply
+   * is bounded.
+   */
+  maxMessagesPerSecond: number;
 }
 
 /** Close codes of the stream (documented in the README). */
@@ -33,22 +40,34 @@ export const CLOSE = {
   slowReader: 4008,
   /** The server is shutting down. */
   goingAway: 1001,
+  /** Issue 29: the key was frozen (key or account) or lost the read scope while the stream was open. */
+  forbidden: 4403,
+  /** Issue 29: too many streams for this key or IP, or too many invalid keys from this IP (auth message). */
+  tooMany: 4429,
 } as const;
+
+/** Why the server closed a connection (the `reason` label of lasertrade_stream_closed_total). */
+export type CloseWhy = "unauthorized" | "slow_reader" | "forbidden" | "limited";
+
+/** The answer to an auth message: accepted, or the close code and reason that refuse it. */
+export type AuthOutcome = { ok: true } | { ok: false; code: number; reason: string };
 
 /** What the session reports (metrics). */
 export interface SessionObserver {
   delivered?(): void;
-  closed?(reason: "unauthorized" | "slow_reader"): void;
+  closed?(reason: CloseWhy): void;
   subscriptionsChanged?(delta: number): void;
 }
 
 export interface SessionDeps {
   hub: MarketHub;
   limits: StreamLimits;
-  /** Resolves true when `apiKey` is a known key. */
-  authenticate(apiKey: string): Promise<boolean>;
+  /** Accepts `apiKey` (a known key that may read, within the caps), or says how to close. */
+  authenticate(apiKey: string): Promise<AuthOutcome>;
   observer?: SessionObserver;
   setTimer?: (fn: () => void, ms: number) => { cancel(): void };
+  /** Clock of the message-rate window, ms (tests); default Date.now. */
+  nowMs?: () => number;
 }
 
 /** A connection's session; call `onText` for each text frame and `onClose` once. */
@@ -60,6 +79,10 @@ export class StreamSession implements MarketSink {
   private readonly mints = new Set<string>();
   private readonly accounts = new Set<string>();
   private authTimer: { cancel(): void } | null = null;
+  // One auth message at a time: more sent while one is checked would be free guesses (issue 29, finding 13).
+  private authPending = false;
+  private windowStartMs = 0;
+  private windowMessages = 0;
 
   constructor(
     private readonly transport: StreamTransport,
@@ -88,25 +111,36 @@ export class StreamSession implements MarketSink {
   /** Hub delivery: send, or close the connection when the client is not reading. */
   deliver(text: string): void {
     if (this.closed || !this.authed) return;
-    if (this.transport.bufferedBytes() + text.length > this.deps.limits.maxQueuedBytes) {
-      this.shut(CLOSE.slowReader, "slow reader: too many bytes queued", "slow_reader");
-      return;
-    }
-    this.transport.send(text);
-    this.deps.observer?.delivered?.();
+    if (this.write(text)) this.deps.observer?.delivered?.();
+  }
+
+  /** Ends the session from outside (its key no longer authorizes it, issue 29). */
+  end(code: number, reason: string): void {
+    this.shut(code, reason, code === CLOSE.unauthorized ? "unauthorized" : "forbidden");
   }
 
   /** Handles one text frame from the client. */
   async onText(text: string): Promise<void> {
     if (this.closed) return;
+    if (this.overRate()) {
+      const n = this.deps.limits.maxMessagesPerSecond;
+      return this.shut(CLOSE.tooMany, `too many messages: at most ${n} per second`, "limited");
+    }
     const parsed = parseClientMessage(text, this.deps.limits.maxSubscriptions);
     if ("error" in parsed) return this.error(parsed.error);
     const msg = parsed.ok;
     if (msg.method === "auth") {
       if (this.authed) return this.reply({ type: "authenticated" });
-      const ok = await this.deps.authenticate(msg.apiKey);
+      if (this.authPending) return this.error("authentication in progress");
+      this.authPending = true;
+      const outcome = await this.deps.authenticate(msg.apiKey).finally(() => (this.authPending = false));
       if (this.closed) return;
-      if (!ok) return this.shut(CLOSE.unauthorized, "unknown API key", "unauthorized");
+      if (!outcome.ok)
+        return this.shut(
+          outcome.code,
+          outcome.reason,
+          outcome.code === CLOSE.tooMany ? "limited" : "unauthorized",
+        );
       this.authed = true;
       this.authTimer?.cancel();
       return this.reply({ type: "authenticated" });
@@ -171,15 +205,40 @@ export class StreamSession implements MarketSink {
     this.error(`${method}: at most ${this.deps.limits.maxSubscriptions} subscriptions per connection`);
   }
 
-  private error(message: string): void {
+  /** Counts one client message; true when it passes the per-second limit. */
+  private overRate(): boolean {
+    const max = this.deps.limits.maxMessagesPerSecond;
+    if (max <= 0) return false;
+    const now = (this.deps.nowMs ?? Date.now)();
+    if (now - this.windowStartMs >= 1_000) {
+      this.windowStartMs = now;
+      this.windowMessages = 0;
+    }
+    this.windowMessages++;
+    return this.windowMessages > max;
+  }
+
+  /** A reply to the client's message: under the same byte bound as market messages. */
+  private reply(value: Record<string, unknown>): void {
+    if (!this.closed) this.write(JSON.stringify(value));
+  }
+
+  /** Sends `text`, or closes the connection (4008) when the client's unread bytes would pass the limit. */
+  private write(text: string): boolean {
+    if (this.transport.bufferedBytes() + text.length > this.deps.limits.maxQueuedBytes) {
+      this.shut(CLOSE.slowReader, "slow reader: too many bytes queued", "slow_reader");
+      return false;
+    }
+    this.transport.send(text);
+    return true;
+  }
+
+  /** Replies with an error message (also for frames the session does not parse, e.g. binary ones). */
+  error(message: string): void {
     this.reply({ type: "error", message });
   }
 
-  private reply(value: Record<string, unknown>): void {
-    if (!this.closed) this.transport.send(JSON.stringify(value));
-  }
-
-  private shut(code: number, reason: string, why: "unauthorized" | "slow_reader"): void {
+  private shut(code: number, reason: string, why: CloseWhy): void {
     if (this.closed) return;
     this.deps.observer?.closed?.(why);
     this.onClose();

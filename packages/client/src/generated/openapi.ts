@@ -727,7 +727,7 @@ export interface paths {
         };
         /**
          * Market data WebSocket: new tokens, trades by mint or wallet, migrations
-         * @description Upgrade to a WebSocket. Authenticate with the x-api-key header, or send {"method":"auth","api_key":"..."} within 5 s (else close 4401). Then send {"method":"subscribeNewToken"}, {"method":"subscribeTokenTrade","keys":[mints]}, {"method":"subscribeAccountTrade","keys":[wallets]}, {"method":"subscribeMigration"} or their unsubscribe twins. Messages out are flat JSON objects with `type` new_token, trade, migration, subscribed, unsubscribed, authenticated, pong or error; integer amounts are decimal strings. A client that stops reading is closed with 4008. Without an upgrade: 401 without a valid key, else 426.
+         * @description Upgrade to a WebSocket. Authenticate with the x-api-key header, or send {"method":"auth","api_key":"..."} within 5 s (else close 4401). Then send {"method":"subscribeNewToken"}, {"method":"subscribeTokenTrade","keys":[mints]}, {"method":"subscribeAccountTrade","keys":[wallets]}, {"method":"subscribeMigration"} or their unsubscribe twins. Messages out are flat JSON objects with `type` new_token, trade, migration, subscribed, unsubscribed, authenticated, pong or error; integer amounts are decimal strings. A client that stops reading (replies included) is closed with 4008. A stream whose key is revoked or expires is closed with 4401, one whose key or account is frozen with 4403. Open streams are capped per key and per IP (429 at the upgrade; 4429 after an auth message over the key's cap); an auth message with an unknown key counts as an invalid key of the IP (4429 past AUTH_FAILURES_PER_MINUTE). Without an upgrade: 401 without a valid key, else 426.
          */
         get: operations["getV1Stream"];
         put?: never;
@@ -4185,7 +4185,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description text/event-stream: `id: <event id>` + `data: <event JSON>` per event, `event: gap` when the cursor is older than the retention, a `: heartbeat` comment every 15 s; application/json: a page */
+            /** @description text/event-stream: `id: <event id>` + `data: <event JSON>` per event, `event: gap` when the cursor is older than the retention, a `: heartbeat` comment every 15 s, and `event: closed` (data `{code, reason}`: 4401 revoked or expired, 4403 frozen) before the stream ends when its key stops authorizing it; application/json: a page */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4238,7 +4238,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
+            /** @description A request budget of this key (or IP) is spent (retry after Retry-After), or its open streams are at the cap. */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -6015,7 +6015,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description a request budget of this key (or IP) is spent; retry after Retry-After */
+            /** @description a request budget of this key (or IP) is spent (retry after Retry-After), or its open streams are at the cap */
             429: {
                 headers: {
                     /** @description seconds to wait */

@@ -23,7 +23,7 @@ function transport(drains: boolean) {
   return { t, sent, closedWith: () => closed, queued: () => queued };
 }
 
-const limits = { maxSubscriptions: 3, maxQueuedBytes: 4_096, authTimeoutMs: 1_000 };
+const limits = { maxSubscriptions: 3, maxQueuedBytes: 4_096, authTimeoutMs: 1_000, maxMessagesPerSecond: 0 };
 const addr = () => Keypair.generate().publicKey.toBase58();
 
 function trade(mint: string, trader: string, i: number): TradeMessage {
@@ -56,8 +56,16 @@ describe("StreamSession", () => {
     const mint = addr();
     const slow = transport(false);
     const fast = transport(true);
-    const s1 = new StreamSession(slow.t, { hub, limits, authenticate: async () => true }, true);
-    const s2 = new StreamSession(fast.t, { hub, limits, authenticate: async () => true }, true);
+    const s1 = new StreamSession(
+      slow.t,
+      { hub, limits, authenticate: async () => ({ ok: true as const }) },
+      true,
+    );
+    const s2 = new StreamSession(
+      fast.t,
+      { hub, limits, authenticate: async () => ({ ok: true as const }) },
+      true,
+    );
     await s1.onText(JSON.stringify({ method: "subscribeTokenTrade", keys: [mint] }));
     await s2.onText(JSON.stringify({ method: "subscribeTokenTrade", keys: [mint] }));
     const trader = addr();
@@ -74,7 +82,11 @@ describe("StreamSession", () => {
   it("counts subscriptions across topics and refuses past the limit without closing", async () => {
     const hub = new MarketHub();
     const tr = transport(true);
-    const s = new StreamSession(tr.t, { hub, limits, authenticate: async () => true }, true);
+    const s = new StreamSession(
+      tr.t,
+      { hub, limits, authenticate: async () => ({ ok: true as const }) },
+      true,
+    );
     await s.onText(JSON.stringify({ method: "subscribeNewToken" }));
     await s.onText(JSON.stringify({ method: "subscribeAccountTrade", keys: [addr(), addr()] }));
     expect(s.subscriptionCount()).toBe(3);
@@ -95,7 +107,7 @@ describe("StreamSession", () => {
       {
         hub,
         limits,
-        authenticate: async () => true,
+        authenticate: async () => ({ ok: true as const }),
         setTimer: (fn) => {
           fire = fn;
           return { cancel: () => undefined };
@@ -107,6 +119,97 @@ describe("StreamSession", () => {
     expect(tr.sent).toEqual([]);
     fire();
     expect(tr.closedWith()).toMatchObject({ code: CLOSE.unauthorized });
+  });
+
+  it("issue 29: replies (pong, error) are under the same byte bound: a client that never reads is closed 4008", async () => {
+    const hub = new MarketHub();
+    const slow = transport(false);
+    const s = new StreamSession(
+      slow.t,
+      { hub, limits, authenticate: async () => ({ ok: true as const }) },
+      true,
+    );
+    for (let i = 0; i < 10_000 && slow.closedWith() === null; i++) {
+      await s.onText(i % 2 === 0 ? '{"method":"ping"}' : "not json");
+    }
+    expect(slow.closedWith()).toMatchObject({ code: CLOSE.slowReader });
+    expect(slow.queued()).toBeLessThanOrEqual(limits.maxQueuedBytes);
+    // Nothing more is written once closed.
+    const count = slow.sent.length;
+    await s.onText('{"method":"ping"}');
+    expect(slow.sent).toHaveLength(count);
+  });
+
+  it("issue 29: without a key, 'authenticate first' errors are bounded too", async () => {
+    const hub = new MarketHub();
+    const slow = transport(false);
+    const s = new StreamSession(
+      slow.t,
+      {
+        hub,
+        limits,
+        authenticate: async () => ({ ok: true as const }),
+        setTimer: () => ({ cancel: () => {} }),
+      },
+      false,
+    );
+    for (let i = 0; i < 10_000 && slow.closedWith() === null; i++) await s.onText('{"method":"ping"}');
+    expect(slow.closedWith()).toMatchObject({ code: CLOSE.slowReader });
+    expect(slow.queued()).toBeLessThanOrEqual(limits.maxQueuedBytes);
+  });
+
+  it("issue 29: one auth message at a time; a refused one closes with the code it names", async () => {
+    const hub = new MarketHub();
+    const tr = transport(true);
+    let calls = 0;
+    let resolve: (v: { ok: false; code: number; reason: string }) => void = () => {};
+    const s = new StreamSession(
+      tr.t,
+      {
+        hub,
+        limits,
+        authenticate: () => {
+          calls++;
+          return new Promise((r) => (resolve = r));
+        },
+        setTimer: () => ({ cancel: () => {} }),
+      },
+      false,
+    );
+    const first = s.onText('{"method":"auth","api_key":"a"}');
+    await s.onText('{"method":"auth","api_key":"b"}');
+    expect(calls).toBe(1);
+    expect(JSON.parse(tr.sent.at(-1)!)).toEqual({ type: "error", message: "authentication in progress" });
+    resolve({ ok: false, code: CLOSE.tooMany, reason: "too many invalid API keys" });
+    await first;
+    expect(tr.closedWith()).toEqual({ code: CLOSE.tooMany, reason: "too many invalid API keys" });
+  });
+
+  it("issue 29: more client messages than maxMessagesPerSecond in one second close the connection 4429", async () => {
+    const hub = new MarketHub();
+    const tr = transport(true);
+    let now = 10_000;
+    const s = new StreamSession(
+      tr.t,
+      {
+        hub,
+        limits: { ...limits, maxMessagesPerSecond: 5 },
+        authenticate: async () => ({ ok: true as const }),
+        nowMs: () => now,
+      },
+      true,
+    );
+    for (let i = 0; i < 5; i++) await s.onText('{"method":"ping"}');
+    // A new second, a new allowance.
+    now += 1_000;
+    for (let i = 0; i < 5; i++) await s.onText('{"method":"ping"}');
+    expect(tr.closedWith()).toBeNull();
+    await s.onText('{"method":"ping"}');
+    expect(tr.closedWith()).toEqual({
+      code: CLOSE.tooMany,
+      reason: "too many messages: at most 5 per second",
+    });
+    expect(tr.sent.filter((m) => m.includes("pong"))).toHaveLength(10);
   });
 
   it("a trade reaches a sink once when it holds both the mint and the trader", async () => {
