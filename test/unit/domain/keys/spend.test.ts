@@ -156,6 +156,7 @@ describe("custody rules", () => {
       accountFrozen: false,
       policy: null,
       createdAt: "",
+      createdBy: null,
     };
     const now = new Date("2026-11-24T00:00:00Z");
     const status = (k: KeyRecord, s: Parameters<typeof authorize>[1]) => {
