@@ -60,10 +60,10 @@ async function ancestorsOf(conn: Kysely<Database>, key: KeyRecord): Promise<KeyR
   if (key.createdBy === null) return [];
   const { rows } = await sql<Selectable<ApiKeysTable> & { depth: number }>`
     with recursive chain(id, depth) as (
-      select ${key.createdBy}, 1
+      select cast(${key.createdBy} as integer), cast(1 as integer)
       union all
       select k.created_by_key_id, c.depth + 1 from api_keys k join chain c on k.id = c.id
-      where k.created_by_key_id is not null and c.depth < ${MAX_CHAIN}
+      where k.created_by_key_id is not null and c.depth < cast(${MAX_CHAIN} as integer)
     )
     select k.*, c.depth from chain c join api_keys k on k.id = c.id
     where k.account_id = ${key.accountId}

@@ -109,7 +109,12 @@ describe("custody rules", () => {
   });
 
   it("a routed venue outside the policy throws the 403, or on a dry run becomes the verdict", () => {
-    const key = { id: 2, accountId: 1, policy: { venues: ["bonding_curve"] } } as unknown as KeyRecord;
+    const key = {
+      id: 2,
+      accountId: 1,
+      createdBy: null,
+      policy: { venues: ["bonding_curve"] },
+    } as unknown as KeyRecord;
     const ctx: CustodyContext = { key, wallets: new Set(), executionIds: [] };
     expect(() => checkRoutedVenue(ctx, "bonding_curve")).not.toThrow();
     expect(() => checkRoutedVenue(ctx, "launchswap")).toThrow(
@@ -125,7 +130,7 @@ describe("custody rules", () => {
   });
 
   it("the venue check reads the policy the request already parsed, and parses it once when none was", () => {
-    const key = { id: 2, accountId: 1, policy: null } as unknown as KeyRecord;
+    const key = { id: 2, accountId: 1, createdBy: null, policy: null } as unknown as KeyRecord;
     const parsed: CustodyContext = {
       key,
       policy: { venues: ["bonding_curve"] },
