@@ -117,6 +117,10 @@ describe("key chains: a sub-key's powers stay within its creator's over time (is
     // A child cannot hand on powers its parent lost: a new key gets the narrowed policy by default.
     const minted = await childOf(child.apiKey, { name: "minted", scopes: ["transfer"] });
     expect(minted.view.policy).toMatchObject({ max_sol_per_execution: "0.1", destinations_allow: [allowed] });
+    // The narrowed parent still manages the keys it made (their powers narrowed with it).
+    const freeze = await callWith(e2e.app, parent.apiKey, "POST", `/v1/keys/${grandchild.id}/freeze`);
+    expect(freeze.status, JSON.stringify(freeze.body)).toBe(200);
+    expectRefusal(await send(grandchild.apiKey, wallet, allowed, "0.05"), 403, "frozen", "frozen grandchild");
   });
 
   it("freezing the parent refuses its descendants (403 frozen); revoking it revokes them (401)", async () => {
