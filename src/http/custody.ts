@@ -8,6 +8,8 @@ import type { Config } from "../config/config.js";
 import { ApiError } from "../core/errors.js";
 import {
   contextPolicy,
+  dailyCapRefusal,
+  dailyCharges,
   type CustodyContext,
   type ExecutionPolicyCheck,
 } from "../domain/keys/custody-store.js";
@@ -109,11 +111,16 @@ async function prepare(
   if (verdict !== null) return refuse(verdict.detail, verdict.rule);
   if (policy.maxSolPer24h !== undefined && plan.amountLamports !== null) {
     // A pre-check so most refusals come before signing; the reservation at record time is the one that holds
-    // under concurrency.
+    // under concurrency. Issue 29: against the key's own cap and each capped key above it.
     const needed = plan.amountLamports + plan.rentLamports + plan.tipLamports;
-    const used = await deps.store.spentLamports(key.id, deps.clock().getTime() - SPEND_WINDOW_MS);
-    if (used + needed > policy.maxSolPer24h)
-      return refuse(dailyCapDetail(kind, used, policy.maxSolPer24h, needed), "max_sol_per_24h");
+    const since = deps.clock().getTime() - SPEND_WINDOW_MS;
+    for (const c of dailyCharges(key)) {
+      const used = await deps.store.spentLamports(c.keyId, since);
+      if (used + needed <= c.capLamports) continue;
+      const detail = dailyCapDetail(kind, used, c.capLamports, needed);
+      if (ctx.dryRun !== true) throw dailyCapRefusal(detail, c.keyId);
+      return refuse(detail, "max_sol_per_24h");
+    }
   }
   return ctx;
 }

@@ -122,6 +122,11 @@ const keyProperties = {
   frozen: { type: "boolean", description: "true while every request of the key is refused" },
   policy: ref("Policy"),
   created_at: { type: "string", description: "ISO 8601 UTC" },
+  created_by: {
+    type: ["integer", "null"],
+    description:
+      "the id of the key that created this one (the root key's id for its keys; null for the root key): a key is held to every key above it",
+  },
 } as const;
 const keyRequired = [
   "id",
@@ -133,6 +138,7 @@ const keyRequired = [
   "frozen",
   "policy",
   "created_at",
+  "created_by",
 ];
 
 /** An API key without its secret (the `Key` component). */

@@ -46,6 +46,11 @@ export const refusalComponent = {
       description:
         "scope, wallet, frozen, root, expired, powers (key management beyond the caller's own powers), or the policy field that refused the request",
     },
+    cap_key_id: {
+      type: "integer",
+      description:
+        "with rule max_sol_per_24h: the key whose 24 h cap refused (the request's key or a key above it, which every key it created is charged to)",
+    },
   },
   required: ["detail"],
   additionalProperties: true,

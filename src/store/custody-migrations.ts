@@ -83,6 +83,18 @@ export function custodyMigrations(dialect: "sqlite" | "postgres"): Record<string
         }
       },
     },
+    // Issue 29 (key chains): the key that created each sub-key. Null: the root key (every row written before
+    // this migration, and every key the root key makes), so a chain walk stops there without a query.
+    "2026_11_28_key_created_by": {
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable("api_keys").addColumn("created_by_key_id", "integer").execute();
+        await db.schema
+          .createIndex("api_keys_created_by")
+          .on("api_keys")
+          .column("created_by_key_id")
+          .execute();
+      },
+    },
     // Issue 29 finding 16: the gaps the row triggers above leave (a new migration: shipped ones never change).
     "2026_11_28_activity_append_only_gaps": {
       async up(db: Kysely<unknown>) {

@@ -20,6 +20,13 @@ export interface KeyRecord {
   /** The stored policy object (validated by domain/keys/policy.ts before it was stored); null = none. */
   policy: Record<string, unknown> | null;
   createdAt: string;
+  /** Issue 29: the sub-key that created this key; null = the account's root key (or a key older than that). */
+  createdBy: number | null;
+  /**
+   * The keys above this one up to (not including) the root key, creator first: read with the key by
+   * `findKeyByHash` and `findKey` (empty when the root key created it); left out by listings.
+   */
+  ancestors?: KeyRecord[];
 }
 
 /** A new sub-key; its hash is computed by the vault like the root key's. */
@@ -33,6 +40,8 @@ export interface NewSubKey {
   /** The starting policy (issue 29: a new key inherits or narrows its creator's); null = none. */
   policy: Record<string, unknown> | null;
   createdAt: string;
+  /** Issue 29: the creating sub-key's id; null (or left out) when the root key creates it. */
+  createdBy?: number | null;
 }
 
 /** Thrown by `insertSubKey` when the account holds `max` unrevoked sub-keys already; nothing was written. */
@@ -43,13 +52,24 @@ export class KeyLimitError extends Error {
   }
 }
 
-/** What `insertExecutionReserving` reserves: `lamports` against `capLamports` over `[sinceMs, nowMs]`. */
+/** One key an execution's spend is charged to, under its own 24 h cap. */
+export interface SpendCharge {
+  keyId: number;
+  capLamports: bigint;
+}
+
+/**
+ * What `insertExecutionReserving` reserves: `lamports` against `capLamports` of `keyId` over `[sinceMs, nowMs]`,
+ * and (issue 29) against the cap of every key of `alsoCharge` (the key's capped ancestors). `capLamports` null:
+ * the key itself has no cap and is not charged. One reservation row per charged key.
+ */
 export interface SpendReservation {
   keyId: number;
   lamports: bigint;
-  capLamports: bigint;
+  capLamports: bigint | null;
   nowMs: number;
   sinceMs: number;
+  alsoCharge?: readonly SpendCharge[];
 }
 
 /** Thrown by `insertExecutionReserving` when the reservation would exceed the cap; nothing was written. */
@@ -58,6 +78,8 @@ export class SpendCapExceededError extends Error {
     readonly usedLamports: bigint,
     readonly capLamports: bigint,
     readonly neededLamports: bigint,
+    /** The key whose cap refused (issue 29: the request's key or one of its ancestors). */
+    readonly capKeyId?: number,
   ) {
     super("spend cap exceeded");
     this.name = "SpendCapExceededError";
@@ -109,6 +131,11 @@ export interface CustodyStore {
    * serialized per account across processes, and throws KeyLimitError (writing nothing) at `maxKeys`.
    */
   insertSubKey(key: NewSubKey, maxKeys?: number): Promise<KeyRecord>;
+  /**
+   * Issue 29: revokes the key and every unrevoked key it created, transitively, in one statement; the ids
+   * revoked (empty when the account has no such unrevoked key).
+   */
+  revokeKeyTree(accountId: number, keyId: number, revokedAt: string): Promise<number[]>;
   /** Sets the revoked time, freeze flag or policy of one of the account's keys; false when it has no such key. */
   updateKey(
     accountId: number,

@@ -46,7 +46,30 @@ function toKey(r: Selectable<ApiKeysTable>, accountFrozen: number | null): KeyRe
     accountFrozen: Number(accountFrozen ?? 0) === 1,
     policy: json(r.policy) as Record<string, unknown> | null,
     createdAt: r.created_at,
+    createdBy: r.created_by_key_id === null ? null : Number(r.created_by_key_id),
   };
+}
+
+// Deeper than any account can hold (MAX_KEYS_PER_ACCOUNT's maximum): the walk's guard, not a limit in practice.
+const MAX_CHAIN = 100_000;
+
+/**
+ * Issue 29: the keys above `key` up to the root key, creator first, in one recursive query (none when the root
+ * key created it). Kept to the key's account; a root row, should one be named, ends the walk.
+ */
+async function ancestorsOf(conn: Kysely<Database>, key: KeyRecord): Promise<KeyRecord[]> {
+  if (key.createdBy === null) return [];
+  const { rows } = await sql<Selectable<ApiKeysTable> & { depth: number }>`
+    with recursive chain(id, depth) as (
+      select cast(${key.createdBy} as integer), cast(1 as integer)
+      union all
+      select k.created_by_key_id, c.depth + 1 from api_keys k join chain c on k.id = c.id
+      where k.created_by_key_id is not null and c.depth < cast(${MAX_CHAIN} as integer)
+    )
+    select k.*, c.depth from chain c join api_keys k on k.id = c.id
+    where k.account_id = ${key.accountId}
+    order by c.depth`.execute(conn);
+  return rows.map((r) => toKey(r, key.accountFrozen ? 1 : 0));
 }
 
 function toActivity(r: Selectable<ActivityLogTable>): ActivityRecord {
@@ -134,15 +157,20 @@ export function kyselyCustody(
     syncedWrites,
   );
 
+  const withAncestors = async (k: KeyRecord): Promise<KeyRecord> => {
+    k.ancestors = await ancestorsOf(db, k);
+    return k;
+  };
+
   return {
     async findKeyByHash(keyHash) {
       const r = (await keyByHash({ keyHash }))[0];
-      return r === undefined ? undefined : toKey(r, r.root_account_frozen);
+      return r === undefined ? undefined : withAncestors(toKey(r, r.root_account_frozen));
     },
 
     async findKey(accountId, keyId) {
       const r = (await keyById({ accountId, keyId }))[0];
-      return r === undefined ? undefined : toKey(r, r.root_account_frozen);
+      return r === undefined ? undefined : withAncestors(toKey(r, r.root_account_frozen));
     },
 
     async listKeys(accountId) {
@@ -184,11 +212,29 @@ export function kyselyCustody(
             expires_at: k.expiresAt,
             frozen: 0,
             policy: k.policy === null ? null : JSON.stringify(k.policy),
+            created_by_key_id: k.createdBy ?? null,
           })
           .returningAll()
           .executeTakeFirstOrThrow();
         return toKey(row, 0);
       });
+    },
+
+    async revokeKeyTree(accountId, keyId, revokedAt) {
+      // One statement: a key created under the tree while it runs is either in it or made by a revoked key
+      // (which authorize refuses through its ancestors anyway).
+      const { rows } = await sql<{ id: number | string }>`
+        with recursive tree(id) as (
+          select id from api_keys
+          where id = ${keyId} and account_id = ${accountId} and revoked_at is null
+          union
+          select k.id from api_keys k join tree t on k.created_by_key_id = t.id
+          where k.account_id = ${accountId}
+        )
+        update api_keys set revoked_at = ${revokedAt}
+        where id in (select id from tree) and revoked_at is null
+        returning id`.execute(db);
+      return rows.map((r) => Number(r.id)).sort((a, b) => a - b);
     },
 
     async updateKey(accountId, keyId, patch) {
@@ -230,28 +276,39 @@ export function kyselyCustody(
     },
 
     async insertExecutionReserving(execution, res) {
+      // Issue 29: the key (when capped) and each capped ancestor, each under its own cap; one row each.
+      const charges = [
+        ...(res.capLamports === null ? [] : [{ keyId: res.keyId, capLamports: res.capLamports }]),
+        ...(res.alsoCharge ?? []),
+      ];
       return db.transaction().execute(async (trx) => {
-        // A write on the key's row first: on PostgreSQL a row lock held to commit, on SQLite the database's
-        // write lock. Every reservation of one key therefore reads the sum only after the previous one committed.
-        await trx
-          .updateTable("api_keys")
-          .set({ key_hash: sql`key_hash` })
-          .where("id", "=", res.keyId)
-          .execute();
-        const used = await counted(trx, res.keyId, res.sinceMs);
-        if (used + res.lamports > res.capLamports) {
-          throw new SpendCapExceededError(used, res.capLamports, res.lamports);
+        // A write on each charged key's row first, in id order (no two transactions wait on each other): on
+        // PostgreSQL row locks held to commit, on SQLite the database's write lock. Every reservation against
+        // one key therefore reads its sum only after the previous one committed.
+        for (const id of [...new Set(charges.map((c) => c.keyId))].sort((a, b) => a - b))
+          await trx
+            .updateTable("api_keys")
+            .set({ key_hash: sql`key_hash` })
+            .where("id", "=", id)
+            .execute();
+        for (const c of charges) {
+          const used = await counted(trx, c.keyId, res.sinceMs);
+          if (used + res.lamports > c.capLamports)
+            throw new SpendCapExceededError(used, c.capLamports, res.lamports, c.keyId);
         }
         const record = await kyselyExecutions(trx, dialect, clock).insertExecution(execution);
-        await trx
-          .insertInto("spend_reservations")
-          .values({
-            key_id: res.keyId,
-            execution_id: execution.id,
-            lamports: res.lamports.toString(),
-            at_ms: res.nowMs,
-          })
-          .execute();
+        if (charges.length > 0)
+          await trx
+            .insertInto("spend_reservations")
+            .values(
+              charges.map((c) => ({
+                key_id: c.keyId,
+                execution_id: execution.id,
+                lamports: res.lamports.toString(),
+                at_ms: res.nowMs,
+              })),
+            )
+            .execute();
         return record;
       });
     },

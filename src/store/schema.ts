@@ -15,6 +15,8 @@ export interface ApiKeysTable {
   frozen: number | null;
   account_frozen: number | null;
   policy: string | null;
+  /** Issue 29: the sub-key that created this one; null = the root key (or written before the column). */
+  created_by_key_id: number | null;
   /** Last per-key wallet number handed out (hardening migration); wallet ids count per key, not instance-wide. */
   wallet_seq: Generated<number>;
 }

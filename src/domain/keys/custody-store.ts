@@ -6,7 +6,14 @@
  * request's context) and hands routes a store whose custody members refuse (`requestOnlyStore`), so a route
  * reaches wallets and records only through its own request's wrapper; no domain service knows about keys.
  */
-import { SpendCapExceededError, type KeyRecord, type NewExecution, type Store } from "../../store/index.js";
+import {
+  SpendCapExceededError,
+  type KeyRecord,
+  type NewExecution,
+  type SpendCharge,
+  type Store,
+} from "../../store/index.js";
+import { ancestorCharges, effectivePolicy } from "./key-chain.js";
 import { refusal, mayUseWallet, walletRefusal } from "./scopes.js";
 import { storedPolicy, type Policy, type Venue } from "./policy.js";
 import { vouchesForWallets } from "./wallet-origin.js";
@@ -49,9 +56,27 @@ export interface CustodyContext {
   requestSpend?: WorstCaseSpend;
 }
 
-/** The request key's policy: parsed on first use and kept on the context, so each rule check reads the same one. */
+/**
+ * The request key's effective policy (issue 29: its own narrowed by every key above it): computed on first use
+ * and kept on the context, so each rule check reads the same one.
+ */
 export function contextPolicy(ctx: CustodyContext): Policy {
-  return (ctx.policy ??= storedPolicy(ctx.key.policy));
+  return (ctx.policy ??= effectivePolicy(ctx.key));
+}
+
+/**
+ * Issue 29: the 24 h caps a request's spend is charged to, each key under its own cap: the key's own (when it
+ * has one) first, then every capped key above it. Empty: nothing to reserve.
+ */
+export function dailyCharges(key: KeyRecord): SpendCharge[] {
+  const own = storedPolicy(key.policy).maxSolPer24h;
+  const up = key.root ? [] : ancestorCharges(key);
+  return own === undefined ? up : [{ keyId: key.id, capLamports: own }, ...up];
+}
+
+/** The 403 of a 24 h cap, naming in `cap_key_id` the key whose cap refused (the request's key or one above). */
+export function dailyCapRefusal(detail: string, capKeyId: number): ApiError {
+  return new ApiError(403, detail, { rule: "max_sol_per_24h", cap_key_id: capKeyId });
 }
 
 /**
@@ -140,7 +165,8 @@ async function recordTimeVerdict(
   if (plan === undefined) return null;
   const fee = priorityFeeLamports(e.computeUnitPriceMicroLamports ?? 0n, deps.computeUnitLimit(e.kind));
   const feeVerdict = checkPriorityFee(policy, plan.kind, fee);
-  if (feeVerdict !== null || policy.maxSolPer24h === undefined) return feeVerdict;
+  const charges = dailyCharges(ctx.key);
+  if (feeVerdict !== null || charges.length === 0) return feeVerdict;
   let lamports: bigint;
   try {
     lamports = await executionSpend(deps, ctx, plan, e);
@@ -148,12 +174,13 @@ async function recordTimeVerdict(
     if (err instanceof ApiError) return { rule: "max_sol_per_24h", detail: err.message };
     throw err;
   }
-  const used = await store.spentLamports(ctx.key.id, deps.clock().getTime() - SPEND_WINDOW_MS);
-  if (used + lamports <= policy.maxSolPer24h) return null;
-  return {
-    rule: "max_sol_per_24h",
-    detail: dailyCapDetail(plan.kind, used, policy.maxSolPer24h, lamports),
-  };
+  const since = deps.clock().getTime() - SPEND_WINDOW_MS;
+  for (const c of charges) {
+    const used = await store.spentLamports(c.keyId, since);
+    if (used + lamports > c.capLamports)
+      return { rule: "max_sol_per_24h", detail: dailyCapDetail(plan.kind, used, c.capLamports, lamports) };
+  }
+  return null;
 }
 
 /** The members the custody wrapper decides: wallet binding, spend reservation, the record-time policy check. */
@@ -247,28 +274,31 @@ export function custodyStore(store: Store, deps: CustodyStoreDeps): Store & Exec
         const feeVerdict = checkPriorityFee(policy, plan.kind, fee);
         if (feeVerdict !== null) throw refusal(feeVerdict.detail, feeVerdict.rule);
       }
-      if (policy.maxSolPer24h === undefined || plan === undefined) {
+      const charges = plan === undefined ? [] : dailyCharges(ctx.key);
+      if (charges.length === 0 || plan === undefined) {
         const r = await store.insertExecution(e);
         ctx.executionIds.push(e.id);
         return r;
       }
       const lamports = await executionSpend(deps, ctx, plan, e);
       const nowMs = deps.clock().getTime();
+      const own = charges[0]?.keyId === ctx.key.id ? charges[0] : undefined;
       try {
         const r = await store.insertExecutionReserving(e, {
           keyId: ctx.key.id,
           lamports,
-          capLamports: policy.maxSolPer24h,
+          capLamports: own?.capLamports ?? null,
           nowMs,
           sinceMs: nowMs - SPEND_WINDOW_MS,
+          alsoCharge: own === undefined ? charges : charges.slice(1),
         });
         ctx.executionIds.push(e.id);
         return r;
       } catch (err) {
         if (err instanceof SpendCapExceededError)
-          throw refusal(
+          throw dailyCapRefusal(
             dailyCapDetail(plan.kind, err.usedLamports, err.capLamports, err.neededLamports),
-            "max_sol_per_24h",
+            err.capKeyId ?? ctx.key.id,
           );
         throw err;
       }

@@ -5,6 +5,7 @@ import { parseQueryInt } from "../../core/request-fields.js";
 import { KeyLimitError, type KeyRecord, type Store } from "../../store/index.js";
 import type { Vault } from "../../vault/index.js";
 import { canManage, type KeyPowers, type ManageVerdict } from "./can-manage.js";
+import { effectivePolicy } from "./key-chain.js";
 import { parseKeyName } from "./key-names.js";
 import { parsePolicy, policyView, storedPolicy, type Policy } from "./policy.js";
 import { refusal, SCOPES, type Scope } from "./scopes.js";
@@ -13,7 +14,13 @@ import { CUSTODY } from "./texts.js";
 export interface KeysDeps {
   store: Pick<
     Store,
-    "insertSubKey" | "listKeys" | "findKey" | "updateKey" | "setAccountFrozen" | "listWallets"
+    | "insertSubKey"
+    | "listKeys"
+    | "findKey"
+    | "updateKey"
+    | "revokeKeyTree"
+    | "setAccountFrozen"
+    | "listWallets"
   >;
   vault: Pick<Vault, "createApiKey">;
   clock: () => Date;
@@ -34,6 +41,8 @@ export interface KeyView {
   frozen: boolean;
   policy: Record<string, unknown>;
   created_at: string;
+  /** Issue 29: the id of the key that created this one (the root key's for its own; null for the root key). */
+  created_by: number | null;
 }
 
 const CREATE_FIELDS = new Set(["name", "scopes", "wallets", "expires_at", "policy"]);
@@ -58,6 +67,7 @@ export function keyView(k: KeyRecord): KeyView {
     frozen: (k.frozen && !k.root) || k.accountFrozen,
     policy: k.policy ?? {},
     created_at: k.createdAt,
+    created_by: k.root ? null : (k.createdBy ?? k.accountId),
   };
 }
 
@@ -96,14 +106,18 @@ function parseExpiry(v: unknown, now: Date): string | null {
   return new Date(t).toISOString();
 }
 
-/** The powers canManage compares of a stored key. */
+/**
+ * The powers canManage compares of a stored key (read with its chain). The policy is the effective one (issue
+ * 29: narrowed by every key above it): what the key can actually do. So a caller never hands on more than it
+ * may use, and a parent narrowed after it made a key still manages that key (its powers narrowed with it).
+ */
 export function keyPowers(k: KeyRecord): KeyPowers {
   return {
     id: k.id,
     root: k.root,
     scopes: k.scopes,
     wallets: k.wallets,
-    policy: storedPolicy(k.policy),
+    policy: k.root ? storedPolicy(k.policy) : effectivePolicy(k),
     expiresAt: k.expiresAt,
   };
 }
@@ -116,8 +130,8 @@ function enforce(verdict: ManageVerdict): void {
 }
 
 function parseCreatePolicy(v: unknown, creator: KeyRecord): Policy {
-  // Absent: the creator's own policy, so a capped key's keys start as capped as it is.
-  if (v === undefined) return storedPolicy(creator.policy);
+  // Absent: the creator's own (effective) policy, so a capped key's keys start as capped as it is.
+  if (v === undefined) return creator.root ? storedPolicy(creator.policy) : effectivePolicy(creator);
   if (typeof v !== "object" || v === null || Array.isArray(v)) throw badRequest(KEY_CREATE.policyObject);
   return parsePolicy(v);
 }
@@ -156,6 +170,8 @@ export async function createSubKey(
         expiresAt,
         policy: Object.keys(stored).length === 0 ? null : stored,
         createdAt: now.toISOString(),
+        // Issue 29: the chain the key is held to; the root key's keys start one (null).
+        createdBy: caller.root ? null : caller.id,
       },
       deps.maxKeysPerAccount,
     );
@@ -180,13 +196,16 @@ async function liveKey(deps: Pick<KeysDeps, "store">, accountId: number, keyId: 
   return k;
 }
 
-/** `DELETE /v1/keys/{id}`: revokes a sub-key (every process refuses it from the next request on). */
+/**
+ * `DELETE /v1/keys/{id}`: revokes a sub-key and every key it created, transitively (issue 29); every process
+ * refuses them from the next request on.
+ */
 export async function revokeKey(deps: KeysDeps, caller: KeyRecord, keyId: number): Promise<KeyView> {
   const k = await liveKey(deps, caller.accountId, keyId);
   enforce(canManage(keyPowers(caller), keyPowers(k), { action: "revoke" }));
   const revokedAt = deps.clock().toISOString();
-  if (!(await deps.store.updateKey(caller.accountId, keyId, { revokedAt })))
-    throw new ApiError(404, CUSTODY.keyNotFound);
+  const revoked = await deps.store.revokeKeyTree(caller.accountId, keyId, revokedAt);
+  if (!revoked.includes(keyId)) throw new ApiError(404, CUSTODY.keyNotFound);
   deps.onKeysChanged?.(caller.accountId);
   return keyView({ ...k, revokedAt });
 }

@@ -1,6 +1,7 @@
 /** Key scopes and the pure authorization of one request (issue 19): scope, freeze, expiry, revocation. */
 import { ApiError } from "../../core/errors.js";
 import type { KeyRecord } from "../../store/index.js";
+import { chainRefusal } from "./key-chain.js";
 import { CUSTODY } from "./texts.js";
 
 export const SCOPES = ["read", "trade", "create", "transfer", "wallets", "keys"] as const;
@@ -20,17 +21,21 @@ export function hasScope(key: Pick<KeyRecord, "scopes">, scope: Scope): boolean 
 }
 
 /**
- * Decides whether `key` may call a route needing `required` at `now`: revoked or expired → 401, frozen (key or
- * account; a root key's own flag does not count) → 403 `frozen`, scope missing → 403 `scope`. Wallet bindings and policies are checked later, where
+ * Decides whether `key` may call a route needing `required` at `now`: revoked or expired (the key or a key
+ * above it) → 401, frozen (key, account or a key above it; a root key's own flag does not count) → 403 `frozen`, scope missing → 403 `scope`. Wallet bindings and policies are checked later, where
  * the wallets and amounts are known.
  */
 export function authorize(key: KeyRecord, required: RouteScope | undefined, now: Date): void {
   if (key.revokedAt !== null) throw new ApiError(401, CUSTODY.keyRevoked);
   if (key.expiresAt !== null && Date.parse(key.expiresAt) <= now.getTime())
     throw new ApiError(401, CUSTODY.keyExpired);
+  // Issue 29: a key is no more alive than the keys above it (revoked or expired → 401 before any freeze).
+  const chain = chainRefusal(key, now);
+  if (chain !== null && chain.status === 401) throw chain;
   if (key.accountFrozen) throw refusal(CUSTODY.accountFrozen, "frozen");
   // A root key's own flag is ignored (issue 29): only the account freeze stops it, so it can always lift that.
   if (key.frozen && !key.root) throw refusal(CUSTODY.keyFrozen, "frozen");
+  if (chain !== null) throw chain;
   if (required === undefined) return;
   if (required === "root") {
     if (!key.root) throw refusal(CUSTODY.rootOnly, "scope");

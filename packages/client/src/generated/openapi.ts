@@ -764,6 +764,8 @@ export interface components {
             detail: string;
             /** @description scope, wallet, frozen, root, expired, powers (key management beyond the caller's own powers), or the policy field that refused the request */
             rule?: string;
+            /** @description with rule max_sol_per_24h: the key whose 24 h cap refused (the request's key or a key above it, which every key it created is charged to) */
+            cap_key_id?: number;
         } & {
             [key: string]: unknown;
         };
@@ -905,6 +907,8 @@ export interface components {
             policy: components["schemas"]["Policy"];
             /** @description ISO 8601 UTC */
             created_at: string;
+            /** @description the id of the key that created this one (the root key's id for its keys; null for the root key): a key is held to every key above it */
+            created_by: number | null;
         };
         /** @description A key just created, with its api_key (shown once: store it) */
         NewKey: {
@@ -925,6 +929,8 @@ export interface components {
             policy: components["schemas"]["Policy"];
             /** @description ISO 8601 UTC */
             created_at: string;
+            /** @description the id of the key that created this one (the root key's id for its keys; null for the root key): a key is held to every key above it */
+            created_by: number | null;
             /** @description the key's secret, sent as x-api-key (shown once) */
             api_key: string;
         };

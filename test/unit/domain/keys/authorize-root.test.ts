@@ -12,6 +12,7 @@ const now = new Date("2026-11-28T00:00:00Z");
 const record = (over: Partial<KeyRecord>): KeyRecord => ({
   id: 1,
   accountId: 1,
+  createdBy: null,
   root: true,
   name: "root",
   scopes: null,

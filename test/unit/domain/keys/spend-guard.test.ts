@@ -15,6 +15,7 @@ import type { KeyRecord } from "../../../../src/store/index.js";
 const key = (over: Partial<KeyRecord> = {}): KeyRecord => ({
   id: 2,
   accountId: 1,
+  createdBy: null,
   root: false,
   name: "bot",
   scopes: ["transfer"],

@@ -109,7 +109,12 @@ describe("custody rules", () => {
   });
 
   it("a routed venue outside the policy throws the 403, or on a dry run becomes the verdict", () => {
-    const key = { id: 2, accountId: 1, policy: { venues: ["bonding_curve"] } } as unknown as KeyRecord;
+    const key = {
+      id: 2,
+      accountId: 1,
+      createdBy: null,
+      policy: { venues: ["bonding_curve"] },
+    } as unknown as KeyRecord;
     const ctx: CustodyContext = { key, wallets: new Set(), executionIds: [] };
     expect(() => checkRoutedVenue(ctx, "bonding_curve")).not.toThrow();
     expect(() => checkRoutedVenue(ctx, "launchswap")).toThrow(
@@ -125,7 +130,7 @@ describe("custody rules", () => {
   });
 
   it("the venue check reads the policy the request already parsed, and parses it once when none was", () => {
-    const key = { id: 2, accountId: 1, policy: null } as unknown as KeyRecord;
+    const key = { id: 2, accountId: 1, createdBy: null, policy: null } as unknown as KeyRecord;
     const parsed: CustodyContext = {
       key,
       policy: { venues: ["bonding_curve"] },
@@ -156,6 +161,7 @@ describe("custody rules", () => {
       accountFrozen: false,
       policy: null,
       createdAt: "",
+      createdBy: null,
     };
     const now = new Date("2026-11-24T00:00:00Z");
     const status = (k: KeyRecord, s: Parameters<typeof authorize>[1]) => {
