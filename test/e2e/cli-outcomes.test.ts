@@ -69,7 +69,8 @@ describe("lasertrade CLI outcomes", () => {
 
     const poor = await cli.run(["buy", mint, "50"]);
     expect(poor.code).toBe(1);
-    expect(poor.stderr).toContain(`error: insufficient SOL: wallet ${wallet} has `);
+    expect(poor.stderr).toContain("error: trade simulation failed (HTTP 400)");
+    expect(poor.stderr).toContain(`reason: insufficient SOL: wallet ${wallet} has `);
     expect(poor.stderr).not.toContain("may still land");
   });
 });

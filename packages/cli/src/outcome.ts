@@ -86,7 +86,10 @@ const LOG_LINES = 8;
 export function errorLines(e: LaserTradeError): string[] {
   const lines = [`error: ${e.detail}${e.status > 0 ? ` (HTTP ${e.status})` : ""}`];
   const b = e.body;
+  // Why, beside the spec's detail (a refused simulation, a failed bundle): the detail alone does not say.
+  if (text(b.reason) !== undefined) lines.push(`reason: ${text(b.reason)}`);
   if (typeof b.index === "number") lines.push(`bundle leg: ${b.index}`);
+  if (typeof b.failed_leg === "number") lines.push(`failed leg: ${b.failed_leg}`);
   const pe = isRecord(b.program_error) ? b.program_error : undefined;
   if (pe !== undefined) {
     const name = text(pe.name) ?? `custom error ${String(pe.code)}`;

@@ -54,6 +54,17 @@ describe("CLI outcomes", () => {
     expect(mayStillLand(bundle)).toBe(false);
     expect(errorLines(bundle)).toContain("bundle leg: 1");
 
+    // Issue 30: the reason beside the spec's detail is printed, not only `bundle failed (HTTP 502)`.
+    const why = new LaserTradeError(502, "bundle failed", {
+      reason: "relay said: leg 1 failed",
+      failed_leg: 1,
+    });
+    expect(errorLines(why).slice(0, 3)).toEqual([
+      "error: bundle failed (HTTP 502)",
+      "reason: relay said: leg 1 failed",
+      "failed leg: 1",
+    ]);
+
     const reset = new LaserTradeError(502, "relay request failed: socket hang up", { signature: "SIG" });
     expect(mayStillLand(reset)).toBe(true);
     expect(errorLines(reset).at(-1)).toContain("it may still land: follow with `lasertrade status SIG`");
