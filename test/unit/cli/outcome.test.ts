@@ -5,6 +5,8 @@ import {
   errorLines,
   EXIT,
   exitCodeOf,
+  exitCodeOfError,
+  unconfirmedAnswer,
   mayStillLand,
   phaseLines,
   statusExitCode,
@@ -68,5 +70,29 @@ describe("CLI outcomes", () => {
     const reset = new LaserTradeError(502, "relay request failed: socket hang up", { signature: "SIG" });
     expect(mayStillLand(reset)).toBe(true);
     expect(errorLines(reset).at(-1)).toContain("it may still land: follow with `lasertrade status SIG`");
+  });
+
+  it("a bundle's confirmation timeout is unconfirmed (exit 3, the follow-up line), not a failure", () => {
+    const body = {
+      bundle_id: "ab",
+      signatures: ["SIG"],
+      execution_id: id,
+      results: [{ index: 0, type: "buy", wallet: "W", signature: "SIG" }],
+      mint: "M",
+      confirmed: false,
+      confirmation_status: null,
+    };
+    const timedOut = new LaserTradeError(502, "bundle confirmation timed out", body);
+    const answer = unconfirmedAnswer(timedOut);
+    expect(answer).toMatchObject(body);
+    expect(exitCodeOf(answer, true)).toBe(EXIT.unconfirmed);
+    expect(phaseLines(answer, true, 30).at(-1)).toBe(
+      `sent, not confirmed within 30 s: SIG, follow with \`lasertrade status ${id}\``,
+    );
+    expect(exitCodeOfError(timedOut)).toBe(EXIT.unconfirmed);
+    expect(mayStillLand(timedOut)).toBe(true);
+    const failed = new LaserTradeError(502, "bundle failed", { ...body, reason: "r" });
+    expect(unconfirmedAnswer(failed)).toBeUndefined();
+    expect(exitCodeOfError(failed)).toBe(EXIT.failed);
   });
 });

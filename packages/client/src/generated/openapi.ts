@@ -3988,7 +3988,7 @@ export interface operations {
                     mint?: string;
                     /** @description SOL tip paid by the first leg's wallet, at least 0.000001 */
                     bundleTip: string | number;
-                    /** @description default true: poll the bundle status for about 30 seconds */
+                    /** @description default true: poll the bundle status for about 30 seconds. Not landed by then: 502 `bundle confirmation timed out` carrying this answer's fields beside the detail (confirmed: false; it may still land). A failure (502 `bundle failed`) carries `reason` */
                     confirm?: boolean;
                     /** @description Resolve, read, quote, check policies and simulate, then answer what would be sent without sending or recording anything (true or false, or the strings "true"/"false"; default false). A misspelling (dryRun, DRY_RUN, dry-run; likewise of simulate and confirm) is a 400, never ignored. */
                     dry_run?: boolean;
