@@ -1078,6 +1078,25 @@ export interface components {
             /** @description every watched mint (base58) */
             watched: string[];
         };
+        /** @description what fee_reserve_lamports is made of: fee reserve + relay tip + priority-fee reserve (a low-balance 400 carries it too, with `reason`) */
+        FeeReserveBreakdown: {
+            /** @description fee_reserve_lamports as requested (default 5000), lamports as a decimal string */
+            requested_lamports: string;
+            /** @description the rent-exempt minimum of a system account (890,880), lamports as a decimal string */
+            rent_exempt_minimum_lamports: string;
+            /** @description the fee reserve term: the requested value, raised to the rent-exempt minimum when below it (the runtime refuses a transaction that leaves its payer between 0 and that minimum), lamports as a decimal string */
+            fee_reserve_lamports: string;
+            /** @description the relay tip the transaction pays, lamports as a decimal string */
+            relay_tip_lamports: string;
+            /** @description 5000 per signature, lamports as a decimal string */
+            signature_fee_lamports: string;
+            /** @description compute-unit price × limit / 10^6, rounded up, lamports as a decimal string */
+            priority_fee_lamports: string;
+            /** @description the priority-fee reserve term: signature fee + priority fee, lamports as a decimal string */
+            priority_fee_reserve_lamports: string;
+            /** @description fee reserve + relay tip + priority-fee reserve = fee_reserve_lamports, lamports as a decimal string */
+            total_lamports: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -3197,6 +3216,7 @@ export interface operations {
                         destination_wallet: string;
                         /** @description lamports left in each source for fees */
                         fee_reserve_lamports: number;
+                        fee_reserve_breakdown?: components["schemas"]["FeeReserveBreakdown"];
                         /** @description lamports moved, all sources together */
                         total_transfer_lamports: number;
                         /** @description the same in SOL */
@@ -3413,6 +3433,7 @@ export interface operations {
                         destination_token_account: string | null;
                         /** @description lamports kept in the source for fees */
                         fee_reserve_lamports: number;
+                        fee_reserve_breakdown?: components["schemas"]["FeeReserveBreakdown"];
                         /** @description id of the execution record: GET /v1/executions/{id}, or find it with GET /v1/executions?signature= */
                         execution_id?: string;
                         /** @description the transaction signature (base58) */
@@ -3599,6 +3620,7 @@ export interface operations {
                         source_balance_lamports: number;
                         /** @description lamports kept in the source for fees */
                         fee_reserve_lamports: number;
+                        fee_reserve_breakdown?: components["schemas"]["FeeReserveBreakdown"];
                         /** @description balance minus the reserve, times total_percent */
                         spendable_lamports: number;
                         /** @description lamports sent, all destinations together */
