@@ -15,7 +15,10 @@ const bundleBody = documentedFields({
     description: "required for an existing-token bundle; must be omitted when the first leg is create",
   },
   bundleTip: { description: "SOL tip paid by the first leg's wallet, at least 0.000001" },
-  confirm: { description: "default true: poll the bundle status for about 30 seconds" },
+  confirm: {
+    description:
+      "default true: poll the bundle status for about 30 seconds. Not landed by then: 502 `bundle confirmation timed out` carrying this answer's fields beside the detail (confirmed: false; it may still land). A failure (502 `bundle failed`) carries `reason`",
+  },
 });
 
 /** The spec's bundle result; a whitelist. */

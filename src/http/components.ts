@@ -18,6 +18,7 @@ import {
   serverErrorComponent,
   walletComponent,
 } from "./schemas.js";
+import { feeReserveBreakdownComponent } from "./sol.js";
 import { watchedComponent } from "./watch.js";
 import { deliveryComponent, webhookComponent } from "./webhooks.js";
 
@@ -40,6 +41,7 @@ const COMPONENTS: readonly { $id: string; description: string }[] = [
   dryRunTransactionComponent,
   healthComponent,
   watchedComponent,
+  feeReserveBreakdownComponent,
 ];
 
 /** Adds every component to the app's shared schemas (before the routes that reference them). */

@@ -12,6 +12,7 @@ import {
   lamportsSchema as lamports,
   lamportsAndSol,
   closedObject,
+  ref,
 } from "./schemas.js";
 
 // Request fields are documented, not typed: the domain parsers apply the spec's rules and exact texts.
@@ -48,10 +49,40 @@ const splitBody = optionalBody({
   confirm,
 });
 
+const digits = (description: string) =>
+  ({
+    type: "string",
+    pattern: "^[0-9]+$",
+    description: `${description}, lamports as a decimal string`,
+  }) as const;
+
+/** What fee_reserve_lamports is made of (issue 30); optional so a stored idempotent answer still serializes. */
+export const feeReserveBreakdownComponent = closedObject(
+  {
+    requested_lamports: digits("fee_reserve_lamports as requested (default 5000)"),
+    rent_exempt_minimum_lamports: digits("the rent-exempt minimum of a system account (890,880)"),
+    fee_reserve_lamports: digits(
+      "the fee reserve term: the requested value, raised to the rent-exempt minimum when below it (the runtime refuses a transaction that leaves its payer between 0 and that minimum)",
+    ),
+    relay_tip_lamports: digits("the relay tip the transaction pays"),
+    signature_fee_lamports: digits("5000 per signature"),
+    priority_fee_lamports: digits("compute-unit price × limit / 10^6, rounded up"),
+    priority_fee_reserve_lamports: digits("the priority-fee reserve term: signature fee + priority fee"),
+    total_lamports: digits("fee reserve + relay tip + priority-fee reserve = fee_reserve_lamports"),
+  },
+  {
+    $id: "FeeReserveBreakdown",
+    description:
+      "what fee_reserve_lamports is made of: fee reserve + relay tip + priority-fee reserve (a low-balance 400 carries it too, with `reason`)",
+  },
+);
+const feeReserveBreakdown = ref("FeeReserveBreakdown");
+
 const consolidateResponse = closedObject(
   {
     destination_wallet: { type: "string", description: "where the SOL went" },
     fee_reserve_lamports: { ...lamports, description: "lamports left in each source for fees" },
+    fee_reserve_breakdown: feeReserveBreakdown,
     ...lamportsAndSol(
       "total_transfer_lamports",
       "total_transfer_sol",
@@ -100,9 +131,10 @@ const transferResponse = closedObject(
       description: "the receiver's token account (created when missing); null for SOL",
     },
     fee_reserve_lamports: { ...lamports, description: "lamports kept in the source for fees" },
+    fee_reserve_breakdown: feeReserveBreakdown,
     ...confirmationProperties,
   },
-  { optional: ["execution_id"] },
+  { optional: ["execution_id", "fee_reserve_breakdown"] },
 );
 
 const splitResponse = closedObject(
@@ -110,6 +142,7 @@ const splitResponse = closedObject(
     source_wallet: { type: "string", description: "the managed wallet that paid" },
     source_balance_lamports: { ...lamports, description: "its balance before the split" },
     fee_reserve_lamports: { ...lamports, description: "lamports kept in the source for fees" },
+    fee_reserve_breakdown: feeReserveBreakdown,
     spendable_lamports: { ...lamports, description: "balance minus the reserve, times total_percent" },
     ...lamportsAndSol(
       "transfer_total_lamports",
@@ -131,7 +164,7 @@ const splitResponse = closedObject(
     },
     ...confirmationProperties,
   },
-  { optional: ["execution_id"] },
+  { optional: ["execution_id", "fee_reserve_breakdown"] },
 );
 
 /** Registers the consolidate, send-asset and split routes (authenticated by the global auth hook). */

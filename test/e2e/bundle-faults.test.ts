@@ -8,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { FetchLike } from "../../src/chain/json-rpc.js";
 import { bundleIdOf } from "../../src/domain/bundle/service.js";
 import { SPEC } from "../../src/core/errors.js";
+import { RELAY_FAILED_REASON } from "../../src/chain/confirm-bundle.js";
 import { startE2e, type E2e } from "../helpers/e2e.js";
 
 let inflightAnswers: string[] = [];
@@ -86,6 +87,8 @@ describe("bundle confirmation outcomes", () => {
     expect(res.statusCode).toBe(502);
     const body = res.json<{ detail: string; bundle_id: string; signatures: string[] }>();
     expect(body.detail).toBe(SPEC.bundle.failed);
+    // Issue 30: the reason beside the detail even when every leg simulates fine on its own.
+    expect(body).toMatchObject({ reason: RELAY_FAILED_REASON });
     expect(body.bundle_id).toMatch(/^[0-9a-f]{64}$/);
     expect(body.signatures).toHaveLength(1);
     // Early: one inflight poll was enough.
@@ -105,6 +108,14 @@ describe("bundle confirmation outcomes", () => {
     expect(res.statusCode).toBe(502);
     const body = res.json<{ detail: string; bundle_id: string }>();
     expect(body.detail).toBe(SPEC.bundle.timedOut);
+    // Issue 30: beside the spec's detail, what an unconfirmed trade's 200 says (not a failure: it may land).
+    expect(body).toMatchObject({
+      confirmed: false,
+      confirmation_status: null,
+      mint: expect.any(String) as unknown,
+      results: [{ index: 0, type: "buy", signature: expect.any(String) as unknown }],
+      execution_id: expect.any(String) as unknown,
+    });
     expect(await lastBundleRecord(apiKey)).toMatchObject({ status: "timeout", bundle_id: body.bundle_id });
   });
 

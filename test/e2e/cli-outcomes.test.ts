@@ -3,6 +3,8 @@
  * never lands is not "done" (exit 3, the follow-up command), `status` by id and by signature, the decoded
  * insufficient-SOL refusal, global --url / --api-key and --version.
  */
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { useCliE2e } from "../helpers/cli-e2e.js";
 
@@ -69,7 +71,36 @@ describe("lasertrade CLI outcomes", () => {
 
     const poor = await cli.run(["buy", mint, "50"]);
     expect(poor.code).toBe(1);
-    expect(poor.stderr).toContain(`error: insufficient SOL: wallet ${wallet} has `);
+    expect(poor.stderr).toContain("error: trade simulation failed (HTTP 400)");
+    expect(poor.stderr).toContain(`reason: insufficient SOL: wallet ${wallet} has `);
     expect(poor.stderr).not.toContain("may still land");
+  });
+
+  it("a bundle that does not land in the wait exits 3 like a trade; a failed one prints the relay's reason", async () => {
+    const setup = await cli.run(["--json", "--url", cli.baseUrl, "setup"]);
+    const { wallet_public_key: wallet } = JSON.parse(setup.stdout) as { wallet_public_key: string };
+    cli.e2e.localnet.admin.fund(wallet, 5_000_000_000n);
+    const { mint } = cli.e2e.localnet.admin.createToken();
+    const file = join(cli.dir, "bundle.json");
+    await writeFile(
+      file,
+      JSON.stringify({ mint, accounts: [{ type: "buy", amount: "0.01" }], bundleTip: "0.00001" }),
+    );
+
+    cli.e2e.localnet.admin.setFaults({ neverLand: true });
+    const lost = await cli.run(["bundle", file]);
+    cli.e2e.localnet.admin.clearFaults();
+    expect(lost.code, lost.stderr).toBe(3);
+    expect(lost.stderr).toMatch(
+      /sent, not confirmed within \d+ s: \w+, follow with `lasertrade status [0-9a-f-]{36}`/,
+    );
+    expect(lost.stdout).toContain("bundle confirmation timed out");
+
+    cli.e2e.localnet.admin.setFaults({ bundleFailed: true });
+    const failed = await cli.run(["bundle", file]);
+    cli.e2e.localnet.admin.clearFaults();
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain("error: bundle failed (HTTP 502)");
+    expect(failed.stderr).toContain("reason: the bundle relay reported the bundle Failed");
   });
 });

@@ -89,13 +89,26 @@ describe("outcomes", () => {
     const { apiKey, wallet } = await e2e.setup({ sol: 1n });
     const { mint } = e2e.localnet.admin.createToken();
     e2e.reset();
+    const explained = new RegExp(
+      `^insufficient SOL: wallet ${wallet} has 1\\.000000000 SOL, this trade needs about 1\\.5\\d+ SOL$`,
+    );
+    // simulate defaults to true: the spec's `trade simulation failed`, the explanation beside it (issue 30).
     const res = await e2e.post(apiKey, "/v1/trades/execute", { action: "buy", mint, amount: "1.5" });
     expect(res.statusCode).toBe(400);
-    expect(res.json<{ detail: string }>().detail).toMatch(
-      new RegExp(
-        `^insufficient SOL: wallet ${wallet} has 1\\.000000000 SOL, this trade needs about 1\\.5\\d+ SOL$`,
-      ),
-    );
+    const body = res.json<Record<string, unknown>>();
+    expect(body.detail).toBe("trade simulation failed");
+    expect(body.reason).toMatch(explained);
+    expect(body).toMatchObject({ program_error: null, wallet, balance_lamports: "1000000000" });
+    expect(BigInt(body.required_lamports as string)).toBeGreaterThan(1_500_000_000n);
+    // Without a simulation the refusal keeps its own text (no spec row covers it).
+    const unsimulated = await e2e.post(apiKey, "/v1/trades/execute", {
+      action: "buy",
+      mint,
+      amount: "1.5",
+      simulate: false,
+    });
+    expect(unsimulated.statusCode).toBe(400);
+    expect(unsimulated.json<{ detail: string }>().detail).toMatch(explained);
     expect(e2e.localnet.admin.stats()["relay.sendTransaction"] ?? 0).toBe(0);
   });
 

@@ -10,6 +10,11 @@ const e2e = useE2e();
 interface ConsolidateBody {
   destination_wallet: string;
   fee_reserve_lamports: number;
+  fee_reserve_breakdown: Record<
+    "fee_reserve_lamports" | "relay_tip_lamports" | "signature_fee_lamports" | "priority_fee_lamports",
+    string
+  > &
+    Record<"priority_fee_reserve_lamports" | "total_lamports", string>;
   total_transfer_lamports: number;
   total_transfer_sol: string;
   transactions: {
@@ -39,6 +44,24 @@ describe("POST /v1/sol/consolidate/execute", () => {
     const reserve = expectedReserve(e2e, 5_000n);
     expect(body.destination_wallet).toBe(destination);
     expect(BigInt(body.fee_reserve_lamports)).toBe(reserve);
+    // Issue 30: what the reserve is made of, beside the spec's field, adding up to it.
+    const parts = body.fee_reserve_breakdown;
+    expect(parts).toMatchObject({
+      requested_lamports: "5000",
+      rent_exempt_minimum_lamports: String(SYSTEM_ACCOUNT_RENT_EXEMPT_MINIMUM),
+      fee_reserve_lamports: String(SYSTEM_ACCOUNT_RENT_EXEMPT_MINIMUM),
+      relay_tip_lamports: String(e2e.localnet.relayTipLamports),
+      signature_fee_lamports: "5000",
+      total_lamports: String(reserve),
+    });
+    expect(BigInt(parts.priority_fee_reserve_lamports)).toBe(
+      BigInt(parts.signature_fee_lamports) + BigInt(parts.priority_fee_lamports),
+    );
+    expect(
+      BigInt(parts.fee_reserve_lamports) +
+        BigInt(parts.relay_tip_lamports) +
+        BigInt(parts.priority_fee_reserve_lamports),
+    ).toBe(reserve);
     expect(body.transactions.map((t) => t.source_wallet)).toEqual(sources);
 
     let total = 0n;
@@ -95,8 +118,18 @@ describe("POST /v1/sol/consolidate/execute", () => {
 
     const res = await e2e.post(apiKey, "/v1/sol/consolidate/execute", { destination_wallet: destination });
     expect(res.statusCode).toBe(400);
-    const detail = res.json<{ detail: string }>().detail;
+    const refusal = res.json<{
+      detail: string;
+      reason: string;
+      fee_reserve_breakdown: Record<string, string>;
+    }>();
+    const detail = refusal.detail;
     expect(detail.startsWith(SPEC.consolidate.lowBalancePrefix)).toBe(true);
+    // Issue 30: the refusal says what the reserve is made of, beside the spec's detail.
+    expect(refusal.reason).toMatch(
+      /^effective reserve \d+ lamports = fee reserve 890880 \(fee_reserve_lamports 5000 raised to the rent-exempt minimum of a system account\) \+ relay tip \d+ \+ priority-fee reserve \d+ \(signature fee 5000 \+ priority fee \d+\)$/,
+    );
+    expect(refusal.fee_reserve_breakdown.total_lamports).toBe(String(expectedReserve(e2e, 5_000n)));
     expect(detail).toContain(poor);
     expect(e2e.roundTrips()["relay.sendTransaction"]).toBeUndefined();
     expect(await e2e.balance(rich)).toBe(2_000_000_000n);

@@ -65,6 +65,10 @@ describe("POST /v1/sol/split/execute", () => {
     expect(body.source_wallet).toBe(wallet);
     expect(BigInt(body.source_balance_lamports)).toBe(balance);
     expect(BigInt(body.fee_reserve_lamports)).toBe(reserve);
+    // Issue 30: what the reserve is made of, beside it.
+    expect((body as { fee_reserve_breakdown?: Record<string, string> }).fee_reserve_breakdown).toMatchObject({
+      total_lamports: String(reserve),
+    });
     expect(BigInt(body.spendable_lamports)).toBe(spendable);
     expect(BigInt(body.transfer_total_lamports)).toBe(total);
     expect(body.transfers.map((t) => [t.wallet, BigInt(t.lamports), t.mode])).toEqual(expected);

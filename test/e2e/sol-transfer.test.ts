@@ -154,6 +154,11 @@ describe("POST /v1/sol/transfer/execute", () => {
       confirmed: true,
     });
     expect(BigInt(body.fee_reserve_lamports)).toBe(expectedReserve(e2e, 5_000n));
+    // Issue 30: what the reserve is made of, beside it.
+    expect((body as { fee_reserve_breakdown?: Record<string, string> }).fee_reserve_breakdown).toMatchObject({
+      relay_tip_lamports: String(e2e.localnet.relayTipLamports),
+      total_lamports: String(expectedReserve(e2e, 5_000n)),
+    });
     expect(await e2e.balance(to)).toBe(1_500_000_000n);
     const fee = await feeOf(e2e, body.signature);
     expect(await e2e.balance(wallet)).toBe(

@@ -3,7 +3,14 @@ import { LaserTrade } from "@lasertrade/client";
 import { configPath, loadConfig, type CliConfig } from "./config-file.js";
 import { followExecution } from "./follow.js";
 import { withProgress } from "./progress.js";
-import { EXIT, exitCodeOf, phaseLines, sentTransactions, unconfirmedLine } from "./outcome.js";
+import {
+  EXIT,
+  exitCodeOf,
+  phaseLines,
+  sentTransactions,
+  unconfirmedAnswer,
+  unconfirmedLine,
+} from "./outcome.js";
 import { describe, explorerLink, MAINNET_EXPLORER, toJson } from "./render.js";
 
 /** What every command needs: output mode, the config and a client. */
@@ -59,16 +66,23 @@ export class Context {
     const client = await this.client();
     const start = Date.now();
     const tty = !this.json && process.stderr.isTTY === true;
+    // A bundle that did not land in the wait is the spec's 502, but no failure: shown like an unconfirmed trade.
+    const run = () =>
+      call(client).catch((e: unknown) => {
+        const unconfirmed = unconfirmedAnswer(e);
+        if (unconfirmed === undefined) throw e;
+        return unconfirmed;
+      });
     const result = tty
       ? await withProgress(
           `${label} (build, send, wait to land)`,
-          () => call(client),
+          run,
           process.stderr,
           (r, s) => phaseLines(r, confirm, s),
           // Issue 20: while it waits to land, the events stream tells the phases reached so far.
           confirm ? (update) => this.followPhases(client, update) : undefined,
         )
-      : await call(client);
+      : await run();
     await this.print(result);
     const code = exitCodeOf(result, confirm);
     if (code === EXIT.unconfirmed && !tty) {

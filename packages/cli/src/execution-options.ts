@@ -15,7 +15,7 @@ export function executionOptions(cmd: Command, o: { wallet?: boolean; confirmHel
   return cmd
     .option("--no-confirm", o.confirmHelp ?? "return once sent, without waiting for confirmation")
     .option("--idempotency-key <key>", "Idempotency-Key (default: a new one per call)")
-    .option("--dry-run", "check, quote and simulate; print what would be sent without sending (issue 19)")
+    .option("--dry-run", "check, quote and simulate; print what would be sent without sending")
     .option("--priority-fee <sol>", "priority fee in SOL per transaction (default: the service's price)")
     .option("--tip <sol>", "relay tip in SOL per transaction; a bundle's tip (default: the service's tip)");
 }

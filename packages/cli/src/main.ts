@@ -3,7 +3,7 @@
 import { CommanderError } from "commander";
 import { LaserTradeError } from "@lasertrade/client";
 import { buildProgram } from "./program.js";
-import { errorLines } from "./outcome.js";
+import { errorLines, exitCodeOfError } from "./outcome.js";
 
 const json = process.argv.includes("--json");
 try {
@@ -14,5 +14,5 @@ try {
     if (json) process.stderr.write(`${JSON.stringify({ status: e.status, ...e.body, detail: e.detail })}\n`);
     else process.stderr.write(`${errorLines(e).join("\n")}\n`);
   } else process.stderr.write(`error: ${(e as Error).message}\n`);
-  process.exit(1);
+  process.exit(exitCodeOfError(e));
 }

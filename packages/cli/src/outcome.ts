@@ -14,6 +14,25 @@ export const EXIT = {
   unconfirmed: 3,
 } as const;
 
+/** The spec's 502 of a bundle accepted but not seen landed within the wait: not a failure, it may still land. */
+export const BUNDLE_TIMED_OUT = "bundle confirmation timed out";
+
+/**
+ * A bundle's confirmation timeout as the unconfirmed answer it is (issue 30): its body carries the 200's fields
+ * with `confirmed: false`, so the CLI shows and exits as for an unconfirmed trade (3). Undefined for any other
+ * error.
+ */
+export function unconfirmedAnswer(e: unknown): Record<string, unknown> | undefined {
+  if (e instanceof LaserTradeError && e.detail === BUNDLE_TIMED_OUT && e.body.confirmed === false)
+    return e.body;
+  return undefined;
+}
+
+/** The exit code of a command that failed with `e`: 3 for a bundle's confirmation timeout, else 1. */
+export function exitCodeOfError(e: unknown): number {
+  return e instanceof LaserTradeError && e.detail === BUNDLE_TIMED_OUT ? EXIT.unconfirmed : EXIT.failed;
+}
+
 /** One transaction of a result: its signature, whether it was confirmed, and its execution record. */
 export interface SentTransaction {
   signature: string;
@@ -77,6 +96,7 @@ export function mayStillLand(e: LaserTradeError): boolean {
   if (e.signature === undefined || e.status === 400) return false;
   if (e.detail.startsWith("transaction failed on chain")) return false;
   if (e.detail === "bundle failed") return false;
+  if (e.detail === BUNDLE_TIMED_OUT) return true;
   return true;
 }
 
@@ -86,7 +106,10 @@ const LOG_LINES = 8;
 export function errorLines(e: LaserTradeError): string[] {
   const lines = [`error: ${e.detail}${e.status > 0 ? ` (HTTP ${e.status})` : ""}`];
   const b = e.body;
+  // Why, beside the spec's detail (a refused simulation, a failed bundle): the detail alone does not say.
+  if (text(b.reason) !== undefined) lines.push(`reason: ${text(b.reason)}`);
   if (typeof b.index === "number") lines.push(`bundle leg: ${b.index}`);
+  if (typeof b.failed_leg === "number") lines.push(`failed leg: ${b.failed_leg}`);
   const pe = isRecord(b.program_error) ? b.program_error : undefined;
   if (pe !== undefined) {
     const name = text(pe.name) ?? `custom error ${String(pe.code)}`;

@@ -63,11 +63,13 @@ export async function* eventStream(
     if (lastId !== undefined) headers["last-event-id"] = lastId;
     let response: Response;
     try {
+      // The signal goes to fetch itself, not only on the Request: on Node 20 a Request follows its signal through
+      // a weak reference that a garbage collection breaks, and then aborting no longer stops this request (the
+      // CLI stayed alive until the execution was final).
+      const init = options.signal !== undefined ? { signal: options.signal } : {};
       response = await target.fetch(
-        new Request(`${target.baseUrl}/v1/events${search === "" ? "" : `?${search}`}`, {
-          headers,
-          ...(options.signal !== undefined ? { signal: options.signal } : {}),
-        }),
+        new Request(`${target.baseUrl}/v1/events${search === "" ? "" : `?${search}`}`, { headers, ...init }),
+        init,
       );
     } catch {
       await sleep(options.reconnectDelayMs ?? 1_000, options.signal);

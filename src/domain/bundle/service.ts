@@ -24,6 +24,7 @@ import { recordPending } from "../execution/records.js";
 import type { ExecutionDeps, VenueCheck } from "../execution/types.js";
 import { signWith } from "../execution/sign.js";
 import { submitBundleRecorded } from "../execution/pipeline.js";
+import { answerOf } from "../execution/failure.js";
 import { cachedTradeConfigs, curveConfigs } from "../trade/configs.js";
 import { quoteRead, tradeInstructions } from "../trade/plan.js";
 import { readTrade } from "../trade/read.js";
@@ -123,7 +124,13 @@ export async function executeBundle(
     signed.txs,
     { confirm: request.confirm },
     { mint: signed.mint, results },
-  );
+  ).catch((e: unknown) => {
+    // Issue 30: a 502 after the legs were signed carries what the 200 would (legs, mint) beside the spec's
+    // detail, so a timed-out bundle (`confirmed: false`) can be followed like an unconfirmed trade.
+    const answer = answerOf(e);
+    if (answer !== undefined) Object.assign(answer.extra, { mint: signed.mint, results });
+    throw e;
+  });
   return {
     execution_id: executionId,
     bundle_id: result.bundleId,

@@ -48,18 +48,27 @@ export interface Payer {
 
 /**
  * `insufficient SOL: wallet <w> has X SOL, this trade needs about Y SOL` (400) when the balance is below the
- * need; null when it covers it.
+ * need; null when it covers it. With `simulationFailedDetail` (the request asked for a simulation) the refusal
+ * stands in for the simulation the spec describes, so its detail is the spec's text (e.g. `trade simulation
+ * failed`) and the explanation moves beside it: `reason`, `program_error` (null: no program ran), the figures.
  */
-export function insufficientSol(payer: Payer, neededLamports: bigint): ApiError | null {
+export function insufficientSol(
+  payer: Payer,
+  neededLamports: bigint,
+  simulationFailedDetail?: string,
+): ApiError | null {
   if (payer.balanceLamports >= neededLamports) return null;
-  return badRequest(
+  const reason =
     `${OUTCOME_RULES.insufficientSolPrefix}${payer.wallet} has ${formatLamportsAsSol(payer.balanceLamports)} SOL, ` +
-      `this ${payer.what} needs about ${formatLamportsAsSol(neededLamports)} SOL`,
-    {
-      wallet: payer.wallet,
-      balance_lamports: payer.balanceLamports.toString(),
-      needed_lamports: neededLamports.toString(),
-      ...(payer.leg !== undefined ? { index: payer.leg } : {}),
-    },
-  );
+    `this ${payer.what} needs about ${formatLamportsAsSol(neededLamports)} SOL`;
+  const figures = {
+    wallet: payer.wallet,
+    balance_lamports: payer.balanceLamports.toString(),
+    required_lamports: neededLamports.toString(),
+    // Issue 22's name of the same figure, kept for clients that read it.
+    needed_lamports: neededLamports.toString(),
+    ...(payer.leg !== undefined ? { index: payer.leg } : {}),
+  };
+  if (simulationFailedDetail === undefined) return badRequest(reason, figures);
+  return badRequest(simulationFailedDetail, { reason, program_error: null, ...figures });
 }

@@ -16,7 +16,14 @@ import { runSingleExecution } from "../execution/pipeline.js";
 import { type ExecutionDeps } from "../execution/types.js";
 import { withCompleted } from "../execution/completed.js";
 import { readAccounts } from "../../chain/read-accounts.js";
-import { checkNewAccountFunding, planConsolidation, transactionReserve } from "./reserve.js";
+import {
+  checkNewAccountFunding,
+  planConsolidation,
+  reserveBreakdownBody,
+  reserveBreakdownText,
+  transactionReserveBreakdown,
+  type ReserveBreakdown,
+} from "./reserve.js";
 
 /** Collaborators of the SOL endpoints: wallets, one read, compute budget and tip, the execution pipeline. */
 export interface SolDeps {
@@ -46,6 +53,8 @@ export interface ConsolidateResult {
   destination_wallet: string;
   /** The effective reserve each source keeps (before the fees and tip it pays out of it). */
   fee_reserve_lamports: bigint;
+  /** What fee_reserve_lamports is made of (issue 30), lamport strings. */
+  fee_reserve_breakdown: Record<string, string>;
   total_transfer_lamports: bigint;
   total_transfer_sol: string;
   transactions: ConsolidationTransaction[];
@@ -60,7 +69,8 @@ export async function consolidateSol(
   const request = parseConsolidateRequest(body);
   const sources = await consolidationSources(deps.store, apiKeyId, request.destination, request.sources);
 
-  const { budget, reserve } = transferReserve(deps.chain, request.feeReserveLamports);
+  const { budget, reserve, breakdown } = transferReserve(deps.chain, request.feeReserveLamports);
+  const feeReserveBreakdown = reserveBreakdownBody(breakdown);
   const destination = new PublicKey(request.destination);
   const accounts = await readAccounts(deps.chain, [
     ...sources.map((s) => new PublicKey(s.publicKey)),
@@ -69,6 +79,7 @@ export async function consolidateSol(
   const plan = planConsolidation(
     sources.map((s, i) => ({ wallet: s.publicKey, balanceLamports: accounts[i]?.lamports ?? 0n })),
     reserve,
+    { reason: reserveBreakdownText(breakdown), fee_reserve_breakdown: feeReserveBreakdown },
   );
   const first = plan.transfers[0];
   if (first !== undefined) {
@@ -145,6 +156,7 @@ export async function consolidateSol(
   return {
     destination_wallet: request.destination,
     fee_reserve_lamports: reserve,
+    fee_reserve_breakdown: feeReserveBreakdown,
     total_transfer_lamports: plan.totalLamports,
     total_transfer_sol: formatLamportsAsSol(plan.totalLamports),
     transactions,
@@ -186,8 +198,8 @@ async function consolidationSources(
 export function transferReserve(
   chain: Pick<Chain, "computeBudget" | "relayTip">,
   requested: bigint,
-): { budget: ReturnType<Chain["computeBudget"]>; reserve: bigint } {
+): { budget: ReturnType<Chain["computeBudget"]>; reserve: bigint; breakdown: ReserveBreakdown } {
   const budget = chain.computeBudget("transfer");
-  const reserve = transactionReserve({ requested, relayTip: chain.relayTip().lamports, budget });
-  return { budget, reserve };
+  const breakdown = transactionReserveBreakdown({ requested, relayTip: chain.relayTip().lamports, budget });
+  return { budget, reserve: breakdown.totalLamports, breakdown };
 }

@@ -50,6 +50,8 @@ export interface ConsolidationTransfer {
 export function planConsolidation(
   sources: readonly ConsolidationSource[],
   reserve: bigint,
+  /** Fields beside the low-balance detail (issue 30: what the reserve is made of). */
+  extra?: Record<string, unknown>,
 ): { transfers: ConsolidationTransfer[]; totalLamports: bigint } {
   const transfers: ConsolidationTransfer[] = [];
   let totalLamports = 0n;
@@ -61,6 +63,7 @@ export function planConsolidation(
       throw badRequest(
         `${SPEC.consolidate.lowBalancePrefix}wallet ${source.wallet} has ${source.balanceLamports} lamports, ` +
           `effective reserve is ${reserve} lamports (short by ${shortfall} lamports)`,
+        extra,
       );
     }
     transfers.push({ wallet: source.wallet, balanceLamports: source.balanceLamports, transferLamports });
@@ -106,32 +109,98 @@ export function rentExemptMinimum(dataLength: number): bigint {
 /** Rent-exempt minimum of a plain system account (no data): 890,880 lamports. */
 export const SYSTEM_ACCOUNT_RENT_EXEMPT_MINIMUM = rentExemptMinimum(0);
 
+/** What an effective reserve is made of (issue 30: the answers say it, beside the spec's fee_reserve_lamports). */
+export interface ReserveBreakdown {
+  /** `fee_reserve_lamports` as requested (default 5000). */
+  requestedLamports: bigint;
+  /** The spec's "fee reserve" term: the requested part, raised to the rent-exempt minimum when below it. */
+  feeReserveLamports: bigint;
+  /** The rent-exempt minimum of a system account (890,880) the fee reserve is raised to. */
+  rentExemptMinimumLamports: bigint;
+  relayTipLamports: bigint;
+  /** The spec's "priority-fee reserve" term: signature fees plus the priority fee. */
+  priorityFeeReserveLamports: bigint;
+  /** 5000 lamports per signature. */
+  signatureFeeLamports: bigint;
+  /** ceil(compute-unit price × limit / 10^6) at the price pinned on the transaction. */
+  priorityFeeLamports: bigint;
+  /** The effective reserve: fee reserve + relay tip + priority-fee reserve. */
+  totalLamports: bigint;
+}
+
 /**
- * Effective reserve of one transaction the wallet signs and pays: requested + relay tip + priority-fee
- * reserve for the compute budget the transaction will carry. The requested part is raised to the
+ * Effective reserve of one transaction the wallet signs and pays, term by term: requested + relay tip +
+ * priority-fee reserve for the compute budget the transaction will carry. The requested part is raised to the
  * rent-exempt minimum of a system account, because the runtime refuses any transaction that leaves its fee
  * payer with a balance between 0 and that minimum (InsufficientFundsForRent): a reserve below it would
  * only buy a failed transaction.
  */
-export function transactionReserve(input: {
+export function transactionReserveBreakdown(input: {
   requested: bigint;
   relayTip: bigint;
   budget: { maxUnitLimit: bigint; priceMicroLamports: bigint };
   signatures?: bigint;
-}): bigint {
-  const requested =
+}): ReserveBreakdown {
+  const feeReserve =
     input.requested > SYSTEM_ACCOUNT_RENT_EXEMPT_MINIMUM
       ? input.requested
       : SYSTEM_ACCOUNT_RENT_EXEMPT_MINIMUM;
-  return effectiveReserve({
-    requested,
-    relayTip: input.relayTip,
-    priorityFeeReserve: priorityFeeReserve({
-      cuPriceMicroLamports: input.budget.priceMicroLamports,
-      cuLimit: input.budget.maxUnitLimit,
-      signatures: input.signatures ?? 1n,
-    }),
+  const signatureFee = LAMPORTS_PER_SIGNATURE * (input.signatures ?? 1n);
+  const priorityFeeReserveLamports = priorityFeeReserve({
+    cuPriceMicroLamports: input.budget.priceMicroLamports,
+    cuLimit: input.budget.maxUnitLimit,
+    signatures: input.signatures ?? 1n,
   });
+  return {
+    requestedLamports: input.requested,
+    feeReserveLamports: feeReserve,
+    rentExemptMinimumLamports: SYSTEM_ACCOUNT_RENT_EXEMPT_MINIMUM,
+    relayTipLamports: input.relayTip,
+    priorityFeeReserveLamports,
+    signatureFeeLamports: signatureFee,
+    priorityFeeLamports: priorityFeeReserveLamports - signatureFee,
+    totalLamports: effectiveReserve({
+      requested: feeReserve,
+      relayTip: input.relayTip,
+      priorityFeeReserve: priorityFeeReserveLamports,
+    }),
+  };
+}
+
+/** The effective reserve of one transaction (the total of `transactionReserveBreakdown`). */
+export function transactionReserve(input: Parameters<typeof transactionReserveBreakdown>[0]): bigint {
+  return transactionReserveBreakdown(input).totalLamports;
+}
+
+/** The breakdown on the wire: lamport strings, named as the answer documents them. */
+export function reserveBreakdownBody(b: ReserveBreakdown): Record<string, string> {
+  return {
+    requested_lamports: b.requestedLamports.toString(),
+    rent_exempt_minimum_lamports: b.rentExemptMinimumLamports.toString(),
+    fee_reserve_lamports: b.feeReserveLamports.toString(),
+    relay_tip_lamports: b.relayTipLamports.toString(),
+    signature_fee_lamports: b.signatureFeeLamports.toString(),
+    priority_fee_lamports: b.priorityFeeLamports.toString(),
+    priority_fee_reserve_lamports: b.priorityFeeReserveLamports.toString(),
+    total_lamports: b.totalLamports.toString(),
+  };
+}
+
+/**
+ * The breakdown in one sentence: `effective reserve 901880 lamports = fee reserve 890880 (fee_reserve_lamports
+ * 5000 raised to the rent-exempt minimum of a system account) + relay tip 1000 + priority-fee reserve 10000
+ * (signature fee 5000 + priority fee 5000)`.
+ */
+export function reserveBreakdownText(b: ReserveBreakdown): string {
+  const raised =
+    b.feeReserveLamports > b.requestedLamports
+      ? ` (fee_reserve_lamports ${b.requestedLamports} raised to the rent-exempt minimum of a system account)`
+      : "";
+  return (
+    `effective reserve ${b.totalLamports} lamports = fee reserve ${b.feeReserveLamports}${raised} + ` +
+    `relay tip ${b.relayTipLamports} + priority-fee reserve ${b.priorityFeeReserveLamports} ` +
+    `(signature fee ${b.signatureFeeLamports} + priority fee ${b.priorityFeeLamports})`
+  );
 }
 
 /**

@@ -9,7 +9,7 @@ import { transferReserve, type SolDeps } from "./consolidate.js";
 import type { RequestBody } from "../../core/request-fields.js";
 import { SOL_RULES, SPEC } from "../../core/errors.js";
 import { runSingleExecution } from "../execution/pipeline.js";
-import { checkNewAccountFunding, splitSpendable } from "./reserve.js";
+import { checkNewAccountFunding, reserveBreakdownBody, splitSpendable } from "./reserve.js";
 import { allocateSplit } from "./split-allocation.js";
 import { checkSplitDestinations, parseSplitRequest } from "./split-request.js";
 import { selectWallet } from "../wallets/wallets.js";
@@ -27,6 +27,8 @@ export interface SplitResult {
   source_wallet: string;
   source_balance_lamports: bigint;
   fee_reserve_lamports: bigint;
+  /** What fee_reserve_lamports is made of (issue 30), lamport strings. */
+  fee_reserve_breakdown: Record<string, string>;
   spendable_lamports: bigint;
   transfer_total_lamports: bigint;
   transfer_total_sol: string;
@@ -44,7 +46,7 @@ export async function splitSol(deps: SolDeps, apiKeyId: number, body: RequestBod
   const wallet = await selectWallet(deps.store, apiKeyId, request.source);
   checkSplitDestinations(wallet.publicKey, request.destinations);
 
-  const { budget, reserve } = transferReserve(deps.chain, request.feeReserveLamports);
+  const { budget, reserve, breakdown } = transferReserve(deps.chain, request.feeReserveLamports);
   const destinations = request.destinations.map((d) => new PublicKey(d.wallet));
   const [sourceAccount, ...destinationAccounts] = await readAccounts(deps.chain, [
     new PublicKey(wallet.publicKey),
@@ -106,6 +108,7 @@ export async function splitSol(deps: SolDeps, apiKeyId: number, body: RequestBod
     source_wallet: wallet.publicKey,
     source_balance_lamports: balance,
     fee_reserve_lamports: reserve,
+    fee_reserve_breakdown: reserveBreakdownBody(breakdown),
     spendable_lamports: spendable,
     transfer_total_lamports: allocation.transferTotal,
     transfer_total_sol: formatLamportsAsSol(allocation.transferTotal),

@@ -23,6 +23,7 @@ import {
   checkNewAccountFunding,
   checkSolTransferBalance,
   rentExemptMinimum,
+  reserveBreakdownBody,
 } from "./reserve.js";
 import { checkTransferEnds, parseTransferRequest, type TransferRequest } from "./transfer-request.js";
 import { selectWallet } from "../wallets/wallets.js";
@@ -39,6 +40,8 @@ export interface TransferResult {
   source_token_account: string | null;
   destination_token_account: string | null;
   fee_reserve_lamports: bigint;
+  /** What fee_reserve_lamports is made of (issue 30), lamport strings. */
+  fee_reserve_breakdown: Record<string, string>;
   /** The execution record's id (GET /v1/executions/{id}); issue 22. */
   execution_id: string;
   signature: string;
@@ -67,7 +70,7 @@ export async function sendAsset(deps: SolDeps, apiKeyId: number, body: RequestBo
   const wallet = await selectWallet(deps.store, apiKeyId, request.source);
   checkTransferEnds(wallet.publicKey as TransferRequest["destination"], request.destination);
 
-  const { budget, reserve } = transferReserve(deps.chain, request.feeReserveLamports);
+  const { budget, reserve, breakdown } = transferReserve(deps.chain, request.feeReserveLamports);
   const source = new PublicKey(wallet.publicKey);
   const destination = new PublicKey(request.destination);
   const plan =
@@ -115,6 +118,7 @@ export async function sendAsset(deps: SolDeps, apiKeyId: number, body: RequestBo
     source_token_account: plan.sourceTokenAccount,
     destination_token_account: plan.destinationTokenAccount,
     fee_reserve_lamports: reserve,
+    fee_reserve_breakdown: reserveBreakdownBody(breakdown),
     execution_id: result.executionId,
     signature: result.signature,
     confirmed: result.confirmed,

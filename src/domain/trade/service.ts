@@ -111,7 +111,7 @@ export async function executeTrade(deps: TradeDeps, apiKeyId: number, body: unkn
   deps.checkVenue?.(read.venue);
   const configs = cachedTradeConfigs(deps.chain.caches);
   const quote = quoteRead(intent, read, configs);
-  refuseUnaffordable(deps, wallet.publicKey, read, quote);
+  refuseUnaffordable(deps, wallet.publicKey, read, quote, intent.simulate);
   const tAmount = now();
   // Handed to `build` once and dropped there: this frame waits on the relay call for tens of milliseconds, and
   // the instructions (accounts, metas, data) would otherwise live through a scavenge or two (issue 18).
@@ -193,8 +193,17 @@ export async function executeTrade(deps: TradeDeps, apiKeyId: number, body: unkn
   return response;
 }
 
-/** Issue 22: a 400 naming the wallet when its balance cannot pay the trade's floor cost. */
-function refuseUnaffordable(deps: TradeDeps, wallet: string, read: TradeRead, quote: TradeQuote): void {
+/**
+ * Issue 22: a 400 naming the wallet when its balance cannot pay the trade's floor cost. With `simulate` on it is
+ * the spec's `trade simulation failed` (issue 30), the explanation in `reason` beside it.
+ */
+function refuseUnaffordable(
+  deps: TradeDeps,
+  wallet: string,
+  read: TradeRead,
+  quote: TradeQuote,
+  simulate: boolean,
+): void {
   // Test doubles without fee collaborators skip the check; the simulation still decides.
   if (
     read.userLamports === undefined ||
@@ -215,6 +224,10 @@ function refuseUnaffordable(deps: TradeDeps, wallet: string, read: TradeRead, qu
     tipLamports: deps.chain.relayTip().lamports,
     rentLamports: accounts * TOKEN_ACCOUNT_RENT_LAMPORTS,
   });
-  const refusal = insufficientSol({ wallet, balanceLamports: read.userLamports, what: "trade" }, needed);
+  const refusal = insufficientSol(
+    { wallet, balanceLamports: read.userLamports, what: "trade" },
+    needed,
+    simulate ? SPEC.trade.simulationFailed : undefined,
+  );
   if (refusal !== null) throw refusal;
 }

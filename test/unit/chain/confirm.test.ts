@@ -1,6 +1,6 @@
 import { describe, it, expect } from "vitest";
 import { confirmSignature } from "../../../src/chain/confirm.js";
-import { confirmBundle } from "../../../src/chain/confirm-bundle.js";
+import { confirmBundle, RELAY_FAILED_REASON } from "../../../src/chain/confirm-bundle.js";
 import type { Clock } from "../../../src/chain/clock.js";
 import type { SignatureStatus } from "../../../src/chain/rpc-client.js";
 import type { BundleStatus, InflightBundleStatus } from "../../../src/chain/bundle-relay-client.js";
@@ -217,6 +217,8 @@ describe("confirmBundle", () => {
     expect(e).toBeInstanceOf(ChainError);
     expect(answerOf(e)?.status).toBe(502);
     expect(e).toMatchObject({ reason: "bundle_failed", detail: SPEC.bundle.failed });
+    // Issue 30: a reason beside the spec's detail, even when the relay gives none.
+    expect(e).toMatchObject({ extra: { reason: RELAY_FAILED_REASON } });
     expect(clock.t).toBe(1000);
   });
 
@@ -233,7 +235,11 @@ describe("confirmBundle", () => {
         pollMs: 1000,
         clock: fakeClock(),
       }),
-    ).rejects.toMatchObject({ reason: "bundle_failed", detail: SPEC.bundle.failed });
+    ).rejects.toMatchObject({
+      reason: "bundle_failed",
+      detail: SPEC.bundle.failed,
+      extra: { reason: 'the bundle landed with an error: {"InstructionError":[0,"GenericError"]}' },
+    });
   });
 
   it("times out with the spec text when nothing lands", async () => {
@@ -241,7 +247,11 @@ describe("confirmBundle", () => {
     const relay = bundleHarness(["Invalid"], [null]);
     await expect(
       confirmBundle({ bundleRelay: relay, bundleId: "b", timeoutMs: 30_000, pollMs: 1000, clock }),
-    ).rejects.toMatchObject({ reason: "bundle_timed_out", detail: SPEC.bundle.timedOut });
+    ).rejects.toMatchObject({
+      reason: "bundle_timed_out",
+      detail: SPEC.bundle.timedOut,
+      extra: { confirmed: false, confirmation_status: null },
+    });
     expect(clock.t).toBe(30_000);
   });
 });

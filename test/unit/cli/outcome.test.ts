@@ -5,6 +5,8 @@ import {
   errorLines,
   EXIT,
   exitCodeOf,
+  exitCodeOfError,
+  unconfirmedAnswer,
   mayStillLand,
   phaseLines,
   statusExitCode,
@@ -54,8 +56,43 @@ describe("CLI outcomes", () => {
     expect(mayStillLand(bundle)).toBe(false);
     expect(errorLines(bundle)).toContain("bundle leg: 1");
 
+    // Issue 30: the reason beside the spec's detail is printed, not only `bundle failed (HTTP 502)`.
+    const why = new LaserTradeError(502, "bundle failed", {
+      reason: "relay said: leg 1 failed",
+      failed_leg: 1,
+    });
+    expect(errorLines(why).slice(0, 3)).toEqual([
+      "error: bundle failed (HTTP 502)",
+      "reason: relay said: leg 1 failed",
+      "failed leg: 1",
+    ]);
+
     const reset = new LaserTradeError(502, "relay request failed: socket hang up", { signature: "SIG" });
     expect(mayStillLand(reset)).toBe(true);
     expect(errorLines(reset).at(-1)).toContain("it may still land: follow with `lasertrade status SIG`");
+  });
+
+  it("a bundle's confirmation timeout is unconfirmed (exit 3, the follow-up line), not a failure", () => {
+    const body = {
+      bundle_id: "ab",
+      signatures: ["SIG"],
+      execution_id: id,
+      results: [{ index: 0, type: "buy", wallet: "W", signature: "SIG" }],
+      mint: "M",
+      confirmed: false,
+      confirmation_status: null,
+    };
+    const timedOut = new LaserTradeError(502, "bundle confirmation timed out", body);
+    const answer = unconfirmedAnswer(timedOut);
+    expect(answer).toMatchObject(body);
+    expect(exitCodeOf(answer, true)).toBe(EXIT.unconfirmed);
+    expect(phaseLines(answer, true, 30).at(-1)).toBe(
+      `sent, not confirmed within 30 s: SIG, follow with \`lasertrade status ${id}\``,
+    );
+    expect(exitCodeOfError(timedOut)).toBe(EXIT.unconfirmed);
+    expect(mayStillLand(timedOut)).toBe(true);
+    const failed = new LaserTradeError(502, "bundle failed", { ...body, reason: "r" });
+    expect(unconfirmedAnswer(failed)).toBeUndefined();
+    expect(exitCodeOfError(failed)).toBe(EXIT.failed);
   });
 });

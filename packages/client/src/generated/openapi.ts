@@ -1084,6 +1084,25 @@ export interface components {
             /** @description the mints (base58) this account watches or traded that are kept warm */
             watched: string[];
         };
+        /** @description what fee_reserve_lamports is made of: fee reserve + relay tip + priority-fee reserve (a low-balance 400 carries it too, with `reason`) */
+        FeeReserveBreakdown: {
+            /** @description fee_reserve_lamports as requested (default 5000), lamports as a decimal string */
+            requested_lamports: string;
+            /** @description the rent-exempt minimum of a system account (890,880), lamports as a decimal string */
+            rent_exempt_minimum_lamports: string;
+            /** @description the fee reserve term: the requested value, raised to the rent-exempt minimum when below it (the runtime refuses a transaction that leaves its payer between 0 and that minimum), lamports as a decimal string */
+            fee_reserve_lamports: string;
+            /** @description the relay tip the transaction pays, lamports as a decimal string */
+            relay_tip_lamports: string;
+            /** @description 5000 per signature, lamports as a decimal string */
+            signature_fee_lamports: string;
+            /** @description compute-unit price × limit / 10^6, rounded up, lamports as a decimal string */
+            priority_fee_lamports: string;
+            /** @description the priority-fee reserve term: signature fee + priority fee, lamports as a decimal string */
+            priority_fee_reserve_lamports: string;
+            /** @description fee reserve + relay tip + priority-fee reserve = fee_reserve_lamports, lamports as a decimal string */
+            total_lamports: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -3203,6 +3222,7 @@ export interface operations {
                         destination_wallet: string;
                         /** @description lamports left in each source for fees */
                         fee_reserve_lamports: number;
+                        fee_reserve_breakdown?: components["schemas"]["FeeReserveBreakdown"];
                         /** @description lamports moved, all sources together */
                         total_transfer_lamports: number;
                         /** @description the same in SOL */
@@ -3419,6 +3439,7 @@ export interface operations {
                         destination_token_account: string | null;
                         /** @description lamports kept in the source for fees */
                         fee_reserve_lamports: number;
+                        fee_reserve_breakdown?: components["schemas"]["FeeReserveBreakdown"];
                         /** @description id of the execution record: GET /v1/executions/{id}, or find it with GET /v1/executions?signature= */
                         execution_id?: string;
                         /** @description the transaction signature (base58) */
@@ -3605,6 +3626,7 @@ export interface operations {
                         source_balance_lamports: number;
                         /** @description lamports kept in the source for fees */
                         fee_reserve_lamports: number;
+                        fee_reserve_breakdown?: components["schemas"]["FeeReserveBreakdown"];
                         /** @description balance minus the reserve, times total_percent */
                         spendable_lamports: number;
                         /** @description lamports sent, all destinations together */
@@ -3994,7 +4016,7 @@ export interface operations {
                     mint?: string;
                     /** @description SOL tip paid by the first leg's wallet, at least 0.000001 */
                     bundleTip: string | number;
-                    /** @description default true: poll the bundle status for about 30 seconds */
+                    /** @description default true: poll the bundle status for about 30 seconds. Not landed by then: 502 `bundle confirmation timed out` carrying this answer's fields beside the detail (confirmed: false; it may still land). A failure (502 `bundle failed`) carries `reason` */
                     confirm?: boolean;
                     /** @description Resolve, read, quote, check policies and simulate, then answer what would be sent without sending or recording anything (true or false, or the strings "true"/"false"; default false). A misspelling (dryRun, DRY_RUN, dry-run; likewise of simulate and confirm) is a 400, never ignored. */
                     dry_run?: boolean;
