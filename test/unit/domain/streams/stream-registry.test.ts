@@ -23,6 +23,7 @@ function key(id: number, over: Partial<KeyRecord> = {}): KeyRecord {
     frozen: false,
     accountFrozen: false,
     policy: null,
+    createdBy: null,
     createdAt: "2026-01-01T00:00:00.000",
     ...over,
   };
