@@ -8,6 +8,7 @@ import {
   type KeyRecord,
 } from "./custody-types.js";
 import { kyselyExecutions } from "./kysely-executions.js";
+import { lockKeyRow } from "./key-row-lock.js";
 import { compiledOnce } from "./compiled-once.js";
 import type { ActivityLogTable, ApiKeysTable, Database } from "./schema.js";
 import type { QueryRunner } from "./query-runner.js";
@@ -184,13 +185,8 @@ export function kyselyCustody(
 
     async insertSubKey(k, maxKeys) {
       return db.transaction().execute(async (trx) => {
-        // A write on the account's root row first: on PostgreSQL a row lock held to commit, on SQLite the
-        // database's write lock. Two creations on one account therefore count one after the other.
-        await trx
-          .updateTable("api_keys")
-          .set({ key_hash: sql`key_hash` })
-          .where("id", "=", k.accountId)
-          .execute();
+        // Two creations on one account count one after the other.
+        await lockKeyRow(trx, k.accountId);
         if (maxKeys !== undefined) {
           const row = await trx
             .selectFrom("api_keys")
@@ -286,11 +282,7 @@ export function kyselyCustody(
         // PostgreSQL row locks held to commit, on SQLite the database's write lock. Every reservation against
         // one key therefore reads its sum only after the previous one committed.
         for (const id of [...new Set(charges.map((c) => c.keyId))].sort((a, b) => a - b))
-          await trx
-            .updateTable("api_keys")
-            .set({ key_hash: sql`key_hash` })
-            .where("id", "=", id)
-            .execute();
+          await lockKeyRow(trx, id);
         for (const c of charges) {
           const used = await counted(trx, c.keyId, res.sinceMs);
           if (used + res.lamports > c.capLamports)

@@ -1,8 +1,9 @@
 /** The webhooks half of the Kysely store: endpoints, deliveries, and the delivery lease. */
-import { sql, type ExpressionBuilder, type Kysely, type Selectable } from "kysely";
+import { type ExpressionBuilder, type Kysely, type Selectable } from "kysely";
 import { compiledOnce } from "./compiled-once.js";
 import type { QueryRunner } from "./query-runner.js";
 import { keyRows, ofKey } from "./key-rows.js";
+import { lockKeyRow } from "./key-row-lock.js";
 import type { Database, WebhookDeliveriesTable, WebhooksTable } from "./schema.js";
 import {
   WebhookCapReachedError,
@@ -66,13 +67,8 @@ export function kyselyWebhooks(
   return {
     async insertWebhook(w, maxPerAccount) {
       return db.transaction().execute(async (trx) => {
-        // A write on the account's key row first (as insertExecutionReserving): on PostgreSQL a row lock held
-        // to commit, on SQLite the database's write lock; the count below then sees every earlier creation.
-        await trx
-          .updateTable("api_keys")
-          .set({ key_hash: sql`key_hash` })
-          .where("id", "=", w.apiKeyId)
-          .execute();
+        // The count below then sees every earlier creation on the account.
+        await lockKeyRow(trx, w.apiKeyId);
         const { n } = await trx
           .selectFrom("webhooks")
           .select((eb) => eb.fn.countAll<number | string>().as("n"))
