@@ -151,6 +151,8 @@ export const EXECUTION = {
   historyLimit: "limit must be an integer from 1 to 200",
   historyOffset: "offset must be a non-negative integer",
   historyKind: "kind must be one of trade, create, bundle, claim, consolidate, transfer, split",
+  /** Issue 30: the status filter names every status an execution can take. */
+  historyStatus: "status must be one of pending, submitted, confirmed, finalized, failed, timeout, expired",
   chainNotReady: "the chain RPC has not answered since start-up; retry shortly",
 } as const;
 
@@ -279,14 +281,20 @@ export const EVENTS = {
   cursorInvalid: "after must be a cursor returned as next_cursor by this endpoint",
   eventCursorInvalid: "after and Last-Event-ID must be an event id (a non-negative integer) from this stream",
   eventLimitInvalid: "limit must be an integer from 1 to 1000",
-  typesInvalid: "types must be a comma-separated list of event types such as execution.confirmed",
+  /** Issue 30: every event type is named, so a typo is refused rather than matching nothing. */
+  typesInvalid:
+    "types must be a comma-separated list of event types, each one of execution.pending, execution.submitted, " +
+    "execution.confirmed, execution.finalized, execution.failed, execution.timeout, execution.expired",
   kindInvalid: "kind must be one of trade, create, bundle, claim, consolidate, transfer, split",
   webhookNotFound: "webhook not found",
   deliveryNotFound: "delivery not found",
   webhookUrlInvalid: "url must be an absolute https or http URL without credentials",
   webhookUrlPrivate: "url must not resolve to a loopback, private, link-local or metadata address",
   webhookUrlUnresolvable: "url host does not resolve",
-  webhookTypesInvalid: 'types must be a non-empty list of event types such as execution.confirmed, or ["*"]',
+  /** Issue 30: an unknown type would be stored and never fire, so it is refused naming the known ones. */
+  webhookTypesInvalid:
+    "types must be a non-empty list of event types, each one of execution.pending, execution.submitted, " +
+    'execution.confirmed, execution.finalized, execution.failed, execution.timeout, execution.expired, or ["*"]',
   webhookWalletsInvalid: "wallets must be a list of wallet public keys",
   /** Issue 29: the account's endpoint cap (MAX_WEBHOOKS_PER_ACCOUNT). */
   webhookLimit: (max: number): string =>

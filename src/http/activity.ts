@@ -21,6 +21,11 @@ const activitySchema = closedObject({
   status: { type: "integer", description: "HTTP status of the response" },
   rule: { type: ["string", "null"], description: "scope, wallet, frozen, expired or the policy field" },
   ip: { type: ["string", "null"], description: "the client address; null when unknown" },
+  target_key_id: {
+    type: ["integer", "null"],
+    description:
+      "the key a /v1/keys/{id} request acted on (freeze, unfreeze, revoke, policy); null otherwise",
+  },
 });
 
 /** Registers GET /v1/activity. */
@@ -37,6 +42,7 @@ export function activityRoutes(app: FastifyInstance, deps: { store: Pick<Store, 
           after: { type: "string", description: "next_cursor of the previous page" },
           limit: { type: "string", description: "1 to 200, default 50" },
           key_id: { type: "string" },
+          target_key_id: { type: "string", description: "only requests that acted on this key" },
           route: { type: "string" },
           status: { type: "string" },
           rule: { type: "string" },

@@ -67,7 +67,8 @@ export function keyAllowed(deps: KeyCheckDeps, scope: RouteScope): (presented: s
     const key = await deps.store.findKeyByHash(deps.vault.hashApiKey(presented));
     if (key === undefined) return false;
     try {
-      authorize(key, scope, deps.clock());
+      // The stream's key (scope read) is a read: a frozen key may still watch (issue 30).
+      authorize(key, scope, deps.clock(), scope === "read" ? "read" : "write");
       return true;
     } catch {
       return false;
@@ -122,7 +123,8 @@ export function installAuth(
     // Set before the checks, so a refusal is still written to the activity log under this key.
     req.custodyKey = key;
     const checked = config.allowFrozenAccount === true && key.root ? { ...key, accountFrozen: false } : key;
-    authorize(checked, routeScope(req.method, config.scope), deps.clock());
+    const access = req.method === "GET" || req.method === "HEAD" ? "read" : "write";
+    authorize(checked, routeScope(req.method, config.scope), deps.clock(), access);
     // Wallets and executions belong to the account: every domain call works on the root key's id.
     req.apiKey = { id: key.accountId, keyHash: "", createdAt: key.createdAt };
   });

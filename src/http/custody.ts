@@ -120,6 +120,18 @@ export function declareCustodyFields(app: FastifyInstance): void {
   app.decorateRequest("custodyStore", null);
 }
 
+/** The key a `/v1/keys/:id…` route acts on (issue 30: the log said "freeze" without saying which key). */
+export function targetKeyOf(
+  route: string | undefined,
+  params: Record<string, unknown> | undefined,
+): number | null {
+  if (route === undefined || !route.startsWith("/v1/keys/:id")) return null;
+  const id = params?.id;
+  return typeof id === "string" && /^[1-9]\d{0,9}$/.test(id) && Number(id) <= 2_147_483_647
+    ? Number(id)
+    : null;
+}
+
 /**
  * Installs the custody hooks; `bind` makes the store a request's handler uses from its context (an explicit
  * binding: an AsyncLocalStorage cost a promise hook on every promise of the process, about 8 % of a trade).
@@ -173,6 +185,7 @@ export function installCustody(
         status: reply.statusCode,
         rule: req.custodyRule,
         ip: req.ip,
+        targetKeyId: targetKeyOf(req.routeOptions.url, params),
       });
     } catch (e) {
       req.log.error({ err: { message: (e as Error).message } }, "activity row not written");

@@ -4,7 +4,7 @@
  */
 import { PassThrough } from "node:stream";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { EVENTS_MAX_LIMIT, parseEventsQuery, type EventsQuery } from "../domain/events/query.js";
+import { EVENT_TYPES, EVENTS_MAX_LIMIT, parseEventsQuery, type EventsQuery } from "../domain/events/query.js";
 import { eventsPage, streamEvents, type StreamItem } from "../domain/events/stream.js";
 import { EXECUTION_KINDS } from "../domain/execution/history.js";
 import type { Store } from "../store/index.js";
@@ -142,7 +142,7 @@ export function eventRoutes(
             limit: { description: `page size of the JSON form, 1 to ${EVENTS_MAX_LIMIT} (default 100)` },
             types: {
               type: "string",
-              description: "comma-separated event types, e.g. execution.confirmed,execution.failed",
+              description: `comma-separated event types, each one of ${EVENT_TYPES.join(", ")}`,
             },
             wallet: { type: "string", description: "only events of executions involving this wallet" },
             kind: { type: "string", description: `only this kind: ${EXECUTION_KINDS.join(", ")}` },

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from "fastify";
 import {
   EXECUTION_KINDS,
+  EXECUTION_STATUSES,
   executionView,
   listHistory,
   parseHistoryQuery,
@@ -29,7 +30,7 @@ export const executionComponent = closedObject(
     bundle_id: { type: ["string", "null"], description: "the relay's bundle id; null outside bundles" },
     status: {
       type: "string",
-      enum: ["pending", "submitted", "confirmed", "finalized", "failed", "timeout", "expired"],
+      enum: [...EXECUTION_STATUSES],
       description:
         "pending: recorded, outcome not known yet; submitted: sent without a verdict; timeout: the wait ended first " +
         "(these three are open: reconciliation moves them to a final status); confirmed; finalized; failed; " +
@@ -87,6 +88,7 @@ export function executionRoutes(
             },
             wallet: { description: "only executions whose primary wallet is this public key" },
             kind: { description: `only this kind: ${EXECUTION_KINDS.join(", ")}` },
+            status: { description: `only this status: ${EXECUTION_STATUSES.join(", ")}` },
             signature: {
               description: "only the execution carrying this transaction signature (any leg of a bundle)",
             },

@@ -5,7 +5,8 @@
  * document, keeping each route's own descriptions. Validation is untouched (Fastify never sees these).
  */
 import type { FastifySchema } from "fastify";
-import { EXECUTION_KINDS } from "../domain/execution/history.js";
+import { EVENT_TYPES } from "../domain/events/query.js";
+import { EXECUTION_KINDS, EXECUTION_STATUSES } from "../domain/execution/history.js";
 
 type Json = Record<string, unknown>;
 
@@ -119,7 +120,11 @@ const BODY_TYPES: Record<string, { properties: Json; required?: string[] }> = {
   "POST /v1/webhooks": {
     properties: {
       url: str,
-      types: { type: "array", items: str },
+      types: {
+        type: "array",
+        minItems: 1,
+        items: { type: "string", enum: ["*", ...EVENT_TYPES] },
+      },
       wallets: { type: "array", items: str },
     },
     required: ["url", "types"],
@@ -134,6 +139,9 @@ const QUERY_TYPES: Record<string, Json> = {
     offset: { type: "integer", minimum: 0 },
     wallet: { type: "string", pattern: "^[1-9A-HJ-NP-Za-km-z]{32,44}$" },
     kind: { type: "string", enum: [...EXECUTION_KINDS] },
+    // Issue 30: the status filter, and the signature lookup the README named but the document did not.
+    status: { type: "string", enum: [...EXECUTION_STATUSES] },
+    signature: { type: "string", pattern: "^[1-9A-HJ-NP-Za-km-z]{64,88}$" },
     after: str,
   },
   // Issue 22: the trade's fields as a quote's query (aliases and rules in the route's descriptions).

@@ -77,6 +77,8 @@ export interface NewActivity {
   status: number;
   rule: string | null;
   ip: string | null;
+  /** Issue 30: the key a `/v1/keys/:id…` request acted on (freeze, revoke, policy); null otherwise. */
+  targetKeyId?: number | null;
 }
 
 export interface ActivityRecord extends NewActivity {
@@ -92,6 +94,8 @@ export interface ActivityQuery {
   route?: string;
   status?: number;
   rule?: string;
+  /** Only rows that acted on this key (issue 30). */
+  targetKeyId?: number;
 }
 
 /** The custody methods of the store (implemented in kysely-custody.ts). */

@@ -25,6 +25,7 @@ const ACTIVITY_COLUMNS = [
   "status",
   "rule",
   "ip",
+  "target_key_id",
 ] as const;
 type ActivityValues = { [K in (typeof ACTIVITY_COLUMNS)[number]]: Insertable<ActivityLogTable>[K] };
 
@@ -62,6 +63,7 @@ function toActivity(r: Selectable<ActivityLogTable>): ActivityRecord {
     status: Number(r.status),
     rule: r.rule,
     ip: r.ip,
+    targetKeyId: r.target_key_id === null ? null : Number(r.target_key_id),
   };
 }
 
@@ -250,6 +252,7 @@ export function kyselyCustody(
         status: a.status,
         rule: a.rule,
         ip: a.ip,
+        target_key_id: a.targetKeyId ?? null,
       });
     },
 
@@ -260,6 +263,7 @@ export function kyselyCustody(
       if (q.route !== undefined) query = query.where("route", "=", q.route);
       if (q.status !== undefined) query = query.where("status", "=", q.status);
       if (q.rule !== undefined) query = query.where("rule", "=", q.rule);
+      if (q.targetKeyId !== undefined) query = query.where("target_key_id", "=", q.targetKeyId);
       const rows = await query.orderBy("id", "desc").limit(q.limit).execute();
       return rows.map(toActivity);
     },

@@ -151,6 +151,8 @@ export interface ActivityLogTable {
   status: number;
   rule: string | null;
   ip: string | null;
+  /** Issue 30 (migration 2026_11_28_issue30_activity_target_key): the key a /v1/keys/:id request acted on. */
+  target_key_id: number | null;
 }
 
 /** Fixed-window request counters of the per-key budgets (hardening migration). */

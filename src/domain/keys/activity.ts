@@ -16,6 +16,8 @@ export interface ActivityView {
   status: number;
   rule: string | null;
   ip: string | null;
+  /** The key a `/v1/keys/:id…` request acted on (issue 30); null for other routes and older rows. */
+  target_key_id: number | null;
 }
 
 const DEFAULT_LIMIT = 50;
@@ -26,7 +28,7 @@ const MAX_ID = 2_147_483_647;
 const positiveInt = (v: unknown, text: string, max = MAX_ID): number | undefined =>
   parseQueryInt(v, text, { min: 1, max });
 
-/** Parses `?after=&limit=&key_id=&route=&status=&rule=`; 400 with a detail on bad values. */
+/** Parses `?after=&limit=&key_id=&target_key_id=&route=&status=&rule=`; 400 with a detail on bad values. */
 export function parseActivityQuery(accountId: number, q: Record<string, unknown>): ActivityQuery {
   const query: ActivityQuery = {
     accountId,
@@ -38,6 +40,8 @@ export function parseActivityQuery(accountId: number, q: Record<string, unknown>
   if (keyId !== undefined) query.keyId = keyId;
   const status = positiveInt(q.status, CUSTODY.activityStatus, 599);
   if (status !== undefined) query.status = status;
+  const target = positiveInt(q.target_key_id, CUSTODY.activityTargetKeyId);
+  if (target !== undefined) query.targetKeyId = target;
   if (typeof q.route === "string" && q.route !== "") query.route = q.route;
   if (typeof q.rule === "string" && q.rule !== "") query.rule = q.rule;
   return query;
@@ -56,6 +60,7 @@ function view(r: ActivityRecord): ActivityView {
     status: r.status,
     rule: r.rule,
     ip: r.ip,
+    target_key_id: r.targetKeyId ?? null,
   };
 }
 

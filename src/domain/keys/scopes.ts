@@ -19,18 +19,31 @@ export function hasScope(key: Pick<KeyRecord, "scopes">, scope: Scope): boolean 
   return key.scopes === null || key.scopes.includes(scope);
 }
 
+/** What a request does: `read` (GET, HEAD, the stream) or `write` (anything else). */
+export type Access = "read" | "write";
+
 /**
  * Decides whether `key` may call a route needing `required` at `now`: revoked or expired → 401, frozen (key or
- * account; a root key's own flag does not count) → 403 `frozen`, scope missing → 403 `scope`. Wallet bindings and policies are checked later, where
- * the wallets and amounts are known.
+ * account; a root key's own flag does not count) → 403 `frozen` on a write, scope missing → 403 `scope`. Wallet
+ * bindings and policies are checked later, where the wallets and amounts are known.
  */
-export function authorize(key: KeyRecord, required: RouteScope | undefined, now: Date): void {
+export function authorize(
+  key: KeyRecord,
+  required: RouteScope | undefined,
+  now: Date,
+  access: Access = "write",
+): void {
   if (key.revokedAt !== null) throw new ApiError(401, CUSTODY.keyRevoked);
   if (key.expiresAt !== null && Date.parse(key.expiresAt) <= now.getTime())
     throw new ApiError(401, CUSTODY.keyExpired);
-  if (key.accountFrozen) throw refusal(CUSTODY.accountFrozen, "frozen");
-  // A root key's own flag is ignored (issue 29): only the account freeze stops it, so it can always lift that.
-  if (key.frozen && !key.root) throw refusal(CUSTODY.keyFrozen, "frozen");
+  // Issue 30: a freeze stops what moves money or changes keys, wallets and webhooks (every write, deny by
+  // default); reads stay open within the key's scope and wallet binding, so an operator can look at what a
+  // frozen key holds. A leaked key is revoked, not frozen.
+  if (access === "write") {
+    if (key.accountFrozen) throw refusal(CUSTODY.accountFrozen, "frozen");
+    // A root key's own flag is ignored (issue 29): only the account freeze stops it, so it can always lift that.
+    if (key.frozen && !key.root) throw refusal(CUSTODY.keyFrozen, "frozen");
+  }
   if (required === undefined) return;
   if (required === "root") {
     if (!key.root) throw refusal(CUSTODY.rootOnly, "scope");
