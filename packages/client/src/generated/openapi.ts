@@ -504,8 +504,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Freeze a key (every request refused)
-         * @description Freeze a key (every request refused)
+         * Freeze a key (every write refused; its reads stay open)
+         * @description Freeze a key (every write refused; its reads stay open)
          */
         post: operations["postV1KeysByIdFreeze"];
         delete?: never;
@@ -564,8 +564,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Freeze the whole account: every key (root included) is refused until unfrozen
-         * @description Freeze the whole account: every key (root included) is refused until unfrozen
+         * Freeze the whole account: every write of every key (root included) is refused until unfrozen; reads stay open
+         * @description Freeze the whole account: every write of every key (root included) is refused until unfrozen; reads stay open
          */
         post: operations["postV1AccountFreeze"];
         delete?: never;
@@ -742,10 +742,38 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description An error answer: `detail` says what went wrong */
+        /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
         Error: {
             /** @description what went wrong, in words (the spec's exact texts) */
             detail: string;
+            /** @description 403: the rule that refused (scope, wallet, frozen, cap, a policy field…) */
+            rule?: string | null;
+            /** @description the transaction signature, when one was sent */
+            signature?: string | null;
+            /** @description every signature sent before the failure (multi-transaction requests) */
+            signatures?: string[] | null;
+            /** @description what confirmation polling last saw for the signature */
+            confirmation_status?: string | null;
+            /** @description the relay's bundle id, when the bundle was accepted */
+            bundle_id?: string | null;
+            /** @description the execution recorded for the request (GET /v1/executions/{id}) */
+            execution_id?: string | null;
+            /** @description the program error decoded from the failure (program, code, name) */
+            program_error?: unknown;
+            /** @description program logs of the failure */
+            logs?: string[] | null;
+            /** @description a machine-readable cause beside the spec's detail */
+            reason?: string | null;
+            /** @description the bundle leg (0-based) the error is about */
+            index?: number | null;
+            /** @description transactions already sent when a multi-transaction request stopped (they are on chain) */
+            completed_transactions?: unknown;
+            /** @description 403 rule cap: MAX_WEBHOOKS_PER_ACCOUNT */
+            max_webhooks?: number | null;
+            /** @description lamports the request needs (an affordability refusal), as text */
+            required_lamports?: unknown;
+            /** @description lamports the wallet holds (an affordability refusal), as text */
+            balance_lamports?: unknown;
         } & {
             [key: string]: unknown;
         };
@@ -760,10 +788,36 @@ export interface components {
         };
         /** @description Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which) */
         Refusal: {
-            /** @description what went wrong, in words (the spec's exact texts) */
-            detail: string;
             /** @description scope, wallet, frozen, root, expired, powers (key management beyond the caller's own powers), or the policy field that refused the request */
             rule?: string;
+            /** @description the transaction signature, when one was sent */
+            signature?: string | null;
+            /** @description every signature sent before the failure (multi-transaction requests) */
+            signatures?: string[] | null;
+            /** @description what confirmation polling last saw for the signature */
+            confirmation_status?: string | null;
+            /** @description the relay's bundle id, when the bundle was accepted */
+            bundle_id?: string | null;
+            /** @description the execution recorded for the request (GET /v1/executions/{id}) */
+            execution_id?: string | null;
+            /** @description the program error decoded from the failure (program, code, name) */
+            program_error?: unknown;
+            /** @description program logs of the failure */
+            logs?: string[] | null;
+            /** @description a machine-readable cause beside the spec's detail */
+            reason?: string | null;
+            /** @description the bundle leg (0-based) the error is about */
+            index?: number | null;
+            /** @description transactions already sent when a multi-transaction request stopped (they are on chain) */
+            completed_transactions?: unknown;
+            /** @description 403 rule cap: MAX_WEBHOOKS_PER_ACCOUNT */
+            max_webhooks?: number | null;
+            /** @description lamports the request needs (an affordability refusal), as text */
+            required_lamports?: unknown;
+            /** @description lamports the wallet holds (an affordability refusal), as text */
+            balance_lamports?: unknown;
+            /** @description what went wrong, in words (the spec's exact texts) */
+            detail: string;
         } & {
             [key: string]: unknown;
         };
@@ -900,7 +954,7 @@ export interface components {
             wallets: string[] | null;
             /** @description ISO 8601: the key is refused after it; null = never */
             expires_at: string | null;
-            /** @description true while every request of the key is refused */
+            /** @description true while every write of the key is refused (reads stay open) */
             frozen: boolean;
             policy: components["schemas"]["Policy"];
             /** @description ISO 8601 UTC */
@@ -920,7 +974,7 @@ export interface components {
             wallets: string[] | null;
             /** @description ISO 8601: the key is refused after it; null = never */
             expires_at: string | null;
-            /** @description true while every request of the key is refused */
+            /** @description true while every write of the key is refused (reads stay open) */
             frozen: boolean;
             policy: components["schemas"]["Policy"];
             /** @description ISO 8601 UTC */
@@ -1246,7 +1300,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1255,7 +1309,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1291,7 +1345,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -1338,7 +1392,7 @@ export interface operations {
                     "application/json": components["schemas"]["Wallet"][];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1347,7 +1401,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1403,7 +1457,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @default false */
@@ -1421,7 +1475,7 @@ export interface operations {
                     "application/json": components["schemas"]["NewWallet"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1430,7 +1484,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1532,7 +1586,7 @@ export interface operations {
                     "application/json": components["schemas"]["Wallet"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1541,7 +1595,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1559,7 +1613,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1647,7 +1701,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1665,7 +1719,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1756,7 +1810,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1774,7 +1828,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1843,6 +1897,10 @@ export interface operations {
                 wallet?: string;
                 /** @description only this kind: trade, create, bundle, claim, consolidate, transfer, split */
                 kind?: "trade" | "create" | "bundle" | "claim" | "consolidate" | "transfer" | "split";
+                /** @description only this status: pending, submitted, confirmed, finalized, failed, timeout, expired */
+                status?: "pending" | "submitted" | "confirmed" | "finalized" | "failed" | "timeout" | "expired";
+                /** @description only the execution carrying this transaction signature (any leg of a bundle) */
+                signature?: string;
                 /** @description cursor paging: next_cursor of the previous page (stable while new executions arrive) */
                 after?: string;
             };
@@ -1872,7 +1930,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1881,7 +1939,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1954,7 +2012,7 @@ export interface operations {
                     "application/json": components["schemas"]["Execution"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1963,7 +2021,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1981,7 +2039,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2039,7 +2097,7 @@ export interface operations {
                     "application/json": components["schemas"]["WatchedMints"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2048,7 +2106,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2066,7 +2124,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2104,7 +2162,7 @@ export interface operations {
                     "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -2113,7 +2171,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2149,7 +2207,7 @@ export interface operations {
                     "application/json": components["schemas"]["WatchedMints"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2158,7 +2216,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2176,7 +2234,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2232,7 +2290,7 @@ export interface operations {
                     "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -2241,7 +2299,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2276,7 +2334,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2285,7 +2343,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2303,7 +2361,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2359,7 +2417,7 @@ export interface operations {
                     "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -2368,7 +2426,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2506,7 +2564,7 @@ export interface operations {
                     } | components["schemas"]["DryRun"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2515,7 +2573,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2533,7 +2591,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2542,7 +2600,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2578,7 +2636,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2607,7 +2665,7 @@ export interface operations {
                     "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -2616,7 +2674,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2717,7 +2775,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2726,7 +2784,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2773,7 +2831,7 @@ export interface operations {
                     "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -2782,7 +2840,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2800,7 +2858,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description one wallet address (any address, managed or not) */
@@ -2864,7 +2922,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2873,7 +2931,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2891,7 +2949,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2947,7 +3005,7 @@ export interface operations {
                     "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -2956,7 +3014,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2977,7 +3035,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description managed wallet public key; the key's default wallet otherwise */
@@ -3032,7 +3090,7 @@ export interface operations {
                     } | components["schemas"]["DryRun"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3041,7 +3099,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3059,7 +3117,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3068,7 +3126,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3104,7 +3162,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3133,7 +3191,7 @@ export interface operations {
                     "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -3142,7 +3200,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3225,7 +3283,7 @@ export interface operations {
                     } | components["schemas"]["DryRun"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3234,7 +3292,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3252,7 +3310,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3261,7 +3319,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3297,7 +3355,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3326,7 +3384,7 @@ export interface operations {
                     "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -3335,7 +3393,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3426,7 +3484,7 @@ export interface operations {
                     } | components["schemas"]["DryRun"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3435,7 +3493,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3453,7 +3511,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3462,7 +3520,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3498,7 +3556,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3527,7 +3585,7 @@ export interface operations {
                     "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -3536,7 +3594,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3632,7 +3690,7 @@ export interface operations {
                     } | components["schemas"]["DryRun"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3641,7 +3699,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3659,7 +3717,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3668,7 +3726,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3704,7 +3762,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3733,7 +3791,7 @@ export interface operations {
                     "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -3742,7 +3800,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3833,7 +3891,7 @@ export interface operations {
                     } | components["schemas"]["DryRun"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3842,7 +3900,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3860,7 +3918,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3869,7 +3927,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3905,7 +3963,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3934,7 +3992,7 @@ export interface operations {
                     "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -3943,7 +4001,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4041,7 +4099,7 @@ export interface operations {
                     } | components["schemas"]["DryRun"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4050,7 +4108,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4068,7 +4126,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4077,7 +4135,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4113,7 +4171,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4142,7 +4200,7 @@ export interface operations {
                     "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -4151,7 +4209,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4169,7 +4227,7 @@ export interface operations {
                 after?: string;
                 /** @description page size of the JSON form, 1 to 1000 (default 100) */
                 limit?: number;
-                /** @description comma-separated event types, e.g. execution.confirmed,execution.failed */
+                /** @description comma-separated event types, each one of execution.pending, execution.submitted, execution.confirmed, execution.finalized, execution.failed, execution.timeout, execution.expired */
                 types?: string;
                 /** @description only events of executions involving this wallet */
                 wallet?: string;
@@ -4202,7 +4260,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4211,7 +4269,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4305,7 +4363,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4314,7 +4372,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4332,7 +4390,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4370,7 +4428,7 @@ export interface operations {
                     "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -4379,7 +4437,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4420,7 +4478,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4511,7 +4569,7 @@ export interface operations {
                     "application/json": components["schemas"]["NewKey"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4520,7 +4578,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4617,7 +4675,7 @@ export interface operations {
                     "application/json": components["schemas"]["Key"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4626,7 +4684,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4644,7 +4702,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4714,7 +4772,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Freeze a key (every request refused) */
+            /** @description Freeze a key (every write refused; its reads stay open) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4723,7 +4781,7 @@ export interface operations {
                     "application/json": components["schemas"]["Key"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4732,7 +4790,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4750,7 +4808,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4829,7 +4887,7 @@ export interface operations {
                     "application/json": components["schemas"]["Key"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4838,7 +4896,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4856,7 +4914,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4952,7 +5010,7 @@ export interface operations {
                     "application/json": components["schemas"]["Key"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4961,7 +5019,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4979,7 +5037,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5046,7 +5104,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Freeze the whole account: every key (root included) is refused until unfrozen */
+            /** @description Freeze the whole account: every write of every key (root included) is refused until unfrozen; reads stay open */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5067,7 +5125,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5164,7 +5222,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5239,6 +5297,8 @@ export interface operations {
                 /** @description 1 to 200, default 50 */
                 limit?: string;
                 key_id?: string;
+                /** @description only requests that acted on this key */
+                target_key_id?: string;
                 route?: string;
                 status?: string;
                 rule?: string;
@@ -5280,13 +5340,15 @@ export interface operations {
                             rule: string | null;
                             /** @description the client address; null when unknown */
                             ip: string | null;
+                            /** @description the key a /v1/keys/{id} request acted on (freeze, unfreeze, revoke, policy); null otherwise */
+                            target_key_id: number | null;
                         }[];
                         /** @description pass as ?after= for the next (older) page; null on the last page */
                         next_cursor: string | null;
                     };
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5295,7 +5357,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5381,7 +5443,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5443,7 +5505,7 @@ export interface operations {
                     /** @description https or http URL; private, loopback and metadata addresses are refused */
                     url: string;
                     /** @description event types, e.g. ["execution.confirmed"], or ["*"] for all */
-                    types: string[];
+                    types: ("*" | "execution.pending" | "execution.submitted" | "execution.confirmed" | "execution.finalized" | "execution.failed" | "execution.timeout" | "execution.expired")[];
                     /** @description only events involving one of these wallets (default all) */
                     wallets?: string[];
                 };
@@ -5476,7 +5538,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5485,7 +5547,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5580,7 +5642,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5598,7 +5660,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5686,7 +5748,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5704,7 +5766,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5795,7 +5857,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5813,7 +5875,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5885,7 +5947,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5903,7 +5965,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             404: {
                 headers: {
                     [name: string]: unknown;
