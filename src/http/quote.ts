@@ -37,6 +37,10 @@ const quoteAnswer = closedObject(
       type: "integer",
       description: "parsed amount: lamports for a SOL buy, token atomic units otherwise",
     },
+    amount_units_text: {
+      type: "string",
+      description: "amount_units as decimal text (exact above 2^53; every other amount is text)",
+    },
     denominated_in_sol: { type: "boolean", description: "final value after defaults" },
     slippage_bps: { type: "integer", description: "the slippage the bounds below apply, in basis points" },
     tokens_out: text("buys: token atomic units the trade receives"),
@@ -86,6 +90,7 @@ const quoteAnswer = closedObject(
       "pool",
       "amount",
       "amount_units",
+      "amount_units_text",
       "denominated_in_sol",
       "slippage_bps",
       "price_impact_percent",

@@ -77,8 +77,8 @@ export const refusalComponent = {
   description:
     "Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which)",
   properties: {
-    ...errorExtras,
     detail,
+    max_webhooks: errorExtras.max_webhooks,
     rule: {
       type: "string",
       description:

@@ -90,6 +90,10 @@ const transferResponse = closedObject(
     asset_type: { type: "string", enum: ["sol", "spl_token"], description: "native SOL or a token" },
     amount: { type: "string", description: "the amount as requested" },
     amount_units: { type: "integer", description: "the amount in atomic units (lamports or token units)" },
+    amount_units_text: {
+      type: "string",
+      description: "amount_units as decimal text (exact above 2^53; every other amount is text)",
+    },
     decimals: { type: "integer", description: "decimals of the asset (9 for SOL)" },
     source_token_account: {
       type: ["string", "null"],

@@ -65,6 +65,10 @@ const tradeResponse = closedObject(
       type: "integer",
       description: "the amount in atomic units: lamports when denominated in SOL, token units otherwise",
     },
+    amount_units_text: {
+      type: "string",
+      description: "amount_units as decimal text (exact above 2^53; every other amount is text)",
+    },
     denominated_in_sol: { type: "boolean", description: "true when amount is SOL" },
     ...confirmationProperties,
     venue: {
@@ -95,6 +99,7 @@ const tradeResponse = closedObject(
       "mint",
       "amount",
       "amount_units",
+      "amount_units_text",
       "denominated_in_sol",
       "signature",
       "confirmed",

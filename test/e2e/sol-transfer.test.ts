@@ -148,6 +148,8 @@ describe("POST /v1/sol/transfer/execute", () => {
       asset_type: "sol",
       amount: "1.5",
       amount_units: 1_500_000_000,
+      // Issue 30: the same amount as text beside the spec's integer.
+      amount_units_text: "1500000000",
       decimals: 9,
       source_token_account: null,
       destination_token_account: null,

@@ -26,6 +26,7 @@ describe("trades on the bonding curve", () => {
       mint,
       amount: "0.1",
       amount_units: 100_000_000,
+      amount_units_text: "100000000",
       denominated_in_sol: true,
       confirmed: true,
       venue: "bonding_curve",

@@ -35,6 +35,8 @@ export interface TransferResult {
   asset_type: "sol" | "spl_token";
   amount: string;
   amount_units: bigint;
+  /** Issue 30: amount_units as decimal text (the spec fixes amount_units as a JSON integer; u64 exceeds 2^53). */
+  amount_units_text: string;
   decimals: number;
   source_token_account: string | null;
   destination_token_account: string | null;
@@ -111,6 +113,7 @@ export async function sendAsset(deps: SolDeps, apiKeyId: number, body: RequestBo
     asset_type: plan.assetType,
     amount: request.amountText,
     amount_units: amountUnits,
+    amount_units_text: amountUnits.toString(),
     decimals: plan.decimals,
     source_token_account: plan.sourceTokenAccount,
     destination_token_account: plan.destinationTokenAccount,

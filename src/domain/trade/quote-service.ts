@@ -45,6 +45,8 @@ export type QuoteAnswer = {
   pool: string | null;
   amount: string;
   amount_units: bigint;
+  /** Issue 30: amount_units as decimal text (the spec fixes amount_units as a JSON integer; u64 exceeds 2^53). */
+  amount_units_text: string;
   denominated_in_sol: boolean;
   slippage_bps: number;
   /** Buys: tokens received; sells: absent (tokens_in from the bounds). */
@@ -103,6 +105,7 @@ export async function quote(deps: QuoteDeps, query: RequestBody): Promise<QuoteA
     pool: read.venue === "launchswap" ? read.poolAddress.toBase58() : null,
     amount: intent.amountText,
     amount_units: q.amountUnits,
+    amount_units_text: q.amountUnits.toString(),
     denominated_in_sol: intent.denominatedInSol,
     slippage_bps: Number(intent.slippageBps),
     ...(buying

@@ -58,6 +58,8 @@ export interface TradeResponse {
   mint: string;
   amount: string;
   amount_units: bigint;
+  /** Issue 30: amount_units as decimal text (the spec fixes amount_units as a JSON integer; u64 exceeds 2^53). */
+  amount_units_text: string;
   denominated_in_sol: boolean;
   /** The execution record's id (GET /v1/executions/{id}); issue 22. */
   execution_id: string;
@@ -165,6 +167,7 @@ export async function executeTrade(deps: TradeDeps, apiKeyId: number, body: unkn
     mint,
     amount: intent.amountText,
     amount_units: quote.amountUnits,
+    amount_units_text: quote.amountUnits.toString(),
     denominated_in_sol: intent.denominatedInSol,
     execution_id: result.executionId,
     signature: result.signature,

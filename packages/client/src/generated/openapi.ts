@@ -788,36 +788,12 @@ export interface components {
         };
         /** @description Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which) */
         Refusal: {
-            /** @description scope, wallet, frozen, root, expired, powers (key management beyond the caller's own powers), or the policy field that refused the request */
-            rule?: string;
-            /** @description the transaction signature, when one was sent */
-            signature?: string | null;
-            /** @description every signature sent before the failure (multi-transaction requests) */
-            signatures?: string[] | null;
-            /** @description what confirmation polling last saw for the signature */
-            confirmation_status?: string | null;
-            /** @description the relay's bundle id, when the bundle was accepted */
-            bundle_id?: string | null;
-            /** @description the execution recorded for the request (GET /v1/executions/{id}) */
-            execution_id?: string | null;
-            /** @description the program error decoded from the failure (program, code, name) */
-            program_error?: unknown;
-            /** @description program logs of the failure */
-            logs?: string[] | null;
-            /** @description a machine-readable cause beside the spec's detail */
-            reason?: string | null;
-            /** @description the bundle leg (0-based) the error is about */
-            index?: number | null;
-            /** @description transactions already sent when a multi-transaction request stopped (they are on chain) */
-            completed_transactions?: unknown;
-            /** @description 403 rule cap: MAX_WEBHOOKS_PER_ACCOUNT */
-            max_webhooks?: number | null;
-            /** @description lamports the request needs (an affordability refusal), as text */
-            required_lamports?: unknown;
-            /** @description lamports the wallet holds (an affordability refusal), as text */
-            balance_lamports?: unknown;
             /** @description what went wrong, in words (the spec's exact texts) */
             detail: string;
+            /** @description 403 rule cap: MAX_WEBHOOKS_PER_ACCOUNT */
+            max_webhooks?: number | null;
+            /** @description scope, wallet, frozen, root, expired, powers (key management beyond the caller's own powers), or the policy field that refused the request */
+            rule?: string;
         } & {
             [key: string]: unknown;
         };
@@ -2507,6 +2483,8 @@ export interface operations {
                         amount: string;
                         /** @description the amount in atomic units: lamports when denominated in SOL, token units otherwise */
                         amount_units: number;
+                        /** @description amount_units as decimal text (exact above 2^53; every other amount is text) */
+                        amount_units_text: string;
                         /** @description true when amount is SOL */
                         denominated_in_sol: boolean;
                         /** @description id of the execution record: GET /v1/executions/{id}, or find it with GET /v1/executions?signature= */
@@ -2734,6 +2712,8 @@ export interface operations {
                         amount: string;
                         /** @description parsed amount: lamports for a SOL buy, token atomic units otherwise */
                         amount_units: number;
+                        /** @description amount_units as decimal text (exact above 2^53; every other amount is text) */
+                        amount_units_text: string;
                         /** @description final value after defaults */
                         denominated_in_sol: boolean;
                         /** @description the slippage the bounds below apply, in basis points */
@@ -3463,6 +3443,8 @@ export interface operations {
                         amount: string;
                         /** @description the amount in atomic units (lamports or token units) */
                         amount_units: number;
+                        /** @description amount_units as decimal text (exact above 2^53; every other amount is text) */
+                        amount_units_text: string;
                         /** @description decimals of the asset (9 for SOL) */
                         decimals: number;
                         /** @description the sender's token account; null for SOL */
