@@ -7,7 +7,7 @@ import { apiKeySecurity, authErrors, errorSchema, ref, closedObject, documentedF
 
 const activitySchema = closedObject({
   id: { type: "integer", description: "the entry's id (increasing)" },
-  at: { type: "string", description: "ISO 8601 UTC" },
+  at: { type: "string", description: "RFC 3339 UTC with Z" },
   key_id: { type: "integer", description: "the key that made the request" },
   key_name: { type: "string", description: "that key's name" },
   method: { type: "string", description: "HTTP method" },

@@ -33,7 +33,7 @@ export const eventComponent = closedObject(
     signatures: { type: "array", items: { type: "string" }, description: "its transaction signatures" },
     status: { type: "string", description: "the execution's new status (as in Execution.status)" },
     error: { description: "why it failed, when the status is failed; null otherwise" },
-    created_at: { type: "string", description: "ISO 8601 UTC: when the event was recorded" },
+    created_at: { type: "string", description: "RFC 3339 UTC with Z: when the event was recorded" },
   },
   { $id: "Event", description: "An execution event: an execution of this key changed status" },
 );

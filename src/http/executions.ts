@@ -53,8 +53,8 @@ export const executionComponent = closedObject(
       description:
         "priority fee the transaction carried, micro-lamports per compute unit (highest of a bundle's legs); null on older records",
     },
-    created_at: { type: "string", description: "ISO 8601 UTC: when it was recorded" },
-    updated_at: { type: "string", description: "ISO 8601 UTC: its last status change" },
+    created_at: { type: "string", description: "RFC 3339 UTC with Z: when it was recorded" },
+    updated_at: { type: "string", description: "RFC 3339 UTC with Z: its last status change" },
   },
   {
     $id: "Execution",

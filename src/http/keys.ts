@@ -121,7 +121,7 @@ const keyProperties = {
   },
   frozen: { type: "boolean", description: "true while every write of the key is refused (reads stay open)" },
   policy: ref("Policy"),
-  created_at: { type: "string", description: "ISO 8601 UTC" },
+  created_at: { type: "string", description: "RFC 3339 UTC with Z" },
 } as const;
 const keyRequired = [
   "id",

@@ -2,6 +2,7 @@
 import { parseAddress } from "../../core/addresses.js";
 import { badRequest, EVENTS, TRADE_RULES } from "../../core/errors.js";
 import { parseQueryInt } from "../../core/request-fields.js";
+import { utcTimestamp } from "../../core/timestamps.js";
 import type { EventBounds, EventRecord, ExecutionKind } from "../../store/index.js";
 import { EXECUTION_KINDS, EXECUTION_STATUSES } from "../execution/history.js";
 
@@ -94,6 +95,6 @@ export function eventView(e: EventRecord): EventView {
     signatures: e.signatures,
     status: e.status,
     error: e.error,
-    created_at: e.createdAt,
+    created_at: utcTimestamp(e.createdAt),
   };
 }

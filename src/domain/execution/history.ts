@@ -2,6 +2,7 @@
 import { parseAddress } from "../../core/addresses.js";
 import { badRequest, EVENTS, EXECUTION, OUTCOME_RULES, TRADE_RULES } from "../../core/errors.js";
 import { parseQueryInt } from "../../core/request-fields.js";
+import { utcTimestamp } from "../../core/timestamps.js";
 import type { ExecutionKind, ExecutionRecord, ExecutionStatus, Store } from "../../store/index.js";
 
 /** Kinds an execution can have, as the history filter accepts them. */
@@ -146,8 +147,8 @@ export function executionView(e: ExecutionRecord): ExecutionView {
     timings: e.timings,
     idempotency_key: e.idempotencyKey,
     compute_unit_price_micro_lamports: e.computeUnitPriceMicroLamports?.toString() ?? null,
-    created_at: e.createdAt,
-    updated_at: e.updatedAt,
+    created_at: utcTimestamp(e.createdAt),
+    updated_at: utcTimestamp(e.updatedAt),
   };
 }
 

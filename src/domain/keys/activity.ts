@@ -1,5 +1,6 @@
 /** `GET /v1/activity`: the account's append-only activity log, newest first, with a cursor and filters. */
 import { parseQueryInt } from "../../core/request-fields.js";
+import { utcTimestamp } from "../../core/timestamps.js";
 import type { ActivityQuery, ActivityRecord, Store } from "../../store/index.js";
 import { CUSTODY } from "./texts.js";
 
@@ -50,7 +51,7 @@ export function parseActivityQuery(accountId: number, q: Record<string, unknown>
 function view(r: ActivityRecord): ActivityView {
   return {
     id: r.id,
-    at: r.at,
+    at: utcTimestamp(r.at),
     key_id: r.keyId,
     key_name: r.keyName,
     method: r.method,
