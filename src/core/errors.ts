@@ -163,7 +163,20 @@ export const TRADE_RULES = {
   amountPositive: "amount must be greater than zero",
   amountTooLarge: "amount is too large",
   amountUnsafeNumber: "integer amounts above 9007199254740991 must be sent as a string",
-  tokenUnits: "token amounts must be a positive integer of atomic units",
+  tokenUnits:
+    "token amounts must be a positive integer of atomic units (for whole tokens such as 1.5, send amount_tokens)",
+  /** Issue 30: whole-token amounts (`amount_tokens`, decimals read from the mint) beside the atomic `amount`. */
+  amountTokensInvalid: 'amount_tokens must be a decimal number of whole tokens, e.g. "1.5"',
+  amountTokensPositive: "amount_tokens must be greater than zero",
+  amountTokensDecimals: (decimals: number): string =>
+    `amount_tokens has more decimal places than the mint's ${decimals} decimals`,
+  amountAndTokens: "use either amount (token atomic units) or amount_tokens (whole tokens), not both",
+  amountTokensOnBuy:
+    "amount_tokens (whole tokens) is only for sells; a buy's amount is SOL, or token atomic units with denominated_in_sol false",
+  amountTokensOnSol: "amount_tokens (whole tokens) is only for token transfers; a SOL amount goes in amount",
+  /** Beside the spec's token-amount text: which unit `amount` is in. */
+  atomicUnitsHint:
+    "amount is in token atomic units (a positive integer); whole tokens such as 1.5 go in amount_tokens",
   percentRange: "percentage sells must be greater than 0% and at most 100%",
   percentDecimals: "percentage sells cannot have more than 2 decimal places",
   percentOnBuy: "percentage amounts are only valid for sells",

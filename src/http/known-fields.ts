@@ -53,7 +53,7 @@ interface KnownFields {
 
 const KNOWN: Record<string, KnownFields> = {
   "/v1/trades/execute": {
-    top: [...TRADE_SHAPE_FIELDS, "simulate", "confirm", "measure_timing", "wallet"],
+    top: [...TRADE_SHAPE_FIELDS, "amount_tokens", "simulate", "confirm", "measure_timing", "wallet"],
   },
   "/v1/laser/create": { top: [...CREATE_FIELDS, "confirm"] },
   "/v1/laser/bundle": {
@@ -62,7 +62,15 @@ const KNOWN: Record<string, KnownFields> = {
   },
   "/v1/cashback/claim/execute": { top: ["wallet", "claim_bonding_curve", "claim_launchswap", "confirm"] },
   "/v1/sol/transfer/execute": {
-    top: ["destination_wallet", "source_wallet", "mint", "amount", "fee_reserve_lamports", "confirm"],
+    top: [
+      "destination_wallet",
+      "source_wallet",
+      "mint",
+      "amount",
+      "amount_tokens",
+      "fee_reserve_lamports",
+      "confirm",
+    ],
   },
   "/v1/sol/consolidate/execute": {
     top: ["destination_wallet", "source_wallets", "fee_reserve_lamports", "confirm"],

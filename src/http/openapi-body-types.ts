@@ -20,6 +20,8 @@ const mintOrSol = {
   pattern: `^\\s*[Ss][Oo][Ll]\\s*$|${BASE58_ADDRESS.source}`,
 } as const;
 const bool = { type: "boolean" } as const;
+/** Whole tokens (`amount_tokens`, issue 30): decimal text, or a JSON number. */
+const wholeTokens = { oneOf: [{ type: "string" }, { type: "number" }] } as const;
 const int = { type: "integer" } as const;
 /** Amounts are exact decimal text; a JSON number is accepted too. */
 const amount = { oneOf: [{ type: "string" }, { type: "number" }] } as const;
@@ -58,6 +60,7 @@ const BODY_TYPES: Record<string, { properties: Json; required?: string[] }> = {
       mint: address,
       pool: address,
       amount,
+      amount_tokens: wholeTokens,
       denominated_in_sol: bool,
       slippage: amount,
       slippage_bps: int,
@@ -66,7 +69,8 @@ const BODY_TYPES: Record<string, { properties: Json; required?: string[] }> = {
       measure_timing: bool,
       wallet: address,
     },
-    required: ["action", "mint", "amount"],
+    // amount or amount_tokens (issue 30): exactly one, checked by the parser.
+    required: ["action", "mint"],
   },
   "POST /v1/laser/create": {
     properties: { ...createFields, confirm: bool },
@@ -100,10 +104,11 @@ const BODY_TYPES: Record<string, { properties: Json; required?: string[] }> = {
       source_wallet: address,
       mint: mintOrSol,
       amount,
+      amount_tokens: wholeTokens,
       fee_reserve_lamports: bigInteger,
       confirm: bool,
     },
-    required: ["destination_wallet", "amount"],
+    required: ["destination_wallet"],
   },
   "POST /v1/sol/split/execute": {
     properties: {

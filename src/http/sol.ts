@@ -33,7 +33,14 @@ const transferBody = optionalBody({
   destination_wallet: { description: "any address except the source" },
   source_wallet: { description: "managed wallet; the key's default wallet otherwise" },
   mint: { description: "omit or SOL for native SOL; otherwise a mint of SPL Token or Token-2022" },
-  amount: { description: "SOL (up to 9 decimals) or token atomic units (positive integer)" },
+  amount: {
+    description:
+      "SOL (up to 9 decimals) or token atomic units (positive integer); required unless amount_tokens",
+  },
+  amount_tokens: {
+    description:
+      'tokens only: whole tokens as decimal text (e.g. "1.5"), converted with the mint\'s decimals; not with amount',
+  },
   fee_reserve_lamports: feeReserve,
   confirm,
 });

@@ -13,7 +13,12 @@ const tradeBody = documentedFields({
   action: { description: "buy or sell (alias side)" },
   ...TRADE_TARGET_FIELDS,
   amount: {
-    description: "SOL (buy, denominated_in_sol), token atomic units, or a percentage string for sells",
+    description:
+      "SOL (buy, denominated_in_sol), token atomic units, or a percentage string for sells; required unless amount_tokens",
+  },
+  amount_tokens: {
+    description:
+      'sells: whole tokens as decimal text (e.g. "1.5"), converted with the mint\'s decimals; not with amount',
   },
   ...TRADE_PRICING_FIELDS,
   simulate: { description: "default true" },

@@ -242,6 +242,33 @@ describe("POST /v1/sol/transfer/execute", () => {
       beforeCreate - createFee - e2e.localnet.relayTipLamports - rentExemptMinimum(165),
     );
     expect(await e2e.tokenBalance(wallet, mint)).toBe(1_000_000n);
+
+    // Issue 30: whole tokens through amount_tokens, decimals (6) read from the mint.
+    const whole = await e2e.post(apiKey, "/v1/sol/transfer/execute", {
+      destination_wallet: fresh,
+      mint,
+      amount_tokens: "0.25",
+    });
+    expect(whole.statusCode, whole.body).toBe(200);
+    expect(whole.json<TransferBody>()).toMatchObject({ amount: "0.25", amount_units: 250_000, decimals: 6 });
+    expect(await e2e.tokenBalance(fresh, mint)).toBe(2_750_000n);
+    const refuse = async (body: Record<string, unknown>) =>
+      (await e2e.post(apiKey, "/v1/sol/transfer/execute", { destination_wallet: fresh, ...body })).json();
+    expect(await refuse({ mint, amount_tokens: "0.0000001" })).toEqual({
+      detail: "amount_tokens has more decimal places than the mint's 6 decimals",
+    });
+    expect(await refuse({ mint, amount: "1", amount_tokens: "1" })).toEqual({
+      detail: "use either amount (token atomic units) or amount_tokens (whole tokens), not both",
+    });
+    expect(await refuse({ amount_tokens: "1" })).toEqual({
+      detail: "amount_tokens (whole tokens) is only for token transfers; a SOL amount goes in amount",
+    });
+    // The spec's text, with the unit it expects beside it.
+    expect(await refuse({ mint, amount: "1.5" })).toEqual({
+      detail: "token amount must be a positive integer",
+      expected_unit:
+        "amount is in token atomic units (a positive integer); whole tokens such as 1.5 go in amount_tokens",
+    });
   });
 
   it("answers every error of the spec's table", async () => {

@@ -24,7 +24,13 @@ import {
   checkSolTransferBalance,
   rentExemptMinimum,
 } from "./reserve.js";
-import { checkTransferEnds, parseTransferRequest, type TransferRequest } from "./transfer-request.js";
+import {
+  checkTransferEnds,
+  parseTransferRequest,
+  type TransferAsset,
+  type TransferRequest,
+} from "./transfer-request.js";
+import { parseWholeTokens } from "../../core/amounts.js";
 import { selectWallet } from "../wallets/wallets.js";
 
 /** The send-asset response. */
@@ -58,6 +64,8 @@ interface TransferPlan {
   mint: string;
   assetType: "sol" | "spl_token";
   decimals: number;
+  /** The atomic units sent (lamports for SOL; token units, resolved from whole tokens when so asked). */
+  units: bigint;
   sourceTokenAccount: string | null;
   destinationTokenAccount: string | null;
   build: (payer: PublicKey) => BuiltTransaction;
@@ -75,9 +83,9 @@ export async function sendAsset(deps: SolDeps, apiKeyId: number, body: RequestBo
   const plan =
     request.asset.kind === "sol"
       ? await planSolTransfer(deps, source, destination, request.asset.lamports, reserve)
-      : await planTokenTransfer(deps, source, destination, request.asset.mint, request.asset.units, reserve);
+      : await planTokenTransfer(deps, source, destination, request.asset, reserve);
 
-  const amountUnits = request.asset.kind === "sol" ? request.asset.lamports : request.asset.units;
+  const amountUnits = request.asset.kind === "sol" ? request.asset.lamports : plan.units;
   const details = {
     destination_wallet: request.destination,
     mint: plan.mint,
@@ -139,6 +147,7 @@ async function planSolTransfer(
     mint: "SOL",
     assetType: "sol",
     decimals: 9,
+    units: lamports,
     sourceTokenAccount: null,
     destinationTokenAccount: null,
     build: (payer) => ({
@@ -152,11 +161,10 @@ async function planTokenTransfer(
   deps: SolDeps,
   source: PublicKey,
   destination: PublicKey,
-  mintAddress: string,
-  units: bigint,
+  asset: Extract<TransferAsset, { kind: "token" }>,
   reserve: bigint,
 ): Promise<TransferPlan> {
-  const mint = new PublicKey(mintAddress);
+  const mint = new PublicKey(asset.mint);
   const tokenPlan = tokenTransferReadPlan({ mint, from: source });
   const destinationAtas = [
     associatedTokenAddress(destination, mint, TOKEN_2022_ID),
@@ -165,6 +173,8 @@ async function planTokenTransfer(
   const accounts = await readAccounts(deps.chain, [...tokenPlan.addresses, source, ...destinationAtas]);
   const n = tokenPlan.addresses.length;
   const token = interpretTokenTransferRead(tokenPlan, accounts.slice(0, n));
+  // Issue 30: `amount_tokens` becomes atomic units with the decimals this read found on the mint.
+  const units = asset.units ?? parseWholeTokens(asset.wholeTokens, token.decimals);
   if (token.sourceBalance < units) throw badRequest(SPEC.transfer.lowTokenBalance);
 
   const is2022 = token.tokenProgram.equals(TOKEN_2022_ID);
@@ -178,6 +188,7 @@ async function planTokenTransfer(
     mint: mint.toBase58(),
     assetType: "spl_token",
     decimals: token.decimals,
+    units,
     sourceTokenAccount: token.sourceTokenAccount.toBase58(),
     destinationTokenAccount: destinationAta.toBase58(),
     build: (payer) => ({

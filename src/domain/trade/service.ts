@@ -165,7 +165,8 @@ export async function executeTrade(deps: TradeDeps, apiKeyId: number, body: unkn
     wallet: wallet.publicKey,
     action: intent.action,
     mint,
-    amount: intent.amountText,
+    // A whole-token sell (amount_tokens) answers its amount in the spec's unit for sells: atomic units.
+    amount: intent.amount.kind === "wholeTokens" ? quote.amountUnits.toString() : intent.amountText,
     amount_units: quote.amountUnits,
     amount_units_text: quote.amountUnits.toString(),
     denominated_in_sol: intent.denominatedInSol,

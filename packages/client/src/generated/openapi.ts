@@ -872,9 +872,9 @@ export interface components {
             idempotency_key?: string | null;
             /** @description priority fee the transaction carried, micro-lamports per compute unit (highest of a bundle's legs); null on older records */
             compute_unit_price_micro_lamports?: string | null;
-            /** @description ISO 8601 UTC: when it was recorded */
+            /** @description RFC 3339 UTC with Z: when it was recorded */
             created_at: string;
-            /** @description ISO 8601 UTC: its last status change */
+            /** @description RFC 3339 UTC with Z: its last status change */
             updated_at?: string;
         };
         /** @description what the confirmed transaction moved for the wallet, read from the chain's balance changes (null: not readable yet; absent: not confirmed) */
@@ -913,7 +913,7 @@ export interface components {
             status: string;
             /** @description why it failed, when the status is failed; null otherwise */
             error: unknown;
-            /** @description ISO 8601 UTC: when the event was recorded */
+            /** @description RFC 3339 UTC with Z: when the event was recorded */
             created_at: string;
         };
         /** @description An API key of the account (never its secret) */
@@ -933,7 +933,7 @@ export interface components {
             /** @description true while every write of the key is refused (reads stay open) */
             frozen: boolean;
             policy: components["schemas"]["Policy"];
-            /** @description ISO 8601 UTC */
+            /** @description RFC 3339 UTC with Z */
             created_at: string;
         };
         /** @description A key just created, with its api_key (shown once: store it) */
@@ -953,7 +953,7 @@ export interface components {
             /** @description true while every write of the key is refused (reads stay open) */
             frozen: boolean;
             policy: components["schemas"]["Policy"];
-            /** @description ISO 8601 UTC */
+            /** @description RFC 3339 UTC with Z */
             created_at: string;
             /** @description the key's secret, sent as x-api-key (shown once) */
             api_key: string;
@@ -991,7 +991,7 @@ export interface components {
             disabled: boolean;
             /** @description why deliveries stopped; null while enabled */
             disabled_reason: string | null;
-            /** @description ISO 8601 UTC */
+            /** @description RFC 3339 UTC with Z */
             created_at: string;
         };
         /** @description One event's delivery to a webhook endpoint, with its attempts */
@@ -1011,15 +1011,15 @@ export interface components {
             status: "pending" | "delivered" | "failed";
             /** @description attempts made so far */
             attempts: number;
-            /** @description ISO 8601 UTC of the next attempt; null when none */
+            /** @description RFC 3339 UTC with Z: the next attempt; null when none */
             next_attempt_at: string | null;
             /** @description HTTP status of the last attempt; null when it got no answer (or none was made) */
             last_status_code: number | null;
             /** @description why the last attempt failed; null otherwise */
             last_error: string | null;
-            /** @description ISO 8601 UTC */
+            /** @description RFC 3339 UTC with Z */
             created_at: string;
-            /** @description ISO 8601 UTC of the last attempt or change */
+            /** @description RFC 3339 UTC with Z: the last attempt or change */
             updated_at: string;
         };
         /** @description The answer when the request carried "dry_run": true: nothing was sent or recorded. */
@@ -2435,8 +2435,10 @@ export interface operations {
                     mint: string;
                     /** @description explicit launchswap pool (SOL-quoted; forces the launchswap venue) */
                     pool?: string;
-                    /** @description SOL (buy, denominated_in_sol), token atomic units, or a percentage string for sells */
-                    amount: string | number;
+                    /** @description SOL (buy, denominated_in_sol), token atomic units, or a percentage string for sells; required unless amount_tokens */
+                    amount?: string | number;
+                    /** @description sells: whole tokens as decimal text (e.g. "1.5"), converted with the mint's decimals; not with amount */
+                    amount_tokens?: string | number;
                     /** @description default true for buy, false for sell (alias denominatedInSol) */
                     denominated_in_sol?: boolean;
                     /** @description percent, default 2, at most 50, up to 2 decimals */
@@ -3403,8 +3405,10 @@ export interface operations {
                     source_wallet?: string;
                     /** @description omit or SOL for native SOL; otherwise a mint of SPL Token or Token-2022 */
                     mint?: string;
-                    /** @description SOL (up to 9 decimals) or token atomic units (positive integer) */
-                    amount: string | number;
+                    /** @description SOL (up to 9 decimals) or token atomic units (positive integer); required unless amount_tokens */
+                    amount?: string | number;
+                    /** @description tokens only: whole tokens as decimal text (e.g. "1.5"), converted with the mint's decimals; not with amount */
+                    amount_tokens?: string | number;
                     /** @description default 5000; the effective reserve adds the relay tip and the priority fee */
                     fee_reserve_lamports?: string | number;
                     /** @description default true */
@@ -5302,7 +5306,7 @@ export interface operations {
                         activity: {
                             /** @description the entry's id (increasing) */
                             id: number;
-                            /** @description ISO 8601 UTC */
+                            /** @description RFC 3339 UTC with Z */
                             at: string;
                             /** @description the key that made the request */
                             key_id: number;
@@ -5513,7 +5517,7 @@ export interface operations {
                         disabled: boolean;
                         /** @description why deliveries stopped; null while enabled */
                         disabled_reason: string | null;
-                        /** @description ISO 8601 UTC */
+                        /** @description RFC 3339 UTC with Z */
                         created_at: string;
                         /** @description whsec_...: verify signatures with it (Standard Webhooks) */
                         secret: string;
