@@ -163,8 +163,10 @@ export const TRADE_RULES = {
   amountPositive: "amount must be greater than zero",
   amountTooLarge: "amount is too large",
   amountUnsafeNumber: "integer amounts above 9007199254740991 must be sent as a string",
-  tokenUnits:
-    "token amounts must be a positive integer of atomic units (for whole tokens such as 1.5, send amount_tokens)",
+  tokenUnits: "token amounts must be a positive integer of atomic units",
+  /** Issue 30: a sell's amount says its unit and where whole tokens go. */
+  sellTokenUnits:
+    "sell amounts must be a positive integer of token atomic units or a percentage; whole tokens such as 1.5 go in amount_tokens",
   /** Issue 30: whole-token amounts (`amount_tokens`, decimals read from the mint) beside the atomic `amount`. */
   amountTokensInvalid: 'amount_tokens must be a decimal number of whole tokens, e.g. "1.5"',
   amountTokensPositive: "amount_tokens must be greater than zero",

@@ -162,6 +162,7 @@ const QUERY_TYPES: Record<string, Json> = {
     mint: address,
     side: { type: "string", enum: ["buy", "sell"] },
     amount: str,
+    amount_tokens: str,
     denominated_in_sol: bool,
     slippage: str,
     slippage_bps: int,

@@ -18,6 +18,9 @@ const quoteQuery = documentedFields({
     description:
       "as in a trade: SOL for a buy (token atomic units with denominated_in_sol=false), token atomic units for a sell; no percentages",
   },
+  amount_tokens: {
+    description: 'sells: whole tokens (e.g. "1.5"), converted with the mint\'s decimals, instead of amount',
+  },
   ...TRADE_PRICING_FIELDS,
   pool: TRADE_TARGET_FIELDS.pool,
 });

@@ -300,7 +300,10 @@ describe("POST /v1/sol/transfer/execute", () => {
     for (const [body, status, detail] of cases) {
       const res = await e2e.post(apiKey, "/v1/sol/transfer/execute", body);
       expect(res.statusCode, JSON.stringify(body)).toBe(status);
-      expect(res.json(), JSON.stringify(body)).toEqual({ detail });
+      // Issue 30: the spec's token-amount text carries the unit it expects beside it (never instead).
+      const beside =
+        detail === SPEC.transfer.tokenAmount ? { expected_unit: TRADE_RULES.atomicUnitsHint } : {};
+      expect(res.json(), JSON.stringify(body)).toEqual({ detail, ...beside });
     }
     expect(e2e.roundTrips()["relay.sendTransaction"]).toBeUndefined();
   });

@@ -101,7 +101,7 @@ function parseAmount(
   if (action === "sell") {
     if (denominatedInSol) throw badRequest(SPEC.trade.sellInSol);
     if (isPercentText(raw)) return { kind: "percent", hundredths: parseSellPercent(text) };
-    return { kind: "tokens", units: parseTokenUnits(raw) };
+    return { kind: "tokens", units: parseTokenUnits(raw, TRADE_RULES.sellTokenUnits) };
   }
   if (isPercentText(raw)) throw badRequest(TRADE_RULES.percentOnBuy);
   if (denominatedInSol) return { kind: "sol", lamports: parseSolAmount(raw) };

@@ -34,8 +34,10 @@ describe("parseWholeTokens", () => {
   });
 
   it("says which unit a token amount is in", () => {
-    expect(TRADE_RULES.tokenUnits).toContain("atomic units");
-    expect(TRADE_RULES.tokenUnits).toContain("amount_tokens");
+    expect(TRADE_RULES.sellTokenUnits).toContain("atomic units");
+    expect(TRADE_RULES.sellTokenUnits).toContain("amount_tokens");
+    const sell = { action: "sell", mint };
+    expect(detailOf(() => parseTradeRequest({ ...sell, amount: "1.5" }))).toBe(TRADE_RULES.sellTokenUnits);
     try {
       parseTokenUnits("1.5", SPEC.transfer.tokenAmount, { expected_unit: TRADE_RULES.atomicUnitsHint });
     } catch (e) {

@@ -2674,6 +2674,8 @@ export interface operations {
                 side?: "buy" | "sell";
                 /** @description as in a trade: SOL for a buy (token atomic units with denominated_in_sol=false), token atomic units for a sell; no percentages */
                 amount?: string;
+                /** @description sells: whole tokens (e.g. "1.5"), converted with the mint's decimals, instead of amount */
+                amount_tokens?: string;
                 /** @description default true for buy, false for sell (alias denominatedInSol) */
                 denominated_in_sol?: boolean;
                 /** @description percent, default 2, at most 50, up to 2 decimals */
