@@ -105,15 +105,47 @@ export function parseSolAmount(value: unknown, errors: SolAmountErrors = {}): bi
  * Parses a token amount in atomic units (positive integer, JSON number or string) that fits a u64.
  * JSON numbers above 2^53 - 1 are refused: the JSON parser has already rounded them.
  */
-export function parseTokenUnits(value: unknown, invalidError: string = TRADE_RULES.tokenUnits): bigint {
+export function parseTokenUnits(
+  value: unknown,
+  invalidError: string = TRADE_RULES.tokenUnits,
+  /** Fields beside the detail (e.g. `expected_unit` where a spec text cannot say which unit). */
+  extra?: Record<string, unknown>,
+): bigint {
   if (typeof value === "number" && Number.isInteger(value) && !Number.isSafeInteger(value)) {
     throw badRequest(TRADE_RULES.amountUnsafeNumber);
   }
   const parsed = parseDecimal(amountText(value), 0);
   if (parsed.kind === "too-large") throw badRequest(TRADE_RULES.amountTooLarge);
-  if (parsed.kind !== "ok" || parsed.scaled <= 0n) throw badRequest(invalidError);
+  if (parsed.kind !== "ok" || parsed.scaled <= 0n) throw badRequest(invalidError, extra);
   if (parsed.scaled > U64_MAX) throw badRequest(TRADE_RULES.amountTooLarge);
   return parsed.scaled;
+}
+
+/**
+ * Parses a whole-token amount (`amount_tokens`: "1.5") into atomic units with the mint's `decimals`; positive,
+ * at most `decimals` places, fitting a u64 (issue 30).
+ */
+export function parseWholeTokens(value: unknown, decimals: number): bigint {
+  const parsed = parseDecimal(amountText(value, TRADE_RULES.amountTokensInvalid), decimals);
+  switch (parsed.kind) {
+    case "invalid":
+      throw badRequest(TRADE_RULES.amountTokensInvalid);
+    case "too-precise":
+      throw badRequest(TRADE_RULES.amountTokensDecimals(decimals));
+    case "too-large":
+      throw badRequest(TRADE_RULES.amountTooLarge);
+    case "ok":
+      if (parsed.scaled <= 0n) throw badRequest(TRADE_RULES.amountTokensPositive);
+      if (parsed.scaled > U64_MAX) throw badRequest(TRADE_RULES.amountTooLarge);
+      return parsed.scaled;
+  }
+}
+
+/** Checks an `amount_tokens` text before the mint is read (a number or a plain decimal string). */
+export function checkWholeTokensText(value: unknown): string {
+  const text = amountText(value, TRADE_RULES.amountTokensInvalid);
+  if (parseDecimal(text, 30).kind === "invalid") throw badRequest(TRADE_RULES.amountTokensInvalid);
+  return text;
 }
 
 /**

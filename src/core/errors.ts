@@ -151,6 +151,8 @@ export const EXECUTION = {
   historyLimit: "limit must be an integer from 1 to 200",
   historyOffset: "offset must be a non-negative integer",
   historyKind: "kind must be one of trade, create, bundle, claim, consolidate, transfer, split",
+  /** Issue 30: the status filter names every status an execution can take. */
+  historyStatus: "status must be one of pending, submitted, confirmed, finalized, failed, timeout, expired",
   chainNotReady: "the chain RPC has not answered since start-up; retry shortly",
 } as const;
 
@@ -162,6 +164,21 @@ export const TRADE_RULES = {
   amountTooLarge: "amount is too large",
   amountUnsafeNumber: "integer amounts above 9007199254740991 must be sent as a string",
   tokenUnits: "token amounts must be a positive integer of atomic units",
+  /** Issue 30: a sell's amount says its unit and where whole tokens go. */
+  sellTokenUnits:
+    "sell amounts must be a positive integer of token atomic units or a percentage; whole tokens such as 1.5 go in amount_tokens",
+  /** Issue 30: whole-token amounts (`amount_tokens`, decimals read from the mint) beside the atomic `amount`. */
+  amountTokensInvalid: 'amount_tokens must be a decimal number of whole tokens, e.g. "1.5"',
+  amountTokensPositive: "amount_tokens must be greater than zero",
+  amountTokensDecimals: (decimals: number): string =>
+    `amount_tokens has more decimal places than the mint's ${decimals} decimals`,
+  amountAndTokens: "use either amount (token atomic units) or amount_tokens (whole tokens), not both",
+  amountTokensOnBuy:
+    "amount_tokens (whole tokens) is only for sells; a buy's amount is SOL, or token atomic units with denominated_in_sol false",
+  amountTokensOnSol: "amount_tokens (whole tokens) is only for token transfers; a SOL amount goes in amount",
+  /** Beside the spec's token-amount text: which unit `amount` is in. */
+  atomicUnitsHint:
+    "amount is in token atomic units (a positive integer); whole tokens such as 1.5 go in amount_tokens",
   percentRange: "percentage sells must be greater than 0% and at most 100%",
   percentDecimals: "percentage sells cannot have more than 2 decimal places",
   percentOnBuy: "percentage amounts are only valid for sells",
@@ -279,14 +296,20 @@ export const EVENTS = {
   cursorInvalid: "after must be a cursor returned as next_cursor by this endpoint",
   eventCursorInvalid: "after and Last-Event-ID must be an event id (a non-negative integer) from this stream",
   eventLimitInvalid: "limit must be an integer from 1 to 1000",
-  typesInvalid: "types must be a comma-separated list of event types such as execution.confirmed",
+  /** Issue 30: every event type is named, so a typo is refused rather than matching nothing. */
+  typesInvalid:
+    "types must be a comma-separated list of event types, each one of execution.pending, execution.submitted, " +
+    "execution.confirmed, execution.finalized, execution.failed, execution.timeout, execution.expired",
   kindInvalid: "kind must be one of trade, create, bundle, claim, consolidate, transfer, split",
   webhookNotFound: "webhook not found",
   deliveryNotFound: "delivery not found",
   webhookUrlInvalid: "url must be an absolute https or http URL without credentials",
   webhookUrlPrivate: "url must not resolve to a loopback, private, link-local or metadata address",
   webhookUrlUnresolvable: "url host does not resolve",
-  webhookTypesInvalid: 'types must be a non-empty list of event types such as execution.confirmed, or ["*"]',
+  /** Issue 30: an unknown type would be stored and never fire, so it is refused naming the known ones. */
+  webhookTypesInvalid:
+    "types must be a non-empty list of event types, each one of execution.pending, execution.submitted, " +
+    'execution.confirmed, execution.finalized, execution.failed, execution.timeout, execution.expired, or ["*"]',
   webhookWalletsInvalid: "wallets must be a list of wallet public keys",
   /** Issue 29: the account's endpoint cap (MAX_WEBHOOKS_PER_ACCOUNT). */
   webhookLimit: (max: number): string =>

@@ -17,7 +17,7 @@ export function accountRoutes(app: FastifyInstance, deps: Pick<KeysDeps, "store"
           security: apiKeySecurity,
           summary:
             action === "freeze"
-              ? "Freeze the whole account: every key (root included) is refused until unfrozen"
+              ? "Freeze the whole account: every write of every key (root included) is refused until unfrozen; reads stay open"
               : "Unfreeze the account",
           response: {
             200: {

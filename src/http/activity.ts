@@ -7,7 +7,7 @@ import { apiKeySecurity, authErrors, errorSchema, ref, closedObject, documentedF
 
 const activitySchema = closedObject({
   id: { type: "integer", description: "the entry's id (increasing)" },
-  at: { type: "string", description: "ISO 8601 UTC" },
+  at: { type: "string", description: "RFC 3339 UTC with Z" },
   key_id: { type: "integer", description: "the key that made the request" },
   key_name: { type: "string", description: "that key's name" },
   method: { type: "string", description: "HTTP method" },
@@ -27,6 +27,11 @@ const activitySchema = closedObject({
       "how many requests the entry stands for: 1, or on a refusal entry the refusals of this key, route and " +
       "rule since the previous entry (refusals are sampled: entries at the 1st, 2nd, 4th, 8th… of a window)",
   },
+  target_key_id: {
+    type: ["integer", "null"],
+    description:
+      "the key a /v1/keys/{id} request acted on (freeze, unfreeze, revoke, policy); null otherwise",
+  },
 });
 
 /** Registers GET /v1/activity. */
@@ -43,6 +48,7 @@ export function activityRoutes(app: FastifyInstance, deps: { store: Pick<Store, 
           after: { type: "string", description: "next_cursor of the previous page" },
           limit: { type: "string", description: "1 to 200, default 50" },
           key_id: { type: "string" },
+          target_key_id: { type: "string", description: "only requests that acted on this key" },
           route: { type: "string" },
           status: { type: "string" },
           rule: { type: "string" },

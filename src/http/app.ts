@@ -14,7 +14,7 @@ import { installIdempotency } from "./idempotency.js";
 import { parseJsonBody } from "./json-body.js";
 import { installMetrics } from "./metrics.js";
 import { openapiBodyTypes } from "./openapi-body-types.js";
-import { openapiRules } from "./openapi-rules.js";
+import { openapiRules, withOptionalBodies } from "./openapi-rules.js";
 import { withRequestExamples } from "./openapi-examples.js";
 import { componentReference, registerComponents } from "./components.js";
 import { observeOutcomes } from "../domain/execution/outcome-observer.js";
@@ -202,7 +202,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       };
     },
     // GET /v1/stream (issue 21) is a WebSocket route, which @fastify/websocket hides: documented here.
-    transformObject: (doc) => ("openapiObject" in doc ? withStreamPath(doc) : doc.swaggerObject),
+    // Optional bodies are stated as such (swagger marks every body required).
+    transformObject: (doc) =>
+      "openapiObject" in doc ? withOptionalBodies(withStreamPath(doc)) : doc.swaggerObject,
   });
   await app.register(swaggerUi, { routePrefix: "/docs", staticCSP: DOCS_CSP });
   const metrics = deps.metrics ?? createMetrics();

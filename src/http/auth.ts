@@ -67,7 +67,8 @@ export function keyAllowed(deps: KeyCheckDeps, scope: RouteScope): (presented: s
     const key = await deps.store.findKeyByHash(deps.vault.hashApiKey(presented));
     if (key === undefined) return false;
     try {
-      authorize(key, scope, deps.clock());
+      // The stream's key (scope read) is a read: a frozen key may still watch (issue 30).
+      authorize(key, scope, deps.clock(), scope === "read" ? "read" : "write");
       return true;
     } catch {
       return false;
@@ -131,11 +132,12 @@ export function installAuth(
     // Set before the checks, so a refusal is still written to the activity log under this key.
     req.custodyKey = key;
     const checked = config.allowFrozenAccount === true && key.root ? { ...key, accountFrozen: false } : key;
+    const access = req.method === "GET" || req.method === "HEAD" ? "read" : "write";
     try {
-      authorize(checked, routeScope(req.method, config.scope), deps.clock());
+      authorize(checked, routeScope(req.method, config.scope), deps.clock(), access);
     } catch (e) {
-      // Issue 29: a revoked or expired key is throttled per IP like an unknown one; a refusal spends the
-      // key's refusals budget (the route's own budget hook never runs for it).
+      // A revoked or expired key is throttled per IP like an unknown one; a refusal spends the key's refusals
+      // budget (the route's own budget hook never runs for it).
       if (!(e instanceof ApiError)) throw e;
       if (e.status === 401 && deps.onInvalidKey !== undefined) throw await deps.onInvalidKey(req, reply, e);
       if (e.status === 403 && deps.onRefusal !== undefined) throw await deps.onRefusal(req, reply, e, key);

@@ -145,6 +145,18 @@ export function refusalRowCount(n: number): number {
   return n === 1 ? 1 : n / 2;
 }
 
+/** The key a `/v1/keys/:id…` route acts on (the log said "freeze" without saying which key). */
+export function targetKeyOf(
+  route: string | undefined,
+  params: Record<string, unknown> | undefined,
+): number | null {
+  if (route === undefined || !route.startsWith("/v1/keys/:id")) return null;
+  const id = params?.id;
+  return typeof id === "string" && /^[1-9]\d{0,9}$/.test(id) && Number(id) <= 2_147_483_647
+    ? Number(id)
+    : null;
+}
+
 /**
  * Installs the custody hooks; `bind` makes the store a request's handler uses from its context (an explicit
  * binding: an AsyncLocalStorage cost a promise hook on every promise of the process, about 8 % of a trade).
@@ -217,6 +229,7 @@ export function installCustody(
         rule: req.custodyRule,
         ip: req.ip,
         ...(refusals !== undefined ? { refusals } : {}),
+        targetKeyId: targetKeyOf(req.routeOptions.url, params),
       });
     } catch (e) {
       req.log.error({ err: { message: (e as Error).message } }, "activity row not written");

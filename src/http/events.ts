@@ -6,7 +6,7 @@
  */
 import { PassThrough } from "node:stream";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { EVENTS_MAX_LIMIT, parseEventsQuery, type EventsQuery } from "../domain/events/query.js";
+import { EVENT_TYPES, EVENTS_MAX_LIMIT, parseEventsQuery, type EventsQuery } from "../domain/events/query.js";
 import { eventsPage, streamEvents, type StreamItem } from "../domain/events/stream.js";
 import { EXECUTION_KINDS } from "../domain/execution/history.js";
 import { STREAM_CAP_RETRY_SECONDS, type StreamRegistry } from "../domain/streams/stream-registry.js";
@@ -37,7 +37,7 @@ export const eventComponent = closedObject(
     signatures: { type: "array", items: { type: "string" }, description: "its transaction signatures" },
     status: { type: "string", description: "the execution's new status (as in Execution.status)" },
     error: { description: "why it failed, when the status is failed; null otherwise" },
-    created_at: { type: "string", description: "ISO 8601 UTC: when the event was recorded" },
+    created_at: { type: "string", description: "RFC 3339 UTC with Z: when the event was recorded" },
   },
   { $id: "Event", description: "An execution event: an execution of this key changed status" },
 );
@@ -167,7 +167,7 @@ export function eventRoutes(
             limit: { description: `page size of the JSON form, 1 to ${EVENTS_MAX_LIMIT} (default 100)` },
             types: {
               type: "string",
-              description: "comma-separated event types, e.g. execution.confirmed,execution.failed",
+              description: `comma-separated event types, each one of ${EVENT_TYPES.join(", ")}`,
             },
             wallet: { type: "string", description: "only events of executions involving this wallet" },
             kind: { type: "string", description: `only this kind: ${EXECUTION_KINDS.join(", ")}` },

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from "fastify";
 import {
   EXECUTION_KINDS,
+  EXECUTION_STATUSES,
   executionView,
   listHistory,
   parseHistoryQuery,
@@ -29,7 +30,7 @@ export const executionComponent = closedObject(
     bundle_id: { type: ["string", "null"], description: "the relay's bundle id; null outside bundles" },
     status: {
       type: "string",
-      enum: ["pending", "submitted", "confirmed", "finalized", "failed", "timeout", "expired"],
+      enum: [...EXECUTION_STATUSES],
       description:
         "pending: recorded, outcome not known yet; submitted: sent without a verdict; timeout: the wait ended first " +
         "(these three are open: reconciliation moves them to a final status); confirmed; finalized; failed; " +
@@ -52,8 +53,8 @@ export const executionComponent = closedObject(
       description:
         "priority fee the transaction carried, micro-lamports per compute unit (highest of a bundle's legs); null on older records",
     },
-    created_at: { type: "string", description: "ISO 8601 UTC: when it was recorded" },
-    updated_at: { type: "string", description: "ISO 8601 UTC: its last status change" },
+    created_at: { type: "string", description: "RFC 3339 UTC with Z: when it was recorded" },
+    updated_at: { type: "string", description: "RFC 3339 UTC with Z: its last status change" },
   },
   {
     $id: "Execution",
@@ -87,6 +88,7 @@ export function executionRoutes(
             },
             wallet: { description: "only executions whose primary wallet is this public key" },
             kind: { description: `only this kind: ${EXECUTION_KINDS.join(", ")}` },
+            status: { description: `only this status: ${EXECUTION_STATUSES.join(", ")}` },
             signature: {
               description: "only the execution carrying this transaction signature (any leg of a bundle)",
             },

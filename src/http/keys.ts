@@ -119,9 +119,9 @@ const keyProperties = {
     type: ["string", "null"],
     description: "ISO 8601: the key is refused after it; null = never",
   },
-  frozen: { type: "boolean", description: "true while every request of the key is refused" },
+  frozen: { type: "boolean", description: "true while every write of the key is refused (reads stay open)" },
   policy: ref("Policy"),
-  created_at: { type: "string", description: "ISO 8601 UTC" },
+  created_at: { type: "string", description: "RFC 3339 UTC with Z" },
   created_by: {
     type: ["integer", "null"],
     description:
@@ -239,7 +239,10 @@ export function keyRoutes(app: FastifyInstance, deps: KeysDeps): void {
         config: { scope: "keys" },
         schema: {
           ...common,
-          summary: action === "freeze" ? "Freeze a key (every request refused)" : "Unfreeze a key",
+          summary:
+            action === "freeze"
+              ? "Freeze a key (every write refused; its reads stay open)"
+              : "Unfreeze a key",
           params: idParams,
           response: { 200: keySchema, 400: errorSchema, 404: errorSchema, ...refusals },
         },

@@ -62,7 +62,15 @@ const KNOWN: Record<string, KnownFields> = {
   },
   "/v1/cashback/claim/execute": { top: ["wallet", "claim_bonding_curve", "claim_launchswap", "confirm"] },
   "/v1/sol/transfer/execute": {
-    top: ["destination_wallet", "source_wallet", "mint", "amount", "fee_reserve_lamports", "confirm"],
+    top: [
+      "destination_wallet",
+      "source_wallet",
+      "mint",
+      "amount",
+      "amount_tokens",
+      "fee_reserve_lamports",
+      "confirm",
+    ],
   },
   "/v1/sol/consolidate/execute": {
     top: ["destination_wallet", "source_wallets", "fee_reserve_lamports", "confirm"],

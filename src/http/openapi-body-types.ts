@@ -5,12 +5,23 @@
  * document, keeping each route's own descriptions. Validation is untouched (Fastify never sees these).
  */
 import type { FastifySchema } from "fastify";
-import { EXECUTION_KINDS } from "../domain/execution/history.js";
+import { BASE58_ADDRESS } from "../config/parse.js";
+import { EVENT_TYPES } from "../domain/events/query.js";
+import { EXECUTION_KINDS, EXECUTION_STATUSES } from "../domain/execution/history.js";
 
 type Json = Record<string, unknown>;
 
 const str = { type: "string" } as const;
+/** A base58 address (mint, wallet, destination, pool): the parsers refuse anything else (issue 30: stated). */
+const address = { type: "string", pattern: BASE58_ADDRESS.source } as const;
+/** A mint, or `SOL` in any case with surrounding spaces (send asset: the parser trims and upper-cases it). */
+const mintOrSol = {
+  type: "string",
+  pattern: `^\\s*[Ss][Oo][Ll]\\s*$|${BASE58_ADDRESS.source}`,
+} as const;
 const bool = { type: "boolean" } as const;
+/** Whole tokens (`amount_tokens`, issue 30): decimal text, or a JSON number. */
+const wholeTokens = { oneOf: [{ type: "string" }, { type: "number" }] } as const;
 const int = { type: "integer" } as const;
 /** Amounts are exact decimal text; a JSON number is accepted too. */
 const amount = { oneOf: [{ type: "string" }, { type: "number" }] } as const;
@@ -21,7 +32,7 @@ const createFields = {
   name: str,
   symbol: str,
   uri: str,
-  wallet: str,
+  wallet: address,
   mayhem_mode: bool,
   cashback: bool,
   initial_buy: amount,
@@ -36,7 +47,7 @@ const bundleLeg = {
     amount,
     denominatedInSol: bool,
     slippageBps: int,
-    pool: str,
+    pool: address,
   },
   required: ["type"],
 };
@@ -46,18 +57,20 @@ const BODY_TYPES: Record<string, { properties: Json; required?: string[] }> = {
   "POST /v1/trades/execute": {
     properties: {
       action: { type: "string", enum: ["buy", "sell"] },
-      mint: str,
-      pool: str,
+      mint: address,
+      pool: address,
       amount,
+      amount_tokens: wholeTokens,
       denominated_in_sol: bool,
       slippage: amount,
       slippage_bps: int,
       simulate: bool,
       confirm: bool,
       measure_timing: bool,
-      wallet: str,
+      wallet: address,
     },
-    required: ["action", "mint", "amount"],
+    // amount or amount_tokens (issue 30): exactly one, checked by the parser.
+    required: ["action", "mint"],
   },
   "POST /v1/laser/create": {
     properties: { ...createFields, confirm: bool },
@@ -66,20 +79,20 @@ const BODY_TYPES: Record<string, { properties: Json; required?: string[] }> = {
   "POST /v1/laser/bundle": {
     properties: {
       accounts: { type: "array", items: bundleLeg },
-      mint: str,
+      mint: address,
       bundleTip: amount,
       confirm: bool,
     },
     required: ["accounts", "bundleTip"],
   },
-  "POST /v1/cashback/check": { properties: { wallet: str, wallets: { type: "array", items: str } } },
+  "POST /v1/cashback/check": { properties: { wallet: address, wallets: { type: "array", items: address } } },
   "POST /v1/cashback/claim/execute": {
-    properties: { wallet: str, claim_bonding_curve: bool, claim_launchswap: bool, confirm: bool },
+    properties: { wallet: address, claim_bonding_curve: bool, claim_launchswap: bool, confirm: bool },
   },
   "POST /v1/sol/consolidate/execute": {
     properties: {
-      destination_wallet: str,
-      source_wallets: { type: "array", items: str },
+      destination_wallet: address,
+      source_wallets: { type: "array", items: address },
       fee_reserve_lamports: bigInteger,
       confirm: bool,
     },
@@ -87,25 +100,26 @@ const BODY_TYPES: Record<string, { properties: Json; required?: string[] }> = {
   },
   "POST /v1/sol/transfer/execute": {
     properties: {
-      destination_wallet: str,
-      source_wallet: str,
-      mint: str,
+      destination_wallet: address,
+      source_wallet: address,
+      mint: mintOrSol,
       amount,
+      amount_tokens: wholeTokens,
       fee_reserve_lamports: bigInteger,
       confirm: bool,
     },
-    required: ["destination_wallet", "amount"],
+    required: ["destination_wallet"],
   },
   "POST /v1/sol/split/execute": {
     properties: {
-      source_wallet: str,
+      source_wallet: address,
       total_percent: amount,
       fee_reserve_lamports: bigInteger,
       destinations: {
         type: "array",
         items: {
           type: "object",
-          properties: { wallet: str, sol: amount, percent: amount },
+          properties: { wallet: address, sol: amount, percent: amount },
           required: ["wallet"],
         },
       },
@@ -114,13 +128,17 @@ const BODY_TYPES: Record<string, { properties: Json; required?: string[] }> = {
     required: ["destinations"],
   },
   // issue 18: warm venue state
-  "POST /v1/watch": { properties: { mints: { type: "array", items: str } }, required: ["mints"] },
+  "POST /v1/watch": { properties: { mints: { type: "array", items: address } }, required: ["mints"] },
   // Issue 20: webhook endpoints.
   "POST /v1/webhooks": {
     properties: {
       url: str,
-      types: { type: "array", items: str },
-      wallets: { type: "array", items: str },
+      types: {
+        type: "array",
+        minItems: 1,
+        items: { type: "string", enum: ["*", ...EVENT_TYPES] },
+      },
+      wallets: { type: "array", items: address },
     },
     required: ["url", "types"],
   },
@@ -132,19 +150,23 @@ const QUERY_TYPES: Record<string, Json> = {
     // The parser's rules (EXECUTION.historyLimit / historyOffset), stated for generated clients.
     limit: { type: "integer", minimum: 1, maximum: 200 },
     offset: { type: "integer", minimum: 0 },
-    wallet: { type: "string", pattern: "^[1-9A-HJ-NP-Za-km-z]{32,44}$" },
+    wallet: address,
     kind: { type: "string", enum: [...EXECUTION_KINDS] },
+    // Issue 30: the status filter, and the signature lookup the README named but the document did not.
+    status: { type: "string", enum: [...EXECUTION_STATUSES] },
+    signature: { type: "string", pattern: "^[1-9A-HJ-NP-Za-km-z]{64,88}$" },
     after: str,
   },
   // Issue 22: the trade's fields as a quote's query (aliases and rules in the route's descriptions).
   "GET /v1/quote": {
-    mint: str,
+    mint: address,
     side: { type: "string", enum: ["buy", "sell"] },
     amount: str,
+    amount_tokens: str,
     denominated_in_sol: bool,
     slippage: str,
     slippage_bps: int,
-    pool: str,
+    pool: address,
   },
   // Issue 20: long-poll and the events page.
   "GET /v1/executions/:id": { wait: int },
@@ -152,7 +174,7 @@ const QUERY_TYPES: Record<string, Json> = {
     after: str,
     limit: int,
     types: str,
-    wallet: str,
+    wallet: address,
     kind: { type: "string", enum: [...EXECUTION_KINDS] },
   },
 };

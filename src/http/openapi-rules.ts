@@ -47,6 +47,46 @@ export function operationIdOf(method: string, url: string): string {
 
 const ADDRESS_PATTERN = BASE58_ADDRESS.source;
 
+/**
+ * The Idempotency-Key header's rule (parseIdempotencyKey: 1 to 255 printable ASCII characters), stated in the
+ * document only: the route's own header schema stays as Fastify validates it, so the parser's text answers.
+ */
+function idempotencyKeyRule(headers: Json | undefined): { headers?: Json } {
+  const properties = headers?.properties as Record<string, Json> | undefined;
+  const key = properties?.["idempotency-key"];
+  if (key === undefined) return {};
+  return {
+    headers: {
+      ...headers,
+      properties: {
+        ...properties,
+        "idempotency-key": { ...key, minLength: 1, maxLength: 255, pattern: "^[\\x20-\\x7e]{1,255}$" },
+      },
+    },
+  };
+}
+
+/** Routes whose body may be left out (every field optional; an empty body means "no fields"). */
+const OPTIONAL_BODIES: readonly string[] = [
+  "post /v1/wallets",
+  "post /v1/cashback/check",
+  "post /v1/cashback/claim/execute",
+];
+
+/**
+ * Marks the optional request bodies `required: false` in the finished document: @fastify/swagger marks every
+ * body required, but the service answers a request without one as it answers `{}` (json-body.ts).
+ */
+export function withOptionalBodies<D>(doc: D): D {
+  const paths = (doc as { paths?: Record<string, Record<string, Json>> }).paths ?? {};
+  for (const id of OPTIONAL_BODIES) {
+    const [method, path] = id.split(" ") as [string, string];
+    const body = paths[path]?.[method]?.requestBody as Json | undefined;
+    if (body !== undefined) body.required = false;
+  }
+  return doc;
+}
+
 /** Adds the shared rules to one route's document schema. */
 export function openapiRules(
   schema: FastifySchema,
@@ -112,6 +152,7 @@ export function openapiRules(
   return {
     ...schema,
     ...typedParams,
+    ...idempotencyKeyRule(s.headers as Json | undefined),
     // A public route says so: no security requirement (the linter's security-defined rule).
     ...(config?.public === true && s.security === undefined ? { security: [] } : {}),
     operationId: (s.operationId as string | undefined) ?? operationIdOf(method, url),

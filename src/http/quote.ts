@@ -18,6 +18,9 @@ const quoteQuery = documentedFields({
     description:
       "as in a trade: SOL for a buy (token atomic units with denominated_in_sol=false), token atomic units for a sell; no percentages",
   },
+  amount_tokens: {
+    description: 'sells: whole tokens (e.g. "1.5"), converted with the mint\'s decimals, instead of amount',
+  },
   ...TRADE_PRICING_FIELDS,
   pool: TRADE_TARGET_FIELDS.pool,
 });
@@ -36,6 +39,10 @@ const quoteAnswer = closedObject(
     amount_units: {
       type: "integer",
       description: "parsed amount: lamports for a SOL buy, token atomic units otherwise",
+    },
+    amount_units_text: {
+      type: "string",
+      description: "amount_units as decimal text (exact above 2^53; every other amount is text)",
     },
     denominated_in_sol: { type: "boolean", description: "final value after defaults" },
     slippage_bps: { type: "integer", description: "the slippage the bounds below apply, in basis points" },
@@ -86,6 +93,7 @@ const quoteAnswer = closedObject(
       "pool",
       "amount",
       "amount_units",
+      "amount_units_text",
       "denominated_in_sol",
       "slippage_bps",
       "price_impact_percent",

@@ -10,12 +10,49 @@ export function ref<N extends string>(name: N): { $ref: `${N}#` } {
 
 const detail = { type: "string", description: "what went wrong, in words (the spec's exact texts)" } as const;
 
-/** Every error body: `{"detail": "..."}`. */
+/**
+ * Fields an error body may carry beside `detail` (issue 30: the document listed `detail` only). Each is present
+ * only on the errors it belongs to; the list stays open (`additionalProperties`) for fields added later.
+ */
+const errorExtras = {
+  // Nullable: the error body is serialized through this schema, and a field that is null must stay null.
+  rule: {
+    type: ["string", "null"],
+    description: "403: the rule that refused (scope, wallet, frozen, cap, a policy field…)",
+  },
+  signature: { type: ["string", "null"], description: "the transaction signature, when one was sent" },
+  signatures: {
+    type: ["array", "null"],
+    items: { type: "string" },
+    description: "every signature sent before the failure (multi-transaction requests)",
+  },
+  confirmation_status: {
+    type: ["string", "null"],
+    description: "what confirmation polling last saw for the signature",
+  },
+  bundle_id: { type: ["string", "null"], description: "the relay's bundle id, when the bundle was accepted" },
+  execution_id: {
+    type: ["string", "null"],
+    description: "the execution recorded for the request (GET /v1/executions/{id})",
+  },
+  program_error: { description: "the program error decoded from the failure (program, code, name)" },
+  logs: { type: ["array", "null"], items: { type: "string" }, description: "program logs of the failure" },
+  reason: { type: ["string", "null"], description: "a machine-readable cause beside the spec's detail" },
+  index: { type: ["integer", "null"], description: "the bundle leg (0-based) the error is about" },
+  completed_transactions: {
+    description: "transactions already sent when a multi-transaction request stopped (they are on chain)",
+  },
+  max_webhooks: { type: ["integer", "null"], description: "403 rule cap: MAX_WEBHOOKS_PER_ACCOUNT" },
+  required_lamports: { description: "lamports the request needs (an affordability refusal), as text" },
+  balance_lamports: { description: "lamports the wallet holds (an affordability refusal), as text" },
+} as const;
+
+/** Every error body: `{"detail": "..."}` and, on some errors, the fields of `errorExtras`. */
 export const errorComponent = {
   $id: "Error",
   type: "object",
-  description: "An error answer: `detail` says what went wrong",
-  properties: { detail },
+  description: "An error answer: `detail` says what went wrong; some errors carry more fields beside it",
+  properties: { detail, ...errorExtras },
   required: ["detail"],
   additionalProperties: true,
 } as const;
@@ -41,6 +78,7 @@ export const refusalComponent = {
     "Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which)",
   properties: {
     detail,
+    max_webhooks: errorExtras.max_webhooks,
     rule: {
       type: "string",
       description:

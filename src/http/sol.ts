@@ -34,7 +34,14 @@ const transferBody = optionalBody({
   destination_wallet: { description: "any address except the source" },
   source_wallet: { description: "managed wallet; the key's default wallet otherwise" },
   mint: { description: "omit or SOL for native SOL; otherwise a mint of SPL Token or Token-2022" },
-  amount: { description: "SOL (up to 9 decimals) or token atomic units (positive integer)" },
+  amount: {
+    description:
+      "SOL (up to 9 decimals) or token atomic units (positive integer); required unless amount_tokens",
+  },
+  amount_tokens: {
+    description:
+      'tokens only: whole tokens as decimal text (e.g. "1.5"), converted with the mint\'s decimals; not with amount',
+  },
   fee_reserve_lamports: feeReserve,
   confirm,
 });
@@ -121,6 +128,10 @@ const transferResponse = closedObject(
     asset_type: { type: "string", enum: ["sol", "spl_token"], description: "native SOL or a token" },
     amount: { type: "string", description: "the amount as requested" },
     amount_units: { type: "integer", description: "the amount in atomic units (lamports or token units)" },
+    amount_units_text: {
+      type: "string",
+      description: "amount_units as decimal text (exact above 2^53; every other amount is text)",
+    },
     decimals: { type: "integer", description: "decimals of the asset (9 for SOL)" },
     source_token_account: {
       type: ["string", "null"],

@@ -13,7 +13,12 @@ const tradeBody = documentedFields({
   action: { description: "buy or sell (alias side)" },
   ...TRADE_TARGET_FIELDS,
   amount: {
-    description: "SOL (buy, denominated_in_sol), token atomic units, or a percentage string for sells",
+    description:
+      "SOL (buy, denominated_in_sol), token atomic units, or a percentage string for sells; required unless amount_tokens",
+  },
+  amount_tokens: {
+    description:
+      'sells: whole tokens as decimal text (e.g. "1.5"), converted with the mint\'s decimals; not with amount',
   },
   ...TRADE_PRICING_FIELDS,
   simulate: { description: "default true" },
@@ -65,6 +70,10 @@ const tradeResponse = closedObject(
       type: "integer",
       description: "the amount in atomic units: lamports when denominated in SOL, token units otherwise",
     },
+    amount_units_text: {
+      type: "string",
+      description: "amount_units as decimal text (exact above 2^53; every other amount is text)",
+    },
     denominated_in_sol: { type: "boolean", description: "true when amount is SOL" },
     ...confirmationProperties,
     venue: {
@@ -95,6 +104,7 @@ const tradeResponse = closedObject(
       "mint",
       "amount",
       "amount_units",
+      "amount_units_text",
       "denominated_in_sol",
       "signature",
       "confirmed",

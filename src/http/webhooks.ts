@@ -29,7 +29,7 @@ const webhookProps = {
   },
   disabled: { type: "boolean", description: "true when deliveries stopped (see disabled_reason)" },
   disabled_reason: { type: ["string", "null"], description: "why deliveries stopped; null while enabled" },
-  created_at: { type: "string", description: "ISO 8601 UTC" },
+  created_at: { type: "string", description: "RFC 3339 UTC with Z" },
 } as const;
 const webhookRequired = ["id", "url", "types", "wallets", "disabled", "disabled_reason", "created_at"];
 
@@ -58,15 +58,15 @@ export const deliveryComponent = closedObject(
     attempts: { type: "integer", description: "attempts made so far" },
     next_attempt_at: {
       type: ["string", "null"],
-      description: "ISO 8601 UTC of the next attempt; null when none",
+      description: "RFC 3339 UTC with Z: the next attempt; null when none",
     },
     last_status_code: {
       type: ["integer", "null"],
       description: "HTTP status of the last attempt; null when it got no answer (or none was made)",
     },
     last_error: { type: ["string", "null"], description: "why the last attempt failed; null otherwise" },
-    created_at: { type: "string", description: "ISO 8601 UTC" },
-    updated_at: { type: "string", description: "ISO 8601 UTC of the last attempt or change" },
+    created_at: { type: "string", description: "RFC 3339 UTC with Z" },
+    updated_at: { type: "string", description: "RFC 3339 UTC with Z: the last attempt or change" },
   },
   { $id: "WebhookDelivery", description: "One event's delivery to a webhook endpoint, with its attempts" },
 );

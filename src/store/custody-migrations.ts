@@ -112,5 +112,12 @@ export function custodyMigrations(dialect: "sqlite" | "postgres"): Record<string
         }
       },
     },
+    // Issue 30: which key a /v1/keys/:id request (freeze, unfreeze, revoke, policy) acted on. A nullable column
+    // added to the append-only table: older rows read null, no row is rewritten.
+    "2026_11_28_issue30_activity_target_key": {
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable("activity_log").addColumn("target_key_id", "integer").execute();
+      },
+    },
   };
 }

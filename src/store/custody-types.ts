@@ -101,6 +101,8 @@ export interface NewActivity {
   ip: string | null;
   /** How many requests the row stands for: 1, or on a sampled refusal row the refusals since the last one. */
   refusals?: number;
+  /** Issue 30: the key a `/v1/keys/:id…` request acted on (freeze, revoke, policy); null otherwise. */
+  targetKeyId?: number | null;
 }
 
 export interface ActivityRecord extends NewActivity {
@@ -116,6 +118,8 @@ export interface ActivityQuery {
   route?: string;
   status?: number;
   rule?: string;
+  /** Only rows that acted on this key (issue 30). */
+  targetKeyId?: number;
 }
 
 /** The custody methods of the store (implemented in kysely-custody.ts). */

@@ -27,6 +27,7 @@ const ACTIVITY_COLUMNS = [
   "rule",
   "ip",
   "refusals",
+  "target_key_id",
 ] as const;
 type ActivityValues = { [K in (typeof ACTIVITY_COLUMNS)[number]]: Insertable<ActivityLogTable>[K] };
 
@@ -88,6 +89,7 @@ function toActivity(r: Selectable<ActivityLogTable>): ActivityRecord {
     rule: r.rule,
     ip: r.ip,
     refusals: r.refusals === null ? 1 : Number(r.refusals),
+    targetKeyId: r.target_key_id === null ? null : Number(r.target_key_id),
   };
 }
 
@@ -319,6 +321,7 @@ export function kyselyCustody(
         rule: a.rule,
         ip: a.ip,
         refusals: a.refusals ?? null,
+        target_key_id: a.targetKeyId ?? null,
       });
     },
 
@@ -329,6 +332,7 @@ export function kyselyCustody(
       if (q.route !== undefined) query = query.where("route", "=", q.route);
       if (q.status !== undefined) query = query.where("status", "=", q.status);
       if (q.rule !== undefined) query = query.where("rule", "=", q.rule);
+      if (q.targetKeyId !== undefined) query = query.where("target_key_id", "=", q.targetKeyId);
       const rows = await query.orderBy("id", "desc").limit(q.limit).execute();
       return rows.map(toActivity);
     },

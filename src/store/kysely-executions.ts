@@ -153,6 +153,7 @@ export function kyselyExecutions(
         .where("delinked_at", "is", null);
       if (q.wallet !== undefined) query = query.where("wallet", "=", q.wallet);
       if (q.kind !== undefined) query = query.where("kind", "=", q.kind);
+      if (q.status !== undefined) query = query.where("status", "=", q.status);
       if (q.onlyWallets !== undefined)
         query = query.where(walletsWithin(dialect, "executions.wallets", q.onlyWallets));
       // Signatures are a JSON array of base58 strings; base58 has no LIKE wildcard characters (% _), and the

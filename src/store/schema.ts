@@ -161,6 +161,8 @@ export interface ActivityLogTable {
   ip: string | null;
   /** Issue 29: on a sampled refusal row, how many refusals it stands for; null on other rows (1). */
   refusals: number | null;
+  /** Issue 30 (migration 2026_11_28_issue30_activity_target_key): the key a /v1/keys/:id request acted on. */
+  target_key_id: number | null;
 }
 
 /** Fixed-window request counters of the per-key budgets (hardening migration). */

@@ -91,6 +91,7 @@ export interface ListExecutionsQuery {
   apiKeyId: number;
   wallet?: string;
   kind?: ExecutionKind;
+  status?: ExecutionStatus;
   /** Only executions that carry this transaction signature (any leg of a bundle). */
   signature?: string;
   limit: number;

@@ -46,7 +46,9 @@ describe("keys and policies from the client and the CLI", () => {
     expect((await lt.keys.list()).map((k) => k.name)).toEqual(["root", "bot"]);
     const botClient = new LaserTrade({ baseUrl, apiKey: bot.api_key, retry: { retries: 0 } });
     await lt.keys.freeze(bot.id);
-    const frozen = await botClient.wallets.list().catch((e: unknown) => e);
+    // Issue 30: a frozen key still reads what it holds; its writes are refused.
+    expect(await botClient.wallets.list()).toHaveLength(1);
+    const frozen = await botClient.wallets.create({}).catch((e: unknown) => e);
     expect(frozen).toBeInstanceOf(LaserTradeError);
     expect((frozen as LaserTradeError).status).toBe(403);
     expect((frozen as LaserTradeError).body.rule).toBe("frozen");

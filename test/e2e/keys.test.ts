@@ -266,7 +266,14 @@ describe.each(engines)("keys, policies and activity ($name)", ({ url }) => {
       const k = await createSubKey(t.app, root.apiKey, { name: "x", scopes: ["read"] });
       expect((await callWith(second.app, k.apiKey, "GET", "/v1/wallets")).status).toBe(200);
       await callWith(t.app, root.apiKey, "POST", "/v1/account/freeze");
-      expectRefusal(await callWith(second.app, k.apiKey, "GET", "/v1/wallets"), 403, "frozen", "account");
+      // Issue 30: the freeze stops writes (reads stay open).
+      expectRefusal(
+        await callWith(second.app, k.apiKey, "POST", "/v1/wallets", {}),
+        403,
+        "frozen",
+        "account",
+      );
+      expect((await callWith(second.app, k.apiKey, "GET", "/v1/wallets")).status).toBe(200);
       await callWith(t.app, root.apiKey, "POST", "/v1/account/unfreeze");
       await callWith(t.app, root.apiKey, "DELETE", `/v1/keys/${k.id}`);
       expect((await callWith(second.app, k.apiKey, "GET", "/v1/wallets")).status).toBe(401);

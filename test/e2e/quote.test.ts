@@ -169,6 +169,7 @@ describe("GET /v1/quote on the bonding curve", () => {
       pool: null,
       amount: "0.3",
       amount_units: 300_000_000,
+      amount_units_text: "300000000",
       slippage_bps: 300,
       state_source: "read",
     });

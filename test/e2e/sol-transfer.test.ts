@@ -148,6 +148,8 @@ describe("POST /v1/sol/transfer/execute", () => {
       asset_type: "sol",
       amount: "1.5",
       amount_units: 1_500_000_000,
+      // Issue 30: the same amount as text beside the spec's integer.
+      amount_units_text: "1500000000",
       decimals: 9,
       source_token_account: null,
       destination_token_account: null,
@@ -245,6 +247,33 @@ describe("POST /v1/sol/transfer/execute", () => {
       beforeCreate - createFee - e2e.localnet.relayTipLamports - rentExemptMinimum(165),
     );
     expect(await e2e.tokenBalance(wallet, mint)).toBe(1_000_000n);
+
+    // Issue 30: whole tokens through amount_tokens, decimals (6) read from the mint.
+    const whole = await e2e.post(apiKey, "/v1/sol/transfer/execute", {
+      destination_wallet: fresh,
+      mint,
+      amount_tokens: "0.25",
+    });
+    expect(whole.statusCode, whole.body).toBe(200);
+    expect(whole.json<TransferBody>()).toMatchObject({ amount: "0.25", amount_units: 250_000, decimals: 6 });
+    expect(await e2e.tokenBalance(fresh, mint)).toBe(2_750_000n);
+    const refuse = async (body: Record<string, unknown>) =>
+      (await e2e.post(apiKey, "/v1/sol/transfer/execute", { destination_wallet: fresh, ...body })).json();
+    expect(await refuse({ mint, amount_tokens: "0.0000001" })).toEqual({
+      detail: "amount_tokens has more decimal places than the mint's 6 decimals",
+    });
+    expect(await refuse({ mint, amount: "1", amount_tokens: "1" })).toEqual({
+      detail: "use either amount (token atomic units) or amount_tokens (whole tokens), not both",
+    });
+    expect(await refuse({ amount_tokens: "1" })).toEqual({
+      detail: "amount_tokens (whole tokens) is only for token transfers; a SOL amount goes in amount",
+    });
+    // The spec's text, with the unit it expects beside it.
+    expect(await refuse({ mint, amount: "1.5" })).toEqual({
+      detail: "token amount must be a positive integer",
+      expected_unit:
+        "amount is in token atomic units (a positive integer); whole tokens such as 1.5 go in amount_tokens",
+    });
   });
 
   it("answers every error of the spec's table", async () => {
@@ -276,7 +305,10 @@ describe("POST /v1/sol/transfer/execute", () => {
     for (const [body, status, detail] of cases) {
       const res = await e2e.post(apiKey, "/v1/sol/transfer/execute", body);
       expect(res.statusCode, JSON.stringify(body)).toBe(status);
-      expect(res.json(), JSON.stringify(body)).toEqual({ detail });
+      // Issue 30: the spec's token-amount text carries the unit it expects beside it (never instead).
+      const beside =
+        detail === SPEC.transfer.tokenAmount ? { expected_unit: TRADE_RULES.atomicUnitsHint } : {};
+      expect(res.json(), JSON.stringify(body)).toEqual({ detail, ...beside });
     }
     expect(e2e.roundTrips()["relay.sendTransaction"]).toBeUndefined();
   });

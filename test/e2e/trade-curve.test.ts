@@ -26,6 +26,7 @@ describe("trades on the bonding curve", () => {
       mint,
       amount: "0.1",
       amount_units: 100_000_000,
+      amount_units_text: "100000000",
       denominated_in_sol: true,
       confirmed: true,
       venue: "bonding_curve",
@@ -102,8 +103,14 @@ describe("trades on the bonding curve", () => {
     received = (await e2e.balance(wallet)) - sol0;
     expect(received + BALANCE_OVERHEAD_MAX).toBeGreaterThanOrEqual(BigInt(pct.expected_output));
 
+    // Issue 30: whole tokens (amount_tokens) with the mint's decimals (6); the answer's amount is atomic units.
+    const left = rest - expectedUnits;
+    const whole = await trade(e2e, apiKey, { action: "sell", mint, amount_tokens: "0.5" });
+    expect(whole).toMatchObject({ amount: "500000", amount_units: 500_000, amount_units_text: "500000" });
+    expect(await e2e.tokenBalance(wallet, mint)).toBe(left - 500_000n);
+
     const all = await trade(e2e, apiKey, { action: "sell", mint, amount: "100%" });
-    expect(all.amount_units).toBe(Number(rest - expectedUnits));
+    expect(all.amount_units).toBe(Number(left - 500_000n));
     expect(await e2e.tokenBalance(wallet, mint)).toBe(0n);
   });
 

@@ -36,18 +36,25 @@ export function addFundsCommands(program: Command, ctx: () => Context): void {
   executionOptions(
     program
       .command("send <destination> <amount>")
-      .description("send SOL (or a token with --mint, amount in atomic units) to any address"),
+      .description(
+        "send SOL (or a token with --mint, amount in atomic units, or whole tokens with --whole-tokens) to any address",
+      ),
   )
     .option("--mint <mint>", "token mint (default: native SOL)")
+    .option(
+      "--whole-tokens",
+      "with --mint: amount is whole tokens (e.g. 1.5), converted with the mint's decimals",
+    )
     .action(async (destination: string, amount: string, o: Opts) => {
       const mint = str(o.mint);
+      const quantity = o.wholeTokens === true ? { amount_tokens: amount } : { amount };
       await ctx().execute(
         `sending ${amount} ${mint ?? "SOL"} to ${destination}`,
         (client) =>
           client.sol.transfer(
             {
               destination_wallet: destination,
-              amount,
+              ...quantity,
               mint,
               source_wallet: str(o.wallet),
               ...executionFields(o),

@@ -10,6 +10,7 @@ export function addHistoryCommand(program: Command, ctx: () => Context): void {
     .command("history")
     .description("the key's executions, newest first")
     .option("--kind <kind>", "trade, create, bundle, claim, consolidate, transfer or split")
+    .option("--status <status>", "pending, submitted, confirmed, finalized, failed, timeout or expired")
     .option("-w, --wallet <public_key>", "only this wallet's executions")
     .option("--limit <n>", "page size (1 to 200)", "20")
     .option("--offset <n>", "rows to skip", "0")
@@ -21,6 +22,7 @@ export function addHistoryCommand(program: Command, ctx: () => Context): void {
         limit: Number(o.limit),
         offset: Number(o.offset),
         kind: str(o.kind) as ExecutionsQuery["kind"],
+        status: str(o.status) as ExecutionsQuery["status"],
         wallet: str(o.wallet),
       });
       if (c.json) return c.print(page);

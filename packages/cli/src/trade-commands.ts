@@ -28,7 +28,14 @@ export function addTradeCommands(program: Command, ctx: () => Context): void {
       .option("--pool <address>", "trade on this launchswap pool")
       .option("--no-simulate", "send without simulating first")
       .addOption(new Option("--tokens", "amount is token atomic units, not SOL").hideHelp(action === "sell"))
+      .addOption(
+        new Option(
+          "--whole-tokens",
+          "amount is whole tokens (e.g. 1.5), converted with the mint's decimals (sent as amount_tokens)",
+        ).hideHelp(action === "buy"),
+      )
       .action(async (mint: string, amount: string, o: Opts) => {
+        const whole = action === "sell" && o.wholeTokens === true;
         const common = {
           mint,
           amount,
@@ -38,13 +45,23 @@ export function addTradeCommands(program: Command, ctx: () => Context): void {
           simulate: o.simulate !== false,
           ...executionFields(o),
         };
-        const unit = action === "buy" && o.tokens !== true ? " SOL" : amount.endsWith("%") ? "" : " units";
+        const unit =
+          action === "buy" && o.tokens !== true
+            ? " SOL"
+            : amount.endsWith("%")
+              ? ""
+              : whole
+                ? " tokens"
+                : " units";
         await ctx().execute(
           `${action === "buy" ? "buying" : "selling"} ${amount}${unit} of ${mint}`,
           (client) =>
             action === "buy"
               ? client.trades.buy({ ...common, denominated_in_sol: o.tokens !== true }, callOptions(o))
-              : client.trades.sell(common, callOptions(o)),
+              : client.trades.sell(
+                  whole ? { ...common, amount: undefined, amount_tokens: amount } : common,
+                  callOptions(o),
+                ),
           common.confirm,
         );
       });

@@ -1,5 +1,6 @@
 /** `lasertrade webhooks …`: list (paged, issue 29), create, delete the account's webhook endpoints. */
 import type { Command } from "commander";
+import type { WebhookInput } from "@lasertrade/client";
 import type { Context } from "./context.js";
 import type { Opts } from "./execution-options.js";
 
@@ -32,11 +33,16 @@ export function addWebhookCommands(program: Command, ctx: () => Context): void {
   webhooks
     .command("create <url>")
     .description("register an endpoint; its signing secret (whsec_...) is shown once")
-    .option("--types <list>", "comma-separated event types, or * for all", "*")
+    .option(
+      "--types <list>",
+      "comma-separated event types (execution.<pending|submitted|confirmed|finalized|failed|timeout|expired>), or * for all",
+      "*",
+    )
     .option("-w, --wallet <public_key...>", "only events involving these wallets")
     .action(async (url: string, o: Opts) => {
       const c = ctx();
-      const types = typeof o.types === "string" ? o.types.split(",") : ["*"];
+      // The service checks each type (400 naming the known ones); the CLI passes them through as typed.
+      const types = (typeof o.types === "string" ? o.types.split(",") : ["*"]) as WebhookInput["types"];
       const wallets = Array.isArray(o.wallet) ? { wallets: o.wallet as string[] } : {};
       await c.print(await (await c.client()).webhooks.create({ url, types, ...wallets }));
     });

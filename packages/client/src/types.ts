@@ -31,9 +31,13 @@ export type WalletBalances = Ok<"/v1/wallets/{public_key}/balances", "get">;
 
 type TradeBody = Body<"/v1/trades/execute", "post">;
 /** A buy: `amount` is SOL unless `denominated_in_sol` is false (then token atomic units); a bigint is base units. */
-export type BuyInput = WithAmounts<Omit<TradeBody, "action">, "amount">;
+export type BuyInput = Omit<TradeBody, "action" | "amount" | "amount_tokens"> & { amount: Amount };
+/** Issue 30: an atomic `amount`, or whole tokens as `amount_tokens` ("1.5", decimals read from the mint). */
+type AmountOrWholeTokens =
+  { amount: Amount; amount_tokens?: undefined } | { amount?: undefined; amount_tokens: string | number };
 /** A sell: `amount` is token atomic units, or a percentage text such as "50%". */
-export type SellInput = WithAmounts<Omit<TradeBody, "action" | "denominated_in_sol">, "amount">;
+export type SellInput = Omit<TradeBody, "action" | "denominated_in_sol" | "amount" | "amount_tokens"> &
+  AmountOrWholeTokens;
 export type TradeResult = Ok<"/v1/trades/execute", "post">;
 /** A quote (issue 22): `amount` as a trade's; `slippage` percent (number or text). */
 export type QuoteInput = {
@@ -66,9 +70,10 @@ export type CashbackClaimResult = Ok<"/v1/cashback/claim/execute", "post">;
 
 /** A transfer: `amount` is SOL when mint is omitted or "SOL", else token atomic units. */
 export type TransferInput = WithAmounts<
-  Body<"/v1/sol/transfer/execute", "post">,
-  "amount" | "fee_reserve_lamports"
->;
+  Omit<Body<"/v1/sol/transfer/execute", "post">, "amount" | "amount_tokens">,
+  "fee_reserve_lamports"
+> &
+  AmountOrWholeTokens;
 export type TransferResult = Ok<"/v1/sol/transfer/execute", "post">;
 type SplitBody = Body<"/v1/sol/split/execute", "post">;
 export type SplitDestinationInput = WithAmounts<SplitBody["destinations"][number], "sol">;

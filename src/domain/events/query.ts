@@ -2,8 +2,9 @@
 import { parseAddress } from "../../core/addresses.js";
 import { badRequest, EVENTS, TRADE_RULES } from "../../core/errors.js";
 import { parseQueryInt } from "../../core/request-fields.js";
+import { utcTimestamp } from "../../core/timestamps.js";
 import type { EventBounds, EventRecord, ExecutionKind } from "../../store/index.js";
-import { EXECUTION_KINDS } from "../execution/history.js";
+import { EXECUTION_KINDS, EXECUTION_STATUSES } from "../execution/history.js";
 
 /** Default and maximum page size of the JSON form. */
 export const EVENTS_DEFAULT_LIMIT = 100;
@@ -33,7 +34,8 @@ export interface EventView {
   created_at: string;
 }
 
-const TYPE = /^[a-z]+\.[a-z_]+$/;
+/** Every event type: one per execution status (the outbox trigger writes `execution.<status>`). */
+export const EVENT_TYPES: readonly string[] = EXECUTION_STATUSES.map((s) => `execution.${s}`);
 
 /** Parses an event id cursor (a non-negative integer below 2^53); 400 otherwise. */
 export function parseEventCursor(value: unknown): number {
@@ -49,7 +51,7 @@ export function parseEventTypes(value: unknown): string[] {
     .split(",")
     .map((s) => s.trim())
     .filter((s) => s !== "");
-  if (types.length === 0 || types.length > 50 || !types.every((t) => TYPE.test(t)))
+  if (types.length === 0 || types.length > 50 || !types.every((t) => EVENT_TYPES.includes(t)))
     throw badRequest(EVENTS.typesInvalid);
   return [...new Set(types)];
 }
@@ -93,6 +95,6 @@ export function eventView(e: EventRecord): EventView {
     signatures: e.signatures,
     status: e.status,
     error: e.error,
-    created_at: e.createdAt,
+    created_at: utcTimestamp(e.createdAt),
   };
 }

@@ -2,7 +2,8 @@
 import { parseAddress } from "../../core/addresses.js";
 import { badRequest, EVENTS, EXECUTION, OUTCOME_RULES, TRADE_RULES } from "../../core/errors.js";
 import { parseQueryInt } from "../../core/request-fields.js";
-import type { ExecutionKind, ExecutionRecord, Store } from "../../store/index.js";
+import { utcTimestamp } from "../../core/timestamps.js";
+import type { ExecutionKind, ExecutionRecord, ExecutionStatus, Store } from "../../store/index.js";
 
 /** Kinds an execution can have, as the history filter accepts them. */
 export const EXECUTION_KINDS: readonly ExecutionKind[] = [
@@ -15,6 +16,20 @@ export const EXECUTION_KINDS: readonly ExecutionKind[] = [
   "split",
 ];
 
+// A record keyed by every status: a status added to the store's type without a line here does not compile.
+const STATUS_SET: Record<ExecutionStatus, true> = {
+  pending: true,
+  submitted: true,
+  confirmed: true,
+  finalized: true,
+  failed: true,
+  timeout: true,
+  expired: true,
+};
+
+/** Every status an execution can take (the history's `status` filter; events are `execution.<status>`). */
+export const EXECUTION_STATUSES = Object.keys(STATUS_SET) as readonly ExecutionStatus[];
+
 /** Default and maximum page size. */
 const HISTORY_DEFAULT_LIMIT = 50;
 const HISTORY_MAX_LIMIT = 200;
@@ -25,6 +40,8 @@ export interface HistoryQuery {
   offset: number;
   wallet?: string;
   kind?: ExecutionKind;
+  /** Only executions in this status (issue 30: was ignored). */
+  status?: ExecutionStatus;
   /** Only the executions carrying this transaction signature (issue 22). */
   signature?: string;
   /** Cursor paging: the page after this record (from `next_cursor`). */
@@ -64,7 +81,7 @@ export interface HistoryPage {
   next_cursor: string | null;
 }
 
-/** Parses the query string of GET /v1/executions (limit 1..200 default 50, offset ≥ 0, wallet, kind). */
+/** Parses the query string of GET /v1/executions (limit 1..200 default 50, offset ≥ 0, wallet, kind, status). */
 export function parseHistoryQuery(query: Record<string, unknown>): HistoryQuery {
   const limit =
     parseQueryInt(query.limit, EXECUTION.historyLimit, { min: 1, max: HISTORY_MAX_LIMIT }) ??
@@ -78,6 +95,11 @@ export function parseHistoryQuery(query: Record<string, unknown>): HistoryQuery 
     if (!(EXECUTION_KINDS as readonly unknown[]).includes(query.kind))
       throw badRequest(EXECUTION.historyKind);
     out.kind = query.kind as ExecutionKind;
+  }
+  if (query.status !== undefined && query.status !== "") {
+    if (!(EXECUTION_STATUSES as readonly unknown[]).includes(query.status))
+      throw badRequest(EXECUTION.historyStatus);
+    out.status = query.status as ExecutionStatus;
   }
   if (query.signature !== undefined && query.signature !== "")
     out.signature = parseSignature(query.signature);
@@ -125,8 +147,8 @@ export function executionView(e: ExecutionRecord): ExecutionView {
     timings: e.timings,
     idempotency_key: e.idempotencyKey,
     compute_unit_price_micro_lamports: e.computeUnitPriceMicroLamports?.toString() ?? null,
-    created_at: e.createdAt,
-    updated_at: e.updatedAt,
+    created_at: utcTimestamp(e.createdAt),
+    updated_at: utcTimestamp(e.updatedAt),
   };
 }
 
@@ -146,6 +168,7 @@ export async function listHistory(
     offset: q.offset,
     ...(q.wallet !== undefined ? { wallet: q.wallet } : {}),
     ...(q.kind !== undefined ? { kind: q.kind } : {}),
+    ...(q.status !== undefined ? { status: q.status } : {}),
     ...(q.signature !== undefined ? { signature: q.signature } : {}),
     ...(q.after !== undefined ? { before: q.after } : {}),
     ...(q.onlyWallets !== undefined ? { onlyWallets: q.onlyWallets } : {}),

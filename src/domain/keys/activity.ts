@@ -1,5 +1,6 @@
 /** `GET /v1/activity`: the account's append-only activity log, newest first, with a cursor and filters. */
 import { parseQueryInt } from "../../core/request-fields.js";
+import { utcTimestamp } from "../../core/timestamps.js";
 import type { ActivityQuery, ActivityRecord, Store } from "../../store/index.js";
 import { CUSTODY } from "./texts.js";
 
@@ -17,6 +18,8 @@ export interface ActivityView {
   rule: string | null;
   ip: string | null;
   refusals: number;
+  /** The key a `/v1/keys/:id…` request acted on (issue 30); null for other routes and older rows. */
+  target_key_id: number | null;
 }
 
 const DEFAULT_LIMIT = 50;
@@ -27,7 +30,7 @@ const MAX_ID = 2_147_483_647;
 const positiveInt = (v: unknown, text: string, max = MAX_ID): number | undefined =>
   parseQueryInt(v, text, { min: 1, max });
 
-/** Parses `?after=&limit=&key_id=&route=&status=&rule=`; 400 with a detail on bad values. */
+/** Parses `?after=&limit=&key_id=&target_key_id=&route=&status=&rule=`; 400 with a detail on bad values. */
 export function parseActivityQuery(accountId: number, q: Record<string, unknown>): ActivityQuery {
   const query: ActivityQuery = {
     accountId,
@@ -39,6 +42,8 @@ export function parseActivityQuery(accountId: number, q: Record<string, unknown>
   if (keyId !== undefined) query.keyId = keyId;
   const status = positiveInt(q.status, CUSTODY.activityStatus, 599);
   if (status !== undefined) query.status = status;
+  const target = positiveInt(q.target_key_id, CUSTODY.activityTargetKeyId);
+  if (target !== undefined) query.targetKeyId = target;
   if (typeof q.route === "string" && q.route !== "") query.route = q.route;
   if (typeof q.rule === "string" && q.rule !== "") query.rule = q.rule;
   return query;
@@ -47,7 +52,7 @@ export function parseActivityQuery(accountId: number, q: Record<string, unknown>
 function view(r: ActivityRecord): ActivityView {
   return {
     id: r.id,
-    at: r.at,
+    at: utcTimestamp(r.at),
     key_id: r.keyId,
     key_name: r.keyName,
     method: r.method,
@@ -58,6 +63,7 @@ function view(r: ActivityRecord): ActivityView {
     rule: r.rule,
     ip: r.ip,
     refusals: r.refusals ?? 1,
+    target_key_id: r.targetKeyId ?? null,
   };
 }
 

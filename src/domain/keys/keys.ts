@@ -2,6 +2,7 @@
 import { isAddress } from "../../core/addresses.js";
 import { ApiError, badRequest } from "../../core/errors.js";
 import { parseQueryInt } from "../../core/request-fields.js";
+import { utcTimestamp, utcTimestampOrNull } from "../../core/timestamps.js";
 import { KeyLimitError, type KeyRecord, type Store } from "../../store/index.js";
 import type { Vault } from "../../vault/index.js";
 import { canManage, type KeyPowers, type ManageVerdict } from "./can-manage.js";
@@ -62,11 +63,12 @@ export function keyView(k: KeyRecord): KeyView {
     root: k.root,
     scopes: k.scopes ?? [...SCOPES],
     wallets: k.wallets,
-    expires_at: k.expiresAt,
+    expires_at: utcTimestampOrNull(k.expiresAt),
     // A root key's own flag is ignored (issue 29): the account freeze is the root key's switch.
     frozen: (k.frozen && !k.root) || k.accountFrozen,
     policy: k.policy ?? {},
-    created_at: k.createdAt,
+    // RFC 3339 with Z, as expires_at (keys list showed both forms in one table).
+    created_at: utcTimestamp(k.createdAt),
     created_by: k.root ? null : (k.createdBy ?? k.accountId),
   };
 }

@@ -20,22 +20,36 @@ export function hasScope(key: Pick<KeyRecord, "scopes">, scope: Scope): boolean 
   return key.scopes === null || key.scopes.includes(scope);
 }
 
+/** What a request does: `read` (GET, HEAD, the stream) or `write` (anything else). */
+export type Access = "read" | "write";
+
 /**
  * Decides whether `key` may call a route needing `required` at `now`: revoked or expired (the key or a key
- * above it) → 401, frozen (key, account or a key above it; a root key's own flag does not count) → 403 `frozen`, scope missing → 403 `scope`. Wallet bindings and policies are checked later, where
- * the wallets and amounts are known.
+ * above it) → 401, frozen (key, account or a key above it; a root key's own flag does not count) → 403 `frozen`
+ * on a write, scope missing → 403 `scope`. Wallet bindings and policies are checked later, where the wallets and
+ * amounts are known.
  */
-export function authorize(key: KeyRecord, required: RouteScope | undefined, now: Date): void {
+export function authorize(
+  key: KeyRecord,
+  required: RouteScope | undefined,
+  now: Date,
+  access: Access = "write",
+): void {
   if (key.revokedAt !== null) throw new ApiError(401, CUSTODY.keyRevoked);
   if (key.expiresAt !== null && Date.parse(key.expiresAt) <= now.getTime())
     throw new ApiError(401, CUSTODY.keyExpired);
-  // Issue 29: a key is no more alive than the keys above it (revoked or expired → 401 before any freeze).
+  // A key is no more alive than the keys above it (revoked or expired → 401 before any freeze).
   const chain = chainRefusal(key, now);
   if (chain !== null && chain.status === 401) throw chain;
-  if (key.accountFrozen) throw refusal(CUSTODY.accountFrozen, "frozen");
-  // A root key's own flag is ignored (issue 29): only the account freeze stops it, so it can always lift that.
-  if (key.frozen && !key.root) throw refusal(CUSTODY.keyFrozen, "frozen");
-  if (chain !== null) throw chain;
+  // A freeze stops what moves money or changes keys, wallets and webhooks (every write, deny by default); reads
+  // stay open within the key's scope and wallet binding, so an operator can look at what a frozen key holds. A
+  // leaked key is revoked, not frozen.
+  if (access === "write") {
+    if (key.accountFrozen) throw refusal(CUSTODY.accountFrozen, "frozen");
+    // A root key's own flag is ignored: only the account freeze stops it, so it can always lift that.
+    if (key.frozen && !key.root) throw refusal(CUSTODY.keyFrozen, "frozen");
+    if (chain !== null) throw chain;
+  }
   if (required === undefined) return;
   if (required === "root") {
     if (!key.root) throw refusal(CUSTODY.rootOnly, "scope");

@@ -23,5 +23,6 @@ export const CUSTODY = {
   activityLimit: "limit must be an integer from 1 to 200",
   activityCursor: "after must be a positive integer (a next_cursor value)",
   activityKeyId: "key_id must be a positive integer",
+  activityTargetKeyId: "target_key_id must be a positive integer",
   activityStatus: "status must be an HTTP status code",
 } as const;

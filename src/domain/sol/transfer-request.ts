@@ -1,6 +1,6 @@
 /** The send-asset request (spec 4.9): native SOL or a fungible token to any address. */
 import { type Address, parseAddress } from "../../core/addresses.js";
-import { amountText, parseSolAmount, parseTokenUnits } from "../../core/amounts.js";
+import { amountText, checkWholeTokensText, parseSolAmount, parseTokenUnits } from "../../core/amounts.js";
 import { parseBooleanField, parseOptionalWallet, type RequestBody } from "../../core/request-fields.js";
 import { badRequest, SPEC, TRADE_RULES, SOL_RULES } from "../../core/errors.js";
 import { checkNotReserved } from "./reserved-addresses.js";
@@ -8,7 +8,10 @@ import { parseFeeReserveLamports } from "./reserve.js";
 
 /** What is sent: native SOL in lamports, or token atomic units of a mint (its program and decimals read later). */
 export type TransferAsset =
-  { kind: "sol"; lamports: bigint } | { kind: "token"; mint: Address; units: bigint };
+  | { kind: "sol"; lamports: bigint }
+  /** `units` from `amount`; or `wholeTokens` from `amount_tokens` (issue 30), resolved with the mint's decimals. */
+  | { kind: "token"; mint: Address; units: bigint; wholeTokens?: undefined }
+  | { kind: "token"; mint: Address; units?: undefined; wholeTokens: string };
 
 /** A validated send-asset request; `source` undefined means the key's default wallet. */
 export interface TransferRequest {
@@ -33,15 +36,30 @@ export function parseTransferRequest(body: RequestBody): TransferRequest {
   const destination = parseAddress(body.destination_wallet, SPEC.transfer.invalidDestination);
   const source = parseOptionalWallet(body.source_wallet);
   if (source !== undefined) checkTransferEnds(source, destination);
-  const { amount } = body;
-  if (amount === undefined || amount === null) throw badRequest(TRADE_RULES.amountRequired);
-  const text = amountText(amount);
+  const { amount, amount_tokens: tokens } = body;
+  const hasAmount = amount !== undefined && amount !== null;
+  const hasTokens = tokens !== undefined && tokens !== null;
+  if (hasAmount && hasTokens) throw badRequest(TRADE_RULES.amountAndTokens);
+  if (!hasAmount && !hasTokens) throw badRequest(TRADE_RULES.amountRequired);
+  let text: string;
   let asset: TransferAsset;
   if (isNativeSol(body.mint)) {
+    if (hasTokens) throw badRequest(TRADE_RULES.amountTokensOnSol);
+    text = amountText(amount);
     asset = { kind: "sol", lamports: parseSolAmount(amount) };
   } else {
     const mint = parseAddress(body.mint, SPEC.transfer.invalidMint);
-    asset = { kind: "token", mint, units: parseTokenUnits(amount, SPEC.transfer.tokenAmount) };
+    if (hasTokens) {
+      text = checkWholeTokensText(tokens);
+      asset = { kind: "token", mint, wholeTokens: text };
+    } else {
+      text = amountText(amount);
+      // The spec's text stays the detail; which unit `amount` is in goes beside it.
+      const units = parseTokenUnits(amount, SPEC.transfer.tokenAmount, {
+        expected_unit: TRADE_RULES.atomicUnitsHint,
+      });
+      asset = { kind: "token", mint, units };
+    }
   }
   const feeReserveLamports = parseFeeReserveLamports(body.fee_reserve_lamports);
   const confirm = parseBooleanField(body.confirm, true, TRADE_RULES.confirmBoolean);

@@ -25,7 +25,13 @@ import {
   rentExemptMinimum,
   reserveBreakdownBody,
 } from "./reserve.js";
-import { checkTransferEnds, parseTransferRequest, type TransferRequest } from "./transfer-request.js";
+import {
+  checkTransferEnds,
+  parseTransferRequest,
+  type TransferAsset,
+  type TransferRequest,
+} from "./transfer-request.js";
+import { parseWholeTokens } from "../../core/amounts.js";
 import { selectWallet } from "../wallets/wallets.js";
 
 /** The send-asset response. */
@@ -36,6 +42,8 @@ export interface TransferResult {
   asset_type: "sol" | "spl_token";
   amount: string;
   amount_units: bigint;
+  /** Issue 30: amount_units as decimal text (the spec fixes amount_units as a JSON integer; u64 exceeds 2^53). */
+  amount_units_text: string;
   decimals: number;
   source_token_account: string | null;
   destination_token_account: string | null;
@@ -59,6 +67,8 @@ interface TransferPlan {
   mint: string;
   assetType: "sol" | "spl_token";
   decimals: number;
+  /** The atomic units sent (lamports for SOL; token units, resolved from whole tokens when so asked). */
+  units: bigint;
   sourceTokenAccount: string | null;
   destinationTokenAccount: string | null;
   build: (payer: PublicKey) => BuiltTransaction;
@@ -76,9 +86,9 @@ export async function sendAsset(deps: SolDeps, apiKeyId: number, body: RequestBo
   const plan =
     request.asset.kind === "sol"
       ? await planSolTransfer(deps, source, destination, request.asset.lamports, reserve)
-      : await planTokenTransfer(deps, source, destination, request.asset.mint, request.asset.units, reserve);
+      : await planTokenTransfer(deps, source, destination, request.asset, reserve);
 
-  const amountUnits = request.asset.kind === "sol" ? request.asset.lamports : request.asset.units;
+  const amountUnits = request.asset.kind === "sol" ? request.asset.lamports : plan.units;
   const details = {
     destination_wallet: request.destination,
     mint: plan.mint,
@@ -114,6 +124,7 @@ export async function sendAsset(deps: SolDeps, apiKeyId: number, body: RequestBo
     asset_type: plan.assetType,
     amount: request.amountText,
     amount_units: amountUnits,
+    amount_units_text: amountUnits.toString(),
     decimals: plan.decimals,
     source_token_account: plan.sourceTokenAccount,
     destination_token_account: plan.destinationTokenAccount,
@@ -140,6 +151,7 @@ async function planSolTransfer(
     mint: "SOL",
     assetType: "sol",
     decimals: 9,
+    units: lamports,
     sourceTokenAccount: null,
     destinationTokenAccount: null,
     build: (payer) => ({
@@ -153,11 +165,10 @@ async function planTokenTransfer(
   deps: SolDeps,
   source: PublicKey,
   destination: PublicKey,
-  mintAddress: string,
-  units: bigint,
+  asset: Extract<TransferAsset, { kind: "token" }>,
   reserve: bigint,
 ): Promise<TransferPlan> {
-  const mint = new PublicKey(mintAddress);
+  const mint = new PublicKey(asset.mint);
   const tokenPlan = tokenTransferReadPlan({ mint, from: source });
   const destinationAtas = [
     associatedTokenAddress(destination, mint, TOKEN_2022_ID),
@@ -166,6 +177,8 @@ async function planTokenTransfer(
   const accounts = await readAccounts(deps.chain, [...tokenPlan.addresses, source, ...destinationAtas]);
   const n = tokenPlan.addresses.length;
   const token = interpretTokenTransferRead(tokenPlan, accounts.slice(0, n));
+  // Issue 30: `amount_tokens` becomes atomic units with the decimals this read found on the mint.
+  const units = asset.units ?? parseWholeTokens(asset.wholeTokens, token.decimals);
   if (token.sourceBalance < units) throw badRequest(SPEC.transfer.lowTokenBalance);
 
   const is2022 = token.tokenProgram.equals(TOKEN_2022_ID);
@@ -179,6 +192,7 @@ async function planTokenTransfer(
     mint: mint.toBase58(),
     assetType: "spl_token",
     decimals: token.decimals,
+    units,
     sourceTokenAccount: token.sourceTokenAccount.toBase58(),
     destinationTokenAccount: destinationAta.toBase58(),
     build: (payer) => ({

@@ -132,6 +132,18 @@ export class StreamRegistry {
     }
     entry.key = key;
     bump(this.byKey, key.id, 1);
+    // A frozen key may still read snapshots (GET lists), but a live stream follows the stricter rule: one opened
+    // while the key or account is frozen ends at once, as an open one does when the freeze arrives. Ended on the
+    // next turn, so the caller has finished opening it.
+    const verdict = streamVerdict(key, this.deps.clock());
+    if (verdict !== undefined) {
+      setImmediate(() => {
+        if (entry.released) return;
+        this.release(entry);
+        entry.end.end(verdict.code, verdict.reason);
+      });
+      return undefined;
+    }
     this.armExpiry(entry, key);
     return undefined;
   }

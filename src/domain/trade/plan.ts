@@ -8,7 +8,8 @@ import { computeCurveFeesBps } from "../../launch/curve-quote.js";
 import { badRequest, TRADE_RULES } from "../../core/errors.js";
 import { extend } from "../../core/extend.js";
 import { computeSwapFeesBps } from "../../launch/swap-quote.js";
-import { quoteTrade, type TradeQuote, type VenueState } from "./quote.js";
+import { quoteTrade, type TradeAmount, type TradeQuote, type VenueState } from "./quote.js";
+import { parseWholeTokens } from "../../core/amounts.js";
 import type { TradeIntent } from "./request.js";
 import { curveFeeInputs, swapFeeInputs, swapReserves } from "../../launch/quote-inputs.js";
 import type { LaunchFeeConfig, LaunchGlobal, SwapFeeConfig, SwapGlobalConfig } from "../../launch/state.js";
@@ -53,16 +54,17 @@ export function venueStateOf(read: TradeRead, configs: TradeConfigs): VenueState
  * program would fail it, and refusing costs nothing (the balance came with the same read).
  */
 export function quoteRead(intent: TradeIntent, read: TradeRead, configs: TradeConfigs): TradeQuote {
-  if (
-    intent.action === "sell" &&
-    intent.amount.kind === "tokens" &&
-    intent.amount.units > read.userTokenBalance
-  ) {
+  // Issue 30: whole tokens become atomic units with the decimals the trade's own read found on the mint.
+  const amount: TradeAmount =
+    intent.amount.kind === "wholeTokens"
+      ? { kind: "tokens", units: parseWholeTokens(intent.amount.text, read.decimals) }
+      : intent.amount;
+  if (intent.action === "sell" && amount.kind === "tokens" && amount.units > read.userTokenBalance) {
     throw badRequest(TRADE_RULES.tokenBalanceTooLow);
   }
   return quoteTrade({
     action: intent.action,
-    amount: intent.amount,
+    amount,
     venue: venueStateOf(read, configs),
     slippageBps: intent.slippageBps,
     tokenBalance: read.userTokenBalance,

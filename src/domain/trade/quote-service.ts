@@ -4,14 +4,14 @@
  * the trade's instruction choice (quoteTrade) and the launch layer's math. No wallet: nothing is signed.
  */
 import type { Chain } from "../../chain/chain.js";
-import { isPercentText } from "../../core/amounts.js";
+import { isPercentText, parseWholeTokens } from "../../core/amounts.js";
 import { badRequest, TRADE_RULES } from "../../core/errors.js";
 import type { RequestBody } from "../../core/request-fields.js";
 import type { VenueState as WarmVenues } from "../watch/venue-state.js";
 import { tradeBounds, type TradeBounds } from "./bounds.js";
 import { cachedTradeConfigs } from "./configs.js";
 import { venueStateOf } from "./plan.js";
-import { quoteTrade } from "./quote.js";
+import { quoteTrade, type TradeAmount } from "./quote.js";
 import { feeTotal, quoteFigures } from "./quote-figures.js";
 import { parseTradeRequest, type TradeIntent } from "./request.js";
 import { tradeState } from "./warm-read.js";
@@ -31,6 +31,7 @@ export const TRADE_SHAPE_FIELDS = [
   "token_mint",
   "pool",
   "amount",
+  "amount_tokens",
   "denominated_in_sol",
   "denominatedInSol",
   "slippage",
@@ -45,6 +46,8 @@ export type QuoteAnswer = {
   pool: string | null;
   amount: string;
   amount_units: bigint;
+  /** Issue 30: amount_units as decimal text (the spec fixes amount_units as a JSON integer; u64 exceeds 2^53). */
+  amount_units_text: string;
   denominated_in_sol: boolean;
   slippage_bps: number;
   /** Buys: tokens received; sells: absent (tokens_in from the bounds). */
@@ -90,9 +93,14 @@ export async function quote(deps: QuoteDeps, query: RequestBody, account?: numbe
   const state = await tradeState(deps.chain.rpc, deps.venues, intent, placeholderUser(intent), account);
   const read = state.read;
   const venue = venueStateOf(read, cachedTradeConfigs(deps.chain.caches));
+  // Issue 30: whole tokens (amount_tokens) with the mint's decimals from the same read.
+  const amount: TradeAmount =
+    intent.amount.kind === "wholeTokens"
+      ? { kind: "tokens", units: parseWholeTokens(intent.amount.text, read.decimals) }
+      : intent.amount;
   const q = quoteTrade({
     action: intent.action,
-    amount: intent.amount,
+    amount,
     venue,
     slippageBps: intent.slippageBps,
   });
@@ -104,8 +112,9 @@ export async function quote(deps: QuoteDeps, query: RequestBody, account?: numbe
     side: intent.action,
     venue: read.venue,
     pool: read.venue === "launchswap" ? read.poolAddress.toBase58() : null,
-    amount: intent.amountText,
+    amount: intent.amount.kind === "wholeTokens" ? q.amountUnits.toString() : intent.amountText,
     amount_units: q.amountUnits,
+    amount_units_text: q.amountUnits.toString(),
     denominated_in_sol: intent.denominatedInSol,
     slippage_bps: Number(intent.slippageBps),
     ...(buying

@@ -29,7 +29,9 @@ export type TradeAction = "buy" | "sell";
 export type TradeAmount =
   | { readonly kind: "sol"; readonly lamports: bigint }
   | { readonly kind: "tokens"; readonly units: bigint }
-  | { readonly kind: "percent"; readonly hundredths: bigint };
+  | { readonly kind: "percent"; readonly hundredths: bigint }
+  /** Issue 30: `amount_tokens` of a sell, whole tokens as text; units once the mint's decimals are read. */
+  | { readonly kind: "wholeTokens"; readonly text: string };
 
 /** Where the trade executes, with the state its quote reads. */
 export type VenueState =
@@ -90,6 +92,7 @@ export function quoteTrade(input: TradeQuoteInput): TradeQuote {
       : swapSell(units, venue.reserves, venue.fees, slippageBps);
   }
   if (amount.kind === "percent") throw badRequest(TRADE_RULES.percentOnBuy);
+  if (amount.kind === "wholeTokens") throw badRequest(TRADE_RULES.amountTokensOnBuy);
   if (amount.kind === "sol") {
     return venue.venue === "bonding_curve"
       ? curveSolBuy(amount.lamports, venue.curve, venue.fees, slippageBps)
@@ -114,6 +117,9 @@ function quoteOf(venue: Venue, args: TradeInstruction, amountUnits: bigint, quot
 /** Token units a sell moves: explicit units, or a percentage of the balance (floored, never above it). */
 export function resolveSellUnits(amount: TradeAmount, tokenBalance: bigint | undefined): bigint {
   if (amount.kind === "tokens") return amount.units;
+  // Resolved by quoteRead with the mint's decimals before any quote; reaching here is a bug.
+  if (amount.kind === "wholeTokens")
+    throw new Error("amount_tokens quoted before the mint's decimals were read");
   if (amount.kind === "sol") throw badRequest(SPEC.trade.sellInSol);
   if (tokenBalance === undefined || tokenBalance <= 0n) throw badRequest(TRADE_RULES.noTokenBalance);
   const units = percentOfBalance(tokenBalance, amount.hundredths);

@@ -5,6 +5,7 @@
 import { parseAddress, type Address } from "../../core/addresses.js";
 import {
   amountText,
+  checkWholeTokensText,
   isPercentText,
   parseSellPercent,
   parseSolAmount,
@@ -21,7 +22,7 @@ export interface TradeIntent {
   readonly mint: Address;
   /** Explicit swap pool (forces the launchswap venue), or null to route by the curve. */
   readonly pool: Address | null;
-  /** The request's amount as text, echoed in the response's `amount`. */
+  /** The request's amount as text (or its `amount_tokens`), echoed in the response's `amount`. */
   readonly amountText: string;
   readonly amount: TradeAmount;
   readonly denominatedInSol: boolean;
@@ -45,8 +46,9 @@ export function parseTradeRequest(body: RequestBody): TradeIntent {
   const pool = poolValue === undefined ? null : parseAddress(poolValue, TRADE_RULES.poolInvalid);
 
   const rawAmount = body.amount;
-  if (rawAmount === undefined) throw badRequest(TRADE_RULES.amountRequired);
-  const text = amountText(rawAmount);
+  const rawTokens = body.amount_tokens;
+  if (rawAmount !== undefined && rawTokens !== undefined) throw badRequest(TRADE_RULES.amountAndTokens);
+  if (rawAmount === undefined && rawTokens === undefined) throw badRequest(TRADE_RULES.amountRequired);
 
   const denominatedValue = fieldOf(body, ["denominated_in_sol", "denominatedInSol"]);
   const denominatedInSol =
@@ -54,7 +56,17 @@ export function parseTradeRequest(body: RequestBody): TradeIntent {
       ? action === "buy"
       : parseBoolean(denominatedValue, TRADE_RULES.denominatedInSol);
 
-  const amount = parseAmount(action, denominatedInSol, rawAmount, text);
+  let text: string;
+  let amount: TradeAmount;
+  if (rawTokens !== undefined) {
+    if (action !== "sell") throw badRequest(TRADE_RULES.amountTokensOnBuy);
+    if (denominatedInSol) throw badRequest(SPEC.trade.sellInSol);
+    text = checkWholeTokensText(rawTokens);
+    amount = { kind: "wholeTokens", text };
+  } else {
+    text = amountText(rawAmount);
+    amount = parseAmount(action, denominatedInSol, rawAmount, text);
+  }
   const slippageBps = resolveTradeSlippage({
     slippage: fieldOf(body, ["slippage"]),
     slippage_bps: fieldOf(body, ["slippage_bps"]),
@@ -76,7 +88,10 @@ export function parseTradeRequest(body: RequestBody): TradeIntent {
   };
 }
 
-/** The amount table of spec 4.3: SOL buys, exact-token buys, token sells, percentage sells. */
+/**
+ * The amount table of spec 4.3: SOL buys, exact-token buys, token sells, percentage sells (whole-token sells,
+ * `amount_tokens`, are parsed beside it).
+ */
 function parseAmount(
   action: TradeAction,
   denominatedInSol: boolean,
@@ -86,7 +101,7 @@ function parseAmount(
   if (action === "sell") {
     if (denominatedInSol) throw badRequest(SPEC.trade.sellInSol);
     if (isPercentText(raw)) return { kind: "percent", hundredths: parseSellPercent(text) };
-    return { kind: "tokens", units: parseTokenUnits(raw) };
+    return { kind: "tokens", units: parseTokenUnits(raw, TRADE_RULES.sellTokenUnits) };
   }
   if (isPercentText(raw)) throw badRequest(TRADE_RULES.percentOnBuy);
   if (denominatedInSol) return { kind: "sol", lamports: parseSolAmount(raw) };

@@ -58,6 +58,8 @@ export interface TradeResponse {
   mint: string;
   amount: string;
   amount_units: bigint;
+  /** Issue 30: amount_units as decimal text (the spec fixes amount_units as a JSON integer; u64 exceeds 2^53). */
+  amount_units_text: string;
   denominated_in_sol: boolean;
   /** The execution record's id (GET /v1/executions/{id}); issue 22. */
   execution_id: string;
@@ -163,8 +165,10 @@ export async function executeTrade(deps: TradeDeps, apiKeyId: number, body: unkn
     wallet: wallet.publicKey,
     action: intent.action,
     mint,
-    amount: intent.amountText,
+    // A whole-token sell (amount_tokens) answers its amount in the spec's unit for sells: atomic units.
+    amount: intent.amount.kind === "wholeTokens" ? quote.amountUnits.toString() : intent.amountText,
     amount_units: quote.amountUnits,
+    amount_units_text: quote.amountUnits.toString(),
     denominated_in_sol: intent.denominatedInSol,
     execution_id: result.executionId,
     signature: result.signature,

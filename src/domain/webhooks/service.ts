@@ -2,6 +2,7 @@
 import { randomUUID } from "node:crypto";
 import { parseAddress } from "../../core/addresses.js";
 import { isPlausibleId } from "../../core/request-fields.js";
+import { utcTimestamp } from "../../core/timestamps.js";
 import { ApiError, badRequest, EVENTS } from "../../core/errors.js";
 import type { DeliveryRecord, EventStore, Store, WebhookRecord, WebhookStore } from "../../store/index.js";
 import { isoNoZone, WebhookCapReachedError } from "../../store/index.js";
@@ -65,7 +66,7 @@ export function webhookView(w: WebhookRecord): WebhookView {
     wallets: w.wallets,
     disabled: w.disabled,
     disabled_reason: w.disabledReason,
-    created_at: w.createdAt,
+    created_at: utcTimestamp(w.createdAt),
   };
 }
 
@@ -81,8 +82,8 @@ export function deliveryView(d: DeliveryRecord): DeliveryView {
     next_attempt_at: d.status === "pending" ? new Date(d.nextAttemptMs).toISOString() : null,
     last_status_code: d.lastStatusCode,
     last_error: d.lastError,
-    created_at: d.createdAt,
-    updated_at: d.updatedAt,
+    created_at: utcTimestamp(d.createdAt),
+    updated_at: utcTimestamp(d.updatedAt),
   };
 }
 

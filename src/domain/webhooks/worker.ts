@@ -10,6 +10,7 @@ import { eventView } from "../events/query.js";
 import { attemptDelivery, type AttemptDeps } from "./deliver.js";
 import { nextAttemptAt, RETRY_DELAYS_MS } from "./schedule.js";
 import { timeOrderedUuid } from "../../core/time-ordered-id.js";
+import { utcTimestamp } from "../../core/timestamps.js";
 
 /** The collaborators of the worker. */
 export interface WebhookWorkerDeps extends AttemptDeps {
@@ -55,7 +56,7 @@ export async function fanOutOnce(deps: WebhookWorkerDeps, enabled?: WebhookRecor
           webhookId: w.id,
           messageId: String(e.id),
           type: e.type,
-          payload: JSON.stringify({ type: e.type, timestamp: `${e.createdAt}Z`, data: eventView(e) }),
+          payload: JSON.stringify({ type: e.type, timestamp: utcTimestamp(e.createdAt), data: eventView(e) }),
           nextAttemptMs: now.getTime(),
         })),
         isoNoZone(now),

@@ -16,7 +16,8 @@ describe("openapiBodyTypes", () => {
       enum: ["buy", "sell"],
     });
     expect(body.properties.amount).toEqual({ oneOf: [{ type: "string" }, { type: "number" }] });
-    expect(body.required).toEqual(["action", "mint", "amount"]);
+    // Issue 30: amount or amount_tokens, one of them (the parser's rule).
+    expect(body.required).toEqual(["action", "mint"]);
     expect(out.schema.response).toBe(schema.response);
     expect(out.url).toBe("/v1/trades/execute");
   });

@@ -504,8 +504,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Freeze a key (every request refused)
-         * @description Freeze a key (every request refused)
+         * Freeze a key (every write refused; its reads stay open)
+         * @description Freeze a key (every write refused; its reads stay open)
          */
         post: operations["postV1KeysByIdFreeze"];
         delete?: never;
@@ -564,8 +564,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Freeze the whole account: every key (root included) is refused until unfrozen
-         * @description Freeze the whole account: every key (root included) is refused until unfrozen
+         * Freeze the whole account: every write of every key (root included) is refused until unfrozen; reads stay open
+         * @description Freeze the whole account: every write of every key (root included) is refused until unfrozen; reads stay open
          */
         post: operations["postV1AccountFreeze"];
         delete?: never;
@@ -742,10 +742,38 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description An error answer: `detail` says what went wrong */
+        /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
         Error: {
             /** @description what went wrong, in words (the spec's exact texts) */
             detail: string;
+            /** @description 403: the rule that refused (scope, wallet, frozen, cap, a policy field…) */
+            rule?: string | null;
+            /** @description the transaction signature, when one was sent */
+            signature?: string | null;
+            /** @description every signature sent before the failure (multi-transaction requests) */
+            signatures?: string[] | null;
+            /** @description what confirmation polling last saw for the signature */
+            confirmation_status?: string | null;
+            /** @description the relay's bundle id, when the bundle was accepted */
+            bundle_id?: string | null;
+            /** @description the execution recorded for the request (GET /v1/executions/{id}) */
+            execution_id?: string | null;
+            /** @description the program error decoded from the failure (program, code, name) */
+            program_error?: unknown;
+            /** @description program logs of the failure */
+            logs?: string[] | null;
+            /** @description a machine-readable cause beside the spec's detail */
+            reason?: string | null;
+            /** @description the bundle leg (0-based) the error is about */
+            index?: number | null;
+            /** @description transactions already sent when a multi-transaction request stopped (they are on chain) */
+            completed_transactions?: unknown;
+            /** @description 403 rule cap: MAX_WEBHOOKS_PER_ACCOUNT */
+            max_webhooks?: number | null;
+            /** @description lamports the request needs (an affordability refusal), as text */
+            required_lamports?: unknown;
+            /** @description lamports the wallet holds (an affordability refusal), as text */
+            balance_lamports?: unknown;
         } & {
             [key: string]: unknown;
         };
@@ -762,6 +790,8 @@ export interface components {
         Refusal: {
             /** @description what went wrong, in words (the spec's exact texts) */
             detail: string;
+            /** @description 403 rule cap: MAX_WEBHOOKS_PER_ACCOUNT */
+            max_webhooks?: number | null;
             /** @description scope, wallet, frozen, root, expired, powers (key management beyond the caller's own powers), or the policy field that refused the request */
             rule?: string;
             /** @description with rule max_sol_per_24h: the key whose 24 h cap refused (the request's key or a key above it, which every key it created is charged to) */
@@ -844,9 +874,9 @@ export interface components {
             idempotency_key?: string | null;
             /** @description priority fee the transaction carried, micro-lamports per compute unit (highest of a bundle's legs); null on older records */
             compute_unit_price_micro_lamports?: string | null;
-            /** @description ISO 8601 UTC: when it was recorded */
+            /** @description RFC 3339 UTC with Z: when it was recorded */
             created_at: string;
-            /** @description ISO 8601 UTC: its last status change */
+            /** @description RFC 3339 UTC with Z: its last status change */
             updated_at?: string;
         };
         /** @description what the confirmed transaction moved for the wallet, read from the chain's balance changes (null: not readable yet; absent: not confirmed) */
@@ -885,7 +915,7 @@ export interface components {
             status: string;
             /** @description why it failed, when the status is failed; null otherwise */
             error: unknown;
-            /** @description ISO 8601 UTC: when the event was recorded */
+            /** @description RFC 3339 UTC with Z: when the event was recorded */
             created_at: string;
         };
         /** @description An API key of the account (never its secret) */
@@ -902,10 +932,10 @@ export interface components {
             wallets: string[] | null;
             /** @description ISO 8601: the key is refused after it; null = never */
             expires_at: string | null;
-            /** @description true while every request of the key is refused */
+            /** @description true while every write of the key is refused (reads stay open) */
             frozen: boolean;
             policy: components["schemas"]["Policy"];
-            /** @description ISO 8601 UTC */
+            /** @description RFC 3339 UTC with Z */
             created_at: string;
             /** @description the id of the key that created this one (the root key's id for its keys; null for the root key): a key is held to every key above it */
             created_by: number | null;
@@ -924,10 +954,10 @@ export interface components {
             wallets: string[] | null;
             /** @description ISO 8601: the key is refused after it; null = never */
             expires_at: string | null;
-            /** @description true while every request of the key is refused */
+            /** @description true while every write of the key is refused (reads stay open) */
             frozen: boolean;
             policy: components["schemas"]["Policy"];
-            /** @description ISO 8601 UTC */
+            /** @description RFC 3339 UTC with Z */
             created_at: string;
             /** @description the id of the key that created this one (the root key's id for its keys; null for the root key): a key is held to every key above it */
             created_by: number | null;
@@ -967,7 +997,7 @@ export interface components {
             disabled: boolean;
             /** @description why deliveries stopped; null while enabled */
             disabled_reason: string | null;
-            /** @description ISO 8601 UTC */
+            /** @description RFC 3339 UTC with Z */
             created_at: string;
         };
         /** @description One event's delivery to a webhook endpoint, with its attempts */
@@ -987,15 +1017,15 @@ export interface components {
             status: "pending" | "delivered" | "failed";
             /** @description attempts made so far */
             attempts: number;
-            /** @description ISO 8601 UTC of the next attempt; null when none */
+            /** @description RFC 3339 UTC with Z: the next attempt; null when none */
             next_attempt_at: string | null;
             /** @description HTTP status of the last attempt; null when it got no answer (or none was made) */
             last_status_code: number | null;
             /** @description why the last attempt failed; null otherwise */
             last_error: string | null;
-            /** @description ISO 8601 UTC */
+            /** @description RFC 3339 UTC with Z */
             created_at: string;
-            /** @description ISO 8601 UTC of the last attempt or change */
+            /** @description RFC 3339 UTC with Z: the last attempt or change */
             updated_at: string;
         };
         /** @description The answer when the request carried "dry_run": true: nothing was sent or recorded. */
@@ -1271,7 +1301,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1280,7 +1310,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -1316,7 +1346,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -1363,7 +1393,7 @@ export interface operations {
                     "application/json": components["schemas"]["Wallet"][];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1372,7 +1402,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1428,7 +1458,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @default false */
@@ -1446,7 +1476,7 @@ export interface operations {
                     "application/json": components["schemas"]["NewWallet"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1455,7 +1485,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1557,7 +1587,7 @@ export interface operations {
                     "application/json": components["schemas"]["Wallet"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1566,7 +1596,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1584,7 +1614,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1672,7 +1702,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1690,7 +1720,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1781,7 +1811,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1799,7 +1829,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -1868,6 +1898,10 @@ export interface operations {
                 wallet?: string;
                 /** @description only this kind: trade, create, bundle, claim, consolidate, transfer, split */
                 kind?: "trade" | "create" | "bundle" | "claim" | "consolidate" | "transfer" | "split";
+                /** @description only this status: pending, submitted, confirmed, finalized, failed, timeout, expired */
+                status?: "pending" | "submitted" | "confirmed" | "finalized" | "failed" | "timeout" | "expired";
+                /** @description only the execution carrying this transaction signature (any leg of a bundle) */
+                signature?: string;
                 /** @description cursor paging: next_cursor of the previous page (stable while new executions arrive) */
                 after?: string;
             };
@@ -1897,7 +1931,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1906,7 +1940,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -1979,7 +2013,7 @@ export interface operations {
                     "application/json": components["schemas"]["Execution"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1988,7 +2022,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2006,7 +2040,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2064,7 +2098,7 @@ export interface operations {
                     "application/json": components["schemas"]["WatchedMints"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2073,7 +2107,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2091,7 +2125,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2129,7 +2163,7 @@ export interface operations {
                     "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -2138,7 +2172,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2174,7 +2208,7 @@ export interface operations {
                     "application/json": components["schemas"]["WatchedMints"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2183,7 +2217,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2201,7 +2235,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2257,7 +2291,7 @@ export interface operations {
                     "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -2266,7 +2300,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2301,7 +2335,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2310,7 +2344,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2328,7 +2362,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2384,7 +2418,7 @@ export interface operations {
                     "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -2393,7 +2427,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2426,8 +2460,10 @@ export interface operations {
                     mint: string;
                     /** @description explicit launchswap pool (SOL-quoted; forces the launchswap venue) */
                     pool?: string;
-                    /** @description SOL (buy, denominated_in_sol), token atomic units, or a percentage string for sells */
-                    amount: string | number;
+                    /** @description SOL (buy, denominated_in_sol), token atomic units, or a percentage string for sells; required unless amount_tokens */
+                    amount?: string | number;
+                    /** @description sells: whole tokens as decimal text (e.g. "1.5"), converted with the mint's decimals; not with amount */
+                    amount_tokens?: string | number;
                     /** @description default true for buy, false for sell (alias denominatedInSol) */
                     denominated_in_sol?: boolean;
                     /** @description percent, default 2, at most 50, up to 2 decimals */
@@ -2474,6 +2510,8 @@ export interface operations {
                         amount: string;
                         /** @description the amount in atomic units: lamports when denominated in SOL, token units otherwise */
                         amount_units: number;
+                        /** @description amount_units as decimal text (exact above 2^53; every other amount is text) */
+                        amount_units_text: string;
                         /** @description true when amount is SOL */
                         denominated_in_sol: boolean;
                         /** @description id of the execution record: GET /v1/executions/{id}, or find it with GET /v1/executions?signature= */
@@ -2531,7 +2569,7 @@ export interface operations {
                     } | components["schemas"]["DryRun"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2540,7 +2578,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2558,7 +2596,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2567,7 +2605,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2603,7 +2641,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2632,7 +2670,7 @@ export interface operations {
                     "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -2641,7 +2679,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2661,6 +2699,8 @@ export interface operations {
                 side?: "buy" | "sell";
                 /** @description as in a trade: SOL for a buy (token atomic units with denominated_in_sol=false), token atomic units for a sell; no percentages */
                 amount?: string;
+                /** @description sells: whole tokens (e.g. "1.5"), converted with the mint's decimals, instead of amount */
+                amount_tokens?: string;
                 /** @description default true for buy, false for sell (alias denominatedInSol) */
                 denominated_in_sol?: boolean;
                 /** @description percent, default 2, at most 50, up to 2 decimals */
@@ -2701,6 +2741,8 @@ export interface operations {
                         amount: string;
                         /** @description parsed amount: lamports for a SOL buy, token atomic units otherwise */
                         amount_units: number;
+                        /** @description amount_units as decimal text (exact above 2^53; every other amount is text) */
+                        amount_units_text: string;
                         /** @description final value after defaults */
                         denominated_in_sol: boolean;
                         /** @description the slippage the bounds below apply, in basis points */
@@ -2742,7 +2784,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2751,7 +2793,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2798,7 +2840,7 @@ export interface operations {
                     "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -2807,7 +2849,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -2825,7 +2867,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description one wallet address (any address, managed or not) */
@@ -2889,7 +2931,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2898,7 +2940,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2916,7 +2958,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2972,7 +3014,7 @@ export interface operations {
                     "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -2981,7 +3023,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3002,7 +3044,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": {
                     /** @description managed wallet public key; the key's default wallet otherwise */
@@ -3057,7 +3099,7 @@ export interface operations {
                     } | components["schemas"]["DryRun"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3066,7 +3108,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3084,7 +3126,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3093,7 +3135,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3129,7 +3171,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3158,7 +3200,7 @@ export interface operations {
                     "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -3167,7 +3209,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3251,7 +3293,7 @@ export interface operations {
                     } | components["schemas"]["DryRun"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3260,7 +3302,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3278,7 +3320,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3287,7 +3329,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3323,7 +3365,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3352,7 +3394,7 @@ export interface operations {
                     "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -3361,7 +3403,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3391,8 +3433,10 @@ export interface operations {
                     source_wallet?: string;
                     /** @description omit or SOL for native SOL; otherwise a mint of SPL Token or Token-2022 */
                     mint?: string;
-                    /** @description SOL (up to 9 decimals) or token atomic units (positive integer) */
-                    amount: string | number;
+                    /** @description SOL (up to 9 decimals) or token atomic units (positive integer); required unless amount_tokens */
+                    amount?: string | number;
+                    /** @description tokens only: whole tokens as decimal text (e.g. "1.5"), converted with the mint's decimals; not with amount */
+                    amount_tokens?: string | number;
                     /** @description default 5000; the effective reserve adds the relay tip and the priority fee */
                     fee_reserve_lamports?: string | number;
                     /** @description default true */
@@ -3431,6 +3475,8 @@ export interface operations {
                         amount: string;
                         /** @description the amount in atomic units (lamports or token units) */
                         amount_units: number;
+                        /** @description amount_units as decimal text (exact above 2^53; every other amount is text) */
+                        amount_units_text: string;
                         /** @description decimals of the asset (9 for SOL) */
                         decimals: number;
                         /** @description the sender's token account; null for SOL */
@@ -3453,7 +3499,7 @@ export interface operations {
                     } | components["schemas"]["DryRun"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3462,7 +3508,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3480,7 +3526,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3489,7 +3535,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3525,7 +3571,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3554,7 +3600,7 @@ export interface operations {
                     "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -3563,7 +3609,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3660,7 +3706,7 @@ export interface operations {
                     } | components["schemas"]["DryRun"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3669,7 +3715,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3687,7 +3733,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3696,7 +3742,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3732,7 +3778,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3761,7 +3807,7 @@ export interface operations {
                     "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -3770,7 +3816,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -3861,7 +3907,7 @@ export interface operations {
                     } | components["schemas"]["DryRun"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3870,7 +3916,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -3888,7 +3934,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3897,7 +3943,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3933,7 +3979,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3962,7 +4008,7 @@ export interface operations {
                     "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -3971,7 +4017,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4069,7 +4115,7 @@ export interface operations {
                     } | components["schemas"]["DryRun"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4078,7 +4124,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4096,7 +4142,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4105,7 +4151,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4141,7 +4187,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4170,7 +4216,7 @@ export interface operations {
                     "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -4179,7 +4225,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4197,7 +4243,7 @@ export interface operations {
                 after?: string;
                 /** @description page size of the JSON form, 1 to 1000 (default 100) */
                 limit?: number;
-                /** @description comma-separated event types, e.g. execution.confirmed,execution.failed */
+                /** @description comma-separated event types, each one of execution.pending, execution.submitted, execution.confirmed, execution.finalized, execution.failed, execution.timeout, execution.expired */
                 types?: string;
                 /** @description only events of executions involving this wallet */
                 wallet?: string;
@@ -4230,7 +4276,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4239,7 +4285,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4333,7 +4379,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4342,7 +4388,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4360,7 +4406,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4398,7 +4444,7 @@ export interface operations {
                     "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             502: {
                 headers: {
                     [name: string]: unknown;
@@ -4407,7 +4453,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4448,7 +4494,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4539,7 +4585,7 @@ export interface operations {
                     "application/json": components["schemas"]["NewKey"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4548,7 +4594,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4645,7 +4691,7 @@ export interface operations {
                     "application/json": components["schemas"]["Key"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4654,7 +4700,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4672,7 +4718,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4742,7 +4788,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Freeze a key (every request refused) */
+            /** @description Freeze a key (every write refused; its reads stay open) */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4751,7 +4797,7 @@ export interface operations {
                     "application/json": components["schemas"]["Key"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4760,7 +4806,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4778,7 +4824,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4857,7 +4903,7 @@ export interface operations {
                     "application/json": components["schemas"]["Key"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4866,7 +4912,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -4884,7 +4930,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4980,7 +5026,7 @@ export interface operations {
                     "application/json": components["schemas"]["Key"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4989,7 +5035,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5007,7 +5053,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5074,7 +5120,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Freeze the whole account: every key (root included) is refused until unfrozen */
+            /** @description Freeze the whole account: every write of every key (root included) is refused until unfrozen; reads stay open */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5095,7 +5141,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5192,7 +5238,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5267,6 +5313,8 @@ export interface operations {
                 /** @description 1 to 200, default 50 */
                 limit?: string;
                 key_id?: string;
+                /** @description only requests that acted on this key */
+                target_key_id?: string;
                 route?: string;
                 status?: string;
                 rule?: string;
@@ -5288,7 +5336,7 @@ export interface operations {
                         activity: {
                             /** @description the entry's id (increasing) */
                             id: number;
-                            /** @description ISO 8601 UTC */
+                            /** @description RFC 3339 UTC with Z */
                             at: string;
                             /** @description the key that made the request */
                             key_id: number;
@@ -5310,13 +5358,15 @@ export interface operations {
                             ip: string | null;
                             /** @description how many requests the entry stands for: 1, or on a refusal entry the refusals of this key, route and rule since the previous entry (refusals are sampled: entries at the 1st, 2nd, 4th, 8th… of a window) */
                             refusals: number;
+                            /** @description the key a /v1/keys/{id} request acted on (freeze, unfreeze, revoke, policy); null otherwise */
+                            target_key_id: number | null;
                         }[];
                         /** @description pass as ?after= for the next (older) page; null on the last page */
                         next_cursor: string | null;
                     };
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5325,7 +5375,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5411,7 +5461,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5473,7 +5523,7 @@ export interface operations {
                     /** @description https or http URL; private, loopback and metadata addresses are refused */
                     url: string;
                     /** @description event types, e.g. ["execution.confirmed"], or ["*"] for all */
-                    types: string[];
+                    types: ("*" | "execution.pending" | "execution.submitted" | "execution.confirmed" | "execution.finalized" | "execution.failed" | "execution.timeout" | "execution.expired")[];
                     /** @description only events involving one of these wallets (default all) */
                     wallets?: string[];
                 };
@@ -5499,14 +5549,14 @@ export interface operations {
                         disabled: boolean;
                         /** @description why deliveries stopped; null while enabled */
                         disabled_reason: string | null;
-                        /** @description ISO 8601 UTC */
+                        /** @description RFC 3339 UTC with Z */
                         created_at: string;
                         /** @description whsec_...: verify signatures with it (Standard Webhooks) */
                         secret: string;
                     };
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -5515,7 +5565,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5619,7 +5669,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5637,7 +5687,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5725,7 +5775,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5743,7 +5793,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5834,7 +5884,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5852,7 +5902,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5924,7 +5974,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -5942,7 +5992,7 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong */
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             404: {
                 headers: {
                     [name: string]: unknown;

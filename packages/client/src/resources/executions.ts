@@ -20,7 +20,7 @@ export function executionsResource(http: Http) {
       ),
     /** The execution that carries a transaction signature (any leg of a bundle), or undefined. */
     bySignature: async (signature: string): Promise<T.Execution | undefined> => {
-      const page = await executions.list({ signature, limit: 1 } as T.ExecutionsQuery);
+      const page = await executions.list({ signature, limit: 1 });
       return page.executions[0];
     },
   };

@@ -36,7 +36,7 @@ export function solResource(http: Http) {
         http.POST("/v1/sol/transfer/execute", {
           body: defined({
             ...input,
-            amount: isNativeMint(input.mint) ? solText(input.amount) : unitsText(input.amount),
+            amount: optional(input.amount, isNativeMint(input.mint) ? solText : unitsText),
             fee_reserve_lamports: optional(input.fee_reserve_lamports, unitsText),
           }),
           ...exec(options),

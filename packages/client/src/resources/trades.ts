@@ -34,7 +34,7 @@ export function tradesResource(http: Http) {
     sell: (input: T.SellInput, options: T.CallOptions = {}): Promise<T.TradeResult> =>
       unwrap(
         http.POST("/v1/trades/execute", {
-          body: defined({ ...input, action: "sell" as const, amount: unitsText(input.amount) }),
+          body: defined({ ...input, action: "sell" as const, amount: optional(input.amount, unitsText) }),
           ...exec(options),
         }),
       ),

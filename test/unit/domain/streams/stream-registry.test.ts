@@ -126,6 +126,19 @@ describe("StreamRegistry", () => {
     expect(r.ended.map((e) => e.name)).toEqual(["two", "three", "other account"]);
   });
 
+  it("a stream opened while its key or account is frozen ends at once with 4403 (reads are snapshots only)", async () => {
+    const r = setup();
+    r.registry.open("1.1.1.1", r.handle("frozen-key"), key(2, { frozen: true }));
+    r.registry.open("1.1.1.2", r.handle("frozen-account"), key(3, { accountFrozen: true }));
+    r.registry.open("1.1.1.3", r.handle("live"), key(4));
+    await r.settle();
+    expect(r.ended.map((e) => [e.name, e.code])).toEqual([
+      ["frozen-key", 4403],
+      ["frozen-account", 4403],
+    ]);
+    expect(r.registry.size()).toBe(1);
+  });
+
   it("an account freeze ends every stream of the account, the root key's too", async () => {
     const r = setup({ perKey: 0, perIp: 0 });
     r.keys.set(1, key(1, { accountFrozen: true }));

@@ -146,7 +146,7 @@ describe("the quote's query", () => {
       [{ mint: "nope", side: "buy", amount: "1" }, TRADE_RULES.mintInvalid],
       [{ mint, side: "buy" }, TRADE_RULES.amountRequired],
       [{ mint, side: "buy", amount: "0.0000000001" }, SPEC.trade.solDecimals],
-      [{ mint, side: "sell", amount: "1.5" }, TRADE_RULES.tokenUnits],
+      [{ mint, side: "sell", amount: "1.5" }, TRADE_RULES.sellTokenUnits],
       [{ mint, side: "sell", amount: "50%" }, TRADE_RULES.quotePercent],
       [{ mint, side: "sell", amount: "1", denominated_in_sol: "true" }, SPEC.trade.sellInSol],
       [{ mint, side: "buy", amount: "1", slippage: "51" }, TRADE_RULES.slippageRange],

@@ -115,7 +115,8 @@ describe("parseTradeRequest", () => {
     );
     expect(detailOf({ action: "sell", mint: MINT, amount: "0%" })).toBe(TRADE_RULES.percentRange);
     expect(detailOf({ action: "sell", mint: MINT, amount: "100.001%" })).toBe(TRADE_RULES.percentDecimals);
-    expect(detailOf({ action: "sell", mint: MINT, amount: 0 })).toBe(TRADE_RULES.tokenUnits);
+    // Issue 30: a sell's text names its unit and amount_tokens.
+    expect(detailOf({ action: "sell", mint: MINT, amount: 0 })).toBe(TRADE_RULES.sellTokenUnits);
     expect(detailOf({ action: "buy", mint: MINT, amount: 1, denominated_in_sol: "yes" })).toBe(
       TRADE_RULES.denominatedInSol,
     );
