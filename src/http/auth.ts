@@ -59,24 +59,6 @@ export interface KeyCheckDeps {
 }
 
 /**
- * Whether `presented` names a key that may use a `scope` route now (known, not revoked, expired or frozen):
- * the same rules as the hook, for a key that arrives after the request (the stream's auth message).
- */
-export function keyAllowed(deps: KeyCheckDeps, scope: RouteScope): (presented: string) => Promise<boolean> {
-  return async (presented) => {
-    const key = await deps.store.findKeyByHash(deps.vault.hashApiKey(presented));
-    if (key === undefined) return false;
-    try {
-      // The stream's key (scope read) is a read: a frozen key may still watch (issue 30).
-      authorize(key, scope, deps.clock(), scope === "read" ? "read" : "write");
-      return true;
-    } catch {
-      return false;
-    }
-  };
-}
-
-/**
  * Whether a matched route needs no key: one marked `public`, or swagger-ui's own routes (under /docs). Takes
  * `req.routeOptions`' fields, read once by the caller (an unmatched URL, `url` undefined, goes to the 404 handler).
  */
