@@ -42,6 +42,9 @@ await feed.ready;
 const hubObserver: { closed?: (reason: string) => void } = {};
 const t = await buildTestApp({
   chain,
+  // The fan-out is measured with N clients of one key from one address: the per-key and per-IP stream caps
+  // (8 and 32 by default) would refuse all but the first few.
+  env: { STREAM_MAX_CONNECTIONS_PER_KEY: "0", STREAM_MAX_CONNECTIONS_PER_IP: "0" },
   market: {
     hub,
     metrics: {
