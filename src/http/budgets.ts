@@ -126,8 +126,7 @@ export function installBudgets(
     const routeClass = classifyRoute(req);
     if (routeClass === "none") return done();
     // Per key and account on authenticated routes, whichever key it is; per client IP on public ones (and on
-    // the stream's upgrade without a header). `undefined`, not null, on routes of plugins registered before
-    // the auth decoration (swagger-ui).
+    // the stream's upgrade without a header).
     const key = req.custodyKey ?? (req.apiKey ? { id: req.apiKey.id, accountId: req.apiKey.id } : null);
     let budgets: Budget[];
     if (key !== null && routeClass !== "public") budgets = keyBudgets(deps.settings, routeClass, key);

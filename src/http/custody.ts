@@ -189,8 +189,7 @@ export function installCustody(
   // Written before the response leaves (onSend), so a caller never sees an answer whose row is missing.
   app.addHook("onSend", async (req, reply, payload) => {
     const key = req.custodyKey;
-    // undefined on routes of plugins registered before the decoration (swagger-ui): no key, no row.
-    if (key === null || key === undefined) return payload;
+    if (key === null) return payload;
     const refused = req.custodyRule !== null;
     if (!refused && (req.method === "GET" || req.method === "HEAD")) return payload;
     // A dry run changes nothing: no activity row unless it was refused.
