@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildApp } from "../src/http/app.js";
 import { loadConfig } from "../src/config/config.js";
-import { storeRateLimiter } from "../src/http/rate-limiters.js";
+import { storeRateLimiter } from "../src/http/hooks/rate-limiters.js";
 import { openStore } from "../src/store/index.js";
 import { createVault, parseMasterKey } from "../src/vault/index.js";
 import { ascending, percentile } from "../test/harness/stats.js";

@@ -11,8 +11,8 @@ import { curveSupplyFrom, startMarketFeed } from "./domain/market/start-feed.js"
 import { createStreamMetrics } from "./observability/stream-metrics.js";
 import { createChain, type Chain } from "./chain/chain.js";
 import { chainOptionsFromConfig, ConfigError, loadConfig, type Config } from "./config/config.js";
-import { redisRateLimiter, storeRateLimiter } from "./http/rate-limiters.js";
-import { redisRequestCounter } from "./http/request-counters.js";
+import { redisRateLimiter, storeRateLimiter } from "./http/hooks/rate-limiters.js";
+import { redisRequestCounter } from "./http/hooks/request-counters.js";
 import { ensurePrivateDir } from "./core/private-files.js";
 import { DoctorRefusedError, doctorAtStart } from "./doctor/doctor-at-start.js";
 import { createLogger } from "./runtime/logger.js";

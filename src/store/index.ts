@@ -1,5 +1,5 @@
-export { openStore, sqliteTarget, type OpenStoreOptions } from "./open-store.js";
-export { isoNoZone } from "./kysely-executions.js";
+export { openStore, sqliteTarget, type OpenStoreOptions } from "./engine/open-store.js";
+export { isoNoZone } from "./executions/kysely-executions.js";
 export * from "./types.js";
-export * from "./event-types.js";
-export * from "./webhook-types.js";
+export * from "./events/event-types.js";
+export * from "./webhooks/webhook-types.js";

@@ -1,16 +1,16 @@
 /** The Store on Kysely; one implementation serves SQLite and PostgreSQL. */
 import { sql, type Kysely, type Selectable, type Transaction } from "kysely";
-import { kyselyCustody } from "./kysely-custody.js";
-import type { ExecutionWriter } from "./execution-statements.js";
-import type { QueryRunner } from "./query-runner.js";
-import { kyselyWebhooks } from "./kysely-webhooks.js";
-import { createWakeBus, kyselyEvents, wakingExecutionWrites, type WakeBus } from "./kysely-events.js";
-import { isoNoZone, kyselyExecutions } from "./kysely-executions.js";
-import { kyselyIdempotency } from "./kysely-idempotency.js";
-import { keyRows, ofKey, oldestIdOfKey } from "./key-rows.js";
-import { kyselyRateCounters } from "./kysely-rate-counters.js";
+import { kyselyCustody } from "./keys/kysely-custody.js";
+import type { ExecutionWriter } from "./executions/execution-statements.js";
+import type { QueryRunner } from "./engine/query-runner.js";
+import { kyselyWebhooks } from "./webhooks/kysely-webhooks.js";
+import { createWakeBus, kyselyEvents, wakingExecutionWrites, type WakeBus } from "./events/kysely-events.js";
+import { isoNoZone, kyselyExecutions } from "./executions/kysely-executions.js";
+import { kyselyIdempotency } from "./idempotency/kysely-idempotency.js";
+import { keyRows, ofKey, oldestIdOfKey } from "./keys/key-rows.js";
+import { kyselyRateCounters } from "./budgets/kysely-rate-counters.js";
 import type { ApiKeysTable, Database, WalletsTable } from "./schema.js";
-import { compiledOnce } from "./compiled-once.js";
+import { compiledOnce } from "./engine/compiled-once.js";
 import {
   DuplicateWalletError,
   WalletLimitError,

@@ -1,9 +1,9 @@
 /** The one migration set of both engines, kept in code so the service needs no migration files at run time. */
 import { sql, type Kysely, type Migration, type MigrationProvider } from "kysely";
-import { eventMigrations } from "./migrations-events.js";
-import { custodyMigrations } from "./custody-migrations.js";
-import { walletOriginMigrations } from "./wallet-origin-migrations.js";
-import { budgetMigrations } from "./budget-migrations.js";
+import { eventMigrations } from "./events/migrations-events.js";
+import { custodyMigrations } from "./keys/custody-migrations.js";
+import { walletOriginMigrations } from "./wallets/wallet-origin-migrations.js";
+import { budgetMigrations } from "./budgets/budget-migrations.js";
 
 /** Builds the provider; the dialect only changes the auto-increment column type. */
 export function migrationProvider(dialect: "sqlite" | "postgres"): MigrationProvider {

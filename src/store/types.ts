@@ -1,9 +1,9 @@
 /** Records and the one repository interface shared by the SQLite and PostgreSQL implementations. */
-import type { EventStore } from "./event-types.js";
-import type { WebhookStore } from "./webhook-types.js";
-import type { CustodyStore } from "./custody-types.js";
+import type { EventStore } from "./events/event-types.js";
+import type { WebhookStore } from "./webhooks/webhook-types.js";
+import type { CustodyStore } from "./keys/custody-types.js";
 
-export * from "./custody-types.js";
+export * from "./keys/custody-types.js";
 
 export interface ApiKeyRecord {
   id: number;

@@ -6,7 +6,7 @@
 import { loadConfig } from "../../src/config/config.js";
 import { recordOutcome, recordPending } from "../../src/domain/execution/records.js";
 import { buildApp } from "../../src/http/app.js";
-import { storeRateLimiter } from "../../src/http/rate-limiters.js";
+import { storeRateLimiter } from "../../src/http/hooks/rate-limiters.js";
 import { openStore } from "../../src/store/index.js";
 import { nextTestIp, testVault } from "../helpers/app.js";
 import { dropSchema, freshSchemaName } from "../helpers/pg.js";

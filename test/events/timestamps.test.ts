@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/config.js";
 import { recordPending } from "../../src/domain/execution/records.js";
 import { buildApp } from "../../src/http/app.js";
-import { storeRateLimiter } from "../../src/http/rate-limiters.js";
+import { storeRateLimiter } from "../../src/http/hooks/rate-limiters.js";
 import { openStore, type Store } from "../../src/store/index.js";
 import { nextTestIp, testVault } from "../helpers/app.js";
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/config.js";
 import { EVENTS } from "../../src/core/errors.js";
 import { buildApp } from "../../src/http/app.js";
-import { storeRateLimiter } from "../../src/http/rate-limiters.js";
+import { storeRateLimiter } from "../../src/http/hooks/rate-limiters.js";
 import { openStore, WebhookCapReachedError, type Store } from "../../src/store/index.js";
 import { nextTestIp, testVault } from "../helpers/app.js";
 import { dropSchema, freshSchemaName, TEST_DATABASE_URL } from "../helpers/pg.js";

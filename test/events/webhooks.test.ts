@@ -11,7 +11,7 @@ import { EVENTS } from "../../src/core/errors.js";
 import { recordOutcome, recordPending } from "../../src/domain/execution/records.js";
 import { fanOutOnce, sendDueOnce, type WebhookWorkerDeps } from "../../src/domain/webhooks/worker.js";
 import { buildApp } from "../../src/http/app.js";
-import { storeRateLimiter } from "../../src/http/rate-limiters.js";
+import { storeRateLimiter } from "../../src/http/hooks/rate-limiters.js";
 import { openStore, type Store } from "../../src/store/index.js";
 import { nextTestIp, testVault } from "../helpers/app.js";
 import { dropSchema, freshSchemaName, TEST_DATABASE_URL } from "../helpers/pg.js";

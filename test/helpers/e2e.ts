@@ -24,7 +24,7 @@ import { createLookupTableAddress, installCreateLookupTable } from "../../src/do
 import { SYSTEM_ACCOUNT_RENT_EXEMPT_MINIMUM } from "../../src/domain/sol/reserve.js";
 import { associatedTokenAddress, LAUNCH_GLOBAL } from "../../src/launch/programs.js";
 import type { FetchLike } from "../../src/chain/json-rpc.js";
-import type { RateLimiter } from "../../src/http/rate-limiters.js";
+import type { RateLimiter } from "../../src/http/hooks/rate-limiters.js";
 import type { Store } from "../../src/store/index.js";
 import type { Vault } from "../../src/vault/index.js";
 import { buildTestApp } from "./app.js";

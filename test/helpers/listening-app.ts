@@ -2,7 +2,7 @@
 import type { FastifyInstance } from "fastify";
 import { loadConfig } from "../../src/config/config.js";
 import { buildApp, type AppDeps } from "../../src/http/app.js";
-import { storeRateLimiter } from "../../src/http/rate-limiters.js";
+import { storeRateLimiter } from "../../src/http/hooks/rate-limiters.js";
 import { openStore, type Store } from "../../src/store/index.js";
 import type { Vault } from "../../src/vault/index.js";
 

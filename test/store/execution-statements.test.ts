@@ -10,7 +10,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { Keypair } from "@solana/web3.js";
-import { insertParams, insertSql, sqliteInsertedRow } from "../../src/store/execution-statements.js";
+import {
+  insertParams,
+  insertSql,
+  sqliteInsertedRow,
+} from "../../src/store/executions/execution-statements.js";
 import { openStore, type Store } from "../../src/store/index.js";
 import { newExecution } from "../helpers/fixtures.js";
 import { dropSchema, freshSchemaName, TEST_DATABASE_URL } from "../helpers/pg.js";

@@ -10,7 +10,7 @@ import pg from "pg";
 import { CompiledQuery } from "kysely";
 import { Keypair } from "@solana/web3.js";
 import { openStore, type Store } from "../../src/store/index.js";
-import { batchedSelectSql, pgBatchedReads } from "../../src/store/pg-batched-reads.js";
+import { batchedSelectSql, pgBatchedReads } from "../../src/store/engine/pg-batched-reads.js";
 import { newWalletRecord } from "../helpers/fixtures.js";
 import { dropSchema, freshSchemaName, TEST_DATABASE_URL } from "../helpers/pg.js";
 

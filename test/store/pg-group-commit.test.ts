@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
 import { Keypair } from "@solana/web3.js";
 import { openStore, type Store } from "../../src/store/index.js";
-import type { NewActivity } from "../../src/store/custody-types.js";
+import type { NewActivity } from "../../src/store/keys/custody-types.js";
 import { newExecution, newWalletRecord } from "../helpers/fixtures.js";
 import { dropSchema, freshSchemaName, TEST_DATABASE_URL } from "../helpers/pg.js";
 

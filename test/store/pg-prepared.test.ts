@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
 import { Keypair } from "@solana/web3.js";
 import { openStore, type Store } from "../../src/store/index.js";
-import { EVENTS_CHANNEL, EVENTS_NOTIFY_SETTING } from "../../src/store/migrations-events.js";
-import { pgPrepared } from "../../src/store/pg-prepared.js";
+import { EVENTS_CHANNEL, EVENTS_NOTIFY_SETTING } from "../../src/store/events/migrations-events.js";
+import { pgPrepared } from "../../src/store/engine/pg-prepared.js";
 import { newExecution, newWalletRecord } from "../helpers/fixtures.js";
 import { dropSchema, freshSchemaName, TEST_DATABASE_URL } from "../helpers/pg.js";
 

@@ -6,8 +6,8 @@
 import { afterAll, describe, expect, it } from "vitest";
 import pg from "pg";
 import { Keypair } from "@solana/web3.js";
-import { pgExecutionWriter, updateManySql } from "../../src/store/pg-execution-writer.js";
-import { relaxedPgPool } from "../../src/store/pg-relaxed-writes.js";
+import { pgExecutionWriter, updateManySql } from "../../src/store/executions/pg-execution-writer.js";
+import { relaxedPgPool } from "../../src/store/executions/pg-relaxed-writes.js";
 import { openStore } from "../../src/store/index.js";
 import { newExecution, newWalletRecord } from "../helpers/fixtures.js";
 import { dropSchema, freshSchemaName, TEST_DATABASE_URL } from "../helpers/pg.js";

@@ -1,7 +1,7 @@
 /** Issue 23: per-key budgets hold across processes: two apps on one PostgreSQL, or on one Redis, share counters. */
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
-import { redisRequestCounter, storeRequestCounter } from "../../src/http/request-counters.js";
+import { redisRequestCounter, storeRequestCounter } from "../../src/http/hooks/request-counters.js";
 import { openStore } from "../../src/store/index.js";
 import { buildTestApp, type TestApp } from "../helpers/app.js";
 import { dropSchema, freshSchemaName, TEST_DATABASE_URL } from "../helpers/pg.js";

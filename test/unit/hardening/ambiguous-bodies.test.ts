@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { fieldOf } from "../../../src/core/request-fields.js";
 import { parseTradeRequest } from "../../../src/domain/trade/request.js";
 import { FOUNDATION, HARDENING, HTTP_INPUT } from "../../../src/core/errors.js";
-import { parseJsonBody } from "../../../src/http/json-body.js";
-import { hasDuplicateKey } from "../../../src/http/json-scan.js";
+import { parseJsonBody } from "../../../src/http/hooks/json-body.js";
+import { hasDuplicateKey } from "../../../src/http/hooks/json-scan.js";
 
 const MINT = "So11111111111111111111111111111111111111112";
 

@@ -1,9 +1,9 @@
 /** Issue 29: which counters a request spends, the refusal sampling rule and the in-memory countAll. */
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../../src/config/config.js";
-import { keyBudgets } from "../../../src/http/budgets.js";
-import { refusalRowCount } from "../../../src/http/custody.js";
-import { memoryRequestCounter } from "../../../src/http/request-counters.js";
+import { keyBudgets } from "../../../src/http/hooks/budgets.js";
+import { refusalRowCount } from "../../../src/http/hooks/custody.js";
+import { memoryRequestCounter } from "../../../src/http/hooks/request-counters.js";
 
 const key = { id: 12, accountId: 3 };
 const names = (env: Record<string, string>, cls: "reads" | "refusals") =>

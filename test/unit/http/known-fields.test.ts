@@ -1,6 +1,6 @@
 /** Issue 22 item 5: the known-field lists agree with the documented bodies, and unknown fields are named. */
 import { describe, expect, it } from "vitest";
-import { knownFields, misspeltSwitch, unknownFields } from "../../../src/http/known-fields.js";
+import { knownFields, misspeltSwitch, unknownFields } from "../../../src/http/execute/known-fields.js";
 import { REQUEST_FEES } from "../../../src/core/errors.js";
 import { EXECUTION_ROUTES } from "../../../src/domain/keys/spend.js";
 import { buildTestApp } from "../../helpers/app.js";

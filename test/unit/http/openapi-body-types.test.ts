@@ -1,6 +1,6 @@
 /** The swagger transform adds types to documented request bodies and queries, keeping descriptions. */
 import { describe, expect, it } from "vitest";
-import { openapiBodyTypes } from "../../../src/http/openapi-body-types.js";
+import { openapiBodyTypes } from "../../../src/http/openapi/body-types.js";
 
 describe("openapiBodyTypes", () => {
   it("types a route's body properties, keeps their descriptions and names the required ones", () => {

@@ -1,9 +1,9 @@
-/** src/http/request-logger.ts: a request's pino child is made only when the request writes a line. */
+/** src/http/hooks/request-logger.ts: a request's pino child is made only when the request writes a line. */
 import { Writable } from "node:stream";
 import type { FastifyBaseLogger } from "fastify";
 import { describe, expect, it, vi } from "vitest";
 import { createLogger } from "../../../src/runtime/logger.js";
-import { lazyRequestLogger } from "../../../src/http/request-logger.js";
+import { lazyRequestLogger } from "../../../src/http/hooks/request-logger.js";
 
 function capture(level: string) {
   const lines: Record<string, unknown>[] = [];

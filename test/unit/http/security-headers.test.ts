@@ -1,8 +1,8 @@
-/** src/http/security-headers.ts: helmet's headers computed once, the same as its middleware sets per response. */
+/** src/http/hooks/security-headers.ts: helmet's headers computed once, the same as its middleware sets per response. */
 import type { ServerResponse } from "node:http";
 import helmet from "helmet";
 import { describe, expect, it } from "vitest";
-import { helmetHeaders } from "../../../src/http/security-headers.js";
+import { helmetHeaders } from "../../../src/http/hooks/security-headers.js";
 
 const options = { contentSecurityPolicy: { directives: { "default-src": ["'none'"] } } };
 

@@ -2,7 +2,7 @@
 import BetterSqlite3 from "better-sqlite3";
 import { Kysely, SqliteDialect } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
-import { compiledOnce } from "../../../src/store/compiled-once.js";
+import { compiledOnce } from "../../../src/store/engine/compiled-once.js";
 import type { Database } from "../../../src/store/schema.js";
 
 const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: new BetterSqlite3(":memory:") }) });

@@ -1,6 +1,6 @@
 /** The JSON columns of an execution's insert: bigints as decimal text, other values as JSON.stringify writes them. */
 import { describe, expect, it } from "vitest";
-import { insertParams, INSERT_COLUMNS } from "../../../src/store/execution-statements.js";
+import { insertParams, INSERT_COLUMNS } from "../../../src/store/executions/execution-statements.js";
 import type { NewExecution } from "../../../src/store/types.js";
 
 const base = {

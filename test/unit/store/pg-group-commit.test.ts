@@ -7,7 +7,7 @@
 import { CompiledQuery } from "kysely";
 import type pg from "pg";
 import { describe, expect, it } from "vitest";
-import { keyedBatcher, pgBatchedInserts } from "../../../src/store/pg-group-commit.js";
+import { keyedBatcher, pgBatchedInserts } from "../../../src/store/executions/pg-group-commit.js";
 
 type W = { key: number; v: string };
 

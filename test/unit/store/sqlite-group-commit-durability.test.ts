@@ -9,9 +9,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CompiledQuery, Kysely, SqliteDialect, type SqliteDatabase } from "kysely";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { QueryRunner } from "../../../src/store/query-runner.js";
-import { sqliteGroupCommit } from "../../../src/store/sqlite-group-commit.js";
-import { withCachedStatements } from "../../../src/store/sqlite-statements.js";
+import type { QueryRunner } from "../../../src/store/engine/query-runner.js";
+import { sqliteGroupCommit } from "../../../src/store/executions/sqlite-group-commit.js";
+import { withCachedStatements } from "../../../src/store/engine/sqlite-statements.js";
 import type { Database } from "../../../src/store/schema.js";
 
 let dir: string;

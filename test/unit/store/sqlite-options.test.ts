@@ -9,14 +9,14 @@ import {
   applySqlitePragmas,
   openStore,
   sqliteTarget,
-} from "../../../src/store/open-store.js";
+} from "../../../src/store/engine/open-store.js";
 import type { Database } from "../../../src/store/schema.js";
 import { newExecution } from "../../helpers/fixtures.js";
 import {
   isExecutionOutcomeWrite,
   isRelaxedGroupWrite,
   withCachedStatements,
-} from "../../../src/store/sqlite-statements.js";
+} from "../../../src/store/engine/sqlite-statements.js";
 
 describe("sqliteTarget", () => {
   it("reads the path and the synchronous option of a sqlite: URL (default FULL)", () => {

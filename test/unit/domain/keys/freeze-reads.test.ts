@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../../../src/core/errors.js";
 import { authorize, type Access } from "../../../../src/domain/keys/scopes.js";
-import { targetKeyOf } from "../../../../src/http/custody.js";
+import { targetKeyOf } from "../../../../src/http/hooks/custody.js";
 import type { KeyRecord } from "../../../../src/store/index.js";
 
 const now = new Date("2026-11-28T00:00:00Z");

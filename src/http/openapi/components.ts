@@ -1,0 +1,60 @@
+/**
+ * The named component schemas of the OpenAPI document (issue 23). Each has an `$id`; `registerComponents`
+ * adds them to the app before any route, routes reference them with `ref("Name")` (schemas.ts), and
+ * @fastify/swagger emits them as `components.schemas.<$id>` (see `componentReference`). The same schemas
+ * serialize the answers, so the document and the wire cannot drift apart.
+ */
+import type { FastifyInstance } from "fastify";
+import { dryRunComponent, dryRunTransactionComponent } from "./dry-run-schema.js";
+import { eventComponent } from "../routes/events.js";
+import { executionComponent } from "../routes/executions.js";
+import { healthComponent } from "../routes/health.js";
+import { keyComponent, newKeyComponent, policyComponent } from "../routes/keys.js";
+import {
+  errorComponent,
+  fillComponent,
+  newWalletComponent,
+  refusalComponent,
+  serverErrorComponent,
+  walletComponent,
+} from "./schemas.js";
+import { feeReserveBreakdownComponent } from "../routes/sol.js";
+import { watchedComponent } from "../routes/watch.js";
+import { deliveryComponent, webhookComponent } from "../routes/webhooks.js";
+
+/** Every component, by its `$id` (a new shared shape goes here: see docs/decisions.md, issue 23). */
+const COMPONENTS: readonly { $id: string; description: string }[] = [
+  errorComponent,
+  serverErrorComponent,
+  refusalComponent,
+  walletComponent,
+  newWalletComponent,
+  executionComponent,
+  fillComponent,
+  eventComponent,
+  keyComponent,
+  newKeyComponent,
+  policyComponent,
+  webhookComponent,
+  deliveryComponent,
+  dryRunComponent,
+  dryRunTransactionComponent,
+  healthComponent,
+  watchedComponent,
+  feeReserveBreakdownComponent,
+];
+
+/** Adds every component to the app's shared schemas (before the routes that reference them). */
+export function registerComponents(app: FastifyInstance): void {
+  for (const schema of COMPONENTS) app.addSchema(schema);
+}
+
+/**
+ * @fastify/swagger's `refResolver`: a shared schema is emitted under its `$id` (`#/components/schemas/Execution`)
+ * rather than the default `def-0`, `def-1`.
+ */
+export const componentReference = {
+  buildLocalReference(json: { $id?: unknown }, _baseUri: unknown, _fragment: unknown, i: number): string {
+    return typeof json.$id === "string" ? json.$id : `def-${i}`;
+  },
+};

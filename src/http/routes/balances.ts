@@ -1,0 +1,79 @@
+/** GET /v1/wallets/{public_key}/balances (issue 22). */
+import type { FastifyInstance } from "fastify";
+import type { Chain } from "../../chain/chain.js";
+import { requireChain } from "../../domain/execution/gate.js";
+import { walletBalances } from "../../domain/wallets/balances.js";
+import type { Store } from "../../store/index.js";
+import { requireApiKey } from "../hooks/auth.js";
+import { storeOf } from "../hooks/custody.js";
+import { apiKeySecurity, authErrors, errorSchema } from "../openapi/schemas.js";
+
+const text = (description: string) => ({ type: "string", description }) as const;
+
+const balancesSchema = {
+  type: "object",
+  properties: {
+    wallet: text("the wallet's public key"),
+    lamports: text("SOL balance in lamports"),
+    sol: text("SOL balance with 9 decimals"),
+    tokens: {
+      type: "array",
+      description: "every token account the wallet owns (SPL Token and Token-2022), by mint",
+      items: {
+        type: "object",
+        properties: {
+          mint: text("token mint"),
+          token_account: text("the token account's address"),
+          token_program: text("owning token program"),
+          amount: text("balance in atomic units"),
+          decimals: { type: "integer", description: "the mint's decimals" },
+          ui_amount: text("balance with the mint's decimals"),
+        },
+        required: ["mint", "token_account", "token_program", "amount", "decimals", "ui_amount"],
+        additionalProperties: false,
+      },
+    },
+    slot: { type: "integer", description: "the lowest slot the balances were read at" },
+  },
+  required: ["wallet", "lamports", "sol", "tokens", "slot"],
+  additionalProperties: false,
+} as const;
+
+/** Registers the balances route. */
+export function balanceRoutes(
+  app: FastifyInstance,
+  deps: { store: Pick<Store, "findWallet" | "findDefaultWallet">; chain?: Pick<Chain, "rpc"> | Chain },
+): void {
+  app.get(
+    "/v1/wallets/:public_key/balances",
+    {
+      schema: {
+        tags: ["wallets"],
+        security: apiKeySecurity,
+        summary: "SOL and every token account of one of this key's wallets",
+        params: {
+          type: "object",
+          properties: { public_key: { type: "string", description: "managed wallet public key" } },
+          required: ["public_key"],
+        },
+        response: {
+          200: balancesSchema,
+          400: errorSchema,
+          404: errorSchema,
+          502: errorSchema,
+          503: errorSchema,
+          ...authErrors,
+        },
+      },
+    },
+    async (req) => {
+      const key = requireApiKey(req);
+      const chain = requireChain(deps.chain);
+      return walletBalances(
+        { store: storeOf(req), chain },
+        key.id,
+        (req.params as { public_key: string }).public_key,
+      );
+    },
+  );
+}
