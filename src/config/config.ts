@@ -2,7 +2,7 @@
  * Every environment variable of the service, parsed and validated once into a frozen `Config`.
  * Nothing else in the code base reads `process.env`. Each variable is documented in docs/configuration.md.
  */
-import { loadEventSettings } from "./events.js";
+import { loadEventSettings, type EventSettings } from "./events.js";
 import type { ChainOptions } from "../chain/chain.js";
 import { addressList, ConfigError, int, oneOf, raw, url } from "./parse.js";
 
@@ -24,7 +24,8 @@ export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" |
 /** Fastify's trustProxy: false, true (trust every hop), a hop count, or a list of addresses / CIDRs. */
 export type TrustProxy = boolean | number | string[];
 
-export interface Config {
+/** Every setting, parsed once (events and webhooks: EventSettings in config/events.ts). */
+export interface Config extends EventSettings {
   readonly port: number;
   readonly host: string;
   readonly dataDir: string;
@@ -78,13 +79,6 @@ export interface Config {
   readonly warmState: Readonly<WarmStateSettings>;
   /** Sent executions without a verdict (confirm off, wait ended) get their first chain look this soon. */
   readonly reconcileFirstLookMs: number;
-  // Issue 20: events retention and webhook URL policy (config/events.ts).
-  readonly eventsRetentionDays: number;
-  readonly webhookAllowPrivate: boolean;
-  readonly webhookRetryDelaysMs: readonly number[] | undefined;
-  readonly webhookTimeoutMs: number;
-  readonly webhookLeaseMarginMs: number;
-  readonly maxWebhooksPerAccount: number;
   /** Timeouts, budgets, wallet cap, setup gate, metrics token, allowed hosts (config/hardening.ts). */
   readonly hardening: HardeningSettings;
   /** Issue 22: bounds of the per-request priority_fee and tip; STRICT_FIELDS (config/request-fees.ts). */

@@ -130,17 +130,8 @@ export type IdempotencyStore = Pick<
   | "purgeIdempotencyKeys"
 >;
 
-/** Inputs of claiming a key for a new request. */
-export interface NewIdempotencyKey {
-  apiKeyId: number;
-  /** The key that sent the request (issue 29: records are per key, not per account). */
-  keyId: number;
-  key: string;
-  fingerprint: string;
-  owner: string;
-  lockedUntilMs: number;
-  createdAtMs: number;
-}
+/** Inputs of claiming a key for a new request: the record before it has an id or a response. */
+export type NewIdempotencyKey = Omit<IdempotencyRecord, "id" | "response">;
 
 /** Inputs of `claimOpenExecutions`. */
 export interface ClaimOpenExecutions {
