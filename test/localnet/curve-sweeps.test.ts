@@ -14,7 +14,14 @@ import {
 } from "../../localnet/programs/launch/index.js";
 import { expectCustom, send } from "./launch-fixture.js";
 import { lamports } from "./ledger-views.js";
-import { createUserAta, curveSweepIx, curveV3Ix, eventsOf, upgradeLedger, wallet } from "./upgrade-fixture.js";
+import {
+  createUserAta,
+  curveSweepIx,
+  curveV3Ix,
+  eventsOf,
+  upgradeLedger,
+  wallet,
+} from "./upgrade-fixture.js";
 
 const TX_FEE = 5_000n;
 
@@ -26,7 +33,10 @@ describe("curve fee sweeps (2026-10)", () => {
     const user = wallet(ledger);
     const buy = send(ledger, user, [
       createUserAta(mint, user.publicKey),
-      curveV3Ix("buy_v3", mint, user.publicKey, { amount: 30_000_000_000_000n, max_sol_cost: 10_000_000_000n }),
+      curveV3Ix("buy_v3", mint, user.publicKey, {
+        amount: 30_000_000_000_000n,
+        max_sol_cost: 10_000_000_000n,
+      }),
     ]);
     expect(buy.err, buy.logs.join("\n")).toBeNull();
     const curve = curveAddress(mint);
@@ -74,8 +84,16 @@ describe("curve fee sweeps (2026-10)", () => {
     const { mint } = createToken(ledger, { creator: Keypair.generate() });
     const payer = wallet(ledger, 1n);
     const stranger = Keypair.generate().publicKey;
-    expectCustom(send(ledger, payer, [curveSweepIx(ledger, "protocol", mint, payer.publicKey, stranger)]), 0, 6000);
-    expectCustom(send(ledger, payer, [curveSweepIx(ledger, "creator", mint, payer.publicKey, stranger)]), 0, 2006);
+    expectCustom(
+      send(ledger, payer, [curveSweepIx(ledger, "protocol", mint, payer.publicKey, stranger)]),
+      0,
+      6000,
+    );
+    expectCustom(
+      send(ledger, payer, [curveSweepIx(ledger, "creator", mint, payer.publicKey, stranger)]),
+      0,
+      2006,
+    );
   });
 
   it("legacy 125-byte curves grow on their first sweep, the payer paying the rent difference", () => {

@@ -43,9 +43,15 @@ function trade(logs: string[]) {
 
 const pick = (d: Record<string, unknown>) =>
   Object.fromEntries(
-    ["solAmount", "tokenAmount", "fee", "creatorFee", "buybackFee", "virtualTokenReserves", "realSolReserves"].map(
-      (k) => [k, String(d[k])],
-    ),
+    [
+      "solAmount",
+      "tokenAmount",
+      "fee",
+      "creatorFee",
+      "buybackFee",
+      "virtualTokenReserves",
+      "realSolReserves",
+    ].map((k) => [k, String(d[k])]),
   );
 
 describe("curve v3 trades (2026-10)", () => {
@@ -58,7 +64,14 @@ describe("curve v3 trades (2026-10)", () => {
     const legacyUser = wallet(ledger);
     const legacy = send(ledger, legacyUser, [
       createUserAta(a.mint, legacyUser.publicKey),
-      buildBuyIx({ mint: a.mint, user: legacyUser.publicKey, creator: a.creator, feeRecipient: FEE_RECIPIENTS[0]!, amount, limit: max }),
+      buildBuyIx({
+        mint: a.mint,
+        user: legacyUser.publicKey,
+        creator: a.creator,
+        feeRecipient: FEE_RECIPIENTS[0]!,
+        amount,
+        limit: max,
+      }),
     ]);
     expect(legacy.err, legacy.logs.join("\n")).toBeNull();
 
@@ -114,13 +127,24 @@ describe("curve v3 trades (2026-10)", () => {
     const legacyUser = wallet(ledger);
     const legacy = send(ledger, legacyUser, [
       createUserAta(a.mint, legacyUser.publicKey),
-      buildBuyIx({ mint: a.mint, user: legacyUser.publicKey, creator: a.creator, feeRecipient: FEE_RECIPIENTS[1]!, amount: spend, limit: 1n, exactSolIn: true }),
+      buildBuyIx({
+        mint: a.mint,
+        user: legacyUser.publicKey,
+        creator: a.creator,
+        feeRecipient: FEE_RECIPIENTS[1]!,
+        amount: spend,
+        limit: 1n,
+        exactSolIn: true,
+      }),
     ]);
     expect(legacy.err, legacy.logs.join("\n")).toBeNull();
     const user = wallet(ledger);
     const buy = send(ledger, user, [
       createUserAta(b.mint, user.publicKey),
-      curveV3Ix("buy_exact_quote_in_v3", b.mint, user.publicKey, { spendable_quote_in: spend, min_tokens_out: 1n }),
+      curveV3Ix("buy_exact_quote_in_v3", b.mint, user.publicKey, {
+        spendable_quote_in: spend,
+        min_tokens_out: 1n,
+      }),
     ]);
     expect(buy.err, buy.logs.join("\n")).toBeNull();
     expect(pick(trade(buy.logs).data)).toEqual(pick(trade(legacy.logs).data));
@@ -129,8 +153,14 @@ describe("curve v3 trades (2026-10)", () => {
     const held = tokenBalance(ledger, ata(b.mint, user.publicKey));
     const curve = curveAddress(b.mint);
     const kept = readBuckets(ledger.getAccount(curve)!.data);
-    const before = { user: lamports(ledger, user.publicKey), curve: lamports(ledger, curve), buyback: lamports(ledger, BUYBACK) };
-    const sell = send(ledger, user, [curveV3Ix("sell_v3", b.mint, user.publicKey, { amount: held / 2n, min_sol_output: 1n })]);
+    const before = {
+      user: lamports(ledger, user.publicKey),
+      curve: lamports(ledger, curve),
+      buyback: lamports(ledger, BUYBACK),
+    };
+    const sell = send(ledger, user, [
+      curveV3Ix("sell_v3", b.mint, user.publicKey, { amount: held / 2n, min_sol_output: 1n }),
+    ]);
     expect(sell.err, sell.logs.join("\n")).toBeNull();
     const ev = trade(sell.logs);
     expect(ev.data.ixName).toBe("sell_v3");
@@ -154,7 +184,10 @@ describe("curve v3 trades (2026-10)", () => {
     const user = wallet(ledger);
     const cash = coin(ledger, { cashback: true });
     const args = { amount: 1_000_000n, max_sol_cost: 1_000_000_000n, partial_fill: null };
-    const refused = send(ledger, user, [createUserAta(cash.mint, user.publicKey), curveV3Ix("buy_v3", cash.mint, user.publicKey, args)]);
+    const refused = send(ledger, user, [
+      createUserAta(cash.mint, user.publicKey),
+      curveV3Ix("buy_v3", cash.mint, user.publicKey, args),
+    ]);
     expectCustom(refused, 1, 6094);
     const plain = coin(ledger);
     const noAta = send(ledger, user, [curveV3Ix("buy_v3", plain.mint, user.publicKey, args)]);

@@ -30,9 +30,13 @@ const n = (v: unknown) => BigInt(String(v));
 /** Runs migrate_v2 signed by a fresh wallet; returns the pool. */
 function migrateV2(ledger: Ledger, mint: Keypair["publicKey"]) {
   const user = wallet(ledger, 10n);
-  const rec = send(ledger, user, [migrateV2Instruction(mint, user.publicKey, readGlobal(ledger).withdrawAuthority)]);
+  const rec = send(ledger, user, [
+    migrateV2Instruction(mint, user.publicKey, readGlobal(ledger).withdrawAuthority),
+  ]);
   expect(rec.err, rec.logs.join("\n")).toBeNull();
-  const ev = eventsOf(rec.logs).find((e) => e.name === "completePumpAmmMigrationEvent" || e.name === "CompletePumpAmmMigrationEvent");
+  const ev = eventsOf(rec.logs).find(
+    (e) => e.name === "completePumpAmmMigrationEvent" || e.name === "CompletePumpAmmMigrationEvent",
+  );
   return { rec, pool: ev!.data.pool as Keypair["publicKey"] };
 }
 
@@ -48,17 +52,25 @@ describe("synthetic migration (2026-10)", () => {
     const userBefore = lamports(ledger, user.publicKey);
     const rec = send(ledger, user, [
       createUserAta(mint, user.publicKey),
-      curveV3Ix("buy_v3", mint, user.publicKey, { amount: remaining + extra, max_sol_cost: 500_000_000_000n }),
+      curveV3Ix("buy_v3", mint, user.publicKey, {
+        amount: remaining + extra,
+        max_sol_cost: 500_000_000_000n,
+      }),
     ]);
     expect(rec.err, rec.logs.join("\n")).toBeNull();
     const events = eventsOf(rec.logs);
-    expect(events.map((e) => e.name.toLowerCase())).toEqual(["tradeevent", "completeevent", "postcompletebuyevent"]);
+    expect(events.map((e) => e.name.toLowerCase())).toEqual([
+      "tradeevent",
+      "completeevent",
+      "postcompletebuyevent",
+    ]);
     const [t, , p] = events.map((e) => e.data) as Record<string, unknown>[];
     expect(n(t!.tokenAmount)).toBe(remaining);
     expect(n(p!.baseOut)).toBe(extra);
     // The buyer got both parts and paid both parts' amounts and fees (plus its account rents).
     expect(tokenBalance(ledger, ata(mint, user.publicKey))).toBe(n(t!.tokenAmount) + n(p!.baseOut));
-    const paid = n(t!.solAmount) + n(t!.fee) + n(t!.creatorFee) + n(p!.quoteIn) + n(p!.fee) + n(p!.creatorFee);
+    const paid =
+      n(t!.solAmount) + n(t!.fee) + n(t!.creatorFee) + n(p!.quoteIn) + n(p!.fee) + n(p!.creatorFee);
     const rents =
       lamports(ledger, ata(mint, user.publicKey)) +
       ledger.rentExemptMinimum(137) +
@@ -82,9 +94,29 @@ describe("synthetic migration (2026-10)", () => {
     // The window: every curve trade fails BondingCurveComplete.
     const other = wallet(ledger);
     const small = { amount: 1_000_000n, max_sol_cost: 1_000_000_000n };
-    expectCustom(send(ledger, other, [createUserAta(mint, other.publicKey), curveV3Ix("buy_v3", mint, other.publicKey, small)]), 1, 6005);
-    expectCustom(send(ledger, user, [curveV3Ix("sell_v3", mint, user.publicKey, { amount: 1_000_000n, min_sol_output: 0n })]), 0, 6005);
-    const legacy = buildBuyIx({ mint, user: other.publicKey, creator: Keypair.generate().publicKey, feeRecipient: FEE_RECIPIENTS[0]!, amount: 1_000_000n, limit: 1_000_000_000n });
+    expectCustom(
+      send(ledger, other, [
+        createUserAta(mint, other.publicKey),
+        curveV3Ix("buy_v3", mint, other.publicKey, small),
+      ]),
+      1,
+      6005,
+    );
+    expectCustom(
+      send(ledger, user, [
+        curveV3Ix("sell_v3", mint, user.publicKey, { amount: 1_000_000n, min_sol_output: 0n }),
+      ]),
+      0,
+      6005,
+    );
+    const legacy = buildBuyIx({
+      mint,
+      user: other.publicKey,
+      creator: Keypair.generate().publicKey,
+      feeRecipient: FEE_RECIPIENTS[0]!,
+      amount: 1_000_000n,
+      limit: 1_000_000_000n,
+    });
     expect(send(ledger, other, [createUserAta(mint, other.publicKey), legacy]).err).not.toBeNull();
 
     // migrate_v2 opens the pool exactly where the buy stopped; the kept fees stay on the curve.
@@ -95,9 +127,14 @@ describe("synthetic migration (2026-10)", () => {
     expect(tokenBalance(ledger, state.pool_base_token_account)).toBe(n(p!.poolBaseReservesAfter));
     expect(tokenBalance(ledger, state.pool_quote_token_account)).toBe(n(p!.poolQuoteReservesAfter));
     expect(lamports(ledger, global.withdrawAuthority) - withdrawBefore).toBe(global.poolMigrationFee);
-    expect(curveLamportsBefore - lamports(ledger, curve)).toBe(n(p!.poolQuoteReservesAfter) + global.poolMigrationFee);
+    expect(curveLamportsBefore - lamports(ledger, curve)).toBe(
+      n(p!.poolQuoteReservesAfter) + global.poolMigrationFee,
+    );
     const keptAfter = readBuckets(ledger.getAccount(curve)!.data);
-    expect([keptAfter.protocolFees, keptAfter.creatorFee]).toEqual([buckets.protocolFees, buckets.creatorFee]);
+    expect([keptAfter.protocolFees, keptAfter.creatorFee]).toEqual([
+      buckets.protocolFees,
+      buckets.creatorFee,
+    ]);
   });
 
   it("buy_exact_quote_in_v3 past the end spends the budget in both parts", () => {
@@ -108,14 +145,22 @@ describe("synthetic migration (2026-10)", () => {
     const before = lamports(ledger, user.publicKey);
     const rec = send(ledger, user, [
       createUserAta(mint, user.publicKey),
-      curveV3Ix("buy_exact_quote_in_v3", mint, user.publicKey, { spendable_quote_in: spend, min_tokens_out: 1n }),
+      curveV3Ix("buy_exact_quote_in_v3", mint, user.publicKey, {
+        spendable_quote_in: spend,
+        min_tokens_out: 1n,
+      }),
     ]);
     expect(rec.err, rec.logs.join("\n")).toBeNull();
     const [t, , p] = eventsOf(rec.logs).map((e) => e.data) as Record<string, unknown>[];
-    const paid = n(t!.solAmount) + n(t!.fee) + n(t!.creatorFee) + n(p!.quoteIn) + n(p!.fee) + n(p!.creatorFee);
+    const paid =
+      n(t!.solAmount) + n(t!.fee) + n(t!.creatorFee) + n(p!.quoteIn) + n(p!.fee) + n(p!.creatorFee);
     expect(paid).toBeLessThanOrEqual(spend);
     expect(spend - paid).toBeLessThan(10n);
-    const rents = lamports(ledger, ata(mint, user.publicKey)) + ledger.rentExemptMinimum(137) + ledger.rentExemptMinimum(166) - ledger.rentExemptMinimum(151);
+    const rents =
+      lamports(ledger, ata(mint, user.publicKey)) +
+      ledger.rentExemptMinimum(137) +
+      ledger.rentExemptMinimum(166) -
+      ledger.rentExemptMinimum(151);
     expect(before - lamports(ledger, user.publicKey)).toBe(paid + rents + TX_FEE);
     expect(tokenBalance(ledger, ata(mint, user.publicKey))).toBe(n(t!.tokenAmount) + n(p!.baseOut));
     // min_tokens_out covers both parts.
@@ -124,7 +169,13 @@ describe("synthetic migration (2026-10)", () => {
     const u2 = wallet(again, 1_000n);
     const tooMany = n(t!.tokenAmount) + n(p!.baseOut) + 1n;
     expectCustom(
-      send(again, u2, [createUserAta(c2.mint, u2.publicKey), curveV3Ix("buy_exact_quote_in_v3", c2.mint, u2.publicKey, { spendable_quote_in: spend, min_tokens_out: tooMany })]),
+      send(again, u2, [
+        createUserAta(c2.mint, u2.publicKey),
+        curveV3Ix("buy_exact_quote_in_v3", c2.mint, u2.publicKey, {
+          spendable_quote_in: spend,
+          min_tokens_out: tooMany,
+        }),
+      ]),
       1,
       6042,
     );
@@ -136,13 +187,22 @@ describe("synthetic migration (2026-10)", () => {
       const { mint } = createToken(ledger, { creator: Keypair.generate() });
       const user = wallet(ledger, 1_000n);
       const remaining = readCurve(ledger, mint)!.realTokenReserves;
-      const past = buildBuyIx({ mint, user: user.publicKey, creator: readCurve(ledger, mint)!.creator, feeRecipient: FEE_RECIPIENTS[0]!, amount: remaining + 1n, limit: 500_000_000_000n });
+      const past = buildBuyIx({
+        mint,
+        user: user.publicKey,
+        creator: readCurve(ledger, mint)!.creator,
+        feeRecipient: FEE_RECIPIENTS[0]!,
+        amount: remaining + 1n,
+        limit: 500_000_000_000n,
+      });
       expectCustom(send(ledger, user, [createUserAta(mint, user.publicKey), past]), 1, 6021);
       completeCurve(ledger, mint);
       const curveRaised = readCurve(ledger, mint)!.realQuoteReserves;
       const { pool } = migrateV2(ledger, mint);
       const state = poolOf(ledger, pool);
-      expect(tokenBalance(ledger, state.pool_quote_token_account)).toBe(curveRaised - readGlobal(ledger).poolMigrationFee);
+      expect(tokenBalance(ledger, state.pool_quote_token_account)).toBe(
+        curveRaised - readGlobal(ledger).poolMigrationFee,
+      );
     });
   }
 });

@@ -59,11 +59,13 @@ export function recorded(program: FixtureProgram, name: string): FixtureInstruct
 /** Every recorded instruction. */
 export function recordedAll(): { program: FixtureProgram; name: string; ix: FixtureInstruction }[] {
   return (["launch", "launchswap"] as const).flatMap((program) =>
-    Object.entries(fixture[program].instructions as unknown as Record<string, FixtureInstruction>).map(([name, ix]) => ({
-      program,
-      name,
-      ix,
-    })),
+    Object.entries(fixture[program].instructions as unknown as Record<string, FixtureInstruction>).map(
+      ([name, ix]) => ({
+        program,
+        name,
+        ix,
+      }),
+    ),
   );
 }
 
@@ -105,7 +107,8 @@ export function upgradeLedger(generation: ProgramGeneration = "2026-10"): Ledger
 
 const t22Ata = (owner: PublicKey, mint: PublicKey) =>
   getAssociatedTokenAddressSync(mint, owner, true, TOKEN_2022_PROGRAM_ID);
-const wsolAta = (owner: PublicKey) => getAssociatedTokenAddressSync(NATIVE_MINT, owner, true, TOKEN_PROGRAM_ID);
+const wsolAta = (owner: PublicKey) =>
+  getAssociatedTokenAddressSync(NATIVE_MINT, owner, true, TOKEN_PROGRAM_ID);
 
 /** The buyback recipient the tests pass (any of the eight). */
 export const BUYBACK = BUYBACK_FEE_RECIPIENTS[3]!;
@@ -136,7 +139,13 @@ export function curveV3Keys(mint: PublicKey, user: PublicKey): Record<string, Pu
 
 /** The user's base token account create (v3 trades need it to exist). */
 export function createUserAta(mint: PublicKey, user: PublicKey): TransactionInstruction {
-  return createAssociatedTokenAccountIdempotentInstruction(user, t22Ata(user, mint), user, mint, TOKEN_2022_PROGRAM_ID);
+  return createAssociatedTokenAccountIdempotentInstruction(
+    user,
+    t22Ata(user, mint),
+    user,
+    mint,
+    TOKEN_2022_PROGRAM_ID,
+  );
 }
 
 /** A v3 curve instruction. */
@@ -217,7 +226,10 @@ export function poolSweepIx(
   const recipient =
     kind === "protocol"
       ? FEE_RECIPIENTS[0]!
-      : PublicKey.findProgramAddressSync([Buffer.from("creator_vault"), p.coin_creator.toBuffer()], SWAP_PROGRAM_ID)[0];
+      : PublicKey.findProgramAddressSync(
+          [Buffer.from("creator_vault"), p.coin_creator.toBuffer()],
+          SWAP_PROGRAM_ID,
+        )[0];
   return fixtureIx("launchswap", kind === "protocol" ? "sweep_protocol_fee" : "sweep_creator_fee", {
     payer,
     global_config: GLOBAL_CONFIG,
