@@ -133,9 +133,7 @@ export function swapEventTail(creatorFeeUnclaimed: bigint): Uint8Array {
 }
 
 /** Decoders for tests and tools: the same layouts read back. */
-export function decodeUpgradeEvent(
-  line: string,
-): {
+export function decodeUpgradeEvent(line: string): {
   name: "PostCompleteBuyEvent" | "SweepBondingCurveFeeEvent" | "SweepPoolFeeEvent";
   data: Record<string, unknown>;
 } | null {
