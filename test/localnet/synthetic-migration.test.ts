@@ -22,7 +22,15 @@ import { buildBuyIx } from "../../localnet/programs/launch/ix-builders.js";
 import { migrateV2Instruction } from "../../localnet/programs/launchswap/migrate-v2.js";
 import { ata, expectCustom, send, tokenBalance } from "./launch-fixture.js";
 import { lamports } from "./ledger-views.js";
-import { createUserAta, curveV3Ix, eventsOf, poolOf, upgradeLedger, wallet } from "./upgrade-fixture.js";
+import {
+  createUserAta,
+  curveSweepIx,
+  curveV3Ix,
+  eventsOf,
+  poolOf,
+  upgradeLedger,
+  wallet,
+} from "./upgrade-fixture.js";
 
 const TX_FEE = 5_000n;
 const n = (v: unknown) => BigInt(String(v));
@@ -132,6 +140,17 @@ describe("synthetic migration (2026-10)", () => {
     );
     const keptAfter = readBuckets(ledger.getAccount(curve)!.data);
     expect([keptAfter.protocolFees, keptAfter.creatorFee]).toEqual([
+      buckets.protocolFees,
+      buckets.creatorFee,
+    ]);
+    // The sweeps still pay the kept fees out after the migration (it moved the reserves, not the fees).
+    const payer = wallet(ledger, 1n);
+    const sweep = send(ledger, payer, [
+      curveSweepIx(ledger, "protocol", mint, payer.publicKey),
+      curveSweepIx(ledger, "creator", mint, payer.publicKey),
+    ]);
+    expect(sweep.err, sweep.logs.join("\n")).toBeNull();
+    expect(eventsOf(sweep.logs).map((e) => e.data.amount)).toEqual([
       buckets.protocolFees,
       buckets.creatorFee,
     ]);
