@@ -3,11 +3,20 @@
  * a 125-byte one grows to 166 on its first v3 trade) and mayhem coins, which get no synthetic migration
  * (6021, or with partial_fill only what is left).
  */
+import { NATIVE_MINT } from "@solana/spl-token";
 import { Keypair } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
 import { createToken, curveAddress, readBuckets, readCurve } from "../../localnet/programs/launch/index.js";
 import { ata, expectCustom, send, tokenBalance } from "./launch-fixture.js";
-import { createUserAta, curveV3Ix, eventsOf, upgradeLedger, wallet } from "./upgrade-fixture.js";
+import {
+  createUserAta,
+  curveV3Ix,
+  curveV3Keys,
+  eventsOf,
+  fixtureIx,
+  upgradeLedger,
+  wallet,
+} from "./upgrade-fixture.js";
 
 describe("v3 curve trades: sizes and mayhem coins (2026-10)", () => {
   for (const [size, after] of [
@@ -39,6 +48,19 @@ describe("v3 curve trades: sizes and mayhem coins (2026-10)", () => {
       expect(readBuckets(ledger.getAccount(curve)!.data).creatorFee).toBeGreaterThan(0n);
     });
   }
+
+  it("a SOL-paired v3 buy ignores associated_quote_user (IDL: validated for token quotes only)", () => {
+    const ledger = upgradeLedger();
+    const { mint } = createToken(ledger, { creator: Keypair.generate() });
+    const user = wallet(ledger);
+    const keys = { ...curveV3Keys(mint, user.publicKey), associated_quote_user: NATIVE_MINT };
+    const rec = send(ledger, user, [
+      createUserAta(mint, user.publicKey),
+      fixtureIx("launch", "buy_v3", keys, { amount: 1_000_000n, max_sol_cost: 1_000_000_000n }),
+    ]);
+    expect(rec.err, rec.logs.join("\n")).toBeNull();
+    expect(tokenBalance(ledger, ata(mint, user.publicKey))).toBe(1_000_000n);
+  });
 
   it("mayhem coins: past the end fails 6021; with partial_fill it buys what is left and completes", () => {
     const ledger = upgradeLedger();
