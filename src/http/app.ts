@@ -54,6 +54,7 @@ import { StreamRegistry } from "../domain/streams/stream-registry.js";
 import type { Vault } from "../vault/index.js";
 import { installSecurityHeaders } from "./hooks/security-headers.js";
 import { lazyRequestLogger } from "./hooks/request-logger.js";
+import { consoleRoutes } from "./routes/console.js";
 
 export interface AppDeps {
   config: Config;
@@ -92,6 +93,8 @@ export interface AppDeps {
    * PostgreSQL (shared by every process), in memory with SQLite. main.ts passes Redis when REDIS_URL is set.
    */
   requestCounter?: RequestCounter;
+  /** The operator console's built files (GET /console); omitted = dist/console of this package, null = off. */
+  consoleDir?: string | null;
 }
 
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -305,6 +308,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     countAuthFailure,
   });
   webhookRoutes(app, deps);
+  // Issue 33: the operator console (static files; it calls the API above with the key the operator enters).
+  consoleRoutes(app, { dir: deps.consoleDir });
   return app;
 }
 
