@@ -17,7 +17,7 @@ interface Execution {
 
 /** Cumulative SOL change of confirmed trades over time (the chart without a ledger). */
 async function tradeFlow(api: Api): Promise<[number, number][]> {
-  const page = await api.get<{ executions: Execution[] }>("/v1/executions?kind=trade&limit=500");
+  const page = await api.get<{ executions: Execution[] }>("/v1/executions?kind=trade&limit=200");
   let running = 0;
   return page.executions
     .filter((e) => e.response?.fill !== undefined && e.response?.fill !== null)

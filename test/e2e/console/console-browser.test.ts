@@ -1,0 +1,149 @@
+/**
+ * The operator console in a real browser (issue 33) against the app and the in-process localnet: sign-in, where
+ * the key is kept, the overview's numbers, a live execution, sell 50 % with its quote, the account freeze and
+ * a wrong key's error detail. One browser for the file; the tests run in order on one page.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { useE2e } from "../../helpers/use-e2e.js";
+import { buildConsole, chromiumPath, launchBrowser } from "./browser.js";
+
+const maybe = chromiumPath === undefined ? describe.skip : describe;
+
+/** Lamports as the console prints them (up to `shown` decimals, trailing zeros dropped, thousands commas). */
+function solText(lamports: bigint, shown: number): string {
+  const whole = (lamports / 1_000_000_000n).toString().replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  const frac = (lamports % 1_000_000_000n).toString().padStart(9, "0").slice(0, shown).replace(/0+$/, "");
+  return frac === "" ? whole : `${whole}.${frac}`;
+}
+
+maybe("console in the browser", () => {
+  beforeAll(buildConsole);
+  const e2e = useE2e({ market: true });
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let base: string;
+  let key: string;
+  let wallet: string;
+  let mint: string;
+  const cspViolations: string[] = [];
+
+  beforeAll(async () => {
+    base = await e2e.app.listen({ port: 0, host: "127.0.0.1" });
+    ({ apiKey: key, wallet } = await e2e.setup());
+    mint = e2e.localnet.admin.createToken().mint;
+    browser = await launchBrowser();
+    context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    page = await context.newPage();
+    page.on("console", (m) => {
+      if (/Content Security Policy|Refused to/i.test(m.text())) cspViolations.push(m.text());
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    e2e.app.server.closeAllConnections();
+  });
+
+  const buy = async (sol: string) => {
+    const r = await e2e.post(key, "/v1/trades/execute", { action: "buy", mint, amount: sol });
+    expect(r.statusCode, r.body).toBe(200);
+    return r.json<{ signature: string }>();
+  };
+
+  it("a wrong key shows the API's error detail", async () => {
+    await page.goto(`${base}/console/`);
+    await page.fill("input[name=key]", "lt_not-a-real-key");
+    await page.click("button[type=submit]");
+    const expected = (await e2e.get("lt_not-a-real-key", "/v1/wallets?limit=1")).json<{ detail: string }>()
+      .detail;
+    const alert = page.locator("[role=alert]");
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain(expected);
+    expect(await alert.textContent()).toContain("401");
+  });
+
+  it("signs in; the key is in no cookie and no localStorage, only this tab's sessionStorage", async () => {
+    await page.fill("input[name=key]", key);
+    await page.click("button[type=submit]");
+    await page.locator("nav[aria-label=pages]").waitFor();
+    expect(await context.cookies()).toEqual([]);
+    const storage = await page.evaluate(() => ({
+      local: JSON.stringify({ ...localStorage }),
+      session: JSON.stringify({ ...sessionStorage }),
+      cookie: document.cookie,
+    }));
+    expect(storage.local).not.toContain(key);
+    expect(storage.local).toBe("{}");
+    expect(storage.cookie).toBe("");
+    expect(storage.session).toContain(key);
+  });
+
+  it("the overview shows the SOL the API reports across wallets", async () => {
+    await page.goto(`${base}/console/#/overview`);
+    const balances = (await e2e.get(key, `/v1/wallets/${wallet}/balances`)).json<{ lamports: string }>();
+    const card = page.locator("[data-testid=sol-total] .value");
+    await card.waitFor();
+    expect(await card.textContent()).toBe(solText(BigInt(balances.lamports), 4));
+    expect(await card.textContent()).toBe("10");
+  });
+
+  it("a new execution appears on the executions page without a reload", async () => {
+    await page.goto(`${base}/console/#/executions`);
+    await page.locator("[data-testid=feed-state]", { hasText: "live" }).waitFor();
+    await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42));
+    const { signature } = await buy("0.05");
+    const rows = (await e2e.get(key, `/v1/executions?signature=${signature}`)).json<{
+      executions: { id: string }[];
+    }>();
+    const id = rows.executions[0]!.id;
+    const row = page.locator(`tr[data-execution="${id}"]`);
+    await row.locator(".status", { hasText: "confirmed" }).waitFor();
+    expect(await row.textContent()).toContain("bonding_curve");
+    expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
+  });
+
+  it("sell 50% shows the quote, then executes on the sandbox", async () => {
+    const before = await e2e.tokenBalance(wallet, mint);
+    expect(before).toBeGreaterThan(0n);
+    await page.goto(`${base}/console/#/positions`);
+    const row = page.locator(`tr[data-mint="${mint}"]`);
+    await row.locator("button", { hasText: "50%" }).click();
+    const quote = (await e2e.get(key, `/v1/quote?mint=${mint}&side=sell&amount=${before / 2n}`)).json<{
+      sol_out_lamports: string;
+    }>();
+    const solOut = page.locator("[data-testid=quote-sol-out]");
+    await solOut.waitFor();
+    expect(await solOut.textContent()).toBe(solText(BigInt(quote.sol_out_lamports), 9));
+    await page.click("dialog button.danger");
+    await page.locator("[data-testid=sell-result]").waitFor();
+    expect(await e2e.tokenBalance(wallet, mint)).toBe(before - (before * 50n) / 100n);
+    await page.click("dialog button:not(.danger)");
+  });
+
+  it("the freeze button freezes the account: a sell from the page is refused with the API's detail", async () => {
+    await page.goto(`${base}/console/#/keys`);
+    await page.click("[data-testid=freeze-account]");
+    await page.locator("[data-testid=account-state]", { hasText: "Account frozen" }).waitFor();
+    const refused = await e2e.post(key, "/v1/trades/execute", { action: "buy", mint, amount: "0.01" });
+    expect(refused.statusCode).toBe(403);
+    await page.goto(`${base}/console/#/positions`);
+    await page.locator(`tr[data-mint="${mint}"] button`, { hasText: "25%" }).click();
+    await page.locator("[data-testid=sell-quote]").waitFor();
+    await page.click("dialog button.danger");
+    const alert = page.locator("dialog [role=alert]");
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain(refused.json<{ detail: string }>().detail);
+    expect(await alert.textContent()).toContain("frozen");
+    await page.click("dialog button:not(.danger)");
+    await page.goto(`${base}/console/#/keys`);
+    await page.click("text=Unfreeze account");
+    await page.locator("[data-testid=account-state]", { hasText: "not frozen" }).waitFor();
+  });
+
+  it("the market page opens the stream; no page broke the CSP", async () => {
+    await page.goto(`${base}/console/#/market`);
+    await page.locator("[data-testid=market-state]", { hasText: "live" }).waitFor();
+    expect(cspViolations).toEqual([]);
+  });
+});
