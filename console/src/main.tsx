@@ -84,6 +84,8 @@ function Shell({ session }: { session: Session }) {
     const onHash = () => setPath(currentPath());
     addEventListener("hashchange", onHash);
     const off = session.events.onState(setFeedState);
+    // The stream may have changed state between the first render and this subscription.
+    setFeedState(session.events.state);
     return () => {
       removeEventListener("hashchange", onHash);
       off();
