@@ -38,6 +38,7 @@ import { bundleRoutes } from "./routes/bundles.js";
 import { startWarmVenues, type DecodedEventSource } from "../domain/watch/setup.js";
 import { registerWarmStateMetrics } from "../observability/warm-state-metrics.js";
 import { watchRoutes } from "./routes/watch.js";
+import { positionRoutes } from "./routes/positions.js";
 import type { NewExecution, Store } from "../store/index.js";
 import { PublicKey } from "@solana/web3.js";
 import { custodyStore, requestOnlyStore } from "../domain/keys/custody-store.js";
@@ -284,6 +285,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   tradeRoutes(app, { ...deps, ...(warm !== undefined ? { venues: warm.venues } : {}) });
   // Issue 22: quotes read (and warm) the trade's state the same way.
   quoteRoutes(app, { ...deps, ...(warm !== undefined ? { venues: warm.venues } : {}) });
+  positionRoutes(app, {
+    store: deps.store,
+    ...(deps.chain !== undefined ? { chain: deps.chain } : {}),
+    ...(warm !== undefined ? { venues: warm.venues } : {}),
+  });
   cashbackRoutes(app, deps);
   solRoutes(app, deps);
   tokenRoutes(app, deps);
