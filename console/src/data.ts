@@ -73,7 +73,8 @@ export interface PositionRow {
   unrealized: string | null;
   openedAt: string | null;
   lastTradeAt: string | null;
-  unknownCost: boolean;
+  /** Tokens held whose cost is unknown (arrived from outside the service): all of them without a ledger. */
+  unknownTokens: string;
 }
 
 /** Holdings from balances (no positions ledger): every token balance above zero, valued by a quote. */
@@ -94,7 +95,7 @@ export async function holdingsFromBalances(api: Api): Promise<PositionRow[]> {
         unrealized: null,
         openedAt: null,
         lastTradeAt: null,
-        unknownCost: true,
+        unknownTokens: t.amount,
       });
     }
   }

@@ -4,20 +4,21 @@
  */
 import type { Api } from "./api";
 import { holdingsFromBalances, isMissingRoute, type PositionRow } from "./data";
+import { solNumber } from "./format";
 
-/** A ledger position as GET /v1/positions answers it (the fields the console reads). */
-interface LedgerPosition {
+/** A ledger position as GET /v1/positions answers it (docs/positions.md; the fields the console reads). */
+export interface LedgerPosition {
   wallet: string;
   mint: string;
-  tokens: string;
-  decimals?: number;
-  cost_basis_lamports?: string | null;
-  realized_pnl_lamports?: string | null;
-  unrealized_pnl_lamports?: string | null;
-  liquidation_value_lamports?: string | null;
-  cost_basis_known?: boolean;
-  opened_at?: string | null;
-  last_trade_at?: string | null;
+  tokens_held: string;
+  unknown_basis_tokens: string;
+  decimals: number;
+  cost_basis_lamports: string;
+  realized_pnl_lamports: string;
+  unrealized_pnl_lamports: string | null;
+  liquidation_value_lamports: string | null;
+  opened_at: string | null;
+  last_trade_at: string | null;
 }
 
 /** Maps one ledger position to a row. */
@@ -25,16 +26,21 @@ export function ledgerRow(p: LedgerPosition): PositionRow {
   return {
     wallet: p.wallet,
     mint: p.mint,
-    tokens: p.tokens,
-    decimals: p.decimals ?? 6,
-    value: p.liquidation_value_lamports ?? null,
-    costBasis: p.cost_basis_lamports ?? null,
-    realized: p.realized_pnl_lamports ?? null,
-    unrealized: p.unrealized_pnl_lamports ?? null,
-    openedAt: p.opened_at ?? null,
-    lastTradeAt: p.last_trade_at ?? null,
-    unknownCost: p.cost_basis_known === false,
+    tokens: p.tokens_held,
+    decimals: p.decimals,
+    value: p.liquidation_value_lamports,
+    costBasis: p.cost_basis_lamports,
+    realized: p.realized_pnl_lamports,
+    unrealized: p.unrealized_pnl_lamports,
+    openedAt: p.opened_at,
+    lastTradeAt: p.last_trade_at,
+    unknownTokens: p.unknown_basis_tokens,
   };
+}
+
+/** One position, valued now (a venue not in the warm state is read once, then watched). */
+export async function loadPosition(api: Api, wallet: string, mint: string): Promise<PositionRow> {
+  return ledgerRow(await api.get<LedgerPosition>(`/v1/positions/${wallet}/${mint}?valuation=read`));
 }
 
 /** Open positions and whether they come from the ledger. */
@@ -45,7 +51,7 @@ export async function loadPositions(api: Api): Promise<{ rows: PositionRow[]; le
     do {
       const q: string = after === null ? "" : `&after=${encodeURIComponent(after)}`;
       const page = await api.get<{ positions: LedgerPosition[]; next_cursor: string | null }>(
-        `/v1/positions?status=open&limit=500${q}`,
+        `/v1/positions?status=open&limit=500&valuation=read${q}`,
       );
       rows.push(...page.positions.map(ledgerRow));
       after = page.next_cursor ?? null;
@@ -60,31 +66,32 @@ export async function loadPositions(api: Api): Promise<{ rows: PositionRow[]; le
 /** PnL totals and a series over time (GET /v1/pnl), or null without the ledger. */
 export interface PnlView {
   realized: string;
-  unrealized: string;
+  unrealized: string | null;
   fees: string;
   series: [number, number][];
 }
 
-interface PnlGroup {
-  key: string;
+interface PnlFigures {
   realized_pnl_lamports: string;
-  unrealized_pnl_lamports?: string | null;
-  fees_lamports?: string;
+  unrealized_pnl_lamports: string | null;
+  fee_lamports: string;
 }
 
 /** The day-grouped PnL (cumulative realized per day for the chart); null when the service has no ledger. */
 export async function loadPnl(api: Api): Promise<PnlView | null> {
   try {
-    const res = await api.get<{ groups: PnlGroup[]; total: PnlGroup }>("/v1/pnl?group_by=day");
-    let running = 0;
+    const res = await api.get<{ groups: (PnlFigures & { key: string })[]; total: PnlFigures }>(
+      "/v1/pnl?group_by=day",
+    );
+    let running = 0n;
     const series: [number, number][] = res.groups.map((g) => {
-      running += Number(BigInt(g.realized_pnl_lamports)) / 1e9;
-      return [Date.parse(`${g.key}T00:00:00Z`) / 1000, running];
+      running += BigInt(g.realized_pnl_lamports);
+      return [Date.parse(`${g.key}T00:00:00Z`) / 1000, solNumber(running)];
     });
     return {
       realized: res.total.realized_pnl_lamports,
-      unrealized: res.total.unrealized_pnl_lamports ?? "0",
-      fees: res.total.fees_lamports ?? "0",
+      unrealized: res.total.unrealized_pnl_lamports,
+      fees: res.total.fee_lamports,
       series,
     };
   } catch (e) {

@@ -4,7 +4,7 @@ import { useSession } from "../session-context";
 import { fixed, big, short, when } from "../format";
 import type { PositionRow } from "../data";
 import { loadPositions } from "../positions-source";
-import { useLiveReload } from "../live";
+import { useLivePositions } from "../position-live";
 import { ErrorLine, Sol, useLoad } from "../ui";
 import { SellDialog } from "./sell-dialog";
 
@@ -13,7 +13,7 @@ export function Positions() {
   const { api } = useSession();
   const { data, error, reload } = useLoad(() => loadPositions(api), [api]);
   const [selling, setSelling] = useState<{ row: PositionRow; percent: number }>();
-  useLiveReload(reload);
+  const rows = useLivePositions(data?.rows, data?.ledger ?? false, reload);
   return (
     <section>
       <ErrorLine error={error} />
@@ -22,7 +22,7 @@ export function Positions() {
       ) : null}
       {data === undefined ? (
         <p class="muted">Loading…</p>
-      ) : data.rows.length === 0 ? (
+      ) : rows.length === 0 ? (
         <p class="muted">
           No open position. Buy a token (CLI: lasertrade buy &lt;mint&gt; 0.05) and it shows here.
         </p>
@@ -43,7 +43,7 @@ export function Positions() {
               </tr>
             </thead>
             <tbody>
-              {data.rows.map((r) => (
+              {rows.map((r) => (
                 <tr key={`${r.wallet}:${r.mint}`} data-mint={r.mint}>
                   <td>
                     <code title={r.wallet}>{short(r.wallet)}</code>
@@ -51,9 +51,20 @@ export function Positions() {
                   <td>
                     <code title={r.mint}>{short(r.mint)}</code>
                   </td>
-                  <td class="num">{fixed(big(r.tokens), r.decimals, 2)}</td>
-                  <td class="num">
-                    {r.unknownCost ? <span class="muted">unknown</span> : <Sol lamports={r.costBasis} />}
+                  <td class="num" data-testid="position-tokens" data-units={r.tokens}>
+                    {fixed(big(r.tokens), r.decimals, 2)}
+                  </td>
+                  <td class="num" data-testid="position-cost">
+                    {r.costBasis === null ? (
+                      <span class="muted">unknown</span>
+                    ) : (
+                      <Sol lamports={r.costBasis} />
+                    )}
+                    {r.costBasis !== null && big(r.unknownTokens) > 0n ? (
+                      <div class="muted" title="tokens that arrived from outside the service">
+                        +{fixed(big(r.unknownTokens), r.decimals, 2)} of unknown cost
+                      </div>
+                    ) : null}
                   </td>
                   <td class="num" data-testid="position-value">
                     <Sol lamports={r.value} />
@@ -61,7 +72,7 @@ export function Positions() {
                   <td class="num" data-testid="position-unrealized">
                     <Sol lamports={r.unrealized} signed />
                   </td>
-                  <td class="num">
+                  <td class="num" data-testid="position-realized">
                     <Sol lamports={r.realized} signed />
                   </td>
                   <td>

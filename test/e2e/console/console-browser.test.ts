@@ -17,6 +17,17 @@ function solText(lamports: bigint, shown: number): string {
   return frac === "" ? whole : `${whole}.${frac}`;
 }
 
+/** Signed, as the console prints PnL: a plus on gains. */
+function signedText(lamports: bigint): string {
+  return lamports < 0n ? `-${solText(-lamports, 4)}` : `${lamports > 0n ? "+" : ""}${solText(lamports, 4)}`;
+}
+
+interface Position {
+  tokens_held: string;
+  cost_basis_lamports: string;
+  realized_pnl_lamports: string;
+}
+
 maybe("console in the browser", () => {
   beforeAll(buildConsole);
   const e2e = useE2e({ market: true });
@@ -103,6 +114,24 @@ maybe("console in the browser", () => {
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
   });
 
+  it("the position shows the ledger's cost basis", async () => {
+    await page.goto(`${base}/console/#/positions`);
+    const p = (await e2e.get(key, `/v1/positions/${wallet}/${mint}`)).json<Position>();
+    const cost = page.locator(`tr[data-mint="${mint}"] [data-testid=position-cost]`);
+    await cost.waitFor();
+    expect(await cost.textContent()).toBe(solText(BigInt(p.cost_basis_lamports), 4));
+  });
+
+  it("a buy made elsewhere moves the position row without a reload (pushed, not polled)", async () => {
+    await page.evaluate(() => ((window as unknown as { marker: number }).marker = 7));
+    await buy("0.02");
+    const p = (await e2e.get(key, `/v1/positions/${wallet}/${mint}`)).json<Position>();
+    await page.locator(`tr[data-mint="${mint}"] [data-units="${p.tokens_held}"]`).waitFor();
+    const cost = page.locator(`tr[data-mint="${mint}"] [data-testid=position-cost]`);
+    expect(await cost.textContent()).toBe(solText(BigInt(p.cost_basis_lamports), 4));
+    expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(7);
+  });
+
   it("sell 50% shows the quote, then executes on the sandbox", async () => {
     const before = await e2e.tokenBalance(wallet, mint);
     expect(before).toBeGreaterThan(0n);
@@ -119,6 +148,22 @@ maybe("console in the browser", () => {
     await page.locator("[data-testid=sell-result]").waitFor();
     expect(await e2e.tokenBalance(wallet, mint)).toBe(before - (before * 50n) / 100n);
     await page.click("dialog button:not(.danger)");
+    // The realized PnL of the sell reaches the row (position.updated), equal to the ledger's.
+    const p = (await e2e.get(key, `/v1/positions/${wallet}/${mint}`)).json<Position>();
+    expect(BigInt(p.tokens_held)).toBe(before - (before * 50n) / 100n);
+    expect(p.realized_pnl_lamports).not.toBe("0");
+    await row
+      .locator("[data-testid=position-realized]", { hasText: signedText(BigInt(p.realized_pnl_lamports)) })
+      .waitFor();
+  });
+
+  it("the overview's realized PnL is the API's", async () => {
+    await page.goto(`${base}/console/#/overview`);
+    const pnl = (await e2e.get(key, "/v1/pnl")).json<{ total: { realized_pnl_lamports: string } }>();
+    const realized = page.locator("[data-testid=realized] .value");
+    await realized.waitFor();
+    expect(await realized.textContent()).toBe(signedText(BigInt(pnl.total.realized_pnl_lamports)));
+    await page.locator(".chart canvas").waitFor();
   });
 
   it("the freeze button freezes the account: a sell from the page is refused with the API's detail", async () => {
