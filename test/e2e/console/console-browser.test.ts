@@ -79,11 +79,12 @@ maybe("console in the browser", () => {
     await page.click("button[type=submit]");
     await page.locator("nav[aria-label=pages]").waitFor();
     expect(await context.cookies()).toEqual([]);
-    const storage = await page.evaluate(() => ({
+    // A string: the page's globals (localStorage, document) are not in this file's Node types.
+    const storage = (await page.evaluate(`({
       local: JSON.stringify({ ...localStorage }),
       session: JSON.stringify({ ...sessionStorage }),
       cookie: document.cookie,
-    }));
+    })`)) as { local: string; session: string; cookie: string };
     expect(storage.local).not.toContain(key);
     expect(storage.local).toBe("{}");
     expect(storage.cookie).toBe("");
@@ -102,7 +103,7 @@ maybe("console in the browser", () => {
   it("a new execution appears on the executions page without a reload", async () => {
     await page.goto(`${base}/console/#/executions`);
     await page.locator("[data-testid=feed-state]", { hasText: "live" }).waitFor();
-    await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42));
+    await page.evaluate(() => ((globalThis as unknown as { marker: number }).marker = 42));
     const { signature } = await buy("0.05");
     const rows = (await e2e.get(key, `/v1/executions?signature=${signature}`)).json<{
       executions: { id: string }[];
@@ -111,7 +112,7 @@ maybe("console in the browser", () => {
     const row = page.locator(`tr[data-execution="${id}"]`);
     await row.locator(".status", { hasText: "confirmed" }).waitFor();
     expect(await row.textContent()).toContain("bonding_curve");
-    expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42);
+    expect(await page.evaluate(() => (globalThis as unknown as { marker?: number }).marker)).toBe(42);
   });
 
   it("the position shows the ledger's cost basis", async () => {
@@ -123,13 +124,13 @@ maybe("console in the browser", () => {
   });
 
   it("a buy made elsewhere moves the position row without a reload (pushed, not polled)", async () => {
-    await page.evaluate(() => ((window as unknown as { marker: number }).marker = 7));
+    await page.evaluate(() => ((globalThis as unknown as { marker: number }).marker = 7));
     await buy("0.02");
     const p = (await e2e.get(key, `/v1/positions/${wallet}/${mint}`)).json<Position>();
     await page.locator(`tr[data-mint="${mint}"] [data-units="${p.tokens_held}"]`).waitFor();
     const cost = page.locator(`tr[data-mint="${mint}"] [data-testid=position-cost]`);
     expect(await cost.textContent()).toBe(solText(BigInt(p.cost_basis_lamports), 4));
-    expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(7);
+    expect(await page.evaluate(() => (globalThis as unknown as { marker?: number }).marker)).toBe(7);
   });
 
   it("sell 50% shows the quote, then executes on the sandbox", async () => {
