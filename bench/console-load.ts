@@ -27,6 +27,8 @@ const browser = await chromium.launch({
 /** docs/console-*.png: the overview and positions pages at 1280×800, the overview at a phone's width. */
 async function screenshots(): Promise<void> {
   const docs = fileURLToPath(new URL("../docs/", import.meta.url));
+  // A sell, so the pictures show realized PnL beside the unrealized.
+  await e2e.post(apiKey, "/v1/trades/execute", { action: "sell", mint, amount: "30%" });
   for (const [name, width, height] of [
     ["", 1280, 800],
     ["-phone", 390, 844],

@@ -77,20 +77,35 @@ interface PnlFigures {
   fee_lamports: string;
 }
 
-/** The day-grouped PnL (cumulative realized per day for the chart); null when the service has no ledger. */
-export async function loadPnl(api: Api): Promise<PnlView | null> {
+/**
+ * The PnL totals and the chart's series (cumulative realized by day, ending now with the unrealized PnL added);
+ * null when the service has no ledger.
+ */
+export async function loadPnl(api: Api, positions: PositionRow[]): Promise<PnlView | null> {
+  // The open positions as valued for the page (a venue not in the warm state read once): the unrealized PnL
+  // when the service's own total could not value one of them.
+  const openUnrealized = positions.every((p) => p.unrealized !== null)
+    ? positions.reduce((a, p) => a + BigInt(p.unrealized ?? "0"), 0n).toString()
+    : null;
   try {
     const res = await api.get<{ groups: (PnlFigures & { key: string })[]; total: PnlFigures }>(
       "/v1/pnl?group_by=day",
     );
+    // Realized PnL is known at the end of each day (or now, for today); the last point adds the open positions'
+    // unrealized PnL now, so the line ends at the total PnL.
+    const now = Date.now() / 1000;
     let running = 0n;
     const series: [number, number][] = res.groups.map((g) => {
       running += BigInt(g.realized_pnl_lamports);
-      return [Date.parse(`${g.key}T00:00:00Z`) / 1000, solNumber(running)];
+      return [Math.min(now - 1, Date.parse(`${g.key}T00:00:00Z`) / 1000 + 86_400), solNumber(running)];
     });
+    const first = res.groups[0];
+    if (first !== undefined) series.unshift([Date.parse(`${first.key}T00:00:00Z`) / 1000, 0]);
+    const unrealized = res.total.unrealized_pnl_lamports ?? openUnrealized;
+    if (unrealized !== null) series.push([now, solNumber(running + BigInt(unrealized))]);
     return {
       realized: res.total.realized_pnl_lamports,
-      unrealized: res.total.unrealized_pnl_lamports,
+      unrealized: res.total.unrealized_pnl_lamports ?? openUnrealized,
       fees: res.total.fee_lamports,
       series,
     };

@@ -30,11 +30,8 @@ async function tradeFlow(api: Api): Promise<[number, number][]> {
 }
 
 async function loadOverview(api: Api) {
-  const [wallets, positions, pnl] = await Promise.all([
-    walletsWithBalances(api),
-    loadPositions(api),
-    loadPnl(api),
-  ]);
+  const [wallets, positions] = await Promise.all([walletsWithBalances(api), loadPositions(api)]);
+  const pnl = await loadPnl(api, positions.rows);
   const solTotal = wallets.reduce((a, w) => a + big(w.balances?.lamports), 0n);
   const value = positions.rows.reduce((a, p) => a + big(p.value), 0n);
   const series = pnl !== null ? pnl.series : await tradeFlow(api);
@@ -77,13 +74,10 @@ export function Overview() {
           ) : null}
           <h3>
             {data.pnl !== null
-              ? "Realized PnL over time (SOL, cumulative by day)"
+              ? "PnL over time (SOL: realized, cumulative by day; the last point adds the unrealized PnL now)"
               : "Net SOL of trades over time"}
           </h3>
-          <LineChart
-            points={data.series}
-            label={data.pnl !== null ? "realized PnL (SOL)" : "net SOL of trades"}
-          />
+          <LineChart points={data.series} label={data.pnl !== null ? "PnL (SOL)" : "net SOL of trades"} />
         </>
       )}
     </section>
