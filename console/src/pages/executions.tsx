@@ -34,10 +34,16 @@ function FailureView({ error }: { error: unknown }) {
   if (error === null || error === undefined) return null;
   const o = typeof error === "object" ? (error as Record<string, unknown>) : { detail: String(error) };
   const logs = Array.isArray(o.logs) ? (o.logs as unknown[]).map(String) : [];
-  const rest = Object.entries(o).filter(([k]) => k !== "detail" && k !== "logs");
+  const program = o.program_error as { program?: string; code?: number; name?: string } | null | undefined;
+  const rest = Object.entries(o).filter(([k]) => k !== "detail" && k !== "logs" && k !== "program_error");
   return (
     <div class="failure">
       <span class="loss">{typeof o.detail === "string" ? o.detail : "failed"}</span>
+      {program !== null && program !== undefined ? (
+        <div data-testid="program-error">
+          program <code>{program.program}</code> error {program.code} <strong>{program.name}</strong>
+        </div>
+      ) : null}
       {rest.map(([k, v]) => (
         <span key={k} class="muted">
           {" "}

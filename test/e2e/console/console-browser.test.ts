@@ -39,6 +39,7 @@ maybe("console in the browser", () => {
   let wallet: string;
   let mint: string;
   const cspViolations: string[] = [];
+  const elsewhere: string[] = [];
 
   beforeAll(async () => {
     base = await e2e.app.listen({ port: 0, host: "127.0.0.1" });
@@ -47,6 +48,9 @@ maybe("console in the browser", () => {
     browser = await launchBrowser();
     context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     page = await context.newPage();
+    page.on("request", (r) => {
+      if (!r.url().startsWith(`${base}/`) && !r.url().startsWith("data:")) elsewhere.push(r.url());
+    });
     page.on("console", (m) => {
       if (/Content Security Policy|Refused to/i.test(m.text())) cspViolations.push(m.text());
     });
@@ -187,9 +191,10 @@ maybe("console in the browser", () => {
     await page.locator("[data-testid=account-state]", { hasText: "not frozen" }).waitFor();
   });
 
-  it("the market page opens the stream; no page broke the CSP", async () => {
+  it("the market page opens the stream; no page broke the CSP or asked another origin", async () => {
     await page.goto(`${base}/console/#/market`);
     await page.locator("[data-testid=market-state]", { hasText: "live" }).waitFor();
     expect(cspViolations).toEqual([]);
+    expect(elsewhere).toEqual([]);
   });
 });
