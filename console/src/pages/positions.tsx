@@ -7,6 +7,7 @@ import { loadPositions } from "../positions-source";
 import { useLivePositions } from "../position-live";
 import { ErrorLine, Sol, useLoad } from "../ui";
 import { SellDialog } from "./sell-dialog";
+import { BuyForm } from "./buy-form";
 
 /** The positions page. */
 export function Positions() {
@@ -17,6 +18,7 @@ export function Positions() {
   return (
     <section>
       <ErrorLine error={error} />
+      <BuyForm />
       {data !== undefined && !data.ledger ? (
         <p class="muted">No positions ledger on this service: token balances, valued at a sell quote.</p>
       ) : null}

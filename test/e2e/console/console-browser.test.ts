@@ -137,6 +137,27 @@ maybe("console in the browser", () => {
     expect(await page.evaluate(() => (globalThis as unknown as { marker?: number }).marker)).toBe(7);
   });
 
+  it("buys from the page: the quote first, then the trade, and the position row follows", async () => {
+    await page.goto(`${base}/console/#/positions`);
+    await page.fill("form[aria-label=buy] input[name=mint]", mint);
+    await page.fill("form[aria-label=buy] input[name=amount]", "0.03");
+    await page.click("form[aria-label=buy] button[type=submit]");
+    const quote = (await e2e.get(key, `/v1/quote?mint=${mint}&side=buy&amount=0.03`)).json<{
+      sol_in_lamports: string;
+    }>();
+    await page.locator("[data-testid=buy-quote]").waitFor();
+    expect(await page.locator("[data-testid=buy-quote]").textContent()).toContain(
+      solText(BigInt(quote.sol_in_lamports), 9),
+    );
+    const before = await e2e.tokenBalance(wallet, mint);
+    await page.click("dialog button.danger");
+    await page.locator("[data-testid=buy-result]").waitFor();
+    const after = await e2e.tokenBalance(wallet, mint);
+    expect(after).toBeGreaterThan(before);
+    await page.click("dialog button:not(.danger)");
+    await page.locator(`tr[data-mint="${mint}"] [data-units="${after}"]`).waitFor();
+  });
+
   it("sell 50% shows the quote, then executes on the sandbox", async () => {
     const before = await e2e.tokenBalance(wallet, mint);
     expect(before).toBeGreaterThan(0n);
