@@ -158,4 +158,30 @@ describe("positions", () => {
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toEqual({ detail: "status must be one of open, closed", allowed: ["open", "closed"] });
   });
+
+  it("a migration mid-position: bought on the curve, valued and sold on launchswap, to the lamport", async () => {
+    const { apiKey, wallet } = await e2e.setup();
+    const { mint } = e2e.localnet.admin.createToken();
+    const b = await traded(apiKey, wallet, mint, { action: "buy", amount: "0.1" });
+    e2e.localnet.admin.complete(mint);
+    e2e.localnet.admin.migrate(mint);
+    // The warm state follows the migration through its subscriptions (a moment later).
+    let read = await position(apiKey, wallet, mint, "read");
+    await until(async () => {
+      read = await position(apiKey, wallet, mint, "read");
+      return read.valuation.venue === "launchswap";
+    }, "the valuation on the pool");
+    expect(BigInt(read.liquidation_value_lamports!)).toBeGreaterThan(0n);
+    const s1 = await traded(apiKey, wallet, mint, { action: "sell", amount: "50%" });
+    const s2 = await traded(apiKey, wallet, mint, { action: "sell", amount: "100%" });
+    const p = await position(apiKey, wallet, mint);
+    const cost = -b.sol;
+    const removed = (cost * -s1.tokens) / b.tokens;
+    expect(p.status).toBe("closed");
+    expect(p.tokens_held).toBe("0");
+    expect(BigInt(p.realized_pnl_lamports)).toBe(s1.sol - removed + (s2.sol - (cost - removed)));
+    expect(BigInt(p.realized_pnl_lamports)).toBe(s1.sol + s2.sol + b.sol);
+    expect(p.liquidation_value_lamports).toBe("0");
+    expect(p.unrealized_pnl_lamports).toBe("0");
+  });
 });
