@@ -34,15 +34,16 @@ const unvalued = (detail: string, source: Valuation["source"] = "none"): Valuati
 /** Values one position (`account`: whose interest in the mint the warm state records). */
 export async function valuePosition(
   deps: ValuationDeps,
-  p: Pick<PositionRecord, "mint" | "figures">,
+  p: Pick<PositionRecord, "wallet" | "mint" | "figures">,
   mode: ValuationMode,
   account?: number,
 ): Promise<Valuation> {
   if (p.figures.tokensHeld === 0n) return EMPTY_VALUATION;
   if (mode === "none") return unvalued("not valued (valuation=none)");
   if (deps.chain === undefined) return unvalued("no chain connection to value the position");
-  // As GET /v1/quote: the mint stands in for the wallet (the plan's wallet accounts are read and ignored).
-  const plan = tradeReadPlanOf(p.mint, p.mint, null);
+  // The plan the wallet's own trades read (and the warm state watches since): its wallet accounts are read and
+  // ignored, the venue's are what the quote needs.
+  const plan = tradeReadPlanOf(p.mint, p.wallet, null);
   let read: TradeRead;
   let source: "cache" | "read";
   let slot: number;

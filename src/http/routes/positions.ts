@@ -65,7 +65,7 @@ export const positionComponent = closedObject(
         },
         detail: text("why there is no value"),
       },
-      { optional: ["detail"] },
+      { optional: ["detail"], description: "where the liquidation value came from" },
     ),
     bought_tokens: text("token atomic units bought, over the position's life"),
     sold_tokens: text("token atomic units sold"),
@@ -129,7 +129,7 @@ export function positionRoutes(app: FastifyInstance, deps: PositionsDeps): void 
         },
         response: {
           200: closedObject({
-            positions: { type: "array", items: ref("Position") },
+            positions: { type: "array", items: ref("Position"), description: "ordered by wallet, then mint" },
             limit: { type: "integer", description: "the page size used" },
             next_cursor: textOrNull("pass as ?after= for the next page; null on the last page"),
           }),
@@ -201,10 +201,13 @@ export function positionRoutes(app: FastifyInstance, deps: PositionsDeps): void 
                 enum: [...PNL_GROUPS, null],
                 description: "the grouping asked for",
               },
-              total: closedObject(pnlFigures),
+              total: closedObject(pnlFigures, { description: "the whole period (every group)" }),
               groups: {
                 type: "array",
-                items: closedObject({ key: text("the UTC day (YYYY-MM-DD), mint or wallet"), ...pnlFigures }),
+                items: closedObject(
+                  { key: text("the UTC day (YYYY-MM-DD), mint or wallet"), ...pnlFigures },
+                  { description: "one group's figures" },
+                ),
                 description: "with group_by: one per key, in key order",
               },
             },
