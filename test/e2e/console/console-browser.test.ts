@@ -1,10 +1,14 @@
 /**
- * The operator console in a real browser (issue 33) against the app and the in-process localnet: sign-in, where
- * the key is kept, the overview's numbers, a live execution, sell 50 % with its quote, the account freeze and
- * a wrong key's error detail. One browser for the file; the tests run in order on one page.
+ * The operator console in a real browser (issue 33) against the app and the in-process localnet: a wrong key's
+ * error detail, sign-in and where the key is kept, the overview's numbers, a live execution and position, buy
+ * and sell 50 % from the page with their quotes, the account freeze refusing a trade, the market stream, no CSP
+ * violation and no request to another origin. On SQLite, and on PostgreSQL when TEST_DATABASE_URL is set. One
+ * browser for the file; the tests of an engine run in order on one page.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { E2eOptions } from "../../helpers/e2e.js";
+import { dropSchema, freshSchemaName, TEST_DATABASE_URL } from "../../helpers/pg.js";
 import { useE2e } from "../../helpers/use-e2e.js";
 import { buildConsole, chromiumPath, launchBrowser } from "./browser.js";
 
@@ -28,10 +32,30 @@ interface Position {
   realized_pnl_lamports: string;
 }
 
+// One browser for the file, a fresh context (cookies, storage) per database engine.
 maybe("console in the browser", () => {
-  beforeAll(buildConsole);
-  const e2e = useE2e({ market: true });
   let browser: Browser;
+  beforeAll(async () => {
+    buildConsole();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  consoleSuite("SQLite", {}, () => browser);
+  if (TEST_DATABASE_URL !== undefined) {
+    const schema = freshSchemaName("console");
+    consoleSuite("PostgreSQL", { databaseUrl: TEST_DATABASE_URL, pgSchema: schema }, () => browser);
+    afterAll(() => dropSchema(TEST_DATABASE_URL!, schema));
+  }
+});
+
+function consoleSuite(engine: string, options: E2eOptions, launched: () => Browser): void {
+  describe(`on ${engine}`, () => suite(options, launched));
+}
+
+function suite(options: E2eOptions, launched: () => Browser): void {
+  const e2e = useE2e({ market: true, ...options });
   let context: BrowserContext;
   let page: Page;
   let base: string;
@@ -45,8 +69,7 @@ maybe("console in the browser", () => {
     base = await e2e.app.listen({ port: 0, host: "127.0.0.1" });
     ({ apiKey: key, wallet } = await e2e.setup());
     mint = e2e.localnet.admin.createToken().mint;
-    browser = await launchBrowser();
-    context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    context = await launched().newContext({ viewport: { width: 1280, height: 800 } });
     page = await context.newPage();
     page.on("request", (r) => {
       if (!r.url().startsWith(`${base}/`) && !r.url().startsWith("data:")) elsewhere.push(r.url());
@@ -56,7 +79,7 @@ maybe("console in the browser", () => {
     });
   });
   afterAll(async () => {
-    await browser?.close();
+    await context?.close();
     e2e.app.server.closeAllConnections();
   });
 
@@ -218,4 +241,4 @@ maybe("console in the browser", () => {
     expect(cspViolations).toEqual([]);
     expect(elsewhere).toEqual([]);
   });
-});
+}
