@@ -215,6 +215,47 @@ function suite(options: E2eOptions, launched: () => Browser): void {
     await page.locator(".chart canvas").waitFor();
   });
 
+  it("wallets: create one (its secret shown once), then delink it after seeing what it holds", async () => {
+    await page.goto(`${base}/console/#/wallets`);
+    await page.locator("[data-testid=wallets] tbody tr").first().waitFor();
+    await page.click("text=Create a wallet");
+    const secret = page.locator("dialog textarea");
+    await secret.waitFor();
+    expect((await secret.inputValue()).length).toBeGreaterThan(80);
+    await page.click("dialog >> text=Done");
+    const wallets = (await e2e.get(key, "/v1/wallets")).json<{ public_key: string; is_default: boolean }[]>();
+    const created = wallets.find((w) => !w.is_default)!.public_key;
+    e2e.localnet.admin.fund(created, 1_500_000_000n);
+    await page.reload();
+    const row = page.locator("[data-testid=wallets] tbody tr", { hasText: created.slice(0, 6) });
+    await row.locator("text=Delink…").click();
+    expect(await page.locator("[data-testid=delink-sol]").textContent()).toBe("1.5 SOL");
+    await page.click("dialog button.danger");
+    await row.waitFor({ state: "detached" });
+    const after = (await e2e.get(key, "/v1/wallets")).json<{ public_key: string }[]>();
+    expect(after.map((w) => w.public_key)).not.toContain(created);
+  });
+
+  it("keys: a narrower key is created, and its policy edited, from the page", async () => {
+    await page.goto(`${base}/console/#/keys`);
+    await page.fill("input[name=name]", "bot");
+    await page.check("input[name=scope-trade]");
+    await page.click("text=Create key");
+    await page.locator("dialog textarea").waitFor();
+    await page.click("dialog >> text=Done");
+    const row = page.locator("[data-testid=keys] tbody tr", { hasText: "bot" });
+    await row.locator("text=Policy…").click();
+    await page.fill("dialog input[name=max_sol_per_24h]", "5");
+    await page.click("dialog >> text=Save policy");
+    await row.locator("code", { hasText: "max_sol_per_24h" }).waitFor();
+    const keys = (await e2e.get(key, "/v1/keys")).json<{
+      keys: { name: string; scopes: string[]; policy: Record<string, unknown> }[];
+    }>();
+    const bot = keys.keys.find((k) => k.name === "bot")!;
+    expect(bot.scopes.sort()).toEqual(["read", "trade"]);
+    expect(bot.policy).toEqual({ max_sol_per_24h: "5" });
+  });
+
   it("the freeze button freezes the account: a sell from the page is refused with the API's detail", async () => {
     await page.goto(`${base}/console/#/keys`);
     await page.click("[data-testid=freeze-account]");
@@ -233,6 +274,14 @@ function suite(options: E2eOptions, launched: () => Browser): void {
     await page.goto(`${base}/console/#/keys`);
     await page.click("text=Unfreeze account");
     await page.locator("[data-testid=account-state]", { hasText: "not frozen" }).waitFor();
+  });
+
+  it("the activity log lists the account freeze and the refused trade", async () => {
+    await page.goto(`${base}/console/#/activity`);
+    const table = page.locator("[data-testid=activity]");
+    await table.locator("tr", { hasText: "/v1/account/freeze" }).waitFor();
+    const refused = table.locator("tr", { hasText: "/v1/trades/execute" }).filter({ hasText: "frozen" });
+    expect(await refused.count()).toBeGreaterThan(0);
   });
 
   it("the market page opens the stream; no page broke the CSP or asked another origin", async () => {
