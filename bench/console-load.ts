@@ -1,8 +1,9 @@
 /**
  * The console's first load and live latency (issue 33), on the sandbox (in-process localnet + app) in headless
  * chromium: bytes transferred for the first load, time to the sign-in form, time from sign-in to the overview's
- * numbers, and how long after a trade's answer its execution shows on the executions page (pushed by
- * /v1/events). `npm run bench:console` (needs chromium: apt-get install -y chromium, or CHROMIUM_PATH).
+ * numbers, and how long after a trade's answer its execution shows on the executions page and its position row
+ * changes on the positions page (both pushed by /v1/events). `npm run bench:console` (needs chromium:
+ * `apt-get install -y chromium`, or CHROMIUM_PATH); `--screenshots` also writes docs/console-*.png.
  */
 import { existsSync } from "node:fs";
 import { execFileSync } from "node:child_process";
@@ -53,6 +54,9 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const form: number[] = [];
 const overview: number[] = [];
 const live: number[] = [];
+const position: number[] = [];
+const dcl: number[] = [];
+const fcp: number[] = [];
 let bytes = 0;
 try {
   for (let i = 0; i < ROUNDS; i++) {
@@ -68,6 +72,13 @@ try {
     await page.goto(`${base}/console/`);
     await page.locator("input[name=key]").waitFor();
     form.push(performance.now() - t0);
+    // The page's own clock (from its navigation start), without the driver's round trips.
+    const timing = (await page.evaluate(`({
+      dcl: performance.getEntriesByType("navigation")[0].domContentLoadedEventEnd,
+      fcp: performance.getEntriesByType("paint").find((e) => e.name === "first-contentful-paint")?.startTime ?? 0,
+    })`)) as { dcl: number; fcp: number };
+    dcl.push(timing.dcl);
+    fcp.push(timing.fcp);
     await page.fill("input[name=key]", apiKey);
     const t1 = performance.now();
     await page.click("button[type=submit]");
@@ -89,6 +100,17 @@ try {
     }>().executions[0]!.id;
     await page.locator(`tr[data-execution="${id}"] .status`, { hasText: "confirmed" }).waitFor();
     live.push(performance.now() - t2);
+    // The position row: re-read on its position.updated event (valued), pushed to the page.
+    await page.goto(`${base}/console/#/positions`);
+    const tokens = page.locator(`tr[data-mint="${mint}"] [data-testid=position-tokens]`);
+    await tokens.waitFor();
+    const held = await tokens.getAttribute("data-units");
+    await e2e.post(apiKey, "/v1/trades/execute", { action: "buy", mint, amount: "0.01" });
+    const t3 = performance.now();
+    await page
+      .locator(`tr[data-mint="${mint}"] [data-testid=position-tokens]:not([data-units="${held}"])`)
+      .waitFor();
+    position.push(performance.now() - t3);
     await context.close();
   }
   if (process.argv.includes("--screenshots")) await screenshots();
@@ -103,8 +125,11 @@ console.log(
       rounds: ROUNDS,
       first_load_bytes_gzip: bytes,
       to_sign_in_form_ms_median: Math.round(median(form)),
+      dom_content_loaded_ms_median: Math.round(median(dcl)),
+      first_contentful_paint_ms_median: Math.round(median(fcp)),
       sign_in_to_overview_numbers_ms_median: Math.round(median(overview)),
       trade_answer_to_row_on_page_ms_median: Math.round(median(live)),
+      trade_answer_to_position_row_ms_median: Math.round(median(position)),
     },
     null,
     2,
