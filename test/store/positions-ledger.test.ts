@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { Keypair } from "@solana/web3.js";
 import { openStore, type Store } from "../../src/store/index.js";
 import { newExecution } from "../helpers/fixtures.js";
+import { positionsRebuildCommand } from "../../src/cli/positions-rebuild-command.js";
 import { dropSchema, freshSchemaName, TEST_DATABASE_URL } from "../helpers/pg.js";
 
 const schema = freshSchemaName("positions");
@@ -142,6 +143,15 @@ describe.each(engines)("positions ledger on %s", (_name, open) => {
       expect(await store.rebuildPositions(id)).toEqual({ executions: 4, positions: 1 });
       expect(strip(await store.listPositions({ apiKeyId: id, limit: 10 }))).toEqual(before);
       expect(await store.listPositionEntries({ apiKeyId: id })).toEqual(entries);
+      // The command does the same (the store stays open: the command closes only a store it opened itself).
+      const lines: string[] = [];
+      const io = { out: (l: string) => lines.push(l), err: (l: string) => lines.push(`err ${l}`) };
+      const kept = { ...store, close: async () => {} } as Store;
+      expect(await positionsRebuildCommand({}, ["--account", String(id)], io, async () => kept)).toBe(0);
+      expect(lines).toEqual([`rebuilt account ${id}: 4 fills applied, 1 positions`]);
+      expect(strip(await store.listPositions({ apiKeyId: id, limit: 10 }))).toEqual(before);
+      expect(await positionsRebuildCommand({}, ["--account", "x"], io, async () => kept)).toBe(1);
+      expect(lines[1]).toBe("err positions:rebuild: usage: npm run positions:rebuild [-- --account <id>]");
       // The rebuild writes no event.
       expect(
         await store.listEvents({ apiKeyId: id, after: 0, limit: 100, types: ["position.updated"] }),
