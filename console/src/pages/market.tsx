@@ -22,11 +22,17 @@ export function Market() {
   const [state, setState] = useState("connecting");
   const [items, setItems] = useState<MarketMessage[]>([]);
   const [mints, setMints] = useState<string[]>([]);
+  // Mints the server acknowledged following (its `subscribed` answer).
+  const [acked, setAcked] = useState<Set<string>>(new Set());
   const socket = useRef<ReturnType<typeof openMarket>>();
   useEffect(() => {
     const s = openMarket(
       api.key,
       (m) => {
+        if (m.type === "subscribed" && Array.isArray(m.keys)) {
+          const keys = m.keys.map(String);
+          setAcked((a) => new Set([...a, ...keys]));
+        }
         if (m.type === "subscribed" || m.type === "unsubscribed" || m.type === "pong") return;
         setItems((xs) => [m, ...xs].slice(0, KEEP));
       },
@@ -65,7 +71,14 @@ export function Market() {
       </form>
       <p>
         {mints.map((m) => (
-          <button key={m} type="button" class="chip" onClick={() => unfollow(m)} title="stop following">
+          <button
+            key={m}
+            type="button"
+            class="chip"
+            onClick={() => unfollow(m)}
+            title={acked.has(m) ? "following; click to stop" : "subscribing…"}
+            data-subscribed={acked.has(m) ? "" : undefined}
+          >
             {short(m)} ×
           </button>
         ))}

@@ -287,6 +287,13 @@ function suite(options: E2eOptions, launched: () => Browser): void {
   it("the market page opens the stream; no page broke the CSP or asked another origin", async () => {
     await page.goto(`${base}/console/#/market`);
     await page.locator("[data-testid=market-state]", { hasText: "live" }).waitFor();
+    await page.fill("input[name=mint]", mint);
+    await page.click("main form button[type=submit]");
+    // A trade of the followed mint reaches the list (the subscription is acknowledged before the buy lands).
+    await page.locator(".chip[data-subscribed]").waitFor();
+    const { signature } = await buy("0.01");
+    expect(signature).toBeTruthy();
+    await page.locator("[data-testid=market] li", { hasText: "buy" }).first().waitFor();
     expect(cspViolations).toEqual([]);
     expect(elsewhere).toEqual([]);
   });
