@@ -1,6 +1,6 @@
 // Builds the operator console (console/src) into dist/console: one content-hashed script and stylesheet under
 // assets/, the index.html that names them, and a gzip of each file beside it (served when the browser accepts
-// gzip). Run by `npm run build` (so by `npm install`'s prepare step); `--watch` rebuilds on change.
+// gzip). Run by `npm run build` (so by `npm install`'s prepare step).
 import { build } from "esbuild";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
@@ -48,7 +48,11 @@ export async function buildConsole(outDir = out) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const sizes = await buildConsole();
+  // `--out <dir>` builds elsewhere (the browser tests: never the dist/console other processes are serving).
+  const at = process.argv.indexOf("--out");
+  const sizes = await buildConsole(at > 0 ? process.argv[at + 1] : out);
   const total = Object.values(sizes).reduce((a, s) => a + s.gzip, 0);
-  console.log(`console built: dist/console (${(total / 1024).toFixed(1)} KiB gzip in all)`);
+  console.log(
+    `console built: ${at > 0 ? process.argv[at + 1] : "dist/console"} (${(total / 1024).toFixed(1)} KiB gzip in all)`,
+  );
 }

@@ -32,6 +32,15 @@ const TYPES: Readonly<Record<string, string>> = {
 /** Every file of `dir` with a known type, by its path relative to `dir` with `/`; undefined when not built. */
 export function loadConsoleAssets(dir: string): Map<string, ConsoleAsset> | undefined {
   if (!existsSync(join(dir, "index.html"))) return undefined;
+  try {
+    return readAssets(dir);
+  } catch {
+    // Rebuilt while being read (a build replaces the directory): served as not built rather than failing start.
+    return undefined;
+  }
+}
+
+function readAssets(dir: string): Map<string, ConsoleAsset> {
   const assets = new Map<string, ConsoleAsset>();
   for (const file of walk(dir)) {
     const type = TYPES[extname(file)];

@@ -3,7 +3,9 @@
  * chromium is installed the tests skip with a message saying so; on CI (CI set) a missing browser fails.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser } from "playwright-core";
 
@@ -28,8 +30,13 @@ export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: chromiumPath!, args: ["--no-sandbox", "--disable-gpu"] });
 }
 
-/** Builds the console from its sources into dist/console (the files the app serves), as `npm run build` does. */
-export function buildConsole(): void {
+/**
+ * Builds the console from its sources into a directory of its own (as `npm run build` does into dist/console,
+ * which other test processes may be serving at the same moment) and returns it.
+ */
+export function buildConsole(): string {
   const script = fileURLToPath(new URL("../../../scripts/console-build.mjs", import.meta.url));
-  execFileSync(process.execPath, [script], { stdio: "ignore" });
+  const out = join(mkdtempSync(join(tmpdir(), "console-build-")), "console");
+  execFileSync(process.execPath, [script, "--out", out], { stdio: "ignore" });
+  return out;
 }

@@ -5,6 +5,8 @@
  * violation and no request to another origin. On SQLite, and on PostgreSQL when TEST_DATABASE_URL is set. One
  * browser for the file; the tests of an engine run in order on one page.
  */
+import { rmSync } from "node:fs";
+import { dirname } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import type { E2eOptions } from "../../helpers/e2e.js";
@@ -35,18 +37,26 @@ interface Position {
 // One browser for the file, a fresh context (cookies, storage) per database engine.
 maybe("console in the browser", () => {
   let browser: Browser;
+  // Built once while collecting (synchronous, ~0.5 s), into a directory of its own the apps below serve.
+  const consoleDir = chromiumPath !== undefined ? buildConsole() : undefined;
   beforeAll(async () => {
-    buildConsole();
     browser = await launchBrowser();
   });
   afterAll(async () => {
     await browser?.close();
   });
-  consoleSuite("SQLite", {}, () => browser);
+  consoleSuite("SQLite", { consoleDir }, () => browser);
   if (TEST_DATABASE_URL !== undefined) {
     const schema = freshSchemaName("console");
-    consoleSuite("PostgreSQL", { databaseUrl: TEST_DATABASE_URL, pgSchema: schema }, () => browser);
+    consoleSuite(
+      "PostgreSQL",
+      { databaseUrl: TEST_DATABASE_URL, pgSchema: schema, consoleDir },
+      () => browser,
+    );
     afterAll(() => dropSchema(TEST_DATABASE_URL!, schema));
+  }
+  if (consoleDir !== undefined) {
+    afterAll(() => rmSync(dirname(consoleDir), { recursive: true, force: true }));
   }
 });
 
