@@ -26,6 +26,7 @@ export class EventFeed {
   private readonly stateListeners = new Set<(s: string) => void>();
   private readonly abort = new AbortController();
   private lastId: number | undefined;
+  private closedByServer = false;
   state = "connecting";
 
   constructor(private readonly key: string) {
@@ -55,18 +56,27 @@ export class EventFeed {
 
   private async run(): Promise<void> {
     while (!this.abort.signal.aborted) {
+      let waitMs = 1000;
+      this.closedByServer = false;
       try {
-        await this.readOnce();
+        const refused = await this.readOnce();
+        // A key refused (revoked, expired, no read scope) stays refused: retrying would only count as invalid-key
+        // attempts of this IP. Signing in again starts a new stream.
+        if (refused === 401 || refused === 403) return;
+        if (refused !== undefined) waitMs = 15_000;
+        // Ended by the server (a freeze): try again, at a pace that costs nothing while it lasts.
+        if (this.closedByServer) waitMs = 5_000;
       } catch {
-        // Dropped or refused: wait and resume from the last id.
+        // Dropped: resume from the last id.
       }
       if (this.abort.signal.aborted) return;
       this.setState("reconnecting");
-      await new Promise((r) => setTimeout(r, 1000));
+      await new Promise((r) => setTimeout(r, waitMs));
     }
   }
 
-  private async readOnce(): Promise<void> {
+  /** Reads the stream until it ends; the status when the server refused it. */
+  private async readOnce(): Promise<number | undefined> {
     const res = await fetch("/v1/events", {
       headers: {
         "x-api-key": this.key,
@@ -79,7 +89,7 @@ export class EventFeed {
     });
     if (!res.ok || res.body === null) {
       this.setState(`refused (${res.status})`);
-      return;
+      return res.status;
     }
     // Without a cursor the stream starts at the next event; older ones are on the pages.
     this.setState("live");
@@ -87,7 +97,7 @@ export class EventFeed {
     let buffer = "";
     for (;;) {
       const { value, done } = await reader.read();
-      if (done) return;
+      if (done) return undefined;
       buffer += value;
       let end: number;
       while ((end = buffer.indexOf("\n\n")) >= 0) {
@@ -104,7 +114,10 @@ export class EventFeed {
       if (line.startsWith("event:")) event = line.slice(6).trim();
       else if (line.startsWith("data:")) data += line.slice(5).trim();
     }
-    if (event === "closed") this.setState("closed by the server");
+    if (event === "closed") {
+      this.closedByServer = true;
+      this.setState("closed by the server");
+    }
     if (event !== "message" || data === "") return;
     const parsed = JSON.parse(data) as ApiEvent;
     this.lastId = parsed.id;
