@@ -330,6 +330,8 @@ export const POSITIONS = {
   toInvalid: "to must be a date (YYYY-MM-DD) or an RFC 3339 time with its zone",
   rangeInvalid: "from must be before to",
   valuationInvalid: "valuation must be one of warm, read, none",
+  listValuationInvalid:
+    "valuation must be one of warm, none (read values one position: GET /v1/positions/{wallet}/{mint})",
 } as const;
 
 /** Issue 23 (hardening): budgets, wallet cap, setup gate, metrics token, hosts, ambiguous bodies. */

@@ -11,6 +11,8 @@ export const POSITION_STATUSES = ["open", "closed"] as const;
 export const PNL_GROUPS = ["day", "mint", "wallet"] as const;
 /** warm: value from the warm venue state only; read: read the venue when not warm; none: no valuation. */
 export const VALUATIONS = ["warm", "read", "none"] as const;
+/** A page values from the warm state only: a page of hundreds of positions never waits on the RPC. */
+export const LIST_VALUATIONS = ["warm", "none"] as const;
 
 export type PnlGroup = (typeof PNL_GROUPS)[number];
 export type ValuationMode = (typeof VALUATIONS)[number];
@@ -58,18 +60,16 @@ function parseCursor(value: unknown): { wallet: string; mint: string } {
 }
 
 /** Parses the query of GET /v1/positions. */
-export function parsePositionsQuery(
-  query: Record<string, unknown>,
-  defaultValuation: ValuationMode = "warm",
-): PositionsQuery {
-  const out: PositionsQuery = { limit: POSITIONS_DEFAULT_LIMIT, valuation: defaultValuation };
+export function parsePositionsQuery(query: Record<string, unknown>): PositionsQuery {
+  const out: PositionsQuery = { limit: POSITIONS_DEFAULT_LIMIT, valuation: "warm" };
   const limit = parseQueryInt(query.limit, POSITIONS.limitInvalid, { min: 1, max: POSITIONS_MAX_LIMIT });
   if (limit !== undefined) out.limit = limit;
   if (!empty(query.wallet)) out.wallet = parseAddress(query.wallet, TRADE_RULES.walletInvalid);
   if (!empty(query.mint)) out.mint = parseAddress(query.mint, TRADE_RULES.mintInvalid);
   if (!empty(query.status)) out.status = oneOf(query.status, POSITION_STATUSES, POSITIONS.statusInvalid);
   if (!empty(query.after)) out.after = parseCursor(query.after);
-  if (!empty(query.valuation)) out.valuation = oneOf(query.valuation, VALUATIONS, POSITIONS.valuationInvalid);
+  if (!empty(query.valuation))
+    out.valuation = oneOf(query.valuation, LIST_VALUATIONS, POSITIONS.listValuationInvalid);
   return out;
 }
 

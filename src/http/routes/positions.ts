@@ -4,6 +4,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import {
+  LIST_VALUATIONS,
   PNL_GROUPS,
   POSITION_STATUSES,
   POSITIONS_MAX_LIMIT,
@@ -102,9 +103,8 @@ const pnlFigures = {
   trade_count: { type: "integer", description: "buys plus sells" },
 } as const;
 
-const valuationQuery = {
-  description: `${VALUATIONS.join(", ")}: warm values from the warm venue state only, read also reads a venue not in it, none skips the valuation`,
-};
+const valuationText =
+  "warm values from the warm venue state only, read also reads a venue not in it (and watches it), none skips the valuation";
 
 /** Registers the positions and PnL routes. */
 export function positionRoutes(app: FastifyInstance, deps: PositionsDeps): void {
@@ -124,7 +124,7 @@ export function positionRoutes(app: FastifyInstance, deps: PositionsDeps): void 
             status: { description: `only ${POSITION_STATUSES.join(" or ")} positions` },
             limit: { description: `page size, 1 to ${POSITIONS_MAX_LIMIT} (default 100)` },
             after: { type: "string", description: "cursor paging: next_cursor of the previous page" },
-            valuation: { ...valuationQuery, description: `${valuationQuery.description} (default warm)` },
+            valuation: { description: `${LIST_VALUATIONS.join(" or ")} (default warm): ${valuationText}` },
           },
         },
         response: {
@@ -148,7 +148,8 @@ export function positionRoutes(app: FastifyInstance, deps: PositionsDeps): void 
   app.get(
     "/v1/positions/:wallet/:mint",
     {
-      config: { scope: "read" },
+      // It may read the venue (valuation=read, the default), as a quote does: the checks budget.
+      config: { scope: "read", rateClass: "checks" },
       schema: {
         tags: ["positions"],
         security: apiKeySecurity,
@@ -161,7 +162,7 @@ export function positionRoutes(app: FastifyInstance, deps: PositionsDeps): void 
         querystring: {
           type: "object",
           properties: {
-            valuation: { ...valuationQuery, description: `${valuationQuery.description} (default read)` },
+            valuation: { description: `${VALUATIONS.join(", ")} (default read): ${valuationText}` },
           },
         },
         response: { 200: ref("Position"), 400: errorSchema, 404: errorSchema, ...authErrors },

@@ -13,7 +13,7 @@ import {
   type Store,
 } from "../types.js";
 import { walletsWithin } from "../keys/wallet-scope.js";
-import { applyExecutionFill, executionFillOf } from "../positions/apply-fill.js";
+import { applyFillBesideOutcome, executionFillOf } from "../positions/apply-fill.js";
 
 type ExecutionStore = Pick<
   Store,
@@ -153,7 +153,7 @@ export function kyselyExecutions(
             .executeTakeFirst();
           if (row === undefined) return undefined;
           const fill = executionFillOf(row);
-          if (fill !== null) await applyExecutionFill(trx, dialect, fill, now, true);
+          if (fill !== null) await applyFillBesideOutcome(trx, dialect, fill, now);
           return toExecution(row);
         });
       }
@@ -263,7 +263,7 @@ export function kyselyExecutions(
             .executeTakeFirst();
           if (row === undefined) return false;
           const fill = executionFillOf(row);
-          if (fill !== null) await applyExecutionFill(trx, dialect, fill, now, true);
+          if (fill !== null) await applyFillBesideOutcome(trx, dialect, fill, now);
           return true;
         });
       }

@@ -218,6 +218,29 @@ export async function applyExecutionFill(
   return after;
 }
 
+/**
+ * `applyExecutionFill` inside a savepoint of the outcome's transaction: a ledger that cannot take the fill (a
+ * bug, a constraint) is rolled back alone and the outcome is still recorded — a trade's record never waits on
+ * its position; `npm run positions:rebuild` repairs the ledger. Returns whether it was applied.
+ */
+export async function applyFillBesideOutcome(
+  trx: Kysely<Database>,
+  dialect: "sqlite" | "postgres",
+  f: ExecutionFill,
+  now: string,
+): Promise<boolean> {
+  await sql`savepoint position_ledger`.execute(trx);
+  try {
+    const applied = await applyExecutionFill(trx, dialect, f, now, true);
+    await sql`release savepoint position_ledger`.execute(trx);
+    return applied !== null;
+  } catch {
+    await sql`rollback to savepoint position_ledger`.execute(trx);
+    await sql`release savepoint position_ledger`.execute(trx);
+    return false;
+  }
+}
+
 /** Writes a position.updated event into the account's outbox, numbered as the execution events are. */
 async function insertPositionEvent(trx: Kysely<Database>, p: PositionRecord, now: string): Promise<void> {
   const seq = await trx

@@ -3015,7 +3015,7 @@ export interface operations {
                 limit?: unknown;
                 /** @description cursor paging: next_cursor of the previous page */
                 after?: string;
-                /** @description warm, read, none: warm values from the warm venue state only, read also reads a venue not in it, none skips the valuation (default warm) */
+                /** @description warm or none (default warm): warm values from the warm venue state only, read also reads a venue not in it (and watches it), none skips the valuation */
                 valuation?: unknown;
             };
             header?: never;
@@ -3101,7 +3101,7 @@ export interface operations {
     getV1PositionsByWalletByMint: {
         parameters: {
             query?: {
-                /** @description warm, read, none: warm values from the warm venue state only, read also reads a venue not in it, none skips the valuation (default read) */
+                /** @description warm, read, none (default read): warm values from the warm venue state only, read also reads a venue not in it (and watches it), none skips the valuation */
                 valuation?: unknown;
             };
             header?: never;

@@ -64,6 +64,11 @@ describe("positions query", () => {
     expect(refusal(() => parseValuation("cold", "read")).extra).toEqual({
       allowed: ["warm", "read", "none"],
     });
+    expect(refusal(() => parsePositionsQuery({ valuation: "read" }))).toEqual({
+      status: 400,
+      detail: POSITIONS.listValuationInvalid,
+      extra: { allowed: ["warm", "none"] },
+    });
   });
 });
 
