@@ -43,7 +43,27 @@ export async function loadPosition(api: Api, wallet: string, mint: string): Prom
   return ledgerRow(await api.get<LedgerPosition>(`/v1/positions/${wallet}/${mint}?valuation=read`));
 }
 
-/** Open positions and whether they come from the ledger. */
+const READS_AT_ONCE = 8;
+
+/**
+ * The list is valued from the warm state only (a page never waits on the RPC): a position whose venue is not in
+ * it is read one by one (GET of the position reads it once, then the service watches it, so the next list has it).
+ */
+async function valueMissing(api: Api, rows: PositionRow[]): Promise<PositionRow[]> {
+  const out = [...rows];
+  const missing = out.flatMap((r, i) => (r.value === null && BigInt(r.tokens) > 0n ? [i] : []));
+  for (let start = 0; start < missing.length; start += READS_AT_ONCE) {
+    await Promise.all(
+      missing.slice(start, start + READS_AT_ONCE).map(async (i) => {
+        const r = out[i]!;
+        out[i] = await loadPosition(api, r.wallet, r.mint).catch(() => r);
+      }),
+    );
+  }
+  return out;
+}
+
+/** Open positions (valued) and whether they come from the ledger. */
 export async function loadPositions(api: Api): Promise<{ rows: PositionRow[]; ledger: boolean }> {
   try {
     const rows: PositionRow[] = [];
@@ -51,12 +71,12 @@ export async function loadPositions(api: Api): Promise<{ rows: PositionRow[]; le
     do {
       const q: string = after === null ? "" : `&after=${encodeURIComponent(after)}`;
       const page = await api.get<{ positions: LedgerPosition[]; next_cursor: string | null }>(
-        `/v1/positions?status=open&limit=500&valuation=read${q}`,
+        `/v1/positions?status=open&limit=500${q}`,
       );
       rows.push(...page.positions.map(ledgerRow));
       after = page.next_cursor ?? null;
     } while (after !== null);
-    return { rows, ledger: true };
+    return { rows: await valueMissing(api, rows), ledger: true };
   } catch (e) {
     if (!isMissingRoute(e)) throw e;
     return { rows: await holdingsFromBalances(api), ledger: false };
