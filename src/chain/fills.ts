@@ -21,13 +21,20 @@ export interface Fill {
   trade_sol_lamports: string;
   /** post − pre of the wallet's balance of the mint, atomic units (positive when it received). */
   token_change: string;
+  /**
+   * Issue 33: the wallet's balance of the mint after the transaction (the positions ledger sees tokens that
+   * moved outside the service by comparing it with what it holds); absent on fills recorded before it.
+   */
+  token_balance_after?: string;
+  /** Issue 33: the mint's decimals as the token balances state them; absent when no balance names the mint. */
+  token_decimals?: number;
 }
 
 interface TokenBalance {
   accountIndex: number;
   mint: string;
   owner?: string;
-  uiTokenAmount: { amount: string };
+  uiTokenAmount: { amount: string; decimals?: number };
 }
 
 function tokenBalances(v: unknown): TokenBalance[] {
@@ -74,10 +81,12 @@ export function fillOf(
     list
       .filter((b) => b.owner === input.wallet && b.mint === input.mint)
       .reduce((sum, b) => sum + BigInt(b.uiTokenAmount.amount), 0n);
-  const tokenChange =
-    input.mint === null
-      ? 0n
-      : held(tokenBalances(meta.postTokenBalances)) - held(tokenBalances(meta.preTokenBalances));
+  const postBalances = tokenBalances(meta.postTokenBalances);
+  const after = input.mint === null ? 0n : held(postBalances);
+  const tokenChange = input.mint === null ? 0n : after - held(tokenBalances(meta.preTokenBalances));
+  const decimals = [...postBalances, ...tokenBalances(meta.preTokenBalances)].find(
+    (b) => b.mint === input.mint && typeof b.uiTokenAmount.decimals === "number",
+  )?.uiTokenAmount.decimals;
   const costs = fee + tip + rent;
   const tradeSol = input.side === "sell" ? change + costs : input.side === "buy" ? -change - costs : 0n;
   return {
@@ -87,5 +96,7 @@ export function fillOf(
     rent_lamports: rent.toString(),
     trade_sol_lamports: tradeSol.toString(),
     token_change: tokenChange.toString(),
+    ...(input.mint !== null ? { token_balance_after: after.toString() } : {}),
+    ...(decimals !== undefined ? { token_decimals: decimals } : {}),
   };
 }

@@ -299,7 +299,8 @@ export const EVENTS = {
   /** Issue 30: every event type is named, so a typo is refused rather than matching nothing. */
   typesInvalid:
     "types must be a comma-separated list of event types, each one of execution.pending, execution.submitted, " +
-    "execution.confirmed, execution.finalized, execution.failed, execution.timeout, execution.expired",
+    "execution.confirmed, execution.finalized, execution.failed, execution.timeout, execution.expired, " +
+    "position.updated",
   kindInvalid: "kind must be one of trade, create, bundle, claim, consolidate, transfer, split",
   webhookNotFound: "webhook not found",
   deliveryNotFound: "delivery not found",
@@ -309,12 +310,28 @@ export const EVENTS = {
   /** Issue 30: an unknown type would be stored and never fire, so it is refused naming the known ones. */
   webhookTypesInvalid:
     "types must be a non-empty list of event types, each one of execution.pending, execution.submitted, " +
-    'execution.confirmed, execution.finalized, execution.failed, execution.timeout, execution.expired, or ["*"]',
+    "execution.confirmed, execution.finalized, execution.failed, execution.timeout, execution.expired, " +
+    'position.updated, or ["*"]',
   webhookWalletsInvalid: "wallets must be a list of wallet public keys",
   /** Issue 29: the account's endpoint cap (MAX_WEBHOOKS_PER_ACCOUNT). */
   webhookLimit: (max: number): string =>
     `this account already has the maximum of ${max} webhooks (MAX_WEBHOOKS_PER_ACCOUNT); delete one first`,
   webhookPageAfterInvalid: "after must be a webhook id (wh_...), the last id of the previous page",
+} as const;
+
+/** Issue 33: positions and PnL queries. */
+export const POSITIONS = {
+  positionNotFound: "position not found",
+  statusInvalid: "status must be one of open, closed",
+  limitInvalid: "limit must be an integer from 1 to 500",
+  cursorInvalid: "after must be a cursor returned as next_cursor by this endpoint",
+  groupByInvalid: "group_by must be one of day, mint, wallet",
+  fromInvalid: "from must be a date (YYYY-MM-DD) or an RFC 3339 time with its zone",
+  toInvalid: "to must be a date (YYYY-MM-DD) or an RFC 3339 time with its zone",
+  rangeInvalid: "from must be before to",
+  valuationInvalid: "valuation must be one of warm, read, none",
+  listValuationInvalid:
+    "valuation must be one of warm, none (read values one position: GET /v1/positions/{wallet}/{mint})",
 } as const;
 
 /** Issue 23 (hardening): budgets, wallet cap, setup gate, metrics token, hosts, ambiguous bodies. */

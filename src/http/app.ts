@@ -38,6 +38,7 @@ import { bundleRoutes } from "./routes/bundles.js";
 import { startWarmVenues, type DecodedEventSource } from "../domain/watch/setup.js";
 import { registerWarmStateMetrics } from "../observability/warm-state-metrics.js";
 import { watchRoutes } from "./routes/watch.js";
+import { positionRoutes } from "./routes/positions.js";
 import type { NewExecution, Store } from "../store/index.js";
 import { PublicKey } from "@solana/web3.js";
 import { custodyStore, requestOnlyStore } from "../domain/keys/custody-store.js";
@@ -54,6 +55,7 @@ import { StreamRegistry } from "../domain/streams/stream-registry.js";
 import type { Vault } from "../vault/index.js";
 import { installSecurityHeaders } from "./hooks/security-headers.js";
 import { lazyRequestLogger } from "./hooks/request-logger.js";
+import { consoleRoutes } from "./routes/console.js";
 
 export interface AppDeps {
   config: Config;
@@ -92,6 +94,8 @@ export interface AppDeps {
    * PostgreSQL (shared by every process), in memory with SQLite. main.ts passes Redis when REDIS_URL is set.
    */
   requestCounter?: RequestCounter;
+  /** The operator console's built files (GET /console); omitted = dist/console of this package, null = off. */
+  consoleDir?: string | null;
 }
 
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -281,6 +285,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   tradeRoutes(app, { ...deps, ...(warm !== undefined ? { venues: warm.venues } : {}) });
   // Issue 22: quotes read (and warm) the trade's state the same way.
   quoteRoutes(app, { ...deps, ...(warm !== undefined ? { venues: warm.venues } : {}) });
+  positionRoutes(app, {
+    store: deps.store,
+    ...(deps.chain !== undefined ? { chain: deps.chain } : {}),
+    ...(warm !== undefined ? { venues: warm.venues } : {}),
+  });
   cashbackRoutes(app, deps);
   solRoutes(app, deps);
   tokenRoutes(app, deps);
@@ -305,6 +314,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     countAuthFailure,
   });
   webhookRoutes(app, deps);
+  // Issue 33: the operator console (static files; it calls the API above with the key the operator enters).
+  consoleRoutes(app, { dir: deps.consoleDir });
   return app;
 }
 

@@ -16,10 +16,13 @@ export function serviceUrl(host: string, port: number): string {
   return `http://${shown}:${port}`;
 }
 
-/** `lasertrade listening on http://127.0.0.1:8080 (API docs: http://127.0.0.1:8080/docs)`. */
+/**
+ * `lasertrade listening on http://127.0.0.1:8080 (API docs: http://127.0.0.1:8080/docs, console:
+ * http://127.0.0.1:8080/console)`.
+ */
 export function startBanner(host: string, port: number): string {
   const url = serviceUrl(host, port);
-  return `lasertrade listening on ${url} (API docs: ${url}/docs)`;
+  return `lasertrade listening on ${url} (API docs: ${url}/docs, console: ${url}/console)`;
 }
 
 /**

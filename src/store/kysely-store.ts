@@ -1,6 +1,7 @@
 /** The Store on Kysely; one implementation serves SQLite and PostgreSQL. */
 import { sql, type Kysely, type Selectable, type Transaction } from "kysely";
 import { kyselyCustody } from "./keys/kysely-custody.js";
+import { kyselyPositions } from "./positions/kysely-positions.js";
 import type { ExecutionWriter } from "./executions/execution-statements.js";
 import type { QueryRunner } from "./engine/query-runner.js";
 import { kyselyWebhooks } from "./webhooks/kysely-webhooks.js";
@@ -179,6 +180,7 @@ export function kyselyStore(
     ...kyselyIdempotency(db),
     ...kyselyCustody(db, dialect, clock, syncedWrites, prepared),
     ...kyselyRateCounters(db),
+    ...kyselyPositions(db, dialect, clock),
 
     async createApiKeyWithWallet(keyHash, wallet) {
       return db.transaction().execute(async (trx) => {

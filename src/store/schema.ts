@@ -103,6 +103,34 @@ export interface EventsTable {
   status: string;
   error: string | null;
   created_at: string;
+  /** Issue 33: the event's own payload (JSON; a position.updated event's position); null on execution events. */
+  data: string | null;
+}
+
+/** Issue 33: one position (wallet × mint) of an account; figures as JSON text (positions-migrations.ts). */
+export interface PositionsTable {
+  api_key_id: number;
+  wallet: string;
+  mint: string;
+  status: string;
+  figures: string;
+  decimals: number | null;
+  opened_at: string;
+  last_trade_at: string;
+  closed_at: string | null;
+  last_execution_id: string | null;
+  updated_at: string;
+}
+
+/** Issue 33: one ledger line (what one fill did to a position). */
+export interface PositionEntriesTable {
+  api_key_id: number;
+  execution_id: string;
+  wallet: string;
+  mint: string;
+  side: string;
+  entry: string;
+  at: string;
 }
 
 export interface WebhooksTable {
@@ -177,6 +205,8 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   event_sequences: EventSequencesTable;
   events: EventsTable;
+  positions: PositionsTable;
+  position_entries: PositionEntriesTable;
   api_keys: ApiKeysTable;
   wallets: WalletsTable;
   executions: ExecutionsTable;

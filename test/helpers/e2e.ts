@@ -59,6 +59,8 @@ export interface E2eOptions {
   env?: Record<string, string>;
   /** The app's clock (default: the system's). */
   clock?: () => Date;
+  /** The console's built files (default dist/console). */
+  consoleDir?: string;
 }
 
 export interface E2e {
@@ -127,6 +129,7 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
     ...(options.databaseUrl !== undefined ? { databaseUrl: options.databaseUrl } : {}),
     ...(options.pgSchema !== undefined ? { pgSchema: options.pgSchema } : {}),
     ...(options.rateLimiter !== undefined ? { rateLimiter: options.rateLimiter } : {}),
+    ...(options.consoleDir !== undefined ? { consoleDir: options.consoleDir } : {}),
   });
   const connection = new Connection(localnet.rpcUrl, "confirmed");
 

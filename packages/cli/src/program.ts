@@ -6,6 +6,7 @@ import type { Opts } from "./execution-options.js";
 import { addFundsCommands } from "./funds-commands.js";
 import { addHistoryCommand } from "./history-command.js";
 import { addKeyCommands } from "./keys-commands.js";
+import { addPositionCommands } from "./positions-commands.js";
 import { outcomeCommands } from "./outcome-commands.js";
 import { runSandbox } from "./sandbox.js";
 import { addStreamCommands } from "./stream-command.js";
@@ -46,6 +47,7 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
   addWarmCommands(program, ctx);
   outcomeCommands(program, ctx);
   addHistoryCommand(program, ctx);
+  addPositionCommands(program, ctx);
 
   // Issue 20: live events; issue 29: webhook endpoints (paged list).
   registerWatch(program, ctx);

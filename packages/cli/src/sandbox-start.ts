@@ -64,7 +64,7 @@ export function describeStep(s: StartStep): string {
     case "notice":
       return s.message;
     case "listening":
-      return `✓ listening: ${s.url} (API docs: ${s.url}/docs)`;
+      return `✓ listening: ${s.url} (API docs: ${s.url}/docs, console: ${s.url}/console)`;
   }
 }
 

@@ -20,6 +20,7 @@ import { dryRunResource, executionsResource, waitForFinal } from "./resources/ex
 import { watchResource } from "./resources/watch.js";
 import { accountResource, activityResource, keysResource } from "./resources/keys.js";
 import { webhooksResource } from "./resources/webhooks.js";
+import { pnlCall, positionsResource } from "./resources/positions.js";
 
 /** How a client reaches the service. */
 export interface LaserTradeOptions {
@@ -57,6 +58,10 @@ export class LaserTrade {
   readonly account: ReturnType<typeof accountResource>;
   readonly activity: ReturnType<typeof activityResource>;
   readonly webhooks: ReturnType<typeof webhooksResource>;
+  /** Positions kept from the fills (wallet × mint): tokens, cost basis, realized and unrealized PnL. */
+  readonly positions: ReturnType<typeof positionsResource>;
+  /** Realized and unrealized PnL, fees, tips, volume and trade counts (GET /v1/pnl), optionally grouped. */
+  readonly pnl: ReturnType<typeof pnlCall>;
 
   constructor(options: LaserTradeOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, "");
@@ -82,6 +87,8 @@ export class LaserTrade {
     this.account = accountResource(this.http);
     this.activity = activityResource(this.http);
     this.webhooks = webhooksResource(this.http);
+    this.positions = positionsResource(this.http);
+    this.pnl = pnlCall(this.http);
   }
 
   /** Creates an API key and its first default wallet (POST /v1/laser/setup); the secrets are shown once. */

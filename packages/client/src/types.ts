@@ -139,3 +139,10 @@ export type DryRunResult = Extract<
 /** The watched mints (POST and GET /v1/watch). */
 export type WatchResult = Ok<"/v1/watch", "get">;
 export type UnwatchResult = Ok<"/v1/watch/{mint}", "delete">;
+
+// Issue 33: positions and PnL (amounts are decimal strings on the wire and stay strings here).
+export type PositionsQuery = Query<"/v1/positions", "get">;
+export type PositionsPage = Ok<"/v1/positions", "get">;
+export type Position = PositionsPage["positions"][number];
+export type PnlQuery = Query<"/v1/pnl", "get">;
+export type PnlReport = Ok<"/v1/pnl", "get">;

@@ -5,6 +5,7 @@ import { parseQueryInt } from "../../core/request-fields.js";
 import { utcTimestamp } from "../../core/timestamps.js";
 import type { EventBounds, EventRecord, ExecutionKind } from "../../store/index.js";
 import { EXECUTION_KINDS, EXECUTION_STATUSES } from "../execution/history.js";
+import { positionOfEvent, type PositionView } from "../positions/view.js";
 
 /** Default and maximum page size of the JSON form. */
 export const EVENTS_DEFAULT_LIMIT = 100;
@@ -32,10 +33,18 @@ export interface EventView {
   status: string;
   error: unknown;
   created_at: string;
+  /** Issue 33: position.updated events carry the position (ledger figures; not valued: see docs/positions.md). */
+  position?: PositionView;
 }
 
-/** Every event type: one per execution status (the outbox trigger writes `execution.<status>`). */
-export const EVENT_TYPES: readonly string[] = EXECUTION_STATUSES.map((s) => `execution.${s}`);
+/**
+ * Every event type: one per execution status (the outbox trigger writes `execution.<status>`), and
+ * `position.updated` (issue 33: written with the fill that moved the position).
+ */
+export const EVENT_TYPES: readonly string[] = [
+  ...EXECUTION_STATUSES.map((s) => `execution.${s}`),
+  "position.updated",
+];
 
 /** Parses an event id cursor (a non-negative integer below 2^53); 400 otherwise. */
 export function parseEventCursor(value: unknown): number {
@@ -96,5 +105,6 @@ export function eventView(e: EventRecord): EventView {
     status: e.status,
     error: e.error,
     created_at: utcTimestamp(e.createdAt),
+    ...(e.type === "position.updated" ? positionOfEvent(e.data) : {}),
   };
 }

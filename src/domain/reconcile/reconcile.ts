@@ -151,7 +151,7 @@ async function patchOf(
 async function reconciledFill(
   deps: Pick<ReconcileDeps, "fills">,
   record: ExecutionRecord,
-): Promise<Record<string, string> | null> {
+): Promise<Record<string, string | number> | null> {
   const request = fillRequestOfRecord(record);
   const signature = record.signatures[0];
   if (deps.fills === undefined || request === null || signature === undefined) return null;

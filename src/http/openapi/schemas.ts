@@ -207,6 +207,10 @@ export const fillComponent = {
       "SOL the trade itself spent (buy) or received (sell), fee, tip and rent excluded",
     ),
     token_change: lamportString("post minus pre token atomic units of the wallet for the mint"),
+    token_balance_after: lamportString(
+      "the wallet's token atomic units of the mint after the transaction (the positions ledger compares it with what it holds)",
+    ),
+    token_decimals: { type: "integer", description: "the mint's decimals" },
   },
   required: [
     "sol_change_lamports",

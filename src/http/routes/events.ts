@@ -35,7 +35,10 @@ export const eventComponent = closedObject(
       type: "integer",
       description: "per-account, increasing; the stream cursor (Last-Event-ID, ?after=)",
     },
-    type: { type: "string", description: "execution.<status>, e.g. execution.confirmed" },
+    type: {
+      type: "string",
+      description: "execution.<status> (e.g. execution.confirmed), or position.updated",
+    },
     execution_id: { type: "string", description: "the execution (GET /v1/executions/{id})" },
     kind: { type: "string", enum: [...EXECUTION_KINDS], description: "which endpoint ran the execution" },
     wallets: { type: "array", items: { type: "string" }, description: "the managed wallets involved" },
@@ -43,8 +46,18 @@ export const eventComponent = closedObject(
     status: { type: "string", description: "the execution's new status (as in Execution.status)" },
     error: { description: "why it failed, when the status is failed; null otherwise" },
     created_at: { type: "string", description: "RFC 3339 UTC with Z: when the event was recorded" },
+    position: {
+      ...ref("Position"),
+      description:
+        "position.updated only: the position after the fill (ledger figures; liquidation value not included)",
+    },
   },
-  { $id: "Event", description: "An execution event: an execution of this key changed status" },
+  {
+    $id: "Event",
+    description:
+      "An execution event (an execution of this key changed status) or a position.updated event (a fill moved a position; execution_id names the trade, status is the position's open or closed)",
+    optional: ["position"],
+  },
 );
 
 const pageSchema = closedObject({

@@ -15,6 +15,8 @@ export interface EventRecord {
   status: ExecutionStatus;
   error: unknown;
   createdAt: string;
+  /** Issue 33: the event's own payload (a position.updated event's `{ position }`); null on execution events. */
+  data?: unknown;
 }
 
 /** Inputs of `listEvents`: ascending ids above `after`, optionally filtered. */

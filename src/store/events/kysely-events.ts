@@ -22,6 +22,7 @@ function toEvent(r: Selectable<EventsTable>): EventRecord {
     status: r.status as ExecutionStatus,
     error: r.error === null ? null : (JSON.parse(r.error) as unknown),
     createdAt: r.created_at,
+    data: r.data == null ? null : (JSON.parse(r.data) as unknown),
   };
 }
 

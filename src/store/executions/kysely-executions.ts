@@ -13,6 +13,7 @@ import {
   type Store,
 } from "../types.js";
 import { walletsWithin } from "../keys/wallet-scope.js";
+import { applyFillBesideOutcome, executionFillOf } from "../positions/apply-fill.js";
 
 type ExecutionStore = Pick<
   Store,
@@ -87,6 +88,15 @@ function patchColumns(patch: ExecutionPatch, updatedAt: string): Updateable<Exec
 }
 
 /**
+ * Issue 33: whether a patch records a trade's fill (`response.fill`): such a write runs in a transaction with the
+ * positions ledger's update, not through the request path's prepared or batched statements.
+ */
+export function patchRecordsFill(patch: ExecutionPatch): boolean {
+  const r = patch.response;
+  return typeof r === "object" && r !== null && "fill" in r && (r as { fill: unknown }).fill != null;
+}
+
+/**
  * The execution methods over an open Kysely instance; with `writer`, the request path's insert and update run
  * as the driver's prepared statements instead (execution-statements.ts).
  */
@@ -132,6 +142,21 @@ export function kyselyExecutions(
     },
 
     async updateExecution(id, patch: ExecutionPatch) {
+      if (patchRecordsFill(patch)) {
+        const now = isoNoZone(clock());
+        return db.transaction().execute(async (trx) => {
+          const row = await trx
+            .updateTable("executions")
+            .set(patchColumns(patch, now))
+            .where("id", "=", id)
+            .returningAll()
+            .executeTakeFirst();
+          if (row === undefined) return undefined;
+          const fill = executionFillOf(row);
+          if (fill !== null) await applyFillBesideOutcome(trx, dialect, fill, now);
+          return toExecution(row);
+        });
+      }
       if (writer !== undefined) {
         const r = await writer.update(id, patch, isoNoZone(clock()));
         return r === undefined ? undefined : toExecution(r as Selectable<ExecutionsTable>);
@@ -225,6 +250,23 @@ export function kyselyExecutions(
     },
 
     async settleExecution(id, owner, patch) {
+      if (patchRecordsFill(patch)) {
+        const now = isoNoZone(clock());
+        return db.transaction().execute(async (trx) => {
+          const row = await trx
+            .updateTable("executions")
+            .set({ ...patchColumns(patch, now), reconcile_owner: null, reconcile_until_ms: null })
+            .where("id", "=", id)
+            .where("reconcile_owner", "=", owner)
+            .where("status", "in", OPEN_EXECUTION_STATUSES)
+            .returningAll()
+            .executeTakeFirst();
+          if (row === undefined) return false;
+          const fill = executionFillOf(row);
+          if (fill !== null) await applyFillBesideOutcome(trx, dialect, fill, now);
+          return true;
+        });
+      }
       const r = await db
         .updateTable("executions")
         .set({ ...patchColumns(patch, isoNoZone(clock())), reconcile_owner: null, reconcile_until_ms: null })

@@ -141,7 +141,7 @@ describe("lasertrade sandbox (issue 22)", () => {
       /✓ database migrated: .*lasertrade\.sqlite \(new\)/,
       new RegExp(`✓ localnet up: http://127\\.0\\.0\\.1:${localnetPort}`),
       new RegExp(
-        `✓ listening: http://127\\.0\\.0\\.1:${port} \\(API docs: http://127\\.0\\.0\\.1:${port}/docs\\)`,
+        `✓ listening: http://127\\.0\\.0\\.1:${port} \\(API docs: http://127\\.0\\.0\\.1:${port}/docs, console: http://127\\.0\\.0\\.1:${port}/console\\)`,
       ),
     ];
     const positions = steps.map((re) => first.err.search(re));

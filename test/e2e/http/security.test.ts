@@ -76,6 +76,16 @@ describe("security", () => {
     await expectAuthRequired(t.app, method, url);
   });
 
+  // Issue 33: positions and PnL.
+  const positionRoutes: ["GET", string][] = [
+    ["GET", "/v1/positions"],
+    ["GET", `/v1/positions/${someKey}/${someKey}`],
+    ["GET", "/v1/pnl?group_by=day"],
+  ];
+  it.each(positionRoutes)("%s %s requires a valid x-api-key", async (method, url) => {
+    await expectAuthRequired(t.app, method, url);
+  });
+
   it("every route in the OpenAPI document is either public or covered above", async () => {
     const doc = (await t.app.inject({ method: "GET", url: "/openapi.json" })).json<{
       paths: Record<string, Record<string, unknown>>;

@@ -41,10 +41,10 @@ describe("newcomer path", () => {
 
   it("the start banner is one line with the URL and /docs", () => {
     expect(startBanner("0.0.0.0", 8080)).toBe(
-      "lasertrade listening on http://127.0.0.1:8080 (API docs: http://127.0.0.1:8080/docs)",
+      "lasertrade listening on http://127.0.0.1:8080 (API docs: http://127.0.0.1:8080/docs, console: http://127.0.0.1:8080/console)",
     );
     expect(startBanner("::1", 9000)).toBe(
-      "lasertrade listening on http://[::1]:9000 (API docs: http://[::1]:9000/docs)",
+      "lasertrade listening on http://[::1]:9000 (API docs: http://[::1]:9000/docs, console: http://[::1]:9000/console)",
     );
   });
 });

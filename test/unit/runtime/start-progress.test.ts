@@ -34,7 +34,7 @@ describe("start progress", () => {
       "✓ localnet up: http://127.0.0.1:8899",
     );
     expect(describeStep({ step: "listening", url: "http://127.0.0.1:8080" })).toBe(
-      "✓ listening: http://127.0.0.1:8080 (API docs: http://127.0.0.1:8080/docs)",
+      "✓ listening: http://127.0.0.1:8080 (API docs: http://127.0.0.1:8080/docs, console: http://127.0.0.1:8080/console)",
     );
     expect(describeStep({ step: "notice", message: "sandbox: kept …" })).toBe("sandbox: kept …");
   });

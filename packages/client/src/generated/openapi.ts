@@ -270,6 +270,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/positions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List this account's positions (wallet × mint), ordered by wallet then mint
+         * @description List this account's positions (wallet × mint), ordered by wallet then mint
+         */
+        get: operations["getV1Positions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/positions/{wallet}/{mint}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One position, valued now
+         * @description One position, valued now
+         */
+        get: operations["getV1PositionsByWalletByMint"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/pnl": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Realized and unrealized PnL, fees, tips, volume and trade counts, optionally grouped
+         * @description Realized and unrealized PnL, fees, tips, volume and trade counts, optionally grouped
+         */
+        get: operations["getV1Pnl"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/cashback/check": {
         parameters: {
             query?: never;
@@ -893,12 +953,16 @@ export interface components {
             trade_sol_lamports: string;
             /** @description post minus pre token atomic units of the wallet for the mint */
             token_change: string;
+            /** @description the wallet's token atomic units of the mint after the transaction (the positions ledger compares it with what it holds) */
+            token_balance_after?: string;
+            /** @description the mint's decimals */
+            token_decimals?: number;
         } | null;
-        /** @description An execution event: an execution of this key changed status */
+        /** @description An execution event (an execution of this key changed status) or a position.updated event (a fill moved a position; execution_id names the trade, status is the position's open or closed) */
         Event: {
             /** @description per-account, increasing; the stream cursor (Last-Event-ID, ?after=) */
             id: number;
-            /** @description execution.<status>, e.g. execution.confirmed */
+            /** @description execution.<status> (e.g. execution.confirmed), or position.updated */
             type: string;
             /** @description the execution (GET /v1/executions/{id}) */
             execution_id: string;
@@ -917,6 +981,7 @@ export interface components {
             error: unknown;
             /** @description RFC 3339 UTC with Z: when the event was recorded */
             created_at: string;
+            position?: components["schemas"]["Position"];
         };
         /** @description An API key of the account (never its secret) */
         Key: {
@@ -1132,6 +1197,83 @@ export interface components {
             priority_fee_reserve_lamports: string;
             /** @description fee reserve + relay tip + priority-fee reserve = fee_reserve_lamports, lamports as a decimal string */
             total_lamports: string;
+        };
+        /** @description A wallet × mint position kept from the confirmed fills (average-cost method) */
+        Position: {
+            /** @description the managed wallet */
+            wallet: string;
+            /** @description the token mint */
+            mint: string;
+            /**
+             * @description open while any token is held
+             * @enum {string}
+             */
+            status: "open" | "closed";
+            /** @description token atomic units held, as the ledger counts them (unknown-basis ones included) */
+            tokens_held: string;
+            /** @description part of tokens_held that arrived outside the service (transfer in, airdrop): no cost basis, not in the average */
+            unknown_basis_tokens: string;
+            /** @description what the known-basis tokens held cost: every lamport the buys spent (trade, network fee, tip, rent), less the share sold */
+            cost_basis_lamports: string;
+            /** @description the fee part of cost_basis_lamports (network fee, tip and rent) */
+            cost_basis_fee_lamports: string;
+            /** @description cost_basis_lamports per whole token (10^decimals atomic units), 6 decimals, truncated; null when no known-basis token is held */
+            average_entry_price_lamports: string | null;
+            /** @description the mint's decimals, as the fills stated them */
+            decimals: number | null;
+            /** @description sum over sells of the net SOL received minus the average cost of the known-basis tokens sold */
+            realized_pnl_lamports: string;
+            /** @description net SOL received for unknown-basis tokens sold (kept out of realized PnL) */
+            unknown_basis_proceeds_lamports: string;
+            /** @description what selling every token held would return now after the venue's fees (the trade's quote math on the warm state); null when not valued (see valuation.detail) */
+            liquidation_value_lamports: string | null;
+            /** @description liquidation value of the known-basis tokens (their share of the liquidation value) minus cost_basis_lamports; null when not valued */
+            unrealized_pnl_lamports: string | null;
+            /** @description where the liquidation value came from */
+            valuation: {
+                /**
+                 * @description cache: warm venue state; read: one venue read now; none: not valued (or nothing held)
+                 * @enum {string}
+                 */
+                source: "cache" | "read" | "none";
+                /** @description the slot of the state valued */
+                slot: number | null;
+                /**
+                 * @description where the sale would execute
+                 * @enum {string|null}
+                 */
+                venue: "bonding_curve" | "launchswap" | null;
+                /** @description why there is no value */
+                detail?: string;
+            };
+            /** @description token atomic units bought, over the position's life */
+            bought_tokens: string;
+            /** @description token atomic units sold */
+            sold_tokens: string;
+            /** @description SOL spent on buys, fees, tip and rent included */
+            spent_lamports: string;
+            /** @description net SOL received from sells (after network fee and tip) */
+            received_lamports: string;
+            /** @description network fees (base + priority) paid by the trades */
+            fee_lamports: string;
+            /** @description relay tips paid by the trades */
+            tip_lamports: string;
+            /** @description rent of accounts the trades created */
+            rent_lamports: string;
+            /** @description token atomic units seen arriving outside the service */
+            tokens_in_outside: string;
+            /** @description token atomic units seen leaving outside the service */
+            tokens_out_outside: string;
+            /** @description fills applied */
+            trade_count: number;
+            /** @description RFC 3339 UTC with Z: the first trade (again after the position was closed) */
+            opened_at: string;
+            /** @description RFC 3339 UTC with Z: the last trade */
+            last_trade_at: string;
+            /** @description RFC 3339 UTC with Z: when it was sold out; null while open */
+            closed_at: string | null;
+            /** @description the execution of the last trade (GET /v1/executions/{id}) */
+            last_execution_id: string | null;
         };
     };
     responses: never;
@@ -2860,6 +3002,332 @@ export interface operations {
             };
         };
     };
+    getV1Positions: {
+        parameters: {
+            query?: {
+                /** @description only this wallet's positions */
+                wallet?: unknown;
+                /** @description only positions of this mint */
+                mint?: unknown;
+                /** @description only open or closed positions */
+                status?: unknown;
+                /** @description page size, 1 to 500 (default 100) */
+                limit?: unknown;
+                /** @description cursor paging: next_cursor of the previous page */
+                after?: string;
+                /** @description warm or none (default warm): warm values from the warm venue state only, read also reads a venue not in it (and watches it), none skips the valuation */
+                valuation?: unknown;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List this account's positions (wallet × mint), ordered by wallet then mint */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description ordered by wallet, then mint */
+                        positions: components["schemas"]["Position"][];
+                        /** @description the page size used */
+                        limit: number;
+                        /** @description pass as ?after= for the next page; null on the last page */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget's window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; request_id names it in the service log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+        };
+    };
+    getV1PositionsByWalletByMint: {
+        parameters: {
+            query?: {
+                /** @description warm, read, none (default read): warm values from the warm venue state only, read also reads a venue not in it (and watches it), none skips the valuation */
+                valuation?: unknown;
+            };
+            header?: never;
+            path: {
+                /** @description the wallet */
+                wallet: string;
+                /** @description the mint */
+                mint: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One position, valued now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Position"];
+                };
+            };
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget's window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; request_id names it in the service log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+        };
+    };
+    getV1Pnl: {
+        parameters: {
+            query?: {
+                /** @description start, inclusive: a date (YYYY-MM-DD, midnight UTC) or an RFC 3339 time */
+                from?: unknown;
+                /** @description end, exclusive: a date or an RFC 3339 time */
+                to?: unknown;
+                /** @description day, mint, wallet (day: UTC days) */
+                group_by?: unknown;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Realized and unrealized PnL, fees, tips, volume and trade counts, optionally grouped */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the start as RFC 3339 UTC; null: from the first trade */
+                        from: string | null;
+                        /** @description the end as RFC 3339 UTC; null: up to now */
+                        to: string | null;
+                        /**
+                         * @description the grouping asked for
+                         * @enum {string|null}
+                         */
+                        group_by: "day" | "mint" | "wallet" | null;
+                        /** @description the whole period (every group) */
+                        total: {
+                            /** @description realized PnL of the sells in the period */
+                            realized_pnl_lamports: string;
+                            /** @description unrealized PnL now of the open positions (warm-state valuation); null per day, or when one could not be valued */
+                            unrealized_pnl_lamports: string | null;
+                            /** @description network fees paid by the trades in the period */
+                            fee_lamports: string;
+                            /** @description relay tips paid */
+                            tip_lamports: string;
+                            /** @description rent paid */
+                            rent_lamports: string;
+                            /** @description SOL spent on buys plus SOL received from sells */
+                            volume_lamports: string;
+                            /** @description buys */
+                            buy_count: number;
+                            /** @description sells */
+                            sell_count: number;
+                            /** @description buys plus sells */
+                            trade_count: number;
+                        };
+                        /** @description with group_by: one per key, in key order */
+                        groups?: {
+                            /** @description the UTC day (YYYY-MM-DD), mint or wallet */
+                            key: string;
+                            /** @description realized PnL of the sells in the period */
+                            realized_pnl_lamports: string;
+                            /** @description unrealized PnL now of the open positions (warm-state valuation); null per day, or when one could not be valued */
+                            unrealized_pnl_lamports: string | null;
+                            /** @description network fees paid by the trades in the period */
+                            fee_lamports: string;
+                            /** @description relay tips paid */
+                            tip_lamports: string;
+                            /** @description rent paid */
+                            rent_lamports: string;
+                            /** @description SOL spent on buys plus SOL received from sells */
+                            volume_lamports: string;
+                            /** @description buys */
+                            buy_count: number;
+                            /** @description sells */
+                            sell_count: number;
+                            /** @description buys plus sells */
+                            trade_count: number;
+                        }[];
+                    };
+                };
+            };
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget's window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; request_id names it in the service log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+        };
+    };
     postV1CashbackCheck: {
         parameters: {
             query?: never;
@@ -4243,7 +4711,7 @@ export interface operations {
                 after?: string;
                 /** @description page size of the JSON form, 1 to 1000 (default 100) */
                 limit?: number;
-                /** @description comma-separated event types, each one of execution.pending, execution.submitted, execution.confirmed, execution.finalized, execution.failed, execution.timeout, execution.expired */
+                /** @description comma-separated event types, each one of execution.pending, execution.submitted, execution.confirmed, execution.finalized, execution.failed, execution.timeout, execution.expired, position.updated */
                 types?: string;
                 /** @description only events of executions involving this wallet */
                 wallet?: string;
@@ -5523,7 +5991,7 @@ export interface operations {
                     /** @description https or http URL; private, loopback and metadata addresses are refused */
                     url: string;
                     /** @description event types, e.g. ["execution.confirmed"], or ["*"] for all */
-                    types: ("*" | "execution.pending" | "execution.submitted" | "execution.confirmed" | "execution.finalized" | "execution.failed" | "execution.timeout" | "execution.expired")[];
+                    types: ("*" | "execution.pending" | "execution.submitted" | "execution.confirmed" | "execution.finalized" | "execution.failed" | "execution.timeout" | "execution.expired" | "position.updated")[];
                     /** @description only events involving one of these wallets (default all) */
                     wallets?: string[];
                 };

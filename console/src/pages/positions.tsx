@@ -1,0 +1,109 @@
+/** Positions: what is held, its cost and PnL, updated live from the event stream; sell 25/50/100 %. */
+import { useState } from "preact/hooks";
+import { useSession } from "../session-context";
+import { fixed, big, short, when } from "../format";
+import type { PositionRow } from "../data";
+import { loadPositions } from "../positions-source";
+import { useLivePositions } from "../position-live";
+import { ErrorLine, Sol, useLoad } from "../ui";
+import { SellDialog } from "./sell-dialog";
+import { BuyForm } from "./buy-form";
+
+/** The positions page. */
+export function Positions() {
+  const { api } = useSession();
+  const { data, error, reload } = useLoad(() => loadPositions(api), [api]);
+  const [selling, setSelling] = useState<{ row: PositionRow; percent: number }>();
+  const rows = useLivePositions(data?.rows, data?.ledger ?? false, reload);
+  return (
+    <section>
+      <ErrorLine error={error} />
+      <BuyForm />
+      {data !== undefined && !data.ledger ? (
+        <p class="muted">No positions ledger on this service: token balances, valued at a sell quote.</p>
+      ) : null}
+      {data === undefined ? (
+        <p class="muted">Loading…</p>
+      ) : rows.length === 0 ? (
+        <p class="muted">
+          No open position. Buy a token (CLI: lasertrade buy &lt;mint&gt; 0.05) and it shows here.
+        </p>
+      ) : (
+        <div class="table-wrap">
+          <table data-testid="positions">
+            <thead>
+              <tr>
+                <th>Wallet</th>
+                <th>Mint</th>
+                <th class="num">Tokens</th>
+                <th class="num">Cost basis</th>
+                <th class="num">Value now</th>
+                <th class="num">Unrealized</th>
+                <th class="num">Realized</th>
+                <th>Opened / last trade</th>
+                <th>Sell</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r) => (
+                <tr key={`${r.wallet}:${r.mint}`} data-mint={r.mint}>
+                  <td>
+                    <code title={r.wallet}>{short(r.wallet)}</code>
+                  </td>
+                  <td>
+                    <code title={r.mint}>{short(r.mint)}</code>
+                  </td>
+                  <td class="num" data-testid="position-tokens" data-units={r.tokens}>
+                    {fixed(big(r.tokens), r.decimals, 2)}
+                  </td>
+                  <td class="num" data-testid="position-cost">
+                    {r.costBasis === null ? (
+                      <span class="muted">unknown</span>
+                    ) : (
+                      <Sol lamports={r.costBasis} />
+                    )}
+                    {r.costBasis !== null && big(r.unknownTokens) > 0n ? (
+                      <div class="muted" title="tokens that arrived from outside the service">
+                        +{fixed(big(r.unknownTokens), r.decimals, 2)} of unknown cost
+                      </div>
+                    ) : null}
+                  </td>
+                  <td class="num" data-testid="position-value">
+                    <Sol lamports={r.value} />
+                  </td>
+                  <td class="num" data-testid="position-unrealized">
+                    <Sol lamports={r.unrealized} signed />
+                  </td>
+                  <td class="num" data-testid="position-realized">
+                    <Sol lamports={r.realized} signed />
+                  </td>
+                  <td>
+                    {when(r.openedAt)}
+                    {r.lastTradeAt !== null ? <div class="muted">{when(r.lastTradeAt)}</div> : null}
+                  </td>
+                  <td class="buttons">
+                    {[25, 50, 100].map((p) => (
+                      <button key={p} type="button" onClick={() => setSelling({ row: r, percent: p })}>
+                        {p}%
+                      </button>
+                    ))}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {selling !== undefined ? (
+        <SellDialog
+          row={selling.row}
+          percent={selling.percent}
+          onClose={() => {
+            setSelling(undefined);
+            reload();
+          }}
+        />
+      ) : null}
+    </section>
+  );
+}
