@@ -59,7 +59,8 @@ async function main(): Promise<void> {
   const pgUrl = argv.includes("--pg") ? process.env.TEST_DATABASE_URL : undefined;
   if (argv.includes("--pg") && pgUrl === undefined) throw new Error("--pg needs TEST_DATABASE_URL");
   const schema = freshSchemaName("benchpos");
-  const config = loadConfig({});
+  // The read budget (600 a minute) would stop the measurement itself.
+  const config = loadConfig({ RATE_LIMIT_READS: "1000000", RATE_LIMIT_ACCOUNT_READS: "1000000" });
   const store = await openStore(
     pgUrl ?? "sqlite::memory:",
     config.dataDir,

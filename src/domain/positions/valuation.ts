@@ -73,7 +73,13 @@ export async function valuePosition(
         throw e;
       }
     };
-    return { source, slot, venue: venue.venue, liquidationValue: value(p.figures.tokensHeld) };
+    return {
+      source,
+      slot,
+      venue: venue.venue,
+      liquidationValue: value(p.figures.tokensHeld),
+      tokensOnChain: read.userTokenBalance,
+    };
   } catch (e) {
     // The venue cannot take the sale (curve complete before migration, trade too small, unreadable): no value.
     if (e instanceof ApiError) return unvalued(e.detail);

@@ -13,6 +13,8 @@ export interface Valuation {
   liquidationValue: bigint | null;
   /** Why there is no value (not watched, curve complete, …); absent when valued. */
   detail?: string;
+  /** The wallet's balance of the mint in the state valued (null when nothing was read). */
+  tokensOnChain?: bigint | null;
 }
 
 /** The valuation of a position holding nothing: worth nothing, no read needed. */
@@ -24,6 +26,7 @@ export interface PositionView {
   mint: string;
   status: "open" | "closed";
   tokens_held: string;
+  tokens_on_chain: string | null;
   unknown_basis_tokens: string;
   cost_basis_lamports: string;
   cost_basis_fee_lamports: string;
@@ -67,6 +70,7 @@ export function positionView(p: PositionRecord, v: Valuation): PositionView {
     mint: p.mint,
     status: p.status,
     tokens_held: f.tokensHeld.toString(),
+    tokens_on_chain: v.tokensOnChain == null ? null : v.tokensOnChain.toString(),
     unknown_basis_tokens: f.unknownBasisTokens.toString(),
     cost_basis_lamports: f.costBasis.toString(),
     cost_basis_fee_lamports: f.costBasisFees.toString(),

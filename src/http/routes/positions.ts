@@ -27,6 +27,9 @@ export const positionComponent = closedObject(
     mint: text("the token mint"),
     status: { type: "string", enum: [...POSITION_STATUSES], description: "open while any token is held" },
     tokens_held: text("token atomic units held, as the ledger counts them (unknown-basis ones included)"),
+    tokens_on_chain: textOrNull(
+      "the wallet's balance of the mint in the state valued (null when not valued); when it differs from tokens_held, tokens moved outside the service since the last trade: the ledger records them, at an unknown basis, at the next trade",
+    ),
     unknown_basis_tokens: text(
       "part of tokens_held that arrived outside the service (transfer in, airdrop): no cost basis, not in the average",
     ),

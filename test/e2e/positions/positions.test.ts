@@ -33,6 +33,14 @@ describe("positions", () => {
       amount: moved.toString(),
     });
     expect(t.statusCode, t.body).toBe(200);
+    // Seen on the chain at once; the ledger records it at the next trade.
+    // (the warm state follows the transfer through its subscription: a moment later)
+    let before = await position(apiKey, wallet, mint, "read");
+    await until(async () => {
+      before = await position(apiKey, wallet, mint, "read");
+      return before.tokens_on_chain === String(a.tokens + moved);
+    }, "the transfer in the warm state");
+    expect(BigInt(before.tokens_held)).toBe(a.tokens);
     const s = await traded(apiKey, wallet, mint, { action: "sell", amount: "100%" });
     const p = await position(apiKey, wallet, mint);
     expect(p.status).toBe("closed");

@@ -1211,6 +1211,8 @@ export interface components {
             status: "open" | "closed";
             /** @description token atomic units held, as the ledger counts them (unknown-basis ones included) */
             tokens_held: string;
+            /** @description the wallet's balance of the mint in the state valued (null when not valued); when it differs from tokens_held, tokens moved outside the service since the last trade: the ledger records them, at an unknown basis, at the next trade */
+            tokens_on_chain: string | null;
             /** @description part of tokens_held that arrived outside the service (transfer in, airdrop): no cost basis, not in the average */
             unknown_basis_tokens: string;
             /** @description what the known-basis tokens held cost: every lamport the buys spent (trade, network fee, tip, rent), less the share sold */
