@@ -3,8 +3,9 @@
  * drive it. `startLocalnet` lives in `localnet/index.ts`; these are its types.
  */
 import type { RelayLogEntry } from "./server/relay-log.js";
+import type { ProgramGeneration } from "./programs/generation.js";
 
-export type { RelayLogEntry };
+export type { RelayLogEntry, ProgramGeneration };
 
 /** Options of `startLocalnet`. Every field has a default. */
 export interface LocalnetOptions {
@@ -22,6 +23,12 @@ export interface LocalnetOptions {
   bundleTipAccounts?: string[];
   /** Genesis switch: emulate the earlier program in which create_v2 could create cashback coins. */
   cashbackCreation?: boolean;
+  /**
+   * Which generation of the launch programs to emulate (LOCALNET_PROGRAMS): "2026-10", the live one
+   * (v3 curve trades, swap v2 trades, fee sweeps, synthetic migration), or "2026-09", before that
+   * upgrade. Legacy and v2 instructions behave the same on both. Default "2026-10".
+   */
+  programs?: ProgramGeneration;
 }
 
 /** Faults switchable at run time (POST /admin/faults or admin.setFaults). Unset fields are off. */

@@ -29,7 +29,13 @@ export type {
   LocalnetOptions,
   FaultSettings,
   RelayLogEntry,
+  ProgramGeneration,
 } from "./api.js";
+export {
+  DEFAULT_PROGRAM_GENERATION,
+  PROGRAM_GENERATIONS,
+  parseProgramGeneration,
+} from "./programs/generation.js";
 
 /** Default minimum submission-relay tip (lamports). */
 export const DEFAULT_RELAY_TIP_LAMPORTS = 200_000n;
@@ -42,7 +48,7 @@ function generatedAddresses(n: number): string[] {
 export async function startLocalnet(options: LocalnetOptions = {}): Promise<LocalnetHandle> {
   const cashbackCreation = options.cashbackCreation ?? false;
   const slotMs = options.slotMs ?? 400;
-  const programs = emulatedPrograms({ cashbackCreation });
+  const programs = emulatedPrograms({ cashbackCreation, generation: options.programs });
   const ledger = createLedger({
     programs,
     slotMs: slotMs > 0 ? slotMs : 400,

@@ -5,7 +5,7 @@
  * `--exit-with-stdin` (stop when standard input closes, so a parent that dies takes the localnet along).
  */
 import type { LocalnetInfo } from "./api.js";
-import { startLocalnet, type LocalnetHandle } from "./index.js";
+import { parseProgramGeneration, startLocalnet, type LocalnetHandle } from "./index.js";
 
 function argValue(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -30,7 +30,9 @@ const port = Number(argValue("port") ?? process.env.PORT ?? 8899);
 const host = argValue("host") ?? "127.0.0.1";
 const slotMs = Number(argValue("slot-ms") ?? 400);
 
-const handle = await startLocalnet({ port, host, slotMs });
+const programs = parseProgramGeneration(argValue("programs") ?? process.env.LOCALNET_PROGRAMS);
+
+const handle = await startLocalnet({ port, host, slotMs, programs });
 if (process.argv.includes("--json")) {
   console.log(JSON.stringify(info(handle)));
 } else {

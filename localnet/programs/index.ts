@@ -6,6 +6,8 @@ import { setGlobalLayout } from "./launch/global-layout.js";
 import { createLaunchSwapProgram, installLaunchSwapGenesis } from "./launchswap/index.js";
 import { migrateCurve, setSwapCashback } from "./launchswap/admin.js";
 import { executeMigrate } from "./launchswap/migrate.js";
+import { executeMigrateV2 } from "./launchswap/migrate-v2.js";
+import { DEFAULT_PROGRAM_GENERATION, type ProgramGeneration } from "./generation.js";
 import type { AdminLedger, EmulatedProgram } from "./types.js";
 
 /** Operator helpers over the emulated programs' state. */
@@ -23,9 +25,21 @@ export interface LaunchOperator {
   setGlobalLayout(ledger: AdminLedger, layout: "original" | "altered"): void;
 }
 
-/** The emulated programs for a genesis variant. */
-export function emulatedPrograms(opts: { cashbackCreation: boolean }): EmulatedProgram[] {
-  return [createLaunchProgram({ ...opts, migrate: executeMigrate }), createLaunchSwapProgram()];
+/** The emulated programs for a genesis variant and program generation (default: the live one, 2026-10). */
+export function emulatedPrograms(opts: {
+  cashbackCreation: boolean;
+  generation?: ProgramGeneration;
+}): EmulatedProgram[] {
+  const generation = opts.generation ?? DEFAULT_PROGRAM_GENERATION;
+  return [
+    createLaunchProgram({
+      cashbackCreation: opts.cashbackCreation,
+      migrate: executeMigrate,
+      migrateV2: executeMigrateV2,
+      generation,
+    }),
+    createLaunchSwapProgram(generation),
+  ];
 }
 
 /** Writes both programs' genesis accounts. */

@@ -19,6 +19,8 @@ export type { RelayTarget } from "./relays.js";
 
 export type DoctorAtStart = "warn" | "refuse" | "off";
 const DOCTOR_MODES: readonly DoctorAtStart[] = ["warn", "refuse", "off"];
+/** Launch-program generations the sandbox localnet can emulate (localnet/programs/generation.ts). */
+export const LOCALNET_PROGRAM_GENERATIONS = ["2026-09", "2026-10"] as const;
 
 export type Cluster = "localnet" | "mainnet" | "devnet" | "custom";
 export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
@@ -45,6 +47,8 @@ export interface Config {
   readonly redisUrl: string | undefined;
   readonly localnetPort: number;
   readonly localnetSlotMs: number;
+  /** Sandbox only: which launch-program generation the localnet emulates. */
+  readonly localnetPrograms: (typeof LOCALNET_PROGRAM_GENERATIONS)[number];
   readonly rpcUrl: string | undefined;
   /** The relays every single transaction is sent to in parallel (RELAY presets or RELAY_URL); empty = sandbox fills in. */
   readonly relays: readonly RelayTarget[];
@@ -187,6 +191,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     redisUrl: url(env, "REDIS_URL", ["redis:", "rediss:"]),
     localnetPort: int(env, "LOCALNET_PORT", 8899, 0, 65535),
     localnetSlotMs: int(env, "LOCALNET_SLOT_MS", 400, 0, 60_000),
+    localnetPrograms: oneOf(env, "LOCALNET_PROGRAMS", LOCALNET_PROGRAM_GENERATIONS, "2026-10"),
     rpcUrl,
     relays: relays.relays,
     relayUrl: relays.relays[0]?.url,

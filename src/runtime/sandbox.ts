@@ -25,6 +25,7 @@ export async function startSandboxChain(
   const localnet = await startLocalnet({
     port: config.localnetPort,
     slotMs: config.localnetSlotMs,
+    programs: config.localnetPrograms,
     relayTipLamports: config.relayTipLamports,
     ...(config.relayTipAccounts.length > 0 ? { relayTipAccounts: [...config.relayTipAccounts] } : {}),
     ...(config.bundleTipAccounts !== undefined ? { bundleTipAccounts: [...config.bundleTipAccounts] } : {}),

@@ -14,7 +14,12 @@
  */
 import { Connection, Keypair, PublicKey } from "@solana/web3.js";
 import type { FastifyBaseLogger, FastifyInstance, LightMyRequestResponse } from "fastify";
-import { startLocalnet, type LocalnetHandle, type LocalnetOptions } from "../../localnet/index.js";
+import {
+  parseProgramGeneration,
+  startLocalnet,
+  type LocalnetHandle,
+  type LocalnetOptions,
+} from "../../localnet/index.js";
 import { createChain, type Chain, type ChainOptions } from "../../src/chain/chain.js";
 import { localnetChainOptions } from "../../src/chain/localnet-options.js";
 import { LAMPORTS_PER_SOL } from "../../src/core/amounts.js";
@@ -85,7 +90,12 @@ export interface E2e {
 
 /** Starts localnet + chain + app; resolves when the chain caches are loaded. */
 export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
-  const localnet = await startLocalnet({ port: 0, slotMs: 50, ...options.localnet });
+  const localnet = await startLocalnet({
+    port: 0,
+    slotMs: 50,
+    programs: parseProgramGeneration(process.env.LOCALNET_PROGRAMS),
+    ...options.localnet,
+  });
   // The caches refresh in the background; their calls carry a tag the localnet counts apart, so that
   // roundTrips() reports only what a request itself cost, however the refresh timer falls against it.
   const innerFetch = options.chain?.fetch ?? (globalThis.fetch as unknown as FetchLike);

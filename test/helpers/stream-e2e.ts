@@ -6,7 +6,7 @@
 import { afterAll, beforeAll } from "vitest";
 import WebSocket from "ws";
 import { Connection, PublicKey } from "@solana/web3.js";
-import { startLocalnet, type LocalnetHandle } from "../../localnet/index.js";
+import { parseProgramGeneration, startLocalnet, type LocalnetHandle } from "../../localnet/index.js";
 import { createChain, type Chain } from "../../src/chain/chain.js";
 import { localnetChainOptions } from "../../src/chain/localnet-options.js";
 import { createChainSubscriptions, type ChainSubscriptions } from "../../src/chain/subscriptions/index.js";
@@ -98,7 +98,11 @@ export function useStreamE2e(): void {
   beforeAll(async () => {
     // Test files may share this module (vitest's thread pool, isolate off): start each file's gap list empty.
     gaps.length = 0;
-    localnet = await startLocalnet({ port: 0, slotMs: 50 });
+    localnet = await startLocalnet({
+      port: 0,
+      slotMs: 50,
+      programs: parseProgramGeneration(process.env.LOCALNET_PROGRAMS),
+    });
     chain = createChain(localnetChainOptions(localnet, { confirmTimeoutMs: 3_000, confirmPollMs: 50 }));
     await chain.start();
     // A layer of the test's own (fast backoff) so the drop test resubscribes quickly.

@@ -80,7 +80,7 @@ export interface TradeAmounts {
 }
 
 /** Buyback share of a protocol fee: floor(protocol * buyback_bps / 10_000) (inferred rounding, documented). */
-function buybackShare(protocolFee: bigint, buybackBps: bigint): bigint {
+export function buybackShare(protocolFee: bigint, buybackBps: bigint): bigint {
   return (protocolFee * buybackBps) / BPS;
 }
 

@@ -22,12 +22,20 @@ function toCoderValue(v: unknown): unknown {
   return v;
 }
 
-/** Logs `Program data: <base64(disc ‖ borsh(fields))>` for IDL event `name` (fields camelCase). */
-export function emitEvent(log: LogSink, name: string, fields: Record<string, unknown>): void {
+/**
+ * Logs `Program data: <base64(disc ‖ borsh(fields) ‖ tail)>` for IDL event `name` (fields camelCase);
+ * `tail` carries fields a newer program appends past the SDK's IDL layout.
+ */
+export function emitEvent(
+  log: LogSink,
+  name: string,
+  fields: Record<string, unknown>,
+  tail: Uint8Array = new Uint8Array(0),
+): void {
   const disc = eventDiscs.get(name);
   if (!disc) throw new Error(`IDL has no event ${name}`);
   const coder = pumpCoder;
   const typeName = name.charAt(0).toLowerCase() + name.slice(1);
   const body = coder.types.encode(typeName, toCoderValue(fields));
-  log(`Program data: ${Buffer.concat([Buffer.from(disc), body]).toString("base64")}`);
+  log(`Program data: ${Buffer.concat([Buffer.from(disc), body, tail]).toString("base64")}`);
 }

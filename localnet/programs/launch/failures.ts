@@ -23,9 +23,19 @@ export const ANCHOR_ERRORS = {
   AccountNotInitialized: [3012, "The program expected this account to be already initialized"],
 } as const satisfies Record<string, readonly [number, string]>;
 
-const programErrors = new Map<number, { name: string; msg: string }>(
-  launchSdk.pumpIdl.errors.map((e) => [e.code, { name: e.name, msg: e.msg ?? e.name }]),
-);
+/** Errors the October 2026 upgrade added (idl/pump.json), absent from the installed SDK's IDL. */
+const UPGRADE_ERRORS: [number, { name: string; msg: string }][] = [
+  [6094, { name: "CashbackCoinNotSupported", msg: "Cashback coins are not supported by this instruction" }],
+  [6095, { name: "CreatorFeesNotSwept", msg: "Creator fees must be swept first" }],
+];
+
+const programErrors = new Map<number, { name: string; msg: string }>([
+  ...launchSdk.pumpIdl.errors.map((e): [number, { name: string; msg: string }] => [
+    e.code,
+    { name: e.name, msg: e.msg ?? e.name },
+  ]),
+  ...UPGRADE_ERRORS,
+]);
 
 /** Collects log lines for the executing instruction. */
 export type LogSink = (line: string) => void;

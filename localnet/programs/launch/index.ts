@@ -5,6 +5,7 @@
 import type { AdminLedger, EmulatedProgram, InstructionContext } from "../types.js";
 import { installGenesis } from "./genesis.js";
 import { buildLaunchProgram } from "./program.js";
+import type { ProgramGeneration } from "../generation.js";
 
 /**
  * The emulated program; `cashbackCreation` lets create_v2 create cashback coins (the earlier program);
@@ -13,8 +14,14 @@ import { buildLaunchProgram } from "./program.js";
 export function createLaunchProgram(opts: {
   cashbackCreation: boolean;
   migrate?: (ctx: InstructionContext) => void;
+  migrateV2?: (ctx: InstructionContext) => void;
+  /** Program generation; default the live one (2026-10). */
+  generation?: ProgramGeneration;
 }): EmulatedProgram {
-  return buildLaunchProgram({ cashbackCreation: opts.cashbackCreation }, opts.migrate);
+  return buildLaunchProgram({ cashbackCreation: opts.cashbackCreation }, opts.migrate, {
+    generation: opts.generation,
+    migrateV2: opts.migrateV2,
+  });
 }
 
 /** Writes the program's genesis accounts (Global, FeeConfig, volume accumulator, recipients). */
@@ -45,3 +52,5 @@ export {
 } from "./constants.js";
 export { createToken, completeCurve, setBondingCashback } from "./admin.js";
 export { createdMintLen } from "./ix-create.js";
+export { readBuckets, CURVE_CURRENT_SIZE } from "./curve-buckets.js";
+export type { CurveBuckets } from "./curve-buckets.js";

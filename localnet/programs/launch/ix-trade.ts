@@ -43,7 +43,7 @@ export interface TradeArgs {
 }
 
 /** Reads a token mint's supply (offset 36 in SPL / Token-2022 mints). */
-function mintSupply(x: Exec, mint: PublicKey): bigint {
+export function mintSupply(x: Exec, mint: PublicKey): bigint {
   const acc = x.ledger.getAccount(mint);
   if (!acc || acc.data.length < 82) anchorFail(x.log, "AccountNotInitialized", "mint");
   return new DataView(acc.data.buffer, acc.data.byteOffset, acc.data.byteLength).getBigUint64(36, true);
@@ -75,7 +75,7 @@ function checkRemaining(
 }
 
 /** The mint's token program must be the instruction's token program (the real CPI would fail otherwise). */
-function checkTokenProgram(x: Exec, mint: PublicKey, tokenProgram: PublicKey): void {
+export function checkTokenProgram(x: Exec, mint: PublicKey, tokenProgram: PublicKey): void {
   const m = x.ledger.getAccount(mint);
   if (!m) anchorFail(x.log, "AccountNotInitialized", "mint");
   if (!m.owner.equals(tokenProgram))
@@ -86,7 +86,7 @@ function checkTokenProgram(x: Exec, mint: PublicKey, tokenProgram: PublicKey): v
     );
 }
 
-function rule<T>(x: Exec, f: () => T): T {
+export function rule<T>(x: Exec, f: () => T): T {
   try {
     return f();
   } catch (e) {

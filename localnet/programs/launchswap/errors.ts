@@ -22,9 +22,19 @@ export const SWAP_ERR = {
   InvalidPoolV2: 6062,
 } as const;
 
-const IDL_ERRORS = new Map<number, { name: string; msg: string }>(
-  (SWAP_IDL.errors ?? []).map((e) => [e.code, { name: e.name, msg: e.msg ?? e.name }]),
-);
+/** Errors the October 2026 upgrade added (idl/pump_amm.json), absent from the installed SDK's IDL. */
+const UPGRADE_ERRORS: [number, { name: string; msg: string }][] = [
+  [6079, { name: "CashbackCoinNotSupported", msg: "Cashback coins are not supported by this instruction" }],
+  [6081, { name: "CreatorFeesNotSwept", msg: "Creator fees must be swept first" }],
+];
+
+const IDL_ERRORS = new Map<number, { name: string; msg: string }>([
+  ...(SWAP_IDL.errors ?? []).map((e): [number, { name: string; msg: string }] => [
+    e.code,
+    { name: e.name, msg: e.msg ?? e.name },
+  ]),
+  ...UPGRADE_ERRORS,
+]);
 
 /** Fails with a swap program error from the IDL (message = anchor-lang's log text). */
 export function swapFail(code: number): never {

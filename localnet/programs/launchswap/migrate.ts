@@ -20,7 +20,8 @@ import type { Exec } from "../launch/exec-support.js";
 import { loadCurve, loadGlobal, moveFromProgramAccount, transferFromUser } from "../launch/exec-support.js";
 import { anchorFail, programFail } from "../launch/failures.js";
 import { pumpInstructionCoder } from "../launch/idl-coder.js";
-import { encodeCurve } from "../launch/layouts.js";
+import { readBuckets } from "../launch/curve-buckets.js";
+import { encodeCurve, type Curve, type GlobalState } from "../launch/layouts.js";
 import { EVENT_AUTHORITY_ADDRESS, GLOBAL_ADDRESS } from "../launch/pda.js";
 import {
   LAUNCH_PROGRAM_ID,
@@ -53,7 +54,7 @@ function isqrt(n: bigint): bigint {
 }
 
 /** The swap program's coin-creator vault authority PDA. */
-function coinCreatorVaultAuthority(coinCreator: PublicKey): PublicKey {
+export function coinCreatorVaultAuthority(coinCreator: PublicKey): PublicKey {
   return PublicKey.findProgramAddressSync(
     [Buffer.from("creator_vault"), coinCreator.toBuffer()],
     SWAP_PROGRAM_ID,
@@ -93,9 +94,32 @@ export function executeMigrate(ctx: InstructionContext): void {
     programFail(x.log, NOT_COMPLETE);
   if (!curve.quoteMint.equals(PublicKey.default) && !curve.quoteMint.equals(NATIVE_MINT))
     throw new Error("only SOL-quoted curves can be migrated on the localnet");
+  openPool(x, { user, mint, curveKey, curve, curveData, global, poolKey: acct(checked, "pool").pubkey });
+}
+
+/** What opening a pool from a complete curve needs. */
+export interface PoolOpening {
+  user: PublicKey;
+  mint: PublicKey;
+  curveKey: PublicKey;
+  curve: Curve;
+  curveData: Uint8Array;
+  global: GlobalState;
+  /** The pool account the instruction passed (must be the canonical pool). */
+  poolKey: PublicKey;
+}
+
+/**
+ * Moves a complete curve into its canonical pool (shared by `migrate` and `migrate_v2`). The quote
+ * deposited is everything the curve raised, a synthetic migration's pool part included
+ * (`post_complete_quote_in`, 0 for curves completed otherwise), minus the migration fee; fees kept on
+ * the curve by v3 trades stay there for the sweeps.
+ */
+export function openPool(x: Exec, o: PoolOpening): PublicKey {
+  const { user, mint, curveKey, curve, curveData, global } = o;
   const authority = poolAuthorityPda(mint);
   const [pool, poolBump] = poolPda(0, authority, mint, NATIVE_MINT);
-  if (!acct(checked, "pool").pubkey.equals(pool)) programFail(x.log, 6000, "pool");
+  if (!o.poolKey.equals(pool)) programFail(x.log, 6000, "pool");
   if (x.ledger.getAccount(pool)) throw new Error(`pool ${pool.toBase58()} already exists`);
   const baseMint = readMint(x.ledger, mint);
   if (!baseMint) throw new Error(`mint ${mint.toBase58()} does not exist`);
@@ -103,7 +127,7 @@ export function executeMigrate(ctx: InstructionContext): void {
   const curveAta = ata(curveKey, mint, baseProgram);
   const tokens = readTokenAccount(x.ledger, curveAta)?.amount ?? 0n;
   const fee = global.poolMigrationFee;
-  const sol = curve.realQuoteReserves - fee;
+  const sol = curve.realQuoteReserves + readBuckets(curveData).postCompleteQuoteIn - fee;
   if (tokens === 0n || sol <= 0n) throw new Error("curve holds nothing to migrate");
 
   const lpMint = lpMintPda(pool);
@@ -199,6 +223,7 @@ export function executeMigrate(ctx: InstructionContext): void {
     pool,
     quoteMint: NATIVE_MINT,
   });
+  return pool;
 }
 
 /**

@@ -7,6 +7,10 @@ import { SWAP_PROGRAM_ID } from "./addresses.js";
 import { executeClaimCashback, executeExtendAccount } from "./cashback.js";
 import { SWAP_CODER, big } from "./codec.js";
 import { executeBuy, executeSell } from "./swap.js";
+import { DEFAULT_PROGRAM_GENERATION, hasOctoberUpgrade, type ProgramGeneration } from "../generation.js";
+import { decodeUpgradeInstruction, type DecodedUpgradeInstruction } from "../upgrade/instructions.js";
+import { executeSwapV2 } from "./swap-v2.js";
+import { executePoolSweep } from "./sweep.js";
 
 const LOG_NAMES: Record<string, string> = {
   buy: "Buy",
@@ -16,9 +20,25 @@ const LOG_NAMES: Record<string, string> = {
   extend_account: "ExtendAccount",
 };
 
+/** Runs an October 2026 instruction. */
+function dispatchUpgrade(ctx: InstructionContext, d: DecodedUpgradeInstruction): void {
+  const name = d.spec.name;
+  if (name === "sweep_protocol_fee") return executePoolSweep(ctx, "protocol");
+  if (name === "sweep_creator_fee") return executePoolSweep(ctx, "creator");
+  if (name !== "buy_v2" && name !== "buy_exact_quote_in_v2" && name !== "sell_v2")
+    return fail(ANCHOR.InstructionFallbackNotFound, "InstructionFallbackNotFound");
+  const [first, second] = d.spec.args.map((a) => d.args[a.name] as bigint);
+  return executeSwapV2(ctx, name, first!, second!);
+}
+
 /** Executes one swap-program instruction; its own failures are logged as anchor-lang logs them. */
-function executeSwapInstruction(ctx: InstructionContext): void {
+function executeSwapInstruction(ctx: InstructionContext, upgraded: boolean): void {
   try {
+    if (upgraded) {
+      const u = decodeUpgradeInstruction("launchswap", ctx.data);
+      if (u === "malformed") fail(ANCHOR.InstructionDidNotDeserialize, "InstructionDidNotDeserialize");
+      if (u !== "unknown") return dispatchUpgrade(ctx, u);
+    }
     dispatch(ctx);
   } catch (e) {
     // Our failures carry anchor-lang's log text; failures of invoked programs were logged by the ledger.
@@ -62,7 +82,11 @@ function dispatch(ctx: InstructionContext): void {
   }
 }
 
-/** The swap program as the ledger registers it. */
-export function createSwapProgram(): EmulatedProgram {
-  return { programId: SWAP_PROGRAM_ID, execute: executeSwapInstruction };
+/**
+ * The swap program as the ledger registers it. On the 2026-10 generation the October 2026
+ * instructions (v2 trades, sweeps) exist; on 2026-09 they fail like any unknown instruction.
+ */
+export function createSwapProgram(generation: ProgramGeneration = DEFAULT_PROGRAM_GENERATION): EmulatedProgram {
+  const upgraded = hasOctoberUpgrade(generation);
+  return { programId: SWAP_PROGRAM_ID, execute: (ctx) => executeSwapInstruction(ctx, upgraded) };
 }
