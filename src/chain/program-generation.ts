@@ -3,15 +3,24 @@
  * or with `auto` a probe at start: one simulated `sell_v3` of amount 0 on the launch program, paid by the
  * first funded wallet among Global's fee recipients (simulation checks the fee payer; nothing is sent).
  */
-import { Keypair, PublicKey, SystemProgram, TransactionMessage, VersionedTransaction } from "@solana/web3.js";
 import {
+  Keypair,
+  PublicKey,
+  SystemProgram,
+  TransactionMessage,
+  VersionedTransaction,
+  type TransactionInstruction,
+} from "@solana/web3.js";
+import {
+  ANCHOR_INSTRUCTION_FALLBACK_NOT_FOUND,
   PROGRAM_GENERATION_SETTINGS,
   generationFromProbe,
   type GenerationVerdict,
   type ProgramGenerationSetting,
 } from "../launch/generation.js";
 import { LAUNCH_GLOBAL } from "../launch/programs.js";
-import { decodeLaunchGlobal } from "../launch/state.js";
+import { decodeLaunchGlobal, type LaunchGlobal } from "../launch/state.js";
+import { buildUpgradeInstruction } from "../launch/upgrade-idl.js";
 import { buildCurveSellV3 } from "../launch/v3-instructions.js";
 import { TOKEN_2022_ID } from "../launch/programs.js";
 import type { RpcClient } from "./rpc-client.js";
@@ -34,40 +43,84 @@ function customCode(err: unknown): number | null {
   return null;
 }
 
-/** Runs the probe; never throws (an unreachable RPC is a fallback verdict). */
-export async function probeProgramGeneration(rpc: ProbeRpc): Promise<GenerationVerdict> {
-  try {
-    const globalAccount = (await rpc.getAccountInfo(LAUNCH_GLOBAL)).value;
-    if (globalAccount === null) return generationFromProbe(null, "no launch Global on this cluster");
-    const global = decodeLaunchGlobal(globalAccount.data);
-    const candidates = [global.feeRecipient, ...global.feeRecipients, ...global.buybackFeeRecipients].filter(
-      (k) => !k.equals(PublicKey.default),
+/** A funded system wallet among Global's fee recipients (simulation needs a fee payer that exists). */
+async function probePayer(rpc: ProbeRpc): Promise<{ payer: PublicKey; global: LaunchGlobal } | string> {
+  const globalAccount = (await rpc.getAccountInfo(LAUNCH_GLOBAL)).value;
+  if (globalAccount === null) return "no launch Global on this cluster";
+  const global = decodeLaunchGlobal(globalAccount.data);
+  const candidates = [global.feeRecipient, ...global.feeRecipients, ...global.buybackFeeRecipients].filter(
+    (k) => !k.equals(PublicKey.default),
+  );
+  const infos = (await rpc.getMultipleAccounts(candidates)).value;
+  const payer = candidates.find((_, i) => {
+    const info = infos[i];
+    return (
+      info !== null && info !== undefined && info.owner.equals(SystemProgram.programId) && BigInt(info.lamports) > 0n
     );
-    const infos = (await rpc.getMultipleAccounts(candidates)).value;
-    const payer = candidates.find((_, i) => {
-      const info = infos[i];
-      return info !== null && info !== undefined && info.owner.equals(SystemProgram.programId) && BigInt(info.lamports) > 0n;
-    });
-    if (payer === undefined) return generationFromProbe(null, "no funded fee recipient to pay the simulation");
-    const [ix] = buildCurveSellV3({
-      global,
-      // Any mint: the upgraded program fails on the accounts, the older one before reading them.
-      mint: Keypair.generate().publicKey,
+  });
+  return payer === undefined ? "no funded fee recipient to pay the simulation" : { payer, global };
+}
+
+/** Simulates `ix` paid by `payer`: its custom error code (null when none) and the error's text. */
+async function simulateOne(
+  rpc: ProbeRpc,
+  payer: PublicKey,
+  ix: TransactionInstruction,
+): Promise<{ code: number | null; text: string }> {
+  const { blockhash } = (await rpc.getLatestBlockhash()).value;
+  const message = new TransactionMessage({ payerKey: payer, recentBlockhash: blockhash, instructions: [ix] });
+  const wire = new VersionedTransaction(message.compileToV0Message()).serialize();
+  const { value } = await rpc.simulateTransaction(wire);
+  if (value.err === null || value.err === undefined) return { code: null, text: "the probe did not fail" };
+  return { code: customCode(value.err), text: JSON.stringify(value.err) };
+}
+
+/** What the probes found: the verdict (from the launch program) and whether the swap program knows sell_v2. */
+export interface GenerationProbe {
+  verdict: GenerationVerdict;
+  /** True / false when the swap probe ran; null when it could not. */
+  swapKnowsV2: boolean | null;
+}
+
+/** Runs the probes (launch sell_v3, and with `swap` launchswap sell_v2); never throws. */
+export async function probeProgramGenerations(rpc: ProbeRpc, swap = false): Promise<GenerationProbe> {
+  try {
+    const found = await probePayer(rpc);
+    if (typeof found === "string") return { verdict: generationFromProbe(null, found), swapKnowsV2: null };
+    const { payer, global } = found;
+    // Any mint: the upgraded program fails on the accounts, the older one before reading them.
+    const mint = Keypair.generate().publicKey;
+    const [ix] = buildCurveSellV3({ global, mint, user: payer, tokenProgram: TOKEN_2022_ID, amount: 0n, minSolOutput: 0n, random: () => 0 });
+    const launch = await simulateOne(rpc, payer, ix!);
+    const verdict = generationFromProbe(launch.code, launch.text);
+    if (!swap) return { verdict, swapKnowsV2: null };
+    const sellV2 = buildUpgradeInstruction("launchswap", "sell_v2", {
+      pool: mint,
       user: payer,
-      tokenProgram: TOKEN_2022_ID,
-      amount: 0n,
-      minSolOutput: 0n,
-      random: () => 0,
-    });
-    const { blockhash } = (await rpc.getLatestBlockhash()).value;
-    const message = new TransactionMessage({ payerKey: payer, recentBlockhash: blockhash, instructions: [ix!] });
-    const wire = new VersionedTransaction(message.compileToV0Message()).serialize();
-    const { value } = await rpc.simulateTransaction(wire);
-    if (value.err === null || value.err === undefined) return generationFromProbe(null, "the probe did not fail");
-    return generationFromProbe(customCode(value.err), JSON.stringify(value.err));
+      global_config: mint,
+      base_mint: mint,
+      quote_mint: mint,
+      user_base_token_account: mint,
+      user_quote_token_account: mint,
+      pool_base_token_account: mint,
+      pool_quote_token_account: mint,
+      base_token_program: TOKEN_2022_ID,
+      quote_token_program: TOKEN_2022_ID,
+      user_volume_accumulator: mint,
+      fee_config: mint,
+      buyback_fee_recipient: mint,
+      event_authority: mint,
+    }, { base_amount_in: 0n, min_quote_amount_out: 0n });
+    const pool = await simulateOne(rpc, payer, sellV2);
+    return { verdict, swapKnowsV2: pool.code === null ? null : pool.code !== ANCHOR_INSTRUCTION_FALLBACK_NOT_FOUND };
   } catch (e) {
-    return generationFromProbe(null, e instanceof Error ? e.message : String(e));
+    return { verdict: generationFromProbe(null, e instanceof Error ? e.message : String(e)), swapKnowsV2: null };
   }
+}
+
+/** Runs the launch probe; never throws (an unreachable RPC is a fallback verdict). */
+export async function probeProgramGeneration(rpc: ProbeRpc): Promise<GenerationVerdict> {
+  return (await probeProgramGenerations(rpc)).verdict;
 }
 
 /** The verdict for `setting`: configured generations as they are, `auto` by the probe. */
