@@ -95,7 +95,7 @@ function messageLength(m: ReturnType<TransactionMessage["compileToV0Message"]>):
 async function main(): Promise<void> {
   const net = await startLocalnet({ port: 0, slotMs: 0 });
   try {
-    const rpc = createRpcClient({ url: net.rpcUrl, timeoutMs: 5_000 });
+    const rpc = createRpcClient({ url: net.rpcUrl, timeoutMs: 5_000, readRetries: 0 });
     const [g, gc] = (await rpc.getMultipleAccounts([LAUNCH_GLOBAL, SWAP_GLOBAL_CONFIG])).value;
     if (!g || !gc) throw new Error("no launch configs on the localnet");
     const global = decodeLaunchGlobal(Buffer.from(g.data));
