@@ -28,11 +28,29 @@ const PACKET = 1_232;
 // program ignores on SOL-paired coins (TRADE_V3.md asks for the user's WSOL account: one more key per buyer).
 type Style = "legacy" | "v3" | "v3-shared-quote";
 
-async function buyOf(style: Style, global: LaunchGlobal, creator: PublicKey, mint: PublicKey, user: PublicKey) {
+async function buyOf(
+  style: Style,
+  global: LaunchGlobal,
+  creator: PublicKey,
+  mint: PublicKey,
+  user: PublicKey,
+) {
   // One fee and buyback recipient for the whole transaction (a random pick per buyer would add keys).
-  const common = { global, mint, user, tokenProgram: TOKEN_2022_ID, minTokensOut: 1n, createAta: true, random: () => 0 };
+  const common = {
+    global,
+    mint,
+    user,
+    tokenProgram: TOKEN_2022_ID,
+    minTokensOut: 1n,
+    createAta: true,
+    random: () => 0,
+  };
   if (style === "legacy")
-    return buildCurveBuyExactSolIn({ ...common, curve: { creator, isMayhemMode: false }, spendableLamports: 100_000_000n });
+    return buildCurveBuyExactSolIn({
+      ...common,
+      curve: { creator, isMayhemMode: false },
+      spendableLamports: 100_000_000n,
+    });
   const ixs = buildCurveBuyExactQuoteInV3({ ...common, spendable: 100_000_000n });
   if (style === "v3-shared-quote") {
     const buy = ixs[ixs.length - 1]!;
@@ -55,21 +73,27 @@ async function txSize(
     ComputeBudgetProgram.setComputeUnitLimit({ units: 400_000 }),
     ComputeBudgetProgram.setComputeUnitPrice({ microLamports: 10_000n }),
   ];
-  if (withCreate) ixs.push(
-    await buildCreateV2({
-      mint,
-      name: "Benchmark coin",
-      symbol: "BNCH",
-      uri: "https://example.com/metadata/0123456789abcdef.json",
-      creator,
-      mayhem: false,
-      cashback: false,
-    }),
-    ...(await buyOf(style, global, creator, mint, creator)),
-  );
-  for (let i = 0; i < buyers; i += 1) ixs.push(...(await buyOf(style, global, creator, mint, Keypair.generate().publicKey)));
+  if (withCreate)
+    ixs.push(
+      await buildCreateV2({
+        mint,
+        name: "Benchmark coin",
+        symbol: "BNCH",
+        uri: "https://example.com/metadata/0123456789abcdef.json",
+        creator,
+        mayhem: false,
+        cashback: false,
+      }),
+      ...(await buyOf(style, global, creator, mint, creator)),
+    );
+  for (let i = 0; i < buyers; i += 1)
+    ixs.push(...(await buyOf(style, global, creator, mint, Keypair.generate().publicKey)));
   ixs.push(SystemProgram.transfer({ fromPubkey: creator, toPubkey: tip, lamports: 200_000n }));
-  const message = new TransactionMessage({ payerKey: creator, recentBlockhash: PublicKey.default.toBase58(), instructions: ixs });
+  const message = new TransactionMessage({
+    payerKey: creator,
+    recentBlockhash: PublicKey.default.toBase58(),
+    instructions: ixs,
+  });
   const compiled = message.compileToV0Message(alt === null ? [] : [alt]);
   try {
     return new VersionedTransaction(compiled).serialize().length;
@@ -85,10 +109,20 @@ function messageLength(m: ReturnType<TransactionMessage["compileToV0Message"]>):
   let n = 1 + 3 + compact(m.staticAccountKeys.length) + 32 * m.staticAccountKeys.length + 32;
   n += compact(m.compiledInstructions.length);
   for (const ix of m.compiledInstructions)
-    n += 1 + compact(ix.accountKeyIndexes.length) + ix.accountKeyIndexes.length + compact(ix.data.length) + ix.data.length;
+    n +=
+      1 +
+      compact(ix.accountKeyIndexes.length) +
+      ix.accountKeyIndexes.length +
+      compact(ix.data.length) +
+      ix.data.length;
   n += compact(m.addressTableLookups.length);
   for (const l of m.addressTableLookups)
-    n += 32 + compact(l.writableIndexes.length) + l.writableIndexes.length + compact(l.readonlyIndexes.length) + l.readonlyIndexes.length;
+    n +=
+      32 +
+      compact(l.writableIndexes.length) +
+      l.writableIndexes.length +
+      compact(l.readonlyIndexes.length) +
+      l.readonlyIndexes.length;
   return n;
 }
 
@@ -100,10 +134,20 @@ async function main(): Promise<void> {
     if (!g || !gc) throw new Error("no launch configs on the localnet");
     const global = decodeLaunchGlobal(Buffer.from(g.data));
     const tip = new PublicKey(net.relayTipAccounts[0]!);
-    const addresses = staticLookupAddresses({ global, swapGlobalConfig: decodeSwapGlobalConfig(Buffer.from(gc.data)), tipAccounts: [tip] });
+    const addresses = staticLookupAddresses({
+      global,
+      swapGlobalConfig: decodeSwapGlobalConfig(Buffer.from(gc.data)),
+      tipAccounts: [tip],
+    });
     const alt = new AddressLookupTableAccount({
       key: Keypair.generate().publicKey,
-      state: { addresses, authority: undefined, deactivationSlot: 2n ** 64n - 1n, lastExtendedSlot: 0, lastExtendedSlotStartIndex: 0 },
+      state: {
+        addresses,
+        authority: undefined,
+        deactivationSlot: 2n ** 64n - 1n,
+        lastExtendedSlot: 0,
+        lastExtendedSlotStartIndex: 0,
+      },
     });
     const cases = [
       { label: "create + dev buy + N buyers, with the lookup table", table: alt, withCreate: true },
@@ -114,9 +158,12 @@ async function main(): Promise<void> {
       console.log(c.label);
       for (const style of ["legacy", "v3", "v3-shared-quote"] as const) {
         const sizes: number[] = [];
-        for (let n = 0; n <= 8; n += 1) sizes.push(await txSize(style, global, c.table, n, tip, c.withCreate));
+        for (let n = 0; n <= 8; n += 1)
+          sizes.push(await txSize(style, global, c.table, n, tip, c.withCreate));
         const fit = sizes.filter((s) => s <= PACKET).length - 1;
-        console.log(`  ${style.padEnd(16)} bytes for 0..8 buyers ${sizes.join(", ")}; buyers that fit: ${fit}; per buyer ${sizes[2]! - sizes[1]!} bytes`);
+        console.log(
+          `  ${style.padEnd(16)} bytes for 0..8 buyers ${sizes.join(", ")}; buyers that fit: ${fit}; per buyer ${sizes[2]! - sizes[1]!} bytes`,
+        );
       }
     }
   } finally {

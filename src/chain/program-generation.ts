@@ -28,7 +28,10 @@ import type { RpcClient } from "./rpc-client.js";
 // Re-exported for config/, which may import chain but not launch.
 export { PROGRAM_GENERATION_SETTINGS, type ProgramGenerationSetting };
 
-type ProbeRpc = Pick<RpcClient, "getAccountInfo" | "getMultipleAccounts" | "getLatestBlockhash" | "simulateTransaction">;
+type ProbeRpc = Pick<
+  RpcClient,
+  "getAccountInfo" | "getMultipleAccounts" | "getLatestBlockhash" | "simulateTransaction"
+>;
 
 /** The custom error code of a TransactionError `{InstructionError: [i, {Custom: n}]}`, else null. */
 function customCode(err: unknown): number | null {
@@ -55,7 +58,10 @@ async function probePayer(rpc: ProbeRpc): Promise<{ payer: PublicKey; global: La
   const payer = candidates.find((_, i) => {
     const info = infos[i];
     return (
-      info !== null && info !== undefined && info.owner.equals(SystemProgram.programId) && BigInt(info.lamports) > 0n
+      info !== null &&
+      info !== undefined &&
+      info.owner.equals(SystemProgram.programId) &&
+      BigInt(info.lamports) > 0n
     );
   });
   return payer === undefined ? "no funded fee recipient to pay the simulation" : { payer, global };
@@ -90,31 +96,50 @@ export async function probeProgramGenerations(rpc: ProbeRpc, swap = false): Prom
     const { payer, global } = found;
     // Any mint: the upgraded program fails on the accounts, the older one before reading them.
     const mint = Keypair.generate().publicKey;
-    const [ix] = buildCurveSellV3({ global, mint, user: payer, tokenProgram: TOKEN_2022_ID, amount: 0n, minSolOutput: 0n, random: () => 0 });
+    const [ix] = buildCurveSellV3({
+      global,
+      mint,
+      user: payer,
+      tokenProgram: TOKEN_2022_ID,
+      amount: 0n,
+      minSolOutput: 0n,
+      random: () => 0,
+    });
     const launch = await simulateOne(rpc, payer, ix!);
     const verdict = generationFromProbe(launch.code, launch.text);
     if (!swap) return { verdict, swapKnowsV2: null };
-    const sellV2 = buildUpgradeInstruction("launchswap", "sell_v2", {
-      pool: mint,
-      user: payer,
-      global_config: mint,
-      base_mint: mint,
-      quote_mint: mint,
-      user_base_token_account: mint,
-      user_quote_token_account: mint,
-      pool_base_token_account: mint,
-      pool_quote_token_account: mint,
-      base_token_program: TOKEN_2022_ID,
-      quote_token_program: TOKEN_2022_ID,
-      user_volume_accumulator: mint,
-      fee_config: mint,
-      buyback_fee_recipient: mint,
-      event_authority: mint,
-    }, { base_amount_in: 0n, min_quote_amount_out: 0n });
+    const sellV2 = buildUpgradeInstruction(
+      "launchswap",
+      "sell_v2",
+      {
+        pool: mint,
+        user: payer,
+        global_config: mint,
+        base_mint: mint,
+        quote_mint: mint,
+        user_base_token_account: mint,
+        user_quote_token_account: mint,
+        pool_base_token_account: mint,
+        pool_quote_token_account: mint,
+        base_token_program: TOKEN_2022_ID,
+        quote_token_program: TOKEN_2022_ID,
+        user_volume_accumulator: mint,
+        fee_config: mint,
+        buyback_fee_recipient: mint,
+        event_authority: mint,
+      },
+      { base_amount_in: 0n, min_quote_amount_out: 0n },
+    );
     const pool = await simulateOne(rpc, payer, sellV2);
-    return { verdict, swapKnowsV2: pool.code === null ? null : pool.code !== ANCHOR_INSTRUCTION_FALLBACK_NOT_FOUND };
+    return {
+      verdict,
+      swapKnowsV2: pool.code === null ? null : pool.code !== ANCHOR_INSTRUCTION_FALLBACK_NOT_FOUND,
+    };
   } catch (e) {
-    return { verdict: generationFromProbe(null, e instanceof Error ? e.message : String(e)), swapKnowsV2: null };
+    return {
+      verdict: generationFromProbe(null, e instanceof Error ? e.message : String(e)),
+      swapKnowsV2: null,
+    };
   }
 }
 
@@ -128,6 +153,7 @@ export async function decideProgramGeneration(
   setting: ProgramGenerationSetting,
   rpc: ProbeRpc,
 ): Promise<GenerationVerdict> {
-  if (setting !== "auto") return { generation: setting, source: "configured", reason: "PROGRAM_GENERATION is set" };
+  if (setting !== "auto")
+    return { generation: setting, source: "configured", reason: "PROGRAM_GENERATION is set" };
   return probeProgramGeneration(rpc);
 }

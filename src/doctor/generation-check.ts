@@ -41,19 +41,37 @@ export async function checkProgramGeneration(
 ): Promise<CheckResult> {
   const [probe, accountSizes] = await Promise.all([probeProgramGenerations(rpc, true), sizes(rpc)]);
   const { verdict, swapKnowsV2 } = probe;
-  const swap = swapKnowsV2 === null ? "launchswap not probed" : `launchswap ${swapKnowsV2 ? "knows" : "does not know"} sell_v2`;
+  const swap =
+    swapKnowsV2 === null
+      ? "launchswap not probed"
+      : `launchswap ${swapKnowsV2 ? "knows" : "does not know"} sell_v2`;
   const evidence = `${verdict.reason}; ${swap}; ${accountSizes}`;
   if (verdict.source === "fallback") {
     if (setting === "2026-10")
-      return warn(NAME, `could not confirm the live generation (${evidence}); PROGRAM_GENERATION=2026-10: ${uses("2026-10")}`);
-    return warn(NAME, `could not tell the live generation (${evidence}); ${uses("2026-09")} (both generations accept them)`);
+      return warn(
+        NAME,
+        `could not confirm the live generation (${evidence}); PROGRAM_GENERATION=2026-10: ${uses("2026-10")}`,
+      );
+    return warn(
+      NAME,
+      `could not tell the live generation (${evidence}); ${uses("2026-09")} (both generations accept them)`,
+    );
   }
   const live = verdict.generation;
   if (live === "2026-10" && swapKnowsV2 === false)
-    return fail(NAME, `2026-10 on the curve but the swap program is older (${evidence}): pool trades would fail as v2; set PROGRAM_GENERATION=2026-09`);
+    return fail(
+      NAME,
+      `2026-10 on the curve but the swap program is older (${evidence}): pool trades would fail as v2; set PROGRAM_GENERATION=2026-09`,
+    );
   if (setting === "2026-10" && live === "2026-09")
-    return fail(NAME, `PROGRAM_GENERATION=2026-10 but the live programs are 2026-09 (${evidence}): v3 trades would fail; set auto or 2026-09`);
+    return fail(
+      NAME,
+      `PROGRAM_GENERATION=2026-10 but the live programs are 2026-09 (${evidence}): v3 trades would fail; set auto or 2026-09`,
+    );
   if (setting === "2026-09" && live === "2026-10")
-    return warn(NAME, `2026-10 is live (${evidence}) but PROGRAM_GENERATION=2026-09 pins ${instructionsUsed("2026-09").curve}: larger transactions and more compute units than v3`);
+    return warn(
+      NAME,
+      `2026-10 is live (${evidence}) but PROGRAM_GENERATION=2026-09 pins ${instructionsUsed("2026-09").curve}: larger transactions and more compute units than v3`,
+    );
   return ok(NAME, `${live} is live (${evidence}); ${uses(setting === "auto" ? live : setting)}`);
 }

@@ -12,7 +12,11 @@ export type ProgramGeneration = "2026-09" | "2026-10";
 export type ProgramGenerationSetting = ProgramGeneration | "auto";
 
 /** Every accepted value of the setting. */
-export const PROGRAM_GENERATION_SETTINGS: readonly ProgramGenerationSetting[] = ["auto", "2026-09", "2026-10"];
+export const PROGRAM_GENERATION_SETTINGS: readonly ProgramGenerationSetting[] = [
+  "auto",
+  "2026-09",
+  "2026-10",
+];
 
 /** The generation in force and how it was decided (the doctor and the start banner print both). */
 export interface GenerationVerdict {
@@ -33,7 +37,11 @@ export const ANCHOR_INSTRUCTION_FALLBACK_NOT_FOUND = 101;
  */
 export function generationFromProbe(customCode: number | null, errText: string): GenerationVerdict {
   if (customCode === ANCHOR_INSTRUCTION_FALLBACK_NOT_FOUND) {
-    return { generation: "2026-09", source: "detected", reason: "the launch program does not know sell_v3 (error 101)" };
+    return {
+      generation: "2026-09",
+      source: "detected",
+      reason: "the launch program does not know sell_v3 (error 101)",
+    };
   }
   if (customCode !== null) {
     return {
@@ -59,7 +67,8 @@ export function instructionsUsed(generation: ProgramGeneration): {
     };
   }
   return {
-    curve: "buy_exact_quote_in_v3 / buy_v3 / sell_v3 (17 accounts; synthetic migration on the completing buy)",
+    curve:
+      "buy_exact_quote_in_v3 / buy_v3 / sell_v3 (17 accounts; synthetic migration on the completing buy)",
     pool: "buy_v2 / sell_v2 (17 accounts)",
     cashback: "legacy curve and v1 pool instructions (cashback coins refuse v3 and v2)",
   };

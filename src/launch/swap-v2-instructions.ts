@@ -46,7 +46,11 @@ function pickSet(list: readonly PublicKey[], random: Random, what: string): Publ
 /** The 17 accounts of a v2 trade of `user` on a WSOL-quoted pool. */
 export function swapV2Accounts(args: SwapV2Args): Record<string, PublicKey> {
   const { pool, user, tokenProgram } = args;
-  const buyback = pickSet(args.globalConfig.buybackFeeRecipients, args.random ?? Math.random, "buyback recipient");
+  const buyback = pickSet(
+    args.globalConfig.buybackFeeRecipients,
+    args.random ?? Math.random,
+    "buyback recipient",
+  );
   return {
     pool: args.poolAddress,
     user,
@@ -72,7 +76,9 @@ function aroundWsol(args: SwapV2Args, wrap: bigint, ix: TransactionInstruction):
   const { user, pool, tokenProgram } = args;
   const wsol = associatedTokenAddress(user, WSOL_MINT, SPL_TOKEN_PROGRAM_ID);
   const base = associatedTokenAddress(user, pool.baseMint, tokenProgram);
-  const out = [createAssociatedTokenAccountIdempotentInstruction(user, wsol, user, WSOL_MINT, SPL_TOKEN_PROGRAM_ID)];
+  const out = [
+    createAssociatedTokenAccountIdempotentInstruction(user, wsol, user, WSOL_MINT, SPL_TOKEN_PROGRAM_ID),
+  ];
   if (wrap > 0n) {
     out.push(SystemProgram.transfer({ fromPubkey: user, toPubkey: wsol, lamports: wrap }));
     out.push(createSyncNativeInstruction(wsol));
@@ -84,7 +90,9 @@ function aroundWsol(args: SwapV2Args, wrap: bigint, ix: TransactionInstruction):
 }
 
 /** buy_v2: exactly `baseOut` tokens for at most `maxQuoteIn` lamports. */
-export function buildSwapBuyV2(args: SwapV2Args & { baseOut: bigint; maxQuoteIn: bigint }): TransactionInstruction[] {
+export function buildSwapBuyV2(
+  args: SwapV2Args & { baseOut: bigint; maxQuoteIn: bigint },
+): TransactionInstruction[] {
   const ix = buildUpgradeInstruction("launchswap", "buy_v2", swapV2Accounts(args), {
     base_amount_out: args.baseOut,
     max_quote_amount_in: args.maxQuoteIn,
@@ -104,7 +112,9 @@ export function buildSwapBuyExactQuoteInV2(
 }
 
 /** sell_v2: `baseIn` tokens for at least `minQuoteOut` lamports (paid as WSOL, unwrapped by the close). */
-export function buildSwapSellV2(args: SwapV2Args & { baseIn: bigint; minQuoteOut: bigint }): TransactionInstruction[] {
+export function buildSwapSellV2(
+  args: SwapV2Args & { baseIn: bigint; minQuoteOut: bigint },
+): TransactionInstruction[] {
   const ix = buildUpgradeInstruction("launchswap", "sell_v2", swapV2Accounts(args), {
     base_amount_in: args.baseIn,
     min_quote_amount_out: args.minQuoteOut,
@@ -154,7 +164,9 @@ export function buildSwapSweepProtocolFee(args: {
   random?: Random;
 }): TransactionInstruction {
   const gc = args.globalConfig;
-  const list = args.pool.isMayhemMode ? [gc.reservedFeeRecipient, ...gc.reservedFeeRecipients] : gc.protocolFeeRecipients;
+  const list = args.pool.isMayhemMode
+    ? [gc.reservedFeeRecipient, ...gc.reservedFeeRecipients]
+    : gc.protocolFeeRecipients;
   const recipient = pickSet(list, args.random ?? Math.random, "protocol fee recipient");
   return buildUpgradeInstruction(
     "launchswap",

@@ -74,14 +74,21 @@ export function buyExactQuoteInV3Quote(
   const plain = buyExactSolInTokensOut(spendable, curve, fees);
   const remaining = curve.realTokenReserves;
   if (plain.tokensOut < remaining) {
-    return { curveTokens: plain.tokensOut, poolTokens: 0n, tokensOut: plain.tokensOut, totalCost: spendable, completes: false };
+    return {
+      curveTokens: plain.tokensOut,
+      poolTokens: 0n,
+      tokensOut: plain.tokensOut,
+      totalCost: spendable,
+      completes: false,
+    };
   }
   const reserves = syntheticPoolReserves(curve, inputs);
   const curveCost = withFees(reserves.curveQuote, fees);
   const leftover = spendable - curveCost;
   const net = leftover > 0n ? netOf(leftover, fees) : 0n;
   // out = floor((in - 1) * pool_base / (pool_quote + in - 1)); nothing when even one token is out of reach.
-  const poolTokens = net > 1n && reserves.base > 0n ? ((net - 1n) * reserves.base) / (reserves.quote + net - 1n) : 0n;
+  const poolTokens =
+    net > 1n && reserves.base > 0n ? ((net - 1n) * reserves.base) / (reserves.quote + net - 1n) : 0n;
   return {
     curveTokens: remaining,
     poolTokens,

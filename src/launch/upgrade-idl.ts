@@ -31,18 +31,10 @@ export type UpgradeProgram = "launch" | "launchswap";
 
 /** The names of the recorded instructions, by program. */
 export type LaunchUpgradeInstruction =
-  | "buy_v3"
-  | "buy_exact_quote_in_v3"
-  | "sell_v3"
-  | "sweep_protocol_fee"
-  | "sweep_creator_fee";
+  "buy_v3" | "buy_exact_quote_in_v3" | "sell_v3" | "sweep_protocol_fee" | "sweep_creator_fee";
 /** The names of the recorded swap instructions. */
 export type SwapUpgradeInstruction =
-  | "buy_v2"
-  | "buy_exact_quote_in_v2"
-  | "sell_v2"
-  | "sweep_protocol_fee"
-  | "sweep_creator_fee";
+  "buy_v2" | "buy_exact_quote_in_v2" | "sell_v2" | "sweep_protocol_fee" | "sweep_creator_fee";
 
 interface RecordedProgram {
   address: string;
@@ -102,7 +94,11 @@ export function buildUpgradeInstruction(
   const keys: AccountMeta[] = ix.accounts.map((a) => {
     const pubkey =
       accounts[a.name] ??
-      (a.name === "program" ? programIds[program] : a.address !== undefined ? new PublicKey(a.address) : null);
+      (a.name === "program"
+        ? programIds[program]
+        : a.address !== undefined
+          ? new PublicKey(a.address)
+          : null);
     if (pubkey === null) throw new Error(`${program} ${name}: account ${a.name} is missing`);
     return { pubkey, isWritable: a.writable === true, isSigner: a.signer === true };
   });
@@ -120,10 +116,14 @@ export function decodeUpgradeEvent(name: string, body: Buffer): Record<string, u
 
 /** Discriminators (hex) of the recorded launch events, by name. */
 export function upgradeEventDiscriminators(): ReadonlyMap<string, string> {
-  return new Map((programs.launch.events ?? []).map((e) => [Buffer.from(e.discriminator).toString("hex"), e.name]));
+  return new Map(
+    (programs.launch.events ?? []).map((e) => [Buffer.from(e.discriminator).toString("hex"), e.name]),
+  );
 }
 
 /** Byte offsets of the curve fields appended after the 125-byte layout (zero when the account is shorter). */
-export const CURVE_TAIL_FIELDS = (recorded as unknown as {
-  launch: { bonding_curve_fields_after_125_bytes: { name: string; type: "u64" | "u8"; offset: number }[] };
-}).launch.bonding_curve_fields_after_125_bytes;
+export const CURVE_TAIL_FIELDS = (
+  recorded as unknown as {
+    launch: { bonding_curve_fields_after_125_bytes: { name: string; type: "u64" | "u8"; offset: number }[] };
+  }
+).launch.bonding_curve_fields_after_125_bytes;

@@ -56,7 +56,11 @@ export function curveV3Accounts(args: CurveV3Args): Record<string, PublicKey> {
 }
 
 // v3 never creates the buyer's token account: an idempotent create goes first when it is missing.
-function withAta(args: CurveV3Args, createAta: boolean, ix: TransactionInstruction): TransactionInstruction[] {
+function withAta(
+  args: CurveV3Args,
+  createAta: boolean,
+  ix: TransactionInstruction,
+): TransactionInstruction[] {
   if (!createAta) return [ix];
   const { mint, user, tokenProgram } = args;
   const ata = associatedTokenAddress(user, mint, tokenProgram);
@@ -100,7 +104,11 @@ export function buildCurveSellV3(
 }
 
 /** The 13 accounts of a curve sweep paying `recipient` (SOL-paired coin). */
-function curveSweepAccounts(payer: PublicKey, mint: PublicKey, recipient: PublicKey): Record<string, PublicKey> {
+function curveSweepAccounts(
+  payer: PublicKey,
+  mint: PublicKey,
+  recipient: PublicKey,
+): Record<string, PublicKey> {
   const curve = bondingCurveAddress(mint);
   return {
     payer,
@@ -126,7 +134,11 @@ export function buildCurveSweepCreatorFee(args: {
   creator: PublicKey;
 }): TransactionInstruction {
   const vault = creatorVaultAddress(args.creator);
-  return buildUpgradeInstruction("launch", "sweep_creator_fee", curveSweepAccounts(args.payer, args.mint, vault));
+  return buildUpgradeInstruction(
+    "launch",
+    "sweep_creator_fee",
+    curveSweepAccounts(args.payer, args.mint, vault),
+  );
 }
 
 /** sweep_protocol_fee: pays the kept protocol fee to a Global fee recipient (reserved ones for mayhem coins). */
@@ -138,5 +150,9 @@ export function buildCurveSweepProtocolFee(args: {
   random?: Random;
 }): TransactionInstruction {
   const recipient = curveFeeRecipient(args.global, args.mayhem, args.random);
-  return buildUpgradeInstruction("launch", "sweep_protocol_fee", curveSweepAccounts(args.payer, args.mint, recipient));
+  return buildUpgradeInstruction(
+    "launch",
+    "sweep_protocol_fee",
+    curveSweepAccounts(args.payer, args.mint, recipient),
+  );
 }

@@ -44,7 +44,8 @@ export function usesUpgradedInstructions(read: TradeRead, configs: TradeConfigs)
 export function sentInstructionName(read: TradeRead, quote: TradeQuote, configs: TradeConfigs): string {
   const kind = quote.args.instruction;
   if (!usesUpgradedInstructions(read, configs)) return kind;
-  if (read.venue === "bonding_curve") return kind === "buy_exact_sol_in" ? "buy_exact_quote_in_v3" : `${kind}_v3`;
+  if (read.venue === "bonding_curve")
+    return kind === "buy_exact_sol_in" ? "buy_exact_quote_in_v3" : `${kind}_v3`;
   return `${kind}_v2`;
 }
 

@@ -103,7 +103,11 @@ export function quoteTrade(input: TradeQuoteInput): TradeQuote {
       ? curveSolBuy(amount.lamports, venue.curve, venue.fees, slippageBps)
       : swapSolBuy(amount.lamports, venue.reserves, venue.fees, slippageBps);
   }
-  if (venue.venue === "bonding_curve" && venue.synthetic !== undefined && amount.units > venue.curve.realTokenReserves)
+  if (
+    venue.venue === "bonding_curve" &&
+    venue.synthetic !== undefined &&
+    amount.units > venue.curve.realTokenReserves
+  )
     return curveTokenBuyV3(amount.units, venue.curve, venue.fees, venue.synthetic, slippageBps);
   return venue.venue === "bonding_curve"
     ? curveTokenBuy(amount.units, venue.curve, venue.fees, slippageBps)

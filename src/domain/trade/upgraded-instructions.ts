@@ -6,7 +6,11 @@
 import type { TransactionInstruction } from "@solana/web3.js";
 import { buildSwapBuyV2, buildSwapSellV2 } from "../../launch/swap-v2-instructions.js";
 import type { TradeRead } from "../../launch/trade-accounts.js";
-import { buildCurveBuyExactQuoteInV3, buildCurveBuyV3, buildCurveSellV3 } from "../../launch/v3-instructions.js";
+import {
+  buildCurveBuyExactQuoteInV3,
+  buildCurveBuyV3,
+  buildCurveSellV3,
+} from "../../launch/v3-instructions.js";
 import type { TradeConfigs } from "./plan.js";
 import type { TradeQuote } from "./quote.js";
 
@@ -20,7 +24,13 @@ export function upgradedInstructions(
   const args = quote.args;
   const rnd = random !== undefined ? { random } : {};
   if (read.venue === "bonding_curve") {
-    const common = { global: configs.curve().global, mint: read.mint, user: read.user, tokenProgram: read.tokenProgram, ...rnd };
+    const common = {
+      global: configs.curve().global,
+      mint: read.mint,
+      user: read.user,
+      tokenProgram: read.tokenProgram,
+      ...rnd,
+    };
     switch (args.instruction) {
       case "buy_exact_sol_in":
         return buildCurveBuyExactQuoteInV3({
@@ -30,7 +40,12 @@ export function upgradedInstructions(
           createAta: !read.userAtaExists,
         });
       case "buy":
-        return buildCurveBuyV3({ ...common, amount: args.amount, maxSolCost: args.maxQuoteIn, createAta: !read.userAtaExists });
+        return buildCurveBuyV3({
+          ...common,
+          amount: args.amount,
+          maxSolCost: args.maxQuoteIn,
+          createAta: !read.userAtaExists,
+        });
       case "sell":
         return buildCurveSellV3({ ...common, amount: args.amount, minSolOutput: args.minQuoteOut });
     }

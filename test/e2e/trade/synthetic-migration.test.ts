@@ -54,7 +54,12 @@ describe.skipIf(generation === "2026-09")("synthetic migration on the 2026-10 pr
     expect(received).toBeGreaterThanOrEqual(BigInt(res.expected_output as string));
 
     const tradeMsg = await stream.next((m) => m.type === "trade" && m.signature === res.signature);
-    expect(tradeMsg).toMatchObject({ trader: buyer.wallet, side: "buy", curve_complete: true, quote_mint: WSOL });
+    expect(tradeMsg).toMatchObject({
+      trader: buyer.wallet,
+      side: "buy",
+      curve_complete: true,
+      quote_mint: WSOL,
+    });
     expect(BigInt(tradeMsg.token_amount as string)).toBe(received);
     expect(BigInt(tradeMsg.post_complete_token_amount as string)).toBe(received - left);
     expect(BigInt(tradeMsg.post_complete_quote_amount as string)).toBeGreaterThan(0n);

@@ -70,7 +70,8 @@ const pool = {
   isMayhemMode: false,
 } as unknown as PoolState;
 
-const disc = (name: string) => createHash("sha256").update(`global:${name}`).digest().subarray(0, 8).toString("hex");
+const disc = (name: string) =>
+  createHash("sha256").update(`global:${name}`).digest().subarray(0, 8).toString("hex");
 const u64 = (v: bigint) => {
   const b = Buffer.alloc(8);
   b.writeBigUInt64LE(v);
@@ -116,12 +117,19 @@ describe("curve v3 trades (TRADE_V3.md)", () => {
   });
 
   it("buy_exact_quote_in_v3: spendable_quote_in, min_tokens_out, partial_fill; an ATA create first when asked", () => {
-    const ixs = buildCurveBuyExactQuoteInV3({ ...v3, spendable: 10n ** 9n, minTokensOut: 123n, createAta: true });
+    const ixs = buildCurveBuyExactQuoteInV3({
+      ...v3,
+      spendable: 10n ** 9n,
+      minTokensOut: 123n,
+      createAta: true,
+    });
     expect(ixs).toHaveLength(2);
     expect(ixs[0]!.programId.equals(ASSOCIATED_TOKEN_PROGRAM_ID)).toBe(true);
     expect(ixs[0]!.data.toString("hex")).toBe("01"); // CreateIdempotent: v3 never creates the buyer's account
     expect(flags(ixs[1]!)).toEqual(expected(V3));
-    expect(ixs[1]!.data.toString("hex")).toBe(disc("buy_exact_quote_in_v3") + u64(10n ** 9n) + u64(123n) + "00");
+    expect(ixs[1]!.data.toString("hex")).toBe(
+      disc("buy_exact_quote_in_v3") + u64(10n ** 9n) + u64(123n) + "00",
+    );
   });
 
   it("sell_v3: amount, min_sol_output and nothing else", () => {

@@ -109,7 +109,9 @@ describe("signed virtual quote reserves in every pool quote", () => {
     };
     // Market cap 1.5e6 × 1e9 / 1e6 = 1.5e9: below the second tier (2.0e9 if the sign were dropped).
     expect(computeSwapFeesBps({ ...input, reserves: negative }).lpFeeBps).toBe(1n);
-    expect(computeSwapFeesBps({ ...input, reserves: { ...negative, virtualQuoteReserves: 0n } }).lpFeeBps).toBe(9n);
+    expect(
+      computeSwapFeesBps({ ...input, reserves: { ...negative, virtualQuoteReserves: 0n } }).lpFeeBps,
+    ).toBe(9n);
   });
 });
 
@@ -142,7 +144,8 @@ describe("the synthetic-migration quote (SYNTHETIC_MIGRATION.md)", () => {
   it("a budget past the curve buys what is left plus floor((in-1) × base / (quote + in - 1)) from the pool", () => {
     const q = buyExactQuoteInV3Quote(1_000_000_000n, curve, fees, inputs);
     const r = syntheticPoolReserves(curve, inputs);
-    const curveCost = r.curveQuote + (r.curveQuote * 95n + 9_999n) / 10_000n + (r.curveQuote * 30n + 9_999n) / 10_000n;
+    const curveCost =
+      r.curveQuote + (r.curveQuote * 95n + 9_999n) / 10_000n + (r.curveQuote * 30n + 9_999n) / 10_000n;
     const left = 1_000_000_000n - curveCost;
     let net = (left * 10_000n) / 10_125n;
     const feesOn = (n: bigint) => (n * 95n + 9_999n) / 10_000n + (n * 30n + 9_999n) / 10_000n;
@@ -170,7 +173,9 @@ describe("the synthetic-migration quote (SYNTHETIC_MIGRATION.md)", () => {
     const extra = 5_000_000_000n;
     const poolQuote = (r.quote * extra + (r.base - extra) - 1n) / (r.base - extra);
     const withFees = (n: bigint) => n + (n * 95n + 9_999n) / 10_000n + (n * 30n + 9_999n) / 10_000n;
-    expect(buyV3Cost(1_000_000_000n + extra, curve, fees, inputs)).toBe(withFees(r.curveQuote) + withFees(poolQuote));
+    expect(buyV3Cost(1_000_000_000n + extra, curve, fees, inputs)).toBe(
+      withFees(r.curveQuote) + withFees(poolQuote),
+    );
     // The pool part can never take all of the pool's tokens.
     expect(buyV3Cost(1_000_000_000n + r.base, curve, fees, inputs)).toBeNull();
   });

@@ -6,7 +6,12 @@
 import { describe, expect, it } from "vitest";
 import { PublicKey } from "@solana/web3.js";
 import { NATIVE_MINT, TOKEN_2022_PROGRAM_ID } from "@solana/spl-token";
-import { quoteRead, sentInstructionName, tradeInstructions, type TradeConfigs } from "../../../../src/domain/trade/plan.js";
+import {
+  quoteRead,
+  sentInstructionName,
+  tradeInstructions,
+  type TradeConfigs,
+} from "../../../../src/domain/trade/plan.js";
 import type { CurveTradeRead, SwapTradeRead } from "../../../../src/launch/trade-accounts.js";
 import type { LaunchGlobal, SwapGlobalConfig } from "../../../../src/launch/state.js";
 import { launchSdk, launchSwapSdk } from "../../../../src/launch/sdk.js";
@@ -15,7 +20,8 @@ import { key } from "../../../helpers/fixtures.js";
 import { minAfterSlippage } from "../../../../src/core/slippage.js";
 
 const Z = PublicKey.default;
-const disc = (name: string) => createHash("sha256").update(`global:${name}`).digest().subarray(0, 8).toString("hex");
+const disc = (name: string) =>
+  createHash("sha256").update(`global:${name}`).digest().subarray(0, 8).toString("hex");
 const global = {
   feeRecipient: key(4),
   feeRecipients: Array<PublicKey>(7).fill(Z),
@@ -98,7 +104,11 @@ const poolRead = (cashback: boolean): SwapTradeRead =>
     curve: null,
   }) as unknown as SwapTradeRead;
 
-const buySol = { action: "buy", amount: { kind: "sol", lamports: 1_000_000_000n }, slippageBps: 100n } as const;
+const buySol = {
+  action: "buy",
+  amount: { kind: "sol", lamports: 1_000_000_000n },
+  slippageBps: 100n,
+} as const;
 const sell = { action: "sell", amount: { kind: "tokens", units: 1_000_000n }, slippageBps: 100n } as const;
 const launchIx = (ixs: { programId: PublicKey; data: Buffer }[], program: PublicKey) =>
   ixs.filter((i) => i.programId.equals(program)).map((i) => i.data.subarray(0, 8).toString("hex"));
@@ -108,30 +118,30 @@ describe("the instructions a trade is sent as", () => {
     const read = curveRead(false);
     const buy = quoteRead(buySol as never, read, configs("2026-10"));
     expect(sentInstructionName(read, buy, configs("2026-10"))).toBe("buy_exact_quote_in_v3");
-    expect(launchIx(await tradeInstructions(read, buy, configs("2026-10")), launchSdk.PUMP_PROGRAM_ID)).toEqual([
-      disc("buy_exact_quote_in_v3"),
-    ]);
+    expect(
+      launchIx(await tradeInstructions(read, buy, configs("2026-10")), launchSdk.PUMP_PROGRAM_ID),
+    ).toEqual([disc("buy_exact_quote_in_v3")]);
     const s = quoteRead(sell as never, read, configs("2026-10"));
-    expect(launchIx(await tradeInstructions(read, s, configs("2026-10")), launchSdk.PUMP_PROGRAM_ID)).toEqual([
-      disc("sell_v3"),
-    ]);
+    expect(launchIx(await tradeInstructions(read, s, configs("2026-10")), launchSdk.PUMP_PROGRAM_ID)).toEqual(
+      [disc("sell_v3")],
+    );
   });
 
   it("2026-10, cashback coin: the legacy curve instructions (v3 refuses it, 6094)", async () => {
     const read = curveRead(true);
     const buy = quoteRead(buySol as never, read, configs("2026-10"));
     expect(sentInstructionName(read, buy, configs("2026-10"))).toBe("buy_exact_sol_in");
-    expect(launchIx(await tradeInstructions(read, buy, configs("2026-10")), launchSdk.PUMP_PROGRAM_ID)).toEqual([
-      disc("buy_exact_sol_in"),
-    ]);
+    expect(
+      launchIx(await tradeInstructions(read, buy, configs("2026-10")), launchSdk.PUMP_PROGRAM_ID),
+    ).toEqual([disc("buy_exact_sol_in")]);
   });
 
   it("2026-09: the legacy curve instructions", async () => {
     const read = curveRead(false);
     const buy = quoteRead(buySol as never, read, configs("2026-09"));
-    expect(launchIx(await tradeInstructions(read, buy, configs("2026-09")), launchSdk.PUMP_PROGRAM_ID)).toEqual([
-      disc("buy_exact_sol_in"),
-    ]);
+    expect(
+      launchIx(await tradeInstructions(read, buy, configs("2026-09")), launchSdk.PUMP_PROGRAM_ID),
+    ).toEqual([disc("buy_exact_sol_in")]);
   });
 
   it("2026-10, pool: buy_v2 / sell_v2; a cashback pool keeps v1 (6079)", async () => {
@@ -159,7 +169,11 @@ describe("a v3 SOL buy past the curve (synthetic migration)", () => {
 
   it("a token buy past the curve is priced on the would-be pool under v3, refused under legacy", () => {
     const read = curveRead(false);
-    const tokens = { action: "buy", amount: { kind: "tokens", units: 3_000_000_000n }, slippageBps: 0n } as const;
+    const tokens = {
+      action: "buy",
+      amount: { kind: "tokens", units: 3_000_000_000n },
+      slippageBps: 0n,
+    } as const;
     expect(quoteRead(tokens as never, read, configs("2026-10")).args.instruction).toBe("buy");
     expect(() => quoteRead(tokens as never, read, configs("2026-09"))).toThrow();
   });
