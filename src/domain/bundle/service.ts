@@ -150,7 +150,8 @@ async function signCreateLed(
   wallets: WalletRecord[],
   tip: Tip,
 ): Promise<SignedBundle> {
-  const config = curveConfigs(deps.chain.caches);
+  const generation = deps.chain.programGeneration?.().generation;
+  const config = { ...curveConfigs(deps.chain.caches), ...(generation !== undefined ? { generation } : {}) };
   const mintKey = newMintKey();
   const mint = mintKey.keypair.publicKey;
   const txs: ChainTransaction[] = [];
