@@ -44,8 +44,8 @@ export function createAdmin(d: AdminDeps): LocalnetAdmin {
       return { mint: mint.toBase58(), creator: creator.toBase58() };
     },
     complete: (mint) => d.operator.completeCurve(d.ledger, new PublicKey(mint)),
-    migrate: (mint) => {
-      const { pool, signature } = d.operator.migrateCurve(d.ledger, new PublicKey(mint));
+    migrate: (mint, opts = {}) => {
+      const { pool, signature } = d.operator.migrateCurve(d.ledger, new PublicKey(mint), opts.instruction);
       return { pool: pool.toBase58(), signature };
     },
     dropPubSubConnections: () => d.pubsub.dropConnections(),
@@ -193,7 +193,13 @@ export function adminRoutes(
     });
     return { ok: true };
   });
-  r.set("POST /admin/migrate", (body) => admin.migrate(str(obj(body), "mint")));
+  r.set("POST /admin/migrate", (body) => {
+    const b = obj(body);
+    const instruction = optStr(b, "instruction");
+    if (instruction !== undefined && instruction !== "migrate" && instruction !== "migrate_v2")
+      throw new Error('instruction must be "migrate" or "migrate_v2"');
+    return admin.migrate(str(b, "mint"), instruction === undefined ? {} : { instruction });
+  });
   r.set("POST /admin/cashback", (body) => {
     const b = obj(body);
     admin.setCashback(str(b, "user"), {

@@ -113,9 +113,14 @@ export interface LocalnetAdmin {
   complete(mint: string): void;
   /**
    * Migrates a complete curve into its canonical SOL-quoted swap pool by a recorded transaction of the
-   * program's `migrate` instruction; returns the pool address and the transaction's signature.
+   * program's `migrate` instruction (or `migrate_v2`, which the live pump.fun migrator runs); returns the
+   * pool address and the transaction's signature. Either opens the pool on the reserves a synthetic
+   * migration left behind.
    */
-  migrate(mint: string): { pool: string; signature: string };
+  migrate(
+    mint: string,
+    opts?: { instruction?: "migrate" | "migrate_v2" },
+  ): { pool: string; signature: string };
   /** Closes every PubSub WebSocket connection (as a node restart would); returns how many were open. */
   dropPubSubConnections(): number;
   /**

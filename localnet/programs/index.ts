@@ -18,7 +18,11 @@ export interface LaunchOperator {
   ): { mint: PublicKey; creator: PublicKey };
   completeCurve(ledger: AdminLedger, mint: PublicKey): void;
   /** Runs the program's own `migrate` instruction as a recorded operator transaction. */
-  migrateCurve(ledger: AdminLedger, mint: PublicKey): { pool: PublicKey; signature: string };
+  migrateCurve(
+    ledger: AdminLedger,
+    mint: PublicKey,
+    instruction?: "migrate" | "migrate_v2",
+  ): { pool: PublicKey; signature: string };
   setBondingCashback(ledger: AdminLedger, user: PublicKey, lamports: bigint): void;
   setSwapCashback(ledger: AdminLedger, user: PublicKey, lamports: bigint): void;
   /** Rewrites the launch Global account with an unexpected layout, or back (doctor tests). */

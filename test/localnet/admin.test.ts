@@ -52,6 +52,22 @@ describe("admin routes over the emulated programs", () => {
     expect(pool?.owner.toBase58()).toBe(LAUNCH_SWAP_PROGRAM);
   });
 
+  it("migrates with migrate_v2 when asked, and refuses an unknown instruction name", async () => {
+    const mint = (await admin("/tokens", {})).json.mint as string;
+    expect((await admin("/complete", { mint })).status).toBe(200);
+    expect((await admin("/migrate", { mint, instruction: "migrate_v3" })).status).toBe(400);
+    const migrated = await admin("/migrate", { mint, instruction: "migrate_v2" });
+    expect(migrated.status).toBe(200);
+    await admin("/slots", { n: 2 });
+    const tx = await conn.getTransaction(migrated.json.signature as string, {
+      commitment: "confirmed",
+      maxSupportedTransactionVersion: 0,
+    });
+    expect(tx?.meta?.logMessages).toContain("Program log: Instruction: MigrateV2");
+    const pool = await conn.getAccountInfo(new PublicKey(migrated.json.pool as string));
+    expect(pool?.owner.toBase58()).toBe(LAUNCH_SWAP_PROGRAM);
+  });
+
   it("sets claimable cashback on both programs for a user", async () => {
     const user = Keypair.generate().publicKey.toBase58();
     const res = await admin("/cashback", { user, bondingLamports: "2500000", swapLamports: 1_000_000 });

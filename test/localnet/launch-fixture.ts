@@ -17,6 +17,7 @@ import { launchSdk } from "../../src/launch/sdk.js";
 import { createLedger, type Ledger } from "../../localnet/ledger/index.js";
 import type { TransactionRecord } from "../../localnet/ledger/index.js";
 import { accountInfo } from "./ledger-views.js";
+import { parseProgramGeneration } from "../../localnet/programs/generation.js";
 import {
   createLaunchProgram,
   createToken,
@@ -33,9 +34,13 @@ export const bn = (x: bigint) => new BN(x.toString());
 /** An SDK BN as a bigint. */
 export const big = (x: BN) => BigInt(x.toString());
 
-/** A fresh ledger with the launch program and its genesis accounts (cashback creation off by default). */
+/**
+ * A fresh ledger with the launch program and its genesis accounts (cashback creation off by default),
+ * of the generation LOCALNET_PROGRAMS names (default the live one), so these tests run on either.
+ */
 export function newLedger(cashbackCreation = false): Ledger {
-  const ledger = createLedger({ programs: [createLaunchProgram({ cashbackCreation })] });
+  const generation = parseProgramGeneration(process.env.LOCALNET_PROGRAMS);
+  const ledger = createLedger({ programs: [createLaunchProgram({ cashbackCreation, generation })] });
   installLaunchGenesis(ledger, { cashbackCreation });
   return ledger;
 }

@@ -18,6 +18,7 @@ import { SWAP_PROGRAM_ID } from "../../localnet/programs/launchswap/addresses.js
 import { readTokenAccount } from "../../localnet/programs/launchswap/token-io.js";
 import { launchSwapSdk } from "../../src/launch/sdk.js";
 import { accountInfo } from "./ledger-views.js";
+import { parseProgramGeneration } from "../../localnet/programs/generation.js";
 
 const { OnlinePumpAmmSdk, OFFLINE_PUMP_AMM_PROGRAM } = launchSwapSdk;
 
@@ -47,8 +48,13 @@ export function completeCurveFixture(
 /** A fresh ledger with the launch program (cashback creation on, migrating into launchswap) and the launchswap program. */
 export function newLedger(): Ledger {
   const opts = { cashbackCreation: true };
+  // The generation LOCALNET_PROGRAMS names (default the live one), so these tests run on either.
+  const generation = parseProgramGeneration(process.env.LOCALNET_PROGRAMS);
   const ledger = createLedger({
-    programs: [createLaunchProgram({ ...opts, migrate: executeMigrate }), createLaunchSwapProgram()],
+    programs: [
+      createLaunchProgram({ ...opts, migrate: executeMigrate, generation }),
+      createLaunchSwapProgram(generation),
+    ],
   });
   installLaunchGenesis(ledger, opts);
   installLaunchSwapGenesis(ledger);

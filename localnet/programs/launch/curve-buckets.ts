@@ -64,7 +64,8 @@ export function growCurve(x: Exec, curveKey: PublicKey, payer: PublicKey): Uint8
   const before = x.ledger.getAccount(curveKey);
   if (!before) throw new Error("bonding curve vanished");
   if (before.data.length >= CURVE_CURRENT_SIZE) return before.data;
-  const topUp = x.ledger.rentExemptMinimum(CURVE_CURRENT_SIZE) - x.ledger.rentExemptMinimum(before.data.length);
+  const topUp =
+    x.ledger.rentExemptMinimum(CURVE_CURRENT_SIZE) - x.ledger.rentExemptMinimum(before.data.length);
   transferFromUser(x, payer, curveKey, topUp);
   const funded = x.ledger.getAccount(curveKey)!;
   const data = new Uint8Array(CURVE_CURRENT_SIZE);

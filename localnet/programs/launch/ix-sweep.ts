@@ -13,7 +13,13 @@ import { SWEEP_BUCKET, sweepBondingCurveFeeLine } from "../upgrade/events.js";
 import { upgradeSpec } from "../upgrade/instructions.js";
 import { LAUNCH_PROGRAM_ID } from "./constants.js";
 import { growCurve, readBuckets, writeBuckets } from "./curve-buckets.js";
-import { loadCurve, loadGlobal, moveFromProgramAccount, transferFromUser, type Exec } from "./exec-support.js";
+import {
+  loadCurve,
+  loadGlobal,
+  moveFromProgramAccount,
+  transferFromUser,
+  type Exec,
+} from "./exec-support.js";
 import { anchorFail, programFail } from "./failures.js";
 import {
   associatedTokenAddress,
@@ -64,7 +70,8 @@ export function executeCurveSweep(x: Exec, accounts: InstructionAccount[], kind:
     const allowed = curve.isMayhemMode
       ? [global.reservedFeeRecipient, ...global.reservedFeeRecipients]
       : [global.feeRecipient, ...global.feeRecipients];
-    if (!allowed.some((k) => k.equals(recipient))) programFail(x.log, 6000, "fee recipient not in Global list");
+    if (!allowed.some((k) => k.equals(recipient)))
+      programFail(x.log, 6000, "fee recipient not in Global list");
   } else {
     seeds(recipient, creatorVaultAddress(curve.creator), "recipient");
   }

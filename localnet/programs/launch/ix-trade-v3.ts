@@ -80,7 +80,12 @@ export function executeTradeV3(x: Exec, accounts: InstructionAccount[], name: V3
     associatedTokenAddress(curveKey, quoteMint, quoteProgram),
     "associated_quote_bonding_curve",
   );
-  expectKey(x, a.key("user_volume_accumulator"), userVolumeAccumulatorAddress(user), "user_volume_accumulator");
+  expectKey(
+    x,
+    a.key("user_volume_accumulator"),
+    userVolumeAccumulatorAddress(user),
+    "user_volume_accumulator",
+  );
   expectKey(x, a.key("fee_config"), FEE_CONFIG_ADDRESS, "fee_config");
   if (!a.key("system_program").equals(SystemProgram.programId))
     anchorFail(x.log, "InvalidProgramId", "system_program");
@@ -140,9 +145,23 @@ export function executeTradeV3(x: Exec, accounts: InstructionAccount[], name: V3
     transferFromUser(x, user, curveKey, toCurve);
     transferFromUser(x, user, buyback, t.buybackFee + (p?.buybackFee ?? 0n));
     const tokens = t.tokens + (p?.baseOut ?? 0n);
-    transferTokens(x, { source: curveTokens, mint, destination: userToken, owner: curveKey, amount: tokens, tokenProgram: baseProgram });
+    transferTokens(x, {
+      source: curveTokens,
+      mint,
+      destination: userToken,
+      owner: curveKey,
+      amount: tokens,
+      tokenProgram: baseProgram,
+    });
   } else {
-    transferTokens(x, { source: userToken, mint, destination: curveTokens, owner: user, amount: t.tokens, tokenProgram: baseProgram });
+    transferTokens(x, {
+      source: userToken,
+      mint,
+      destination: curveTokens,
+      owner: user,
+      amount: t.tokens,
+      tokenProgram: baseProgram,
+    });
     moveFromProgramAccount(x, curveKey, user, t.curveLamports - t.protocolFee - t.creatorFee);
     moveFromProgramAccount(x, curveKey, buyback, t.buybackFee);
   }
@@ -156,7 +175,19 @@ export function executeTradeV3(x: Exec, accounts: InstructionAccount[], name: V3
   };
   const acc = x.ledger.getAccount(curveKey)!;
   x.ledger.setAccount(curveKey, { ...acc, data: writeBuckets(encodeCurve(after, acc.data), buckets) });
-  emitV3Events(x, { name, mint, curveKey, user, curve, after, trade, bps, global, buckets, completed: after.complete && !curve.complete });
+  emitV3Events(x, {
+    name,
+    mint,
+    curveKey,
+    user,
+    curve,
+    after,
+    trade,
+    bps,
+    global,
+    buckets,
+    completed: after.complete && !curve.complete,
+  });
 }
 
 function tokenBalance(x: Exec, account: PublicKey): bigint {

@@ -21,6 +21,7 @@ import {
 } from "./addresses.js";
 import { USER_VOLUME_ACCUMULATOR_SIZE, big, bn, encodeAccount, newUserVolumeAccumulator } from "./codec.js";
 import { migrateInstruction } from "./migrate.js";
+import { migrateV2Instruction } from "./migrate-v2.js";
 import { loadUserVolumeAccumulator, storeUserVolumeAccumulator } from "./state.js";
 import { readTokenAccount } from "./token-io.js";
 
@@ -29,14 +30,17 @@ import { readTokenAccount } from "./token-io.js";
  * instruction (launchswap/migrate.ts) as a recorded operator transaction, so its logs and
  * `CompletePumpAmmMigrationEvent` exist like any other landed transaction's.
  */
-export function migrateCurve(ledger: AdminLedger, mint: PublicKey): { pool: PublicKey; signature: string } {
+export function migrateCurve(
+  ledger: AdminLedger,
+  mint: PublicKey,
+  instruction: "migrate" | "migrate_v2" = "migrate",
+): { pool: PublicKey; signature: string } {
   const curve = readCurve(ledger, mint);
   if (!curve) throw new Error(`no bonding curve for mint ${mint.toBase58()}`);
   if (!curve.complete) throw new Error(`bonding curve of ${mint.toBase58()} is not complete`);
   const withdrawAuthority = readGlobal(ledger).withdrawAuthority;
-  const { signature } = ledger.submit([
-    migrateInstruction(mint, ledger.operator.publicKey, withdrawAuthority),
-  ]);
+  const build = instruction === "migrate_v2" ? migrateV2Instruction : migrateInstruction;
+  const { signature } = ledger.submit([build(mint, ledger.operator.publicKey, withdrawAuthority)]);
   const [pool] = poolPda(0, poolAuthorityPda(mint), mint, NATIVE_MINT);
   return { pool, signature };
 }

@@ -94,6 +94,6 @@ export function migrateV2Instruction(
   return new TransactionInstruction({
     programId: LAUNCH_PROGRAM_ID,
     keys,
-    data: pumpInstructionCoder.encode("migrate_v2", {}),
+    data: pumpInstructionCoder.encode("migrateV2", {}),
   });
 }

@@ -86,7 +86,9 @@ function dispatch(ctx: InstructionContext): void {
  * The swap program as the ledger registers it. On the 2026-10 generation the October 2026
  * instructions (v2 trades, sweeps) exist; on 2026-09 they fail like any unknown instruction.
  */
-export function createSwapProgram(generation: ProgramGeneration = DEFAULT_PROGRAM_GENERATION): EmulatedProgram {
+export function createSwapProgram(
+  generation: ProgramGeneration = DEFAULT_PROGRAM_GENERATION,
+): EmulatedProgram {
   const upgraded = hasOctoberUpgrade(generation);
   return { programId: SWAP_PROGRAM_ID, execute: (ctx) => executeSwapInstruction(ctx, upgraded) };
 }

@@ -71,10 +71,28 @@ export function setupV2(ctx: InstructionContext, name: string, isBuy: boolean): 
     ["pool_quote_token_account", pool.pool_quote_token_account],
   ] as const)
     same(a.key(n), want, ANCHOR.ConstraintHasOne, "ConstraintHasOne", n);
-  same(a.key("system_program"), SystemProgram.programId, ANCHOR.InvalidProgramId, "InvalidProgramId", "system_program");
-  same(a.key("user_volume_accumulator"), swapUserVolumeAccumulatorPda(user), ANCHOR.ConstraintSeeds, "ConstraintSeeds", "user_volume_accumulator");
+  same(
+    a.key("system_program"),
+    SystemProgram.programId,
+    ANCHOR.InvalidProgramId,
+    "InvalidProgramId",
+    "system_program",
+  );
+  same(
+    a.key("user_volume_accumulator"),
+    swapUserVolumeAccumulatorPda(user),
+    ANCHOR.ConstraintSeeds,
+    "ConstraintSeeds",
+    "user_volume_accumulator",
+  );
   same(a.key("fee_config"), SWAP_FEE_CONFIG, ANCHOR.ConstraintSeeds, "ConstraintSeeds", "fee_config");
-  same(a.key("event_authority"), SWAP_EVENT_AUTHORITY, ANCHOR.ConstraintSeeds, "ConstraintSeeds", "event_authority");
+  same(
+    a.key("event_authority"),
+    SWAP_EVENT_AUTHORITY,
+    ANCHOR.ConstraintSeeds,
+    "ConstraintSeeds",
+    "event_authority",
+  );
   same(a.key("program"), SWAP_PROGRAM_ID, ANCHOR.ConstraintAddress, "ConstraintAddress", "program");
   const gc = loadGlobalConfig(ledger, GLOBAL_CONFIG);
   const schedule = loadFeeSchedule(ledger, SWAP_FEE_CONFIG);

@@ -88,7 +88,12 @@ function eventFields(ctx: InstructionContext, s: SwapV2Setup, f: FeeAmounts): Re
 }
 
 /** Executes a v2 trade. */
-export function executeSwapV2(ctx: InstructionContext, name: SwapV2Name, first: bigint, second: bigint): void {
+export function executeSwapV2(
+  ctx: InstructionContext,
+  name: SwapV2Name,
+  first: bigint,
+  second: bigint,
+): void {
   ctx.log(`Program log: Instruction: ${LOG_NAMES[name]}`);
   const isBuy = name !== "sell_v2";
   const s = setupV2(ctx, name, isBuy);
@@ -107,7 +112,13 @@ export function executeSwapV2(ctx: InstructionContext, name: SwapV2Name, first: 
     if (q.quoteOut === 0n) swapFail(SWAP_ERR.ZeroQuoteAmount);
     if (q.userOut < 0n || q.userOut < second) swapFail(SWAP_ERR.ExceededSlippage);
     ensureUva(ctx, s);
-    transferTokens(ctx.ledger, { ...base, from: userBase, to: s.pool.pool_base_token_account, authority: s.user, amount: first });
+    transferTokens(ctx.ledger, {
+      ...base,
+      from: userBase,
+      to: s.pool.pool_base_token_account,
+      authority: s.user,
+      amount: first,
+    });
     const vault = { ...quote, from: s.pool.pool_quote_token_account, authority: s.poolKey };
     transferTokens(ctx.ledger, { ...vault, to: userQuote, amount: q.userOut });
     transferTokens(ctx.ledger, { ...vault, to: s.buyback, amount: q.fees.buyback });
@@ -152,7 +163,13 @@ export function executeSwapV2(ctx: InstructionContext, name: SwapV2Name, first: 
     amount: q.quoteIn + q.fees.lp + kept.protocol + kept.creator,
   });
   transferTokens(ctx.ledger, { ...user, to: s.buyback, amount: q.fees.buyback });
-  transferTokens(ctx.ledger, { ...base, from: s.pool.pool_base_token_account, to: userBase, authority: s.poolKey, amount: q.baseOut });
+  transferTokens(ctx.ledger, {
+    ...base,
+    from: s.pool.pool_base_token_account,
+    to: userBase,
+    authority: s.poolKey,
+    amount: q.baseOut,
+  });
   const unclaimed = keepFees(ctx, s, q.fees);
   const uva = loadUserVolumeAccumulator(ctx.ledger, s.a.key("user_volume_accumulator"))!;
   emitSwapEvent(

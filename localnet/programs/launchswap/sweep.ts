@@ -50,7 +50,13 @@ export function executePoolSweep(ctx: InstructionContext, kind: "protocol" | "cr
   const quoteMint = readMint(ledger, pool.quote_mint);
   if (!quoteMint || !quoteMint.tokenProgram.equals(quoteProgram))
     fail(ANCHOR.ConstraintMintTokenProgram, "ConstraintMintTokenProgram", "quote_mint");
-  same(a.key("system_program"), SystemProgram.programId, ANCHOR.InvalidProgramId, "InvalidProgramId", "system_program");
+  same(
+    a.key("system_program"),
+    SystemProgram.programId,
+    ANCHOR.InvalidProgramId,
+    "InvalidProgramId",
+    "system_program",
+  );
   same(
     a.key("associated_token_program"),
     ASSOCIATED_TOKEN_PROGRAM_ID,
@@ -58,7 +64,13 @@ export function executePoolSweep(ctx: InstructionContext, kind: "protocol" | "cr
     "InvalidProgramId",
     "associated_token_program",
   );
-  same(a.key("event_authority"), SWAP_EVENT_AUTHORITY, ANCHOR.ConstraintSeeds, "ConstraintSeeds", "event_authority");
+  same(
+    a.key("event_authority"),
+    SWAP_EVENT_AUTHORITY,
+    ANCHOR.ConstraintSeeds,
+    "ConstraintSeeds",
+    "event_authority",
+  );
   same(a.key("program"), SWAP_PROGRAM_ID, ANCHOR.ConstraintAddress, "ConstraintAddress", "program");
 
   const recipient = a.key("recipient");
@@ -69,10 +81,22 @@ export function executePoolSweep(ctx: InstructionContext, kind: "protocol" | "cr
     if (recipient.equals(PublicKey.default) || !allowed.some((r) => r.equals(recipient)))
       swapFail(SWAP_ERR.InvalidProtocolFeeRecipient);
   } else {
-    same(recipient, coinCreatorVaultAuthority(pool.coin_creator), ANCHOR.ConstraintSeeds, "ConstraintSeeds", "recipient");
+    same(
+      recipient,
+      coinCreatorVaultAuthority(pool.coin_creator),
+      ANCHOR.ConstraintSeeds,
+      "ConstraintSeeds",
+      "recipient",
+    );
   }
   const recipientAta = ata(recipient, pool.quote_mint, quoteProgram);
-  same(a.key("recipient_token_account"), recipientAta, ANCHOR.ConstraintSeeds, "ConstraintSeeds", "recipient_token_account");
+  same(
+    a.key("recipient_token_account"),
+    recipientAta,
+    ANCHOR.ConstraintSeeds,
+    "ConstraintSeeds",
+    "recipient_token_account",
+  );
 
   growPool(ledger, poolKey, payer);
   const state = readPoolFeeState(ledger.getAccount(poolKey)!.data);

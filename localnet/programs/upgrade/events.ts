@@ -133,9 +133,10 @@ export function swapEventTail(creatorFeeUnclaimed: bigint): Uint8Array {
 }
 
 /** Decoders for tests and tools: the same layouts read back. */
-export function decodeUpgradeEvent(
-  line: string,
-): { name: "PostCompleteBuyEvent" | "SweepBondingCurveFeeEvent" | "SweepPoolFeeEvent"; data: Record<string, unknown> } | null {
+export function decodeUpgradeEvent(line: string): {
+  name: "PostCompleteBuyEvent" | "SweepBondingCurveFeeEvent" | "SweepPoolFeeEvent";
+  data: Record<string, unknown>;
+} | null {
   if (!line.startsWith("Program data: ")) return null;
   const raw = Buffer.from(line.slice("Program data: ".length), "base64");
   const is = (d: number[]) => d.every((b, i) => raw[i] === b);
