@@ -3,8 +3,8 @@
  * crosses a curve's completion goes out as buy_exact_quote_in_v3 and continues into the would-be pool
  * (synthetic migration); the answer's fill counts the tokens of both parts, equal to the chain's balance
  * change; the stream reports the buyer's total and a separate `complete` message; a trade between the
- * completion and the migration answers the awaiting_migration state; the first trade after the
- * migration routes to the pool. Skipped on 2026-09, which has no synthetic migration.
+ * completion and the migration answers the awaiting_migration state; the first trade after
+ * migrate_v2 routes to the pool. Skipped on 2026-09, which has no synthetic migration.
  */
 import { describe, expect, it } from "vitest";
 import { PublicKey } from "@solana/web3.js";
@@ -44,6 +44,7 @@ describe.skipIf(generation === "2026-09")("synthetic migration on the 2026-10 pr
 
     const stream = await connect({ "x-api-key": buyer.apiKey });
     await stream.subscribe("subscribeTokenTrade", [mint]);
+    await stream.subscribe("subscribeMigration");
     const res = await post(buyer.apiKey, "/v1/trades/execute", { action: "buy", mint, amount: "10" });
     expect(res.venue).toBe("bonding_curve");
     const received = await tokenBalanceOf(buyer.wallet, mint);
@@ -81,7 +82,9 @@ describe.skipIf(generation === "2026-09")("synthetic migration on the 2026-10 pr
     expect(windowed.statusCode).toBe(400);
     expect(windowed.json()).toEqual({ detail: LAUNCH.notMigrated, state: "awaiting_migration" });
 
-    const { pool } = localnet.admin.migrate(mint);
+    const { pool } = localnet.admin.migrate(mint, { instruction: "migrate_v2" });
+    // Completion and migration arrive as separate messages.
+    expect(await stream.next((m) => m.type === "migration")).toMatchObject({ type: "migration", mint, pool });
     const after = await post(buyer.apiKey, "/v1/trades/execute", { action: "sell", mint, amount: "10%" });
     expect(after.venue).toBe("launchswap");
     expect(after.pool).toBe(pool);
