@@ -41,6 +41,9 @@ export function syntheticPoolReserves(
 export interface V3BuyQuote {
   readonly curveTokens: bigint;
   readonly poolTokens: bigint;
+  /** Lamports each part moves, fees excluded (the curve's cost; the pool part's quote_in). */
+  readonly curveQuote: bigint;
+  readonly poolQuote: bigint;
   /** curveTokens + poolTokens. */
   readonly tokensOut: bigint;
   /** Lamports the buyer pays, fees included (buy_exact_quote_in_v3: at most the budget). */
@@ -77,6 +80,8 @@ export function buyExactQuoteInV3Quote(
     return {
       curveTokens: plain.tokensOut,
       poolTokens: 0n,
+      curveQuote: plain.netSol,
+      poolQuote: 0n,
       tokensOut: plain.tokensOut,
       totalCost: spendable,
       completes: false,
@@ -92,9 +97,27 @@ export function buyExactQuoteInV3Quote(
   return {
     curveTokens: remaining,
     poolTokens,
+    curveQuote: reserves.curveQuote,
+    poolQuote: poolTokens > 0n ? net : 0n,
     tokensOut: remaining + poolTokens,
     totalCost: poolTokens > 0n ? spendable : curveCost,
     completes: true,
+  };
+}
+
+/** buy_v3(amount) past the curve: the two parts' lamports, fees excluded; null as buyV3Cost. */
+export function buyV3Parts(
+  amount: bigint,
+  curve: CurveState,
+  inputs: SyntheticInputs,
+): { curveQuote: bigint; poolQuote: bigint } | null {
+  const reserves = syntheticPoolReserves(curve, inputs);
+  const extra = amount - curve.realTokenReserves;
+  if (extra <= 0n) return { curveQuote: curveBuyCost(amount, curve), poolQuote: 0n };
+  if (extra >= reserves.base) return null;
+  return {
+    curveQuote: reserves.curveQuote,
+    poolQuote: ceilDiv(reserves.quote * extra, reserves.base - extra),
   };
 }
 
@@ -108,13 +131,9 @@ export function buyV3Cost(
   fees: CurveFeesBps,
   inputs: SyntheticInputs,
 ): bigint | null {
-  const remaining = curve.realTokenReserves;
-  if (amount <= remaining) return buyTokensCost(amount, curve, fees);
-  const reserves = syntheticPoolReserves(curve, inputs);
-  const extra = amount - remaining;
-  if (extra >= reserves.base) return null;
-  const poolQuote = ceilDiv(reserves.quote * extra, reserves.base - extra);
-  return withFees(reserves.curveQuote, fees) + withFees(poolQuote, fees);
+  if (amount <= curve.realTokenReserves) return buyTokensCost(amount, curve, fees);
+  const parts = buyV3Parts(amount, curve, inputs);
+  return parts === null ? null : withFees(parts.curveQuote, fees) + withFees(parts.poolQuote, fees);
 }
 
 /**

@@ -154,6 +154,8 @@ describe("the synthetic-migration quote (SYNTHETIC_MIGRATION.md)", () => {
     expect(q).toEqual({
       curveTokens: 1_000_000_000n,
       poolTokens: pool,
+      curveQuote: r.curveQuote,
+      poolQuote: net,
       tokensOut: 1_000_000_000n + pool,
       totalCost: 1_000_000_000n,
       completes: true,

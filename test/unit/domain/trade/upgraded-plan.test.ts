@@ -10,8 +10,10 @@ import {
   quoteRead,
   sentInstructionName,
   tradeInstructions,
+  venueStateOf,
   type TradeConfigs,
 } from "../../../../src/domain/trade/plan.js";
+import { quoteFigures } from "../../../../src/domain/trade/quote-figures.js";
 import type { CurveTradeRead, SwapTradeRead } from "../../../../src/launch/trade-accounts.js";
 import type { LaunchGlobal, SwapGlobalConfig } from "../../../../src/launch/state.js";
 import { launchSdk, launchSwapSdk } from "../../../../src/launch/sdk.js";
@@ -165,6 +167,12 @@ describe("a v3 SOL buy past the curve (synthetic migration)", () => {
     expect(legacy.quoted).toBe(1_000_000_000n);
     expect(v3.quoted).toBeGreaterThan(1_000_000_000n);
     expect(v3.expectedOutput).toBe(minAfterSlippage(v3.quoted, 100n));
+    // GET /v1/quote's figures: the tokens of both parts, both parts' fees, within the budget.
+    const figures = quoteFigures(v3, venueStateOf(read, configs("2026-10")));
+    expect(figures.tokens).toBe(v3.quoted);
+    expect(figures.sol).toBeLessThanOrEqual(1_000_000_000n);
+    expect(figures.sol).toBeGreaterThan(1_000_000_000n - 10n);
+    expect(figures.fees.protocol).toBeGreaterThan((figures.venueSol * 95n) / 10_000n - 2n);
   });
 
   it("a token buy past the curve is priced on the would-be pool under v3, refused under legacy", () => {
