@@ -8,6 +8,8 @@ import { systemClock, type Clock } from "./clock.js";
 import type { FetchLike } from "./json-rpc.js";
 import type { PriorityFeeSetting } from "./priority-fee.js";
 import { createRelayClient, type RelayClient } from "./relay-client.js";
+import { decideProgramGeneration } from "./program-generation.js";
+import type { GenerationVerdict, ProgramGenerationSetting } from "../launch/generation.js";
 import { createFanOutRelay, type RelayObserver } from "./relay-fanout.js";
 import { createRpcClient, type RpcClient } from "./rpc-client.js";
 import { createChainSubscriptions, deriveWsUrl, type ChainSubscriptions } from "./subscriptions/index.js";
@@ -76,6 +78,8 @@ export interface ChainOptions {
   clock?: Clock;
   random?: () => number;
   onCacheError?: (e: unknown) => void;
+  /** Launch program generation to trade with (PROGRAM_GENERATION); `auto` (default) probes it at start. */
+  programGeneration?: ProgramGenerationSetting;
 }
 
 /** Inputs of `Chain.assemble`. */
@@ -120,6 +124,8 @@ export interface Chain {
   relay: RelayClient;
   bundleRelay: BundleRelayClient;
   caches: ChainCaches;
+  /** The program generation trades use, and how it was decided (settled by `start()`; legacy before). */
+  programGeneration(): GenerationVerdict;
   /** Loads the caches (and bundle tip accounts when not configured); must resolve before serving. */
   start(): Promise<void>;
   stop(): void;
@@ -231,6 +237,12 @@ export function createChain(options: ChainOptions): Chain {
     return tables;
   }
 
+  // Legacy until start() decides: both generations accept the legacy instructions.
+  let generation: GenerationVerdict =
+    options.programGeneration === "2026-10"
+      ? { generation: "2026-10", source: "configured", reason: "PROGRAM_GENERATION is set" }
+      : { generation: "2026-09", source: "fallback", reason: "not decided yet" };
+
   function assemble(input: ChainAssembleInput): ChainTransaction {
     const { blockhash, lastValidBlockHeight } = caches.blockhash();
     const tip =
@@ -269,9 +281,11 @@ export function createChain(options: ChainOptions): Chain {
     relay,
     bundleRelay,
     caches,
+    programGeneration: () => generation,
     async start() {
       await caches.start();
       if (!bundleTips) await loadBundleTips();
+      generation = await decideProgramGeneration(options.programGeneration ?? "auto", backgroundRpc);
     },
     stop: () => {
       caches.stop();

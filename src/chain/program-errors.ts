@@ -187,6 +187,23 @@ export function programErrorBody(p: Pick<ProgramError, "program" | "code" | "nam
   };
 }
 
+/** Launch BondingCurveComplete: the curve completed (a synthetic migration) and has not migrated yet. */
+const BONDING_CURVE_COMPLETE = 6005;
+
+/**
+ * The fields a failure carries for its program error: `program_error`, and `state: "awaiting_migration"` when
+ * the launch program refused the trade because the curve completed before it landed (6005).
+ */
+export function programErrorFields(p: Pick<ProgramError, "program" | "code" | "name" | "message">): {
+  program_error: ReturnType<typeof programErrorBody>;
+  state?: string;
+} {
+  const body = programErrorBody(p);
+  return p.program === "launch" && p.code === BONDING_CURVE_COMPLETE
+    ? { program_error: body, state: "awaiting_migration" }
+    : { program_error: body };
+}
+
 const EXCERPT_LINES = 8;
 const EXCERPT_LINE_CHARS = 200;
 

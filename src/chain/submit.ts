@@ -3,7 +3,7 @@ import { ChainError, type ChainErrorReason } from "./chain-error.js";
 import type { Clock } from "./clock.js";
 import { confirmBundle } from "./confirm-bundle.js";
 import { confirmSignature, type OnChainFailure } from "./confirm.js";
-import { programErrorBody } from "./program-errors.js";
+import { programErrorFields } from "./program-errors.js";
 import type { RelayClient } from "./relay-client.js";
 import type { Commitment, RpcClient } from "./rpc-client.js";
 import { simulate } from "./simulate.js";
@@ -87,7 +87,7 @@ export async function submitAndConfirm(input: SubmitInput): Promise<SubmitResult
         input.simulationFailedDetail,
         {
           simulation_error: outcome.summary,
-          ...(outcome.programError ? { program_error: programErrorBody(outcome.programError) } : {}),
+          ...(outcome.programError ? programErrorFields(outcome.programError) : {}),
           logs: outcome.logs,
         },
         false,
@@ -218,7 +218,7 @@ async function failingLeg(input: SubmitBundleInput): Promise<Record<string, unkn
       return {
         failed_leg: index,
         reason: outcome.summary,
-        ...(outcome.programError ? { program_error: programErrorBody(outcome.programError) } : {}),
+        ...(outcome.programError ? programErrorFields(outcome.programError) : {}),
         logs: outcome.logs,
       };
     }
@@ -242,7 +242,7 @@ export function onChainFailureError(
     extra: {
       signature,
       confirmation_status: confirmationStatus,
-      ...(f.programError ? { program_error: programErrorBody(f.programError) } : {}),
+      ...(f.programError ? programErrorFields(f.programError) : {}),
       logs: f.logs,
     },
   };

@@ -2,6 +2,7 @@
  * Every environment variable of the service, parsed and validated once into a frozen `Config`.
  * Nothing else in the code base reads `process.env`. Each variable is documented in docs/configuration.md.
  */
+import { PROGRAM_GENERATION_SETTINGS, type ProgramGenerationSetting } from "../chain/program-generation.js";
 import { loadEventSettings, type EventSettings } from "./events.js";
 import type { ChainOptions } from "../chain/chain.js";
 import { addressList, ConfigError, int, oneOf, raw, url } from "./parse.js";
@@ -61,6 +62,8 @@ export interface Config extends EventSettings {
   readonly bundleTipAccounts: readonly string[] | undefined;
   /** Address lookup tables for v0 messages (a create with its first buy needs one); sandbox installs its own. */
   readonly lookupTables: readonly string[];
+  /** PROGRAM_GENERATION: the launch programs' generation to trade with; `auto` probes the cluster at start. */
+  readonly programGeneration: ProgramGenerationSetting;
   readonly computeUnitPriceMicrolamports: bigint | "auto";
   /** With "auto": the percentile of recent fees of the written accounts (50, 75 or 90). */
   readonly computeUnitPricePercentile: number;
@@ -191,6 +194,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     relayTipLamports: relays.tipLamports,
     bundleTipAccounts: relays.bundleTipAccounts,
     lookupTables: Object.freeze(addressList(env, "LOOKUP_TABLES") ?? []),
+    programGeneration: oneOf(env, "PROGRAM_GENERATION", PROGRAM_GENERATION_SETTINGS, "auto"),
     computeUnitPriceMicrolamports: fees.price,
     computeUnitPricePercentile: fees.percentile,
     computeUnitPriceMaxMicrolamports: fees.max,
@@ -262,5 +266,6 @@ export function chainOptionsFromConfig(config: Config): ChainOptions {
     confirmTimeoutMs: config.confirmTimeoutMs,
     bundleConfirmTimeoutMs: config.bundleConfirmTimeoutMs,
     lookupTables: config.lookupTables,
+    programGeneration: config.programGeneration,
   };
 }

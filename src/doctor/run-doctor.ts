@@ -13,6 +13,7 @@ import { checkFeePolicy } from "./fee-policy-check.js";
 import { checkLookupTables } from "./lookup-table-check.js";
 import { checkPrograms } from "./program-check.js";
 import { checkPubSub } from "./pubsub-check.js";
+import { checkProgramGeneration } from "./generation-check.js";
 import { checkBundleRelay, probeRelay } from "./relays-check.js";
 import { checkTipAccounts } from "./tip-accounts-check.js";
 
@@ -33,6 +34,7 @@ export interface DoctorInput {
     | "rpcTimeoutMs"
     | "computeUnitPrice"
     | "fetch"
+    | "programGeneration"
   >;
   /**
    * Issue 29: the setup gate, metrics token and allowed hosts, checked off the sandbox (exposure-check.ts);
@@ -66,12 +68,13 @@ export async function runDoctor(input: DoctorInput): Promise<DoctorReport> {
     checkFeePolicy(rpc, c.computeUnitPrice),
     (async () => {
       const programs = await checkPrograms(rpc);
+      const generation = await checkProgramGeneration(rpc, c.programGeneration ?? "auto");
       const table = await checkLookupTables(rpc, {
         tables: c.lookupTables ?? [],
         global: programs.global,
         swapGlobalConfig: programs.swapGlobalConfig,
       });
-      return [...programs.results, table];
+      return [...programs.results, generation, table];
     })(),
     Promise.all(relays.map((r) => probeRelay(r, timeoutMs, fetch))),
     (async () => {

@@ -10,6 +10,7 @@ import { launchProgram } from "./programs-offline.js";
 import { launchSdk } from "./sdk.js";
 import type { LaunchGlobal } from "./state.js";
 import { buildCurveBuyExactSolIn } from "./trade-instructions.js";
+import { buildCurveBuyExactQuoteInV3 } from "./v3-instructions.js";
 
 /** What a create_v2 carries; `creator` also signs and pays. */
 export interface CreateArgs {
@@ -64,9 +65,24 @@ export async function buildCreateV2AndBuyExactSolIn(
     spendableLamports: bigint;
     minTokensOut: bigint;
     random?: Random;
+    /** Send the dev buy as buy_exact_quote_in_v3 (the 2026-10 programs; never for a cashback coin). */
+    v3?: boolean;
   },
 ): Promise<TransactionInstruction[]> {
   const create = await buildCreateV2(args);
+  if (args.v3 === true) {
+    const buy = buildCurveBuyExactQuoteInV3({
+      global: args.global,
+      mint: args.mint,
+      user: args.creator,
+      tokenProgram: TOKEN_2022_PROGRAM_ID,
+      spendable: args.spendableLamports,
+      minTokensOut: args.minTokensOut,
+      createAta: true,
+      ...(args.random !== undefined ? { random: args.random } : {}),
+    });
+    return [create, ...buy];
+  }
   const buy = await buildCurveBuyExactSolIn({
     global: args.global,
     // The fresh curve's creator is the create argument, its mayhem flag the create flag.

@@ -23,6 +23,7 @@ export const {
   TokenInstruction,
   createAssociatedTokenAccountIdempotentInstruction,
   createCloseAccountInstruction,
+  createSyncNativeInstruction,
   createTransferCheckedInstruction,
   getAssociatedTokenAddressSync,
 } = splToken;

@@ -67,6 +67,9 @@ export function planText(plan: TradeReadPlan, slot: TradeReadSlot): string {
   return plan.addressTexts[SLOTS.indexOf(slot)]!;
 }
 
+/** The machine-readable `state` of a trade refused between a curve's completion and its migration. */
+export const AWAITING_MIGRATION = "awaiting_migration";
+
 /** What both venues share: the mint and the user's holdings. */
 export interface TradeReadCommon {
   mint: PublicKey;
@@ -156,7 +159,11 @@ export function interpretTradeRead(plan: TradeReadPlan, accounts: ReadResult): T
   const poolAccount = at("pool");
   if (poolAccount === null) {
     common(plan, at); // a missing mint is the more basic error
-    throw badRequest(curve !== null ? LAUNCH.notMigrated : LAUNCH.notLaunchToken);
+    // Completed and not migrated yet (the window a synthetic migration opens until migrate_v2): a state the
+    // caller can test for, not a generic failure. The pool is read with the curve, so the first trade after
+    // the migration routes to it.
+    if (curve !== null) throw badRequest(LAUNCH.notMigrated, { state: AWAITING_MIGRATION });
+    throw badRequest(LAUNCH.notLaunchToken);
   }
   return swapRead(plan, at, checkedPool(poolAccount, plan.mint, false), curve);
 }

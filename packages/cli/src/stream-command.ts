@@ -58,6 +58,7 @@ export function eventRow(e: StreamEvent): string[] {
       e.market_cap_sol,
       e.signature,
     ];
+  if (e.type === "complete") return [time, e.type, "-", e.mint, e.trader, "-", "-", "-", e.signature];
   return [
     time,
     e.type,

@@ -51,6 +51,21 @@ export interface TradeEvent extends EventCommon {
   is_mayhem: boolean;
   is_cashback: boolean;
   curve_complete: boolean;
+  /** The mint the quote amounts are counted in (wrapped SOL for SOL-quoted coins). */
+  quote_mint: string;
+  /** The buyer's total in `quote_mint` units, fees excluded (same value as `sol_amount`). */
+  quote_amount: bigint;
+  /** Of `token_amount`, the pool part of a buy that completed the curve (synthetic migration); else 0. */
+  post_complete_token_amount: bigint;
+  /** Of `quote_amount`, what that pool part cost; else 0. */
+  post_complete_quote_amount: bigint;
+}
+
+/** A curve sold out: sent after the trade that completed it; its migration follows as `migration`. */
+export interface CompleteEvent extends EventCommon {
+  type: "complete";
+  bonding_curve: string;
+  trader: string;
 }
 
 /** A complete curve migrated into its launchswap pool. */
@@ -64,7 +79,7 @@ export interface MigrationEvent extends EventCommon {
 }
 
 /** Every event the stream delivers. */
-export type StreamEvent = NewTokenEvent | TradeEvent | MigrationEvent;
+export type StreamEvent = NewTokenEvent | TradeEvent | CompleteEvent | MigrationEvent;
 
 /** The minimal WHATWG WebSocket surface the stream uses (the global one, or the `ws` package's). */
 export interface WebSocketLike {
@@ -96,6 +111,9 @@ const BIGINT_FIELDS = new Set([
   "real_token_reserves",
   "token_total_supply",
   "pool_migration_fee",
+  "quote_amount",
+  "post_complete_token_amount",
+  "post_complete_quote_amount",
 ]);
 
 /** Parses one event message: decimal-string amounts become bigint. */
@@ -232,7 +250,7 @@ export class MarketStream implements AsyncIterable<StreamEvent> {
   private onMessage(text: string): void {
     const m = JSON.parse(text) as Record<string, unknown>;
     const type = m.type;
-    if (type === "new_token" || type === "trade" || type === "migration") {
+    if (type === "new_token" || type === "trade" || type === "complete" || type === "migration") {
       const event = parseStreamEvent(m);
       for (const l of this.listeners) l(event);
       this.queue.push(event);

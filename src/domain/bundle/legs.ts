@@ -9,7 +9,8 @@ import type { Random } from "../../launch/fee-recipients.js";
 import { buildCurveBuyExactSolIn } from "../../launch/trade-instructions.js";
 import { type BundleBuyLeg, type CreateLedBuyQuote, quoteCreateLedBuys } from "./shape.js";
 import type { CreateFields } from "../create/request.js";
-import { type CreatePlan, type LaunchConfig, planCreate } from "../create/plan.js";
+import { type CreatePlan, type LaunchConfig, createdCoinUsesV3, planCreate } from "../create/plan.js";
+import { buildCurveBuyExactQuoteInV3 } from "../../launch/v3-instructions.js";
 
 /** The planned create-led bundle: one instruction list per leg, in leg order. */
 export interface CreateLedPlan {
@@ -38,14 +39,32 @@ export async function planCreateLedBundle(args: {
   const plan = await planCreate({ config, fields: create, creator, mint, ...random });
   const quotes = quoteCreateLedBuys(plan.curveAfter, args.buys, plan.feesAt);
   const legInstructions: TransactionInstruction[][] = [plan.instructions];
+  const v3 = createdCoinUsesV3(config, create.cashback);
   for (const [i, quote] of quotes.entries()) {
+    const user = wallets[i + 1]!; // length checked above
+    if (v3) {
+      // The buyer's account cannot exist before the mint does: v3 needs it, so it is created first.
+      legInstructions.push(
+        buildCurveBuyExactQuoteInV3({
+          global: config.global,
+          mint,
+          user,
+          tokenProgram: TOKEN_2022_ID,
+          spendable: quote.lamports,
+          minTokensOut: quote.minTokensOut,
+          createAta: true,
+          ...random,
+        }),
+      );
+      continue;
+    }
     legInstructions.push(
       await buildCurveBuyExactSolIn({
         global: config.global,
         // The curve this bundle creates: its creator is the create leg's wallet, mayhem as the create asks.
         curve: { creator, isMayhemMode: create.mayhemMode },
         mint,
-        user: wallets[i + 1]!, // length checked above
+        user,
         tokenProgram: TOKEN_2022_ID,
         spendableLamports: quote.lamports,
         minTokensOut: quote.minTokensOut,

@@ -25,7 +25,7 @@ import type { ExecutionDeps, VenueCheck } from "../execution/types.js";
 import { signWith } from "../execution/sign.js";
 import { submitBundleRecorded } from "../execution/pipeline.js";
 import { answerOf } from "../execution/failure.js";
-import { cachedTradeConfigs, curveConfigs } from "../trade/configs.js";
+import { cachedTradeConfigs, chainGeneration, curveConfigs } from "../trade/configs.js";
 import { quoteRead, tradeInstructions } from "../trade/plan.js";
 import { readTrade } from "../trade/read.js";
 import type { TradeIntent } from "../trade/request.js";
@@ -36,7 +36,7 @@ export interface BundleDeps {
   dryRun?: ExecutionDeps["dryRun"];
   store: Pick<Store, "findWallet" | "findDefaultWallet" | "insertExecution" | "updateExecution">;
   chain: Pick<Chain, "rpc" | "caches" | "assemble" | "submit" | "submitBundle" | "bundleTipAccounts"> &
-    Partial<Pick<Chain, "computeBudget">>;
+    Partial<Pick<Chain, "computeBudget" | "programGeneration">>;
   vault: Pick<Vault, "withKeypair">;
   /** Uniform [0, 1) for fee-recipient and tip-account choice; default Math.random. */
   random?: () => number;
@@ -150,7 +150,8 @@ async function signCreateLed(
   wallets: WalletRecord[],
   tip: Tip,
 ): Promise<SignedBundle> {
-  const config = curveConfigs(deps.chain.caches);
+  const generation = deps.chain.programGeneration?.().generation;
+  const config = { ...curveConfigs(deps.chain.caches), ...(generation !== undefined ? { generation } : {}) };
   const mintKey = newMintKey();
   const mint = mintKey.keypair.publicKey;
   const txs: ChainTransaction[] = [];
@@ -212,7 +213,7 @@ async function signExistingTrade(
   const intent = tradeIntentOf(request.mint, request.trade, request.confirm);
   const read = await readTrade(deps.chain.rpc, intent, new PublicKey(wallet.publicKey));
   deps.checkVenue?.(read.venue);
-  const configs = cachedTradeConfigs(deps.chain.caches);
+  const configs = cachedTradeConfigs(deps.chain.caches, chainGeneration(deps.chain));
   const quote = quoteRead(intent, read, configs);
   const instructions = await tradeInstructions(read, quote, configs, deps.random);
   const tx = await signWith(deps, wallet, () => ({ instructions, computeKind: "trade", tip }));

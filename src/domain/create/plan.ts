@@ -3,6 +3,7 @@
  * creator's first buy quoted against the fresh curve. Shared by `POST /v1/laser/create` and a bundle's create
  * leg; no chain access (Global and FeeConfig come from the chain caches, the mint key from the caller).
  */
+import type { ProgramGeneration } from "../../launch/generation.js";
 import type { PublicKey, TransactionInstruction } from "@solana/web3.js";
 import { buildCreateV2, buildCreateV2AndBuyExactSolIn } from "../../launch/create-instructions.js";
 import type { Random } from "../../launch/fee-recipients.js";
@@ -15,6 +16,13 @@ import { computeCurveFeesBps, type CurveFeesBps, type CurveState } from "../../l
 export interface LaunchConfig {
   global: LaunchGlobal;
   feeConfig: LaunchFeeConfig | null;
+  /** The live program generation (absent: 2026-09, legacy buys). */
+  generation?: ProgramGeneration;
+}
+
+/** Whether a created coin's buys go out as v3 (2026-10 programs; cashback coins refuse v3). */
+export function createdCoinUsesV3(config: LaunchConfig, cashback: boolean): boolean {
+  return config.generation === "2026-10" && !cashback;
 }
 
 /** The quoted developer buy: the request's amount and slippage, the tokens quoted and the floor sent. */
@@ -70,6 +78,7 @@ export async function planCreate(args: {
     global: config.global,
     spendableLamports: fields.initialBuy.lamports,
     minTokensOut: quote.minTokensOut,
+    v3: createdCoinUsesV3(config, fields.cashback),
     ...(args.random !== undefined ? { random: args.random } : {}),
   });
   return {

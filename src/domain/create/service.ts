@@ -23,7 +23,8 @@ export interface CreateDeps {
   /** Set on a dry run (issue 19): the pipeline simulates and describes instead of recording and sending. */
   dryRun?: ExecutionDeps["dryRun"];
   store: Pick<Store, "findWallet" | "findDefaultWallet" | "insertExecution" | "updateExecution">;
-  chain: Pick<Chain, "caches" | "assemble" | "submit" | "submitBundle">;
+  chain: Pick<Chain, "caches" | "assemble" | "submit" | "submitBundle"> &
+    Partial<Pick<Chain, "programGeneration">>;
   vault: Pick<Vault, "withKeypair">;
   /** Uniform [0, 1) for fee-recipient choice; default Math.random. */
   random?: () => number;
@@ -89,7 +90,8 @@ export async function createToken(
     throw badRequest(EXECUTION.bodyObject);
   const request = parseCreateRequest(body as Record<string, unknown>);
   const wallet = await selectWallet(deps.store, apiKeyId, request.wallet);
-  const config = curveConfigs(deps.chain.caches);
+  const generation = deps.chain.programGeneration?.().generation;
+  const config = { ...curveConfigs(deps.chain.caches), ...(generation !== undefined ? { generation } : {}) };
   const creator = new PublicKey(wallet.publicKey);
 
   const mintKey = newMintKey();

@@ -15,6 +15,7 @@
  */
 import { ComputeBudgetProgram, PublicKey, SystemProgram, type TransactionInstruction } from "@solana/web3.js";
 import { launchProgram, launchSwapProgram } from "../../launch/programs-offline.js";
+import { recordedInstructions } from "../../launch/upgrade-idl.js";
 import {
   associatedTokenAddress,
   ATA_PROGRAM_ID,
@@ -123,9 +124,27 @@ const SWAP_RULES: Record<string, ProgramRule> = {
   initUserVolumeAccumulator: OPENS_ACCOUNT,
 };
 
+// The October 2026 instructions (recorded IDL, snake_case names). A v3 / v2 trade may also grow an older curve
+// or pool (the trader pays the rent difference): sells count that as rent; buys count their amount, as the
+// legacy buys do.
+const LAUNCH_UPGRADE_RULES: Record<string, ProgramRule> = {
+  buy_v3: { ...U64_AT_16, wrapped: false },
+  buy_exact_quote_in_v3: { ...U64_AT_8, wrapped: false },
+  sell_v3: OPENS_ACCOUNT,
+  sweep_protocol_fee: OPENS_ACCOUNT,
+  sweep_creator_fee: OPENS_ACCOUNT,
+};
+const SWAP_UPGRADE_RULES: Record<string, ProgramRule> = {
+  buy_v2: { ...U64_AT_16, wrapped: true },
+  buy_exact_quote_in_v2: { ...U64_AT_8, wrapped: true },
+  sell_v2: OPENS_ACCOUNT,
+  sweep_protocol_fee: OPENS_ACCOUNT,
+  sweep_creator_fee: OPENS_ACCOUNT,
+};
+
 /** Discriminator (its 8 bytes as a u64 LE) → rule. */
 function rulesByDiscriminator(
-  idl: { instructions: { name: string; discriminator: number[] }[] },
+  idl: { instructions: readonly { name: string; discriminator: readonly number[] }[] },
   rules: Record<string, ProgramRule>,
 ): Map<bigint, ProgramRule> {
   const out = new Map<bigint, ProgramRule>();
@@ -137,8 +156,20 @@ function rulesByDiscriminator(
 }
 // Compared with `equals` (32 bytes), not by base58 text: encoding an address costs more than the whole check.
 const PROGRAM_RULES: readonly (readonly [PublicKey, Map<bigint, ProgramRule>])[] = [
-  [launchProgram.programId, rulesByDiscriminator(launchProgram.idl, LAUNCH_RULES)],
-  [launchSwapProgram.programId, rulesByDiscriminator(launchSwapProgram.idl, SWAP_RULES)],
+  [
+    launchProgram.programId,
+    new Map([
+      ...rulesByDiscriminator(launchProgram.idl, LAUNCH_RULES),
+      ...rulesByDiscriminator({ instructions: [...recordedInstructions("launch")] }, LAUNCH_UPGRADE_RULES),
+    ]),
+  ],
+  [
+    launchSwapProgram.programId,
+    new Map([
+      ...rulesByDiscriminator(launchSwapProgram.idl, SWAP_RULES),
+      ...rulesByDiscriminator({ instructions: [...recordedInstructions("launchswap")] }, SWAP_UPGRADE_RULES),
+    ]),
+  ],
 ];
 
 const SYSTEM = SystemProgram.programId;

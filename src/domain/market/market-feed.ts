@@ -5,9 +5,10 @@
  * events decoded with the SDKs (launch/events/) and published through the hub in arrival order.
  */
 import { decodeLaunchLogs } from "../../launch/events/event-decoder.js";
-import type { LaunchEvent } from "../../launch/events/launch-event.js";
+import type { LaunchEvent, PostCompleteBuyEvent } from "../../launch/events/launch-event.js";
 import type { MarketHub } from "./market-hub.js";
 import {
+  completeMessage,
   curveTradeMessage,
   migrationMessage,
   newTokenMessage,
@@ -68,10 +69,14 @@ export async function messagesOf(
 ): Promise<MarketMessage[]> {
   const completed = new Set(events.filter((e) => e.kind === "complete").map((e) => e.mint));
   const out: MarketMessage[] = [];
-  for (const e of events) {
+  for (const [i, e] of events.entries()) {
     if (e.kind === "create") out.push(newTokenMessage(e, tx));
-    else if (e.kind === "curve_trade")
-      out.push(curveTradeMessage(e, tx, deps.curveSupply(), completed.has(e.mint)));
+    else if (e.kind === "curve_trade") {
+      // A v3 buy that completed the curve: TradeEvent (curve part), CompleteEvent, PostCompleteBuyEvent
+      // (pool part). The trade message reports the buyer's total.
+      const post = e.isBuy ? postCompleteOf(events, i, e.mint, e.user) : null;
+      out.push(curveTradeMessage(e, tx, deps.curveSupply(), completed.has(e.mint), post));
+    } else if (e.kind === "complete") out.push(completeMessage(e, tx));
     else if (e.kind === "migration") out.push(migrationMessage(e, tx));
     else if (e.kind === "pool_trade") {
       const info: PoolInfo | null = await deps.pools.lookup(e.pool);
@@ -80,6 +85,20 @@ export async function messagesOf(
     }
   }
   return out;
+}
+
+/** The PostCompleteBuyEvent that follows the curve trade at `at` (before the next curve trade), if any. */
+function postCompleteOf(
+  events: readonly LaunchEvent[],
+  at: number,
+  mint: string,
+  user: string,
+): PostCompleteBuyEvent | null {
+  for (const e of events.slice(at + 1)) {
+    if (e.kind === "curve_trade") return null;
+    if (e.kind === "post_complete_buy" && e.mint === mint && e.user === user) return e;
+  }
+  return null;
 }
 
 /** The feed; `ingest` is also how tests and the gap re-read hand it a transaction's logs. */

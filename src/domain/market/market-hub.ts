@@ -62,7 +62,12 @@ export class MarketHub {
     const targets = new Set<MarketSink>();
     if (message.type === "new_token") for (const s of this.newToken) targets.add(s);
     else if (message.type === "migration") for (const s of this.migration) targets.add(s);
-    else {
+    else if (message.type === "complete") {
+      // A completion concerns the mint's and the buyer's subscribers, and those who follow migrations.
+      for (const s of this.migration) targets.add(s);
+      for (const s of this.byMint.get(message.mint) ?? []) targets.add(s);
+      for (const s of this.byAccount.get(message.trader) ?? []) targets.add(s);
+    } else {
       for (const s of this.byMint.get(message.mint) ?? []) targets.add(s);
       for (const s of this.byAccount.get(message.trader) ?? []) targets.add(s);
     }

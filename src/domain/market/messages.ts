@@ -4,11 +4,16 @@
  */
 import { formatLamportsAsSol } from "../../core/amounts.js";
 import type {
+  CurveCompleteEvent,
   CurveCreateEvent,
   CurveTradeEvent,
   MigrationEvent,
   PoolTradeEvent,
+  PostCompleteBuyEvent,
 } from "../../launch/events/launch-event.js";
+
+/** Wrapped SOL: the quote mint named for SOL-quoted coins and pools. */
+const WSOL = "So11111111111111111111111111111111111111112";
 
 /** Fields every event message carries. */
 interface Common {
@@ -46,10 +51,21 @@ export interface TradeMessage extends Common {
   pool: string | null;
   trader: string;
   side: "buy" | "sell";
-  /** Lamports the trade moved, fees excluded, as the program's event reports it. */
+  /**
+   * What the trade moved in the quote mint's units, fees excluded (lamports for SOL-quoted coins): the
+   * buyer's total, a synthetic migration's pool part included. Same value as `quote_amount`.
+   */
   sol_amount: string;
-  /** Token atomic units. */
+  /** Token atomic units: the buyer's total, a synthetic migration's pool part included. */
   token_amount: string;
+  /** The mint `quote_amount` is counted in (wrapped SOL for SOL-quoted coins). */
+  quote_mint: string;
+  /** The trade's quote amount in `quote_mint` units, fees excluded (the buyer's total). */
+  quote_amount: string;
+  /** Of `token_amount`, what a v3 buy that completed the curve bought past it (PostCompleteBuyEvent); else "0". */
+  post_complete_token_amount: string;
+  /** Of `quote_amount`, what that part cost; else "0". */
+  post_complete_quote_amount: string;
   /** Price-defining reserves after the trade: the curve's virtual reserves, or the pool's vault reserves. */
   virtual_sol_reserves: string;
   virtual_token_reserves: string;
@@ -76,8 +92,19 @@ export interface MigrationMessage extends Common {
   pool_migration_fee: string;
 }
 
+/**
+ * A curve sold out (`CompleteEvent`), sent after the trade that completed it and before its migration:
+ * between the two, trades of the mint are refused (awaiting_migration) until the pool exists.
+ */
+export interface CompleteMessage extends Common {
+  type: "complete";
+  bonding_curve: string;
+  /** The wallet whose buy completed the curve. */
+  trader: string;
+}
+
 /** Every event message. */
-export type MarketMessage = NewTokenMessage | TradeMessage | MigrationMessage;
+export type MarketMessage = NewTokenMessage | TradeMessage | CompleteMessage | MigrationMessage;
 
 /** Where a message came from. */
 export interface TxContext {
@@ -130,7 +157,11 @@ export function curveTradeMessage(
   tx: TxContext,
   curveSupply: bigint,
   completed: boolean,
+  postComplete: PostCompleteBuyEvent | null = null,
 ): TradeMessage {
+  const extraTokens = postComplete?.baseOut ?? 0n;
+  const extraQuote = postComplete?.quoteIn ?? 0n;
+  const quote = (e.quoteAmount + extraQuote).toString();
   return {
     type: "trade",
     signature: tx.signature,
@@ -141,8 +172,12 @@ export function curveTradeMessage(
     pool: null,
     trader: e.user,
     side: e.isBuy ? "buy" : "sell",
-    sol_amount: e.solAmount.toString(),
-    token_amount: e.tokenAmount.toString(),
+    sol_amount: quote,
+    token_amount: (e.tokenAmount + extraTokens).toString(),
+    quote_mint: e.quoteMint,
+    quote_amount: quote,
+    post_complete_token_amount: extraTokens.toString(),
+    post_complete_quote_amount: extraQuote.toString(),
     virtual_sol_reserves: e.virtualSolReserves.toString(),
     virtual_token_reserves: e.virtualTokenReserves.toString(),
     real_sol_reserves: e.realSolReserves.toString(),
@@ -170,6 +205,11 @@ export function poolTradeMessage(e: PoolTradeEvent, tx: TxContext, pool: PoolInf
     side: e.isBuy ? "buy" : "sell",
     sol_amount: e.quoteAmount.toString(),
     token_amount: e.baseAmount.toString(),
+    // The service follows WSOL-quoted pools only (launch/trade-accounts.ts).
+    quote_mint: WSOL,
+    quote_amount: e.quoteAmount.toString(),
+    post_complete_token_amount: "0",
+    post_complete_quote_amount: "0",
     virtual_sol_reserves: sol,
     virtual_token_reserves: tokens,
     real_sol_reserves: sol,
@@ -178,6 +218,19 @@ export function poolTradeMessage(e: PoolTradeEvent, tx: TxContext, pool: PoolInf
     is_mayhem: pool.isMayhem,
     is_cashback: e.cashbackFeeBasisPoints > 0n || e.cashback > 0n,
     curve_complete: false,
+  };
+}
+
+/** A `complete` message. */
+export function completeMessage(e: CurveCompleteEvent, tx: TxContext): CompleteMessage {
+  return {
+    type: "complete",
+    signature: tx.signature,
+    slot: tx.slot,
+    mint: e.mint,
+    timestamp: Number(e.timestamp),
+    bonding_curve: e.bondingCurve,
+    trader: e.user,
   };
 }
 

@@ -23,6 +23,7 @@ import {
 } from "../../launch/state.js";
 import { ApiError, EXECUTION } from "../../core/errors.js";
 import type { TradeConfigs } from "./plan.js";
+import type { ProgramGeneration } from "../../launch/generation.js";
 
 const memo = new WeakMap<object, unknown>();
 
@@ -69,7 +70,23 @@ export function swapConfigs(caches: Pick<ChainCaches, "account">): {
   };
 }
 
-/** Both venues' configs as the trade plan asks for them: each decoded from the caches only when its venue needs it. */
-export function cachedTradeConfigs(caches: Pick<ChainCaches, "account">): TradeConfigs {
-  return { curve: () => curveConfigs(caches), swap: () => swapConfigs(caches) };
+/**
+ * Both venues' configs as the trade plan asks for them: each decoded from the caches only when its venue
+ * needs it; `generation` is the chain's verdict on the live programs (absent: legacy instructions).
+ */
+export function cachedTradeConfigs(
+  caches: Pick<ChainCaches, "account">,
+  generation?: () => ProgramGeneration,
+): TradeConfigs {
+  const configs: TradeConfigs = { curve: () => curveConfigs(caches), swap: () => swapConfigs(caches) };
+  if (generation !== undefined) configs.generation = generation;
+  return configs;
+}
+
+/** The generation getter of a chain that has one (test doubles may not). */
+export function chainGeneration(chain: {
+  programGeneration?: () => { generation: ProgramGeneration };
+}): (() => ProgramGeneration) | undefined {
+  const verdict = chain.programGeneration;
+  return verdict === undefined ? undefined : () => verdict().generation;
 }

@@ -14,6 +14,9 @@ import type { TradeIntent } from "./request.js";
 import { curveFeeInputs, swapFeeInputs, swapReserves } from "../../launch/quote-inputs.js";
 import type { LaunchFeeConfig, LaunchGlobal, SwapFeeConfig, SwapGlobalConfig } from "../../launch/state.js";
 import { buildSwapState } from "../../launch/swap-state.js";
+import type { ProgramGeneration } from "../../launch/generation.js";
+import { impliedCurveBaseBalance } from "../../launch/synthetic-quote.js";
+import { upgradedInstructions } from "./upgraded-instructions.js";
 import type { TradeRead } from "../../launch/trade-accounts.js";
 import {
   buildCurveBuy,
@@ -27,19 +30,41 @@ import {
 export interface TradeConfigs {
   curve(): { global: LaunchGlobal; feeConfig: LaunchFeeConfig | null };
   swap(): { globalConfig: SwapGlobalConfig; feeConfig: SwapFeeConfig | null };
+  /** The live program generation (absent: 2026-09, the legacy instructions both generations accept). */
+  generation?(): ProgramGeneration;
+}
+
+/** Whether this trade goes out as a v3 curve / v2 pool instruction (cashback coins refuse both: 6094 / 6079). */
+export function usesUpgradedInstructions(read: TradeRead, configs: TradeConfigs): boolean {
+  if ((configs.generation?.() ?? "2026-09") !== "2026-10") return false;
+  return read.venue === "bonding_curve" ? !read.curve.isCashbackCoin : !read.pool.isCashbackCoin;
+}
+
+/** The name of the instruction a quoted trade is sent as (the execution's `instruction` detail). */
+export function sentInstructionName(read: TradeRead, quote: TradeQuote, configs: TradeConfigs): string {
+  const kind = quote.args.instruction;
+  if (!usesUpgradedInstructions(read, configs)) return kind;
+  if (read.venue === "bonding_curve")
+    return kind === "buy_exact_sol_in" ? "buy_exact_quote_in_v3" : `${kind}_v3`;
+  return `${kind}_v2`;
 }
 
 /** The venue state the quote math reads, from the routed read (the trade and GET /v1/quote). */
 export function venueStateOf(read: TradeRead, configs: TradeConfigs): VenueState {
   if (read.venue === "bonding_curve") {
     const { global, feeConfig } = configs.curve();
-    return {
-      venue: "bonding_curve",
-      curve: read.curve,
-      fees: computeCurveFeesBps(
-        curveFeeInputs({ global, feeConfig, curve: read.curve, mintSupply: read.mintSupply }),
-      ),
-    };
+    const fees = computeCurveFeesBps(
+      curveFeeInputs({ global, feeConfig, curve: read.curve, mintSupply: read.mintSupply }),
+    );
+    // A v3 buy past the curve continues into the would-be pool; mayhem coins keep the old refusal.
+    if (usesUpgradedInstructions(read, configs) && !read.curve.isMayhemMode) {
+      const synthetic = {
+        curveBaseBalance: impliedCurveBaseBalance(read.curve, global.initialRealTokenReserves),
+        poolMigrationFee: global.poolMigrationFee,
+      };
+      return { venue: "bonding_curve", curve: read.curve, fees, synthetic };
+    }
+    return { venue: "bonding_curve", curve: read.curve, fees };
   }
   const { globalConfig, feeConfig } = configs.swap();
   return {
@@ -79,6 +104,7 @@ export async function tradeInstructions(
   random?: () => number,
 ): Promise<TransactionInstruction[]> {
   const args = quote.args;
+  if (usesUpgradedInstructions(read, configs)) return upgradedInstructions(read, quote, configs, random);
   if (read.venue === "bonding_curve") {
     const { global } = configs.curve();
     const common = {

@@ -3,6 +3,7 @@
  * instruction choice uses (curve-quote.ts, swap-quote.ts): the tokens, the trader's lamports with the venue's
  * fees, each fee on its own, and the price impact. Pure; no chain access.
  */
+import { buyExactQuoteInV3Quote, buyV3Parts } from "../../launch/synthetic-quote.js";
 import {
   buyExactSolInTokensOut,
   curveBuyCost,
@@ -51,7 +52,7 @@ interface SpotReserves {
 export function quoteFigures(quote: Pick<TradeQuote, "args" | "quoted">, venue: VenueState): QuoteFigures {
   const moved =
     venue.venue === "bonding_curve"
-      ? curveMoves(quote, venue.curve, venue.fees)
+      ? (syntheticMoves(quote, venue) ?? curveMoves(quote, venue.curve, venue.fees))
       : swapMoves(quote.args, venue.reserves, venue.fees);
   const spot: SpotReserves =
     venue.venue === "bonding_curve"
@@ -88,6 +89,34 @@ function curveMoves(
       : curveBuyCost(a.amount, curve);
   const tokens = a.instruction === "buy_exact_sol_in" ? quote.quoted : a.amount;
   const fees = { ...curveFeeParts(venueSol, rates), lp: null };
+  return { tokens, sol: venueSol + feeTotal(fees), venueSol, fees };
+}
+
+/** A v3 buy that crosses completion: both parts, each with its own fees; null for any other quote. */
+function syntheticMoves(
+  quote: Pick<TradeQuote, "args" | "quoted">,
+  venue: Extract<VenueState, { venue: "bonding_curve" }>,
+): Moves | null {
+  const { curve, fees: rates, synthetic } = venue;
+  const a = quote.args;
+  if (synthetic === undefined || a.instruction === "sell") return null;
+  let parts: { curveQuote: bigint; poolQuote: bigint } | null;
+  if (a.instruction === "buy_exact_sol_in") {
+    const q = buyExactQuoteInV3Quote(a.spendableSolIn, curve, rates, synthetic);
+    parts = q.completes ? { curveQuote: q.curveQuote, poolQuote: q.poolQuote } : null;
+  } else {
+    parts = a.amount > curve.realTokenReserves ? buyV3Parts(a.amount, curve, synthetic) : null;
+  }
+  if (parts === null) return null;
+  const curveFees = curveFeeParts(parts.curveQuote, rates);
+  const poolFees = curveFeeParts(parts.poolQuote, rates);
+  const fees = {
+    protocol: curveFees.protocol + poolFees.protocol,
+    creator: curveFees.creator + poolFees.creator,
+    lp: null,
+  };
+  const venueSol = parts.curveQuote + parts.poolQuote;
+  const tokens = a.instruction === "buy_exact_sol_in" ? quote.quoted : a.amount;
   return { tokens, sol: venueSol + feeTotal(fees), venueSol, fees };
 }
 

@@ -9,7 +9,7 @@ import { badRequest, TRADE_RULES } from "../../core/errors.js";
 import type { RequestBody } from "../../core/request-fields.js";
 import type { VenueState as WarmVenues } from "../watch/venue-state.js";
 import { tradeBounds, type TradeBounds } from "./bounds.js";
-import { cachedTradeConfigs } from "./configs.js";
+import { cachedTradeConfigs, chainGeneration } from "./configs.js";
 import { venueStateOf } from "./plan.js";
 import { quoteTrade, type TradeAmount } from "./quote.js";
 import { feeTotal, quoteFigures } from "./quote-figures.js";
@@ -18,7 +18,7 @@ import { tradeState } from "./warm-read.js";
 
 /** Collaborators of a quote. */
 export interface QuoteDeps {
-  chain: Pick<Chain, "rpc" | "caches">;
+  chain: Pick<Chain, "rpc" | "caches"> & Partial<Pick<Chain, "programGeneration">>;
   /** Warm venue state (issue 18): a watched mint is quoted without a read. */
   venues?: Pick<WarmVenues, "lookup" | "afterRead">;
 }
@@ -92,7 +92,7 @@ export async function quote(deps: QuoteDeps, query: RequestBody, account?: numbe
   const intent = parseQuoteQuery(query);
   const state = await tradeState(deps.chain.rpc, deps.venues, intent, placeholderUser(intent), account);
   const read = state.read;
-  const venue = venueStateOf(read, cachedTradeConfigs(deps.chain.caches));
+  const venue = venueStateOf(read, cachedTradeConfigs(deps.chain.caches, chainGeneration(deps.chain)));
   // Issue 30: whole tokens (amount_tokens) with the mint's decimals from the same read.
   const amount: TradeAmount =
     intent.amount.kind === "wholeTokens"

@@ -14,6 +14,7 @@ import {
 } from "../../launch/curve-quote.js";
 import { badRequest, SPEC, TRADE_RULES } from "../../core/errors.js";
 import { maxAfterSlippage, minAfterSlippage } from "../../core/slippage.js";
+import { buyExactQuoteInV3Quote, buyV3Cost, type SyntheticInputs } from "../../launch/synthetic-quote.js";
 import {
   swapBuyBaseInput,
   swapBuyQuoteInput,
@@ -39,6 +40,8 @@ export type VenueState =
       readonly venue: "bonding_curve";
       readonly curve: CurveState & { readonly complete?: boolean };
       readonly fees: CurveFeesBps;
+      /** Present when buys go out as v3: a buy past the curve continues into the would-be pool. */
+      readonly synthetic?: SyntheticInputs;
     }
   | { readonly venue: "launchswap"; readonly reserves: SwapReserves; readonly fees: SwapFeesBps };
 
@@ -94,10 +97,18 @@ export function quoteTrade(input: TradeQuoteInput): TradeQuote {
   if (amount.kind === "percent") throw badRequest(TRADE_RULES.percentOnBuy);
   if (amount.kind === "wholeTokens") throw badRequest(TRADE_RULES.amountTokensOnBuy);
   if (amount.kind === "sol") {
+    if (venue.venue === "bonding_curve" && venue.synthetic !== undefined)
+      return curveSolBuyV3(amount.lamports, venue.curve, venue.fees, venue.synthetic, slippageBps);
     return venue.venue === "bonding_curve"
       ? curveSolBuy(amount.lamports, venue.curve, venue.fees, slippageBps)
       : swapSolBuy(amount.lamports, venue.reserves, venue.fees, slippageBps);
   }
+  if (
+    venue.venue === "bonding_curve" &&
+    venue.synthetic !== undefined &&
+    amount.units > venue.curve.realTokenReserves
+  )
+    return curveTokenBuyV3(amount.units, venue.curve, venue.fees, venue.synthetic, slippageBps);
   return venue.venue === "bonding_curve"
     ? curveTokenBuy(amount.units, venue.curve, venue.fees, slippageBps)
     : swapTokenBuy(amount.units, venue.reserves, venue.fees, slippageBps);
@@ -141,6 +152,40 @@ function curveSolBuy(lamports: bigint, curve: CurveState, fees: CurveFeesBps, bp
     lamports,
     quoted,
   );
+}
+
+// v3 SOL buy: buy_exact_quote_in_v3 spends the whole budget, past the curve into the would-be pool (synthetic
+// migration), so the quote counts the tokens of both parts.
+function curveSolBuyV3(
+  lamports: bigint,
+  curve: CurveState,
+  fees: CurveFeesBps,
+  synthetic: SyntheticInputs,
+  bps: bigint,
+): TradeQuote {
+  const { tokensOut } = buyExactQuoteInV3Quote(lamports, curve, fees, synthetic);
+  const minTokensOut = minAfterSlippage(tokensOut, bps);
+  if (minTokensOut <= 0n) throw badRequest(TRADE_RULES.tradeTooSmall);
+  return quoteOf(
+    "bonding_curve",
+    { instruction: "buy_exact_sol_in", spendableSolIn: lamports, minTokensOut },
+    lamports,
+    tokensOut,
+  );
+}
+
+// v3 token buy past what the curve has left: buy_v3 prices the rest on the would-be pool.
+function curveTokenBuyV3(
+  units: bigint,
+  curve: CurveState,
+  fees: CurveFeesBps,
+  synthetic: SyntheticInputs,
+  bps: bigint,
+): TradeQuote {
+  const quoted = buyV3Cost(units, curve, fees, synthetic);
+  if (quoted === null) throw badRequest(TRADE_RULES.exceedsReserves);
+  const maxQuoteIn = maxAfterSlippage(quoted, bps);
+  return quoteOf("bonding_curve", { instruction: "buy", amount: units, maxQuoteIn }, units, quoted);
 }
 
 function curveTokenBuy(units: bigint, curve: CurveState, fees: CurveFeesBps, bps: bigint): TradeQuote {

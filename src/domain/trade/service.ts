@@ -8,8 +8,8 @@ import type { Store } from "../../store/index.js";
 import type { Vault } from "../../vault/index.js";
 import { badRequest, EXECUTION, SPEC } from "../../core/errors.js";
 import { ms, runSingleExecution } from "../execution/pipeline.js";
-import { cachedTradeConfigs } from "./configs.js";
-import { quoteRead, tradeInstructions } from "./plan.js";
+import { cachedTradeConfigs, chainGeneration } from "./configs.js";
+import { quoteRead, sentInstructionName, tradeInstructions } from "./plan.js";
 import { tradeState } from "./warm-read.js";
 import type { VenueState } from "../watch/venue-state.js";
 import { parseTradeRequest, type TradeIntent } from "./request.js";
@@ -26,7 +26,7 @@ import type { TransactionInstruction } from "@solana/web3.js";
 export interface TradeDeps {
   store: Pick<Store, "findWallet" | "findDefaultWallet" | "insertExecution" | "updateExecution">;
   chain: Pick<Chain, "rpc" | "caches" | "assemble" | "submit" | "submitBundle"> &
-    Partial<Pick<Chain, "computeBudget" | "relayTip">>;
+    Partial<Pick<Chain, "computeBudget" | "relayTip" | "programGeneration">>;
   vault: Pick<Vault, "withKeypair">;
   /** Monotonic milliseconds for timing_ms; default performance.now. */
   now?: () => number;
@@ -111,7 +111,7 @@ export async function executeTrade(deps: TradeDeps, apiKeyId: number, body: unkn
   const state = await tradeState(deps.chain.rpc, deps.venues, intent, wallet.publicKey, apiKeyId);
   const read = state.read;
   deps.checkVenue?.(read.venue);
-  const configs = cachedTradeConfigs(deps.chain.caches);
+  const configs = cachedTradeConfigs(deps.chain.caches, chainGeneration(deps.chain));
   const quote = quoteRead(intent, read, configs);
   refuseUnaffordable(deps, wallet.publicKey, read, quote, intent.simulate);
   const tAmount = now();
@@ -134,7 +134,7 @@ export async function executeTrade(deps: TradeDeps, apiKeyId: number, body: unkn
     mint,
     amount_units: quote.amountUnits.toString(),
     expected_output: quote.expectedOutput.toString(),
-    instruction: quote.args.instruction,
+    instruction: sentInstructionName(read, quote, configs),
   };
   const result = await runSingleExecution({
     deps,

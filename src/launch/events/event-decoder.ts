@@ -5,11 +5,13 @@
  * for, from the SDK program's IDL coder. No byte offset is written here.
  */
 import type BN from "bn.js";
-import type { PublicKey } from "@solana/web3.js";
+import { PublicKey } from "@solana/web3.js";
 import { LAUNCH_PROGRAM_ID, LAUNCH_SWAP_PROGRAM_ID } from "../programs.js";
 import { launchSdk, launchSwapSdk } from "../sdk.js";
 import type { LaunchEvent, MigrationEvent } from "./launch-event.js";
 import { programDataLines } from "./program-data.js";
+import { decodeUpgradeEvent, upgradeEventDiscriminators } from "../upgrade-idl.js";
+import { WSOL_MINT } from "../programs.js";
 
 interface IdlEvent {
   name: string;
@@ -17,6 +19,7 @@ interface IdlEvent {
 }
 
 const sdk = launchSdk.PUMP_SDK;
+const PUBLIC_KEY_DEFAULT = PublicKey.default;
 // An offline program over the SDK's IDL (null connection, as the SDK's own offline program): only its coder is used.
 const pumpCoder = launchSdk.getPumpProgram(null as never).coder;
 const LAUNCH_ID = LAUNCH_PROGRAM_ID.toBase58();
@@ -26,7 +29,15 @@ const PROGRAMS = new Set([LAUNCH_ID, SWAP_ID]);
 function discriminators(events: readonly IdlEvent[]): Map<string, string> {
   return new Map(events.map((e) => [Buffer.from(e.discriminator).toString("hex"), e.name]));
 }
-const launchEvents = discriminators(launchSdk.pumpIdl.events as unknown as IdlEvent[]);
+// The SDK's events plus the upgrade's (PostCompleteBuyEvent), which the installed SDK does not know.
+const launchEvents = new Map([
+  ...discriminators(launchSdk.pumpIdl.events as unknown as IdlEvent[]),
+  ...upgradeEventDiscriminators(),
+]);
+const WSOL = WSOL_MINT.toBase58();
+// SOL-quoted curves store the zero key as their quote mint: named as wrapped SOL, as the programs take it.
+const quoteMintName = (v: PublicKey | undefined): string =>
+  v === undefined || v.equals(PUBLIC_KEY_DEFAULT) ? WSOL : v.toBase58();
 const swapEvents = discriminators(
   ((launchSwapSdk.pumpAmmJson as unknown as { events?: IdlEvent[] }).events ?? []) as IdlEvent[],
 );
@@ -73,6 +84,28 @@ function decodeLaunch(name: string, body: Buffer): LaunchEvent | null {
         cashback: n(e.cashback),
         cashbackFeeBasisPoints: n(e.cashbackFeeBasisPoints),
         ixName: e.ixName,
+        timestamp: n(e.timestamp),
+        quoteMint: quoteMintName(e.quoteMint as PublicKey | undefined),
+        // Events older than the quote fields carry only sol_amount (lamports of a SOL-quoted coin).
+        quoteAmount: e.quoteAmount === undefined ? n(e.solAmount) : n(e.quoteAmount as BN),
+      };
+    }
+    case "PostCompleteBuyEvent": {
+      const e = decodeUpgradeEvent(name, body) as {
+        user: PublicKey;
+        mint: PublicKey;
+        quote_mint: PublicKey;
+        base_out: BN;
+        quote_in: BN;
+        timestamp: BN;
+      };
+      return {
+        kind: "post_complete_buy",
+        mint: k(e.mint),
+        user: k(e.user),
+        quoteMint: quoteMintName(e.quote_mint),
+        baseOut: n(e.base_out),
+        quoteIn: n(e.quote_in),
         timestamp: n(e.timestamp),
       };
     }

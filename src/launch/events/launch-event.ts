@@ -42,6 +42,25 @@ export interface CurveTradeEvent {
   cashbackFeeBasisPoints: bigint;
   ixName: string;
   timestamp: bigint;
+  /** The coin's quote mint (wrapped SOL for SOL-quoted coins, whose curves store the zero key). */
+  quoteMint: string;
+  /** The event's quote amount, in the quote mint's units (lamports for SOL-quoted coins). */
+  quoteAmount: bigint;
+}
+
+/**
+ * The bonding-curve program's `PostCompleteBuyEvent`: the pool part of a v3 buy that crossed completion
+ * (synthetic migration); the buyer's total is the TradeEvent's amounts plus these.
+ */
+export interface PostCompleteBuyEvent {
+  kind: "post_complete_buy";
+  mint: string;
+  user: string;
+  quoteMint: string;
+  baseOut: bigint;
+  /** Quote the pool part cost, fees excluded, in the quote mint's units. */
+  quoteIn: bigint;
+  timestamp: bigint;
 }
 
 /** The bonding-curve program's `CompleteEvent` (the curve sold out in this transaction). */
@@ -92,4 +111,9 @@ export interface PoolTradeEvent {
 
 /** Every event the market stream decodes. */
 export type LaunchEvent =
-  CurveCreateEvent | CurveTradeEvent | CurveCompleteEvent | MigrationEvent | PoolTradeEvent;
+  | CurveCreateEvent
+  | CurveTradeEvent
+  | PostCompleteBuyEvent
+  | CurveCompleteEvent
+  | MigrationEvent
+  | PoolTradeEvent;

@@ -151,7 +151,9 @@ describe("POST /v1/laser/create", () => {
     const vault = BigInt(
       await e2e.connection.getBalance(creatorVaultAddress(new PublicKey(wallet)), "confirmed"),
     );
-    const topUp = vault - creatorFee;
+    // 2026-10: the dev buy is buy_exact_quote_in_v3, which keeps the creator fee on the curve (no vault top-up).
+    const topUp = process.env.LOCALNET_PROGRAMS === "2026-09" ? vault - creatorFee : vault;
+    if (process.env.LOCALNET_PROGRAMS !== "2026-09") expect(vault).toBe(0n);
     expect(topUp).toBeGreaterThanOrEqual(0n);
     const rents =
       (await rent(await dataLength(mint))) +

@@ -59,6 +59,7 @@ describe("npm run doctor", () => {
       "launch-fee-config",
       "swap-global-config",
       "swap-fee-config",
+      "program-generation",
       "lookup-table",
       "relay",
       "bundle-relay",

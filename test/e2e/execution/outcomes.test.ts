@@ -58,7 +58,10 @@ describe("outcomes", () => {
     expect(buy.max_sol_in_lamports).toBe("100000000");
     expect(buy.min_tokens_out).toBe(buy.expected_output);
     expect(BigInt(buy.fill!.token_change)).toBeGreaterThanOrEqual(BigInt(buy.min_tokens_out!));
-    expect(BigInt(buy.fill!.trade_sol_lamports)).toBeLessThanOrEqual(100_000_000n);
+    // 2026-10: the first v3 trade of a curve written before the upgrade also grows it (151 → 166 bytes here);
+    // the trader pays the rent difference, 15 × 6 960 lamports, which the fill counts as trade SOL.
+    const growth = process.env.LOCALNET_PROGRAMS === "2026-09" ? 0n : 104_400n;
+    expect(BigInt(buy.fill!.trade_sol_lamports)).toBeLessThanOrEqual(100_000_000n + growth);
 
     const found = await e2e.get(apiKey, `/v1/executions?signature=${buy.signature}`);
     expect(found.statusCode).toBe(200);

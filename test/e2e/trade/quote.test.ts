@@ -140,6 +140,9 @@ function wsolDeltas(m: Meta): Map<string, { owner: string | undefined; delta: bi
   return out;
 }
 
+/** The localnet runs the October 2026 programs unless LOCALNET_PROGRAMS=2026-09 (v3 / v2 trades keep fees). */
+const UPGRADED = process.env.LOCALNET_PROGRAMS !== "2026-09";
+
 const fee = (q: Quote, k: keyof Quote["fees"]): bigint => BigInt(q.fees[k] ?? "0");
 
 describe("GET /v1/quote on the bonding curve", () => {
@@ -151,14 +154,21 @@ describe("GET /v1/quote on the bonding curve", () => {
     // creator vault's balance (the creator fee plus the rent top-up the trader pays) with it. So a first buy's
     // trade_sol_lamports is the quote's sol_in less the creator fee exactly when the vault was created.
     const vault = creatorVaultAddress(new PublicKey(creator)).toBase58();
+    const curveKey = bondingCurveAddress(new PublicKey(mint));
+    const curveSizeBefore = (await e2e.connection.getAccountInfo(curveKey))!.data.length;
     const first = await quote(apiKey, { mint, side: "buy", amount: "0.01" });
     const firstTrade = await trade(apiKey, { action: "buy", mint, amount: "0.01" });
     const firstMeta = await metaOf(firstTrade.signature);
     const vaultIsNew = firstMeta.pre[firstMeta.keys.indexOf(vault)] === 0n;
     expect(firstTrade.fill.token_change).toBe(first.tokens_out);
     expect(BigInt(firstTrade.fill.rent_lamports)).toBeGreaterThan(0n);
+    // 2026-10: the first v3 trade grows an older, shorter curve; the trader pays the rent difference.
+    const curveSizeAfter = (await e2e.connection.getAccountInfo(curveKey))!.data.length;
+    const curveTopUp =
+      BigInt(await e2e.connection.getMinimumBalanceForRentExemption(curveSizeAfter)) -
+      BigInt(await e2e.connection.getMinimumBalanceForRentExemption(curveSizeBefore));
     expect(BigInt(firstTrade.fill.trade_sol_lamports)).toBe(
-      BigInt(first.sol_in_lamports!) - (vaultIsNew ? fee(first, "creator_fee_lamports") : 0n),
+      BigInt(first.sol_in_lamports!) - (vaultIsNew ? fee(first, "creator_fee_lamports") : 0n) + curveTopUp,
     );
 
     const [buy, bought] = await quoteThenTrade(apiKey, { mint, side: "buy", amount: "0.3", slippage: "3" });
@@ -179,21 +189,25 @@ describe("GET /v1/quote on the bonding curve", () => {
     expect(BigInt(buy.sol_in_lamports!)).toBeLessThanOrEqual(300_000_000n);
     const meta = await metaOf(bought.signature);
     const venueSol = BigInt(buy.sol_in_lamports!) - fee(buy, "total_fee_lamports");
-    expect(lamportDelta(meta, bondingCurveAddress(new PublicKey(mint)).toBase58())).toBe(venueSol);
-    expect(lamportDelta(meta, vault)).toBe(fee(buy, "creator_fee_lamports"));
     expect(fee(buy, "total_fee_lamports")).toBe(
       fee(buy, "protocol_fee_lamports") + fee(buy, "creator_fee_lamports"),
     );
     // Everything else credited in the transaction: the protocol fee (recipient and buyback) and the relay tip.
     const others = meta.keys
       .map((k, i) => ({ k, d: meta.post[i]! - meta.pre[i]! }))
-      .filter(
-        ({ k, d }) => d > 0n && k !== vault && k !== bondingCurveAddress(new PublicKey(mint)).toBase58(),
-      )
+      .filter(({ k, d }) => d > 0n && k !== vault && k !== curveKey.toBase58())
       .reduce((s, { d }) => s + d, 0n);
-    expect(others - BigInt((bought.fill as unknown as { tip_lamports: string }).tip_lamports)).toBe(
-      fee(buy, "protocol_fee_lamports"),
-    );
+    const tip = BigInt((bought.fill as unknown as { tip_lamports: string }).tip_lamports);
+    if (UPGRADED) {
+      // v3: the protocol and creator fee stay on the curve; only the buyback share is paid out.
+      expect(lamportDelta(meta, vault)).toBe(0n);
+      expect(lamportDelta(meta, curveKey.toBase58()) + (others - tip)).toBe(BigInt(buy.sol_in_lamports!));
+      expect(others - tip).toBeLessThanOrEqual(fee(buy, "protocol_fee_lamports"));
+    } else {
+      expect(lamportDelta(meta, curveKey.toBase58())).toBe(venueSol);
+      expect(lamportDelta(meta, vault)).toBe(fee(buy, "creator_fee_lamports"));
+      expect(others - tip).toBe(fee(buy, "protocol_fee_lamports"));
+    }
 
     const [tokenBuy] = await quoteThenTrade(apiKey, {
       mint,
@@ -220,7 +234,8 @@ describe("GET /v1/quote on the bonding curve", () => {
       [`mint=${mint}&side=sell&amount=50%25`, TRADE_RULES.quotePercent],
       [`mint=${external()}&side=buy&amount=0.1`, LAUNCH.mintNotFound],
       // More tokens than the curve has left: the trade's quote-time check.
-      [`mint=${mint}&side=buy&amount=900000000000000&denominated_in_sol=false`, TRADE_RULES.exceedsReserves],
+      // (1e15: past the curve and, on 2026-10, past all of the would-be pool's tokens too.)
+      [`mint=${mint}&side=buy&amount=1000000000000000&denominated_in_sol=false`, TRADE_RULES.exceedsReserves],
     ];
     for (const [query, detail] of cases) {
       const res = await e2e.get(apiKey, `/v1/quote?${query}`);
@@ -231,7 +246,7 @@ describe("GET /v1/quote on the bonding curve", () => {
     e2e.localnet.admin.complete(mint);
     const res = await e2e.get(apiKey, `/v1/quote?mint=${mint}&side=buy&amount=0.1`);
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ detail: LAUNCH.notMigrated });
+    expect(res.json()).toEqual({ detail: LAUNCH.notMigrated, state: "awaiting_migration" });
   });
 });
 
@@ -255,11 +270,17 @@ describe("GET /v1/quote on launchswap", () => {
     // The pool's quote vault receives its quote amount plus the lp fee; the other WSOL accounts credited
     // (protocol fee recipient, buyback, coin-creator vault) receive protocol and creator fees.
     const venueSol = BigInt(buy.sol_in_lamports!) - fee(buy, "total_fee_lamports");
-    expect(wsol.get(vaultKey)!.delta).toBe(venueSol + fee(buy, "lp_fee_lamports"));
     const others = [...wsol.entries()]
       .filter(([k, v]) => k !== vaultKey && v.delta > 0n)
       .reduce((s, [, v]) => s + v.delta, 0n);
-    expect(others).toBe(fee(buy, "protocol_fee_lamports") + fee(buy, "creator_fee_lamports"));
+    if (UPGRADED) {
+      // v2: protocol and creator fee stay in the vault; only the buyback share is paid out.
+      expect(wsol.get(vaultKey)!.delta + others).toBe(BigInt(buy.sol_in_lamports!));
+      expect(others).toBeLessThanOrEqual(fee(buy, "protocol_fee_lamports"));
+    } else {
+      expect(wsol.get(vaultKey)!.delta).toBe(venueSol + fee(buy, "lp_fee_lamports"));
+      expect(others).toBe(fee(buy, "protocol_fee_lamports") + fee(buy, "creator_fee_lamports"));
+    }
 
     const [tokenBuy] = await quoteThenTrade(apiKey, {
       mint,
@@ -274,6 +295,15 @@ describe("GET /v1/quote on launchswap", () => {
     const sellVault = [...sellMeta.entries()].find(([, v]) => v.owner === pool)![1];
     // Out of the vault: everything but the lp fee, which stays in the pool.
     const gross = BigInt(sell.sol_out_lamports!) + fee(sell, "total_fee_lamports");
-    expect(sellVault.delta).toBe(-(gross - fee(sell, "lp_fee_lamports")));
+    if (UPGRADED) {
+      // v2 keeps the protocol and creator fee in the vault too: it pays the seller and the buyback share.
+      const buyback = [...sellMeta.entries()]
+        .filter(([, v]) => v.owner !== pool && v.delta > 0n)
+        .reduce((s, [, v]) => s + v.delta, 0n);
+      expect(sellVault.delta + buyback).toBeLessThanOrEqual(-BigInt(sell.sol_out_lamports!));
+      expect(sellVault.delta).toBeGreaterThanOrEqual(-(gross - fee(sell, "lp_fee_lamports")));
+    } else {
+      expect(sellVault.delta).toBe(-(gross - fee(sell, "lp_fee_lamports")));
+    }
   });
 });

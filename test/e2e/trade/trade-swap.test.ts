@@ -89,7 +89,7 @@ describe("routing", () => {
     e2e.localnet.admin.complete(mint);
     const notYet = await e2e.post(apiKey, "/v1/trades/execute", { action: "buy", mint, amount: "0.01" });
     expect(notYet.statusCode).toBe(400);
-    expect(notYet.json()).toEqual({ detail: LAUNCH.notMigrated });
+    expect(notYet.json()).toEqual({ detail: LAUNCH.notMigrated, state: "awaiting_migration" });
 
     const { pool } = e2e.localnet.admin.migrate(mint);
     const routed = await trade(e2e, apiKey, { action: "buy", mint, amount: "0.01" });

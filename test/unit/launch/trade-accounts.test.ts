@@ -296,6 +296,10 @@ describe("interpretTradeRead errors", () => {
     const chain = put(new Map(), mint, mintAccount(TOKEN_2022_PROGRAM_ID));
     put(chain, bondingCurveAddress(mint), await curveAccount(true));
     expectApiError(() => read(tradeReadPlan({ mint, user }), chain), LAUNCH.notMigrated);
+    // The window between completion and migration is a state the caller can test for.
+    expect(() => read(tradeReadPlan({ mint, user }), chain)).toThrow(
+      expect.objectContaining({ extra: { state: "awaiting_migration" } }),
+    );
   });
 
   it("explicit pool not found", () => {

@@ -38,6 +38,8 @@ function trade(over: Partial<CurveTradeEvent> = {}): CurveTradeEvent {
     cashbackFeeBasisPoints: 0n,
     ixName: "buy",
     timestamp: 0n,
+    quoteMint: "So11111111111111111111111111111111111111112",
+    quoteAmount: 1_000_000_000n,
     ...over,
   };
 }

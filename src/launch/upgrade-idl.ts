@@ -1,0 +1,129 @@
+/**
+ * The instructions and events of the October 2026 program upgrade (v3 curve trades, launchswap v2
+ * trades, fee sweeps, the synthetic migration's PostCompleteBuyEvent), built from the IDL parts recorded
+ * in idl/upgrade-2026-10.json with Anchor's own coder. The SDKs this project can install (pump-sdk 2.0.0,
+ * pump-swap-sdk 1.20.0) predate the upgrade; when newer ones reach the registry, their builders replace
+ * this file's callers (docs/decisions.md, 2026-11-28).
+ */
+import BN from "bn.js";
+import { BorshCoder, type Idl } from "@coral-xyz/anchor";
+import { PublicKey, TransactionInstruction, type AccountMeta } from "@solana/web3.js";
+import recorded from "./idl/upgrade-2026-10.json" with { type: "json" };
+
+/** One account of a recorded instruction. */
+export interface RecordedAccount {
+  readonly name: string;
+  readonly writable?: boolean;
+  readonly signer?: boolean;
+  readonly address?: string;
+}
+
+/** One recorded instruction: discriminator, accounts in order, args. */
+export interface RecordedInstruction {
+  readonly name: string;
+  readonly discriminator: readonly number[];
+  readonly accounts: readonly RecordedAccount[];
+  readonly args: readonly { name: string; type: unknown }[];
+}
+
+/** The two programs the upgrade touches. */
+export type UpgradeProgram = "launch" | "launchswap";
+
+/** The names of the recorded instructions, by program. */
+export type LaunchUpgradeInstruction =
+  "buy_v3" | "buy_exact_quote_in_v3" | "sell_v3" | "sweep_protocol_fee" | "sweep_creator_fee";
+/** The names of the recorded swap instructions. */
+export type SwapUpgradeInstruction =
+  "buy_v2" | "buy_exact_quote_in_v2" | "sell_v2" | "sweep_protocol_fee" | "sweep_creator_fee";
+
+interface RecordedProgram {
+  address: string;
+  metadata: { name: string; version: string; spec: string };
+  instructions: RecordedInstruction[];
+  events?: { name: string; discriminator: number[] }[];
+  types: unknown[];
+}
+
+const programs = recorded as unknown as Record<UpgradeProgram, RecordedProgram>;
+
+// Anchor's coder over the recorded parts (the IDL format Anchor 0.30+ reads; accounts need no layout).
+function coderOf(p: RecordedProgram): BorshCoder {
+  return new BorshCoder({ ...p, accounts: [], events: p.events ?? [] } as unknown as Idl);
+}
+const coders: Record<UpgradeProgram, BorshCoder> = {
+  launch: coderOf(programs.launch),
+  launchswap: coderOf(programs.launchswap),
+};
+const programIds: Record<UpgradeProgram, PublicKey> = {
+  launch: new PublicKey(programs.launch.address),
+  launchswap: new PublicKey(programs.launchswap.address),
+};
+
+/** The recorded instruction `name` of `program` (throws for a name not recorded: a bug). */
+export function recordedInstruction(program: UpgradeProgram, name: string): RecordedInstruction {
+  const ix = programs[program].instructions.find((i) => i.name === name);
+  if (ix === undefined) throw new Error(`${program} ${name} is not in the recorded IDL`);
+  return ix;
+}
+
+/** Every recorded instruction of `program` (tests, the doctor's report). */
+export function recordedInstructions(program: UpgradeProgram): readonly RecordedInstruction[] {
+  return programs[program].instructions;
+}
+
+/** Instruction arguments by recorded name: u64 amounts as bigint, OptionBool as boolean; all of them. */
+export type UpgradeArgs = Readonly<Record<string, bigint | boolean>>;
+
+function coderArgs(args: UpgradeArgs): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(args)) out[k] = typeof v === "bigint" ? new BN(v.toString()) : { 0: v };
+  return out;
+}
+
+/**
+ * Builds `name` of `program`: data by Anchor's coder, accounts in the recorded order from `accounts`
+ * (by recorded name; fixed addresses such as the system program may be left out).
+ */
+export function buildUpgradeInstruction(
+  program: UpgradeProgram,
+  name: string,
+  accounts: Readonly<Record<string, PublicKey>>,
+  args: UpgradeArgs = {},
+): TransactionInstruction {
+  const ix = recordedInstruction(program, name);
+  const keys: AccountMeta[] = ix.accounts.map((a) => {
+    const pubkey =
+      accounts[a.name] ??
+      (a.name === "program"
+        ? programIds[program]
+        : a.address !== undefined
+          ? new PublicKey(a.address)
+          : null);
+    if (pubkey === null) throw new Error(`${program} ${name}: account ${a.name} is missing`);
+    return { pubkey, isWritable: a.writable === true, isSigner: a.signer === true };
+  });
+  const missing = ix.args.find((a) => args[a.name] === undefined);
+  if (missing !== undefined) throw new Error(`${program} ${name}: argument ${missing.name} is missing`);
+  const data = coders[program].instruction.encode(name, coderArgs(args));
+  return new TransactionInstruction({ programId: programIds[program], keys, data: Buffer.from(data) });
+}
+
+/** Decodes a recorded launch event body (after its 8-byte discriminator); null when the name is not recorded. */
+export function decodeUpgradeEvent(name: string, body: Buffer): Record<string, unknown> | null {
+  if (!(programs.launch.events ?? []).some((e) => e.name === name)) return null;
+  return coders.launch.types.decode(name, body) as Record<string, unknown>;
+}
+
+/** Discriminators (hex) of the recorded launch events, by name. */
+export function upgradeEventDiscriminators(): ReadonlyMap<string, string> {
+  return new Map(
+    (programs.launch.events ?? []).map((e) => [Buffer.from(e.discriminator).toString("hex"), e.name]),
+  );
+}
+
+/** Byte offsets of the curve fields appended after the 125-byte layout (zero when the account is shorter). */
+export const CURVE_TAIL_FIELDS = (
+  recorded as unknown as {
+    launch: { bonding_curve_fields_after_125_bytes: { name: string; type: "u64" | "u8"; offset: number }[] };
+  }
+).launch.bonding_curve_fields_after_125_bytes;

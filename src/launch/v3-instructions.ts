@@ -1,0 +1,158 @@
+/**
+ * The curve's v3 trades (17 accounts, protocol and creator fee kept on the curve until a sweep) and the
+ * curve's two sweeps, for SOL-paired coins: the only quote the service trades. Built from the recorded IDL
+ * (upgrade-idl.ts). Cashback coins refuse v3 (6094): callers keep the legacy builders for them.
+ */
+import type { PublicKey, TransactionInstruction } from "@solana/web3.js";
+import { createAssociatedTokenAccountIdempotentInstruction } from "./spl-token.js";
+import { curveBuybackRecipient, curveFeeRecipient, type Random } from "./fee-recipients.js";
+import {
+  LAUNCH_EVENT_AUTHORITY,
+  LAUNCH_FEE_CONFIG,
+  LAUNCH_GLOBAL,
+  SPL_TOKEN_PROGRAM_ID,
+  WSOL_MINT,
+  associatedTokenAddress,
+  bondingCurveAddress,
+  creatorVaultAddress,
+  launchUserVolumeAccumulator,
+} from "./programs.js";
+import type { LaunchGlobal } from "./state.js";
+import { buildUpgradeInstruction } from "./upgrade-idl.js";
+
+/** What every v3 curve trade needs. */
+export interface CurveV3Args {
+  global: LaunchGlobal;
+  mint: PublicKey;
+  user: PublicKey;
+  /** Owner of the mint account. */
+  tokenProgram: PublicKey;
+  random?: Random;
+}
+
+/** The 17 accounts of a v3 trade of `user` on a SOL-paired curve of `mint`. */
+export function curveV3Accounts(args: CurveV3Args): Record<string, PublicKey> {
+  const { mint, user, tokenProgram } = args;
+  const curve = bondingCurveAddress(mint);
+  return {
+    global: LAUNCH_GLOBAL,
+    base_mint: mint,
+    // SOL-paired coins pass wrapped SOL; the quote accounts are derived but neither used nor required.
+    quote_mint: WSOL_MINT,
+    base_token_program: tokenProgram,
+    quote_token_program: SPL_TOKEN_PROGRAM_ID,
+    bonding_curve: curve,
+    associated_base_bonding_curve: associatedTokenAddress(curve, mint, tokenProgram),
+    associated_quote_bonding_curve: associatedTokenAddress(curve, WSOL_MINT, SPL_TOKEN_PROGRAM_ID),
+    user,
+    associated_base_user: associatedTokenAddress(user, mint, tokenProgram),
+    associated_quote_user: associatedTokenAddress(user, WSOL_MINT, SPL_TOKEN_PROGRAM_ID),
+    user_volume_accumulator: launchUserVolumeAccumulator(user),
+    fee_config: LAUNCH_FEE_CONFIG,
+    // A SOL-paired coin pays the buyback share to the wallet itself (it must exist; Global's wallets do).
+    buyback_fee_recipient: curveBuybackRecipient(args.global, args.random),
+    event_authority: LAUNCH_EVENT_AUTHORITY,
+  };
+}
+
+// v3 never creates the buyer's token account: an idempotent create goes first when it is missing.
+function withAta(
+  args: CurveV3Args,
+  createAta: boolean,
+  ix: TransactionInstruction,
+): TransactionInstruction[] {
+  if (!createAta) return [ix];
+  const { mint, user, tokenProgram } = args;
+  const ata = associatedTokenAddress(user, mint, tokenProgram);
+  return [createAssociatedTokenAccountIdempotentInstruction(user, ata, user, mint, tokenProgram), ix];
+}
+
+/** buy_exact_quote_in_v3: spend exactly `spendable` lamports (both parts of a synthetic migration). */
+export function buildCurveBuyExactQuoteInV3(
+  args: CurveV3Args & { spendable: bigint; minTokensOut: bigint; createAta: boolean },
+): TransactionInstruction[] {
+  const ix = buildUpgradeInstruction("launch", "buy_exact_quote_in_v3", curveV3Accounts(args), {
+    spendable_quote_in: args.spendable,
+    min_tokens_out: args.minTokensOut,
+    partial_fill: false,
+  });
+  return withAta(args, args.createAta, ix);
+}
+
+/** buy_v3: exactly `amount` tokens for at most `maxSolCost` lamports (may cross completion). */
+export function buildCurveBuyV3(
+  args: CurveV3Args & { amount: bigint; maxSolCost: bigint; createAta: boolean },
+): TransactionInstruction[] {
+  const ix = buildUpgradeInstruction("launch", "buy_v3", curveV3Accounts(args), {
+    amount: args.amount,
+    max_sol_cost: args.maxSolCost,
+    partial_fill: false,
+  });
+  return withAta(args, args.createAta, ix);
+}
+
+/** sell_v3: `amount` tokens for at least `minSolOutput` lamports. */
+export function buildCurveSellV3(
+  args: CurveV3Args & { amount: bigint; minSolOutput: bigint },
+): TransactionInstruction[] {
+  return [
+    buildUpgradeInstruction("launch", "sell_v3", curveV3Accounts(args), {
+      amount: args.amount,
+      min_sol_output: args.minSolOutput,
+    }),
+  ];
+}
+
+/** The 13 accounts of a curve sweep paying `recipient` (SOL-paired coin). */
+function curveSweepAccounts(
+  payer: PublicKey,
+  mint: PublicKey,
+  recipient: PublicKey,
+): Record<string, PublicKey> {
+  const curve = bondingCurveAddress(mint);
+  return {
+    payer,
+    global: LAUNCH_GLOBAL,
+    base_mint: mint,
+    quote_mint: WSOL_MINT,
+    quote_token_program: SPL_TOKEN_PROGRAM_ID,
+    bonding_curve: curve,
+    associated_quote_bonding_curve: associatedTokenAddress(curve, WSOL_MINT, SPL_TOKEN_PROGRAM_ID),
+    recipient,
+    associated_quote_recipient: associatedTokenAddress(recipient, WSOL_MINT, SPL_TOKEN_PROGRAM_ID),
+    event_authority: LAUNCH_EVENT_AUTHORITY,
+  };
+}
+
+/**
+ * sweep_creator_fee: pays the creator fee a v3 trade left on the curve into the creator vault of
+ * `creator`. Goes right before a creator-fee claim in the same transaction (SWEEP_FEES.md).
+ */
+export function buildCurveSweepCreatorFee(args: {
+  payer: PublicKey;
+  mint: PublicKey;
+  creator: PublicKey;
+}): TransactionInstruction {
+  const vault = creatorVaultAddress(args.creator);
+  return buildUpgradeInstruction(
+    "launch",
+    "sweep_creator_fee",
+    curveSweepAccounts(args.payer, args.mint, vault),
+  );
+}
+
+/** sweep_protocol_fee: pays the kept protocol fee to a Global fee recipient (reserved ones for mayhem coins). */
+export function buildCurveSweepProtocolFee(args: {
+  payer: PublicKey;
+  mint: PublicKey;
+  global: LaunchGlobal;
+  mayhem: boolean;
+  random?: Random;
+}): TransactionInstruction {
+  const recipient = curveFeeRecipient(args.global, args.mayhem, args.random);
+  return buildUpgradeInstruction(
+    "launch",
+    "sweep_protocol_fee",
+    curveSweepAccounts(args.payer, args.mint, recipient),
+  );
+}
