@@ -6,7 +6,7 @@
  */
 import type { FastifySchema } from "fastify";
 import { BASE58_ADDRESS } from "../../config/parse.js";
-import { errorSchema, ref } from "./schemas.js";
+import { ERROR_STATUSES, errorSchema, ref } from "./schemas.js";
 
 type Json = Record<string, unknown>;
 
@@ -109,6 +109,12 @@ export function openapiRules(
       ref("Refusal"),
       "The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it.",
     );
+  }
+  // Issue 30: each status's error body names the codes that status can come with (`Error404`, …).
+  for (const [status, body] of Object.entries(responses)) {
+    const r = body as Json;
+    if (r.$ref === "Error#" && ERROR_STATUSES.includes(Number(status)))
+      responses[status] = { ...r, $ref: `Error${status}#` };
   }
   // A success answer without its own description is described by the route's summary (not "Default Response").
   const summaryText = typeof s.summary === "string" ? s.summary : undefined;
