@@ -742,10 +742,15 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+        /** @description An error answer: `detail` says what went wrong, `code` names the error for programs; some errors carry more fields beside them */
         Error: {
             /** @description what went wrong, in words (the spec's exact texts) */
             detail: string;
+            /**
+             * @description stable machine code of the error, `<capability>.<condition>` (README, Errors); match on it rather than on detail
+             * @enum {string}
+             */
+            code: "auth.invalid_key" | "auth.key_expired" | "auth.key_revoked" | "auth.metrics_token" | "auth.missing_key" | "auth.too_many_failures" | "bundle.amount_required" | "bundle.bundle_tip_invalid" | "bundle.bundle_tip_required" | "bundle.failed" | "bundle.leg_count" | "bundle.leg_denominated" | "bundle.leg_object" | "bundle.leg_percent" | "bundle.leg_slippage" | "bundle.leg_type" | "bundle.mint_required" | "bundle.mint_with_create" | "bundle.new_token_legs" | "bundle.one_existing_trade" | "bundle.pool_with_create" | "bundle.sell_after_create" | "bundle.slippage_bps_invalid" | "bundle.slippage_bps_max" | "bundle.timed_out" | "bundle.tip_min" | "cashback.bad_owner" | "cashback.bad_swap_account" | "cashback.claim_bonding_boolean" | "cashback.claim_launchswap_boolean" | "cashback.none_enabled" | "cashback.read_failed" | "cashback.wallet_and_wallets" | "cashback.wallet_selection" | "cashback.wallets_count" | "chain.bundle_failed" | "chain.bundle_timed_out" | "chain.confirmation_unavailable" | "chain.landed_with_error" | "chain.relay_refused" | "chain.relay_unreachable" | "chain.rpc_unavailable" | "chain.simulation_failed" | "consolidate.default_sources_count" | "consolidate.destination_is_source" | "consolidate.low_balance" | "consolidate.no_sources" | "consolidate.sources_count" | "consolidate.sources_unique" | "create.cashback_boolean" | "create.initial_buy_decimals" | "create.initial_buy_invalid" | "create.initial_buy_zero" | "create.mayhem_boolean" | "create.name_symbol" | "create.name_too_long" | "create.simulation_failed" | "create.slippage_without_buy" | "create.symbol_too_long" | "create.uri_invalid" | "create.uri_required" | "create.uri_too_long" | "events.cursor_invalid" | "events.delivery_not_found" | "events.event_cursor_invalid" | "events.event_limit_invalid" | "events.execution_not_found" | "events.types_invalid" | "events.wait_invalid" | "events.webhook_limit" | "events.webhook_not_found" | "events.webhook_page_after_invalid" | "events.webhook_types_invalid" | "events.webhook_url_invalid" | "events.webhook_url_private" | "events.webhook_url_unresolvable" | "events.webhook_wallets_invalid" | "execution.cache_missing" | "execution.chain_not_ready" | "execution.chain_unavailable" | "execution.dry_run_invalid" | "execution.history_kind" | "execution.history_limit" | "execution.history_offset" | "execution.history_status" | "execution.insufficient_sol" | "execution.read_failed" | "execution.signature_invalid" | "execution.transaction_too_large" | "fees.priority_fee_invalid" | "fees.priority_fee_too_high" | "fees.tip_invalid" | "fees.tip_too_high" | "fees.tip_without_tip_accounts" | "http.alias_conflict" | "http.bad_request" | "http.bad_url" | "http.body_not_object" | "http.body_too_large" | "http.content_length" | "http.duplicate_key" | "http.field_type" | "http.host_not_allowed" | "http.internal" | "http.invalid_json" | "http.misspelt_switch" | "http.nested_too_deep" | "http.param_too_long" | "http.route_not_found" | "http.unknown_field" | "http.unsupported_content_type" | "http.validation_failed" | "idempotency.different_request" | "idempotency.in_progress" | "idempotency.interrupted" | "idempotency.invalid_key" | "keys.account_frozen" | "keys.activity_cursor" | "keys.activity_key_id" | "keys.activity_status" | "keys.activity_target_key_id" | "keys.ancestor_frozen" | "keys.expires_at_invalid" | "keys.key_frozen" | "keys.key_id_invalid" | "keys.key_limit" | "keys.key_not_found" | "keys.missing_scope" | "keys.name_characters" | "keys.name_invalid" | "keys.name_reserved" | "keys.own_policy" | "keys.own_unfreeze" | "keys.policy_address" | "keys.policy_address_list" | "keys.policy_lamports" | "keys.policy_mints_overlap" | "keys.policy_object" | "keys.policy_per_execution_over_daily" | "keys.policy_refused" | "keys.policy_sol" | "keys.policy_u64" | "keys.policy_venues" | "keys.powers_exceeded" | "keys.refused" | "keys.root_not_freezable" | "keys.root_not_revocable" | "keys.root_only" | "keys.root_untouchable" | "keys.scopes_invalid" | "keys.unknown_field" | "keys.wallet_not_allowed" | "keys.wallet_not_owned" | "keys.wallets_invalid" | "launch.curve_invalid" | "launch.curve_not_sol_quoted" | "launch.invalid_mint" | "launch.mint_not_found" | "launch.not_launch_token" | "launch.not_migrated" | "launch.not_swap_pool" | "launch.pool_mint_mismatch" | "launch.pool_not_found" | "launch.pool_not_sol_quoted" | "launch.pool_vaults_unexpected" | "launch.unsupported_mint" | "limits.account_rate_limited" | "limits.rate_limited" | "setup.closed" | "setup.rate_limited" | "setup.token_required" | "sol.destination_object" | "sol.destination_percent_decimals" | "sol.destination_percent_invalid" | "sol.destination_reserved" | "sol.destination_sol_invalid" | "sol.fee_reserve" | "sol.invalid_destination" | "sol.low_balance" | "sol.new_account_rent" | "sol.new_account_rent_split" | "sol.source_invalid" | "sol.split_destination_reserved" | "sol.total_percent_decimals" | "split.amounts_exceed" | "split.destination_is_source" | "split.destinations_count" | "split.destinations_unique" | "split.min_lamport" | "split.not_consumed" | "split.percent_or_sol" | "split.percent_over" | "split.total_percent" | "stream.per_ip" | "stream.per_key" | "stream.upgrade_required" | "trade.amount_and_tokens" | "trade.amount_invalid" | "trade.amount_positive" | "trade.amount_required" | "trade.amount_tokens_decimals" | "trade.amount_tokens_invalid" | "trade.amount_tokens_on_buy" | "trade.amount_tokens_on_sol" | "trade.amount_tokens_positive" | "trade.amount_too_large" | "trade.amount_type" | "trade.amount_unsafe_number" | "trade.bad_action" | "trade.confirm_boolean" | "trade.curve_complete" | "trade.denominated_in_sol" | "trade.empty_pool" | "trade.exceeds_reserves" | "trade.insufficient_quote_reserves" | "trade.measure_timing_boolean" | "trade.mint_required" | "trade.no_token_balance" | "trade.percent_decimals" | "trade.percent_on_buy" | "trade.percent_range" | "trade.percent_zero_units" | "trade.pool_invalid" | "trade.quote_percent" | "trade.quote_side" | "trade.sell_in_sol" | "trade.sell_token_units" | "trade.simulate_boolean" | "trade.simulation_failed" | "trade.slippage_both" | "trade.slippage_bps" | "trade.slippage_decimals" | "trade.slippage_invalid" | "trade.slippage_positive_range" | "trade.slippage_range" | "trade.sol_decimals" | "trade.token_balance_too_low" | "trade.token_units" | "trade.trade_too_small" | "transfer.destination_is_source" | "transfer.low_token_balance" | "transfer.no_source_account" | "transfer.token_amount" | "upstream.error" | "wallets.already_linked" | "wallets.invalid_address" | "wallets.limit_reached" | "wallets.none" | "wallets.not_found" | "wallets.private_key_length" | "wallets.private_key_mismatch" | "wallets.private_key_not_base58" | "wallets.private_key_required" | "watch.disabled" | "watch.mint_invalid" | "watch.mints_list" | "watch.not_watched";
             /** @description 403: the rule that refused (scope, wallet, frozen, cap, a policy field…) */
             rule?: string | null;
             /** @description the transaction signature, when one was sent */
@@ -777,10 +782,111 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
+        Error400: components["schemas"]["Error"] & {
+            /**
+             * @description stable machine code of the error, `<capability>.<condition>` (README, Errors); match on it rather than on detail
+             * @enum {string}
+             */
+            code: "bundle.amount_required" | "bundle.bundle_tip_invalid" | "bundle.bundle_tip_required" | "bundle.leg_count" | "bundle.leg_denominated" | "bundle.leg_object" | "bundle.leg_percent" | "bundle.leg_slippage" | "bundle.leg_type" | "bundle.mint_required" | "bundle.mint_with_create" | "bundle.new_token_legs" | "bundle.one_existing_trade" | "bundle.pool_with_create" | "bundle.sell_after_create" | "bundle.slippage_bps_invalid" | "bundle.slippage_bps_max" | "bundle.tip_min" | "cashback.claim_bonding_boolean" | "cashback.claim_launchswap_boolean" | "cashback.none_enabled" | "cashback.wallet_and_wallets" | "cashback.wallet_selection" | "cashback.wallets_count" | "chain.simulation_failed" | "consolidate.default_sources_count" | "consolidate.destination_is_source" | "consolidate.low_balance" | "consolidate.sources_count" | "consolidate.sources_unique" | "create.cashback_boolean" | "create.initial_buy_decimals" | "create.initial_buy_invalid" | "create.initial_buy_zero" | "create.mayhem_boolean" | "create.name_symbol" | "create.name_too_long" | "create.simulation_failed" | "create.slippage_without_buy" | "create.symbol_too_long" | "create.uri_invalid" | "create.uri_required" | "create.uri_too_long" | "events.cursor_invalid" | "events.event_cursor_invalid" | "events.event_limit_invalid" | "events.types_invalid" | "events.wait_invalid" | "events.webhook_page_after_invalid" | "events.webhook_types_invalid" | "events.webhook_url_invalid" | "events.webhook_url_private" | "events.webhook_url_unresolvable" | "events.webhook_wallets_invalid" | "execution.dry_run_invalid" | "execution.history_kind" | "execution.history_limit" | "execution.history_offset" | "execution.history_status" | "execution.insufficient_sol" | "execution.signature_invalid" | "execution.transaction_too_large" | "fees.priority_fee_invalid" | "fees.priority_fee_too_high" | "fees.tip_invalid" | "fees.tip_too_high" | "fees.tip_without_tip_accounts" | "http.alias_conflict" | "http.bad_request" | "http.bad_url" | "http.body_not_object" | "http.content_length" | "http.duplicate_key" | "http.field_type" | "http.invalid_json" | "http.misspelt_switch" | "http.nested_too_deep" | "http.unknown_field" | "http.validation_failed" | "idempotency.invalid_key" | "keys.activity_cursor" | "keys.activity_key_id" | "keys.activity_status" | "keys.activity_target_key_id" | "keys.expires_at_invalid" | "keys.key_id_invalid" | "keys.name_characters" | "keys.name_invalid" | "keys.name_reserved" | "keys.policy_address" | "keys.policy_address_list" | "keys.policy_lamports" | "keys.policy_mints_overlap" | "keys.policy_object" | "keys.policy_per_execution_over_daily" | "keys.policy_sol" | "keys.policy_u64" | "keys.policy_venues" | "keys.root_not_freezable" | "keys.root_not_revocable" | "keys.scopes_invalid" | "keys.unknown_field" | "keys.wallet_not_owned" | "keys.wallets_invalid" | "launch.curve_invalid" | "launch.curve_not_sol_quoted" | "launch.invalid_mint" | "launch.mint_not_found" | "launch.not_launch_token" | "launch.not_migrated" | "launch.not_swap_pool" | "launch.pool_mint_mismatch" | "launch.pool_not_found" | "launch.pool_not_sol_quoted" | "launch.pool_vaults_unexpected" | "launch.unsupported_mint" | "sol.destination_object" | "sol.destination_percent_decimals" | "sol.destination_percent_invalid" | "sol.destination_reserved" | "sol.destination_sol_invalid" | "sol.fee_reserve" | "sol.invalid_destination" | "sol.low_balance" | "sol.new_account_rent" | "sol.new_account_rent_split" | "sol.source_invalid" | "sol.split_destination_reserved" | "sol.total_percent_decimals" | "split.amounts_exceed" | "split.destination_is_source" | "split.destinations_count" | "split.destinations_unique" | "split.min_lamport" | "split.not_consumed" | "split.percent_or_sol" | "split.percent_over" | "split.total_percent" | "trade.amount_and_tokens" | "trade.amount_invalid" | "trade.amount_positive" | "trade.amount_required" | "trade.amount_tokens_decimals" | "trade.amount_tokens_invalid" | "trade.amount_tokens_on_buy" | "trade.amount_tokens_on_sol" | "trade.amount_tokens_positive" | "trade.amount_too_large" | "trade.amount_type" | "trade.amount_unsafe_number" | "trade.bad_action" | "trade.confirm_boolean" | "trade.curve_complete" | "trade.denominated_in_sol" | "trade.empty_pool" | "trade.exceeds_reserves" | "trade.insufficient_quote_reserves" | "trade.measure_timing_boolean" | "trade.mint_required" | "trade.no_token_balance" | "trade.percent_decimals" | "trade.percent_on_buy" | "trade.percent_range" | "trade.percent_zero_units" | "trade.pool_invalid" | "trade.quote_percent" | "trade.quote_side" | "trade.sell_in_sol" | "trade.sell_token_units" | "trade.simulate_boolean" | "trade.simulation_failed" | "trade.slippage_both" | "trade.slippage_bps" | "trade.slippage_decimals" | "trade.slippage_invalid" | "trade.slippage_positive_range" | "trade.slippage_range" | "trade.sol_decimals" | "trade.token_balance_too_low" | "trade.token_units" | "trade.trade_too_small" | "transfer.destination_is_source" | "transfer.low_token_balance" | "transfer.no_source_account" | "transfer.token_amount" | "wallets.invalid_address" | "wallets.none" | "wallets.private_key_length" | "wallets.private_key_mismatch" | "wallets.private_key_not_base58" | "wallets.private_key_required" | "watch.disabled" | "watch.mint_invalid" | "watch.mints_list";
+        };
+        /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
+        Error401: components["schemas"]["Error"] & {
+            /**
+             * @description stable machine code of the error, `<capability>.<condition>` (README, Errors); match on it rather than on detail
+             * @enum {string}
+             */
+            code: "auth.invalid_key" | "auth.key_expired" | "auth.key_revoked" | "auth.metrics_token" | "auth.missing_key" | "setup.token_required";
+        };
+        /** @description An error answer with status 403; `code` is one of: keys.account_frozen, keys.ancestor_frozen, keys.key_frozen, keys.missing_scope, keys.own_policy, keys.own_unfreeze, keys.policy_refused, keys.powers_exceeded, keys.refused, keys.root_only, keys.root_untouchable, keys.wallet_not_allowed, setup.closed */
+        Error403: components["schemas"]["Error"] & {
+            /**
+             * @description stable machine code of the error, `<capability>.<condition>` (README, Errors); match on it rather than on detail
+             * @enum {string}
+             */
+            code: "keys.account_frozen" | "keys.ancestor_frozen" | "keys.key_frozen" | "keys.missing_scope" | "keys.own_policy" | "keys.own_unfreeze" | "keys.policy_refused" | "keys.powers_exceeded" | "keys.refused" | "keys.root_only" | "keys.root_untouchable" | "keys.wallet_not_allowed" | "setup.closed";
+        };
+        /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, wallets.not_found, watch.not_watched */
+        Error404: components["schemas"]["Error"] & {
+            /**
+             * @description stable machine code of the error, `<capability>.<condition>` (README, Errors); match on it rather than on detail
+             * @enum {string}
+             */
+            code: "consolidate.no_sources" | "events.delivery_not_found" | "events.execution_not_found" | "events.webhook_not_found" | "http.route_not_found" | "keys.key_not_found" | "wallets.not_found" | "watch.not_watched";
+        };
+        /** @description An error answer with status 409; `code` is one of: events.webhook_limit, idempotency.in_progress, idempotency.interrupted, keys.key_limit, wallets.already_linked, wallets.limit_reached */
+        Error409: components["schemas"]["Error"] & {
+            /**
+             * @description stable machine code of the error, `<capability>.<condition>` (README, Errors); match on it rather than on detail
+             * @enum {string}
+             */
+            code: "events.webhook_limit" | "idempotency.in_progress" | "idempotency.interrupted" | "keys.key_limit" | "wallets.already_linked" | "wallets.limit_reached";
+        };
+        /** @description An error answer with status 413; `code` is one of: http.body_too_large */
+        Error413: components["schemas"]["Error"] & {
+            /**
+             * @description stable machine code of the error, `<capability>.<condition>` (README, Errors); match on it rather than on detail
+             * @enum {string}
+             */
+            code: "http.body_too_large";
+        };
+        /** @description An error answer with status 415; `code` is one of: http.unsupported_content_type */
+        Error415: components["schemas"]["Error"] & {
+            /**
+             * @description stable machine code of the error, `<capability>.<condition>` (README, Errors); match on it rather than on detail
+             * @enum {string}
+             */
+            code: "http.unsupported_content_type";
+        };
+        /** @description An error answer with status 421; `code` is one of: http.host_not_allowed */
+        Error421: components["schemas"]["Error"] & {
+            /**
+             * @description stable machine code of the error, `<capability>.<condition>` (README, Errors); match on it rather than on detail
+             * @enum {string}
+             */
+            code: "http.host_not_allowed";
+        };
+        /** @description An error answer with status 422; `code` is one of: idempotency.different_request */
+        Error422: components["schemas"]["Error"] & {
+            /**
+             * @description stable machine code of the error, `<capability>.<condition>` (README, Errors); match on it rather than on detail
+             * @enum {string}
+             */
+            code: "idempotency.different_request";
+        };
+        /** @description An error answer with status 429; `code` is one of: auth.too_many_failures, limits.account_rate_limited, limits.rate_limited, setup.rate_limited, stream.per_ip, stream.per_key */
+        Error429: components["schemas"]["Error"] & {
+            /**
+             * @description stable machine code of the error, `<capability>.<condition>` (README, Errors); match on it rather than on detail
+             * @enum {string}
+             */
+            code: "auth.too_many_failures" | "limits.account_rate_limited" | "limits.rate_limited" | "setup.rate_limited" | "stream.per_ip" | "stream.per_key";
+        };
+        /** @description An error answer with status 502; `code` is one of: bundle.failed, bundle.timed_out, cashback.bad_owner, cashback.bad_swap_account, cashback.read_failed, chain.bundle_failed, chain.bundle_timed_out, chain.confirmation_unavailable, chain.landed_with_error, chain.relay_refused, chain.relay_unreachable, chain.rpc_unavailable, execution.cache_missing, execution.read_failed, launch.curve_invalid, upstream.error */
+        Error502: components["schemas"]["Error"] & {
+            /**
+             * @description stable machine code of the error, `<capability>.<condition>` (README, Errors); match on it rather than on detail
+             * @enum {string}
+             */
+            code: "bundle.failed" | "bundle.timed_out" | "cashback.bad_owner" | "cashback.bad_swap_account" | "cashback.read_failed" | "chain.bundle_failed" | "chain.bundle_timed_out" | "chain.confirmation_unavailable" | "chain.landed_with_error" | "chain.relay_refused" | "chain.relay_unreachable" | "chain.rpc_unavailable" | "execution.cache_missing" | "execution.read_failed" | "launch.curve_invalid" | "upstream.error";
+        };
+        /** @description An error answer with status 503; `code` is one of: execution.chain_not_ready, execution.chain_unavailable */
+        Error503: components["schemas"]["Error"] & {
+            /**
+             * @description stable machine code of the error, `<capability>.<condition>` (README, Errors); match on it rather than on detail
+             * @enum {string}
+             */
+            code: "execution.chain_not_ready" | "execution.chain_unavailable";
+        };
         /** @description An unexpected error; request_id names it in the service log */
         ServerError: {
             /** @description what went wrong, in words (the spec's exact texts) */
             detail: string;
+            /**
+             * @description stable machine code of the error, `<capability>.<condition>` (README, Errors); match on it rather than on detail
+             * @enum {string}
+             */
+            code: "http.internal";
             /** @description the request's id in the service log */
             request_id?: string;
         } & {
@@ -790,6 +896,11 @@ export interface components {
         Refusal: {
             /** @description what went wrong, in words (the spec's exact texts) */
             detail: string;
+            /**
+             * @description stable machine code of the error, `<capability>.<condition>` (README, Errors); match on it rather than on detail
+             * @enum {string}
+             */
+            code?: "keys.account_frozen" | "keys.ancestor_frozen" | "keys.key_frozen" | "keys.missing_scope" | "keys.own_policy" | "keys.own_unfreeze" | "keys.policy_refused" | "keys.powers_exceeded" | "keys.refused" | "keys.root_only" | "keys.root_untouchable" | "keys.wallet_not_allowed" | "setup.closed";
             /** @description 403 rule cap: MAX_WEBHOOKS_PER_ACCOUNT */
             max_webhooks?: number | null;
             /** @description scope, wallet, frozen, root, expired, powers (key management beyond the caller's own powers), or the policy field that refused the request */
@@ -1166,7 +1277,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -1175,7 +1286,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -1186,7 +1297,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -1224,7 +1335,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -1233,7 +1344,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -1244,7 +1355,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -1298,25 +1409,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 403; `code` is one of: keys.account_frozen, keys.ancestor_frozen, keys.key_frozen, keys.missing_scope, keys.own_policy, keys.own_unfreeze, keys.policy_refused, keys.powers_exceeded, keys.refused, keys.root_only, keys.root_untouchable, keys.wallet_not_allowed, setup.closed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -1325,7 +1436,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description The body is not application/json. */
@@ -1334,7 +1445,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -1343,10 +1454,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 429; `code` is one of: auth.too_many_failures, limits.account_rate_limited, limits.rate_limited, setup.rate_limited, stream.per_ip, stream.per_key */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -1354,7 +1465,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -1393,22 +1504,22 @@ export interface operations {
                     "application/json": components["schemas"]["Wallet"][];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -1426,7 +1537,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -1437,7 +1548,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -1476,22 +1587,22 @@ export interface operations {
                     "application/json": components["schemas"]["NewWallet"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -1509,7 +1620,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error409"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -1518,7 +1629,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description The body is not application/json. */
@@ -1527,7 +1638,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -1536,7 +1647,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -1547,7 +1658,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -1587,22 +1698,22 @@ export interface operations {
                     "application/json": components["schemas"]["Wallet"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -1614,13 +1725,13 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 409; `code` is one of: events.webhook_limit, idempotency.in_progress, idempotency.interrupted, keys.key_limit, wallets.already_linked, wallets.limit_reached */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error409"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -1629,7 +1740,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description The body is not application/json. */
@@ -1638,7 +1749,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -1647,7 +1758,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -1658,7 +1769,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -1699,16 +1810,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -1720,13 +1831,13 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, wallets.not_found, watch.not_watched */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -1735,7 +1846,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description The body is not application/json. */
@@ -1744,7 +1855,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -1753,7 +1864,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -1764,7 +1875,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -1808,16 +1919,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -1829,13 +1940,13 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, wallets.not_found, watch.not_watched */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -1844,7 +1955,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description The body is not application/json. */
@@ -1853,7 +1964,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -1862,7 +1973,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -1873,7 +1984,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -1931,22 +2042,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -1964,7 +2075,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -1975,7 +2086,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -2013,22 +2124,22 @@ export interface operations {
                     "application/json": components["schemas"]["Execution"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -2040,13 +2151,13 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, wallets.not_found, watch.not_watched */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -2055,7 +2166,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -2066,7 +2177,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -2098,22 +2209,22 @@ export interface operations {
                     "application/json": components["schemas"]["WatchedMints"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -2125,13 +2236,13 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, wallets.not_found, watch.not_watched */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -2140,7 +2251,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -2151,7 +2262,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -2163,22 +2274,22 @@ export interface operations {
                     "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 502; `code` is one of: bundle.failed, bundle.timed_out, cashback.bad_owner, cashback.bad_swap_account, cashback.read_failed, chain.bundle_failed, chain.bundle_timed_out, chain.confirmation_unavailable, chain.landed_with_error, chain.relay_refused, chain.relay_unreachable, chain.rpc_unavailable, execution.cache_missing, execution.read_failed, launch.curve_invalid, upstream.error */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error502"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 503; `code` is one of: execution.chain_not_ready, execution.chain_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
         };
@@ -2208,22 +2319,22 @@ export interface operations {
                     "application/json": components["schemas"]["WatchedMints"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -2235,13 +2346,13 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, wallets.not_found, watch.not_watched */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -2250,7 +2361,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description The body is not application/json. */
@@ -2259,7 +2370,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -2268,7 +2379,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -2279,7 +2390,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -2291,22 +2402,22 @@ export interface operations {
                     "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 502; `code` is one of: bundle.failed, bundle.timed_out, cashback.bad_owner, cashback.bad_swap_account, cashback.read_failed, chain.bundle_failed, chain.bundle_timed_out, chain.confirmation_unavailable, chain.landed_with_error, chain.relay_refused, chain.relay_unreachable, chain.rpc_unavailable, execution.cache_missing, execution.read_failed, launch.curve_invalid, upstream.error */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error502"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 503; `code` is one of: execution.chain_not_ready, execution.chain_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
         };
@@ -2335,22 +2446,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -2362,13 +2473,13 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, wallets.not_found, watch.not_watched */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -2377,7 +2488,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description The body is not application/json. */
@@ -2386,7 +2497,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -2395,7 +2506,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -2406,7 +2517,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -2418,22 +2529,22 @@ export interface operations {
                     "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 502; `code` is one of: bundle.failed, bundle.timed_out, cashback.bad_owner, cashback.bad_swap_account, cashback.read_failed, chain.bundle_failed, chain.bundle_timed_out, chain.confirmation_unavailable, chain.landed_with_error, chain.relay_refused, chain.relay_unreachable, chain.rpc_unavailable, execution.cache_missing, execution.read_failed, launch.curve_invalid, upstream.error */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error502"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 503; `code` is one of: execution.chain_not_ready, execution.chain_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
         };
@@ -2569,22 +2680,22 @@ export interface operations {
                     } | components["schemas"]["DryRun"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which) */
@@ -2596,22 +2707,22 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, wallets.not_found, watch.not_watched */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 409; `code` is one of: events.webhook_limit, idempotency.in_progress, idempotency.interrupted, keys.key_limit, wallets.already_linked, wallets.limit_reached */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error409"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -2620,7 +2731,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description The body is not application/json. */
@@ -2629,7 +2740,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -2638,16 +2749,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 422; `code` is one of: idempotency.different_request */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error422"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -2658,7 +2769,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -2670,22 +2781,22 @@ export interface operations {
                     "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 502; `code` is one of: bundle.failed, bundle.timed_out, cashback.bad_owner, cashback.bad_swap_account, cashback.read_failed, chain.bundle_failed, chain.bundle_timed_out, chain.confirmation_unavailable, chain.landed_with_error, chain.relay_refused, chain.relay_unreachable, chain.rpc_unavailable, execution.cache_missing, execution.read_failed, launch.curve_invalid, upstream.error */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error502"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 503; `code` is one of: execution.chain_not_ready, execution.chain_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
         };
@@ -2784,22 +2895,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -2817,7 +2928,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -2828,7 +2939,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -2840,22 +2951,22 @@ export interface operations {
                     "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 502; `code` is one of: bundle.failed, bundle.timed_out, cashback.bad_owner, cashback.bad_swap_account, cashback.read_failed, chain.bundle_failed, chain.bundle_timed_out, chain.confirmation_unavailable, chain.landed_with_error, chain.relay_refused, chain.relay_unreachable, chain.rpc_unavailable, execution.cache_missing, execution.read_failed, launch.curve_invalid, upstream.error */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error502"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 503; `code` is one of: execution.chain_not_ready, execution.chain_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
         };
@@ -2931,22 +3042,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -2958,13 +3069,13 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, wallets.not_found, watch.not_watched */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -2973,7 +3084,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description The body is not application/json. */
@@ -2982,7 +3093,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -2991,7 +3102,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -3002,7 +3113,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -3014,22 +3125,22 @@ export interface operations {
                     "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 502; `code` is one of: bundle.failed, bundle.timed_out, cashback.bad_owner, cashback.bad_swap_account, cashback.read_failed, chain.bundle_failed, chain.bundle_timed_out, chain.confirmation_unavailable, chain.landed_with_error, chain.relay_refused, chain.relay_unreachable, chain.rpc_unavailable, execution.cache_missing, execution.read_failed, launch.curve_invalid, upstream.error */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error502"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 503; `code` is one of: execution.chain_not_ready, execution.chain_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
         };
@@ -3099,22 +3210,22 @@ export interface operations {
                     } | components["schemas"]["DryRun"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which) */
@@ -3126,22 +3237,22 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, wallets.not_found, watch.not_watched */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 409; `code` is one of: events.webhook_limit, idempotency.in_progress, idempotency.interrupted, keys.key_limit, wallets.already_linked, wallets.limit_reached */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error409"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -3150,7 +3261,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description The body is not application/json. */
@@ -3159,7 +3270,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -3168,16 +3279,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 422; `code` is one of: idempotency.different_request */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error422"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -3188,7 +3299,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -3200,22 +3311,22 @@ export interface operations {
                     "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 502; `code` is one of: bundle.failed, bundle.timed_out, cashback.bad_owner, cashback.bad_swap_account, cashback.read_failed, chain.bundle_failed, chain.bundle_timed_out, chain.confirmation_unavailable, chain.landed_with_error, chain.relay_refused, chain.relay_unreachable, chain.rpc_unavailable, execution.cache_missing, execution.read_failed, launch.curve_invalid, upstream.error */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error502"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 503; `code` is one of: execution.chain_not_ready, execution.chain_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
         };
@@ -3293,22 +3404,22 @@ export interface operations {
                     } | components["schemas"]["DryRun"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which) */
@@ -3320,22 +3431,22 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, wallets.not_found, watch.not_watched */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 409; `code` is one of: events.webhook_limit, idempotency.in_progress, idempotency.interrupted, keys.key_limit, wallets.already_linked, wallets.limit_reached */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error409"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -3344,7 +3455,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description The body is not application/json. */
@@ -3353,7 +3464,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -3362,16 +3473,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 422; `code` is one of: idempotency.different_request */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error422"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -3382,7 +3493,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -3394,22 +3505,22 @@ export interface operations {
                     "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 502; `code` is one of: bundle.failed, bundle.timed_out, cashback.bad_owner, cashback.bad_swap_account, cashback.read_failed, chain.bundle_failed, chain.bundle_timed_out, chain.confirmation_unavailable, chain.landed_with_error, chain.relay_refused, chain.relay_unreachable, chain.rpc_unavailable, execution.cache_missing, execution.read_failed, launch.curve_invalid, upstream.error */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error502"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 503; `code` is one of: execution.chain_not_ready, execution.chain_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
         };
@@ -3499,22 +3610,22 @@ export interface operations {
                     } | components["schemas"]["DryRun"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which) */
@@ -3526,22 +3637,22 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, wallets.not_found, watch.not_watched */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 409; `code` is one of: events.webhook_limit, idempotency.in_progress, idempotency.interrupted, keys.key_limit, wallets.already_linked, wallets.limit_reached */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error409"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -3550,7 +3661,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description The body is not application/json. */
@@ -3559,7 +3670,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -3568,16 +3679,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 422; `code` is one of: idempotency.different_request */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error422"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -3588,7 +3699,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -3600,22 +3711,22 @@ export interface operations {
                     "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 502; `code` is one of: bundle.failed, bundle.timed_out, cashback.bad_owner, cashback.bad_swap_account, cashback.read_failed, chain.bundle_failed, chain.bundle_timed_out, chain.confirmation_unavailable, chain.landed_with_error, chain.relay_refused, chain.relay_unreachable, chain.rpc_unavailable, execution.cache_missing, execution.read_failed, launch.curve_invalid, upstream.error */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error502"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 503; `code` is one of: execution.chain_not_ready, execution.chain_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
         };
@@ -3706,22 +3817,22 @@ export interface operations {
                     } | components["schemas"]["DryRun"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which) */
@@ -3733,22 +3844,22 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, wallets.not_found, watch.not_watched */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 409; `code` is one of: events.webhook_limit, idempotency.in_progress, idempotency.interrupted, keys.key_limit, wallets.already_linked, wallets.limit_reached */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error409"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -3757,7 +3868,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description The body is not application/json. */
@@ -3766,7 +3877,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -3775,16 +3886,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 422; `code` is one of: idempotency.different_request */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error422"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -3795,7 +3906,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -3807,22 +3918,22 @@ export interface operations {
                     "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 502; `code` is one of: bundle.failed, bundle.timed_out, cashback.bad_owner, cashback.bad_swap_account, cashback.read_failed, chain.bundle_failed, chain.bundle_timed_out, chain.confirmation_unavailable, chain.landed_with_error, chain.relay_refused, chain.relay_unreachable, chain.rpc_unavailable, execution.cache_missing, execution.read_failed, launch.curve_invalid, upstream.error */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error502"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 503; `code` is one of: execution.chain_not_ready, execution.chain_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
         };
@@ -3907,22 +4018,22 @@ export interface operations {
                     } | components["schemas"]["DryRun"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which) */
@@ -3934,22 +4045,22 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, wallets.not_found, watch.not_watched */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 409; `code` is one of: events.webhook_limit, idempotency.in_progress, idempotency.interrupted, keys.key_limit, wallets.already_linked, wallets.limit_reached */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error409"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -3958,7 +4069,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description The body is not application/json. */
@@ -3967,7 +4078,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -3976,16 +4087,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 422; `code` is one of: idempotency.different_request */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error422"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -3996,7 +4107,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -4008,22 +4119,22 @@ export interface operations {
                     "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 502; `code` is one of: bundle.failed, bundle.timed_out, cashback.bad_owner, cashback.bad_swap_account, cashback.read_failed, chain.bundle_failed, chain.bundle_timed_out, chain.confirmation_unavailable, chain.landed_with_error, chain.relay_refused, chain.relay_unreachable, chain.rpc_unavailable, execution.cache_missing, execution.read_failed, launch.curve_invalid, upstream.error */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error502"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 503; `code` is one of: execution.chain_not_ready, execution.chain_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
         };
@@ -4115,22 +4226,22 @@ export interface operations {
                     } | components["schemas"]["DryRun"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which) */
@@ -4142,22 +4253,22 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, wallets.not_found, watch.not_watched */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 409; `code` is one of: events.webhook_limit, idempotency.in_progress, idempotency.interrupted, keys.key_limit, wallets.already_linked, wallets.limit_reached */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error409"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -4166,7 +4277,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description The body is not application/json. */
@@ -4175,7 +4286,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -4184,16 +4295,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 422; `code` is one of: idempotency.different_request */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error422"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -4204,7 +4315,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -4216,22 +4327,22 @@ export interface operations {
                     "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 502; `code` is one of: bundle.failed, bundle.timed_out, cashback.bad_owner, cashback.bad_swap_account, cashback.read_failed, chain.bundle_failed, chain.bundle_timed_out, chain.confirmation_unavailable, chain.landed_with_error, chain.relay_refused, chain.relay_unreachable, chain.rpc_unavailable, execution.cache_missing, execution.read_failed, launch.curve_invalid, upstream.error */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error502"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 503; `code` is one of: execution.chain_not_ready, execution.chain_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
         };
@@ -4276,22 +4387,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -4309,7 +4420,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent (retry after Retry-After), or its open streams are at the cap. */
@@ -4320,7 +4431,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -4379,22 +4490,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -4406,13 +4517,13 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, wallets.not_found, watch.not_watched */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -4421,7 +4532,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -4432,7 +4543,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -4444,22 +4555,22 @@ export interface operations {
                     "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 502; `code` is one of: bundle.failed, bundle.timed_out, cashback.bad_owner, cashback.bad_swap_account, cashback.read_failed, chain.bundle_failed, chain.bundle_timed_out, chain.confirmation_unavailable, chain.landed_with_error, chain.relay_refused, chain.relay_unreachable, chain.rpc_unavailable, execution.cache_missing, execution.read_failed, launch.curve_invalid, upstream.error */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error502"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 503; `code` is one of: execution.chain_not_ready, execution.chain_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
         };
@@ -4491,16 +4602,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which) */
@@ -4518,7 +4629,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -4529,7 +4640,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -4585,22 +4696,22 @@ export interface operations {
                     "application/json": components["schemas"]["NewKey"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which) */
@@ -4618,7 +4729,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error409"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -4627,7 +4738,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description The body is not application/json. */
@@ -4636,7 +4747,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -4645,7 +4756,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -4656,7 +4767,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -4691,22 +4802,22 @@ export interface operations {
                     "application/json": components["schemas"]["Key"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which) */
@@ -4718,13 +4829,13 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, wallets.not_found, watch.not_watched */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -4733,7 +4844,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description The body is not application/json. */
@@ -4742,7 +4853,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -4751,7 +4862,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -4762,7 +4873,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -4797,22 +4908,22 @@ export interface operations {
                     "application/json": components["schemas"]["Key"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which) */
@@ -4824,13 +4935,13 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, wallets.not_found, watch.not_watched */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -4839,7 +4950,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description The body is not application/json. */
@@ -4848,7 +4959,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -4857,7 +4968,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -4868,7 +4979,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -4903,22 +5014,22 @@ export interface operations {
                     "application/json": components["schemas"]["Key"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which) */
@@ -4930,13 +5041,13 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, wallets.not_found, watch.not_watched */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -4945,7 +5056,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description The body is not application/json. */
@@ -4954,7 +5065,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -4963,7 +5074,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -4974,7 +5085,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -5026,22 +5137,22 @@ export interface operations {
                     "application/json": components["schemas"]["Key"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which) */
@@ -5053,13 +5164,13 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, wallets.not_found, watch.not_watched */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -5068,7 +5179,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description The body is not application/json. */
@@ -5077,7 +5188,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -5086,7 +5197,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -5097,7 +5208,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -5138,16 +5249,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which) */
@@ -5165,7 +5276,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description The body is not application/json. */
@@ -5174,7 +5285,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -5183,7 +5294,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -5194,7 +5305,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -5235,16 +5346,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which) */
@@ -5262,7 +5373,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description The body is not application/json. */
@@ -5271,7 +5382,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -5280,7 +5391,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -5291,7 +5402,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -5366,22 +5477,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which) */
@@ -5399,7 +5510,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -5410,7 +5521,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -5458,16 +5569,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -5485,7 +5596,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -5496,7 +5607,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -5556,22 +5667,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which) */
@@ -5589,7 +5700,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error409"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -5598,7 +5709,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description The body is not application/json. */
@@ -5607,7 +5718,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -5616,7 +5727,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -5627,7 +5738,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -5666,16 +5777,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -5687,13 +5798,13 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, wallets.not_found, watch.not_watched */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -5702,7 +5813,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description The body is not application/json. */
@@ -5711,7 +5822,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -5720,7 +5831,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -5731,7 +5842,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -5772,16 +5883,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -5793,13 +5904,13 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, wallets.not_found, watch.not_watched */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -5808,7 +5919,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description The body is not application/json. */
@@ -5817,7 +5928,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -5826,7 +5937,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -5837,7 +5948,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -5881,16 +5992,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -5902,13 +6013,13 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, wallets.not_found, watch.not_watched */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -5917,7 +6028,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -5928,7 +6039,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -5971,16 +6082,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -5992,13 +6103,13 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, wallets.not_found, watch.not_watched */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -6007,7 +6118,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description The body is not application/json. */
@@ -6016,7 +6127,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -6025,7 +6136,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -6036,7 +6147,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
