@@ -48,7 +48,8 @@ describe("per-key budgets", () => {
     expect(Number(over.headers["retry-after"])).toBeGreaterThanOrEqual(1);
     expect(over.json()).toEqual({
       detail: expect.stringMatching(/rate limit of 3 reads requests per 60 s/),
-      code: "limits.rate_limited",
+      // The account's budget (all its keys) has the same size here and is checked first.
+      code: "limits.account_rate_limited",
     });
     expect((await get(t, "/v1/wallets", b.apiKey)).statusCode).toBe(200);
     // Another class keeps its own budget.
@@ -244,7 +245,10 @@ describe("ambiguous bodies", () => {
     const a = await t.setup();
     const dup = await post(t, "/v1/wallets", a.apiKey, '{"set_default":true,"set_default":false}');
     expect(dup.statusCode).toBe(400);
-    expect(dup.json()).toEqual({ detail: "request body repeats a key in one object", code: "http.duplicate_key" });
+    expect(dup.json()).toEqual({
+      detail: "request body repeats a key in one object",
+      code: "http.duplicate_key",
+    });
     for (const payload of ["false", "0", '""', "[]"]) {
       for (const url of [
         "/v1/cashback/claim/execute",
@@ -254,7 +258,10 @@ describe("ambiguous bodies", () => {
       ]) {
         const r = await post(t, url, a.apiKey, payload);
         expect(r.statusCode, `${url} ${payload}`).toBe(400);
-        expect(r.json(), `${url} ${payload}`).toEqual({ detail: "request body must be a JSON object" });
+        expect(r.json(), `${url} ${payload}`).toEqual({
+          code: "http.body_not_object",
+          detail: "request body must be a JSON object",
+        });
       }
     }
     const missing = await t.app.inject({

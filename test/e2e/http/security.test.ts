@@ -45,7 +45,7 @@ describe("security", () => {
     const { apiKey } = await t.setup();
     const res = await t.app.inject({ method: "GET", url: "/v1/stream", headers: { "x-api-key": apiKey } });
     expect(res.statusCode).toBe(426);
-    expect(res.json()).toEqual({ detail: STREAM.upgradeRequired });
+    expect(res.json()).toEqual({ detail: STREAM.upgradeRequired, code: "stream.upgrade_required" });
   });
 
   // Issue 20: executions by id, the events stream, webhooks.
@@ -140,7 +140,7 @@ describe("security", () => {
       url: "/v1/wallets",
       headers: { "x-api-key": "lt_nope" },
     });
-    expect(wrong.json()).toEqual({ detail: "invalid API key" });
+    expect(wrong.json()).toEqual({ detail: "invalid API key", code: "auth.invalid_key" });
   });
 
   it("public routes: setup, health, readiness, OpenAPI and docs UI", async () => {
