@@ -148,7 +148,7 @@ function suite(name: string, open: () => Promise<Store>, cleanup: () => Promise<
       for (const q of ["?after=abc", "?after=-1", "?after=1.5", "?after=9999999999999999"]) {
         const r = await bad(`/v1/events${q}`);
         expect(r.statusCode, q).toBe(400);
-        expect(r.json()).toEqual({ detail: EVENTS.eventCursorInvalid });
+        expect(r.json()).toEqual({ code: "events.event_cursor_invalid", detail: EVENTS.eventCursorInvalid });
       }
       expect((await bad("/v1/events", { "last-event-id": "x" })).json()).toEqual({
         detail: EVENTS.eventCursorInvalid,

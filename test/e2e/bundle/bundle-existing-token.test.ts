@@ -105,7 +105,10 @@ describe("existing-token bundles", () => {
       accounts: [{ type: "sell", amount: "1000" }],
       bundleTip: "0.00001",
     });
-    expect([sell.statusCode, sell.json()]).toEqual([400, { detail: SPEC.trade.sellInSol }]);
+    expect([sell.statusCode, sell.json()]).toEqual([
+      400,
+      { detail: SPEC.trade.sellInSol, code: "trade.sell_in_sol" },
+    ]);
     const two = await e2e.post(apiKey, "/v1/laser/bundle", {
       mint,
       accounts: [

@@ -269,7 +269,10 @@ describe("ambiguous bodies", () => {
       url: "/v1/wallets/import",
       headers: { "x-api-key": a.apiKey },
     });
-    expect(missing.json()).toEqual({ detail: "request body must be a JSON object" });
+    expect(missing.json()).toEqual({
+      code: "http.body_not_object",
+      detail: "request body must be a JSON object",
+    });
   });
 });
 

@@ -49,7 +49,7 @@ describe("venues policy after routing", () => {
       amount: "0.1",
     });
     expectRefusal(trade, 403, "venues", "trade");
-    expect(trade.body).toEqual({ detail: LAUNCHSWAP_REFUSED, rule: "venues" });
+    expect(trade.body).toEqual({ code: "keys.policy_refused", detail: LAUNCHSWAP_REFUSED, rule: "venues" });
 
     const bundle = await callWith(e2e.app, bot.apiKey, "POST", "/v1/laser/bundle", {
       mint,
@@ -101,7 +101,10 @@ describe("venues policy after routing", () => {
       mint: curveToken,
       amount: "0.1",
     });
-    expect([trade.status, trade.body]).toEqual([403, { detail: CURVE_REFUSED, rule: "venues" }]);
+    expect([trade.status, trade.body]).toEqual([
+      403,
+      { detail: CURVE_REFUSED, rule: "venues", code: "keys.policy_refused" },
+    ]);
     // A create starts its token on the curve (decided from the body).
     const create = await callWith(e2e.app, bot.apiKey, "POST", "/v1/laser/create", {
       name: "A",

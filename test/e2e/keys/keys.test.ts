@@ -66,7 +66,7 @@ describe.each(engines)("keys, policies and activity ($name)", ({ url }) => {
     expect((await callWith(t.app, root.apiKey, "DELETE", `/v1/keys/${String(created.id)}`)).status).toBe(200);
     expect(await callWith(t.app, sub, "GET", "/v1/wallets")).toEqual({
       status: 401,
-      body: { detail: "API key revoked" },
+      body: { detail: "API key revoked", code: "auth.key_revoked" },
     });
     const after = await callWith(t.app, root.apiKey, "GET", "/v1/keys");
     expect((after.body.keys as unknown[]).length).toBe(1);
@@ -106,7 +106,10 @@ describe.each(engines)("keys, policies and activity ($name)", ({ url }) => {
     ];
     for (const [payload, detail] of cases) {
       const r = await callWith(t.app, root.apiKey, "POST", "/v1/keys", payload);
-      expect(r, JSON.stringify(payload)).toEqual({ status: 400, body: { detail } });
+      expect(r, JSON.stringify(payload)).toEqual({
+        status: 400,
+        body: { detail, code: expect.stringMatching(/^keys\./) },
+      });
     }
   });
 
@@ -122,7 +125,7 @@ describe.each(engines)("keys, policies and activity ($name)", ({ url }) => {
     now = new Date("2026-11-24T09:00:00.001Z");
     expect(await callWith(t.app, k.apiKey, "GET", "/v1/wallets")).toEqual({
       status: 401,
-      body: { detail: "API key expired" },
+      body: { detail: "API key expired", code: "auth.key_expired" },
     });
     now = saved;
   });
@@ -155,7 +158,10 @@ describe.each(engines)("keys, policies and activity ($name)", ({ url }) => {
       [{ max_sol: 1 }, "unknown field: max_sol"],
     ];
     for (const [body, detail] of bad)
-      expect(await put(body), JSON.stringify(body)).toEqual({ status: 400, body: { detail } });
+      expect(await put(body), JSON.stringify(body)).toEqual({
+        status: 400,
+        body: { detail, code: expect.stringMatching(/^keys\./) },
+      });
     const ok = await put({
       max_sol_per_24h: 5,
       max_sol_per_execution: "0.50",
@@ -187,7 +193,11 @@ describe.each(engines)("keys, policies and activity ($name)", ({ url }) => {
       callWith(t.app, k.apiKey, "POST", "/v1/trades/execute", { action: "buy", amount: "0.1", ...body });
     expect(await trade({ mint })).toEqual({
       status: 403,
-      body: { rule: "mints_deny", detail: `policy mints_deny: mint ${mint} is denied for this key` },
+      body: {
+        rule: "mints_deny",
+        detail: `policy mints_deny: mint ${mint} is denied for this key`,
+        code: "keys.policy_refused",
+      },
     });
     const other = Keypair.generate().publicKey.toBase58();
     expect(await trade({ mint: other, amount: "0.6" })).toEqual({
@@ -251,7 +261,7 @@ describe.each(engines)("keys, policies and activity ($name)", ({ url }) => {
     expect((byKey.body.activity as unknown[]).length).toBe(1);
     expect(await callWith(t.app, root.apiKey, "GET", "/v1/activity?limit=0")).toEqual({
       status: 400,
-      body: { detail: "limit must be an integer from 1 to 200" },
+      body: { detail: "limit must be an integer from 1 to 200", code: "execution.history_limit" },
     });
     // Never a secret in the log.
     const all = await callWith(t.app, root.apiKey, "GET", "/v1/activity?limit=200");

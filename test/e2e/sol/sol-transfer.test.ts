@@ -260,6 +260,7 @@ describe("POST /v1/sol/transfer/execute", () => {
     const refuse = async (body: Record<string, unknown>) =>
       (await e2e.post(apiKey, "/v1/sol/transfer/execute", { destination_wallet: fresh, ...body })).json();
     expect(await refuse({ mint, amount_tokens: "0.0000001" })).toEqual({
+      code: "trade.amount_tokens_decimals",
       detail: "amount_tokens has more decimal places than the mint's 6 decimals",
     });
     expect(await refuse({ mint, amount: "1", amount_tokens: "1" })).toEqual({
@@ -308,7 +309,11 @@ describe("POST /v1/sol/transfer/execute", () => {
       // Issue 30: the spec's token-amount text carries the unit it expects beside it (never instead).
       const beside =
         detail === SPEC.transfer.tokenAmount ? { expected_unit: TRADE_RULES.atomicUnitsHint } : {};
-      expect(res.json(), JSON.stringify(body)).toEqual({ detail, ...beside });
+      expect(res.json(), JSON.stringify(body)).toEqual({
+        code: "sol.invalid_destination",
+        detail,
+        ...beside,
+      });
     }
     expect(e2e.roundTrips()["relay.sendTransaction"]).toBeUndefined();
   });
