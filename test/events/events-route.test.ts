@@ -152,6 +152,7 @@ function suite(name: string, open: () => Promise<Store>, cleanup: () => Promise<
       }
       expect((await bad("/v1/events", { "last-event-id": "x" })).json()).toEqual({
         detail: EVENTS.eventCursorInvalid,
+        code: "events.event_cursor_invalid",
       });
       const json = { accept: "application/json" };
       expect((await bad("/v1/events?limit=1001", json)).json()).toEqual({ detail: EVENTS.eventLimitInvalid });

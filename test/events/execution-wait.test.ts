@@ -55,7 +55,7 @@ function suite(
       for (const bad of ["61", "-1", "abc", "1.5"]) {
         const r = await get(a.apiKey, `/v1/executions/${id}?wait=${bad}`);
         expect(r.statusCode).toBe(400);
-        expect(r.json()).toEqual({ detail: EVENTS.waitInvalid });
+        expect(r.json()).toEqual({ detail: EVENTS.waitInvalid, code: "events.wait_invalid" });
       }
     });
 

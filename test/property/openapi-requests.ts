@@ -6,7 +6,9 @@
  * "refused by the document" is the document's word, not the generator's guess.
  */
 import { Ajv, type ValidateFunction } from "ajv";
+import bs58 from "bs58";
 import fc from "fast-check";
+import { BASE58_ADDRESS } from "../../src/config/parse.js";
 
 type Json = Record<string, unknown>;
 
@@ -82,6 +84,10 @@ function resolver(doc: Json): (s: Json) => Json {
 
 const MAX_ITEMS = 3;
 
+/** Base58 text of `bytes` random bytes (a public key, a signature). */
+const base58Of = (bytes: number): fc.Arbitrary<string> =>
+  fc.uint8Array({ minLength: bytes, maxLength: bytes }).map((b) => bs58.encode(b));
+
 /** An arbitrary of the values a schema allows (the subset of JSON Schema the document uses). */
 export function valueOf(doc: Json, schema: Json): fc.Arbitrary<unknown> {
   const resolve = resolver(doc);
@@ -110,6 +116,13 @@ export function valueOf(doc: Json, schema: Json): fc.Arbitrary<unknown> {
         });
       case "string": {
         const minLength = typeof s.minLength === "number" ? s.minLength : 0;
+        // A base58 pattern says the text's alphabet and length; the parsers also decode it (32 bytes for an
+        // address, 64 for a signature), which JSON Schema cannot state: draw real ones, and text that only
+        // matches the pattern now and then.
+        if (s.pattern === BASE58_ADDRESS.source) return base58Of(32);
+        if (s.pattern === "^[1-9A-HJ-NP-Za-km-z]{64,88}$") return base58Of(64);
+        if (typeof s.pattern === "string" && s.pattern.endsWith(`|${BASE58_ADDRESS.source}`))
+          return fc.oneof(fc.constantFrom("SOL", " sol "), base58Of(32));
         if (typeof s.pattern === "string") {
           const max = typeof s.maxLength === "number" ? s.maxLength : Infinity;
           return fc

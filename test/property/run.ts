@@ -74,6 +74,16 @@ export const STATE_CODES: ReadonlySet<string> = new Set([
   "watch.disabled",
 ]);
 
+/**
+ * Findings the document does not state yet ("variant METHOD /path status code"), each a rule the parser
+ * enforces and the document's JSON Schema lacks (or a deliberate answer: a wallet path that is no address is a
+ * 404 wallet not found). A run fails on any finding not listed here.
+ */
+export const KNOWN_GAPS: ReadonlySet<string> = new Set([]);
+
+/** The key of a finding in KNOWN_GAPS. */
+export const gapKey = (f: Finding): string => `${f.variant} ${f.route} ${f.status} ${f.code ?? "-"}`;
+
 /** One broken property. */
 export interface Finding {
   route: string;
@@ -91,6 +101,8 @@ export interface PropertyReport {
   byStatus: Record<string, number>;
   routes: number;
   findings: Finding[];
+  /** Findings listed in KNOWN_GAPS (reported, not failed). */
+  known: Finding[];
 }
 
 /** Per route, values the generator must not pick (a long-poll's wait, which would hold the run). */
@@ -120,6 +132,7 @@ export async function runProperties(
     byStatus: {},
     routes: ops.length,
     findings: [],
+    known: [],
   };
   for (const [i, op] of ops.entries()) {
     const seed = options.seed + i;
@@ -171,5 +184,7 @@ export async function runProperties(
       }
     }
   }
+  report.known = report.findings.filter((f) => KNOWN_GAPS.has(gapKey(f)));
+  report.findings = report.findings.filter((f) => !KNOWN_GAPS.has(gapKey(f)));
   return report;
 }

@@ -117,7 +117,10 @@ describe("existing-token bundles", () => {
       ],
       bundleTip: "0.00001",
     });
-    expect([two.statusCode, two.json()]).toEqual([400, { detail: SPEC.bundle.oneExistingTrade }]);
+    expect([two.statusCode, two.json()]).toEqual([
+      400,
+      { detail: SPEC.bundle.oneExistingTrade, code: "bundle.one_existing_trade" },
+    ]);
     expect(e2e.roundTrips()).toEqual({});
   });
 });

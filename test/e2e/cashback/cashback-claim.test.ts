@@ -116,7 +116,7 @@ describe("POST /v1/cashback/claim/execute", () => {
       claim_launchswap: false,
     });
     expect(none.statusCode).toBe(400);
-    expect(none.json()).toEqual({ detail: SPEC.claim.noneEnabled });
+    expect(none.json()).toEqual({ detail: SPEC.claim.noneEnabled, code: "cashback.none_enabled" });
   });
 
   it("is a 502 with the spec's text when the pre-claim read fails, and sends nothing", async () => {

@@ -86,7 +86,7 @@ describe("Idempotency-Key", () => {
         payload: JSON.stringify(body),
       });
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({ detail: IDEMPOTENCY.invalidKey });
+      expect(res.json()).toEqual({ detail: IDEMPOTENCY.invalidKey, code: "idempotency.invalid_key" });
     }
     expect((await postWithKey(apiKey, "x".repeat(255), EXECUTE, body)).statusCode).toBe(200);
 

@@ -56,7 +56,7 @@ describe("venues policy after routing", () => {
       accounts: [{ type: "buy", amount: "0.1" }],
       bundleTip: "0.00001",
     });
-    expect(bundle.body).toEqual({ detail: LAUNCHSWAP_REFUSED, rule: "venues" });
+    expect(bundle.body).toEqual({ detail: LAUNCHSWAP_REFUSED, rule: "venues", code: "keys.policy_refused" });
     expect(bundle.status).toBe(403);
 
     const dry = await callWith(e2e.app, bot.apiKey, "POST", "/v1/trades/execute", {
@@ -111,7 +111,10 @@ describe("venues policy after routing", () => {
       symbol: "A",
       uri: "https://example.com/a.json",
     });
-    expect([create.status, create.body]).toEqual([403, { detail: CURVE_REFUSED, rule: "venues" }]);
+    expect([create.status, create.body]).toEqual([
+      403,
+      { detail: CURVE_REFUSED, rule: "venues", code: "keys.policy_refused" },
+    ]);
     const dryCreate = await callWith(e2e.app, bot.apiKey, "POST", "/v1/laser/create", {
       name: "A",
       symbol: "A",

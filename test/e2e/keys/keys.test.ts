@@ -77,7 +77,7 @@ describe.each(engines)("keys, policies and activity ($name)", ({ url }) => {
     const foreign = await createSubKey(t.app, other.apiKey, { name: "x", scopes: ["read"] });
     expect(await callWith(t.app, root.apiKey, "DELETE", `/v1/keys/${foreign.id}`)).toEqual({
       status: 404,
-      body: { detail: "key not found" },
+      body: { detail: "key not found", code: "keys.key_not_found" },
     });
   });
 
@@ -205,6 +205,7 @@ describe.each(engines)("keys, policies and activity ($name)", ({ url }) => {
       body: {
         rule: "max_sol_per_execution",
         detail: "policy max_sol_per_execution: this trade needs 0.60, at most 0.5 SOL per execution",
+        code: "keys.policy_refused",
       },
     });
     // Transfers to an address outside the account and its allow-list are refused; own wallets are allowed.

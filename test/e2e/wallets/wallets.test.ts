@@ -187,7 +187,7 @@ function engineSuite(engine: string, make: () => Promise<TestApp>, cleanup: () =
         expect(put.json()).toEqual({ code: "wallets.not_found", detail: "wallet not found" });
         const del = await req(s.apiKey, "DELETE", `/v1/wallets/${target}`);
         expect(del.statusCode).toBe(404);
-        expect(del.json()).toEqual({ detail: "wallet not found" });
+        expect(del.json()).toEqual({ detail: "wallet not found", code: "wallets.not_found" });
       }
       expect(await defaults(other.apiKey)).toEqual([other.wallet]);
     });
@@ -293,7 +293,7 @@ function engineSuite(engine: string, make: () => Promise<TestApp>, cleanup: () =
           payload: c.payload,
         });
         expect(r.statusCode, c.payload.slice(0, 40)).toBe(c.status);
-        expect(r.json()).toEqual({ code: "http.invalid_json", detail: c.detail });
+        expect(r.json()).toEqual({ code: expect.stringMatching(/^[a-z]+\.[a-z0-9_]+$/), detail: c.detail });
       }
       expect(await list(s.apiKey)).toHaveLength(1);
     });

@@ -103,7 +103,10 @@ describe("warm venue state", () => {
     // A body that is not an object gets the one text every route uses for it (issue 23).
     const notObject = await e2e.post(apiKey, "/v1/watch", [1]);
     expect(notObject.statusCode).toBe(400);
-    expect(notObject.json()).toEqual({ detail: "request body must be a JSON object" });
+    expect(notObject.json()).toEqual({
+      detail: "request body must be a JSON object",
+      code: "http.body_not_object",
+    });
     const bad = await e2e.post(apiKey, "/v1/watch", { mints: ["not-a-mint"] });
     expect(bad.statusCode).toBe(400);
     expect(bad.json<{ detail: string }>().detail).toBe("invalid mint address");
