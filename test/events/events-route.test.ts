@@ -155,10 +155,19 @@ function suite(name: string, open: () => Promise<Store>, cleanup: () => Promise<
         code: "events.event_cursor_invalid",
       });
       const json = { accept: "application/json" };
-      expect((await bad("/v1/events?limit=1001", json)).json()).toEqual({ detail: EVENTS.eventLimitInvalid });
+      expect((await bad("/v1/events?limit=1001", json)).json()).toEqual({
+        detail: EVENTS.eventLimitInvalid,
+        code: "events.event_limit_invalid",
+      });
       expect((await bad("/v1/events?limit=0", json)).statusCode).toBe(400);
-      expect((await bad("/v1/events?types=nope", json)).json()).toEqual({ detail: EVENTS.typesInvalid });
-      expect((await bad("/v1/events?kind=nope", json)).json()).toEqual({ detail: EVENTS.kindInvalid });
+      expect((await bad("/v1/events?types=nope", json)).json()).toEqual({
+        detail: EVENTS.typesInvalid,
+        code: "events.types_invalid",
+      });
+      expect((await bad("/v1/events?kind=nope", json)).json()).toEqual({
+        detail: EVENTS.kindInvalid,
+        code: "execution.history_kind",
+      });
       expect((await bad("/v1/events?wallet=nope", json)).statusCode).toBe(400);
     });
 

@@ -46,6 +46,8 @@ export function operationIdOf(method: string, url: string): string {
 }
 
 const ADDRESS_PATTERN = BASE58_ADDRESS.source;
+/** A key id (parseKeyId: a positive integer). */
+const KEY_ID_PATTERN = "^[1-9][0-9]{0,15}$";
 
 /**
  * The Idempotency-Key header's rule (parseIdempotencyKey: 1 to 255 printable ASCII characters), stated in the
@@ -142,14 +144,23 @@ export function openapiRules(
   }
   const params = s.params as Json | undefined;
   const properties = params?.properties as Record<string, Json> | undefined;
+  // Issue 30: a key id is a positive integer and a watched mint an address, as their parsers require.
+  const patterns: Record<string, string> = {
+    public_key: ADDRESS_PATTERN,
+    ...(url.startsWith("/v1/keys/") ? { id: KEY_ID_PATTERN } : {}),
+    ...(url.startsWith("/v1/watch/") ? { mint: ADDRESS_PATTERN } : {}),
+  };
+  const stated = Object.keys(patterns).filter((k) => properties?.[k] !== undefined);
   const typedParams =
-    properties?.public_key !== undefined
+    stated.length > 0
       ? {
           params: {
             ...params,
             properties: {
               ...properties,
-              public_key: { ...properties.public_key, type: "string", pattern: ADDRESS_PATTERN },
+              ...Object.fromEntries(
+                stated.map((k) => [k, { ...properties![k], type: "string", pattern: patterns[k] }]),
+              ),
             },
           },
         }

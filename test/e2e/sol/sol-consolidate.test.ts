@@ -190,6 +190,6 @@ describe("POST /v1/sol/consolidate/execute", () => {
       destination_wallet: lonely.wallet,
     });
     expect(none.statusCode).toBe(404);
-    expect(none.json()).toEqual({ detail: SPEC.consolidate.noSources });
+    expect(none.json()).toEqual({ detail: SPEC.consolidate.noSources, code: "consolidate.no_sources" });
   });
 });

@@ -269,10 +269,12 @@ describe("POST /v1/sol/transfer/execute", () => {
     });
     expect(await refuse({ amount_tokens: "1" })).toEqual({
       detail: "amount_tokens (whole tokens) is only for token transfers; a SOL amount goes in amount",
+      code: "trade.amount_tokens_on_sol",
     });
     // The spec's text, with the unit it expects beside it.
     expect(await refuse({ mint, amount: "1.5" })).toEqual({
       detail: "token amount must be a positive integer",
+      code: "transfer.token_amount",
       expected_unit:
         "amount is in token atomic units (a positive integer); whole tokens such as 1.5 go in amount_tokens",
     });

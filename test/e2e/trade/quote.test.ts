@@ -231,7 +231,7 @@ describe("GET /v1/quote on the bonding curve", () => {
     e2e.localnet.admin.complete(mint);
     const res = await e2e.get(apiKey, `/v1/quote?mint=${mint}&side=buy&amount=0.1`);
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ detail: LAUNCH.notMigrated });
+    expect(res.json()).toEqual({ detail: LAUNCH.notMigrated, code: "launch.not_migrated" });
   });
 });
 
