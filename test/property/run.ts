@@ -164,6 +164,8 @@ export interface PropertyReport {
   byStatus: Record<string, number>;
   routes: number;
   findings: Finding[];
+  /** Requests the document refuses that were sent (the rest are ones it allows). */
+  refused: number;
   /** Findings listed in KNOWN_GAPS (reported, not failed). */
   known: Finding[];
 }
@@ -196,6 +198,7 @@ export async function runProperties(
     routes: ops.length,
     findings: [],
     known: [],
+    refused: 0,
   };
   for (const [i, op] of ops.entries()) {
     const seed = options.seed + i;
@@ -222,6 +225,7 @@ export async function runProperties(
         if (process.env.PROPERTY_TRACE === "1")
           process.stderr.write(`< ${res.statusCode} ${Date.now() - t0} ms ${res.body.slice(0, 120)}\n`);
         report.requests += 1;
+        if (variant === "refused") report.refused += 1;
         options.onRequest?.(report.requests);
         report.byStatus[res.statusCode] = (report.byStatus[res.statusCode] ?? 0) + 1;
         let body: { code?: string; detail?: string } = {};

@@ -46,8 +46,8 @@ export function operationIdOf(method: string, url: string): string {
 }
 
 const ADDRESS_PATTERN = BASE58_ADDRESS.source;
-/** A key id (parseKeyId: a positive integer). */
-const KEY_ID_PATTERN = "^[1-9][0-9]{0,15}$";
+/** A key id (parseKeyId: an integer from 1 to 999 999 999). */
+const KEY_ID_PATTERN = "^[1-9][0-9]{0,8}$";
 
 /**
  * The Idempotency-Key header's rule (parseIdempotencyKey: 1 to 255 printable ASCII characters), stated in the

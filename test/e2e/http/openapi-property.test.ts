@@ -21,10 +21,17 @@ const e2e = useE2e({
 describe("requests generated from the OpenAPI document", () => {
   it("seeded short run: no 5xx, refused ones are 400, allowed ones are not refused for their shape", async () => {
     const { apiKey } = await e2e.setup();
-    const report = await runProperties(e2e.app, apiKey, { runs: Number(process.env.PROPERTY_RUNS ?? 4), seed: 3030 });
+    const report = await runProperties(e2e.app, apiKey, {
+      runs: Number(process.env.PROPERTY_RUNS ?? 4),
+      seed: 3030,
+    });
     expect(report.findings).toEqual([]);
-    // Every route was reached with both kinds of request.
-    expect(report.routes).toBeGreaterThan(40);
-    expect(report.requests).toBeGreaterThan(report.routes * 6);
+    // Every documented route but the excluded ones, each with allowed requests, most with refused ones too
+    // (a route without parameters or body has nothing to break).
+    expect(report.routes).toBeGreaterThanOrEqual(35);
+    expect(report.requests - report.refused).toBe(report.routes * 4);
+    expect(report.refused).toBeGreaterThan(report.routes * 2);
+    // Known gaps are reported, not failed (test/property/run.ts KNOWN_GAPS); the figures show in the logs.
+    expect(report.byStatus["500"]).toBeUndefined();
   });
 });
