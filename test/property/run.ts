@@ -142,6 +142,22 @@ export const KNOWN_GAPS: ReadonlySet<string> = new Set([
   "allowed PUT /v1/keys/{id}/policy 400 keys.policy_sol",
   "allowed PUT /v1/keys/{id}/policy 400 keys.policy_lamports",
   "allowed PUT /v1/keys/{id}/policy 400 keys.policy_address",
+  // Found by the long run (PROPERTY_RUNS=20): more rules across fields and values.
+  "allowed GET /v1/quote 400 trade.mint_required",
+  "allowed GET /v1/quote 400 trade.sell_in_sol",
+  "allowed GET /v1/quote 400 trade.sell_token_units",
+  "allowed POST /v1/cashback/claim/execute 400 cashback.none_enabled",
+  "allowed POST /v1/keys 400 keys.scopes_invalid",
+  "allowed POST /v1/laser/bundle 400 bundle.amount_required",
+  "allowed POST /v1/laser/bundle 400 bundle.mint_required",
+  "allowed POST /v1/laser/bundle 400 bundle.one_existing_trade",
+  "allowed POST /v1/sol/split/execute 400 sol.destination_percent_decimals",
+  "allowed POST /v1/sol/split/execute 400 split.percent_or_sol",
+  "allowed POST /v1/sol/transfer/execute 400 trade.amount_tokens_invalid",
+  "allowed POST /v1/sol/transfer/execute 400 trade.amount_tokens_on_sol",
+  "allowed POST /v1/trades/execute 400 trade.amount_required",
+  "allowed POST /v1/trades/execute 400 trade.sell_in_sol",
+  "allowed POST /v1/trades/execute 400 trade.sol_decimals",
 ]);
 
 /** The key of a finding in KNOWN_GAPS. */

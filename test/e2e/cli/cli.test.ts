@@ -193,6 +193,7 @@ describe("lasertrade CLI", () => {
     expect(JSON.parse(asJson.stderr)).toEqual({
       status: 400,
       detail: "percentage sells must be greater than 0% and at most 100%",
+      code: "trade.percent_range",
     });
     const unknown = await run(["wallets", "default", Keypair.generate().publicKey.toBase58()]);
     expect([unknown.code, unknown.stderr]).toEqual([
