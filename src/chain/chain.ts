@@ -139,10 +139,13 @@ export interface Chain {
   /** simulate? → send → confirm?; see `submitAndConfirm`. Record the execution before calling. */
   submit(
     tx: ChainTransaction,
-    flags: { simulate: boolean; confirm: boolean; simulationFailedDetail: string },
+    flags: { simulate: boolean; confirm: boolean; simulationFailedDetail: string; onSent?: () => void },
   ): Promise<SubmitResult>;
   /** sendBundle → confirm?; see `submitBundle`. Record the legs before calling. */
-  submitBundle(txs: ChainTransaction[], flags: { confirm: boolean }): Promise<SubmitBundleResult>;
+  submitBundle(
+    txs: ChainTransaction[],
+    flags: { confirm: boolean; onSent?: () => void },
+  ): Promise<SubmitBundleResult>;
 }
 
 /** Builds the chain layer from one options object; call `start()` before use. */
@@ -319,6 +322,7 @@ export function createChain(options: ChainOptions): Chain {
         simulate: flags.simulate,
         confirm: flags.confirm,
         simulationFailedDetail: flags.simulationFailedDetail,
+        ...(flags.onSent !== undefined ? { onSent: flags.onSent } : {}),
         settings: {
           timeoutMs: options.confirmTimeoutMs,
           pollMs: options.confirmPollMs ?? 400,
@@ -333,6 +337,7 @@ export function createChain(options: ChainOptions): Chain {
         wires: txs.map((t) => t.wire),
         signatures: txs.map((t) => t.signature),
         confirm: flags.confirm,
+        ...(flags.onSent !== undefined ? { onSent: flags.onSent } : {}),
         // Issue 22: a bundle the relay reports failed has its first leg simulated to say why.
         rpc,
         timeoutMs: options.bundleConfirmTimeoutMs,

@@ -52,6 +52,8 @@ export interface SubmitInput {
   /** The spec's 400 text for a failed simulation (e.g. SPEC.trade.simulationFailed). */
   simulationFailedDetail: string;
   settings: ConfirmSettings;
+  /** Called once the relay accepted the bytes, before confirmation starts (issue 30: the `submitted` event). */
+  onSent?: () => void;
 }
 
 /** What the response needs from a submission. */
@@ -100,6 +102,7 @@ export async function submitAndConfirm(input: SubmitInput): Promise<SubmitResult
     // An HTTP or JSON-RPC rejection means the relay refused the bytes; a timeout or reset may hide a send.
     throw relayError(e, { signature });
   }
+  input.onSent?.();
   const t1 = clock.now();
   if (!input.confirm) {
     return {
@@ -158,6 +161,8 @@ export interface SubmitBundleInput {
   timeoutMs: number;
   pollMs: number;
   clock: Clock;
+  /** Called once the relay accepted the bundle, before confirmation starts. */
+  onSent?: () => void;
 }
 
 /** What the bundle response needs. */
@@ -175,6 +180,7 @@ export async function submitBundle(input: SubmitBundleInput): Promise<SubmitBund
   } catch (e) {
     throw relayError(e, { signatures: input.signatures });
   }
+  input.onSent?.();
   if (!input.confirm) return { bundleId, confirmed: false, confirmationStatus: null };
   try {
     const landed = await confirmBundle({

@@ -129,6 +129,9 @@ export const HTTP_INPUT = {
   badUrl: "request URL is not valid (malformed percent-encoding)",
   paramTooLong: "a path parameter is longer than 100 characters",
   nestedTooDeep: "request body is nested more than 32 levels deep",
+  /** Issue 30: a wallet body field of the wrong JSON type. */
+  fieldType: (name: string, type: string): string => `${name} must be a ${type}`,
+  contentLength: "request content-length does not match the body",
 } as const;
 
 /** Idempotency-Key handling. */

@@ -28,8 +28,8 @@ describe("CLI confirm progress from the events stream", () => {
     const e = (status: string, signatures: string[] = ["SiG"]) =>
       ({ status, signatures }) as Parameters<typeof phaseText>[0];
     expect(phaseText(e("pending"))).toBe("recorded, sending");
-    expect(phaseText(e("submitted"))).toBe("sent SiG, waiting to land");
-    expect(phaseText(e("submitted", []))).toBe("sent, waiting to land");
+    expect(phaseText(e("submitted"))).toBe("submitted SiG, confirming");
+    expect(phaseText(e("submitted", []))).toBe("submitted, confirming");
     expect(phaseText(e("confirmed"))).toBe("landed (confirmed)");
     expect(phaseText(e("finalized"))).toBe("landed (finalized)");
     expect(phaseText(e("timeout"))).toBe("not landed yet, still watching");
@@ -67,7 +67,7 @@ describe("CLI confirm progress from the events stream", () => {
     );
     expect(seen).toEqual([
       "true recorded, sending",
-      "true sent sigMine, waiting to land",
+      "true submitted sigMine, confirming",
       "true landed (confirmed)",
     ]);
   });
@@ -82,12 +82,12 @@ describe("CLI confirm progress from the events stream", () => {
       out,
       undefined,
       (update) => {
-        update("sent SiG, waiting to land");
+        update("submitted SiG, confirming");
         return () => (stopped = true);
       },
     );
     expect(result).toBe("answer");
-    expect(written.some((w) => w.includes("sending 1 SOL: sent SiG, waiting to land"))).toBe(true);
+    expect(written.some((w) => w.includes("sending 1 SOL: submitted SiG, confirming"))).toBe(true);
     expect(stopped).toBe(true);
   });
 });

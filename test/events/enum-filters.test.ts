@@ -65,7 +65,7 @@ describe.each(engines)("enum filters ($name)", ({ url }) => {
       });
     const typo = await create(["execution.confirm"]);
     expect(typo.statusCode).toBe(400);
-    expect(typo.json()).toEqual({ detail: EVENTS.webhookTypesInvalid });
+    expect(typo.json()).toEqual({ code: "events.webhook_types_invalid", detail: EVENTS.webhookTypesInvalid });
     expect(EVENTS.webhookTypesInvalid).toContain("execution.confirmed, execution.finalized");
     expect((await create(["webhook.test"])).statusCode).toBe(400);
     expect((await create(["execution.confirmed", "execution.failed"])).statusCode).toBe(201);
@@ -76,7 +76,7 @@ describe.each(engines)("enum filters ($name)", ({ url }) => {
     const a = await account();
     const typo = await get(a.apiKey, "/v1/events?types=execution.confimed");
     expect(typo.statusCode).toBe(400);
-    expect(typo.json()).toEqual({ detail: EVENTS.typesInvalid });
+    expect(typo.json()).toEqual({ code: "events.types_invalid", detail: EVENTS.typesInvalid });
     expect(EVENTS.typesInvalid).toContain("execution.pending");
     expect((await get(a.apiKey, "/v1/events?types=execution.failed,execution.expired")).statusCode).toBe(200);
   });
@@ -111,6 +111,6 @@ describe.each(engines)("enum filters ($name)", ({ url }) => {
     expect((await ids("")).sort()).toEqual([failed, confirmed, pending].sort());
     const bad = await get(a.apiKey, "/v1/executions?status=failure");
     expect(bad.statusCode).toBe(400);
-    expect(bad.json()).toEqual({ detail: EXECUTION.historyStatus });
+    expect(bad.json()).toEqual({ code: "execution.history_status", detail: EXECUTION.historyStatus });
   });
 });

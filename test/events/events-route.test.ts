@@ -148,16 +148,26 @@ function suite(name: string, open: () => Promise<Store>, cleanup: () => Promise<
       for (const q of ["?after=abc", "?after=-1", "?after=1.5", "?after=9999999999999999"]) {
         const r = await bad(`/v1/events${q}`);
         expect(r.statusCode, q).toBe(400);
-        expect(r.json()).toEqual({ detail: EVENTS.eventCursorInvalid });
+        expect(r.json()).toEqual({ code: "events.event_cursor_invalid", detail: EVENTS.eventCursorInvalid });
       }
       expect((await bad("/v1/events", { "last-event-id": "x" })).json()).toEqual({
         detail: EVENTS.eventCursorInvalid,
+        code: "events.event_cursor_invalid",
       });
       const json = { accept: "application/json" };
-      expect((await bad("/v1/events?limit=1001", json)).json()).toEqual({ detail: EVENTS.eventLimitInvalid });
+      expect((await bad("/v1/events?limit=1001", json)).json()).toEqual({
+        detail: EVENTS.eventLimitInvalid,
+        code: "events.event_limit_invalid",
+      });
       expect((await bad("/v1/events?limit=0", json)).statusCode).toBe(400);
-      expect((await bad("/v1/events?types=nope", json)).json()).toEqual({ detail: EVENTS.typesInvalid });
-      expect((await bad("/v1/events?kind=nope", json)).json()).toEqual({ detail: EVENTS.kindInvalid });
+      expect((await bad("/v1/events?types=nope", json)).json()).toEqual({
+        detail: EVENTS.typesInvalid,
+        code: "events.types_invalid",
+      });
+      expect((await bad("/v1/events?kind=nope", json)).json()).toEqual({
+        detail: EVENTS.kindInvalid,
+        code: "execution.history_kind",
+      });
       expect((await bad("/v1/events?wallet=nope", json)).statusCode).toBe(400);
     });
 

@@ -48,13 +48,14 @@ function suite(
       expect(res.statusCode).toBe(200);
       expect(res.json()).toMatchObject({ id, status: "pending", kind: "trade", wallet: a.wallet });
       expect((await get(b.apiKey, `/v1/executions/${id}`)).json()).toEqual({
+        code: "events.execution_not_found",
         detail: EVENTS.executionNotFound,
       });
       expect((await get(a.apiKey, `/v1/executions/nope`)).statusCode).toBe(404);
       for (const bad of ["61", "-1", "abc", "1.5"]) {
         const r = await get(a.apiKey, `/v1/executions/${id}?wait=${bad}`);
         expect(r.statusCode).toBe(400);
-        expect(r.json()).toEqual({ detail: EVENTS.waitInvalid });
+        expect(r.json()).toEqual({ detail: EVENTS.waitInvalid, code: "events.wait_invalid" });
       }
     });
 
@@ -121,7 +122,7 @@ function suite(
       for (const bad of ["!!", "bm9wZQ", "x".repeat(300)]) {
         const r = await list(`?after=${bad}`);
         expect(r.statusCode).toBe(400);
-        expect(r.json()).toEqual({ detail: EVENTS.cursorInvalid });
+        expect(r.json()).toEqual({ code: "events.cursor_invalid", detail: EVENTS.cursorInvalid });
       }
     });
 

@@ -122,7 +122,10 @@ describe.each(engines)("wallet-bound reads ($name)", ({ url }) => {
     const both = await execution(keyId, [b, a]);
     expect((await callWith(app, bound, "GET", `/v1/executions/${onB}`)).status).toBe(200);
     const unknown = await callWith(app, bound, "GET", "/v1/executions/00000000-0000-0000-0000-000000000000");
-    expect(unknown).toEqual({ status: 404, body: { detail: EVENTS.executionNotFound } });
+    expect(unknown).toEqual({
+      status: 404,
+      body: { detail: EVENTS.executionNotFound, code: "events.execution_not_found" },
+    });
     for (const id of [onA, both]) {
       expect(await callWith(app, bound, "GET", `/v1/executions/${id}`)).toEqual(unknown);
       expect(await callWith(app, bound, "GET", `/v1/executions/${id}?wait=1`)).toEqual(unknown);

@@ -86,7 +86,11 @@ function suite(name: string, open: () => Promise<Store>, cleanup: () => Promise<
       }
       const over = await call(a.apiKey, "POST", "/v1/webhooks", { url: "https://e.example/x", types: ["*"] });
       expect(over.statusCode).toBe(409);
-      expect(over.json()).toEqual({ detail: EVENTS.webhookLimit(5), max_webhooks: 5 });
+      expect(over.json()).toEqual({
+        code: "events.webhook_limit",
+        detail: EVENTS.webhookLimit(5),
+        max_webhooks: 5,
+      });
       await app.inject({
         method: "DELETE",
         url: `/v1/webhooks/${ids[0]}`,

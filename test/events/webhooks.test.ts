@@ -124,6 +124,7 @@ function suite(name: string, open: () => Promise<Store>, cleanup: () => Promise<
       expect((await call(b.apiKey, "GET", "/v1/webhooks")).json()).toEqual({ webhooks: [] });
       expect((await call(b.apiKey, "DELETE", `/v1/webhooks/${hook.id}`)).statusCode).toBe(404);
       expect((await call(b.apiKey, "POST", `/v1/webhooks/${hook.id}/test`)).json()).toEqual({
+        code: "events.webhook_not_found",
         detail: EVENTS.webhookNotFound,
       });
       expect((await call(a.apiKey, "DELETE", `/v1/webhooks/${hook.id}`)).statusCode).toBe(204);
@@ -148,7 +149,7 @@ function suite(name: string, open: () => Promise<Store>, cleanup: () => Promise<
       for (const [body, detail] of cases) {
         const res = await call(a.apiKey, "POST", "/v1/webhooks", body);
         expect(res.statusCode, JSON.stringify(body)).toBe(400);
-        expect(res.json()).toEqual({ detail });
+        expect(res.json()).toEqual({ code: expect.stringMatching(/^[a-z]+\.[a-z0-9_]+$/), detail });
       }
     });
 
@@ -171,7 +172,7 @@ function suite(name: string, open: () => Promise<Store>, cleanup: () => Promise<
       ]) {
         const res = await call(a.apiKey, "POST", "/v1/webhooks", { url, types: ["*"] }, strict);
         expect(res.statusCode, url).toBe(400);
-        expect(res.json()).toEqual({ detail: EVENTS.webhookUrlPrivate });
+        expect(res.json()).toEqual({ code: "events.webhook_url_private", detail: EVENTS.webhookUrlPrivate });
       }
       const ok = await call(
         a.apiKey,
@@ -279,7 +280,7 @@ function suite(name: string, open: () => Promise<Store>, cleanup: () => Promise<
       expect(down.receiver.received.at(-1)!.headers["webhook-id"]).toBe(d!.message_id);
       expect(
         (await call(a.apiKey, "POST", `/v1/webhooks/${down.hook.id}/deliveries/dlv_nope/retry`)).json(),
-      ).toEqual({ detail: EVENTS.deliveryNotFound });
+      ).toEqual({ code: "events.delivery_not_found", detail: EVENTS.deliveryNotFound });
     });
 
     it("a 410 disables the endpoint; redirects are not followed; the test delivery is webhook.test", async () => {

@@ -13,7 +13,10 @@ export async function expectChainUnavailable(
     const { apiKey } = await t.setup();
     const res = await t.app.inject({ method: "POST", url, headers: { "x-api-key": apiKey }, payload });
     expect(res.statusCode, url).toBe(503);
-    expect(res.json(), url).toEqual({ detail: EXECUTION.chainUnavailable });
+    expect(res.json(), url).toEqual({
+      detail: EXECUTION.chainUnavailable,
+      code: "execution.chain_unavailable",
+    });
   } finally {
     await t.close();
   }

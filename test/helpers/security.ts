@@ -27,7 +27,9 @@ export async function expectAuthRequired(
     expect(res.statusCode, `${method} ${url} with ${JSON.stringify(headers)}`).toBe(401);
     const body = res.json<{ detail: unknown }>();
     expect(typeof body.detail).toBe("string");
-    expect(Object.keys(body)).toEqual(["detail"]);
+    // Issue 30: the detail and its machine code, nothing else.
+    expect(Object.keys(body)).toEqual(["detail", "code"]);
+    expect((body as { code?: unknown }).code).toMatch(/^auth\.(missing_key|invalid_key)$/);
   }
 }
 

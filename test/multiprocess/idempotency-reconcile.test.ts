@@ -82,7 +82,10 @@ describe.skipIf(TEST_DATABASE_URL === undefined)(
         headers,
       });
       expect(during.status).toBe(409);
-      expect(during.body).toEqual({ detail: "a request with this Idempotency-Key is still in progress" });
+      expect(during.body).toEqual({
+        detail: "a request with this Idempotency-Key is still in progress",
+        code: "idempotency.in_progress",
+      });
 
       const done = await first;
       expect(done.status).toBe(200);
@@ -98,7 +101,10 @@ describe.skipIf(TEST_DATABASE_URL === undefined)(
         headers,
       });
       expect(other.status).toBe(422);
-      expect(other.body).toEqual({ detail: "Idempotency-Key was already used with a different request" });
+      expect(other.body).toEqual({
+        detail: "Idempotency-Key was already used with a different request",
+        code: "idempotency.different_request",
+      });
 
       expect(await cluster.localnet.relaySignatures()).toHaveLength(1);
       const keyed = (await history(apiKey, 1)).filter((e) => e.idempotency_key === "mp-slow-1");

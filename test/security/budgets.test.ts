@@ -125,7 +125,7 @@ describe("issue 29: refusal floods (finding 8)", () => {
     for (let i = 0; i < 2 * AUTH_FAILURES + 1; i++)
       answers.push(await inject(sub.apiKey, "GET", "/v1/wallets", { ip }));
     expect(answers[0]!.statusCode).toBe(401);
-    expect(answers[0]!.json()).toEqual({ detail: CUSTODY.keyRevoked });
+    expect(answers[0]!.json()).toEqual({ code: "auth.key_revoked", detail: CUSTODY.keyRevoked });
     const codes = answers.map((a) => a.statusCode);
     expect(codes.filter((c) => c === 429).length).toBeGreaterThanOrEqual(AUTH_FAILURES);
     expect(codes.every((c) => c === 401 || c === 429)).toBe(true);

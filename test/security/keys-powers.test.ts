@@ -80,7 +80,11 @@ describe("key powers only narrow (issue 29, finding 1)", () => {
       const r = await callWith(e2e.app, strong.apiKey, method, url, body);
       expect(r, verb).toEqual({
         status: 403,
-        body: { detail: `a sub-key may not ${verb} the root key`, rule: "powers" },
+        body: {
+          detail: `a sub-key may not ${verb} the root key`,
+          rule: "powers",
+          code: "keys.root_untouchable",
+        },
       });
     }
     const keys = (await callWith(e2e.app, root, "GET", "/v1/keys")).body.keys as Record<string, unknown>[];
@@ -114,6 +118,7 @@ describe("key powers only narrow (issue 29, finding 1)", () => {
       body: {
         detail: "a key may not change its own policy; a key with wider powers sets it",
         rule: "powers",
+        code: "keys.own_policy",
       },
     });
     const unbound = await callWith(e2e.app, bot.apiKey, "POST", "/v1/keys", {
@@ -143,6 +148,7 @@ describe("key powers only narrow (issue 29, finding 1)", () => {
         "a new key may not hold powers its creator lacks: a policy looser in max_sol_per_execution, " +
         "max_sol_per_24h, destinations_allow",
       rule: "powers",
+      code: "keys.powers_exceeded",
     });
 
     // Without a policy the new key starts with the bot's own; it cannot send out of the account.
@@ -213,6 +219,7 @@ describe("key powers only narrow (issue 29, finding 1)", () => {
       body: {
         detail:
           "the root key cannot be frozen; POST /v1/account/freeze stops every key of the account (the root key unfreezes it)",
+        code: "keys.root_not_freezable",
       },
     });
     expect((await callWith(e2e.app, root, "GET", "/v1/wallets")).status).toBe(200);
@@ -255,7 +262,10 @@ describe("key powers only narrow (issue 29, finding 1)", () => {
     });
     expect(policy).toEqual({
       status: 400,
-      body: { detail: "policy must be a JSON object (the fields of PUT /v1/keys/{id}/policy)" },
+      body: {
+        detail: "policy must be a JSON object (the fields of PUT /v1/keys/{id}/policy)",
+        code: "keys.policy_object",
+      },
     });
     const keys = (await callWith(e2e.app, root, "GET", "/v1/keys")).body.keys as unknown[];
     expect(keys).toHaveLength(1);
@@ -280,6 +290,7 @@ describe("MAX_KEYS_PER_ACCOUNT (issue 29, finding 9)", () => {
       body: {
         detail:
           "this account already holds the maximum of 3 sub-keys (MAX_KEYS_PER_ACCOUNT); revoke one first",
+        code: "keys.key_limit",
       },
     });
     // Parallel attempts at the cap: none passes.

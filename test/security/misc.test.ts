@@ -34,7 +34,10 @@ describe("misspelt safety switches (issue 29 finding 14)", () => {
         [field]: true,
       });
       expect(r.status).toBe(400);
-      expect(r.body).toEqual({ detail: REQUEST_FEES.misspeltSwitch(field, "dry_run") });
+      expect(r.body).toEqual({
+        code: "http.misspelt_switch",
+        detail: REQUEST_FEES.misspeltSwitch(field, "dry_run"),
+      });
       expect(await e2e.balance(wallet)).toBe(before);
       expect(await e2e.tokenBalance(wallet, mint)).toBe(0n);
       await expectNothingSent(e2e, apiKey);

@@ -214,6 +214,7 @@ describe("issue 29: connection caps per key and per IP", () => {
     expect(res.headers.get("retry-after")).toBe("5");
     expect(await res.json()).toEqual({
       detail: "too many open streams for this API key (at most 2); close one first",
+      code: "stream.per_key",
     });
     const late = await open(l);
     late.send({ method: "auth", api_key: root.apiKey });
@@ -259,6 +260,7 @@ describe("issue 29: connection caps per key and per IP", () => {
     expect(res.status).toBe(429);
     expect(await res.json()).toEqual({
       detail: "too many open streams from this address (at most 4); close one first",
+      code: "stream.per_ip",
     });
     for (const c of waiting) c.ws.close();
   });

@@ -64,7 +64,11 @@ describe("security probes: webhooks (issue 29, findings 6 and 7)", () => {
     for (let i = 0; i < CAP; i++) await hookOf(a.apiKey, `https://hooks.example/${i}`);
     const over = await e2e.post(a.apiKey, "/v1/webhooks", { url: "https://hooks.example/x", types: ["*"] });
     expect(over.statusCode).toBe(409);
-    expect(over.json()).toEqual({ detail: EVENTS.webhookLimit(CAP), max_webhooks: CAP });
+    expect(over.json()).toEqual({
+      code: "events.webhook_limit",
+      detail: EVENTS.webhookLimit(CAP),
+      max_webhooks: CAP,
+    });
 
     const b = await e2e.setup();
     const burst = await Promise.all(

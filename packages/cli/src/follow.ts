@@ -12,7 +12,8 @@ export function phaseText(e: ExecutionEvent): string {
     case "pending":
       return "recorded, sending";
     case "submitted":
-      return sig !== undefined ? `sent ${sig}, waiting to land` : "sent, waiting to land";
+      // Issue 30: the relay accepted the send; confirmation is running.
+      return sig !== undefined ? `submitted ${sig}, confirming` : "submitted, confirming";
     case "confirmed":
     case "finalized":
       return `landed (${e.status})`;

@@ -102,9 +102,13 @@ export function mayStillLand(e: LaserTradeError): boolean {
 
 const LOG_LINES = 8;
 
-/** The lines the CLI prints for an API error: detail, decoded program error, last program logs, what next. */
+/**
+ * The lines the CLI prints for an API error: code and detail (`error [trade.simulation_failed]: trade simulation
+ * failed (HTTP 400)`), decoded program error, last program logs, what next.
+ */
 export function errorLines(e: LaserTradeError): string[] {
-  const lines = [`error: ${e.detail}${e.status > 0 ? ` (HTTP ${e.status})` : ""}`];
+  const code = e.code !== undefined ? ` [${e.code}]` : "";
+  const lines = [`error${code}: ${e.detail}${e.status > 0 ? ` (HTTP ${e.status})` : ""}`];
   const b = e.body;
   // Why, beside the spec's detail (a refused simulation, a failed bundle): the detail alone does not say.
   if (text(b.reason) !== undefined) lines.push(`reason: ${text(b.reason)}`);

@@ -1,4 +1,11 @@
 /** The one error type the client throws. */
+import type { components } from "./generated/openapi.js";
+
+/**
+ * The service's stable machine code of an error (`<capability>.<condition>`, e.g. `trade.simulation_failed`),
+ * generated from the OpenAPI document's error catalog: match on it rather than on `detail`.
+ */
+export type ErrorCode = components["schemas"]["Error"]["code"];
 
 /** An HTTP error answer (status and the service's `detail`), or a network failure (status 0). */
 export class LaserTradeError extends Error {
@@ -7,6 +14,8 @@ export class LaserTradeError extends Error {
   readonly status: number;
   /** The service's `detail` text (or the network error's message). */
   readonly detail: string;
+  /** The service's machine code; undefined for a network error or an answer without one (a proxy's). */
+  readonly code: ErrorCode | undefined;
   /** For a 502 after something was signed: the transaction signature (first leg's for bundles). */
   readonly signature: string | undefined;
   /** Every signature the error body named (bundle legs), empty when none. */
@@ -19,6 +28,7 @@ export class LaserTradeError extends Error {
     this.status = status;
     this.detail = detail;
     this.body = body;
+    this.code = typeof body.code === "string" ? (body.code as ErrorCode) : undefined;
     const many = Array.isArray(body.signatures)
       ? body.signatures.filter((s): s is string => typeof s === "string")
       : [];

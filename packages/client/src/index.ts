@@ -1,6 +1,6 @@
 /** @lasertrade/client: a typed client for the lasertrade managed-wallet trading API. */
 export { LaserTrade, type LaserTradeOptions } from "./laser-trade.js";
-export { LaserTradeError } from "./errors.js";
+export { LaserTradeError, type ErrorCode } from "./errors.js";
 export { lamportsToSol, solToLamports, type Amount } from "./amounts.js";
 export { isLamportKey, parseBody, type WithBigints } from "./json.js";
 export { DEFAULT_RETRY, backoffMs, type RetryOptions } from "./retry.js";

@@ -24,12 +24,15 @@ export interface AnsweredError {
   status: number;
   detail: string;
   extra: Record<string, unknown>;
+  /** A chain failure's reason (its code when the detail is the upstream's own words). */
+  chainReason?: ChainErrorReason;
 }
 
 /** The answer of a known error (`extra` is the error's own object); undefined for anything else (a 500). */
 export function answerOf(e: unknown): AnsweredError | undefined {
   if (e instanceof ApiError) return e;
-  if (e instanceof ChainError) return { status: CHAIN_STATUS[e.reason], detail: e.detail, extra: e.extra };
+  if (e instanceof ChainError)
+    return { status: CHAIN_STATUS[e.reason], detail: e.detail, extra: e.extra, chainReason: e.reason };
   return undefined;
 }
 

@@ -51,6 +51,31 @@ function successStatus(confirm: boolean, result: { confirmed: boolean }): Execut
 }
 
 /**
+ * Issue 30: the `submitted` status (and its `execution.submitted` event, written by the store's trigger) as soon
+ * as the relay accepted the send, while confirmation runs. Only when confirming: without confirmation the
+ * outcome written right after the send is `submitted` already. `settled()` waits for the write, so the final
+ * status is always written after it.
+ */
+function submittedMark(
+  deps: Pick<ExecutionDeps, "store" | "onRecordError">,
+  executionId: string,
+  confirm: boolean,
+): { onSent?: () => void; settled: () => Promise<void> } {
+  if (!confirm) return { settled: () => Promise.resolve() };
+  let written: Promise<unknown> | undefined;
+  return {
+    onSent: () => {
+      written = deps.store
+        .updateExecution(executionId, { status: "submitted" })
+        .catch(deps.onRecordError ?? ignore);
+    },
+    settled: async () => {
+      await written;
+    },
+  };
+}
+
+/**
  * Submits a recorded transaction (simulate? → relay → confirm?) and writes the outcome onto the record;
  * rethrows submission errors after recording them. Returns the submission and the database time it took.
  */
@@ -71,12 +96,18 @@ export async function submitRecorded(
     return { result: { ...result, timingMs: { sender: 0, confirmation: 0 } }, databaseMs: 0 };
   }
   let result: SubmitResult;
+  const mark = submittedMark(deps, executionId, flags.confirm);
   try {
-    result = await deps.chain.submit(tx, flags);
+    result = await deps.chain.submit(
+      tx,
+      mark.onSent !== undefined ? { ...flags, onSent: mark.onSent } : flags,
+    );
   } catch (e) {
+    await mark.settled();
     await recordOutcome(deps.store, executionId, failureOutcome(e)).catch(deps.onRecordError ?? ignore);
     throw withExecutionId(e, executionId);
   }
+  await mark.settled();
   const fill =
     fillRequest !== undefined && result.confirmed
       ? await readFill(deps.chain, result.signature, fillRequest)
@@ -173,12 +204,18 @@ export async function submitBundleRecorded(
     return { bundleId: "", confirmed: false, confirmationStatus: null };
   }
   let result: SubmitBundleResult;
+  const mark = submittedMark(deps, executionId, flags.confirm);
   try {
-    result = await deps.chain.submitBundle(txs, flags);
+    result = await deps.chain.submitBundle(
+      txs,
+      mark.onSent !== undefined ? { ...flags, onSent: mark.onSent } : flags,
+    );
   } catch (e) {
+    await mark.settled();
     await recordOutcome(deps.store, executionId, failureOutcome(e)).catch(deps.onRecordError ?? ignore);
     throw withExecutionId(e, executionId);
   }
+  await mark.settled();
   await recordOutcome(deps.store, executionId, {
     status: flags.confirm ? (result.confirmed ? "confirmed" : "timeout") : "submitted",
     confirmationStatus: result.confirmationStatus,

@@ -2,7 +2,7 @@
 import { parseAddress } from "../../core/addresses.js";
 import { parseNonNegativeInteger, parseSolAmount, solText } from "../../core/amounts.js";
 import { badRequest } from "../../core/errors.js";
-import { CUSTODY } from "./texts.js";
+import { CUSTODY, KEY_POLICY } from "./texts.js";
 
 export const VENUES = ["bonding_curve", "launchswap"] as const;
 export type Venue = (typeof VENUES)[number];
@@ -45,15 +45,15 @@ const MAX_LIST = 100;
 function solField(body: Record<string, unknown>, name: string): bigint | undefined {
   const v = body[name];
   if (v === undefined || v === null) return undefined;
-  const text = `${name} must be a positive SOL amount (number or decimal string, at most 9 decimals)`;
+  const text = KEY_POLICY.policySol(name);
   return parseSolAmount(v, { type: text, invalid: text, decimals: text, positive: text, tooLarge: text });
 }
 
 function lamportsField(body: Record<string, unknown>, name: string): bigint | undefined {
   const v = body[name];
   if (v === undefined || v === null) return undefined;
-  const n = parseNonNegativeInteger(v, `${name} must be a non-negative integer number of lamports`);
-  if (n > 18_446_744_073_709_551_615n) throw badRequest(`${name} must fit a u64`);
+  const n = parseNonNegativeInteger(v, KEY_POLICY.policyLamports(name));
+  if (n > 18_446_744_073_709_551_615n) throw badRequest(KEY_POLICY.policyU64(name));
   return n;
 }
 
@@ -61,8 +61,8 @@ function addressList(body: Record<string, unknown>, name: string): string[] | un
   const v = body[name];
   if (v === undefined || v === null) return undefined;
   if (!Array.isArray(v) || v.length > MAX_LIST)
-    throw badRequest(`${name} must be an array of at most ${MAX_LIST} base58 addresses`);
-  const out = v.map((a, i) => parseAddress(a, `${name}[${i}] is not a valid base58 address`));
+    throw badRequest(KEY_POLICY.policyAddressList(name, MAX_LIST));
+  const out = v.map((a, i) => parseAddress(a, KEY_POLICY.policyAddress(name, i)));
   return [...new Set(out)];
 }
 
@@ -83,7 +83,7 @@ export function parsePolicy(body: unknown): Policy {
   if (b.venues !== undefined && b.venues !== null) {
     const v = b.venues;
     if (!Array.isArray(v) || v.length === 0 || v.some((x) => !VENUES.includes(x as Venue)))
-      throw badRequest("venues must be a non-empty array of: bonding_curve, launchswap");
+      throw badRequest(KEY_POLICY.policyVenues);
     p.venues = [...new Set(v as Venue[])];
   }
   const allow = addressList(b, "mints_allow");
@@ -93,9 +93,9 @@ export function parsePolicy(body: unknown): Policy {
   const dest = addressList(b, "destinations_allow");
   if (dest !== undefined) p.destinationsAllow = dest;
   if (allow !== undefined && deny !== undefined && allow.some((m) => deny.includes(m)))
-    throw badRequest("mints_allow and mints_deny must not share a mint");
+    throw badRequest(KEY_POLICY.policyMintsOverlap);
   if (perExec !== undefined && per24h !== undefined && perExec > per24h)
-    throw badRequest("max_sol_per_execution must not exceed max_sol_per_24h");
+    throw badRequest(KEY_POLICY.policyPerExecutionOverDaily);
   return p;
 }
 

@@ -26,3 +26,17 @@ export const CUSTODY = {
   activityTargetKeyId: "target_key_id must be a positive integer",
   activityStatus: "status must be an HTTP status code",
 } as const;
+
+/** Issue 30: the policy body's texts (PUT /v1/keys/{id}/policy), in the catalog so each has its code. */
+export const KEY_POLICY = {
+  policySol: (name: string) =>
+    `${name} must be a positive SOL amount (number or decimal string, at most 9 decimals)`,
+  policyLamports: (name: string) => `${name} must be a non-negative integer number of lamports`,
+  policyU64: (name: string) => `${name} must fit a u64`,
+  policyAddressList: (name: string, max: number) =>
+    `${name} must be an array of at most ${max} base58 addresses`,
+  policyAddress: (name: string, index: number) => `${name}[${index}] is not a valid base58 address`,
+  policyVenues: "venues must be a non-empty array of: bonding_curve, launchswap",
+  policyMintsOverlap: "mints_allow and mints_deny must not share a mint",
+  policyPerExecutionOverDaily: "max_sol_per_execution must not exceed max_sol_per_24h",
+} as const;

@@ -61,7 +61,8 @@ export function planConsolidation(
       // Shortfall counts the one lamport that must move, so "short by" is what a top-up has to add.
       const shortfall = reserve + 1n - source.balanceLamports;
       throw badRequest(
-        `${SPEC.consolidate.lowBalancePrefix}wallet ${source.wallet} has ${source.balanceLamports} lamports, ` +
+        SPEC.consolidate.lowBalancePrefix +
+          `wallet ${source.wallet} has ${source.balanceLamports} lamports, ` +
           `effective reserve is ${reserve} lamports (short by ${shortfall} lamports)`,
         extra,
       );

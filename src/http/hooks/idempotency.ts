@@ -16,6 +16,7 @@ import {
 } from "../../domain/execution/idempotency.js";
 import type { Store } from "../../store/index.js";
 import { requireApiKey } from "./auth.js";
+import { codeOf, ERROR_CATALOG } from "./error-catalog.js";
 import { errorSchema } from "../openapi/schemas.js";
 import { extend } from "../../core/extend.js";
 import { overlay } from "../../core/overlay.js";
@@ -111,7 +112,7 @@ export function installIdempotency(
         .code(status)
         .header("content-type", contentType)
         .header("idempotent-replayed", "true")
-        .send(body);
+        .send(withCode(status, body));
     }
     const { claim } = start;
     const heartbeat = setInterval(() => {
@@ -156,4 +157,22 @@ export function installIdempotency(
     if (req.idempotency !== null) clearInterval(req.idempotency.heartbeat);
     done();
   });
+}
+
+/**
+ * Issue 30: a stored error body without `code` (stored before codes existed, or written below the HTTP layer,
+ * like the interrupted-request answer) gets its code on replay; anything else is replayed as stored.
+ */
+function withCode(status: number, body: string): string {
+  if (status < 400 || !body.startsWith("{")) return body;
+  try {
+    const parsed = JSON.parse(body) as Record<string, unknown>;
+    if (typeof parsed.detail !== "string" || typeof parsed.code === "string") return body;
+    return JSON.stringify({
+      ...parsed,
+      code: codeOf(ERROR_CATALOG, { status, detail: parsed.detail, extra: parsed }),
+    });
+  } catch {
+    return body;
+  }
 }

@@ -16,6 +16,7 @@ import {
   newWalletComponent,
   refusalComponent,
   serverErrorComponent,
+  statusErrorComponents,
   walletComponent,
 } from "./schemas.js";
 import { feeReserveBreakdownComponent } from "../routes/sol.js";
@@ -26,6 +27,7 @@ import { deliveryComponent, webhookComponent } from "../routes/webhooks.js";
 /** Every component, by its `$id` (a new shared shape goes here: see docs/decisions.md, issue 23). */
 const COMPONENTS: readonly { $id: string; description: string }[] = [
   errorComponent,
+  ...statusErrorComponents,
   serverErrorComponent,
   refusalComponent,
   walletComponent,

@@ -6,7 +6,7 @@
  */
 import type { FastifySchema } from "fastify";
 import { BASE58_ADDRESS } from "../../config/parse.js";
-import { errorSchema, ref } from "./schemas.js";
+import { ERROR_STATUSES, errorSchema, ref } from "./schemas.js";
 
 type Json = Record<string, unknown>;
 
@@ -46,6 +46,8 @@ export function operationIdOf(method: string, url: string): string {
 }
 
 const ADDRESS_PATTERN = BASE58_ADDRESS.source;
+/** A key id (parseKeyId: an integer from 1 to 999 999 999). */
+const KEY_ID_PATTERN = "^[1-9][0-9]{0,8}$";
 
 /**
  * The Idempotency-Key header's rule (parseIdempotencyKey: 1 to 255 printable ASCII characters), stated in the
@@ -110,6 +112,12 @@ export function openapiRules(
       "The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it.",
     );
   }
+  // Issue 30: each status's error body names the codes that status can come with (`Error404`, …).
+  for (const [status, body] of Object.entries(responses)) {
+    const r = body as Json;
+    if (r.$ref === "Error#" && ERROR_STATUSES.includes(Number(status)))
+      responses[status] = { ...r, $ref: `Error${status}#` };
+  }
   // A success answer without its own description is described by the route's summary (not "Default Response").
   const summaryText = typeof s.summary === "string" ? s.summary : undefined;
   for (const [status, body] of Object.entries(responses)) {
@@ -136,14 +144,23 @@ export function openapiRules(
   }
   const params = s.params as Json | undefined;
   const properties = params?.properties as Record<string, Json> | undefined;
+  // Issue 30: a key id is a positive integer and a watched mint an address, as their parsers require.
+  const patterns: Record<string, string> = {
+    public_key: ADDRESS_PATTERN,
+    ...(url.startsWith("/v1/keys/") ? { id: KEY_ID_PATTERN } : {}),
+    ...(url.startsWith("/v1/watch/") ? { mint: ADDRESS_PATTERN } : {}),
+  };
+  const stated = Object.keys(patterns).filter((k) => properties?.[k] !== undefined);
   const typedParams =
-    properties?.public_key !== undefined
+    stated.length > 0
       ? {
           params: {
             ...params,
             properties: {
               ...properties,
-              public_key: { ...properties.public_key, type: "string", pattern: ADDRESS_PATTERN },
+              ...Object.fromEntries(
+                stated.map((k) => [k, { ...properties![k], type: "string", pattern: patterns[k] }]),
+              ),
             },
           },
         }

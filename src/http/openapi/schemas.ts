@@ -1,4 +1,5 @@
 /** Shared JSON schemas (response schemas are whitelists: unlisted fields are never serialized). */
+import { allCodes, codesByStatus, ERROR_CATALOG } from "../hooks/error-catalog.js";
 
 /**
  * A named component of the OpenAPI document (issue 23): registered with `app.addSchema` (components.ts) and
@@ -47,15 +48,47 @@ const errorExtras = {
   balance_lamports: { description: "lamports the wallet holds (an affordability refusal), as text" },
 } as const;
 
-/** Every error body: `{"detail": "..."}` and, on some errors, the fields of `errorExtras`. */
+/** Issue 30: the machine code beside `detail`, one of `codes` (the error catalog's, http/hooks/error-catalog.ts). */
+function codeSchema(codes: readonly string[]) {
+  return {
+    type: "string",
+    enum: codes,
+    description:
+      "stable machine code of the error, `<capability>.<condition>` (README, Errors); match on it rather than on detail",
+  } as const;
+}
+
+const ALL_CODES = allCodes(ERROR_CATALOG).map((c) => c.code);
+const BY_STATUS = codesByStatus(ERROR_CATALOG);
+
+/** Every error body: `{"detail": "...", "code": "..."}` and, on some errors, the fields of `errorExtras`. */
 export const errorComponent = {
   $id: "Error",
   type: "object",
-  description: "An error answer: `detail` says what went wrong; some errors carry more fields beside it",
-  properties: { detail, ...errorExtras },
-  required: ["detail"],
+  description:
+    "An error answer: `detail` says what went wrong, `code` names the error for programs; some errors carry more fields beside them",
+  properties: { detail, code: codeSchema(ALL_CODES), ...errorExtras },
+  required: ["detail", "code"],
   additionalProperties: true,
 } as const;
+
+/** The statuses an error can come with, each with its own component listing the codes it can carry. */
+// 500 has its own component (ServerError); 414 (a router refusal) and 426 (the stream's upgrade) are on no
+// documented route's answers, and the linter refuses an unused component.
+export const ERROR_STATUSES: readonly number[] = [...BY_STATUS.keys()]
+  .filter((s) => s !== 500 && s !== 414 && s !== 426)
+  .sort((a, b) => a - b);
+
+/** `Error400`, `Error404`, …: the error body of one status, `code` limited to the codes of that status. */
+export const statusErrorComponents = ERROR_STATUSES.map((status) => ({
+  $id: `Error${status}`,
+  description: `An error answer with status ${status}; \`code\` is one of: ${BY_STATUS.get(status)!.join(", ")}`,
+  // The Error body, its code narrowed to this status's codes (one shape, named once: Error).
+  allOf: [
+    ref("Error"),
+    { type: "object", properties: { code: codeSchema(BY_STATUS.get(status)!) }, required: ["code"] },
+  ],
+}));
 
 /** A 500: the detail and the id of the request in the service log. */
 export const serverErrorComponent = {
@@ -64,9 +97,10 @@ export const serverErrorComponent = {
   description: "An unexpected error; request_id names it in the service log",
   properties: {
     detail,
+    code: codeSchema(BY_STATUS.get(500) ?? []),
     request_id: { type: "string", description: "the request's id in the service log" },
   },
-  required: ["detail"],
+  required: ["detail", "code"],
   additionalProperties: true,
 } as const;
 
@@ -78,6 +112,7 @@ export const refusalComponent = {
     "Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which)",
   properties: {
     detail,
+    code: codeSchema(BY_STATUS.get(403) ?? []),
     max_webhooks: errorExtras.max_webhooks,
     rule: {
       type: "string",

@@ -1,6 +1,6 @@
 /** Wallet endpoints (spec 4.2): create, import, list, set default, delink. */
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { badRequest, HARDENING } from "../../core/errors.js";
+import { badRequest, HARDENING, HTTP_INPUT } from "../../core/errors.js";
 import {
   createWallet,
   delinkWallet,
@@ -38,7 +38,7 @@ function strictBody(fields: Record<string, "boolean" | "string">) {
     if (typeof body !== "object" || Array.isArray(body)) throw badRequest(HARDENING.bodyObject);
     for (const [name, type] of Object.entries(fields)) {
       const v = (body as Record<string, unknown>)[name];
-      if (v !== undefined && typeof v !== type) throw badRequest(`${name} must be a ${type}`);
+      if (v !== undefined && typeof v !== type) throw badRequest(HTTP_INPUT.fieldType(name, type));
     }
   };
 }

@@ -288,7 +288,7 @@ describe("create-led bundles", () => {
       bundleTip: "0.00001",
     });
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ detail: "wallet not found", index: 1 });
+    expect(res.json()).toEqual({ code: "wallets.not_found", detail: "wallet not found", index: 1 });
     expect(e2e.roundTrips()).toEqual({});
   });
 
@@ -322,7 +322,10 @@ describe("create-led bundles", () => {
     e2e.reset();
     for (const [request, detail] of cases) {
       const res = await e2e.post(apiKey, "/v1/laser/bundle", request);
-      expect([res.statusCode, res.json()]).toEqual([400, { detail }]);
+      expect([res.statusCode, res.json()]).toEqual([
+        400,
+        { detail, code: expect.stringMatching(/^[a-z]+\.[a-z0-9_]+$/) },
+      ]);
     }
     expect(e2e.roundTrips()).toEqual({});
   });

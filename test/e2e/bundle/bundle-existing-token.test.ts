@@ -105,7 +105,10 @@ describe("existing-token bundles", () => {
       accounts: [{ type: "sell", amount: "1000" }],
       bundleTip: "0.00001",
     });
-    expect([sell.statusCode, sell.json()]).toEqual([400, { detail: SPEC.trade.sellInSol }]);
+    expect([sell.statusCode, sell.json()]).toEqual([
+      400,
+      { detail: SPEC.trade.sellInSol, code: "trade.sell_in_sol" },
+    ]);
     const two = await e2e.post(apiKey, "/v1/laser/bundle", {
       mint,
       accounts: [
@@ -114,7 +117,10 @@ describe("existing-token bundles", () => {
       ],
       bundleTip: "0.00001",
     });
-    expect([two.statusCode, two.json()]).toEqual([400, { detail: SPEC.bundle.oneExistingTrade }]);
+    expect([two.statusCode, two.json()]).toEqual([
+      400,
+      { detail: SPEC.bundle.oneExistingTrade, code: "bundle.one_existing_trade" },
+    ]);
     expect(e2e.roundTrips()).toEqual({});
   });
 });

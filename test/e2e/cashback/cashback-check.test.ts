@@ -171,7 +171,7 @@ describe("POST /v1/cashback/check", () => {
     expect(ok.json<CheckBody>().wallets).toHaveLength(100);
     const tooMany = await e2e.post(apiKey, "/v1/cashback/check", { wallets: [...hundred, external()] });
     expect(tooMany.statusCode).toBe(400);
-    expect(tooMany.json()).toEqual({ detail: SPEC.check.walletsCount });
+    expect(tooMany.json()).toEqual({ code: "cashback.wallets_count", detail: SPEC.check.walletsCount });
   });
 
   it("answers the spec's 400s", async () => {
@@ -186,7 +186,7 @@ describe("POST /v1/cashback/check", () => {
     for (const [body, detail] of cases) {
       const res = await e2e.post(apiKey, "/v1/cashback/check", body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
-      expect(res.json()).toEqual({ detail });
+      expect(res.json()).toEqual({ code: expect.stringMatching(/^[a-z]+\.[a-z0-9_]+$/), detail });
     }
   });
 
@@ -200,6 +200,6 @@ describe("POST /v1/cashback/check", () => {
     e2e.localnet.admin.setFaults({ errorRate: 1, errorKind: "http500", methods: ["getMultipleAccounts"] });
     const res = await e2e.post(apiKey, "/v1/cashback/check", { wallet });
     expect(res.statusCode).toBe(502);
-    expect(res.json()).toEqual({ detail: SPEC.check.readFailed });
+    expect(res.json()).toEqual({ code: "cashback.read_failed", detail: SPEC.check.readFailed });
   });
 });

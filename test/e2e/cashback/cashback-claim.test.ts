@@ -109,14 +109,14 @@ describe("POST /v1/cashback/claim/execute", () => {
     for (const wallet of [other.wallet, Keypair.generate().publicKey.toBase58()]) {
       const res = await e2e.post(apiKey, "/v1/cashback/claim/execute", { wallet });
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({ detail: SPEC.claim.walletSelection });
+      expect(res.json()).toEqual({ code: "cashback.wallet_selection", detail: SPEC.claim.walletSelection });
     }
     const none = await e2e.post(apiKey, "/v1/cashback/claim/execute", {
       claim_bonding_curve: false,
       claim_launchswap: false,
     });
     expect(none.statusCode).toBe(400);
-    expect(none.json()).toEqual({ detail: SPEC.claim.noneEnabled });
+    expect(none.json()).toEqual({ detail: SPEC.claim.noneEnabled, code: "cashback.none_enabled" });
   });
 
   it("is a 502 with the spec's text when the pre-claim read fails, and sends nothing", async () => {
@@ -125,7 +125,7 @@ describe("POST /v1/cashback/claim/execute", () => {
     e2e.localnet.admin.setFaults({ errorRate: 1, errorKind: "rpcError", methods: ["getMultipleAccounts"] });
     const res = await e2e.post(apiKey, "/v1/cashback/claim/execute", {});
     expect(res.statusCode).toBe(502);
-    expect(res.json()).toEqual({ detail: SPEC.claim.readFailed });
+    expect(res.json()).toEqual({ code: "cashback.read_failed", detail: SPEC.claim.readFailed });
     expect(e2e.roundTrips()["relay.sendTransaction"]).toBeUndefined();
   });
 });

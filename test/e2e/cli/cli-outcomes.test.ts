@@ -71,7 +71,7 @@ describe("lasertrade CLI outcomes", () => {
 
     const poor = await cli.run(["buy", mint, "50"]);
     expect(poor.code).toBe(1);
-    expect(poor.stderr).toContain("error: trade simulation failed (HTTP 400)");
+    expect(poor.stderr).toContain("error [trade.simulation_failed]: trade simulation failed (HTTP 400)");
     expect(poor.stderr).toContain(`reason: insufficient SOL: wallet ${wallet} has `);
     expect(poor.stderr).not.toContain("may still land");
   });
@@ -100,7 +100,7 @@ describe("lasertrade CLI outcomes", () => {
     const failed = await cli.run(["bundle", file]);
     cli.e2e.localnet.admin.clearFaults();
     expect(failed.code).toBe(1);
-    expect(failed.stderr).toContain("error: bundle failed (HTTP 502)");
+    expect(failed.stderr).toContain("error [bundle.failed]: bundle failed (HTTP 502)");
     expect(failed.stderr).toContain("reason: the bundle relay reported the bundle Failed");
   });
 });

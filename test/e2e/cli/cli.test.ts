@@ -186,16 +186,25 @@ describe("lasertrade CLI", () => {
     const { mint } = e2e.localnet.admin.createToken();
     const bad = await run(["sell", mint, "150%"]);
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toBe("error: percentage sells must be greater than 0% and at most 100% (HTTP 400)\n");
+    expect(bad.stderr).toBe(
+      "error [trade.percent_range]: percentage sells must be greater than 0% and at most 100% (HTTP 400)\n",
+    );
     const asJson = await run(["--json", "sell", mint, "150%"]);
     expect(JSON.parse(asJson.stderr)).toEqual({
       status: 400,
       detail: "percentage sells must be greater than 0% and at most 100%",
+      code: "trade.percent_range",
     });
     const unknown = await run(["wallets", "default", Keypair.generate().publicKey.toBase58()]);
-    expect([unknown.code, unknown.stderr]).toEqual([1, "error: wallet not found (HTTP 404)\n"]);
+    expect([unknown.code, unknown.stderr]).toEqual([
+      1,
+      "error [wallets.not_found]: wallet not found (HTTP 404)\n",
+    ]);
     const foreign = await run(["wallets"], { LASERTRADE_API_KEY: "lt_wrong" });
-    expect([foreign.code, foreign.stderr]).toEqual([1, "error: invalid API key (HTTP 401)\n"]);
+    expect([foreign.code, foreign.stderr]).toEqual([
+      1,
+      "error [auth.invalid_key]: invalid API key (HTTP 401)\n",
+    ]);
 
     e2e.localnet.admin.setFaults({
       endpoints: ["relay"],
@@ -205,7 +214,9 @@ describe("lasertrade CLI", () => {
     });
     const upstream = await run(["buy", mint, "0.01", "--no-simulate"]);
     expect(upstream.code).toBe(1);
-    expect(upstream.stderr).toMatch(/^error: .+ \(HTTP 502\)\nsignature: [1-9A-HJ-NP-Za-km-z]{64,88} /);
+    expect(upstream.stderr).toMatch(
+      /^error \[[a-z_.]+\]: .+ \(HTTP 502\)\nsignature: [1-9A-HJ-NP-Za-km-z]{64,88} /,
+    );
   });
 
   it.skipIf(!HAS_SCRIPT)(

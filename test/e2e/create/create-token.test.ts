@@ -211,6 +211,15 @@ describe("POST /v1/laser/create", () => {
     expect(body).toMatchObject({ confirmed: false, confirmation_status: null });
   });
 
+  // Issue 30: the machine code of each spec text.
+  const CREATE_CODES = new Map<string, string>([
+    [SPEC.create.uriInvalid, "create.uri_invalid"],
+    [SPEC.create.uriRequired, "create.uri_required"],
+    [SPEC.create.nameSymbol, "create.name_symbol"],
+    [SPEC.create.slippageWithoutBuy, "create.slippage_without_buy"],
+    [SPEC.create.initialBuyDecimals, "create.initial_buy_decimals"],
+    [SPEC.create.initialBuyZero, "create.initial_buy_zero"],
+  ]);
   it.each([
     [{ name: "A", symbol: "A", uri: "ftp://example.com/m.json" }, SPEC.create.uriInvalid],
     [{ name: "A", symbol: "A", uri: "/metadata.json" }, SPEC.create.uriInvalid],
@@ -229,7 +238,7 @@ describe("POST /v1/laser/create", () => {
     e2e.reset();
     const res = await e2e.post(apiKey, "/v1/laser/create", request);
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ detail });
+    expect(res.json()).toEqual({ code: CREATE_CODES.get(detail), detail });
     expect(e2e.roundTrips()).toEqual({});
     expect(await e2e.balance(wallet)).toBe(before);
     const history = await e2e.get(apiKey, "/v1/executions?kind=create");
@@ -246,7 +255,7 @@ describe("POST /v1/laser/create", () => {
       wallet: Keypair.generate().publicKey.toBase58(),
     });
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ detail: "wallet not found" });
+    expect(res.json()).toEqual({ code: "wallets.not_found", detail: "wallet not found" });
     expect(e2e.roundTrips()).toEqual({});
   });
 

@@ -68,7 +68,10 @@ describe("Idempotency-Key", () => {
 
     const changed = await postWithKey(apiKey, "k", EXECUTE, { ...body, amount: "0.02" });
     expect(changed.statusCode).toBe(422);
-    expect(changed.json()).toEqual({ detail: IDEMPOTENCY.differentRequest });
+    expect(changed.json()).toEqual({
+      code: "idempotency.different_request",
+      detail: IDEMPOTENCY.differentRequest,
+    });
     const otherRoute = await postWithKey(apiKey, "k", "/v1/sol/transfer/execute", {
       destination_wallet: other.wallet,
       amount: "0.01",
@@ -83,7 +86,7 @@ describe("Idempotency-Key", () => {
         payload: JSON.stringify(body),
       });
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({ detail: IDEMPOTENCY.invalidKey });
+      expect(res.json()).toEqual({ detail: IDEMPOTENCY.invalidKey, code: "idempotency.invalid_key" });
     }
     expect((await postWithKey(apiKey, "x".repeat(255), EXECUTE, body)).statusCode).toBe(200);
 
@@ -104,7 +107,7 @@ describe("Idempotency-Key", () => {
     }
     const during = await postWithKey(apiKey, "slow", EXECUTE, body);
     expect(during.statusCode).toBe(409);
-    expect(during.json()).toEqual({ detail: IDEMPOTENCY.inProgress });
+    expect(during.json()).toEqual({ code: "idempotency.in_progress", detail: IDEMPOTENCY.inProgress });
     const done = await first;
     expect(done.statusCode).toBe(200);
     const after = await postWithKey(apiKey, "slow", EXECUTE, body);
@@ -124,7 +127,7 @@ describe("Idempotency-Key", () => {
       headers: { "x-api-key": apiKey, "content-type": "application/json", "idempotency-key": "fix-me" },
       payload: "{",
     });
-    expect(notJson.json()).toEqual({ detail: FOUNDATION.invalidJson });
+    expect(notJson.json()).toEqual({ code: "http.invalid_json", detail: FOUNDATION.invalidJson });
     const good = await postWithKey(apiKey, "fix-me", EXECUTE, {
       action: "buy",
       mint,
@@ -185,7 +188,7 @@ describe("Idempotency-Key", () => {
     await e2e.store.insertExecution(newExecution(apiKeyId, wallet, { idempotencyKey: "orphan-sent" }));
     const interrupted = await postWithKey(apiKey, "orphan-sent", EXECUTE, body);
     expect(interrupted.statusCode).toBe(409);
-    expect(interrupted.json()).toEqual({ detail: IDEMPOTENCY.interrupted });
+    expect(interrupted.json()).toEqual({ code: "idempotency.interrupted", detail: IDEMPOTENCY.interrupted });
     const later = await postWithKey(apiKey, "orphan-sent", EXECUTE, body);
     expect(later.statusCode).toBe(409);
     expect(later.headers["idempotent-replayed"]).toBe("true");

@@ -40,14 +40,14 @@ async function expectFeeRefused(url: string, body: Record<string, unknown>): Pro
   const { apiKey } = await e2e.setup({ sol: 1n });
   // A bundle's tip is its bundleTip (tip is only its alias).
   const tipField = "bundleTip" in body ? "bundleTip" : "tip";
-  const cases: [Record<string, unknown>, string][] = [
-    [{ [tipField]: "0.5" }, REQUEST_FEES.tipTooHigh("0.5", "0.1")],
-    [{ priority_fee: "abc" }, REQUEST_FEES.priorityFeeInvalid],
+  const cases: [Record<string, unknown>, string, string][] = [
+    [{ [tipField]: "0.5" }, REQUEST_FEES.tipTooHigh("0.5", "0.1"), "fees.tip_too_high"],
+    [{ priority_fee: "abc" }, REQUEST_FEES.priorityFeeInvalid, "fees.priority_fee_invalid"],
   ];
-  for (const [fees, detail] of cases) {
+  for (const [fees, detail, code] of cases) {
     const r = await e2e.post(apiKey, url, { ...body, ...fees });
     expect(r.statusCode, `${url} ${JSON.stringify(fees)}`).toBe(400);
-    expect(r.json()).toEqual({ detail });
+    expect(r.json()).toEqual({ detail, code });
   }
   expect(e2e.roundTrips()["relay.sendTransaction"] ?? 0).toBe(0);
 }
@@ -164,7 +164,10 @@ describe("POST /v1/laser/bundle: the reported body", () => {
     const { apiKey } = await e2e.setup({ sol: 1n });
     const r = await e2e.post(apiKey, "/v1/laser/bundle", { accounts: [], bundleTip: "999" });
     expect(r.statusCode).toBe(400);
-    expect(r.json()).toEqual({ detail: "accounts must contain between 1 and 4 bundle legs" });
+    expect(r.json()).toEqual({
+      code: "bundle.leg_count",
+      detail: "accounts must contain between 1 and 4 bundle legs",
+    });
   });
 
   it("valid legs with a tip above TIP_MAX_SOL, under either name, still get the maximum's 400", async () => {
@@ -172,7 +175,7 @@ describe("POST /v1/laser/bundle: the reported body", () => {
     for (const tip of [{ bundleTip: "999" }, { tip: "999" }]) {
       const r = await e2e.post(apiKey, "/v1/laser/bundle", { accounts: [create], ...tip });
       expect(r.statusCode).toBe(400);
-      expect(r.json()).toEqual({ detail: REQUEST_FEES.tipTooHigh("999", "0.1") });
+      expect(r.json()).toEqual({ code: "fees.tip_too_high", detail: REQUEST_FEES.tipTooHigh("999", "0.1") });
     }
   });
 });

@@ -161,6 +161,7 @@ describe("per-request priority fee and tip (issue 22)", () => {
       detail:
         "policy max_priority_fee_lamports: this trade pays a priority fee of 100000 lamports, at most 50000 allowed",
       rule: "max_priority_fee_lamports",
+      code: "keys.policy_refused",
     });
     const tip = await callWith(e2e.app, sub.apiKey, "POST", "/v1/trades/execute", {
       ...base,
@@ -170,6 +171,7 @@ describe("per-request priority fee and tip (issue 22)", () => {
     expect(tip.body).toEqual({
       detail: "policy max_tip_lamports: this trade tips 20000 lamports, at most 10000 allowed",
       rule: "max_tip_lamports",
+      code: "keys.policy_refused",
     });
     expect(e2e.roundTrips()["relay.sendTransaction"] ?? 0).toBe(0);
   });

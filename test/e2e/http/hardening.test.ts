@@ -46,7 +46,11 @@ describe("per-key budgets", () => {
     const over = await get(t, "/v1/wallets", a.apiKey);
     expect(over.statusCode).toBe(429);
     expect(Number(over.headers["retry-after"])).toBeGreaterThanOrEqual(1);
-    expect(over.json()).toEqual({ detail: expect.stringMatching(/rate limit of 3 reads requests per 60 s/) });
+    expect(over.json()).toEqual({
+      detail: expect.stringMatching(/rate limit of 3 reads requests per 60 s/),
+      // The account's budget (all its keys) has the same size here and is checked first.
+      code: "limits.account_rate_limited",
+    });
     expect((await get(t, "/v1/wallets", b.apiKey)).statusCode).toBe(200);
     // Another class keeps its own budget.
     expect((await post(t, "/v1/wallets", a.apiKey, "{}")).statusCode).toBe(200);
@@ -241,7 +245,10 @@ describe("ambiguous bodies", () => {
     const a = await t.setup();
     const dup = await post(t, "/v1/wallets", a.apiKey, '{"set_default":true,"set_default":false}');
     expect(dup.statusCode).toBe(400);
-    expect(dup.json()).toEqual({ detail: "request body repeats a key in one object" });
+    expect(dup.json()).toEqual({
+      detail: "request body repeats a key in one object",
+      code: "http.duplicate_key",
+    });
     for (const payload of ["false", "0", '""', "[]"]) {
       for (const url of [
         "/v1/cashback/claim/execute",
@@ -251,7 +258,10 @@ describe("ambiguous bodies", () => {
       ]) {
         const r = await post(t, url, a.apiKey, payload);
         expect(r.statusCode, `${url} ${payload}`).toBe(400);
-        expect(r.json(), `${url} ${payload}`).toEqual({ detail: "request body must be a JSON object" });
+        expect(r.json(), `${url} ${payload}`).toEqual({
+          code: "http.body_not_object",
+          detail: "request body must be a JSON object",
+        });
       }
     }
     const missing = await t.app.inject({
@@ -259,7 +269,10 @@ describe("ambiguous bodies", () => {
       url: "/v1/wallets/import",
       headers: { "x-api-key": a.apiKey },
     });
-    expect(missing.json()).toEqual({ detail: "request body must be a JSON object" });
+    expect(missing.json()).toEqual({
+      code: "http.body_not_object",
+      detail: "request body must be a JSON object",
+    });
   });
 });
 

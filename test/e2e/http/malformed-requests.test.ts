@@ -26,7 +26,7 @@ describe("router errors", () => {
         headers: { "x-api-key": apiKey },
       });
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({ detail: HTTP_INPUT.badUrl });
+      expect(res.json()).toEqual({ detail: HTTP_INPUT.badUrl, code: "http.bad_url" });
     },
   );
 
@@ -37,7 +37,7 @@ describe("router errors", () => {
       headers: { "x-api-key": apiKey },
     });
     expect(res.statusCode).toBe(414);
-    expect(res.json()).toEqual({ detail: HTTP_INPUT.paramTooLong });
+    expect(res.json()).toEqual({ detail: HTTP_INPUT.paramTooLong, code: "http.param_too_long" });
   });
 });
 
@@ -57,7 +57,7 @@ describe("deeply nested bodies", () => {
     ]) {
       const res = await post(payload, { "idempotency-key": "deep-1" });
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({ detail: HTTP_INPUT.nestedTooDeep });
+      expect(res.json()).toEqual({ detail: HTTP_INPUT.nestedTooDeep, code: "http.nested_too_deep" });
     }
   });
 
@@ -68,6 +68,6 @@ describe("deeply nested bodies", () => {
     const res2 = await post(JSON.stringify({ action: "[".repeat(100) + '\\"{'.repeat(50) }));
     expect(res2.json<{ detail: string }>().detail).not.toBe(HTTP_INPUT.nestedTooDeep);
     const res3 = await post("[".repeat(33) + "]".repeat(33));
-    expect(res3.json()).toEqual({ detail: HTTP_INPUT.nestedTooDeep });
+    expect(res3.json()).toEqual({ detail: HTTP_INPUT.nestedTooDeep, code: "http.nested_too_deep" });
   });
 });

@@ -45,7 +45,7 @@ describe("security", () => {
     const { apiKey } = await t.setup();
     const res = await t.app.inject({ method: "GET", url: "/v1/stream", headers: { "x-api-key": apiKey } });
     expect(res.statusCode).toBe(426);
-    expect(res.json()).toEqual({ detail: STREAM.upgradeRequired });
+    expect(res.json()).toEqual({ detail: STREAM.upgradeRequired, code: "stream.upgrade_required" });
   });
 
   // Issue 20: executions by id, the events stream, webhooks.
@@ -144,13 +144,13 @@ describe("security", () => {
 
   it("401 texts are documented ones", async () => {
     const missing = await t.app.inject({ method: "GET", url: "/v1/wallets" });
-    expect(missing.json()).toEqual({ detail: "missing x-api-key header" });
+    expect(missing.json()).toEqual({ detail: "missing x-api-key header", code: "auth.missing_key" });
     const wrong = await t.app.inject({
       method: "GET",
       url: "/v1/wallets",
       headers: { "x-api-key": "lt_nope" },
     });
-    expect(wrong.json()).toEqual({ detail: "invalid API key" });
+    expect(wrong.json()).toEqual({ detail: "invalid API key", code: "auth.invalid_key" });
   });
 
   it("public routes: setup, health, readiness, OpenAPI and docs UI", async () => {
@@ -174,6 +174,7 @@ describe("security", () => {
     expect(ui.headers["content-type"]).toContain("text/html");
     expect((await t.app.inject({ method: "GET", url: "/nope" })).json()).toEqual({
       detail: "route not found",
+      code: "http.route_not_found",
     });
   });
 
@@ -191,10 +192,11 @@ describe("security", () => {
     await x.store.close();
     const r = await x.app.inject({ method: "GET", url: "/v1/wallets", headers: { "x-api-key": s.apiKey } });
     expect(r.statusCode).toBe(500);
-    const body = r.json<{ detail: string; request_id: string }>();
+    const body = r.json<{ detail: string; code: string; request_id: string }>();
     expect(body.detail).toBe("internal server error");
     expect(typeof body.request_id).toBe("string");
-    expect(Object.keys(body).sort()).toEqual(["detail", "request_id"]);
+    expect(Object.keys(body).sort()).toEqual(["code", "detail", "request_id"]);
+    expect(body.code).toBe("http.internal");
     await x.app.close();
   });
 });
@@ -298,7 +300,7 @@ describe.each(engines)("scoped keys on every route ($name)", ({ url }) => {
       const label = `${r.method} ${r.path}`;
       const rv = await callWith(t.app, revoked.apiKey, r.method, r.url);
       expectRefusal(rv, 401, undefined, label);
-      expect(rv.body).toEqual({ detail: "API key revoked" });
+      expect(rv.body).toEqual({ detail: "API key revoked", code: "auth.key_revoked" });
       // Issue 30: a freeze stops writes; reads of the key's own scope stay open.
       if (r.method === "GET") expect(await readStatus(frozen.apiKey, r.url), label).not.toBe(403);
       else expectRefusal(await callWith(t.app, frozen.apiKey, r.method, r.url), 403, "frozen", label);

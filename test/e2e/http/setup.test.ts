@@ -83,7 +83,10 @@ describe("setup", () => {
       c.advance(4999);
       const limited = await callSetup(t, ip);
       expect(limited.statusCode).toBe(429);
-      expect(limited.json()).toEqual({ detail: expect.stringContaining("5 seconds") });
+      expect(limited.json()).toEqual({
+        detail: expect.stringContaining("5 seconds"),
+        code: "setup.rate_limited",
+      });
       expect((await callSetup(t, nextTestIp())).statusCode).toBe(200);
       c.advance(1);
       expect((await callSetup(t, ip)).statusCode).toBe(200);

@@ -51,7 +51,10 @@ describe.each(engines)("freeze: target key and reads ($name)", ({ url }) => {
       "/v1/keys/:id/freeze",
     ]);
     const bad = await callWith(t.app, root.apiKey, "GET", "/v1/activity?target_key_id=x");
-    expect(bad).toEqual({ status: 400, body: { detail: "target_key_id must be a positive integer" } });
+    expect(bad).toEqual({
+      status: 400,
+      body: { detail: "target_key_id must be a positive integer", code: "keys.activity_target_key_id" },
+    });
   });
 
   it("lets a frozen key read what it holds and refuses its writes", async () => {

@@ -49,14 +49,14 @@ describe("venues policy after routing", () => {
       amount: "0.1",
     });
     expectRefusal(trade, 403, "venues", "trade");
-    expect(trade.body).toEqual({ detail: LAUNCHSWAP_REFUSED, rule: "venues" });
+    expect(trade.body).toEqual({ code: "keys.policy_refused", detail: LAUNCHSWAP_REFUSED, rule: "venues" });
 
     const bundle = await callWith(e2e.app, bot.apiKey, "POST", "/v1/laser/bundle", {
       mint,
       accounts: [{ type: "buy", amount: "0.1" }],
       bundleTip: "0.00001",
     });
-    expect(bundle.body).toEqual({ detail: LAUNCHSWAP_REFUSED, rule: "venues" });
+    expect(bundle.body).toEqual({ detail: LAUNCHSWAP_REFUSED, rule: "venues", code: "keys.policy_refused" });
     expect(bundle.status).toBe(403);
 
     const dry = await callWith(e2e.app, bot.apiKey, "POST", "/v1/trades/execute", {
@@ -101,14 +101,20 @@ describe("venues policy after routing", () => {
       mint: curveToken,
       amount: "0.1",
     });
-    expect([trade.status, trade.body]).toEqual([403, { detail: CURVE_REFUSED, rule: "venues" }]);
+    expect([trade.status, trade.body]).toEqual([
+      403,
+      { detail: CURVE_REFUSED, rule: "venues", code: "keys.policy_refused" },
+    ]);
     // A create starts its token on the curve (decided from the body).
     const create = await callWith(e2e.app, bot.apiKey, "POST", "/v1/laser/create", {
       name: "A",
       symbol: "A",
       uri: "https://example.com/a.json",
     });
-    expect([create.status, create.body]).toEqual([403, { detail: CURVE_REFUSED, rule: "venues" }]);
+    expect([create.status, create.body]).toEqual([
+      403,
+      { detail: CURVE_REFUSED, rule: "venues", code: "keys.policy_refused" },
+    ]);
     const dryCreate = await callWith(e2e.app, bot.apiKey, "POST", "/v1/laser/create", {
       name: "A",
       symbol: "A",

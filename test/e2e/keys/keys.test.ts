@@ -66,7 +66,7 @@ describe.each(engines)("keys, policies and activity ($name)", ({ url }) => {
     expect((await callWith(t.app, root.apiKey, "DELETE", `/v1/keys/${String(created.id)}`)).status).toBe(200);
     expect(await callWith(t.app, sub, "GET", "/v1/wallets")).toEqual({
       status: 401,
-      body: { detail: "API key revoked" },
+      body: { detail: "API key revoked", code: "auth.key_revoked" },
     });
     const after = await callWith(t.app, root.apiKey, "GET", "/v1/keys");
     expect((after.body.keys as unknown[]).length).toBe(1);
@@ -77,7 +77,7 @@ describe.each(engines)("keys, policies and activity ($name)", ({ url }) => {
     const foreign = await createSubKey(t.app, other.apiKey, { name: "x", scopes: ["read"] });
     expect(await callWith(t.app, root.apiKey, "DELETE", `/v1/keys/${foreign.id}`)).toEqual({
       status: 404,
-      body: { detail: "key not found" },
+      body: { detail: "key not found", code: "keys.key_not_found" },
     });
   });
 
@@ -106,7 +106,10 @@ describe.each(engines)("keys, policies and activity ($name)", ({ url }) => {
     ];
     for (const [payload, detail] of cases) {
       const r = await callWith(t.app, root.apiKey, "POST", "/v1/keys", payload);
-      expect(r, JSON.stringify(payload)).toEqual({ status: 400, body: { detail } });
+      expect(r, JSON.stringify(payload)).toEqual({
+        status: 400,
+        body: { detail, code: expect.stringMatching(/^keys\./) },
+      });
     }
   });
 
@@ -122,7 +125,7 @@ describe.each(engines)("keys, policies and activity ($name)", ({ url }) => {
     now = new Date("2026-11-24T09:00:00.001Z");
     expect(await callWith(t.app, k.apiKey, "GET", "/v1/wallets")).toEqual({
       status: 401,
-      body: { detail: "API key expired" },
+      body: { detail: "API key expired", code: "auth.key_expired" },
     });
     now = saved;
   });
@@ -155,7 +158,10 @@ describe.each(engines)("keys, policies and activity ($name)", ({ url }) => {
       [{ max_sol: 1 }, "unknown field: max_sol"],
     ];
     for (const [body, detail] of bad)
-      expect(await put(body), JSON.stringify(body)).toEqual({ status: 400, body: { detail } });
+      expect(await put(body), JSON.stringify(body)).toEqual({
+        status: 400,
+        body: { detail, code: expect.stringMatching(/^keys\./) },
+      });
     const ok = await put({
       max_sol_per_24h: 5,
       max_sol_per_execution: "0.50",
@@ -187,7 +193,11 @@ describe.each(engines)("keys, policies and activity ($name)", ({ url }) => {
       callWith(t.app, k.apiKey, "POST", "/v1/trades/execute", { action: "buy", amount: "0.1", ...body });
     expect(await trade({ mint })).toEqual({
       status: 403,
-      body: { rule: "mints_deny", detail: `policy mints_deny: mint ${mint} is denied for this key` },
+      body: {
+        rule: "mints_deny",
+        detail: `policy mints_deny: mint ${mint} is denied for this key`,
+        code: "keys.policy_refused",
+      },
     });
     const other = Keypair.generate().publicKey.toBase58();
     expect(await trade({ mint: other, amount: "0.6" })).toEqual({
@@ -195,6 +205,7 @@ describe.each(engines)("keys, policies and activity ($name)", ({ url }) => {
       body: {
         rule: "max_sol_per_execution",
         detail: "policy max_sol_per_execution: this trade needs 0.60, at most 0.5 SOL per execution",
+        code: "keys.policy_refused",
       },
     });
     // Transfers to an address outside the account and its allow-list are refused; own wallets are allowed.
@@ -251,7 +262,7 @@ describe.each(engines)("keys, policies and activity ($name)", ({ url }) => {
     expect((byKey.body.activity as unknown[]).length).toBe(1);
     expect(await callWith(t.app, root.apiKey, "GET", "/v1/activity?limit=0")).toEqual({
       status: 400,
-      body: { detail: "limit must be an integer from 1 to 200" },
+      body: { detail: "limit must be an integer from 1 to 200", code: "execution.history_limit" },
     });
     // Never a secret in the log.
     const all = await callWith(t.app, root.apiKey, "GET", "/v1/activity?limit=200");

@@ -183,13 +183,13 @@ describe("POST /v1/sol/consolidate/execute", () => {
     for (const [body, status, detail] of cases) {
       const res = await e2e.post(apiKey, "/v1/sol/consolidate/execute", body);
       expect(res.statusCode, JSON.stringify(body)).toBe(status);
-      expect(res.json()).toEqual({ detail });
+      expect(res.json()).toEqual({ code: expect.stringMatching(/^[a-z]+\.[a-z0-9_]+$/), detail });
     }
     const lonely = await e2e.setup({ sol: 0n });
     const none = await e2e.post(lonely.apiKey, "/v1/sol/consolidate/execute", {
       destination_wallet: lonely.wallet,
     });
     expect(none.statusCode).toBe(404);
-    expect(none.json()).toEqual({ detail: SPEC.consolidate.noSources });
+    expect(none.json()).toEqual({ detail: SPEC.consolidate.noSources, code: "consolidate.no_sources" });
   });
 });

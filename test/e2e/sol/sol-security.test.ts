@@ -37,7 +37,7 @@ describe("cashback and SOL routes", () => {
       payload: "{}",
     });
     expect(res.statusCode).toBe(503);
-    expect(res.json()).toEqual({ detail: EXECUTION.chainUnavailable });
+    expect(res.json()).toEqual({ code: "execution.chain_unavailable", detail: EXECUTION.chainUnavailable });
   });
 
   it("are documented with closed response schemas", async () => {

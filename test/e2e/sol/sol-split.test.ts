@@ -138,7 +138,10 @@ describe("POST /v1/sol/split/execute", () => {
     for (const [body, status, detail] of cases) {
       const res = await e2e.post(apiKey, "/v1/sol/split/execute", body);
       expect(res.statusCode, JSON.stringify(body)).toBe(status);
-      expect(res.json(), JSON.stringify(body)).toEqual({ detail });
+      expect(res.json(), JSON.stringify(body)).toEqual({
+        code: expect.stringMatching(/^[a-z]+\.[a-z0-9_]+$/),
+        detail,
+      });
     }
     expect(e2e.roundTrips()["relay.sendTransaction"]).toBeUndefined();
     expect(await e2e.balance(wallet)).toBe(reserve + 2_000_000n);

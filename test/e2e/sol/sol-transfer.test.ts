@@ -260,17 +260,21 @@ describe("POST /v1/sol/transfer/execute", () => {
     const refuse = async (body: Record<string, unknown>) =>
       (await e2e.post(apiKey, "/v1/sol/transfer/execute", { destination_wallet: fresh, ...body })).json();
     expect(await refuse({ mint, amount_tokens: "0.0000001" })).toEqual({
+      code: "trade.amount_tokens_decimals",
       detail: "amount_tokens has more decimal places than the mint's 6 decimals",
     });
     expect(await refuse({ mint, amount: "1", amount_tokens: "1" })).toEqual({
       detail: "use either amount (token atomic units) or amount_tokens (whole tokens), not both",
+      code: "trade.amount_and_tokens",
     });
     expect(await refuse({ amount_tokens: "1" })).toEqual({
       detail: "amount_tokens (whole tokens) is only for token transfers; a SOL amount goes in amount",
+      code: "trade.amount_tokens_on_sol",
     });
     // The spec's text, with the unit it expects beside it.
     expect(await refuse({ mint, amount: "1.5" })).toEqual({
       detail: "token amount must be a positive integer",
+      code: "transfer.token_amount",
       expected_unit:
         "amount is in token atomic units (a positive integer); whole tokens such as 1.5 go in amount_tokens",
     });
@@ -308,7 +312,11 @@ describe("POST /v1/sol/transfer/execute", () => {
       // Issue 30: the spec's token-amount text carries the unit it expects beside it (never instead).
       const beside =
         detail === SPEC.transfer.tokenAmount ? { expected_unit: TRADE_RULES.atomicUnitsHint } : {};
-      expect(res.json(), JSON.stringify(body)).toEqual({ detail, ...beside });
+      expect(res.json(), JSON.stringify(body)).toEqual({
+        code: expect.stringMatching(/^[a-z]+\.[a-z0-9_]+$/),
+        detail,
+        ...beside,
+      });
     }
     expect(e2e.roundTrips()["relay.sendTransaction"]).toBeUndefined();
   });

@@ -240,13 +240,17 @@ describe("GET /v1/quote on the bonding curve", () => {
     for (const [query, detail] of cases) {
       const res = await e2e.get(apiKey, `/v1/quote?${query}`);
       expect(res.statusCode, query).toBe(400);
-      expect(res.json(), query).toEqual({ detail });
+      expect(res.json(), query).toEqual({ code: expect.stringMatching(/^[a-z]+\.[a-z0-9_]+$/), detail });
     }
     // A curve that completed before its pool exists: the trade's routing text.
     e2e.localnet.admin.complete(mint);
     const res = await e2e.get(apiKey, `/v1/quote?mint=${mint}&side=buy&amount=0.1`);
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ detail: LAUNCH.notMigrated, state: "awaiting_migration" });
+    expect(res.json()).toEqual({
+      detail: LAUNCH.notMigrated,
+      code: "launch.not_migrated",
+      state: "awaiting_migration",
+    });
   });
 });
 

@@ -82,7 +82,7 @@ describe("trade refusals", () => {
         payload: JSON.stringify({ action: "buy", mint, amount: 1 }),
       });
       expect(res.statusCode).toBe(503);
-      expect(res.json()).toEqual({ detail: EXECUTION.chainUnavailable });
+      expect(res.json()).toEqual({ code: "execution.chain_unavailable", detail: EXECUTION.chainUnavailable });
     } finally {
       await t.close();
     }

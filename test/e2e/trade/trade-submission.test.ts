@@ -166,7 +166,7 @@ describe("trade submission", () => {
     e2e.reset();
     const res = await e2e.post(apiKey, EXECUTE, { action: "buy", mint, amount: "0.01", wallet: foreign });
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ detail: FOUNDATION.walletNotFound });
+    expect(res.json()).toEqual({ code: "wallets.not_found", detail: FOUNDATION.walletNotFound });
     expect(e2e.roundTrips()).toEqual({});
   });
 });

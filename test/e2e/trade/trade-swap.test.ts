@@ -89,7 +89,11 @@ describe("routing", () => {
     e2e.localnet.admin.complete(mint);
     const notYet = await e2e.post(apiKey, "/v1/trades/execute", { action: "buy", mint, amount: "0.01" });
     expect(notYet.statusCode).toBe(400);
-    expect(notYet.json()).toEqual({ detail: LAUNCH.notMigrated, state: "awaiting_migration" });
+    expect(notYet.json()).toEqual({
+      code: "launch.not_migrated",
+      detail: LAUNCH.notMigrated,
+      state: "awaiting_migration",
+    });
 
     const { pool } = e2e.localnet.admin.migrate(mint);
     const routed = await trade(e2e, apiKey, { action: "buy", mint, amount: "0.01" });
@@ -114,7 +118,7 @@ describe("routing", () => {
       amount: "0.01",
     });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ detail: LAUNCH.poolMintMismatch });
+    expect(res.json()).toEqual({ code: "launch.pool_mint_mismatch", detail: LAUNCH.poolMintMismatch });
     expect(e2e.roundTrips()).toEqual({ "rpc.getMultipleAccounts": 1 });
   });
 
@@ -128,7 +132,7 @@ describe("routing", () => {
       amount: "0.01",
     });
     expect(notAMint.statusCode).toBe(400);
-    expect(notAMint.json()).toEqual({ detail: LAUNCH.notLaunchToken });
+    expect(notAMint.json()).toEqual({ code: "launch.not_launch_token", detail: LAUNCH.notLaunchToken });
     expect(mint).toBeTruthy();
   });
 });

@@ -30,7 +30,7 @@ function suite(name: string, build: () => Promise<TestApp>, cleanup: () => Promi
       ] as const) {
         const res = await t.app.inject({ method, url, headers: { "x-api-key": apiKey } });
         expect(res.statusCode, `${method} ${url}`).toBe(404);
-        expect(res.json()).toEqual({ detail: FOUNDATION.walletNotFound });
+        expect(res.json()).toEqual({ code: "wallets.not_found", detail: FOUNDATION.walletNotFound });
       }
     });
   });

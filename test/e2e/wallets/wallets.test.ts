@@ -113,7 +113,10 @@ function engineSuite(engine: string, make: () => Promise<TestApp>, cleanup: () =
         private_key_base58: bs58.encode(kp.secretKey),
       });
       expect(dup.statusCode).toBe(409);
-      expect(dup.json()).toEqual({ detail: "wallet is already linked to this API key" });
+      expect(dup.json()).toEqual({
+        code: "wallets.already_linked",
+        detail: "wallet is already linked to this API key",
+      });
       // another key may import the same wallet
       const other = await t.setup();
       const again = await req(other.apiKey, "POST", "/v1/wallets/import", {
@@ -181,10 +184,10 @@ function engineSuite(engine: string, make: () => Promise<TestApp>, cleanup: () =
       for (const target of [other.wallet, Keypair.generate().publicKey.toBase58(), "not-a-key"]) {
         const put = await req(s.apiKey, "PUT", `/v1/wallets/${target}/default`);
         expect(put.statusCode).toBe(404);
-        expect(put.json()).toEqual({ detail: "wallet not found" });
+        expect(put.json()).toEqual({ code: "wallets.not_found", detail: "wallet not found" });
         const del = await req(s.apiKey, "DELETE", `/v1/wallets/${target}`);
         expect(del.statusCode).toBe(404);
-        expect(del.json()).toEqual({ detail: "wallet not found" });
+        expect(del.json()).toEqual({ detail: "wallet not found", code: "wallets.not_found" });
       }
       expect(await defaults(other.apiKey)).toEqual([other.wallet]);
     });
@@ -290,7 +293,7 @@ function engineSuite(engine: string, make: () => Promise<TestApp>, cleanup: () =
           payload: c.payload,
         });
         expect(r.statusCode, c.payload.slice(0, 40)).toBe(c.status);
-        expect(r.json()).toEqual({ detail: c.detail });
+        expect(r.json()).toEqual({ code: expect.stringMatching(/^[a-z]+\.[a-z0-9_]+$/), detail: c.detail });
       }
       expect(await list(s.apiKey)).toHaveLength(1);
     });

@@ -87,7 +87,7 @@ describe("warm venue state", () => {
       headers: { "x-api-key": apiKey },
     });
     expect(again.statusCode).toBe(404);
-    expect(again.json()).toEqual({ detail: "mint not watched" });
+    expect(again.json()).toEqual({ code: "watch.not_watched", detail: "mint not watched" });
   });
 
   it("refuses bad watch requests with a 400 and a useful detail", async () => {
@@ -95,12 +95,18 @@ describe("warm venue state", () => {
     for (const body of [{}, { mints: [] }, { mints: "x" }]) {
       const res = await e2e.post(apiKey, "/v1/watch", body);
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({ detail: "mints must be a non-empty array of at most 100 mint addresses" });
+      expect(res.json()).toEqual({
+        code: "watch.mints_list",
+        detail: "mints must be a non-empty array of at most 100 mint addresses",
+      });
     }
     // A body that is not an object gets the one text every route uses for it (issue 23).
     const notObject = await e2e.post(apiKey, "/v1/watch", [1]);
     expect(notObject.statusCode).toBe(400);
-    expect(notObject.json()).toEqual({ detail: "request body must be a JSON object" });
+    expect(notObject.json()).toEqual({
+      detail: "request body must be a JSON object",
+      code: "http.body_not_object",
+    });
     const bad = await e2e.post(apiKey, "/v1/watch", { mints: ["not-a-mint"] });
     expect(bad.statusCode).toBe(400);
     expect(bad.json<{ detail: string }>().detail).toBe("invalid mint address");

@@ -39,6 +39,15 @@ describe("CLI outcomes", () => {
     expect(statusExitCode("submitted")).toBe(3);
   });
 
+  it("prints the error's machine code beside its detail when the service sent one", () => {
+    const coded = new LaserTradeError(400, "trade simulation failed", { code: "trade.simulation_failed" });
+    expect(coded.code).toBe("trade.simulation_failed");
+    expect(errorLines(coded)[0]).toBe("error [trade.simulation_failed]: trade simulation failed (HTTP 400)");
+    expect(errorLines(new LaserTradeError(0, "network error: refused"))[0]).toBe(
+      "error: network error: refused",
+    );
+  });
+
   it("prints the decoded program error and the last logs; 'may still land' only when nobody said it failed", () => {
     const onChain = new LaserTradeError(502, "transaction failed on chain: launch program error 6021", {
       signature: "SIG",

@@ -103,7 +103,10 @@ describe("misspeltSwitch", () => {
         payload: { action: "buy", mint: "x", amount: "1", dryRun: true },
       });
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({ detail: REQUEST_FEES.misspeltSwitch("dryRun", "dry_run") });
+      expect(res.json()).toEqual({
+        code: "http.misspelt_switch",
+        detail: REQUEST_FEES.misspeltSwitch("dryRun", "dry_run"),
+      });
       expect(res.json<{ detail: string }>().detail).toContain('send "dry_run"');
     } finally {
       await t.close();
@@ -124,6 +127,7 @@ describe("STRICT_FIELDS=true", () => {
       });
       expect(res.statusCode).toBe(400);
       expect(res.json()).toEqual({
+        code: "http.unknown_field",
         detail: 'unknown field "slipage" (STRICT_FIELDS=true refuses unknown fields)',
       });
       // Known fields pass the check (this app has no chain: the route's own 503 follows).

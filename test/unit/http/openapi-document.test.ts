@@ -66,7 +66,7 @@ describe("the generated OpenAPI document", () => {
     const json = (status: string, path: string, method: string) =>
       doc.paths[path][method].responses[status].content["application/json"].schema;
     expect(json("200", "/v1/executions/{id}", "get")).toEqual({ $ref: "#/components/schemas/Execution" });
-    expect(json("400", "/v1/trades/execute", "post")).toEqual({ $ref: "#/components/schemas/Error" });
+    expect(json("400", "/v1/trades/execute", "post")).toEqual({ $ref: "#/components/schemas/Error400" });
     expect(json("200", "/v1/trades/execute", "post").oneOf[1]).toEqual({
       $ref: "#/components/schemas/DryRun",
     });

@@ -802,10 +802,15 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+        /** @description An error answer: `detail` says what went wrong, `code` names the error for programs; some errors carry more fields beside them */
         Error: {
             /** @description what went wrong, in words (the spec's exact texts) */
             detail: string;
+            /**
+             * @description stable machine code of the error, `<capability>.<condition>` (README, Errors); match on it rather than on detail
+             * @enum {string}
+             */
+            code: "auth.invalid_key" | "auth.key_expired" | "auth.key_revoked" | "auth.metrics_token" | "auth.missing_key" | "auth.too_many_failures" | "bundle.amount_required" | "bundle.bundle_tip_invalid" | "bundle.bundle_tip_required" | "bundle.failed" | "bundle.leg_count" | "bundle.leg_denominated" | "bundle.leg_object" | "bundle.leg_percent" | "bundle.leg_slippage" | "bundle.leg_type" | "bundle.mint_required" | "bundle.mint_with_create" | "bundle.new_token_legs" | "bundle.one_existing_trade" | "bundle.pool_with_create" | "bundle.sell_after_create" | "bundle.slippage_bps_invalid" | "bundle.slippage_bps_max" | "bundle.timed_out" | "bundle.tip_min" | "cashback.bad_owner" | "cashback.bad_swap_account" | "cashback.claim_bonding_boolean" | "cashback.claim_launchswap_boolean" | "cashback.none_enabled" | "cashback.read_failed" | "cashback.wallet_and_wallets" | "cashback.wallet_selection" | "cashback.wallets_count" | "chain.bundle_failed" | "chain.bundle_timed_out" | "chain.confirmation_unavailable" | "chain.landed_with_error" | "chain.relay_refused" | "chain.relay_unreachable" | "chain.rpc_unavailable" | "chain.simulation_failed" | "consolidate.default_sources_count" | "consolidate.destination_is_source" | "consolidate.low_balance" | "consolidate.no_sources" | "consolidate.sources_count" | "consolidate.sources_unique" | "create.cashback_boolean" | "create.initial_buy_decimals" | "create.initial_buy_invalid" | "create.initial_buy_zero" | "create.mayhem_boolean" | "create.name_symbol" | "create.name_too_long" | "create.simulation_failed" | "create.slippage_without_buy" | "create.symbol_too_long" | "create.uri_invalid" | "create.uri_required" | "create.uri_too_long" | "events.cursor_invalid" | "events.delivery_not_found" | "events.event_cursor_invalid" | "events.event_limit_invalid" | "events.execution_not_found" | "events.types_invalid" | "events.wait_invalid" | "events.webhook_limit" | "events.webhook_not_found" | "events.webhook_page_after_invalid" | "events.webhook_types_invalid" | "events.webhook_url_invalid" | "events.webhook_url_private" | "events.webhook_url_unresolvable" | "events.webhook_wallets_invalid" | "execution.cache_missing" | "execution.chain_not_ready" | "execution.chain_unavailable" | "execution.dry_run_invalid" | "execution.history_kind" | "execution.history_limit" | "execution.history_offset" | "execution.history_status" | "execution.insufficient_sol" | "execution.read_failed" | "execution.signature_invalid" | "execution.transaction_too_large" | "fees.priority_fee_invalid" | "fees.priority_fee_too_high" | "fees.tip_invalid" | "fees.tip_too_high" | "fees.tip_without_tip_accounts" | "http.alias_conflict" | "http.bad_request" | "http.bad_url" | "http.body_not_object" | "http.body_too_large" | "http.content_length" | "http.duplicate_key" | "http.field_type" | "http.host_not_allowed" | "http.internal" | "http.invalid_json" | "http.misspelt_switch" | "http.nested_too_deep" | "http.param_too_long" | "http.route_not_found" | "http.unknown_field" | "http.unsupported_content_type" | "http.validation_failed" | "idempotency.different_request" | "idempotency.in_progress" | "idempotency.interrupted" | "idempotency.invalid_key" | "keys.account_frozen" | "keys.activity_cursor" | "keys.activity_key_id" | "keys.activity_status" | "keys.activity_target_key_id" | "keys.ancestor_frozen" | "keys.expires_at_invalid" | "keys.key_frozen" | "keys.key_id_invalid" | "keys.key_limit" | "keys.key_not_found" | "keys.missing_scope" | "keys.name_characters" | "keys.name_invalid" | "keys.name_reserved" | "keys.own_policy" | "keys.own_unfreeze" | "keys.policy_address" | "keys.policy_address_list" | "keys.policy_lamports" | "keys.policy_mints_overlap" | "keys.policy_object" | "keys.policy_per_execution_over_daily" | "keys.policy_refused" | "keys.policy_sol" | "keys.policy_u64" | "keys.policy_venues" | "keys.powers_exceeded" | "keys.refused" | "keys.root_not_freezable" | "keys.root_not_revocable" | "keys.root_only" | "keys.root_untouchable" | "keys.scopes_invalid" | "keys.unknown_field" | "keys.wallet_not_allowed" | "keys.wallet_not_owned" | "keys.wallets_invalid" | "launch.curve_invalid" | "launch.curve_not_sol_quoted" | "launch.invalid_mint" | "launch.mint_not_found" | "launch.not_launch_token" | "launch.not_migrated" | "launch.not_swap_pool" | "launch.pool_mint_mismatch" | "launch.pool_not_found" | "launch.pool_not_sol_quoted" | "launch.pool_vaults_unexpected" | "launch.unsupported_mint" | "limits.account_rate_limited" | "limits.rate_limited" | "setup.closed" | "setup.rate_limited" | "setup.token_required" | "sol.destination_object" | "sol.destination_percent_decimals" | "sol.destination_percent_invalid" | "sol.destination_reserved" | "sol.destination_sol_invalid" | "sol.fee_reserve" | "sol.invalid_destination" | "sol.low_balance" | "sol.new_account_rent" | "sol.new_account_rent_split" | "sol.source_invalid" | "sol.split_destination_reserved" | "sol.total_percent_decimals" | "split.amounts_exceed" | "split.destination_is_source" | "split.destinations_count" | "split.destinations_unique" | "split.min_lamport" | "split.not_consumed" | "split.percent_or_sol" | "split.percent_over" | "split.total_percent" | "stream.per_ip" | "stream.per_key" | "stream.upgrade_required" | "trade.amount_and_tokens" | "trade.amount_invalid" | "trade.amount_positive" | "trade.amount_required" | "trade.amount_tokens_decimals" | "trade.amount_tokens_invalid" | "trade.amount_tokens_on_buy" | "trade.amount_tokens_on_sol" | "trade.amount_tokens_positive" | "trade.amount_too_large" | "trade.amount_type" | "trade.amount_unsafe_number" | "trade.bad_action" | "trade.confirm_boolean" | "trade.curve_complete" | "trade.denominated_in_sol" | "trade.empty_pool" | "trade.exceeds_reserves" | "trade.insufficient_quote_reserves" | "trade.measure_timing_boolean" | "trade.mint_required" | "trade.no_token_balance" | "trade.percent_decimals" | "trade.percent_on_buy" | "trade.percent_range" | "trade.percent_zero_units" | "trade.pool_invalid" | "trade.quote_percent" | "trade.quote_side" | "trade.sell_in_sol" | "trade.sell_token_units" | "trade.simulate_boolean" | "trade.simulation_failed" | "trade.slippage_both" | "trade.slippage_bps" | "trade.slippage_decimals" | "trade.slippage_invalid" | "trade.slippage_positive_range" | "trade.slippage_range" | "trade.sol_decimals" | "trade.token_balance_too_low" | "trade.token_units" | "trade.trade_too_small" | "transfer.destination_is_source" | "transfer.low_token_balance" | "transfer.no_source_account" | "transfer.token_amount" | "upstream.error" | "wallets.already_linked" | "wallets.invalid_address" | "wallets.limit_reached" | "wallets.none" | "wallets.not_found" | "wallets.private_key_length" | "wallets.private_key_mismatch" | "wallets.private_key_not_base58" | "wallets.private_key_required" | "watch.disabled" | "watch.mint_invalid" | "watch.mints_list" | "watch.not_watched";
             /** @description 403: the rule that refused (scope, wallet, frozen, cap, a policy field…) */
             rule?: string | null;
             /** @description the transaction signature, when one was sent */
@@ -837,10 +842,111 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
+        Error400: components["schemas"]["Error"] & {
+            /**
+             * @description stable machine code of the error, `<capability>.<condition>` (README, Errors); match on it rather than on detail
+             * @enum {string}
+             */
+            code: "bundle.amount_required" | "bundle.bundle_tip_invalid" | "bundle.bundle_tip_required" | "bundle.leg_count" | "bundle.leg_denominated" | "bundle.leg_object" | "bundle.leg_percent" | "bundle.leg_slippage" | "bundle.leg_type" | "bundle.mint_required" | "bundle.mint_with_create" | "bundle.new_token_legs" | "bundle.one_existing_trade" | "bundle.pool_with_create" | "bundle.sell_after_create" | "bundle.slippage_bps_invalid" | "bundle.slippage_bps_max" | "bundle.tip_min" | "cashback.claim_bonding_boolean" | "cashback.claim_launchswap_boolean" | "cashback.none_enabled" | "cashback.wallet_and_wallets" | "cashback.wallet_selection" | "cashback.wallets_count" | "chain.simulation_failed" | "consolidate.default_sources_count" | "consolidate.destination_is_source" | "consolidate.low_balance" | "consolidate.sources_count" | "consolidate.sources_unique" | "create.cashback_boolean" | "create.initial_buy_decimals" | "create.initial_buy_invalid" | "create.initial_buy_zero" | "create.mayhem_boolean" | "create.name_symbol" | "create.name_too_long" | "create.simulation_failed" | "create.slippage_without_buy" | "create.symbol_too_long" | "create.uri_invalid" | "create.uri_required" | "create.uri_too_long" | "events.cursor_invalid" | "events.event_cursor_invalid" | "events.event_limit_invalid" | "events.types_invalid" | "events.wait_invalid" | "events.webhook_page_after_invalid" | "events.webhook_types_invalid" | "events.webhook_url_invalid" | "events.webhook_url_private" | "events.webhook_url_unresolvable" | "events.webhook_wallets_invalid" | "execution.dry_run_invalid" | "execution.history_kind" | "execution.history_limit" | "execution.history_offset" | "execution.history_status" | "execution.insufficient_sol" | "execution.signature_invalid" | "execution.transaction_too_large" | "fees.priority_fee_invalid" | "fees.priority_fee_too_high" | "fees.tip_invalid" | "fees.tip_too_high" | "fees.tip_without_tip_accounts" | "http.alias_conflict" | "http.bad_request" | "http.bad_url" | "http.body_not_object" | "http.content_length" | "http.duplicate_key" | "http.field_type" | "http.invalid_json" | "http.misspelt_switch" | "http.nested_too_deep" | "http.unknown_field" | "http.validation_failed" | "idempotency.invalid_key" | "keys.activity_cursor" | "keys.activity_key_id" | "keys.activity_status" | "keys.activity_target_key_id" | "keys.expires_at_invalid" | "keys.key_id_invalid" | "keys.name_characters" | "keys.name_invalid" | "keys.name_reserved" | "keys.policy_address" | "keys.policy_address_list" | "keys.policy_lamports" | "keys.policy_mints_overlap" | "keys.policy_object" | "keys.policy_per_execution_over_daily" | "keys.policy_sol" | "keys.policy_u64" | "keys.policy_venues" | "keys.root_not_freezable" | "keys.root_not_revocable" | "keys.scopes_invalid" | "keys.unknown_field" | "keys.wallet_not_owned" | "keys.wallets_invalid" | "launch.curve_invalid" | "launch.curve_not_sol_quoted" | "launch.invalid_mint" | "launch.mint_not_found" | "launch.not_launch_token" | "launch.not_migrated" | "launch.not_swap_pool" | "launch.pool_mint_mismatch" | "launch.pool_not_found" | "launch.pool_not_sol_quoted" | "launch.pool_vaults_unexpected" | "launch.unsupported_mint" | "sol.destination_object" | "sol.destination_percent_decimals" | "sol.destination_percent_invalid" | "sol.destination_reserved" | "sol.destination_sol_invalid" | "sol.fee_reserve" | "sol.invalid_destination" | "sol.low_balance" | "sol.new_account_rent" | "sol.new_account_rent_split" | "sol.source_invalid" | "sol.split_destination_reserved" | "sol.total_percent_decimals" | "split.amounts_exceed" | "split.destination_is_source" | "split.destinations_count" | "split.destinations_unique" | "split.min_lamport" | "split.not_consumed" | "split.percent_or_sol" | "split.percent_over" | "split.total_percent" | "trade.amount_and_tokens" | "trade.amount_invalid" | "trade.amount_positive" | "trade.amount_required" | "trade.amount_tokens_decimals" | "trade.amount_tokens_invalid" | "trade.amount_tokens_on_buy" | "trade.amount_tokens_on_sol" | "trade.amount_tokens_positive" | "trade.amount_too_large" | "trade.amount_type" | "trade.amount_unsafe_number" | "trade.bad_action" | "trade.confirm_boolean" | "trade.curve_complete" | "trade.denominated_in_sol" | "trade.empty_pool" | "trade.exceeds_reserves" | "trade.insufficient_quote_reserves" | "trade.measure_timing_boolean" | "trade.mint_required" | "trade.no_token_balance" | "trade.percent_decimals" | "trade.percent_on_buy" | "trade.percent_range" | "trade.percent_zero_units" | "trade.pool_invalid" | "trade.quote_percent" | "trade.quote_side" | "trade.sell_in_sol" | "trade.sell_token_units" | "trade.simulate_boolean" | "trade.simulation_failed" | "trade.slippage_both" | "trade.slippage_bps" | "trade.slippage_decimals" | "trade.slippage_invalid" | "trade.slippage_positive_range" | "trade.slippage_range" | "trade.sol_decimals" | "trade.token_balance_too_low" | "trade.token_units" | "trade.trade_too_small" | "transfer.destination_is_source" | "transfer.low_token_balance" | "transfer.no_source_account" | "transfer.token_amount" | "wallets.invalid_address" | "wallets.none" | "wallets.private_key_length" | "wallets.private_key_mismatch" | "wallets.private_key_not_base58" | "wallets.private_key_required" | "watch.disabled" | "watch.mint_invalid" | "watch.mints_list";
+        };
+        /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
+        Error401: components["schemas"]["Error"] & {
+            /**
+             * @description stable machine code of the error, `<capability>.<condition>` (README, Errors); match on it rather than on detail
+             * @enum {string}
+             */
+            code: "auth.invalid_key" | "auth.key_expired" | "auth.key_revoked" | "auth.metrics_token" | "auth.missing_key" | "setup.token_required";
+        };
+        /** @description An error answer with status 403; `code` is one of: keys.account_frozen, keys.ancestor_frozen, keys.key_frozen, keys.missing_scope, keys.own_policy, keys.own_unfreeze, keys.policy_refused, keys.powers_exceeded, keys.refused, keys.root_only, keys.root_untouchable, keys.wallet_not_allowed, setup.closed */
+        Error403: components["schemas"]["Error"] & {
+            /**
+             * @description stable machine code of the error, `<capability>.<condition>` (README, Errors); match on it rather than on detail
+             * @enum {string}
+             */
+            code: "keys.account_frozen" | "keys.ancestor_frozen" | "keys.key_frozen" | "keys.missing_scope" | "keys.own_policy" | "keys.own_unfreeze" | "keys.policy_refused" | "keys.powers_exceeded" | "keys.refused" | "keys.root_only" | "keys.root_untouchable" | "keys.wallet_not_allowed" | "setup.closed";
+        };
+        /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, wallets.not_found, watch.not_watched */
+        Error404: components["schemas"]["Error"] & {
+            /**
+             * @description stable machine code of the error, `<capability>.<condition>` (README, Errors); match on it rather than on detail
+             * @enum {string}
+             */
+            code: "consolidate.no_sources" | "events.delivery_not_found" | "events.execution_not_found" | "events.webhook_not_found" | "http.route_not_found" | "keys.key_not_found" | "wallets.not_found" | "watch.not_watched";
+        };
+        /** @description An error answer with status 409; `code` is one of: events.webhook_limit, idempotency.in_progress, idempotency.interrupted, keys.key_limit, wallets.already_linked, wallets.limit_reached */
+        Error409: components["schemas"]["Error"] & {
+            /**
+             * @description stable machine code of the error, `<capability>.<condition>` (README, Errors); match on it rather than on detail
+             * @enum {string}
+             */
+            code: "events.webhook_limit" | "idempotency.in_progress" | "idempotency.interrupted" | "keys.key_limit" | "wallets.already_linked" | "wallets.limit_reached";
+        };
+        /** @description An error answer with status 413; `code` is one of: http.body_too_large */
+        Error413: components["schemas"]["Error"] & {
+            /**
+             * @description stable machine code of the error, `<capability>.<condition>` (README, Errors); match on it rather than on detail
+             * @enum {string}
+             */
+            code: "http.body_too_large";
+        };
+        /** @description An error answer with status 415; `code` is one of: http.unsupported_content_type */
+        Error415: components["schemas"]["Error"] & {
+            /**
+             * @description stable machine code of the error, `<capability>.<condition>` (README, Errors); match on it rather than on detail
+             * @enum {string}
+             */
+            code: "http.unsupported_content_type";
+        };
+        /** @description An error answer with status 421; `code` is one of: http.host_not_allowed */
+        Error421: components["schemas"]["Error"] & {
+            /**
+             * @description stable machine code of the error, `<capability>.<condition>` (README, Errors); match on it rather than on detail
+             * @enum {string}
+             */
+            code: "http.host_not_allowed";
+        };
+        /** @description An error answer with status 422; `code` is one of: idempotency.different_request */
+        Error422: components["schemas"]["Error"] & {
+            /**
+             * @description stable machine code of the error, `<capability>.<condition>` (README, Errors); match on it rather than on detail
+             * @enum {string}
+             */
+            code: "idempotency.different_request";
+        };
+        /** @description An error answer with status 429; `code` is one of: auth.too_many_failures, limits.account_rate_limited, limits.rate_limited, setup.rate_limited, stream.per_ip, stream.per_key */
+        Error429: components["schemas"]["Error"] & {
+            /**
+             * @description stable machine code of the error, `<capability>.<condition>` (README, Errors); match on it rather than on detail
+             * @enum {string}
+             */
+            code: "auth.too_many_failures" | "limits.account_rate_limited" | "limits.rate_limited" | "setup.rate_limited" | "stream.per_ip" | "stream.per_key";
+        };
+        /** @description An error answer with status 502; `code` is one of: bundle.failed, bundle.timed_out, cashback.bad_owner, cashback.bad_swap_account, cashback.read_failed, chain.bundle_failed, chain.bundle_timed_out, chain.confirmation_unavailable, chain.landed_with_error, chain.relay_refused, chain.relay_unreachable, chain.rpc_unavailable, execution.cache_missing, execution.read_failed, launch.curve_invalid, upstream.error */
+        Error502: components["schemas"]["Error"] & {
+            /**
+             * @description stable machine code of the error, `<capability>.<condition>` (README, Errors); match on it rather than on detail
+             * @enum {string}
+             */
+            code: "bundle.failed" | "bundle.timed_out" | "cashback.bad_owner" | "cashback.bad_swap_account" | "cashback.read_failed" | "chain.bundle_failed" | "chain.bundle_timed_out" | "chain.confirmation_unavailable" | "chain.landed_with_error" | "chain.relay_refused" | "chain.relay_unreachable" | "chain.rpc_unavailable" | "execution.cache_missing" | "execution.read_failed" | "launch.curve_invalid" | "upstream.error";
+        };
+        /** @description An error answer with status 503; `code` is one of: execution.chain_not_ready, execution.chain_unavailable */
+        Error503: components["schemas"]["Error"] & {
+            /**
+             * @description stable machine code of the error, `<capability>.<condition>` (README, Errors); match on it rather than on detail
+             * @enum {string}
+             */
+            code: "execution.chain_not_ready" | "execution.chain_unavailable";
+        };
         /** @description An unexpected error; request_id names it in the service log */
         ServerError: {
             /** @description what went wrong, in words (the spec's exact texts) */
             detail: string;
+            /**
+             * @description stable machine code of the error, `<capability>.<condition>` (README, Errors); match on it rather than on detail
+             * @enum {string}
+             */
+            code: "http.internal";
             /** @description the request's id in the service log */
             request_id?: string;
         } & {
@@ -850,6 +956,11 @@ export interface components {
         Refusal: {
             /** @description what went wrong, in words (the spec's exact texts) */
             detail: string;
+            /**
+             * @description stable machine code of the error, `<capability>.<condition>` (README, Errors); match on it rather than on detail
+             * @enum {string}
+             */
+            code?: "keys.account_frozen" | "keys.ancestor_frozen" | "keys.key_frozen" | "keys.missing_scope" | "keys.own_policy" | "keys.own_unfreeze" | "keys.policy_refused" | "keys.powers_exceeded" | "keys.refused" | "keys.root_only" | "keys.root_untouchable" | "keys.wallet_not_allowed" | "setup.closed";
             /** @description 403 rule cap: MAX_WEBHOOKS_PER_ACCOUNT */
             max_webhooks?: number | null;
             /** @description scope, wallet, frozen, root, expired, powers (key management beyond the caller's own powers), or the policy field that refused the request */
@@ -1310,7 +1421,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -1319,7 +1430,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -1330,7 +1441,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -1368,7 +1479,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -1377,7 +1488,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -1388,7 +1499,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -1442,25 +1553,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 403; `code` is one of: keys.account_frozen, keys.ancestor_frozen, keys.key_frozen, keys.missing_scope, keys.own_policy, keys.own_unfreeze, keys.policy_refused, keys.powers_exceeded, keys.refused, keys.root_only, keys.root_untouchable, keys.wallet_not_allowed, setup.closed */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -1469,7 +1580,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description The body is not application/json. */
@@ -1478,7 +1589,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -1487,10 +1598,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 429; `code` is one of: auth.too_many_failures, limits.account_rate_limited, limits.rate_limited, setup.rate_limited, stream.per_ip, stream.per_key */
             429: {
                 headers: {
                     /** @description Seconds until the budget's window ends. */
@@ -1498,7 +1609,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -1537,22 +1648,22 @@ export interface operations {
                     "application/json": components["schemas"]["Wallet"][];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -1570,7 +1681,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -1581,7 +1692,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -1620,22 +1731,22 @@ export interface operations {
                     "application/json": components["schemas"]["NewWallet"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -1653,7 +1764,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error409"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -1662,7 +1773,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description The body is not application/json. */
@@ -1671,7 +1782,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -1680,7 +1791,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -1691,7 +1802,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -1731,22 +1842,22 @@ export interface operations {
                     "application/json": components["schemas"]["Wallet"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -1758,13 +1869,13 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 409; `code` is one of: events.webhook_limit, idempotency.in_progress, idempotency.interrupted, keys.key_limit, wallets.already_linked, wallets.limit_reached */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error409"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -1773,7 +1884,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description The body is not application/json. */
@@ -1782,7 +1893,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -1791,7 +1902,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -1802,7 +1913,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -1843,16 +1954,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -1864,13 +1975,13 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, wallets.not_found, watch.not_watched */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -1879,7 +1990,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description The body is not application/json. */
@@ -1888,7 +1999,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -1897,7 +2008,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -1908,7 +2019,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -1952,16 +2063,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -1973,13 +2084,13 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, wallets.not_found, watch.not_watched */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -1988,7 +2099,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description The body is not application/json. */
@@ -1997,7 +2108,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -2006,7 +2117,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -2017,7 +2128,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -2075,22 +2186,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -2108,7 +2219,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -2119,7 +2230,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -2157,22 +2268,22 @@ export interface operations {
                     "application/json": components["schemas"]["Execution"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -2184,13 +2295,13 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, wallets.not_found, watch.not_watched */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -2199,7 +2310,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -2210,7 +2321,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -2242,22 +2353,22 @@ export interface operations {
                     "application/json": components["schemas"]["WatchedMints"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -2269,13 +2380,13 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, wallets.not_found, watch.not_watched */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -2284,7 +2395,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -2295,7 +2406,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -2307,22 +2418,22 @@ export interface operations {
                     "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 502; `code` is one of: bundle.failed, bundle.timed_out, cashback.bad_owner, cashback.bad_swap_account, cashback.read_failed, chain.bundle_failed, chain.bundle_timed_out, chain.confirmation_unavailable, chain.landed_with_error, chain.relay_refused, chain.relay_unreachable, chain.rpc_unavailable, execution.cache_missing, execution.read_failed, launch.curve_invalid, upstream.error */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error502"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 503; `code` is one of: execution.chain_not_ready, execution.chain_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
         };
@@ -2352,22 +2463,22 @@ export interface operations {
                     "application/json": components["schemas"]["WatchedMints"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -2379,13 +2490,13 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, wallets.not_found, watch.not_watched */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -2394,7 +2505,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description The body is not application/json. */
@@ -2403,7 +2514,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -2412,7 +2523,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -2423,7 +2534,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -2435,22 +2546,22 @@ export interface operations {
                     "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 502; `code` is one of: bundle.failed, bundle.timed_out, cashback.bad_owner, cashback.bad_swap_account, cashback.read_failed, chain.bundle_failed, chain.bundle_timed_out, chain.confirmation_unavailable, chain.landed_with_error, chain.relay_refused, chain.relay_unreachable, chain.rpc_unavailable, execution.cache_missing, execution.read_failed, launch.curve_invalid, upstream.error */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error502"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 503; `code` is one of: execution.chain_not_ready, execution.chain_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
         };
@@ -2479,22 +2590,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -2506,13 +2617,13 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, wallets.not_found, watch.not_watched */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -2521,7 +2632,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description The body is not application/json. */
@@ -2530,7 +2641,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -2539,7 +2650,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -2550,7 +2661,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -2562,22 +2673,22 @@ export interface operations {
                     "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 502; `code` is one of: bundle.failed, bundle.timed_out, cashback.bad_owner, cashback.bad_swap_account, cashback.read_failed, chain.bundle_failed, chain.bundle_timed_out, chain.confirmation_unavailable, chain.landed_with_error, chain.relay_refused, chain.relay_unreachable, chain.rpc_unavailable, execution.cache_missing, execution.read_failed, launch.curve_invalid, upstream.error */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error502"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 503; `code` is one of: execution.chain_not_ready, execution.chain_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
         };
@@ -2713,22 +2824,22 @@ export interface operations {
                     } | components["schemas"]["DryRun"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which) */
@@ -2740,22 +2851,22 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, wallets.not_found, watch.not_watched */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 409; `code` is one of: events.webhook_limit, idempotency.in_progress, idempotency.interrupted, keys.key_limit, wallets.already_linked, wallets.limit_reached */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error409"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -2764,7 +2875,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description The body is not application/json. */
@@ -2773,7 +2884,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -2782,16 +2893,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 422; `code` is one of: idempotency.different_request */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error422"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -2802,7 +2913,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -2814,22 +2925,22 @@ export interface operations {
                     "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 502; `code` is one of: bundle.failed, bundle.timed_out, cashback.bad_owner, cashback.bad_swap_account, cashback.read_failed, chain.bundle_failed, chain.bundle_timed_out, chain.confirmation_unavailable, chain.landed_with_error, chain.relay_refused, chain.relay_unreachable, chain.rpc_unavailable, execution.cache_missing, execution.read_failed, launch.curve_invalid, upstream.error */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error502"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 503; `code` is one of: execution.chain_not_ready, execution.chain_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
         };
@@ -2928,22 +3039,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -2961,7 +3072,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -2972,7 +3083,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -2984,22 +3095,22 @@ export interface operations {
                     "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 502; `code` is one of: bundle.failed, bundle.timed_out, cashback.bad_owner, cashback.bad_swap_account, cashback.read_failed, chain.bundle_failed, chain.bundle_timed_out, chain.confirmation_unavailable, chain.landed_with_error, chain.relay_refused, chain.relay_unreachable, chain.rpc_unavailable, execution.cache_missing, execution.read_failed, launch.curve_invalid, upstream.error */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error502"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 503; `code` is one of: execution.chain_not_ready, execution.chain_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
         };
@@ -3042,22 +3153,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -3075,7 +3186,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -3086,7 +3197,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -3126,22 +3237,22 @@ export interface operations {
                     "application/json": components["schemas"]["Position"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -3153,13 +3264,13 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, wallets.not_found, watch.not_watched */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -3168,7 +3279,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -3179,7 +3290,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -3272,22 +3383,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -3305,7 +3416,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -3316,7 +3427,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -3401,22 +3512,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -3428,13 +3539,13 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, wallets.not_found, watch.not_watched */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -3443,7 +3554,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description The body is not application/json. */
@@ -3452,7 +3563,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -3461,7 +3572,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -3472,7 +3583,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -3484,22 +3595,22 @@ export interface operations {
                     "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 502; `code` is one of: bundle.failed, bundle.timed_out, cashback.bad_owner, cashback.bad_swap_account, cashback.read_failed, chain.bundle_failed, chain.bundle_timed_out, chain.confirmation_unavailable, chain.landed_with_error, chain.relay_refused, chain.relay_unreachable, chain.rpc_unavailable, execution.cache_missing, execution.read_failed, launch.curve_invalid, upstream.error */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error502"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 503; `code` is one of: execution.chain_not_ready, execution.chain_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
         };
@@ -3569,22 +3680,22 @@ export interface operations {
                     } | components["schemas"]["DryRun"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which) */
@@ -3596,22 +3707,22 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, wallets.not_found, watch.not_watched */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 409; `code` is one of: events.webhook_limit, idempotency.in_progress, idempotency.interrupted, keys.key_limit, wallets.already_linked, wallets.limit_reached */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error409"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -3620,7 +3731,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description The body is not application/json. */
@@ -3629,7 +3740,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -3638,16 +3749,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 422; `code` is one of: idempotency.different_request */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error422"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -3658,7 +3769,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -3670,22 +3781,22 @@ export interface operations {
                     "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 502; `code` is one of: bundle.failed, bundle.timed_out, cashback.bad_owner, cashback.bad_swap_account, cashback.read_failed, chain.bundle_failed, chain.bundle_timed_out, chain.confirmation_unavailable, chain.landed_with_error, chain.relay_refused, chain.relay_unreachable, chain.rpc_unavailable, execution.cache_missing, execution.read_failed, launch.curve_invalid, upstream.error */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error502"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 503; `code` is one of: execution.chain_not_ready, execution.chain_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
         };
@@ -3763,22 +3874,22 @@ export interface operations {
                     } | components["schemas"]["DryRun"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which) */
@@ -3790,22 +3901,22 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, wallets.not_found, watch.not_watched */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 409; `code` is one of: events.webhook_limit, idempotency.in_progress, idempotency.interrupted, keys.key_limit, wallets.already_linked, wallets.limit_reached */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error409"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -3814,7 +3925,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description The body is not application/json. */
@@ -3823,7 +3934,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -3832,16 +3943,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 422; `code` is one of: idempotency.different_request */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error422"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -3852,7 +3963,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -3864,22 +3975,22 @@ export interface operations {
                     "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 502; `code` is one of: bundle.failed, bundle.timed_out, cashback.bad_owner, cashback.bad_swap_account, cashback.read_failed, chain.bundle_failed, chain.bundle_timed_out, chain.confirmation_unavailable, chain.landed_with_error, chain.relay_refused, chain.relay_unreachable, chain.rpc_unavailable, execution.cache_missing, execution.read_failed, launch.curve_invalid, upstream.error */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error502"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 503; `code` is one of: execution.chain_not_ready, execution.chain_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
         };
@@ -3969,22 +4080,22 @@ export interface operations {
                     } | components["schemas"]["DryRun"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which) */
@@ -3996,22 +4107,22 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, wallets.not_found, watch.not_watched */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 409; `code` is one of: events.webhook_limit, idempotency.in_progress, idempotency.interrupted, keys.key_limit, wallets.already_linked, wallets.limit_reached */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error409"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -4020,7 +4131,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description The body is not application/json. */
@@ -4029,7 +4140,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -4038,16 +4149,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 422; `code` is one of: idempotency.different_request */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error422"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -4058,7 +4169,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -4070,22 +4181,22 @@ export interface operations {
                     "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 502; `code` is one of: bundle.failed, bundle.timed_out, cashback.bad_owner, cashback.bad_swap_account, cashback.read_failed, chain.bundle_failed, chain.bundle_timed_out, chain.confirmation_unavailable, chain.landed_with_error, chain.relay_refused, chain.relay_unreachable, chain.rpc_unavailable, execution.cache_missing, execution.read_failed, launch.curve_invalid, upstream.error */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error502"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 503; `code` is one of: execution.chain_not_ready, execution.chain_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
         };
@@ -4176,22 +4287,22 @@ export interface operations {
                     } | components["schemas"]["DryRun"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which) */
@@ -4203,22 +4314,22 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, wallets.not_found, watch.not_watched */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 409; `code` is one of: events.webhook_limit, idempotency.in_progress, idempotency.interrupted, keys.key_limit, wallets.already_linked, wallets.limit_reached */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error409"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -4227,7 +4338,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description The body is not application/json. */
@@ -4236,7 +4347,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -4245,16 +4356,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 422; `code` is one of: idempotency.different_request */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error422"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -4265,7 +4376,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -4277,22 +4388,22 @@ export interface operations {
                     "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 502; `code` is one of: bundle.failed, bundle.timed_out, cashback.bad_owner, cashback.bad_swap_account, cashback.read_failed, chain.bundle_failed, chain.bundle_timed_out, chain.confirmation_unavailable, chain.landed_with_error, chain.relay_refused, chain.relay_unreachable, chain.rpc_unavailable, execution.cache_missing, execution.read_failed, launch.curve_invalid, upstream.error */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error502"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 503; `code` is one of: execution.chain_not_ready, execution.chain_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
         };
@@ -4377,22 +4488,22 @@ export interface operations {
                     } | components["schemas"]["DryRun"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which) */
@@ -4404,22 +4515,22 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, wallets.not_found, watch.not_watched */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 409; `code` is one of: events.webhook_limit, idempotency.in_progress, idempotency.interrupted, keys.key_limit, wallets.already_linked, wallets.limit_reached */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error409"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -4428,7 +4539,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description The body is not application/json. */
@@ -4437,7 +4548,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -4446,16 +4557,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 422; `code` is one of: idempotency.different_request */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error422"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -4466,7 +4577,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -4478,22 +4589,22 @@ export interface operations {
                     "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 502; `code` is one of: bundle.failed, bundle.timed_out, cashback.bad_owner, cashback.bad_swap_account, cashback.read_failed, chain.bundle_failed, chain.bundle_timed_out, chain.confirmation_unavailable, chain.landed_with_error, chain.relay_refused, chain.relay_unreachable, chain.rpc_unavailable, execution.cache_missing, execution.read_failed, launch.curve_invalid, upstream.error */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error502"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 503; `code` is one of: execution.chain_not_ready, execution.chain_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
         };
@@ -4585,22 +4696,22 @@ export interface operations {
                     } | components["schemas"]["DryRun"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which) */
@@ -4612,22 +4723,22 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, wallets.not_found, watch.not_watched */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 409; `code` is one of: events.webhook_limit, idempotency.in_progress, idempotency.interrupted, keys.key_limit, wallets.already_linked, wallets.limit_reached */
             409: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error409"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -4636,7 +4747,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description The body is not application/json. */
@@ -4645,7 +4756,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -4654,16 +4765,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 422; `code` is one of: idempotency.different_request */
             422: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error422"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -4674,7 +4785,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -4686,22 +4797,22 @@ export interface operations {
                     "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 502; `code` is one of: bundle.failed, bundle.timed_out, cashback.bad_owner, cashback.bad_swap_account, cashback.read_failed, chain.bundle_failed, chain.bundle_timed_out, chain.confirmation_unavailable, chain.landed_with_error, chain.relay_refused, chain.relay_unreachable, chain.rpc_unavailable, execution.cache_missing, execution.read_failed, launch.curve_invalid, upstream.error */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error502"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 503; `code` is one of: execution.chain_not_ready, execution.chain_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
         };
@@ -4746,22 +4857,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -4779,7 +4890,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key (or IP) is spent (retry after Retry-After), or its open streams are at the cap. */
@@ -4790,7 +4901,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -4849,22 +4960,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -4876,13 +4987,13 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, wallets.not_found, watch.not_watched */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -4891,7 +5002,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -4902,7 +5013,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -4914,22 +5025,22 @@ export interface operations {
                     "application/json": components["schemas"]["ServerError"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 502; `code` is one of: bundle.failed, bundle.timed_out, cashback.bad_owner, cashback.bad_swap_account, cashback.read_failed, chain.bundle_failed, chain.bundle_timed_out, chain.confirmation_unavailable, chain.landed_with_error, chain.relay_refused, chain.relay_unreachable, chain.rpc_unavailable, execution.cache_missing, execution.read_failed, launch.curve_invalid, upstream.error */
             502: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error502"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 503; `code` is one of: execution.chain_not_ready, execution.chain_unavailable */
             503: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
         };
@@ -4961,16 +5072,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which) */
@@ -4988,7 +5099,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -4999,7 +5110,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -5055,22 +5166,22 @@ export interface operations {
                     "application/json": components["schemas"]["NewKey"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which) */
@@ -5088,7 +5199,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error409"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -5097,7 +5208,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description The body is not application/json. */
@@ -5106,7 +5217,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -5115,7 +5226,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -5126,7 +5237,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -5161,22 +5272,22 @@ export interface operations {
                     "application/json": components["schemas"]["Key"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which) */
@@ -5188,13 +5299,13 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, wallets.not_found, watch.not_watched */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -5203,7 +5314,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description The body is not application/json. */
@@ -5212,7 +5323,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -5221,7 +5332,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -5232,7 +5343,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -5267,22 +5378,22 @@ export interface operations {
                     "application/json": components["schemas"]["Key"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which) */
@@ -5294,13 +5405,13 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, wallets.not_found, watch.not_watched */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -5309,7 +5420,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description The body is not application/json. */
@@ -5318,7 +5429,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -5327,7 +5438,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -5338,7 +5449,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -5373,22 +5484,22 @@ export interface operations {
                     "application/json": components["schemas"]["Key"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which) */
@@ -5400,13 +5511,13 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, wallets.not_found, watch.not_watched */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -5415,7 +5526,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description The body is not application/json. */
@@ -5424,7 +5535,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -5433,7 +5544,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -5444,7 +5555,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -5496,22 +5607,22 @@ export interface operations {
                     "application/json": components["schemas"]["Key"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which) */
@@ -5523,13 +5634,13 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, wallets.not_found, watch.not_watched */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -5538,7 +5649,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description The body is not application/json. */
@@ -5547,7 +5658,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -5556,7 +5667,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -5567,7 +5678,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -5608,16 +5719,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which) */
@@ -5635,7 +5746,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description The body is not application/json. */
@@ -5644,7 +5755,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -5653,7 +5764,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -5664,7 +5775,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -5705,16 +5816,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which) */
@@ -5732,7 +5843,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description The body is not application/json. */
@@ -5741,7 +5852,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -5750,7 +5861,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -5761,7 +5872,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -5836,22 +5947,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which) */
@@ -5869,7 +5980,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -5880,7 +5991,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -5928,16 +6039,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -5955,7 +6066,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -5966,7 +6077,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -6026,22 +6137,22 @@ export interface operations {
                     };
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Refused by the key's scope, wallet binding, freeze, policy or key powers (`rule` names which) */
@@ -6059,7 +6170,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error409"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -6068,7 +6179,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description The body is not application/json. */
@@ -6077,7 +6188,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -6086,7 +6197,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -6097,7 +6208,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -6136,16 +6247,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -6157,13 +6268,13 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, wallets.not_found, watch.not_watched */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -6172,7 +6283,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description The body is not application/json. */
@@ -6181,7 +6292,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -6190,7 +6301,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -6201,7 +6312,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -6242,16 +6353,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -6263,13 +6374,13 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, wallets.not_found, watch.not_watched */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -6278,7 +6389,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description The body is not application/json. */
@@ -6287,7 +6398,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -6296,7 +6407,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -6307,7 +6418,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -6351,16 +6462,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -6372,13 +6483,13 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, wallets.not_found, watch.not_watched */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -6387,7 +6498,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -6398,7 +6509,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
@@ -6441,16 +6552,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error400"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
             401: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
@@ -6462,13 +6573,13 @@ export interface operations {
                     "application/json": components["schemas"]["Refusal"];
                 };
             };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, wallets.not_found, watch.not_watched */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error404"];
                 };
             };
             /** @description The body exceeds 64 KiB. */
@@ -6477,7 +6588,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error413"];
                 };
             };
             /** @description The body is not application/json. */
@@ -6486,7 +6597,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error415"];
                 };
             };
             /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
@@ -6495,7 +6606,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error421"];
                 };
             };
             /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
@@ -6506,7 +6617,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error429"];
                 };
             };
             /** @description An unexpected error; request_id names it in the service log. */
