@@ -1,4 +1,25 @@
 /** JSON Schema building blocks shared by the execution kinds' descriptors and the OpenAPI document (pure data). */
+import { BASE58_ADDRESS } from "./addresses.js";
+
+/**
+ * The types of request fields as the document states them. The domain parsers validate (aliases,
+ * number-or-string amounts, boolean strings, the spec's texts); these say the same for generated clients.
+ */
+export const FIELD = {
+  str: { type: "string" },
+  /** A base58 address (mint, wallet, destination, pool): the parsers refuse anything else. */
+  address: { type: "string", pattern: BASE58_ADDRESS.source },
+  /** A mint, or `SOL` in any case with surrounding spaces (send asset: the parser trims and upper-cases it). */
+  mintOrSol: { type: "string", pattern: `^\\s*[Ss][Oo][Ll]\\s*$|${BASE58_ADDRESS.source}` },
+  bool: { type: "boolean" },
+  int: { type: "integer" },
+  /** Amounts are exact decimal text; a JSON number is accepted too. */
+  amount: { oneOf: [{ type: "string" }, { type: "number" }] },
+  /** Whole tokens (`amount_tokens`): decimal text, or a JSON number. */
+  wholeTokens: { oneOf: [{ type: "string" }, { type: "number" }] },
+  /** u64 integers (fee_reserve_lamports): a digit string keeps values above 2^53 exact. */
+  bigInteger: { oneOf: [{ type: "string" }, { type: "integer" }] },
+} as const;
 
 /**
  * A named component of the OpenAPI document (issue 23): registered with `app.addSchema` (components.ts) and
@@ -92,4 +113,3 @@ export function closedObject<P extends Record<string, object>, O extends ClosedO
     additionalProperties: false;
   };
 }
-

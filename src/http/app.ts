@@ -15,7 +15,6 @@ import { parseJsonBody } from "./hooks/json-body.js";
 import { installMetrics } from "./routes/metrics.js";
 import { openapiBodyTypes } from "./openapi/body-types.js";
 import { openapiRules, withOptionalBodies } from "./openapi/rules.js";
-import { withRequestExamples } from "./openapi/examples.js";
 import { componentReference, registerComponents } from "./openapi/components.js";
 import { observeOutcomes } from "../domain/execution/outcome-observer.js";
 import { createMetrics, type Metrics } from "../observability/metrics.js";
@@ -28,13 +27,9 @@ import { healthRoutes } from "./routes/health.js";
 import type { RateLimiter } from "./hooks/rate-limiters.js";
 import { installHardening, serverTimeouts, type RequestCounter } from "./hooks/hardening-install.js";
 import { setupRoutes } from "./routes/setup.js";
-import { solRoutes } from "./routes/sol.js";
-import { tradeRoutes } from "./routes/trades.js";
 import { quoteRoutes } from "./routes/quote.js";
 import { walletRoutes } from "./routes/wallets.js";
 import { balanceRoutes } from "./routes/balances.js";
-import { tokenRoutes } from "./routes/tokens.js";
-import { bundleRoutes } from "./routes/bundles.js";
 import { startWarmVenues, type DecodedEventSource } from "../domain/watch/setup.js";
 import { registerWarmStateMetrics } from "../observability/warm-state-metrics.js";
 import { watchRoutes } from "./routes/watch.js";
@@ -54,6 +49,9 @@ import { StreamRegistry } from "../domain/streams/stream-registry.js";
 import type { Vault } from "../vault/index.js";
 import { installSecurityHeaders } from "./hooks/security-headers.js";
 import { lazyRequestLogger } from "./hooks/request-logger.js";
+import { registerKinds } from "./execute/execute-post.js";
+import { checkKinds, type ExecutionKindEntry } from "../domain/execution/kind.js";
+import { EXECUTION_KIND_LIST } from "../domain/kinds.js";
 
 export interface AppDeps {
   config: Config;
@@ -92,6 +90,8 @@ export interface AppDeps {
    * PostgreSQL (shared by every process), in memory with SQLite. main.ts passes Redis when REDIS_URL is set.
    */
   requestCounter?: RequestCounter;
+  /** The execution kinds served (issue 30); omitted = the service's list (src/domain/kinds.ts). */
+  kinds?: readonly ExecutionKindEntry[];
 }
 
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -137,6 +137,9 @@ function trustProxyOption(
 
 /** Builds the app: plugins, auth, error mapping, OpenAPI, and every route. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const kinds = deps.kinds ?? EXECUTION_KIND_LIST;
+  // Deny by default: a kind without a spend plan (or two kinds on one path) stops the start-up here.
+  checkKinds(kinds);
   const app = Fastify({
     ...(deps.logger !== undefined
       ? { loggerInstance: deps.logger, childLoggerFactory: lazyRequestLogger }
@@ -187,13 +190,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Shared schemas become components.schemas.<$id> (components.ts), not def-0, def-1.
     refResolver: componentReference,
     // Typed request bodies in the document (for generated clients); validation keeps the domain parsers.
-    // Then the execution routes' request examples (openapi-examples.ts) and the rules every route shares
+    // Execution kinds' bodies and examples come from their descriptors; then the rules every route shares
     // (operationId, description, 413/415/421/429, patterns: openapi-rules.ts).
     transform: (arg) => {
-      const typed = withRequestExamples(
-        dryRunDocument(custodyDocument(openapiBodyTypes(arg), arg.route), arg.route),
-        arg.route,
-      );
+      const typed = dryRunDocument(custodyDocument(openapiBodyTypes(arg), arg.route), arg.route);
       const method = String(Array.isArray(arg.route.method) ? arg.route.method[0] : arg.route.method);
       if (typed.schema === undefined || (typed.schema as { hide?: boolean }).hide === true) return typed;
       return {
@@ -231,7 +231,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       );
   };
   // Issue 22: per-request priority_fee / tip and unknown-field warnings, before custody (its plan reads the fees).
-  installExecutionFields(app, deps.config.requestFees);
+  installExecutionFields(app, deps.config.requestFees, kinds);
   // Issue 19: scopes, wallet binding, policies and the activity log around every authenticated request.
   // Every route sees the store through the outcome hook, so each recorded execution outcome is counted.
   const observed = observeOutcomes(deps.store, (kind, status) => metrics.countExecution(kind, status));
@@ -278,13 +278,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
   }
   watchRoutes(app, { warm });
-  tradeRoutes(app, { ...deps, ...(warm !== undefined ? { venues: warm.venues } : {}) });
+  // Issue 30: every execution kind from its descriptor (one list: src/domain/kinds.ts), checked first.
+  registerKinds(app, kinds, {
+    ...deps,
+    tipMaxLamports: deps.config.requestFees.tipMaxLamports,
+    ...(warm !== undefined ? { venues: warm.venues } : {}),
+  });
   // Issue 22: quotes read (and warm) the trade's state the same way.
   quoteRoutes(app, { ...deps, ...(warm !== undefined ? { venues: warm.venues } : {}) });
   cashbackRoutes(app, deps);
-  solRoutes(app, deps);
-  tokenRoutes(app, deps);
-  bundleRoutes(app, { ...deps, tipMaxLamports: deps.config.requestFees.tipMaxLamports });
   // Issue 20: execution events.
   eventRoutes(app, { ...deps, streams });
   // Issue 22: wallet balances.

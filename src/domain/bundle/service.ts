@@ -83,7 +83,15 @@ export async function executeBundle(
 ): Promise<BundleResponse> {
   if (typeof body !== "object" || body === null || Array.isArray(body))
     throw badRequest(EXECUTION.bodyObject);
-  const request = parseBundleRequest(body as Record<string, unknown>, deps);
+  return runBundle(deps, apiKeyId, parseBundleRequest(body as Record<string, unknown>, deps));
+}
+
+/** Builds, signs and submits a parsed bundle (the bundle kind's run). */
+export async function runBundle(
+  deps: BundleDeps,
+  apiKeyId: number,
+  request: BundleRequest,
+): Promise<BundleResponse> {
   const wallets = await resolveLegWallets(deps.store, apiKeyId, request.legs);
   const tip = { accounts: await deps.chain.bundleTipAccounts(), lamports: request.tipLamports };
 

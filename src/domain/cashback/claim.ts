@@ -9,7 +9,7 @@ import { TokenInstruction } from "../../launch/spl-token.js";
 import type { Chain } from "../../chain/chain.js";
 import { buildClaimCurveCashback, buildClaimSwapCashback } from "../../launch/cashback-instructions.js";
 import type { Store } from "../../store/index.js";
-import { parseClaimRequest } from "./rules.js";
+import { parseClaimRequest, type ClaimRequest } from "./rules.js";
 import { readCashback } from "./check.js";
 import type { RequestBody } from "../../core/request-fields.js";
 import { ApiError, badRequest, SPEC } from "../../core/errors.js";
@@ -49,7 +49,15 @@ export async function claimCashback(
   apiKeyId: number,
   body: RequestBody,
 ): Promise<ClaimResult> {
-  const request = parseClaimRequest(body);
+  return runClaim(deps, apiKeyId, parseClaimRequest(body));
+}
+
+/** Claims a managed wallet's cashback from a parsed request (the claim kind's run). */
+export async function runClaim(
+  deps: ClaimDeps,
+  apiKeyId: number,
+  request: ClaimRequest,
+): Promise<ClaimResult> {
   const wallet = await selectWallet(deps.store, apiKeyId, request.wallet, {
     notFoundError: () => badRequest(SPEC.claim.walletSelection),
   });

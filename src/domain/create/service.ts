@@ -87,7 +87,15 @@ export async function createToken(
 ): Promise<CreateResponse> {
   if (typeof body !== "object" || body === null || Array.isArray(body))
     throw badRequest(EXECUTION.bodyObject);
-  const request = parseCreateRequest(body as Record<string, unknown>);
+  return runCreate(deps, apiKeyId, parseCreateRequest(body as Record<string, unknown>));
+}
+
+/** Creates a token from a parsed request (the create kind's run). */
+export async function runCreate(
+  deps: CreateDeps,
+  apiKeyId: number,
+  request: CreateRequest,
+): Promise<CreateResponse> {
   const wallet = await selectWallet(deps.store, apiKeyId, request.wallet);
   const config = curveConfigs(deps.chain.caches);
   const creator = new PublicKey(wallet.publicKey);

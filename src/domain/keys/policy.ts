@@ -4,8 +4,9 @@ import { parseNonNegativeInteger, parseSolAmount, solText } from "../../core/amo
 import { badRequest } from "../../core/errors.js";
 import { CUSTODY } from "./texts.js";
 
-export const VENUES = ["bonding_curve", "launchswap"] as const;
-export type Venue = (typeof VENUES)[number];
+import { VENUES, type Venue } from "../../core/venues.js";
+
+export { VENUES, type Venue };
 
 /** A validated policy; absent fields do not restrict. */
 export interface Policy {
@@ -83,7 +84,7 @@ export function parsePolicy(body: unknown): Policy {
   if (b.venues !== undefined && b.venues !== null) {
     const v = b.venues;
     if (!Array.isArray(v) || v.length === 0 || v.some((x) => !VENUES.includes(x as Venue)))
-      throw badRequest("venues must be a non-empty array of: bonding_curve, launchswap");
+      throw badRequest(`venues must be a non-empty array of: ${VENUES.join(", ")}`);
     p.venues = [...new Set(v as Venue[])];
   }
   const allow = addressList(b, "mints_allow");

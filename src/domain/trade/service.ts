@@ -99,11 +99,15 @@ function requestSummary(intent: TradeIntent): Record<string, unknown> {
  * wallet endpoints), decided before any chain access.
  */
 export async function executeTrade(deps: TradeDeps, apiKeyId: number, body: unknown): Promise<TradeResult> {
-  const now = deps.now ?? (() => performance.now());
-  const t0 = now();
   if (typeof body !== "object" || body === null || Array.isArray(body))
     throw badRequest(EXECUTION.bodyObject);
-  const intent = parseTradeRequest(body as Record<string, unknown>);
+  return runTrade(deps, apiKeyId, parseTradeRequest(body as Record<string, unknown>));
+}
+
+/** Executes one parsed trade for the key (the trade kind's run: the body was parsed once, before policy). */
+export async function runTrade(deps: TradeDeps, apiKeyId: number, intent: TradeIntent): Promise<TradeResult> {
+  const now = deps.now ?? (() => performance.now());
+  const t0 = now();
   const wallet = await selectWallet(deps.store, apiKeyId, intent.wallet ?? undefined);
   const tWallet = now();
 

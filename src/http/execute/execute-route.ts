@@ -18,6 +18,8 @@ import type { Store } from "../../store/index.js";
 import { requireApiKey } from "../hooks/auth.js";
 import { storeOf } from "../hooks/custody.js";
 import { requestStore } from "../hooks/idempotency.js";
+import type { ExecutionKindEntry } from "../../domain/execution/kind.js";
+import { intentOf } from "./execution-fields.js";
 
 /** A domain service's collaborators as a route receives them: the chain is absent when the app has none. */
 export type RouteDeps<D extends { chain: unknown }> = Omit<D, "chain"> & { chain?: D["chain"] | Chain };
@@ -29,6 +31,27 @@ export type DomainCall<D, B> = (deps: D, apiKeyId: number, body: B) => Promise<u
 export function executeRoute<D extends { chain: unknown; store: Pick<Store, "insertExecution"> }>(
   deps: RouteDeps<D>,
   call: DomainCall<D, unknown>,
+): (req: FastifyRequest, reply: FastifyReply) => Promise<unknown> {
+  return executeHandler(deps, (scoped, apiKeyId, req) => call(scoped, apiKeyId, req.body));
+}
+
+/**
+ * The handler of an execution kind's route: its run with the intent the body was parsed into once, before the
+ * policy step (execution-fields.ts); a body the parser refused answers its 400 here, where the run starts.
+ */
+export function kindRoute<D extends { chain: unknown; store: Pick<Store, "insertExecution"> }>(
+  deps: RouteDeps<D>,
+  kind: ExecutionKindEntry,
+): (req: FastifyRequest, reply: FastifyReply) => Promise<unknown> {
+  // The kind's collaborators are the app's: its own run narrows them (descriptors erase their type in the list).
+  const run = kind.run as unknown as (d: D, apiKeyId: number, intent: unknown) => Promise<unknown>;
+  return executeHandler(deps, (scoped, apiKeyId, req) => run(scoped, apiKeyId, intentOf(req)));
+}
+
+/** The shared handler: key, chain, request fees, the request's store, dry run, then `call`. */
+function executeHandler<D extends { chain: unknown; store: Pick<Store, "insertExecution"> }>(
+  deps: RouteDeps<D>,
+  call: (deps: D, apiKeyId: number, req: FastifyRequest) => Promise<unknown>,
 ): (req: FastifyRequest, reply: FastifyReply) => Promise<unknown> {
   return async (req, reply) => {
     const key = requireApiKey(req);
@@ -53,7 +76,7 @@ export function executeRoute<D extends { chain: unknown; store: Pick<Store, "ins
       // Issue 29: freeze re-check and worst-case spend caps between the build and the signature.
       ...(req.custodyContext?.guard !== undefined ? { spendGuard: req.custodyContext.guard } : {}),
     }) as unknown as D; // deps with the chain made present, which TypeScript cannot see through Omit
-    const answer = await call(scoped, key.id, req.body);
+    const answer = await call(scoped, key.id, req);
     const warnings = req.bodyWarnings ?? [];
     const warned = warnings.length > 0 ? { warnings } : {};
     if (run === undefined) return warnings.length > 0 ? { ...(answer as object), ...warned } : answer;

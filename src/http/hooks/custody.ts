@@ -16,9 +16,8 @@ import {
 import type { PolicyRule } from "../../domain/keys/policy.js";
 import { isDryRun } from "../../core/request-fields.js";
 import { mayUseWallet, refusal, walletRefusal } from "../../domain/keys/scopes.js";
-import { checkPlan, dailyCapDetail, planSpend, SPEND_WINDOW_MS } from "../../domain/keys/spend.js";
+import { checkPlan, dailyCapDetail, spendPlanOf, SPEND_WINDOW_MS } from "../../domain/keys/spend.js";
 import { createSpendGuard } from "../../domain/keys/spend-guard.js";
-import { executionKind } from "../execute/execution-fields.js";
 import type { Store } from "../../store/index.js";
 import type { RequestCounter } from "./request-counters.js";
 
@@ -69,18 +68,21 @@ async function prepare(
     if (!mayUseWallet(key, params.public_key)) throw walletRefusal(params.public_key);
     ctx.wallets.add(params.public_key);
   }
-  const kind = executionKind(req);
-  if (kind === undefined) return ctx;
+  const parsed = req.method === "POST" ? req.execution : null;
+  if (parsed === null) return ctx;
+  const kind = parsed.kind.kind;
   // Issue 29: the key re-read and the worst case judged between the build and the signature.
   ctx.guard = createSpendGuard(ctx, deps);
-  const plan = planSpend(
+  // A body its parser refused: no plan; the run answers the parser's 400 before anything is recorded.
+  if (!parsed.ok) return ctx;
+  // Issue 30: planned from the intent the body was parsed into once, by the kind's own planner.
+  const plan = spendPlanOf(
     kind,
-    req.body,
+    parsed.kind.plan,
+    parsed.intent,
     relayTip(deps.config),
-    deps.config.requestFees,
     req.requestFees ?? {},
   );
-  if (plan === undefined) return ctx;
   ctx.plan = plan;
   ctx.dryRun = isDryRun(req.body);
   // A dry run reports a policy refusal in its answer and goes on (scope and wallet binding still refuse).

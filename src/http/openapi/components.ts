@@ -18,7 +18,7 @@ import {
   serverErrorComponent,
   walletComponent,
 } from "./schemas.js";
-import { feeReserveBreakdownComponent } from "../routes/sol.js";
+import { feeReserveBreakdownComponent } from "../../domain/sol/kind-schemas.js";
 import { watchedComponent } from "../routes/watch.js";
 import { deliveryComponent, webhookComponent } from "../routes/webhooks.js";
 

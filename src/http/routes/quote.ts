@@ -11,7 +11,7 @@ import {
   closedObject,
   documentedFields,
 } from "../openapi/schemas.js";
-import { TRADE_PRICING_FIELDS, TRADE_TARGET_FIELDS } from "../openapi/trade-fields.js";
+import { TRADE_PRICING_FIELDS, TRADE_TARGET_FIELDS } from "../../domain/trade/kind.js";
 
 const text = (description: string) => ({ type: "string", description }) as const;
 

@@ -250,46 +250,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/quote": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Price a buy or sell on the bonding curve or its launchswap pool, without a wallet
-         * @description Price a buy or sell on the bonding curve or its launchswap pool, without a wallet
-         */
-        get: operations["getV1Quote"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/cashback/check": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Read claimable cashback of wallets (read-only; any address)
-         * @description Read claimable cashback of wallets (read-only; any address)
-         */
-        post: operations["postV1CashbackCheck"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/v1/cashback/claim/execute": {
         parameters: {
             query?: never;
@@ -404,6 +364,46 @@ export interface paths {
          * @description Build, sign and submit an atomic bundle of 1 to 4 transactions from managed wallets
          */
         post: operations["postV1LaserBundle"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Price a buy or sell on the bonding curve or its launchswap pool, without a wallet
+         * @description Price a buy or sell on the bonding curve or its launchswap pool, without a wallet
+         */
+        get: operations["getV1Quote"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/cashback/check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read claimable cashback of wallets (read-only; any address)
+         * @description Read claimable cashback of wallets (read-only; any address)
+         */
+        post: operations["postV1CashbackCheck"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2690,350 +2690,6 @@ export interface operations {
             };
         };
     };
-    getV1Quote: {
-        parameters: {
-            query?: {
-                /** @description token mint address (alias token_mint) */
-                mint?: string;
-                /** @description buy or sell (alias action) */
-                side?: "buy" | "sell";
-                /** @description as in a trade: SOL for a buy (token atomic units with denominated_in_sol=false), token atomic units for a sell; no percentages */
-                amount?: string;
-                /** @description sells: whole tokens (e.g. "1.5"), converted with the mint's decimals, instead of amount */
-                amount_tokens?: string;
-                /** @description default true for buy, false for sell (alias denominatedInSol) */
-                denominated_in_sol?: boolean;
-                /** @description percent, default 2, at most 50, up to 2 decimals */
-                slippage?: string;
-                /** @description basis points 0..5000; not together with slippage */
-                slippage_bps?: number;
-                /** @description explicit launchswap pool (SOL-quoted; forces the launchswap venue) */
-                pool?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Price a buy or sell on the bonding curve or its launchswap pool, without a wallet */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description the quoted mint (for an explicit pool, its base mint) */
-                        mint: string;
-                        /**
-                         * @description the quoted side
-                         * @enum {string}
-                         */
-                        side: "buy" | "sell";
-                        /**
-                         * @description where the same trade would execute now, routed as the trade routes
-                         * @enum {string}
-                         */
-                        venue: "bonding_curve" | "launchswap";
-                        /** @description the launchswap pool, null on the bonding curve */
-                        pool: string | null;
-                        /** @description the request's amount as text */
-                        amount: string;
-                        /** @description parsed amount: lamports for a SOL buy, token atomic units otherwise */
-                        amount_units: number;
-                        /** @description amount_units as decimal text (exact above 2^53; every other amount is text) */
-                        amount_units_text: string;
-                        /** @description final value after defaults */
-                        denominated_in_sol: boolean;
-                        /** @description the slippage the bounds below apply, in basis points */
-                        slippage_bps: number;
-                        /** @description buys: token atomic units the trade receives */
-                        tokens_out?: string;
-                        /** @description buys: lamports the trade pays the venue, its fees included (network fee, priority fee, tip and rent not) */
-                        sol_in_lamports?: string;
-                        /** @description sells: lamports the trade receives after the venue's fees (network fee, priority fee and tip not deducted) */
-                        sol_out_lamports?: string;
-                        /** @description buys: the most lamports the trade may pay after slippage (as the trade sends) */
-                        max_sol_in_lamports?: string;
-                        /** @description buys: the fewest token atomic units after slippage (exact for a token-amount buy) */
-                        min_tokens_out?: string;
-                        /** @description sells: the token atomic units sold */
-                        tokens_in?: string;
-                        /** @description sells: the fewest lamports received after slippage */
-                        min_sol_out_lamports?: string;
-                        /** @description percent the execution price (venue lamports per token, fees excluded) lies from the spot price before the trade, against the trader; 4 decimals */
-                        price_impact_percent: string;
-                        /** @description the venue's fees of this trade in lamports, included in sol_in / deducted from sol_out */
-                        fees: {
-                            /** @description protocol fee (its buyback share included) */
-                            protocol_fee_lamports: string;
-                            /** @description creator fee (0 without a creator; on cashback coins credited to the trader's cashback) */
-                            creator_fee_lamports: string;
-                            /** @description liquidity-provider fee on launchswap; null on the bonding curve, which has none */
-                            lp_fee_lamports: string | null;
-                            /** @description sum of the fees above */
-                            total_fee_lamports: string;
-                        };
-                        /**
-                         * @description cache: the warm state of a watched mint (no read); read: this quote's one account read
-                         * @enum {string}
-                         */
-                        state_source: "cache" | "read";
-                        /** @description slot of the state the quote used */
-                        state_slot: number;
-                    };
-                };
-            };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Refusal"];
-                };
-            };
-            /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
-            429: {
-                headers: {
-                    /** @description Seconds until the budget's window ends. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An unexpected error; request_id names it in the service log. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ServerError"];
-                };
-            };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    postV1CashbackCheck: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: {
-            content: {
-                "application/json": {
-                    /** @description one wallet address (any address, managed or not) */
-                    wallet?: string;
-                    /** @description 1 to 100 wallet addresses; duplicates removed; not together with wallet */
-                    wallets?: string[];
-                };
-            };
-        };
-        responses: {
-            /** @description Read claimable cashback of wallets (read-only; any address) */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description one entry per wallet, in request order */
-                        wallets: {
-                            /** @description the wallet checked */
-                            wallet: string;
-                            /** @description claimable on the bonding curve program */
-                            launch_bonding_lamports: number;
-                            /** @description the same in SOL */
-                            launch_bonding_sol: string;
-                            /** @description claimable on launchswap, as wrapped SOL */
-                            launchswap_wsol_lamports: number;
-                            /** @description the same in SOL */
-                            launchswap_wsol: string;
-                            /** @description both together */
-                            total_claimable_lamports: number;
-                            /** @description the same in SOL */
-                            total_claimable_sol: string;
-                            /** @description the accounts read (addresses, base58) */
-                            accounts: {
-                                /** @description the wallet's volume accumulator of the launch program */
-                                launch_user_volume_accumulator: string;
-                                /** @description the wallet's volume accumulator of launchswap */
-                                launchswap_user_volume_accumulator: string;
-                                /** @description the accumulator's wrapped-SOL token account */
-                                launchswap_wsol_ata: string;
-                            };
-                        }[];
-                        /** @description the sums over every wallet */
-                        totals: {
-                            /** @description bonding curve cashback, all wallets */
-                            launch_bonding_lamports: number;
-                            /** @description the same in SOL */
-                            launch_bonding_sol: string;
-                            /** @description launchswap cashback, all wallets */
-                            launchswap_wsol_lamports: number;
-                            /** @description the same in SOL */
-                            launchswap_wsol: string;
-                            /** @description both venues, all wallets */
-                            combined_lamports: number;
-                            /** @description the same in SOL */
-                            combined_sol: string;
-                        };
-                        /** @description the slots the reads were answered at */
-                        rpc_slots: number[];
-                    };
-                };
-            };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
-            403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Refusal"];
-                };
-            };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body exceeds 64 KiB. */
-            413: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The body is not application/json. */
-            415: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
-            421: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
-            429: {
-                headers: {
-                    /** @description Seconds until the budget's window ends. */
-                    "Retry-After"?: number;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An unexpected error; request_id names it in the service log. */
-            500: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ServerError"];
-                };
-            };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
-            502: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
     postV1CashbackClaimExecute: {
         parameters: {
             query?: never;
@@ -4189,6 +3845,350 @@ export interface operations {
             };
             /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget's window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; request_id names it in the service log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1Quote: {
+        parameters: {
+            query?: {
+                /** @description token mint address (alias token_mint) */
+                mint?: string;
+                /** @description buy or sell (alias action) */
+                side?: "buy" | "sell";
+                /** @description as in a trade: SOL for a buy (token atomic units with denominated_in_sol=false), token atomic units for a sell; no percentages */
+                amount?: string;
+                /** @description sells: whole tokens (e.g. "1.5"), converted with the mint's decimals, instead of amount */
+                amount_tokens?: string;
+                /** @description default true for buy, false for sell (alias denominatedInSol) */
+                denominated_in_sol?: boolean;
+                /** @description percent, default 2, at most 50, up to 2 decimals */
+                slippage?: string;
+                /** @description basis points 0..5000; not together with slippage */
+                slippage_bps?: number;
+                /** @description explicit launchswap pool (SOL-quoted; forces the launchswap venue) */
+                pool?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Price a buy or sell on the bonding curve or its launchswap pool, without a wallet */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the quoted mint (for an explicit pool, its base mint) */
+                        mint: string;
+                        /**
+                         * @description the quoted side
+                         * @enum {string}
+                         */
+                        side: "buy" | "sell";
+                        /**
+                         * @description where the same trade would execute now, routed as the trade routes
+                         * @enum {string}
+                         */
+                        venue: "bonding_curve" | "launchswap";
+                        /** @description the launchswap pool, null on the bonding curve */
+                        pool: string | null;
+                        /** @description the request's amount as text */
+                        amount: string;
+                        /** @description parsed amount: lamports for a SOL buy, token atomic units otherwise */
+                        amount_units: number;
+                        /** @description amount_units as decimal text (exact above 2^53; every other amount is text) */
+                        amount_units_text: string;
+                        /** @description final value after defaults */
+                        denominated_in_sol: boolean;
+                        /** @description the slippage the bounds below apply, in basis points */
+                        slippage_bps: number;
+                        /** @description buys: token atomic units the trade receives */
+                        tokens_out?: string;
+                        /** @description buys: lamports the trade pays the venue, its fees included (network fee, priority fee, tip and rent not) */
+                        sol_in_lamports?: string;
+                        /** @description sells: lamports the trade receives after the venue's fees (network fee, priority fee and tip not deducted) */
+                        sol_out_lamports?: string;
+                        /** @description buys: the most lamports the trade may pay after slippage (as the trade sends) */
+                        max_sol_in_lamports?: string;
+                        /** @description buys: the fewest token atomic units after slippage (exact for a token-amount buy) */
+                        min_tokens_out?: string;
+                        /** @description sells: the token atomic units sold */
+                        tokens_in?: string;
+                        /** @description sells: the fewest lamports received after slippage */
+                        min_sol_out_lamports?: string;
+                        /** @description percent the execution price (venue lamports per token, fees excluded) lies from the spot price before the trade, against the trader; 4 decimals */
+                        price_impact_percent: string;
+                        /** @description the venue's fees of this trade in lamports, included in sol_in / deducted from sol_out */
+                        fees: {
+                            /** @description protocol fee (its buyback share included) */
+                            protocol_fee_lamports: string;
+                            /** @description creator fee (0 without a creator; on cashback coins credited to the trader's cashback) */
+                            creator_fee_lamports: string;
+                            /** @description liquidity-provider fee on launchswap; null on the bonding curve, which has none */
+                            lp_fee_lamports: string | null;
+                            /** @description sum of the fees above */
+                            total_fee_lamports: string;
+                        };
+                        /**
+                         * @description cache: the warm state of a watched mint (no read); read: this quote's one account read
+                         * @enum {string}
+                         */
+                        state_source: "cache" | "read";
+                        /** @description slot of the state the quote used */
+                        state_slot: number;
+                    };
+                };
+            };
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget's window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; request_id names it in the service log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1CashbackCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description one wallet address (any address, managed or not) */
+                    wallet?: string;
+                    /** @description 1 to 100 wallet addresses; duplicates removed; not together with wallet */
+                    wallets?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Read claimable cashback of wallets (read-only; any address) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description one entry per wallet, in request order */
+                        wallets: {
+                            /** @description the wallet checked */
+                            wallet: string;
+                            /** @description claimable on the bonding curve program */
+                            launch_bonding_lamports: number;
+                            /** @description the same in SOL */
+                            launch_bonding_sol: string;
+                            /** @description claimable on launchswap, as wrapped SOL */
+                            launchswap_wsol_lamports: number;
+                            /** @description the same in SOL */
+                            launchswap_wsol: string;
+                            /** @description both together */
+                            total_claimable_lamports: number;
+                            /** @description the same in SOL */
+                            total_claimable_sol: string;
+                            /** @description the accounts read (addresses, base58) */
+                            accounts: {
+                                /** @description the wallet's volume accumulator of the launch program */
+                                launch_user_volume_accumulator: string;
+                                /** @description the wallet's volume accumulator of launchswap */
+                                launchswap_user_volume_accumulator: string;
+                                /** @description the accumulator's wrapped-SOL token account */
+                                launchswap_wsol_ata: string;
+                            };
+                        }[];
+                        /** @description the sums over every wallet */
+                        totals: {
+                            /** @description bonding curve cashback, all wallets */
+                            launch_bonding_lamports: number;
+                            /** @description the same in SOL */
+                            launch_bonding_sol: string;
+                            /** @description launchswap cashback, all wallets */
+                            launchswap_wsol_lamports: number;
+                            /** @description the same in SOL */
+                            launchswap_wsol: string;
+                            /** @description both venues, all wallets */
+                            combined_lamports: number;
+                            /** @description the same in SOL */
+                            combined_sol: string;
+                        };
+                        /** @description the slots the reads were answered at */
+                        rpc_slots: number[];
+                    };
+                };
+            };
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body exceeds 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
+            421: {
                 headers: {
                     [name: string]: unknown;
                 };
