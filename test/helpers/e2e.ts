@@ -12,6 +12,7 @@
  * `beforeEach(() => e2e.reset())` clears faults and stats (useE2e registers it). Pass options to `startE2e` to change timeouts
  * (`chain` overrides go to localnetChainOptions) or the localnet (`localnet` options).
  */
+import type { ExecutionKindEntry } from "../../src/domain/execution/kind.js";
 import { Connection, Keypair, PublicKey } from "@solana/web3.js";
 import type { FastifyBaseLogger, FastifyInstance, LightMyRequestResponse } from "fastify";
 import { startLocalnet, type LocalnetHandle, type LocalnetOptions } from "../../localnet/index.js";
@@ -54,6 +55,8 @@ export interface E2eOptions {
   env?: Record<string, string>;
   /** The app's clock (default: the system's). */
   clock?: () => Date;
+  /** The execution kinds served (default: the service's list). */
+  kinds?: readonly ExecutionKindEntry[];
 }
 
 export interface E2e {
@@ -117,6 +120,7 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
     ...(options.databaseUrl !== undefined ? { databaseUrl: options.databaseUrl } : {}),
     ...(options.pgSchema !== undefined ? { pgSchema: options.pgSchema } : {}),
     ...(options.rateLimiter !== undefined ? { rateLimiter: options.rateLimiter } : {}),
+    ...(options.kinds !== undefined ? { kinds: options.kinds } : {}),
   });
   const connection = new Connection(localnet.rpcUrl, "confirmed");
 
