@@ -5,7 +5,6 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifySche
 import type { Chain } from "../chain/chain.js";
 import type { Config } from "../config/config.js";
 import type { ApiError } from "../core/errors.js";
-import { extend } from "../core/extend.js";
 import { declareAuthFields, routeScope } from "./hooks/auth.js";
 import type { RouteScope } from "../domain/keys/scopes.js";
 import { cashbackRoutes } from "./routes/cashback.js";
@@ -235,20 +234,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Issue 19: scopes, wallet binding, policies and the activity log around every authenticated request.
   // Every route sees the store through the outcome hook, so each recorded execution outcome is counted.
   const observed = observeOutcomes(deps.store, (kind, status) => metrics.countExecution(kind, status));
-  const custodyDeps = {
-    clock: deps.clock,
-    computeUnitLimit: (kind: NewExecution["kind"]) => computeUnitLimit(deps.config, kind),
-    ...(deps.chain !== undefined ? { balanceOf: balanceReader(deps.chain) } : {}),
-  };
   // A request without a key context (public routes) gets the one pass-through wrapper, built once.
-  const outside = custodyStore(observed, { ...custodyDeps, current: () => undefined });
+  const outside = custodyStore(observed, { current: () => undefined });
   installCustody(app, {
     ...deps,
     counter: requestCounter,
-    // One wrapper per request, bound to its context: the key's wallet binding and spend reservation apply.
-    // extend, not a spread literal with a key after it (slow on Node 20: core/extend.ts).
-    bind: (ctx) =>
-      ctx === null ? outside : custodyStore(observed, extend(custodyDeps, { current: () => ctx })),
+    // The record-time policy step's figures (policy-step.ts): a kind's compute-unit limit, wallet balances.
+    computeUnitLimit: (kind: NewExecution["kind"]) => computeUnitLimit(deps.config, kind),
+    ...(deps.chain !== undefined ? { balanceOf: balanceReader(deps.chain) } : {}),
+    // One wrapper per request, bound to its context: the key's wallet binding and the reservation it decided.
+    bind: (ctx) => (ctx === null ? outside : custodyStore(observed, { current: () => ctx })),
   });
   installMetrics(app, metrics);
   // Routes hold a store whose custody members refuse: they reach wallets and records through `storeOf(req)`.

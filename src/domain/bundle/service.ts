@@ -34,6 +34,8 @@ import type { TradeIntent } from "../trade/request.js";
 export interface BundleDeps {
   /** Set on a dry run (issue 19): the pipeline simulates and describes instead of recording and sending. */
   dryRun?: ExecutionDeps["dryRun"];
+  /** The request key's checks and record-time policy step (absent outside a keyed request). */
+  spendGuard?: ExecutionDeps["spendGuard"];
   store: Pick<Store, "findWallet" | "findDefaultWallet" | "insertExecution" | "updateExecution">;
   chain: Pick<Chain, "rpc" | "caches" | "assemble" | "submit" | "submitBundle" | "bundleTipAccounts"> &
     Partial<Pick<Chain, "computeBudget">>;
@@ -125,6 +127,7 @@ export async function runBundle(
         .reduce((a, b) => (b > a ? b : a), 0n),
     },
     deps.dryRun,
+    deps.spendGuard,
   );
   const result = await submitBundleRecorded(
     deps,

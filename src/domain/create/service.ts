@@ -22,6 +22,8 @@ import { selectWallet } from "../wallets/wallets.js";
 export interface CreateDeps {
   /** Set on a dry run (issue 19): the pipeline simulates and describes instead of recording and sending. */
   dryRun?: ExecutionDeps["dryRun"];
+  /** The request key's checks and record-time policy step (absent outside a keyed request). */
+  spendGuard?: ExecutionDeps["spendGuard"];
   store: Pick<Store, "findWallet" | "findDefaultWallet" | "insertExecution" | "updateExecution">;
   chain: Pick<Chain, "caches" | "assemble" | "submit" | "submitBundle">;
   vault: Pick<Vault, "withKeypair">;
@@ -147,6 +149,7 @@ export async function runCreate(
       computeUnitPriceMicroLamports: tx.computeUnitPriceMicroLamports,
     },
     deps.dryRun,
+    deps.spendGuard,
   );
   const { result } = await submitRecorded(
     deps,

@@ -13,7 +13,7 @@ import { extend } from "../../core/extend.js";
 import { overlay } from "../../core/overlay.js";
 import { createDryRun, type DryRun } from "../../domain/execution/dry-run.js";
 import { requireChain } from "../../domain/execution/gate.js";
-import { checkRoutedVenue, type ExecutionPolicyCheck } from "../../domain/keys/custody-store.js";
+import { checkRoutedVenue } from "../../domain/keys/custody-store.js";
 import type { Store } from "../../store/index.js";
 import { requireApiKey } from "../hooks/auth.js";
 import { storeOf } from "../hooks/custody.js";
@@ -63,7 +63,7 @@ function executeHandler<D extends { chain: unknown; store: Pick<Store, "insertEx
       throw badRequest(REQUEST_FEES.tipWithoutTipAccounts);
     // The request's own store: the key's wallet binding and spend reservation apply to it.
     const store = storeOf(req);
-    const run = dryRun ? dryRunOf(chain, store) : undefined;
+    const run = dryRun ? dryRunOf(chain) : undefined;
     // extend, not `{ ...deps, key: … }`: a spread literal's added keys are slow on Node 20 (core/extend.ts).
     const scoped = extend(deps, {
       store: withFeesRecorded(requestStore(req, store), fees),
@@ -119,13 +119,9 @@ function withFeesRecorded<S extends Pick<Store, "insertExecution">>(store: S, fe
   return overlay(store, { insertExecution } as Partial<S>);
 }
 
-/** A dry run simulating on the chain's RPC and asking the custody store for the record-time policy verdict. */
-function dryRunOf(chain: Pick<Chain, "rpc">, store: unknown): DryRun {
-  const policy = store as Partial<ExecutionPolicyCheck>;
-  return createDryRun({
-    simulate: (wire) => simulate(chain.rpc, wire),
-    check: async (e) => (policy.checkExecution !== undefined ? policy.checkExecution(e) : null),
-  });
+/** A dry run simulating on the chain's RPC (the record-time policy verdict comes from the spend guard). */
+function dryRunOf(chain: Pick<Chain, "rpc">): DryRun {
+  return createDryRun({ simulate: (wire) => simulate(chain.rpc, wire) });
 }
 
 /** The handler of an execute route whose body is optional: an absent body is the empty object. */
