@@ -1,11 +1,13 @@
 /**
  * The venues a launch token trades on: its bonding curve and, once the curve completes, its launchswap pool.
- * The one list of members: a new venue is a new entry here (docs/architecture.md, "a new venue").
+ * The one list of members: a new venue is a new constant and an entry here (docs/architecture.md, "a new venue");
+ * everything that names a venue (types, document enums, policy texts, comparisons) reads it from this file.
  */
-export const VENUES = ["bonding_curve", "launchswap"] as const;
-export type Venue = (typeof VENUES)[number];
 
 /** The launch program's bonding curve. */
-export const BONDING_CURVE: Venue = "bonding_curve";
+export const BONDING_CURVE = "bonding_curve";
 /** The launchswap AMM pool a completed curve migrates to. */
-export const LAUNCHSWAP: Venue = "launchswap";
+export const LAUNCHSWAP = "launchswap";
+
+export const VENUES = [BONDING_CURVE, LAUNCHSWAP] as const;
+export type Venue = (typeof VENUES)[number];

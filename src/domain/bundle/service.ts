@@ -5,6 +5,7 @@
  * → record ONE execution with every leg's wallet and signature → sendBundle → confirm → record the outcome.
  * Built on the shared pipeline's lower-level parts (`signWith`, `recordPending`, `submitBundleRecorded`).
  */
+import { LAUNCHSWAP } from "../../core/venues.js";
 import { createHash } from "node:crypto";
 import { PublicKey } from "@solana/web3.js";
 import type { Chain, ChainTransaction } from "../../chain/chain.js";
@@ -230,7 +231,7 @@ async function signExistingTrade(
   const buying = quote.args.instruction !== "sell";
   const accounts =
     (buying && !read.userAtaExists ? 1n : 0n) +
-    (buying && read.venue === "launchswap" && !read.userWsolExists ? 1n : 0n);
+    (buying && read.venue === LAUNCHSWAP && !read.userWsolExists ? 1n : 0n);
   return {
     mint: read.mint.toBase58(),
     txs: [tx],

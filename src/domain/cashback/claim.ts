@@ -3,6 +3,7 @@
  * with a positive amount, each through the shared execution pipeline, in a fixed order (bonding curve, then
  * launchswap). Claims are never bundled: one landing does not depend on the other.
  */
+import { BONDING_CURVE, LAUNCHSWAP, type Venue } from "../../core/venues.js";
 import { SPL_TOKEN_PROGRAM_ID } from "../../launch/programs.js";
 import { PublicKey, type TransactionInstruction } from "@solana/web3.js";
 import { TokenInstruction } from "../../launch/spl-token.js";
@@ -27,7 +28,7 @@ export interface ClaimDeps {
 
 /** One claim transaction of the response. */
 export interface ClaimTransaction {
-  kind: "bonding_curve" | "launchswap";
+  kind: Venue;
   /** Claimable before submission (the program pays what is claimable when the transaction lands). */
   claimable_lamports: bigint;
   /** The execution record's id (GET /v1/executions/{id}); issue 22. */
@@ -68,10 +69,10 @@ export async function runClaim(
 
   const claims: { kind: ClaimTransaction["kind"]; amount: bigint }[] = [];
   if (request.claimBondingCurve && entry.launch_bonding_lamports > 0n) {
-    claims.push({ kind: "bonding_curve", amount: entry.launch_bonding_lamports });
+    claims.push({ kind: BONDING_CURVE, amount: entry.launch_bonding_lamports });
   }
   if (request.claimLaunchswap && entry.launchswap_wsol_lamports > 0n) {
-    claims.push({ kind: "launchswap", amount: entry.launchswap_wsol_lamports });
+    claims.push({ kind: LAUNCHSWAP, amount: entry.launchswap_wsol_lamports });
   }
 
   // One price for the whole request, read once, so every claim of it pays the same fee.
@@ -88,7 +89,7 @@ export async function runClaim(
         request: { wallet: wallet.publicKey, source: claim.kind, confirm: request.confirm },
         build: async () => ({
           instructions:
-            claim.kind === "bonding_curve"
+            claim.kind === BONDING_CURVE
               ? await buildClaimCurveCashback(user)
               : keepWsol(await buildClaimSwapCashback(user)),
           computeKind: "claim",

@@ -1,4 +1,5 @@
 /** The shapes the execution pipeline works with: what a transaction is built from, the collaborators, results. */
+import { type Venue } from "../../core/venues.js";
 import type { Keypair, TransactionInstruction } from "@solana/web3.js";
 import type { Chain, ChainAssembleInput, OperationKind } from "../../chain/chain.js";
 import type { ExecutionKind, ExecutionStatus, NewExecution, Store } from "../../store/index.js";
@@ -71,7 +72,7 @@ export interface SpendGuard {
  * Issue 19: told the venue an execution trades on once it is routed, before anything is signed; throws to
  * refuse (the key's `venues` policy). Absent: nothing to check.
  */
-export type VenueCheck = (venue: "bonding_curve" | "launchswap") => void;
+export type VenueCheck = (venue: Venue) => void;
 
 /** Milliseconds per pipeline stage (integers). */
 export interface ExecutionTimings {

@@ -3,6 +3,7 @@
  * venue state, `quoteTrade` chooses the instruction and its thresholds, the launch builders make it.
  * No chain access here: configs come from the caches, the read from the caller's single batch read.
  */
+import { BONDING_CURVE, LAUNCHSWAP } from "../../core/venues.js";
 import type { TransactionInstruction } from "@solana/web3.js";
 import { computeCurveFeesBps } from "../../launch/curve-quote.js";
 import { badRequest, TRADE_RULES } from "../../core/errors.js";
@@ -31,10 +32,10 @@ export interface TradeConfigs {
 
 /** The venue state the quote math reads, from the routed read (the trade and GET /v1/quote). */
 export function venueStateOf(read: TradeRead, configs: TradeConfigs): VenueState {
-  if (read.venue === "bonding_curve") {
+  if (read.venue === BONDING_CURVE) {
     const { global, feeConfig } = configs.curve();
     return {
-      venue: "bonding_curve",
+      venue: BONDING_CURVE,
       curve: read.curve,
       fees: computeCurveFeesBps(
         curveFeeInputs({ global, feeConfig, curve: read.curve, mintSupply: read.mintSupply }),
@@ -43,7 +44,7 @@ export function venueStateOf(read: TradeRead, configs: TradeConfigs): VenueState
   }
   const { globalConfig, feeConfig } = configs.swap();
   return {
-    venue: "launchswap",
+    venue: LAUNCHSWAP,
     reserves: swapReserves(read),
     fees: computeSwapFeesBps(swapFeeInputs({ globalConfig, feeConfig, read })),
   };
@@ -79,7 +80,7 @@ export async function tradeInstructions(
   random?: () => number,
 ): Promise<TransactionInstruction[]> {
   const args = quote.args;
-  if (read.venue === "bonding_curve") {
+  if (read.venue === BONDING_CURVE) {
     const { global } = configs.curve();
     const common = {
       global,

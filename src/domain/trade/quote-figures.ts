@@ -3,6 +3,7 @@
  * instruction choice uses (curve-quote.ts, swap-quote.ts): the tokens, the trader's lamports with the venue's
  * fees, each fee on its own, and the price impact. Pure; no chain access.
  */
+import { BONDING_CURVE } from "../../core/venues.js";
 import {
   buyExactSolInTokensOut,
   curveBuyCost,
@@ -50,11 +51,11 @@ interface SpotReserves {
 /** The figures of a quote from quoteTrade against the venue state it was quoted on. */
 export function quoteFigures(quote: Pick<TradeQuote, "args" | "quoted">, venue: VenueState): QuoteFigures {
   const moved =
-    venue.venue === "bonding_curve"
+    venue.venue === BONDING_CURVE
       ? curveMoves(quote, venue.curve, venue.fees)
       : swapMoves(quote.args, venue.reserves, venue.fees);
   const spot: SpotReserves =
-    venue.venue === "bonding_curve"
+    venue.venue === BONDING_CURVE
       ? { tokens: venue.curve.virtualTokenReserves, quote: venue.curve.virtualQuoteReserves }
       : { tokens: venue.reserves.baseReserve, quote: effectiveQuoteReserve(venue.reserves) };
   const buying = quote.args.instruction !== "sell";

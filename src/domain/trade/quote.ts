@@ -4,6 +4,7 @@
  * amount_units. The six rows of the spec's expected_output table, in one place. Routing (which venue)
  * is decided once, by the launch layer's read interpretation (src/launch/trade-accounts.ts).
  */
+import { BONDING_CURVE, LAUNCHSWAP } from "../../core/venues.js";
 import { percentOfBalance } from "../../core/amounts.js";
 import {
   buyExactSolInTokensOut,
@@ -36,11 +37,11 @@ export type TradeAmount =
 /** Where the trade executes, with the state its quote reads. */
 export type VenueState =
   | {
-      readonly venue: "bonding_curve";
+      readonly venue: typeof BONDING_CURVE;
       readonly curve: CurveState & { readonly complete?: boolean };
       readonly fees: CurveFeesBps;
     }
-  | { readonly venue: "launchswap"; readonly reserves: SwapReserves; readonly fees: SwapFeesBps };
+  | { readonly venue: typeof LAUNCHSWAP; readonly reserves: SwapReserves; readonly fees: SwapFeesBps };
 
 /** Venue name as the spec writes it. */
 export type Venue = VenueState["venue"];
@@ -83,22 +84,22 @@ export interface TradeQuoteInput {
 /** Quotes a trade and chooses its instruction (spec 4.3 expected_output table; issue 4 instruction choice). */
 export function quoteTrade(input: TradeQuoteInput): TradeQuote {
   const { action, amount, venue, slippageBps } = input;
-  if (venue.venue === "bonding_curve" && venue.curve.complete === true)
+  if (venue.venue === BONDING_CURVE && venue.curve.complete === true)
     throw badRequest(TRADE_RULES.curveComplete);
   if (action === "sell") {
     const units = resolveSellUnits(amount, input.tokenBalance);
-    return venue.venue === "bonding_curve"
+    return venue.venue === BONDING_CURVE
       ? curveSell(units, venue.curve, venue.fees, slippageBps)
       : swapSell(units, venue.reserves, venue.fees, slippageBps);
   }
   if (amount.kind === "percent") throw badRequest(TRADE_RULES.percentOnBuy);
   if (amount.kind === "wholeTokens") throw badRequest(TRADE_RULES.amountTokensOnBuy);
   if (amount.kind === "sol") {
-    return venue.venue === "bonding_curve"
+    return venue.venue === BONDING_CURVE
       ? curveSolBuy(amount.lamports, venue.curve, venue.fees, slippageBps)
       : swapSolBuy(amount.lamports, venue.reserves, venue.fees, slippageBps);
   }
-  return venue.venue === "bonding_curve"
+  return venue.venue === BONDING_CURVE
     ? curveTokenBuy(amount.units, venue.curve, venue.fees, slippageBps)
     : swapTokenBuy(amount.units, venue.reserves, venue.fees, slippageBps);
 }
@@ -136,7 +137,7 @@ function curveSolBuy(lamports: bigint, curve: CurveState, fees: CurveFeesBps, bp
   const minTokensOut = minAfterSlippage(quoted, bps);
   if (minTokensOut <= 0n) throw badRequest(TRADE_RULES.tradeTooSmall);
   return quoteOf(
-    "bonding_curve",
+    BONDING_CURVE,
     { instruction: "buy_exact_sol_in", spendableSolIn: lamports, minTokensOut },
     lamports,
     quoted,
@@ -148,11 +149,11 @@ function curveTokenBuy(units: bigint, curve: CurveState, fees: CurveFeesBps, bps
   if (units > curve.realTokenReserves) throw badRequest(TRADE_RULES.exceedsReserves);
   const quoted = buyTokensCost(units, curve, fees);
   const maxQuoteIn = maxAfterSlippage(quoted, bps);
-  return quoteOf("bonding_curve", { instruction: "buy", amount: units, maxQuoteIn }, units, quoted);
+  return quoteOf(BONDING_CURVE, { instruction: "buy", amount: units, maxQuoteIn }, units, quoted);
 }
 
 function curveSell(units: bigint, curve: CurveState, fees: CurveFeesBps, bps: bigint): TradeQuote {
-  return sellQuote("bonding_curve", units, sellSolOut(units, curve, fees), bps);
+  return sellQuote(BONDING_CURVE, units, sellSolOut(units, curve, fees), bps);
 }
 
 // Swap SOL buy: what the swap SDK's buyQuoteInput builds — buy(base quoted from the SOL amount, lamports × (1+s)).
@@ -160,17 +161,17 @@ function swapSolBuy(lamports: bigint, reserves: SwapReserves, fees: SwapFeesBps,
   const { base } = swapBuyQuoteInput(lamports, reserves, fees);
   if (base <= 0n) throw badRequest(TRADE_RULES.tradeTooSmall);
   const maxQuoteIn = maxAfterSlippage(lamports, bps);
-  return quoteOf("launchswap", { instruction: "buy", amount: base, maxQuoteIn }, lamports, base);
+  return quoteOf(LAUNCHSWAP, { instruction: "buy", amount: base, maxQuoteIn }, lamports, base);
 }
 
 function swapTokenBuy(units: bigint, reserves: SwapReserves, fees: SwapFeesBps, bps: bigint): TradeQuote {
   const { totalQuote } = swapBuyBaseInput(units, reserves, fees);
   const maxQuoteIn = maxAfterSlippage(totalQuote, bps);
-  return quoteOf("launchswap", { instruction: "buy", amount: units, maxQuoteIn }, units, totalQuote);
+  return quoteOf(LAUNCHSWAP, { instruction: "buy", amount: units, maxQuoteIn }, units, totalQuote);
 }
 
 function swapSell(units: bigint, reserves: SwapReserves, fees: SwapFeesBps, bps: bigint): TradeQuote {
-  return sellQuote("launchswap", units, swapSellBaseInput(units, reserves, fees).userQuoteOut, bps);
+  return sellQuote(LAUNCHSWAP, units, swapSellBaseInput(units, reserves, fees).userQuoteOut, bps);
 }
 
 /** A sell of `units` quoted at `solOut` lamports: refused when it would pay nothing; the slippage bounds it below. */

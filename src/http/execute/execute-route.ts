@@ -2,6 +2,7 @@
  * The one handler shape of every execute route: the key from the auth hook → the chain (503 while there is
  * none) → the request's store (scoped to its Idempotency-Key) → one domain call with the raw body.
  */
+import { type Venue } from "../../core/venues.js";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Chain } from "../../chain/chain.js";
 import { simulate } from "../../chain/simulate.js";
@@ -72,7 +73,7 @@ function executeHandler<D extends { chain: unknown; store: Pick<Store, "insertEx
         req.log.error({ err: { message: (e as Error).message } }, "execution outcome not recorded"),
       ...(run !== undefined ? { dryRun: run } : {}),
       // Services that route (trade, bundle) check the key's venue rule on the venue they will use.
-      checkVenue: (venue: "bonding_curve" | "launchswap") => checkRoutedVenue(req.custodyContext, venue),
+      checkVenue: (venue: Venue) => checkRoutedVenue(req.custodyContext, venue),
       // Issue 29: freeze re-check and worst-case spend caps between the build and the signature.
       ...(req.custodyContext?.guard !== undefined ? { spendGuard: req.custodyContext.guard } : {}),
     }) as unknown as D; // deps with the chain made present, which TypeScript cannot see through Omit
