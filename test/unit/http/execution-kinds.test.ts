@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { EXECUTION_KIND_LIST } from "../../../src/domain/kinds.js";
+import { EXECUTION_KINDS } from "../../../src/domain/execution/history.js";
 import { checkKinds, type ExecutionKindEntry } from "../../../src/domain/execution/kind.js";
 import { knownFieldsTable } from "../../../src/http/execute/known-fields.js";
 import { buildTestApp } from "../../helpers/app.js";
@@ -83,6 +84,10 @@ describe("a throwaway execution kind registered by one line", () => {
     await expect(buildTestApp({ kinds: [...EXECUTION_KIND_LIST, planless] })).rejects.toThrow(
       /no spend plan/,
     );
+  });
+
+  it("every kind of the service's list is a kind the history and events filters accept, and back", () => {
+    expect(EXECUTION_KIND_LIST.map((k) => k.kind).sort()).toEqual([...EXECUTION_KINDS].sort());
   });
 
   it("every kind of the service's list has a spend plan and its own path", () => {
