@@ -2,7 +2,7 @@
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifySchema } from "fastify";
-import type { Chain } from "../chain/chain.js";
+import type { Chain, OperationKind } from "../chain/chain.js";
 import type { Config } from "../config/config.js";
 import type { ApiError } from "../core/errors.js";
 import { declareAuthFields, routeScope } from "./hooks/auth.js";
@@ -234,13 +234,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Issue 19: scopes, wallet binding, policies and the activity log around every authenticated request.
   // Every route sees the store through the outcome hook, so each recorded execution outcome is counted.
   const observed = observeOutcomes(deps.store, (kind, status) => metrics.countExecution(kind, status));
+  // Each kind's compute-unit budget, by its record's kind (its descriptor's `budget`).
+  const budgets = new Map(kinds.map((k) => [k.kind, k.budget]));
   // A request without a key context (public routes) gets the one pass-through wrapper, built once.
   const outside = custodyStore(observed, { current: () => undefined });
   installCustody(app, {
     ...deps,
     counter: requestCounter,
     // The record-time policy step's figures (policy-step.ts): a kind's compute-unit limit, wallet balances.
-    computeUnitLimit: (kind: NewExecution["kind"]) => computeUnitLimit(deps.config, kind),
+    computeUnitLimit: (kind: NewExecution["kind"]) => computeUnitLimit(deps.config, budgets.get(kind)),
     ...(deps.chain !== undefined ? { balanceOf: balanceReader(deps.chain) } : {}),
     // One wrapper per request, bound to its context: the key's wallet binding and the reservation it decided.
     bind: (ctx) => (ctx === null ? outside : custodyStore(observed, { current: () => ctx })),
@@ -317,11 +319,11 @@ function declareRequestFields(app: FastifyInstance): void {
   declareCustodyFields(app);
 }
 
-/** The compute-unit limit a kind of execution is built with (bounds the priority fee it pays). */
-function computeUnitLimit(config: Config, kind: string): number {
-  if (kind === "trade") return config.computeUnitLimitTrade;
-  if (kind === "create" || kind === "bundle") return config.computeUnitLimitCreate;
-  if (kind === "claim") return config.computeUnitLimitClaim;
+/** The compute-unit limit of a budget (bounds the priority fee a transaction pays); unknown: the transfer's. */
+function computeUnitLimit(config: Config, budget: OperationKind | undefined): number {
+  if (budget === "trade") return config.computeUnitLimitTrade;
+  if (budget === "create") return config.computeUnitLimitCreate;
+  if (budget === "claim") return config.computeUnitLimitClaim;
   return config.computeUnitLimitTransfer;
 }
 

@@ -61,6 +61,7 @@ export const bundleKind = defineKind({
   kind: "bundle",
   path: "/v1/laser/bundle",
   scope: "create",
+  budget: "create",
   tag: "bundles",
   summary: "Build, sign and submit an atomic bundle of 1 to 4 transactions from managed wallets",
   body: {

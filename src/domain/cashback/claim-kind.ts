@@ -36,6 +36,7 @@ export const claimKind = defineKind({
   kind: "claim",
   path: "/v1/cashback/claim/execute",
   scope: "trade",
+  budget: "claim",
   tag: "cashback",
   summary: "Claim a managed wallet's cashback: one transaction per source with something to claim",
   body: {

@@ -60,6 +60,7 @@ export const createKind = defineKind({
   kind: "create",
   path: "/v1/laser/create",
   scope: "create",
+  budget: "create",
   tag: "tokens",
   summary: "Create a launch token (server-generated mint), optionally with an atomic developer buy",
   body: {

@@ -5,6 +5,7 @@
  * one validator of the body (the spec's aliases, number-or-string amounts and exact texts in their order), and
  * the body's JSON Schema beside it is its one description (docs/decisions.md, "execution kind descriptors").
  */
+import type { OperationKind } from "../../chain/chain.js";
 import type { RequestBody } from "../../core/request-fields.js";
 import type { BundleLimits } from "../bundle/shape.js";
 import type { RouteScope } from "../keys/scopes.js";
@@ -48,6 +49,8 @@ export interface ExecutionKindDescriptor<I, D> {
   kind: string;
   path: string;
   scope: RouteScope;
+  /** The compute-unit limit its transactions are built with (the priority fee the policy step prices). */
+  budget: OperationKind;
   /** The OpenAPI tag (the endpoint family) and summary. */
   tag: string;
   summary: string;

@@ -12,6 +12,7 @@ export const consolidateKind = defineKind({
   kind: "consolidate",
   path: "/v1/sol/consolidate/execute",
   scope: "transfer",
+  budget: "transfer",
   tag: "sol",
   summary: "Sweep SOL from managed wallets into one destination (one transaction per source)",
   body: {

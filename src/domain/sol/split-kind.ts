@@ -15,6 +15,7 @@ export const splitKind = defineKind({
   kind: "split",
   path: "/v1/sol/split/execute",
   scope: "transfer",
+  budget: "transfer",
   tag: "sol",
   summary: "Distribute SOL from a managed wallet to up to five destinations in one transaction",
   body: {

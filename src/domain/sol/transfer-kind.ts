@@ -16,6 +16,7 @@ export const transferKind = defineKind({
   kind: "transfer",
   path: "/v1/sol/transfer/execute",
   scope: "transfer",
+  budget: "transfer",
   tag: "sol",
   summary: "Send native SOL or a fungible token from a managed wallet to any address",
   body: {

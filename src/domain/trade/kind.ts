@@ -122,6 +122,7 @@ export const tradeKind = defineKind({
   kind: "trade",
   path: "/v1/trades/execute",
   scope: "trade",
+  budget: "trade",
   tag: "trades",
   summary: "Buy or sell a launch token on the bonding curve or its launchswap pool",
   body: {
