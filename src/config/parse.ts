@@ -11,7 +11,8 @@ export class ConfigError extends Error {
   }
 }
 
-export const BASE58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
+export { BASE58_ADDRESS } from "../core/addresses.js";
+import { BASE58_ADDRESS } from "../core/addresses.js";
 
 /** Empty strings count as unset so `FOO=` in an env file does not override a default. */
 export function raw(env: NodeJS.ProcessEnv, name: string): string | undefined {

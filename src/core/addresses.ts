@@ -2,6 +2,9 @@ import bs58 from "bs58";
 import { badRequest } from "./errors.js";
 
 /** A base58 text that decodes to exactly 32 bytes (a Solana public key or PDA). */
+/** A base58 public key as text: 32 to 44 characters of the base58 alphabet. */
+export const BASE58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
+
 export type Address = string & { readonly __brand: "Address" };
 
 const BASE58 = /^[1-9A-HJ-NP-Za-km-z]+$/;

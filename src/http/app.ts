@@ -2,10 +2,9 @@
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifySchema } from "fastify";
-import type { Chain } from "../chain/chain.js";
+import type { Chain, OperationKind } from "../chain/chain.js";
 import type { Config } from "../config/config.js";
 import type { ApiError } from "../core/errors.js";
-import { extend } from "../core/extend.js";
 import { declareAuthFields, routeScope } from "./hooks/auth.js";
 import type { RouteScope } from "../domain/keys/scopes.js";
 import { cashbackRoutes } from "./routes/cashback.js";
@@ -15,7 +14,6 @@ import { parseJsonBody } from "./hooks/json-body.js";
 import { installMetrics } from "./routes/metrics.js";
 import { openapiBodyTypes } from "./openapi/body-types.js";
 import { openapiRules, withOptionalBodies } from "./openapi/rules.js";
-import { withRequestExamples } from "./openapi/examples.js";
 import { componentReference, registerComponents } from "./openapi/components.js";
 import { observeOutcomes } from "../domain/execution/outcome-observer.js";
 import { createMetrics, type Metrics } from "../observability/metrics.js";
@@ -28,13 +26,9 @@ import { healthRoutes } from "./routes/health.js";
 import type { RateLimiter } from "./hooks/rate-limiters.js";
 import { installHardening, serverTimeouts, type RequestCounter } from "./hooks/hardening-install.js";
 import { setupRoutes } from "./routes/setup.js";
-import { solRoutes } from "./routes/sol.js";
-import { tradeRoutes } from "./routes/trades.js";
 import { quoteRoutes } from "./routes/quote.js";
 import { walletRoutes } from "./routes/wallets.js";
 import { balanceRoutes } from "./routes/balances.js";
-import { tokenRoutes } from "./routes/tokens.js";
-import { bundleRoutes } from "./routes/bundles.js";
 import { startWarmVenues, type DecodedEventSource } from "../domain/watch/setup.js";
 import { registerWarmStateMetrics } from "../observability/warm-state-metrics.js";
 import { watchRoutes } from "./routes/watch.js";
@@ -56,6 +50,9 @@ import type { Vault } from "../vault/index.js";
 import { installSecurityHeaders } from "./hooks/security-headers.js";
 import { lazyRequestLogger } from "./hooks/request-logger.js";
 import { consoleRoutes } from "./routes/console.js";
+import { registerKinds } from "./execute/execute-post.js";
+import { checkKinds, type ExecutionKindEntry } from "../domain/execution/kind.js";
+import { EXECUTION_KIND_LIST } from "../domain/kinds.js";
 
 export interface AppDeps {
   config: Config;
@@ -96,6 +93,8 @@ export interface AppDeps {
   requestCounter?: RequestCounter;
   /** The operator console's built files (GET /console); omitted = dist/console of this package, null = off. */
   consoleDir?: string | null;
+  /** The execution kinds served (issue 30); omitted = the service's list (src/domain/kinds.ts). */
+  kinds?: readonly ExecutionKindEntry[];
 }
 
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -141,6 +140,9 @@ function trustProxyOption(
 
 /** Builds the app: plugins, auth, error mapping, OpenAPI, and every route. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const kinds = deps.kinds ?? EXECUTION_KIND_LIST;
+  // Deny by default: a kind without a spend plan (or two kinds on one path) stops the start-up here.
+  checkKinds(kinds);
   const app = Fastify({
     ...(deps.logger !== undefined
       ? { loggerInstance: deps.logger, childLoggerFactory: lazyRequestLogger }
@@ -191,13 +193,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Shared schemas become components.schemas.<$id> (components.ts), not def-0, def-1.
     refResolver: componentReference,
     // Typed request bodies in the document (for generated clients); validation keeps the domain parsers.
-    // Then the execution routes' request examples (openapi-examples.ts) and the rules every route shares
+    // Execution kinds' bodies and examples come from their descriptors; then the rules every route shares
     // (operationId, description, 413/415/421/429, patterns: openapi-rules.ts).
     transform: (arg) => {
-      const typed = withRequestExamples(
-        dryRunDocument(custodyDocument(openapiBodyTypes(arg), arg.route), arg.route),
-        arg.route,
-      );
+      const typed = dryRunDocument(custodyDocument(openapiBodyTypes(arg), arg.route), arg.route);
       const method = String(Array.isArray(arg.route.method) ? arg.route.method[0] : arg.route.method);
       if (typed.schema === undefined || (typed.schema as { hide?: boolean }).hide === true) return typed;
       return {
@@ -235,24 +234,22 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       );
   };
   // Issue 22: per-request priority_fee / tip and unknown-field warnings, before custody (its plan reads the fees).
-  installExecutionFields(app, deps.config.requestFees);
+  installExecutionFields(app, deps.config.requestFees, kinds);
   // Issue 19: scopes, wallet binding, policies and the activity log around every authenticated request.
   // Every route sees the store through the outcome hook, so each recorded execution outcome is counted.
   const observed = observeOutcomes(deps.store, (kind, status) => metrics.countExecution(kind, status));
-  const custodyDeps = {
-    clock: deps.clock,
-    computeUnitLimit: (kind: NewExecution["kind"]) => computeUnitLimit(deps.config, kind),
-    ...(deps.chain !== undefined ? { balanceOf: balanceReader(deps.chain) } : {}),
-  };
+  // Each kind's compute-unit budget, by its record's kind (its descriptor's `budget`).
+  const budgets = new Map(kinds.map((k) => [k.kind, k.budget]));
   // A request without a key context (public routes) gets the one pass-through wrapper, built once.
-  const outside = custodyStore(observed, { ...custodyDeps, current: () => undefined });
+  const outside = custodyStore(observed, { current: () => undefined });
   installCustody(app, {
     ...deps,
     counter: requestCounter,
-    // One wrapper per request, bound to its context: the key's wallet binding and spend reservation apply.
-    // extend, not a spread literal with a key after it (slow on Node 20: core/extend.ts).
-    bind: (ctx) =>
-      ctx === null ? outside : custodyStore(observed, extend(custodyDeps, { current: () => ctx })),
+    // The record-time policy step's figures (policy-step.ts): a kind's compute-unit limit, wallet balances.
+    computeUnitLimit: (kind: NewExecution["kind"]) => computeUnitLimit(deps.config, budgets.get(kind)),
+    ...(deps.chain !== undefined ? { balanceOf: balanceReader(deps.chain) } : {}),
+    // One wrapper per request, bound to its context: the key's wallet binding and the reservation it decided.
+    bind: (ctx) => (ctx === null ? outside : custodyStore(observed, { current: () => ctx })),
   });
   installMetrics(app, metrics);
   // Routes hold a store whose custody members refuse: they reach wallets and records through `storeOf(req)`.
@@ -282,7 +279,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
   }
   watchRoutes(app, { warm });
-  tradeRoutes(app, { ...deps, ...(warm !== undefined ? { venues: warm.venues } : {}) });
+  // Issue 30: every execution kind from its descriptor (one list: src/domain/kinds.ts), checked first.
+  registerKinds(app, kinds, {
+    ...deps,
+    tipMaxLamports: deps.config.requestFees.tipMaxLamports,
+    ...(warm !== undefined ? { venues: warm.venues } : {}),
+  });
   // Issue 22: quotes read (and warm) the trade's state the same way.
   quoteRoutes(app, { ...deps, ...(warm !== undefined ? { venues: warm.venues } : {}) });
   positionRoutes(app, {
@@ -291,9 +293,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(warm !== undefined ? { venues: warm.venues } : {}),
   });
   cashbackRoutes(app, deps);
-  solRoutes(app, deps);
-  tokenRoutes(app, deps);
-  bundleRoutes(app, { ...deps, tipMaxLamports: deps.config.requestFees.tipMaxLamports });
   // Issue 20: execution events.
   eventRoutes(app, { ...deps, streams });
   // Issue 22: wallet balances.
@@ -331,11 +330,11 @@ function declareRequestFields(app: FastifyInstance): void {
   declareCustodyFields(app);
 }
 
-/** The compute-unit limit a kind of execution is built with (bounds the priority fee it pays). */
-function computeUnitLimit(config: Config, kind: string): number {
-  if (kind === "trade") return config.computeUnitLimitTrade;
-  if (kind === "create" || kind === "bundle") return config.computeUnitLimitCreate;
-  if (kind === "claim") return config.computeUnitLimitClaim;
+/** The compute-unit limit of a budget (bounds the priority fee a transaction pays); unknown: the transfer's. */
+function computeUnitLimit(config: Config, budget: OperationKind | undefined): number {
+  if (budget === "trade") return config.computeUnitLimitTrade;
+  if (budget === "create") return config.computeUnitLimitCreate;
+  if (budget === "claim") return config.computeUnitLimitClaim;
   return config.computeUnitLimitTransfer;
 }
 

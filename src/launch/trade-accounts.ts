@@ -3,6 +3,7 @@
  * and everything the quote and the instruction builders need from the chain. Global, FeeConfig and
  * swap GlobalConfig are not read here: they come from the chain caches.
  */
+import { BONDING_CURVE, LAUNCHSWAP } from "../core/venues.js";
 import { PublicKey } from "@solana/web3.js";
 import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "./spl-token.js";
 import { LAUNCH, badRequest } from "../core/errors.js";
@@ -90,14 +91,14 @@ export interface TradeReadCommon {
 
 /** A trade routed to the bonding curve. */
 export interface CurveTradeRead extends TradeReadCommon {
-  venue: "bonding_curve";
+  venue: typeof BONDING_CURVE;
   curveAddress: PublicKey;
   curve: BondingCurveState;
 }
 
 /** A trade routed to a swap pool. */
 export interface SwapTradeRead extends TradeReadCommon {
-  venue: "launchswap";
+  venue: typeof LAUNCHSWAP;
   poolAddress: PublicKey;
   pool: PoolState;
   /** Length of the pool account's data (the SDK prepends extend_account below 300 bytes). */
@@ -154,7 +155,7 @@ export function interpretTradeRead(plan: TradeReadPlan, accounts: ReadResult): T
     throw badRequest(LAUNCH.curveNotSolQuoted);
   }
   if (curve !== null && !curve.complete) {
-    return { venue: "bonding_curve", ...common(plan, at), curveAddress: plan.keys.curve, curve };
+    return { venue: BONDING_CURVE, ...common(plan, at), curveAddress: plan.keys.curve, curve };
   }
   const poolAccount = at("pool");
   if (poolAccount === null) {
@@ -252,7 +253,7 @@ function swapRead(
   if (baseVault === null || quoteVault === null) throw badRequest(LAUNCH.poolVaultsUnexpected);
   const poolAccount = at("pool");
   return {
-    venue: "launchswap",
+    venue: LAUNCHSWAP,
     ...base,
     poolAddress: plan.keys.pool,
     pool,

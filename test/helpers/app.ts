@@ -1,4 +1,5 @@
 /** Test harness: the real app on SQLite :memory: (or PostgreSQL) with a fixed test vault, in one call. */
+import type { ExecutionKindEntry } from "../../src/domain/execution/kind.js";
 import { Keypair } from "@solana/web3.js";
 import type { FastifyBaseLogger, FastifyInstance } from "fastify";
 import { buildApp, type AppDeps } from "../../src/http/app.js";
@@ -33,6 +34,8 @@ export function testVault(hex = TEST_MASTER_KEY_HEX): Vault {
 }
 
 export interface TestAppOptions {
+  /** The execution kinds served (default: the service's list). */
+  kinds?: readonly ExecutionKindEntry[];
   /** Environment for loadConfig (default: sandbox defaults). */
   env?: NodeJS.ProcessEnv;
   /** Default sqlite::memory:. */
@@ -95,6 +98,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...(options.market !== undefined ? { market: options.market } : {}),
     ...(options.requestCounter !== undefined ? { requestCounter: options.requestCounter } : {}),
     ...(options.consoleDir !== undefined ? { consoleDir: options.consoleDir } : {}),
+    ...(options.kinds !== undefined ? { kinds: options.kinds } : {}),
   });
   // Every answer of a test app is checked against the OpenAPI document (openapi-validate.ts).
   installResponseCheck(app);

@@ -12,6 +12,7 @@
  * `beforeEach(() => e2e.reset())` clears faults and stats (useE2e registers it). Pass options to `startE2e` to change timeouts
  * (`chain` overrides go to localnetChainOptions) or the localnet (`localnet` options).
  */
+import type { ExecutionKindEntry } from "../../src/domain/execution/kind.js";
 import { Connection, Keypair, PublicKey } from "@solana/web3.js";
 import type { FastifyBaseLogger, FastifyInstance, LightMyRequestResponse } from "fastify";
 import {
@@ -61,6 +62,8 @@ export interface E2eOptions {
   clock?: () => Date;
   /** The console's built files (default dist/console). */
   consoleDir?: string;
+  /** The execution kinds served (default: the service's list). */
+  kinds?: readonly ExecutionKindEntry[];
 }
 
 export interface E2e {
@@ -130,6 +133,7 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
     ...(options.pgSchema !== undefined ? { pgSchema: options.pgSchema } : {}),
     ...(options.rateLimiter !== undefined ? { rateLimiter: options.rateLimiter } : {}),
     ...(options.consoleDir !== undefined ? { consoleDir: options.consoleDir } : {}),
+    ...(options.kinds !== undefined ? { kinds: options.kinds } : {}),
   });
   const connection = new Connection(localnet.rpcUrl, "confirmed");
 

@@ -5,6 +5,7 @@
  * → record ONE execution with every leg's wallet and signature → sendBundle → confirm → record the outcome.
  * Built on the shared pipeline's lower-level parts (`signWith`, `recordPending`, `submitBundleRecorded`).
  */
+import { LAUNCHSWAP } from "../../core/venues.js";
 import { createHash } from "node:crypto";
 import { PublicKey } from "@solana/web3.js";
 import type { Chain, ChainTransaction } from "../../chain/chain.js";
@@ -34,6 +35,8 @@ import type { TradeIntent } from "../trade/request.js";
 export interface BundleDeps {
   /** Set on a dry run (issue 19): the pipeline simulates and describes instead of recording and sending. */
   dryRun?: ExecutionDeps["dryRun"];
+  /** The request key's checks and record-time policy step (absent outside a keyed request). */
+  spendGuard?: ExecutionDeps["spendGuard"];
   store: Pick<Store, "findWallet" | "findDefaultWallet" | "insertExecution" | "updateExecution">;
   chain: Pick<Chain, "rpc" | "caches" | "assemble" | "submit" | "submitBundle" | "bundleTipAccounts"> &
     Partial<Pick<Chain, "computeBudget" | "programGeneration">>;
@@ -83,7 +86,15 @@ export async function executeBundle(
 ): Promise<BundleResponse> {
   if (typeof body !== "object" || body === null || Array.isArray(body))
     throw badRequest(EXECUTION.bodyObject);
-  const request = parseBundleRequest(body as Record<string, unknown>, deps);
+  return runBundle(deps, apiKeyId, parseBundleRequest(body as Record<string, unknown>, deps));
+}
+
+/** Builds, signs and submits a parsed bundle (the bundle kind's run). */
+export async function runBundle(
+  deps: BundleDeps,
+  apiKeyId: number,
+  request: BundleRequest,
+): Promise<BundleResponse> {
   const wallets = await resolveLegWallets(deps.store, apiKeyId, request.legs);
   const tip = { accounts: await deps.chain.bundleTipAccounts(), lamports: request.tipLamports };
 
@@ -117,6 +128,7 @@ export async function executeBundle(
         .reduce((a, b) => (b > a ? b : a), 0n),
     },
     deps.dryRun,
+    deps.spendGuard,
   );
   const result = await submitBundleRecorded(
     deps,
@@ -220,7 +232,7 @@ async function signExistingTrade(
   const buying = quote.args.instruction !== "sell";
   const accounts =
     (buying && !read.userAtaExists ? 1n : 0n) +
-    (buying && read.venue === "launchswap" && !read.userWsolExists ? 1n : 0n);
+    (buying && read.venue === LAUNCHSWAP && !read.userWsolExists ? 1n : 0n);
   return {
     mint: read.mint.toBase58(),
     txs: [tx],

@@ -3,13 +3,14 @@
  * with a positive amount, each through the shared execution pipeline, in a fixed order (bonding curve, then
  * launchswap). Claims are never bundled: one landing does not depend on the other.
  */
+import { BONDING_CURVE, LAUNCHSWAP, type Venue } from "../../core/venues.js";
 import { SPL_TOKEN_PROGRAM_ID } from "../../launch/programs.js";
 import { PublicKey, type TransactionInstruction } from "@solana/web3.js";
 import { TokenInstruction } from "../../launch/spl-token.js";
 import type { Chain } from "../../chain/chain.js";
 import { buildClaimCurveCashback, buildClaimSwapCashback } from "../../launch/cashback-instructions.js";
 import type { Store } from "../../store/index.js";
-import { parseClaimRequest } from "./rules.js";
+import { parseClaimRequest, type ClaimRequest } from "./rules.js";
 import { readCashback } from "./check.js";
 import type { RequestBody } from "../../core/request-fields.js";
 import { ApiError, badRequest, SPEC } from "../../core/errors.js";
@@ -27,7 +28,7 @@ export interface ClaimDeps {
 
 /** One claim transaction of the response. */
 export interface ClaimTransaction {
-  kind: "bonding_curve" | "launchswap";
+  kind: Venue;
   /** Claimable before submission (the program pays what is claimable when the transaction lands). */
   claimable_lamports: bigint;
   /** The execution record's id (GET /v1/executions/{id}); issue 22. */
@@ -49,7 +50,15 @@ export async function claimCashback(
   apiKeyId: number,
   body: RequestBody,
 ): Promise<ClaimResult> {
-  const request = parseClaimRequest(body);
+  return runClaim(deps, apiKeyId, parseClaimRequest(body));
+}
+
+/** Claims a managed wallet's cashback from a parsed request (the claim kind's run). */
+export async function runClaim(
+  deps: ClaimDeps,
+  apiKeyId: number,
+  request: ClaimRequest,
+): Promise<ClaimResult> {
   const wallet = await selectWallet(deps.store, apiKeyId, request.wallet, {
     notFoundError: () => badRequest(SPEC.claim.walletSelection),
   });
@@ -60,10 +69,10 @@ export async function claimCashback(
 
   const claims: { kind: ClaimTransaction["kind"]; amount: bigint }[] = [];
   if (request.claimBondingCurve && entry.launch_bonding_lamports > 0n) {
-    claims.push({ kind: "bonding_curve", amount: entry.launch_bonding_lamports });
+    claims.push({ kind: BONDING_CURVE, amount: entry.launch_bonding_lamports });
   }
   if (request.claimLaunchswap && entry.launchswap_wsol_lamports > 0n) {
-    claims.push({ kind: "launchswap", amount: entry.launchswap_wsol_lamports });
+    claims.push({ kind: LAUNCHSWAP, amount: entry.launchswap_wsol_lamports });
   }
 
   // One price for the whole request, read once, so every claim of it pays the same fee.
@@ -80,7 +89,7 @@ export async function claimCashback(
         request: { wallet: wallet.publicKey, source: claim.kind, confirm: request.confirm },
         build: async () => ({
           instructions:
-            claim.kind === "bonding_curve"
+            claim.kind === BONDING_CURVE
               ? await buildClaimCurveCashback(user)
               : keepWsol(await buildClaimSwapCashback(user)),
           computeKind: "claim",

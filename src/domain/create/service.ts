@@ -22,6 +22,8 @@ import { selectWallet } from "../wallets/wallets.js";
 export interface CreateDeps {
   /** Set on a dry run (issue 19): the pipeline simulates and describes instead of recording and sending. */
   dryRun?: ExecutionDeps["dryRun"];
+  /** The request key's checks and record-time policy step (absent outside a keyed request). */
+  spendGuard?: ExecutionDeps["spendGuard"];
   store: Pick<Store, "findWallet" | "findDefaultWallet" | "insertExecution" | "updateExecution">;
   chain: Pick<Chain, "caches" | "assemble" | "submit" | "submitBundle"> &
     Partial<Pick<Chain, "programGeneration">>;
@@ -88,7 +90,15 @@ export async function createToken(
 ): Promise<CreateResponse> {
   if (typeof body !== "object" || body === null || Array.isArray(body))
     throw badRequest(EXECUTION.bodyObject);
-  const request = parseCreateRequest(body as Record<string, unknown>);
+  return runCreate(deps, apiKeyId, parseCreateRequest(body as Record<string, unknown>));
+}
+
+/** Creates a token from a parsed request (the create kind's run). */
+export async function runCreate(
+  deps: CreateDeps,
+  apiKeyId: number,
+  request: CreateRequest,
+): Promise<CreateResponse> {
   const wallet = await selectWallet(deps.store, apiKeyId, request.wallet);
   const generation = deps.chain.programGeneration?.().generation;
   const config = { ...curveConfigs(deps.chain.caches), ...(generation !== undefined ? { generation } : {}) };
@@ -141,6 +151,7 @@ export async function createToken(
       computeUnitPriceMicroLamports: tx.computeUnitPriceMicroLamports,
     },
     deps.dryRun,
+    deps.spendGuard,
   );
   const { result } = await submitRecorded(
     deps,

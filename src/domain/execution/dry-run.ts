@@ -6,7 +6,6 @@
 import { PublicKey, SystemProgram, VersionedTransaction } from "@solana/web3.js";
 import type { ChainTransaction } from "../../chain/chain.js";
 import type { SimulationOutcome } from "../../chain/simulate.js";
-import type { NewExecution } from "../../store/index.js";
 
 /** Base fee of one signature, lamports. */
 const SIGNATURE_FEE_LAMPORTS = 5_000n;
@@ -54,9 +53,7 @@ export interface DryRunSimulation {
 export interface DryRun {
   /** Simulates signed bytes (the node's simulateTransaction, no signature check needed). */
   simulate(wire: Uint8Array): Promise<SimulationOutcome>;
-  /** The execution-time policy rules (priority fee, 24 h cap) for this would-be record, without reserving. */
-  check(e: NewExecution): Promise<DryRunVerdict | null>;
-  /** The first policy refusal met at record time. */
+  /** The first policy refusal met at record time (the spend guard's record-time verdict: policy-step.ts). */
   verdict: DryRunVerdict | null;
   /** Request summaries of the executions that would have been recorded. */
   requests: unknown[];
@@ -64,7 +61,7 @@ export interface DryRun {
 }
 
 /** An empty dry run over the given collaborators. */
-export function createDryRun(io: Pick<DryRun, "simulate" | "check">): DryRun {
+export function createDryRun(io: Pick<DryRun, "simulate">): DryRun {
   return { ...io, verdict: null, requests: [], transactions: [] };
 }
 

@@ -152,6 +152,7 @@ export async function runSingleExecution(input: SingleExecutionInput): Promise<S
       computeUnitPriceMicroLamports: tx.computeUnitPriceMicroLamports,
     },
     deps.dryRun,
+    deps.spendGuard,
   );
   const t2 = now();
   const { result, databaseMs, fill } = await submitRecorded(

@@ -1,25 +1,33 @@
 import { timeOrderedUuid } from "../../core/time-ordered-id.js";
 import type { ExecutionPatch, NewExecution, Store } from "../../store/index.js";
-import type { ExecutionOutcome, PendingExecution } from "./types.js";
+import type { ExecutionOutcome, PendingExecution, SpendGuard } from "./types.js";
 import { DRY_RUN_EXECUTION_ID, type DryRun } from "./dry-run.js";
 
 /**
- * Inserts the execution as pending with its signatures (call BEFORE sending); returns its id. On a dry run
- * nothing is written: the key's policy gives its verdict on the would-be record instead.
+ * Inserts the execution as pending with its signatures (call BEFORE sending); returns its id. The request key's
+ * record-time policy step runs first (`guard`, issue 30). On a dry run nothing is written: the key's policy gives
+ * its verdict on the would-be record instead.
  */
 export async function recordPending(
   store: Pick<Store, "insertExecution">,
   e: PendingExecution,
   dryRun?: DryRun,
+  guard?: SpendGuard,
 ): Promise<string> {
   // Time-ordered: the record's id appends to the id indexes instead of landing on a random page (issue 18).
   const record = newExecution(timeOrderedUuid(), e);
   if (dryRun !== undefined) {
     dryRun.requests.push(e.request);
-    dryRun.verdict ??= await dryRun.check(record);
+    dryRun.verdict ??= guard === undefined ? null : await guard.verdict(record);
     return DRY_RUN_EXECUTION_ID;
   }
-  await store.insertExecution(record);
+  // Issue 30: the policy step, explicit, before the insert; the insert reserves what it decided, atomically.
+  if (guard !== undefined) await guard.beforeRecord(record);
+  try {
+    await store.insertExecution(record);
+  } catch (err) {
+    throw guard === undefined ? err : guard.refusalOf(err);
+  }
   return record.id;
 }
 

@@ -1,7 +1,8 @@
 /** The shapes the execution pipeline works with: what a transaction is built from, the collaborators, results. */
+import { type Venue } from "../../core/venues.js";
 import type { Keypair, TransactionInstruction } from "@solana/web3.js";
 import type { Chain, ChainAssembleInput, OperationKind } from "../../chain/chain.js";
-import type { ExecutionKind, ExecutionStatus, Store } from "../../store/index.js";
+import type { ExecutionKind, ExecutionStatus, NewExecution, Store } from "../../store/index.js";
 import type { SubmitResult } from "../../chain/submit.js";
 import type { SealedWallet, Vault } from "../../vault/index.js";
 import type { DryRun } from "./dry-run.js";
@@ -56,13 +57,22 @@ export interface SpendGuard {
   inspect?: (tx: SpendableTransaction) => WorstCaseSpend;
   /** Binds a signed transaction's signature to the worst case `inspect` returned for it. */
   signed(signature: string, spend: WorstCaseSpend): void;
+  /**
+   * Issue 30: the policy step at record time, before the insert (throws a refusal: priority fee, unbounded
+   * spend); the insert then reserves what it decided, atomically.
+   */
+  beforeRecord(e: NewExecution): Promise<void>;
+  /** The refusal of an insert the store refused at a cap, or the error itself. */
+  refusalOf(err: unknown): unknown;
+  /** A dry run's record-time verdict on a would-be record, nothing reserved. */
+  verdict(e: NewExecution): Promise<{ rule: string; detail: string } | null>;
 }
 
 /**
  * Issue 19: told the venue an execution trades on once it is routed, before anything is signed; throws to
  * refuse (the key's `venues` policy). Absent: nothing to check.
  */
-export type VenueCheck = (venue: "bonding_curve" | "launchswap") => void;
+export type VenueCheck = (venue: Venue) => void;
 
 /** Milliseconds per pipeline stage (integers). */
 export interface ExecutionTimings {

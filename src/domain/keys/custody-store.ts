@@ -1,36 +1,22 @@
 /**
  * The store as every request sees it: wallet lookups honour the key's wallet binding (403 naming the wallet)
- * and an execution recorded through a key with a SOL cap reserves its spend in the same database transaction
- * (403 `max_sol_per_24h` when it would pass the cap). Outside a request (maintenance, reconciliation) the
+ * and an execution is recorded with the spend reservation the policy step decided (policy-step.ts), in the
+ * same database transaction; the wrapper decides no policy. Outside a request (maintenance, reconciliation) the
  * wrapper passes every call through. The app binds one wrapper to each request (`current()` returns that
  * request's context) and hands routes a store whose custody members refuse (`requestOnlyStore`), so a route
  * reaches wallets and records only through its own request's wrapper; no domain service knows about keys.
  */
-import {
-  SpendCapExceededError,
-  type KeyRecord,
-  type NewExecution,
-  type SpendCharge,
-  type Store,
-} from "../../store/index.js";
+import type { KeyRecord, SpendCharge, Store } from "../../store/index.js";
 import { ancestorCharges, effectivePolicy } from "./key-chain.js";
 import { refusal, mayUseWallet, walletRefusal } from "./scopes.js";
 import { storedPolicy, type Policy, type Venue } from "./policy.js";
 import { vouchesForWallets } from "./wallet-origin.js";
-import {
-  checkPriorityFee,
-  dailyCapDetail,
-  priorityFeeLamports,
-  SIGNATURE_FEE_LAMPORTS,
-  venueVerdict,
-  type PolicyVerdict,
-  type SpendPlan,
-  SPEND_WINDOW_MS,
-} from "./spend.js";
+import type { RecordDecision } from "./policy-step.js";
+import { venueVerdict, type PolicyVerdict, type SpendPlan } from "./spend.js";
 import { ApiError } from "../../core/errors.js";
 import { overlay } from "../../core/overlay.js";
 import type { SpendGuard } from "../execution/types.js";
-import { addSpend, noSpend, totalOf, type WorstCaseSpend } from "../execution/worst-case-spend.js";
+import type { WorstCaseSpend } from "../execution/worst-case-spend.js";
 
 /** What the custody layer knows about the request being served. */
 export interface CustodyContext {
@@ -54,6 +40,8 @@ export interface CustodyContext {
   spends?: Map<string, WorstCaseSpend>;
   /** Worst case of every transaction signed for this request so far (the per-execution cap's figure). */
   requestSpend?: WorstCaseSpend;
+  /** The policy step's decision on each record of this request, by execution id (what its insert reserves). */
+  recordDecisions?: Map<string, RecordDecision>;
 }
 
 /**
@@ -92,100 +80,13 @@ export function checkRoutedVenue(ctx: CustodyContext | null | undefined, venue: 
   ctx.verdict ??= verdict;
 }
 
-/** What the wrapper needs besides the store. */
+/** What the wrapper needs besides the store: the request's context (undefined outside a request). */
 export interface CustodyStoreDeps {
   current: () => CustodyContext | undefined;
-  clock: () => Date;
-  /** Compute-unit limit of an execution kind (for the priority fee it pays). */
-  computeUnitLimit: (kind: NewExecution["kind"]) => number;
-  /** The SOL balance of a wallet, the bound of what an execution without a body amount can move. */
-  balanceOf?: (wallet: string) => Promise<bigint>;
-}
-
-/**
- * The worst case of a record's signed transactions (issue 29), or undefined when one of them was signed
- * without the guard's inspection (a chain double that does not call `inspect`).
- */
-function signedSpend(ctx: CustodyContext, e: NewExecution): WorstCaseSpend | undefined {
-  if (ctx.spends === undefined || e.signatures.length === 0) return undefined;
-  let sum = noSpend();
-  for (const s of e.signatures) {
-    const spend = ctx.spends.get(s);
-    if (spend === undefined) return undefined;
-    sum = addSpend(sum, spend);
-  }
-  return sum;
-}
-
-/**
- * Lamports one execution record may spend: the worst case of its signed transactions (issue 29); without one,
- * the body's amount (or the signing wallets' balances), fees, tip, rent.
- */
-async function executionSpend(
-  deps: CustodyStoreDeps,
-  ctx: CustodyContext,
-  plan: SpendPlan,
-  e: NewExecution,
-): Promise<bigint> {
-  const signed = signedSpend(ctx, e);
-  if (signed !== undefined) {
-    if (signed.unbounded)
-      throw refusal(
-        `policy max_sol_per_24h: the spend of this ${plan.kind} cannot be bounded`,
-        "max_sol_per_24h",
-      );
-    return totalOf(signed);
-  }
-  let amount = plan.amountLamports;
-  if (amount === null) {
-    if (deps.balanceOf === undefined)
-      throw refusal("policy max_sol_per_24h: the spend of this request cannot be bounded", "max_sol_per_24h");
-    amount = 0n;
-    for (const w of new Set(e.wallets)) amount += await deps.balanceOf(w);
-  }
-  const price = e.computeUnitPriceMicroLamports ?? 0n;
-  const perTx = SIGNATURE_FEE_LAMPORTS + priorityFeeLamports(price, deps.computeUnitLimit(e.kind));
-  return amount + plan.rentLamports + plan.tipLamports + BigInt(Math.max(1, e.signatures.length)) * perTx;
-}
-
-/** The policy verdict on a would-be execution record, without writing or reserving (a dry run's check). */
-export interface ExecutionPolicyCheck {
-  checkExecution(e: NewExecution): Promise<PolicyVerdict | null>;
-}
-
-/** The verdict of the rules decided at record time (priority fee, 24 h cap), nothing reserved. */
-async function recordTimeVerdict(
-  store: Pick<Store, "spentLamports">,
-  deps: CustodyStoreDeps,
-  ctx: CustodyContext,
-  e: NewExecution,
-): Promise<PolicyVerdict | null> {
-  const policy = contextPolicy(ctx);
-  const plan = ctx.plan;
-  if (plan === undefined) return null;
-  const fee = priorityFeeLamports(e.computeUnitPriceMicroLamports ?? 0n, deps.computeUnitLimit(e.kind));
-  const feeVerdict = checkPriorityFee(policy, plan.kind, fee);
-  const charges = dailyCharges(ctx.key);
-  if (feeVerdict !== null || charges.length === 0) return feeVerdict;
-  let lamports: bigint;
-  try {
-    lamports = await executionSpend(deps, ctx, plan, e);
-  } catch (err) {
-    if (err instanceof ApiError) return { rule: "max_sol_per_24h", detail: err.message };
-    throw err;
-  }
-  const since = deps.clock().getTime() - SPEND_WINDOW_MS;
-  for (const c of charges) {
-    const used = await store.spentLamports(c.keyId, since);
-    if (used + lamports > c.capLamports)
-      return { rule: "max_sol_per_24h", detail: dailyCapDetail(plan.kind, used, c.capLamports, lamports) };
-  }
-  return null;
 }
 
 /** The members the custody wrapper decides: wallet binding, spend reservation, the record-time policy check. */
 export const CUSTODY_MEMBERS = [
-  "checkExecution",
   "findWallet",
   "findDefaultWallet",
   "listWallets",
@@ -193,7 +94,7 @@ export const CUSTODY_MEMBERS = [
   "deleteWallet",
   "addWallet",
   "insertExecution",
-] as const satisfies readonly (keyof (Store & ExecutionPolicyCheck))[];
+] as const satisfies readonly (keyof Store)[];
 
 /**
  * `store` as the app hands it to routes: every custody member refuses (an internal error, never a silent pass),
@@ -208,7 +109,7 @@ export function requestOnlyStore<S extends object>(store: S): S {
 }
 
 /** Wraps `store` with the key's wallet binding and spend reservation (see the file comment). */
-export function custodyStore(store: Store, deps: CustodyStoreDeps): Store & ExecutionPolicyCheck {
+export function custodyStore(store: Store, deps: CustodyStoreDeps): Store {
   const seen = (w: string): void => {
     deps.current()?.wallets.add(w);
   };
@@ -219,11 +120,7 @@ export function custodyStore(store: Store, deps: CustodyStoreDeps): Store & Exec
     ctx.wallets.add(w);
   };
 
-  return overlay<Store, ExecutionPolicyCheck>(store, {
-    async checkExecution(e) {
-      const ctx = deps.current();
-      return ctx === undefined ? null : recordTimeVerdict(store, deps, ctx, e);
-    },
+  return overlay<Store>(store, {
     async findWallet(apiKeyId, publicKey) {
       guard(publicKey);
       return store.findWallet(apiKeyId, publicKey);
@@ -267,41 +164,18 @@ export function custodyStore(store: Store, deps: CustodyStoreDeps): Store & Exec
       const ctx = deps.current();
       if (ctx === undefined) return store.insertExecution(e);
       for (const w of e.wallets) ctx.wallets.add(w);
-      const policy = contextPolicy(ctx);
-      const plan = ctx.plan;
-      if (plan !== undefined) {
-        const fee = priorityFeeLamports(e.computeUnitPriceMicroLamports ?? 0n, deps.computeUnitLimit(e.kind));
-        const feeVerdict = checkPriorityFee(policy, plan.kind, fee);
-        if (feeVerdict !== null) throw refusal(feeVerdict.detail, feeVerdict.rule);
-      }
-      const charges = plan === undefined ? [] : dailyCharges(ctx.key);
-      if (charges.length === 0 || plan === undefined) {
-        const r = await store.insertExecution(e);
-        ctx.executionIds.push(e.id);
-        return r;
-      }
-      const lamports = await executionSpend(deps, ctx, plan, e);
-      const nowMs = deps.clock().getTime();
-      const own = charges[0]?.keyId === ctx.key.id ? charges[0] : undefined;
-      try {
-        const r = await store.insertExecutionReserving(e, {
-          keyId: ctx.key.id,
-          lamports,
-          capLamports: own?.capLamports ?? null,
-          nowMs,
-          sinceMs: nowMs - SPEND_WINDOW_MS,
-          alsoCharge: own === undefined ? charges : charges.slice(1),
-        });
-        ctx.executionIds.push(e.id);
-        return r;
-      } catch (err) {
-        if (err instanceof SpendCapExceededError)
-          throw dailyCapRefusal(
-            dailyCapDetail(plan.kind, err.usedLamports, err.capLamports, err.neededLamports),
-            err.capKeyId ?? ctx.key.id,
-          );
-        throw err;
-      }
+      // The policy step decided before this insert (policy-step.ts, called by the pipeline's recordPending);
+      // deny by default: an execution route's record without that decision is an internal error, never a pass.
+      const decision = ctx.recordDecisions?.get(e.id);
+      if (decision === undefined && ctx.guard !== undefined)
+        throw new Error("custody: an execution was recorded without the policy step's decision");
+      const r =
+        decision?.reservation === undefined || decision.reservation === null
+          ? await store.insertExecution(e)
+          : // The reservation in the same database transaction as the insert: atomic under concurrency.
+            await store.insertExecutionReserving(e, decision.reservation);
+      ctx.executionIds.push(e.id);
+      return r;
     },
   });
 }

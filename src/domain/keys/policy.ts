@@ -4,8 +4,9 @@ import { parseNonNegativeInteger, parseSolAmount, solText } from "../../core/amo
 import { badRequest } from "../../core/errors.js";
 import { CUSTODY, KEY_POLICY } from "./texts.js";
 
-export const VENUES = ["bonding_curve", "launchswap"] as const;
-export type Venue = (typeof VENUES)[number];
+import { VENUES, type Venue } from "../../core/venues.js";
+
+export { VENUES, type Venue };
 
 /** A validated policy; absent fields do not restrict. */
 export interface Policy {

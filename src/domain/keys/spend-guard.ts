@@ -3,7 +3,7 @@
  * re-read (one store read by id) so a freeze, revocation or expiry that committed while the request was
  * building stops it before anything is signed; each compiled transaction's worst case (worst-case-spend.ts) is
  * added to the request's and checked against `max_sol_per_execution`; the figure is kept by signature for
- * the 24 h reservation the record makes (custody-store.ts).
+ * the 24 h reservation the record makes; the record-time policy step (policy-step.ts) runs through it too.
  */
 import { solText } from "../../core/amounts.js";
 import { ApiError } from "../../core/errors.js";
@@ -15,11 +15,11 @@ import type { Policy } from "./policy.js";
 import { authorize, refusal } from "./scopes.js";
 import { sol2, type PolicyVerdict } from "./spend.js";
 import { CUSTODY } from "./texts.js";
+import { capRefusal, decideRecord, recordTimeVerdict, type RecordPolicyDeps } from "./policy-step.js";
 
-/** What the guard reads besides the request's context. */
-export interface SpendGuardDeps {
-  store: Pick<Store, "findKey">;
-  clock: () => Date;
+/** What the guard reads besides the request's context (the record-time step's collaborators too). */
+export interface SpendGuardDeps extends Omit<RecordPolicyDeps, "store"> {
+  store: Pick<Store, "findKey"> & RecordPolicyDeps["store"];
 }
 
 /** The `max_sol_per_execution` verdict on a request's worst case so far, or null when it passes. */
@@ -72,5 +72,10 @@ export function createSpendGuard(ctx: CustodyContext, deps: SpendGuardDeps): Spe
     signed(signature, spend) {
       spends.set(signature, spend);
     },
+    async beforeRecord(e) {
+      await decideRecord(deps, ctx, e);
+    },
+    refusalOf: (err) => capRefusal(ctx, err),
+    verdict: (e) => recordTimeVerdict(deps, ctx, e),
   };
 }

@@ -1,30 +1,13 @@
 /**
- * What an execution request may spend, read from its body with the endpoints' own parsers, and the policy
- * rules that can be decided from it before anything is signed. Pure.
+ * What an execution request may spend, read from its parsed intent by its kind's planner (each descriptor's
+ * `plan`), and the policy rules that can be decided from it before anything is signed. Pure.
  */
 import { formatUnits, solText } from "../../core/amounts.js";
 import type { RequestFees } from "../../core/fee-fields.js";
-import type { RequestBody } from "../../core/request-fields.js";
-import { type BundleLimits, parseBundleRequest } from "../bundle/shape.js";
-import { parseClaimRequest } from "../cashback/rules.js";
-import { parseCreateRequest } from "../create/request.js";
-import { parseConsolidateRequest } from "../sol/consolidate-request.js";
-import { parseSplitRequest } from "../sol/split-request.js";
-import { parseTransferRequest } from "../sol/transfer-request.js";
-import { parseTradeRequest } from "../trade/request.js";
 import type { Policy, PolicyRule, Venue } from "./policy.js";
 
-/** The execution endpoints and the word a refusal uses for them ("this trade needs …"). */
-export const EXECUTION_ROUTES = {
-  "/v1/trades/execute": "trade",
-  "/v1/laser/create": "create",
-  "/v1/laser/bundle": "bundle",
-  "/v1/cashback/claim/execute": "claim",
-  "/v1/sol/transfer/execute": "transfer",
-  "/v1/sol/consolidate/execute": "consolidate",
-  "/v1/sol/split/execute": "split",
-} as const;
-export type SpendKind = (typeof EXECUTION_ROUTES)[keyof typeof EXECUTION_ROUTES];
+/** The word of an execution kind a refusal uses ("this trade needs …"): its descriptor's `kind`. */
+export type SpendKind = string;
 
 /** The window `max_sol_per_24h` sums spends over: the 24 hours before now. */
 export const SPEND_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -73,33 +56,14 @@ export function sol2(lamports: bigint): string {
 }
 
 /**
- * The spend plan of an execution request, or undefined when its body is invalid (the endpoint then answers
- * its own 400 before anything is recorded).
+ * The spend plan of an execution request from its parsed intent: the request's tip and priority fee, then what
+ * the kind's planner reads from the intent (its descriptor's `plan`).
  */
-export function planSpend(
+export function spendPlanOf<I>(
   kind: SpendKind,
-  body: unknown,
+  planner: (intent: I, plan: SpendPlan) => void,
+  intent: I,
   relayTipLamports: bigint,
-  limits: BundleLimits,
-  fees: RequestFees = {},
-): SpendPlan | undefined {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) return undefined;
-  try {
-    return planSpendOrThrow(kind, body as RequestBody, relayTipLamports, limits, fees);
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * The spend plan of an execution request; throws the 400 its endpoint answers for `b` (the endpoint's own
- * parser, so its texts in its order; the bundle's tip bounded by `limits`).
- */
-export function planSpendOrThrow(
-  kind: SpendKind,
-  b: RequestBody,
-  relayTipLamports: bigint,
-  limits: BundleLimits,
   fees: RequestFees = {},
 ): SpendPlan {
   const plan: SpendPlan = {
@@ -114,81 +78,14 @@ export function planSpendOrThrow(
     signers: [],
     usesDefault: false,
   };
-  const signer = (w: string | undefined | null): void => {
-    if (w === undefined || w === null) plan.usesDefault = true;
-    else plan.signers.push(w);
-  };
-  switch (kind) {
-    case "trade": {
-      const t = parseTradeRequest(b);
-      plan.mints = [t.mint];
-      if (t.pool !== null) plan.venues.push("launchswap");
-      signer(t.wallet);
-      // A SOL buy spends its amount; a token-unit buy is bounded by the wallet's balance; a sell spends fees.
-      if (t.action === "buy") plan.amountLamports = t.amount.kind === "sol" ? t.amount.lamports : null;
-      break;
-    }
-    case "create": {
-      const c = parseCreateRequest(b);
-      signer(c.wallet);
-      plan.amountLamports = c.initialBuy?.lamports ?? 0n;
-      plan.rentLamports = CREATE_RENT_BOUND_LAMPORTS;
-      plan.venues.push("bonding_curve");
-      break;
-    }
-    case "bundle": {
-      const r = parseBundleRequest(b, limits);
-      plan.tipLamports = r.tipLamports;
-      let total = 0n;
-      let bounded = true;
-      for (const leg of r.legs) {
-        signer(leg.wallet);
-        if (leg.type === "create") {
-          total += leg.create.initialBuy?.lamports ?? 0n;
-          plan.rentLamports += CREATE_RENT_BOUND_LAMPORTS;
-        } else if (leg.type === "buy") {
-          if (leg.denominatedInSol) total += leg.amount;
-          else bounded = false;
-        }
-        if (leg.type !== "create" && leg.pool !== undefined) plan.venues.push("launchswap");
-      }
-      if (r.shape === "create-led") plan.venues.push("bonding_curve");
-      plan.venues = [...new Set(plan.venues)];
-      if (r.shape === "existing-token") plan.mints = [r.mint];
-      plan.amountLamports = bounded ? total : null;
-      break;
-    }
-    case "claim":
-      signer(parseClaimRequest(b).wallet);
-      break;
-    case "transfer": {
-      const t = parseTransferRequest(b);
-      plan.destinations = [t.destination];
-      signer(t.source);
-      if (t.asset.kind === "sol") plan.amountLamports = t.asset.lamports;
-      else {
-        plan.mints = [t.asset.mint];
-        plan.rentLamports = TOKEN_ACCOUNT_RENT_LAMPORTS;
-      }
-      break;
-    }
-    case "consolidate": {
-      const c = parseConsolidateRequest(b);
-      plan.destinations = [c.destination];
-      // No sources: every wallet the key may use (the custody store filters the list).
-      plan.signers = c.sources ?? [];
-      plan.amountLamports = null;
-      break;
-    }
-    case "split": {
-      const r = parseSplitRequest(b);
-      plan.destinations = r.destinations.map((d) => d.wallet);
-      signer(r.source);
-      plan.amountLamports = null;
-      break;
-    }
-  }
+  planner(intent, plan);
   return plan;
+}
+
+/** Adds a signer the body names to `plan`, or marks that the key's default wallet signs (`w` absent). */
+export function addSigner(plan: SpendPlan, w: string | undefined | null): void {
+  if (w === undefined || w === null) plan.usesDefault = true;
+  else plan.signers.push(w);
 }
 
 /**

@@ -2,6 +2,7 @@
  * The stream's messages: flat JSON objects with `type`; every integer amount is a decimal string,
  * slots and timestamps are JSON numbers. Built from the programs' decoded events (launch/events/).
  */
+import { BONDING_CURVE, LAUNCHSWAP, type Venue } from "../../core/venues.js";
 import { formatLamportsAsSol } from "../../core/amounts.js";
 import type {
   CurveCompleteEvent,
@@ -46,7 +47,7 @@ export interface NewTokenMessage extends Common {
 /** A buy or sell on the bonding curve or the swap pool. */
 export interface TradeMessage extends Common {
   type: "trade";
-  venue: "bonding_curve" | "launchswap";
+  venue: Venue;
   /** The pool address on `launchswap`, null on the curve. */
   pool: string | null;
   trader: string;
@@ -168,7 +169,7 @@ export function curveTradeMessage(
     slot: tx.slot,
     mint: e.mint,
     timestamp: Number(e.timestamp),
-    venue: "bonding_curve",
+    venue: BONDING_CURVE,
     pool: null,
     trader: e.user,
     side: e.isBuy ? "buy" : "sell",
@@ -199,7 +200,7 @@ export function poolTradeMessage(e: PoolTradeEvent, tx: TxContext, pool: PoolInf
     slot: tx.slot,
     mint: pool.mint,
     timestamp: Number(e.timestamp),
-    venue: "launchswap",
+    venue: LAUNCHSWAP,
     pool: e.pool,
     trader: e.user,
     side: e.isBuy ? "buy" : "sell",

@@ -9,7 +9,11 @@ import type { Chain } from "../../chain/chain.js";
 import type { Store, WalletRecord } from "../../store/index.js";
 import type { Address } from "../../core/addresses.js";
 import { formatLamportsAsSol } from "../../core/amounts.js";
-import { defaultConsolidationSources, parseConsolidateRequest } from "./consolidate-request.js";
+import {
+  defaultConsolidationSources,
+  parseConsolidateRequest,
+  type ConsolidateRequest,
+} from "./consolidate-request.js";
 import type { RequestBody } from "../../core/request-fields.js";
 import { ApiError, FOUNDATION, SOL_RULES, SPEC } from "../../core/errors.js";
 import { runSingleExecution } from "../execution/pipeline.js";
@@ -66,7 +70,15 @@ export async function consolidateSol(
   apiKeyId: number,
   body: RequestBody,
 ): Promise<ConsolidateResult> {
-  const request = parseConsolidateRequest(body);
+  return runConsolidate(deps, apiKeyId, parseConsolidateRequest(body));
+}
+
+/** Sweeps SOL from a parsed request (the consolidate kind's run). */
+export async function runConsolidate(
+  deps: SolDeps,
+  apiKeyId: number,
+  request: ConsolidateRequest,
+): Promise<ConsolidateResult> {
   const sources = await consolidationSources(deps.store, apiKeyId, request.destination, request.sources);
 
   const { budget, reserve, breakdown } = transferReserve(deps.chain, request.feeReserveLamports);

@@ -11,7 +11,7 @@ import { SOL_RULES, SPEC } from "../../core/errors.js";
 import { runSingleExecution } from "../execution/pipeline.js";
 import { checkNewAccountFunding, reserveBreakdownBody, splitSpendable } from "./reserve.js";
 import { allocateSplit } from "./split-allocation.js";
-import { checkSplitDestinations, parseSplitRequest } from "./split-request.js";
+import { checkSplitDestinations, parseSplitRequest, type SplitRequest } from "./split-request.js";
 import { selectWallet } from "../wallets/wallets.js";
 
 /** One transfer of the split response. */
@@ -42,7 +42,11 @@ export interface SplitResult {
 
 /** `POST /v1/sol/split/execute`: distributes a share of the source's spendable SOL in one transaction. */
 export async function splitSol(deps: SolDeps, apiKeyId: number, body: RequestBody): Promise<SplitResult> {
-  const request = parseSplitRequest(body);
+  return runSplit(deps, apiKeyId, parseSplitRequest(body));
+}
+
+/** Distributes SOL from a parsed request (the split kind's run). */
+export async function runSplit(deps: SolDeps, apiKeyId: number, request: SplitRequest): Promise<SplitResult> {
   const wallet = await selectWallet(deps.store, apiKeyId, request.source);
   checkSplitDestinations(wallet.publicKey, request.destinations);
 

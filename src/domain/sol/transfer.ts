@@ -76,7 +76,15 @@ interface TransferPlan {
 
 /** `POST /v1/sol/transfer/execute`: native SOL or a fungible token from a managed wallet to any address. */
 export async function sendAsset(deps: SolDeps, apiKeyId: number, body: RequestBody): Promise<TransferResult> {
-  const request = parseTransferRequest(body);
+  return runTransfer(deps, apiKeyId, parseTransferRequest(body));
+}
+
+/** Sends SOL or a token from a parsed request (the transfer kind's run). */
+export async function runTransfer(
+  deps: SolDeps,
+  apiKeyId: number,
+  request: TransferRequest,
+): Promise<TransferResult> {
   const wallet = await selectWallet(deps.store, apiKeyId, request.source);
   checkTransferEnds(wallet.publicKey as TransferRequest["destination"], request.destination);
 

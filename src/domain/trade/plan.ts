@@ -3,6 +3,7 @@
  * venue state, `quoteTrade` chooses the instruction and its thresholds, the launch builders make it.
  * No chain access here: configs come from the caches, the read from the caller's single batch read.
  */
+import { BONDING_CURVE, LAUNCHSWAP } from "../../core/venues.js";
 import type { TransactionInstruction } from "@solana/web3.js";
 import { computeCurveFeesBps } from "../../launch/curve-quote.js";
 import { badRequest, TRADE_RULES } from "../../core/errors.js";
@@ -37,21 +38,21 @@ export interface TradeConfigs {
 /** Whether this trade goes out as a v3 curve / v2 pool instruction (cashback coins refuse both: 6094 / 6079). */
 export function usesUpgradedInstructions(read: TradeRead, configs: TradeConfigs): boolean {
   if ((configs.generation?.() ?? "2026-09") !== "2026-10") return false;
-  return read.venue === "bonding_curve" ? !read.curve.isCashbackCoin : !read.pool.isCashbackCoin;
+  return read.venue === BONDING_CURVE ? !read.curve.isCashbackCoin : !read.pool.isCashbackCoin;
 }
 
 /** The name of the instruction a quoted trade is sent as (the execution's `instruction` detail). */
 export function sentInstructionName(read: TradeRead, quote: TradeQuote, configs: TradeConfigs): string {
   const kind = quote.args.instruction;
   if (!usesUpgradedInstructions(read, configs)) return kind;
-  if (read.venue === "bonding_curve")
+  if (read.venue === BONDING_CURVE)
     return kind === "buy_exact_sol_in" ? "buy_exact_quote_in_v3" : `${kind}_v3`;
   return `${kind}_v2`;
 }
 
 /** The venue state the quote math reads, from the routed read (the trade and GET /v1/quote). */
 export function venueStateOf(read: TradeRead, configs: TradeConfigs): VenueState {
-  if (read.venue === "bonding_curve") {
+  if (read.venue === BONDING_CURVE) {
     const { global, feeConfig } = configs.curve();
     const fees = computeCurveFeesBps(
       curveFeeInputs({ global, feeConfig, curve: read.curve, mintSupply: read.mintSupply }),
@@ -62,13 +63,13 @@ export function venueStateOf(read: TradeRead, configs: TradeConfigs): VenueState
         curveBaseBalance: impliedCurveBaseBalance(read.curve, global.initialRealTokenReserves),
         poolMigrationFee: global.poolMigrationFee,
       };
-      return { venue: "bonding_curve", curve: read.curve, fees, synthetic };
+      return { venue: BONDING_CURVE, curve: read.curve, fees, synthetic };
     }
-    return { venue: "bonding_curve", curve: read.curve, fees };
+    return { venue: BONDING_CURVE, curve: read.curve, fees };
   }
   const { globalConfig, feeConfig } = configs.swap();
   return {
-    venue: "launchswap",
+    venue: LAUNCHSWAP,
     reserves: swapReserves(read),
     fees: computeSwapFeesBps(swapFeeInputs({ globalConfig, feeConfig, read })),
   };
@@ -105,7 +106,7 @@ export async function tradeInstructions(
 ): Promise<TransactionInstruction[]> {
   const args = quote.args;
   if (usesUpgradedInstructions(read, configs)) return upgradedInstructions(read, quote, configs, random);
-  if (read.venue === "bonding_curve") {
+  if (read.venue === BONDING_CURVE) {
     const { global } = configs.curve();
     const common = {
       global,

@@ -4,6 +4,7 @@
  * fees, each fee on its own, and the price impact. Pure; no chain access.
  */
 import { buyExactQuoteInV3Quote, buyV3Parts } from "../../launch/synthetic-quote.js";
+import { BONDING_CURVE } from "../../core/venues.js";
 import {
   buyExactSolInTokensOut,
   curveBuyCost,
@@ -51,11 +52,11 @@ interface SpotReserves {
 /** The figures of a quote from quoteTrade against the venue state it was quoted on. */
 export function quoteFigures(quote: Pick<TradeQuote, "args" | "quoted">, venue: VenueState): QuoteFigures {
   const moved =
-    venue.venue === "bonding_curve"
+    venue.venue === BONDING_CURVE
       ? (syntheticMoves(quote, venue) ?? curveMoves(quote, venue.curve, venue.fees))
       : swapMoves(quote.args, venue.reserves, venue.fees);
   const spot: SpotReserves =
-    venue.venue === "bonding_curve"
+    venue.venue === BONDING_CURVE
       ? { tokens: venue.curve.virtualTokenReserves, quote: venue.curve.virtualQuoteReserves }
       : { tokens: venue.reserves.baseReserve, quote: effectiveQuoteReserve(venue.reserves) };
   const buying = quote.args.instruction !== "sell";
@@ -95,7 +96,7 @@ function curveMoves(
 /** A v3 buy that crosses completion: both parts, each with its own fees; null for any other quote. */
 function syntheticMoves(
   quote: Pick<TradeQuote, "args" | "quoted">,
-  venue: Extract<VenueState, { venue: "bonding_curve" }>,
+  venue: Extract<VenueState, { venue: typeof BONDING_CURVE }>,
 ): Moves | null {
   const { curve, fees: rates, synthetic } = venue;
   const a = quote.args;

@@ -3,6 +3,7 @@
  * slippage, their texts), the trade's read and routing (tradeState: warm state or one getMultipleAccounts),
  * the trade's instruction choice (quoteTrade) and the launch layer's math. No wallet: nothing is signed.
  */
+import { LAUNCHSWAP, type Venue } from "../../core/venues.js";
 import type { Chain } from "../../chain/chain.js";
 import { isPercentText, parseWholeTokens } from "../../core/amounts.js";
 import { badRequest, TRADE_RULES } from "../../core/errors.js";
@@ -42,7 +43,7 @@ export const TRADE_SHAPE_FIELDS = [
 export type QuoteAnswer = {
   mint: string;
   side: "buy" | "sell";
-  venue: "bonding_curve" | "launchswap";
+  venue: Venue;
   pool: string | null;
   amount: string;
   amount_units: bigint;
@@ -111,7 +112,7 @@ export async function quote(deps: QuoteDeps, query: RequestBody, account?: numbe
     mint: read.mint.toBase58(),
     side: intent.action,
     venue: read.venue,
-    pool: read.venue === "launchswap" ? read.poolAddress.toBase58() : null,
+    pool: read.venue === LAUNCHSWAP ? read.poolAddress.toBase58() : null,
     amount: intent.amount.kind === "wholeTokens" ? q.amountUnits.toString() : intent.amountText,
     amount_units: q.amountUnits,
     amount_units_text: q.amountUnits.toString(),

@@ -4,6 +4,7 @@
  * amount_units. The six rows of the spec's expected_output table, in one place. Routing (which venue)
  * is decided once, by the launch layer's read interpretation (src/launch/trade-accounts.ts).
  */
+import { BONDING_CURVE, LAUNCHSWAP } from "../../core/venues.js";
 import { percentOfBalance } from "../../core/amounts.js";
 import {
   buyExactSolInTokensOut,
@@ -37,13 +38,13 @@ export type TradeAmount =
 /** Where the trade executes, with the state its quote reads. */
 export type VenueState =
   | {
-      readonly venue: "bonding_curve";
+      readonly venue: typeof BONDING_CURVE;
       readonly curve: CurveState & { readonly complete?: boolean };
       readonly fees: CurveFeesBps;
       /** Present when buys go out as v3: a buy past the curve continues into the would-be pool. */
       readonly synthetic?: SyntheticInputs;
     }
-  | { readonly venue: "launchswap"; readonly reserves: SwapReserves; readonly fees: SwapFeesBps };
+  | { readonly venue: typeof LAUNCHSWAP; readonly reserves: SwapReserves; readonly fees: SwapFeesBps };
 
 /** Venue name as the spec writes it. */
 export type Venue = VenueState["venue"];
@@ -86,30 +87,30 @@ export interface TradeQuoteInput {
 /** Quotes a trade and chooses its instruction (spec 4.3 expected_output table; issue 4 instruction choice). */
 export function quoteTrade(input: TradeQuoteInput): TradeQuote {
   const { action, amount, venue, slippageBps } = input;
-  if (venue.venue === "bonding_curve" && venue.curve.complete === true)
+  if (venue.venue === BONDING_CURVE && venue.curve.complete === true)
     throw badRequest(TRADE_RULES.curveComplete);
   if (action === "sell") {
     const units = resolveSellUnits(amount, input.tokenBalance);
-    return venue.venue === "bonding_curve"
+    return venue.venue === BONDING_CURVE
       ? curveSell(units, venue.curve, venue.fees, slippageBps)
       : swapSell(units, venue.reserves, venue.fees, slippageBps);
   }
   if (amount.kind === "percent") throw badRequest(TRADE_RULES.percentOnBuy);
   if (amount.kind === "wholeTokens") throw badRequest(TRADE_RULES.amountTokensOnBuy);
   if (amount.kind === "sol") {
-    if (venue.venue === "bonding_curve" && venue.synthetic !== undefined)
+    if (venue.venue === BONDING_CURVE && venue.synthetic !== undefined)
       return curveSolBuyV3(amount.lamports, venue.curve, venue.fees, venue.synthetic, slippageBps);
-    return venue.venue === "bonding_curve"
+    return venue.venue === BONDING_CURVE
       ? curveSolBuy(amount.lamports, venue.curve, venue.fees, slippageBps)
       : swapSolBuy(amount.lamports, venue.reserves, venue.fees, slippageBps);
   }
   if (
-    venue.venue === "bonding_curve" &&
+    venue.venue === BONDING_CURVE &&
     venue.synthetic !== undefined &&
     amount.units > venue.curve.realTokenReserves
   )
     return curveTokenBuyV3(amount.units, venue.curve, venue.fees, venue.synthetic, slippageBps);
-  return venue.venue === "bonding_curve"
+  return venue.venue === BONDING_CURVE
     ? curveTokenBuy(amount.units, venue.curve, venue.fees, slippageBps)
     : swapTokenBuy(amount.units, venue.reserves, venue.fees, slippageBps);
 }
@@ -147,7 +148,7 @@ function curveSolBuy(lamports: bigint, curve: CurveState, fees: CurveFeesBps, bp
   const minTokensOut = minAfterSlippage(quoted, bps);
   if (minTokensOut <= 0n) throw badRequest(TRADE_RULES.tradeTooSmall);
   return quoteOf(
-    "bonding_curve",
+    BONDING_CURVE,
     { instruction: "buy_exact_sol_in", spendableSolIn: lamports, minTokensOut },
     lamports,
     quoted,
@@ -167,7 +168,7 @@ function curveSolBuyV3(
   const minTokensOut = minAfterSlippage(tokensOut, bps);
   if (minTokensOut <= 0n) throw badRequest(TRADE_RULES.tradeTooSmall);
   return quoteOf(
-    "bonding_curve",
+    BONDING_CURVE,
     { instruction: "buy_exact_sol_in", spendableSolIn: lamports, minTokensOut },
     lamports,
     tokensOut,
@@ -185,7 +186,7 @@ function curveTokenBuyV3(
   const quoted = buyV3Cost(units, curve, fees, synthetic);
   if (quoted === null) throw badRequest(TRADE_RULES.exceedsReserves);
   const maxQuoteIn = maxAfterSlippage(quoted, bps);
-  return quoteOf("bonding_curve", { instruction: "buy", amount: units, maxQuoteIn }, units, quoted);
+  return quoteOf(BONDING_CURVE, { instruction: "buy", amount: units, maxQuoteIn }, units, quoted);
 }
 
 function curveTokenBuy(units: bigint, curve: CurveState, fees: CurveFeesBps, bps: bigint): TradeQuote {
@@ -193,11 +194,11 @@ function curveTokenBuy(units: bigint, curve: CurveState, fees: CurveFeesBps, bps
   if (units > curve.realTokenReserves) throw badRequest(TRADE_RULES.exceedsReserves);
   const quoted = buyTokensCost(units, curve, fees);
   const maxQuoteIn = maxAfterSlippage(quoted, bps);
-  return quoteOf("bonding_curve", { instruction: "buy", amount: units, maxQuoteIn }, units, quoted);
+  return quoteOf(BONDING_CURVE, { instruction: "buy", amount: units, maxQuoteIn }, units, quoted);
 }
 
 function curveSell(units: bigint, curve: CurveState, fees: CurveFeesBps, bps: bigint): TradeQuote {
-  return sellQuote("bonding_curve", units, sellSolOut(units, curve, fees), bps);
+  return sellQuote(BONDING_CURVE, units, sellSolOut(units, curve, fees), bps);
 }
 
 // Swap SOL buy: what the swap SDK's buyQuoteInput builds — buy(base quoted from the SOL amount, lamports × (1+s)).
@@ -205,17 +206,17 @@ function swapSolBuy(lamports: bigint, reserves: SwapReserves, fees: SwapFeesBps,
   const { base } = swapBuyQuoteInput(lamports, reserves, fees);
   if (base <= 0n) throw badRequest(TRADE_RULES.tradeTooSmall);
   const maxQuoteIn = maxAfterSlippage(lamports, bps);
-  return quoteOf("launchswap", { instruction: "buy", amount: base, maxQuoteIn }, lamports, base);
+  return quoteOf(LAUNCHSWAP, { instruction: "buy", amount: base, maxQuoteIn }, lamports, base);
 }
 
 function swapTokenBuy(units: bigint, reserves: SwapReserves, fees: SwapFeesBps, bps: bigint): TradeQuote {
   const { totalQuote } = swapBuyBaseInput(units, reserves, fees);
   const maxQuoteIn = maxAfterSlippage(totalQuote, bps);
-  return quoteOf("launchswap", { instruction: "buy", amount: units, maxQuoteIn }, units, totalQuote);
+  return quoteOf(LAUNCHSWAP, { instruction: "buy", amount: units, maxQuoteIn }, units, totalQuote);
 }
 
 function swapSell(units: bigint, reserves: SwapReserves, fees: SwapFeesBps, bps: bigint): TradeQuote {
-  return sellQuote("launchswap", units, swapSellBaseInput(units, reserves, fees).userQuoteOut, bps);
+  return sellQuote(LAUNCHSWAP, units, swapSellBaseInput(units, reserves, fees).userQuoteOut, bps);
 }
 
 /** A sell of `units` quoted at `solOut` lamports: refused when it would pay nothing; the slippage bounds it below. */

@@ -3,6 +3,7 @@
  * curve or pool state; configs and blockhash from the caches) → quote → instructions → the shared
  * execution pipeline → response with the spec's fields and, when asked, timing_ms.
  */
+import { LAUNCHSWAP, type Venue } from "../../core/venues.js";
 import type { Chain } from "../../chain/chain.js";
 import type { Store } from "../../store/index.js";
 import type { Vault } from "../../vault/index.js";
@@ -66,7 +67,7 @@ export interface TradeResponse {
   signature: string;
   confirmed: boolean;
   confirmation_status: string | null;
-  venue: "bonding_curve" | "launchswap";
+  venue: Venue;
   pool: string | null;
   expected_output: string;
   /** "cache": the warm venue state (no read); "read": this trade's own getMultipleAccounts. */
@@ -99,11 +100,15 @@ function requestSummary(intent: TradeIntent): Record<string, unknown> {
  * wallet endpoints), decided before any chain access.
  */
 export async function executeTrade(deps: TradeDeps, apiKeyId: number, body: unknown): Promise<TradeResult> {
-  const now = deps.now ?? (() => performance.now());
-  const t0 = now();
   if (typeof body !== "object" || body === null || Array.isArray(body))
     throw badRequest(EXECUTION.bodyObject);
-  const intent = parseTradeRequest(body as Record<string, unknown>);
+  return runTrade(deps, apiKeyId, parseTradeRequest(body as Record<string, unknown>));
+}
+
+/** Executes one parsed trade for the key (the trade kind's run: the body was parsed once, before policy). */
+export async function runTrade(deps: TradeDeps, apiKeyId: number, intent: TradeIntent): Promise<TradeResult> {
+  const now = deps.now ?? (() => performance.now());
+  const t0 = now();
   const wallet = await selectWallet(deps.store, apiKeyId, intent.wallet ?? undefined);
   const tWallet = now();
 
@@ -126,7 +131,7 @@ export async function executeTrade(deps: TradeDeps, apiKeyId: number, body: unkn
   const tInstructions = now();
 
   const venue = read.venue;
-  const pool = read.venue === "launchswap" ? read.poolAddress.toBase58() : null;
+  const pool = read.venue === LAUNCHSWAP ? read.poolAddress.toBase58() : null;
   const mint = read.mint.toBase58();
   const details = {
     venue,
@@ -150,7 +155,7 @@ export async function executeTrade(deps: TradeDeps, apiKeyId: number, body: unkn
       return {
         instructions: built,
         computeKind: "trade",
-        feeAccounts: [read.venue === "launchswap" ? read.poolAddress : read.curveAddress],
+        feeAccounts: [read.venue === LAUNCHSWAP ? read.poolAddress : read.curveAddress],
       };
     },
     simulate: intent.simulate,
@@ -220,7 +225,7 @@ function refuseUnaffordable(
   // A buy creates the wallet's token account when it has none; a pool buy also wraps SOL in a WSOL account.
   const accounts =
     (buying && !read.userAtaExists ? 1n : 0n) +
-    (buying && read.venue === "launchswap" && !read.userWsolExists ? 1n : 0n);
+    (buying && read.venue === LAUNCHSWAP && !read.userWsolExists ? 1n : 0n);
   const needed = lamportsNeeded({
     amountLamports: tradeSolIn(quote),
     computeUnitLimit: budget.maxUnitLimit,

@@ -2,6 +2,7 @@
  * The one handler shape of every execute route: the key from the auth hook → the chain (503 while there is
  * none) → the request's store (scoped to its Idempotency-Key) → one domain call with the raw body.
  */
+import { type Venue } from "../../core/venues.js";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Chain } from "../../chain/chain.js";
 import { simulate } from "../../chain/simulate.js";
@@ -13,11 +14,13 @@ import { extend } from "../../core/extend.js";
 import { overlay } from "../../core/overlay.js";
 import { createDryRun, type DryRun } from "../../domain/execution/dry-run.js";
 import { requireChain } from "../../domain/execution/gate.js";
-import { checkRoutedVenue, type ExecutionPolicyCheck } from "../../domain/keys/custody-store.js";
+import { checkRoutedVenue } from "../../domain/keys/custody-store.js";
 import type { Store } from "../../store/index.js";
 import { requireApiKey } from "../hooks/auth.js";
 import { storeOf } from "../hooks/custody.js";
 import { requestStore } from "../hooks/idempotency.js";
+import type { ExecutionKindEntry } from "../../domain/execution/kind.js";
+import { intentOf } from "./execution-fields.js";
 
 /** A domain service's collaborators as a route receives them: the chain is absent when the app has none. */
 export type RouteDeps<D extends { chain: unknown }> = Omit<D, "chain"> & { chain?: D["chain"] | Chain };
@@ -30,6 +33,27 @@ export function executeRoute<D extends { chain: unknown; store: Pick<Store, "ins
   deps: RouteDeps<D>,
   call: DomainCall<D, unknown>,
 ): (req: FastifyRequest, reply: FastifyReply) => Promise<unknown> {
+  return executeHandler(deps, (scoped, apiKeyId, req) => call(scoped, apiKeyId, req.body));
+}
+
+/**
+ * The handler of an execution kind's route: its run with the intent the body was parsed into once, before the
+ * policy step (execution-fields.ts); a body the parser refused answers its 400 here, where the run starts.
+ */
+export function kindRoute<D extends { chain: unknown; store: Pick<Store, "insertExecution"> }>(
+  deps: RouteDeps<D>,
+  kind: ExecutionKindEntry,
+): (req: FastifyRequest, reply: FastifyReply) => Promise<unknown> {
+  // The kind's collaborators are the app's: its own run narrows them (descriptors erase their type in the list).
+  const run = kind.run as unknown as (d: D, apiKeyId: number, intent: unknown) => Promise<unknown>;
+  return executeHandler(deps, (scoped, apiKeyId, req) => run(scoped, apiKeyId, intentOf(req)));
+}
+
+/** The shared handler: key, chain, request fees, the request's store, dry run, then `call`. */
+function executeHandler<D extends { chain: unknown; store: Pick<Store, "insertExecution"> }>(
+  deps: RouteDeps<D>,
+  call: (deps: D, apiKeyId: number, req: FastifyRequest) => Promise<unknown>,
+): (req: FastifyRequest, reply: FastifyReply) => Promise<unknown> {
   return async (req, reply) => {
     const key = requireApiKey(req);
     const dryRun = parseDryRun(req.body);
@@ -40,7 +64,7 @@ export function executeRoute<D extends { chain: unknown; store: Pick<Store, "ins
       throw badRequest(REQUEST_FEES.tipWithoutTipAccounts);
     // The request's own store: the key's wallet binding and spend reservation apply to it.
     const store = storeOf(req);
-    const run = dryRun ? dryRunOf(chain, store) : undefined;
+    const run = dryRun ? dryRunOf(chain) : undefined;
     // extend, not `{ ...deps, key: … }`: a spread literal's added keys are slow on Node 20 (core/extend.ts).
     const scoped = extend(deps, {
       store: withFeesRecorded(requestStore(req, store), fees),
@@ -49,11 +73,11 @@ export function executeRoute<D extends { chain: unknown; store: Pick<Store, "ins
         req.log.error({ err: { message: (e as Error).message } }, "execution outcome not recorded"),
       ...(run !== undefined ? { dryRun: run } : {}),
       // Services that route (trade, bundle) check the key's venue rule on the venue they will use.
-      checkVenue: (venue: "bonding_curve" | "launchswap") => checkRoutedVenue(req.custodyContext, venue),
+      checkVenue: (venue: Venue) => checkRoutedVenue(req.custodyContext, venue),
       // Issue 29: freeze re-check and worst-case spend caps between the build and the signature.
       ...(req.custodyContext?.guard !== undefined ? { spendGuard: req.custodyContext.guard } : {}),
     }) as unknown as D; // deps with the chain made present, which TypeScript cannot see through Omit
-    const answer = await call(scoped, key.id, req.body);
+    const answer = await call(scoped, key.id, req);
     const warnings = req.bodyWarnings ?? [];
     const warned = warnings.length > 0 ? { warnings } : {};
     if (run === undefined) return warnings.length > 0 ? { ...(answer as object), ...warned } : answer;
@@ -96,13 +120,9 @@ function withFeesRecorded<S extends Pick<Store, "insertExecution">>(store: S, fe
   return overlay(store, { insertExecution } as Partial<S>);
 }
 
-/** A dry run simulating on the chain's RPC and asking the custody store for the record-time policy verdict. */
-function dryRunOf(chain: Pick<Chain, "rpc">, store: unknown): DryRun {
-  const policy = store as Partial<ExecutionPolicyCheck>;
-  return createDryRun({
-    simulate: (wire) => simulate(chain.rpc, wire),
-    check: async (e) => (policy.checkExecution !== undefined ? policy.checkExecution(e) : null),
-  });
+/** A dry run simulating on the chain's RPC (the record-time policy verdict comes from the spend guard). */
+function dryRunOf(chain: Pick<Chain, "rpc">): DryRun {
+  return createDryRun({ simulate: (wire) => simulate(chain.rpc, wire) });
 }
 
 /** The handler of an execute route whose body is optional: an absent body is the empty object. */

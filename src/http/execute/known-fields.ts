@@ -1,96 +1,57 @@
 /**
  * Issue 22 item 5: the body fields each execution endpoint reads (names and aliases, as the domain parsers
  * read them), so a field nobody reads — `"slipage": 1` — is answered with a warning (or, with
- * STRICT_FIELDS=true, a 400) instead of vanishing. test/unit/http/known-fields.test.ts checks that every
- * documented field is listed here.
+ * STRICT_FIELDS=true, a 400) instead of vanishing. Generated from each kind's descriptor (issue 30): its
+ * documented fields, the aliases its parser reads and the fields of its array items.
  */
 import { isObject } from "../../chain/json-rpc.js";
-import { BUNDLE_TIP_FIELDS, PRIORITY_FEE_FIELDS, TIP_FIELDS } from "../../core/fee-fields.js";
-import { TRADE_SHAPE_FIELDS } from "../../domain/trade/quote-service.js";
+import { PRIORITY_FEE_FIELDS, TIP_FIELDS } from "../../core/fee-fields.js";
+import type { ExecutionKindEntry } from "../../domain/execution/kind.js";
+import { EXECUTION_KIND_LIST } from "../../domain/kinds.js";
 
 /** Fields of every execution body: the dry-run flag (issue 19) and the per-request fee and tip. */
 const COMMON = ["dry_run", ...PRIORITY_FEE_FIELDS, ...TIP_FIELDS];
 
-/** The create model (spec 4.4), shared by the create endpoint and a bundle's create leg. */
-const CREATE_FIELDS = [
-  "name",
-  "symbol",
-  "uri",
-  "metadataUrl",
-  "metadataUri",
-  "initial_buy",
-  "initialBuy",
-  "buyAmountSol",
-  "devBuy",
-  "dev_buy",
-  "slippage",
-  "initialBuySlippage",
-  "devBuySlippage",
-  "dev_buy_slippage",
-  "mayhem_mode",
-  "mayhemMode",
-  "cashback",
-  "wallet",
-];
-
-/** A bundle leg: `type`, the create model on a create leg, the trade fields on a buy or sell leg. */
-const BUNDLE_LEG_FIELDS = [
-  "type",
-  ...CREATE_FIELDS,
-  "amount",
-  "denominatedInSol",
-  "denominated_in_sol",
-  "slippageBps",
-  "slippage_bps",
-  "pool",
-];
-
-/** Top-level fields per route, and the fields of the objects inside an array field. */
-interface KnownFields {
-  top: readonly string[];
-  items?: Record<string, readonly string[]>;
+/** Top-level fields of a kind's body, and the fields of the objects inside an array field. */
+interface KnownSets {
+  top: ReadonlySet<string>;
+  items: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
-const KNOWN: Record<string, KnownFields> = {
-  "/v1/trades/execute": {
-    top: [...TRADE_SHAPE_FIELDS, "simulate", "confirm", "measure_timing", "wallet"],
-  },
-  "/v1/laser/create": { top: [...CREATE_FIELDS, "confirm"] },
-  "/v1/laser/bundle": {
-    top: ["accounts", "mint", ...BUNDLE_TIP_FIELDS, "confirm"],
-    items: { accounts: BUNDLE_LEG_FIELDS },
-  },
-  "/v1/cashback/claim/execute": { top: ["wallet", "claim_bonding_curve", "claim_launchswap", "confirm"] },
-  "/v1/sol/transfer/execute": {
-    top: [
-      "destination_wallet",
-      "source_wallet",
-      "mint",
-      "amount",
-      "amount_tokens",
-      "fee_reserve_lamports",
-      "confirm",
-    ],
-  },
-  "/v1/sol/consolidate/execute": {
-    top: ["destination_wallet", "source_wallets", "fee_reserve_lamports", "confirm"],
-  },
-  "/v1/sol/split/execute": {
-    top: ["source_wallet", "total_percent", "fee_reserve_lamports", "destinations", "confirm"],
-    items: { destinations: ["wallet", "sol", "percent"] },
-  },
-};
+/** A kind's known fields, from its descriptor: documented fields, the names the parser reads for them, items. */
+function knownSetsOf(kind: ExecutionKindEntry): KnownSets {
+  const { properties, aliases = [], items = {} } = kind.body;
+  return {
+    top: new Set([...COMMON, ...Object.keys(properties), ...aliases]),
+    items: new Map(Object.entries(items).map(([name, fields]) => [name, new Set(fields)])),
+  };
+}
 
-// Built once: the check runs on every execution request.
-const KNOWN_SETS = new Map(
-  Object.entries(KNOWN).map(([url, k]) => [
-    url,
-    {
-      top: new Set([...COMMON, ...k.top]),
-      items: new Map(Object.entries(k.items ?? {}).map(([name, fields]) => [name, new Set(fields)])),
+/** The known fields of every kind of `kinds`, by route path; built once (checked on every execution request). */
+export interface KnownFieldsTable {
+  /** The known top-level fields of a route (undefined: not an execution route). */
+  knownFields(url: string): readonly string[] | undefined;
+  /** The fields of `body` the route does not read, as paths (`slipage`, `accounts[1].slipage`), in body order. */
+  unknownFields(url: string, body: unknown): string[];
+  /** The first unknown field that is a misspelt safety switch the route reads (see `misspeltSwitch`). */
+  misspeltSwitch(
+    url: string,
+    unknown: readonly string[],
+  ): { field: string; safetySwitch: string } | undefined;
+}
+
+/** The known-fields table of `kinds`. */
+export function knownFieldsTable(kinds: readonly ExecutionKindEntry[]): KnownFieldsTable {
+  const sets = new Map(kinds.map((k) => [k.path, knownSetsOf(k)]));
+  return {
+    knownFields: (url) => {
+      const k = sets.get(url);
+      return k === undefined ? undefined : [...k.top];
     },
-  ]),
-);
+    unknownFields: (url, body) => unknownIn(sets.get(url), body),
+    misspeltSwitch: (url, unknown) => misspeltIn(sets.get(url), unknown),
+  };
+}
 
 /**
  * Issue 29 finding 14: the body fields that make an execution safer or stop it (`dry_run`: send nothing;
@@ -105,16 +66,11 @@ const normalized = (name: string): string => name.toLowerCase().replace(/[_-]/g,
 
 const SWITCH_BY_NORMALIZED = new Map<string, string>(SAFETY_SWITCHES.map((s) => [normalized(s), s]));
 
-/**
- * The first unknown field of `unknown` (paths from `unknownFields`) that is a misspelling of a safety switch
- * the route reads, with the switch's real name; undefined when there is none. A nested field (`accounts[0].
- * dryRun`) counts too: the switch is a top-level field, and the sender meant it.
- */
-export function misspeltSwitch(
-  url: string,
+/** A misspelt safety switch among `unknown` (a nested one counts too: the sender meant the switch). */
+function misspeltIn(
+  k: KnownSets | undefined,
   unknown: readonly string[],
 ): { field: string; safetySwitch: string } | undefined {
-  const k = KNOWN_SETS.get(url);
   if (k === undefined) return undefined;
   for (const field of unknown) {
     const name = field.slice(field.lastIndexOf(".") + 1);
@@ -124,18 +80,8 @@ export function misspeltSwitch(
   return undefined;
 }
 
-/** The known top-level fields of a route (undefined: not an execution route). */
-export function knownFields(url: string): readonly string[] | undefined {
-  const k = KNOWN[url];
-  return k === undefined ? undefined : [...COMMON, ...k.top];
-}
-
-/**
- * The fields of `body` the route does not read, as paths (`slipage`, `accounts[1].slipage`), in body order;
- * empty for a route that is not an execution route or a body that is not an object.
- */
-export function unknownFields(url: string, body: unknown): string[] {
-  const k = KNOWN_SETS.get(url);
+/** The unknown fields of `body`; empty for a route that is not an execution route or a body not an object. */
+function unknownIn(k: KnownSets | undefined, body: unknown): string[] {
   if (k === undefined || !isObject(body)) return [];
   const out: string[] = [];
   for (const [name, value] of Object.entries(body)) {
@@ -152,3 +98,21 @@ export function unknownFields(url: string, body: unknown): string[] {
   }
   return out;
 }
+
+// The service's own kinds: what the module-level functions below answer for.
+const SERVICE = knownFieldsTable(EXECUTION_KIND_LIST);
+
+/** The known top-level fields of one of the service's execution routes (undefined: not one). */
+export const knownFields = (url: string): readonly string[] | undefined => SERVICE.knownFields(url);
+
+/** The fields of `body` one of the service's execution routes does not read (see KnownFieldsTable). */
+export const unknownFields = (url: string, body: unknown): string[] => SERVICE.unknownFields(url, body);
+
+/**
+ * The first unknown field of `unknown` (paths from `unknownFields`) that is a misspelling of a safety switch
+ * the route reads, with the switch's real name; undefined when there is none.
+ */
+export const misspeltSwitch = (
+  url: string,
+  unknown: readonly string[],
+): { field: string; safetySwitch: string } | undefined => SERVICE.misspeltSwitch(url, unknown);

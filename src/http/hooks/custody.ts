@@ -11,14 +11,13 @@ import {
   dailyCapRefusal,
   dailyCharges,
   type CustodyContext,
-  type ExecutionPolicyCheck,
 } from "../../domain/keys/custody-store.js";
 import type { PolicyRule } from "../../domain/keys/policy.js";
 import { isDryRun } from "../../core/request-fields.js";
 import { mayUseWallet, refusal, walletRefusal } from "../../domain/keys/scopes.js";
-import { checkPlan, dailyCapDetail, planSpend, SPEND_WINDOW_MS } from "../../domain/keys/spend.js";
+import { checkPlan, dailyCapDetail, spendPlanOf, SPEND_WINDOW_MS } from "../../domain/keys/spend.js";
 import { createSpendGuard } from "../../domain/keys/spend-guard.js";
-import { executionKind } from "../execute/execution-fields.js";
+import type { RecordPolicyDeps } from "../../domain/keys/policy-step.js";
 import type { Store } from "../../store/index.js";
 import type { RequestCounter } from "./request-counters.js";
 
@@ -29,12 +28,12 @@ declare module "fastify" {
     /** The `rule` of a 403 refusal, for the activity log. */
     custodyRule: string | null;
     /** The store bound to this request's custody context (set in preHandler); routes reach it by `storeOf`. */
-    custodyStore: (Store & ExecutionPolicyCheck) | null;
+    custodyStore: Store | null;
   }
 }
 
 /** The store of this request, bound to its key's custody context (wallet binding, spend reservation). */
-export function storeOf(req: FastifyRequest): Store & ExecutionPolicyCheck {
+export function storeOf(req: FastifyRequest): Store {
   const store = req.custodyStore;
   if (store === null)
     throw new Error("custody: the request's store was asked for before the custody hook ran");
@@ -58,7 +57,7 @@ const NO_WALLETS: ReadonlySet<string> = new Set();
 /** Applies the body-decidable policy rules and the 24 h pre-check; returns the request's custody context. */
 async function prepare(
   req: FastifyRequest,
-  deps: { store: Store; config: Config; clock: () => Date },
+  deps: { store: Store; config: Config; clock: () => Date } & Omit<RecordPolicyDeps, "store">,
 ): Promise<CustodyContext | null> {
   const key = req.custodyKey;
   if (key === null || req.apiKey === null) return null;
@@ -69,18 +68,21 @@ async function prepare(
     if (!mayUseWallet(key, params.public_key)) throw walletRefusal(params.public_key);
     ctx.wallets.add(params.public_key);
   }
-  const kind = executionKind(req);
-  if (kind === undefined) return ctx;
+  const parsed = req.method === "POST" ? req.execution : null;
+  if (parsed === null) return ctx;
+  const kind = parsed.kind.kind;
   // Issue 29: the key re-read and the worst case judged between the build and the signature.
   ctx.guard = createSpendGuard(ctx, deps);
-  const plan = planSpend(
+  // A body its parser refused: no plan; the run answers the parser's 400 before anything is recorded.
+  if (!parsed.ok) return ctx;
+  // Issue 30: planned from the intent the body was parsed into once, by the kind's own planner.
+  const plan = spendPlanOf(
     kind,
-    req.body,
+    parsed.kind.plan,
+    parsed.intent,
     relayTip(deps.config),
-    deps.config.requestFees,
     req.requestFees ?? {},
   );
-  if (plan === undefined) return ctx;
   ctx.plan = plan;
   ctx.dryRun = isDryRun(req.body);
   // A dry run reports a policy refusal in its answer and goes on (scope and wallet binding still refuse).
@@ -167,7 +169,10 @@ export function installCustody(
     store: Store;
     config: Config;
     clock: () => Date;
-    bind: (ctx: CustodyContext | null) => Store & ExecutionPolicyCheck;
+    bind: (ctx: CustodyContext | null) => Store;
+    /** Compute-unit limit of a kind and wallet balances: the record-time policy step reads them. */
+    computeUnitLimit: RecordPolicyDeps["computeUnitLimit"];
+    balanceOf?: RecordPolicyDeps["balanceOf"];
     /** Counts refusals per key, route and rule (the activity log samples them); shared like the budgets. */
     counter: RequestCounter;
   },

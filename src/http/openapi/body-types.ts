@@ -5,128 +5,19 @@
  * document, keeping each route's own descriptions. Validation is untouched (Fastify never sees these).
  */
 import type { FastifySchema } from "fastify";
-import { BASE58_ADDRESS } from "../../config/parse.js";
+import { FIELD } from "../../core/json-schema.js";
+import type { ExecutionKindEntry } from "../../domain/execution/kind.js";
 import { EVENT_TYPES } from "../../domain/events/query.js";
 import { EXECUTION_KINDS, EXECUTION_STATUSES } from "../../domain/execution/history.js";
 
 type Json = Record<string, unknown>;
 
-const str = { type: "string" } as const;
-/** A base58 address (mint, wallet, destination, pool): the parsers refuse anything else (issue 30: stated). */
-const address = { type: "string", pattern: BASE58_ADDRESS.source } as const;
-/** A mint, or `SOL` in any case with surrounding spaces (send asset: the parser trims and upper-cases it). */
-const mintOrSol = {
-  type: "string",
-  pattern: `^\\s*[Ss][Oo][Ll]\\s*$|${BASE58_ADDRESS.source}`,
-} as const;
-const bool = { type: "boolean" } as const;
-/** Whole tokens (`amount_tokens`, issue 30): decimal text, or a JSON number. */
-const wholeTokens = { oneOf: [{ type: "string" }, { type: "number" }] } as const;
-const int = { type: "integer" } as const;
-/** Amounts are exact decimal text; a JSON number is accepted too. */
-const amount = { oneOf: [{ type: "string" }, { type: "number" }] } as const;
-/** u64 integers (fee_reserve_lamports): a digit string keeps values above 2^53 exact. */
-const bigInteger = { oneOf: [{ type: "string" }, { type: "integer" }] } as const;
-
-const createFields = {
-  name: str,
-  symbol: str,
-  uri: str,
-  wallet: address,
-  mayhem_mode: bool,
-  cashback: bool,
-  initial_buy: amount,
-  slippage: amount,
-};
-
-const bundleLeg = {
-  type: "object",
-  properties: {
-    type: { type: "string", enum: ["create", "buy", "sell"] },
-    ...createFields,
-    amount,
-    denominatedInSol: bool,
-    slippageBps: int,
-    pool: address,
-  },
-  required: ["type"],
-};
+const { str, address, bool, int } = FIELD;
 
 /** Per route (method and URL): typed request body properties and required fields. */
 const BODY_TYPES: Record<string, { properties: Json; required?: string[] }> = {
-  "POST /v1/trades/execute": {
-    properties: {
-      action: { type: "string", enum: ["buy", "sell"] },
-      mint: address,
-      pool: address,
-      amount,
-      amount_tokens: wholeTokens,
-      denominated_in_sol: bool,
-      slippage: amount,
-      slippage_bps: int,
-      simulate: bool,
-      confirm: bool,
-      measure_timing: bool,
-      wallet: address,
-    },
-    // amount or amount_tokens (issue 30): exactly one, checked by the parser.
-    required: ["action", "mint"],
-  },
-  "POST /v1/laser/create": {
-    properties: { ...createFields, confirm: bool },
-    required: ["name", "symbol", "uri"],
-  },
-  "POST /v1/laser/bundle": {
-    properties: {
-      accounts: { type: "array", items: bundleLeg },
-      mint: address,
-      bundleTip: amount,
-      confirm: bool,
-    },
-    required: ["accounts", "bundleTip"],
-  },
+  // The execution kinds' bodies come from their descriptors (kindBody); these are the other routes'.
   "POST /v1/cashback/check": { properties: { wallet: address, wallets: { type: "array", items: address } } },
-  "POST /v1/cashback/claim/execute": {
-    properties: { wallet: address, claim_bonding_curve: bool, claim_launchswap: bool, confirm: bool },
-  },
-  "POST /v1/sol/consolidate/execute": {
-    properties: {
-      destination_wallet: address,
-      source_wallets: { type: "array", items: address },
-      fee_reserve_lamports: bigInteger,
-      confirm: bool,
-    },
-    required: ["destination_wallet"],
-  },
-  "POST /v1/sol/transfer/execute": {
-    properties: {
-      destination_wallet: address,
-      source_wallet: address,
-      mint: mintOrSol,
-      amount,
-      amount_tokens: wholeTokens,
-      fee_reserve_lamports: bigInteger,
-      confirm: bool,
-    },
-    required: ["destination_wallet"],
-  },
-  "POST /v1/sol/split/execute": {
-    properties: {
-      source_wallet: address,
-      total_percent: amount,
-      fee_reserve_lamports: bigInteger,
-      destinations: {
-        type: "array",
-        items: {
-          type: "object",
-          properties: { wallet: address, sol: amount, percent: amount },
-          required: ["wallet"],
-        },
-      },
-      confirm: bool,
-    },
-    required: ["destinations"],
-  },
   // issue 18: warm venue state
   "POST /v1/watch": { properties: { mints: { type: "array", items: address } }, required: ["mints"] },
   // Issue 20: webhook endpoints.
@@ -191,7 +82,10 @@ function typed(original: unknown, types: Json, required?: string[]): Json {
   return { type: "object", properties, ...(required !== undefined ? { required } : {}) };
 }
 
-/** The swagger `transform`: the route's schema with typed request body and query for the document. */
+/**
+ * The swagger `transform`: the route's schema with typed request body and query for the document. An execution
+ * kind's body is its descriptor's (issue 30: one description, with its examples).
+ */
 export function openapiBodyTypes({
   schema,
   url,
@@ -199,8 +93,10 @@ export function openapiBodyTypes({
 }: {
   schema: FastifySchema;
   url: string;
-  route: { method: string | string[] };
+  route: { method: string | string[]; config?: unknown };
 }): { schema: FastifySchema; url: string } {
+  const kind = (route.config as { kind?: ExecutionKindEntry } | undefined)?.kind;
+  if (kind !== undefined && schema !== undefined) return { schema: { ...schema, body: kindBody(kind) }, url };
   const method = Array.isArray(route.method) ? route.method[0] : route.method;
   const id = `${String(method).toUpperCase()} ${url}`;
   const body = BODY_TYPES[id];
@@ -213,5 +109,17 @@ export function openapiBodyTypes({
       ...(query !== undefined ? { querystring: typed(schema.querystring, query) } : {}),
     },
     url,
+  };
+}
+
+/** A kind's body as the document states it: its typed, described fields, required ones and named examples. */
+function kindBody(kind: ExecutionKindEntry): Json {
+  const { properties, required } = kind.body;
+  return {
+    type: "object",
+    properties,
+    ...(required !== undefined ? { required: [...required] } : {}),
+    // @fastify/swagger moves `x-examples` to the media type's `examples` (named Example Objects).
+    ...(Object.keys(kind.examples).length > 0 ? { "x-examples": kind.examples } : {}),
   };
 }

@@ -19,7 +19,7 @@ import {
   statusErrorComponents,
   walletComponent,
 } from "./schemas.js";
-import { feeReserveBreakdownComponent } from "../routes/sol.js";
+import { feeReserveBreakdownComponent } from "../../domain/sol/kind-schemas.js";
 import { watchedComponent } from "../routes/watch.js";
 import { positionComponent } from "../routes/positions.js";
 import { deliveryComponent, webhookComponent } from "../routes/webhooks.js";

@@ -4,7 +4,6 @@
  * `parseDryRun` and a dry run's answer bypasses the route's response serializer (see execute-route.ts).
  */
 import type { FastifySchema } from "fastify";
-import { EXECUTION_ROUTES } from "../../domain/keys/spend.js";
 import { warningsSchema } from "../execute/execution-fields.js";
 import { ref } from "./schemas.js";
 
@@ -138,15 +137,14 @@ const feeFields = {
   },
 };
 
-const EXECUTION_URLS = new Set<string>(Object.keys(EXECUTION_ROUTES));
-
 /** The swagger transform step: `dry_run` in the body and the dry-run answer beside the 200 of execute routes. */
 export function dryRunDocument(
   out: { schema: FastifySchema; url: string },
-  route: { method: string | string[] },
+  route: { method: string | string[]; config?: unknown },
 ): { schema: FastifySchema; url: string } {
   const method = String(Array.isArray(route.method) ? route.method[0] : route.method).toUpperCase();
-  if (out.schema === undefined || method !== "POST" || !EXECUTION_URLS.has(out.url)) return out;
+  const kind = (route.config as { kind?: unknown } | undefined)?.kind;
+  if (out.schema === undefined || method !== "POST" || kind === undefined) return out;
   const body = (out.schema.body ?? { type: "object", properties: {} }) as {
     properties?: Record<string, unknown>;
   };

@@ -1,29 +1,19 @@
-/** Cashback endpoints (spec 4.6, 4.7): POST /v1/cashback/check and POST /v1/cashback/claim/execute. */
+/**
+ * POST /v1/cashback/check (spec 4.6): read-only, so not an execution kind (no spend, no record, no
+ * Idempotency-Key); the claim is one (domain/cashback/claim-kind.ts).
+ */
 import type { FastifyInstance } from "fastify";
-import { claimCashback, type ClaimDeps } from "../../domain/cashback/claim.js";
+import type { ClaimDeps } from "../../domain/cashback/claim.js";
 import { checkCashback } from "../../domain/cashback/check.js";
 import { executeRouteWithOptionalBody, type RouteDeps } from "../execute/execute-route.js";
 import { executePost } from "../execute/execute-post.js";
-import {
-  optionalBody,
-  confirmationProperties,
-  lamportsSchema as lamports,
-  lamportsAndSol,
-  closedObject,
-} from "../openapi/schemas.js";
+import { optionalBody, lamportsAndSol, closedObject } from "../openapi/schemas.js";
 
 // Fields are documented, not typed: the domain parser applies the spec's rules and exact texts (a schema type
 // would let Ajv coerce a single string into `wallets`, for instance).
 const checkBody = optionalBody({
   wallet: { description: "one wallet address (any address, managed or not)" },
   wallets: { description: "1 to 100 wallet addresses; duplicates removed; not together with wallet" },
-});
-
-const claimBody = optionalBody({
-  wallet: { description: "managed wallet public key; the key's default wallet otherwise" },
-  claim_bonding_curve: { description: "default true" },
-  claim_launchswap: { description: "default true" },
-  confirm: { description: "default true; waits for each claim's confirmation" },
 });
 
 const cashbackEntry = closedObject(
@@ -100,27 +90,7 @@ const checkResponse = closedObject({
   },
 });
 
-const claimResponse = closedObject({
-  wallet: { type: "string", description: "the managed wallet that claimed" },
-  transactions: {
-    type: "array",
-    description: "one claim transaction per venue with something to claim",
-    items: closedObject(
-      {
-        kind: {
-          type: "string",
-          enum: ["bonding_curve", "launchswap"],
-          description: "which program's cashback it claimed",
-        },
-        claimable_lamports: { ...lamports, description: "what was claimable when it was built" },
-        ...confirmationProperties,
-      },
-      { optional: ["execution_id"] },
-    ),
-  },
-});
-
-/** Registers the cashback check and claim routes (authenticated by the global auth hook). */
+/** Registers the cashback check route (authenticated by the global auth hook). */
 export function cashbackRoutes(app: FastifyInstance, deps: RouteDeps<ClaimDeps>): void {
   executePost(
     app,
@@ -134,18 +104,5 @@ export function cashbackRoutes(app: FastifyInstance, deps: RouteDeps<ClaimDeps>)
       response: checkResponse,
     },
     executeRouteWithOptionalBody(deps, checkCashback),
-  );
-
-  executePost(
-    app,
-    {
-      path: "/v1/cashback/claim/execute",
-      scope: "trade",
-      tag: "cashback",
-      summary: "Claim a managed wallet's cashback: one transaction per source with something to claim",
-      body: claimBody,
-      response: claimResponse,
-    },
-    executeRouteWithOptionalBody(deps, claimCashback),
   );
 }

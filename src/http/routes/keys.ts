@@ -1,4 +1,5 @@
 /** /v1/keys: sub-keys with scopes, wallet binding and expiry; revoke, freeze, policy (issue 19). */
+import { VENUES } from "../../core/venues.js";
 import type { FastifyInstance } from "fastify";
 import {
   createSubKey,
@@ -31,7 +32,7 @@ export const policySchema = {
     max_tip_lamports: { type: "string", description: "lamports per request" },
     venues: {
       type: "array",
-      items: { type: "string", enum: ["bonding_curve", "launchswap"] },
+      items: { type: "string", enum: [...VENUES] },
       description: "only trades on these venues",
     },
     mints_allow: { ...addresses, description: "only these mints may be traded" },

@@ -1,4 +1,5 @@
 /** GET /v1/quote (issue 22): a trade's price on its venue, without a wallet. */
+import { VENUES } from "../../core/venues.js";
 import type { FastifyInstance } from "fastify";
 import type { Chain } from "../../chain/chain.js";
 import type { RequestBody } from "../../core/request-fields.js";
@@ -11,7 +12,7 @@ import {
   closedObject,
   documentedFields,
 } from "../openapi/schemas.js";
-import { TRADE_PRICING_FIELDS, TRADE_TARGET_FIELDS } from "../openapi/trade-fields.js";
+import { TRADE_PRICING_FIELDS, TRADE_TARGET_FIELDS } from "../../domain/trade/kind.js";
 
 const text = (description: string) => ({ type: "string", description }) as const;
 
@@ -37,7 +38,7 @@ const quoteAnswer = closedObject(
     side: { type: "string", enum: ["buy", "sell"], description: "the quoted side" },
     venue: {
       type: "string",
-      enum: ["bonding_curve", "launchswap"],
+      enum: [...VENUES],
       description: "where the same trade would execute now, routed as the trade routes",
     },
     pool: { type: ["string", "null"], description: "the launchswap pool, null on the bonding curve" },

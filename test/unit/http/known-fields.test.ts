@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { knownFields, misspeltSwitch, unknownFields } from "../../../src/http/execute/known-fields.js";
 import { REQUEST_FEES } from "../../../src/core/errors.js";
-import { EXECUTION_ROUTES } from "../../../src/domain/keys/spend.js";
+import { EXECUTION_KIND_LIST } from "../../../src/domain/kinds.js";
 import { buildTestApp } from "../../helpers/app.js";
 
 describe("unknownFields", () => {
@@ -35,7 +35,7 @@ describe("unknownFields", () => {
       const doc = t.app.swagger() as {
         paths: Record<string, { post?: { requestBody?: { content: Record<string, { schema: unknown }> } } }>;
       };
-      for (const url of Object.keys(EXECUTION_ROUTES)) {
+      for (const url of EXECUTION_KIND_LIST.map((k) => k.path)) {
         const schema = doc.paths[url]?.post?.requestBody?.content["application/json"]?.schema as {
           properties?: Record<string, unknown>;
         };
@@ -56,7 +56,7 @@ describe("unknownFields", () => {
       const doc = t.app.swagger() as {
         paths: Record<string, { post?: { responses: Record<string, unknown> } }>;
       };
-      for (const url of Object.keys(EXECUTION_ROUTES)) {
+      for (const url of EXECUTION_KIND_LIST.map((k) => k.path)) {
         const ok = JSON.stringify(doc.paths[url]?.post?.responses["200"]);
         expect(ok, url).toContain('"warnings"');
       }

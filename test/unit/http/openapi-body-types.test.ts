@@ -1,21 +1,27 @@
 /** The swagger transform adds types to documented request bodies and queries, keeping descriptions. */
 import { describe, expect, it } from "vitest";
 import { openapiBodyTypes } from "../../../src/http/openapi/body-types.js";
+import { tradeKind } from "../../../src/domain/trade/kind.js";
 
 describe("openapiBodyTypes", () => {
-  it("types a route's body properties, keeps their descriptions and names the required ones", () => {
+  it("states an execution kind's body from its descriptor: typed, described, required fields, examples", () => {
     const schema = {
       body: { type: "object", properties: { action: { description: "buy or sell" }, mint: {} } },
       response: { 200: { type: "object" } },
     };
-    const out = openapiBodyTypes({ schema, url: "/v1/trades/execute", route: { method: "POST" } });
+    const out = openapiBodyTypes({
+      schema,
+      url: "/v1/trades/execute",
+      route: { method: "POST", config: { kind: tradeKind } },
+    });
     const body = out.schema.body as { properties: Record<string, object>; required: string[] };
+    expect(Object.keys(body)).toContain("x-examples");
     expect(body.properties.action).toEqual({
-      description: "buy or sell",
+      description: "buy or sell (alias side)",
       type: "string",
       enum: ["buy", "sell"],
     });
-    expect(body.properties.amount).toEqual({ oneOf: [{ type: "string" }, { type: "number" }] });
+    expect(body.properties.amount).toMatchObject({ oneOf: [{ type: "string" }, { type: "number" }] });
     // Issue 30: amount or amount_tokens, one of them (the parser's rule).
     expect(body.required).toEqual(["action", "mint"]);
     expect(out.schema.response).toBe(schema.response);

@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { serviceOpenApiDocument } from "../../../scripts/client-types.js";
-import { EXECUTION_ROUTES } from "../../../src/domain/keys/spend.js";
+import { EXECUTION_KIND_LIST } from "../../../src/domain/kinds.js";
 import {
   bodiesWithoutExamples,
   operationsOf,
@@ -21,7 +21,7 @@ beforeAll(async () => {
   doc = (await serviceOpenApiDocument()) as Json;
 });
 
-const EXECUTION_PATHS = Object.keys(EXECUTION_ROUTES);
+const EXECUTION_PATHS = EXECUTION_KIND_LIST.map((k) => k.path);
 
 describe("the generated OpenAPI document", () => {
   it("gives every operation an operationId, a summary, a description and a described success answer", () => {

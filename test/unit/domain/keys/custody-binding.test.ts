@@ -27,11 +27,7 @@ function fakeStore(): Store {
 
 describe("custody binding", () => {
   it("the wrapper overrides exactly CUSTODY_MEMBERS", () => {
-    const wrapped = custodyStore(fakeStore(), {
-      current: () => undefined,
-      clock: () => new Date(0),
-      computeUnitLimit: () => 200_000,
-    });
+    const wrapped = custodyStore(fakeStore(), { current: () => undefined });
     expect(Object.keys(wrapped).sort()).toEqual([...CUSTODY_MEMBERS].sort());
   });
 
@@ -45,8 +41,7 @@ describe("custody binding", () => {
 
   it("a wrapper bound to a request applies that request's key binding, not another's", async () => {
     const key = (wallets: string[] | null) => ({ id: 1, accountId: 1, wallets, policy: null }) as KeyRecord;
-    const bind = (ctx: CustodyContext) =>
-      custodyStore(fakeStore(), { current: () => ctx, clock: () => new Date(0), computeUnitLimit: () => 1 });
+    const bind = (ctx: CustodyContext) => custodyStore(fakeStore(), { current: () => ctx });
     const bound = bind({ key: key(["Mine1"]), wallets: new Set(), executionIds: [] });
     const open = bind({ key: key(null), wallets: new Set(), executionIds: [] });
     await expect(bound.findWallet(1, "Other1")).rejects.toMatchObject({ status: 403 });
@@ -65,11 +60,7 @@ describe("custody binding", () => {
       executionIds: [],
       defaultWallet: wallet("Default1"),
     };
-    const bound = custodyStore(store, {
-      current: () => ctx,
-      clock: () => new Date(0),
-      computeUnitLimit: () => 1,
-    });
+    const bound = custodyStore(store, { current: () => ctx });
     await expect(bound.findDefaultWallet(1)).resolves.toMatchObject({ publicKey: "Default1" });
     expect(reads).toBe(0);
     // Another account's default is still read (and still bound-checked).

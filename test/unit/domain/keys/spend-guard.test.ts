@@ -38,8 +38,9 @@ const transfer = (lamports: bigint) => ({
 /** The guard of `ctx` over a store whose key row is `stored` (null: the key is gone). */
 function guardOf(ctx: CustodyContext, stored: KeyRecord | null = ctx.key) {
   return createSpendGuard(ctx, {
-    store: { findKey: async () => stored ?? undefined },
+    store: { findKey: async () => stored ?? undefined, spentLamports: async () => 0n },
     clock: () => new Date(0),
+    computeUnitLimit: () => 200_000,
   });
 }
 

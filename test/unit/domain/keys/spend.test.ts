@@ -7,8 +7,9 @@ import { authorize } from "../../../../src/domain/keys/scopes.js";
 import {
   checkPlan,
   dailyCapDetail,
-  planSpend,
   priorityFeeLamports,
+  spendPlanOf,
+  type SpendPlan,
   sol2,
   venueVerdict,
 } from "../../../../src/domain/keys/spend.js";
@@ -18,6 +19,25 @@ import {
   type CustodyContext,
 } from "../../../../src/domain/keys/custody-store.js";
 import type { KeyRecord } from "../../../../src/store/index.js";
+import type { BundleLimits } from "../../../../src/domain/bundle/shape.js";
+import { EXECUTION_KIND_LIST } from "../../../../src/domain/kinds.js";
+
+/** A body's spend plan as the policy step gets it: the kind's parser, then its planner (undefined: refused). */
+function planSpend(
+  kind: string,
+  body: object,
+  relayTip: bigint,
+  limits: BundleLimits,
+): SpendPlan | undefined {
+  const k = EXECUTION_KIND_LIST.find((d) => d.kind === kind)!;
+  let intent: unknown;
+  try {
+    intent = k.parse(body as Record<string, unknown>, limits);
+  } catch {
+    return undefined;
+  }
+  return spendPlanOf(k.kind, k.plan, intent, relayTip);
+}
 
 const SOL = 1_000_000_000n;
 const mint = Keypair.generate().publicKey.toBase58();

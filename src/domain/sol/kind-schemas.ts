@@ -1,60 +1,19 @@
-/** SOL endpoints (spec 4.8 to 4.10): consolidate, send asset and split, each an execution. */
-import type { FastifyInstance } from "fastify";
-import { consolidateSol, type SolDeps } from "../../domain/sol/consolidate.js";
-import type { RequestBody } from "../../core/request-fields.js";
-import { splitSol } from "../../domain/sol/split.js";
-import { sendAsset } from "../../domain/sol/transfer.js";
-import { type DomainCall, executeRouteWithOptionalBody, type RouteDeps } from "../execute/execute-route.js";
-import { executePost } from "../execute/execute-post.js";
+/**
+ * The answers of the SOL execution kinds (transfer, consolidate, split; spec 4.8 to 4.10) and what their fee
+ * reserve is made of: the schemas their descriptors hand the OpenAPI document.
+ */
 import {
-  optionalBody,
-  confirmationProperties,
-  lamportsSchema as lamports,
-  lamportsAndSol,
   closedObject,
+  confirmationProperties,
+  lamportsAndSol,
+  lamportsSchema as lamports,
   ref,
-} from "../openapi/schemas.js";
+} from "../../core/json-schema.js";
 
-// Request fields are documented, not typed: the domain parsers apply the spec's rules and exact texts.
-const feeReserve = {
+/** fee_reserve_lamports as every SOL kind's body documents it. */
+export const feeReserveField = {
   description: "default 5000; the effective reserve adds the relay tip and the priority fee",
-};
-const confirm = { description: "default true" };
-
-const consolidateBody = optionalBody({
-  destination_wallet: { description: "managed or external address" },
-  source_wallets: {
-    description: "1 to 50 unique managed wallets; default every active wallet of the key but the destination",
-  },
-  fee_reserve_lamports: feeReserve,
-  confirm,
-});
-
-const transferBody = optionalBody({
-  destination_wallet: { description: "any address except the source" },
-  source_wallet: { description: "managed wallet; the key's default wallet otherwise" },
-  mint: { description: "omit or SOL for native SOL; otherwise a mint of SPL Token or Token-2022" },
-  amount: {
-    description:
-      "SOL (up to 9 decimals) or token atomic units (positive integer); required unless amount_tokens",
-  },
-  amount_tokens: {
-    description:
-      'tokens only: whole tokens as decimal text (e.g. "1.5"), converted with the mint\'s decimals; not with amount',
-  },
-  fee_reserve_lamports: feeReserve,
-  confirm,
-});
-
-const splitBody = optionalBody({
-  source_wallet: { description: "managed wallet; the key's default wallet otherwise" },
-  total_percent: { description: "share of spendable balance, default 100, greater than 0, at most 100" },
-  fee_reserve_lamports: feeReserve,
-  destinations: {
-    description: "1 to 5 entries {wallet, sol?} or {wallet, percent?}; neither = equal share",
-  },
-  confirm,
-});
+} as const;
 
 const digits = (description: string) =>
   ({
@@ -85,7 +44,7 @@ export const feeReserveBreakdownComponent = closedObject(
 );
 const feeReserveBreakdown = ref("FeeReserveBreakdown");
 
-const consolidateResponse = closedObject(
+export const consolidateResponse = closedObject(
   {
     destination_wallet: { type: "string", description: "where the SOL went" },
     fee_reserve_lamports: { ...lamports, description: "lamports left in each source for fees" },
@@ -120,7 +79,7 @@ const consolidateResponse = closedObject(
   },
 );
 
-const transferResponse = closedObject(
+export const transferResponse = closedObject(
   {
     source_wallet: { type: "string", description: "the managed wallet that sent" },
     destination_wallet: { type: "string", description: "the receiving address" },
@@ -148,7 +107,7 @@ const transferResponse = closedObject(
   { optional: ["execution_id", "fee_reserve_breakdown"] },
 );
 
-const splitResponse = closedObject(
+export const splitResponse = closedObject(
   {
     source_wallet: { type: "string", description: "the managed wallet that paid" },
     source_balance_lamports: { ...lamports, description: "its balance before the split" },
@@ -177,47 +136,3 @@ const splitResponse = closedObject(
   },
   { optional: ["execution_id", "fee_reserve_breakdown"] },
 );
-
-/** Registers the consolidate, send-asset and split routes (authenticated by the global auth hook). */
-export function solRoutes(app: FastifyInstance, deps: RouteDeps<SolDeps>): void {
-  const run = (call: DomainCall<SolDeps, RequestBody>) => executeRouteWithOptionalBody(deps, call);
-
-  executePost(
-    app,
-    {
-      path: "/v1/sol/consolidate/execute",
-      scope: "transfer",
-      tag: "sol",
-      summary: "Sweep SOL from managed wallets into one destination (one transaction per source)",
-      body: consolidateBody,
-      response: consolidateResponse,
-    },
-    run(consolidateSol),
-  );
-
-  executePost(
-    app,
-    {
-      path: "/v1/sol/transfer/execute",
-      scope: "transfer",
-      tag: "sol",
-      summary: "Send native SOL or a fungible token from a managed wallet to any address",
-      body: transferBody,
-      response: transferResponse,
-    },
-    run(sendAsset),
-  );
-
-  executePost(
-    app,
-    {
-      path: "/v1/sol/split/execute",
-      scope: "transfer",
-      tag: "sol",
-      summary: "Distribute SOL from a managed wallet to up to five destinations in one transaction",
-      body: splitBody,
-      response: splitResponse,
-    },
-    run(splitSol),
-  );
-}

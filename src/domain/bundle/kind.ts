@@ -1,0 +1,136 @@
+/**
+ * The bundle execution kind (POST /v1/laser/bundle, spec 4.5): an ordered, atomic bundle of 1 to 4
+ * server-signed legs.
+ */
+import { BUNDLE_TIP_FIELDS } from "../../core/fee-fields.js";
+import { FIELD, closedObject, executionIdSchema } from "../../core/json-schema.js";
+import { BONDING_CURVE, LAUNCHSWAP } from "../../core/venues.js";
+import { CREATE_ALIASES, CREATE_FIELD_TYPES } from "../create/kind.js";
+import { defineKind } from "../execution/kind.js";
+import { addSigner, CREATE_RENT_BOUND_LAMPORTS } from "../keys/spend.js";
+import { runBundle, type BundleDeps } from "./service.js";
+import { parseBundleRequest } from "./shape.js";
+
+const OTHER = "HN7cABqLq46Es1jh92dQQisAq662SmxELLLsHHe4YWrH";
+
+/** A leg: `type`, the create model on a create leg, the trade fields on a buy or sell leg. */
+const bundleLeg = {
+  type: "object",
+  properties: {
+    type: { type: "string", enum: ["create", "buy", "sell"] },
+    ...CREATE_FIELD_TYPES,
+    amount: FIELD.amount,
+    denominatedInSol: FIELD.bool,
+    slippageBps: FIELD.int,
+    pool: FIELD.address,
+  },
+  required: ["type"],
+};
+
+/** The spec's bundle result; a whitelist. */
+const bundleResponseSchema = closedObject(
+  {
+    execution_id: executionIdSchema,
+    bundle_id: { type: "string", description: "64 hex characters" },
+    results: {
+      type: "array",
+      description: "one entry per leg, in bundle order",
+      items: closedObject({
+        index: { type: "integer", description: "the leg's position, from 0" },
+        type: { type: "string", enum: ["create", "buy", "sell"], description: "the leg's type" },
+        wallet: { type: "string", description: "the managed wallet that signed the leg" },
+        signature: { type: "string", description: "the leg's transaction signature" },
+      }),
+    },
+    mint: { type: "string", description: "the token traded (or created by the first leg)" },
+    confirmed: {
+      type: "boolean",
+      description: "true when the bundle landed within the wait; false: sent, outcome not known",
+    },
+    confirmation_status: {
+      type: ["string", "null"],
+      enum: ["confirmed", "finalized", null],
+      description: "the bundle's status as last seen; null when not seen (or confirm: false)",
+    },
+  },
+  { required: ["bundle_id", "results", "mint", "confirmed", "confirmation_status"] },
+);
+
+/** The bundle kind. */
+export const bundleKind = defineKind({
+  kind: "bundle",
+  path: "/v1/laser/bundle",
+  scope: "create",
+  budget: "create",
+  tag: "bundles",
+  summary: "Build, sign and submit an atomic bundle of 1 to 4 transactions from managed wallets",
+  body: {
+    properties: {
+      accounts: {
+        description:
+          "ordered legs, 1 to 4: a create leg (the create model of /v1/laser/create) followed by up to 3 SOL-denominated buy legs, or exactly one buy or sell leg of an existing token. Leg fields: type (create, buy, sell), wallet, amount, denominatedInSol, slippageBps (default 200, max 5000), pool",
+        type: "array",
+        items: bundleLeg,
+      },
+      mint: {
+        description: "required for an existing-token bundle; must be omitted when the first leg is create",
+        ...FIELD.address,
+      },
+      bundleTip: {
+        description: "SOL tip paid by the first leg's wallet, at least 0.000001",
+        ...FIELD.amount,
+      },
+      confirm: {
+        description:
+          "default true: poll the bundle status for about 30 seconds. Not landed by then: 502 `bundle confirmation timed out` carrying this answer's fields beside the detail (confirmed: false; it may still land). A failure (502 `bundle failed`) carries `reason`",
+        ...FIELD.bool,
+      },
+    },
+    required: ["accounts", "bundleTip"],
+    aliases: BUNDLE_TIP_FIELDS.filter((f) => f !== "bundleTip"),
+    items: {
+      accounts: [
+        ...Object.keys(bundleLeg.properties),
+        ...CREATE_ALIASES,
+        "denominated_in_sol",
+        "slippage_bps",
+      ],
+    },
+  },
+  response: bundleResponseSchema,
+  examples: {
+    create_and_buy: {
+      summary: "Create a token and buy it from a second wallet in the same bundle",
+      value: {
+        accounts: [
+          { type: "create", name: "Example", symbol: "EXM", uri: "https://example.com/metadata.json" },
+          { type: "buy", wallet: OTHER, amount: "0.2", slippageBps: 500 },
+        ],
+        bundleTip: "0.0001",
+      },
+    },
+  },
+  parse: (body, limits) => parseBundleRequest(body, limits),
+  plan: (r, plan) => {
+    plan.tipLamports = r.tipLamports;
+    let total = 0n;
+    let bounded = true;
+    for (const leg of r.legs) {
+      addSigner(plan, leg.wallet);
+      if (leg.type === "create") {
+        total += leg.create.initialBuy?.lamports ?? 0n;
+        plan.rentLamports += CREATE_RENT_BOUND_LAMPORTS;
+      } else if (leg.type === "buy") {
+        if (leg.denominatedInSol) total += leg.amount;
+        else bounded = false;
+      }
+      if (leg.type !== "create" && leg.pool !== undefined) plan.venues.push(LAUNCHSWAP);
+    }
+    if (r.shape === "create-led") plan.venues.push(BONDING_CURVE);
+    plan.venues = [...new Set(plan.venues)];
+    if (r.shape === "existing-token") plan.mints = [r.mint];
+    plan.amountLamports = bounded ? total : null;
+  },
+  ownTip: true,
+  run: (deps: BundleDeps, apiKeyId, request) => runBundle(deps, apiKeyId, request),
+});

@@ -1,0 +1,180 @@
+/**
+ * The trade execution kind (POST /v1/trades/execute, spec 4.3): its one body description, parser, spend plan,
+ * run and answer, registered from the kind list (src/domain/kinds.ts).
+ */
+import { FIELD, closedObject, confirmationProperties, fillSchema } from "../../core/json-schema.js";
+import { defineKind } from "../execution/kind.js";
+import { addSigner } from "../keys/spend.js";
+import { LAUNCHSWAP, VENUES } from "../../core/venues.js";
+import { parseTradeRequest } from "./request.js";
+import { runTrade, type TradeDeps } from "./service.js";
+
+/** The mint and the explicit pool (GET /v1/quote documents them alike). */
+export const TRADE_TARGET_FIELDS = {
+  mint: { description: "token mint address (alias token_mint)" },
+  pool: { description: "explicit launchswap pool (SOL-quoted; forces the launchswap venue)" },
+} as const;
+
+/** How the amount is read and the slippage bound applied (GET /v1/quote documents them alike). */
+export const TRADE_PRICING_FIELDS = {
+  denominated_in_sol: { description: "default true for buy, false for sell (alias denominatedInSol)" },
+  slippage: { description: "percent, default 2, at most 50, up to 2 decimals" },
+  slippage_bps: { description: "basis points 0..5000; not together with slippage" },
+} as const;
+
+// Addresses of the examples: valid base58 public keys, not real accounts of anyone.
+const MINT = "7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr";
+const WALLET = "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM";
+
+const TIMING_PHASES = {
+  wallet: "parsing the request and selecting the wallet",
+  amount: "reading the venue state (or the warm cache) and quoting",
+  build: "building and signing the transaction",
+  sender: "sending it",
+  confirmation: "waiting for confirmation",
+  database: "recording the execution",
+  total: "the whole request",
+} as const;
+
+const timingSchema = {
+  type: "object",
+  description: "milliseconds per phase (with measure_timing: true)",
+  properties: Object.fromEntries(
+    Object.entries(TIMING_PHASES).map(([k, d]) => [k, { type: "integer", description: `ms: ${d}` }]),
+  ),
+  additionalProperties: false,
+};
+
+// Issue 22: the same bounds as expected_output, one unit per field whatever the venue.
+const tradeBoundsProperties = {
+  max_sol_in_lamports: {
+    type: "string",
+    description: "buys: the most lamports the trade instruction can spend (fees, tip and rent not included)",
+  },
+  min_tokens_out: {
+    type: "string",
+    description: "buys: the fewest token atomic units received (exact for a token-amount buy)",
+  },
+  tokens_in: { type: "string", description: "sells: the token atomic units sold" },
+  min_sol_out_lamports: { type: "string", description: "sells: the fewest lamports received" },
+} as const;
+
+const tradeResponse = closedObject(
+  {
+    wallet: { type: "string", description: "the managed wallet that traded" },
+    action: { type: "string", enum: ["buy", "sell"], description: "buy or sell" },
+    mint: { type: "string", description: "the token mint" },
+    amount: { type: "string", description: "the amount as requested (SOL, token units or a percentage)" },
+    amount_units: {
+      type: "integer",
+      description: "the amount in atomic units: lamports when denominated in SOL, token units otherwise",
+    },
+    amount_units_text: {
+      type: "string",
+      description: "amount_units as decimal text (exact above 2^53; every other amount is text)",
+    },
+    denominated_in_sol: { type: "boolean", description: "true when amount is SOL" },
+    ...confirmationProperties,
+    venue: {
+      type: "string",
+      enum: [...VENUES],
+      description: "where it traded: the launch bonding curve or the launchswap pool",
+    },
+    pool: { type: ["string", "null"], description: "the launchswap pool; null on the bonding curve" },
+    state_source: {
+      type: "string",
+      enum: ["cache", "read"],
+      description: "cache: the warm state of a watched mint was used (no read); read: the trade read it",
+    },
+    state_slot: { type: "integer", description: "slot of the state the quote used" },
+    expected_output: {
+      type: "string",
+      description:
+        "the slippage bound in the transaction; its unit depends on the trade (see the *_lamports / *_tokens fields)",
+    },
+    ...tradeBoundsProperties,
+    fill: fillSchema,
+    timing_ms: timingSchema,
+  },
+  {
+    required: [
+      "wallet",
+      "action",
+      "mint",
+      "amount",
+      "amount_units",
+      "amount_units_text",
+      "denominated_in_sol",
+      "signature",
+      "confirmed",
+      "confirmation_status",
+      "venue",
+      "pool",
+      "expected_output",
+      "state_source",
+      "state_slot",
+    ],
+  },
+);
+
+/** The trade kind. */
+export const tradeKind = defineKind({
+  kind: "trade",
+  path: "/v1/trades/execute",
+  scope: "trade",
+  budget: "trade",
+  tag: "trades",
+  summary: "Buy or sell a launch token on the bonding curve or its launchswap pool",
+  body: {
+    properties: {
+      action: { description: "buy or sell (alias side)", type: "string", enum: ["buy", "sell"] },
+      mint: { ...TRADE_TARGET_FIELDS.mint, ...FIELD.address },
+      pool: { ...TRADE_TARGET_FIELDS.pool, ...FIELD.address },
+      amount: {
+        description:
+          "SOL (buy, denominated_in_sol), token atomic units, or a percentage string for sells; required unless amount_tokens",
+        ...FIELD.amount,
+      },
+      amount_tokens: {
+        description:
+          'sells: whole tokens as decimal text (e.g. "1.5"), converted with the mint\'s decimals; not with amount',
+        ...FIELD.wholeTokens,
+      },
+      denominated_in_sol: { ...TRADE_PRICING_FIELDS.denominated_in_sol, ...FIELD.bool },
+      slippage: { ...TRADE_PRICING_FIELDS.slippage, ...FIELD.amount },
+      slippage_bps: { ...TRADE_PRICING_FIELDS.slippage_bps, ...FIELD.int },
+      simulate: { description: "default true", ...FIELD.bool },
+      confirm: { description: "default true", ...FIELD.bool },
+      measure_timing: { description: "default false", ...FIELD.bool },
+      wallet: {
+        description: "managed wallet public key; the key's default wallet otherwise",
+        ...FIELD.address,
+      },
+    },
+    // amount or amount_tokens: exactly one, checked by the parser.
+    required: ["action", "mint"],
+    aliases: ["side", "token_mint", "denominatedInSol"],
+  },
+  response: tradeResponse,
+  examples: {
+    buy: {
+      summary: "Buy with 0.1 SOL at 2 % slippage (default wallet)",
+      value: { action: "buy", mint: MINT, amount: "0.1", slippage: 2 },
+    },
+    sell_half: {
+      summary: "Sell half of the wallet's tokens, without waiting for confirmation",
+      value: { action: "sell", mint: MINT, amount: "50%", wallet: WALLET, confirm: false },
+    },
+  },
+  parse: (body) => parseTradeRequest(body),
+  plan: (t, plan) => {
+    plan.mints = [t.mint];
+    if (t.pool !== null) plan.venues.push(LAUNCHSWAP);
+    addSigner(plan, t.wallet);
+    // A SOL buy spends its amount; a token-unit buy is bounded by the wallet's balance; a sell spends fees.
+    if (t.action === "buy") plan.amountLamports = t.amount.kind === "sol" ? t.amount.lamports : null;
+  },
+  run: (deps: TradeDeps, apiKeyId, intent) => runTrade(deps, apiKeyId, intent),
+  // A body that is not an object gets the service's own text before anything else.
+  objectBodyFirst: true,
+});
