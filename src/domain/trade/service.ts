@@ -10,8 +10,7 @@ import { badRequest, EXECUTION, SPEC } from "../../core/errors.js";
 import { ms, runSingleExecution } from "../execution/pipeline.js";
 import { cachedTradeConfigs } from "./configs.js";
 import { quoteRead, tradeInstructions } from "./plan.js";
-import { tradeState } from "./warm-read.js";
-import type { VenueState } from "../watch/venue-state.js";
+import { tradeState, type TradeVenues } from "./warm-read.js";
 import { parseTradeRequest, type TradeIntent } from "./request.js";
 import { selectWallet } from "../wallets/wallets.js";
 import { insufficientSol, lamportsNeeded, TOKEN_ACCOUNT_RENT_LAMPORTS } from "../execution/affordability.js";
@@ -35,7 +34,7 @@ export interface TradeDeps {
   /** Told when an execution outcome could not be written. */
   onRecordError?: (e: unknown) => void;
   /** Warm venue state (issue 18): a watched mint with fresh state trades without a read. */
-  venues?: Pick<VenueState, "lookup" | "afterRead">;
+  venues?: TradeVenues;
   /** Issue 19: the key's venue rule on the routed venue, before anything is signed. */
   checkVenue?: VenueCheck;
 }
@@ -159,6 +158,8 @@ export async function executeTrade(deps: TradeDeps, apiKeyId: number, body: unkn
     details,
     fill: { wallet: wallet.publicKey, mint, side: intent.action },
   });
+  // Off the request path: the wallet's accounts of the mint get subscribed once the trade is out.
+  state.adopt?.();
   const tEnd = now();
 
   const response: TradeResult = {

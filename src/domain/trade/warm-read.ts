@@ -4,7 +4,7 @@
  */
 import type { Chain } from "../../chain/chain.js";
 import { readAccountsAt } from "../../chain/read-accounts.js";
-import { interpretTradeRead, type TradeRead } from "../../launch/trade-accounts.js";
+import { interpretTradeRead, type TradeRead, type TradeReadPlan } from "../../launch/trade-accounts.js";
 import { tradeReadPlanOf } from "../../launch/trade-plan-memo.js";
 import type { VenueState } from "../watch/venue-state.js";
 import type { TradeIntent } from "./request.js";
@@ -14,7 +14,16 @@ export interface TradeState {
   read: TradeRead;
   source: "cache" | "read";
   slot: number;
+  /**
+   * Set when the state came without the wallet's token accounts (a first buy of a watched mint): call it once
+   * the trade is sent, so the wallet's accounts of the mint get subscribed off the request path.
+   */
+  adopt?: () => void;
 }
+
+/** What the trade needs of the warm venue state. */
+export type TradeVenues = Pick<VenueState, "lookup" | "afterRead"> &
+  Partial<Pick<VenueState, "lookupBuy" | "adopt">>;
 
 /**
  * Reads (or takes from the warm state) and routes the trade's accounts; `user` is the wallet's base58 key,
@@ -22,7 +31,7 @@ export interface TradeState {
  */
 export async function tradeState(
   rpc: Pick<Chain["rpc"], "getMultipleAccounts">,
-  venues: Pick<VenueState, "lookup" | "afterRead"> | undefined,
+  venues: TradeVenues | undefined,
   intent: TradeIntent,
   user: string,
   account?: number,
@@ -30,8 +39,30 @@ export async function tradeState(
   const plan = tradeReadPlanOf(intent.mint, user, intent.pool);
   const hit = venues?.lookup(plan, account) ?? null;
   if (hit !== null) return { read: interpretTradeRead(plan, hit.accounts), source: "cache", slot: hit.slot };
+  if (intent.action === "buy") {
+    const warm = firstBuyState(venues, plan, account);
+    if (warm !== null) return warm;
+  }
   const { accounts, slot } = await readAccountsAt({ rpc }, plan.addresses);
   const read = interpretTradeRead(plan, accounts);
   venues?.afterRead(plan, accounts, slot, account);
   return { read, source: "read", slot };
+}
+
+/**
+ * The first buy of a watched mint by a wallet whose own account is warm but whose token accounts of the mint
+ * are not subscribed: a curve buy creates its token account idempotently and reads no token balance, so the
+ * warm state suffices. A pool buy (which wraps SOL in an account it must know about) still reads.
+ */
+function firstBuyState(
+  venues: TradeVenues | undefined,
+  plan: TradeReadPlan,
+  account: number | undefined,
+): TradeState | null {
+  const adopt = venues?.adopt?.bind(venues);
+  const partial = venues?.lookupBuy?.(plan, account) ?? null;
+  if (partial === null || adopt === undefined) return null;
+  const read = interpretTradeRead(plan, partial.accounts);
+  if (read.venue !== "bonding_curve") return null;
+  return { read, source: "cache", slot: partial.slot, adopt: () => adopt(plan, account) };
 }
