@@ -28,6 +28,7 @@ import type { RateLimiter } from "../../src/http/hooks/rate-limiters.js";
 import type { Store } from "../../src/store/index.js";
 import type { Vault } from "../../src/vault/index.js";
 import { buildTestApp } from "./app.js";
+import type { DecodedEventSource } from "../../src/domain/watch/setup.js";
 
 export interface E2eOptions {
   localnet?: LocalnetOptions;
@@ -62,6 +63,8 @@ export interface E2e {
   app: FastifyInstance;
   store: Store;
   vault: Vault;
+  /** The market feed when started (`market: true`), for tests that wait on its decoded events. */
+  feed?: DecodedEventSource;
   /** web3.js Connection to the localnet, for balance checks in tests. */
   connection: Connection;
   /** A new API key whose default wallet is funded with `sol` SOL (default 10; 0 = unfunded); its secret too. */
@@ -137,6 +140,7 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
     app: t.app,
     store: t.store,
     vault: t.vault,
+    ...(market !== undefined ? { feed: market.feed } : {}),
     connection,
     async setup(opts = {}) {
       const { apiKey, wallet, walletSecret } = await t.setup();

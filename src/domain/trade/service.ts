@@ -68,8 +68,8 @@ export interface TradeResponse {
   venue: "bonding_curve" | "launchswap";
   pool: string | null;
   expected_output: string;
-  /** "cache": the warm venue state (no read); "read": this trade's own getMultipleAccounts. */
-  state_source: "cache" | "read";
+  /** "cache": the warm venue state (no read); "event": a created mint's events (no read); "read": its own read. */
+  state_source: "cache" | "read" | "event";
   /** The slot of the state the quote used. */
   state_slot: number;
   timing_ms?: TradeTimings;

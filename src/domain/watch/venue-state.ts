@@ -10,6 +10,7 @@
 import { PublicKey } from "@solana/web3.js";
 import type { AccountInfo } from "../../chain/rpc-client.js";
 import type { WarmAccounts } from "../../chain/warm-accounts.js";
+import type { CreatedMints } from "./created-mints.js";
 import { decodeBondingCurveOnce } from "../../launch/state.js";
 import { planText, tradeReadPlan, type TradeReadPlan } from "../../launch/trade-accounts.js";
 
@@ -28,6 +29,8 @@ export interface VenueStateOptions {
   idleMs: number;
   now?: () => number;
   onError?: (e: unknown) => void;
+  /** Mints seen created lately, which a buy may take its state from (created-mints.ts). */
+  created?: CreatedMints;
 }
 
 /**
@@ -87,8 +90,12 @@ export class VenueState {
   private readonly warmUsers = new Map<string, readonly string[]>();
   private readonly now: () => number;
 
+  /** Mints seen created lately (the market feed's create events), when the feed is followed. */
+  readonly created: CreatedMints | undefined;
+
   constructor(private readonly options: VenueStateOptions) {
     this.now = options.now ?? Date.now;
+    this.created = options.created;
   }
 
   /** Whether the warm path is on (WATCHED_MINTS_MAX > 0). */
@@ -250,6 +257,12 @@ export class VenueState {
     const byAddress = new Map<string, AccountInfo | null>();
     known.forEach((a, i) => byAddress.set(a, hit.accounts[i] ?? null));
     return { accounts: plan.addressTexts.map((a) => byAddress.get(a) ?? null), slot: hit.slot };
+  }
+
+  /** The wallet's own account when it is warm (subscribed, live, seeded), else null. */
+  lookupWallet(user: string): { account: AccountInfo | null; slot: number } | null {
+    const hit = this.options.accounts.lookup([user]);
+    return hit === null ? null : { account: hit.accounts[0] ?? null, slot: hit.slot };
   }
 
   /**

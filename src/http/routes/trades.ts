@@ -84,8 +84,10 @@ const tradeResponse = closedObject(
     pool: { type: ["string", "null"], description: "the launchswap pool; null on the bonding curve" },
     state_source: {
       type: "string",
-      enum: ["cache", "read"],
-      description: "cache: the warm state of a watched mint was used (no read); read: the trade read it",
+      enum: ["cache", "read", "event"],
+      description:
+        "cache: the warm state of a watched mint was used (no read); event: a buy of a mint created lately, " +
+        "built from its create event (no read); read: the trade read it",
     },
     state_slot: { type: "integer", description: "slot of the state the quote used" },
     expected_output: {

@@ -201,7 +201,7 @@ export interface paths {
         put?: never;
         /**
          * Keep the venue state of mints warm (subscribed), so their trades skip the read
-         * @description Answers once the subscriptions are live. The warm state is a cache shared by the whole service (an LRU of WATCHED_MINTS_MAX mints); the interest is the account's own: GET /v1/watch lists, and DELETE /v1/watch/{mint} ends, only this account's.
+         * @description Answers once the subscriptions are live. The warm state is a cache shared by the whole service (an LRU of WATCHED_MINTS_MAX mints); the interest is the account's own: GET /v1/watch lists, and DELETE /v1/watch/{mint} ends, only this account's. The account's wallets are kept warm too: the first buy of a watched mint by any of them is built from the warm state (its token account created idempotently) and answers state_source "cache".
          */
         post: operations["postV1Watch"];
         delete?: never;
@@ -2530,10 +2530,10 @@ export interface operations {
                         /** @description the launchswap pool; null on the bonding curve */
                         pool: string | null;
                         /**
-                         * @description cache: the warm state of a watched mint was used (no read); read: the trade read it
+                         * @description cache: the warm state of a watched mint was used (no read); event: a buy of a mint created lately, built from its create event (no read); read: the trade read it
                          * @enum {string}
                          */
-                        state_source: "cache" | "read";
+                        state_source: "cache" | "read" | "event";
                         /** @description slot of the state the quote used */
                         state_slot: number;
                         /** @description the slippage bound in the transaction; its unit depends on the trade (see the *_lamports / *_tokens fields) */
@@ -2778,7 +2778,7 @@ export interface operations {
                          * @description cache: the warm state of a watched mint (no read); read: this quote's one account read
                          * @enum {string}
                          */
-                        state_source: "cache" | "read";
+                        state_source: "cache" | "read" | "event";
                         /** @description slot of the state the quote used */
                         state_slot: number;
                     };
