@@ -3,8 +3,9 @@
  * drive it. `startLocalnet` lives in `localnet/index.ts`; these are its types.
  */
 import type { RelayLogEntry } from "./server/relay-log.js";
+import type { RouteInfo } from "./server/landing-routes.js";
 
-export type { RelayLogEntry };
+export type { RelayLogEntry, RouteInfo };
 
 /** Options of `startLocalnet`. Every field has a default. */
 export interface LocalnetOptions {
@@ -42,7 +43,7 @@ export interface FaultSettings {
   /** Restrict latency/errors/hangs to these JSON-RPC methods (default: every method). */
   methods?: string[];
   /** Restrict latency/errors/hangs to these endpoints (default: all). */
-  endpoints?: ("rpc" | "relay" | "relay2" | "bundle")[];
+  endpoints?: ("rpc" | "relay" | "relay2" | "bundle" | "route")[];
   /** Sends are accepted (signature returned) but never applied. */
   neverLand?: boolean;
   /**
@@ -92,6 +93,13 @@ export interface LocalnetAdmin {
   resetRelaySignatures(): void;
   /** Advances the clock by n slots (lands delayed sends that are due). */
   advanceSlots(n: number): void;
+  /** The landing routes (/route/<name>) with their behaviour and counters. */
+  routes(): RouteInfo[];
+  /**
+   * Changes a landing route's behaviour: `drop_rate` (0..1), `slot_delay` ([min, max] slots), `latency_ms`,
+   * `min_tip_lamports`; what is not given is kept.
+   */
+  setRoute(name: string, settings: Record<string, unknown>): RouteInfo;
   /** Credits lamports to an address directly (what requestAirdrop does, without a signature). */
   fund(address: string, lamports: bigint): void;
   /** Creates a launch token (create_v2) owned by a localnet operator wallet. */
@@ -152,6 +160,8 @@ export interface LocalnetHandle {
   relayTipAccounts: string[];
   bundleTipAccounts: string[];
   relayTipLamports: bigint;
+  /** The landing routes: several senders, each with its own tip accounts, minimum tip, drops and delays. */
+  routes: { name: string; url: string; tipAccounts: string[]; minTipLamports: bigint }[];
   admin: LocalnetAdmin;
   close(): Promise<void>;
 }

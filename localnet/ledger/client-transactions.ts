@@ -115,9 +115,7 @@ export class ClientTransactions {
 
   /** A recent blockhash, or the durable nonce the transaction advances first (durable-nonce.ts). */
   private blockhashUsable(tx: VersionedTransaction): boolean {
-    return (
-      this.queue.isValid(tx.message.recentBlockhash) || durableNonceValid(tx, (k) => this.getAccount(k))
-    );
+    return this.queue.isValid(tx.message.recentBlockhash) || durableNonceValid(tx, (k) => this.getAccount(k));
   }
 
   precheckTransaction(wire: Uint8Array): VersionedTransaction {

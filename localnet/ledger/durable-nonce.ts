@@ -35,7 +35,8 @@ export function advancedNonceAccount(tx: VersionedTransaction): PublicKey | null
   if (data.length < 4 || data.readUInt32LE(0) !== ADVANCE_NONCE) return null;
   const index = first.accountKeyIndexes[0];
   // A nonce account must be a static, writable key (Agave resolves it before loading lookup tables).
-  if (index === undefined || index >= msg.staticAccountKeys.length || !msg.isAccountWritable(index)) return null;
+  if (index === undefined || index >= msg.staticAccountKeys.length || !msg.isAccountWritable(index))
+    return null;
   return msg.staticAccountKeys[index] ?? null;
 }
 
