@@ -15,6 +15,7 @@ import { redisRateLimiter, storeRateLimiter } from "./http/hooks/rate-limiters.j
 import { redisRequestCounter } from "./http/hooks/request-counters.js";
 import { ensurePrivateDir } from "./core/private-files.js";
 import { DoctorRefusedError, doctorAtStart } from "./doctor/doctor-at-start.js";
+import { routeProbeTargets } from "./doctor/routes-check.js";
 import { createLogger } from "./runtime/logger.js";
 import { createMetrics } from "./observability/metrics.js";
 import { relayMetricsObserver } from "./observability/relay-observer.js";
@@ -156,7 +157,12 @@ async function main(): Promise<void> {
     // The same checks as `npm run doctor`, before the first trade can be taken (DOCTOR_AT_START).
     await doctorAtStart(
       config.doctorAtStart,
-      { cluster: config.cluster, chain: chainOptions, exposure: config.hardening },
+      {
+        cluster: config.cluster,
+        chain: chainOptions,
+        exposure: config.hardening,
+        routes: routeProbeTargets(config),
+      },
       logger,
     );
 
