@@ -38,6 +38,8 @@ import { bundleRoutes } from "./routes/bundles.js";
 import { startWarmVenues, type DecodedEventSource } from "../domain/watch/setup.js";
 import { registerWarmStateMetrics } from "../observability/warm-state-metrics.js";
 import { watchRoutes } from "./routes/watch.js";
+import { routeRoutes } from "./routes/routes.js";
+import type { TradeRacing } from "../domain/trade/raced-trade.js";
 import type { NewExecution, Store } from "../store/index.js";
 import { PublicKey } from "@solana/web3.js";
 import { custodyStore, requestOnlyStore } from "../domain/keys/custody-store.js";
@@ -76,6 +78,8 @@ export interface AppDeps {
    * feed) also refreshes the warm venue state from decoded trades; omitted, the warm state follows its
    * account notifications alone.
    */
+  /** ROUTES: the routes trades race over and their figures (GET /v1/routes); absent: no racing. */
+  racing?: TradeRacing;
   market?: {
     hub: MarketHub;
     feed?: DecodedEventSource;
@@ -278,7 +282,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
   }
   watchRoutes(app, { warm });
-  tradeRoutes(app, { ...deps, ...(warm !== undefined ? { venues: warm.venues } : {}) });
+  tradeRoutes(app, {
+    ...deps,
+    ...(warm !== undefined ? { venues: warm.venues } : {}),
+    ...(deps.racing !== undefined ? { racing: deps.racing } : {}),
+  });
+  routeRoutes(app, { ...(deps.racing !== undefined ? { racing: deps.racing } : {}) });
   // Issue 22: quotes read (and warm) the trade's state the same way.
   quoteRoutes(app, { ...deps, ...(warm !== undefined ? { venues: warm.venues } : {}) });
   cashbackRoutes(app, deps);

@@ -50,6 +50,8 @@ export interface TestAppOptions {
   market?: AppDeps["market"];
   /** Counters of the per-key budgets (issue 23); default: the app's own choice for the store. */
   requestCounter?: RequestCounter;
+  /** Raced trades over these routes (GET /v1/routes lists them). */
+  racing?: AppDeps["racing"];
 }
 
 export interface TestApp {
@@ -92,6 +94,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...(options.metrics !== undefined ? { metrics: options.metrics } : {}),
     ...(options.market !== undefined ? { market: options.market } : {}),
     ...(options.requestCounter !== undefined ? { requestCounter: options.requestCounter } : {}),
+    ...(options.racing !== undefined ? { racing: options.racing } : {}),
   });
   // Every answer of a test app is checked against the OpenAPI document (openapi-validate.ts).
   installResponseCheck(app);

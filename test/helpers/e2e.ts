@@ -29,6 +29,9 @@ import type { Store } from "../../src/store/index.js";
 import type { Vault } from "../../src/vault/index.js";
 import { buildTestApp } from "./app.js";
 import type { DecodedEventSource } from "../../src/domain/watch/setup.js";
+import type { RouteStats } from "../../src/chain/landing/route-stats.js";
+import type { TradeRacing } from "../../src/domain/trade/raced-trade.js";
+import { createRelayClient } from "../../src/chain/relay-client.js";
 
 export interface E2eOptions {
   localnet?: LocalnetOptions;
@@ -55,6 +58,8 @@ export interface E2eOptions {
   env?: Record<string, string>;
   /** The app's clock (default: the system's). */
   clock?: () => Date;
+  /** Raced trades over the localnet's four landing routes (ROUTES), with these figures. */
+  routes?: { stats: RouteStats };
 }
 
 export interface E2e {
@@ -120,6 +125,7 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
     ...(options.databaseUrl !== undefined ? { databaseUrl: options.databaseUrl } : {}),
     ...(options.pgSchema !== undefined ? { pgSchema: options.pgSchema } : {}),
     ...(options.rateLimiter !== undefined ? { rateLimiter: options.rateLimiter } : {}),
+    ...(options.routes !== undefined ? { racing: localnetRacing(localnet, options.routes.stats) } : {}),
   });
   const connection = new Connection(localnet.rpcUrl, "confirmed");
 
@@ -283,4 +289,20 @@ export async function startE2eWithLookupTable(options: E2eOptions = {}): Promise
   await installCreateLookupTable(e2e.chain, authority, 0);
   await e2e.chain.caches.refresh();
   return e2e;
+}
+
+/** The localnet's landing routes as the trade service races them (short confirmation polls for tests). */
+function localnetRacing(localnet: LocalnetHandle, stats: RouteStats): TradeRacing {
+  return {
+    routes: localnet.routes.map((r) => ({
+      name: r.name,
+      client: createRelayClient({ url: r.url, timeoutMs: 2_000 }),
+      tipAccounts: r.tipAccounts.map((a) => new PublicKey(a)),
+      minTipLamports: r.minTipLamports,
+      mevProtect: r.name === "route-a",
+    })),
+    stats,
+    confirmTimeoutMs: 5_000,
+    confirmPollMs: 50,
+  };
 }

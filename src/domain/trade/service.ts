@@ -11,6 +11,10 @@ import { ms, runSingleExecution } from "../execution/pipeline.js";
 import { cachedTradeConfigs } from "./configs.js";
 import { quoteRead, tradeInstructions } from "./plan.js";
 import { tradeState, type TradeVenues } from "./warm-read.js";
+import { selectRaceRoutes } from "./race-request.js";
+import type { DryRun } from "../execution/dry-run.js";
+import type { SingleExecutionInput } from "../execution/types.js";
+import { runRacedTrade, type RaceAnswer, type TradeRacing } from "./raced-trade.js";
 import { parseTradeRequest, type TradeIntent } from "./request.js";
 import { selectWallet } from "../wallets/wallets.js";
 import { insufficientSol, lamportsNeeded, TOKEN_ACCOUNT_RENT_LAMPORTS } from "../execution/affordability.js";
@@ -37,6 +41,10 @@ export interface TradeDeps {
   venues?: TradeVenues;
   /** Issue 19: the key's venue rule on the routed venue, before anything is signed. */
   checkVenue?: VenueCheck;
+  /** ROUTES: the routes a trade asking for `routes` / `mev_protect` races over. */
+  racing?: TradeRacing;
+  /** Set on a dry run (a race is then described as a single transaction). */
+  dryRun?: DryRun;
 }
 
 /** Integer milliseconds per stage (spec 4.3 timing_ms). */
@@ -76,7 +84,7 @@ export interface TradeResponse {
 }
 
 /** The trade response with issue 22's additions (unit-stable bounds beside expected_output). */
-export type TradeResult = TradeResponse & TradeBounds & { fill?: Fill | null };
+export type TradeResult = TradeResponse & TradeBounds & { fill?: Fill | null } & Partial<RaceAnswer>;
 
 /** What the execution record keeps of the request (the trade request carries no secret). */
 function requestSummary(intent: TradeIntent): Record<string, unknown> {
@@ -103,6 +111,16 @@ export async function executeTrade(deps: TradeDeps, apiKeyId: number, body: unkn
   if (typeof body !== "object" || body === null || Array.isArray(body))
     throw badRequest(EXECUTION.bodyObject);
   const intent = parseTradeRequest(body as Record<string, unknown>);
+  // Racing fields first: a bad route name is refused before any chain access. Each route is paid the trade's tip.
+  const tipLamports = deps.chain.relayTip?.().lamports ?? 0n;
+  const racing = deps.racing;
+  const raceRoutes = selectRaceRoutes(
+    body as Record<string, unknown>,
+    racing === undefined
+      ? undefined
+      : { routes: racing.routes, demoted: (n) => racing.stats.demotion(n).demoted },
+    tipLamports,
+  );
   const wallet = await selectWallet(deps.store, apiKeyId, intent.wallet ?? undefined);
   const tWallet = now();
 
@@ -135,7 +153,7 @@ export async function executeTrade(deps: TradeDeps, apiKeyId: number, body: unkn
     expected_output: quote.expectedOutput.toString(),
     instruction: quote.args.instruction,
   };
-  const result = await runSingleExecution({
+  const execution: SingleExecutionInput = {
     deps,
     apiKeyId,
     kind: "trade",
@@ -148,7 +166,7 @@ export async function executeTrade(deps: TradeDeps, apiKeyId: number, body: unkn
       instructions = undefined;
       return {
         instructions: built,
-        computeKind: "trade",
+        computeKind: "trade" as const,
         feeAccounts: [read.venue === "launchswap" ? read.poolAddress : read.curveAddress],
       };
     },
@@ -157,7 +175,15 @@ export async function executeTrade(deps: TradeDeps, apiKeyId: number, body: unkn
     simulationFailedDetail: SPEC.trade.simulationFailed,
     details,
     fill: { wallet: wallet.publicKey, mint, side: intent.action },
-  });
+  };
+  const raced =
+    raceRoutes !== null && racing !== undefined && deps.dryRun === undefined
+      ? await runRacedTrade(racing, raceRoutes, tipLamports, execution)
+      : undefined;
+  const result =
+    raced === undefined
+      ? await runSingleExecution(execution)
+      : { ...raced, timings: { build: 0, sender: 0, confirmation: 0, database: 0 }, fill: undefined };
   // Off the request path: the wallet's accounts of the mint get subscribed once the trade is out.
   state.adopt?.();
   const tEnd = now();
@@ -182,6 +208,7 @@ export async function executeTrade(deps: TradeDeps, apiKeyId: number, body: unkn
     state_slot: state.slot,
     ...tradeBounds(quote),
     ...(result.fill !== undefined ? { fill: result.fill } : {}),
+    ...(raced !== undefined ? raced.race : {}),
   };
   if (intent.measureTiming) {
     response.timing_ms = {

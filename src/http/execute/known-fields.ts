@@ -53,7 +53,7 @@ interface KnownFields {
 
 const KNOWN: Record<string, KnownFields> = {
   "/v1/trades/execute": {
-    top: [...TRADE_SHAPE_FIELDS, "simulate", "confirm", "measure_timing", "wallet"],
+    top: [...TRADE_SHAPE_FIELDS, "simulate", "confirm", "measure_timing", "wallet", "routes", "mev_protect"],
   },
   "/v1/laser/create": { top: [...CREATE_FIELDS, "confirm"] },
   "/v1/laser/bundle": {

@@ -68,6 +68,14 @@ const BODY_TYPES: Record<string, { properties: Json; required?: string[] }> = {
       confirm: bool,
       measure_timing: bool,
       wallet: address,
+      // Racing (ROUTES): "all" or route names; mev_protect keeps only routes that protect from sandwiching.
+      routes: {
+        oneOf: [
+          { type: "string", enum: ["all"] },
+          { type: "array", items: str },
+        ],
+      },
+      mev_protect: bool,
     },
     // amount or amount_tokens (issue 30): exactly one, checked by the parser.
     required: ["action", "mint"],

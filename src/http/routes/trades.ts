@@ -60,6 +60,50 @@ const tradeBoundsProperties = {
   min_sol_out_lamports: { type: "string", description: "sells: the fewest lamports received" },
 } as const;
 
+/** What a raced trade (`routes` / `mev_protect`) adds to its answer. */
+const raceProperties = {
+  landed_via: {
+    type: ["string", "null"],
+    description: "raced trades: the route whose variant landed (null: none seen landed yet, or confirm off)",
+  },
+  slots_to_land: {
+    type: ["integer", "null"],
+    description: "raced trades: slots from the send to the landing",
+  },
+  routes: {
+    type: "array",
+    description: "raced trades: every variant sent, one per route",
+    items: {
+      type: "object",
+      properties: {
+        route: { type: "string" },
+        signature: { type: "string" },
+        tip_lamports: { type: "string", description: "the tip this variant pays if it lands" },
+        sent_at: { type: "string", description: "ISO 8601" },
+        answered_ms: { type: "integer", description: "the route's answer time" },
+        accepted: { type: "boolean" },
+        error: { type: "string", description: "why the route did not accept it" },
+      },
+      required: ["route", "signature", "tip_lamports", "sent_at", "answered_ms", "accepted"],
+      additionalProperties: false,
+    },
+  },
+  nonce: {
+    type: "object",
+    description: "raced trades: the wallet's durable nonce account every variant advances",
+    properties: {
+      address: { type: "string" },
+      created: { type: "boolean", description: "this trade created it" },
+      rent_lamports: {
+        type: "string",
+        description: "its rent-exempt balance, paid by the wallet, returned on withdraw",
+      },
+    },
+    required: ["address", "created", "rent_lamports"],
+    additionalProperties: false,
+  },
+} as const;
+
 const tradeResponse = closedObject(
   {
     wallet: { type: "string", description: "the managed wallet that traded" },
@@ -98,6 +142,7 @@ const tradeResponse = closedObject(
     ...tradeBoundsProperties,
     fill: fillSchema,
     timing_ms: timingSchema,
+    ...raceProperties,
   },
   {
     required: [
