@@ -11,7 +11,7 @@ import { runSandbox } from "./sandbox.js";
 import { addStreamCommands } from "./stream-command.js";
 import { addTradeCommands } from "./trade-commands.js";
 import { addWalletCommands, addSetupCommand } from "./wallet-commands.js";
-import { addWarmCommands } from "./warm-commands.js";
+import { addRouteCommands, addWarmCommands } from "./warm-commands.js";
 import { registerWatch } from "./watch.js";
 import { addWebhookCommands } from "./webhook-commands.js";
 
@@ -44,6 +44,7 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
   addTradeCommands(program, ctx);
   addFundsCommands(program, ctx);
   addWarmCommands(program, ctx);
+  addRouteCommands(program, ctx);
   outcomeCommands(program, ctx);
   addHistoryCommand(program, ctx);
 

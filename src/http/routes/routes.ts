@@ -35,6 +35,7 @@ export const routesComponent = {
   properties: {
     routes: {
       type: "array",
+      description: "every configured route, in configuration order",
       items: {
         type: "object",
         properties: {

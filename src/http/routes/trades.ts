@@ -76,12 +76,12 @@ const raceProperties = {
     items: {
       type: "object",
       properties: {
-        route: { type: "string" },
-        signature: { type: "string" },
+        route: { type: "string", description: "the route this variant was sent to" },
+        signature: { type: "string", description: "the variant's signature" },
         tip_lamports: { type: "string", description: "the tip this variant pays if it lands" },
         sent_at: { type: "string", description: "ISO 8601" },
         answered_ms: { type: "integer", description: "the route's answer time" },
-        accepted: { type: "boolean" },
+        accepted: { type: "boolean", description: "whether the route accepted it" },
         error: { type: "string", description: "why the route did not accept it" },
       },
       required: ["route", "signature", "tip_lamports", "sent_at", "answered_ms", "accepted"],
@@ -92,7 +92,7 @@ const raceProperties = {
     type: "object",
     description: "raced trades: the wallet's durable nonce account every variant advances",
     properties: {
-      address: { type: "string" },
+      address: { type: "string", description: "the nonce account (derived from the wallet)" },
       created: { type: "boolean", description: "this trade created it" },
       rent_lamports: {
         type: "string",

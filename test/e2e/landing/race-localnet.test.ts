@@ -92,7 +92,7 @@ describe("racing under a durable nonce (localnet routes)", () => {
     const stats = new RouteStats();
     let landedRaces = 0;
     let winnersTips = 0n;
-    let loser: Uint8Array | null = null;
+    let loser: { wire: Uint8Array; route: string } | null = null;
     for (let i = 0; i < RACES; i++) {
       const nonce = (await readNonce(nonceKey))!;
       const variants = buildRaceVariants({
@@ -130,7 +130,7 @@ describe("racing under a durable nonce (localnet routes)", () => {
       if (landing !== null) {
         landedRaces++;
         winnersTips += variants.find((v) => v.signature === landing.signature)!.tipLamports;
-        loser = variants.find((v) => v.signature !== landing.signature)!.wire;
+        loser = variants.find((v) => v.signature !== landing.signature)!;
         // The nonce moved on: the next race builds on its new value.
         expect((await readNonce(nonceKey))!.value).not.toBe(nonce.value);
       }
@@ -146,11 +146,12 @@ describe("racing under a durable nonce (localnet routes)", () => {
     expect(tipsAfter - tipsBefore).toBe(winnersTips);
     // A losing variant sent again on a route that lands everything at once: its nonce value is spent, so it
     // never lands (the route counts it expired).
-    net.admin.setRoute("route-a", { drop_rate: 0, slot_delay: [0, 0] });
-    const expired = net.admin.routes().find((r) => r.name === "route-a")!.expired;
-    const resent = await routes[0]!.client.sendTransaction(loser!);
+    const on = loser!.route;
+    net.admin.setRoute(on, { drop_rate: 0, slot_delay: [0, 0] });
+    const expired = net.admin.routes().find((r) => r.name === on)!.expired;
+    const resent = await routes.find((r) => r.name === on)!.client.sendTransaction(loser!.wire);
     expect((await rpc.getSignatureStatuses([resent])).value[0]).toBeNull();
-    expect(net.admin.routes().find((r) => r.name === "route-a")!.expired).toBe(expired + 1);
+    expect(net.admin.routes().find((r) => r.name === on)!.expired).toBe(expired + 1);
   });
 
   it("a nonce closed outside the service reads as absent", async () => {
