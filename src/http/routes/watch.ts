@@ -67,7 +67,7 @@ export function watchRoutes(app: FastifyInstance, deps: { warm?: WarmVenues }): 
           "LRU of WATCHED_MINTS_MAX mints); the interest is the account's own: GET /v1/watch lists, and " +
           "DELETE /v1/watch/{mint} ends, only this account's. The account's wallets are kept warm too: the first " +
           "buy of a watched mint by any of them is built from the warm state (its token account created " +
-          "idempotently) and answers state_source \"cache\".",
+          'idempotently) and answers state_source "cache".',
         // Documented, not typed: the route's own checks give the exact error texts.
         body: {
           type: "object",
