@@ -39,6 +39,7 @@ import { startWarmVenues, type DecodedEventSource } from "../domain/watch/setup.
 import { registerWarmStateMetrics } from "../observability/warm-state-metrics.js";
 import { watchRoutes } from "./routes/watch.js";
 import { routeRoutes } from "./routes/routes.js";
+import { registerRouteMetrics } from "../observability/route-metrics.js";
 import type { TradeRacing } from "../domain/trade/raced-trade.js";
 import type { NewExecution, Store } from "../store/index.js";
 import { PublicKey } from "@solana/web3.js";
@@ -288,6 +289,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(deps.racing !== undefined ? { racing: deps.racing } : {}),
   });
   routeRoutes(app, { ...(deps.racing !== undefined ? { racing: deps.racing } : {}) });
+  if (deps.racing !== undefined) registerRouteMetrics(metrics.registry, deps.racing);
   // Issue 22: quotes read (and warm) the trade's state the same way.
   quoteRoutes(app, { ...deps, ...(warm !== undefined ? { venues: warm.venues } : {}) });
   cashbackRoutes(app, deps);

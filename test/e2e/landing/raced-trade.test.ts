@@ -73,6 +73,10 @@ describe("raced trades", () => {
       .routes;
     expect(listed.map((r) => r.name)).toEqual(["route-a", "route-b", "route-c", "route-d"]);
     expect(listed.reduce((n, r) => n + r.last_1h.sent, 0)).toBeGreaterThanOrEqual(6);
+    // The same figures in Prometheus text, per route and window.
+    const metrics = (await e2e.app.inject({ method: "GET", url: "/metrics" })).body;
+    expect(metrics).toMatch(/lasertrade_route_sent\{route="route-b",window="1h"\} [1-9]/);
+    expect(metrics).toMatch(/lasertrade_route_demoted\{route="route-a"\} 0/);
   });
 
   it("mev_protect keeps only the protecting routes; bad racing fields are 400s naming the problem", async () => {
@@ -151,5 +155,29 @@ describe("raced trades", () => {
     const third = await raced(apiKey, { action: "buy", mint, amount: "0.01", routes: "all" });
     expect(third.nonce.created).toBe(true);
     expect(third.confirmed).toBe(true);
+  });
+
+  it("a route that keeps failing is demoted, says so, and is left out of the next races", async () => {
+    const { apiKey } = await e2e.setup();
+    const { mint } = e2e.localnet.admin.createToken();
+    // route-d now refuses every variant (its minimum tip is above the trade's).
+    e2e.localnet.admin.setRoute("route-d", { min_tip_lamports: 10_000_000_000 });
+    for (let i = 0; i < 5; i++) {
+      const a = await raced(apiKey, { action: "buy", mint, amount: "0.001", routes: "all" });
+      expect(a.routes.find((v) => v.route === "route-d")).toMatchObject({
+        accepted: false,
+        error: "http_4xx",
+      });
+    }
+    const listed = (await e2e.get(apiKey, "/v1/routes")).json<{
+      routes: { name: string; demoted: boolean; demoted_reason: string | null }[];
+    }>().routes;
+    expect(listed.find((r) => r.name === "route-d")).toMatchObject({
+      demoted: true,
+      demoted_reason: "the last 5 sends failed (http_4xx)",
+    });
+    const next = await raced(apiKey, { action: "buy", mint, amount: "0.001", routes: "all" });
+    expect(next.routes.map((v) => v.route)).toEqual(["route-a", "route-b", "route-c"]);
+    e2e.localnet.admin.setRoute("route-d", { min_tip_lamports: 1_000 });
   });
 });
