@@ -1,4 +1,5 @@
 /** The operator API (LocalnetAdmin) and its HTTP routes under /admin/. */
+import type { LandingRoutes } from "./server/landing-routes.js";
 import { PublicKey } from "@solana/web3.js";
 import type { FaultSettings, LocalnetAdmin } from "./api.js";
 import type { Ledger } from "./ledger/index.js";
@@ -18,6 +19,7 @@ export interface AdminDeps {
   relayLog: RelayLog;
   operator: LaunchOperator;
   pubsub: PubSub;
+  landing: LandingRoutes;
 }
 
 /** Builds the in-process operator API. */
@@ -34,6 +36,8 @@ export function createAdmin(d: AdminDeps): LocalnetAdmin {
     resetStats: () => d.stats.reset(),
     relaySignatures: () => d.relayLog.list(),
     resetRelaySignatures: () => d.relayLog.reset(),
+    routes: () => d.landing.list(),
+    setRoute: (name, settings) => d.landing.set(name, settings),
     advanceSlots: (n) => {
       if (!Number.isInteger(n) || n < 0) throw new Error("n must be a non-negative integer");
       d.ledger.advanceSlots(n);
@@ -125,6 +129,11 @@ export function adminRoutes(
     if (layout !== "original" && layout !== "altered") throw new Error("layout must be original or altered");
     admin.setLaunchGlobalLayout(layout);
     return { layout };
+  });
+  r.set("GET /admin/routes", () => admin.routes());
+  r.set("POST /admin/routes", (body) => {
+    const b = obj(body);
+    return admin.setRoute(str(b, "name"), b);
   });
   r.set("GET /admin/faults", () => faults.current());
   r.set("POST /admin/faults", (body) => {

@@ -5,7 +5,9 @@
 import type { RelayLogEntry } from "./server/relay-log.js";
 import type { ProgramGeneration } from "./programs/generation.js";
 
-export type { RelayLogEntry, ProgramGeneration };
+import type { RouteInfo } from "./server/landing-routes.js";
+
+export type { RelayLogEntry, ProgramGeneration, RouteInfo };
 
 /** Options of `startLocalnet`. Every field has a default. */
 export interface LocalnetOptions {
@@ -49,7 +51,7 @@ export interface FaultSettings {
   /** Restrict latency/errors/hangs to these JSON-RPC methods (default: every method). */
   methods?: string[];
   /** Restrict latency/errors/hangs to these endpoints (default: all). */
-  endpoints?: ("rpc" | "relay" | "relay2" | "bundle")[];
+  endpoints?: ("rpc" | "relay" | "relay2" | "bundle" | "route")[];
   /** Sends are accepted (signature returned) but never applied. */
   neverLand?: boolean;
   /**
@@ -99,6 +101,13 @@ export interface LocalnetAdmin {
   resetRelaySignatures(): void;
   /** Advances the clock by n slots (lands delayed sends that are due). */
   advanceSlots(n: number): void;
+  /** The landing routes (/route/<name>) with their behaviour and counters. */
+  routes(): RouteInfo[];
+  /**
+   * Changes a landing route's behaviour: `drop_rate` (0..1), `slot_delay` ([min, max] slots), `latency_ms`,
+   * `min_tip_lamports`; what is not given is kept.
+   */
+  setRoute(name: string, settings: Record<string, unknown>): RouteInfo;
   /** Credits lamports to an address directly (what requestAirdrop does, without a signature). */
   fund(address: string, lamports: bigint): void;
   /** Creates a launch token (create_v2) owned by a localnet operator wallet. */
@@ -164,6 +173,8 @@ export interface LocalnetHandle {
   relayTipAccounts: string[];
   bundleTipAccounts: string[];
   relayTipLamports: bigint;
+  /** The landing routes: several senders, each with its own tip accounts, minimum tip, drops and delays. */
+  routes: { name: string; url: string; tipAccounts: string[]; minTipLamports: bigint }[];
   admin: LocalnetAdmin;
   close(): Promise<void>;
 }

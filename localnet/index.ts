@@ -15,6 +15,7 @@ import { BundleRelay, bundleMethods } from "./server/bundle-relay.js";
 import { CallStats, Faults } from "./server/faults.js";
 import { createLocalnetServer, statsTag } from "./server/http-server.js";
 import { relayMethods } from "./server/relay.js";
+import { LandingRoutes } from "./server/landing-routes.js";
 import { RelayLog } from "./server/relay-log.js";
 import { rpcMethods } from "./server/rpc-methods.js";
 import { Submitter } from "./server/submitter.js";
@@ -62,6 +63,12 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
     ledger.fund(new PublicKey(a), ledger.rentExemptMinimum(0));
   }
 
+  // The landing routes: four senders with their own tip accounts (funded like the relays').
+  const landing = new LandingRoutes(ledger, () => {
+    const accounts = generatedAddresses(4);
+    for (const a of accounts) ledger.fund(new PublicKey(a), ledger.rentExemptMinimum(0));
+    return accounts;
+  });
   const faults = new Faults();
   const relay2Faults = new Faults();
   const stats = new CallStats();
@@ -77,6 +84,7 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
     relayLog,
     operator: launchOperator,
     pubsub,
+    landing,
   });
   const relayConfig = { tipAccounts: relayTipAccounts, minTipLamports: relayTipLamports };
 
@@ -106,6 +114,7 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
       relay: relayMethods(ledger, submitter, { ...relayConfig, log: relayLog }),
       relay2: { methods: relayMethods(ledger, submitter, relayConfig), faults: relay2Faults },
       bundle: bundleMethods(ledger, bundleRelay, bundleTipAccounts),
+      routes: landing.routes,
       admin: adminRoutes(admin, faults, ledger, relay2Faults),
       faults,
       stats,
@@ -162,6 +171,12 @@ export async function startLocalnet(options: LocalnetOptions = {}): Promise<Loca
     relayTipAccounts,
     bundleTipAccounts,
     relayTipLamports,
+    routes: [...landing.routes.values()].map((r) => ({
+      name: r.name,
+      url: `${base}/route/${r.name}`,
+      tipAccounts: [...r.tipAccounts],
+      minTipLamports: r.behaviour.minTipLamports,
+    })),
     admin,
     close: async () => {
       if (clock !== null) clearInterval(clock);

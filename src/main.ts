@@ -15,6 +15,8 @@ import { redisRateLimiter, storeRateLimiter } from "./http/hooks/rate-limiters.j
 import { redisRequestCounter } from "./http/hooks/request-counters.js";
 import { ensurePrivateDir } from "./core/private-files.js";
 import { DoctorRefusedError, doctorAtStart } from "./doctor/doctor-at-start.js";
+import { routeProbeTargets } from "./doctor/routes-check.js";
+import { racingFromConfig } from "./runtime/race-routes.js";
 import { createLogger } from "./runtime/logger.js";
 import { createMetrics } from "./observability/metrics.js";
 import { relayMetricsObserver } from "./observability/relay-observer.js";
@@ -156,7 +158,12 @@ async function main(): Promise<void> {
     // The same checks as `npm run doctor`, before the first trade can be taken (DOCTOR_AT_START).
     await doctorAtStart(
       config.doctorAtStart,
-      { cluster: config.cluster, chain: chainOptions, exposure: config.hardening },
+      {
+        cluster: config.cluster,
+        chain: chainOptions,
+        exposure: config.hardening,
+        routes: routeProbeTargets(config),
+      },
       logger,
     );
 
@@ -212,6 +219,7 @@ async function main(): Promise<void> {
     });
     cleanups.push(async () => marketFeed.stop());
 
+    const racing = racingFromConfig(appConfig);
     const app = await buildApp({
       config: appConfig,
       store,
@@ -224,6 +232,8 @@ async function main(): Promise<void> {
       metrics,
       // The feed's decoded trades also refresh the warm venue state (issue 21).
       market: { hub: marketHub, feed: marketFeed.feed, metrics: streamMetrics },
+      // ROUTES: raced trades (the sandbox filled in its localnet routes' tip accounts).
+      ...(racing !== undefined ? { racing } : {}),
     });
     // app.close() stops accepting, lets in-flight requests finish, then the rest closes in reverse order.
     cleanups.push(() => app.close());

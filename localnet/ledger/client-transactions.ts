@@ -17,6 +17,7 @@ import { TransactionRejected, transactionErrorMessage } from "./tx-errors.js";
 import type { TransactionRecord, TransactionStore } from "./tx-store.js";
 import type { ResolvedMessage } from "./wire.js";
 import { DecodedWires, type DecodedWire } from "./decoded-wires.js";
+import { durableNonceValid } from "./durable-nonce.js";
 import {
   ComputeBudgetError,
   lookupTableAddresses,
@@ -112,13 +113,18 @@ export class ClientTransactions {
     return decoded;
   }
 
+  /** A recent blockhash, or the durable nonce the transaction advances first (durable-nonce.ts). */
+  private blockhashUsable(tx: VersionedTransaction): boolean {
+    return this.queue.isValid(tx.message.recentBlockhash) || durableNonceValid(tx, (k) => this.getAccount(k));
+  }
+
   precheckTransaction(wire: Uint8Array): VersionedTransaction {
     const decoded = this.verify(wire);
     const tx = decoded.tx;
     if (this.store.has(decoded.id)) {
       throw new TransactionRejected("AlreadyProcessed", "This transaction has already been processed");
     }
-    if (!this.queue.isValid(tx.message.recentBlockhash)) {
+    if (!this.blockhashUsable(tx)) {
       throw new TransactionRejected("BlockhashNotFound", "Blockhash not found");
     }
     return tx;
@@ -258,8 +264,7 @@ export class ClientTransactions {
       accounts: null,
       replacementBlockhash: replacement,
     });
-    if (replacement === null && !this.queue.isValid(tx.message.recentBlockhash))
-      return empty("BlockhashNotFound");
+    if (replacement === null && !this.blockhashUsable(tx)) return empty("BlockhashNotFound");
     const outer = this.begin();
     try {
       const resolved = resolveMessage(tx, (k) => this.loadTable(k));

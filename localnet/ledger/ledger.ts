@@ -121,6 +121,9 @@ class LocalLedger implements Ledger {
   }
 
   advanceSlots(n: number): void {
+    // A new blockhash for LiteSVM's System program too: a nonce advanced in this slot can advance again later
+    // (AdvanceNonceAccount refuses to store the same durable nonce twice).
+    if (n > 0) this.svm.expireBlockhash();
     for (let i = 0; i < n; i++) {
       this.queue.advance();
       this.sysvars.markStale();

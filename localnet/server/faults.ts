@@ -2,7 +2,7 @@
 import type { FaultSettings } from "../api.js";
 
 /** The endpoints the localnet serves JSON-RPC on. */
-export type Endpoint = "rpc" | "relay" | "relay2" | "bundle";
+export type Endpoint = "rpc" | "relay" | "relay2" | "bundle" | "route";
 
 /**
  * What to do to one matching call: wait `beforeMs` (the way there, plus any hang), handle it (or answer the
@@ -134,9 +134,9 @@ function validateFaults(s: FaultSettings): void {
   }
   if (
     s.endpoints !== undefined &&
-    !s.endpoints.every((e) => ["rpc", "relay", "relay2", "bundle"].includes(e))
+    !s.endpoints.every((e) => ["rpc", "relay", "relay2", "bundle", "route"].includes(e))
   ) {
-    throw new Error("endpoints must be among rpc, relay, relay2, bundle");
+    throw new Error("endpoints must be among rpc, relay, relay2, bundle, route");
   }
   if (
     s.methods !== undefined &&

@@ -15,6 +15,8 @@ export interface ServerRoutes {
   relay: Map<string, RpcHandler>;
   /** The second relay (/relay2) and its own fault switches. */
   relay2?: { methods: Map<string, RpcHandler>; faults: Faults };
+  /** The landing routes (/route/<name>), each with its own fault switches (its latency). */
+  routes?: ReadonlyMap<string, { methods: Map<string, RpcHandler>; faults: Faults }>;
   bundle: Map<string, RpcHandler>;
   /** Keyed "<METHOD> <path>", e.g. "POST /admin/faults". */
   admin: Map<string, AdminHandler>;
@@ -69,6 +71,7 @@ const INJECTED: Record<Endpoint, { http429: { code: number; message: string } }>
   rpc: { http429: { code: 429, message: "Too many requests for a specific RPC call" } },
   relay: { http429: { code: -32005, message: "Too many requests" } },
   relay2: { http429: { code: -32005, message: "Too many requests" } },
+  route: { http429: { code: -32005, message: "Too many requests" } },
   bundle: {
     http429: {
       code: -32097,
@@ -227,6 +230,10 @@ export function createLocalnetServer(routes: ServerRoutes, sleep: (ms: number) =
         if (path === "/relay2" && routes.relay2 !== undefined) {
           const r2 = routes.relay2;
           return await serveRpc("relay2", r2.methods, routes, raw, res, sleep, tag, r2.faults);
+        }
+        const route = path.startsWith("/route/") ? routes.routes?.get(path.slice(7)) : undefined;
+        if (route !== undefined) {
+          return await serveRpc("route", route.methods, routes, raw, res, sleep, tag, route.faults);
         }
         if (BUNDLE_PATHS.has(path)) {
           return await serveRpc("bundle", routes.bundle, routes, raw, res, sleep, tag);

@@ -102,6 +102,11 @@ export interface ChainAssembleInput {
   version?: "v0" | "legacy";
   /** Shown the compiled transaction before it is signed; throws to refuse it (see AssembleInput.inspect). */
   inspect?: AssembleInput["inspect"];
+  /**
+   * A durable-nonce transaction (a raced trade's variant): its AdvanceNonceAccount goes first and its blockhash
+   * is the nonce's value, not the cached recent one.
+   */
+  durableNonce?: { advance: TransactionInstruction; value: string };
 }
 
 /** A signed transaction plus the block height after which it can no longer land. */
@@ -247,7 +252,9 @@ export function createChain(options: ChainOptions): Chain {
       : { generation: "2026-09", source: "fallback", reason: "not decided yet" };
 
   function assemble(input: ChainAssembleInput): ChainTransaction {
-    const { blockhash, lastValidBlockHeight } = caches.blockhash();
+    const recent = caches.blockhash();
+    const blockhash = input.durableNonce?.value ?? recent.blockhash;
+    const lastValidBlockHeight = recent.lastValidBlockHeight;
     const tip =
       input.tip === "none"
         ? undefined
@@ -267,6 +274,7 @@ export function createChain(options: ChainOptions): Chain {
       ...(input.priorityFeeLamports !== undefined ? { priorityFeeLamports: input.priorityFeeLamports } : {}),
       tip,
       blockhash,
+      ...(input.durableNonce !== undefined ? { firstInstruction: input.durableNonce.advance } : {}),
       uniqueOffset: nextOffset(),
       random,
       version: input.version ?? "v0",

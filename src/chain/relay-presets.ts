@@ -42,6 +42,16 @@ export interface RelayPreset {
   auth?: RelayAuth;
   /** Where the facts come from. */
   source: string;
+  /**
+   * Whether the route keeps the transaction from sandwiching (sent privately to the block producer, or with
+   * the provider's front-running protection on): what `mev_protect: true` on a raced trade keeps.
+   */
+  mevProtect?: boolean;
+  /**
+   * How a transaction is submitted: JSON-RPC sendTransaction (default), or the REST `POST /api/v2/submit`
+   * of bloXroute's Trader API and NextBlock (`{"transaction":{"content":"<base64>"}}`).
+   */
+  wire?: "jsonrpc" | "submit-v2";
 }
 
 /** The 8 mainnet tip accounts of the Jito block engine ("have remained constant"). */
@@ -103,7 +113,30 @@ const ASTRALANE_TIP_ACCOUNTS: readonly string[] = Object.freeze([
   "astrawVNP4xDBKT7rAdxrLYiTSTdqtUr63fSMduivXK",
 ]);
 
+/** bloXroute Trader API tip accounts (rotate; minimum 0.001 SOL). */
+const BLOXROUTE_TIP_ACCOUNTS: readonly string[] = Object.freeze([
+  "HWEoBxYs7ssKuudEjzjmpfJVX7Dvi7wescFsVx2L5yoY",
+  "95cfoy472fcQHaw4tPGBTKpn6ZQnfEPfBgDQx6gcRmRg",
+  "3UQUKjhMKaY2S6bjcQD6yHB7utcZt5bfarRCmctpRtUd",
+  "FogxVNs6Mm2w9rnGL1vkARSwJxvLE8mujTv3LK8RnUhF",
+]);
+
+/** NextBlock tip accounts: not in its stored docs; the list sol-trade-sdk uses (verify with `npm run doctor`). */
+const NEXTBLOCK_TIP_ACCOUNTS: readonly string[] = Object.freeze([
+  "NextbLoCkVtMGcV47JzewQdvBpLqT9TxQFozQkN98pE",
+  "NexTbLoCkWykbLuB1NkjXgFWkX9oAtcoagQegygXXA2",
+  "NeXTBLoCKs9F1y5PJS9CKrFNNLU1keHW71rfh7KgA1X",
+  "NexTBLockJYZ7QD7p2byrUa6df8ndV2WSd8GkbWqfbb",
+  "neXtBLock1LeC67jYd1QdAa32kbVeubsfPNTJC1V5At",
+  "nEXTBLockYgngeRmRrjDV31mGSekVPqZoMGhQEZtPVG",
+  "NEXTbLoCkB51HpLBLojQfpyVAMorm3zzKg7w9NFdqid",
+  "nextBLoCkPMgmG8ZgJtABeScP35qLa2AMCNKntAP7Xc",
+]);
+
 const JITO_SOURCE = "https://docs.jito.wtf/lowlatencytxnsend/";
+const BLOXROUTE_SOURCE = "https://docs.bloxroute.com/solana/trader-api";
+const NEXTBLOCK_SOURCE = "https://docs.nextblock.io/api/examples/http";
+
 const HELIUS_SOURCE = "https://www.helius.dev/docs/sending-transactions/sender";
 const NOZOMI_SOURCE = "https://use.temporal.xyz/nozomi/";
 const ASTRALANE_SOURCE = "https://astralane.gitbook.io/docs/";
@@ -115,6 +148,9 @@ const HELIUS_MIN_TIP = 1_000_000n;
 const HELIUS_SWQOS_MIN_TIP = 5_000n;
 const NOZOMI_MIN_TIP = 1_000_000n;
 const ASTRALANE_MIN_TIP = 10_000n;
+const BLOXROUTE_MIN_TIP = 1_000_000n;
+// No published minimum in the stored documents: sol-trade-sdk's figure.
+const NEXTBLOCK_MIN_TIP = 1_000_000n;
 
 // `x-jito-auth: <uuid>` is optional ("You no longer need an approved auth key for default sends").
 const JITO_AUTH: RelayAuth = { in: "header", name: "x-jito-auth", env: "JITO_AUTH_UUID", required: false };
@@ -122,6 +158,23 @@ const JITO_AUTH: RelayAuth = { in: "header", name: "x-jito-auth", env: "JITO_AUT
 const ASTRALANE_AUTH: RelayAuth = { in: "header", name: "api-key", env: "ASTRALANE_API_KEY", required: true };
 // Nozomi: the `c` query parameter, mandatory (it has no header form).
 const NOZOMI_AUTH: RelayAuth = { in: "query", name: "c", env: "NOZOMI_API_KEY", required: true };
+// bloXroute and NextBlock: `Authorization: <key>`, mandatory. (0slot has no preset: neither its hosts nor its
+// tip accounts are in any provider document we hold.)
+const BLOXROUTE_AUTH: RelayAuth = {
+  in: "header",
+  name: "Authorization",
+  env: "BLOXROUTE_AUTH_HEADER",
+  required: true,
+};
+const NEXTBLOCK_AUTH: RelayAuth = {
+  in: "header",
+  name: "Authorization",
+  env: "NEXTBLOCK_API_KEY",
+  required: true,
+};
+
+const BLOXROUTE_REGIONS = ["global", "ny", "uk", "amsterdam", "germany", "la", "tokyo"];
+const NEXTBLOCK_REGIONS = ["frankfurt", "amsterdam", "london", "singapore", "tokyo", "ny", "slc", "dublin"];
 
 const JITO_REGIONS: Record<string, string> = {
   jito: "mainnet",
@@ -152,6 +205,8 @@ function buildPresets(): Map<string, RelayPreset> {
       minTipLamports: JITO_MIN_TIP,
       auth: JITO_AUTH,
       source: JITO_SOURCE,
+      // "MEV protection by default" on the block engine's sendTransaction.
+      mevProtect: true,
     });
   }
   const helius = (name: string, url: string, min: bigint) =>
@@ -191,6 +246,33 @@ function buildPresets(): Map<string, RelayPreset> {
       source: ASTRALANE_SOURCE,
     });
   }
+  for (const r of BLOXROUTE_REGIONS) {
+    list.push({
+      name: `bloxroute-${r}`,
+      kind: "sender",
+      url: `https://${r}.solana.dex.blxrbdn.com/api/v2/submit`,
+      tipAccounts: BLOXROUTE_TIP_ACCOUNTS,
+      minTipLamports: BLOXROUTE_MIN_TIP,
+      auth: BLOXROUTE_AUTH,
+      source: BLOXROUTE_SOURCE,
+      wire: "submit-v2",
+      // Sent with frontRunningProtection on (see landing/submit-v2-client.ts).
+      mevProtect: true,
+    });
+  }
+  for (const r of NEXTBLOCK_REGIONS) {
+    list.push({
+      name: `nextblock-${r}`,
+      kind: "sender",
+      url: `http://${r}.nextblock.io/api/v2/submit`,
+      tipAccounts: NEXTBLOCK_TIP_ACCOUNTS,
+      minTipLamports: NEXTBLOCK_MIN_TIP,
+      auth: NEXTBLOCK_AUTH,
+      source: NEXTBLOCK_SOURCE,
+      wire: "submit-v2",
+      mevProtect: true,
+    });
+  }
   list.push({
     name: "rpc",
     kind: "rpc",
@@ -209,6 +291,17 @@ function buildPresets(): Map<string, RelayPreset> {
       name,
       kind: "sender",
       url: `{rpc}${path}`,
+      tipAccounts: [],
+      minTipLamports: 0n,
+      source: "localnet/ (this repository)",
+    });
+  }
+  // The localnet's landing routes (localnet/server/landing-routes.ts): own tip accounts each, filled in at start.
+  for (const r of ["a", "b", "c", "d"]) {
+    list.push({
+      name: `localnet-route-${r}`,
+      kind: "sender",
+      url: `{rpc}/route/route-${r}`,
       tipAccounts: [],
       minTipLamports: 0n,
       source: "localnet/ (this repository)",

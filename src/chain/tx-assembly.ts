@@ -43,6 +43,11 @@ export interface AssembleInput {
   /** Relay tip, paid by the payer to one of `accounts` chosen at random; omitted for untipped legs. */
   tip?: { accounts: PublicKey[]; lamports: bigint };
   blockhash: string;
+  /**
+   * Placed before the compute-budget instructions: a durable-nonce transaction's AdvanceNonceAccount, which
+   * must be its first instruction (its blockhash is then the nonce's value, not a recent one).
+   */
+  firstInstruction?: TransactionInstruction;
   /** "v0" (default) or "legacy". */
   version?: "v0" | "legacy";
   lookupTables?: AddressLookupTableAccount[];
@@ -101,6 +106,7 @@ export function assembleTransaction(input: AssembleInput): AssembledTransaction 
   if (price < 0n) throw new RangeError("compute-unit price must not be negative");
 
   const instructions: TransactionInstruction[] = [
+    ...(input.firstInstruction !== undefined ? [input.firstInstruction] : []),
     setComputeUnitLimit(computeUnitLimit),
     setComputeUnitPrice(price),
     ...input.instructions,

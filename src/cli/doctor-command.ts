@@ -6,6 +6,7 @@
 import { createChain } from "../chain/chain.js";
 import type { FetchLike } from "../chain/json-rpc.js";
 import { chainOptionsFromConfig, ConfigError, loadConfig } from "../config/config.js";
+import { routeProbeTargets } from "../doctor/routes-check.js";
 import { fail, formatResult } from "../doctor/check.js";
 import { runDoctor } from "../doctor/run-doctor.js";
 import type { CommandIo } from "./rotate-keys-command.js";
@@ -34,6 +35,7 @@ export async function doctorCommand(
     const report = await runDoctor({
       cluster: config.cluster,
       exposure: config.hardening,
+      routes: routeProbeTargets(config),
       chain: { ...chainOptionsFromConfig(config), ...(fetch !== undefined ? { fetch } : {}) },
     });
     for (const line of report.lines) io.out(line);

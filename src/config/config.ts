@@ -12,6 +12,7 @@ import { loadHardeningSettings, type HardeningSettings } from "./hardening.js";
 import { loadStreamSettings, type StreamSettings } from "./streams.js";
 import { loadRequestFeeSettings, type RequestFeeSettings } from "./request-fees.js";
 import { loadRelaySettings, relayEndpointUrl, type RelayTarget } from "./relays.js";
+import { loadRouteSettings, type RouteTarget } from "./routes.js";
 import { loadWarmStateSettings, type WarmStateSettings } from "./warm-state.js";
 
 export { ConfigError } from "./parse.js";
@@ -53,6 +54,8 @@ export interface Config extends EventSettings {
   readonly rpcUrl: string | undefined;
   /** The relays every single transaction is sent to in parallel (RELAY presets or RELAY_URL); empty = sandbox fills in. */
   readonly relays: readonly RelayTarget[];
+  /** ROUTES: the senders a raced trade sends one variant to, each with its own tip (empty: no racing). */
+  readonly routes: readonly RouteTarget[];
   /** The first relay's URL (as configured, `{rpc}` unresolved); kept for the sandbox and older callers. */
   readonly relayUrl: string | undefined;
   readonly bundleRelayUrl: string | undefined;
@@ -188,6 +191,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     localnetPrograms: oneOf(env, "LOCALNET_PROGRAMS", LOCALNET_PROGRAM_GENERATIONS, "2026-10"),
     rpcUrl,
     relays: relays.relays,
+    routes: Object.freeze(loadRouteSettings(env, cluster, sandbox)),
     relayUrl: relays.relays[0]?.url,
     bundleRelayUrl: relays.bundleRelayUrl,
     relayTipAccounts: relays.tipAccounts,

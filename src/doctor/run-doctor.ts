@@ -16,6 +16,7 @@ import { checkPubSub } from "./pubsub-check.js";
 import { checkProgramGeneration } from "./generation-check.js";
 import { checkBundleRelay, probeRelay } from "./relays-check.js";
 import { checkTipAccounts } from "./tip-accounts-check.js";
+import { checkRoute, type RouteProbeTarget } from "./routes-check.js";
 
 /** What the doctor checks: the chain options the service would run with, and CLUSTER. */
 export interface DoctorInput {
@@ -41,6 +42,8 @@ export interface DoctorInput {
    * absent: not checked.
    */
   exposure?: ExposureSettings;
+  /** ROUTES, resolved (doctor/routes-check.ts); absent or empty: no route to check. */
+  routes?: readonly RouteProbeTarget[];
 }
 
 /** Every result, and whether any failed. */
@@ -63,44 +66,46 @@ export async function runDoctor(input: DoctorInput): Promise<DoctorReport> {
   const relays = c.relays ?? [{ name: "relay", url: c.relayUrl }];
 
   // Independent chains of checks run in parallel; the output keeps one fixed order.
-  const [cluster, feePolicy, chainChecks, relayResults, bundleChecks, pubsub] = await Promise.all([
-    checkCluster(transport, input.cluster),
-    checkFeePolicy(rpc, c.computeUnitPrice),
-    (async () => {
-      const programs = await checkPrograms(rpc);
-      const generation = await checkProgramGeneration(rpc, c.programGeneration ?? "auto");
-      const table = await checkLookupTables(rpc, {
-        tables: c.lookupTables ?? [],
-        global: programs.global,
-        swapGlobalConfig: programs.swapGlobalConfig,
-      });
-      return [...programs.results, generation, table];
-    })(),
-    Promise.all(relays.map((r) => probeRelay(r, timeoutMs, fetch))),
-    (async () => {
-      const bundle = await checkBundleRelay(c.bundleRelayUrl, c.bundleTipAccounts, timeoutMs, fetch);
-      const tips = await Promise.all([
-        checkTipAccounts(rpc, {
-          name: "relay-tip-accounts",
-          setting: "RELAY_TIP_ACCOUNTS",
-          accounts: c.relayTipAccounts,
-          tipLamports: c.relayTipLamports,
-        }),
-        ...(bundle.tipAccounts !== null
-          ? [
-              checkTipAccounts(rpc, {
-                name: "bundle-tip-accounts",
-                setting: "BUNDLE_TIP_ACCOUNTS",
-                accounts: bundle.tipAccounts,
-              }),
-            ]
-          : []),
-      ]);
-      return [bundle.result, ...tips];
-    })(),
-    // issue 18: the warm venue state needs the PubSub endpoint.
-    checkPubSub(c, Math.max(timeoutMs, 2_000)),
-  ]);
+  const [cluster, feePolicy, chainChecks, relayResults, bundleChecks, pubsub, routeChecks] =
+    await Promise.all([
+      checkCluster(transport, input.cluster),
+      checkFeePolicy(rpc, c.computeUnitPrice),
+      (async () => {
+        const programs = await checkPrograms(rpc);
+        const generation = await checkProgramGeneration(rpc, c.programGeneration ?? "auto");
+        const table = await checkLookupTables(rpc, {
+          tables: c.lookupTables ?? [],
+          global: programs.global,
+          swapGlobalConfig: programs.swapGlobalConfig,
+        });
+        return [...programs.results, generation, table];
+      })(),
+      Promise.all(relays.map((r) => probeRelay(r, timeoutMs, fetch))),
+      (async () => {
+        const bundle = await checkBundleRelay(c.bundleRelayUrl, c.bundleTipAccounts, timeoutMs, fetch);
+        const tips = await Promise.all([
+          checkTipAccounts(rpc, {
+            name: "relay-tip-accounts",
+            setting: "RELAY_TIP_ACCOUNTS",
+            accounts: c.relayTipAccounts,
+            tipLamports: c.relayTipLamports,
+          }),
+          ...(bundle.tipAccounts !== null
+            ? [
+                checkTipAccounts(rpc, {
+                  name: "bundle-tip-accounts",
+                  setting: "BUNDLE_TIP_ACCOUNTS",
+                  accounts: bundle.tipAccounts,
+                }),
+              ]
+            : []),
+        ]);
+        return [bundle.result, ...tips];
+      })(),
+      // issue 18: the warm venue state needs the PubSub endpoint.
+      checkPubSub(c, Math.max(timeoutMs, 2_000)),
+      Promise.all((input.routes ?? []).map((r) => checkRoute(rpc, r, timeoutMs, fetch))),
+    ]);
   const results: CheckResult[] = [
     // First: what anyone who reaches the port can do matters before what the chain answers.
     ...(input.exposure !== undefined ? checkExposure(input.cluster, input.exposure) : []),
@@ -108,6 +113,7 @@ export async function runDoctor(input: DoctorInput): Promise<DoctorReport> {
     ...chainChecks,
     ...relayResults,
     ...bundleChecks,
+    ...routeChecks.flat(),
     feePolicy,
     pubsub,
   ];

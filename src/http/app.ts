@@ -33,6 +33,9 @@ import { startWarmVenues, type DecodedEventSource } from "../domain/watch/setup.
 import { registerWarmStateMetrics } from "../observability/warm-state-metrics.js";
 import { watchRoutes } from "./routes/watch.js";
 import { positionRoutes } from "./routes/positions.js";
+import { routeRoutes } from "./routes/routes.js";
+import { registerRouteMetrics } from "../observability/route-metrics.js";
+import type { TradeRacing } from "../domain/trade/raced-trade.js";
 import type { NewExecution, Store } from "../store/index.js";
 import { PublicKey } from "@solana/web3.js";
 import { custodyStore, requestOnlyStore } from "../domain/keys/custody-store.js";
@@ -75,6 +78,8 @@ export interface AppDeps {
    * feed) also refreshes the warm venue state from decoded trades; omitted, the warm state follows its
    * account notifications alone.
    */
+  /** ROUTES: the routes trades race over and their figures (GET /v1/routes); absent: no racing. */
+  racing?: TradeRacing;
   market?: {
     hub: MarketHub;
     feed?: DecodedEventSource;
@@ -284,7 +289,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...deps,
     tipMaxLamports: deps.config.requestFees.tipMaxLamports,
     ...(warm !== undefined ? { venues: warm.venues } : {}),
+    ...(deps.racing !== undefined ? { racing: deps.racing } : {}),
   });
+  routeRoutes(app, { ...(deps.racing !== undefined ? { racing: deps.racing } : {}) });
+  if (deps.racing !== undefined) registerRouteMetrics(metrics.registry, deps.racing);
   // Issue 22: quotes read (and warm) the trade's state the same way.
   quoteRoutes(app, { ...deps, ...(warm !== undefined ? { venues: warm.venues } : {}) });
   positionRoutes(app, {

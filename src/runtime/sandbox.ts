@@ -52,6 +52,20 @@ export async function startSandboxChain(
         : Object.freeze([...localnet.relayTipAccounts]),
     bundleTipAccounts: config.bundleTipAccounts ?? Object.freeze([...localnet.bundleTipAccounts]),
     lookupTables: Object.freeze([...config.lookupTables, table]),
+    // ROUTES=localnet-route-*: the localnet's landing routes, their tip accounts and minimums known only now.
+    routes: Object.freeze(
+      config.routes.map((r) => {
+        const local = localnet.routes.find((l) => `localnet-${l.name}` === r.name);
+        if (local === undefined) return r;
+        const tip = r.tipLamports > local.minTipLamports ? r.tipLamports : local.minTipLamports;
+        return Object.freeze({
+          ...r,
+          tipAccounts: Object.freeze([...local.tipAccounts]),
+          minTipLamports: local.minTipLamports,
+          tipLamports: tip,
+        });
+      }),
+    ),
   });
   return {
     localnet,

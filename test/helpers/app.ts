@@ -55,6 +55,8 @@ export interface TestAppOptions {
   requestCounter?: RequestCounter;
   /** The console's built files (GET /console); default dist/console. */
   consoleDir?: string | null;
+  /** Raced trades over these routes (GET /v1/routes lists them). */
+  racing?: AppDeps["racing"];
 }
 
 export interface TestApp {
@@ -99,6 +101,7 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...(options.requestCounter !== undefined ? { requestCounter: options.requestCounter } : {}),
     ...(options.consoleDir !== undefined ? { consoleDir: options.consoleDir } : {}),
     ...(options.kinds !== undefined ? { kinds: options.kinds } : {}),
+    ...(options.racing !== undefined ? { racing: options.racing } : {}),
   });
   // Every answer of a test app is checked against the OpenAPI document (openapi-validate.ts).
   installResponseCheck(app);

@@ -34,6 +34,10 @@ import type { RateLimiter } from "../../src/http/hooks/rate-limiters.js";
 import type { Store } from "../../src/store/index.js";
 import type { Vault } from "../../src/vault/index.js";
 import { buildTestApp } from "./app.js";
+import type { DecodedEventSource } from "../../src/domain/watch/setup.js";
+import type { RouteStats } from "../../src/chain/landing/route-stats.js";
+import type { TradeRacing } from "../../src/domain/trade/raced-trade.js";
+import { createRelayClient } from "../../src/chain/relay-client.js";
 
 export interface E2eOptions {
   localnet?: LocalnetOptions;
@@ -64,6 +68,8 @@ export interface E2eOptions {
   consoleDir?: string;
   /** The execution kinds served (default: the service's list). */
   kinds?: readonly ExecutionKindEntry[];
+  /** Raced trades over the localnet's four landing routes (ROUTES), with these figures. */
+  routes?: { stats: RouteStats };
 }
 
 export interface E2e {
@@ -72,6 +78,8 @@ export interface E2e {
   app: FastifyInstance;
   store: Store;
   vault: Vault;
+  /** The market feed when started (`market: true`), for tests that wait on its decoded events. */
+  feed?: DecodedEventSource;
   /** web3.js Connection to the localnet, for balance checks in tests. */
   connection: Connection;
   /** A new API key whose default wallet is funded with `sol` SOL (default 10; 0 = unfunded); its secret too. */
@@ -134,6 +142,7 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
     ...(options.rateLimiter !== undefined ? { rateLimiter: options.rateLimiter } : {}),
     ...(options.consoleDir !== undefined ? { consoleDir: options.consoleDir } : {}),
     ...(options.kinds !== undefined ? { kinds: options.kinds } : {}),
+    ...(options.routes !== undefined ? { racing: localnetRacing(localnet, options.routes.stats) } : {}),
   });
   const connection = new Connection(localnet.rpcUrl, "confirmed");
 
@@ -154,6 +163,7 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
     app: t.app,
     store: t.store,
     vault: t.vault,
+    ...(market !== undefined ? { feed: market.feed } : {}),
     connection,
     async setup(opts = {}) {
       const { apiKey, wallet, walletSecret } = await t.setup();
@@ -296,4 +306,20 @@ export async function startE2eWithLookupTable(options: E2eOptions = {}): Promise
   await installCreateLookupTable(e2e.chain, authority, 0);
   await e2e.chain.caches.refresh();
   return e2e;
+}
+
+/** The localnet's landing routes as the trade service races them (short confirmation polls for tests). */
+function localnetRacing(localnet: LocalnetHandle, stats: RouteStats): TradeRacing {
+  return {
+    routes: localnet.routes.map((r) => ({
+      name: r.name,
+      client: createRelayClient({ url: r.url, timeoutMs: 2_000 }),
+      tipAccounts: r.tipAccounts.map((a) => new PublicKey(a)),
+      minTipLamports: r.minTipLamports,
+      mevProtect: r.name === "route-a",
+    })),
+    stats,
+    confirmTimeoutMs: 5_000,
+    confirmPollMs: 50,
+  };
 }

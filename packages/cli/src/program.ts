@@ -12,7 +12,7 @@ import { runSandbox } from "./sandbox.js";
 import { addStreamCommands } from "./stream-command.js";
 import { addTradeCommands } from "./trade-commands.js";
 import { addWalletCommands, addSetupCommand } from "./wallet-commands.js";
-import { addWarmCommands } from "./warm-commands.js";
+import { addRouteCommands, addWarmCommands } from "./warm-commands.js";
 import { registerWatch } from "./watch.js";
 import { addWebhookCommands } from "./webhook-commands.js";
 
@@ -45,6 +45,7 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
   addTradeCommands(program, ctx);
   addFundsCommands(program, ctx);
   addWarmCommands(program, ctx);
+  addRouteCommands(program, ctx);
   outcomeCommands(program, ctx);
   addHistoryCommand(program, ctx);
   addPositionCommands(program, ctx);

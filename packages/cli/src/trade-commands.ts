@@ -27,6 +27,11 @@ export function addTradeCommands(program: Command, ctx: () => Context): void {
       .option("--slippage <percent>", "slippage percent (default 2)")
       .option("--pool <address>", "trade on this launchswap pool")
       .option("--no-simulate", "send without simulating first")
+      .option(
+        "--routes <names>",
+        'race the trade over these routes (comma-separated, or "all"), one variant each under the wallet\'s nonce',
+      )
+      .option("--mev-protect", "race only over routes that protect from sandwiching")
       .addOption(new Option("--tokens", "amount is token atomic units, not SOL").hideHelp(action === "sell"))
       .addOption(
         new Option(
@@ -43,6 +48,10 @@ export function addTradeCommands(program: Command, ctx: () => Context): void {
           slippage: str(o.slippage),
           pool: str(o.pool),
           simulate: o.simulate !== false,
+          ...(typeof o.routes === "string"
+            ? { routes: o.routes === "all" ? ("all" as const) : o.routes.split(",") }
+            : {}),
+          ...(o.mevProtect === true ? { mev_protect: true } : {}),
           ...executionFields(o),
         };
         const unit =

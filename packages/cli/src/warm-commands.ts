@@ -30,3 +30,16 @@ export function addWarmCommands(program: Command, ctx: () => Context): void {
       await c.print(await (await c.client()).watch.remove(mint));
     });
 }
+
+/** Adds `routes`: the landing routes with their rolling figures. */
+export function addRouteCommands(program: Command, ctx: () => Context): void {
+  program
+    .command("routes")
+    .description(
+      "the landing routes raced trades go over: landing rate, slots to land, errors, tips, demotion",
+    )
+    .action(async () => {
+      const c = ctx();
+      await c.print(await (await c.client()).routes.list());
+    });
+}

@@ -18,6 +18,7 @@ import { bundlesResource, tokensResource, tradesResource } from "./resources/tra
 import { cashbackResource, solResource } from "./resources/funds.js";
 import { dryRunResource, executionsResource, waitForFinal } from "./resources/executions.js";
 import { watchResource } from "./resources/watch.js";
+import { routesResource } from "./resources/routes.js";
 import { accountResource, activityResource, keysResource } from "./resources/keys.js";
 import { webhooksResource } from "./resources/webhooks.js";
 import { pnlCall, positionsResource } from "./resources/positions.js";
@@ -51,6 +52,8 @@ export class LaserTrade {
   readonly dryRun: ReturnType<typeof dryRunResource>;
   /** Warm venue state (issue 18): watched mints trade on subscribed state, without a read. */
   readonly watch: ReturnType<typeof watchResource>;
+  /** The landing routes raced trades go over (`routes` / `mev_protect` on a trade), with their figures. */
+  readonly routes: ReturnType<typeof routesResource>;
   readonly executions: ReturnType<typeof executionsResource>;
   /** Scoped sub-keys and policies (issue 19; needs a key with the `keys` scope). */
   readonly keys: ReturnType<typeof keysResource>;
@@ -82,6 +85,7 @@ export class LaserTrade {
     this.sol = solResource(this.http);
     this.dryRun = dryRunResource(this.http);
     this.watch = watchResource(this.http);
+    this.routes = routesResource(this.http);
     this.executions = executionsResource(this.http);
     this.keys = keysResource(this.http);
     this.account = accountResource(this.http);

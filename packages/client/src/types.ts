@@ -136,6 +136,8 @@ export type DryRunResult = Extract<
 >;
 
 // issue 18: warm venue state
+/** The landing routes and their figures (GET /v1/routes). */
+export type RoutesResult = Ok<"/v1/routes", "get">;
 /** The watched mints (POST and GET /v1/watch). */
 export type WatchResult = Ok<"/v1/watch", "get">;
 export type UnwatchResult = Ok<"/v1/watch/{mint}", "delete">;

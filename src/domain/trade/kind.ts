@@ -6,6 +6,7 @@ import { FIELD, closedObject, confirmationProperties, fillSchema } from "../../c
 import { defineKind } from "../execution/kind.js";
 import { addSigner } from "../keys/spend.js";
 import { LAUNCHSWAP, VENUES } from "../../core/venues.js";
+import { raceProperties } from "./race-schema.js";
 import { parseTradeRequest } from "./request.js";
 import { runTrade, type TradeDeps } from "./service.js";
 
@@ -83,8 +84,10 @@ const tradeResponse = closedObject(
     pool: { type: ["string", "null"], description: "the launchswap pool; null on the bonding curve" },
     state_source: {
       type: "string",
-      enum: ["cache", "read"],
-      description: "cache: the warm state of a watched mint was used (no read); read: the trade read it",
+      enum: ["cache", "read", "event"],
+      description:
+        "cache: the warm state of a watched mint was used (no read); event: a buy of a mint created lately, " +
+        "built from its create event (no read); read: the trade read it",
     },
     state_slot: { type: "integer", description: "slot of the state the quote used" },
     expected_output: {
@@ -95,6 +98,7 @@ const tradeResponse = closedObject(
     ...tradeBoundsProperties,
     fill: fillSchema,
     timing_ms: timingSchema,
+    ...raceProperties,
   },
   {
     required: [
@@ -150,6 +154,15 @@ export const tradeKind = defineKind({
         description: "managed wallet public key; the key's default wallet otherwise",
         ...FIELD.address,
       },
+      routes: {
+        description:
+          'racing (ROUTES): "all" or a list of route names; one variant per route under the wallet\'s durable nonce',
+        oneOf: [
+          { type: "string", enum: ["all"] },
+          { type: "array", items: FIELD.str },
+        ],
+      },
+      mev_protect: { description: "racing: only routes that protect from sandwiching", ...FIELD.bool },
     },
     // amount or amount_tokens: exactly one, checked by the parser.
     required: ["action", "mint"],

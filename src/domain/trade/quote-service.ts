@@ -64,7 +64,7 @@ export type QuoteAnswer = {
     lp_fee_lamports: string | null;
     total_fee_lamports: string;
   };
-  state_source: "cache" | "read";
+  state_source: "cache" | "read" | "event";
   state_slot: number;
 } & TradeBounds;
 

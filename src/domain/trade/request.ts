@@ -32,6 +32,8 @@ export interface TradeIntent {
   readonly measureTiming: boolean;
   /** Managed wallet to sign with, or null for the key's default wallet. */
   readonly wallet: Address | null;
+  /** The racing fields as sent (`routes`, `mev_protect`), judged with the configured routes by race-request.ts. */
+  readonly raceFields?: { readonly routes?: unknown; readonly mev_protect?: unknown };
 }
 
 /** Parses and validates a trade request body (spec 4.3); throws a 400 ApiError with the exact text. */
@@ -85,6 +87,9 @@ export function parseTradeRequest(body: RequestBody): TradeIntent {
     confirm: parseBooleanField(body.confirm, true, TRADE_RULES.confirmBoolean),
     measureTiming: parseBooleanField(body.measure_timing, false, TRADE_RULES.measureTimingBoolean),
     wallet: walletValue === undefined ? null : parseAddress(walletValue, TRADE_RULES.walletInvalid),
+    ...(body.routes !== undefined || body.mev_protect !== undefined
+      ? { raceFields: { routes: body.routes, mev_protect: body.mev_protect } }
+      : {}),
   };
 }
 

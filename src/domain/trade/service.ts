@@ -11,8 +11,11 @@ import { badRequest, EXECUTION, SPEC } from "../../core/errors.js";
 import { ms, runSingleExecution } from "../execution/pipeline.js";
 import { cachedTradeConfigs, chainGeneration } from "./configs.js";
 import { quoteRead, sentInstructionName, tradeInstructions } from "./plan.js";
-import { tradeState } from "./warm-read.js";
-import type { VenueState } from "../watch/venue-state.js";
+import { tradeState, type TradeVenues } from "./warm-read.js";
+import { selectRaceRoutes } from "./race-request.js";
+import type { DryRun } from "../execution/dry-run.js";
+import type { SingleExecutionInput } from "../execution/types.js";
+import { runRacedTrade, type RaceAnswer, type TradeRacing } from "./raced-trade.js";
 import { parseTradeRequest, type TradeIntent } from "./request.js";
 import { selectWallet } from "../wallets/wallets.js";
 import { insufficientSol, lamportsNeeded, TOKEN_ACCOUNT_RENT_LAMPORTS } from "../execution/affordability.js";
@@ -36,9 +39,13 @@ export interface TradeDeps {
   /** Told when an execution outcome could not be written. */
   onRecordError?: (e: unknown) => void;
   /** Warm venue state (issue 18): a watched mint with fresh state trades without a read. */
-  venues?: Pick<VenueState, "lookup" | "afterRead">;
+  venues?: TradeVenues;
   /** Issue 19: the key's venue rule on the routed venue, before anything is signed. */
   checkVenue?: VenueCheck;
+  /** ROUTES: the routes a trade asking for `routes` / `mev_protect` races over. */
+  racing?: TradeRacing;
+  /** Set on a dry run (a race is then described as a single transaction). */
+  dryRun?: DryRun;
 }
 
 /** Integer milliseconds per stage (spec 4.3 timing_ms). */
@@ -70,15 +77,15 @@ export interface TradeResponse {
   venue: Venue;
   pool: string | null;
   expected_output: string;
-  /** "cache": the warm venue state (no read); "read": this trade's own getMultipleAccounts. */
-  state_source: "cache" | "read";
+  /** "cache": the warm venue state (no read); "event": a created mint's events (no read); "read": its own read. */
+  state_source: "cache" | "read" | "event";
   /** The slot of the state the quote used. */
   state_slot: number;
   timing_ms?: TradeTimings;
 }
 
 /** The trade response with issue 22's additions (unit-stable bounds beside expected_output). */
-export type TradeResult = TradeResponse & TradeBounds & { fill?: Fill | null };
+export type TradeResult = TradeResponse & TradeBounds & { fill?: Fill | null } & Partial<RaceAnswer>;
 
 /** What the execution record keeps of the request (the trade request carries no secret). */
 function requestSummary(intent: TradeIntent): Record<string, unknown> {
@@ -109,6 +116,16 @@ export async function executeTrade(deps: TradeDeps, apiKeyId: number, body: unkn
 export async function runTrade(deps: TradeDeps, apiKeyId: number, intent: TradeIntent): Promise<TradeResult> {
   const now = deps.now ?? (() => performance.now());
   const t0 = now();
+  // Racing fields first: a bad route name is refused before any chain access. Each route is paid the trade's tip.
+  const tipLamports = deps.chain.relayTip?.().lamports ?? 0n;
+  const racing = deps.racing;
+  const raceRoutes = selectRaceRoutes(
+    intent.raceFields ?? {},
+    racing === undefined
+      ? undefined
+      : { routes: racing.routes, demoted: (n) => racing.stats.demotion(n).demoted },
+    tipLamports,
+  );
   const wallet = await selectWallet(deps.store, apiKeyId, intent.wallet ?? undefined);
   const tWallet = now();
 
@@ -141,7 +158,7 @@ export async function runTrade(deps: TradeDeps, apiKeyId: number, intent: TradeI
     expected_output: quote.expectedOutput.toString(),
     instruction: sentInstructionName(read, quote, configs),
   };
-  const result = await runSingleExecution({
+  const execution: SingleExecutionInput = {
     deps,
     apiKeyId,
     kind: "trade",
@@ -163,7 +180,17 @@ export async function runTrade(deps: TradeDeps, apiKeyId: number, intent: TradeI
     simulationFailedDetail: SPEC.trade.simulationFailed,
     details,
     fill: { wallet: wallet.publicKey, mint, side: intent.action },
-  });
+  };
+  const raced =
+    raceRoutes !== null && racing !== undefined && deps.dryRun === undefined
+      ? await runRacedTrade(racing, raceRoutes, tipLamports, execution)
+      : undefined;
+  const result =
+    raced === undefined
+      ? await runSingleExecution(execution)
+      : { ...raced, timings: { build: 0, sender: 0, confirmation: 0, database: 0 }, fill: undefined };
+  // Off the request path: the wallet's accounts of the mint get subscribed once the trade is out.
+  state.adopt?.();
   const tEnd = now();
 
   const response: TradeResult = {
@@ -186,6 +213,7 @@ export async function runTrade(deps: TradeDeps, apiKeyId: number, intent: TradeI
     state_slot: state.slot,
     ...tradeBounds(quote),
     ...(result.fill !== undefined ? { fill: result.fill } : {}),
+    ...(raced !== undefined ? raced.race : {}),
   };
   if (intent.measureTiming) {
     response.timing_ms = {

@@ -2,6 +2,7 @@
 import type { Chain } from "../../chain/chain.js";
 import { WarmAccounts } from "../../chain/warm-accounts.js";
 import type { LaunchEvent } from "../../launch/events/launch-event.js";
+import { CreatedMints } from "./created-mints.js";
 import { EventRefresh } from "./event-refresh.js";
 import { VenueState } from "./venue-state.js";
 
@@ -17,6 +18,8 @@ export interface WarmVenues {
   accounts: WarmAccounts;
   /** Decoded trade events applied to the warm state (counted for metrics). */
   events: EventRefresh;
+  /** Mints seen created lately (a buy of one is built from its events). */
+  created: CreatedMints;
   /** Refreshes the warm state from a market feed's decoded trades until closed. */
   follow(source: DecodedEventSource): void;
   close(): void;
@@ -32,6 +35,8 @@ export interface WarmVenueSettings {
 
 /** How often idle mints are looked for. */
 const SWEEP_MS = 30_000;
+/** A created mint is bought from its events for this many slots after its last one (about a minute). */
+const CREATED_MAX_AGE_SLOTS = 150;
 
 /**
  * Starts the warm state over the chain's subscriptions (WATCH_MINTS are watched at once, in the background);
@@ -51,8 +56,15 @@ export function startWarmVenues(
     onChange: (address, previous, next) => ref.venues?.accountChanged(address, previous, next),
     onError,
   });
+  const subs = chain.subscriptions;
+  const created = new CreatedMints({
+    maxAgeSlots: CREATED_MAX_AGE_SLOTS,
+    lastSlot: () => subs.lastSlot(),
+    live: () => subs.slotsSinceLastMessage() <= settings.stateMaxAgeSlots,
+  });
   const v = new VenueState({
     accounts,
+    created,
     maxMints: settings.watchedMintsMax,
     idleMs: settings.watchIdleMs,
     onError,
@@ -62,13 +74,20 @@ export function startWarmVenues(
   const sweep = setInterval(() => v.sweep(), SWEEP_MS);
   sweep.unref();
   const events = new EventRefresh(v, accounts, onError);
+
   const unfollow: (() => void)[] = [];
   return {
     venues: v,
     accounts,
     events,
+    created,
     follow: (source) => {
-      unfollow.push(source.onEvents((e, tx) => void events.apply(e, tx.slot)));
+      unfollow.push(
+        source.onEvents((e, tx) => {
+          created.apply(e, tx.slot);
+          void events.apply(e, tx.slot);
+        }),
+      );
     },
     close: () => {
       clearInterval(sweep);

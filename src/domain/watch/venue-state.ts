@@ -10,11 +10,14 @@
 import { PublicKey } from "@solana/web3.js";
 import type { AccountInfo } from "../../chain/rpc-client.js";
 import type { WarmAccounts } from "../../chain/warm-accounts.js";
+import type { CreatedMints } from "./created-mints.js";
 import { decodeBondingCurveOnce } from "../../launch/state.js";
 import { planText, tradeReadPlan, type TradeReadPlan } from "../../launch/trade-accounts.js";
 
 /** Wallets per mint whose token accounts stay subscribed (least recently trading dropped first). */
 const WALLETS_PER_MINT = 64;
+/** Wallets whose own account (their lamports) stays subscribed after a watch, least recently warmed dropped first. */
+const WARM_WALLETS = 4_096;
 const MINT_KEYS = ["mint", "curve", "pool", "poolBase2022", "poolBaseSpl", "poolQuote"] as const;
 // The wallet account itself too: its lamports let a warm trade refuse what it cannot pay (issue 22).
 const WALLET_KEYS = ["userAta2022", "userAtaSpl", "userWsol", "user"] as const;
@@ -26,6 +29,8 @@ export interface VenueStateOptions {
   idleMs: number;
   now?: () => number;
   onError?: (e: unknown) => void;
+  /** Mints seen created lately, which a buy may take its state from (created-mints.ts). */
+  created?: CreatedMints;
 }
 
 /**
@@ -81,10 +86,16 @@ export class VenueState {
   private readonly byCurve = new Map<string, string>();
   /** Canonical pool → mint, so a pool's trade event (which names the pool, not the mint) finds its mint. */
   private readonly byPool = new Map<string, string>();
+  /** Wallet (base58) → its subscribed own account, kept for a first buy after a watch (Map order = LRU). */
+  private readonly warmUsers = new Map<string, readonly string[]>();
   private readonly now: () => number;
+
+  /** Mints seen created lately (the market feed's create events), when the feed is followed. */
+  readonly created: CreatedMints | undefined;
 
   constructor(private readonly options: VenueStateOptions) {
     this.now = options.now ?? Date.now;
+    this.created = options.created;
   }
 
   /** Whether the warm path is on (WATCHED_MINTS_MAX > 0). */
@@ -200,6 +211,66 @@ export class VenueState {
   ): void {
     if (!this.enabled() || plan.explicitPool !== null) return;
     this.options.accounts.offer(plan.addressTexts, accounts, slot);
+    this.adopt(plan, account);
+  }
+
+  /**
+   * Keeps the wallets' own accounts subscribed (their lamports), so the first buy of a watched mint by any of
+   * them needs no read (lookupBuy); resolves once they are live and seeded.
+   */
+  warmWallets(users: readonly string[]): Promise<void> {
+    if (!this.enabled()) return Promise.resolve();
+    const fresh: string[] = [];
+    for (const user of users) {
+      const kept = this.warmUsers.get(user);
+      this.warmUsers.delete(user);
+      this.warmUsers.set(user, kept ?? [user]);
+      if (kept === undefined) fresh.push(user);
+    }
+    while (this.warmUsers.size > WARM_WALLETS) {
+      const [oldest, keys] = this.warmUsers.entries().next().value!;
+      this.warmUsers.delete(oldest);
+      this.options.accounts.release(keys);
+    }
+    return fresh.length === 0 ? Promise.resolve() : this.options.accounts.acquire(fresh);
+  }
+
+  /**
+   * A buy's state when the mint is warm and the wallet's own account is, but its token accounts of the mint
+   * are not subscribed yet (its first trade of a watched mint): the token accounts read as absent, so the buy
+   * creates its token account idempotently. Same order as plan.addresses; null when anything else is cold.
+   * The caller decides whether the routed venue tolerates the unknown token accounts (the curve does).
+   */
+  lookupBuy(
+    plan: TradeReadPlan,
+    account?: number,
+  ): { accounts: (AccountInfo | null)[]; slot: number } | null {
+    if (plan.explicitPool !== null) return null;
+    const w = this.mints.get(planText(plan, "mint"));
+    if (w === undefined) return null;
+    const user = planText(plan, "user");
+    const known = [...w.addresses, user];
+    const hit = this.options.accounts.lookup(known);
+    if (hit === null) return null;
+    this.touch(w);
+    if (account !== undefined) w.accounts.add(account);
+    const byAddress = new Map<string, AccountInfo | null>();
+    known.forEach((a, i) => byAddress.set(a, hit.accounts[i] ?? null));
+    return { accounts: plan.addressTexts.map((a) => byAddress.get(a) ?? null), slot: hit.slot };
+  }
+
+  /** The wallet's own account when it is warm (subscribed, live, seeded), else null. */
+  lookupWallet(user: string): { account: AccountInfo | null; slot: number } | null {
+    const hit = this.options.accounts.lookup([user]);
+    return hit === null ? null : { account: hit.accounts[0] ?? null, slot: hit.slot };
+  }
+
+  /**
+   * Watches the plan's mint for `account` and subscribes the wallet's accounts of that mint (its token
+   * accounts and its own), in the background: its next trade of the mint is warm.
+   */
+  adopt(plan: TradeReadPlan, account?: number): void {
+    if (!this.enabled() || plan.explicitPool !== null) return;
     const mint = planText(plan, "mint");
     const watching = this.watch(mint, false, account);
     const w = this.mints.get(mint);
@@ -234,6 +305,8 @@ export class VenueState {
   /** Unsubscribes everything. */
   close(): void {
     for (const m of [...this.mints.keys()]) this.drop(m);
+    for (const keys of this.warmUsers.values()) this.options.accounts.release(keys);
+    this.warmUsers.clear();
   }
 
   private markInterest(w: MintWatch, explicit: boolean, account: number | undefined): void {

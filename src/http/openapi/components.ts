@@ -22,6 +22,7 @@ import {
 import { feeReserveBreakdownComponent } from "../../domain/sol/kind-schemas.js";
 import { watchedComponent } from "../routes/watch.js";
 import { positionComponent } from "../routes/positions.js";
+import { routesComponent } from "../routes/routes.js";
 import { deliveryComponent, webhookComponent } from "../routes/webhooks.js";
 
 /** Every component, by its `$id` (a new shared shape goes here: see docs/decisions.md, issue 23). */
@@ -46,6 +47,7 @@ const COMPONENTS: readonly { $id: string; description: string }[] = [
   watchedComponent,
   feeReserveBreakdownComponent,
   positionComponent,
+  routesComponent,
 ];
 
 /** Adds every component to the app's shared schemas (before the routes that reference them). */

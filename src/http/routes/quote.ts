@@ -87,7 +87,7 @@ const quoteAnswer = closedObject(
     ),
     state_source: {
       type: "string",
-      enum: ["cache", "read"],
+      enum: ["cache", "read", "event"],
       description: "cache: the warm state of a watched mint (no read); read: this quote's one account read",
     },
     state_slot: { type: "integer", description: "slot of the state the quote used" },

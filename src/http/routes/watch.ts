@@ -4,6 +4,7 @@ import { PublicKey } from "@solana/web3.js";
 import { ApiError, badRequest, WATCH_RULES } from "../../core/errors.js";
 import { requireChain } from "../../domain/execution/gate.js";
 import type { WarmVenues } from "../../domain/watch/setup.js";
+import { storeOf } from "../hooks/custody.js";
 import { requireApiKey } from "../hooks/auth.js";
 import { apiKeySecurity, executionErrors, ref } from "../openapi/schemas.js";
 
@@ -64,7 +65,9 @@ export function watchRoutes(app: FastifyInstance, deps: { warm?: WarmVenues }): 
         description:
           "Answers once the subscriptions are live. The warm state is a cache shared by the whole service (an " +
           "LRU of WATCHED_MINTS_MAX mints); the interest is the account's own: GET /v1/watch lists, and " +
-          "DELETE /v1/watch/{mint} ends, only this account's.",
+          "DELETE /v1/watch/{mint} ends, only this account's. The account's wallets are kept warm too: the first " +
+          "buy of a watched mint by any of them is built from the warm state (its token account created " +
+          'idempotently) and answers state_source "cache".',
         // Documented, not typed: the route's own checks give the exact error texts.
         body: {
           type: "object",
@@ -81,7 +84,13 @@ export function watchRoutes(app: FastifyInstance, deps: { warm?: WarmVenues }): 
       const account = requireApiKey(req).id;
       const venues = warmOf();
       const mints = mintsOf(req.body);
-      await Promise.all(mints.map((m) => venues.watch(m, true, account)));
+      // The account's wallets' own accounts too: the first buy of a watched mint by any of them needs no read.
+      // The request's own store: only the wallets the key may use.
+      const wallets = await storeOf(req).listWallets(account);
+      await Promise.all([
+        ...mints.map((m) => venues.watch(m, true, account)),
+        venues.warmWallets(wallets.map((w) => w.publicKey)),
+      ]);
       return { watched: mints };
     },
   );

@@ -65,6 +65,10 @@ function decodeLaunch(name: string, body: Buffer): LaunchEvent | null {
         isMayhemMode: e.isMayhemMode,
         isCashbackEnabled: e.isCashbackEnabled,
         timestamp: n(e.timestamp),
+        tokenProgram: k(e.tokenProgram),
+        quoteMint: k(e.quoteMint),
+        creatorFeeBps: n(e.creatorFeeBps),
+        isHolderReward: e.isHolderReward,
       };
     }
     case "TradeEvent": {

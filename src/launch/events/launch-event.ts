@@ -21,6 +21,11 @@ export interface CurveCreateEvent {
   isMayhemMode: boolean;
   isCashbackEnabled: boolean;
   timestamp: bigint;
+  /** The mint's token program, its curve's quote mint, creator fee rate and holder-reward flag (the curve's initial state). */
+  tokenProgram: string;
+  quoteMint: string;
+  creatorFeeBps: bigint;
+  isHolderReward: boolean;
 }
 
 /** The bonding-curve program's `TradeEvent` (reserves after the trade). */

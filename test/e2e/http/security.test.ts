@@ -33,6 +33,8 @@ describe("security", () => {
     ["POST", "/v1/watch"],
     ["GET", "/v1/watch"],
     ["DELETE", `/v1/watch/${someKey}`],
+    // landing routes
+    ["GET", "/v1/routes"],
   ];
   it.each(routes)("%s %s requires a valid x-api-key", async (method, url) => {
     await expectAuthRequired(t.app, method, url);

@@ -202,7 +202,7 @@ export interface paths {
         put?: never;
         /**
          * Keep the venue state of mints warm (subscribed), so their trades skip the read
-         * @description Answers once the subscriptions are live. The warm state is a cache shared by the whole service (an LRU of WATCHED_MINTS_MAX mints); the interest is the account's own: GET /v1/watch lists, and DELETE /v1/watch/{mint} ends, only this account's.
+         * @description Answers once the subscriptions are live. The warm state is a cache shared by the whole service (an LRU of WATCHED_MINTS_MAX mints); the interest is the account's own: GET /v1/watch lists, and DELETE /v1/watch/{mint} ends, only this account's. The account's wallets are kept warm too: the first buy of a watched mint by any of them is built from the warm state (its token account created idempotently) and answers state_source "cache".
          */
         post: operations["postV1Watch"];
         delete?: never;
@@ -365,6 +365,26 @@ export interface paths {
          * @description Build, sign and submit an atomic bundle of 1 to 4 transactions from managed wallets
          */
         post: operations["postV1LaserBundle"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/routes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the landing routes (ROUTES) with their landing rate, slots to land, errors and tips
+         * @description Figures from this service's own raced trades, over the last hour and the last day. A route whose last sends all failed is demoted (left out of races for a minute) and says why.
+         */
+        get: operations["getV1Routes"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1388,6 +1408,60 @@ export interface components {
             closed_at: string | null;
             /** @description the execution of the last trade (GET /v1/executions/{id}) */
             last_execution_id: string | null;
+        };
+        /** @description The routes raced trades are sent over, with their landing figures */
+        Routes: {
+            /** @description every configured route, in configuration order */
+            routes: {
+                /** @description the route's preset name */
+                name: string;
+                /** @description whether it protects from sandwiching */
+                mev_protect: boolean;
+                /** @description how many tip accounts the route's tips go to */
+                tip_accounts: number;
+                /** @description the route's published minimum tip */
+                min_tip_lamports: string;
+                /** @description left out of races for now after failing repeatedly */
+                demoted: boolean;
+                /** @description why it was demoted */
+                demoted_reason: string | null;
+                /** @description when it is tried again (ISO 8601) */
+                demoted_until: string | null;
+                /** @description one window's figures (the variants sent on the route) */
+                last_1h: {
+                    /** @description variants sent */
+                    sent: number;
+                    /** @description variants that landed (won their race) */
+                    landed: number;
+                    /** @description landed / sent; null before any send */
+                    landing_rate: number | null;
+                    /** @description slots from send to land, median */
+                    slots_to_land_p50: number | null;
+                    /** @description slots from send to land, 90th percentile */
+                    slots_to_land_p90: number | null;
+                    /** @description sends the route refused or failed to answer */
+                    errors: number;
+                    /** @description tips paid by the variants that landed (lamports) */
+                    tips_paid_lamports: string;
+                };
+                /** @description one window's figures (the variants sent on the route) */
+                last_24h: {
+                    /** @description variants sent */
+                    sent: number;
+                    /** @description variants that landed (won their race) */
+                    landed: number;
+                    /** @description landed / sent; null before any send */
+                    landing_rate: number | null;
+                    /** @description slots from send to land, median */
+                    slots_to_land_p50: number | null;
+                    /** @description slots from send to land, 90th percentile */
+                    slots_to_land_p90: number | null;
+                    /** @description sends the route refused or failed to answer */
+                    errors: number;
+                    /** @description tips paid by the variants that landed (lamports) */
+                    tips_paid_lamports: string;
+                };
+            }[];
         };
     };
     responses: never;
@@ -2734,6 +2808,10 @@ export interface operations {
                     measure_timing?: boolean;
                     /** @description managed wallet public key; the key's default wallet otherwise */
                     wallet?: string;
+                    /** @description racing (ROUTES): "all" or a list of route names; one variant per route under the wallet's durable nonce */
+                    routes?: "all" | string[];
+                    /** @description racing: only routes that protect from sandwiching */
+                    mev_protect?: boolean;
                     /** @description Resolve, read, quote, check policies and simulate, then answer what would be sent without sending or recording anything (true or false, or the strings "true"/"false"; default false). A misspelling (dryRun, DRY_RUN, dry-run; likewise of simulate and confirm) is a 400, never ignored. */
                     dry_run?: boolean;
                     /** @description SOL of priority fee per transaction (alias priorityFee, as PumpPortal's priorityFee), 0 or more, at most PRIORITY_FEE_MAX_SOL; turned into the compute-unit price that makes the transaction's compute-unit limit pay exactly this. Default: the configured price. */
@@ -2786,10 +2864,10 @@ export interface operations {
                         /** @description the launchswap pool; null on the bonding curve */
                         pool: string | null;
                         /**
-                         * @description cache: the warm state of a watched mint was used (no read); read: the trade read it
+                         * @description cache: the warm state of a watched mint was used (no read); event: a buy of a mint created lately, built from its create event (no read); read: the trade read it
                          * @enum {string}
                          */
-                        state_source: "cache" | "read";
+                        state_source: "cache" | "read" | "event";
                         /** @description slot of the state the quote used */
                         state_slot: number;
                         /** @description the slippage bound in the transaction; its unit depends on the trade (see the *_lamports / *_tokens fields) */
@@ -2819,6 +2897,36 @@ export interface operations {
                             database?: number;
                             /** @description ms: the whole request */
                             total?: number;
+                        };
+                        /** @description raced trades: the route whose variant landed (null: none seen landed yet, or confirm off) */
+                        landed_via?: string | null;
+                        /** @description raced trades: slots from the send to the landing */
+                        slots_to_land?: number | null;
+                        /** @description raced trades: every variant sent, one per route */
+                        routes?: {
+                            /** @description the route this variant was sent to */
+                            route: string;
+                            /** @description the variant's signature */
+                            signature: string;
+                            /** @description the tip this variant pays if it lands */
+                            tip_lamports: string;
+                            /** @description ISO 8601 */
+                            sent_at: string;
+                            /** @description the route's answer time */
+                            answered_ms: number;
+                            /** @description whether the route accepted it */
+                            accepted: boolean;
+                            /** @description why the route did not accept it */
+                            error?: string;
+                        }[];
+                        /** @description raced trades: the wallet's durable nonce account every variant advances */
+                        nonce?: {
+                            /** @description the nonce account (derived from the wallet) */
+                            address: string;
+                            /** @description this trade created it */
+                            created: boolean;
+                            /** @description its rent-exempt balance, paid by the wallet, returned on withdraw */
+                            rent_lamports: string;
                         };
                         /** @description Present when the body carried fields this endpoint does not read, one `unknown field "<name>" ignored` each (with STRICT_FIELDS=true such a body is a 400 instead) */
                         warnings?: string[];
@@ -4148,6 +4256,82 @@ export interface operations {
             };
         };
     };
+    getV1Routes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List the landing routes (ROUTES) with their landing rate, slots to land, errors and tips */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Routes"];
+                };
+            };
+            /** @description The URL, query or body is malformed, or a field breaks its rule. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error421"];
+                };
+            };
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget's window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description An unexpected error; request_id names it in the service log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+        };
+    };
     getV1Quote: {
         parameters: {
             query?: {
@@ -4236,7 +4420,7 @@ export interface operations {
                          * @description cache: the warm state of a watched mint (no read); read: this quote's one account read
                          * @enum {string}
                          */
-                        state_source: "cache" | "read";
+                        state_source: "cache" | "read" | "event";
                         /** @description slot of the state the quote used */
                         state_slot: number;
                     };

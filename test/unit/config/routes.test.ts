@@ -1,0 +1,53 @@
+/** ROUTES: senders with their own tip accounts, minimums and protection; refusals name the variable. */
+import { describe, expect, it } from "vitest";
+import { loadRouteSettings } from "../../../src/config/routes.js";
+import { ConfigError } from "../../../src/config/parse.js";
+
+const load = (env: Record<string, string>, cluster = "mainnet", sandbox = false) =>
+  loadRouteSettings(env, cluster, sandbox);
+
+describe("ROUTES", () => {
+  it("unset: no racing", () => {
+    expect(load({})).toEqual([]);
+  });
+
+  it("races routes with different tip accounts, each with its own minimum and protection", () => {
+    const routes = load({
+      ROUTES: "jito-ny,helius-sender,nozomi,bloxroute-ny,rpc",
+      NOZOMI_API_KEY: "k",
+      BLOXROUTE_AUTH_HEADER: "h",
+      ROUTE_TIP_LAMPORTS: "500000",
+    });
+    expect(routes.map((r) => [r.name, r.minTipLamports, r.tipLamports, r.mevProtect, r.wire])).toEqual([
+      ["jito-ny", 1_000n, 500_000n, true, "jsonrpc"],
+      ["helius-sender", 1_000_000n, 1_000_000n, false, "jsonrpc"],
+      ["nozomi", 1_000_000n, 1_000_000n, false, "jsonrpc"],
+      ["bloxroute-ny", 1_000_000n, 1_000_000n, true, "submit-v2"],
+      ["rpc", 0n, 500_000n, false, "jsonrpc"],
+    ]);
+    expect(new Set(routes.flatMap((r) => r.tipAccounts)).size).toBe(8 + 10 + 17 + 4);
+    expect(routes[3]!.auth().headers).toEqual({ Authorization: "h" });
+    // The key never shows in the configuration's JSON.
+    expect(
+      JSON.stringify(routes, (_, v: unknown) => (typeof v === "bigint" ? v.toString() : v)),
+    ).not.toContain('"h"');
+  });
+
+  it("refuses unknown, duplicate, keyless, wrong-cluster and localnet-outside-sandbox routes", () => {
+    const refusal = (env: Record<string, string>, cluster = "mainnet", sandbox = false) => {
+      try {
+        load(env, cluster, sandbox);
+      } catch (e) {
+        expect(e).toBeInstanceOf(ConfigError);
+        return (e as Error).message;
+      }
+      return "accepted";
+    };
+    expect(refusal({ ROUTES: "jito-mars" })).toMatch(/ROUTES.*unknown route "jito-mars" \(known: jito,/);
+    expect(refusal({ ROUTES: "jito,jito" })).toMatch(/names "jito" twice/);
+    expect(refusal({ ROUTES: "nozomi" })).toMatch(/NOZOMI_API_KEY.*is required/);
+    expect(refusal({ ROUTES: "jito-ny" }, "devnet")).toMatch(/mainnet route "jito-ny" but CLUSTER=devnet/);
+    expect(refusal({ ROUTES: "localnet-route-a" })).toMatch(/only the sandbox knows/);
+    expect(refusal({ ROUTES: "localnet-route-a,localnet-route-b" }, "localnet", true)).toBe("accepted");
+  });
+});
