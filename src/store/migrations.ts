@@ -4,6 +4,7 @@ import { eventMigrations } from "./events/migrations-events.js";
 import { custodyMigrations } from "./keys/custody-migrations.js";
 import { walletOriginMigrations } from "./wallets/wallet-origin-migrations.js";
 import { budgetMigrations } from "./budgets/budget-migrations.js";
+import { orderMigrations } from "./orders/orders-migrations.js";
 
 /** Builds the provider; the dialect only changes the auto-increment column type. */
 export function migrationProvider(dialect: "sqlite" | "postgres"): MigrationProvider {
@@ -163,6 +164,8 @@ export function migrationProvider(dialect: "sqlite" | "postgres"): MigrationProv
     },
     // Issue 29 (budgets): refusal counts on activity rows, Idempotency-Key records per key.
     ...budgetMigrations(dialect),
+    // Issue 31: orders (limit, take-profit, stop-loss, trailing stop, bracket).
+    ...orderMigrations(),
   };
   return { getMigrations: async () => migrations };
 }

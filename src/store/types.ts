@@ -2,8 +2,10 @@
 import type { EventStore } from "./events/event-types.js";
 import type { WebhookStore } from "./webhooks/webhook-types.js";
 import type { CustodyStore } from "./keys/custody-types.js";
+import type { OrderStore } from "./orders/order-types.js";
 
 export * from "./keys/custody-types.js";
+export * from "./orders/order-types.js";
 
 export interface ApiKeyRecord {
   id: number;
@@ -198,7 +200,7 @@ export interface RateCounterStore {
   countRequests(keys: readonly string[], windowStartMs: number): Promise<number[]>;
 }
 
-export interface Store extends CustodyStore, EventStore, WebhookStore, RateCounterStore {
+export interface Store extends CustodyStore, EventStore, WebhookStore, RateCounterStore, OrderStore {
   readonly dialect: "sqlite" | "postgres";
   /** Creates an API key and its first (default) wallet in one transaction. */
   createApiKeyWithWallet(
