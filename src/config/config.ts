@@ -9,6 +9,7 @@ import { addressList, ConfigError, int, oneOf, raw, url } from "./parse.js";
 import { loadFeeSettings } from "./fees.js";
 import { loadHardeningSettings, type HardeningSettings } from "./hardening.js";
 import { loadStreamSettings, type StreamSettings } from "./streams.js";
+import { loadOrderSettings, type OrderSettings } from "./orders.js";
 import { loadRequestFeeSettings, type RequestFeeSettings } from "./request-fees.js";
 import { loadRelaySettings, relayEndpointUrl, type RelayTarget } from "./relays.js";
 import { loadWarmStateSettings, type WarmStateSettings } from "./warm-state.js";
@@ -91,6 +92,8 @@ export interface Config {
   readonly requestFees: RequestFeeSettings;
   /** Issue 29: connection caps of GET /v1/stream and GET /v1/events (config/streams.ts). */
   readonly streams: StreamSettings;
+  /** Issue 31: open orders per key, claim lease, cross-process poll (config/orders.ts). */
+  readonly orders: OrderSettings;
 }
 
 const CLUSTERS: readonly Cluster[] = ["localnet", "mainnet", "devnet", "custom"];
@@ -219,6 +222,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     hardening: loadHardeningSettings(env, Math.max(confirmTimeoutMs, bundleConfirmTimeoutMs)),
     requestFees: loadRequestFeeSettings(env),
     streams: loadStreamSettings(env),
+    orders: loadOrderSettings(env),
   };
   return Object.freeze(config);
 }

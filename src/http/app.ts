@@ -38,13 +38,15 @@ import { bundleRoutes } from "./routes/bundles.js";
 import { startWarmVenues, type DecodedEventSource } from "../domain/watch/setup.js";
 import { registerWarmStateMetrics } from "../observability/warm-state-metrics.js";
 import { watchRoutes } from "./routes/watch.js";
-import type { NewExecution, Store } from "../store/index.js";
+import type { NewExecution, OrderRecord, Store } from "../store/index.js";
 import { PublicKey } from "@solana/web3.js";
 import { custodyStore, requestOnlyStore } from "../domain/keys/custody-store.js";
 import { dryRunDocument } from "./openapi/dry-run-schema.js";
 import { accountRoutes } from "./routes/account.js";
 import { activityRoutes } from "./routes/activity.js";
-import { declareCustodyFields, installCustody } from "./hooks/custody.js";
+import { declareCustodyFields, installCustody, relayTip } from "./hooks/custody.js";
+import { orderRoutes } from "./routes/orders.js";
+import { startOrders } from "../domain/orders/setup.js";
 import { keyBodyTypes, keyRoutes } from "./routes/keys.js";
 import { MarketHub } from "../domain/market/market-hub.js";
 import type { StreamLimits } from "../domain/market/stream-session.js";
@@ -92,6 +94,8 @@ export interface AppDeps {
    * PostgreSQL (shared by every process), in memory with SQLite. main.ts passes Redis when REDIS_URL is set.
    */
   requestCounter?: RequestCounter;
+  /** Issue 31: told when an order's fire settles (tests wait on it); omitted = nobody. */
+  onOrderSettled?: (order: OrderRecord) => void;
 }
 
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -278,6 +282,34 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     });
   }
   watchRoutes(app, { warm });
+  // Issue 31: orders evaluated on every state change of their mints, fired through the trade service.
+  const onOrderError = (e: unknown): void =>
+    app.log.error({ err: { message: (e as Error).message } }, "order engine");
+  const engine =
+    warm === undefined || !warm.venues.enabled()
+      ? undefined
+      : await startOrders({
+          store: observed,
+          chain: deps.chain!,
+          vault: deps.vault,
+          venues: warm.venues,
+          custody: custodyDeps,
+          fees: deps.config.requestFees,
+          relayTipLamports: relayTip(deps.config),
+          settings: deps.config.orders,
+          onError: onOrderError,
+          ...(deps.onOrderSettled !== undefined ? { onSettled: deps.onOrderSettled } : {}),
+        });
+  if (engine !== undefined) app.addHook("onClose", async () => engine.close());
+  orderRoutes(app, {
+    ...(deps.chain !== undefined ? { chain: deps.chain } : {}),
+    ...(warm !== undefined ? { venues: warm.venues } : {}),
+    ...(engine !== undefined ? { engine } : {}),
+    clock: deps.clock,
+    fees: deps.config.requestFees,
+    relayTipLamports: relayTip(deps.config),
+    maxOpenPerKey: deps.config.orders.maxOpenPerKey,
+  });
   tradeRoutes(app, { ...deps, ...(warm !== undefined ? { venues: warm.venues } : {}) });
   // Issue 22: quotes read (and warm) the trade's state the same way.
   quoteRoutes(app, { ...deps, ...(warm !== undefined ? { venues: warm.venues } : {}) });
