@@ -299,7 +299,8 @@ export const EVENTS = {
   /** Issue 30: every event type is named, so a typo is refused rather than matching nothing. */
   typesInvalid:
     "types must be a comma-separated list of event types, each one of execution.pending, execution.submitted, " +
-    "execution.confirmed, execution.finalized, execution.failed, execution.timeout, execution.expired",
+    "execution.confirmed, execution.finalized, execution.failed, execution.timeout, execution.expired, " +
+    "order.created, order.triggered, order.filled, order.failed, order.cancelled, order.expired",
   kindInvalid: "kind must be one of trade, create, bundle, claim, consolidate, transfer, split",
   webhookNotFound: "webhook not found",
   deliveryNotFound: "delivery not found",
@@ -309,7 +310,8 @@ export const EVENTS = {
   /** Issue 30: an unknown type would be stored and never fire, so it is refused naming the known ones. */
   webhookTypesInvalid:
     "types must be a non-empty list of event types, each one of execution.pending, execution.submitted, " +
-    'execution.confirmed, execution.finalized, execution.failed, execution.timeout, execution.expired, or ["*"]',
+    "execution.confirmed, execution.finalized, execution.failed, execution.timeout, execution.expired, " +
+    'order.created, order.triggered, order.filled, order.failed, order.cancelled, order.expired, or ["*"]',
   webhookWalletsInvalid: "wallets must be a list of wallet public keys",
   /** Issue 29: the account's endpoint cap (MAX_WEBHOOKS_PER_ACCOUNT). */
   webhookLimit: (max: number): string =>

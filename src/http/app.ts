@@ -284,6 +284,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   watchRoutes(app, { warm });
   // Issue 31: orders evaluated on every state change of their mints, fired through the trade service.
   const onOrderError = (e: unknown): void =>
+    (process.env.ORDERS_DEBUG ? console.error("ORDER ERR", e) : undefined) ??
     app.log.error({ err: { message: (e as Error).message } }, "order engine");
   const engine =
     warm === undefined || !warm.venues.enabled()

@@ -33,11 +33,18 @@ export interface EngineDeps {
   /** How often the store is polled for other processes' changes, expiries and dead processes' claims. */
   syncMs: number;
   onError: (e: unknown) => void;
+  /**
+   * Reads a mint's state once and offers it to the warm state: after a migration invalidated the mint's entries
+   * (or while its subscription is stale) the evaluation has nothing to decide on until then.
+   */
+  refresh?: (mint: string) => Promise<void>;
   /** Told of each fire's end (tests and the bench wait on it). */
   onSettled?: (order: OrderRecord) => void;
 }
 
 const PEAK_WRITE_MS = 1_000;
+const REFRESH_MS = 1_000;
+let dbg = 0;
 const CHAIN_FAILED = new Set(["failed", "expired"]);
 const SETTLED_OK = new Set(["confirmed", "finalized"]);
 
@@ -46,6 +53,7 @@ export class OrderEngine {
   readonly book = new OrderBook();
   private readonly scheduled = new Set<string>();
   private readonly peakWrites = new Map<string, number>();
+  private readonly refreshes = new Map<string, number>();
   private readonly timers: NodeJS.Timeout[] = [];
   private unsubscribe: (() => void) | undefined;
   private lastSync: string | undefined;
@@ -98,7 +106,10 @@ export class OrderEngine {
   /** Takes an order out of the book (cancelled, fired, expired). */
   drop(id: string): void {
     const gone = this.book.remove(id);
-    if (gone?.mintEmpty === true) this.deps.venues.unpin(gone.order.mint);
+    if (gone?.mintEmpty === true) {
+      this.deps.venues.unpin(gone.order.mint);
+      this.refreshes.delete(gone.order.mint);
+    }
   }
 
   /** Evaluates `mint` in the next microtask (once, however many of its accounts changed meanwhile). */
@@ -113,9 +124,13 @@ export class OrderEngine {
 
   /** Evaluates the orders of `mint` on its warm state (no read: stale state decides nothing). */
   evaluate(mint: string): void {
+    if (process.env.ORDERS_DEBUG && ++dbg % 5000 === 0) console.error("EVAL", dbg, mint, new Error().stack);
     const plan = tradeReadPlanOf(mint, mint, null);
     const hit = this.deps.venues.lookup(plan);
-    if (hit === null) return;
+    if (hit === null) {
+      this.refreshSoon(mint);
+      return;
+    }
     let read;
     try {
       read = interpretTradeRead(plan, hit.accounts);
@@ -128,6 +143,17 @@ export class OrderEngine {
       this.drop(c.order.id);
       this.track(this.claimAndFire(c.order, c.trigger));
     }
+  }
+
+  /** One read of an unusable mint, at most once a second, then a new evaluation. */
+  private refreshSoon(mint: string): void {
+    const refresh = this.deps.refresh;
+    const now = Date.now();
+    if (refresh === undefined || now - (this.refreshes.get(mint) ?? 0) < REFRESH_MS) return;
+    this.refreshes.set(mint, now);
+    void refresh(mint)
+      .then(() => this.schedule(mint))
+      .catch(this.deps.onError);
   }
 
   private track(p: Promise<void>): void {

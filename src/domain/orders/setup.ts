@@ -6,6 +6,8 @@ import type { FeeBounds } from "../../core/fee-fields.js";
 import type { OrderRecord, Store } from "../../store/index.js";
 import type { Vault } from "../../vault/index.js";
 import type { FireCustodyDeps } from "../keys/fire-custody.js";
+import { readAccountsAt } from "../../chain/read-accounts.js";
+import { tradeReadPlanOf } from "../../launch/trade-plan-memo.js";
 import { cachedTradeConfigs } from "../trade/configs.js";
 import type { VenueState } from "../watch/venue-state.js";
 import { OrderEngine } from "./engine.js";
@@ -47,6 +49,14 @@ export async function startOrders(s: OrdersSetup): Promise<OrderEngine> {
         order,
         spec,
       ),
+    refresh: async (mint) => {
+      const plan = tradeReadPlanOf(mint, mint, null);
+      const { accounts, slot } = await readAccountsAt(
+        { rpc: s.chain.backgroundRpc ?? s.chain.rpc },
+        plan.addresses,
+      );
+      s.venues.afterRead(plan, accounts, slot);
+    },
     owner: `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`,
     clock: s.custody.clock,
     leaseMs: s.settings.leaseMs,
