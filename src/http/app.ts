@@ -284,7 +284,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   watchRoutes(app, { warm });
   // Issue 31: orders evaluated on every state change of their mints, fired through the trade service.
   const onOrderError = (e: unknown): void =>
-    (process.env.ORDERS_DEBUG ? console.error("ORDER ERR", e) : undefined) ??
     app.log.error({ err: { message: (e as Error).message } }, "order engine");
   const engine =
     warm === undefined || !warm.venues.enabled()
@@ -301,7 +300,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
           onError: onOrderError,
           ...(deps.onOrderSettled !== undefined ? { onSettled: deps.onOrderSettled } : {}),
         });
-  if (engine !== undefined) app.addHook("onClose", async () => engine.close());
+  if (engine !== undefined)
+    app.addHook("onClose", async () => {
+      engine.close();
+      // Fires under way finish (and write their outcome) before the store closes.
+      await Promise.allSettled([...engine.inflight]);
+    });
   orderRoutes(app, {
     ...(deps.chain !== undefined ? { chain: deps.chain } : {}),
     ...(warm !== undefined ? { venues: warm.venues } : {}),

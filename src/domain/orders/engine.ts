@@ -44,7 +44,6 @@ export interface EngineDeps {
 
 const PEAK_WRITE_MS = 1_000;
 const REFRESH_MS = 1_000;
-let dbg = 0;
 const CHAIN_FAILED = new Set(["failed", "expired"]);
 const SETTLED_OK = new Set(["confirmed", "finalized"]);
 
@@ -124,7 +123,6 @@ export class OrderEngine {
 
   /** Evaluates the orders of `mint` on its warm state (no read: stale state decides nothing). */
   evaluate(mint: string): void {
-    if (process.env.ORDERS_DEBUG && ++dbg % 5000 === 0) console.error("EVAL", dbg, mint, new Error().stack);
     const plan = tradeReadPlanOf(mint, mint, null);
     const hit = this.deps.venues.lookup(plan);
     if (hit === null) {

@@ -33,6 +33,11 @@ describe("security", () => {
     ["POST", "/v1/watch"],
     ["GET", "/v1/watch"],
     ["DELETE", `/v1/watch/${someKey}`],
+    // orders
+    ["POST", "/v1/orders"],
+    ["GET", "/v1/orders"],
+    ["GET", "/v1/orders/ord_x"],
+    ["DELETE", "/v1/orders/ord_x"],
   ];
   it.each(routes)("%s %s requires a valid x-api-key", async (method, url) => {
     await expectAuthRequired(t.app, method, url);

@@ -71,11 +71,10 @@ describe("order lifecycle", () => {
     const holder = await e2e.setup({ sol: 10n });
     const mover = await e2e.setup({ sol: 200n });
     await trade(e2e, holder.apiKey, { action: "buy", mint, amount: "0.5", simulate: false, confirm: true });
-    const o = await placeOrder(e2e, holder.apiKey, { kind: "trailing_stop", mint, trail_percent: 30 });
+    const o = await placeOrder(e2e, holder.apiKey, { kind: "trailing_stop", mint, trail_percent: 5 });
     e2e.localnet.admin.complete(mint);
     e2e.localnet.admin.migrate(mint);
-    await move(e2e, mover.apiKey, "buy", mint, "5");
-    await until(async () => (await getOrder(e2e, holder.apiKey, o.id)).peak_price !== null, "a peak");
+    await move(e2e, mover.apiKey, "buy", mint, "20");
     await move(e2e, mover.apiKey, "sell", mint, "100%");
     const done = await settled(e2e, holder.apiKey, o.id);
     expect(done).toMatchObject({ state: "filled", triggered_by: "trailing_stop" });
@@ -129,7 +128,7 @@ describe("order lifecycle", () => {
       const holder = await e2e.setup({ sol: 10n });
       const mover = await e2e.setup({ sol: 100n });
       await trade(e2e, holder.apiKey, { action: "buy", mint, amount: "0.9", simulate: false, confirm: true });
-      const ids = [];
+      const ids: string[] = [];
       for (const amount of ["20%", "30%", "40%"])
         ids.push(
           (await placeOrder(e2e, holder.apiKey, { kind: "take_profit", mint, percent: 5, amount })).id,
@@ -175,18 +174,8 @@ describe("order lifecycle", () => {
       percent: 500,
       amount: "10%",
     });
-    const rec = (id: string) => e2e.store.liveOrders().then((rows) => rows.find((r) => r.id === id)!);
-    const accountId = (await rec(lost.id)).accountId;
-    // A process claimed both and died (its leases ended at once); for `sent` it had recorded a confirmed sell.
-    for (const id of [lost.id, sent.id])
-      expect(
-        await e2e.store.transitionOrder({
-          id,
-          from: "open",
-          to: "triggered",
-          claim: { owner: "dead", leaseUntilMs: 1 },
-        }),
-      ).toBeDefined();
+    const accountId = (await e2e.store.liveOrders()).find((r) => r.id === lost.id)!.accountId;
+    // What the dead process recorded for `sent`'s first attempt before sending it (records precede sends).
     const traded = await trade(e2e, holder.apiKey, {
       action: "sell",
       mint,
@@ -211,6 +200,16 @@ describe("order lifecycle", () => {
       idempotencyKey: `order:${sent.id}:1`,
     });
     e2e.localnet.admin.resetRelaySignatures();
+    // It had claimed both, then died: its leases have ended.
+    for (const id of [lost.id, sent.id]) {
+      const claimed = await e2e.store.transitionOrder({
+        id,
+        from: "open",
+        to: "triggered",
+        claim: { owner: "dead", leaseUntilMs: 1 },
+      });
+      expect(claimed).toBeDefined();
+    }
     const s = await settled(e2e, holder.apiKey, sent.id);
     expect(s).toMatchObject({ state: "filled", execution_ids: [`exec-${sent.id}`], attempts: 1 });
     await until(
