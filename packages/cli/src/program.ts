@@ -12,6 +12,7 @@ import { addStreamCommands } from "./stream-command.js";
 import { addTradeCommands } from "./trade-commands.js";
 import { addWalletCommands, addSetupCommand } from "./wallet-commands.js";
 import { addWarmCommands } from "./warm-commands.js";
+import { addOrderCommands } from "./order-commands.js";
 import { registerWatch } from "./watch.js";
 import { addWebhookCommands } from "./webhook-commands.js";
 
@@ -44,6 +45,7 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
   addTradeCommands(program, ctx);
   addFundsCommands(program, ctx);
   addWarmCommands(program, ctx);
+  addOrderCommands(program, ctx);
   outcomeCommands(program, ctx);
   addHistoryCommand(program, ctx);
 

@@ -18,6 +18,7 @@ import { bundlesResource, tokensResource, tradesResource } from "./resources/tra
 import { cashbackResource, solResource } from "./resources/funds.js";
 import { dryRunResource, executionsResource, waitForFinal } from "./resources/executions.js";
 import { watchResource } from "./resources/watch.js";
+import { ordersResource } from "./resources/orders.js";
 import { accountResource, activityResource, keysResource } from "./resources/keys.js";
 import { webhooksResource } from "./resources/webhooks.js";
 
@@ -50,6 +51,8 @@ export class LaserTrade {
   readonly dryRun: ReturnType<typeof dryRunResource>;
   /** Warm venue state (issue 18): watched mints trade on subscribed state, without a read. */
   readonly watch: ReturnType<typeof watchResource>;
+  /** Orders the service runs: limit, take-profit, stop-loss, trailing stop, bracket. */
+  readonly orders: ReturnType<typeof ordersResource>;
   readonly executions: ReturnType<typeof executionsResource>;
   /** Scoped sub-keys and policies (issue 19; needs a key with the `keys` scope). */
   readonly keys: ReturnType<typeof keysResource>;
@@ -77,6 +80,7 @@ export class LaserTrade {
     this.sol = solResource(this.http);
     this.dryRun = dryRunResource(this.http);
     this.watch = watchResource(this.http);
+    this.orders = ordersResource(this.http);
     this.executions = executionsResource(this.http);
     this.keys = keysResource(this.http);
     this.account = accountResource(this.http);

@@ -230,6 +230,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List this account's orders, newest first
+         * @description List this account's orders, newest first
+         */
+        get: operations["getV1Orders"];
+        put?: never;
+        /**
+         * Place an order the service runs: limit, take_profit, stop_loss, trailing_stop or bracket
+         * @description The level is a price in SOL per whole token of the order's own size, quoted with the venue's math and fees on the warm state; take_profit / stop_loss also take percent (from entry_price, default the price now) or sol_out. dry_run: true answers what the order would do now and stores nothing.
+         */
+        post: operations["postV1Orders"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One order with its state and the executions it produced
+         * @description One order with its state and the executions it produced
+         */
+        get: operations["getV1OrdersById"];
+        put?: never;
+        post?: never;
+        /**
+         * Cancel an open order (409 naming its state otherwise)
+         * @description Cancel an open order (409 naming its state otherwise)
+         */
+        delete: operations["deleteV1OrdersById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/trades/execute": {
         parameters: {
             query?: never;
@@ -898,20 +946,20 @@ export interface components {
         Event: {
             /** @description per-account, increasing; the stream cursor (Last-Event-ID, ?after=) */
             id: number;
-            /** @description execution.<status>, e.g. execution.confirmed */
+            /** @description execution.<status>, e.g. execution.confirmed; or order.<created|triggered|filled|failed|cancelled|expired> */
             type: string;
-            /** @description the execution (GET /v1/executions/{id}) */
+            /** @description the execution (GET /v1/executions/{id}); for order.* events the order (GET /v1/orders/{id}) */
             execution_id: string;
             /**
-             * @description which endpoint ran the execution
+             * @description which endpoint ran the execution; order for order.* events
              * @enum {string}
              */
-            kind: "trade" | "create" | "bundle" | "claim" | "consolidate" | "transfer" | "split";
+            kind: "trade" | "create" | "bundle" | "claim" | "consolidate" | "transfer" | "split" | "order";
             /** @description the managed wallets involved */
             wallets: string[];
             /** @description its transaction signatures */
             signatures: string[];
-            /** @description the execution's new status (as in Execution.status) */
+            /** @description the execution's new status (as in Execution.status), or the order's state */
             status: string;
             /** @description why it failed, when the status is failed; null otherwise */
             error: unknown;
@@ -2364,6 +2412,953 @@ export interface operations {
             };
             /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body exceeds 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget's window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; request_id names it in the service log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1Orders: {
+        parameters: {
+            query?: {
+                /** @description only orders in this state */
+                state?: string;
+                /** @description only orders on this mint */
+                mint?: string;
+                /** @description 1 to 500, default 100 */
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List this account's orders, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the orders */
+                        orders: {
+                            /** @description the order id */
+                            id: string;
+                            /**
+                             * @description open (waiting), triggered (sending), filled, failed (error says why), cancelled, expired
+                             * @enum {string}
+                             */
+                            state: "open" | "triggered" | "filled" | "failed" | "cancelled" | "expired";
+                            /** @description the managed wallet that trades */
+                            wallet: string;
+                            /**
+                             * @description the order kind
+                             * @enum {string}
+                             */
+                            kind: "limit" | "take_profit" | "stop_loss" | "trailing_stop" | "bracket";
+                            /**
+                             * @description what the order does when it fires
+                             * @enum {string}
+                             */
+                            side: "buy" | "sell";
+                            /** @description the token mint */
+                            mint: string;
+                            /** @description SOL (buys), token atomic units or a percentage of the position at fire time (sells) */
+                            amount: string;
+                            /** @description sells: the token units the price is computed for (a percentage resolved at creation) */
+                            size_units: string | null;
+                            /** @description the levels (a bracket has both take_profit and stop_loss: one firing ends the other) */
+                            triggers: {
+                                /** @description a limit order's level */
+                                limit?: {
+                                    /**
+                                     * @description the side of the level that fires
+                                     * @enum {string}
+                                     */
+                                    fires_when: "at_or_above" | "at_or_below";
+                                    /** @description the level: SOL per whole token of the order's size, fees included */
+                                    price?: string;
+                                    /** @description the level: SOL the order's amount gets, fees included */
+                                    sol_out?: string;
+                                    /** @description the level as the request gave it (price, percent or sol_out) */
+                                    asked: unknown;
+                                };
+                                /** @description the take-profit level */
+                                take_profit?: {
+                                    /**
+                                     * @description the side of the level that fires
+                                     * @enum {string}
+                                     */
+                                    fires_when: "at_or_above" | "at_or_below";
+                                    /** @description the level: SOL per whole token of the order's size, fees included */
+                                    price?: string;
+                                    /** @description the level: SOL the order's amount gets, fees included */
+                                    sol_out?: string;
+                                    /** @description the level as the request gave it (price, percent or sol_out) */
+                                    asked: unknown;
+                                };
+                                /** @description the stop-loss level */
+                                stop_loss?: {
+                                    /**
+                                     * @description the side of the level that fires
+                                     * @enum {string}
+                                     */
+                                    fires_when: "at_or_above" | "at_or_below";
+                                    /** @description the level: SOL per whole token of the order's size, fees included */
+                                    price?: string;
+                                    /** @description the level: SOL the order's amount gets, fees included */
+                                    sol_out?: string;
+                                    /** @description the level as the request gave it (price, percent or sol_out) */
+                                    asked: unknown;
+                                };
+                            };
+                            /** @description trailing_stop: percent below the highest price seen */
+                            trail_percent: string | null;
+                            /** @description the entry price percent levels were computed from (SOL per whole token) */
+                            entry_price: string | null;
+                            /** @description slippage bound of the trade it sends */
+                            slippage_bps: number;
+                            /** @description the order's own priority fee per transaction */
+                            priority_fee_lamports: string | null;
+                            /** @description the order's own relay tip */
+                            tip_lamports: string | null;
+                            /** @description sends again of a sell that failed on chain */
+                            max_retries: number;
+                            /** @description trailing_stop: the highest price seen so far */
+                            peak_price: string | null;
+                            /** @description sends so far */
+                            attempts: number;
+                            /** @description the trigger that fired: limit, take_profit, stop_loss or trailing_stop */
+                            triggered_by: string | null;
+                            /** @description why the order failed (a policy refusal or the chain's error); null otherwise */
+                            error: unknown;
+                            /** @description the executions it produced */
+                            execution_ids: string[];
+                            /** @description when an open order expires (ISO 8601) */
+                            expires_at: string | null;
+                            /** @description ISO 8601 */
+                            created_at: string;
+                            /** @description ISO 8601 */
+                            updated_at: string;
+                            /** @description on creation: the price of the order's size now */
+                            price_now?: string | null;
+                        }[];
+                    };
+                };
+            };
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget's window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; request_id names it in the service log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postV1Orders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description limit, take_profit, stop_loss, trailing_stop or bracket */
+                    kind?: unknown;
+                    /** @description the token mint */
+                    mint?: unknown;
+                    /** @description limit: buy or sell; the others sell */
+                    side?: unknown;
+                    /** @description buys: SOL; sells: token atomic units or a percentage (default "100%") */
+                    amount?: unknown;
+                    /** @description the level in SOL per whole token */
+                    price?: unknown;
+                    /** @description take_profit / stop_loss: percent from the entry price (+50, -20) */
+                    percent?: unknown;
+                    /** @description take_profit / stop_loss: SOL the amount would get */
+                    sol_out?: unknown;
+                    /** @description bracket: { price | percent | sol_out } */
+                    take_profit?: unknown;
+                    /** @description bracket: { price | percent | sol_out } */
+                    stop_loss?: unknown;
+                    /** @description trailing_stop: percent below the highest price seen */
+                    trail_percent?: unknown;
+                    /** @description the entry of percent levels (SOL per whole token); default the price now */
+                    entry_price?: unknown;
+                    /** @description managed wallet; the key's default wallet otherwise */
+                    wallet?: unknown;
+                    /** @description percent, as a trade */
+                    slippage?: unknown;
+                    /** @description as a trade */
+                    slippage_bps?: unknown;
+                    /** @description SOL per transaction, as a trade */
+                    priority_fee?: unknown;
+                    /** @description SOL, as a trade */
+                    tip?: unknown;
+                    /** @description ISO 8601; an open order expires then */
+                    expires_at?: unknown;
+                    /** @description sends again of a sell that failed on chain (0 to 10, default 2) */
+                    max_retries?: unknown;
+                    /** @description true: answer what the order would do now, store nothing */
+                    dry_run?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Place an order the service runs: limit, take_profit, stop_loss, trailing_stop or bracket */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the order id */
+                        id: string;
+                        /**
+                         * @description open (waiting), triggered (sending), filled, failed (error says why), cancelled, expired
+                         * @enum {string}
+                         */
+                        state: "open" | "triggered" | "filled" | "failed" | "cancelled" | "expired";
+                        /** @description the managed wallet that trades */
+                        wallet: string;
+                        /**
+                         * @description the order kind
+                         * @enum {string}
+                         */
+                        kind: "limit" | "take_profit" | "stop_loss" | "trailing_stop" | "bracket";
+                        /**
+                         * @description what the order does when it fires
+                         * @enum {string}
+                         */
+                        side: "buy" | "sell";
+                        /** @description the token mint */
+                        mint: string;
+                        /** @description SOL (buys), token atomic units or a percentage of the position at fire time (sells) */
+                        amount: string;
+                        /** @description sells: the token units the price is computed for (a percentage resolved at creation) */
+                        size_units: string | null;
+                        /** @description the levels (a bracket has both take_profit and stop_loss: one firing ends the other) */
+                        triggers: {
+                            /** @description a limit order's level */
+                            limit?: {
+                                /**
+                                 * @description the side of the level that fires
+                                 * @enum {string}
+                                 */
+                                fires_when: "at_or_above" | "at_or_below";
+                                /** @description the level: SOL per whole token of the order's size, fees included */
+                                price?: string;
+                                /** @description the level: SOL the order's amount gets, fees included */
+                                sol_out?: string;
+                                /** @description the level as the request gave it (price, percent or sol_out) */
+                                asked: unknown;
+                            };
+                            /** @description the take-profit level */
+                            take_profit?: {
+                                /**
+                                 * @description the side of the level that fires
+                                 * @enum {string}
+                                 */
+                                fires_when: "at_or_above" | "at_or_below";
+                                /** @description the level: SOL per whole token of the order's size, fees included */
+                                price?: string;
+                                /** @description the level: SOL the order's amount gets, fees included */
+                                sol_out?: string;
+                                /** @description the level as the request gave it (price, percent or sol_out) */
+                                asked: unknown;
+                            };
+                            /** @description the stop-loss level */
+                            stop_loss?: {
+                                /**
+                                 * @description the side of the level that fires
+                                 * @enum {string}
+                                 */
+                                fires_when: "at_or_above" | "at_or_below";
+                                /** @description the level: SOL per whole token of the order's size, fees included */
+                                price?: string;
+                                /** @description the level: SOL the order's amount gets, fees included */
+                                sol_out?: string;
+                                /** @description the level as the request gave it (price, percent or sol_out) */
+                                asked: unknown;
+                            };
+                        };
+                        /** @description trailing_stop: percent below the highest price seen */
+                        trail_percent: string | null;
+                        /** @description the entry price percent levels were computed from (SOL per whole token) */
+                        entry_price: string | null;
+                        /** @description slippage bound of the trade it sends */
+                        slippage_bps: number;
+                        /** @description the order's own priority fee per transaction */
+                        priority_fee_lamports: string | null;
+                        /** @description the order's own relay tip */
+                        tip_lamports: string | null;
+                        /** @description sends again of a sell that failed on chain */
+                        max_retries: number;
+                        /** @description trailing_stop: the highest price seen so far */
+                        peak_price: string | null;
+                        /** @description sends so far */
+                        attempts: number;
+                        /** @description the trigger that fired: limit, take_profit, stop_loss or trailing_stop */
+                        triggered_by: string | null;
+                        /** @description why the order failed (a policy refusal or the chain's error); null otherwise */
+                        error: unknown;
+                        /** @description the executions it produced */
+                        execution_ids: string[];
+                        /** @description when an open order expires (ISO 8601) */
+                        expires_at: string | null;
+                        /** @description ISO 8601 */
+                        created_at: string;
+                        /** @description ISO 8601 */
+                        updated_at: string;
+                        /** @description on creation: the price of the order's size now */
+                        price_now?: string | null;
+                    };
+                };
+            };
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body exceeds 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget's window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; request_id names it in the service log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getV1OrdersById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the order id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One order with its state and the executions it produced */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the order id */
+                        id: string;
+                        /**
+                         * @description open (waiting), triggered (sending), filled, failed (error says why), cancelled, expired
+                         * @enum {string}
+                         */
+                        state: "open" | "triggered" | "filled" | "failed" | "cancelled" | "expired";
+                        /** @description the managed wallet that trades */
+                        wallet: string;
+                        /**
+                         * @description the order kind
+                         * @enum {string}
+                         */
+                        kind: "limit" | "take_profit" | "stop_loss" | "trailing_stop" | "bracket";
+                        /**
+                         * @description what the order does when it fires
+                         * @enum {string}
+                         */
+                        side: "buy" | "sell";
+                        /** @description the token mint */
+                        mint: string;
+                        /** @description SOL (buys), token atomic units or a percentage of the position at fire time (sells) */
+                        amount: string;
+                        /** @description sells: the token units the price is computed for (a percentage resolved at creation) */
+                        size_units: string | null;
+                        /** @description the levels (a bracket has both take_profit and stop_loss: one firing ends the other) */
+                        triggers: {
+                            /** @description a limit order's level */
+                            limit?: {
+                                /**
+                                 * @description the side of the level that fires
+                                 * @enum {string}
+                                 */
+                                fires_when: "at_or_above" | "at_or_below";
+                                /** @description the level: SOL per whole token of the order's size, fees included */
+                                price?: string;
+                                /** @description the level: SOL the order's amount gets, fees included */
+                                sol_out?: string;
+                                /** @description the level as the request gave it (price, percent or sol_out) */
+                                asked: unknown;
+                            };
+                            /** @description the take-profit level */
+                            take_profit?: {
+                                /**
+                                 * @description the side of the level that fires
+                                 * @enum {string}
+                                 */
+                                fires_when: "at_or_above" | "at_or_below";
+                                /** @description the level: SOL per whole token of the order's size, fees included */
+                                price?: string;
+                                /** @description the level: SOL the order's amount gets, fees included */
+                                sol_out?: string;
+                                /** @description the level as the request gave it (price, percent or sol_out) */
+                                asked: unknown;
+                            };
+                            /** @description the stop-loss level */
+                            stop_loss?: {
+                                /**
+                                 * @description the side of the level that fires
+                                 * @enum {string}
+                                 */
+                                fires_when: "at_or_above" | "at_or_below";
+                                /** @description the level: SOL per whole token of the order's size, fees included */
+                                price?: string;
+                                /** @description the level: SOL the order's amount gets, fees included */
+                                sol_out?: string;
+                                /** @description the level as the request gave it (price, percent or sol_out) */
+                                asked: unknown;
+                            };
+                        };
+                        /** @description trailing_stop: percent below the highest price seen */
+                        trail_percent: string | null;
+                        /** @description the entry price percent levels were computed from (SOL per whole token) */
+                        entry_price: string | null;
+                        /** @description slippage bound of the trade it sends */
+                        slippage_bps: number;
+                        /** @description the order's own priority fee per transaction */
+                        priority_fee_lamports: string | null;
+                        /** @description the order's own relay tip */
+                        tip_lamports: string | null;
+                        /** @description sends again of a sell that failed on chain */
+                        max_retries: number;
+                        /** @description trailing_stop: the highest price seen so far */
+                        peak_price: string | null;
+                        /** @description sends so far */
+                        attempts: number;
+                        /** @description the trigger that fired: limit, take_profit, stop_loss or trailing_stop */
+                        triggered_by: string | null;
+                        /** @description why the order failed (a policy refusal or the chain's error); null otherwise */
+                        error: unknown;
+                        /** @description the executions it produced */
+                        execution_ids: string[];
+                        /** @description when an open order expires (ISO 8601) */
+                        expires_at: string | null;
+                        /** @description ISO 8601 */
+                        created_at: string;
+                        /** @description ISO 8601 */
+                        updated_at: string;
+                        /** @description on creation: the price of the order's size now */
+                        price_now?: string | null;
+                    };
+                };
+            };
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget's window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An unexpected error; request_id names it in the service log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteV1OrdersById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the order id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancel an open order (409 naming its state otherwise) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the order id */
+                        id: string;
+                        /**
+                         * @description open (waiting), triggered (sending), filled, failed (error says why), cancelled, expired
+                         * @enum {string}
+                         */
+                        state: "open" | "triggered" | "filled" | "failed" | "cancelled" | "expired";
+                        /** @description the managed wallet that trades */
+                        wallet: string;
+                        /**
+                         * @description the order kind
+                         * @enum {string}
+                         */
+                        kind: "limit" | "take_profit" | "stop_loss" | "trailing_stop" | "bracket";
+                        /**
+                         * @description what the order does when it fires
+                         * @enum {string}
+                         */
+                        side: "buy" | "sell";
+                        /** @description the token mint */
+                        mint: string;
+                        /** @description SOL (buys), token atomic units or a percentage of the position at fire time (sells) */
+                        amount: string;
+                        /** @description sells: the token units the price is computed for (a percentage resolved at creation) */
+                        size_units: string | null;
+                        /** @description the levels (a bracket has both take_profit and stop_loss: one firing ends the other) */
+                        triggers: {
+                            /** @description a limit order's level */
+                            limit?: {
+                                /**
+                                 * @description the side of the level that fires
+                                 * @enum {string}
+                                 */
+                                fires_when: "at_or_above" | "at_or_below";
+                                /** @description the level: SOL per whole token of the order's size, fees included */
+                                price?: string;
+                                /** @description the level: SOL the order's amount gets, fees included */
+                                sol_out?: string;
+                                /** @description the level as the request gave it (price, percent or sol_out) */
+                                asked: unknown;
+                            };
+                            /** @description the take-profit level */
+                            take_profit?: {
+                                /**
+                                 * @description the side of the level that fires
+                                 * @enum {string}
+                                 */
+                                fires_when: "at_or_above" | "at_or_below";
+                                /** @description the level: SOL per whole token of the order's size, fees included */
+                                price?: string;
+                                /** @description the level: SOL the order's amount gets, fees included */
+                                sol_out?: string;
+                                /** @description the level as the request gave it (price, percent or sol_out) */
+                                asked: unknown;
+                            };
+                            /** @description the stop-loss level */
+                            stop_loss?: {
+                                /**
+                                 * @description the side of the level that fires
+                                 * @enum {string}
+                                 */
+                                fires_when: "at_or_above" | "at_or_below";
+                                /** @description the level: SOL per whole token of the order's size, fees included */
+                                price?: string;
+                                /** @description the level: SOL the order's amount gets, fees included */
+                                sol_out?: string;
+                                /** @description the level as the request gave it (price, percent or sol_out) */
+                                asked: unknown;
+                            };
+                        };
+                        /** @description trailing_stop: percent below the highest price seen */
+                        trail_percent: string | null;
+                        /** @description the entry price percent levels were computed from (SOL per whole token) */
+                        entry_price: string | null;
+                        /** @description slippage bound of the trade it sends */
+                        slippage_bps: number;
+                        /** @description the order's own priority fee per transaction */
+                        priority_fee_lamports: string | null;
+                        /** @description the order's own relay tip */
+                        tip_lamports: string | null;
+                        /** @description sends again of a sell that failed on chain */
+                        max_retries: number;
+                        /** @description trailing_stop: the highest price seen so far */
+                        peak_price: string | null;
+                        /** @description sends so far */
+                        attempts: number;
+                        /** @description the trigger that fired: limit, take_profit, stop_loss or trailing_stop */
+                        triggered_by: string | null;
+                        /** @description why the order failed (a policy refusal or the chain's error); null otherwise */
+                        error: unknown;
+                        /** @description the executions it produced */
+                        execution_ids: string[];
+                        /** @description when an open order expires (ISO 8601) */
+                        expires_at: string | null;
+                        /** @description ISO 8601 */
+                        created_at: string;
+                        /** @description ISO 8601 */
+                        updated_at: string;
+                        /** @description on creation: the price of the order's size now */
+                        price_now?: string | null;
+                    };
+                };
+            };
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4243,7 +5238,7 @@ export interface operations {
                 after?: string;
                 /** @description page size of the JSON form, 1 to 1000 (default 100) */
                 limit?: number;
-                /** @description comma-separated event types, each one of execution.pending, execution.submitted, execution.confirmed, execution.finalized, execution.failed, execution.timeout, execution.expired */
+                /** @description comma-separated event types, each one of execution.pending, execution.submitted, execution.confirmed, execution.finalized, execution.failed, execution.timeout, execution.expired, order.created, order.triggered, order.filled, order.failed, order.cancelled, order.expired */
                 types?: string;
                 /** @description only events of executions involving this wallet */
                 wallet?: string;
@@ -5523,7 +6518,7 @@ export interface operations {
                     /** @description https or http URL; private, loopback and metadata addresses are refused */
                     url: string;
                     /** @description event types, e.g. ["execution.confirmed"], or ["*"] for all */
-                    types: ("*" | "execution.pending" | "execution.submitted" | "execution.confirmed" | "execution.finalized" | "execution.failed" | "execution.timeout" | "execution.expired")[];
+                    types: ("*" | "execution.pending" | "execution.submitted" | "execution.confirmed" | "execution.finalized" | "execution.failed" | "execution.timeout" | "execution.expired" | "order.created" | "order.triggered" | "order.filled" | "order.failed" | "order.cancelled" | "order.expired")[];
                     /** @description only events involving one of these wallets (default all) */
                     wallets?: string[];
                 };
