@@ -20,6 +20,7 @@ import {
 } from "./schemas.js";
 import { feeReserveBreakdownComponent } from "../routes/sol.js";
 import { watchedComponent } from "../routes/watch.js";
+import { orderComponent, orderTriggerComponent } from "../routes/orders.js";
 import { deliveryComponent, webhookComponent } from "../routes/webhooks.js";
 
 /** Every component, by its `$id` (a new shared shape goes here: see docs/decisions.md, issue 23). */
@@ -42,6 +43,8 @@ const COMPONENTS: readonly { $id: string; description: string }[] = [
   healthComponent,
   watchedComponent,
   feeReserveBreakdownComponent,
+  orderTriggerComponent,
+  orderComponent,
 ];
 
 /** Adds every component to the app's shared schemas (before the routes that reference them). */

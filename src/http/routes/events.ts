@@ -37,11 +37,13 @@ export const eventComponent = closedObject(
     },
     type: {
       type: "string",
-      description: "execution.<status>, e.g. execution.confirmed; or order.<created|triggered|filled|failed|cancelled|expired>",
+      description:
+        "execution.<status>, e.g. execution.confirmed; or order.<created|triggered|filled|failed|cancelled|expired>",
     },
     execution_id: {
       type: "string",
-      description: "the execution (GET /v1/executions/{id}); for order.* events the order (GET /v1/orders/{id})",
+      description:
+        "the execution (GET /v1/executions/{id}); for order.* events the order (GET /v1/orders/{id})",
     },
     kind: {
       type: "string",
@@ -50,7 +52,10 @@ export const eventComponent = closedObject(
     },
     wallets: { type: "array", items: { type: "string" }, description: "the managed wallets involved" },
     signatures: { type: "array", items: { type: "string" }, description: "its transaction signatures" },
-    status: { type: "string", description: "the execution's new status (as in Execution.status), or the order's state" },
+    status: {
+      type: "string",
+      description: "the execution's new status (as in Execution.status), or the order's state",
+    },
     error: { description: "why it failed, when the status is failed; null otherwise" },
     created_at: { type: "string", description: "RFC 3339 UTC with Z: when the event was recorded" },
   },

@@ -18,7 +18,7 @@ import { ORDER_RULES } from "../../domain/orders/texts.js";
 import type { VenueState } from "../../domain/watch/venue-state.js";
 import { requireApiKey, requireCustodyKey } from "../hooks/auth.js";
 import { storeOf } from "../hooks/custody.js";
-import { apiKeySecurity, closedObject, executionErrors } from "../openapi/schemas.js";
+import { apiKeySecurity, closedObject, executionErrors, ref } from "../openapi/schemas.js";
 
 /** What the order routes need; `engine` and `venues` are absent without a chain or a warm state (503 / 400). */
 export type OrderRouteDeps = Omit<OrderServiceDeps, "store" | "engine" | "venues" | "chain"> & {
@@ -31,20 +31,24 @@ const text = (description: string) => ({ type: "string", description }) as const
 const nullableText = (description: string) => ({ type: ["string", "null"], description }) as const;
 const anyJson = (description: string) => ({ description }) as const;
 
-const triggerSchema = (what: string) =>
-  closedObject(
-    {
-      fires_when: {
-        type: "string",
-        enum: ["at_or_above", "at_or_below"],
-        description: "the side of the level that fires",
-      },
-      price: text("the level: SOL per whole token of the order's size, fees included"),
-      sol_out: text("the level: SOL the order's amount gets, fees included"),
-      asked: anyJson("the level as the request gave it (price, percent or sol_out)"),
+/** One level of an order (the `OrderTrigger` component). */
+export const orderTriggerComponent = closedObject(
+  {
+    fires_when: {
+      type: "string",
+      enum: ["at_or_above", "at_or_below"],
+      description: "the side of the level that fires",
     },
-    { description: what, required: ["fires_when", "asked"] },
-  );
+    price: text("the level: SOL per whole token of the order's size, fees included"),
+    sol_out: text("the level: SOL the order's amount gets, fees included"),
+    asked: anyJson("the level as the request gave it (price, percent or sol_out)"),
+  },
+  {
+    $id: "OrderTrigger",
+    description: "A level of an order and the side of it that fires",
+    required: ["fires_when", "asked"],
+  },
+);
 
 const specProperties = {
   kind: {
@@ -60,9 +64,9 @@ const specProperties = {
   ),
   triggers: closedObject(
     {
-      limit: triggerSchema("a limit order's level"),
-      take_profit: triggerSchema("the take-profit level"),
-      stop_loss: triggerSchema("the stop-loss level"),
+      limit: { ...ref("OrderTrigger"), description: "a limit order's level" },
+      take_profit: { ...ref("OrderTrigger"), description: "the take-profit level" },
+      stop_loss: { ...ref("OrderTrigger"), description: "the stop-loss level" },
     },
     {
       description: "the levels (a bracket has both take_profit and stop_loss: one firing ends the other)",
@@ -77,7 +81,8 @@ const specProperties = {
   max_retries: { type: "integer", description: "sends again of a sell that failed on chain" },
 } as const;
 
-const orderSchema = closedObject(
+/** An order (the `Order` component). */
+export const orderComponent = closedObject(
   {
     id: text("the order id"),
     state: {
@@ -97,8 +102,14 @@ const orderSchema = closedObject(
     updated_at: text("ISO 8601"),
     price_now: nullableText("on creation: the price of the order's size now"),
   },
-  { optional: ["price_now"] },
+  {
+    $id: "Order",
+    description: "An order the service runs, with its state and the executions it produced",
+    optional: ["price_now"],
+  },
 );
+
+const orderSchema = ref("Order");
 
 const idParams = {
   type: "object",

@@ -1181,6 +1181,84 @@ export interface components {
             /** @description fee reserve + relay tip + priority-fee reserve = fee_reserve_lamports, lamports as a decimal string */
             total_lamports: string;
         };
+        /** @description A level of an order and the side of it that fires */
+        OrderTrigger: {
+            /**
+             * @description the side of the level that fires
+             * @enum {string}
+             */
+            fires_when: "at_or_above" | "at_or_below";
+            /** @description the level: SOL per whole token of the order's size, fees included */
+            price?: string;
+            /** @description the level: SOL the order's amount gets, fees included */
+            sol_out?: string;
+            /** @description the level as the request gave it (price, percent or sol_out) */
+            asked: unknown;
+        };
+        /** @description An order the service runs, with its state and the executions it produced */
+        Order: {
+            /** @description the order id */
+            id: string;
+            /**
+             * @description open (waiting), triggered (sending), filled, failed (error says why), cancelled, expired
+             * @enum {string}
+             */
+            state: "open" | "triggered" | "filled" | "failed" | "cancelled" | "expired";
+            /** @description the managed wallet that trades */
+            wallet: string;
+            /**
+             * @description the order kind
+             * @enum {string}
+             */
+            kind: "limit" | "take_profit" | "stop_loss" | "trailing_stop" | "bracket";
+            /**
+             * @description what the order does when it fires
+             * @enum {string}
+             */
+            side: "buy" | "sell";
+            /** @description the token mint */
+            mint: string;
+            /** @description SOL (buys), token atomic units or a percentage of the position at fire time (sells) */
+            amount: string;
+            /** @description sells: the token units the price is computed for (a percentage resolved at creation) */
+            size_units: string | null;
+            /** @description the levels (a bracket has both take_profit and stop_loss: one firing ends the other) */
+            triggers: {
+                limit?: components["schemas"]["OrderTrigger"];
+                take_profit?: components["schemas"]["OrderTrigger"];
+                stop_loss?: components["schemas"]["OrderTrigger"];
+            };
+            /** @description trailing_stop: percent below the highest price seen */
+            trail_percent: string | null;
+            /** @description the entry price percent levels were computed from (SOL per whole token) */
+            entry_price: string | null;
+            /** @description slippage bound of the trade it sends */
+            slippage_bps: number;
+            /** @description the order's own priority fee per transaction */
+            priority_fee_lamports: string | null;
+            /** @description the order's own relay tip */
+            tip_lamports: string | null;
+            /** @description sends again of a sell that failed on chain */
+            max_retries: number;
+            /** @description trailing_stop: the highest price seen so far */
+            peak_price: string | null;
+            /** @description sends so far */
+            attempts: number;
+            /** @description the trigger that fired: limit, take_profit, stop_loss or trailing_stop */
+            triggered_by: string | null;
+            /** @description why the order failed (a policy refusal or the chain's error); null otherwise */
+            error: unknown;
+            /** @description the executions it produced */
+            execution_ids: string[];
+            /** @description when an open order expires (ISO 8601) */
+            expires_at: string | null;
+            /** @description ISO 8601 */
+            created_at: string;
+            /** @description ISO 8601 */
+            updated_at: string;
+            /** @description on creation: the price of the order's size now */
+            price_now?: string | null;
+        };
     };
     responses: never;
     parameters: never;
@@ -2510,108 +2588,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @description the orders */
-                        orders: {
-                            /** @description the order id */
-                            id: string;
-                            /**
-                             * @description open (waiting), triggered (sending), filled, failed (error says why), cancelled, expired
-                             * @enum {string}
-                             */
-                            state: "open" | "triggered" | "filled" | "failed" | "cancelled" | "expired";
-                            /** @description the managed wallet that trades */
-                            wallet: string;
-                            /**
-                             * @description the order kind
-                             * @enum {string}
-                             */
-                            kind: "limit" | "take_profit" | "stop_loss" | "trailing_stop" | "bracket";
-                            /**
-                             * @description what the order does when it fires
-                             * @enum {string}
-                             */
-                            side: "buy" | "sell";
-                            /** @description the token mint */
-                            mint: string;
-                            /** @description SOL (buys), token atomic units or a percentage of the position at fire time (sells) */
-                            amount: string;
-                            /** @description sells: the token units the price is computed for (a percentage resolved at creation) */
-                            size_units: string | null;
-                            /** @description the levels (a bracket has both take_profit and stop_loss: one firing ends the other) */
-                            triggers: {
-                                /** @description a limit order's level */
-                                limit?: {
-                                    /**
-                                     * @description the side of the level that fires
-                                     * @enum {string}
-                                     */
-                                    fires_when: "at_or_above" | "at_or_below";
-                                    /** @description the level: SOL per whole token of the order's size, fees included */
-                                    price?: string;
-                                    /** @description the level: SOL the order's amount gets, fees included */
-                                    sol_out?: string;
-                                    /** @description the level as the request gave it (price, percent or sol_out) */
-                                    asked: unknown;
-                                };
-                                /** @description the take-profit level */
-                                take_profit?: {
-                                    /**
-                                     * @description the side of the level that fires
-                                     * @enum {string}
-                                     */
-                                    fires_when: "at_or_above" | "at_or_below";
-                                    /** @description the level: SOL per whole token of the order's size, fees included */
-                                    price?: string;
-                                    /** @description the level: SOL the order's amount gets, fees included */
-                                    sol_out?: string;
-                                    /** @description the level as the request gave it (price, percent or sol_out) */
-                                    asked: unknown;
-                                };
-                                /** @description the stop-loss level */
-                                stop_loss?: {
-                                    /**
-                                     * @description the side of the level that fires
-                                     * @enum {string}
-                                     */
-                                    fires_when: "at_or_above" | "at_or_below";
-                                    /** @description the level: SOL per whole token of the order's size, fees included */
-                                    price?: string;
-                                    /** @description the level: SOL the order's amount gets, fees included */
-                                    sol_out?: string;
-                                    /** @description the level as the request gave it (price, percent or sol_out) */
-                                    asked: unknown;
-                                };
-                            };
-                            /** @description trailing_stop: percent below the highest price seen */
-                            trail_percent: string | null;
-                            /** @description the entry price percent levels were computed from (SOL per whole token) */
-                            entry_price: string | null;
-                            /** @description slippage bound of the trade it sends */
-                            slippage_bps: number;
-                            /** @description the order's own priority fee per transaction */
-                            priority_fee_lamports: string | null;
-                            /** @description the order's own relay tip */
-                            tip_lamports: string | null;
-                            /** @description sends again of a sell that failed on chain */
-                            max_retries: number;
-                            /** @description trailing_stop: the highest price seen so far */
-                            peak_price: string | null;
-                            /** @description sends so far */
-                            attempts: number;
-                            /** @description the trigger that fired: limit, take_profit, stop_loss or trailing_stop */
-                            triggered_by: string | null;
-                            /** @description why the order failed (a policy refusal or the chain's error); null otherwise */
-                            error: unknown;
-                            /** @description the executions it produced */
-                            execution_ids: string[];
-                            /** @description when an open order expires (ISO 8601) */
-                            expires_at: string | null;
-                            /** @description ISO 8601 */
-                            created_at: string;
-                            /** @description ISO 8601 */
-                            updated_at: string;
-                            /** @description on creation: the price of the order's size now */
-                            price_now?: string | null;
-                        }[];
+                        orders: components["schemas"]["Order"][];
                     };
                 };
             };
@@ -2767,108 +2744,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the order id */
-                        id: string;
-                        /**
-                         * @description open (waiting), triggered (sending), filled, failed (error says why), cancelled, expired
-                         * @enum {string}
-                         */
-                        state: "open" | "triggered" | "filled" | "failed" | "cancelled" | "expired";
-                        /** @description the managed wallet that trades */
-                        wallet: string;
-                        /**
-                         * @description the order kind
-                         * @enum {string}
-                         */
-                        kind: "limit" | "take_profit" | "stop_loss" | "trailing_stop" | "bracket";
-                        /**
-                         * @description what the order does when it fires
-                         * @enum {string}
-                         */
-                        side: "buy" | "sell";
-                        /** @description the token mint */
-                        mint: string;
-                        /** @description SOL (buys), token atomic units or a percentage of the position at fire time (sells) */
-                        amount: string;
-                        /** @description sells: the token units the price is computed for (a percentage resolved at creation) */
-                        size_units: string | null;
-                        /** @description the levels (a bracket has both take_profit and stop_loss: one firing ends the other) */
-                        triggers: {
-                            /** @description a limit order's level */
-                            limit?: {
-                                /**
-                                 * @description the side of the level that fires
-                                 * @enum {string}
-                                 */
-                                fires_when: "at_or_above" | "at_or_below";
-                                /** @description the level: SOL per whole token of the order's size, fees included */
-                                price?: string;
-                                /** @description the level: SOL the order's amount gets, fees included */
-                                sol_out?: string;
-                                /** @description the level as the request gave it (price, percent or sol_out) */
-                                asked: unknown;
-                            };
-                            /** @description the take-profit level */
-                            take_profit?: {
-                                /**
-                                 * @description the side of the level that fires
-                                 * @enum {string}
-                                 */
-                                fires_when: "at_or_above" | "at_or_below";
-                                /** @description the level: SOL per whole token of the order's size, fees included */
-                                price?: string;
-                                /** @description the level: SOL the order's amount gets, fees included */
-                                sol_out?: string;
-                                /** @description the level as the request gave it (price, percent or sol_out) */
-                                asked: unknown;
-                            };
-                            /** @description the stop-loss level */
-                            stop_loss?: {
-                                /**
-                                 * @description the side of the level that fires
-                                 * @enum {string}
-                                 */
-                                fires_when: "at_or_above" | "at_or_below";
-                                /** @description the level: SOL per whole token of the order's size, fees included */
-                                price?: string;
-                                /** @description the level: SOL the order's amount gets, fees included */
-                                sol_out?: string;
-                                /** @description the level as the request gave it (price, percent or sol_out) */
-                                asked: unknown;
-                            };
-                        };
-                        /** @description trailing_stop: percent below the highest price seen */
-                        trail_percent: string | null;
-                        /** @description the entry price percent levels were computed from (SOL per whole token) */
-                        entry_price: string | null;
-                        /** @description slippage bound of the trade it sends */
-                        slippage_bps: number;
-                        /** @description the order's own priority fee per transaction */
-                        priority_fee_lamports: string | null;
-                        /** @description the order's own relay tip */
-                        tip_lamports: string | null;
-                        /** @description sends again of a sell that failed on chain */
-                        max_retries: number;
-                        /** @description trailing_stop: the highest price seen so far */
-                        peak_price: string | null;
-                        /** @description sends so far */
-                        attempts: number;
-                        /** @description the trigger that fired: limit, take_profit, stop_loss or trailing_stop */
-                        triggered_by: string | null;
-                        /** @description why the order failed (a policy refusal or the chain's error); null otherwise */
-                        error: unknown;
-                        /** @description the executions it produced */
-                        execution_ids: string[];
-                        /** @description when an open order expires (ISO 8601) */
-                        expires_at: string | null;
-                        /** @description ISO 8601 */
-                        created_at: string;
-                        /** @description ISO 8601 */
-                        updated_at: string;
-                        /** @description on creation: the price of the order's size now */
-                        price_now?: string | null;
-                    };
+                    "application/json": components["schemas"]["Order"];
                 };
             };
             /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
@@ -3001,108 +2877,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the order id */
-                        id: string;
-                        /**
-                         * @description open (waiting), triggered (sending), filled, failed (error says why), cancelled, expired
-                         * @enum {string}
-                         */
-                        state: "open" | "triggered" | "filled" | "failed" | "cancelled" | "expired";
-                        /** @description the managed wallet that trades */
-                        wallet: string;
-                        /**
-                         * @description the order kind
-                         * @enum {string}
-                         */
-                        kind: "limit" | "take_profit" | "stop_loss" | "trailing_stop" | "bracket";
-                        /**
-                         * @description what the order does when it fires
-                         * @enum {string}
-                         */
-                        side: "buy" | "sell";
-                        /** @description the token mint */
-                        mint: string;
-                        /** @description SOL (buys), token atomic units or a percentage of the position at fire time (sells) */
-                        amount: string;
-                        /** @description sells: the token units the price is computed for (a percentage resolved at creation) */
-                        size_units: string | null;
-                        /** @description the levels (a bracket has both take_profit and stop_loss: one firing ends the other) */
-                        triggers: {
-                            /** @description a limit order's level */
-                            limit?: {
-                                /**
-                                 * @description the side of the level that fires
-                                 * @enum {string}
-                                 */
-                                fires_when: "at_or_above" | "at_or_below";
-                                /** @description the level: SOL per whole token of the order's size, fees included */
-                                price?: string;
-                                /** @description the level: SOL the order's amount gets, fees included */
-                                sol_out?: string;
-                                /** @description the level as the request gave it (price, percent or sol_out) */
-                                asked: unknown;
-                            };
-                            /** @description the take-profit level */
-                            take_profit?: {
-                                /**
-                                 * @description the side of the level that fires
-                                 * @enum {string}
-                                 */
-                                fires_when: "at_or_above" | "at_or_below";
-                                /** @description the level: SOL per whole token of the order's size, fees included */
-                                price?: string;
-                                /** @description the level: SOL the order's amount gets, fees included */
-                                sol_out?: string;
-                                /** @description the level as the request gave it (price, percent or sol_out) */
-                                asked: unknown;
-                            };
-                            /** @description the stop-loss level */
-                            stop_loss?: {
-                                /**
-                                 * @description the side of the level that fires
-                                 * @enum {string}
-                                 */
-                                fires_when: "at_or_above" | "at_or_below";
-                                /** @description the level: SOL per whole token of the order's size, fees included */
-                                price?: string;
-                                /** @description the level: SOL the order's amount gets, fees included */
-                                sol_out?: string;
-                                /** @description the level as the request gave it (price, percent or sol_out) */
-                                asked: unknown;
-                            };
-                        };
-                        /** @description trailing_stop: percent below the highest price seen */
-                        trail_percent: string | null;
-                        /** @description the entry price percent levels were computed from (SOL per whole token) */
-                        entry_price: string | null;
-                        /** @description slippage bound of the trade it sends */
-                        slippage_bps: number;
-                        /** @description the order's own priority fee per transaction */
-                        priority_fee_lamports: string | null;
-                        /** @description the order's own relay tip */
-                        tip_lamports: string | null;
-                        /** @description sends again of a sell that failed on chain */
-                        max_retries: number;
-                        /** @description trailing_stop: the highest price seen so far */
-                        peak_price: string | null;
-                        /** @description sends so far */
-                        attempts: number;
-                        /** @description the trigger that fired: limit, take_profit, stop_loss or trailing_stop */
-                        triggered_by: string | null;
-                        /** @description why the order failed (a policy refusal or the chain's error); null otherwise */
-                        error: unknown;
-                        /** @description the executions it produced */
-                        execution_ids: string[];
-                        /** @description when an open order expires (ISO 8601) */
-                        expires_at: string | null;
-                        /** @description ISO 8601 */
-                        created_at: string;
-                        /** @description ISO 8601 */
-                        updated_at: string;
-                        /** @description on creation: the price of the order's size now */
-                        price_now?: string | null;
-                    };
+                    "application/json": components["schemas"]["Order"];
                 };
             };
             /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
@@ -3217,108 +2992,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the order id */
-                        id: string;
-                        /**
-                         * @description open (waiting), triggered (sending), filled, failed (error says why), cancelled, expired
-                         * @enum {string}
-                         */
-                        state: "open" | "triggered" | "filled" | "failed" | "cancelled" | "expired";
-                        /** @description the managed wallet that trades */
-                        wallet: string;
-                        /**
-                         * @description the order kind
-                         * @enum {string}
-                         */
-                        kind: "limit" | "take_profit" | "stop_loss" | "trailing_stop" | "bracket";
-                        /**
-                         * @description what the order does when it fires
-                         * @enum {string}
-                         */
-                        side: "buy" | "sell";
-                        /** @description the token mint */
-                        mint: string;
-                        /** @description SOL (buys), token atomic units or a percentage of the position at fire time (sells) */
-                        amount: string;
-                        /** @description sells: the token units the price is computed for (a percentage resolved at creation) */
-                        size_units: string | null;
-                        /** @description the levels (a bracket has both take_profit and stop_loss: one firing ends the other) */
-                        triggers: {
-                            /** @description a limit order's level */
-                            limit?: {
-                                /**
-                                 * @description the side of the level that fires
-                                 * @enum {string}
-                                 */
-                                fires_when: "at_or_above" | "at_or_below";
-                                /** @description the level: SOL per whole token of the order's size, fees included */
-                                price?: string;
-                                /** @description the level: SOL the order's amount gets, fees included */
-                                sol_out?: string;
-                                /** @description the level as the request gave it (price, percent or sol_out) */
-                                asked: unknown;
-                            };
-                            /** @description the take-profit level */
-                            take_profit?: {
-                                /**
-                                 * @description the side of the level that fires
-                                 * @enum {string}
-                                 */
-                                fires_when: "at_or_above" | "at_or_below";
-                                /** @description the level: SOL per whole token of the order's size, fees included */
-                                price?: string;
-                                /** @description the level: SOL the order's amount gets, fees included */
-                                sol_out?: string;
-                                /** @description the level as the request gave it (price, percent or sol_out) */
-                                asked: unknown;
-                            };
-                            /** @description the stop-loss level */
-                            stop_loss?: {
-                                /**
-                                 * @description the side of the level that fires
-                                 * @enum {string}
-                                 */
-                                fires_when: "at_or_above" | "at_or_below";
-                                /** @description the level: SOL per whole token of the order's size, fees included */
-                                price?: string;
-                                /** @description the level: SOL the order's amount gets, fees included */
-                                sol_out?: string;
-                                /** @description the level as the request gave it (price, percent or sol_out) */
-                                asked: unknown;
-                            };
-                        };
-                        /** @description trailing_stop: percent below the highest price seen */
-                        trail_percent: string | null;
-                        /** @description the entry price percent levels were computed from (SOL per whole token) */
-                        entry_price: string | null;
-                        /** @description slippage bound of the trade it sends */
-                        slippage_bps: number;
-                        /** @description the order's own priority fee per transaction */
-                        priority_fee_lamports: string | null;
-                        /** @description the order's own relay tip */
-                        tip_lamports: string | null;
-                        /** @description sends again of a sell that failed on chain */
-                        max_retries: number;
-                        /** @description trailing_stop: the highest price seen so far */
-                        peak_price: string | null;
-                        /** @description sends so far */
-                        attempts: number;
-                        /** @description the trigger that fired: limit, take_profit, stop_loss or trailing_stop */
-                        triggered_by: string | null;
-                        /** @description why the order failed (a policy refusal or the chain's error); null otherwise */
-                        error: unknown;
-                        /** @description the executions it produced */
-                        execution_ids: string[];
-                        /** @description when an open order expires (ISO 8601) */
-                        expires_at: string | null;
-                        /** @description ISO 8601 */
-                        created_at: string;
-                        /** @description ISO 8601 */
-                        updated_at: string;
-                        /** @description on creation: the price of the order's size now */
-                        price_now?: string | null;
-                    };
+                    "application/json": components["schemas"]["Order"];
                 };
             };
             /** @description An error answer: `detail` says what went wrong; some errors carry more fields beside it */
