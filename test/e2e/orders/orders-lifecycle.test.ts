@@ -221,4 +221,29 @@ describe("order lifecycle", () => {
     const l = await settled(e2e, holder.apiKey, lost.id);
     expect(l).toMatchObject({ state: "filled", attempts: 2 });
   });
+
+  it("an open order past its expires_at expires (order.expired), and can no longer be cancelled", async () => {
+    const mint = e2e.localnet.admin.createToken().mint;
+    const holder = await e2e.setup({ sol: 10n });
+    await trade(e2e, holder.apiKey, { action: "buy", mint, amount: "0.1", simulate: false, confirm: true });
+    const expiresAt = new Date(Date.now() + 300).toISOString();
+    const o = await placeOrder(e2e, holder.apiKey, {
+      kind: "take_profit",
+      mint,
+      percent: 900,
+      expires_at: expiresAt,
+    });
+    const done = await settled(e2e, holder.apiKey, o.id);
+    expect(done).toMatchObject({ state: "expired", execution_ids: [] });
+    const del = await e2e.app.inject({
+      method: "DELETE",
+      url: `/v1/orders/${o.id}`,
+      headers: { "x-api-key": holder.apiKey },
+    });
+    expect(del.statusCode).toBe(409);
+    expect(del.json()).toEqual({
+      detail: "order is expired: only an open order can be cancelled",
+      state: "expired",
+    });
+  });
 });
