@@ -53,6 +53,8 @@ export class OrderEngine {
   private readonly scheduled = new Set<string>();
   private readonly peakWrites = new Map<string, number>();
   private readonly refreshes = new Map<string, number>();
+  /** Fires this process sent without a verdict yet (confirmation timed out): settled once reconciliation is. */
+  private readonly pending = new Map<string, { order: OrderRecord; spec: OrderSpec; executionId: string }>();
   private readonly timers: NodeJS.Timeout[] = [];
   private unsubscribe: (() => void) | undefined;
   private lastSync: string | undefined;
@@ -190,7 +192,11 @@ export class OrderEngine {
   private async settle(order: OrderRecord, spec: OrderSpec, outcome: FireOutcome): Promise<void> {
     const base = { id: order.id, from: "triggered" as const, owner: this.deps.owner };
     let after: OrderRecord | undefined;
-    if (outcome.kind === "pending") return; // the reclaim loop settles it from its execution
+    if (outcome.kind === "pending") {
+      // Reconciliation settles the execution; the poll then settles the order (or the reclaim loop, elsewhere).
+      this.pending.set(order.id, { order, spec, executionId: outcome.executionId });
+      return;
+    }
     if (outcome.kind === "filled") {
       after = await this.deps.store.transitionOrder({
         ...base,
@@ -261,6 +267,8 @@ export class OrderEngine {
       if (r.state === "open") this.add(r);
       else if (this.book.get(r.id) !== undefined) this.drop(r.id);
     }
+    for (const p of [...this.pending.values()])
+      await this.settleFromExecution(p.order, p.spec, p.executionId);
     for (const o of [...this.book.orders()]) {
       if (o.expiresAtMs === null || o.expiresAtMs > now.getTime()) continue;
       this.drop(o.id);
@@ -293,16 +301,22 @@ export class OrderEngine {
         if (back !== undefined) this.add(back);
         continue;
       }
-      const e = await this.deps.store.findExecution(r.accountId, executionId);
-      if (e === undefined) continue;
-      if (SETTLED_OK.has(e.status)) await this.settle(r, spec, { kind: "filled", executionId });
-      else if (CHAIN_FAILED.has(e.status)) {
-        const detail =
-          typeof (e.error as { detail?: unknown } | null)?.detail === "string"
-            ? (e.error as { detail: string }).detail
-            : `execution ${e.status}`;
-        await this.settle(r, spec, { kind: "failed", detail, status: 502, executionId, extra: {} });
-      }
+      await this.settleFromExecution(r, spec, executionId);
+    }
+  }
+
+  /** Settles a triggered order from its attempt's execution once that is final; nothing while it is open. */
+  private async settleFromExecution(r: OrderRecord, spec: OrderSpec, executionId: string): Promise<void> {
+    const e = await this.deps.store.findExecution(r.accountId, executionId);
+    if (e === undefined) return;
+    if (SETTLED_OK.has(e.status)) {
+      this.pending.delete(r.id);
+      await this.settle(r, spec, { kind: "filled", executionId });
+    } else if (CHAIN_FAILED.has(e.status)) {
+      this.pending.delete(r.id);
+      const error = e.error as { detail?: unknown } | null;
+      const detail = typeof error?.detail === "string" ? error.detail : `execution ${e.status}`;
+      await this.settle(r, spec, { kind: "failed", detail, status: 502, executionId, extra: {} });
     }
   }
 }
