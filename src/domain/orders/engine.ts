@@ -183,7 +183,16 @@ export class OrderEngine {
     try {
       outcome = await this.deps.fire(claimed, o.spec);
     } catch (e) {
-      outcome = { kind: "failed", detail: (e as Error).message, status: 500, executionId: null, extra: {} };
+      // An unexpected error (not a refusal, not the chain's answer): if the attempt recorded an execution it may
+      // have been sent, so the order follows that record; with none nothing was sent and the order fails.
+      const key = orderAttemptKey(claimed.id, claimed.attempt);
+      const executionId = await this.deps.store
+        .findExecutionIdByKey(claimed.accountId, key)
+        .catch(() => undefined);
+      outcome =
+        executionId !== undefined
+          ? { kind: "pending", executionId }
+          : { kind: "failed", detail: (e as Error).message, status: 500, executionId: null, extra: {} };
     }
     await this.settle(claimed, o.spec, outcome);
   }
