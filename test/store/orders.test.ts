@@ -189,4 +189,35 @@ describe.each(engines)("orders in the store on $name", (engine) => {
     expect(ids).not.toContain(o.id);
     expect((await a.findOrder(account, o.id))?.attempt).toBe(2);
   });
+
+  it("polls changes since a time, keeps a trailing peak without a version change, finds an attempt's execution", async () => {
+    const account = await newAccount(a);
+    const since = isoNoZone(new Date(Date.now() - 1));
+    const o = await a.insertOrder(order(account, { kind: "trailing_stop", peak: "100" }), 1000);
+    await b.setOrderPeak(o.id, "250");
+    const row = await a.findOrder(account, o.id);
+    expect(row).toMatchObject({ peak: "250", version: 1 });
+    await a.transitionOrder({ id: o.id, from: "open", to: "cancelled" });
+    // The poll after `since` also sees an order that left the live states (another process cancelled it).
+    const changed = (await b.liveOrders(since)).filter((r) => r.id === o.id);
+    expect(changed.map((r) => r.state)).toEqual(["cancelled"]);
+    expect(await a.findExecutionIdByKey(account, `order:${o.id}:1`)).toBeUndefined();
+    await a.insertExecution({
+      id: `exec-${o.id}`,
+      apiKeyId: account,
+      kind: "trade",
+      wallet: "Wallet1111",
+      wallets: ["Wallet1111"],
+      signatures: ["sig"],
+      bundleId: null,
+      status: "pending",
+      confirmationStatus: null,
+      request: {},
+      response: null,
+      error: null,
+      timings: null,
+      idempotencyKey: `order:${o.id}:1`,
+    });
+    expect(await b.findExecutionIdByKey(account, `order:${o.id}:1`)).toBe(`exec-${o.id}`);
+  });
 });
