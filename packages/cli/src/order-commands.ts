@@ -58,7 +58,7 @@ function withOptions(c: Command): Command {
 export function addOrderCommands(program: Command, ctx: () => Context): void {
   const order = program
     .command("order")
-    .description("orders the service runs: tp, sl, trail, limit, bracket, get, cancel");
+    .description("orders the service runs: tp, sl, trail, limit, bracket, migration, get, cancel");
   const place = async (body: Record<string, unknown>): Promise<void> => {
     const c = ctx();
     await c.print(await (await c.client()).orders.create(body as OrderInput));
@@ -102,6 +102,15 @@ export function addOrderCommands(program: Command, ctx: () => Context): void {
   ).action(async (mint: string, tp: string, sl: string, o: OrderOpts) =>
     place({ kind: "bracket", mint, take_profit: levelOf(tp), stop_loss: levelOf(sl), ...common(o) }),
   );
+  withOptions(
+    order
+      .command("migration <mint>")
+      .description("sell (or --side buy) once the mint has migrated to its pool"),
+  )
+    .option("--side <side>", "sell (default) or buy")
+    .action(async (mint: string, o: OrderOpts & { side?: string }) =>
+      place({ kind: "on_migration", mint, ...(o.side !== undefined ? { side: o.side } : {}), ...common(o) }),
+    );
   order
     .command("get <id>")
     .description("one order with its state and executions")

@@ -114,7 +114,8 @@ export class OrderBook {
       };
       buckets.set(key, b);
     }
-    if (o.spec.kind === "trailing_stop") b.trailing.set(o.id, o);
+    // Trailing stops and migration orders are decided one by one (their level is not a fixed price).
+    if (o.spec.kind === "trailing_stop" || o.spec.kind === "on_migration") b.trailing.set(o.id, o);
     for (const t of o.spec.triggers) {
       const side = t.direction === "above" ? b.above : b.below;
       const list = t.level.kind === "price" ? side.price : side.solOut;

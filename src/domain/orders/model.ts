@@ -4,11 +4,18 @@
  * still compares exactly.
  */
 
-/** The order kinds available now (the issue's on_migration, snipe and copy come later). */
-export const ORDER_KINDS = ["limit", "take_profit", "stop_loss", "trailing_stop", "bracket"] as const;
+/** The order kinds available now (the issue's snipe and copy come later). */
+export const ORDER_KINDS = [
+  "limit",
+  "take_profit",
+  "stop_loss",
+  "trailing_stop",
+  "bracket",
+  "on_migration",
+] as const;
 export type OrderKind = (typeof ORDER_KINDS)[number];
 /** Named by the issue but not built yet: refused with their own text rather than "unknown kind". */
-export const LATER_KINDS = ["on_migration", "snipe", "copy"] as const;
+export const LATER_KINDS = ["snipe", "copy"] as const;
 
 export const ORDER_STATES = ["open", "triggered", "filled", "failed", "cancelled", "expired"] as const;
 export type OrderState = (typeof ORDER_STATES)[number];

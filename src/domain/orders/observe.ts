@@ -61,5 +61,6 @@ export function observeVenue(size: OrderSize, venue: VenueState, decimals: numbe
 
 /** The observation of `size` on a routed read. */
 export function observe(size: OrderSize, read: TradeRead, configs: TradeConfigs): Observation | null {
-  return observeVenue(size, venueStateOf(read, configs), read.decimals);
+  const o = observeVenue(size, venueStateOf(read, configs), read.decimals);
+  return o === null ? null : { ...o, venue: read.venue };
 }

@@ -173,7 +173,7 @@ export function parseOrderRequest(body: unknown, bounds: FeeBounds, now: Date): 
   if (b.mint === undefined) throw badRequest(R.mintRequired);
   const mint = parseAddress(b.mint, R.mintInvalid);
   let side: "buy" | "sell" = "sell";
-  if (kind === "limit") {
+  if (kind === "limit" || (kind === "on_migration" && b.side !== undefined)) {
     if (b.side !== "buy" && b.side !== "sell") throw badRequest(R.sideInvalid);
     side = b.side;
   } else if (b.side !== undefined && b.side !== "sell") throw badRequest(R.sideSellOnly(kind));
@@ -196,6 +196,8 @@ export function parseOrderRequest(body: unknown, bounds: FeeBounds, now: Date): 
     if (t === undefined) throw badRequest(R.trailPercent);
     trail = parsePercent(t, { maxDecimals: 2, invalid: R.trailPercent, decimals: R.trailPercent });
     if (trail <= 0n || trail >= 10_000n) throw badRequest(R.trailPercent);
+  } else if (kind === "on_migration") {
+    if (LEVEL_FIELDS.some((f) => b[f] !== undefined)) throw badRequest(R.migrationNoLevel);
   } else if (kind === "limit") {
     if (b.percent !== undefined || b.sol_out !== undefined) {
       if (b.price !== undefined) throw badRequest(R.levelBoth("the order"));

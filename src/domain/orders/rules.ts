@@ -13,6 +13,8 @@ export interface Observation {
   readonly price: bigint;
   /** Sells: lamports received for the size after fees; null for buys. */
   readonly solOut: bigint | null;
+  /** Where the state routes a trade (on_migration fires on the pool). */
+  readonly venue?: "bonding_curve" | "launchswap";
 }
 
 /**
@@ -49,6 +51,8 @@ export function levelFromEntry(entry: bigint, hundredths: bigint): bigint | null
  * a new highest price (`peak` in the answer) and fires when the price falls to its level below the peak.
  */
 export function decide(spec: OrderSpec, observed: Observation, peak: bigint | null): Decision {
+  if (spec.kind === "on_migration")
+    return observed.venue === "launchswap" ? { fire: true, trigger: "on_migration" } : { fire: false };
   if (spec.kind === "trailing_stop") {
     const hundredths = spec.trailHundredths ?? 0n;
     const high = peak === null || observed.price > peak ? observed.price : peak;

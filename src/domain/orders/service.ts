@@ -61,6 +61,7 @@ export async function createOrder(
   // And the stand-in user's accounts the evaluation quotes with (the same plan GET /v1/quote uses).
   await tradeState(deps.chain.rpc, deps.venues, shape, req.mint, caller.accountId);
   const read = state.read;
+  if (req.kind === "on_migration" && read.venue === "launchswap") throw badRequest(R.alreadyMigrated);
   const sizeUnits = req.side === "sell" ? sizeUnitsOf(req.amount, read.userTokenBalance) : null;
   if (req.side === "sell" && (sizeUnits === null || sizeUnits <= 0n))
     throw badRequest(TRADE_RULES.noTokenBalance);

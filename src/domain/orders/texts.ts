@@ -1,9 +1,9 @@
 /** The texts of the orders endpoints (400s name the rule; a 409 names the state or the limit). */
 export const ORDER_RULES = {
   bodyObject: "request body must be a JSON object",
-  kindInvalid: "kind must be one of: limit, take_profit, stop_loss, trailing_stop, bracket",
+  kindInvalid: "kind must be one of: limit, take_profit, stop_loss, trailing_stop, bracket, on_migration",
   kindNotYet: (kind: string): string =>
-    `kind ${kind} is not available yet; available: limit, take_profit, stop_loss, trailing_stop, bracket`,
+    `kind ${kind} is not available yet; available: limit, take_profit, stop_loss, trailing_stop, bracket, on_migration`,
   sideInvalid: "side must be buy or sell",
   sideSellOnly: (kind: string): string => `a ${kind} order sells: side must be sell or omitted`,
   mintRequired: "mint is required",
@@ -42,5 +42,8 @@ export const ORDER_RULES = {
   tooMany: (max: number): string => `this key holds the maximum of ${max} open orders`,
   stateInvalid: "state must be one of: open, triggered, filled, failed, cancelled, expired",
   noChain: "orders need the chain: the service has no RPC configured",
+  migrationNoLevel:
+    "an on_migration order fires when the mint's pool is tradable: it takes no price, percent or sol_out",
+  alreadyMigrated: "mint is already on its launchswap pool: an on_migration order would fire at once",
   noWarmState: "orders need the warm venue state (WATCHED_MINTS_MAX above 0)",
 } as const;

@@ -53,7 +53,7 @@ export const orderTriggerComponent = closedObject(
 const specProperties = {
   kind: {
     type: "string",
-    enum: ["limit", "take_profit", "stop_loss", "trailing_stop", "bracket"],
+    enum: ["limit", "take_profit", "stop_loss", "trailing_stop", "bracket", "on_migration"],
     description: "the order kind",
   },
   side: { type: "string", enum: ["buy", "sell"], description: "what the order does when it fires" },
@@ -94,7 +94,9 @@ export const orderComponent = closedObject(
     ...specProperties,
     peak_price: nullableText("trailing_stop: the highest price seen so far"),
     attempts: { type: "integer", description: "sends so far" },
-    triggered_by: nullableText("the trigger that fired: limit, take_profit, stop_loss or trailing_stop"),
+    triggered_by: nullableText(
+      "the trigger that fired: limit, take_profit, stop_loss, trailing_stop or on_migration",
+    ),
     error: anyJson("why the order failed (a policy refusal or the chain's error); null otherwise"),
     execution_ids: { type: "array", items: { type: "string" }, description: "the executions it produced" },
     expires_at: nullableText("when an open order expires (ISO 8601)"),
@@ -138,7 +140,8 @@ export function orderRoutes(app: FastifyInstance, deps: OrderRouteDeps): void {
       schema: {
         tags: ["orders"],
         security: apiKeySecurity,
-        summary: "Place an order the service runs: limit, take_profit, stop_loss, trailing_stop or bracket",
+        summary:
+          "Place an order the service runs: limit, take_profit, stop_loss, trailing_stop, bracket or on_migration",
         description:
           "The level is a price in SOL per whole token of the order's own size, quoted with the venue's math and fees " +
           "on the warm state; take_profit / stop_loss also take percent (from entry_price, default the price now) or " +
@@ -146,9 +149,11 @@ export function orderRoutes(app: FastifyInstance, deps: OrderRouteDeps): void {
         body: {
           type: "object",
           properties: {
-            kind: { description: "limit, take_profit, stop_loss, trailing_stop or bracket" },
+            kind: { description: "limit, take_profit, stop_loss, trailing_stop, bracket or on_migration" },
             mint: { description: "the token mint" },
-            side: { description: "limit: buy or sell; the others sell" },
+            side: {
+              description: "limit: buy or sell; on_migration: buy or sell (default sell); the others sell",
+            },
             amount: { description: 'buys: SOL; sells: token atomic units or a percentage (default "100%")' },
             price: { description: "the level in SOL per whole token" },
             percent: { description: "take_profit / stop_loss: percent from the entry price (+50, -20)" },

@@ -246,4 +246,31 @@ describe("order lifecycle", () => {
       state: "expired",
     });
   });
+
+  it("an on_migration sell fires once the curve has migrated, on the pool; placing one on a migrated mint is a 400", async () => {
+    const mint = e2e.localnet.admin.createToken().mint;
+    const holder = await e2e.setup({ sol: 10n });
+    await trade(e2e, holder.apiKey, { action: "buy", mint, amount: "0.5", simulate: false, confirm: true });
+    const o = await placeOrder(e2e, holder.apiKey, { kind: "on_migration", mint });
+    e2e.localnet.admin.complete(mint);
+    expect((await getOrder(e2e, holder.apiKey, o.id)).state).toBe("open");
+    e2e.localnet.admin.migrate(mint);
+    const done = await settled(e2e, holder.apiKey, o.id);
+    expect(done).toMatchObject({ state: "filled", triggered_by: "on_migration" });
+    expect(await e2e.tokenBalance(holder.wallet, mint)).toBe(0n);
+    const exec = (await e2e.get(holder.apiKey, `/v1/executions/${done.execution_ids[0]}`)).json<{
+      response: { venue: string };
+    }>();
+    expect(exec.response.venue).toBe("launchswap");
+    const again = await e2e.post(holder.apiKey, "/v1/orders", {
+      kind: "on_migration",
+      side: "buy",
+      mint,
+      amount: "0.1",
+    });
+    expect(again.statusCode).toBe(400);
+    expect(again.json()).toMatchObject({
+      detail: "mint is already on its launchswap pool: an on_migration order would fire at once",
+    });
+  });
 });

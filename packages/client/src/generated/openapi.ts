@@ -244,7 +244,7 @@ export interface paths {
         get: operations["getV1Orders"];
         put?: never;
         /**
-         * Place an order the service runs: limit, take_profit, stop_loss, trailing_stop or bracket
+         * Place an order the service runs: limit, take_profit, stop_loss, trailing_stop, bracket or on_migration
          * @description The level is a price in SOL per whole token of the order's own size, quoted with the venue's math and fees on the warm state; take_profit / stop_loss also take percent (from entry_price, default the price now) or sol_out. dry_run: true answers what the order would do now and stores nothing.
          */
         post: operations["postV1Orders"];
@@ -1210,7 +1210,7 @@ export interface components {
              * @description the order kind
              * @enum {string}
              */
-            kind: "limit" | "take_profit" | "stop_loss" | "trailing_stop" | "bracket";
+            kind: "limit" | "take_profit" | "stop_loss" | "trailing_stop" | "bracket" | "on_migration";
             /**
              * @description what the order does when it fires
              * @enum {string}
@@ -1244,7 +1244,7 @@ export interface components {
             peak_price: string | null;
             /** @description sends so far */
             attempts: number;
-            /** @description the trigger that fired: limit, take_profit, stop_loss or trailing_stop */
+            /** @description the trigger that fired: limit, take_profit, stop_loss, trailing_stop or on_migration */
             triggered_by: string | null;
             /** @description why the order failed (a policy refusal or the chain's error); null otherwise */
             error: unknown;
@@ -2696,11 +2696,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description limit, take_profit, stop_loss, trailing_stop or bracket */
+                    /** @description limit, take_profit, stop_loss, trailing_stop, bracket or on_migration */
                     kind?: unknown;
                     /** @description the token mint */
                     mint?: unknown;
-                    /** @description limit: buy or sell; the others sell */
+                    /** @description limit: buy or sell; on_migration: buy or sell (default sell); the others sell */
                     side?: unknown;
                     /** @description buys: SOL; sells: token atomic units or a percentage (default "100%") */
                     amount?: unknown;
@@ -2738,7 +2738,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Place an order the service runs: limit, take_profit, stop_loss, trailing_stop or bracket */
+            /** @description Place an order the service runs: limit, take_profit, stop_loss, trailing_stop, bracket or on_migration */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -74,6 +74,7 @@ describe("order request rules", () => {
       R.expiresInvalid,
     ],
     ["an unknown field", { kind: "take_profit", mint, price: "1", prcie: "2" }, R.unknownField("prcie")],
+    ["a level on an on_migration order", { kind: "on_migration", mint, price: "1" }, R.migrationNoLevel],
     ["max_retries of 11", { kind: "stop_loss", mint, price: "1", max_retries: 11 }, R.maxRetriesInvalid],
   ])("refuses %s", (_what, body, text) => {
     expect(refusal(body)).toBe(text);
