@@ -10,6 +10,7 @@ import { addressList, ConfigError, int, oneOf, raw, url } from "./parse.js";
 import { loadFeeSettings } from "./fees.js";
 import { loadHardeningSettings, type HardeningSettings } from "./hardening.js";
 import { loadStreamSettings, type StreamSettings } from "./streams.js";
+import { loadOrderSettings, type OrderSettings } from "./orders.js";
 import { loadRequestFeeSettings, type RequestFeeSettings } from "./request-fees.js";
 import { loadRelaySettings, relayEndpointUrl, type RelayTarget } from "./relays.js";
 import { loadRouteSettings, type RouteTarget } from "./routes.js";
@@ -95,6 +96,8 @@ export interface Config extends EventSettings {
   readonly requestFees: RequestFeeSettings;
   /** Issue 29: connection caps of GET /v1/stream and GET /v1/events (config/streams.ts). */
   readonly streams: StreamSettings;
+  /** Issue 31: open orders per key, claim lease, cross-process poll (config/orders.ts). */
+  readonly orders: OrderSettings;
 }
 
 const CLUSTERS: readonly Cluster[] = ["localnet", "mainnet", "devnet", "custom"];
@@ -226,6 +229,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): Config {
     hardening: loadHardeningSettings(env, Math.max(confirmTimeoutMs, bundleConfirmTimeoutMs)),
     requestFees: loadRequestFeeSettings(env),
     streams: loadStreamSettings(env),
+    orders: loadOrderSettings(env),
   };
   return Object.freeze(config);
 }

@@ -303,7 +303,7 @@ export const EVENTS = {
   typesInvalid:
     "types must be a comma-separated list of event types, each one of execution.pending, execution.submitted, " +
     "execution.confirmed, execution.finalized, execution.failed, execution.timeout, execution.expired, " +
-    "position.updated",
+    "position.updated, order.created, order.triggered, order.filled, order.failed, order.cancelled, order.expired",
   kindInvalid: "kind must be one of trade, create, bundle, claim, consolidate, transfer, split",
   webhookNotFound: "webhook not found",
   deliveryNotFound: "delivery not found",
@@ -314,7 +314,8 @@ export const EVENTS = {
   webhookTypesInvalid:
     "types must be a non-empty list of event types, each one of execution.pending, execution.submitted, " +
     "execution.confirmed, execution.finalized, execution.failed, execution.timeout, execution.expired, " +
-    'position.updated, or ["*"]',
+    "position.updated, order.created, order.triggered, order.filled, order.failed, order.cancelled, " +
+    'order.expired, or ["*"]',
   webhookWalletsInvalid: "wallets must be a list of wallet public keys",
   /** Issue 29: the account's endpoint cap (MAX_WEBHOOKS_PER_ACCOUNT). */
   webhookLimit: (max: number): string =>

@@ -36,13 +36,14 @@ import { positionRoutes } from "./routes/positions.js";
 import { routeRoutes } from "./routes/routes.js";
 import { registerRouteMetrics } from "../observability/route-metrics.js";
 import type { TradeRacing } from "../domain/trade/raced-trade.js";
-import type { NewExecution, Store } from "../store/index.js";
+import type { NewExecution, OrderRecord, Store } from "../store/index.js";
 import { PublicKey } from "@solana/web3.js";
 import { custodyStore, requestOnlyStore } from "../domain/keys/custody-store.js";
 import { dryRunDocument } from "./openapi/dry-run-schema.js";
 import { accountRoutes } from "./routes/account.js";
 import { activityRoutes } from "./routes/activity.js";
-import { declareCustodyFields, installCustody } from "./hooks/custody.js";
+import { declareCustodyFields, installCustody, relayTip } from "./hooks/custody.js";
+import { installOrders } from "./routes/orders-engine.js";
 import { keyBodyTypes, keyRoutes } from "./routes/keys.js";
 import { MarketHub } from "../domain/market/market-hub.js";
 import type { StreamLimits } from "../domain/market/stream-session.js";
@@ -100,6 +101,8 @@ export interface AppDeps {
   consoleDir?: string | null;
   /** The execution kinds served (issue 30); omitted = the service's list (src/domain/kinds.ts). */
   kinds?: readonly ExecutionKindEntry[];
+  /** Issue 31: told when an order's fire settles (tests wait on it); omitted = nobody. */
+  onOrderSettled?: (order: OrderRecord) => void;
 }
 
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -247,12 +250,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const budgets = new Map(kinds.map((k) => [k.kind, k.budget]));
   // A request without a key context (public routes) gets the one pass-through wrapper, built once.
   const outside = custodyStore(observed, { current: () => undefined });
-  installCustody(app, {
-    ...deps,
-    counter: requestCounter,
-    // The record-time policy step's figures (policy-step.ts): a kind's compute-unit limit, wallet balances.
+  // The record-time policy step's figures (policy-step.ts): a kind's compute-unit limit, wallet balances.
+  const custodyDeps = {
+    clock: deps.clock,
     computeUnitLimit: (kind: NewExecution["kind"]) => computeUnitLimit(deps.config, budgets.get(kind)),
     ...(deps.chain !== undefined ? { balanceOf: balanceReader(deps.chain) } : {}),
+  };
+  installCustody(app, {
+    ...deps,
+    ...custodyDeps,
+    counter: requestCounter,
     // One wrapper per request, bound to its context: the key's wallet binding and the reservation it decided.
     bind: (ctx) => (ctx === null ? outside : custodyStore(observed, { current: () => ctx })),
   });
@@ -293,6 +300,20 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   routeRoutes(app, { ...(deps.racing !== undefined ? { racing: deps.racing } : {}) });
   if (deps.racing !== undefined) registerRouteMetrics(metrics.registry, deps.racing);
+  // Issue 31: orders evaluated on every state change of their mints, fired through the trade service.
+  await installOrders(app, {
+    store: observed,
+    chain: deps.chain,
+    vault: deps.vault,
+    venues: warm?.venues,
+    custody: custodyDeps,
+    clock: deps.clock,
+    fees: deps.config.requestFees,
+    relayTipLamports: relayTip(deps.config),
+    settings: deps.config.orders,
+    maxOpenPerKey: deps.config.orders.maxOpenPerKey,
+    ...(deps.onOrderSettled !== undefined ? { onSettled: deps.onOrderSettled } : {}),
+  });
   // Issue 22: quotes read (and warm) the trade's state the same way.
   quoteRoutes(app, { ...deps, ...(warm !== undefined ? { venues: warm.venues } : {}) });
   positionRoutes(app, {

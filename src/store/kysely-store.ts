@@ -10,6 +10,7 @@ import { isoNoZone, kyselyExecutions } from "./executions/kysely-executions.js";
 import { kyselyIdempotency } from "./idempotency/kysely-idempotency.js";
 import { keyRows, ofKey, oldestIdOfKey } from "./keys/key-rows.js";
 import { kyselyRateCounters } from "./budgets/kysely-rate-counters.js";
+import { kyselyOrders } from "./orders/kysely-orders.js";
 import type { ApiKeysTable, Database, WalletsTable } from "./schema.js";
 import { compiledOnce } from "./engine/compiled-once.js";
 import {
@@ -181,6 +182,7 @@ export function kyselyStore(
     ...kyselyCustody(db, dialect, clock, syncedWrites, prepared),
     ...kyselyRateCounters(db),
     ...kyselyPositions(db, dialect, clock),
+    ...kyselyOrders(db, dialect, clock, (accountId) => writesBus.emit(accountId)),
 
     async createApiKeyWithWallet(keyHash, wallet) {
       return db.transaction().execute(async (trx) => {

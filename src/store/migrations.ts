@@ -5,6 +5,7 @@ import { custodyMigrations } from "./keys/custody-migrations.js";
 import { walletOriginMigrations } from "./wallets/wallet-origin-migrations.js";
 import { budgetMigrations } from "./budgets/budget-migrations.js";
 import { positionMigrations } from "./positions/positions-migrations.js";
+import { orderMigrations } from "./orders/orders-migrations.js";
 
 /** Builds the provider; the dialect only changes the auto-increment column type. */
 export function migrationProvider(dialect: "sqlite" | "postgres"): MigrationProvider {
@@ -166,6 +167,8 @@ export function migrationProvider(dialect: "sqlite" | "postgres"): MigrationProv
     ...budgetMigrations(dialect),
     // Issue 33: the positions ledger and the events' own payload column.
     ...positionMigrations(),
+    // Issue 31: orders (limit, take-profit, stop-loss, trailing stop, bracket).
+    ...orderMigrations(),
   };
   return { getMigrations: async () => migrations };
 }

@@ -200,7 +200,32 @@ export interface RateCountersTable {
   count: number;
 }
 
+/** Orders (migration 2026_11_28_orders, store/orders/). */
+export interface OrdersTable {
+  id: string;
+  account_id: number;
+  key_id: number;
+  kind: string;
+  side: string;
+  mint: string;
+  wallet: string;
+  spec: string;
+  state: string;
+  version: number;
+  attempt: number;
+  lease_owner: string | null;
+  lease_until_ms: number | string | null;
+  peak: string | null;
+  triggered_by: string | null;
+  error: string | null;
+  execution_ids: string;
+  expires_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
+  orders: OrdersTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   event_sequences: EventSequencesTable;

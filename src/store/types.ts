@@ -3,9 +3,11 @@ import type { EventStore } from "./events/event-types.js";
 import type { WebhookStore } from "./webhooks/webhook-types.js";
 import type { CustodyStore } from "./keys/custody-types.js";
 import type { PositionStore } from "./positions/position-types.js";
+import type { OrderStore } from "./orders/order-types.js";
 
 export * from "./keys/custody-types.js";
 export * from "./positions/position-types.js";
+export * from "./orders/order-types.js";
 
 export interface ApiKeyRecord {
   id: number;
@@ -191,7 +193,8 @@ export interface RateCounterStore {
   countRequests(keys: readonly string[], windowStartMs: number): Promise<number[]>;
 }
 
-export interface Store extends CustodyStore, EventStore, WebhookStore, RateCounterStore, PositionStore {
+export interface Store
+  extends CustodyStore, EventStore, WebhookStore, RateCounterStore, PositionStore, OrderStore {
   readonly dialect: "sqlite" | "postgres";
   /** Creates an API key and its first (default) wallet in one transaction. */
   createApiKeyWithWallet(

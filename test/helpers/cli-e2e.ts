@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll } from "vitest";
-import type { E2e } from "./e2e.js";
+import type { E2e, E2eOptions } from "./e2e.js";
 import { startListeningE2e } from "./sandbox-e2e.js";
 
 const CLI = fileURLToPath(new URL("../../packages/cli/bin/lasertrade.js", import.meta.url));
@@ -30,6 +30,8 @@ export interface CliE2e {
 export interface CliE2eOptions {
   /** Puts `--json` before every run's arguments. */
   json?: boolean;
+  /** Options of the listening app (e.g. the warm state, which orders need). */
+  e2e?: E2eOptions;
 }
 
 /** Registers beforeAll/afterAll: a listening e2e app and a temporary config directory named `dirPrefix…`. */
@@ -51,7 +53,7 @@ export function useCliE2e(dirPrefix: string, options: CliE2eOptions = {}): CliE2
       }),
   };
   beforeAll(async () => {
-    ({ e2e: t.e2e, baseUrl: t.baseUrl, close } = await startListeningE2e());
+    ({ e2e: t.e2e, baseUrl: t.baseUrl, close } = await startListeningE2e(options.e2e));
     t.dir = await mkdtemp(join(tmpdir(), dirPrefix));
     env = { ...process.env, LASERTRADE_CONFIG: join(t.dir, "config.json") };
     delete env.LASERTRADE_URL;

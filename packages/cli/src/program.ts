@@ -13,6 +13,7 @@ import { addStreamCommands } from "./stream-command.js";
 import { addTradeCommands } from "./trade-commands.js";
 import { addWalletCommands, addSetupCommand } from "./wallet-commands.js";
 import { addRouteCommands, addWarmCommands } from "./warm-commands.js";
+import { addOrderCommands } from "./order-commands.js";
 import { registerWatch } from "./watch.js";
 import { addWebhookCommands } from "./webhook-commands.js";
 
@@ -46,6 +47,7 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
   addFundsCommands(program, ctx);
   addWarmCommands(program, ctx);
   addRouteCommands(program, ctx);
+  addOrderCommands(program, ctx);
   outcomeCommands(program, ctx);
   addHistoryCommand(program, ctx);
   addPositionCommands(program, ctx);

@@ -19,6 +19,7 @@ import { cashbackResource, solResource } from "./resources/funds.js";
 import { dryRunResource, executionsResource, waitForFinal } from "./resources/executions.js";
 import { watchResource } from "./resources/watch.js";
 import { routesResource } from "./resources/routes.js";
+import { ordersResource } from "./resources/orders.js";
 import { accountResource, activityResource, keysResource } from "./resources/keys.js";
 import { webhooksResource } from "./resources/webhooks.js";
 import { pnlCall, positionsResource } from "./resources/positions.js";
@@ -54,6 +55,8 @@ export class LaserTrade {
   readonly watch: ReturnType<typeof watchResource>;
   /** The landing routes raced trades go over (`routes` / `mev_protect` on a trade), with their figures. */
   readonly routes: ReturnType<typeof routesResource>;
+  /** Orders the service runs: limit, take-profit, stop-loss, trailing stop, bracket. */
+  readonly orders: ReturnType<typeof ordersResource>;
   readonly executions: ReturnType<typeof executionsResource>;
   /** Scoped sub-keys and policies (issue 19; needs a key with the `keys` scope). */
   readonly keys: ReturnType<typeof keysResource>;
@@ -86,6 +89,7 @@ export class LaserTrade {
     this.dryRun = dryRunResource(this.http);
     this.watch = watchResource(this.http);
     this.routes = routesResource(this.http);
+    this.orders = ordersResource(this.http);
     this.executions = executionsResource(this.http);
     this.keys = keysResource(this.http);
     this.account = accountResource(this.http);

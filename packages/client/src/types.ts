@@ -138,6 +138,13 @@ export type DryRunResult = Extract<
 // issue 18: warm venue state
 /** The landing routes and their figures (GET /v1/routes). */
 export type RoutesResult = Ok<"/v1/routes", "get">;
+/** An order (POST, GET and DELETE /v1/orders…). */
+export type Order = Ok<"/v1/orders/{id}", "get">;
+export type OrderList = Ok<"/v1/orders", "get">;
+export type OrderListQuery = Query<"/v1/orders", "get">;
+/** The body of POST /v1/orders (kind, mint, level, amount, fees, expiry; `dry_run`). */
+export type OrderInput = Body<"/v1/orders", "post">;
+
 /** The watched mints (POST and GET /v1/watch). */
 export type WatchResult = Ok<"/v1/watch", "get">;
 export type UnwatchResult = Ok<"/v1/watch/{mint}", "delete">;

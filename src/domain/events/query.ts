@@ -27,7 +27,7 @@ export interface EventView {
   id: number;
   type: string;
   execution_id: string;
-  kind: ExecutionKind;
+  kind: ExecutionKind | "order";
   wallets: string[];
   signatures: string[];
   status: string;
@@ -37,13 +37,25 @@ export interface EventView {
   position?: PositionView;
 }
 
+/** Issue 31: the order lifecycle events (written by the orders store in the transaction of each change). */
+export const ORDER_EVENT_TYPES = [
+  "order.created",
+  "order.triggered",
+  "order.filled",
+  "order.failed",
+  "order.cancelled",
+  "order.expired",
+] as const;
+
 /**
- * Every event type: one per execution status (the outbox trigger writes `execution.<status>`), and
- * `position.updated` (issue 33: written with the fill that moved the position).
+ * Every event type: one per execution status (the outbox trigger writes `execution.<status>`) and the order
+ * lifecycle (`order.<what>`, whose `execution_id` is the order id and `kind` is `order`), and `position.updated`
+ * (issue 33: written with the fill that moved the position).
  */
 export const EVENT_TYPES: readonly string[] = [
   ...EXECUTION_STATUSES.map((s) => `execution.${s}`),
   "position.updated",
+  ...ORDER_EVENT_TYPES,
 ];
 
 /** Parses an event id cursor (a non-negative integer below 2^53); 400 otherwise. */

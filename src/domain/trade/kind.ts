@@ -4,10 +4,10 @@
  */
 import { FIELD, closedObject, confirmationProperties, fillSchema } from "../../core/json-schema.js";
 import { defineKind } from "../execution/kind.js";
-import { addSigner } from "../keys/spend.js";
+import { addSigner, type SpendPlan } from "../keys/spend.js";
 import { LAUNCHSWAP, VENUES } from "../../core/venues.js";
 import { raceProperties } from "./race-schema.js";
-import { parseTradeRequest } from "./request.js";
+import { parseTradeRequest, type TradeIntent } from "./request.js";
 import { runTrade, type TradeDeps } from "./service.js";
 
 /** The mint and the explicit pool (GET /v1/quote documents them alike). */
@@ -121,6 +121,15 @@ const tradeResponse = closedObject(
   },
 );
 
+/** What a trade may spend, as far as its intent tells (also the plan of a fired order). */
+export function planTradeSpend(t: TradeIntent, plan: SpendPlan): void {
+  plan.mints = [t.mint];
+  if (t.pool !== null) plan.venues.push(LAUNCHSWAP);
+  addSigner(plan, t.wallet);
+  // A SOL buy spends its amount; a token-unit buy is bounded by the wallet's balance; a sell spends fees.
+  if (t.action === "buy") plan.amountLamports = t.amount.kind === "sol" ? t.amount.lamports : null;
+}
+
 /** The trade kind. */
 export const tradeKind = defineKind({
   kind: "trade",
@@ -180,13 +189,7 @@ export const tradeKind = defineKind({
     },
   },
   parse: (body) => parseTradeRequest(body),
-  plan: (t, plan) => {
-    plan.mints = [t.mint];
-    if (t.pool !== null) plan.venues.push(LAUNCHSWAP);
-    addSigner(plan, t.wallet);
-    // A SOL buy spends its amount; a token-unit buy is bounded by the wallet's balance; a sell spends fees.
-    if (t.action === "buy") plan.amountLamports = t.amount.kind === "sol" ? t.amount.lamports : null;
-  },
+  plan: planTradeSpend,
   run: (deps: TradeDeps, apiKeyId, intent) => runTrade(deps, apiKeyId, intent),
   // A body that is not an object gets the service's own text before anything else.
   objectBodyFirst: true,

@@ -54,6 +54,8 @@ interface MintWatch {
   explicitAccounts: Set<number>;
   lastUsed: number;
   ready: Promise<void>;
+  /** Issue 31: open orders on the mint; a pinned mint is neither swept, evicted nor unwatched. */
+  pins: number;
 }
 
 /** A watched mint as GET /v1/watch lists it. */
@@ -88,6 +90,9 @@ export class VenueState {
   private readonly byPool = new Map<string, string>();
   /** Wallet (base58) → its subscribed own account, kept for a first buy after a watch (Map order = LRU). */
   private readonly warmUsers = new Map<string, readonly string[]>();
+  /** Issue 31: every venue account of a watched mint → the mint, so a change names the mint it moves. */
+  private readonly byAddress = new Map<string, string>();
+  private readonly mintListeners = new Set<(mint: string) => void>();
   private readonly now: () => number;
 
   /** Mints seen created lately (the market feed's create events), when the feed is followed. */
@@ -108,6 +113,8 @@ export class VenueState {
    * migrated (or was reset); the mint's cached routing no longer holds.
    */
   accountChanged(address: string, previous: AccountInfo | null | undefined, next: AccountInfo | null): void {
+    const moved = this.byAddress.get(address);
+    if (moved !== undefined) for (const l of this.mintListeners) l(moved);
     const mint = this.byCurve.get(address);
     if (mint === undefined) return;
     const before = curveComplete(previous);
@@ -142,13 +149,45 @@ export class VenueState {
       explicitAccounts: new Set(),
       lastUsed: this.now(),
       ready: this.options.accounts.acquire(addresses),
+      pins: 0,
     };
     this.markInterest(w, explicit, account);
     this.mints.set(mint, w);
     this.byCurve.set(keys.curve, mint);
     this.byPool.set(keys.pool, mint);
-    while (this.mints.size > this.options.maxMints) this.drop(this.mints.keys().next().value!);
+    for (const a of addresses) this.byAddress.set(a, mint);
+    this.evict();
     return w.ready;
+  }
+
+  /** Issue 31: keeps a mint watched while an open order needs it (counted); resolves once it is live. */
+  pin(mint: string): Promise<void> {
+    if (!this.enabled()) return Promise.resolve();
+    const ready = this.watch(mint, false);
+    const w = this.mints.get(mint);
+    if (w !== undefined) w.pins++;
+    return ready;
+  }
+
+  /** Issue 31: one order less on the mint; unpinned, it is swept like any mint a trade used. */
+  unpin(mint: string): void {
+    const w = this.mints.get(mint);
+    if (w !== undefined && w.pins > 0) w.pins--;
+  }
+
+  /** Issue 31: tells `listener` the mint whose venue account changed (account notification or decoded trade). */
+  onMintChange(listener: (mint: string) => void): () => void {
+    this.mintListeners.add(listener);
+    return () => this.mintListeners.delete(listener);
+  }
+
+  /** Drops the least recently used unpinned mints while over maxMints. */
+  private evict(): void {
+    if (this.mints.size <= this.options.maxMints) return;
+    for (const w of [...this.mints.values()]) {
+      if (this.mints.size <= this.options.maxMints) return;
+      if (w.pins === 0) this.drop(w.mint);
+    }
   }
 
   /**
@@ -162,7 +201,7 @@ export class VenueState {
       if (!w.accounts.delete(account)) return false;
       w.explicitAccounts.delete(account);
       w.explicit = w.configured || w.explicitAccounts.size > 0;
-      if (w.configured || w.accounts.size > 0) return true;
+      if (w.configured || w.accounts.size > 0 || w.pins > 0) return true;
     }
     this.drop(mint);
     return true;
@@ -294,7 +333,7 @@ export class VenueState {
     const cutoff = this.now() - this.options.idleMs;
     let n = 0;
     for (const w of [...this.mints.values()]) {
-      if (!w.explicit && w.lastUsed < cutoff) {
+      if (!w.explicit && w.pins === 0 && w.lastUsed < cutoff) {
         this.drop(w.mint);
         n++;
       }
@@ -337,6 +376,7 @@ export class VenueState {
     this.mints.delete(mint);
     this.byCurve.delete(w.keys.curve);
     this.byPool.delete(w.keys.pool);
+    for (const a of w.addresses) this.byAddress.delete(a);
     this.options.accounts.release(w.addresses);
     for (const keys of w.wallets.values()) this.options.accounts.release(keys);
   }

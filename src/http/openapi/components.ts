@@ -23,6 +23,7 @@ import { feeReserveBreakdownComponent } from "../../domain/sol/kind-schemas.js";
 import { watchedComponent } from "../routes/watch.js";
 import { positionComponent } from "../routes/positions.js";
 import { routesComponent } from "../routes/routes.js";
+import { orderComponent, orderTriggerComponent } from "../routes/orders.js";
 import { deliveryComponent, webhookComponent } from "../routes/webhooks.js";
 
 /** Every component, by its `$id` (a new shared shape goes here: see docs/decisions.md, issue 23). */
@@ -48,6 +49,8 @@ const COMPONENTS: readonly { $id: string; description: string }[] = [
   feeReserveBreakdownComponent,
   positionComponent,
   routesComponent,
+  orderTriggerComponent,
+  orderComponent,
 ];
 
 /** Adds every component to the app's shared schemas (before the routes that reference them). */

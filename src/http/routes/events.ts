@@ -37,13 +37,25 @@ export const eventComponent = closedObject(
     },
     type: {
       type: "string",
-      description: "execution.<status> (e.g. execution.confirmed), or position.updated",
+      description:
+        "execution.<status>, e.g. execution.confirmed; order.<created|triggered|filled|failed|cancelled|expired>; or position.updated",
     },
-    execution_id: { type: "string", description: "the execution (GET /v1/executions/{id})" },
-    kind: { type: "string", enum: [...EXECUTION_KINDS], description: "which endpoint ran the execution" },
+    execution_id: {
+      type: "string",
+      description:
+        "the execution (GET /v1/executions/{id}); for order.* events the order (GET /v1/orders/{id})",
+    },
+    kind: {
+      type: "string",
+      enum: [...EXECUTION_KINDS, "order"],
+      description: "which endpoint ran the execution; order for order.* events",
+    },
     wallets: { type: "array", items: { type: "string" }, description: "the managed wallets involved" },
     signatures: { type: "array", items: { type: "string" }, description: "its transaction signatures" },
-    status: { type: "string", description: "the execution's new status (as in Execution.status)" },
+    status: {
+      type: "string",
+      description: "the execution's new status (as in Execution.status), or the order's state",
+    },
     error: { description: "why it failed, when the status is failed; null otherwise" },
     created_at: { type: "string", description: "RFC 3339 UTC with Z: when the event was recorded" },
     position: {

@@ -8,7 +8,8 @@ export interface EventRecord {
   apiKeyId: number;
   type: string;
   executionId: string;
-  kind: ExecutionKind;
+  /** Issue 31: `order` for an order's lifecycle event (executionId is then the order id). */
+  kind: ExecutionKind | "order";
   wallet: string;
   wallets: string[];
   signatures: string[];

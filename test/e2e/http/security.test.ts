@@ -35,6 +35,11 @@ describe("security", () => {
     ["DELETE", `/v1/watch/${someKey}`],
     // landing routes
     ["GET", "/v1/routes"],
+    // orders
+    ["POST", "/v1/orders"],
+    ["GET", "/v1/orders"],
+    ["GET", "/v1/orders/ord_x"],
+    ["DELETE", "/v1/orders/ord_x"],
   ];
   it.each(routes)("%s %s requires a valid x-api-key", async (method, url) => {
     await expectAuthRequired(t.app, method, url);

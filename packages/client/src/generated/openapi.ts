@@ -391,6 +391,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List this account's orders, newest first
+         * @description List this account's orders, newest first
+         */
+        get: operations["getV1Orders"];
+        put?: never;
+        /**
+         * Place an order the service runs: limit, take_profit, stop_loss, trailing_stop, bracket or on_migration
+         * @description The level is a price in SOL per whole token of the order's own size, quoted with the venue's math and fees on the warm state; take_profit / stop_loss also take percent (from entry_price, default the price now) or sol_out. dry_run: true answers what the order would do now and stores nothing.
+         */
+        post: operations["postV1Orders"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/orders/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One order with its state and the executions it produced
+         * @description One order with its state and the executions it produced
+         */
+        get: operations["getV1OrdersById"];
+        put?: never;
+        post?: never;
+        /**
+         * Cancel an open order (409 naming its state otherwise)
+         * @description Cancel an open order (409 naming its state otherwise)
+         */
+        delete: operations["deleteV1OrdersById"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/quote": {
         parameters: {
             query?: never;
@@ -1094,20 +1142,20 @@ export interface components {
         Event: {
             /** @description per-account, increasing; the stream cursor (Last-Event-ID, ?after=) */
             id: number;
-            /** @description execution.<status> (e.g. execution.confirmed), or position.updated */
+            /** @description execution.<status>, e.g. execution.confirmed; order.<created|triggered|filled|failed|cancelled|expired>; or position.updated */
             type: string;
-            /** @description the execution (GET /v1/executions/{id}) */
+            /** @description the execution (GET /v1/executions/{id}); for order.* events the order (GET /v1/orders/{id}) */
             execution_id: string;
             /**
-             * @description which endpoint ran the execution
+             * @description which endpoint ran the execution; order for order.* events
              * @enum {string}
              */
-            kind: "trade" | "create" | "bundle" | "claim" | "consolidate" | "transfer" | "split";
+            kind: "trade" | "create" | "bundle" | "claim" | "consolidate" | "transfer" | "split" | "order";
             /** @description the managed wallets involved */
             wallets: string[];
             /** @description its transaction signatures */
             signatures: string[];
-            /** @description the execution's new status (as in Execution.status) */
+            /** @description the execution's new status (as in Execution.status), or the order's state */
             status: string;
             /** @description why it failed, when the status is failed; null otherwise */
             error: unknown;
@@ -1462,6 +1510,84 @@ export interface components {
                     tips_paid_lamports: string;
                 };
             }[];
+        };
+        /** @description A level of an order and the side of it that fires */
+        OrderTrigger: {
+            /**
+             * @description the side of the level that fires
+             * @enum {string}
+             */
+            fires_when: "at_or_above" | "at_or_below";
+            /** @description the level: SOL per whole token of the order's size, fees included */
+            price?: string;
+            /** @description the level: SOL the order's amount gets, fees included */
+            sol_out?: string;
+            /** @description the level as the request gave it (price, percent or sol_out) */
+            asked: unknown;
+        };
+        /** @description An order the service runs, with its state and the executions it produced */
+        Order: {
+            /** @description the order id */
+            id: string;
+            /**
+             * @description open (waiting), triggered (sending), filled, failed (error says why), cancelled, expired
+             * @enum {string}
+             */
+            state: "open" | "triggered" | "filled" | "failed" | "cancelled" | "expired";
+            /** @description the managed wallet that trades */
+            wallet: string;
+            /**
+             * @description the order kind
+             * @enum {string}
+             */
+            kind: "limit" | "take_profit" | "stop_loss" | "trailing_stop" | "bracket" | "on_migration";
+            /**
+             * @description what the order does when it fires
+             * @enum {string}
+             */
+            side: "buy" | "sell";
+            /** @description the token mint */
+            mint: string;
+            /** @description SOL (buys), token atomic units or a percentage of the position at fire time (sells) */
+            amount: string;
+            /** @description sells: the token units the price is computed for (a percentage resolved at creation) */
+            size_units: string | null;
+            /** @description the levels (a bracket has both take_profit and stop_loss: one firing ends the other) */
+            triggers: {
+                limit?: components["schemas"]["OrderTrigger"];
+                take_profit?: components["schemas"]["OrderTrigger"];
+                stop_loss?: components["schemas"]["OrderTrigger"];
+            };
+            /** @description trailing_stop: percent below the highest price seen */
+            trail_percent: string | null;
+            /** @description the entry price percent levels were computed from (SOL per whole token) */
+            entry_price: string | null;
+            /** @description slippage bound of the trade it sends */
+            slippage_bps: number;
+            /** @description the order's own priority fee per transaction */
+            priority_fee_lamports: string | null;
+            /** @description the order's own relay tip */
+            tip_lamports: string | null;
+            /** @description sends again of a sell that failed on chain */
+            max_retries: number;
+            /** @description trailing_stop: the highest price seen so far */
+            peak_price: string | null;
+            /** @description sends so far */
+            attempts: number;
+            /** @description the trigger that fired: limit, take_profit, stop_loss, trailing_stop or on_migration */
+            triggered_by: string | null;
+            /** @description why the order failed (a policy refusal or the chain's error); null otherwise */
+            error: unknown;
+            /** @description the executions it produced */
+            execution_ids: string[];
+            /** @description when an open order expires (ISO 8601) */
+            expires_at: string | null;
+            /** @description ISO 8601 */
+            created_at: string;
+            /** @description ISO 8601 */
+            updated_at: string;
+            /** @description on creation: the price of the order's size now */
+            price_now?: string | null;
         };
     };
     responses: never;
@@ -4332,6 +4458,549 @@ export interface operations {
             };
         };
     };
+    getV1Orders: {
+        parameters: {
+            query?: {
+                /** @description only orders in this state */
+                state?: string;
+                /** @description only orders on this mint */
+                mint?: string;
+                /** @description 1 to 500, default 100 */
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description List this account's orders, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the orders */
+                        orders: components["schemas"]["Order"][];
+                    };
+                };
+            };
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description An error answer with status 403; `code` is one of: keys.account_frozen, keys.ancestor_frozen, keys.key_frozen, keys.missing_scope, keys.own_policy, keys.own_unfreeze, keys.policy_refused, keys.powers_exceeded, keys.refused, keys.root_only, keys.root_untouchable, keys.wallet_not_allowed, setup.closed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, wallets.not_found, watch.not_watched */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description An error answer with status 409; `code` is one of: events.webhook_limit, idempotency.in_progress, idempotency.interrupted, keys.key_limit, wallets.already_linked, wallets.limit_reached */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error421"];
+                };
+            };
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget's window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description An unexpected error; request_id names it in the service log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+            /** @description An error answer with status 502; `code` is one of: bundle.failed, bundle.timed_out, cashback.bad_owner, cashback.bad_swap_account, cashback.read_failed, chain.bundle_failed, chain.bundle_timed_out, chain.confirmation_unavailable, chain.landed_with_error, chain.relay_refused, chain.relay_unreachable, chain.rpc_unavailable, execution.cache_missing, execution.read_failed, launch.curve_invalid, upstream.error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error502"];
+                };
+            };
+            /** @description An error answer with status 503; `code` is one of: execution.chain_not_ready, execution.chain_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
+        };
+    };
+    postV1Orders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description limit, take_profit, stop_loss, trailing_stop, bracket or on_migration */
+                    kind?: unknown;
+                    /** @description the token mint */
+                    mint?: unknown;
+                    /** @description limit: buy or sell; on_migration: buy or sell (default sell); the others sell */
+                    side?: unknown;
+                    /** @description buys: SOL; sells: token atomic units or a percentage (default "100%") */
+                    amount?: unknown;
+                    /** @description the level in SOL per whole token */
+                    price?: unknown;
+                    /** @description take_profit / stop_loss: percent from the entry price (+50, -20) */
+                    percent?: unknown;
+                    /** @description take_profit / stop_loss: SOL the amount would get */
+                    sol_out?: unknown;
+                    /** @description bracket: { price | percent | sol_out } */
+                    take_profit?: unknown;
+                    /** @description bracket: { price | percent | sol_out } */
+                    stop_loss?: unknown;
+                    /** @description trailing_stop: percent below the highest price seen */
+                    trail_percent?: unknown;
+                    /** @description the entry of percent levels (SOL per whole token); default the price now */
+                    entry_price?: unknown;
+                    /** @description managed wallet; the key's default wallet otherwise */
+                    wallet?: unknown;
+                    /** @description percent, as a trade */
+                    slippage?: unknown;
+                    /** @description as a trade */
+                    slippage_bps?: unknown;
+                    /** @description SOL per transaction, as a trade */
+                    priority_fee?: unknown;
+                    /** @description SOL, as a trade */
+                    tip?: unknown;
+                    /** @description ISO 8601; an open order expires then */
+                    expires_at?: unknown;
+                    /** @description sends again of a sell that failed on chain (0 to 10, default 2) */
+                    max_retries?: unknown;
+                    /** @description true: answer what the order would do now, store nothing */
+                    dry_run?: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Place an order the service runs: limit, take_profit, stop_loss, trailing_stop, bracket or on_migration */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description An error answer with status 403; `code` is one of: keys.account_frozen, keys.ancestor_frozen, keys.key_frozen, keys.missing_scope, keys.own_policy, keys.own_unfreeze, keys.policy_refused, keys.powers_exceeded, keys.refused, keys.root_only, keys.root_untouchable, keys.wallet_not_allowed, setup.closed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, wallets.not_found, watch.not_watched */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description An error answer with status 409; `code` is one of: events.webhook_limit, idempotency.in_progress, idempotency.interrupted, keys.key_limit, wallets.already_linked, wallets.limit_reached */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description The body exceeds 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error413"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error415"];
+                };
+            };
+            /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error421"];
+                };
+            };
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget's window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description An unexpected error; request_id names it in the service log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+            /** @description An error answer with status 502; `code` is one of: bundle.failed, bundle.timed_out, cashback.bad_owner, cashback.bad_swap_account, cashback.read_failed, chain.bundle_failed, chain.bundle_timed_out, chain.confirmation_unavailable, chain.landed_with_error, chain.relay_refused, chain.relay_unreachable, chain.rpc_unavailable, execution.cache_missing, execution.read_failed, launch.curve_invalid, upstream.error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error502"];
+                };
+            };
+            /** @description An error answer with status 503; `code` is one of: execution.chain_not_ready, execution.chain_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
+        };
+    };
+    getV1OrdersById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the order id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One order with its state and the executions it produced */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description An error answer with status 403; `code` is one of: keys.account_frozen, keys.ancestor_frozen, keys.key_frozen, keys.missing_scope, keys.own_policy, keys.own_unfreeze, keys.policy_refused, keys.powers_exceeded, keys.refused, keys.root_only, keys.root_untouchable, keys.wallet_not_allowed, setup.closed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, wallets.not_found, watch.not_watched */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description An error answer with status 409; `code` is one of: events.webhook_limit, idempotency.in_progress, idempotency.interrupted, keys.key_limit, wallets.already_linked, wallets.limit_reached */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error421"];
+                };
+            };
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget's window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description An unexpected error; request_id names it in the service log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+            /** @description An error answer with status 502; `code` is one of: bundle.failed, bundle.timed_out, cashback.bad_owner, cashback.bad_swap_account, cashback.read_failed, chain.bundle_failed, chain.bundle_timed_out, chain.confirmation_unavailable, chain.landed_with_error, chain.relay_refused, chain.relay_unreachable, chain.rpc_unavailable, execution.cache_missing, execution.read_failed, launch.curve_invalid, upstream.error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error502"];
+                };
+            };
+            /** @description An error answer with status 503; `code` is one of: execution.chain_not_ready, execution.chain_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
+        };
+    };
+    deleteV1OrdersById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the order id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Cancel an open order (409 naming its state otherwise) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description An error answer with status 403; `code` is one of: keys.account_frozen, keys.ancestor_frozen, keys.key_frozen, keys.missing_scope, keys.own_policy, keys.own_unfreeze, keys.policy_refused, keys.powers_exceeded, keys.refused, keys.root_only, keys.root_untouchable, keys.wallet_not_allowed, setup.closed */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, wallets.not_found, watch.not_watched */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description An error answer with status 409; `code` is one of: events.webhook_limit, idempotency.in_progress, idempotency.interrupted, keys.key_limit, wallets.already_linked, wallets.limit_reached */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description The body exceeds 64 KiB. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error413"];
+                };
+            };
+            /** @description The body is not application/json. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error415"];
+                };
+            };
+            /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error421"];
+                };
+            };
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget's window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description An unexpected error; request_id names it in the service log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+            /** @description An error answer with status 502; `code` is one of: bundle.failed, bundle.timed_out, cashback.bad_owner, cashback.bad_swap_account, cashback.read_failed, chain.bundle_failed, chain.bundle_timed_out, chain.confirmation_unavailable, chain.landed_with_error, chain.relay_refused, chain.relay_unreachable, chain.rpc_unavailable, execution.cache_missing, execution.read_failed, launch.curve_invalid, upstream.error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error502"];
+                };
+            };
+            /** @description An error answer with status 503; `code` is one of: execution.chain_not_ready, execution.chain_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
+        };
+    };
     getV1Quote: {
         parameters: {
             query?: {
@@ -5009,7 +5678,7 @@ export interface operations {
                 after?: string;
                 /** @description page size of the JSON form, 1 to 1000 (default 100) */
                 limit?: number;
-                /** @description comma-separated event types, each one of execution.pending, execution.submitted, execution.confirmed, execution.finalized, execution.failed, execution.timeout, execution.expired, position.updated */
+                /** @description comma-separated event types, each one of execution.pending, execution.submitted, execution.confirmed, execution.finalized, execution.failed, execution.timeout, execution.expired, position.updated, order.created, order.triggered, order.filled, order.failed, order.cancelled, order.expired */
                 types?: string;
                 /** @description only events of executions involving this wallet */
                 wallet?: string;
@@ -6289,7 +6958,7 @@ export interface operations {
                     /** @description https or http URL; private, loopback and metadata addresses are refused */
                     url: string;
                     /** @description event types, e.g. ["execution.confirmed"], or ["*"] for all */
-                    types: ("*" | "execution.pending" | "execution.submitted" | "execution.confirmed" | "execution.finalized" | "execution.failed" | "execution.timeout" | "execution.expired" | "position.updated")[];
+                    types: ("*" | "execution.pending" | "execution.submitted" | "execution.confirmed" | "execution.finalized" | "execution.failed" | "execution.timeout" | "execution.expired" | "position.updated" | "order.created" | "order.triggered" | "order.filled" | "order.failed" | "order.cancelled" | "order.expired")[];
                     /** @description only events involving one of these wallets (default all) */
                     wallets?: string[];
                 };

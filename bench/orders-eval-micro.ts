@@ -1,0 +1,117 @@
+/**
+ * `npx tsx bench/orders-eval-micro.ts [--orders 10000] [--mints 200] [--changes 20000] [--sizes distinct|shared]`:
+ * the order engine's evaluation per state change, in process, no I/O: `orders` open orders (take-profit,
+ * stop-loss, trailing stop, limit buy; levels away from the price so none fires) spread over `mints` mints,
+ * then `changes` state changes, each a curve that moved by a small trade, evaluated as the engine does it
+ * (OrderBook.evaluate quoting each size of the mint with the trade's math). Prints the wall time per
+ * evaluation (p50 / p99 / max, µs) and the RSS the orders cost (needs --expose-gc for a clean figure).
+ * `--sizes distinct` gives every order its own size (one quote per order: the worst case); `shared` gives the
+ * orders of a mint 5 sizes.
+ */
+import { OrderBook, type BookOrder } from "../src/domain/orders/book.js";
+import type { OrderSpec, Trigger } from "../src/domain/orders/model.js";
+import { observeVenue, type OrderSize } from "../src/domain/orders/observe.js";
+import type { VenueState } from "../src/domain/trade/quote.js";
+import { numberFlag } from "./flags.js";
+import { runScript } from "./process-stats.js";
+
+const E18 = 10n ** 18n;
+const PRICE = (30n * E18) / 1_073_000_000n; // about the fresh curve's price, SOL × 10^18 per whole token
+
+function curve(quote: bigint): VenueState {
+  const k = 1_073_000_000_000_000n * 30_000_000_000n;
+  return {
+    venue: "bonding_curve",
+    curve: {
+      virtualTokenReserves: k / quote,
+      virtualQuoteReserves: quote,
+      realTokenReserves: 793_100_000_000_000n,
+      realQuoteReserves: quote - 30_000_000_000n,
+      complete: false,
+    },
+    fees: { protocolFeeBps: 95n, creatorFeeBps: 30n },
+  };
+}
+
+const trig = (name: Trigger["name"], direction: "above" | "below", price: bigint): Trigger => ({
+  name,
+  direction,
+  level: { kind: "price", price },
+  asked: {},
+});
+
+function order(i: number, mint: string, units: bigint): BookOrder {
+  const k = i % 4;
+  const base: Omit<OrderSpec, "kind" | "side" | "triggers"> = {
+    mint,
+    amount: { kind: "tokens", units },
+    amountText: units.toString(),
+    sizeUnits: units,
+    trailHundredths: null,
+    entryPrice: PRICE,
+    slippageBps: 200n,
+    priorityFeeLamports: null,
+    tipLamports: null,
+    maxRetries: 2,
+  };
+  const spec: OrderSpec =
+    k === 0
+      ? { ...base, kind: "take_profit", side: "sell", triggers: [trig("take_profit", "above", PRICE * 10n)] }
+      : k === 1
+        ? { ...base, kind: "stop_loss", side: "sell", triggers: [trig("stop_loss", "below", PRICE / 10n)] }
+        : k === 2
+          ? { ...base, kind: "trailing_stop", side: "sell", triggers: [], trailHundredths: 9_000n }
+          : {
+              ...base,
+              kind: "limit",
+              side: "buy",
+              amount: { kind: "sol", lamports: units / 1000n },
+              sizeUnits: null,
+              triggers: [trig("limit", "below", PRICE / 10n)],
+            };
+  const size: OrderSize =
+    spec.side === "buy" ? { side: "buy", lamports: units / 1000n } : { side: "sell", units };
+  return { id: `o${i}`, mint, version: 1, spec, size, peak: k === 2 ? PRICE : null, expiresAtMs: null };
+}
+
+function rss(): number {
+  (globalThis as { gc?: () => void }).gc?.();
+  return process.memoryUsage().rss;
+}
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  const orders = numberFlag(argv, "orders", 10_000);
+  const mints = numberFlag(argv, "mints", 200);
+  const changes = numberFlag(argv, "changes", 20_000);
+  const shared = argv.includes("shared");
+  const names = Array.from({ length: mints }, (_, i) => `mint${i}`);
+  const before = rss();
+  const book = new OrderBook();
+  for (let i = 0; i < orders; i++) {
+    const units = shared ? 1_000_000_000n * BigInt(1 + (i % 5)) : 1_000_000_000n + BigInt(i) * 1_000n;
+    book.add(order(i, names[i % mints]!, units));
+  }
+  const after = rss();
+  const states = Array.from({ length: 64 }, (_, i) => curve(30_000_000_000n + BigInt(i) * 10_000_000n));
+  const times: number[] = [];
+  let fired = 0;
+  for (let c = 0; c < changes; c++) {
+    const venue = states[c % states.length]!;
+    const t0 = process.hrtime.bigint();
+    const { crossed } = book.evaluate(names[c % mints]!, (size) => observeVenue(size, venue, 6));
+    times.push(Number(process.hrtime.bigint() - t0) / 1000);
+    fired += crossed.length;
+  }
+  times.sort((a, b) => a - b);
+  const q = (p: number): string =>
+    times[Math.min(times.length - 1, Math.floor(p * times.length))]!.toFixed(1);
+  const perMint = orders / mints;
+  console.log(
+    `orders-eval: ${orders} orders over ${mints} mints (${perMint} per mint, ${shared ? "5 sizes" : "a size each"}), ` +
+      `${changes} state changes: evaluation p50 ${q(0.5)} µs, p99 ${q(0.99)} µs, max ${q(1)} µs; ` +
+      `fired ${fired}; RSS +${((after - before) / 1024 / 1024).toFixed(1)} MB for the book`,
+  );
+}
+
+runScript(main);

@@ -1,0 +1,144 @@
+/**
+ * `lasertrade order …` and `lasertrade orders`: orders the service runs itself. Levels: `+50%` / `-20%` are
+ * percent from the entry price (the price now unless --entry), a bare number is a price in SOL per whole token.
+ */
+import type { Command } from "commander";
+import type { OrderInput } from "@lasertrade/client";
+import type { Context } from "./context.js";
+
+interface OrderOpts {
+  amount?: string;
+  wallet?: string;
+  slippage?: string;
+  priorityFee?: string;
+  tip?: string;
+  entry?: string;
+  solOut?: string;
+  expiresAt?: string;
+  dryRun?: boolean;
+}
+
+/** A level argument: `+50%` / `-20%` / `15%` → percent, anything else → price (SOL per whole token). */
+export function levelOf(arg: string): Record<string, string> {
+  const t = arg.trim();
+  return t.endsWith("%") ? { percent: t.slice(0, -1) } : { price: t };
+}
+
+function common(o: OrderOpts): Record<string, unknown> {
+  return {
+    ...(o.amount !== undefined ? { amount: o.amount } : {}),
+    ...(o.wallet !== undefined ? { wallet: o.wallet } : {}),
+    ...(o.slippage !== undefined ? { slippage: o.slippage } : {}),
+    ...(o.priorityFee !== undefined ? { priority_fee: o.priorityFee } : {}),
+    ...(o.tip !== undefined ? { tip: o.tip } : {}),
+    ...(o.entry !== undefined ? { entry_price: o.entry } : {}),
+    ...(o.expiresAt !== undefined ? { expires_at: o.expiresAt } : {}),
+    ...(o.dryRun === true ? { dry_run: true } : {}),
+  };
+}
+
+function withOptions(c: Command): Command {
+  // A level such as -20% is an argument, not an unknown option.
+  return c
+    .allowUnknownOption()
+    .option(
+      "--amount <amount>",
+      'sells: token atomic units or a percentage (default "100%"); limit buys: SOL',
+    )
+    .option("--wallet <public_key>", "managed wallet (default: the key's default wallet)")
+    .option("--slippage <percent>", "slippage bound of the trade it sends")
+    .option("--priority-fee <sol>", "priority fee per transaction (SOL)")
+    .option("--tip <sol>", "relay tip (SOL)")
+    .option("--entry <price>", "entry price of percent levels (SOL per whole token; default the price now)")
+    .option("--expires-at <iso>", "an open order expires then (ISO 8601)")
+    .option("--dry-run", "answer what the order would do now; store nothing");
+}
+
+/** Adds `order` (tp, sl, trail, limit, bracket, get, cancel) and `orders`. */
+export function addOrderCommands(program: Command, ctx: () => Context): void {
+  const order = program
+    .command("order")
+    .description("orders the service runs: tp, sl, trail, limit, bracket, migration, get, cancel");
+  const place = async (body: Record<string, unknown>): Promise<void> => {
+    const c = ctx();
+    await c.print(await (await c.client()).orders.create(body as OrderInput));
+  };
+  withOptions(order.command("tp <mint> <level>").description("take profit: +50% from entry, or a price"))
+    .option("--sol-out <sol>", "instead of a level: sell when the amount gets at least this much SOL")
+    .action(async (mint: string, level: string, o: OrderOpts) =>
+      place({
+        kind: "take_profit",
+        mint,
+        ...(o.solOut !== undefined ? { sol_out: o.solOut } : levelOf(level)),
+        ...common(o),
+      }),
+    );
+  withOptions(order.command("sl <mint> <level>").description("stop loss: -20% from entry, or a price"))
+    .option("--sol-out <sol>", "instead of a level: sell when the amount gets at most this much SOL")
+    .action(async (mint: string, level: string, o: OrderOpts) =>
+      place({
+        kind: "stop_loss",
+        mint,
+        ...(o.solOut !== undefined ? { sol_out: o.solOut } : levelOf(level)),
+        ...common(o),
+      }),
+    );
+  withOptions(
+    order
+      .command("trail <mint> <percent>")
+      .description("trailing stop: sell on a fall of percent from the highest price"),
+  ).action(async (mint: string, percent: string, o: OrderOpts) =>
+    place({ kind: "trailing_stop", mint, trail_percent: percent.replace(/%$/, ""), ...common(o) }),
+  );
+  withOptions(
+    order
+      .command("limit <side> <mint> <price> [amount]")
+      .description("limit buy (amount in SOL) or sell at a price"),
+  ).action(async (side: string, mint: string, price: string, amount: string | undefined, o: OrderOpts) =>
+    place({ kind: "limit", side, mint, price, ...common(o), ...(amount !== undefined ? { amount } : {}) }),
+  );
+  withOptions(
+    order.command("bracket <mint> <tp> <sl>").description("take profit and stop loss, one cancels the other"),
+  ).action(async (mint: string, tp: string, sl: string, o: OrderOpts) =>
+    place({ kind: "bracket", mint, take_profit: levelOf(tp), stop_loss: levelOf(sl), ...common(o) }),
+  );
+  withOptions(
+    order
+      .command("migration <mint>")
+      .description("sell (or --side buy) once the mint has migrated to its pool"),
+  )
+    .option("--side <side>", "sell (default) or buy")
+    .action(async (mint: string, o: OrderOpts & { side?: string }) =>
+      place({ kind: "on_migration", mint, ...(o.side !== undefined ? { side: o.side } : {}), ...common(o) }),
+    );
+  order
+    .command("get <id>")
+    .description("one order with its state and executions")
+    .action(async (id: string) => {
+      const c = ctx();
+      await c.print(await (await c.client()).orders.get(id));
+    });
+  order
+    .command("cancel <id>")
+    .description("cancel an open order")
+    .action(async (id: string) => {
+      const c = ctx();
+      await c.print(await (await c.client()).orders.cancel(id));
+    });
+  program
+    .command("orders")
+    .description("list this account's orders, newest first")
+    .option(
+      "--state <state>",
+      "only orders in this state (open, triggered, filled, failed, cancelled, expired)",
+    )
+    .option("--mint <mint>", "only orders on this mint")
+    .action(async (o: { state?: string; mint?: string }) => {
+      const c = ctx();
+      const query = {
+        ...(o.state !== undefined ? { state: o.state } : {}),
+        ...(o.mint !== undefined ? { mint: o.mint } : {}),
+      };
+      await c.print(await (await c.client()).orders.list(query));
+    });
+}

@@ -1,0 +1,21 @@
+/** The client's `orders` group: orders the service runs itself (limit, take-profit, stop-loss, trailing stop, bracket). */
+import { unwrap, type Http } from "../call.js";
+import type * as T from "../types.js";
+
+/** The `orders` methods of a client on `http`. */
+export function ordersResource(http: Http) {
+  return {
+    /** Places an order (or, with `dry_run: true`, answers what it would do now). */
+    create: (body: T.OrderInput): Promise<T.Order> =>
+      unwrap(http.POST("/v1/orders", { body, parseAs: "text" })),
+    /** This account's orders, newest first; filter by state or mint. */
+    list: (query: T.OrderListQuery = {}): Promise<T.OrderList> =>
+      unwrap(http.GET("/v1/orders", { params: { query }, parseAs: "text" })),
+    /** One order with its state and executions. */
+    get: (id: string): Promise<T.Order> =>
+      unwrap(http.GET("/v1/orders/{id}", { params: { path: { id } }, parseAs: "text" })),
+    /** Cancels an open order (409 naming its state otherwise). */
+    cancel: (id: string): Promise<T.Order> =>
+      unwrap(http.DELETE("/v1/orders/{id}", { params: { path: { id } }, parseAs: "text" })),
+  };
+}

@@ -1,0 +1,186 @@
+/**
+ * The in-memory index of open orders: by mint, then by size (orders of one size share one quote per state
+ * change), then by level: `above` levels ascending and `below` levels descending, so a state change reads only
+ * the crossed prefix, never every order. Trailing stops move their level with the peak, so they are kept in a
+ * list of their own per size. Pure (no I/O): the engine feeds it observations.
+ */
+import type { Direction, OrderSpec } from "./model.js";
+import { sizeKey, type OrderSize } from "./observe.js";
+import { decide, type Observation } from "./rules.js";
+
+/** An open order as the book holds it. */
+export interface BookOrder {
+  readonly id: string;
+  readonly mint: string;
+  readonly version: number;
+  readonly spec: OrderSpec;
+  readonly size: OrderSize;
+  /** trailing_stop: the highest price seen so far. */
+  peak: bigint | null;
+  readonly expiresAtMs: number | null;
+}
+
+interface Entry {
+  readonly level: bigint;
+  readonly order: BookOrder;
+  readonly trigger: string;
+}
+
+interface Side {
+  price: Entry[];
+  solOut: Entry[];
+}
+
+interface Bucket {
+  readonly size: OrderSize;
+  readonly above: Side;
+  readonly below: Side;
+  readonly trailing: Map<string, BookOrder>;
+  count: number;
+}
+
+/** An order the evaluation found crossed, with the trigger that crossed. */
+export interface Crossing {
+  readonly order: BookOrder;
+  readonly trigger: string;
+}
+
+/** Inserts keeping `list` sorted: ascending for `above` (fires at value ≥ level), descending for `below`. */
+function insertSorted(list: Entry[], e: Entry, direction: Direction): void {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    const before = direction === "above" ? list[mid]!.level <= e.level : list[mid]!.level >= e.level;
+    if (before) lo = mid + 1;
+    else hi = mid;
+  }
+  list.splice(lo, 0, e);
+}
+
+/** The crossed prefix of a sorted side list. */
+function crossedPrefix(
+  list: readonly Entry[],
+  direction: Direction,
+  value: bigint | null,
+  out: Crossing[],
+): void {
+  if (value === null) return;
+  for (const e of list) {
+    if (direction === "above" ? e.level > value : e.level < value) return;
+    out.push({ order: e.order, trigger: e.trigger });
+  }
+}
+
+/** The book of open orders (see the file comment). */
+export class OrderBook {
+  private readonly mints = new Map<string, Map<string, Bucket>>();
+  private readonly byId = new Map<string, BookOrder>();
+
+  /** How many orders it holds. */
+  get size(): number {
+    return this.byId.size;
+  }
+
+  /** The order of `id`, if the book holds it. */
+  get(id: string): BookOrder | undefined {
+    return this.byId.get(id);
+  }
+
+  /** Every order it holds. */
+  orders(): IterableIterator<BookOrder> {
+    return this.byId.values();
+  }
+
+  /** Whether any order is on `mint`. */
+  hasMint(mint: string): boolean {
+    return this.mints.has(mint);
+  }
+
+  /** Adds an order (replacing an older version of it). */
+  add(o: BookOrder): void {
+    if (this.byId.has(o.id)) this.remove(o.id);
+    let buckets = this.mints.get(o.mint);
+    if (buckets === undefined) this.mints.set(o.mint, (buckets = new Map()));
+    const key = sizeKey(o.size);
+    let b = buckets.get(key);
+    if (b === undefined) {
+      b = {
+        size: o.size,
+        above: { price: [], solOut: [] },
+        below: { price: [], solOut: [] },
+        trailing: new Map(),
+        count: 0,
+      };
+      buckets.set(key, b);
+    }
+    // Trailing stops and migration orders are decided one by one (their level is not a fixed price).
+    if (o.spec.kind === "trailing_stop" || o.spec.kind === "on_migration") b.trailing.set(o.id, o);
+    for (const t of o.spec.triggers) {
+      const side = t.direction === "above" ? b.above : b.below;
+      const list = t.level.kind === "price" ? side.price : side.solOut;
+      const level = t.level.kind === "price" ? t.level.price : t.level.lamports;
+      insertSorted(list, { level, order: o, trigger: t.name }, t.direction);
+    }
+    b.count++;
+    this.byId.set(o.id, o);
+  }
+
+  /** Removes an order; returns it, and whether its mint has no order left. */
+  remove(id: string): { order: BookOrder; mintEmpty: boolean } | undefined {
+    const o = this.byId.get(id);
+    if (o === undefined) return undefined;
+    this.byId.delete(id);
+    const buckets = this.mints.get(o.mint)!;
+    const key = sizeKey(o.size);
+    const b = buckets.get(key)!;
+    const drop = (l: Entry[]): Entry[] =>
+      l.some((e) => e.order.id === id) ? l.filter((e) => e.order.id !== id) : l;
+    for (const side of [b.above, b.below]) {
+      side.price = drop(side.price);
+      side.solOut = drop(side.solOut);
+    }
+    b.trailing.delete(id);
+    if (--b.count === 0) buckets.delete(key);
+    if (buckets.size === 0) this.mints.delete(o.mint);
+    return { order: o, mintEmpty: !this.mints.has(o.mint) };
+  }
+
+  /**
+   * Evaluates the orders of `mint` on one state: `observe` quotes each size once. Returns the crossed orders
+   * (each once, its first crossed trigger) and the trailing stops whose peak rose (updated in place).
+   */
+  evaluate(
+    mint: string,
+    observe: (size: OrderSize) => Observation | null,
+  ): { crossed: Crossing[]; peaks: BookOrder[] } {
+    const crossed: Crossing[] = [];
+    const peaks: BookOrder[] = [];
+    const buckets = this.mints.get(mint);
+    if (buckets === undefined) return { crossed, peaks };
+    for (const b of buckets.values()) {
+      const obs = observe(b.size);
+      if (obs === null) continue;
+      const found: Crossing[] = [];
+      crossedPrefix(b.above.price, "above", obs.price, found);
+      crossedPrefix(b.below.price, "below", obs.price, found);
+      crossedPrefix(b.above.solOut, "above", obs.solOut, found);
+      crossedPrefix(b.below.solOut, "below", obs.solOut, found);
+      for (const t of b.trailing.values()) {
+        const d = decide(t.spec, obs, t.peak);
+        if (d.fire) found.push({ order: t, trigger: d.trigger });
+        else if (d.peak !== undefined) {
+          t.peak = d.peak;
+          peaks.push(t);
+        }
+      }
+      const seen = new Set<string>();
+      for (const c of found) {
+        if (seen.has(c.order.id)) continue;
+        seen.add(c.order.id);
+        crossed.push(c);
+      }
+    }
+    return { crossed, peaks };
+  }
+}

@@ -1,0 +1,129 @@
+/**
+ * Firing one claimed order: the key's custody checked again as for a request (fire-custody.ts: key alive and
+ * unfrozen, wallet binding, policy rules, 24 h pre-check, then record-time reservation and the spend guard),
+ * then the trade service itself (the execution pipeline: record before send, submit, confirm) on the warm
+ * venue state, with the order's fees; the execution's Idempotency-Key is `order:<id>:<attempt>`, so a restart
+ * finds what an attempt recorded and never sends it twice.
+ */
+import type { Chain } from "../../chain/chain.js";
+import { withRequestFees } from "../../chain/request-fees.js";
+import { extend } from "../../core/extend.js";
+import { overlay } from "../../core/overlay.js";
+import type { FeeBounds } from "../../core/fee-fields.js";
+import type { OrderRecord, Store } from "../../store/index.js";
+import type { Vault } from "../../vault/index.js";
+import { answerOf } from "../execution/failure.js";
+import { fireCustody, type FireCustodyDeps, type FireRefusal } from "../keys/fire-custody.js";
+import { spendPlanOf } from "../keys/spend.js";
+import { planTradeSpend } from "../trade/kind.js";
+import { parseTradeRequest } from "../trade/request.js";
+import { runTrade } from "../trade/service.js";
+import type { VenueState } from "../watch/venue-state.js";
+import type { OrderSpec } from "./model.js";
+
+/** Collaborators of a fire. */
+export interface FireDeps {
+  store: Store;
+  chain: Chain;
+  vault: Pick<Vault, "withKeypair">;
+  venues: Pick<VenueState, "lookup" | "afterRead">;
+  custody: Omit<FireCustodyDeps, "store">;
+  /** The configured relay tip (0 when the relay takes none) and the fee bounds. */
+  relayTipLamports: bigint;
+  fees: FeeBounds;
+  onRecordError?: (e: unknown) => void;
+}
+
+/** How a fire ended. */
+export type FireOutcome =
+  | { kind: "filled"; executionId: string }
+  /** Sent, not confirmed yet (timeout or submitted): reconciliation settles the execution. */
+  | { kind: "pending"; executionId: string }
+  | { kind: "refused"; refusal: FireRefusal }
+  /** Refused or failed; `executionId` when something was recorded (sent or not). */
+  | {
+      kind: "failed";
+      detail: string;
+      status: number;
+      executionId: string | null;
+      extra: Record<string, unknown>;
+    };
+
+/** The Idempotency-Key of an order's attempt. */
+export const orderAttemptKey = (orderId: string, attempt: number): string => `order:${orderId}:${attempt}`;
+
+/** The trade request an order sends: the same body POST /v1/trades/execute takes. */
+export function tradeBody(spec: OrderSpec, wallet: string): Record<string, unknown> {
+  return {
+    action: spec.side,
+    mint: spec.mint,
+    amount: spec.amountText,
+    denominated_in_sol: spec.side === "buy",
+    slippage_bps: Number(spec.slippageBps),
+    wallet,
+    // A trigger is about time: no simulation round trip; the slippage bound protects the trade on a fast move.
+    simulate: false,
+    confirm: true,
+  };
+}
+
+/** The order's own fee fields as the request-fee overlay takes them. */
+export function orderFees(spec: OrderSpec): { priorityFeeLamports?: bigint; tipLamports?: bigint } {
+  return {
+    ...(spec.priorityFeeLamports !== null ? { priorityFeeLamports: spec.priorityFeeLamports } : {}),
+    ...(spec.tipLamports !== null ? { tipLamports: spec.tipLamports } : {}),
+  };
+}
+
+/** Fires a claimed order (attempt `order.attempt`); never throws for a refusal or a chain failure. */
+export async function fireOrder(deps: FireDeps, order: OrderRecord, spec: OrderSpec): Promise<FireOutcome> {
+  const body = tradeBody(spec, order.wallet);
+  const fees = orderFees(spec);
+  // Parsed once: the plan and the trade read the same intent (as an HTTP request does).
+  const intent = parseTradeRequest(body);
+  const plan = spendPlanOf("trade", planTradeSpend, intent, deps.relayTipLamports, fees);
+  const custody = await fireCustody(
+    extend(deps.custody, { store: deps.store }),
+    { accountId: order.accountId, keyId: order.keyId },
+    "trade",
+    plan,
+    order.wallet,
+  );
+  if ("rule" in custody) return { kind: "refused", refusal: custody };
+  const key = orderAttemptKey(order.id, order.attempt);
+  const store = overlay(custody.store, {
+    insertExecution: (e) => custody.store.insertExecution(extend(e, { idempotencyKey: key })),
+  });
+  let executionId: string | null = null;
+  try {
+    const r = await runTrade(
+      {
+        store,
+        chain: withRequestFees(deps.chain, fees),
+        vault: deps.vault,
+        venues: deps.venues,
+        checkVenue: custody.checkVenue,
+        spendGuard: custody.guard,
+        ...(deps.onRecordError !== undefined ? { onRecordError: deps.onRecordError } : {}),
+      } as Parameters<typeof runTrade>[0],
+      order.accountId,
+      intent,
+    );
+    executionId = r.execution_id;
+    return r.confirmed ? { kind: "filled", executionId } : { kind: "pending", executionId };
+  } catch (e) {
+    const answer = answerOf(e);
+    if (answer === undefined) throw e;
+    const id = answer.extra.execution_id;
+    const rule = answer.extra.rule;
+    if (answer.status === 403 && typeof rule === "string" && typeof id !== "string")
+      return { kind: "refused", refusal: { rule, detail: answer.detail } };
+    return {
+      kind: "failed",
+      detail: answer.detail,
+      status: answer.status,
+      executionId: typeof id === "string" ? id : executionId,
+      extra: answer.extra,
+    };
+  }
+}

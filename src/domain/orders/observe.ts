@@ -1,0 +1,66 @@
+/**
+ * What one venue state says about an order's size: its price (SOL per whole token, fees included) and, for a
+ * sell, the SOL it gets, by the same launch-layer math a trade's quote uses (curve-quote.ts, swap-quote.ts
+ * through quoteTrade and quoteFigures). Pure.
+ */
+import { ApiError } from "../../core/errors.js";
+import type { TradeRead } from "../../launch/trade-accounts.js";
+import { venueStateOf, type TradeConfigs } from "../trade/plan.js";
+import { quoteFigures } from "../trade/quote-figures.js";
+import { quoteTrade, type VenueState } from "../trade/quote.js";
+import type { OrderAmount } from "./model.js";
+import { priceOf, type Observation } from "./rules.js";
+
+/** The size an observation is for: a sell's token units or a buy's SOL. */
+export type OrderSize =
+  { readonly side: "sell"; readonly units: bigint } | { readonly side: "buy"; readonly lamports: bigint };
+
+/** The size of an order's spec (null: a sell with nothing to sell). */
+export function sizeOf(
+  side: "buy" | "sell",
+  amount: OrderAmount,
+  sizeUnits: bigint | null,
+): OrderSize | null {
+  if (side === "buy") return amount.kind === "sol" ? { side, lamports: amount.lamports } : null;
+  return sizeUnits === null || sizeUnits <= 0n ? null : { side, units: sizeUnits };
+}
+
+/** A key naming a size: orders of one mint with the same size share one quote per state change. */
+export function sizeKey(size: OrderSize): string {
+  return size.side === "sell" ? `s${size.units}` : `b${size.lamports}`;
+}
+
+/** The observation of `size` on `venue`; null when the venue cannot quote it (too small, beyond reserves). */
+export function observeVenue(size: OrderSize, venue: VenueState, decimals: number): Observation | null {
+  try {
+    if (size.side === "sell") {
+      const q = quoteTrade({
+        action: "sell",
+        amount: { kind: "tokens", units: size.units },
+        venue,
+        slippageBps: 0n,
+      });
+      const f = quoteFigures(q, venue);
+      const price = priceOf(f.sol, size.units, decimals);
+      return price === null ? null : { price, solOut: f.sol };
+    }
+    const q = quoteTrade({
+      action: "buy",
+      amount: { kind: "sol", lamports: size.lamports },
+      venue,
+      slippageBps: 0n,
+    });
+    const f = quoteFigures(q, venue);
+    const price = priceOf(f.sol, f.tokens, decimals);
+    return price === null ? null : { price, solOut: null };
+  } catch (e) {
+    if (e instanceof ApiError) return null;
+    throw e;
+  }
+}
+
+/** The observation of `size` on a routed read. */
+export function observe(size: OrderSize, read: TradeRead, configs: TradeConfigs): Observation | null {
+  const o = observeVenue(size, venueStateOf(read, configs), read.decimals);
+  return o === null ? null : { ...o, venue: read.venue };
+}

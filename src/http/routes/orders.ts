@@ -1,0 +1,245 @@
+/**
+ * POST /v1/orders, GET /v1/orders, GET /v1/orders/{id}, DELETE /v1/orders/{id}: orders the service runs
+ * itself (limit, take-profit, stop-loss, trailing stop, bracket), evaluated on every state change of their mint.
+ */
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { ApiError } from "../../core/errors.js";
+import { requireChain } from "../../domain/execution/gate.js";
+import type { OrderEngine } from "../../domain/orders/engine.js";
+import {
+  cancelOrder,
+  createOrder,
+  getOrder,
+  listOrders,
+  type OrderCaller,
+  type OrderServiceDeps,
+} from "../../domain/orders/service.js";
+import { ORDER_RULES } from "../../domain/orders/texts.js";
+import type { VenueState } from "../../domain/watch/venue-state.js";
+import { requireApiKey, requireCustodyKey } from "../hooks/auth.js";
+import { storeOf } from "../hooks/custody.js";
+import { apiKeySecurity, closedObject, executionErrors, ref } from "../openapi/schemas.js";
+
+/** What the order routes need; `engine` and `venues` are absent without a chain or a warm state (503 / 400). */
+export type OrderRouteDeps = Omit<OrderServiceDeps, "store" | "engine" | "venues" | "chain"> & {
+  chain?: OrderServiceDeps["chain"];
+  venues?: VenueState;
+  engine?: OrderEngine;
+};
+
+const text = (description: string) => ({ type: "string", description }) as const;
+const nullableText = (description: string) => ({ type: ["string", "null"], description }) as const;
+const anyJson = (description: string) => ({ description }) as const;
+
+/** One level of an order (the `OrderTrigger` component). */
+export const orderTriggerComponent = closedObject(
+  {
+    fires_when: {
+      type: "string",
+      enum: ["at_or_above", "at_or_below"],
+      description: "the side of the level that fires",
+    },
+    price: text("the level: SOL per whole token of the order's size, fees included"),
+    sol_out: text("the level: SOL the order's amount gets, fees included"),
+    asked: anyJson("the level as the request gave it (price, percent or sol_out)"),
+  },
+  {
+    $id: "OrderTrigger",
+    description: "A level of an order and the side of it that fires",
+    required: ["fires_when", "asked"],
+  },
+);
+
+const specProperties = {
+  kind: {
+    type: "string",
+    enum: ["limit", "take_profit", "stop_loss", "trailing_stop", "bracket", "on_migration"],
+    description: "the order kind",
+  },
+  side: { type: "string", enum: ["buy", "sell"], description: "what the order does when it fires" },
+  mint: text("the token mint"),
+  amount: text("SOL (buys), token atomic units or a percentage of the position at fire time (sells)"),
+  size_units: nullableText(
+    "sells: the token units the price is computed for (a percentage resolved at creation)",
+  ),
+  triggers: closedObject(
+    {
+      limit: { ...ref("OrderTrigger"), description: "a limit order's level" },
+      take_profit: { ...ref("OrderTrigger"), description: "the take-profit level" },
+      stop_loss: { ...ref("OrderTrigger"), description: "the stop-loss level" },
+    },
+    {
+      description: "the levels (a bracket has both take_profit and stop_loss: one firing ends the other)",
+      required: [],
+    },
+  ),
+  trail_percent: nullableText("trailing_stop: percent below the highest price seen"),
+  entry_price: nullableText("the entry price percent levels were computed from (SOL per whole token)"),
+  slippage_bps: { type: "integer", description: "slippage bound of the trade it sends" },
+  priority_fee_lamports: nullableText("the order's own priority fee per transaction"),
+  tip_lamports: nullableText("the order's own relay tip"),
+  max_retries: { type: "integer", description: "sends again of a sell that failed on chain" },
+} as const;
+
+/** An order (the `Order` component). */
+export const orderComponent = closedObject(
+  {
+    id: text("the order id"),
+    state: {
+      type: "string",
+      enum: ["open", "triggered", "filled", "failed", "cancelled", "expired"],
+      description: "open (waiting), triggered (sending), filled, failed (error says why), cancelled, expired",
+    },
+    wallet: text("the managed wallet that trades"),
+    ...specProperties,
+    peak_price: nullableText("trailing_stop: the highest price seen so far"),
+    attempts: { type: "integer", description: "sends so far" },
+    triggered_by: nullableText(
+      "the trigger that fired: limit, take_profit, stop_loss, trailing_stop or on_migration",
+    ),
+    error: anyJson("why the order failed (a policy refusal or the chain's error); null otherwise"),
+    execution_ids: { type: "array", items: { type: "string" }, description: "the executions it produced" },
+    expires_at: nullableText("when an open order expires (ISO 8601)"),
+    created_at: text("ISO 8601"),
+    updated_at: text("ISO 8601"),
+    price_now: nullableText("on creation: the price of the order's size now"),
+  },
+  {
+    $id: "Order",
+    description: "An order the service runs, with its state and the executions it produced",
+    optional: ["price_now"],
+  },
+);
+
+const orderSchema = ref("Order");
+
+const idParams = {
+  type: "object",
+  properties: { id: { type: "string", description: "the order id" } },
+  required: ["id"],
+} as const;
+
+const orderErrors = { ...executionErrors, 403: executionErrors[401], 409: executionErrors[401] } as const;
+
+function callerOf(req: FastifyRequest): OrderCaller {
+  return { accountId: requireApiKey(req).id, key: requireCustodyKey(req) };
+}
+
+/** Registers the order routes. */
+export function orderRoutes(app: FastifyInstance, deps: OrderRouteDeps): void {
+  const service = (req: FastifyRequest): OrderServiceDeps => {
+    const chain = requireChain(deps.chain);
+    if (deps.venues === undefined || deps.engine === undefined || !deps.venues.enabled())
+      throw new ApiError(400, ORDER_RULES.noWarmState);
+    return { ...deps, chain, venues: deps.venues, engine: deps.engine, store: storeOf(req) };
+  };
+  app.post(
+    "/v1/orders",
+    {
+      config: { scope: "trade" },
+      schema: {
+        tags: ["orders"],
+        security: apiKeySecurity,
+        summary:
+          "Place an order the service runs: limit, take_profit, stop_loss, trailing_stop, bracket or on_migration",
+        description:
+          "The level is a price in SOL per whole token of the order's own size, quoted with the venue's math and fees " +
+          "on the warm state; take_profit / stop_loss also take percent (from entry_price, default the price now) or " +
+          "sol_out. dry_run: true answers what the order would do now and stores nothing.",
+        body: {
+          type: "object",
+          properties: {
+            kind: { description: "limit, take_profit, stop_loss, trailing_stop, bracket or on_migration" },
+            mint: { description: "the token mint" },
+            side: {
+              description: "limit: buy or sell; on_migration: buy or sell (default sell); the others sell",
+            },
+            amount: { description: 'buys: SOL; sells: token atomic units or a percentage (default "100%")' },
+            price: { description: "the level in SOL per whole token" },
+            percent: { description: "take_profit / stop_loss: percent from the entry price (+50, -20)" },
+            sol_out: { description: "take_profit / stop_loss: SOL the amount would get" },
+            take_profit: { description: "bracket: { price | percent | sol_out }" },
+            stop_loss: { description: "bracket: { price | percent | sol_out }" },
+            trail_percent: { description: "trailing_stop: percent below the highest price seen" },
+            entry_price: {
+              description: "the entry of percent levels (SOL per whole token); default the price now",
+            },
+            wallet: { description: "managed wallet; the key's default wallet otherwise" },
+            slippage: { description: "percent, as a trade" },
+            slippage_bps: { description: "as a trade" },
+            priority_fee: { description: "SOL per transaction, as a trade" },
+            tip: { description: "SOL, as a trade" },
+            expires_at: { description: "ISO 8601; an open order expires then" },
+            max_retries: { description: "sends again of a sell that failed on chain (0 to 10, default 2)" },
+            dry_run: { description: "true: answer what the order would do now, store nothing" },
+          },
+        },
+        response: { 200: orderSchema, ...orderErrors },
+      },
+    },
+    async (req, reply) => {
+      const answer = await createOrder(service(req), callerOf(req), req.body);
+      // A dry run's answer has its own shape: serialized as is.
+      if ((answer as { dry_run?: boolean }).dry_run === true)
+        reply.serializer((p: unknown) => JSON.stringify(p));
+      return answer;
+    },
+  );
+  app.get(
+    "/v1/orders",
+    {
+      config: { scope: "read" },
+      schema: {
+        tags: ["orders"],
+        security: apiKeySecurity,
+        summary: "List this account's orders, newest first",
+        querystring: {
+          type: "object",
+          properties: {
+            state: { type: "string", description: "only orders in this state" },
+            mint: { type: "string", description: "only orders on this mint" },
+            limit: { type: "string", description: "1 to 500, default 100" },
+          },
+        },
+        response: {
+          200: closedObject({ orders: { type: "array", items: orderSchema, description: "the orders" } }),
+          ...orderErrors,
+        },
+      },
+    },
+    async (req) => listOrders({ store: storeOf(req) }, callerOf(req), req.query as Record<string, unknown>),
+  );
+  app.get(
+    "/v1/orders/:id",
+    {
+      config: { scope: "read" },
+      schema: {
+        tags: ["orders"],
+        security: apiKeySecurity,
+        summary: "One order with its state and the executions it produced",
+        params: idParams,
+        response: { 200: orderSchema, ...orderErrors },
+      },
+    },
+    async (req) => getOrder({ store: storeOf(req) }, callerOf(req), (req.params as { id: string }).id),
+  );
+  app.delete(
+    "/v1/orders/:id",
+    {
+      config: { scope: "trade" },
+      schema: {
+        tags: ["orders"],
+        security: apiKeySecurity,
+        summary: "Cancel an open order (409 naming its state otherwise)",
+        params: idParams,
+        response: { 200: orderSchema, ...orderErrors },
+      },
+    },
+    async (req) => {
+      const store = storeOf(req);
+      const engine = deps.engine;
+      if (engine === undefined) throw new ApiError(400, ORDER_RULES.noWarmState);
+      return cancelOrder({ store, engine }, callerOf(req), (req.params as { id: string }).id);
+    },
+  );
+}

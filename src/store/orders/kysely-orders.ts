@@ -1,0 +1,262 @@
+/**
+ * The orders half of the Kysely store (both engines). Every state change is one conditional update (`where
+ * state = <from>`), so of two processes that evaluated the same crossing only one moves the order: on
+ * PostgreSQL the second update waits on the row lock, re-reads the row and matches nothing. The order's
+ * `order.<state>` event is written in the same transaction, numbered in the account's event sequence.
+ */
+import { sql, type Kysely, type Selectable, type Transaction } from "kysely";
+import { isoNoZone } from "../executions/kysely-executions.js";
+import { lockKeyRow } from "../keys/key-row-lock.js";
+import { EVENTS_CHANNEL, EVENTS_NOTIFY_SETTING } from "../events/migrations-events.js";
+import type { Database, OrdersTable } from "../schema.js";
+import {
+  OpenOrderLimitError,
+  type NewOrder,
+  type OrderRecord,
+  type OrderStateName,
+  type OrderStore,
+} from "./order-types.js";
+
+const LIVE: OrderStateName[] = ["open", "triggered"];
+
+const json = (v: string | null): unknown => (v === null ? null : (JSON.parse(v) as unknown));
+
+function toOrder(r: Selectable<OrdersTable>): OrderRecord {
+  return {
+    id: r.id,
+    accountId: Number(r.account_id),
+    keyId: Number(r.key_id),
+    kind: r.kind,
+    side: r.side as "buy" | "sell",
+    mint: r.mint,
+    wallet: r.wallet,
+    spec: r.spec,
+    state: r.state as OrderStateName,
+    version: Number(r.version),
+    attempt: Number(r.attempt),
+    leaseOwner: r.lease_owner,
+    leaseUntilMs: r.lease_until_ms === null ? null : Number(r.lease_until_ms),
+    peak: r.peak,
+    triggeredBy: r.triggered_by,
+    error: json(r.error),
+    executionIds: json(r.execution_ids) as string[],
+    expiresAt: r.expires_at,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+/** Appends one `order.<what>` event to the account's outbox inside `trx` (the executions' trigger does the same for them). */
+async function appendEvent(
+  trx: Transaction<Database>,
+  dialect: "sqlite" | "postgres",
+  o: OrderRecord,
+  type: string,
+): Promise<void> {
+  let id: number;
+  if (dialect === "postgres") {
+    const r = await sql<{
+      last_id: string;
+    }>`insert into event_sequences (api_key_id, last_id) values (${o.accountId}, 1)
+      on conflict (api_key_id) do update set last_id = event_sequences.last_id + 1 returning last_id`.execute(
+      trx,
+    );
+    id = Number(r.rows[0]!.last_id);
+  } else {
+    await sql`insert or ignore into event_sequences (api_key_id, last_id) values (${o.accountId}, 0)`.execute(
+      trx,
+    );
+    await sql`update event_sequences set last_id = last_id + 1 where api_key_id = ${o.accountId}`.execute(
+      trx,
+    );
+    const r = await sql<{
+      last_id: number;
+    }>`select last_id from event_sequences where api_key_id = ${o.accountId}`.execute(trx);
+    id = Number(r.rows[0]!.last_id);
+  }
+  await trx
+    .insertInto("events")
+    .values({
+      api_key_id: o.accountId,
+      id,
+      type,
+      execution_id: o.id,
+      kind: "order",
+      wallet: o.wallet,
+      wallets: JSON.stringify([o.wallet]),
+      signatures: "[]",
+      status: o.state,
+      error: o.error === null ? null : JSON.stringify(o.error),
+      created_at: o.updatedAt,
+    })
+    .execute();
+  if (dialect === "postgres")
+    await sql`select case when current_setting(${EVENTS_NOTIFY_SETTING}, true) is distinct from 'off'
+      then pg_notify(${EVENTS_CHANNEL}, current_schema() || ':' || ${String(o.accountId)}) end`.execute(trx);
+}
+
+/** The orders methods over `db`; `wake` is told (after commit) of each account whose outbox grew. */
+export function kyselyOrders(
+  db: Kysely<Database>,
+  dialect: "sqlite" | "postgres",
+  clock: () => Date,
+  wake: (accountId: number) => void,
+): OrderStore {
+  return {
+    async insertOrder(order: NewOrder, maxOpen: number) {
+      const now = isoNoZone(clock());
+      const row = await db.transaction().execute(async (trx) => {
+        await lockKeyRow(trx, order.keyId);
+        const { n } = await trx
+          .selectFrom("orders")
+          .select((eb) => eb.fn.countAll<number>().as("n"))
+          .where("key_id", "=", order.keyId)
+          .where("state", "in", LIVE)
+          .executeTakeFirstOrThrow();
+        if (Number(n) >= maxOpen) throw new OpenOrderLimitError(maxOpen);
+        const inserted = await trx
+          .insertInto("orders")
+          .values({
+            id: order.id,
+            account_id: order.accountId,
+            key_id: order.keyId,
+            kind: order.kind,
+            side: order.side,
+            mint: order.mint,
+            wallet: order.wallet,
+            spec: order.spec,
+            state: "open",
+            version: 1,
+            attempt: 0,
+            lease_owner: null,
+            lease_until_ms: null,
+            peak: order.peak,
+            triggered_by: null,
+            error: null,
+            execution_ids: "[]",
+            expires_at: order.expiresAt,
+            created_at: now,
+            updated_at: now,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        const o = toOrder(inserted);
+        await appendEvent(trx, dialect, o, "order.created");
+        return o;
+      });
+      wake(row.accountId);
+      return row;
+    },
+
+    async findOrder(accountId, id) {
+      const r = await db
+        .selectFrom("orders")
+        .selectAll()
+        .where("account_id", "=", accountId)
+        .where("id", "=", id)
+        .executeTakeFirst();
+      return r === undefined ? undefined : toOrder(r);
+    },
+
+    async listOrders(q) {
+      let query = db.selectFrom("orders").selectAll().where("account_id", "=", q.accountId);
+      if (q.state !== undefined) query = query.where("state", "=", q.state);
+      if (q.mint !== undefined) query = query.where("mint", "=", q.mint);
+      if (q.onlyWallets !== undefined) query = query.where("wallet", "in", [...q.onlyWallets, ""]);
+      const rows = await query.orderBy("created_at", "desc").orderBy("id", "desc").limit(q.limit).execute();
+      return rows.map(toOrder);
+    },
+
+    async liveOrders(since) {
+      let query = db.selectFrom("orders").selectAll();
+      // A poll after `since` also sees orders that just left the live states (cancelled by another process).
+      query = since === undefined ? query.where("state", "in", LIVE) : query.where("updated_at", ">=", since);
+      return (await query.orderBy("updated_at").execute()).map(toOrder);
+    },
+
+    async transitionOrder(t) {
+      const now = isoNoZone(clock());
+      const row = await db.transaction().execute(async (trx) => {
+        let q = trx
+          .updateTable("orders")
+          .set((eb) => ({
+            state: t.to,
+            version: eb("version", "+", 1),
+            updated_at: now,
+            ...(t.claim !== undefined
+              ? {
+                  attempt: eb("attempt", "+", 1),
+                  lease_owner: t.claim.owner,
+                  lease_until_ms: t.claim.leaseUntilMs,
+                }
+              : t.to !== "triggered"
+                ? { lease_owner: null, lease_until_ms: null }
+                : {}),
+            ...(t.triggeredBy !== undefined ? { triggered_by: t.triggeredBy } : {}),
+            ...(t.error !== undefined ? { error: t.error === null ? null : JSON.stringify(t.error) } : {}),
+          }))
+          .where("id", "=", t.id)
+          .where("state", "=", t.from);
+        if (t.version !== undefined) q = q.where("version", "=", t.version);
+        if (t.owner !== undefined) q = q.where("lease_owner", "=", t.owner);
+        const updated = await q.returningAll().executeTakeFirst();
+        if (updated === undefined) return undefined;
+        let o = toOrder(updated);
+        if (t.executionId !== undefined && !o.executionIds.includes(t.executionId)) {
+          const ids = [...o.executionIds, t.executionId];
+          await trx
+            .updateTable("orders")
+            .set({ execution_ids: JSON.stringify(ids) })
+            .where("id", "=", t.id)
+            .execute();
+          o = { ...o, executionIds: ids };
+        }
+        // Back to open (a retry after a failed send) is not a lifecycle event.
+        if (t.to !== "open") await appendEvent(trx, dialect, o, `order.${t.to}`);
+        return o;
+      });
+      if (row !== undefined && t.to !== "open") wake(row.accountId);
+      return row;
+    },
+
+    async reclaimOrders(owner, nowMs, leaseUntilMs, limit) {
+      const stale = await db
+        .selectFrom("orders")
+        .select(["id", "lease_owner", "lease_until_ms"])
+        .where("state", "=", "triggered")
+        .where((eb) => eb.or([eb("lease_until_ms", "is", null), eb("lease_until_ms", "<", nowMs)]))
+        .limit(limit)
+        .execute();
+      const out: OrderRecord[] = [];
+      for (const s of stale) {
+        // Conditional on the lease seen: two processes reclaiming at once take each order once.
+        let q = db
+          .updateTable("orders")
+          .set({ lease_owner: owner, lease_until_ms: leaseUntilMs })
+          .where("id", "=", s.id)
+          .where("state", "=", "triggered");
+        q =
+          s.lease_until_ms === null
+            ? q.where("lease_until_ms", "is", null)
+            : q.where("lease_until_ms", "=", s.lease_until_ms);
+        const r = await q.returningAll().executeTakeFirst();
+        if (r !== undefined) out.push(toOrder(r));
+      }
+      return out;
+    },
+
+    async setOrderPeak(id, peak) {
+      await db.updateTable("orders").set({ peak }).where("id", "=", id).where("state", "=", "open").execute();
+    },
+
+    async findExecutionIdByKey(accountId, key) {
+      const r = await db
+        .selectFrom("executions")
+        .select("id")
+        .where("api_key_id", "=", accountId)
+        .where("idempotency_key", "=", key)
+        .executeTakeFirst();
+      return r?.id;
+    },
+  };
+}

@@ -1,0 +1,98 @@
+/** Records and store methods of the orders (limit, take-profit, stop-loss, trailing stop, bracket). */
+
+/** The states of an order (the domain's OrderState, repeated here: the store imports nothing above it). */
+export type OrderStateName = "open" | "triggered" | "filled" | "failed" | "cancelled" | "expired";
+
+/** One stored order. */
+export interface OrderRecord {
+  id: string;
+  /** The account (root key id) whose wallet trades, as executions' apiKeyId. */
+  accountId: number;
+  /** The key that created it: its scopes and policy are checked again when the order fires. */
+  keyId: number;
+  kind: string;
+  side: "buy" | "sell";
+  mint: string;
+  wallet: string;
+  /** The order's parameters (the domain's JSON text). */
+  spec: string;
+  state: OrderStateName;
+  /** Counts state changes: a claim names the version it evaluated. */
+  version: number;
+  /** Sends so far (the execution's idempotency key is `order:<id>:<attempt>`). */
+  attempt: number;
+  leaseOwner: string | null;
+  leaseUntilMs: number | null;
+  /** trailing_stop: the highest price seen (SOL × 10^18 per whole token, decimal text). */
+  peak: string | null;
+  /** Which trigger fired (limit, take_profit, stop_loss, trailing_stop). */
+  triggeredBy: string | null;
+  /** The state's reason: a policy refusal, the chain's error, the cancellation. */
+  error: unknown;
+  executionIds: string[];
+  expiresAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A new order (open, version 1, attempt 0). */
+export type NewOrder = Pick<
+  OrderRecord,
+  "id" | "accountId" | "keyId" | "kind" | "side" | "mint" | "wallet" | "spec" | "expiresAt" | "peak"
+>;
+
+/** A state change: the row must still be in `from` (and version, when given); the version grows by one. */
+export interface OrderTransition {
+  id: string;
+  from: OrderStateName;
+  version?: number;
+  /** For a triggered order: only while this process holds its lease. */
+  owner?: string;
+  to: OrderStateName;
+  /** A claim (open → triggered) counts one more attempt and takes the lease. */
+  claim?: { owner: string; leaseUntilMs: number };
+  triggeredBy?: string | null;
+  error?: unknown;
+  /** Appended to the order's executions. */
+  executionId?: string;
+  /** Account id, for the event row (the order's own). */
+}
+
+/** Adding the order would take its key past MAX_OPEN_ORDERS_PER_KEY. */
+export class OpenOrderLimitError extends Error {
+  constructor(readonly max: number) {
+    super(`key holds the maximum of ${max} open orders`);
+    this.name = "OpenOrderLimitError";
+  }
+}
+
+/** Inputs of `listOrders`: newest first. */
+export interface ListOrdersQuery {
+  accountId: number;
+  state?: OrderStateName;
+  mint?: string;
+  /** Issue 19: a wallet-bound key sees only its wallets' orders. */
+  onlyWallets?: readonly string[];
+  limit: number;
+}
+
+/** The orders methods of the store. */
+export interface OrderStore {
+  /** Inserts an open order unless its key already holds `maxOpen` open or triggered orders (checked under the key's lock). */
+  insertOrder(order: NewOrder, maxOpen: number): Promise<OrderRecord>;
+  findOrder(accountId: number, id: string): Promise<OrderRecord | undefined>;
+  listOrders(query: ListOrdersQuery): Promise<OrderRecord[]>;
+  /** Every open or triggered order of every account (loaded at start), or those changed at or after `since` (ISO). */
+  liveOrders(since?: string): Promise<OrderRecord[]>;
+  /**
+   * Moves an order from one state to another by a conditional update (exactly once across processes), writing
+   * its `order.<state>` event in the same transaction; the row after, or undefined when it was not in `from`.
+   */
+  transitionOrder(t: OrderTransition): Promise<OrderRecord | undefined>;
+  /** Triggered orders whose lease ended before `nowMs` (their process died), leased anew to `owner`. */
+  reclaimOrders(owner: string, nowMs: number, leaseUntilMs: number, limit: number): Promise<OrderRecord[]>;
+  /** Remembers a trailing stop's highest price (no version change: it is not a state). */
+  setOrderPeak(id: string, peak: string): Promise<void>;
+  /** The execution recorded under an Idempotency-Key of the account, if any. */
+  findExecutionIdByKey(accountId: number, key: string): Promise<string | undefined>;
+}

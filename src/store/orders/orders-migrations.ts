@@ -1,0 +1,49 @@
+/** The orders table (both engines). */
+import { sql, type Kysely, type Migration } from "kysely";
+
+/** The orders migrations, keyed by name. */
+export function orderMigrations(): Record<string, Migration> {
+  return {
+    "2026_11_28_orders": {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable("orders")
+          .addColumn("id", "text", (c) => c.primaryKey())
+          .addColumn("account_id", "integer", (c) =>
+            c.notNull().references("api_keys.id").onDelete("cascade"),
+          )
+          .addColumn("key_id", "integer", (c) => c.notNull())
+          .addColumn("kind", "text", (c) => c.notNull())
+          .addColumn("side", "text", (c) => c.notNull())
+          .addColumn("mint", "text", (c) => c.notNull())
+          .addColumn("wallet", "text", (c) => c.notNull())
+          .addColumn("spec", "text", (c) => c.notNull())
+          .addColumn("state", "text", (c) => c.notNull())
+          .addColumn("version", "integer", (c) => c.notNull())
+          .addColumn("attempt", "integer", (c) => c.notNull())
+          .addColumn("lease_owner", "text")
+          .addColumn("lease_until_ms", "bigint")
+          .addColumn("peak", "text")
+          .addColumn("triggered_by", "text")
+          .addColumn("error", "text")
+          .addColumn("execution_ids", "text", (c) => c.notNull())
+          .addColumn("expires_at", "text")
+          .addColumn("created_at", "text", (c) => c.notNull())
+          .addColumn("updated_at", "text", (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createIndex("orders_account_created")
+          .on("orders")
+          .columns(["account_id", "created_at"])
+          .execute();
+        // The live orders (loaded at start, re-read by every process) and the open count of a key.
+        await sql`create index orders_live on orders (updated_at) where state in ('open', 'triggered')`.execute(
+          db,
+        );
+        await sql`create index orders_key_live on orders (key_id) where state in ('open', 'triggered')`.execute(
+          db,
+        );
+      },
+    },
+  };
+}

@@ -1,0 +1,223 @@
+/**
+ * Orders in the store on SQLite and PostgreSQL (TEST_DATABASE_URL): the open-order cap per key under
+ * concurrency, the claim by conditional update (of many concurrent claims from two stores exactly one moves an
+ * open order), the lease reclaim after a dead owner, and the order events in the account's outbox.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  isoNoZone,
+  OpenOrderLimitError,
+  openStore,
+  type NewOrder,
+  type Store,
+} from "../../src/store/index.js";
+import { dropSchema, freshSchemaName, TEST_DATABASE_URL } from "../helpers/pg.js";
+
+let counter = 0;
+const unique = () => `${++counter}-${Math.random().toString(36).slice(2, 12)}`;
+
+async function newAccount(store: Store): Promise<number> {
+  const r = await store.createApiKeyWithWallet(`hash-orders-${unique()}`, {
+    publicKey: `Wallet${unique()}`,
+    createdAt: isoNoZone(new Date()),
+    ciphertext: "Y3Q=",
+    nonce: "bm9uY2U=",
+    tag: "dGFn",
+    keyId: "k1",
+  });
+  return r.apiKey.id;
+}
+
+const order = (accountId: number, over: Partial<NewOrder> = {}): NewOrder => ({
+  id: `ord_${unique()}`,
+  accountId,
+  keyId: accountId,
+  kind: "take_profit",
+  side: "sell",
+  mint: "Mint1111",
+  wallet: "Wallet1111",
+  spec: "{}",
+  expiresAt: null,
+  peak: null,
+  ...over,
+});
+
+async function tryInsert(store: Store, o: NewOrder, max: number): Promise<boolean> {
+  try {
+    await store.insertOrder(o, max);
+    return true;
+  } catch (e) {
+    if (e instanceof OpenOrderLimitError) return false;
+    throw e;
+  }
+}
+
+const dir = mkdtempSync(join(tmpdir(), "orders-store-"));
+const schema = freshSchemaName("orders");
+const engines = [
+  { name: "sqlite", twoStores: false, open: () => openStore(`sqlite:${join(dir, "db.sqlite")}`, dir) },
+  ...(TEST_DATABASE_URL !== undefined
+    ? [
+        {
+          name: "postgres",
+          twoStores: true,
+          open: () => openStore(TEST_DATABASE_URL, dir, { pgSchema: schema, pgPoolSize: 5 }),
+        },
+      ]
+    : []),
+];
+
+describe.each(engines)("orders in the store on $name", (engine) => {
+  let a: Store;
+  let b: Store;
+  beforeAll(async () => {
+    a = await engine.open();
+    b = engine.twoStores ? await engine.open() : a;
+  });
+  afterAll(async () => {
+    await a.close();
+    if (b !== a) await b.close();
+    if (engine.name === "postgres") await dropSchema(TEST_DATABASE_URL as string, schema);
+    else rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("30 concurrent inserts from two stores under a cap of 5 open orders: exactly 5; ended orders do not count", async () => {
+    const account = await newAccount(a);
+    const ok = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => tryInsert(i % 2 ? a : b, order(account), 5)),
+    );
+    expect(ok.filter(Boolean)).toHaveLength(5);
+    const listed = await a.listOrders({ accountId: account, limit: 100 });
+    expect(listed).toHaveLength(5);
+    const cancelled = await a.transitionOrder({ id: listed[0]!.id, from: "open", to: "cancelled" });
+    expect(cancelled?.state).toBe("cancelled");
+    expect(await tryInsert(a, order(account), 5)).toBe(true);
+    expect(await tryInsert(a, order(account), 5)).toBe(false);
+  });
+
+  it("of 20 concurrent claims of one open order from two stores exactly one wins; the attempt and lease are set", async () => {
+    const account = await newAccount(a);
+    const o = await a.insertOrder(order(account), 1000);
+    const claims = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        (i % 2 ? a : b).transitionOrder({
+          id: o.id,
+          from: "open",
+          version: o.version,
+          to: "triggered",
+          claim: { owner: `p${i}`, leaseUntilMs: Date.now() + 60_000 },
+          triggeredBy: "take_profit",
+        }),
+      ),
+    );
+    const won = claims.filter((c) => c !== undefined);
+    expect(won).toHaveLength(1);
+    const row = await a.findOrder(account, o.id);
+    expect(row).toMatchObject({ state: "triggered", attempt: 1, version: 2, triggeredBy: "take_profit" });
+    expect(row?.leaseOwner).toBe(won[0]!.leaseOwner);
+    // Only the lease holder settles it.
+    expect(
+      await a.transitionOrder({ id: o.id, from: "triggered", owner: "nobody", to: "filled" }),
+    ).toBeUndefined();
+    const filled = await a.transitionOrder({
+      id: o.id,
+      from: "triggered",
+      owner: row!.leaseOwner!,
+      to: "filled",
+      executionId: "exec-1",
+    });
+    expect(filled).toMatchObject({ state: "filled", executionIds: ["exec-1"], leaseOwner: null });
+    // A stale version claims nothing.
+    expect(await a.transitionOrder({ id: o.id, from: "open", version: 1, to: "triggered" })).toBeUndefined();
+  });
+
+  it("a triggered order whose lease ended is reclaimed once by one of two stores", async () => {
+    const account = await newAccount(a);
+    const o = await a.insertOrder(order(account), 1000);
+    await a.transitionOrder({
+      id: o.id,
+      from: "open",
+      to: "triggered",
+      claim: { owner: "dead", leaseUntilMs: 1 },
+    });
+    const [ra, rb] = await Promise.all([
+      a.reclaimOrders("pa", Date.now(), Date.now() + 60_000, 100),
+      b.reclaimOrders("pb", Date.now(), Date.now() + 60_000, 100),
+    ]);
+    const mine = [...ra, ...rb].filter((r) => r.id === o.id);
+    expect(mine).toHaveLength(1);
+    expect((await a.findOrder(account, o.id))?.leaseOwner).toBe(mine[0]!.leaseOwner);
+  });
+
+  it("writes order.created / order.triggered / order.failed events in the account's outbox, and lists live orders", async () => {
+    const account = await newAccount(a);
+    const o = await a.insertOrder(order(account, { wallet: "W1" }), 1000);
+    await a.transitionOrder({
+      id: o.id,
+      from: "open",
+      to: "triggered",
+      claim: { owner: "p", leaseUntilMs: 9e15 },
+    });
+    await a.transitionOrder({ id: o.id, from: "triggered", to: "open" });
+    await a.transitionOrder({
+      id: o.id,
+      from: "open",
+      to: "triggered",
+      claim: { owner: "p", leaseUntilMs: 9e15 },
+    });
+    await a.transitionOrder({ id: o.id, from: "triggered", to: "failed", error: { detail: "no" } });
+    const events = await a.listEvents({ apiKeyId: account, after: 0, limit: 100 });
+    expect(events.map((e) => e.type)).toEqual([
+      "order.created",
+      "order.triggered",
+      "order.triggered",
+      "order.failed",
+    ]);
+    expect(events[3]).toMatchObject({
+      executionId: o.id,
+      wallet: "W1",
+      status: "failed",
+      error: { detail: "no" },
+    });
+    expect(events.map((e) => e.id)).toEqual([1, 2, 3, 4]);
+    const live = await a.insertOrder(order(account), 1000);
+    const ids = (await a.liveOrders()).map((r) => r.id);
+    expect(ids).toContain(live.id);
+    expect(ids).not.toContain(o.id);
+    expect((await a.findOrder(account, o.id))?.attempt).toBe(2);
+  });
+
+  it("polls changes since a time, keeps a trailing peak without a version change, finds an attempt's execution", async () => {
+    const account = await newAccount(a);
+    const since = isoNoZone(new Date(Date.now() - 1));
+    const o = await a.insertOrder(order(account, { kind: "trailing_stop", peak: "100" }), 1000);
+    await b.setOrderPeak(o.id, "250");
+    const row = await a.findOrder(account, o.id);
+    expect(row).toMatchObject({ peak: "250", version: 1 });
+    await a.transitionOrder({ id: o.id, from: "open", to: "cancelled" });
+    // The poll after `since` also sees an order that left the live states (another process cancelled it).
+    const changed = (await b.liveOrders(since)).filter((r) => r.id === o.id);
+    expect(changed.map((r) => r.state)).toEqual(["cancelled"]);
+    expect(await a.findExecutionIdByKey(account, `order:${o.id}:1`)).toBeUndefined();
+    await a.insertExecution({
+      id: `exec-${o.id}`,
+      apiKeyId: account,
+      kind: "trade",
+      wallet: "Wallet1111",
+      wallets: ["Wallet1111"],
+      signatures: ["sig"],
+      bundleId: null,
+      status: "pending",
+      confirmationStatus: null,
+      request: {},
+      response: null,
+      error: null,
+      timings: null,
+      idempotencyKey: `order:${o.id}:1`,
+    });
+    expect(await b.findExecutionIdByKey(account, `order:${o.id}:1`)).toBe(`exec-${o.id}`);
+  });
+});
