@@ -5,7 +5,9 @@
  * makes the entries unusable until their resubscription is confirmed and they are read again.
  *
  * An update that changes an account's owner or data size (a program upgrade, a closed and re-created account)
- * invalidates the entry: it is not used again until a request's own read offers fresh state (`offer`).
+ * invalidates the entry: it is not used again until a request's own read offers fresh state (`offer`). Growth
+ * the caller declares expected (`acceptsGrowth`: a layout whose decoders read any size, such as a launch curve
+ * that grows on its first October 2026 trade) keeps the entry, with the grown account as its state.
  *
  * A decoded trade event may refresh an entry ahead of its notification (`eventBase` / `applyEvent`), only when
  * the event's slot is newer than the entry's: notifications and reads are authoritative, so an event at the
@@ -31,6 +33,8 @@ export interface WarmAccountsOptions {
   commitment?: SubscriptionCommitment;
   /** Told of every applied change (previous state, new state), after the cache holds it. */
   onChange?: (address: string, previous: AccountInfo | null | undefined, next: AccountInfo | null) => void;
+  /** Whether an account that grew in place (same owner, more data) stays usable; default: never. */
+  acceptsGrowth?: (previous: AccountInfo, next: AccountInfo) => boolean;
   onError?: (e: unknown) => void;
 }
 
@@ -206,7 +210,12 @@ export class WarmAccounts {
     e.slot = slot;
     if (e.invalid) return;
     if (prev !== undefined && prev !== null && next !== null) {
-      if (!prev.owner.equals(next.owner) || prev.data.length !== next.data.length) {
+      const sameShape = prev.owner.equals(next.owner) && prev.data.length === next.data.length;
+      const grew =
+        prev.owner.equals(next.owner) &&
+        next.data.length > prev.data.length &&
+        this.options.acceptsGrowth?.(prev, next) === true;
+      if (!sameShape && !grew) {
         // A layout or ownership change: the next trade reads rather than trusting our interpretation.
         e.state = undefined;
         e.invalid = true;

@@ -16,6 +16,13 @@ import {
 import { ApiError } from "../../core/errors.js";
 import type { SealedWallet, Vault } from "../../vault/index.js";
 
+/** The answers of the wallet's durable nonce account (raced trades). */
+export const NONCE_TEXTS = {
+  notCreatedInTime: "the wallet's nonce account was not created in time",
+  notCreated: "the wallet's nonce account was not created",
+  otherAuthority: "the wallet's nonce account is controlled by another authority",
+} as const;
+
 /** The nonce as a trade answer shows it. */
 export interface NonceAnswer {
   address: string;
@@ -56,16 +63,16 @@ export async function ensureNonce(
       confirm: true,
       simulationFailedDetail: "nonce account creation failed",
     });
-    if (!sent.confirmed) throw new ApiError(502, "the wallet's nonce account was not created in time");
+    if (!sent.confirmed) throw new ApiError(502, NONCE_TEXTS.notCreatedInTime);
     const slot = await deps.chain.rpc.getSlot();
     const sleep = deps.sleep ?? ((ms: number) => new Promise((r) => setTimeout(r, ms)));
     for (let i = 0; i < 200 && (await deps.chain.rpc.getSlot()) <= slot; i++) await sleep(25);
     nonce = await read();
-    if (nonce === null) throw new ApiError(502, "the wallet's nonce account was not created");
+    if (nonce === null) throw new ApiError(502, NONCE_TEXTS.notCreated);
     created = true;
   }
   if (!nonce.authority.equals(owner)) {
-    throw new ApiError(409, "the wallet's nonce account is controlled by another authority", {
+    throw new ApiError(409, NONCE_TEXTS.otherAuthority, {
       nonce_account: address.toBase58(),
       authority: nonce.authority.toBase58(),
     });

@@ -163,15 +163,21 @@ export async function runRacedExecution(input: RacedExecutionInput): Promise<Rac
   const { deps, race } = input;
   const wallClock = race.wallClock ?? Date.now;
   const { variants, txs } = await signVariants(deps, input, input.build);
-  const executionId = await recordPending(deps.store, {
-    apiKeyId: input.apiKeyId,
-    kind: input.kind,
-    wallet: input.wallet.publicKey,
-    signatures: variants.map((v) => v.signature),
-    request: input.request,
-    lastValidBlockHeight: txs[0]!.lastValidBlockHeight,
-    computeUnitPriceMicroLamports: txs[0]!.computeUnitPriceMicroLamports,
-  });
+  const executionId = await recordPending(
+    deps.store,
+    {
+      apiKeyId: input.apiKeyId,
+      kind: input.kind,
+      wallet: input.wallet.publicKey,
+      signatures: variants.map((v) => v.signature),
+      request: input.request,
+      lastValidBlockHeight: txs[0]!.lastValidBlockHeight,
+      computeUnitPriceMicroLamports: txs[0]!.computeUnitPriceMicroLamports,
+    },
+    deps.dryRun,
+    // The record-time policy step (issue 30) decides the reservation the insert makes, as on a single send.
+    deps.spendGuard,
+  );
   // The slot at the send, read beside the sends (not before them): slots to land count from it.
   const [sends, sentSlot] = await Promise.all([
     sendVariants(variants, input.routes, wallClock),

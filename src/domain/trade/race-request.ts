@@ -12,7 +12,7 @@ export const RACE_RULES = {
   routesType: 'routes must be "all" or a list of route names',
   mevProtectType: "mev_protect must be a boolean",
   noRoutes: "no routes are configured for racing (ROUTES)",
-  unknownRoute: "unknown route",
+  unknownRoute: (name: string): string => `unknown route "${name}"`,
   noneProtecting: "mev_protect: none of the chosen routes protects from sandwiching",
   tipBelowMinimum: "the trade's tip is below a chosen route's minimum tip",
 } as const;
@@ -44,7 +44,7 @@ export function selectRaceRoutes(
     const names = [...new Set(asked as string[])];
     const unknown = names.find((n) => !configured.includes(n));
     if (unknown !== undefined)
-      throw badRequest(`${RACE_RULES.unknownRoute} "${unknown}"`, { route: unknown, configured });
+      throw badRequest(RACE_RULES.unknownRoute(unknown), { route: unknown, configured });
     chosen = config.routes.filter((r) => names.includes(r.name));
   } else {
     // "all" (or only mev_protect): every configured route but the demoted ones (when any other is left).

@@ -5,6 +5,7 @@ import type { LaunchEvent } from "../../launch/events/launch-event.js";
 import { CreatedMints } from "./created-mints.js";
 import { EventRefresh } from "./event-refresh.js";
 import { VenueState } from "./venue-state.js";
+import { LAUNCH_PROGRAM_ID } from "../../launch/programs.js";
 
 /** A source of decoded launch events (the process's market feed). */
 export interface DecodedEventSource {
@@ -54,6 +55,8 @@ export function startWarmVenues(
     rpc: chain.backgroundRpc,
     maxAgeSlots: settings.stateMaxAgeSlots,
     onChange: (address, previous, next) => ref.venues?.accountChanged(address, previous, next),
+    // A curve grows on its first October 2026 trade (125/151 -> 166 bytes); its fields are read at any size.
+    acceptsGrowth: (previous) => previous.owner.equals(LAUNCH_PROGRAM_ID),
     onError,
   });
   const subs = chain.subscriptions;

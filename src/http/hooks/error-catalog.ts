@@ -16,6 +16,7 @@ import {
   FOUNDATION,
   HARDENING,
   HTTP_INPUT,
+  POSITIONS,
   IDEMPOTENCY,
   LAUNCH,
   OUTCOME_RULES,
@@ -32,6 +33,9 @@ import { KEY_NAME } from "../../domain/keys/key-names.js";
 import { KEY_CREATE } from "../../domain/keys/keys.js";
 import { CUSTODY, KEY_POLICY } from "../../domain/keys/texts.js";
 import { STREAM_CAP_TEXTS } from "../../domain/streams/stream-registry.js";
+import { NONCE_TEXTS } from "../../domain/execution/nonce.js";
+import { ORDER_RULES } from "../../domain/orders/texts.js";
+import { RACE_RULES } from "../../domain/trade/race-request.js";
 
 /** A catalog text: fixed, or built from arguments. */
 type Text = string | ((...args: never[]) => string);
@@ -215,6 +219,20 @@ const GROUPS: readonly Group[] = [
     codes: { reserved: "keys.name_reserved", characters: "keys.name_characters" },
   },
   { capability: "keys", texts: KEY_POLICY },
+  { capability: "positions", texts: POSITIONS, statuses: { positionNotFound: [404] } },
+  {
+    capability: "orders",
+    texts: ORDER_RULES,
+    statuses: { notFound: [404], idInvalid: [404], notOpen: [409], tooMany: [409] },
+    // The body text is the execution's own; an unknown order id reads as not found.
+    skip: ["bodyObject", "idInvalid"],
+  },
+  { capability: "landing", texts: RACE_RULES },
+  {
+    capability: "landing",
+    texts: NONCE_TEXTS,
+    statuses: { notCreatedInTime: [502], notCreated: [502], otherAuthority: [409] },
+  },
 ];
 
 /** Codes no catalog text carries: answers of the error handler and the fallbacks of uncatalogued texts. */

@@ -97,10 +97,14 @@ describe("raced trades", () => {
       return res.json<Record<string, unknown>>();
     };
     expect(await bad({ routes: ["nope"] })).toMatchObject({
+      code: "landing.unknown_route",
       detail: 'unknown route "nope"',
       configured: ["route-a", "route-b", "route-c", "route-d"],
     });
-    expect(await bad({ routes: 3 })).toEqual({ detail: 'routes must be "all" or a list of route names' });
+    expect(await bad({ routes: 3 })).toEqual({
+      code: "landing.routes_type",
+      detail: 'routes must be "all" or a list of route names',
+    });
     expect(await bad({ routes: ["route-b"], mev_protect: true })).toMatchObject({
       detail: "mev_protect: none of the chosen routes protects from sandwiching",
       protecting: ["route-a"],

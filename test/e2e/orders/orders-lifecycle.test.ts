@@ -95,6 +95,7 @@ describe("order lifecycle", () => {
     const over = await e2e.post(holder.apiKey, "/v1/orders", { kind: "stop_loss", mint, percent: -99 });
     expect(over.statusCode).toBe(409);
     expect(over.json()).toEqual({
+      code: "orders.too_many",
       detail: "this key holds the maximum of 3 open orders",
       max_open_orders: 3,
     });
@@ -242,6 +243,7 @@ describe("order lifecycle", () => {
     });
     expect(del.statusCode).toBe(409);
     expect(del.json()).toEqual({
+      code: "orders.not_open",
       detail: "order is expired: only an open order can be cancelled",
       state: "expired",
     });

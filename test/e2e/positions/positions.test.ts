@@ -64,7 +64,11 @@ describe("positions", () => {
     expect(pnl.total.trade_count).toBe(1);
     const bad = await e2e.get(apiKey, "/v1/positions?status=live");
     expect(bad.statusCode).toBe(400);
-    expect(bad.json()).toEqual({ detail: "status must be one of open, closed", allowed: ["open", "closed"] });
+    expect(bad.json()).toEqual({
+      code: "positions.status_invalid",
+      detail: "status must be one of open, closed",
+      allowed: ["open", "closed"],
+    });
   });
 
   it("a migration mid-position: bought on the curve, valued and sold on launchswap, to the lamport", async () => {

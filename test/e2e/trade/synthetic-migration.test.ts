@@ -80,7 +80,11 @@ describe.skipIf(generation === "2026-09")("synthetic migration on the 2026-10 pr
       payload: JSON.stringify({ action: "sell", mint, amount: "10%" }),
     });
     expect(windowed.statusCode).toBe(400);
-    expect(windowed.json()).toEqual({ detail: LAUNCH.notMigrated, state: "awaiting_migration" });
+    expect(windowed.json()).toEqual({
+      code: "launch.not_migrated",
+      detail: LAUNCH.notMigrated,
+      state: "awaiting_migration",
+    });
 
     const { pool } = localnet.admin.migrate(mint, { instruction: "migrate_v2" });
     // Completion and migration arrive as separate messages.

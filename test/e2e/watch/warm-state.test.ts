@@ -135,16 +135,21 @@ describe("warm venue state", () => {
     expect(warm.venue).toBe("launchswap");
   });
 
-  it("an owner or size change of a watched account invalidates it until a trade reads again", async () => {
+  it("a size change of a watched pool account invalidates it until a trade reads again; a curve may grow", async () => {
     const { apiKey } = await e2e.setup();
     const { mint } = e2e.localnet.admin.createToken();
     await trade(e2e, apiKey, { action: "buy", mint, amount: "0.01" });
     await warmTrade(apiKey, mint);
     const curve = bondingCurveAddress(new PublicKey(mint));
     const info = await e2e.connection.getAccountInfo(curve, "confirmed");
-    // A program upgrade that grows the account by 8 bytes (the fields before stay where they were).
+    // A curve growing in place (as on its first October 2026 trade) stays warm: its fields are read at any size.
     const grown = Buffer.concat([info!.data, Buffer.alloc(8)]);
     e2e.localnet.admin.rewriteAccount(curve.toBase58(), { data: new Uint8Array(grown) });
+    await new Promise((r) => setTimeout(r, 100));
+    await warmTrade(apiKey, mint);
+    // A shrink (a layout the decoders never saw) is not trusted: the next trade reads.
+    const shrunk = (await e2e.connection.getAccountInfo(curve, "confirmed"))!.data.subarray(0, 125);
+    e2e.localnet.admin.rewriteAccount(curve.toBase58(), { data: new Uint8Array(shrunk) });
     await new Promise((r) => setTimeout(r, 100));
     const after = await trade(e2e, apiKey, { action: "buy", mint, amount: "0.001", ...FAST });
     expect(after.state_source).toBe("read");
