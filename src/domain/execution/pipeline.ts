@@ -76,6 +76,29 @@ function submittedMark(
 }
 
 /**
+ * Runs `send` with the submitted mark (submittedMark) and, when it throws, records the failure on the record and
+ * rethrows it carrying the execution id; the mark's write is always settled before the caller writes the outcome.
+ */
+async function sendMarked<F extends { confirm: boolean }, R>(
+  deps: Pick<ExecutionDeps, "store" | "onRecordError">,
+  executionId: string,
+  flags: F,
+  send: (flags: F & { onSent?: () => void }) => Promise<R>,
+): Promise<R> {
+  const mark = submittedMark(deps, executionId, flags.confirm);
+  let result: R;
+  try {
+    result = await send(mark.onSent !== undefined ? { ...flags, onSent: mark.onSent } : flags);
+  } catch (e) {
+    await mark.settled();
+    await recordOutcome(deps.store, executionId, failureOutcome(e)).catch(deps.onRecordError ?? ignore);
+    throw withExecutionId(e, executionId);
+  }
+  await mark.settled();
+  return result;
+}
+
+/**
  * Submits a recorded transaction (simulate? → relay → confirm?) and writes the outcome onto the record;
  * rethrows submission errors after recording them. Returns the submission and the database time it took.
  */
@@ -95,19 +118,7 @@ export async function submitRecorded(
     const result = { signature: tx.signature, confirmed: false, confirmationStatus: null };
     return { result: { ...result, timingMs: { sender: 0, confirmation: 0 } }, databaseMs: 0 };
   }
-  let result: SubmitResult;
-  const mark = submittedMark(deps, executionId, flags.confirm);
-  try {
-    result = await deps.chain.submit(
-      tx,
-      mark.onSent !== undefined ? { ...flags, onSent: mark.onSent } : flags,
-    );
-  } catch (e) {
-    await mark.settled();
-    await recordOutcome(deps.store, executionId, failureOutcome(e)).catch(deps.onRecordError ?? ignore);
-    throw withExecutionId(e, executionId);
-  }
-  await mark.settled();
+  const result = await sendMarked(deps, executionId, flags, (f) => deps.chain.submit(tx, f));
   const fill =
     fillRequest !== undefined && result.confirmed
       ? await readFill(deps.chain, result.signature, fillRequest)
@@ -204,19 +215,7 @@ export async function submitBundleRecorded(
     }
     return { bundleId: "", confirmed: false, confirmationStatus: null };
   }
-  let result: SubmitBundleResult;
-  const mark = submittedMark(deps, executionId, flags.confirm);
-  try {
-    result = await deps.chain.submitBundle(
-      txs,
-      mark.onSent !== undefined ? { ...flags, onSent: mark.onSent } : flags,
-    );
-  } catch (e) {
-    await mark.settled();
-    await recordOutcome(deps.store, executionId, failureOutcome(e)).catch(deps.onRecordError ?? ignore);
-    throw withExecutionId(e, executionId);
-  }
-  await mark.settled();
+  const result = await sendMarked(deps, executionId, flags, (f) => deps.chain.submitBundle(txs, f));
   await recordOutcome(deps.store, executionId, {
     status: flags.confirm ? (result.confirmed ? "confirmed" : "timeout") : "submitted",
     confirmationStatus: result.confirmationStatus,

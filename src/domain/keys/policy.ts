@@ -31,7 +31,8 @@ export type PolicyRule =
   | "mints_deny"
   | "destinations_allow";
 
-const FIELDS = new Set<string>([
+/** The fields a policy may set (and a 403 `rule` may name). */
+export const POLICY_FIELDS: ReadonlySet<string> = new Set<string>([
   "max_sol_per_execution",
   "max_sol_per_24h",
   "max_priority_fee_lamports",
@@ -71,7 +72,7 @@ function addressList(body: Record<string, unknown>, name: string): string[] | un
 export function parsePolicy(body: unknown): Policy {
   if (typeof body !== "object" || body === null || Array.isArray(body)) throw badRequest(CUSTODY.bodyObject);
   const b = body as Record<string, unknown>;
-  for (const k of Object.keys(b)) if (!FIELDS.has(k)) throw badRequest(CUSTODY.unknownField(k));
+  for (const k of Object.keys(b)) if (!POLICY_FIELDS.has(k)) throw badRequest(CUSTODY.unknownField(k));
   const p: Policy = {};
   const perExec = solField(b, "max_sol_per_execution");
   if (perExec !== undefined) p.maxSolPerExecution = perExec;

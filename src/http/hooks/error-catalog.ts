@@ -8,6 +8,7 @@
  * Renaming a catalog key renames its code: the committed client types (`ErrorCode`) show it in review.
  */
 import { GROUPS, type Group } from "./error-groups.js";
+import { POLICY_FIELDS } from "../../domain/keys/policy.js";
 
 /** Codes no catalog text carries: answers of the error handler and the fallbacks of uncatalogued texts. */
 export const GENERIC_CODES = {
@@ -34,18 +35,6 @@ export const CHAIN_CODES = {
   bundle_failed: { code: "chain.bundle_failed", statuses: [502] },
   bundle_timed_out: { code: "chain.bundle_timed_out", statuses: [502] },
 } as const;
-
-/** The policy fields a 403's `rule` can name (domain/keys/policy.ts `PolicyRule`). */
-const POLICY_RULES: ReadonlySet<string> = new Set([
-  "max_sol_per_execution",
-  "max_sol_per_24h",
-  "max_priority_fee_lamports",
-  "max_tip_lamports",
-  "venues",
-  "mints_allow",
-  "mints_deny",
-  "destinations_allow",
-]);
 
 /** One code of the catalog. */
 export interface CodeEntry {
@@ -164,7 +153,7 @@ export interface CodedError {
  */
 export function codeOf(catalog: ErrorCatalog, e: CodedError): string {
   const rule = e.extra?.rule;
-  if (e.status === 403 && typeof rule === "string" && POLICY_RULES.has(rule))
+  if (e.status === 403 && typeof rule === "string" && POLICY_FIELDS.has(rule))
     return GENERIC_CODES.policy.code;
   const byText = catalog.codeOfText(e.detail, e.status);
   if (byText !== undefined) return byText;
