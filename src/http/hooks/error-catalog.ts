@@ -31,6 +31,7 @@ import { KEY_CHAIN } from "../../domain/keys/key-chain.js";
 import { KEY_NAME } from "../../domain/keys/key-names.js";
 import { KEY_CREATE } from "../../domain/keys/keys.js";
 import { CUSTODY, KEY_POLICY } from "../../domain/keys/texts.js";
+import { OUTSIDE } from "../../domain/outside/texts.js";
 import { STREAM_CAP_TEXTS } from "../../domain/streams/stream-registry.js";
 
 /** A catalog text: fixed, or built from arguments. */
@@ -152,6 +153,7 @@ const GROUPS: readonly Group[] = [
     skip: ["atomicUnitsHint"],
     codes: { mintInvalid: "launch.invalid_mint", walletInvalid: "wallets.invalid_address" },
   },
+  { capability: "outside", texts: OUTSIDE },
   { capability: "create", texts: SPEC.create },
   { capability: "create", texts: CREATE_RULES },
   { capability: "bundle", texts: SPEC.bundle, statuses: { timedOut: [502], failed: [502] } },

@@ -126,4 +126,55 @@ describe("outside wallets", () => {
     res = await e2e.post(apiKey, "/v1/transactions/send", { transaction: b64(good) });
     expect(res.statusCode, res.body).toBe(200);
   });
+
+  it("the key's scope and spend policy apply to what it builds and sends", async () => {
+    const { apiKey } = await e2e.setup();
+    const { mint } = e2e.localnet.admin.createToken();
+    const signer = Keypair.generate();
+    const owner = signer.publicKey.toBase58();
+    e2e.localnet.admin.fund(owner, 2_000_000_000n);
+    const subKey = async (scopes: string[]): Promise<{ id: number; api_key: string }> => {
+      const res = await e2e.post(apiKey, "/v1/keys", { name: `outside-${scopes.join("-")}`, scopes });
+      expect(res.statusCode, res.body).toBe(201);
+      return res.json<{ id: number; api_key: string }>();
+    };
+    // A build-only key builds, and cannot send.
+    const builder = await subKey(["build"]);
+    const built = await build(builder.api_key, signer, mint);
+    const res = await e2e.post(builder.api_key, "/v1/transactions/send", {
+      transaction: b64(signed(built, signer)),
+    });
+    expect(res.statusCode).toBe(403);
+    expect(res.json<{ rule: string }>().rule).toBe("scope");
+
+    // A capped key: a build above its per-execution cap is refused before anything is built.
+    const capped = await subKey(["trade"]);
+    const policy = await e2e.app.inject({
+      method: "PUT",
+      url: `/v1/keys/${capped.id}/policy`,
+      headers: { "x-api-key": apiKey },
+      payload: { max_sol_per_execution: "0.05", mints_deny: [] },
+    });
+    expect(policy.statusCode, policy.body).toBe(200);
+    const over = await e2e.post(capped.api_key, "/v1/trades/build", {
+      public_key: owner,
+      action: "buy",
+      mint,
+      amount: "0.1",
+    });
+    expect(over.statusCode).toBe(403);
+    expect(over.json<{ rule: string }>().rule).toBe("max_sol_per_execution");
+    const under = await e2e.post(capped.api_key, "/v1/trades/build", {
+      public_key: owner,
+      action: "buy",
+      mint,
+      amount: "0.01",
+    });
+    expect(under.statusCode, under.body).toBe(200);
+    const sent = await e2e.post(capped.api_key, "/v1/transactions/send", {
+      transaction: b64(signed(under.json<Built>(), signer)),
+    });
+    expect(sent.statusCode, sent.body).toBe(200);
+    expect(await e2e.tokenBalance(owner, mint)).toBeGreaterThan(0n);
+  });
 });
