@@ -82,6 +82,7 @@ export const buildKind = defineKind({
       value: { public_key: SIGNER, action: "buy", mint: MINT, amount: "0.1", slippage: 2 },
     },
   },
+  records: null,
   parse: (body) => parseBuildRequest(body),
   plan: planBuildSpend,
   run: (deps: BuildDeps, _apiKeyId, intent) => runBuild(deps, _apiKeyId, intent),
@@ -122,6 +123,7 @@ export const sendKind = defineKind({
   examples: {
     send: { summary: "Send a signed build", value: { transaction: "<base64 signed transaction>" } },
   },
+  records: "trade",
   parse: (body) => parseSendRequest(body),
   // The body names no amount: the record-time step reserves the built transaction's worst case.
   plan: (_intent: unknown, plan: SpendPlan) => {
