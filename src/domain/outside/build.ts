@@ -16,6 +16,7 @@ import { quoteRead, sentInstructionName, tradeInstructions } from "../trade/plan
 import { parseTradeRequest, type TradeIntent } from "../trade/request.js";
 import { tradeState, type TradeVenues } from "../trade/warm-read.js";
 import { tradeBounds, type TradeBounds } from "../trade/bounds.js";
+import { refuseUnaffordable } from "../trade/service.js";
 import type { SpendGuard, VenueCheck } from "../execution/types.js";
 import type { SpendableTransaction } from "../execution/worst-case-spend.js";
 import type { OutsideBuilds } from "./builds.js";
@@ -37,7 +38,8 @@ export function parseBuildRequest(body: RequestBody): BuildIntent {
 
 /** Collaborators of a build. */
 export interface BuildDeps {
-  chain: Pick<Chain, "rpc" | "caches" | "assemble"> & Partial<Pick<Chain, "programGeneration" | "relayTip">>;
+  chain: Pick<Chain, "rpc" | "caches" | "assemble"> &
+    Partial<Pick<Chain, "programGeneration" | "relayTip" | "computeBudget">>;
   outsideBuilds: OutsideBuilds;
   venues?: TradeVenues;
   checkVenue?: VenueCheck;
@@ -77,6 +79,9 @@ export async function runBuild(deps: BuildDeps, apiKeyId: number, intent: BuildI
   deps.checkVenue?.(read.venue);
   const configs = cachedTradeConfigs(deps.chain.caches, chainGeneration(deps.chain));
   const quote = quoteRead(trade, read, configs);
+  // As a managed trade: a wallet that cannot pay the trade's floor cost gets the 400 naming it now, not a
+  // transaction that fails once signed.
+  refuseUnaffordable(deps, publicKey, read, quote, false);
   const instructions = await tradeInstructions(read, quote, configs, deps.random);
   let spendable: SpendableTransaction | undefined;
   const inspect = deps.spendGuard?.inspect;

@@ -66,6 +66,9 @@ describe("outside wallets", () => {
     expect(rec.statusCode, rec.body).toBe(200);
     const record = rec.json<{ kind: string; status: string; signatures: string[]; fill?: unknown }>();
     expect(record).toMatchObject({ kind: "trade", status: "confirmed", signatures: [sent.signature] });
+    // The fill once confirmed: what the outside wallet received, on the answer and the record.
+    expect(res.json<{ fill?: unknown }>().fill).toBeTruthy();
+    expect(JSON.stringify(record)).toContain('"fill"');
 
     // The same transaction again: its build was taken by the first send.
     const again = await e2e.post(apiKey, "/v1/transactions/send", {
@@ -115,6 +118,16 @@ describe("outside wallets", () => {
 
     res = await e2e.post(apiKey, "/v1/transactions/send", { transaction: "not base64!" });
     expect(res.statusCode).toBe(400);
+    // An unfunded outside wallet: refused at build time, naming it, as a managed trade would be.
+    const poor = Keypair.generate().publicKey.toBase58();
+    res = await e2e.post(apiKey, "/v1/trades/build", {
+      public_key: poor,
+      action: "buy",
+      mint,
+      amount: "0.1",
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json<{ detail: string }>().detail).toContain(poor);
     res = await e2e.post(apiKey, "/v1/trades/build", { action: "buy", mint, amount: "0.1" });
     expect(res.statusCode).toBe(400);
     expect(res.json<{ detail: string }>().detail).toBe(
