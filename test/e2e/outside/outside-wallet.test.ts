@@ -70,6 +70,34 @@ describe("outside wallets", () => {
     expect(res.json<{ fill?: unknown }>().fill).toBeTruthy();
     expect(JSON.stringify(record)).toContain('"fill"');
 
+    // Its events, as for a managed trade.
+    // A page (Accept: application/json), not the stream.
+    const events = await e2e.app.inject({
+      method: "GET",
+      url: "/v1/events?after=0",
+      headers: { "x-api-key": apiKey, accept: "application/json" },
+    });
+    expect(events.statusCode, events.body).toBe(200);
+    expect(events.body).toContain(sent.execution_id);
+    expect(events.body).toContain("execution.confirmed");
+
+    // A sell of everything the outside wallet holds: built from its token account, sent the same way.
+    const held = await e2e.tokenBalance(owner, mint);
+    const sellRes = await e2e.post(apiKey, "/v1/trades/build", {
+      public_key: owner,
+      action: "sell",
+      mint,
+      amount: "100%",
+    });
+    expect(sellRes.statusCode, sellRes.body).toBe(200);
+    const sellBuilt = sellRes.json<Built & { tokens_in: string }>();
+    expect(sellBuilt.tokens_in).toBe(held.toString());
+    const sold = await e2e.post(apiKey, "/v1/transactions/send", {
+      transaction: b64(signed(sellBuilt, signer)),
+    });
+    expect(sold.statusCode, sold.body).toBe(200);
+    expect(await e2e.tokenBalance(owner, mint)).toBe(0n);
+
     // The same transaction again: its build was taken by the first send.
     const again = await e2e.post(apiKey, "/v1/transactions/send", {
       transaction: b64(signed(built, signer)),
