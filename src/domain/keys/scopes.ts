@@ -17,7 +17,7 @@ export function refusal(detail: string, rule: string): ApiError {
 }
 
 /** Whether the key holds the scope (a root key holds every scope; `trade` includes `build`). */
-export function hasScope(key: Pick<KeyRecord, "scopes">, scope: Scope): boolean {
+export function hasScope(key: { readonly scopes: readonly string[] | null }, scope: Scope): boolean {
   if (key.scopes === null || key.scopes.includes(scope)) return true;
   return scope === "build" && key.scopes.includes("trade");
 }
