@@ -87,11 +87,11 @@ describe.each(engines)("keys, policies and activity ($name)", ({ url }) => {
       [{ scopes: ["read"] }, "name is required: a string of 1 to 64 characters"],
       [
         { name: "a", scopes: [] },
-        "scopes must be a non-empty array of: read, trade, create, transfer, wallets, keys",
+        "scopes must be a non-empty array of: read, trade, create, transfer, wallets, keys, build",
       ],
       [
         { name: "a", scopes: ["admin"] },
-        "scopes must be a non-empty array of: read, trade, create, transfer, wallets, keys",
+        "scopes must be a non-empty array of: read, trade, create, transfer, wallets, keys, build",
       ],
       [{ name: "a", scopes: ["read"], wallets: [ext] }, `wallets: ${ext} is not a wallet of this account`],
       [
