@@ -85,7 +85,8 @@ export interface ChainOptions {
 /** Inputs of `Chain.assemble`. */
 export interface ChainAssembleInput {
   kind: OperationKind;
-  payer: Keypair;
+  /** The managed wallet's keypair, or an outside wallet's public key (left unsigned; see AssembleInput). */
+  payer: Keypair | PublicKey;
   extraSigners?: Keypair[];
   instructions: TransactionInstruction[];
   /** "relay" (default): the submission relay's tip; "none": no tip (later bundle legs); or an explicit tip. */

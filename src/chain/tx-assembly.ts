@@ -27,8 +27,11 @@ export class TransactionTooLargeError extends Error {
 
 /** Inputs of `assembleTransaction`. */
 export interface AssembleInput {
-  /** Fee payer and first signer: the managed wallet. */
-  payer: Keypair;
+  /**
+   * Fee payer and first signer: the managed wallet, or an outside wallet's public key (issue 32: the transaction
+   * is then left unsigned, its signature slots zero, for the outside signer to sign).
+   */
+  payer: Keypair | PublicKey;
   /** Other required signers (e.g. the new mint keypair of a create). */
   extraSigners?: Keypair[];
   /** The operation's instructions (SDK-built), placed after the compute-budget instructions. */
@@ -113,7 +116,7 @@ export function assembleTransaction(input: AssembleInput): AssembledTransaction 
   ];
   // web3.js's Keypair builds a new PublicKey (a BN from the bytes) on every `publicKey` read, and each new
   // instance is a new entry of message-compile's key memo: read it once per transaction.
-  const payerKey = input.payer.publicKey;
+  const payerKey = input.payer instanceof PublicKey ? input.payer : input.payer.publicKey;
   let tipAccount: PublicKey | null = null;
   if (input.tip) {
     const { accounts, lamports } = input.tip;
@@ -152,7 +155,9 @@ export function assembleTransaction(input: AssembleInput): AssembledTransaction 
   // A view of Node's shared allocation pool, not an ArrayBuffer of its own: every young ArrayBuffer is one
   // more entry for each scavenge to sweep (issue 18), and a trade's wire lives only while it is in flight.
   // Not zeroed: every byte is written below (prefix, one signature per signer or a throw, the message).
-  const pooled = Buffer.allocUnsafe(size);
+  const unsignedPayer = input.payer instanceof PublicKey;
+  // An unsigned transaction keeps zero signature slots (the outside signer fills them).
+  const pooled = unsignedPayer ? Buffer.alloc(size) : Buffer.allocUnsafe(size);
   const wire = new Uint8Array(pooled.buffer, pooled.byteOffset, size);
   writeCompactU16(wire, 0, compiled.signers.length);
   wire.set(compiled.bytes, prefix + 64 * compiled.signers.length);
@@ -164,14 +169,16 @@ export function assembleTransaction(input: AssembleInput): AssembledTransaction 
     wire.set(signEd25519(compiled.bytes, kp), prefix + 64 * at);
     signed.push(at);
   };
-  signAs(input.payer, payerKey);
+  if (input.payer instanceof PublicKey) signed.push(0);
+  else signAs(input.payer, payerKey);
   for (const kp of input.extraSigners ?? []) signAs(kp, kp.publicKey);
   // A required signer nobody passed would leave a zero signature that the relay refuses later.
   const unsigned = compiled.signers.find((_, i) => !signed.includes(i));
   if (unsigned !== undefined) throw new Error(`transaction needs a signature from ${unsigned.toBase58()}`);
   const first = wire.subarray(prefix, prefix + 64);
   return {
-    signature: encodeBase58(first),
+    // An unsigned transaction has no id yet: the outside signer's signature will be it.
+    signature: unsignedPayer ? "" : encodeBase58(first),
     wire,
     computeUnitLimit,
     computeUnitPriceMicroLamports: price,

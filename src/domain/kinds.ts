@@ -8,6 +8,7 @@ import { bundleKind } from "./bundle/kind.js";
 import { claimKind } from "./cashback/claim-kind.js";
 import { createKind } from "./create/kind.js";
 import type { ExecutionKindEntry } from "./execution/kind.js";
+import { buildKind, sendKind } from "./outside/kinds.js";
 import { consolidateKind } from "./sol/consolidate-kind.js";
 import { splitKind } from "./sol/split-kind.js";
 import { transferKind } from "./sol/transfer-kind.js";
@@ -22,4 +23,6 @@ export const EXECUTION_KIND_LIST: readonly ExecutionKindEntry[] = [
   splitKind,
   createKind,
   bundleKind,
+  buildKind,
+  sendKind,
 ];

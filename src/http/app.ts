@@ -55,6 +55,7 @@ import { installSecurityHeaders } from "./hooks/security-headers.js";
 import { lazyRequestLogger } from "./hooks/request-logger.js";
 import { consoleRoutes } from "./routes/console.js";
 import { registerKinds } from "./execute/execute-post.js";
+import { createOutsideBuilds } from "../domain/outside/builds.js";
 import { checkKinds, type ExecutionKindEntry } from "../domain/execution/kind.js";
 import { EXECUTION_KIND_LIST } from "../domain/kinds.js";
 
@@ -297,6 +298,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     tipMaxLamports: deps.config.requestFees.tipMaxLamports,
     ...(warm !== undefined ? { venues: warm.venues } : {}),
     ...(deps.racing !== undefined ? { racing: deps.racing } : {}),
+    // Issue 32: the builds of this process, until a send takes them back signed.
+    outsideBuilds: createOutsideBuilds(() => deps.clock().getTime()),
   });
   routeRoutes(app, { ...(deps.racing !== undefined ? { racing: deps.racing } : {}) });
   if (deps.racing !== undefined) registerRouteMetrics(metrics.registry, deps.racing);

@@ -42,7 +42,7 @@ describe("key powers only narrow (issue 29, finding 1)", () => {
     });
     expectRefusal(minted, 403, "powers", "all-scope key");
     expect(minted.body.detail).toBe(
-      "a new key may not hold powers its creator lacks: scopes read, trade, create, transfer, wallets",
+      "a new key may not hold powers its creator lacks: scopes read, trade, create, transfer, wallets, build",
     );
     expect(minted.body.api_key).toBeUndefined();
     for (const scopes of [["transfer"], ["keys", "transfer"], ["read"]]) {

@@ -72,7 +72,10 @@ export function addKeyCommands(program: Command, ctx: () => KeysContext): void {
         "create a sub-key within this key's own powers; its api_key is printed once " +
           "(policy options: its starting policy, else this key's own)",
       )
-      .requiredOption("--scopes <list>", "comma-separated: read, trade, create, transfer, wallets, keys")
+      .requiredOption(
+        "--scopes <list>",
+        "comma-separated: read, trade, create, transfer, wallets, keys, build",
+      )
       .option("--wallets <list>", "only these wallets (comma-separated public keys)")
       .option("--expires-at <iso>", "ISO 8601 date-time with zone"),
   ).action(async (name: string, o: Opts) => {

@@ -11,6 +11,7 @@ import { outcomeCommands } from "./outcome-commands.js";
 import { runSandbox } from "./sandbox.js";
 import { addStreamCommands } from "./stream-command.js";
 import { addTradeCommands } from "./trade-commands.js";
+import { addOutsideCommands } from "./outside-commands.js";
 import { addWalletCommands, addSetupCommand } from "./wallet-commands.js";
 import { addRouteCommands, addWarmCommands } from "./warm-commands.js";
 import { addOrderCommands } from "./order-commands.js";
@@ -44,6 +45,7 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
   addSetupCommand(program, ctx, env);
   addWalletCommands(program, ctx);
   addTradeCommands(program, ctx);
+  addOutsideCommands(program, ctx);
   addFundsCommands(program, ctx);
   addWarmCommands(program, ctx);
   addRouteCommands(program, ctx);

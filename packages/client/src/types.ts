@@ -39,6 +39,13 @@ type AmountOrWholeTokens =
 export type SellInput = Omit<TradeBody, "action" | "denominated_in_sol" | "amount" | "amount_tokens"> &
   AmountOrWholeTokens;
 export type TradeResult = Ok<"/v1/trades/execute", "post">;
+/** A trade built for an outside wallet (`public_key`): the trade's fields; `amount` as in buy/sell. */
+export type BuildInput = Omit<Body<"/v1/trades/build", "post">, "amount"> & { amount?: Amount };
+/** The unsigned transaction (base64) with the quote, bounds, fee and tip it carries. */
+export type BuildResult = Ok<"/v1/trades/build", "post">;
+/** A built transaction signed by its outside wallet (base64), sent through the service. */
+export type SendInput = Body<"/v1/transactions/send", "post">;
+export type SendResult = Ok<"/v1/transactions/send", "post">;
 /** A quote (issue 22): `amount` as a trade's; `slippage` percent (number or text). */
 export type QuoteInput = {
   mint: string;

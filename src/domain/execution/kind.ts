@@ -9,6 +9,7 @@ import type { OperationKind } from "../../chain/chain.js";
 import type { RequestBody } from "../../core/request-fields.js";
 import type { BundleLimits } from "../bundle/shape.js";
 import type { RouteScope } from "../keys/scopes.js";
+import type { ExecutionKind } from "../../store/index.js";
 import type { SpendPlan } from "../keys/spend.js";
 
 /** One field of a body as the OpenAPI document states it (type, pattern, description…). */
@@ -66,6 +67,11 @@ export interface ExecutionKindDescriptor<I, D> {
   run: (deps: D, apiKeyId: number, intent: I) => Promise<unknown>;
   /** Refuse a body that is not an object before anything else, with the service's own text (trade). */
   objectBodyFirst?: boolean;
+  /**
+   * The execution record's kind when it is not `kind` (issue 32: a send records the outside wallet's trade as a
+   * `trade`, so fills, positions and history treat it alike); null: the kind records nothing (a build).
+   */
+  records?: ExecutionKind | null;
   /** The body carries its own tip (a bundle's `bundleTip`, alias `tip`): the per-transaction `tip` is not read. */
   ownTip?: boolean;
 }

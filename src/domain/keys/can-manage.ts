@@ -15,7 +15,7 @@
 import { CUSTODY } from "./texts.js";
 import type { Policy } from "./policy.js";
 import { policyLoosenings } from "./policy-narrows.js";
-import { SCOPES } from "./scopes.js";
+import { hasScope, SCOPES, type Scope } from "./scopes.js";
 
 /** What the rule reads of a key (the target of `create` is the key as it would be stored). */
 export interface KeyPowers {
@@ -77,8 +77,8 @@ function powers(detail: string): ManageVerdict {
  */
 export function powersExceeding(caller: KeyPowers, target: KeyPowers): string[] {
   const out: string[] = [];
-  const callerScopes = caller.scopes ?? SCOPES;
-  const scopes = (target.scopes ?? SCOPES).filter((s) => !callerScopes.includes(s));
+  // hasScope: a caller holding `trade` also holds `build` (scopes.ts).
+  const scopes = (target.scopes ?? SCOPES).filter((s) => !hasScope(caller, s as Scope));
   if (scopes.length > 0) out.push(`scopes ${scopes.join(", ")}`);
   if (caller.wallets !== null) {
     if (target.wallets === null) out.push("every wallet of the account (this key is bound to wallets)");

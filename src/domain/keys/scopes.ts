@@ -4,7 +4,8 @@ import type { KeyRecord } from "../../store/index.js";
 import { chainRefusal } from "./key-chain.js";
 import { CUSTODY } from "./texts.js";
 
-export const SCOPES = ["read", "trade", "create", "transfer", "wallets", "keys"] as const;
+/** `build`: build unsigned transactions for outside wallets only (issue 32); nothing is signed or sent. */
+export const SCOPES = ["read", "trade", "create", "transfer", "wallets", "keys", "build"] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /** A route's requirement: one scope, or `root` (the account's root key only, e.g. account freeze). */
@@ -15,9 +16,10 @@ export function refusal(detail: string, rule: string): ApiError {
   return new ApiError(403, detail, { rule });
 }
 
-/** Whether the key holds the scope (a root key holds every scope). */
-export function hasScope(key: Pick<KeyRecord, "scopes">, scope: Scope): boolean {
-  return key.scopes === null || key.scopes.includes(scope);
+/** Whether the key holds the scope (a root key holds every scope; `trade` includes `build`). */
+export function hasScope(key: { readonly scopes: readonly string[] | null }, scope: Scope): boolean {
+  if (key.scopes === null || key.scopes.includes(scope)) return true;
+  return scope === "build" && key.scopes.includes("trade");
 }
 
 /** What a request does: `read` (GET, HEAD, the stream) or `write` (anything else). */

@@ -15,7 +15,7 @@ export const CUSTODY = {
   keyIdInvalid: "key id must be a positive integer",
   bodyObject: "request body must be a JSON object",
   nameInvalid: "name is required: a string of 1 to 64 characters",
-  scopesInvalid: "scopes must be a non-empty array of: read, trade, create, transfer, wallets, keys",
+  scopesInvalid: "scopes must be a non-empty array of: read, trade, create, transfer, wallets, keys, build",
   walletsInvalid: "wallets must be a non-empty array of managed wallet public keys of this account",
   walletNotOwned: (wallet: string) => `wallets: ${wallet} is not a wallet of this account`,
   expiresAtInvalid: "expires_at must be an ISO 8601 date-time in the future",

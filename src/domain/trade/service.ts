@@ -232,10 +232,11 @@ export async function runTrade(deps: TradeDeps, apiKeyId: number, intent: TradeI
 
 /**
  * Issue 22: a 400 naming the wallet when its balance cannot pay the trade's floor cost. With `simulate` on it is
- * the spec's `trade simulation failed` (issue 30), the explanation in `reason` beside it.
+ * the spec's `trade simulation failed` (issue 30), the explanation in `reason` beside it. Also an outside
+ * wallet's build (issue 32).
  */
-function refuseUnaffordable(
-  deps: TradeDeps,
+export function refuseUnaffordable(
+  deps: { chain: Partial<Pick<Chain, "computeBudget" | "relayTip">> },
   wallet: string,
   read: TradeRead,
   quote: TradeQuote,

@@ -31,6 +31,7 @@ import { STREAM_CAP_TEXTS } from "../../domain/streams/stream-registry.js";
 import { NONCE_TEXTS } from "../../domain/execution/nonce.js";
 import { ORDER_RULES } from "../../domain/orders/texts.js";
 import { RACE_RULES } from "../../domain/trade/race-request.js";
+import { OUTSIDE } from "../../domain/outside/texts.js";
 
 /** A catalog text: fixed, or built from arguments. */
 export type Text = string | ((...args: never[]) => string);
@@ -223,6 +224,7 @@ export const GROUPS: readonly Group[] = [
     skip: ["bodyObject", "idInvalid"],
   },
   { capability: "landing", texts: RACE_RULES },
+  { capability: "outside", texts: OUTSIDE },
   {
     capability: "landing",
     texts: NONCE_TEXTS,

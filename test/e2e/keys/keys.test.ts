@@ -59,7 +59,7 @@ describe.each(engines)("keys, policies and activity ($name)", ({ url }) => {
       ["bot", false],
     ]);
     expect(JSON.stringify(list.body)).not.toContain(String(created.api_key));
-    expect(keys[0]?.scopes).toEqual(["read", "trade", "create", "transfer", "wallets", "keys"]);
+    expect(keys[0]?.scopes).toEqual(["read", "trade", "create", "transfer", "wallets", "keys", "build"]);
     // The sub-key works for its scopes; revoked, it is gone from the list and refused.
     const sub = String(created.api_key);
     expect((await callWith(t.app, sub, "GET", "/v1/wallets")).status).toBe(200);
@@ -87,11 +87,11 @@ describe.each(engines)("keys, policies and activity ($name)", ({ url }) => {
       [{ scopes: ["read"] }, "name is required: a string of 1 to 64 characters"],
       [
         { name: "a", scopes: [] },
-        "scopes must be a non-empty array of: read, trade, create, transfer, wallets, keys",
+        "scopes must be a non-empty array of: read, trade, create, transfer, wallets, keys, build",
       ],
       [
         { name: "a", scopes: ["admin"] },
-        "scopes must be a non-empty array of: read, trade, create, transfer, wallets, keys",
+        "scopes must be a non-empty array of: read, trade, create, transfer, wallets, keys, build",
       ],
       [{ name: "a", scopes: ["read"], wallets: [ext] }, `wallets: ${ext} is not a wallet of this account`],
       [

@@ -30,6 +30,22 @@ export function tradesResource(http: Http) {
       });
       return unwrap(http.GET("/v1/quote", { params: { query }, parseAs: "text" }));
     },
+    /**
+     * Builds a buy or sell for an outside wallet (`public_key`): an unsigned transaction (base64) to sign and
+     * pass to `send`. `amount` as in buy (SOL unless denominated_in_sol is false) or sell (token units).
+     */
+    build: (input: T.BuildInput, options: T.CallOptions = {}): Promise<T.BuildResult> => {
+      const inSol = input.action === "buy" && input.denominated_in_sol !== false;
+      return unwrap(
+        http.POST("/v1/trades/build", {
+          body: defined({ ...input, amount: optional(input.amount, inSol ? solText : unitsText) }),
+          ...exec(options),
+        }),
+      );
+    },
+    /** Sends a built transaction signed by its outside wallet; answers the execution as a trade's. */
+    send: (input: T.SendInput, options: T.CallOptions = {}): Promise<T.SendResult> =>
+      unwrap(http.POST("/v1/transactions/send", { body: input, ...exec(options) })),
     /** Sells a token: `amount` in token atomic units, or a percentage text such as "100%". */
     sell: (input: T.SellInput, options: T.CallOptions = {}): Promise<T.TradeResult> =>
       unwrap(

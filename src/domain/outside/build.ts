@@ -1,0 +1,163 @@
+/**
+ * POST /v1/trades/build (issue 32): a trade by a wallet the service does not hold, quoted and built exactly like
+ * a managed trade (the same read or warm state, quote, instructions and instruction generation, compute budget,
+ * priority fee and relay tip), answered unsigned as base64 for the outside wallet to sign.
+ */
+import { PublicKey } from "@solana/web3.js";
+import { parseAddress, type Address } from "../../core/addresses.js";
+import { fieldOf, type RequestBody } from "../../core/request-fields.js";
+import { badRequest } from "../../core/errors.js";
+import { LAUNCHSWAP } from "../../core/venues.js";
+import type { Chain } from "../../chain/chain.js";
+import { TransactionTooLargeError } from "../../chain/tx-assembly.js";
+import { ApiError, EXECUTION } from "../../core/errors.js";
+import { cachedTradeConfigs, chainGeneration } from "../trade/configs.js";
+import { quoteRead, sentInstructionName, tradeInstructions } from "../trade/plan.js";
+import { parseTradeRequest, type TradeIntent } from "../trade/request.js";
+import { tradeState, type TradeVenues } from "../trade/warm-read.js";
+import { tradeBounds, type TradeBounds } from "../trade/bounds.js";
+import { refuseUnaffordable } from "../trade/service.js";
+import type { SpendGuard, VenueCheck } from "../execution/types.js";
+import type { SpendableTransaction } from "../execution/worst-case-spend.js";
+import type { OutsideBuilds } from "./builds.js";
+import { OUTSIDE } from "./texts.js";
+
+/** A build request: the trade's fields and the outside signer. */
+export interface BuildIntent {
+  trade: TradeIntent;
+  publicKey: Address;
+}
+
+/** Parses a build body: the trade's rules (spec 4.3 texts) and `public_key`. */
+export function parseBuildRequest(body: RequestBody): BuildIntent {
+  const trade = parseTradeRequest(body);
+  const pk = fieldOf(body, ["public_key", "publicKey"]);
+  if (pk === undefined || pk === null || pk === "") throw badRequest(OUTSIDE.publicKeyRequired);
+  return { trade, publicKey: parseAddress(pk, OUTSIDE.publicKeyInvalid) };
+}
+
+/** Collaborators of a build. */
+export interface BuildDeps {
+  chain: Pick<Chain, "rpc" | "caches" | "assemble"> &
+    Partial<Pick<Chain, "programGeneration" | "relayTip" | "computeBudget">>;
+  outsideBuilds: OutsideBuilds;
+  venues?: TradeVenues;
+  checkVenue?: VenueCheck;
+  spendGuard?: SpendGuard;
+  random?: () => number;
+}
+
+/** The build answer. */
+export type BuildResult = {
+  transaction: string;
+  public_key: string;
+  action: "buy" | "sell";
+  mint: string;
+  amount: string;
+  amount_units_text: string;
+  denominated_in_sol: boolean;
+  venue: string;
+  pool: string | null;
+  instruction: string;
+  expected_output: string;
+  state_source: "cache" | "read" | "event";
+  state_slot: number;
+  compute_unit_limit: number;
+  compute_unit_price_micro_lamports: string;
+  tip_lamports: string;
+  last_valid_block_height: number;
+} & TradeBounds;
+
+/** Builds the trade for the outside wallet; the key's per-execution cap judges its worst case. */
+export async function runBuild(deps: BuildDeps, apiKeyId: number, intent: BuildIntent): Promise<BuildResult> {
+  const { trade, publicKey } = intent;
+  // Before the chain: a frozen or revoked key builds nothing.
+  await deps.spendGuard?.beforeSign();
+  // The warm state is read, never adopted: the service does not subscribe to an outside wallet's accounts.
+  const state = await tradeState(deps.chain.rpc, deps.venues, trade, publicKey, apiKeyId);
+  const read = state.read;
+  deps.checkVenue?.(read.venue);
+  const configs = cachedTradeConfigs(deps.chain.caches, chainGeneration(deps.chain));
+  const quote = quoteRead(trade, read, configs);
+  // As a managed trade: a wallet that cannot pay the trade's floor cost gets the 400 naming it now, not a
+  // transaction that fails once signed.
+  refuseUnaffordable(deps, publicKey, read, quote, false);
+  const instructions = await tradeInstructions(read, quote, configs, deps.random);
+  let spendable: SpendableTransaction | undefined;
+  const inspect = deps.spendGuard?.inspect;
+  let tx;
+  try {
+    tx = deps.chain.assemble({
+      kind: "trade",
+      payer: new PublicKey(publicKey),
+      instructions,
+      feeAccounts: [read.venue === LAUNCHSWAP ? read.poolAddress : read.curveAddress],
+      inspect: (t) => {
+        spendable = t;
+        // The key's per-execution cap on the worst case, as before a managed signature (throws a refusal).
+        inspect?.(t);
+      },
+    });
+  } catch (e) {
+    if (e instanceof TransactionTooLargeError)
+      throw new ApiError(400, EXECUTION.transactionTooLargePrefix + e.message);
+    throw e;
+  }
+  const venue = read.venue;
+  const pool = venue === LAUNCHSWAP ? read.poolAddress.toBase58() : null;
+  const mint = read.mint.toBase58();
+  const amount = trade.amount.kind === "wholeTokens" ? quote.amountUnits.toString() : trade.amountText;
+  const details = {
+    venue,
+    pool,
+    mint,
+    amount_units: quote.amountUnits.toString(),
+    expected_output: quote.expectedOutput.toString(),
+    instruction: sentInstructionName(read, quote, configs),
+    outside: true,
+  };
+  const tipLamports = tx.tipAccount === null ? 0n : (deps.chain.relayTip?.().lamports ?? 0n);
+  // The message starts after the compact-u16 count and the zeroed signature slots.
+  const message = tx.wire.subarray(1 + 64 * tx.wire[0]!);
+  deps.outsideBuilds.remember(message, {
+    apiKeyId,
+    publicKey,
+    mint,
+    action: trade.action,
+    request: {
+      action: trade.action,
+      mint: trade.mint,
+      pool: trade.pool,
+      amount: trade.amountText,
+      denominated_in_sol: trade.denominatedInSol,
+      slippage_bps: Number(trade.slippageBps),
+      public_key: publicKey,
+      outside: true,
+    },
+    details,
+    spendable: spendable ?? { instructions, signatureCount: 1 },
+    lastValidBlockHeight: tx.lastValidBlockHeight,
+    computeUnitLimit: tx.computeUnitLimit,
+    computeUnitPriceMicroLamports: tx.computeUnitPriceMicroLamports,
+  });
+  return {
+    transaction: Buffer.from(tx.wire).toString("base64"),
+    public_key: publicKey,
+    action: trade.action,
+    mint,
+    amount,
+    amount_units_text: quote.amountUnits.toString(),
+    denominated_in_sol: trade.denominatedInSol,
+    venue,
+    pool,
+    instruction: details.instruction,
+    expected_output: quote.expectedOutput.toString(),
+    state_source: state.source,
+    state_slot: state.slot,
+    compute_unit_limit: tx.computeUnitLimit,
+    compute_unit_price_micro_lamports: tx.computeUnitPriceMicroLamports.toString(),
+    tip_lamports: tipLamports.toString(),
+    last_valid_block_height: tx.lastValidBlockHeight,
+    ...tradeBounds(quote),
+  };
+}

@@ -1,0 +1,133 @@
+/**
+ * The outside-wallet kinds (issue 32): POST /v1/trades/build answers an unsigned transaction for a wallet the
+ * service does not hold; POST /v1/transactions/send takes it back signed and executes it as the key's trade.
+ */
+import { FIELD, closedObject, confirmationProperties, fillSchema } from "../../core/json-schema.js";
+import { LAUNCHSWAP, VENUES } from "../../core/venues.js";
+import { defineKind } from "../execution/kind.js";
+import type { SpendPlan } from "../keys/spend.js";
+import { TRADE_PRICING_FIELDS, TRADE_TARGET_FIELDS } from "../trade/kind.js";
+import { parseBuildRequest, runBuild, type BuildDeps, type BuildIntent } from "./build.js";
+import { parseSendRequest, runSend, type SendDeps } from "./send.js";
+
+const MINT = "7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr";
+const SIGNER = "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM";
+const text = (description: string): object => ({ type: "string", description });
+
+/** What a build may spend: the trade's mint, venue and SOL amount (the signer is outside: no wallet binding). */
+export function planBuildSpend(b: BuildIntent, plan: SpendPlan): void {
+  const t = b.trade;
+  plan.mints = [t.mint];
+  if (t.pool !== null) plan.venues.push(LAUNCHSWAP);
+  if (t.action === "buy") plan.amountLamports = t.amount.kind === "sol" ? t.amount.lamports : null;
+}
+
+/** The build kind: nothing is signed or recorded; the key's policy judges what it asks to build. */
+export const buildKind = defineKind({
+  kind: "build",
+  path: "/v1/trades/build",
+  scope: "build",
+  budget: "trade",
+  tag: "outside wallets",
+  summary: "Build an unsigned buy or sell for a wallet the service does not hold",
+  body: {
+    properties: {
+      public_key: {
+        description: "the outside wallet that will sign and pay (alias publicKey)",
+        ...FIELD.address,
+      },
+      action: { description: "buy or sell (alias side)", type: "string", enum: ["buy", "sell"] },
+      mint: { ...TRADE_TARGET_FIELDS.mint, ...FIELD.address },
+      pool: { ...TRADE_TARGET_FIELDS.pool, ...FIELD.address },
+      amount: { description: "as on POST /v1/trades/execute", ...FIELD.amount },
+      amount_tokens: { description: "as on POST /v1/trades/execute", ...FIELD.wholeTokens },
+      denominated_in_sol: { ...TRADE_PRICING_FIELDS.denominated_in_sol, ...FIELD.bool },
+      slippage: { ...TRADE_PRICING_FIELDS.slippage, ...FIELD.amount },
+      slippage_bps: { ...TRADE_PRICING_FIELDS.slippage_bps, ...FIELD.int },
+    },
+    required: ["public_key", "action", "mint"],
+    aliases: ["publicKey", "side", "token_mint", "denominatedInSol"],
+  },
+  response: closedObject(
+    {
+      transaction: text(
+        "the unsigned v0 transaction, base64: sign it as fee payer, then POST /v1/transactions/send",
+      ),
+      public_key: text("the outside wallet: fee payer and only signer"),
+      action: { type: "string", enum: ["buy", "sell"], description: "buy or sell" },
+      mint: text("the token mint"),
+      amount: text("the amount as requested"),
+      amount_units_text: text("the amount in atomic units, decimal text"),
+      denominated_in_sol: { type: "boolean", description: "true when amount is SOL" },
+      venue: { type: "string", enum: [...VENUES], description: "where it trades" },
+      pool: { type: ["string", "null"], description: "the launchswap pool; null on the bonding curve" },
+      instruction: text("the program instruction the transaction carries"),
+      expected_output: text("the slippage bound in the transaction"),
+      max_sol_in_lamports: text("buys: the most lamports the trade instruction can spend"),
+      min_tokens_out: text("buys: the fewest token atomic units received"),
+      tokens_in: text("sells: the token atomic units sold"),
+      min_sol_out_lamports: text("sells: the fewest lamports received"),
+      state_source: { type: "string", enum: ["cache", "read", "event"], description: "as on a trade" },
+      state_slot: { type: "integer", description: "slot of the state the quote used" },
+      compute_unit_limit: { type: "integer", description: "the compute-unit limit written" },
+      compute_unit_price_micro_lamports: text("the compute-unit price written"),
+      tip_lamports: text("the relay tip the transaction pays (0 without one)"),
+      last_valid_block_height: { type: "integer", description: "send before this block height" },
+    },
+    { required: ["transaction", "public_key", "action", "mint", "venue", "expected_output"] },
+  ),
+  examples: {
+    buy: {
+      summary: "Build a 0.1 SOL buy for an outside wallet",
+      value: { public_key: SIGNER, action: "buy", mint: MINT, amount: "0.1", slippage: 2 },
+    },
+  },
+  records: null,
+  parse: (body) => parseBuildRequest(body),
+  plan: planBuildSpend,
+  run: (deps: BuildDeps, _apiKeyId, intent) => runBuild(deps, _apiKeyId, intent),
+});
+
+/** The send kind: its spend is the built transaction's worst case, judged at record time. */
+export const sendKind = defineKind({
+  kind: "send",
+  path: "/v1/transactions/send",
+  scope: "trade",
+  budget: "trade",
+  tag: "outside wallets",
+  summary: "Send a transaction built by POST /v1/trades/build and signed by its outside wallet",
+  body: {
+    properties: {
+      transaction: { description: "the signed transaction, base64", ...FIELD.str },
+      simulate: { description: "default true", ...FIELD.bool },
+      confirm: { description: "default true", ...FIELD.bool },
+    },
+    required: ["transaction"],
+    aliases: ["signed_transaction"],
+  },
+  response: closedObject(
+    {
+      ...confirmationProperties,
+      wallet: text("the outside wallet that signed"),
+      action: { type: "string", enum: ["buy", "sell"], description: "buy or sell" },
+      mint: text("the token mint"),
+      venue: { type: "string", enum: [...VENUES], description: "where it traded" },
+      pool: { type: ["string", "null"], description: "the launchswap pool; null on the bonding curve" },
+      amount_units: text("the amount in atomic units"),
+      expected_output: text("the slippage bound in the transaction"),
+      instruction: text("the program instruction the transaction carries"),
+      fill: fillSchema,
+    },
+    { required: ["execution_id", "signature", "confirmed", "confirmation_status", "wallet", "mint"] },
+  ),
+  examples: {
+    send: { summary: "Send a signed build", value: { transaction: "<base64 signed transaction>" } },
+  },
+  records: "trade",
+  parse: (body) => parseSendRequest(body),
+  // The body names no amount: the record-time step reserves the built transaction's worst case.
+  plan: (_intent: unknown, plan: SpendPlan) => {
+    plan.amountLamports = null;
+  },
+  run: (deps: SendDeps, apiKeyId, intent) => runSend(deps, apiKeyId, intent),
+});

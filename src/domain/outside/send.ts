@@ -1,0 +1,121 @@
+/**
+ * POST /v1/transactions/send (issue 32): a transaction an outside wallet signed, checked to be the one built for
+ * this key (same message bytes, signature verified), recorded as the key's trade execution and sent through the
+ * service's relay like a managed trade (events, fill, history, positions).
+ */
+import type { Chain, ChainTransaction } from "../../chain/chain.js";
+import { badRequest, SPEC } from "../../core/errors.js";
+import { fieldOf, parseBooleanField, type RequestBody } from "../../core/request-fields.js";
+import { TRADE_RULES } from "../../core/errors.js";
+import type { Store } from "../../store/index.js";
+import { submitRecorded } from "../execution/pipeline.js";
+import { recordPending } from "../execution/records.js";
+import type { SpendGuard } from "../execution/types.js";
+import type { DryRun } from "../execution/dry-run.js";
+import type { Fill } from "../../chain/fills.js";
+import type { OutsideBuilds } from "./builds.js";
+import { readSignedTransaction } from "./signed-transaction.js";
+import { OUTSIDE } from "./texts.js";
+
+/** A send request: the signed transaction's text and the submission switches. */
+export interface SendIntent {
+  transaction: string;
+  simulate: boolean;
+  confirm: boolean;
+}
+
+/** Parses a send body (`transaction` base64, `simulate` and `confirm` default true). */
+export function parseSendRequest(body: RequestBody): SendIntent {
+  const t = fieldOf(body, ["transaction", "signed_transaction"]);
+  if (t === undefined || t === null || t === "") throw badRequest(OUTSIDE.transactionRequired);
+  if (typeof t !== "string") throw badRequest(OUTSIDE.transactionMalformed);
+  return {
+    transaction: t,
+    simulate: parseBooleanField(fieldOf(body, ["simulate"]), true, TRADE_RULES.simulateBoolean),
+    confirm: parseBooleanField(fieldOf(body, ["confirm"]), true, TRADE_RULES.confirmBoolean),
+  };
+}
+
+/** Collaborators of a send. */
+export interface SendDeps {
+  store: Pick<Store, "insertExecution" | "updateExecution">;
+  chain: Pick<Chain, "assemble" | "submit" | "submitBundle"> & Partial<Pick<Chain, "rpc" | "relayTip">>;
+  outsideBuilds: OutsideBuilds;
+  spendGuard?: SpendGuard;
+  dryRun?: DryRun;
+  onRecordError?: (e: unknown) => void;
+}
+
+/** The send answer. */
+export interface SendResult {
+  execution_id: string;
+  signature: string;
+  wallet: string;
+  action: "buy" | "sell";
+  mint: string;
+  confirmed: boolean;
+  confirmation_status: string | null;
+  fill?: Fill | null;
+  [detail: string]: unknown;
+}
+
+/** Checks, records and sends a signed outside transaction for the key. */
+export async function runSend(deps: SendDeps, apiKeyId: number, intent: SendIntent): Promise<SendResult> {
+  const signed = readSignedTransaction(intent.transaction);
+  const build = deps.outsideBuilds.take(apiKeyId, signed.message);
+  if (build === undefined || build.publicKey !== signed.feePayer) throw badRequest(OUTSIDE.notBuilt);
+  // A dry run sends nothing: the build stays available for the real send.
+  if (deps.dryRun !== undefined) deps.outsideBuilds.remember(signed.message, build);
+  const guard = deps.spendGuard;
+  // The key as it is now (frozen or revoked since the build: refused), and its caps on the built worst case.
+  if (guard !== undefined) {
+    await guard.beforeSign();
+    const spend = guard.inspect?.(build.spendable);
+    if (spend !== undefined) guard.signed(signed.signature, spend);
+  }
+  const executionId = await recordPending(
+    deps.store,
+    {
+      apiKeyId,
+      kind: "trade",
+      wallet: build.publicKey,
+      signatures: [signed.signature],
+      request: { ...build.request, simulate: intent.simulate, confirm: intent.confirm },
+      lastValidBlockHeight: build.lastValidBlockHeight,
+      computeUnitPriceMicroLamports: build.computeUnitPriceMicroLamports,
+    },
+    deps.dryRun,
+    guard,
+  );
+  const tx: ChainTransaction = {
+    signature: signed.signature,
+    wire: signed.wire,
+    computeUnitLimit: build.computeUnitLimit,
+    computeUnitPriceMicroLamports: build.computeUnitPriceMicroLamports,
+    tipAccount: null,
+    lastValidBlockHeight: build.lastValidBlockHeight,
+  };
+  const { result, fill } = await submitRecorded(
+    deps,
+    executionId,
+    tx,
+    {
+      simulate: intent.simulate,
+      confirm: intent.confirm,
+      simulationFailedDetail: SPEC.trade.simulationFailed,
+    },
+    build.details,
+    { wallet: build.publicKey, mint: build.mint, side: build.action },
+  );
+  return {
+    ...build.details,
+    execution_id: executionId,
+    signature: result.signature,
+    wallet: build.publicKey,
+    action: build.action,
+    mint: build.mint,
+    confirmed: result.confirmed,
+    confirmation_status: intent.confirm ? result.confirmationStatus : null,
+    ...(fill !== undefined ? { fill } : {}),
+  };
+}
