@@ -255,7 +255,8 @@ export class OrderEngine {
     if (after !== undefined) this.deps.onSettled?.(after);
   }
 
-  private async activity(
+  /** Records one firing of `order` in the account's activity log (with the policy rule that refused it). */
+  async activity(
     order: OrderRecord,
     status: number,
     rule: string | null,

@@ -49,7 +49,19 @@ export async function startOrders(s: OrdersSetup): Promise<OrderEngine> {
     warmWallet: (wallet) => s.venues.warmWallets([wallet]),
     clock: s.custody.clock,
     onError: s.onError,
-    ...(s.onSniped !== undefined ? { onFired: s.onSniped } : {}),
+    onFired: (order, mint, outcome) => {
+      const status = outcome.kind === "refused" ? 403 : outcome.kind === "failed" ? outcome.status : 200;
+      const rule =
+        outcome.kind === "refused"
+          ? outcome.refusal.rule
+          : outcome.kind === "failed" && typeof outcome.extra.rule === "string"
+            ? outcome.extra.rule
+            : null;
+      const executionId = outcome.kind === "refused" ? null : outcome.executionId;
+      void engine
+        .activity(order, status, rule, executionId)
+        .finally(() => s.onSniped?.(order, mint, outcome));
+    },
   });
   const offCreate = s.venues.created?.onCreate((n) => snipes.onCreate(n));
   const engine = new OrderEngine({
