@@ -38,8 +38,12 @@ describe("snipe orders", () => {
     const skipped = await create(other.apiKey);
     const first = await create(creator.apiKey);
     await until(async () => (await e2e.tokenBalance(sniper.wallet, first)) > 0n, "the first snipe to land");
+    e2e.reset();
     const second = await create(creator.apiKey);
     await until(async () => (await e2e.tokenBalance(sniper.wallet, second)) > 0n, "the second snipe to land");
+    // The buy was built from the create event: no account read; two sends (the create, the snipe).
+    expect(e2e.roundTrips()["rpc.getMultipleAccounts"]).toBeUndefined();
+    expect(e2e.roundTrips()["relay.sendTransaction"]).toBe(2);
     expect(await e2e.tokenBalance(sniper.wallet, skipped)).toBe(0n);
     let after: OrderAnswer | undefined;
     await until(async () => {
