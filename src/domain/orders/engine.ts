@@ -88,6 +88,11 @@ export class OrderEngine {
     for (const f of this.closers.splice(0)) f();
   }
 
+  /** Every fire under way (orders and snipe buys): drained before the store closes. */
+  pendingFires(): Promise<void>[] {
+    return [...this.inflight, ...(this.deps.snipes?.inflight ?? [])];
+  }
+
   /** Runs `f` when the engine closes. */
   onClose(f: () => void): void {
     this.closers.push(f);

@@ -405,7 +405,7 @@ export interface paths {
         get: operations["getV1Orders"];
         put?: never;
         /**
-         * Place an order the service runs: limit, take_profit, stop_loss, trailing_stop, bracket or on_migration
+         * Place an order the service runs: limit, take_profit, stop_loss, trailing_stop, bracket, on_migration or snipe
          * @description The level is a price in SOL per whole token of the order's own size, quoted with the venue's math and fees on the warm state; take_profit / stop_loss also take percent (from entry_price, default the price now) or sol_out. dry_run: true answers what the order would do now and stores nothing.
          */
         post: operations["postV1Orders"];
@@ -1540,28 +1540,30 @@ export interface components {
              * @description the order kind
              * @enum {string}
              */
-            kind: "limit" | "take_profit" | "stop_loss" | "trailing_stop" | "bracket" | "on_migration";
+            kind: "limit" | "take_profit" | "stop_loss" | "trailing_stop" | "bracket" | "on_migration" | "snipe";
             /**
              * @description what the order does when it fires
              * @enum {string}
              */
             side: "buy" | "sell";
-            /** @description the token mint */
-            mint: string;
-            /** @description SOL (buys), token atomic units or a percentage of the position at fire time (sells) */
+            /** @description the token mint (null for a snipe, which buys new tokens matching its rule) */
+            mint: string | null;
+            /** @description SOL (buys; a snipe: SOL per matching token), token atomic units or a percentage of the position at fire time (sells) */
             amount: string;
+            /** @description snipe: creators, name_pattern, symbol_pattern, mayhem, cashback, min_initial_buy, max_initial_buy, max_per_hour */
+            rule?: unknown;
             /** @description sells: the token units the price is computed for (a percentage resolved at creation) */
-            size_units: string | null;
+            size_units?: string | null;
             /** @description the levels (a bracket has both take_profit and stop_loss: one firing ends the other) */
-            triggers: {
+            triggers?: {
                 limit?: components["schemas"]["OrderTrigger"];
                 take_profit?: components["schemas"]["OrderTrigger"];
                 stop_loss?: components["schemas"]["OrderTrigger"];
             };
             /** @description trailing_stop: percent below the highest price seen */
-            trail_percent: string | null;
+            trail_percent?: string | null;
             /** @description the entry price percent levels were computed from (SOL per whole token) */
-            entry_price: string | null;
+            entry_price?: string | null;
             /** @description slippage bound of the trade it sends */
             slippage_bps: number;
             /** @description the order's own priority fee per transaction */
@@ -1569,7 +1571,7 @@ export interface components {
             /** @description the order's own relay tip */
             tip_lamports: string | null;
             /** @description sends again of a sell that failed on chain */
-            max_retries: number;
+            max_retries?: number;
             /** @description trailing_stop: the highest price seen so far */
             peak_price: string | null;
             /** @description sends so far */
@@ -4590,10 +4592,26 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description limit, take_profit, stop_loss, trailing_stop, bracket or on_migration */
+                    /** @description limit, take_profit, stop_loss, trailing_stop, bracket, on_migration or snipe */
                     kind?: unknown;
-                    /** @description the token mint */
+                    /** @description the token mint (not for snipe) */
                     mint?: unknown;
+                    /** @description snipe: buy tokens created by one of these addresses */
+                    creators?: unknown;
+                    /** @description snipe: name glob, case-insensitive (* any run, ? one character) */
+                    name_pattern?: unknown;
+                    /** @description snipe: symbol glob, case-insensitive */
+                    symbol_pattern?: unknown;
+                    /** @description snipe: only tokens whose mayhem flag is this */
+                    mayhem?: unknown;
+                    /** @description snipe: only tokens whose cashback flag is this */
+                    cashback?: unknown;
+                    /** @description snipe: at least this SOL bought in the create transaction */
+                    min_initial_buy?: unknown;
+                    /** @description snipe: at most this SOL bought in the create transaction */
+                    max_initial_buy?: unknown;
+                    /** @description snipe: at most this many buys in any hour (1 to 1000) */
+                    max_per_hour?: unknown;
                     /** @description limit: buy or sell; on_migration: buy or sell (default sell); the others sell */
                     side?: unknown;
                     /** @description buys: SOL; sells: token atomic units or a percentage (default "100%") */
@@ -4632,7 +4650,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Place an order the service runs: limit, take_profit, stop_loss, trailing_stop, bracket or on_migration */
+            /** @description Place an order the service runs: limit, take_profit, stop_loss, trailing_stop, bracket, on_migration or snipe */
             200: {
                 headers: {
                     [name: string]: unknown;
