@@ -7,13 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  isoNoZone,
-  OpenOrderLimitError,
-  openStore,
-  type NewOrder,
-  type Store,
-} from "../../src/store/index.js";
+import { isoNoZone, openStore, type NewOrder, type Store } from "../../src/store/index.js";
 import { dropSchema, freshSchemaName, TEST_DATABASE_URL } from "../helpers/pg.js";
 
 let counter = 0;
@@ -44,16 +38,6 @@ const order = (accountId: number, over: Partial<NewOrder> = {}): NewOrder => ({
   peak: null,
   ...over,
 });
-
-async function tryInsert(store: Store, o: NewOrder, max: number): Promise<boolean> {
-  try {
-    await store.insertOrder(o, max);
-    return true;
-  } catch (e) {
-    if (e instanceof OpenOrderLimitError) return false;
-    throw e;
-  }
-}
 
 const dir = mkdtempSync(join(tmpdir(), "order-fires-store-"));
 const schema = freshSchemaName("order_fires");
