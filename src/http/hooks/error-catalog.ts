@@ -31,6 +31,8 @@ import { KEY_CHAIN } from "../../domain/keys/key-chain.js";
 import { KEY_NAME } from "../../domain/keys/key-names.js";
 import { KEY_CREATE } from "../../domain/keys/keys.js";
 import { CUSTODY, KEY_POLICY } from "../../domain/keys/texts.js";
+import { ORDER_RULES } from "../../domain/orders/texts.js";
+import { SNIPE_RULES } from "../../domain/orders/snipe-texts.js";
 import { STREAM_CAP_TEXTS } from "../../domain/streams/stream-registry.js";
 
 /** A catalog text: fixed, or built from arguments. */
@@ -215,6 +217,12 @@ const GROUPS: readonly Group[] = [
     codes: { reserved: "keys.name_reserved", characters: "keys.name_characters" },
   },
   { capability: "keys", texts: KEY_POLICY },
+  {
+    capability: "orders",
+    texts: ORDER_RULES,
+    statuses: { notFound: [404], idInvalid: [404], notOpen: [409], tooMany: [409] },
+  },
+  { capability: "orders", texts: SNIPE_RULES, codes: { field: "orders.snipe_unknown_field" } },
 ];
 
 /** Codes no catalog text carries: answers of the error handler and the fallbacks of uncatalogued texts. */

@@ -96,6 +96,7 @@ describe("order lifecycle", () => {
     expect(over.statusCode).toBe(409);
     expect(over.json()).toEqual({
       detail: "this key holds the maximum of 3 open orders",
+      code: "orders.too_many",
       max_open_orders: 3,
     });
     await e2e.app.inject({
@@ -243,6 +244,7 @@ describe("order lifecycle", () => {
     expect(del.statusCode).toBe(409);
     expect(del.json()).toEqual({
       detail: "order is expired: only an open order can be cancelled",
+      code: "orders.not_open",
       state: "expired",
     });
   });
