@@ -184,7 +184,7 @@ export function kyselyStore(
     ...kyselyRateCounters(db),
     ...kyselyPositions(db, dialect, clock),
     ...kyselyOrders(db, dialect, clock, (accountId) => writesBus.emit(accountId)),
-    ...kyselyOrderFires(db),
+    ...kyselyOrderFires(db, dialect, clock, (accountId) => writesBus.emit(accountId)),
 
     async createApiKeyWithWallet(keyHash, wallet) {
       return db.transaction().execute(async (trx) => {

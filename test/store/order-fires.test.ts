@@ -97,8 +97,14 @@ describe.each(engines)("snipe fire claims in the store on $name", (engine) => {
       ["MintB", null, 50_000_000n],
     ]);
     expect((await a.findOrder(account, o.id))?.executionIds).toEqual(["exec-1"]);
-    // A fire is not a state change: the order stays open at its version.
+    // A fire is not a state change: the order stays open at its version; each claimed fire is one event.
     expect(await a.findOrder(account, o.id)).toMatchObject({ state: "open", version: o.version });
+    const events = await a.listEvents({ apiKeyId: account, after: 0, limit: 100 });
+    expect(events.map((e) => [e.type, e.status, e.executionId])).toEqual([
+      ["order.created", "open", o.id],
+      ["order.triggered", "open", o.id],
+      ["order.triggered", "open", o.id],
+    ]);
   });
 
   it("the hourly cap holds under 10 concurrent claims of distinct mints from two stores; an hour later it frees", async () => {

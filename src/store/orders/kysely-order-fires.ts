@@ -5,13 +5,23 @@
  */
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../schema.js";
+import { isoNoZone } from "../executions/kysely-executions.js";
+import { appendEvent, toOrder } from "./kysely-orders.js";
 import type { OrderFireClaim, OrderFireRecord, OrderFireStore } from "./order-types.js";
 
-/** The fire-claim methods over `db`. */
-export function kyselyOrderFires(db: Kysely<Database>): OrderFireStore {
+/**
+ * The fire-claim methods over `db`; a claimed fire writes an `order.triggered` event (the order stays open) in
+ * the claim's transaction, and `wake` is told of the account after commit.
+ */
+export function kyselyOrderFires(
+  db: Kysely<Database>,
+  dialect: "sqlite" | "postgres",
+  clock: () => Date,
+  wake: (accountId: number) => void,
+): OrderFireStore {
   return {
     async claimOrderFire(c: OrderFireClaim) {
-      return db.transaction().execute(async (trx) => {
+      const result = await db.transaction().execute(async (trx) => {
         const locked = await trx
           .updateTable("orders")
           .set({ version: sql`version` })
@@ -40,8 +50,22 @@ export function kyselyOrderFires(db: Kysely<Database>): OrderFireStore {
           })
           .onConflict((oc) => oc.columns(["order_id", "mint"]).doNothing())
           .executeTakeFirst();
-        return Number(r.numInsertedOrUpdatedRows ?? 0n) === 1 ? ("claimed" as const) : ("fired" as const);
+        if (Number(r.numInsertedOrUpdatedRows ?? 0n) !== 1) return "fired" as const;
+        const row = await trx
+          .selectFrom("orders")
+          .selectAll()
+          .where("id", "=", c.orderId)
+          .executeTakeFirstOrThrow();
+        await appendEvent(
+          trx,
+          dialect,
+          { ...toOrder(row), updatedAt: isoNoZone(clock()) },
+          "order.triggered",
+        );
+        return "claimed" as const;
       });
+      if (result === "claimed") wake(c.accountId);
+      return result;
     },
 
     async setOrderFireExecution(orderId: string, mint: string, executionId: string) {

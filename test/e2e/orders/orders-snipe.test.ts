@@ -65,6 +65,20 @@ describe("snipe orders", () => {
     });
     expect(cancel.statusCode, cancel.body).toBe(200);
     expect(cancel.json()).toMatchObject({ state: "cancelled" });
+    // One order.triggered event per token bought; the order's own lifecycle events around them.
+    const page = await e2e.app.inject({
+      method: "GET",
+      url: "/v1/events?after=0&types=order.created,order.triggered,order.cancelled",
+      headers: { "x-api-key": sniper.apiKey, accept: "application/json" },
+    });
+    expect(page.statusCode, page.body).toBe(200);
+    const events = page.json<{ events: { type: string; execution_id: string }[] }>().events;
+    expect(events.filter((e) => e.execution_id === o.id).map((e) => e.type)).toEqual([
+      "order.created",
+      "order.triggered",
+      "order.triggered",
+      "order.cancelled",
+    ]);
   });
 
   it("a cap lowered after creation refuses the fire at fire time: nothing bought, the refusal logged", async () => {
