@@ -132,9 +132,9 @@ function checkBracket(spec: OrderSpec): void {
   if (spec.kind !== "bracket") return;
   const [tp, sl] = spec.triggers;
   if (tp?.level.kind === "price" && sl?.level.kind === "price" && tp.level.price <= sl.level.price)
-    throw badRequest("take_profit must be above stop_loss");
+    throw badRequest(R.bracketOrder);
   if (tp?.level.kind === "sol_out" && sl?.level.kind === "sol_out" && tp.level.lamports <= sl.level.lamports)
-    throw badRequest("take_profit must be above stop_loss");
+    throw badRequest(R.bracketOrder);
 }
 
 /** GET /v1/orders: newest first, filtered by state and mint; a wallet-bound key sees its wallets' orders. */

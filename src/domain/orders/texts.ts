@@ -47,4 +47,5 @@ export const ORDER_RULES = {
     "an on_migration order fires when the mint's pool is tradable: it takes no price, percent or sol_out",
   alreadyMigrated: "mint is already on its launchswap pool: an on_migration order would fire at once",
   noWarmState: "orders need the warm venue state (WATCHED_MINTS_MAX above 0)",
+  bracketOrder: "take_profit must be above stop_loss",
 } as const;
