@@ -224,8 +224,19 @@ export interface OrdersTable {
   updated_at: string;
 }
 
+/** One fire of a standing order (snipe) on one mint: the row is the claim (migration 2026_11_28_orders_z_fires). */
+export interface OrderFiresTable {
+  order_id: string;
+  mint: string;
+  account_id: number;
+  lamports: string;
+  execution_id: string | null;
+  at_ms: number | string;
+}
+
 export interface Database {
   orders: OrdersTable;
+  order_fires: OrderFiresTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   event_sequences: EventSequencesTable;

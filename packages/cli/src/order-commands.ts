@@ -18,6 +18,38 @@ interface OrderOpts {
   dryRun?: boolean;
 }
 
+interface SnipeOpts extends OrderOpts {
+  maxSol: string;
+  creator?: string[];
+  name?: string;
+  symbol?: string;
+  mayhem?: string;
+  cashback?: string;
+  minInitialBuy?: string;
+  maxInitialBuy?: string;
+  perHour?: string;
+}
+
+const flagOf = (v: string | undefined): boolean | string | undefined =>
+  v === "true" ? true : v === "false" ? false : v;
+
+/** The body of `lasertrade snipe` (the service answers a 400 naming the rule for a bad value). */
+export function snipeBody(o: SnipeOpts): Record<string, unknown> {
+  const n = o.perHour === undefined ? undefined : Number(o.perHour);
+  return {
+    kind: "snipe",
+    ...common({ ...o, amount: o.maxSol }),
+    ...(o.creator !== undefined ? { creators: o.creator } : {}),
+    ...(o.name !== undefined ? { name_pattern: o.name } : {}),
+    ...(o.symbol !== undefined ? { symbol_pattern: o.symbol } : {}),
+    ...(o.mayhem !== undefined ? { mayhem: flagOf(o.mayhem) } : {}),
+    ...(o.cashback !== undefined ? { cashback: flagOf(o.cashback) } : {}),
+    ...(o.minInitialBuy !== undefined ? { min_initial_buy: o.minInitialBuy } : {}),
+    ...(o.maxInitialBuy !== undefined ? { max_initial_buy: o.maxInitialBuy } : {}),
+    ...(n !== undefined ? { max_per_hour: Number.isNaN(n) ? o.perHour : n } : {}),
+  };
+}
+
 /** A level argument: `+50%` / `-20%` / `15%` → percent, anything else → price (SOL per whole token). */
 export function levelOf(arg: string): Record<string, string> {
   const t = arg.trim();
@@ -125,6 +157,25 @@ export function addOrderCommands(program: Command, ctx: () => Context): void {
       const c = ctx();
       await c.print(await (await c.client()).orders.cancel(id));
     });
+  program
+    .command("snipe")
+    .description("buy each new token whose creation matches a rule, once per token (the order stays open)")
+    .requiredOption("--max-sol <sol>", "SOL spent on each matching token")
+    .option("--creator <address...>", "only tokens created by one of these addresses")
+    .option("--name <glob>", "only tokens whose name matches (case-insensitive; * any run, ? one character)")
+    .option("--symbol <glob>", "only tokens whose symbol matches")
+    .option("--mayhem <bool>", "only tokens whose mayhem flag is true or false")
+    .option("--cashback <bool>", "only tokens whose cashback flag is true or false")
+    .option("--min-initial-buy <sol>", "only tokens whose creation bought at least this SOL")
+    .option("--max-initial-buy <sol>", "only tokens whose creation bought at most this SOL")
+    .option("--per-hour <n>", "at most this many buys in any hour")
+    .option("--wallet <public_key>", "managed wallet (default: the key's default wallet)")
+    .option("--slippage <percent>", "slippage bound of each buy")
+    .option("--priority-fee <sol>", "priority fee per transaction (SOL)")
+    .option("--tip <sol>", "relay tip (SOL)")
+    .option("--expires-at <iso>", "the order expires then (ISO 8601)")
+    .option("--dry-run", "answer the order and the policy; store nothing")
+    .action(async (o: SnipeOpts) => place(snipeBody(o)));
   program
     .command("orders")
     .description("list this account's orders, newest first")

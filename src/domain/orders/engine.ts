@@ -18,6 +18,7 @@ import { orderAttemptKey, type FireOutcome } from "./fire.js";
 import type { OrderSpec } from "./model.js";
 import { observe, sizeOf } from "./observe.js";
 import { specFromJson } from "./spec.js";
+import type { SnipeBook, SnipeSpec } from "./snipe-engine.js";
 
 /** Collaborators of the engine. */
 export interface EngineDeps {
@@ -40,6 +41,8 @@ export interface EngineDeps {
   refresh?: (mint: string) => Promise<void>;
   /** Told of each fire's end (tests and the bench wait on it). */
   onSettled?: (order: OrderRecord) => void;
+  /** The standing snipe orders (fired from create events, not from a mint's state). */
+  snipes?: SnipeBook;
 }
 
 const PEAK_WRITE_MS = 1_000;
@@ -56,6 +59,7 @@ export class OrderEngine {
   /** Fires this process sent without a verdict yet (confirmation timed out): settled once reconciliation is. */
   private readonly pending = new Map<string, { order: OrderRecord; spec: OrderSpec; executionId: string }>();
   private readonly timers: NodeJS.Timeout[] = [];
+  private readonly closers: (() => void)[] = [];
   private unsubscribe: (() => void) | undefined;
   private lastSync: string | undefined;
   /** Fires under way in this process. */
@@ -81,10 +85,25 @@ export class OrderEngine {
   close(): void {
     for (const t of this.timers.splice(0)) clearInterval(t);
     this.unsubscribe?.();
+    for (const f of this.closers.splice(0)) f();
+  }
+
+  /** Every fire under way (orders and snipe buys): drained before the store closes. */
+  pendingFires(): Promise<void>[] {
+    return [...this.inflight, ...(this.deps.snipes?.inflight ?? [])];
+  }
+
+  /** Runs `f` when the engine closes. */
+  onClose(f: () => void): void {
+    this.closers.push(f);
   }
 
   /** Puts an open order in the book (replacing an older version) and evaluates its mint. */
   add(r: OrderRecord): void {
+    if (r.kind === "snipe") {
+      this.deps.snipes?.add(r, specFromJson(r.spec) as unknown as SnipeSpec);
+      return;
+    }
     const spec = specFromJson(r.spec);
     const size = sizeOf(spec.side, spec.amount, spec.sizeUnits);
     if (size === null) return;
@@ -106,6 +125,7 @@ export class OrderEngine {
 
   /** Takes an order out of the book (cancelled, fired, expired). */
   drop(id: string): void {
+    if (this.deps.snipes?.drop(id) === true) return;
     const gone = this.book.remove(id);
     if (gone?.mintEmpty === true) {
       this.deps.venues.unpin(gone.order.mint);
@@ -240,7 +260,8 @@ export class OrderEngine {
     if (after !== undefined) this.deps.onSettled?.(after);
   }
 
-  private async activity(
+  /** Records one firing of `order` in the account's activity log (with the policy rule that refused it). */
+  async activity(
     order: OrderRecord,
     status: number,
     rule: string | null,
@@ -274,7 +295,13 @@ export class OrderEngine {
     this.lastSync = isoNoZone(new Date(now.getTime() - 2 * this.deps.syncMs));
     for (const r of await this.deps.store.liveOrders(since)) {
       if (r.state === "open") this.add(r);
-      else if (this.book.get(r.id) !== undefined) this.drop(r.id);
+      else this.drop(r.id);
+    }
+    for (const s of this.deps.snipes?.list() ?? []) {
+      if (s.expiresAt === null || Date.parse(s.expiresAt) > now.getTime()) continue;
+      this.drop(s.id);
+      const r = await this.deps.store.transitionOrder({ id: s.id, from: "open", to: "expired" });
+      if (r !== undefined) this.deps.onSettled?.(r);
     }
     for (const p of [...this.pending.values()])
       await this.settleFromExecution(p.order, p.spec, p.executionId);

@@ -75,8 +75,16 @@ export function orderFees(spec: OrderSpec): { priorityFeeLamports?: bigint; tipL
   };
 }
 
-/** Fires a claimed order (attempt `order.attempt`); never throws for a refusal or a chain failure. */
-export async function fireOrder(deps: FireDeps, order: OrderRecord, spec: OrderSpec): Promise<FireOutcome> {
+/**
+ * Fires a claimed order (attempt `order.attempt`, or the Idempotency-Key `key` a snipe names per mint); never
+ * throws for a refusal or a chain failure.
+ */
+export async function fireOrder(
+  deps: FireDeps,
+  order: OrderRecord,
+  spec: OrderSpec,
+  key = orderAttemptKey(order.id, order.attempt),
+): Promise<FireOutcome> {
   const body = tradeBody(spec, order.wallet);
   const fees = orderFees(spec);
   // Parsed once: the plan and the trade read the same intent (as an HTTP request does).
@@ -90,7 +98,6 @@ export async function fireOrder(deps: FireDeps, order: OrderRecord, spec: OrderS
     order.wallet,
   );
   if ("rule" in custody) return { kind: "refused", refusal: custody };
-  const key = orderAttemptKey(order.id, order.attempt);
   const store = overlay(custody.store, {
     insertExecution: (e) => custody.store.insertExecution(extend(e, { idempotencyKey: key })),
   });

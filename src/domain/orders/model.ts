@@ -15,7 +15,9 @@ export const ORDER_KINDS = [
 ] as const;
 export type OrderKind = (typeof ORDER_KINDS)[number];
 /** Named by the issue but not built yet: refused with their own text rather than "unknown kind". */
-export const LATER_KINDS = ["snipe", "copy"] as const;
+export const LATER_KINDS = ["copy"] as const;
+/** Standing orders: they stay open and fire once per matching token (snipe.ts, snipe-engine.ts). */
+export const STANDING_KINDS = ["snipe"] as const;
 
 export const ORDER_STATES = ["open", "triggered", "filled", "failed", "cancelled", "expired"] as const;
 export type OrderState = (typeof ORDER_STATES)[number];

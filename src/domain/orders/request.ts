@@ -155,7 +155,7 @@ function parseAmount(side: "buy" | "sell", raw: unknown): { amount: OrderAmount;
   return { amount: { kind: "tokens", units: parseTokenUnits(raw, R.sellAmount) }, text: String(raw) };
 }
 
-function parseExpiry(v: unknown, now: Date): string | null {
+export function parseExpiry(v: unknown, now: Date): string | null {
   if (v === undefined || v === null) return null;
   if (typeof v !== "string" || !/^\d{4}-\d{2}-\d{2}T/.test(v)) throw badRequest(R.expiresInvalid);
   const ms = Date.parse(v);

@@ -11,7 +11,8 @@ import { tradeReadPlanOf } from "../../launch/trade-plan-memo.js";
 import { cachedTradeConfigs } from "../trade/configs.js";
 import type { VenueState } from "../watch/venue-state.js";
 import { OrderEngine } from "./engine.js";
-import { fireOrder } from "./fire.js";
+import { fireOrder, type FireDeps, type FireOutcome } from "./fire.js";
+import { SnipeBook } from "./snipe-engine.js";
 
 /** What the engine of a process is built from. */
 export interface OrdersSetup {
@@ -26,29 +27,49 @@ export interface OrdersSetup {
   settings: { leaseMs: number; syncMs: number };
   onError: (e: unknown) => void;
   onSettled?: (order: OrderRecord) => void;
+  /** Told of each snipe buy's end (tests wait on it). */
+  onSniped?: (order: OrderRecord, mint: string, outcome: FireOutcome) => void;
 }
 
 /** Starts the engine: live orders loaded, their mints re-watched, the loops running. */
 export async function startOrders(s: OrdersSetup): Promise<OrderEngine> {
+  const fireDeps: FireDeps = {
+    store: s.store,
+    chain: s.chain,
+    vault: s.vault,
+    venues: s.venues,
+    custody: s.custody,
+    relayTipLamports: s.relayTipLamports,
+    fees: s.fees,
+    onRecordError: s.onError,
+  };
+  const snipes = new SnipeBook({
+    store: s.store,
+    fire: (order, spec, key) => fireOrder(fireDeps, order, spec, key),
+    warmWallet: (wallet) => s.venues.warmWallets([wallet]),
+    clock: s.custody.clock,
+    onError: s.onError,
+    onFired: (order, mint, outcome) => {
+      const status = outcome.kind === "refused" ? 403 : outcome.kind === "failed" ? outcome.status : 200;
+      const rule =
+        outcome.kind === "refused"
+          ? outcome.refusal.rule
+          : outcome.kind === "failed" && typeof outcome.extra.rule === "string"
+            ? outcome.extra.rule
+            : null;
+      const executionId = outcome.kind === "refused" ? null : outcome.executionId;
+      void engine
+        .activity(order, status, rule, executionId)
+        .finally(() => s.onSniped?.(order, mint, outcome));
+    },
+  });
+  const offCreate = s.venues.created?.onCreate((n) => snipes.onCreate(n));
   const engine = new OrderEngine({
     store: s.store,
     venues: s.venues,
     configs: cachedTradeConfigs(s.chain.caches),
-    fire: (order, spec) =>
-      fireOrder(
-        {
-          store: s.store,
-          chain: s.chain,
-          vault: s.vault,
-          venues: s.venues,
-          custody: s.custody,
-          relayTipLamports: s.relayTipLamports,
-          fees: s.fees,
-          onRecordError: s.onError,
-        },
-        order,
-        spec,
-      ),
+    snipes,
+    fire: (order, spec) => fireOrder(fireDeps, order, spec),
     refresh: async (mint) => {
       const plan = tradeReadPlanOf(mint, mint, null);
       const { accounts, slot } = await readAccountsAt(
@@ -65,5 +86,6 @@ export async function startOrders(s: OrdersSetup): Promise<OrderEngine> {
     ...(s.onSettled !== undefined ? { onSettled: s.onSettled } : {}),
   });
   await engine.start();
+  if (offCreate !== undefined) engine.onClose(offCreate);
   return engine;
 }

@@ -4,6 +4,8 @@ import { utcTimestamp } from "../../core/timestamps.js";
 import type { OrderRecord } from "../../store/index.js";
 import { PRICE_DECIMALS, type OrderSpec, type Trigger } from "./model.js";
 import { specFromJson } from "./spec.js";
+import type { SnipeSpec } from "./snipe-engine.js";
+import { snipeSpecView } from "./snipe-view.js";
 
 /** A price (SOL × 10^18 per whole token) as SOL text without trailing zeros. */
 export function priceText(price: bigint): string {
@@ -49,7 +51,7 @@ export function orderView(r: OrderRecord): Record<string, unknown> {
     id: r.id,
     state: r.state,
     wallet: r.wallet,
-    ...specView(spec),
+    ...(r.kind === "snipe" ? snipeSpecView(spec as unknown as SnipeSpec) : specView(spec)),
     peak_price: r.peak === null ? null : priceText(BigInt(r.peak)),
     attempts: r.attempt,
     triggered_by: r.triggeredBy,

@@ -90,17 +90,43 @@ export function createdBuyRead(created: CreatedMint, user: PublicKey, lamports: 
   };
 }
 
+/** A mint seen created in one transaction, with the SOL its creation transaction bought (the dev buy). */
+export interface CreatedNotice {
+  readonly event: CurveCreateEvent;
+  /** Lamports of the curve buys in the create's own transaction (fees excluded), 0 without a dev buy. */
+  readonly initialBuyLamports: bigint;
+}
+
 /** The memory of recently created mints, fed by the market feed's decoded events. */
 export class CreatedMints {
   /** Map order = least recently created first. */
   private readonly mints = new Map<string, CreatedMint>();
+  private readonly listeners = new Set<(n: CreatedNotice) => void>();
   /** Create events seen (for tests and stats). */
   seen = 0;
 
   constructor(private readonly options: CreatedMintsOptions) {}
 
+  /** Tells `listener` of each mint created (after its transaction's events are applied); returns the removal. */
+  onCreate(listener: (n: CreatedNotice) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
   /** Applies one transaction's events (landed at `slot`), in log order. */
   apply(events: readonly LaunchEvent[], slot: number): void {
+    this.applyEvents(events, slot);
+    if (this.listeners.size === 0) return;
+    for (const e of events) {
+      if (e.kind !== "create" || !this.mints.has(e.mint)) continue;
+      let initialBuyLamports = 0n;
+      for (const t of events)
+        if (t.kind === "curve_trade" && t.mint === e.mint && t.isBuy) initialBuyLamports += t.solAmount;
+      for (const l of this.listeners) l({ event: e, initialBuyLamports });
+    }
+  }
+
+  private applyEvents(events: readonly LaunchEvent[], slot: number): void {
     for (const e of events) {
       if (e.kind === "create") {
         const solQuoted =

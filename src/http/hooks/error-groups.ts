@@ -30,6 +30,7 @@ import { CUSTODY, KEY_POLICY } from "../../domain/keys/texts.js";
 import { STREAM_CAP_TEXTS } from "../../domain/streams/stream-registry.js";
 import { NONCE_TEXTS } from "../../domain/execution/nonce.js";
 import { ORDER_RULES } from "../../domain/orders/texts.js";
+import { SNIPE_RULES } from "../../domain/orders/snipe-texts.js";
 import { RACE_RULES } from "../../domain/trade/race-request.js";
 import { OUTSIDE } from "../../domain/outside/texts.js";
 
@@ -223,6 +224,7 @@ export const GROUPS: readonly Group[] = [
     // The body text is the execution's own; an unknown order id reads as not found.
     skip: ["bodyObject", "idInvalid"],
   },
+  { capability: "orders", texts: SNIPE_RULES, codes: { field: "orders.snipe_unknown_field" } },
   { capability: "landing", texts: RACE_RULES },
   { capability: "outside", texts: OUTSIDE },
   {

@@ -30,7 +30,7 @@ export async function installOrders(app: FastifyInstance, d: OrdersInstall): Pro
     app.addHook("onClose", async () => {
       engine.close();
       // Fires under way finish (and write their outcome) before the store closes.
-      await Promise.allSettled([...engine.inflight]);
+      await Promise.allSettled(engine.pendingFires());
     });
   orderRoutes(app, {
     ...(d.chain !== undefined ? { chain: d.chain } : {}),

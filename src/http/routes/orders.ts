@@ -53,12 +53,17 @@ export const orderTriggerComponent = closedObject(
 const specProperties = {
   kind: {
     type: "string",
-    enum: ["limit", "take_profit", "stop_loss", "trailing_stop", "bracket", "on_migration"],
+    enum: ["limit", "take_profit", "stop_loss", "trailing_stop", "bracket", "on_migration", "snipe"],
     description: "the order kind",
   },
   side: { type: "string", enum: ["buy", "sell"], description: "what the order does when it fires" },
-  mint: text("the token mint"),
-  amount: text("SOL (buys), token atomic units or a percentage of the position at fire time (sells)"),
+  mint: nullableText("the token mint (null for a snipe, which buys new tokens matching its rule)"),
+  amount: text(
+    "SOL (buys; a snipe: SOL per matching token), token atomic units or a percentage of the position at fire time (sells)",
+  ),
+  rule: anyJson(
+    "snipe: creators, name_pattern, symbol_pattern, mayhem, cashback, min_initial_buy, max_initial_buy, max_per_hour",
+  ),
   size_units: nullableText(
     "sells: the token units the price is computed for (a percentage resolved at creation)",
   ),
@@ -107,7 +112,7 @@ export const orderComponent = closedObject(
   {
     $id: "Order",
     description: "An order the service runs, with its state and the executions it produced",
-    optional: ["price_now"],
+    optional: ["price_now", "rule", "size_units", "triggers", "trail_percent", "entry_price", "max_retries"],
   },
 );
 
@@ -141,7 +146,7 @@ export function orderRoutes(app: FastifyInstance, deps: OrderRouteDeps): void {
         tags: ["orders"],
         security: apiKeySecurity,
         summary:
-          "Place an order the service runs: limit, take_profit, stop_loss, trailing_stop, bracket or on_migration",
+          "Place an order the service runs: limit, take_profit, stop_loss, trailing_stop, bracket, on_migration or snipe",
         description:
           "The level is a price in SOL per whole token of the order's own size, quoted with the venue's math and fees " +
           "on the warm state; take_profit / stop_loss also take percent (from entry_price, default the price now) or " +
@@ -149,8 +154,18 @@ export function orderRoutes(app: FastifyInstance, deps: OrderRouteDeps): void {
         body: {
           type: "object",
           properties: {
-            kind: { description: "limit, take_profit, stop_loss, trailing_stop, bracket or on_migration" },
-            mint: { description: "the token mint" },
+            kind: {
+              description: "limit, take_profit, stop_loss, trailing_stop, bracket, on_migration or snipe",
+            },
+            mint: { description: "the token mint (not for snipe)" },
+            creators: { description: "snipe: buy tokens created by one of these addresses" },
+            name_pattern: { description: "snipe: name glob, case-insensitive (* any run, ? one character)" },
+            symbol_pattern: { description: "snipe: symbol glob, case-insensitive" },
+            mayhem: { description: "snipe: only tokens whose mayhem flag is this" },
+            cashback: { description: "snipe: only tokens whose cashback flag is this" },
+            min_initial_buy: { description: "snipe: at least this SOL bought in the create transaction" },
+            max_initial_buy: { description: "snipe: at most this SOL bought in the create transaction" },
+            max_per_hour: { description: "snipe: at most this many buys in any hour (1 to 1000)" },
             side: {
               description: "limit: buy or sell; on_migration: buy or sell (default sell); the others sell",
             },

@@ -21,7 +21,7 @@ const LIVE: OrderStateName[] = ["open", "triggered"];
 
 const json = (v: string | null): unknown => (v === null ? null : (JSON.parse(v) as unknown));
 
-function toOrder(r: Selectable<OrdersTable>): OrderRecord {
+export function toOrder(r: Selectable<OrdersTable>): OrderRecord {
   return {
     id: r.id,
     accountId: Number(r.account_id),
@@ -47,7 +47,7 @@ function toOrder(r: Selectable<OrdersTable>): OrderRecord {
 }
 
 /** Appends one `order.<what>` event to the account's outbox inside `trx` (the executions' trigger does the same for them). */
-async function appendEvent(
+export async function appendEvent(
   trx: Transaction<Database>,
   dialect: "sqlite" | "postgres",
   o: OrderRecord,

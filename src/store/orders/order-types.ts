@@ -96,3 +96,33 @@ export interface OrderStore {
   /** The execution recorded under an Idempotency-Key of the account, if any. */
   findExecutionIdByKey(accountId: number, key: string): Promise<string | undefined>;
 }
+
+/** One fire of a standing order (snipe) on one mint. */
+export interface OrderFireRecord {
+  orderId: string;
+  mint: string;
+  lamports: bigint;
+  executionId: string | null;
+  atMs: number;
+}
+
+/** A claim of one fire: refused when the order is not open, the mint was fired, or the window's cap is reached. */
+export interface OrderFireClaim {
+  orderId: string;
+  accountId: number;
+  mint: string;
+  lamports: bigint;
+  atMs: number;
+  /** At most `max` fires at or after `sinceMs` (null: no cap). */
+  window: { sinceMs: number; max: number } | null;
+}
+
+/** The standing orders' fire claims (one row per order and mint). */
+export interface OrderFireStore {
+  /** Claims a fire: "claimed", or why not ("closed": the order is not open, "fired": this mint was, "cap"). */
+  claimOrderFire(c: OrderFireClaim): Promise<"claimed" | "closed" | "fired" | "cap">;
+  /** Notes the execution a fire produced (and appends it to the order's executions). */
+  setOrderFireExecution(orderId: string, mint: string, executionId: string): Promise<void>;
+  /** The order's fires, oldest first. */
+  orderFires(orderId: string): Promise<OrderFireRecord[]>;
+}

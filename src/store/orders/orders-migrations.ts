@@ -45,5 +45,25 @@ export function orderMigrations(): Record<string, Migration> {
         );
       },
     },
+    // A standing order (snipe) fires once per mint: the primary key is the claim across processes.
+    "2026_11_28_orders_z_fires": {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable("order_fires")
+          .addColumn("order_id", "text", (c) => c.notNull().references("orders.id").onDelete("cascade"))
+          .addColumn("mint", "text", (c) => c.notNull())
+          .addColumn("account_id", "integer", (c) => c.notNull())
+          .addColumn("lamports", "text", (c) => c.notNull())
+          .addColumn("execution_id", "text")
+          .addColumn("at_ms", "bigint", (c) => c.notNull())
+          .addPrimaryKeyConstraint("order_fires_pk", ["order_id", "mint"])
+          .execute();
+        await db.schema
+          .createIndex("order_fires_at")
+          .on("order_fires")
+          .columns(["order_id", "at_ms"])
+          .execute();
+      },
+    },
   };
 }

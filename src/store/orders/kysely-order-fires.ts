@@ -1,0 +1,112 @@
+/**
+ * The fire claims of standing orders (snipe), both engines: one row per (order, mint) under a primary key, so a
+ * mint is fired once whatever the number of processes; the hourly cap is counted under the order row's lock
+ * (an update of the row), so two processes cannot both take the last slot.
+ */
+import { sql, type Kysely } from "kysely";
+import type { Database } from "../schema.js";
+import { isoNoZone } from "../executions/kysely-executions.js";
+import { appendEvent, toOrder } from "./kysely-orders.js";
+import type { OrderFireClaim, OrderFireRecord, OrderFireStore } from "./order-types.js";
+
+/**
+ * The fire-claim methods over `db`; a claimed fire writes an `order.triggered` event (the order stays open) in
+ * the claim's transaction, and `wake` is told of the account after commit.
+ */
+export function kyselyOrderFires(
+  db: Kysely<Database>,
+  dialect: "sqlite" | "postgres",
+  clock: () => Date,
+  wake: (accountId: number) => void,
+): OrderFireStore {
+  return {
+    async claimOrderFire(c: OrderFireClaim) {
+      const result = await db.transaction().execute(async (trx) => {
+        const locked = await trx
+          .updateTable("orders")
+          .set({ version: sql`version` })
+          .where("id", "=", c.orderId)
+          .where("state", "=", "open")
+          .executeTakeFirst();
+        if (Number(locked.numUpdatedRows) === 0) return "closed" as const;
+        if (c.window !== null) {
+          const { n } = await trx
+            .selectFrom("order_fires")
+            .select((eb) => eb.fn.countAll<number>().as("n"))
+            .where("order_id", "=", c.orderId)
+            .where("at_ms", ">=", c.window.sinceMs)
+            .executeTakeFirstOrThrow();
+          if (Number(n) >= c.window.max) return "cap" as const;
+        }
+        const r = await trx
+          .insertInto("order_fires")
+          .values({
+            order_id: c.orderId,
+            mint: c.mint,
+            account_id: c.accountId,
+            lamports: c.lamports.toString(),
+            execution_id: null,
+            at_ms: c.atMs,
+          })
+          .onConflict((oc) => oc.columns(["order_id", "mint"]).doNothing())
+          .executeTakeFirst();
+        if (Number(r.numInsertedOrUpdatedRows ?? 0n) !== 1) return "fired" as const;
+        const row = await trx
+          .selectFrom("orders")
+          .selectAll()
+          .where("id", "=", c.orderId)
+          .executeTakeFirstOrThrow();
+        await appendEvent(
+          trx,
+          dialect,
+          { ...toOrder(row), updatedAt: isoNoZone(clock()) },
+          "order.triggered",
+        );
+        return "claimed" as const;
+      });
+      if (result === "claimed") wake(c.accountId);
+      return result;
+    },
+
+    async setOrderFireExecution(orderId: string, mint: string, executionId: string) {
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable("order_fires")
+          .set({ execution_id: executionId })
+          .where("order_id", "=", orderId)
+          .where("mint", "=", mint)
+          .execute();
+        const row = await trx
+          .selectFrom("orders")
+          .select("execution_ids")
+          .where("id", "=", orderId)
+          .executeTakeFirst();
+        if (row === undefined) return;
+        const ids = JSON.parse(row.execution_ids) as string[];
+        if (ids.includes(executionId)) return;
+        await trx
+          .updateTable("orders")
+          .set({ execution_ids: JSON.stringify([...ids, executionId]) })
+          .where("id", "=", orderId)
+          .execute();
+      });
+    },
+
+    async orderFires(orderId: string): Promise<OrderFireRecord[]> {
+      const rows = await db
+        .selectFrom("order_fires")
+        .selectAll()
+        .where("order_id", "=", orderId)
+        .orderBy("at_ms")
+        .orderBy("mint")
+        .execute();
+      return rows.map((r) => ({
+        orderId: r.order_id,
+        mint: r.mint,
+        lamports: BigInt(r.lamports),
+        executionId: r.execution_id,
+        atMs: Number(r.at_ms),
+      }));
+    },
+  };
+}

@@ -1,0 +1,129 @@
+/**
+ * The fire claims of standing (snipe) orders on SQLite and PostgreSQL (TEST_DATABASE_URL): one fire per (order,
+ * mint) under concurrent claims from two stores, the hourly cap counted under the order's lock, no fire of an
+ * order that is not open, and the execution noted on the fire and the order.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isoNoZone, openStore, type NewOrder, type Store } from "../../src/store/index.js";
+import { dropSchema, freshSchemaName, TEST_DATABASE_URL } from "../helpers/pg.js";
+
+let counter = 0;
+const unique = () => `${++counter}-${Math.random().toString(36).slice(2, 12)}`;
+
+async function newAccount(store: Store): Promise<number> {
+  const r = await store.createApiKeyWithWallet(`hash-orders-${unique()}`, {
+    publicKey: `Wallet${unique()}`,
+    createdAt: isoNoZone(new Date()),
+    ciphertext: "Y3Q=",
+    nonce: "bm9uY2U=",
+    tag: "dGFn",
+    keyId: "k1",
+  });
+  return r.apiKey.id;
+}
+
+const order = (accountId: number, over: Partial<NewOrder> = {}): NewOrder => ({
+  id: `ord_${unique()}`,
+  accountId,
+  keyId: accountId,
+  kind: "take_profit",
+  side: "sell",
+  mint: "Mint1111",
+  wallet: "Wallet1111",
+  spec: "{}",
+  expiresAt: null,
+  peak: null,
+  ...over,
+});
+
+const dir = mkdtempSync(join(tmpdir(), "order-fires-store-"));
+const schema = freshSchemaName("order_fires");
+const engines = [
+  { name: "sqlite", twoStores: false, open: () => openStore(`sqlite:${join(dir, "db.sqlite")}`, dir) },
+  ...(TEST_DATABASE_URL !== undefined
+    ? [
+        {
+          name: "postgres",
+          twoStores: true,
+          open: () => openStore(TEST_DATABASE_URL, dir, { pgSchema: schema, pgPoolSize: 5 }),
+        },
+      ]
+    : []),
+];
+
+describe.each(engines)("snipe fire claims in the store on $name", (engine) => {
+  let a: Store;
+  let b: Store;
+  beforeAll(async () => {
+    a = await engine.open();
+    b = engine.twoStores ? await engine.open() : a;
+  });
+  afterAll(async () => {
+    await a.close();
+    if (b !== a) await b.close();
+    if (engine.name === "postgres") await dropSchema(TEST_DATABASE_URL as string, schema);
+    else rmSync(dir, { recursive: true, force: true });
+  });
+
+  const snipe = (account: number) => order(account, { kind: "snipe", side: "buy", mint: "*" });
+  const claim = (store: Store, orderId: string, account: number, mint: string, atMs: number, max?: number) =>
+    store.claimOrderFire({
+      orderId,
+      accountId: account,
+      mint,
+      lamports: 50_000_000n,
+      atMs,
+      window: max === undefined ? null : { sinceMs: atMs - 3_600_000, max },
+    });
+
+  it("of 20 concurrent claims of one (order, mint) from two stores exactly one wins; another mint is its own claim", async () => {
+    const account = await newAccount(a);
+    const o = await a.insertOrder(snipe(account), 1000);
+    const now = Date.now();
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => claim(i % 2 ? a : b, o.id, account, "MintA", now)),
+    );
+    expect(results.filter((r) => r === "claimed")).toHaveLength(1);
+    expect(results.filter((r) => r === "fired")).toHaveLength(19);
+    expect(await claim(a, o.id, account, "MintB", now)).toBe("claimed");
+    await a.setOrderFireExecution(o.id, "MintA", "exec-1");
+    await a.setOrderFireExecution(o.id, "MintA", "exec-1");
+    const fires = await b.orderFires(o.id);
+    expect(fires.map((f) => [f.mint, f.executionId, f.lamports])).toEqual([
+      ["MintA", "exec-1", 50_000_000n],
+      ["MintB", null, 50_000_000n],
+    ]);
+    expect((await a.findOrder(account, o.id))?.executionIds).toEqual(["exec-1"]);
+    // A fire is not a state change: the order stays open at its version; each claimed fire is one event.
+    expect(await a.findOrder(account, o.id)).toMatchObject({ state: "open", version: o.version });
+    const events = await a.listEvents({ apiKeyId: account, after: 0, limit: 100 });
+    expect(events.map((e) => [e.type, e.status, e.executionId])).toEqual([
+      ["order.created", "open", o.id],
+      ["order.triggered", "open", o.id],
+      ["order.triggered", "open", o.id],
+    ]);
+  });
+
+  it("the hourly cap holds under 10 concurrent claims of distinct mints from two stores; an hour later it frees", async () => {
+    const account = await newAccount(a);
+    const o = await a.insertOrder(snipe(account), 1000);
+    const now = Date.now();
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => claim(i % 2 ? a : b, o.id, account, `Mint${i}`, now, 3)),
+    );
+    expect(results.filter((r) => r === "claimed")).toHaveLength(3);
+    expect(results.filter((r) => r === "cap")).toHaveLength(7);
+    expect(await claim(a, o.id, account, "MintLater", now + 3_600_001, 3)).toBe("claimed");
+  });
+
+  it("an order that is not open fires nothing", async () => {
+    const account = await newAccount(a);
+    const o = await a.insertOrder(snipe(account), 1000);
+    await a.transitionOrder({ id: o.id, from: "open", to: "cancelled" });
+    expect(await claim(a, o.id, account, "MintA", Date.now())).toBe("closed");
+    expect(await a.orderFires(o.id)).toEqual([]);
+  });
+});
