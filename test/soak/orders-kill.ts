@@ -120,12 +120,20 @@ export async function ordersKillScenario(
   let never = 0;
   let filled = 0;
   let extraExecutions = 0;
+  let landedTwice = 0;
+  let retriedAfterFailure = 0;
   for (const o of done.values()) {
     if (o.state === "filled") filled++;
     extraExecutions += Math.max(0, o.execution_ids.length - 1);
     const sends = o.execution_ids
       .flatMap((id) => executions.get(id)?.signatures ?? [])
       .reduce((n, s) => n + (relayCount.get(s) ?? 0), 0);
+    const statuses = o.execution_ids.map((id) => executions.get(id)?.status ?? "missing");
+    const landed = statuses.filter((st) => st === "confirmed" || st === "finalized").length;
+    if (landed > 1) landedTwice++;
+    // Sent again only after the earlier send failed on chain (expired, failed): the bounded retry, not a duplicate.
+    if (sends > 1 && statuses.slice(0, -1).every((st) => st === "failed" || st === "expired"))
+      retriedAfterFailure++;
     if (sends === 0) never++;
     else if (sends === 1) once++;
     else twice++;
@@ -155,6 +163,11 @@ export async function ordersKillScenario(
         once === ids.length,
       ),
       goal("orders sent twice or more", twice, "0", twice === 0),
+      info(
+        "of those, sent again only after the earlier sends failed on chain (bounded retry)",
+        retriedAfterFailure,
+      ),
+      goal("orders whose sell landed twice or more", landedTwice, "0", landedTwice === 0),
       goal("orders never sent", never, "0", never === 0),
       info("executions beyond one per order (retries)", extraExecutions),
       goal("duplicate sends at the relay", duplicates(relay).length, "0", duplicates(relay).length === 0),

@@ -60,6 +60,8 @@ export class OrderEngine {
   private lastSync: string | undefined;
   /** Fires under way in this process. */
   readonly inflight = new Set<Promise<void>>();
+  /** Orders this process claimed and has not settled yet: their lease may end while their fire is still slow. */
+  private readonly firing = new Set<string>();
 
   constructor(private readonly deps: EngineDeps) {}
 
@@ -179,6 +181,15 @@ export class OrderEngine {
     });
     // Another process fired it, or it changed (cancelled, retried): the poll brings the book up to date.
     if (claimed === undefined) return;
+    this.firing.add(claimed.id);
+    try {
+      await this.fireClaimed(claimed, o);
+    } finally {
+      this.firing.delete(claimed.id);
+    }
+  }
+
+  private async fireClaimed(claimed: OrderRecord, o: BookOrder): Promise<void> {
     let outcome: FireOutcome;
     try {
       outcome = await this.deps.fire(claimed, o.spec);
@@ -295,6 +306,9 @@ export class OrderEngine {
     const now = this.deps.clock().getTime();
     const rows = await this.deps.store.reclaimOrders(this.deps.owner, now, now + this.deps.leaseMs, 50);
     for (const r of rows) {
+      // Its own fire still under way (slower than the lease, on a loaded machine): reclaiming renewed the lease;
+      // reopening it here would send it a second time.
+      if (this.firing.has(r.id)) continue;
       const spec = specFromJson(r.spec);
       const executionId = await this.deps.store.findExecutionIdByKey(
         r.accountId,
