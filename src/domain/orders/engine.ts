@@ -205,7 +205,22 @@ export class OrderEngine {
           ? { kind: "pending", executionId }
           : { kind: "failed", detail: (e as Error).message, status: 500, executionId: null, extra: {} };
     }
-    await this.settle(claimed, o.spec, outcome);
+    await this.settle(claimed, o.spec, await this.verdictOf(claimed, outcome));
+  }
+
+  /**
+   * A failure answered after the send (a confirmation or upstream timeout) does not say the send failed: the
+   * transaction may still land. Only the execution's final status decides; until then the order waits for
+   * reconciliation like a pending fire (retrying now could land the sell twice, as the kill -9 soak showed).
+   */
+  private async verdictOf(order: OrderRecord, outcome: FireOutcome): Promise<FireOutcome> {
+    if (outcome.kind !== "failed" || outcome.executionId === null || outcome.status === 403) return outcome;
+    const e = await this.deps.store
+      .findExecution(order.accountId, outcome.executionId)
+      .catch(() => undefined);
+    if (e === undefined || CHAIN_FAILED.has(e.status)) return outcome;
+    if (SETTLED_OK.has(e.status)) return { kind: "filled", executionId: outcome.executionId };
+    return { kind: "pending", executionId: outcome.executionId };
   }
 
   /** Writes a fire's outcome (only while this process holds the lease). */
