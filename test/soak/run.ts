@@ -2,7 +2,7 @@
  * `npm run soak`: the fault and load suite of issue 9 at full size; prints each scenario's figures as
  * Markdown (the tables of docs/reliability.md) and exits 1 when a goal was not met.
  *
- *   npm run soak                      # all seven scenarios, full size ((e)-(g): issue 20's events)
+ *   npm run soak                      # all eight scenarios, full size ((e)-(g): issue 20's events; (h): orders, PostgreSQL only)
  *   npm run soak -- --short           # the small sizes of the npm test form
  *   npm run soak -- --only a,d        # some scenarios
  *   npm run soak -- --processes 2     # two service processes for (a) and (b)

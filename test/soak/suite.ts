@@ -12,6 +12,7 @@ import {
   readFaultScenario,
 } from "./scenarios.js";
 import { eventLoadScenario } from "./event-load.js";
+import { ordersKillScenario } from "./orders-kill.js";
 import { webhookFaultScenario, webhookKillScenario } from "./webhook-scenarios.js";
 
 /** Sizes of one soak run. */
@@ -27,6 +28,8 @@ export interface SoakSizes {
   hookKill: { executions: number; concurrency: number; answerDelayMs: number; killAfterShare: number };
   /** WEBHOOK_RETRY_DELAYS_MS of the events cluster: retries outlast `hooks.downMs`. */
   retryDelaysMs: number[];
+  /** Issue 31: (h) take-profits crossed at once on two processes (PostgreSQL only), one killed mid-way. */
+  ordersKill: { orders: number; killAfterRelaySends: number; leaseMs: number };
 }
 
 /** The issue's figures: 10,000 trades at 64 across 20 wallets; the fault scenarios smaller. */
@@ -40,6 +43,8 @@ export const FULL: SoakSizes = {
   hookKill: { executions: 300, concurrency: 16, answerDelayMs: 300, killAfterShare: 0.3 },
   // 216 s of retries in all (25 of them): past the 2-minute outage, and 2^-26 odds of 26 straight failures at 50 %.
   retryDelaysMs: [1_000, 2_000, 3_000, 5_000, 5_000, ...Array<number>(20).fill(10_000)],
+  // A lease longer than the slowest of 1,000 fires at once on a loaded machine (a claim outliving its lease may be reopened elsewhere).
+  ordersKill: { orders: 1_000, killAfterRelaySends: 100, leaseMs: 30_000 },
 };
 
 /** A few hundred trades in all: the form inside `npm test`. */
@@ -55,13 +60,14 @@ export const SHORT: SoakSizes = {
   hooks: { executions: 12, concurrency: 6, downMs: 2_000, failShare: 0.5 },
   hookKill: { executions: 10, concurrency: 8, answerDelayMs: 200, killAfterShare: 0.3 },
   retryDelaysMs: [100, 200, 300, ...Array<number>(22).fill(500)],
+  ordersKill: { orders: 40, killAfterRelaySends: 4, leaseMs: 8_000 },
 };
 
 /** Scenario letters. */
-export type ScenarioId = "a" | "b" | "c" | "d" | "e" | "f" | "g";
+export type ScenarioId = "a" | "b" | "c" | "d" | "e" | "f" | "g" | "h";
 
 /** Every scenario letter, in order. */
-export const SCENARIOS: readonly ScenarioId[] = ["a", "b", "c", "d", "e", "f", "g"];
+export const SCENARIOS: readonly ScenarioId[] = ["a", "b", "c", "d", "e", "f", "g", "h"];
 
 /** Options of `runSoak`. */
 export interface SoakOptions {
@@ -178,6 +184,29 @@ export async function runSoak(o: SoakOptions): Promise<ScenarioReport[]> {
           log(`(g) kill -9 of the processes holding pending deliveries…`);
           reports.push(await webhookKillScenario(cluster, { ...s.hookKill, settleTimeoutMs }));
         }
+      },
+    );
+  }
+  if (want("h") && o.database !== "postgres") log("(h) skipped: it needs PostgreSQL (TEST_DATABASE_URL)");
+  else if (want("h")) {
+    // Short sync and lease: the survivor sees the orders placed through the other process and takes over the
+    // dead process's claims within seconds.
+    const env = {
+      ORDERS_SYNC_MS: "200",
+      ORDERS_LEASE_MS: String(s.ordersKill.leaseMs),
+      RECONCILE_INTERVAL_MS: "300",
+      RECONCILE_GRACE_MS: "1000",
+    };
+    await withCluster(
+      { ...base, processes: 2, slotMs: 100, serviceEnv: { ...common, ...env } },
+      async (cluster) => {
+        log(`(h) ${s.ordersKill.orders} orders crossed on two processes, kill -9 of one…`);
+        reports.push(
+          await ordersKillScenario(cluster, {
+            ...s.ordersKill,
+            settleTimeoutMs: Math.max(60_000, s.ordersKill.orders * 500),
+          }),
+        );
       },
     );
   }

@@ -2,10 +2,13 @@
  * The in-memory index of open orders: by mint, then by size (orders of one size share one quote per state
  * change), then by level: `above` levels ascending and `below` levels descending, so a state change reads only
  * the crossed prefix, never every order. Trailing stops move their level with the peak, so they are kept in a
- * list of their own per size. Pure (no I/O): the engine feeds it observations.
+ * list of their own per size. A state change quotes only the sizes whose levels its price can reach (prune.ts:
+ * the price is monotone in the size, so quoted sizes bound the sizes between them). Pure (no I/O): the engine
+ * feeds it observations.
  */
 import type { Direction, OrderSpec } from "./model.js";
 import { sizeKey, type OrderSize } from "./observe.js";
+import { quotePruned, reach } from "./prune.js";
 import { decide, type Observation } from "./rules.js";
 
 /** An open order as the book holds it. */
@@ -76,6 +79,11 @@ function crossedPrefix(
 export class OrderBook {
   private readonly mints = new Map<string, Map<string, Bucket>>();
   private readonly byId = new Map<string, BookOrder>();
+  /** Per mint, its sell buckets and its buy buckets by ascending size (rebuilt when a size comes or goes). */
+  private readonly sorted = new Map<string, Bucket[][]>();
+
+  /** `prune: false` quotes every size on every state change (the reference the pruning is tested against). */
+  constructor(private readonly options: { prune?: boolean } = {}) {}
 
   /** How many orders it holds. */
   get size(): number {
@@ -113,6 +121,7 @@ export class OrderBook {
         count: 0,
       };
       buckets.set(key, b);
+      this.sorted.delete(o.mint);
     }
     // Trailing stops and migration orders are decided one by one (their level is not a fixed price).
     if (o.spec.kind === "trailing_stop" || o.spec.kind === "on_migration") b.trailing.set(o.id, o);
@@ -141,14 +150,18 @@ export class OrderBook {
       side.solOut = drop(side.solOut);
     }
     b.trailing.delete(id);
-    if (--b.count === 0) buckets.delete(key);
+    if (--b.count === 0) {
+      buckets.delete(key);
+      this.sorted.delete(o.mint);
+    }
     if (buckets.size === 0) this.mints.delete(o.mint);
     return { order: o, mintEmpty: !this.mints.has(o.mint) };
   }
 
   /**
-   * Evaluates the orders of `mint` on one state: `observe` quotes each size once. Returns the crossed orders
-   * (each once, its first crossed trigger) and the trailing stops whose peak rose (updated in place).
+   * Evaluates the orders of `mint` on one state: `observe` quotes a size at most once (only the sizes the state
+   * can matter to, unless pruning is off). Returns the crossed orders (each once, its first crossed trigger) and
+   * the trailing stops whose peak rose (updated in place).
    */
   evaluate(
     mint: string,
@@ -158,29 +171,68 @@ export class OrderBook {
     const peaks: BookOrder[] = [];
     const buckets = this.mints.get(mint);
     if (buckets === undefined) return { crossed, peaks };
-    for (const b of buckets.values()) {
-      const obs = observe(b.size);
-      if (obs === null) continue;
-      const found: Crossing[] = [];
-      crossedPrefix(b.above.price, "above", obs.price, found);
-      crossedPrefix(b.below.price, "below", obs.price, found);
-      crossedPrefix(b.above.solOut, "above", obs.solOut, found);
-      crossedPrefix(b.below.solOut, "below", obs.solOut, found);
-      for (const t of b.trailing.values()) {
-        const d = decide(t.spec, obs, t.peak);
-        if (d.fire) found.push({ order: t, trigger: d.trigger });
-        else if (d.peak !== undefined) {
-          t.peak = d.peak;
-          peaks.push(t);
-        }
+    if (this.options.prune === false) {
+      for (const b of buckets.values()) {
+        const obs = observe(b.size);
+        if (obs !== null) decideBucket(b, obs, crossed, peaks);
       }
-      const seen = new Set<string>();
-      for (const c of found) {
-        if (seen.has(c.order.id)) continue;
-        seen.add(c.order.id);
-        crossed.push(c);
-      }
+      return { crossed, peaks };
+    }
+    for (const group of this.sortedOf(mint, buckets)) {
+      const reaches = group.map((b) =>
+        reach({
+          firstAbove: b.above.price[0]?.level,
+          firstBelow: b.below.price[0]?.level,
+          hasSolOut: b.above.solOut.length > 0 || b.below.solOut.length > 0,
+          singles: b.trailing.values(),
+        }),
+      );
+      quotePruned(
+        reaches,
+        (i) => observe(group[i]!.size),
+        (i, obs) => {
+          if (obs !== null) decideBucket(group[i]!, obs, crossed, peaks);
+        },
+      );
     }
     return { crossed, peaks };
+  }
+
+  private sortedOf(mint: string, buckets: Map<string, Bucket>): Bucket[][] {
+    let groups = this.sorted.get(mint);
+    if (groups !== undefined) return groups;
+    const amount = (b: Bucket): bigint => (b.size.side === "sell" ? b.size.units : b.size.lamports);
+    const bySize = (x: Bucket, y: Bucket): number =>
+      amount(x) < amount(y) ? -1 : amount(x) > amount(y) ? 1 : 0;
+    const all = [...buckets.values()];
+    groups = [
+      all.filter((b) => b.size.side === "sell").sort(bySize),
+      all.filter((b) => b.size.side === "buy").sort(bySize),
+    ];
+    this.sorted.set(mint, groups);
+    return groups;
+  }
+}
+
+/** Decides one bucket's orders at its observation (the crossed prefixes, then each trailing or migration order). */
+function decideBucket(b: Bucket, obs: Observation, crossed: Crossing[], peaks: BookOrder[]): void {
+  const found: Crossing[] = [];
+  crossedPrefix(b.above.price, "above", obs.price, found);
+  crossedPrefix(b.below.price, "below", obs.price, found);
+  crossedPrefix(b.above.solOut, "above", obs.solOut, found);
+  crossedPrefix(b.below.solOut, "below", obs.solOut, found);
+  for (const t of b.trailing.values()) {
+    const d = decide(t.spec, obs, t.peak);
+    if (d.fire) found.push({ order: t, trigger: d.trigger });
+    else if (d.peak !== undefined) {
+      t.peak = d.peak;
+      peaks.push(t);
+    }
+  }
+  const seen = new Set<string>();
+  for (const c of found) {
+    if (seen.has(c.order.id)) continue;
+    seen.add(c.order.id);
+    crossed.push(c);
   }
 }

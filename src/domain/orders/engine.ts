@@ -64,6 +64,8 @@ export class OrderEngine {
   private lastSync: string | undefined;
   /** Fires under way in this process. */
   readonly inflight = new Set<Promise<void>>();
+  /** Orders this process claimed and has not settled yet: their lease may end while their fire is still slow. */
+  private readonly firing = new Set<string>();
 
   constructor(private readonly deps: EngineDeps) {}
 
@@ -199,6 +201,15 @@ export class OrderEngine {
     });
     // Another process fired it, or it changed (cancelled, retried): the poll brings the book up to date.
     if (claimed === undefined) return;
+    this.firing.add(claimed.id);
+    try {
+      await this.fireClaimed(claimed, o);
+    } finally {
+      this.firing.delete(claimed.id);
+    }
+  }
+
+  private async fireClaimed(claimed: OrderRecord, o: BookOrder): Promise<void> {
     let outcome: FireOutcome;
     try {
       outcome = await this.deps.fire(claimed, o.spec);
@@ -214,7 +225,22 @@ export class OrderEngine {
           ? { kind: "pending", executionId }
           : { kind: "failed", detail: (e as Error).message, status: 500, executionId: null, extra: {} };
     }
-    await this.settle(claimed, o.spec, outcome);
+    await this.settle(claimed, o.spec, await this.verdictOf(claimed, outcome));
+  }
+
+  /**
+   * A failure answered after the send (a confirmation or upstream timeout) does not say the send failed: the
+   * transaction may still land. Only the execution's final status decides; until then the order waits for
+   * reconciliation like a pending fire (retrying now could land the sell twice, as the kill -9 soak showed).
+   */
+  private async verdictOf(order: OrderRecord, outcome: FireOutcome): Promise<FireOutcome> {
+    if (outcome.kind !== "failed" || outcome.executionId === null || outcome.status === 403) return outcome;
+    const e = await this.deps.store
+      .findExecution(order.accountId, outcome.executionId)
+      .catch(() => undefined);
+    if (e === undefined || CHAIN_FAILED.has(e.status)) return outcome;
+    if (SETTLED_OK.has(e.status)) return { kind: "filled", executionId: outcome.executionId };
+    return { kind: "pending", executionId: outcome.executionId };
   }
 
   /** Writes a fire's outcome (only while this process holds the lease). */
@@ -322,6 +348,9 @@ export class OrderEngine {
     const now = this.deps.clock().getTime();
     const rows = await this.deps.store.reclaimOrders(this.deps.owner, now, now + this.deps.leaseMs, 50);
     for (const r of rows) {
+      // Its own fire still under way (slower than the lease, on a loaded machine): reclaiming renewed the lease;
+      // reopening it here would send it a second time.
+      if (this.firing.has(r.id)) continue;
       const spec = specFromJson(r.spec);
       const executionId = await this.deps.store.findExecutionIdByKey(
         r.accountId,

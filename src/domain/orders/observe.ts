@@ -42,7 +42,7 @@ export function observeVenue(size: OrderSize, venue: VenueState, decimals: numbe
       });
       const f = quoteFigures(q, venue);
       const price = priceOf(f.sol, size.units, decimals);
-      return price === null ? null : { price, solOut: f.sol };
+      return price === null ? null : { price, solOut: f.sol, moved: { sol: f.sol, tokens: size.units } };
     }
     const q = quoteTrade({
       action: "buy",
@@ -52,7 +52,7 @@ export function observeVenue(size: OrderSize, venue: VenueState, decimals: numbe
     });
     const f = quoteFigures(q, venue);
     const price = priceOf(f.sol, f.tokens, decimals);
-    return price === null ? null : { price, solOut: null };
+    return price === null ? null : { price, solOut: null, moved: { sol: f.sol, tokens: f.tokens } };
   } catch (e) {
     if (e instanceof ApiError) return null;
     throw e;

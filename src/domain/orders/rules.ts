@@ -15,6 +15,8 @@ export interface Observation {
   readonly solOut: bigint | null;
   /** Where the state routes a trade (on_migration fires on the pool). */
   readonly venue?: "bonding_curve" | "launchswap";
+  /** What the quote moved (lamports, token units): lets the evaluation bound the price of sizes between two. */
+  readonly moved?: { readonly sol: bigint; readonly tokens: bigint };
 }
 
 /**
