@@ -159,7 +159,12 @@ export async function listOrders(
   return { orders: rows.map(orderView) };
 }
 
+/** What an order id looks like (`ord_` and a UUID): anything else names no order, and never reaches the store. */
+const ORDER_ID = /^ord_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
 async function findOwn(store: Pick<Store, "findOrder">, caller: OrderCaller, id: string) {
+  // A NUL or other byte PostgreSQL refuses in text would otherwise be a 500.
+  if (!ORDER_ID.test(id)) throw new ApiError(404, R.notFound);
   const r = await store.findOrder(caller.accountId, id);
   if (r === undefined || (caller.key.wallets !== null && !caller.key.wallets.includes(r.wallet)))
     throw new ApiError(404, R.notFound);
