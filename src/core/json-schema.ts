@@ -119,6 +119,14 @@ export function implies(when: object, then: object): { anyOf: [{ not: object }, 
   return { anyOf: [{ not: when }, then] };
 }
 
+/**
+ * Every one of `names` is present: `required` with the fields named under `properties` too, so a linter reading
+ * the subschema alone (inside `not`) finds them defined.
+ */
+export function present(...names: string[]): { required: string[]; properties: Record<string, object> } {
+  return { required: names, properties: Object.fromEntries(names.map((n) => [n, {}])) };
+}
+
 /** The field `name` equals `value` (and is present): OpenAPI 3.0 has no `const`. */
 export function fieldIs(name: string, value: string | boolean): object {
   return { required: [name], properties: { [name]: { enum: [value] } } };

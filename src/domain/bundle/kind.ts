@@ -3,7 +3,15 @@
  * server-signed legs.
  */
 import { BUNDLE_TIP_FIELDS } from "../../core/fee-fields.js";
-import { FIELD, PATTERN, fieldIs, implies, closedObject, executionIdSchema } from "../../core/json-schema.js";
+import {
+  FIELD,
+  PATTERN,
+  fieldIs,
+  implies,
+  closedObject,
+  executionIdSchema,
+  present,
+} from "../../core/json-schema.js";
 import { BONDING_CURVE, LAUNCHSWAP } from "../../core/venues.js";
 import { CREATE_ALIASES, CREATE_FIELD_TYPES } from "../create/kind.js";
 import { defineKind } from "../execution/kind.js";
@@ -29,9 +37,9 @@ const bundleLeg = {
     // A create leg carries the create model's required fields.
     implies(fieldIs("type", "create"), { required: ["name", "symbol", "uri"] }),
     // A buy or sell leg has an amount and a slippage in basis points only (slippage is the create model's).
-    implies({ not: fieldIs("type", "create") }, { required: ["amount"], not: { required: ["slippage"] } }),
+    implies({ not: fieldIs("type", "create") }, { required: ["amount"], not: present("slippage") }),
     // A create leg's slippage bounds its developer buy: only with initial_buy.
-    implies({ required: ["slippage"] }, { required: ["initial_buy"] }),
+    implies(present("slippage"), { required: ["initial_buy"] }),
     // A sell leg sells atomic units; a buy leg buys SOL, or atomic units with denominatedInSol: false.
     implies(fieldIs("type", "sell"), { properties: { amount: FIELD.units } }),
     implies(
@@ -108,7 +116,7 @@ export const bundleKind = defineKind({
     },
     required: ["accounts", "bundleTip"],
     // tip is bundleTip's alias: one of them.
-    rules: { not: { required: ["bundleTip", "tip"] } },
+    rules: { not: present("bundleTip", "tip") },
     aliases: BUNDLE_TIP_FIELDS.filter((f) => f !== "bundleTip"),
     items: {
       accounts: [

@@ -2,7 +2,7 @@
  * The create execution kind (POST /v1/laser/create, spec 4.4): token creation with an optional atomic developer
  * buy. Its body fields are a bundle's create leg too (CREATE_FIELD_TYPES, CREATE_ALIASES).
  */
-import { FIELD, implies, closedObject, confirmationProperties } from "../../core/json-schema.js";
+import { FIELD, implies, closedObject, confirmationProperties, present } from "../../core/json-schema.js";
 import { BONDING_CURVE } from "../../core/venues.js";
 import { defineKind } from "../execution/kind.js";
 import { addSigner, CREATE_RENT_BOUND_LAMPORTS } from "../keys/spend.js";
@@ -106,7 +106,7 @@ export const createKind = defineKind({
     },
     required: ["name", "symbol", "uri"],
     // A slippage bounds the developer buy: only with initial_buy.
-    rules: implies({ required: ["slippage"] }, { required: ["initial_buy"] }),
+    rules: implies(present("slippage"), { required: ["initial_buy"] }),
     aliases: CREATE_ALIASES,
   },
   response: createResponseSchema,

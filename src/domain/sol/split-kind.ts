@@ -1,5 +1,5 @@
 /** The split execution kind (POST /v1/sol/split/execute, spec 4.10): up to five destinations, one transaction. */
-import { FIELD } from "../../core/json-schema.js";
+import { FIELD, present } from "../../core/json-schema.js";
 import { defineKind } from "../execution/kind.js";
 import { addSigner } from "../keys/spend.js";
 import type { SolDeps } from "./consolidate.js";
@@ -37,7 +37,7 @@ export const splitKind = defineKind({
           properties: { wallet: FIELD.address, sol: FIELD.sol, percent: FIELD.percent },
           required: ["wallet"],
           // sol or percent, not both (neither: an equal share).
-          not: { required: ["sol", "percent"] },
+          not: present("sol", "percent"),
         },
       },
       confirm: { description: "default true", ...FIELD.bool },

@@ -1,5 +1,5 @@
 /** The transfer execution kind (POST /v1/sol/transfer/execute, spec 4.9): send native SOL or a token. */
-import { FIELD, implies } from "../../core/json-schema.js";
+import { FIELD, implies, present } from "../../core/json-schema.js";
 import { defineKind } from "../execution/kind.js";
 import { addSigner, TOKEN_ACCOUNT_RENT_LAMPORTS } from "../keys/spend.js";
 import { feeReserveField, transferResponse } from "./kind-schemas.js";
@@ -45,7 +45,7 @@ export const transferKind = defineKind({
       // amount or amount_tokens, not both; amount_tokens only with a token mint, whose amount is atomic units.
       oneOf: [{ required: ["amount"] }, { required: ["amount_tokens"] }],
       allOf: [
-        implies({ required: ["amount_tokens"] }, { required: ["mint"], properties: { mint: FIELD.address } }),
+        implies(present("amount_tokens"), { required: ["mint"], properties: { mint: FIELD.address } }),
         implies(
           { required: ["mint"], properties: { mint: FIELD.address } },
           { properties: { amount: FIELD.units } },

@@ -10,6 +10,7 @@ import {
   implies,
   confirmationProperties,
   fillSchema,
+  present,
 } from "../../core/json-schema.js";
 import { defineKind } from "../execution/kind.js";
 import { addSigner, type SpendPlan } from "../keys/spend.js";
@@ -50,8 +51,8 @@ const isBuy = fieldIs("action", "buy");
 const TRADE_RULES_SCHEMA = {
   oneOf: [{ required: ["amount"] }, { required: ["amount_tokens"] }],
   allOf: [
-    { not: { required: ["slippage", "slippage_bps"] } },
-    implies({ required: ["amount_tokens"] }, isSell),
+    { not: present("slippage", "slippage_bps") },
+    implies(present("amount_tokens"), isSell),
     implies(isSell, {
       not: fieldIs("denominated_in_sol", true),
       properties: {

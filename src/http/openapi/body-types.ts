@@ -5,7 +5,7 @@
  * document, keeping each route's own descriptions. Validation is untouched (Fastify never sees these).
  */
 import type { FastifySchema } from "fastify";
-import { FIELD, PATTERN } from "../../core/json-schema.js";
+import { FIELD, PATTERN, present } from "../../core/json-schema.js";
 import { EVENTS_MAX_LIMIT } from "../../domain/events/query.js";
 import { MAX_WAIT_SECONDS } from "../../domain/events/wait.js";
 import { MAX_WEBHOOK_PAGE } from "../../domain/webhooks/service.js";
@@ -23,7 +23,7 @@ const BODY_TYPES: Record<string, { properties: Json; required?: string[]; rules?
   "POST /v1/cashback/check": {
     properties: { wallet: address, wallets: { type: "array", minItems: 1, maxItems: 100, items: address } },
     // wallet or wallets, not both.
-    rules: { not: { required: ["wallet", "wallets"] } },
+    rules: { not: present("wallet", "wallets") },
   },
   "POST /v1/wallets/import": {
     properties: {
