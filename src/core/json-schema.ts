@@ -113,6 +113,27 @@ export const FIELD = {
 } as const;
 
 /**
+ * A pattern of the decimal texts of the integers 1 to `max` (no leading zeros): the query parameters typed as text
+ * whose parsers want a bounded positive integer.
+ */
+export function positiveIntPattern(max: number): string {
+  const m = String(max);
+  const alts: string[] = [];
+  if (m.length > 1) alts.push(`[1-9]\\d{0,${m.length - 2}}`);
+  // Same length as max: max's first i digits, then a smaller digit, then any digits.
+  for (let i = 0; i < m.length; i++) {
+    const d = Number(m[i]);
+    const lo = i === 0 ? 1 : 0;
+    if (d - 1 >= lo) {
+      const rest = m.length - i - 1;
+      alts.push(`${m.slice(0, i)}[${lo}-${d - 1}]${rest > 0 ? `\\d{${rest}}` : ""}`);
+    }
+  }
+  alts.push(m);
+  return `^(?:${alts.join("|")})$`;
+}
+
+/**
  * "`when` implies `then`" in the keywords OpenAPI 3.0 has (no if/then there): either `when` fails or `then` holds.
  */
 export function implies(when: object, then: object): { anyOf: [{ not: object }, object] } {

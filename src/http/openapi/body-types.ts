@@ -5,7 +5,7 @@
  * document, keeping each route's own descriptions. Validation is untouched (Fastify never sees these).
  */
 import type { FastifySchema } from "fastify";
-import { FIELD, PATTERN, present } from "../../core/json-schema.js";
+import { FIELD, PATTERN, positiveIntPattern, present } from "../../core/json-schema.js";
 import { EVENTS_MAX_LIMIT } from "../../domain/events/query.js";
 import { MAX_WAIT_SECONDS } from "../../domain/events/wait.js";
 import { MAX_WEBHOOK_PAGE } from "../../domain/webhooks/service.js";
@@ -96,18 +96,18 @@ const QUERY_TYPES: Record<string, Json> = {
   },
 };
 
-/** The activity log's integer filters: positive, and ids within a PostgreSQL integer. */
-const activityId = { type: "integer", minimum: 1, maximum: 2_147_483_647 };
+/** The activity log's integer filters as text (next_cursor is text): positive, ids within a PostgreSQL integer. */
+const activityId = { type: "string", pattern: positiveIntPattern(2_147_483_647) };
 
 /** Query types of the other paged reads. */
 const PAGE_QUERY_TYPES: Record<string, Json> = {
   "GET /v1/activity": {
     after: activityId,
-    limit: { type: "integer", minimum: 1, maximum: 200 },
+    limit: { type: "string", pattern: positiveIntPattern(200) },
     key_id: activityId,
     target_key_id: activityId,
     route: str,
-    status: { type: "integer", minimum: 1, maximum: 599 },
+    status: { type: "string", pattern: positiveIntPattern(599) },
     rule: str,
   },
   "GET /v1/webhooks": {
