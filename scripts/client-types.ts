@@ -42,10 +42,29 @@ export async function serviceOpenApiDocument(): Promise<Record<string, unknown>>
   }
 }
 
+/**
+ * The document without an object's rules across fields (`oneOf`/`anyOf`/`allOf`/`not` beside `properties`:
+ * "amount or amount_tokens", "a sell is never in SOL"): TypeScript types of them come out as intersections with
+ * `unknown` that hide the fields; the client types keep each field's own type and the service states the rule.
+ */
+function withoutFieldRules(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutFieldRules);
+  if (node === null || typeof node !== "object") return node;
+  const o = node as Record<string, unknown>;
+  const rules = o.properties !== undefined && typeof o.properties === "object";
+  return Object.fromEntries(
+    Object.entries(o)
+      .filter(([k]) => !(rules && ["oneOf", "anyOf", "allOf", "not"].includes(k)))
+      .map(([k, v]) => [k, withoutFieldRules(v)]),
+  );
+}
+
 /** The generated TypeScript text for the current document. */
 export async function generateClientTypes(): Promise<string> {
   const ast = await openapiTS(
-    JSON.parse(JSON.stringify(await serviceOpenApiDocument())) as Parameters<typeof openapiTS>[0],
+    withoutFieldRules(JSON.parse(JSON.stringify(await serviceOpenApiDocument()))) as Parameters<
+      typeof openapiTS
+    >[0],
     {
       silent: true,
     },

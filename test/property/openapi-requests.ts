@@ -9,6 +9,7 @@ import { Ajv, type ValidateFunction } from "ajv";
 import bs58 from "bs58";
 import fc from "fast-check";
 import { BASE58_ADDRESS } from "../../src/config/parse.js";
+import { PATTERN } from "../../src/core/json-schema.js";
 
 type Json = Record<string, unknown>;
 
@@ -94,6 +95,10 @@ export function valueOf(doc: Json, schema: Json): fc.Arbitrary<unknown> {
   const go = (raw: Json): fc.Arbitrary<unknown> => {
     const s = resolve(raw);
     if (Array.isArray(s.enum)) return fc.constantFrom(...(s.enum as unknown[]));
+    if ("const" in s) return fc.constant(s.const);
+    // An object's rules across fields (oneOf of required sets, allOf of if/then, not) are not drawn from:
+    // allowedRequests keeps the drawn requests the document allows.
+    if (s.properties !== undefined) return objectOf(s);
     for (const k of ["oneOf", "anyOf"] as const)
       if (Array.isArray(s[k])) return fc.oneof(...(s[k] as Json[]).map(go));
     if (Array.isArray(s.type)) return fc.oneof(...(s.type as string[]).map((t) => go({ ...s, type: t })));
@@ -108,6 +113,7 @@ export function valueOf(doc: Json, schema: Json): fc.Arbitrary<unknown> {
           max: typeof s.maximum === "number" ? s.maximum : 1_000_000,
         });
       case "number":
+        if (typeof s.multipleOf === "number") return multiplesOf(s);
         return fc.double({
           min: typeof s.minimum === "number" ? s.minimum : -1000,
           max: typeof s.maximum === "number" ? s.maximum : 1_000_000,
@@ -121,6 +127,7 @@ export function valueOf(doc: Json, schema: Json): fc.Arbitrary<unknown> {
         // matches the pattern now and then.
         if (s.pattern === BASE58_ADDRESS.source) return base58Of(32);
         if (s.pattern === "^[1-9A-HJ-NP-Za-km-z]{64,88}$") return base58Of(64);
+        if (s.pattern === PATTERN.secretKey) return fc.oneof(base58Of(64), base58Of(32));
         if (typeof s.pattern === "string" && s.pattern.endsWith(`|${BASE58_ADDRESS.source}`))
           return fc.oneof(fc.constantFrom("SOL", " sol "), base58Of(32));
         if (typeof s.pattern === "string") {
@@ -138,19 +145,44 @@ export function valueOf(doc: Json, schema: Json): fc.Arbitrary<unknown> {
           maxLength: Math.min(typeof s.maxItems === "number" ? s.maxItems : MAX_ITEMS, MAX_ITEMS),
         });
       case "object":
-      case undefined: {
-        const props = (s.properties ?? {}) as Record<string, Json>;
+      case undefined:
         if (s.type === undefined && s.properties === undefined) return fc.jsonValue({ maxDepth: 1 });
-        const required = ((s.required ?? []) as string[]).filter((k) => k in props);
-        return fc.record(Object.fromEntries(Object.entries(props).map(([k, v]) => [k, go(v)])), {
-          requiredKeys: required,
-        });
-      }
+        return objectOf(s);
       default:
         return fc.jsonValue({ maxDepth: 1 });
     }
   };
+  const objectOf = (s: Json): fc.Arbitrary<unknown> => {
+    const props = (s.properties ?? {}) as Record<string, Json>;
+    const required = ((s.required ?? []) as string[]).filter((k) => k in props);
+    return fc.record(Object.fromEntries(Object.entries(props).map(([k, v]) => [k, go(v)])), {
+      requiredKeys: required,
+    });
+  };
   return go(schema);
+}
+
+/**
+ * Decimal multiples of `multipleOf` within the schema's bounds, as short decimal text would write them (so
+ * 0.07 is 0.07, not 7 × 0.01 = 0.07000000000000001).
+ */
+function multiplesOf(s: Json): fc.Arbitrary<number> {
+  const step = s.multipleOf as number;
+  const places = Math.max(0, -Math.floor(Math.log10(step)));
+  const lo =
+    typeof s.minimum === "number"
+      ? s.minimum
+      : typeof s.exclusiveMinimum === "number"
+        ? s.exclusiveMinimum + step
+        : -1000;
+  const hi = typeof s.maximum === "number" ? s.maximum : 1_000_000;
+  return fc
+    .oneof(
+      fc.integer({ min: 0, max: 1000 }),
+      fc.integer({ min: 0, max: Math.min(Math.round((hi - lo) / step), Number.MAX_SAFE_INTEGER) }),
+    )
+    .map((k) => Number((lo + k * step).toFixed(places)))
+    .filter((x) => x <= hi);
 }
 
 /** Values that break most schemas: one of them is refused by any schema that refuses anything. */
@@ -181,8 +213,8 @@ export function documentValidators(doc: Json): {
   body: (schema: Json) => ValidateFunction;
   param: (schema: Json) => ValidateFunction;
 } {
-  const plain = new Ajv({ strict: false, allErrors: false });
-  const coercing = new Ajv({ strict: false, allErrors: false, coerceTypes: true });
+  const plain = new Ajv({ strict: false, allErrors: false, multipleOfPrecision: 6 });
+  const coercing = new Ajv({ strict: false, allErrors: false, coerceTypes: true, multipleOfPrecision: 6 });
   for (const a of [plain, coercing]) {
     a.addKeyword("example");
     a.addSchema({ components: doc.components ?? {} }, "doc");
@@ -202,11 +234,20 @@ export function documentValidators(doc: Json): {
 const fill = (path: string, values: Record<string, string>): string =>
   path.replace(/\{([^}]+)\}/g, (_m, name: string) => encodeURIComponent(values[name] ?? "x"));
 
+/** A drawn value as query text (an object without a prototype, from fc.jsonValue, has no String form). */
+function paramText(x: unknown): string {
+  try {
+    return String(x);
+  } catch {
+    return JSON.stringify(x);
+  }
+}
+
 /** Parameters and body of a request the document allows, drawn from its schemas. */
 function allowedParts(doc: Json, op: Operation) {
   const params = Object.fromEntries(
     op.params.map((p) => {
-      const v = valueOf(doc, p.schema).map((x) => String(x));
+      const v = valueOf(doc, p.schema).map(paramText);
       return [
         `${p.in}:${p.name}`,
         p.required ? v.map((x) => x as string | undefined) : fc.option(v, { nil: undefined }),
@@ -244,7 +285,11 @@ function toRequest(op: Operation, params: Record<string, string | undefined>, bo
 
 /** Requests of `op` the document allows. */
 export function allowedRequests(doc: Json, op: Operation, apiKey: string): fc.Arbitrary<GeneratedRequest> {
-  return allowedParts(doc, op).map(({ params, body }) => toRequest(op, params, body, apiKey));
+  const v = documentValidators(doc);
+  // Rules across fields are not drawn from (valueOf): keep the drawn requests the document allows.
+  return allowedParts(doc, op)
+    .map(({ params, body }) => toRequest(op, params, body, apiKey))
+    .filter((req) => documentAllows(v, op, req));
 }
 
 /** Requests of `op` the document refuses: an allowed one with one value broken (null when none can be). */

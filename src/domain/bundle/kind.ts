@@ -3,7 +3,15 @@
  * server-signed legs.
  */
 import { BUNDLE_TIP_FIELDS } from "../../core/fee-fields.js";
-import { FIELD, closedObject, executionIdSchema } from "../../core/json-schema.js";
+import {
+  FIELD,
+  PATTERN,
+  fieldIs,
+  implies,
+  closedObject,
+  executionIdSchema,
+  present,
+} from "../../core/json-schema.js";
 import { BONDING_CURVE, LAUNCHSWAP } from "../../core/venues.js";
 import { CREATE_ALIASES, CREATE_FIELD_TYPES } from "../create/kind.js";
 import { defineKind } from "../execution/kind.js";
@@ -19,12 +27,26 @@ const bundleLeg = {
   properties: {
     type: { type: "string", enum: ["create", "buy", "sell"] },
     ...CREATE_FIELD_TYPES,
-    amount: FIELD.amount,
+    amount: FIELD.sol,
     denominatedInSol: FIELD.bool,
-    slippageBps: FIELD.int,
+    slippageBps: FIELD.slippageBps,
     pool: FIELD.address,
   },
   required: ["type"],
+  allOf: [
+    // A create leg carries the create model's required fields.
+    implies(fieldIs("type", "create"), { required: ["name", "symbol", "uri"] }),
+    // A buy or sell leg has an amount and a slippage in basis points only (slippage is the create model's).
+    implies({ not: fieldIs("type", "create") }, { required: ["amount"], not: present("slippage") }),
+    // A create leg's slippage bounds its developer buy: only with initial_buy.
+    implies(present("slippage"), { required: ["initial_buy"] }),
+    // A sell leg sells atomic units; a buy leg buys SOL, or atomic units with denominatedInSol: false.
+    implies(fieldIs("type", "sell"), { properties: { amount: FIELD.units } }),
+    implies(
+      { allOf: [fieldIs("type", "buy"), fieldIs("denominatedInSol", false)] },
+      { properties: { amount: FIELD.units } },
+    ),
+  ],
 };
 
 /** The spec's bundle result; a whitelist. */
@@ -70,6 +92,8 @@ export const bundleKind = defineKind({
         description:
           "ordered legs, 1 to 4: a create leg (the create model of /v1/laser/create) followed by up to 3 SOL-denominated buy legs, or exactly one buy or sell leg of an existing token. Leg fields: type (create, buy, sell), wallet, amount, denominatedInSol, slippageBps (default 200, max 5000), pool",
         type: "array",
+        minItems: 1,
+        maxItems: 4,
         items: bundleLeg,
       },
       mint: {
@@ -77,8 +101,12 @@ export const bundleKind = defineKind({
         ...FIELD.address,
       },
       bundleTip: {
-        description: "SOL tip paid by the first leg's wallet, at least 0.000001",
-        ...FIELD.amount,
+        description:
+          "SOL tip paid by the first leg's wallet, at least 0.000001, up to 9 decimals (alias tip)",
+        oneOf: [
+          { type: "string", pattern: PATTERN.tipSol },
+          { type: "number", minimum: 0.000001, maximum: 1e10, multipleOf: 1e-9 },
+        ],
       },
       confirm: {
         description:
@@ -87,6 +115,8 @@ export const bundleKind = defineKind({
       },
     },
     required: ["accounts", "bundleTip"],
+    // tip is bundleTip's alias: one of them.
+    rules: { not: present("bundleTip", "tip") },
     aliases: BUNDLE_TIP_FIELDS.filter((f) => f !== "bundleTip"),
     items: {
       accounts: [

@@ -1,6 +1,7 @@
 /** The claim execution kind (POST /v1/cashback/claim/execute, spec 4.7): claim a managed wallet's cashback. */
 import {
   FIELD,
+  fieldIs,
   closedObject,
   confirmationProperties,
   lamportsSchema as lamports,
@@ -50,6 +51,8 @@ export const claimKind = defineKind({
       confirm: { description: "default true; waits for each claim's confirmation", ...FIELD.bool },
     },
     optional: true,
+    // At least one venue to claim on.
+    rules: { not: { allOf: [fieldIs("claim_bonding_curve", false), fieldIs("claim_launchswap", false)] } },
   },
   response: claimResponse,
   examples: { claim_all: { summary: "Claim both venues' cashback of the default wallet", value: {} } },

@@ -2,23 +2,31 @@
  * The create execution kind (POST /v1/laser/create, spec 4.4): token creation with an optional atomic developer
  * buy. Its body fields are a bundle's create leg too (CREATE_FIELD_TYPES, CREATE_ALIASES).
  */
-import { FIELD, closedObject, confirmationProperties } from "../../core/json-schema.js";
+import { FIELD, implies, closedObject, confirmationProperties, present } from "../../core/json-schema.js";
 import { BONDING_CURVE } from "../../core/venues.js";
 import { defineKind } from "../execution/kind.js";
 import { addSigner, CREATE_RENT_BOUND_LAMPORTS } from "../keys/spend.js";
 import { parseCreateRequest } from "./request.js";
 import { runCreate, type CreateDeps } from "./service.js";
 
+/**
+ * An absolute ipfs:// URI, or an http(s):// one whose host is a name (the parser asks URL for a host; a name
+ * whose last label starts with a letter is never read as an IPv4 address).
+ */
+const METADATA_URI_PATTERN =
+  "^(?:[Ii][Pp][Ff][Ss]://\\S+|[Hh][Tt][Tt][Pp][Ss]?://(?:[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*\\.)*[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*(?:/\\S*)?)$";
+
 /** The create model's field types (spec 4.4), shared with a bundle's create leg. */
 export const CREATE_FIELD_TYPES = {
-  name: FIELD.str,
-  symbol: FIELD.str,
-  uri: FIELD.str,
+  // Lengths in characters; the parser counts UTF-8 bytes (a gap for non-ASCII text, stated in the descriptions).
+  name: { type: "string", minLength: 1, maxLength: 32, pattern: "\\S" },
+  symbol: { type: "string", minLength: 1, maxLength: 13, pattern: "\\S" },
+  uri: { type: "string", minLength: 1, maxLength: 200, pattern: METADATA_URI_PATTERN },
   wallet: FIELD.address,
   mayhem_mode: FIELD.bool,
   cashback: FIELD.bool,
-  initial_buy: FIELD.amount,
-  slippage: FIELD.amount,
+  initial_buy: FIELD.sol,
+  slippage: FIELD.positiveSlippage,
 } as const;
 
 /** Other names the create parser reads for the model's fields. */
@@ -65,10 +73,14 @@ export const createKind = defineKind({
   summary: "Create a launch token (server-generated mint), optionally with an atomic developer buy",
   body: {
     properties: {
-      name: { description: "token name (at most 32 bytes)", ...CREATE_FIELD_TYPES.name },
-      symbol: { description: "token symbol (at most 13 bytes)", ...CREATE_FIELD_TYPES.symbol },
+      name: { description: "token name: not blank, at most 32 bytes of UTF-8", ...CREATE_FIELD_TYPES.name },
+      symbol: {
+        description: "token symbol: not blank, at most 13 bytes of UTF-8",
+        ...CREATE_FIELD_TYPES.symbol,
+      },
       uri: {
-        description: "absolute ipfs://, https:// or http:// metadata URI (aliases metadataUrl, metadataUri)",
+        description:
+          "absolute ipfs://, https:// or http:// metadata URI with a host, no whitespace, at most 200 bytes (aliases metadataUrl, metadataUri)",
         ...CREATE_FIELD_TYPES.uri,
       },
       wallet: {
@@ -93,6 +105,8 @@ export const createKind = defineKind({
       confirm: { description: "default true", ...FIELD.bool },
     },
     required: ["name", "symbol", "uri"],
+    // A slippage bounds the developer buy: only with initial_buy.
+    rules: implies(present("slippage"), { required: ["initial_buy"] }),
     aliases: CREATE_ALIASES,
   },
   response: createResponseSchema,

@@ -27,6 +27,11 @@ export interface BodySchema {
   items?: Readonly<Record<string, readonly string[]>>;
   /** The body may be left out (no body or JSON null is `{}`). */
   optional?: boolean;
+  /**
+   * Rules across fields as JSON Schema keywords beside `properties` (`oneOf` of required sets, `not`,
+   * `dependentRequired`): stated for the document; the parser enforces them with the spec's texts.
+   */
+  rules?: Readonly<Record<string, unknown>>;
 }
 
 /** One named request example (an OpenAPI Example Object). */

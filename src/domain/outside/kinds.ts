@@ -6,13 +6,24 @@ import { FIELD, closedObject, confirmationProperties, fillSchema } from "../../c
 import { LAUNCHSWAP, VENUES } from "../../core/venues.js";
 import { defineKind } from "../execution/kind.js";
 import type { SpendPlan } from "../keys/spend.js";
-import { TRADE_PRICING_FIELDS, TRADE_TARGET_FIELDS } from "../trade/kind.js";
+import { TRADE_RULES_SCHEMA, tradeKind } from "../trade/kind.js";
 import { parseBuildRequest, runBuild, type BuildDeps, type BuildIntent } from "./build.js";
 import { parseSendRequest, runSend, type SendDeps } from "./send.js";
 
 const MINT = "7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr";
 const SIGNER = "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM";
 const text = (description: string): object => ({ type: "string", description });
+/** The trade fields a build takes (the managed trade's others choose the wallet or how it is sent). */
+const BUILD_TRADE_FIELDS = [
+  "action",
+  "mint",
+  "pool",
+  "amount",
+  "amount_tokens",
+  "denominated_in_sol",
+  "slippage",
+  "slippage_bps",
+] as const;
 
 /** What a build may spend: the trade's mint, venue and SOL amount (the signer is outside: no wallet binding). */
 export function planBuildSpend(b: BuildIntent, plan: SpendPlan): void {
@@ -36,15 +47,10 @@ export const buildKind = defineKind({
         description: "the outside wallet that will sign and pay (alias publicKey)",
         ...FIELD.address,
       },
-      action: { description: "buy or sell (alias side)", type: "string", enum: ["buy", "sell"] },
-      mint: { ...TRADE_TARGET_FIELDS.mint, ...FIELD.address },
-      pool: { ...TRADE_TARGET_FIELDS.pool, ...FIELD.address },
-      amount: { description: "as on POST /v1/trades/execute", ...FIELD.amount },
-      amount_tokens: { description: "as on POST /v1/trades/execute", ...FIELD.wholeTokens },
-      denominated_in_sol: { ...TRADE_PRICING_FIELDS.denominated_in_sol, ...FIELD.bool },
-      slippage: { ...TRADE_PRICING_FIELDS.slippage, ...FIELD.amount },
-      slippage_bps: { ...TRADE_PRICING_FIELDS.slippage_bps, ...FIELD.int },
+      // The trade's own fields and rules, as POST /v1/trades/execute states them (one description).
+      ...Object.fromEntries(BUILD_TRADE_FIELDS.map((n) => [n, tradeKind.body.properties[n]!])),
     },
+    rules: TRADE_RULES_SCHEMA,
     required: ["public_key", "action", "mint"],
     aliases: ["publicKey", "side", "token_mint", "denominatedInSol"],
   },
@@ -98,7 +104,11 @@ export const sendKind = defineKind({
   summary: "Send a transaction built by POST /v1/trades/build and signed by its outside wallet",
   body: {
     properties: {
-      transaction: { description: "the signed transaction, base64", ...FIELD.str },
+      transaction: {
+        description: "the signed transaction, base64",
+        type: "string",
+        pattern: "^[A-Za-z0-9+/]+={0,2}$",
+      },
       simulate: { description: "default true", ...FIELD.bool },
       confirm: { description: "default true", ...FIELD.bool },
     },

@@ -22,6 +22,9 @@ export const consolidateKind = defineKind({
         description:
           "1 to 50 unique managed wallets; default every active wallet of the key but the destination",
         type: "array",
+        minItems: 1,
+        maxItems: 50,
+        uniqueItems: true,
         items: FIELD.address,
       },
       fee_reserve_lamports: { ...feeReserveField, ...FIELD.bigInteger },

@@ -1,5 +1,5 @@
 /** The split execution kind (POST /v1/sol/split/execute, spec 4.10): up to five destinations, one transaction. */
-import { FIELD } from "../../core/json-schema.js";
+import { FIELD, present } from "../../core/json-schema.js";
 import { defineKind } from "../execution/kind.js";
 import { addSigner } from "../keys/spend.js";
 import type { SolDeps } from "./consolidate.js";
@@ -22,17 +22,22 @@ export const splitKind = defineKind({
     properties: {
       source_wallet: { description: "managed wallet; the key's default wallet otherwise", ...FIELD.address },
       total_percent: {
-        description: "share of spendable balance, default 100, greater than 0, at most 100",
-        ...FIELD.amount,
+        description:
+          "share of spendable balance in percent, default 100, greater than 0, at most 100, up to 2 decimals",
+        ...FIELD.percent,
       },
       fee_reserve_lamports: { ...feeReserveField, ...FIELD.bigInteger },
       destinations: {
         description: "1 to 5 entries {wallet, sol?} or {wallet, percent?}; neither = equal share",
         type: "array",
+        minItems: 1,
+        maxItems: 5,
         items: {
           type: "object",
-          properties: { wallet: FIELD.address, sol: FIELD.amount, percent: FIELD.amount },
+          properties: { wallet: FIELD.address, sol: FIELD.sol, percent: FIELD.percent },
           required: ["wallet"],
+          // sol or percent, not both (neither: an equal share).
+          not: present("sol", "percent"),
         },
       },
       confirm: { description: "default true", ...FIELD.bool },

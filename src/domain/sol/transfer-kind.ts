@@ -1,5 +1,5 @@
 /** The transfer execution kind (POST /v1/sol/transfer/execute, spec 4.9): send native SOL or a token. */
-import { FIELD } from "../../core/json-schema.js";
+import { FIELD, implies, present } from "../../core/json-schema.js";
 import { defineKind } from "../execution/kind.js";
 import { addSigner, TOKEN_ACCOUNT_RENT_LAMPORTS } from "../keys/spend.js";
 import { feeReserveField, transferResponse } from "./kind-schemas.js";
@@ -29,8 +29,8 @@ export const transferKind = defineKind({
       },
       amount: {
         description:
-          "SOL (up to 9 decimals) or token atomic units (positive integer); required unless amount_tokens",
-        ...FIELD.amount,
+          "SOL (up to 9 decimals) or, with a token mint, token atomic units (positive integer); required unless amount_tokens",
+        ...FIELD.sol,
       },
       amount_tokens: {
         description:
@@ -41,6 +41,17 @@ export const transferKind = defineKind({
       confirm: { description: "default true", ...FIELD.bool },
     },
     required: ["destination_wallet"],
+    rules: {
+      // amount or amount_tokens, not both; amount_tokens only with a token mint, whose amount is atomic units.
+      oneOf: [{ required: ["amount"] }, { required: ["amount_tokens"] }],
+      allOf: [
+        implies(present("amount_tokens"), { required: ["mint"], properties: { mint: FIELD.address } }),
+        implies(
+          { required: ["mint"], properties: { mint: FIELD.address } },
+          { properties: { amount: FIELD.units } },
+        ),
+      ],
+    },
     optional: true,
   },
   response: transferResponse,

@@ -2,7 +2,16 @@
  * The trade execution kind (POST /v1/trades/execute, spec 4.3): its one body description, parser, spend plan,
  * run and answer, registered from the kind list (src/domain/kinds.ts).
  */
-import { FIELD, closedObject, confirmationProperties, fillSchema } from "../../core/json-schema.js";
+import {
+  FIELD,
+  PATTERN,
+  closedObject,
+  fieldIs,
+  implies,
+  confirmationProperties,
+  fillSchema,
+  present,
+} from "../../core/json-schema.js";
 import { defineKind } from "../execution/kind.js";
 import { addSigner, type SpendPlan } from "../keys/spend.js";
 import { LAUNCHSWAP, VENUES } from "../../core/venues.js";
@@ -22,6 +31,46 @@ export const TRADE_PRICING_FIELDS = {
   slippage: { description: "percent, default 2, at most 50, up to 2 decimals" },
   slippage_bps: { description: "basis points 0..5000; not together with slippage" },
 } as const;
+
+/** A trade's amount: SOL text, atomic units or a sell percentage (which one fits the side: TRADE_RULES_SCHEMA). */
+const TRADE_AMOUNT = {
+  oneOf: [
+    { type: "string", pattern: `${PATTERN.sol}|${PATTERN.sellPercent}` },
+    { type: "number", minimum: 1e-9, maximum: 1e10, multipleOf: 1e-9 },
+  ],
+};
+
+const isSell = fieldIs("action", "sell");
+const isBuy = fieldIs("action", "buy");
+
+/**
+ * The spec's amount table across fields, for the document (the parser enforces it with the spec's texts):
+ * amount or amount_tokens, not both; slippage or slippage_bps, not both; amount_tokens only on sells; a sell is
+ * never in SOL and sells atomic units or a percentage; a token-amount buy buys atomic units, a SOL buy SOL.
+ */
+export const TRADE_RULES_SCHEMA = {
+  oneOf: [{ required: ["amount"] }, { required: ["amount_tokens"] }],
+  allOf: [
+    { not: present("slippage", "slippage_bps") },
+    implies(present("amount_tokens"), isSell),
+    implies(isSell, {
+      not: fieldIs("denominated_in_sol", true),
+      properties: {
+        amount: {
+          oneOf: [
+            { type: "string", pattern: `${PATTERN.unitsText}|${PATTERN.sellPercent}` },
+            FIELD.units.oneOf[1],
+          ],
+        },
+      },
+    }),
+    implies(
+      { allOf: [isBuy, fieldIs("denominated_in_sol", false)] },
+      { properties: { amount: FIELD.units } },
+    ),
+    implies(isBuy, { properties: { amount: FIELD.sol } }),
+  ],
+};
 
 // Addresses of the examples: valid base58 public keys, not real accounts of anyone.
 const MINT = "7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr";
@@ -145,8 +194,8 @@ export const tradeKind = defineKind({
       pool: { ...TRADE_TARGET_FIELDS.pool, ...FIELD.address },
       amount: {
         description:
-          "SOL (buy, denominated_in_sol), token atomic units, or a percentage string for sells; required unless amount_tokens",
-        ...FIELD.amount,
+          'SOL with up to 9 decimals (buy, denominated_in_sol), token atomic units (a positive integer), or a percentage string for sells ("50%": above 0, at most 100, up to 2 decimals); required unless amount_tokens',
+        ...TRADE_AMOUNT,
       },
       amount_tokens: {
         description:
@@ -154,8 +203,8 @@ export const tradeKind = defineKind({
         ...FIELD.wholeTokens,
       },
       denominated_in_sol: { ...TRADE_PRICING_FIELDS.denominated_in_sol, ...FIELD.bool },
-      slippage: { ...TRADE_PRICING_FIELDS.slippage, ...FIELD.amount },
-      slippage_bps: { ...TRADE_PRICING_FIELDS.slippage_bps, ...FIELD.int },
+      slippage: { ...TRADE_PRICING_FIELDS.slippage, ...FIELD.slippage },
+      slippage_bps: { ...TRADE_PRICING_FIELDS.slippage_bps, ...FIELD.slippageBps },
       simulate: { description: "default true", ...FIELD.bool },
       confirm: { description: "default true", ...FIELD.bool },
       measure_timing: { description: "default false", ...FIELD.bool },
@@ -173,8 +222,8 @@ export const tradeKind = defineKind({
       },
       mev_protect: { description: "racing: only routes that protect from sandwiching", ...FIELD.bool },
     },
-    // amount or amount_tokens: exactly one, checked by the parser.
     required: ["action", "mint"],
+    rules: TRADE_RULES_SCHEMA,
     aliases: ["side", "token_mint", "denominatedInSol"],
   },
   response: tradeResponse,

@@ -5,35 +5,59 @@
  * document, keeping each route's own descriptions. Validation is untouched (Fastify never sees these).
  */
 import type { FastifySchema } from "fastify";
-import { FIELD } from "../../core/json-schema.js";
+import { FIELD, PATTERN, positiveIntPattern, present } from "../../core/json-schema.js";
+import { EVENTS_MAX_LIMIT } from "../../domain/events/query.js";
+import { MAX_WAIT_SECONDS } from "../../domain/events/wait.js";
+import { MAX_WEBHOOK_PAGE } from "../../domain/webhooks/service.js";
 import type { ExecutionKindEntry } from "../../domain/execution/kind.js";
 import { EVENT_TYPES } from "../../domain/events/query.js";
 import { EXECUTION_KINDS, EXECUTION_STATUSES } from "../../domain/execution/history.js";
 
 type Json = Record<string, unknown>;
 
-const { str, address, bool, int } = FIELD;
+const { str, address, bool } = FIELD;
 
 /** Per route (method and URL): typed request body properties and required fields. */
-const BODY_TYPES: Record<string, { properties: Json; required?: string[] }> = {
+const BODY_TYPES: Record<string, { properties: Json; required?: string[]; rules?: Json }> = {
   // The execution kinds' bodies come from their descriptors (kindBody); these are the other routes'.
-  "POST /v1/cashback/check": { properties: { wallet: address, wallets: { type: "array", items: address } } },
+  "POST /v1/cashback/check": {
+    properties: { wallet: address, wallets: { type: "array", minItems: 1, maxItems: 100, items: address } },
+    // wallet or wallets, not both.
+    rules: { not: present("wallet", "wallets") },
+  },
+  "POST /v1/wallets/import": {
+    properties: {
+      private_key_base58: { type: "string", maxLength: 200, pattern: PATTERN.secretKey },
+      set_default: bool,
+    },
+    required: ["private_key_base58"],
+  },
   // issue 18: warm venue state
-  "POST /v1/watch": { properties: { mints: { type: "array", items: address } }, required: ["mints"] },
+  "POST /v1/watch": {
+    properties: { mints: { type: "array", minItems: 1, maxItems: 100, items: address } },
+    required: ["mints"],
+  },
   // Issue 20: webhook endpoints.
   "POST /v1/webhooks": {
     properties: {
-      url: str,
+      // The service also resolves the host: a private or unresolvable one is refused.
+      url: { type: "string", maxLength: 2048, pattern: PATTERN.httpUrl },
+      // ["*"] (every type), or 1 to 50 event types.
       types: {
-        type: "array",
-        minItems: 1,
-        items: { type: "string", enum: ["*", ...EVENT_TYPES] },
+        oneOf: [
+          { type: "array", minItems: 1, maxItems: 1, items: { type: "string", enum: ["*"] } },
+          { type: "array", minItems: 1, maxItems: 50, items: { type: "string", enum: [...EVENT_TYPES] } },
+        ],
       },
-      wallets: { type: "array", items: address },
+      wallets: { type: "array", minItems: 1, maxItems: 100, items: address },
     },
     required: ["url", "types"],
   },
 };
+
+/** A comma-separated list of 1 to 50 event types (`execution.confirmed,execution.failed`). */
+const eventType = `(?:${EVENT_TYPES.map((t) => t.replace(/\./g, "\\.")).join("|")})`;
+const EVENT_TYPES_PATTERN = `^${eventType}(?:,${eventType}){0,49}$`;
 
 /** Typed query parameters (validated by parseHistoryQuery, which gives the service's own texts). */
 const QUERY_TYPES: Record<string, Json> = {
@@ -46,32 +70,59 @@ const QUERY_TYPES: Record<string, Json> = {
     // Issue 30: the status filter, and the signature lookup the README named but the document did not.
     status: { type: "string", enum: [...EXECUTION_STATUSES] },
     signature: { type: "string", pattern: "^[1-9A-HJ-NP-Za-km-z]{64,88}$" },
-    after: str,
+    // An opaque next_cursor: base64url text (what it decodes to is the service's).
+    after: { type: "string", pattern: "^[A-Za-z0-9_-]{1,200}$" },
   },
   // Issue 22: the trade's fields as a quote's query (aliases and rules in the route's descriptions).
   "GET /v1/quote": {
     mint: address,
     side: { type: "string", enum: ["buy", "sell"] },
-    amount: str,
-    amount_tokens: str,
+    // SOL or atomic units: a quote takes no percentage (it would depend on a wallet's balance).
+    amount: { type: "string", pattern: PATTERN.sol },
+    amount_tokens: { type: "string", pattern: PATTERN.wholeTokens },
     denominated_in_sol: bool,
-    slippage: str,
-    slippage_bps: int,
+    slippage: { type: "string", pattern: PATTERN.slippage },
+    slippage_bps: FIELD.slippageBps,
     pool: address,
   },
   // Issue 20: long-poll and the events page.
-  "GET /v1/executions/:id": { wait: int },
+  "GET /v1/executions/:id": { wait: { type: "integer", minimum: 0, maximum: MAX_WAIT_SECONDS } },
   "GET /v1/events": {
-    after: str,
-    limit: int,
-    types: str,
+    after: { type: "integer", minimum: 0, maximum: 999_999_999_999_999 },
+    limit: { type: "integer", minimum: 1, maximum: EVENTS_MAX_LIMIT },
+    types: { type: "string", pattern: EVENT_TYPES_PATTERN },
     wallet: address,
     kind: { type: "string", enum: [...EXECUTION_KINDS] },
   },
 };
 
+/** The activity log's integer filters as text (next_cursor is text): positive, ids within a PostgreSQL integer. */
+const activityId = { type: "string", pattern: positiveIntPattern(2_147_483_647) };
+
+/** Query types of the other paged reads. */
+const PAGE_QUERY_TYPES: Record<string, Json> = {
+  "GET /v1/activity": {
+    after: activityId,
+    limit: { type: "string", pattern: positiveIntPattern(200) },
+    key_id: activityId,
+    target_key_id: activityId,
+    route: str,
+    status: { type: "string", pattern: positiveIntPattern(599) },
+    rule: str,
+  },
+  "GET /v1/webhooks": {
+    limit: { type: "integer", minimum: 1, maximum: MAX_WEBHOOK_PAGE },
+    after: { type: "string", pattern: "^wh_[A-Za-z0-9-]{1,80}$" },
+  },
+};
+
+/** Typed request headers (the events cursor: an event id, as ?after=). */
+const HEADER_TYPES: Record<string, Json> = {
+  "GET /v1/events": { "last-event-id": { type: "string", pattern: "^\\d{1,15}$" } },
+};
+
 /** Adds types to documented-but-untyped properties, keeping the route's own descriptions. */
-function typed(original: unknown, types: Json, required?: string[]): Json {
+function typed(original: unknown, types: Json, required?: string[], rules?: Json): Json {
   const props = ((original as { properties?: Json } | undefined)?.properties ?? {}) as Json;
   const properties = Object.fromEntries(
     Object.entries(types).map(([name, type]) => [
@@ -79,7 +130,7 @@ function typed(original: unknown, types: Json, required?: string[]): Json {
       { ...(props[name] as Json | undefined), ...(type as Json) },
     ]),
   );
-  return { type: "object", properties, ...(required !== undefined ? { required } : {}) };
+  return { type: "object", properties, ...(required !== undefined ? { required } : {}), ...rules };
 }
 
 /**
@@ -100,13 +151,16 @@ export function openapiBodyTypes({
   const method = Array.isArray(route.method) ? route.method[0] : route.method;
   const id = `${String(method).toUpperCase()} ${url}`;
   const body = BODY_TYPES[id];
-  const query = QUERY_TYPES[id];
-  if (schema === undefined || (body === undefined && query === undefined)) return { schema, url };
+  const query = QUERY_TYPES[id] ?? PAGE_QUERY_TYPES[id];
+  const headers = HEADER_TYPES[id];
+  if (schema === undefined || (body === undefined && query === undefined && headers === undefined))
+    return { schema, url };
   return {
     schema: {
       ...schema,
-      ...(body !== undefined ? { body: typed(schema.body, body.properties, body.required) } : {}),
+      ...(body !== undefined ? { body: typed(schema.body, body.properties, body.required, body.rules) } : {}),
       ...(query !== undefined ? { querystring: typed(schema.querystring, query) } : {}),
+      ...(headers !== undefined ? { headers: typed(schema.headers, headers) } : {}),
     },
     url,
   };
@@ -114,11 +168,12 @@ export function openapiBodyTypes({
 
 /** A kind's body as the document states it: its typed, described fields, required ones and named examples. */
 function kindBody(kind: ExecutionKindEntry): Json {
-  const { properties, required } = kind.body;
+  const { properties, required, rules } = kind.body;
   return {
     type: "object",
     properties,
     ...(required !== undefined ? { required: [...required] } : {}),
+    ...rules,
     // @fastify/swagger moves `x-examples` to the media type's `examples` (named Example Objects).
     ...(Object.keys(kind.examples).length > 0 ? { "x-examples": kind.examples } : {}),
   };

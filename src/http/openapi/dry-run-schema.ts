@@ -5,6 +5,7 @@
  */
 import type { FastifySchema } from "fastify";
 import { warningsSchema } from "../execute/execution-fields.js";
+import { FIELD } from "../../core/json-schema.js";
 import { ref } from "./schemas.js";
 
 const str = { type: "string" } as const;
@@ -120,18 +121,16 @@ const dryRunField = {
 const dryRun = ref("DryRun");
 const refusal = ref("Refusal");
 
-const amount = { oneOf: [{ type: "string" }, { type: "number" }] } as const;
-
 /** Issue 22: the per-request priority fee and tip every execution body accepts. */
 const feeFields = {
   priority_fee: {
-    ...amount,
+    ...FIELD.solOrZero,
     description:
       "SOL of priority fee per transaction (alias priorityFee, as PumpPortal's priorityFee), 0 or more, at most PRIORITY_FEE_MAX_SOL; " +
       "turned into the compute-unit price that makes the transaction's compute-unit limit pay exactly this. Default: the configured price.",
   },
   tip: {
-    ...amount,
+    ...FIELD.sol,
     description:
       "SOL of relay tip per transaction, positive, at most TIP_MAX_SOL (on a bundle: the bundle's tip, alias of bundleTip). Default: the configured relay tip.",
   },

@@ -1,4 +1,5 @@
 /** /v1/keys: sub-keys with scopes, wallet binding and expiry; revoke, freeze, policy (issue 19). */
+import { FIELD } from "../../core/json-schema.js";
 import { VENUES } from "../../core/venues.js";
 import type { FastifyInstance } from "fastify";
 import {
@@ -71,17 +72,28 @@ const createBody = {
   },
 } as const;
 
+/** Up to 100 base58 addresses (the policy parser's bound). */
+const addressList = { type: "array", maxItems: 100, items: FIELD.address } as const;
+
 /** A policy as a request gives it (PUT body, the `policy` of POST /v1/keys): amounts as text or numbers. */
 const policyInputType = {
   type: "object",
   properties: {
     ...policySchema.properties,
-    max_sol_per_execution: { oneOf: [{ type: "string" }, { type: "number" }] },
-    max_sol_per_24h: { oneOf: [{ type: "string" }, { type: "number" }] },
-    max_priority_fee_lamports: { oneOf: [{ type: "string" }, { type: "integer" }] },
-    max_tip_lamports: { oneOf: [{ type: "string" }, { type: "integer" }] },
+    max_sol_per_execution: FIELD.sol,
+    max_sol_per_24h: FIELD.sol,
+    max_priority_fee_lamports: FIELD.bigInteger,
+    max_tip_lamports: FIELD.bigInteger,
+    venues: { ...policySchema.properties.venues, minItems: 1 },
+    mints_allow: { ...policySchema.properties.mints_allow, ...addressList },
+    mints_deny: { ...policySchema.properties.mints_deny, ...addressList },
+    destinations_allow: { ...policySchema.properties.destinations_allow, ...addressList },
   },
 } as const;
+
+/** An ISO 8601 date-time with a zone (keys.ts parseExpiry). */
+const EXPIRES_AT_PATTERN =
+  "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,9})?)?(Z|[+-]\\d{2}:\\d{2})$";
 
 /** The typed request bodies of these routes, for the OpenAPI document only (see openapi-body-types.ts). */
 export const keyBodyTypes: Record<string, { type: "object"; properties: object; required?: string[] }> = {
@@ -89,10 +101,11 @@ export const keyBodyTypes: Record<string, { type: "object"; properties: object; 
   "POST /v1/keys": {
     type: "object",
     properties: {
-      name: { type: "string" },
-      scopes: { type: "array", items: { type: "string", enum: [...SCOPES] } },
-      wallets: addresses,
-      expires_at: { type: "string", format: "date-time" },
+      name: { type: "string", minLength: 1, maxLength: 64, pattern: "\\S" },
+      scopes: { type: "array", minItems: 1, items: { type: "string", enum: [...SCOPES] } },
+      wallets: { type: "array", minItems: 1, maxItems: 100, items: FIELD.address },
+      // With a zone; that it lies in the future is the parser's (JSON Schema has no clock).
+      expires_at: { type: "string", format: "date-time", pattern: EXPIRES_AT_PATTERN },
       policy: policyInputType,
     },
     required: ["name", "scopes"],

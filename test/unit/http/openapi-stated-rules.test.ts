@@ -71,8 +71,11 @@ describe("rules stated in the OpenAPI document", () => {
       "timeout",
       "expired",
     ]);
-    expect(body("/v1/webhooks").properties.types.items.enum).toContain("execution.confirmed");
-    expect(body("/v1/webhooks").properties.types.items.enum).not.toContain("execution.confirm");
+    // ["*"], or a list of event types.
+    const [every, listed] = body("/v1/webhooks").properties.types.oneOf;
+    expect(every.items.enum).toEqual(["*"]);
+    expect(listed.items.enum).toContain("execution.confirmed");
+    expect(listed.items.enum).not.toContain("execution.confirm");
   });
 
   it("lists the error body's fields beside detail", () => {

@@ -2958,7 +2958,7 @@ export interface operations {
                     mint: string;
                     /** @description explicit launchswap pool (SOL-quoted; forces the launchswap venue) */
                     pool?: string;
-                    /** @description SOL (buy, denominated_in_sol), token atomic units, or a percentage string for sells; required unless amount_tokens */
+                    /** @description SOL with up to 9 decimals (buy, denominated_in_sol), token atomic units (a positive integer), or a percentage string for sells ("50%": above 0, at most 100, up to 2 decimals); required unless amount_tokens */
                     amount?: string | number;
                     /** @description sells: whole tokens as decimal text (e.g. "1.5"), converted with the mint's decimals; not with amount */
                     amount_tokens?: string | number;
@@ -3621,7 +3621,7 @@ export interface operations {
                     source_wallet?: string;
                     /** @description omit or SOL for native SOL; otherwise a mint of SPL Token or Token-2022 */
                     mint?: string;
-                    /** @description SOL (up to 9 decimals) or token atomic units (positive integer); required unless amount_tokens */
+                    /** @description SOL (up to 9 decimals) or, with a token mint, token atomic units (positive integer); required unless amount_tokens */
                     amount?: string | number;
                     /** @description tokens only: whole tokens as decimal text (e.g. "1.5"), converted with the mint's decimals; not with amount */
                     amount_tokens?: string | number;
@@ -3823,7 +3823,7 @@ export interface operations {
                 "application/json": {
                     /** @description managed wallet; the key's default wallet otherwise */
                     source_wallet?: string;
-                    /** @description share of spendable balance, default 100, greater than 0, at most 100 */
+                    /** @description share of spendable balance in percent, default 100, greater than 0, at most 100, up to 2 decimals */
                     total_percent?: string | number;
                     /** @description default 5000; the effective reserve adds the relay tip and the priority fee */
                     fee_reserve_lamports?: string | number;
@@ -4028,11 +4028,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description token name (at most 32 bytes) */
+                    /** @description token name: not blank, at most 32 bytes of UTF-8 */
                     name: string;
-                    /** @description token symbol (at most 13 bytes) */
+                    /** @description token symbol: not blank, at most 13 bytes of UTF-8 */
                     symbol: string;
-                    /** @description absolute ipfs://, https:// or http:// metadata URI (aliases metadataUrl, metadataUri) */
+                    /** @description absolute ipfs://, https:// or http:// metadata URI with a host, no whitespace, at most 200 bytes (aliases metadataUrl, metadataUri) */
                     uri: string;
                     /** @description creator and payer; the key's default wallet otherwise */
                     wallet?: string;
@@ -4248,7 +4248,7 @@ export interface operations {
                     }[];
                     /** @description required for an existing-token bundle; must be omitted when the first leg is create */
                     mint?: string;
-                    /** @description SOL tip paid by the first leg's wallet, at least 0.000001 */
+                    /** @description SOL tip paid by the first leg's wallet, at least 0.000001, up to 9 decimals (alias tip) */
                     bundleTip: string | number;
                     /** @description default true: poll the bundle status for about 30 seconds. Not landed by then: 502 `bundle confirmation timed out` carrying this answer's fields beside the detail (confirmed: false; it may still land). A failure (502 `bundle failed`) carries `reason` */
                     confirm?: boolean;
@@ -4448,9 +4448,9 @@ export interface operations {
                     mint: string;
                     /** @description explicit launchswap pool (SOL-quoted; forces the launchswap venue) */
                     pool?: string;
-                    /** @description as on POST /v1/trades/execute */
+                    /** @description SOL with up to 9 decimals (buy, denominated_in_sol), token atomic units (a positive integer), or a percentage string for sells ("50%": above 0, at most 100, up to 2 decimals); required unless amount_tokens */
                     amount?: string | number;
-                    /** @description as on POST /v1/trades/execute */
+                    /** @description sells: whole tokens as decimal text (e.g. "1.5"), converted with the mint's decimals; not with amount */
                     amount_tokens?: string | number;
                     /** @description default true for buy, false for sell (alias denominatedInSol) */
                     denominated_in_sol?: boolean;
@@ -6158,7 +6158,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description event id to resume after; stream without it: new events only; page without it: from the oldest retained */
-                after?: string;
+                after?: number;
                 /** @description page size of the JSON form, 1 to 1000 (default 100) */
                 limit?: number;
                 /** @description comma-separated event types, each one of execution.pending, execution.submitted, execution.confirmed, execution.finalized, execution.failed, execution.timeout, execution.expired, position.updated, order.created, order.triggered, order.filled, order.failed, order.cancelled, order.expired */
@@ -7441,7 +7441,7 @@ export interface operations {
                     /** @description https or http URL; private, loopback and metadata addresses are refused */
                     url: string;
                     /** @description event types, e.g. ["execution.confirmed"], or ["*"] for all */
-                    types: ("*" | "execution.pending" | "execution.submitted" | "execution.confirmed" | "execution.finalized" | "execution.failed" | "execution.timeout" | "execution.expired" | "position.updated" | "order.created" | "order.triggered" | "order.filled" | "order.failed" | "order.cancelled" | "order.expired")[];
+                    types: "*"[] | ("execution.pending" | "execution.submitted" | "execution.confirmed" | "execution.finalized" | "execution.failed" | "execution.timeout" | "execution.expired" | "position.updated" | "order.created" | "order.triggered" | "order.filled" | "order.failed" | "order.cancelled" | "order.expired")[];
                     /** @description only events involving one of these wallets (default all) */
                     wallets?: string[];
                 };
