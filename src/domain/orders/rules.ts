@@ -4,6 +4,7 @@
  */
 import { FULL_PERCENT_HUNDREDTHS } from "../../core/amounts.js";
 import type { Decision, Direction, Level, OrderSpec } from "./model.js";
+import { LAUNCHSWAP, type Venue } from "../../core/venues.js";
 
 const LAMPORTS_TO_PRICE = 10n ** 9n; // lamports → SOL × 10^18 is × 10^9
 
@@ -14,7 +15,7 @@ export interface Observation {
   /** Sells: lamports received for the size after fees; null for buys. */
   readonly solOut: bigint | null;
   /** Where the state routes a trade (on_migration fires on the pool). */
-  readonly venue?: "bonding_curve" | "launchswap";
+  readonly venue?: Venue;
   /** What the quote moved (lamports, token units): lets the evaluation bound the price of sizes between two. */
   readonly moved?: { readonly sol: bigint; readonly tokens: bigint };
 }
@@ -54,7 +55,7 @@ export function levelFromEntry(entry: bigint, hundredths: bigint): bigint | null
  */
 export function decide(spec: OrderSpec, observed: Observation, peak: bigint | null): Decision {
   if (spec.kind === "on_migration")
-    return observed.venue === "launchswap" ? { fire: true, trigger: "on_migration" } : { fire: false };
+    return observed.venue === LAUNCHSWAP ? { fire: true, trigger: "on_migration" } : { fire: false };
   if (spec.kind === "trailing_stop") {
     const hundredths = spec.trailHundredths ?? 0n;
     const high = peak === null || observed.price > peak ? observed.price : peak;

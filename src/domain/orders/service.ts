@@ -30,6 +30,7 @@ import type { RequestBody } from "../../core/request-fields.js";
 import { resolveSpec, sizeUnitsOf, specToJson } from "./spec.js";
 import { ORDER_RULES as R } from "./texts.js";
 import { orderView, priceText, specView } from "./view.js";
+import { LAUNCHSWAP } from "../../core/venues.js";
 
 /** Collaborators of the order routes. */
 export interface OrderServiceDeps {
@@ -66,7 +67,7 @@ export async function createOrder(
   // And the stand-in user's accounts the evaluation quotes with (the same plan GET /v1/quote uses).
   await tradeState(deps.chain.rpc, deps.venues, shape, req.mint, caller.accountId);
   const read = state.read;
-  if (req.kind === "on_migration" && read.venue === "launchswap") throw badRequest(R.alreadyMigrated);
+  if (req.kind === "on_migration" && read.venue === LAUNCHSWAP) throw badRequest(R.alreadyMigrated);
   const sizeUnits = req.side === "sell" ? sizeUnitsOf(req.amount, read.userTokenBalance) : null;
   if (req.side === "sell" && (sizeUnits === null || sizeUnits <= 0n))
     throw badRequest(TRADE_RULES.noTokenBalance);

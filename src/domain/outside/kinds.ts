@@ -131,7 +131,10 @@ export const sendKind = defineKind({
     { required: ["execution_id", "signature", "confirmed", "confirmation_status", "wallet", "mint"] },
   ),
   examples: {
-    send: { summary: "Send a signed build", value: { transaction: "<base64 signed transaction>" } },
+    send: {
+      summary: "Send a signed build",
+      value: { transaction: "AQABAgMEBQYHCAkKCwwNDg8QERITFBUWFxgZGhscHR4fIA==" },
+    },
   },
   records: "trade",
   parse: (body) => parseSendRequest(body),

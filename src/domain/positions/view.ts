@@ -2,13 +2,14 @@
 import { averageEntryPrice, figuresFromJson, unrealizedPnl } from "../../core/average-cost.js";
 import { utcTimestamp } from "../../core/timestamps.js";
 import type { PositionRecord } from "../../store/index.js";
+import type { Venue } from "../../core/venues.js";
 
 /** Where a liquidation value came from. */
 export interface Valuation {
   /** cache: the warm venue state; read: one read of the venue now; none: not valued (see detail). */
   source: "cache" | "read" | "none";
   slot: number | null;
-  venue: "bonding_curve" | "launchswap" | null;
+  venue: Venue | null;
   /** What selling every token held returns now, after the venue's fees; null when not valued. */
   liquidationValue: bigint | null;
   /** Why there is no value (not watched, curve complete, …); absent when valued. */
@@ -39,7 +40,7 @@ export interface PositionView {
   valuation: {
     source: "cache" | "read" | "none";
     slot: number | null;
-    venue: "bonding_curve" | "launchswap" | null;
+    venue: Venue | null;
     detail?: string;
   };
   bought_tokens: string;

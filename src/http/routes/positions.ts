@@ -16,6 +16,7 @@ import {
 import { getPosition, listPositions, pnl, type PositionsDeps } from "../../domain/positions/service.js";
 import { requireApiKey } from "../hooks/auth.js";
 import { apiKeySecurity, authErrors, closedObject, errorSchema, ref } from "../openapi/schemas.js";
+import { VENUES } from "../../core/venues.js";
 
 const text = (description: string) => ({ type: "string", description }) as const;
 const textOrNull = (description: string) => ({ type: ["string", "null"], description }) as const;
@@ -64,7 +65,7 @@ export const positionComponent = closedObject(
         slot: { type: ["integer", "null"], description: "the slot of the state valued" },
         venue: {
           type: ["string", "null"],
-          enum: ["bonding_curve", "launchswap", null],
+          enum: [...VENUES, null],
           description: "where the sale would execute",
         },
         detail: text("why there is no value"),
