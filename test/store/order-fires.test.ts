@@ -3,56 +3,11 @@
  * mint) under concurrent claims from two stores, the hourly cap counted under the order's lock, no fire of an
  * order that is not open, and the execution noted on the fire and the order.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isoNoZone, openStore, type NewOrder, type Store } from "../../src/store/index.js";
-import { dropSchema, freshSchemaName, TEST_DATABASE_URL } from "../helpers/pg.js";
+import type { Store } from "../../src/store/index.js";
+import { newAccount, order, orderTestEngines } from "./orders-fixture.js";
 
-let counter = 0;
-const unique = () => `${++counter}-${Math.random().toString(36).slice(2, 12)}`;
-
-async function newAccount(store: Store): Promise<number> {
-  const r = await store.createApiKeyWithWallet(`hash-orders-${unique()}`, {
-    publicKey: `Wallet${unique()}`,
-    createdAt: isoNoZone(new Date()),
-    ciphertext: "Y3Q=",
-    nonce: "bm9uY2U=",
-    tag: "dGFn",
-    keyId: "k1",
-  });
-  return r.apiKey.id;
-}
-
-const order = (accountId: number, over: Partial<NewOrder> = {}): NewOrder => ({
-  id: `ord_${unique()}`,
-  accountId,
-  keyId: accountId,
-  kind: "take_profit",
-  side: "sell",
-  mint: "Mint1111",
-  wallet: "Wallet1111",
-  spec: "{}",
-  expiresAt: null,
-  peak: null,
-  ...over,
-});
-
-const dir = mkdtempSync(join(tmpdir(), "order-fires-store-"));
-const schema = freshSchemaName("order_fires");
-const engines = [
-  { name: "sqlite", twoStores: false, open: () => openStore(`sqlite:${join(dir, "db.sqlite")}`, dir) },
-  ...(TEST_DATABASE_URL !== undefined
-    ? [
-        {
-          name: "postgres",
-          twoStores: true,
-          open: () => openStore(TEST_DATABASE_URL, dir, { pgSchema: schema, pgPoolSize: 5 }),
-        },
-      ]
-    : []),
-];
+const engines = orderTestEngines("order-fires");
 
 describe.each(engines)("snipe fire claims in the store on $name", (engine) => {
   let a: Store;
@@ -64,8 +19,7 @@ describe.each(engines)("snipe fire claims in the store on $name", (engine) => {
   afterAll(async () => {
     await a.close();
     if (b !== a) await b.close();
-    if (engine.name === "postgres") await dropSchema(TEST_DATABASE_URL as string, schema);
-    else rmSync(dir, { recursive: true, force: true });
+    await engine.cleanup();
   });
 
   const snipe = (account: number) => order(account, { kind: "snipe", side: "buy", mint: "*" });

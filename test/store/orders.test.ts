@@ -3,47 +3,9 @@
  * concurrency, the claim by conditional update (of many concurrent claims from two stores exactly one moves an
  * open order), the lease reclaim after a dead owner, and the order events in the account's outbox.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  isoNoZone,
-  OpenOrderLimitError,
-  openStore,
-  type NewOrder,
-  type Store,
-} from "../../src/store/index.js";
-import { dropSchema, freshSchemaName, TEST_DATABASE_URL } from "../helpers/pg.js";
-
-let counter = 0;
-const unique = () => `${++counter}-${Math.random().toString(36).slice(2, 12)}`;
-
-async function newAccount(store: Store): Promise<number> {
-  const r = await store.createApiKeyWithWallet(`hash-orders-${unique()}`, {
-    publicKey: `Wallet${unique()}`,
-    createdAt: isoNoZone(new Date()),
-    ciphertext: "Y3Q=",
-    nonce: "bm9uY2U=",
-    tag: "dGFn",
-    keyId: "k1",
-  });
-  return r.apiKey.id;
-}
-
-const order = (accountId: number, over: Partial<NewOrder> = {}): NewOrder => ({
-  id: `ord_${unique()}`,
-  accountId,
-  keyId: accountId,
-  kind: "take_profit",
-  side: "sell",
-  mint: "Mint1111",
-  wallet: "Wallet1111",
-  spec: "{}",
-  expiresAt: null,
-  peak: null,
-  ...over,
-});
+import { isoNoZone, OpenOrderLimitError, type NewOrder, type Store } from "../../src/store/index.js";
+import { newAccount, order, orderTestEngines } from "./orders-fixture.js";
 
 async function tryInsert(store: Store, o: NewOrder, max: number): Promise<boolean> {
   try {
@@ -55,20 +17,7 @@ async function tryInsert(store: Store, o: NewOrder, max: number): Promise<boolea
   }
 }
 
-const dir = mkdtempSync(join(tmpdir(), "orders-store-"));
-const schema = freshSchemaName("orders");
-const engines = [
-  { name: "sqlite", twoStores: false, open: () => openStore(`sqlite:${join(dir, "db.sqlite")}`, dir) },
-  ...(TEST_DATABASE_URL !== undefined
-    ? [
-        {
-          name: "postgres",
-          twoStores: true,
-          open: () => openStore(TEST_DATABASE_URL, dir, { pgSchema: schema, pgPoolSize: 5 }),
-        },
-      ]
-    : []),
-];
+const engines = orderTestEngines("orders");
 
 describe.each(engines)("orders in the store on $name", (engine) => {
   let a: Store;
@@ -80,8 +29,7 @@ describe.each(engines)("orders in the store on $name", (engine) => {
   afterAll(async () => {
     await a.close();
     if (b !== a) await b.close();
-    if (engine.name === "postgres") await dropSchema(TEST_DATABASE_URL as string, schema);
-    else rmSync(dir, { recursive: true, force: true });
+    await engine.cleanup();
   });
 
   it("30 concurrent inserts from two stores under a cap of 5 open orders: exactly 5; ended orders do not count", async () => {
