@@ -22,7 +22,8 @@ import { SWAP_ERR, swapFail } from "./errors.js";
 import { feeRates } from "./fees.js";
 import { readPoolFeeState, type PoolFeeState } from "./pool-buckets.js";
 import { globalRates, loadFeeSchedule, loadGlobalConfig, loadPool } from "./state.js";
-import { readMint, readTokenAccount } from "./token-io.js";
+import { checkTradeMints } from "./trade-checks.js";
+import { readTokenAccount } from "./token-io.js";
 
 /** CashbackCoinNotSupported: cashback pools refuse the v2 trades. */
 export const CASHBACK_COIN_NOT_SUPPORTED = 6079;
@@ -100,25 +101,11 @@ export function setupV2(ctx: InstructionContext, name: string, isBuy: boolean): 
   if (!isBuy && (gc.disable_flags & 0b10000) !== 0) swapFail(SWAP_ERR.DisabledSell);
   if (pool.is_cashback_coin) swapFail(CASHBACK_COIN_NOT_SUPPORTED);
 
-  const baseMint = readMint(ledger, pool.base_mint);
-  const quoteMint = readMint(ledger, pool.quote_mint);
-  if (!baseMint || !quoteMint) fail(ANCHOR.AccountNotInitialized, "AccountNotInitialized", "base_mint");
-  const baseTokenProgram = a.key("base_token_program");
-  const quoteTokenProgram = a.key("quote_token_program");
-  if (!baseMint.tokenProgram.equals(baseTokenProgram))
-    fail(ANCHOR.ConstraintMintTokenProgram, "ConstraintMintTokenProgram", "base_mint");
-  if (!quoteMint.tokenProgram.equals(quoteTokenProgram))
-    fail(ANCHOR.ConstraintMintTokenProgram, "ConstraintMintTokenProgram", "quote_mint");
-  const balances: bigint[] = [];
-  for (const [n, mint] of [
-    ["user_base_token_account", pool.base_mint],
-    ["user_quote_token_account", pool.quote_mint],
-  ] as const) {
-    const t = readTokenAccount(ledger, a.key(n));
-    if (!t) fail(ANCHOR.AccountNotInitialized, "AccountNotInitialized", n);
-    if (!t.mint.equals(mint)) fail(ANCHOR.ConstraintTokenMint, "ConstraintTokenMint", n);
-    balances.push(t.amount);
-  }
+  const { baseMint, quoteMint, baseTokenProgram, quoteTokenProgram, userBase, userQuote } = checkTradeMints(
+    ledger,
+    pool,
+    a,
+  );
   // One buyback token account: the quote ATA of one of the configured buyback wallets; it must exist.
   const buyback = a.key("buyback_fee_recipient");
   if (!gc.buyback_fee_recipients.some((r) => ata(r, pool.quote_mint, quoteTokenProgram).equals(buyback)))
@@ -167,7 +154,7 @@ export function setupV2(ctx: InstructionContext, name: string, isBuy: boolean): 
     buyback,
     rates,
     baseSupply: baseMint.supply,
-    userBase: balances[0]!,
-    userQuote: balances[1]!,
+    userBase,
+    userQuote,
   };
 }

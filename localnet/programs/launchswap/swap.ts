@@ -23,8 +23,9 @@ import {
   storeUserVolumeAccumulator,
 } from "./state.js";
 import { SWAP_ERR, swapFail } from "./errors.js";
-import { ensureAta, readMint, readTokenAccount, transferTokens } from "./token-io.js";
+import { ensureAta, readTokenAccount, transferTokens } from "./token-io.js";
 import { emitSwapEvent } from "./events.js";
+import { checkTradeMints } from "./trade-checks.js";
 
 const DEFAULT_KEY = PublicKey.default;
 
@@ -74,25 +75,11 @@ function setup(ctx: InstructionContext, ixName: "buy" | "buy_exact_quote_in" | "
   if (isBuy && (gc.disable_flags & 0b1000) !== 0) swapFail(SWAP_ERR.DisabledBuy);
   if (!isBuy && (gc.disable_flags & 0b10000) !== 0) swapFail(SWAP_ERR.DisabledSell);
 
-  const baseMint = readMint(ledger, pool.base_mint);
-  const quoteMint = readMint(ledger, pool.quote_mint);
-  if (!baseMint || !quoteMint) fail(ANCHOR.AccountNotInitialized, "AccountNotInitialized", "base_mint");
-  const baseTokenProgram = acc.key("base_token_program");
-  const quoteTokenProgram = acc.key("quote_token_program");
-  if (!baseMint.tokenProgram.equals(baseTokenProgram))
-    fail(ANCHOR.ConstraintMintTokenProgram, "ConstraintMintTokenProgram", "base_mint");
-  if (!quoteMint.tokenProgram.equals(quoteTokenProgram))
-    fail(ANCHOR.ConstraintMintTokenProgram, "ConstraintMintTokenProgram", "quote_mint");
-  const userBalances: bigint[] = [];
-  for (const [name, mint] of [
-    ["user_base_token_account", pool.base_mint],
-    ["user_quote_token_account", pool.quote_mint],
-  ] as const) {
-    const t = readTokenAccount(ledger, acc.key(name));
-    if (!t) fail(ANCHOR.AccountNotInitialized, "AccountNotInitialized", name);
-    if (!t.mint.equals(mint)) fail(ANCHOR.ConstraintTokenMint, "ConstraintTokenMint", name);
-    userBalances.push(t.amount);
-  }
+  const { baseMint, quoteMint, baseTokenProgram, quoteTokenProgram, userBase, userQuote } = checkTradeMints(
+    ledger,
+    pool,
+    acc,
+  );
 
   const recipients = pool.is_mayhem_mode
     ? [gc.reserved_fee_recipient, ...gc.reserved_fee_recipients]
@@ -169,8 +156,8 @@ function setup(ctx: InstructionContext, ixName: "buy" | "buy_exact_quote_in" | "
     cashback,
     rates,
     baseSupply: baseMint.supply,
-    userBase: userBalances[0]!,
-    userQuote: userBalances[1]!,
+    userBase,
+    userQuote,
     quoteReserve,
   };
 }
