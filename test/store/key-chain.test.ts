@@ -4,36 +4,12 @@
  * reservation charges every capped ancestor in its transaction, and concurrent spends from two stores through
  * sibling keys never pass the parent's cap.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  isoNoZone,
-  openStore,
-  SpendCapExceededError,
-  type KeyRecord,
-  type Store,
-} from "../../src/store/index.js";
+import { SpendCapExceededError, type KeyRecord, type Store } from "../../src/store/index.js";
 import { newExecution } from "../helpers/fixtures.js";
-import { dropSchema, freshSchemaName, TEST_DATABASE_URL } from "../helpers/pg.js";
+import { newAccountWithWallet, storeTestEngines, unique } from "./two-engines.js";
 
 const SOL = 1_000_000_000n;
-let counter = 0;
-const unique = () => `${++counter}-${Math.random().toString(36).slice(2, 12)}`;
-
-async function newAccount(store: Store): Promise<{ accountId: number; wallet: string }> {
-  const wallet = `Wallet${unique()}`;
-  const r = await store.createApiKeyWithWallet(`hash-chain-${unique()}`, {
-    publicKey: wallet,
-    createdAt: isoNoZone(new Date()),
-    ciphertext: "Y3Q=",
-    nonce: "bm9uY2U=",
-    tag: "dGFn",
-    keyId: "k1",
-  });
-  return { accountId: r.apiKey.id, wallet };
-}
 
 async function subKey(
   store: Store,
@@ -55,20 +31,7 @@ async function subKey(
   return { ...k, hash };
 }
 
-const dir = mkdtempSync(join(tmpdir(), "key-chain-"));
-const schema = freshSchemaName("keychain");
-const engines = [
-  { name: "sqlite", twoStores: false, open: () => openStore(`sqlite:${join(dir, "db.sqlite")}`, dir) },
-  ...(TEST_DATABASE_URL !== undefined
-    ? [
-        {
-          name: "postgres",
-          twoStores: true,
-          open: () => openStore(TEST_DATABASE_URL, dir, { pgSchema: schema, pgPoolSize: 5 }),
-        },
-      ]
-    : []),
-];
+const engines = storeTestEngines("key-chain");
 
 describe.each(engines)("key chains in the store on $name", (engine) => {
   let a: Store;
@@ -80,12 +43,11 @@ describe.each(engines)("key chains in the store on $name", (engine) => {
   afterAll(async () => {
     await a.close();
     if (b !== a) await b.close();
-    if (engine.name === "postgres") await dropSchema(TEST_DATABASE_URL as string, schema);
-    else rmSync(dir, { recursive: true, force: true });
+    await engine.cleanup();
   });
 
   it("reads a key with its ancestors, creator first; a key of the root key has none", async () => {
-    const { accountId } = await newAccount(a);
+    const { accountId } = await newAccountWithWallet(a);
     const p = await subKey(a, accountId, null);
     const c = await subKey(a, accountId, p.id);
     const g = await subKey(a, accountId, c.id);
@@ -102,8 +64,8 @@ describe.each(engines)("key chains in the store on $name", (engine) => {
   });
 
   it("revokes a key and every key below it, not its creator, siblings or other accounts", async () => {
-    const { accountId } = await newAccount(a);
-    const other = await newAccount(a);
+    const { accountId } = await newAccountWithWallet(a);
+    const other = await newAccountWithWallet(a);
     const p = await subKey(a, accountId, null);
     const c1 = await subKey(a, accountId, p.id);
     const c2 = await subKey(a, accountId, p.id);
@@ -123,7 +85,7 @@ describe.each(engines)("key chains in the store on $name", (engine) => {
   });
 
   it("charges each capped ancestor in the reservation's transaction and names the key whose cap refused", async () => {
-    const acct = await newAccount(a);
+    const acct = await newAccountWithWallet(a);
     const p = await subKey(a, acct.accountId, null);
     const c = await subKey(a, acct.accountId, p.id);
     const now = Date.now();
@@ -148,7 +110,7 @@ describe.each(engines)("key chains in the store on $name", (engine) => {
   });
 
   it("40 concurrent spends through 4 sibling keys from two stores never pass the parent's cap", async () => {
-    const acct = await newAccount(a);
+    const acct = await newAccountWithWallet(a);
     const p = await subKey(a, acct.accountId, null);
     const kids = await Promise.all([0, 1, 2, 3].map(() => subKey(a, acct.accountId, p.id)));
     const now = Date.now();

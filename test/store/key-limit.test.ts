@@ -3,27 +3,9 @@
  * (TEST_DATABASE_URL): concurrent creations from two stores ("processes") on one database never pass the cap,
  * revoked keys do not count, other accounts are not affected, and a sub-key's starting policy is stored.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isoNoZone, KeyLimitError, openStore, type Store } from "../../src/store/index.js";
-import { dropSchema, freshSchemaName, TEST_DATABASE_URL } from "../helpers/pg.js";
-
-let counter = 0;
-const unique = () => `${++counter}-${Math.random().toString(36).slice(2, 12)}`;
-
-async function newAccount(store: Store): Promise<number> {
-  const r = await store.createApiKeyWithWallet(`hash-keylimit-${unique()}`, {
-    publicKey: `Wallet${unique()}`,
-    createdAt: isoNoZone(new Date()),
-    ciphertext: "Y3Q=",
-    nonce: "bm9uY2U=",
-    tag: "dGFn",
-    keyId: "k1",
-  });
-  return r.apiKey.id;
-}
+import { KeyLimitError, type Store } from "../../src/store/index.js";
+import { newAccount, storeTestEngines, unique } from "./two-engines.js";
 
 /** Inserts a sub-key under `max`; its id, or null when the cap refused it. */
 async function insert(store: Store, accountId: number, max: number | undefined): Promise<number | null> {
@@ -48,22 +30,7 @@ async function insert(store: Store, accountId: number, max: number | undefined):
   }
 }
 
-const dir = mkdtempSync(join(tmpdir(), "key-limit-"));
-const schema = freshSchemaName("keylim");
-const engines = [
-  // better-sqlite3 blocks the event loop on a lock, so one SQLite store serves both "processes" here; SQLite's
-  // cross-process case rests on the same write-first transaction as the spend reservation (test/multiprocess).
-  { name: "sqlite", twoStores: false, open: () => openStore(`sqlite:${join(dir, "db.sqlite")}`, dir) },
-  ...(TEST_DATABASE_URL !== undefined
-    ? [
-        {
-          name: "postgres",
-          twoStores: true,
-          open: () => openStore(TEST_DATABASE_URL, dir, { pgSchema: schema, pgPoolSize: 5 }),
-        },
-      ]
-    : []),
-];
+const engines = storeTestEngines("key-limit");
 
 describe.each(engines)("MAX_KEYS_PER_ACCOUNT in the store on $name", (engine) => {
   let a: Store;
@@ -75,8 +42,7 @@ describe.each(engines)("MAX_KEYS_PER_ACCOUNT in the store on $name", (engine) =>
   afterAll(async () => {
     await a.close();
     if (b !== a) await b.close();
-    if (engine.name === "postgres") await dropSchema(TEST_DATABASE_URL as string, schema);
-    else rmSync(dir, { recursive: true, force: true });
+    await engine.cleanup();
   });
 
   it("40 concurrent creations from two stores under a cap of 7: exactly 7 keys", async () => {
