@@ -106,3 +106,20 @@ export async function holdingsFromBalances(api: Api): Promise<PositionRow[]> {
 export function isMissingRoute(e: unknown): boolean {
   return e instanceof ApiFailure && e.status === 404 && e.message === "route not found";
 }
+
+/**
+ * The mint's decimals, from the API: GET /v1/quote converts whole tokens (`amount_tokens`, sells) with the
+ * decimals it read from the mint, so the atomic units of one whole token are 10^decimals. Undefined when that
+ * answer is not a power of ten (never expected), so the caller shows atomic units instead of guessing.
+ */
+export async function mintDecimals(api: Api, mint: string): Promise<number | undefined> {
+  const q = await api.get<{ amount_units_text: string }>(
+    `/v1/quote?mint=${encodeURIComponent(mint)}&side=sell&amount_tokens=1`,
+  );
+  return decimalsOfOne(q.amount_units_text);
+}
+
+/** The decimals whose one whole token is `units` atomic units ("1000000" → 6), or undefined. */
+export function decimalsOfOne(units: string): number | undefined {
+  return /^10*$/.test(units) ? units.length - 1 : undefined;
+}

@@ -88,7 +88,13 @@ export class EventFeed {
       signal: this.abort.signal,
     });
     if (!res.ok || res.body === null) {
-      this.setState(`refused (${res.status})`);
+      const body = (await res.json().catch(() => ({}))) as { detail?: unknown; rule?: unknown };
+      // A key without `read` (a trade-only key) has no stream: said once, in the header.
+      this.setState(
+        body.rule === "scope" && typeof body.detail === "string"
+          ? `off (${body.detail})`
+          : `refused (${res.status})`,
+      );
       return res.status;
     }
     // Without a cursor the stream starts at the next event; older ones are on the pages.

@@ -2,13 +2,14 @@
 import "./styles.css";
 import { render } from "preact";
 import { useEffect, useMemo, useState } from "preact/hooks";
-import { createApi, type Api } from "./api";
+import { ApiFailure, createApi, type Api } from "./api";
 import { EventFeed } from "./events";
 import { forgetKey, keepKey, keptKey } from "./session";
 import { SessionContext, type Session } from "./session-context";
 import { ErrorLine } from "./ui";
 import { Overview } from "./pages/overview";
 import { Positions } from "./pages/positions";
+import { Orders } from "./pages/orders";
 import { Executions } from "./pages/executions";
 import { Wallets } from "./pages/wallets";
 import { Keys } from "./pages/keys";
@@ -18,6 +19,7 @@ import { Market } from "./pages/market";
 const PAGES = [
   { path: "overview", label: "Overview", view: Overview },
   { path: "positions", label: "Positions", view: Positions },
+  { path: "orders", label: "Orders", view: Orders },
   { path: "executions", label: "Executions", view: Executions },
   { path: "wallets", label: "Wallets", view: Wallets },
   { path: "keys", label: "Keys & policies", view: Keys },
@@ -42,8 +44,11 @@ function SignIn({ onSignedIn }: { onSignedIn: (api: Api) => void }) {
     setError(undefined);
     const api = createApi(key);
     try {
-      // Any read the key may make proves it; the wallet list is the smallest one every read key has.
-      await api.get("/v1/wallets?limit=1");
+      // The smallest read proves the key. A 403 proves it too (an unknown, revoked or expired key is a 401): a
+      // key without `read` (a trade-only bot key) signs in, and each page says what its scopes do not allow.
+      await api.get("/v1/wallets?limit=1").catch((err: unknown) => {
+        if (!(err instanceof ApiFailure && err.status === 403)) throw err;
+      });
       keepKey(key, remember);
       onSignedIn(api);
     } catch (err) {

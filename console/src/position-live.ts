@@ -73,6 +73,8 @@ export function useLivePositions(
         });
       },
       () => undefined,
+      // Trades while the stream was away are not replayed: value every row again once it is back.
+      () => update(current.current),
     );
     socket.send({ method: "subscribeTokenTrade", keys: mints.split(",") });
     return () => socket.close();

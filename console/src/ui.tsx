@@ -23,15 +23,39 @@ export function useLoad<T>(
   return { data: state.data, error: state.error, loading: state.loading, reload };
 }
 
-/** The API's error detail (and rule, status), or nothing. */
-export function ErrorLine({ error }: { error: unknown }) {
+/** The scope a 403 `scope` refusal names (`API key lacks the "read" scope`; `root` for root-only routes). */
+export function missingScope(error: unknown): string | undefined {
+  if (!(error instanceof ApiFailure) || error.status !== 403 || error.body.rule !== "scope") return undefined;
+  return /"([a-z]+)" scope/.exec(error.message)?.[1] ?? "root";
+}
+
+/**
+ * The API's error detail (and rule, status), or nothing. A key refused for its scope is not an error of the
+ * page: it says which scope is missing, so the operator knows which key would do.
+ */
+export function ErrorLine({ error, what }: { error: unknown; what?: string }) {
   if (error === undefined || error === null) return null;
+  const scope = missingScope(error);
+  if (scope !== undefined)
+    return (
+      <p class="notice" role="status" data-testid="missing-scope" data-scope={scope}>
+        {scope === "root"
+          ? `${what ?? "This"} needs the account's root key; this key is a sub-key.`
+          : `${what ?? "This"} needs the “${scope}” scope, which this key lacks.`}{" "}
+        Sign in with a key that has it (Keys &amp; policies creates narrower keys from a key that holds it).
+      </p>
+    );
   return (
     <p class="error" role="alert">
       {error instanceof ApiFailure ? <strong>{error.status} </strong> : null}
       {errorText(error)}
     </p>
   );
+}
+
+/** "Loading…" while nothing came back yet and nothing failed. */
+export function Pending({ error }: { error: unknown }) {
+  return error === undefined || error === null ? <p class="muted">Loading…</p> : null;
 }
 
 /** SOL amount from lamports. */

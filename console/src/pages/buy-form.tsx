@@ -2,8 +2,8 @@
 import { useState } from "preact/hooks";
 import { useSession } from "../session-context";
 import { fixed, big, short, sol } from "../format";
-import type { Wallet } from "../data";
-import { ErrorLine, Modal, useLoad } from "../ui";
+import { mintDecimals, type Wallet } from "../data";
+import { ErrorLine, Modal, missingScope, useLoad } from "../ui";
 
 interface BuyQuote {
   venue: string;
@@ -26,11 +26,16 @@ function BuyDialog(props: { order: Order; onClose: () => void }) {
   const { mint, amount, wallet } = props.order;
   const quote = useLoad(
     () =>
-      api.get<BuyQuote>(
-        `/v1/quote?mint=${encodeURIComponent(mint)}&side=buy&amount=${encodeURIComponent(amount)}`,
-      ),
+      Promise.all([
+        api.get<BuyQuote>(
+          `/v1/quote?mint=${encodeURIComponent(mint)}&side=buy&amount=${encodeURIComponent(amount)}`,
+        ),
+        mintDecimals(api, mint),
+      ]),
     [mint, amount],
   );
+  // A key without `read` cannot quote: the trade still runs, bounded by the slippage the service applies.
+  const unquoted = missingScope(quote.error) !== undefined;
   const [done, setDone] = useState<{ signature: string; confirmed: boolean }>();
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
@@ -52,18 +57,25 @@ function BuyDialog(props: { order: Order; onClose: () => void }) {
       setBusy(false);
     }
   };
-  const q = quote.data;
+  const [q, decimals] = quote.data ?? [undefined, undefined];
+  // Whole tokens with the mint's own decimals; atomic units when they could not be read.
+  const tokens = (units: string) =>
+    decimals === undefined ? `${units} units` : fixed(big(units), decimals, Math.min(decimals, 4));
   return (
     <Modal title={`Buy ${amount} SOL of ${short(mint)}`} onClose={props.onClose}>
-      <ErrorLine error={quote.error} />
+      <ErrorLine error={quote.error} what="A quote" />
       {q === undefined ? (
-        <p class="muted">Quoting…</p>
+        quote.loading ? (
+          <p class="muted">Quoting…</p>
+        ) : null
       ) : (
-        <dl class="quote" data-testid="buy-quote">
+        <dl class="quote" data-testid="buy-quote" data-decimals={decimals}>
           <dt>Tokens out (about)</dt>
-          <dd class="num">{fixed(big(q.tokens_out), 6, 2)}</dd>
+          <dd class="num" data-testid="buy-tokens-out">
+            {tokens(q.tokens_out)}
+          </dd>
           <dt>Minimum tokens ({q.slippage_bps / 100}% slippage)</dt>
-          <dd class="num">{fixed(big(q.min_tokens_out), 6, 2)}</dd>
+          <dd class="num">{tokens(q.min_tokens_out)}</dd>
           <dt>SOL in (fees included)</dt>
           <dd class="num">{sol(q.sol_in_lamports, 9)}</dd>
           <dt>Fees</dt>
@@ -82,7 +94,12 @@ function BuyDialog(props: { order: Order; onClose: () => void }) {
       ) : null}
       <div class="actions">
         {done === undefined ? (
-          <button type="button" class="danger" disabled={busy || q === undefined} onClick={execute}>
+          <button
+            type="button"
+            class="danger"
+            disabled={busy || (q === undefined && !unquoted)}
+            onClick={execute}
+          >
             {busy ? "Buying…" : "Confirm buy"}
           </button>
         ) : null}

@@ -1,7 +1,7 @@
 /** Market: new tokens, trades of chosen mints and migrations, live from the market WebSocket. */
 import { useEffect, useRef, useState } from "preact/hooks";
 import { useSession } from "../session-context";
-import { openMarket, type MarketMessage } from "../market-socket";
+import { openMarket, stateText, type MarketMessage, type MarketState } from "../market-socket";
 import { sol, short } from "../format";
 
 const KEEP = 200;
@@ -19,7 +19,7 @@ function describe(m: MarketMessage): string {
 /** The market page. */
 export function Market() {
   const { api } = useSession();
-  const [state, setState] = useState("connecting");
+  const [state, setState] = useState<MarketState>({ phase: "connecting", attempt: 0 });
   const [items, setItems] = useState<MarketMessage[]>([]);
   const [mints, setMints] = useState<string[]>([]);
   // Mints the server acknowledged following (its `subscribed` answer).
@@ -37,6 +37,8 @@ export function Market() {
         setItems((xs) => [m, ...xs].slice(0, KEEP));
       },
       setState,
+      // The server forgot the subscriptions with the connection: acknowledged again after the resume.
+      () => setAcked(new Set()),
     );
     s.send({ method: "subscribeNewToken" });
     s.send({ method: "subscribeMigration" });
@@ -59,8 +61,12 @@ export function Market() {
   return (
     <section>
       <p>
-        Stream: <strong data-testid="market-state">{state}</strong>. New tokens and migrations always; trades
-        of the mints below.
+        Stream:{" "}
+        <strong data-testid="market-state" data-phase={state.phase} role="status">
+          {stateText(state)}
+        </strong>
+        . New tokens and migrations always; trades of the mints below. After a drop the stream reconnects by
+        itself and follows the same mints again (events sent while it was away are not replayed).
       </p>
       <form onSubmit={follow} class="row">
         <label>

@@ -5,7 +5,7 @@ import { walletsWithBalances } from "../data";
 import { loadPnl, loadPositions } from "../positions-source";
 import { LineChart } from "../chart";
 import { useLiveReload } from "../live";
-import { Card, ErrorLine, Sol, useLoad } from "../ui";
+import { Card, ErrorLine, Pending, Sol, useLoad } from "../ui";
 import type { Api } from "../api";
 
 interface Execution {
@@ -45,9 +45,9 @@ export function Overview() {
   useLiveReload(reload);
   return (
     <section>
-      <ErrorLine error={error} />
+      <ErrorLine error={error} what="The overview" />
       {data === undefined ? (
-        <p class="muted">Loading…</p>
+        <Pending error={error} />
       ) : (
         <>
           <div class="cards">

@@ -5,7 +5,9 @@ import { fixed, big, short, when } from "../format";
 import type { PositionRow } from "../data";
 import { loadPositions } from "../positions-source";
 import { useLivePositions } from "../position-live";
-import { ErrorLine, Sol, useLoad } from "../ui";
+import { ErrorLine, missingScope, Pending, Sol, useLoad } from "../ui";
+import { SellForm } from "./sell-form";
+import { BracketDialog } from "./bracket-dialog";
 import { SellDialog } from "./sell-dialog";
 import { BuyForm } from "./buy-form";
 
@@ -14,16 +16,20 @@ export function Positions() {
   const { api } = useSession();
   const { data, error, reload } = useLoad(() => loadPositions(api), [api]);
   const [selling, setSelling] = useState<{ row: PositionRow; percent: number }>();
+  const [bracket, setBracket] = useState<PositionRow>();
   const rows = useLivePositions(data?.rows, data?.ledger ?? false, reload);
+  // A key that may trade but not read: no list to sell from, so a sell by mint instead.
+  const blind = missingScope(error) === "read";
   return (
     <section>
-      <ErrorLine error={error} />
+      <ErrorLine error={error} what="The positions list" />
       <BuyForm />
+      {blind ? <SellForm /> : null}
       {data !== undefined && !data.ledger ? (
         <p class="muted">No positions ledger on this service: token balances, valued at a sell quote.</p>
       ) : null}
       {data === undefined ? (
-        <p class="muted">Loading…</p>
+        <Pending error={error} />
       ) : rows.length === 0 ? (
         <p class="muted">
           No open position. Buy a token (CLI: lasertrade buy &lt;mint&gt; 0.05) and it shows here.
@@ -41,7 +47,7 @@ export function Positions() {
                 <th class="num">Unrealized</th>
                 <th class="num">Realized</th>
                 <th>Opened / last trade</th>
-                <th>Sell</th>
+                <th>Sell / orders</th>
               </tr>
             </thead>
             <tbody>
@@ -87,6 +93,13 @@ export function Positions() {
                         {p}%
                       </button>
                     ))}
+                    <button
+                      type="button"
+                      onClick={() => setBracket(r)}
+                      aria-label={`Take profit / stop loss on ${r.mint}`}
+                    >
+                      TP/SL…
+                    </button>
                   </td>
                 </tr>
               ))}
@@ -104,6 +117,7 @@ export function Positions() {
           }}
         />
       ) : null}
+      {bracket !== undefined ? <BracketDialog row={bracket} onClose={() => setBracket(undefined)} /> : null}
     </section>
   );
 }

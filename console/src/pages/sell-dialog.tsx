@@ -13,11 +13,20 @@ interface TradeResult {
 }
 
 /** The confirmation dialog of selling `percent` of `row`. */
-export function SellDialog(props: { row: PositionRow; percent: number; onClose: () => void }) {
+export function SellDialog(props: {
+  row: PositionRow;
+  percent: number;
+  blind?: boolean;
+  onClose: () => void;
+}) {
   const { api } = useSession();
   const { row, percent } = props;
   const units = (big(row.tokens) * BigInt(percent)) / 100n;
-  const quote = useLoad(() => sellQuote(api, row.mint, units), [row.mint, units]);
+  // Blind: a key without `read` sees neither the balance nor a quote; the percentage is of the balance then.
+  const quote = useLoad(
+    () => (props.blind === true ? Promise.resolve(null) : sellQuote(api, row.mint, units)),
+    [row.mint, units],
+  );
   const [result, setResult] = useState<TradeResult>();
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
@@ -31,7 +40,7 @@ export function SellDialog(props: { row: PositionRow; percent: number; onClose: 
           action: "sell",
           mint: row.mint,
           amount: `${percent}%`,
-          wallet: row.wallet,
+          ...(row.wallet !== "" ? { wallet: row.wallet } : {}),
         }),
       );
     } catch (e) {
@@ -44,7 +53,12 @@ export function SellDialog(props: { row: PositionRow; percent: number; onClose: 
   return (
     <Modal title={`Sell ${percent}% of ${short(row.mint)}`} onClose={props.onClose}>
       <ErrorLine error={quote.error} />
-      {q === undefined || q === null ? (
+      {props.blind === true ? (
+        <p class="notice" data-testid="sell-unquoted">
+          No quote: this key lacks the “read” scope, so neither the balance nor the price can be shown. The
+          sell takes {percent}% of the wallet's balance when it runs, within the service's default slippage.
+        </p>
+      ) : q === undefined || q === null ? (
         <p class="muted">{quote.loading ? "Quoting…" : "Nothing to sell."}</p>
       ) : (
         <dl class="quote" data-testid="sell-quote">
@@ -65,7 +79,8 @@ export function SellDialog(props: { row: PositionRow; percent: number; onClose: 
         </dl>
       )}
       <p class="muted">
-        From wallet <code>{short(row.wallet, 6)}</code>. Network fee, priority fee and tip come on top.
+        From {row.wallet !== "" ? <code>{short(row.wallet, 6)}</code> : "the default wallet"}. Network fee,
+        priority fee and tip come on top.
       </p>
       <ErrorLine error={error} />
       {result !== undefined ? (
@@ -77,7 +92,12 @@ export function SellDialog(props: { row: PositionRow; percent: number; onClose: 
       ) : null}
       <div class="actions">
         {result === undefined ? (
-          <button type="button" class="danger" disabled={busy || !q} onClick={execute}>
+          <button
+            type="button"
+            class="danger"
+            disabled={busy || (!q && props.blind !== true)}
+            onClick={execute}
+          >
             {busy ? "Selling…" : `Confirm sell ${percent}%`}
           </button>
         ) : null}
