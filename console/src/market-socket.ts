@@ -19,11 +19,16 @@ export interface MarketState {
   retryAt?: number;
   /** Attempts since the stream was last live. */
   attempt: number;
+  /** Times the stream came back after a drop. */
+  resumes?: number;
 }
 
 /** The text of a state, for the page. */
 export function stateText(s: MarketState): string {
-  if (s.phase === "live") return "live";
+  if (s.phase === "live")
+    return s.resumes === undefined || s.lastClose === undefined
+      ? "live"
+      : `live (back after close ${s.lastClose}; ${s.resumes} reconnect${s.resumes === 1 ? "" : "s"})`;
   if (s.phase === "connecting") return s.attempt > 0 ? `connecting (attempt ${s.attempt + 1})` : "connecting";
   const why = s.lastClose !== undefined ? ` after close ${s.lastClose}` : "";
   if (s.phase === "refused") return `refused${why}`;
@@ -102,7 +107,11 @@ export function openMarket(
         ready = true;
         const resumed = wasLive;
         wasLive = true;
-        setState({ phase: "live", attempt: 0 });
+        setState(
+          resumed
+            ? { phase: "live", attempt: 0, lastClose: state.lastClose, resumes: (state.resumes ?? 0) + 1 }
+            : { phase: "live", attempt: 0 },
+        );
         // The subscriptions (what was sent before, and what was asked while away), then the other messages.
         for (const q of [...resubscribe(), ...queue.splice(0)]) socket.send(q);
         if (resumed) onResume();
@@ -116,11 +125,17 @@ export function openMarket(
       if (closed) return;
       const lastClose = `${e.code}${e.reason !== "" ? `: ${e.reason}` : ""}`;
       if (isFinal(e.code, e.reason)) {
-        setState({ phase: "refused", lastClose, attempt: state.attempt });
+        setState({ phase: "refused", lastClose, attempt: state.attempt, resumes: state.resumes });
         return;
       }
       const wait = retryDelay(state.attempt, e.code);
-      setState({ phase: "reconnecting", lastClose, retryAt: Date.now() + wait, attempt: state.attempt + 1 });
+      setState({
+        phase: "reconnecting",
+        lastClose,
+        retryAt: Date.now() + wait,
+        attempt: state.attempt + 1,
+        resumes: state.resumes,
+      });
       timer = setTimeout(() => {
         setState({ ...state, phase: "connecting", retryAt: undefined });
         connect();
