@@ -4,7 +4,7 @@
  */
 import { useState } from "preact/hooks";
 import { useSession } from "../session-context";
-import { short } from "../format";
+import { big, fixed, short } from "../format";
 import type { PositionRow } from "../data";
 import { ErrorLine, Modal } from "../ui";
 import { Levels, type Order } from "./orders";
@@ -91,9 +91,11 @@ export function BracketDialog(props: { row: PositionRow; onClose: () => void }) 
         <div data-testid="bracket-preview">
           <p>
             Sells {preview.order.amount} of the position
-            {preview.order.size_units !== null ? ` (${preview.order.size_units} units)` : ""} from{" "}
-            <code>{short(row.wallet, 6)}</code> on {preview.venue}, when the first level is crossed (the other
-            is then cancelled). Prices are SOL per whole token of that size, fees included.
+            {preview.order.size_units !== null
+              ? ` (${fixed(big(preview.order.size_units), row.decimals, 2)} tokens)`
+              : ""}{" "}
+            from <code>{short(row.wallet, 6)}</code> on {preview.venue}, when the first level is crossed (the
+            other is then cancelled). Prices are SOL per whole token of that size, fees included.
           </p>
           <Levels order={preview.order} />
           <p class="muted">

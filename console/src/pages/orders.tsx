@@ -116,7 +116,7 @@ export function Orders() {
         <p class="muted">No order yet.</p>
       ) : (
         <div class="table-wrap">
-          <table data-testid="orders">
+          <table data-testid="orders" class="stack">
             <thead>
               <tr>
                 <th>Created</th>
@@ -134,32 +134,32 @@ export function Orders() {
             <tbody>
               {rows.map((o) => (
                 <tr key={o.id} data-order={o.id} data-state={o.state}>
-                  <td>
+                  <td data-label="Created">
                     {when(o.created_at)}
                     <div class="muted">
                       <code title={o.id}>{short(o.id, 8)}</code>
                     </div>
                   </td>
-                  <td>
+                  <td data-label="Kind">
                     {o.kind} {o.side}
                   </td>
-                  <td>
+                  <td data-label="State">
                     <span class={`status ${o.state}`} data-testid="order-state">
                       {o.state}
                     </span>
                     {o.triggered_by !== null ? <div class="muted">by {o.triggered_by}</div> : null}
                   </td>
-                  <td>
+                  <td data-label="Mint / wallet">
                     <code title={o.mint ?? ""}>{o.mint === null ? "new tokens" : short(o.mint)}</code>
                     <div class="muted">
                       <code title={o.wallet}>{short(o.wallet)}</code>
                     </div>
                   </td>
-                  <td>{o.amount}</td>
-                  <td>
+                  <td data-label="Amount">{o.amount}</td>
+                  <td data-label="Levels">
                     <Levels order={o} />
                   </td>
-                  <td>
+                  <td data-label="Executions / error">
                     {o.execution_ids.map((id) => (
                       <code key={id} title={id}>
                         {short(id, 6)}{" "}
@@ -169,7 +169,7 @@ export function Orders() {
                       <div class="failure">{errorText(o.error)}</div>
                     ) : null}
                   </td>
-                  <td>
+                  <td class="end">
                     {o.state === "open" ? (
                       <button
                         type="button"
