@@ -44,7 +44,7 @@ export function Activity() {
   const rows = [...(first.data?.activity ?? []), ...older];
   return (
     <section>
-      <ErrorLine error={first.error ?? error} />
+      <ErrorLine error={first.error ?? error} what="The activity log" />
       <button type="button" onClick={first.reload}>
         Refresh
       </button>

@@ -81,7 +81,7 @@ export function Executions() {
   );
   return (
     <section>
-      <ErrorLine error={first.error} />
+      <ErrorLine error={first.error} what="The executions list" />
       <p class="muted">Live: new executions and status changes arrive from the event stream.</p>
       <div class="table-wrap">
         <table data-testid="executions">

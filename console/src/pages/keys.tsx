@@ -76,7 +76,7 @@ export function Keys() {
           <span class="muted">Stops every write of every key at once (root key only); reads stay open.</span>
         )}
       </div>
-      <ErrorLine error={keys.error ?? error} />
+      <ErrorLine error={keys.error ?? error} what="The keys page" />
       <div class="table-wrap">
         <table data-testid="keys">
           <thead>

@@ -86,7 +86,7 @@ export function Wallets() {
   };
   return (
     <section>
-      <ErrorLine error={error ?? actionError} />
+      <ErrorLine error={error ?? actionError} what="The wallets page" />
       <div class="table-wrap">
         <table data-testid="wallets">
           <thead>
