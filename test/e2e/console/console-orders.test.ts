@@ -234,6 +234,17 @@ function suite(options: E2eOptions, launched: () => Browser): void {
       await p.locator("[data-testid=missing-scope][data-scope=keys]").waitFor();
       await p.goto(`${base}/console/#/positions`);
       await p.locator("[data-testid=missing-scope][data-scope=read]").waitFor();
+      // A buy: the quote is refused for the scope (said in the dialog), the trade is not.
+      const held = await e2e.tokenBalance(wallet, mint);
+      await p.fill("form[aria-label=buy] input[name=mint]", mint);
+      await p.fill("form[aria-label=buy] input[name=amount]", "0.01");
+      await p.click("form[aria-label=buy] button[type=submit]");
+      await p.locator("dialog [data-testid=missing-scope][data-scope=read]").waitFor();
+      await p.click("dialog button.danger");
+      await p.locator("[data-testid=buy-result]").waitFor();
+      expect(await e2e.tokenBalance(wallet, mint)).toBeGreaterThan(held);
+      await p.keyboard.press("Escape");
+      await p.locator("dialog").waitFor({ state: "detached" });
       const before = await e2e.tokenBalance(wallet, mint);
       await p.fill("form[aria-label=sell] input[name=mint]", mint);
       await p.selectOption("form[aria-label=sell] select[name=percent]", "50");
