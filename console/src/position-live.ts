@@ -5,7 +5,7 @@
  */
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { PositionRow } from "./data";
-import { openMarket } from "./market-socket";
+import { openMarket, type MarketState } from "./market-socket";
 import { loadPosition } from "./positions-source";
 import { useSession } from "./session-context";
 
@@ -21,11 +21,15 @@ function merge(rows: PositionRow[], fresh: PositionRow[]): PositionRow[] {
   return [...byKey.values()].sort((a, b) => rowKey(a).localeCompare(rowKey(b)));
 }
 
-/** The rows, kept live; `ledger` false (no positions API) falls back to `reload` on every confirmed fill. */
+/**
+ * The rows, kept live; `ledger` false (no positions API) falls back to `reload` on every confirmed fill.
+ * `onPriceState` hears the market stream's state (prices follow it).
+ */
 export function useLivePositions(
   initial: PositionRow[] | undefined,
   ledger: boolean,
   reload: () => void,
+  onPriceState: (s: MarketState) => void = () => undefined,
 ): PositionRow[] {
   const { api, events } = useSession();
   const [rows, setRows] = useState<PositionRow[]>([]);
@@ -72,7 +76,7 @@ export function useLivePositions(
           update(current.current.filter((r) => r.mint === mint));
         });
       },
-      () => undefined,
+      onPriceState,
       // Trades while the stream was away are not replayed: value every row again once it is back.
       () => update(current.current),
     );

@@ -25,6 +25,13 @@ export function Market() {
   // Mints the server acknowledged following (its `subscribed` answer).
   const [acked, setAcked] = useState<Set<string>>(new Set());
   const socket = useRef<ReturnType<typeof openMarket>>();
+  // While a retry is planned, the countdown is redrawn each second.
+  const [, tick] = useState(0);
+  useEffect(() => {
+    if (state.phase !== "reconnecting") return;
+    const t = setInterval(() => tick((n) => n + 1), 1000);
+    return () => clearInterval(t);
+  }, [state]);
   useEffect(() => {
     const s = openMarket(
       api.key,

@@ -5,6 +5,7 @@ import { fixed, big, short, when } from "../format";
 import type { PositionRow } from "../data";
 import { loadPositions } from "../positions-source";
 import { useLivePositions } from "../position-live";
+import { stateText, type MarketState } from "../market-socket";
 import { ErrorLine, missingScope, Pending, Sol, useLoad } from "../ui";
 import { SellForm } from "./sell-form";
 import { BracketDialog } from "./bracket-dialog";
@@ -17,7 +18,8 @@ export function Positions() {
   const { data, error, reload } = useLoad(() => loadPositions(api), [api]);
   const [selling, setSelling] = useState<{ row: PositionRow; percent: number }>();
   const [bracket, setBracket] = useState<PositionRow>();
-  const rows = useLivePositions(data?.rows, data?.ledger ?? false, reload);
+  const [prices, setPrices] = useState<MarketState>();
+  const rows = useLivePositions(data?.rows, data?.ledger ?? false, reload, setPrices);
   // A key that may trade but not read: no list to sell from, so a sell by mint instead.
   const blind = missingScope(error) === "read";
   return (
@@ -35,77 +37,87 @@ export function Positions() {
           No open position. Buy a token (CLI: lasertrade buy &lt;mint&gt; 0.05) and it shows here.
         </p>
       ) : (
-        <div class="table-wrap">
-          <table data-testid="positions">
-            <thead>
-              <tr>
-                <th>Wallet</th>
-                <th>Mint</th>
-                <th class="num">Tokens</th>
-                <th class="num">Cost basis</th>
-                <th class="num">Value now</th>
-                <th class="num">Unrealized</th>
-                <th class="num">Realized</th>
-                <th>Opened / last trade</th>
-                <th>Sell / orders</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                <tr key={`${r.wallet}:${r.mint}`} data-mint={r.mint}>
-                  <td>
-                    <code title={r.wallet}>{short(r.wallet)}</code>
-                  </td>
-                  <td>
-                    <code title={r.mint}>{short(r.mint)}</code>
-                  </td>
-                  <td class="num" data-testid="position-tokens" data-units={r.tokens}>
-                    {fixed(big(r.tokens), r.decimals, 2)}
-                  </td>
-                  <td class="num" data-testid="position-cost">
-                    {r.costBasis === null ? (
-                      <span class="muted">unknown</span>
-                    ) : (
-                      <Sol lamports={r.costBasis} />
-                    )}
-                    {r.costBasis !== null && big(r.unknownTokens) > 0n ? (
-                      <div class="muted" title="tokens that arrived from outside the service">
-                        +{fixed(big(r.unknownTokens), r.decimals, 2)} of unknown cost
-                      </div>
-                    ) : null}
-                  </td>
-                  <td class="num" data-testid="position-value">
-                    <Sol lamports={r.value} />
-                  </td>
-                  <td class="num" data-testid="position-unrealized">
-                    <Sol lamports={r.unrealized} signed />
-                  </td>
-                  <td class="num" data-testid="position-realized">
-                    <Sol lamports={r.realized} signed />
-                  </td>
-                  <td>
-                    {when(r.openedAt)}
-                    {r.lastTradeAt !== null ? <div class="muted">{when(r.lastTradeAt)}</div> : null}
-                  </td>
-                  <td class="buttons">
-                    {[25, 50, 100].map((p) => (
-                      <button key={p} type="button" onClick={() => setSelling({ row: r, percent: p })}>
-                        {p}%
-                      </button>
-                    ))}
-                    <button
-                      type="button"
-                      onClick={() => setBracket(r)}
-                      aria-label={`Take profit / stop loss on ${r.mint}`}
-                    >
-                      TP/SL…
-                    </button>
-                  </td>
+        <>
+          {prices !== undefined ? (
+            <p class="muted">
+              Prices (market stream):{" "}
+              <span data-testid="prices-state" data-phase={prices.phase}>
+                {stateText(prices)}
+              </span>
+            </p>
+          ) : null}
+          <div class="table-wrap">
+            <table data-testid="positions">
+              <thead>
+                <tr>
+                  <th>Wallet</th>
+                  <th>Mint</th>
+                  <th class="num">Tokens</th>
+                  <th class="num">Cost basis</th>
+                  <th class="num">Value now</th>
+                  <th class="num">Unrealized</th>
+                  <th class="num">Realized</th>
+                  <th>Opened / last trade</th>
+                  <th>Sell / orders</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+              </thead>
+              <tbody>
+                {rows.map((r) => (
+                  <tr key={`${r.wallet}:${r.mint}`} data-mint={r.mint}>
+                    <td>
+                      <code title={r.wallet}>{short(r.wallet)}</code>
+                    </td>
+                    <td>
+                      <code title={r.mint}>{short(r.mint)}</code>
+                    </td>
+                    <td class="num" data-testid="position-tokens" data-units={r.tokens}>
+                      {fixed(big(r.tokens), r.decimals, 2)}
+                    </td>
+                    <td class="num" data-testid="position-cost">
+                      {r.costBasis === null ? (
+                        <span class="muted">unknown</span>
+                      ) : (
+                        <Sol lamports={r.costBasis} />
+                      )}
+                      {r.costBasis !== null && big(r.unknownTokens) > 0n ? (
+                        <div class="muted" title="tokens that arrived from outside the service">
+                          +{fixed(big(r.unknownTokens), r.decimals, 2)} of unknown cost
+                        </div>
+                      ) : null}
+                    </td>
+                    <td class="num" data-testid="position-value">
+                      <Sol lamports={r.value} />
+                    </td>
+                    <td class="num" data-testid="position-unrealized">
+                      <Sol lamports={r.unrealized} signed />
+                    </td>
+                    <td class="num" data-testid="position-realized">
+                      <Sol lamports={r.realized} signed />
+                    </td>
+                    <td>
+                      {when(r.openedAt)}
+                      {r.lastTradeAt !== null ? <div class="muted">{when(r.lastTradeAt)}</div> : null}
+                    </td>
+                    <td class="buttons">
+                      {[25, 50, 100].map((p) => (
+                        <button key={p} type="button" onClick={() => setSelling({ row: r, percent: p })}>
+                          {p}%
+                        </button>
+                      ))}
+                      <button
+                        type="button"
+                        onClick={() => setBracket(r)}
+                        aria-label={`Take profit / stop loss on ${r.mint}`}
+                      >
+                        TP/SL…
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
       )}
       {selling !== undefined ? (
         <SellDialog

@@ -216,6 +216,11 @@ function suite(options: E2eOptions, launched: () => Browser): void {
     const r = await e2e.post(key, "/v1/trades/execute", { action: "buy", mint, amount: "0.01" });
     expect(r.statusCode, r.body).toBe(200);
     await page.locator("[data-testid=market] li", { hasText: "buy" }).first().waitFor();
+    // The positions page values its rows from the same stream, and shows its state too.
+    await page.goto(`${base}/console/#/positions`);
+    await page.locator("[data-testid=prices-state][data-phase=live]").waitFor();
+    for (const c of server.clients) c.close(1012, "restart");
+    await page.locator("[data-testid=prices-state]", { hasText: "back after close 1012" }).waitFor();
   });
 
   it("a trade-only key signs in; pages name the missing scope; it sells by mint from the positions page", async () => {
