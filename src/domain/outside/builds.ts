@@ -3,7 +3,7 @@
  * that a send, on any process of the deployment, can check it carries exactly the message built for its key.
  * A send takes its build once (a conditional update in the store).
  */
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { PublicKey, TransactionInstruction } from "@solana/web3.js";
 import type { OutsideBuildStore } from "../../store/index.js";
 import type { SpendableTransaction } from "../execution/worst-case-spend.js";
@@ -39,7 +39,8 @@ export const BUILD_TTL_MS = 120_000;
 /** How often a process deletes expired builds (at most). */
 export const BUILD_SWEEP_MS = 10_000;
 
-const hashOf = (message: Uint8Array): string => createHash("sha256").update(message).digest("base64");
+// One-shot hash (no Hash object per build).
+const hashOf = (message: Uint8Array): string => hash("sha256", message, "base64");
 
 interface StoredInstruction {
   p: string;
