@@ -15,7 +15,7 @@ const cAt = process.argv.indexOf("--concurrency");
 const concurrency = cAt >= 0 ? Number(process.argv[cAt + 1]) : 1;
 // `--pg URL`: the builds are kept in a fresh PostgreSQL database on that server (default: SQLite).
 const pgAt = process.argv.indexOf("--pg");
-const pg = pgAt >= 0 ? await freshPgDatabase(process.argv[pgAt + 1]!, "bench_build") : undefined;
+const pg = pgAt >= 0 ? await freshPgDatabase(process.argv[pgAt + 1]!, "benchbuild") : undefined;
 // Builds count against the executions budget (300 per minute by default): lifted here (0 = off).
 const e2e = await startE2e({
   warm: true,

@@ -186,7 +186,7 @@ export function kyselyStore(
     ...kyselyPositions(db, dialect, clock),
     ...kyselyOrders(db, dialect, clock, (accountId) => writesBus.emit(accountId)),
     ...kyselyOrderFires(db, dialect, clock, (accountId) => writesBus.emit(accountId)),
-    ...kyselyOutsideBuilds(db, dialect, dialect === "sqlite" ? syncedWrites : undefined),
+    ...kyselyOutsideBuilds(db, dialect, syncedWrites),
 
     async createApiKeyWithWallet(keyHash, wallet) {
       return db.transaction().execute(async (trx) => {

@@ -8,9 +8,9 @@ import type { Database } from "../schema.js";
 import type { OutsideBuildStore } from "./outside-build-types.js";
 
 /**
- * The outside-build methods over `db`; `writes` (SQLite's group commit) runs the build's insert, which commits
- * without its own fsync (sqlite-statements.ts `isRelaxedGroupWrite`): a build lost to an OS crash is only a
- * send refused, and rebuilt.
+ * The outside-build methods over `db`; `writes` runs the build's insert: on SQLite the group commit, where it
+ * commits without its own fsync (sqlite-statements.ts `isRelaxedGroupWrite`: a build lost to an OS crash is only
+ * a send refused, and rebuilt); on PostgreSQL a named prepared statement (pg-group-commit.ts).
  */
 export function kyselyOutsideBuilds(
   db: Kysely<Database>,
