@@ -298,8 +298,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     tipMaxLamports: deps.config.requestFees.tipMaxLamports,
     ...(warm !== undefined ? { venues: warm.venues } : {}),
     ...(deps.racing !== undefined ? { racing: deps.racing } : {}),
-    // Issue 32: the builds of this process, until a send takes them back signed.
-    outsideBuilds: createOutsideBuilds(() => deps.clock().getTime()),
+    // Issue 32: builds in the database (any process may take the send), until a send takes them back signed.
+    outsideBuilds: createOutsideBuilds(
+      observed,
+      () => deps.clock().getTime(),
+      (e) => app.log.warn({ err: { message: (e as Error).message } }, "outside build sweep failed"),
+    ),
   });
   routeRoutes(app, { ...(deps.racing !== undefined ? { racing: deps.racing } : {}) });
   if (deps.racing !== undefined) registerRouteMetrics(metrics.registry, deps.racing);

@@ -3,3 +3,4 @@ export { isoNoZone } from "./executions/kysely-executions.js";
 export * from "./types.js";
 export * from "./events/event-types.js";
 export * from "./webhooks/webhook-types.js";
+export * from "./outside/outside-build-types.js";

@@ -6,6 +6,7 @@ import { walletOriginMigrations } from "./wallets/wallet-origin-migrations.js";
 import { budgetMigrations } from "./budgets/budget-migrations.js";
 import { positionMigrations } from "./positions/positions-migrations.js";
 import { orderMigrations } from "./orders/orders-migrations.js";
+import { outsideBuildMigrations } from "./outside/outside-build-migrations.js";
 
 /** Builds the provider; the dialect only changes the auto-increment column type. */
 export function migrationProvider(dialect: "sqlite" | "postgres"): MigrationProvider {
@@ -169,6 +170,8 @@ export function migrationProvider(dialect: "sqlite" | "postgres"): MigrationProv
     ...positionMigrations(),
     // Issue 31: orders (limit, take-profit, stop-loss, trailing stop, bracket).
     ...orderMigrations(),
+    // Issue 32: transactions built for outside wallets, shared by every process on the database.
+    ...outsideBuildMigrations(),
   };
   return { getMigrations: async () => migrations };
 }

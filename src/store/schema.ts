@@ -234,7 +234,17 @@ export interface OrderFiresTable {
   at_ms: number | string;
 }
 
+/** A transaction built for an outside wallet, until its blockhash window ends (migration 2026_11_29_outside_builds). */
+export interface OutsideBuildsTable {
+  hash: string;
+  api_key_id: number;
+  build: string;
+  expires_at_ms: number | string;
+  sent_at_ms: number | string | null;
+}
+
 export interface Database {
+  outside_builds: OutsideBuildsTable;
   orders: OrdersTable;
   order_fires: OrderFiresTable;
   webhooks: WebhooksTable;

@@ -4,6 +4,7 @@ import type { WebhookStore } from "./webhooks/webhook-types.js";
 import type { CustodyStore } from "./keys/custody-types.js";
 import type { PositionStore } from "./positions/position-types.js";
 import type { OrderFireStore, OrderStore } from "./orders/order-types.js";
+import type { OutsideBuildStore } from "./outside/outside-build-types.js";
 
 export * from "./keys/custody-types.js";
 export * from "./positions/position-types.js";
@@ -201,7 +202,8 @@ export interface Store
     RateCounterStore,
     PositionStore,
     OrderStore,
-    OrderFireStore {
+    OrderFireStore,
+    OutsideBuildStore {
   readonly dialect: "sqlite" | "postgres";
   /** Creates an API key and its first (default) wallet in one transaction. */
   createApiKeyWithWallet(

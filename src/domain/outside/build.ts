@@ -119,7 +119,7 @@ export async function runBuild(deps: BuildDeps, apiKeyId: number, intent: BuildI
   const tipLamports = tx.tipAccount === null ? 0n : (deps.chain.relayTip?.().lamports ?? 0n);
   // The message starts after the compact-u16 count and the zeroed signature slots.
   const message = tx.wire.subarray(1 + 64 * tx.wire[0]!);
-  deps.outsideBuilds.remember(message, {
+  await deps.outsideBuilds.remember(message, {
     apiKeyId,
     publicKey,
     mint,

@@ -1,9 +1,11 @@
 /**
- * The transactions built for outside wallets (issue 32), kept until their blockhash expires so that a send can
- * check it carries exactly the message built for its key. In memory, per process: a send reaches the process
- * that built it (docs/decisions.md, "Outside wallets").
+ * The transactions built for outside wallets (issue 32), kept in the database until their blockhash expires so
+ * that a send, on any process of the deployment, can check it carries exactly the message built for its key.
+ * A send takes its build once (a conditional update in the store).
  */
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
+import { PublicKey, TransactionInstruction } from "@solana/web3.js";
+import type { OutsideBuildStore } from "../../store/index.js";
 import type { SpendableTransaction } from "../execution/worst-case-spend.js";
 
 /** What a send needs of its build: the record's fields and the worst case the key's caps judge. */
@@ -22,43 +24,111 @@ export interface OutsideBuild {
   computeUnitPriceMicroLamports: bigint;
 }
 
-/** The builds of one process. */
+/** The builds of the deployment. */
 export interface OutsideBuilds {
-  remember(message: Uint8Array, build: OutsideBuild): void;
-  /** The build of `message` by `apiKeyId`, taken once (a second send of it finds nothing). */
-  take(apiKeyId: number, message: Uint8Array): OutsideBuild | undefined;
+  remember(message: Uint8Array, build: OutsideBuild): Promise<void>;
+  /**
+   * The build of `message` by `apiKeyId`, taken once (a second send of it finds nothing); `peek` leaves it
+   * sendable (a dry run).
+   */
+  take(apiKeyId: number, message: Uint8Array, peek?: boolean): Promise<OutsideBuild | undefined>;
 }
 
 /** How long a build is kept: a recent blockhash's lifetime (150 blocks) with room. */
 export const BUILD_TTL_MS = 120_000;
-/** The most builds kept at once (the oldest go first). */
-export const MAX_BUILDS = 100_000;
+/** How often a process deletes expired builds (at most). */
+export const BUILD_SWEEP_MS = 10_000;
 
-const hashOf = (message: Uint8Array): string => createHash("sha256").update(message).digest("base64");
+// One-shot hash (no Hash object per build).
+const hashOf = (message: Uint8Array): string => hash("sha256", message, "base64");
 
-/** An in-memory set of builds; `nowMs` is the clock. */
-export function createOutsideBuilds(nowMs: () => number = Date.now): OutsideBuilds {
-  // Insertion order is expiry order: one TTL for all.
-  const builds = new Map<string, { at: number; build: OutsideBuild }>();
-  const expire = (): void => {
-    const cutoff = nowMs() - BUILD_TTL_MS;
-    for (const [k, v] of builds) {
-      if (v.at > cutoff && builds.size <= MAX_BUILDS) break;
-      builds.delete(k);
-    }
+interface StoredInstruction {
+  p: string;
+  k: [string, number][];
+  d: string;
+}
+
+interface Stored extends Omit<OutsideBuild, "spendable" | "computeUnitPriceMicroLamports"> {
+  computeUnitPriceMicroLamports: string;
+  instructions: StoredInstruction[];
+  signatureCount: number;
+  tipAccounts?: string[];
+}
+
+/** The build as JSON text (bigints as decimal text, instructions as base58 keys and base64 data). */
+export function encodeBuild(b: OutsideBuild): string {
+  const { spendable, computeUnitPriceMicroLamports, ...rest } = b;
+  const stored: Stored = {
+    ...rest,
+    computeUnitPriceMicroLamports: computeUnitPriceMicroLamports.toString(),
+    instructions: spendable.instructions.map((i) => ({
+      p: i.programId.toBase58(),
+      // Bit 1: signer, bit 2: writable.
+      k: i.keys.map((k) => [k.pubkey.toBase58(), (k.isSigner ? 1 : 0) | (k.isWritable ? 2 : 0)]),
+      d: i.data.toString("base64"),
+    })),
+    signatureCount: spendable.signatureCount,
+    ...(spendable.tipAccounts !== undefined
+      ? { tipAccounts: spendable.tipAccounts.map((t) => t.toBase58()) }
+      : {}),
   };
+  return JSON.stringify(stored);
+}
+
+/** The inverse of `encodeBuild`. */
+export function decodeBuild(text: string): OutsideBuild {
+  const { instructions, signatureCount, tipAccounts, computeUnitPriceMicroLamports, ...rest } = JSON.parse(
+    text,
+  ) as Stored;
   return {
-    remember(message, build) {
-      builds.set(hashOf(message), { at: nowMs(), build });
-      expire();
+    ...rest,
+    computeUnitPriceMicroLamports: BigInt(computeUnitPriceMicroLamports),
+    spendable: {
+      instructions: instructions.map(
+        (i) =>
+          new TransactionInstruction({
+            programId: new PublicKey(i.p),
+            keys: i.k.map(([key, flags]) => ({
+              pubkey: new PublicKey(key),
+              isSigner: (flags & 1) !== 0,
+              isWritable: (flags & 2) !== 0,
+            })),
+            data: Buffer.from(i.d, "base64"),
+          }),
+      ),
+      signatureCount,
+      ...(tipAccounts !== undefined ? { tipAccounts: tipAccounts.map((t) => new PublicKey(t)) } : {}),
     },
-    take(apiKeyId, message) {
-      expire();
-      const h = hashOf(message);
-      const entry = builds.get(h);
-      if (entry === undefined || entry.build.apiKeyId !== apiKeyId) return undefined;
-      builds.delete(h);
-      return entry.build;
+  };
+}
+
+/**
+ * Builds kept in `store`; `nowMs` is the clock. Expired rows are deleted by the process that builds, at most
+ * once per BUILD_SWEEP_MS, off the request path (`onSweepError` hears a failed sweep).
+ */
+export function createOutsideBuilds(
+  store: OutsideBuildStore,
+  nowMs: () => number = Date.now,
+  onSweepError: (e: unknown) => void = () => {},
+): OutsideBuilds {
+  let lastSweep = 0;
+  return {
+    async remember(message, build) {
+      const now = nowMs();
+      await store.insertOutsideBuild({
+        hash: hashOf(message),
+        apiKeyId: build.apiKeyId,
+        build: encodeBuild(build),
+        expiresAtMs: now + BUILD_TTL_MS,
+      });
+      if (now - lastSweep >= BUILD_SWEEP_MS) {
+        lastSweep = now;
+        store.deleteExpiredOutsideBuilds(now).catch(onSweepError);
+      }
+    },
+    async take(apiKeyId, message, peek = false) {
+      const text = await store.takeOutsideBuild(hashOf(message), apiKeyId, nowMs(), peek);
+      return text === undefined ? undefined : decodeBuild(text);
     },
   };
 }

@@ -62,10 +62,9 @@ export interface SendResult {
 /** Checks, records and sends a signed outside transaction for the key. */
 export async function runSend(deps: SendDeps, apiKeyId: number, intent: SendIntent): Promise<SendResult> {
   const signed = readSignedTransaction(intent.transaction);
-  const build = deps.outsideBuilds.take(apiKeyId, signed.message);
-  if (build === undefined || build.publicKey !== signed.feePayer) throw badRequest(OUTSIDE.notBuilt);
   // A dry run sends nothing: the build stays available for the real send.
-  if (deps.dryRun !== undefined) deps.outsideBuilds.remember(signed.message, build);
+  const build = await deps.outsideBuilds.take(apiKeyId, signed.message, deps.dryRun !== undefined);
+  if (build === undefined || build.publicKey !== signed.feePayer) throw badRequest(OUTSIDE.notBuilt);
   const guard = deps.spendGuard;
   // The key as it is now (frozen or revoked since the build: refused), and its caps on the built worst case.
   if (guard !== undefined) {

@@ -35,10 +35,15 @@ export function isExecutionOutcomeWrite(sql: string): boolean {
 
 /**
  * The writes that commit without their own fsync on a FULL database: the outcome writes, and the activity row
- * (written after the send, before the answer leaves; the next synced commit syncs it with it, in WAL order).
+ * (written after the send, before the answer leaves; the next synced commit syncs it with it, in WAL order), and
+ * an outside wallet's build (lost to an OS crash, its send is refused and the wallet builds again).
  */
 export function isRelaxedGroupWrite(sql: string): boolean {
-  return isExecutionOutcomeWrite(sql) || sql.startsWith('insert into "activity_log"');
+  return (
+    isExecutionOutcomeWrite(sql) ||
+    sql.startsWith('insert into "activity_log"') ||
+    sql.startsWith('insert into "outside_builds"')
+  );
 }
 
 /** better-sqlite3's Database as far as this wrapper uses it. */

@@ -2,11 +2,7 @@
 import { Keypair, PublicKey, SystemProgram, TransactionMessage, VersionedTransaction } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
 import { readSignedTransaction } from "../../../../src/domain/outside/signed-transaction.js";
-import {
-  BUILD_TTL_MS,
-  createOutsideBuilds,
-  type OutsideBuild,
-} from "../../../../src/domain/outside/builds.js";
+import { decodeBuild, encodeBuild, type OutsideBuild } from "../../../../src/domain/outside/builds.js";
 import { parseBuildRequest } from "../../../../src/domain/outside/build.js";
 import { parseSendRequest } from "../../../../src/domain/outside/send.js";
 import { signBuilt } from "../../../../packages/cli/src/outside-commands.js";
@@ -98,17 +94,26 @@ describe("request parsers", () => {
 });
 
 describe("outside builds", () => {
-  const build = { apiKeyId: 1, publicKey: "p" } as OutsideBuild;
-  it("are taken once, by their key only, until they expire", () => {
-    let now = 0;
-    const builds = createOutsideBuilds(() => now);
-    const m = new Uint8Array([1, 2, 3]);
-    builds.remember(m, build);
-    expect(builds.take(2, m)).toBeUndefined();
-    expect(builds.take(1, m)).toBe(build);
-    expect(builds.take(1, m)).toBeUndefined();
-    builds.remember(m, build);
-    now = BUILD_TTL_MS + 1;
-    expect(builds.take(1, m)).toBeUndefined();
+  it("are stored as JSON text and read back whole (instructions, flags, bigints)", () => {
+    const ix = SystemProgram.transfer({
+      fromPubkey: payer.publicKey,
+      toPubkey: PublicKey.default,
+      lamports: 7,
+    });
+    const build: OutsideBuild = {
+      apiKeyId: 1,
+      publicKey: payer.publicKey.toBase58(),
+      mint: "m",
+      action: "buy",
+      request: { amount: "0.1" },
+      details: { venue: "bonding_curve" },
+      spendable: { instructions: [ix], signatureCount: 1, tipAccounts: [PublicKey.default] },
+      lastValidBlockHeight: 9,
+      computeUnitLimit: 100,
+      computeUnitPriceMicroLamports: 18_446_744_073_709_551_615n,
+    };
+    const back = decodeBuild(encodeBuild(build));
+    expect(back).toEqual(build);
+    expect(back.spendable.instructions[0]!.keys).toEqual(ix.keys);
   });
 });

@@ -1,0 +1,63 @@
+/**
+ * Outside wallets across two real service processes on one database — SQLite (always) and PostgreSQL
+ * (TEST_DATABASE_URL): a transaction built by one process is sent through the other and lands once; sending it
+ * again through either process is refused (the build is taken once, in the database).
+ */
+import { Keypair, VersionedTransaction } from "@solana/web3.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiRequest, startCluster, type Cluster } from "../harness/index.js";
+import { TEST_DATABASE_URL } from "../helpers/pg.js";
+
+const engines = ["sqlite" as const, ...(TEST_DATABASE_URL !== undefined ? ["postgres" as const] : [])];
+
+describe.each(engines)("outside build on one process, send on another, on %s", (database) => {
+  let cluster: Cluster;
+  beforeAll(async () => {
+    cluster = await startCluster({ processes: 2, database });
+  }, 240_000);
+  afterAll(async () => {
+    await cluster?.close();
+  });
+
+  it("the send reaches the other process and lands; a second send through either is refused", async () => {
+    const url = (i: number) => cluster.services[i]!.baseUrl;
+    const { apiKey } = await cluster.setupKey({ sol: 0n });
+    const { mint } = await cluster.localnet.createToken();
+    const signer = Keypair.generate();
+    await cluster.localnet.fund(signer.publicKey.toBase58(), 2_000_000_000n);
+    const built = await apiRequest<{ transaction: string; expected_output: string }>(
+      url(0),
+      "POST",
+      "/v1/trades/build",
+      { apiKey, body: { public_key: signer.publicKey.toBase58(), action: "buy", mint, amount: "0.1" } },
+    );
+    expect(built.status, built.text).toBe(200);
+    const tx = VersionedTransaction.deserialize(Buffer.from(built.body.transaction, "base64"));
+    tx.sign([signer]);
+    const body = { transaction: Buffer.from(tx.serialize()).toString("base64") };
+    const sent = await apiRequest<{ execution_id: string; confirmed: boolean; mint: string }>(
+      url(1),
+      "POST",
+      "/v1/transactions/send",
+      { apiKey, body },
+    );
+    expect(sent.status, sent.text).toBe(200);
+    expect(sent.body).toMatchObject({ confirmed: true, mint });
+    for (const via of [0, 1]) {
+      const again = await apiRequest<{ detail: string }>(url(via), "POST", "/v1/transactions/send", {
+        apiKey,
+        body,
+      });
+      expect(again.status).toBe(400);
+      expect(again.body.detail).toMatch(/was not built for this key/);
+    }
+    // The record is the key's on both processes.
+    const rec = await apiRequest<{ kind: string; status: string }>(
+      url(0),
+      "GET",
+      `/v1/executions/${sent.body.execution_id}`,
+      { apiKey },
+    );
+    expect(rec.body).toMatchObject({ kind: "trade", status: "confirmed" });
+  }, 120_000);
+});
