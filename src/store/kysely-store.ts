@@ -12,6 +12,7 @@ import { keyRows, ofKey, oldestIdOfKey } from "./keys/key-rows.js";
 import { kyselyRateCounters } from "./budgets/kysely-rate-counters.js";
 import { kyselyOrders } from "./orders/kysely-orders.js";
 import { kyselyOrderFires } from "./orders/kysely-order-fires.js";
+import { kyselyCopyFires } from "./orders/kysely-copy-fires.js";
 import type { ApiKeysTable, Database, WalletsTable } from "./schema.js";
 import { compiledOnce } from "./engine/compiled-once.js";
 import {
@@ -185,6 +186,7 @@ export function kyselyStore(
     ...kyselyPositions(db, dialect, clock),
     ...kyselyOrders(db, dialect, clock, (accountId) => writesBus.emit(accountId)),
     ...kyselyOrderFires(db, dialect, clock, (accountId) => writesBus.emit(accountId)),
+    ...kyselyCopyFires(db, dialect, clock, (accountId) => writesBus.emit(accountId)),
 
     async createApiKeyWithWallet(keyHash, wallet) {
       return db.transaction().execute(async (trx) => {
