@@ -16,7 +16,6 @@ import { parseRequestFees, type FeeBounds, type RequestFees } from "../../core/f
 import { fieldOf, parseDryRun, type RequestBody } from "../../core/request-fields.js";
 import { resolveTradeSlippage } from "../../core/slippage.js";
 import {
-  LATER_KINDS,
   ORDER_KINDS,
   PRICE_DECIMALS,
   type Direction,
@@ -137,7 +136,6 @@ function parseLeg(obj: RequestBody, name: LegRequest["name"], where: string): Le
 }
 
 function parseKind(v: unknown): OrderKind {
-  if ((LATER_KINDS as readonly unknown[]).includes(v)) throw badRequest(R.kindNotYet(String(v)));
   if (!(ORDER_KINDS as readonly unknown[]).includes(v)) throw badRequest(R.kindInvalid);
   return v as OrderKind;
 }
