@@ -1,6 +1,8 @@
 /** The copy order's fields of the POST /v1/orders body, as the OpenAPI document describes them. */
 export const COPY_BODY_FIELDS = {
-  follow: { description: "copy: the wallets whose trades are copied (1 to 20 base58 addresses, none of yours)" },
+  follow: {
+    description: "copy: the wallets whose trades are copied (1 to 20 base58 addresses, none of yours)",
+  },
   ratio: {
     description:
       "copy: size of a copied buy as their SOL × ratio (above 0, at most 100, 6 decimals); or amount: fixed SOL per buy",

@@ -31,7 +31,12 @@ const DAY_MS = 86_400_000;
 export const copyFireKey = (orderId: string, signature: string): string => `order:${orderId}:${signature}`;
 
 /** The trade a copy order sends, as the other orders' fire takes it. */
-export function copyTradeSpec(spec: CopySpec, side: "buy" | "sell", mint: string, amountText: string): OrderSpec {
+export function copyTradeSpec(
+  spec: CopySpec,
+  side: "buy" | "sell",
+  mint: string,
+  amountText: string,
+): OrderSpec {
   return {
     kind: "limit",
     side,
@@ -188,7 +193,8 @@ export class CopyBook {
       lamports,
       atMs: now,
       perTokenLamports: spec.maxPerTokenLamports,
-      perDay: spec.maxPerDayLamports === null ? null : { sinceMs: now - DAY_MS, lamports: spec.maxPerDayLamports },
+      perDay:
+        spec.maxPerDayLamports === null ? null : { sinceMs: now - DAY_MS, lamports: spec.maxPerDayLamports },
       skip: skip?.reason ?? null,
     });
     if (claim.result === "closed") this.drop(record.id);

@@ -31,7 +31,11 @@ const MINT_RULES = new Set(["mints_allow", "mints_deny"]);
 const ANY_MINT = "11111111111111111111111111111111";
 
 /** Creates a copy order (or answers its dry run). */
-export async function createCopy(deps: OrderServiceDeps, caller: OrderCaller, b: RequestBody): Promise<unknown> {
+export async function createCopy(
+  deps: OrderServiceDeps,
+  caller: OrderCaller,
+  b: RequestBody,
+): Promise<unknown> {
   const req = parseCopyRequest(b, deps.fees, deps.clock());
   const spec = req.spec;
   const wallet = await selectWallet(deps.store, caller.accountId, req.wallet ?? undefined);
@@ -80,7 +84,8 @@ export async function createCopy(deps: OrderServiceDeps, caller: OrderCaller, b:
       deps.maxOpenPerKey,
     );
   } catch (e) {
-    if (e instanceof OpenOrderLimitError) throw new ApiError(409, R.tooMany(e.max), { max_open_orders: e.max });
+    if (e instanceof OpenOrderLimitError)
+      throw new ApiError(409, R.tooMany(e.max), { max_open_orders: e.max });
     throw e;
   }
   deps.engine.add(record);

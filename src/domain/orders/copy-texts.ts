@@ -1,7 +1,8 @@
 /** The 400 texts of a copy order's body. */
 export const COPY_RULES = {
   field: (name: string): string => `unknown field ${name} for a copy order`,
-  noSide: "a copy order mirrors the side of each followed trade: it takes no side (use buys_only or sells_only)",
+  noSide:
+    "a copy order mirrors the side of each followed trade: it takes no side (use buys_only or sells_only)",
   mintGiven: "a copy order follows wallets, not a mint: it takes no mint",
   follow: "follow must be a list of 1 to 20 distinct base58 wallet addresses",
   followOwn: (wallet: string): string =>
@@ -17,5 +18,6 @@ export const COPY_RULES = {
   sidesBoth: "buys_only and sells_only cannot both be true",
   cap: (field: string): string => `${field} must be a positive decimal number of SOL`,
   delay: "delay_ms must be an integer from 0 to 60000",
-  maxMove: 'max_price_move must be a percentage above 0 and at most 1000 (at most 2 decimals), e.g. 5 or "5%"',
+  maxMove:
+    'max_price_move must be a percentage above 0 and at most 1000 (at most 2 decimals), e.g. 5 or "5%"',
 } as const;

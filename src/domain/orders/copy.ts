@@ -112,7 +112,8 @@ function parseMaxMove(v: unknown): bigint | null {
 
 /** Parses a copy body; throws a 400 naming the rule. */
 export function parseCopyRequest(b: RequestBody, bounds: FeeBounds, now: Date): CopyRequest {
-  for (const k of Object.keys(b)) if (!FIELDS.has(k) && k !== "mint" && k !== "side") throw badRequest(C.field(k));
+  for (const k of Object.keys(b))
+    if (!FIELDS.has(k) && k !== "mint" && k !== "side") throw badRequest(C.field(k));
   if (b.mint !== undefined) throw badRequest(C.mintGiven);
   if (b.side !== undefined) throw badRequest(C.noSide);
   const follow = parseFollow(b.follow);

@@ -15,13 +15,7 @@ import { badRequest } from "../../core/errors.js";
 import { parseRequestFees, type FeeBounds, type RequestFees } from "../../core/fee-fields.js";
 import { fieldOf, parseDryRun, type RequestBody } from "../../core/request-fields.js";
 import { resolveTradeSlippage } from "../../core/slippage.js";
-import {
-  ORDER_KINDS,
-  PRICE_DECIMALS,
-  type Direction,
-  type OrderAmount,
-  type OrderKind,
-} from "./model.js";
+import { ORDER_KINDS, PRICE_DECIMALS, type Direction, type OrderAmount, type OrderKind } from "./model.js";
 import { ORDER_RULES as R } from "./texts.js";
 
 /** A level as the body gave it, before an entry price turns percentages into prices. */

@@ -92,7 +92,10 @@ export async function startOrders(s: OrdersSetup): Promise<OrderEngine> {
     // Read, not watched: a followed wallet is not ours, its accounts are not subscribed.
     balanceOf: async (mint, wallet) => {
       const plan = tradeReadPlanOf(mint, wallet, null);
-      const { accounts } = await readAccountsAt({ rpc: s.chain.backgroundRpc ?? s.chain.rpc }, plan.addresses);
+      const { accounts } = await readAccountsAt(
+        { rpc: s.chain.backgroundRpc ?? s.chain.rpc },
+        plan.addresses,
+      );
       return interpretTradeRead(plan, accounts).userTokenBalance;
     },
     clock: s.custody.clock,

@@ -60,7 +60,8 @@ const specProperties = {
   side: {
     type: ["string", "null"],
     enum: ["buy", "sell", null],
-    description: "what the order does when it fires (null for a copy, which mirrors each followed trade's side)",
+    description:
+      "what the order does when it fires (null for a copy, which mirrors each followed trade's side)",
   },
   mint: nullableText("the token mint (null for a snipe or a copy, which follow new tokens or wallets)"),
   amount: nullableText(
@@ -120,7 +121,16 @@ export const orderComponent = closedObject(
   {
     $id: "Order",
     description: "An order the service runs, with its state and the executions it produced",
-    optional: ["price_now", "rule", "copy", "size_units", "triggers", "trail_percent", "entry_price", "max_retries"],
+    optional: [
+      "price_now",
+      "rule",
+      "copy",
+      "size_units",
+      "triggers",
+      "trail_percent",
+      "entry_price",
+      "max_retries",
+    ],
   },
 );
 
@@ -163,7 +173,8 @@ export function orderRoutes(app: FastifyInstance, deps: OrderRouteDeps): void {
           type: "object",
           properties: {
             kind: {
-              description: "limit, take_profit, stop_loss, trailing_stop, bracket, on_migration, snipe or copy",
+              description:
+                "limit, take_profit, stop_loss, trailing_stop, bracket, on_migration, snipe or copy",
             },
             mint: { description: "the token mint (not for snipe or copy)" },
             creators: { description: "snipe: buy tokens created by one of these addresses" },

@@ -170,7 +170,12 @@ export interface CopyFireStore {
   /** Claims a followed trade once across processes, under the order's lock (caps counted there). */
   claimCopyFire(c: CopyFireClaim): Promise<CopyClaimResult>;
   /** Notes a fire's outcome and execution (appended to the order's executions); nothing sent frees its SOL. */
-  settleCopyFire(orderId: string, signature: string, executionId: string | null, outcome: string): Promise<void>;
+  settleCopyFire(
+    orderId: string,
+    signature: string,
+    executionId: string | null,
+    outcome: string,
+  ): Promise<void>;
   /** The order's copy fires, oldest first. */
   copyFires(orderId: string): Promise<CopyFireRecord[]>;
 }

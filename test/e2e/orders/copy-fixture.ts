@@ -23,7 +23,13 @@ export async function leaderTrade(
   mint: string,
   amount: string,
 ): Promise<string> {
-  const res = await e2e.post(apiKey, "/v1/trades/execute", { action, mint, amount, simulate: false, confirm: true });
+  const res = await e2e.post(apiKey, "/v1/trades/execute", {
+    action,
+    mint,
+    amount,
+    simulate: false,
+    confirm: true,
+  });
   expect(res.statusCode, res.body).toBe(200);
   return res.json<{ signature: string }>().signature;
 }

@@ -31,7 +31,11 @@ describe("copy orders", () => {
     expect(held).toBeGreaterThan(0n);
 
     const sellSig = await leaderTrade(e2e, leader.apiKey, "sell", mint, "50%");
-    expect(await decided(e2e, o.id, sellSig)).toMatchObject({ side: "sell", outcome: "filled", lamports: 0n });
+    expect(await decided(e2e, o.id, sellSig)).toMatchObject({
+      side: "sell",
+      outcome: "filled",
+      lamports: 0n,
+    });
     const left = await e2e.tokenBalance(copier.wallet, mint);
     // They sold half of theirs: we sold half of ours (the share floored to 0.01 %, the units floored too).
     expect(left * 10_000n).toBeGreaterThanOrEqual(held * 4_998n);
