@@ -178,7 +178,9 @@ export class CopyBook {
       if (lamports <= 0n) skip = { reason: "too_small", detail: {} };
     } else if (skip === null && read !== null) {
       const sold = BigInt(m.token_amount);
-      const theirs = spec.sellSizing === "percent" ? await this.deps.balanceOf(m.mint, m.trader) : null;
+      // Their balance is read only when we hold some of the mint (most followed sells are of tokens we lack).
+      const percent = spec.sellSizing === "percent" && read.userTokenBalance > 0n;
+      const theirs = percent ? await this.deps.balanceOf(m.mint, m.trader) : null;
       const amount = copySellAmount(spec, read.userTokenBalance, sold, theirs);
       if (amount === null) skip = { reason: "no_position", detail: {} };
       else amountText = amount;
