@@ -15,11 +15,21 @@ describe("copy orders", () => {
   it("on the curve: a ratio buy after the leader's buy, then the share of the position the leader sold", async () => {
     const leader = await e2e.setup({ sol: 10n });
     const copier = await e2e.setup({ sol: 10n });
-    const o = await placeOrder(e2e, copier.apiKey, { kind: "copy", follow: [leader.wallet], ratio: "0.5" });
+    // The delay lets the test count the copy's own round trips (after the leader's trade has returned).
+    const o = await placeOrder(e2e, copier.apiKey, {
+      kind: "copy",
+      follow: [leader.wallet],
+      ratio: "0.5",
+      delay_ms: 3000,
+    });
     expect(o).toMatchObject({ kind: "copy", state: "open", mint: null, side: null });
     const mint = await created(e2e, leader.apiKey);
     const buySig = await leaderTrade(e2e, leader.apiKey, "buy", mint, "0.2");
+    e2e.reset();
     const buy = await decided(e2e, o.id, buySig);
+    // A token created lately: the copy's state came from the feed's events, no account read; one send.
+    expect(e2e.roundTrips()["rpc.getMultipleAccounts"]).toBeUndefined();
+    expect(e2e.roundTrips()["relay.sendTransaction"]).toBe(1);
     expect(buy).toMatchObject({ side: "buy", mint, outcome: "filled" });
     // Half their SOL into the curve (fees excluded): just under 0.1 SOL.
     expect(buy.lamports).toBeGreaterThan(90_000_000n);
