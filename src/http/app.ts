@@ -319,6 +319,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     relayTipLamports: relayTip(deps.config),
     settings: deps.config.orders,
     maxOpenPerKey: deps.config.orders.maxOpenPerKey,
+    // Copy orders follow wallets in the market stream's decoded trades.
+    ...(deps.market?.hub !== undefined ? { trades: deps.market.hub } : {}),
     ...(deps.onOrderSettled !== undefined ? { onSettled: deps.onOrderSettled } : {}),
   });
   // Issue 22: quotes read (and warm) the trade's state the same way.

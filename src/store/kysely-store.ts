@@ -13,6 +13,7 @@ import { kyselyRateCounters } from "./budgets/kysely-rate-counters.js";
 import { kyselyOrders } from "./orders/kysely-orders.js";
 import { kyselyOrderFires } from "./orders/kysely-order-fires.js";
 import { kyselyOutsideBuilds } from "./outside/kysely-outside-builds.js";
+import { kyselyCopyFires } from "./orders/kysely-copy-fires.js";
 import type { ApiKeysTable, Database, WalletsTable } from "./schema.js";
 import { compiledOnce } from "./engine/compiled-once.js";
 import {
@@ -187,6 +188,7 @@ export function kyselyStore(
     ...kyselyOrders(db, dialect, clock, (accountId) => writesBus.emit(accountId)),
     ...kyselyOrderFires(db, dialect, clock, (accountId) => writesBus.emit(accountId)),
     ...kyselyOutsideBuilds(db, dialect, syncedWrites),
+    ...kyselyCopyFires(db, dialect, clock, (accountId) => writesBus.emit(accountId)),
 
     async createApiKeyWithWallet(keyHash, wallet) {
       return db.transaction().execute(async (trx) => {

@@ -243,10 +243,23 @@ export interface OutsideBuildsTable {
   sent_at_ms: number | string | null;
 }
 
+export interface OrderCopyFiresTable {
+  order_id: string;
+  signature: string;
+  account_id: number;
+  mint: string;
+  side: string;
+  lamports: string;
+  execution_id: string | null;
+  outcome: string | null;
+  at_ms: number | string;
+}
+
 export interface Database {
   outside_builds: OutsideBuildsTable;
   orders: OrdersTable;
   order_fires: OrderFiresTable;
+  order_copy_fires: OrderCopyFiresTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   event_sequences: EventSequencesTable;

@@ -3,7 +3,7 @@ import type { EventStore } from "./events/event-types.js";
 import type { WebhookStore } from "./webhooks/webhook-types.js";
 import type { CustodyStore } from "./keys/custody-types.js";
 import type { PositionStore } from "./positions/position-types.js";
-import type { OrderFireStore, OrderStore } from "./orders/order-types.js";
+import type { CopyFireStore, OrderFireStore, OrderStore } from "./orders/order-types.js";
 import type { OutsideBuildStore } from "./outside/outside-build-types.js";
 
 export * from "./keys/custody-types.js";
@@ -203,7 +203,8 @@ export interface Store
     PositionStore,
     OrderStore,
     OrderFireStore,
-    OutsideBuildStore {
+    OutsideBuildStore,
+    CopyFireStore {
   readonly dialect: "sqlite" | "postgres";
   /** Creates an API key and its first (default) wallet in one transaction. */
   createApiKeyWithWallet(

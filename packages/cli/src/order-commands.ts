@@ -30,6 +30,36 @@ interface SnipeOpts extends OrderOpts {
   perHour?: string;
 }
 
+interface CopyOpts extends OrderOpts {
+  ratio?: string;
+  sol?: string;
+  buysOnly?: boolean;
+  sellsOnly?: boolean;
+  sellSizing?: string;
+  maxPerToken?: string;
+  maxPerDay?: string;
+  delay?: string;
+  maxMove?: string;
+}
+
+/** The body of `lasertrade copy <wallet...>` (the service answers a 400 naming the rule for a bad value). */
+export function copyBody(wallets: string[], o: CopyOpts): Record<string, unknown> {
+  const delay = o.delay === undefined ? undefined : Number(o.delay);
+  return {
+    kind: "copy",
+    follow: wallets,
+    ...common({ ...o, amount: o.sol }),
+    ...(o.ratio !== undefined ? { ratio: o.ratio } : {}),
+    ...(o.sellSizing !== undefined ? { sell_sizing: o.sellSizing } : {}),
+    ...(o.buysOnly === true ? { buys_only: true } : {}),
+    ...(o.sellsOnly === true ? { sells_only: true } : {}),
+    ...(o.maxPerToken !== undefined ? { max_per_token: o.maxPerToken } : {}),
+    ...(o.maxPerDay !== undefined ? { max_per_day: o.maxPerDay } : {}),
+    ...(delay !== undefined ? { delay_ms: Number.isNaN(delay) ? o.delay : delay } : {}),
+    ...(o.maxMove !== undefined ? { max_price_move: o.maxMove } : {}),
+  };
+}
+
 const flagOf = (v: string | undefined): boolean | string | undefined =>
   v === "true" ? true : v === "false" ? false : v;
 
@@ -176,6 +206,30 @@ export function addOrderCommands(program: Command, ctx: () => Context): void {
     .option("--expires-at <iso>", "the order expires then (ISO 8601)")
     .option("--dry-run", "answer the order and the policy; store nothing")
     .action(async (o: SnipeOpts) => place(snipeBody(o)));
+  program
+    .command("copy <wallet...>")
+    .description(
+      "mirror the buys and sells of these wallets, once per trade of theirs (the order stays open)",
+    )
+    .option("--ratio <ratio>", "size each copy as their size × ratio (buys: their SOL)")
+    .option("--sol <sol>", "spend this SOL on each copied buy (instead of --ratio)")
+    .option(
+      "--sell-sizing <how>",
+      "percent (default: sell the share of the position they sold of theirs) or ratio (their tokens × ratio)",
+    )
+    .option("--buys-only", "copy their buys only")
+    .option("--sells-only", "copy their sells only")
+    .option("--max-per-token <sol>", "buy at most this SOL of one token")
+    .option("--max-per-day <sol>", "buy at most this SOL in any 24 hours")
+    .option("--delay <ms>", "wait this many milliseconds after their trade")
+    .option("--max-move <percent>", "skip a copy when the price moved more than this since their trade")
+    .option("--wallet <public_key>", "managed wallet (default: the key's default wallet)")
+    .option("--slippage <percent>", "slippage bound of each trade")
+    .option("--priority-fee <sol>", "priority fee per transaction (SOL)")
+    .option("--tip <sol>", "relay tip (SOL)")
+    .option("--expires-at <iso>", "the order expires then (ISO 8601)")
+    .option("--dry-run", "answer the order and the policy; store nothing")
+    .action(async (wallets: string[], o: CopyOpts) => place(copyBody(wallets, o)));
   program
     .command("orders")
     .description("list this account's orders, newest first")

@@ -3,7 +3,7 @@
  * every sink subscribed to its topic (all new tokens, all migrations, trades of given mints, trades by
  * given wallets). A sink never blocks the hub: it queues or drops on its own (stream-session.ts).
  */
-import type { MarketMessage } from "./messages.js";
+import type { MarketMessage, TradeMessage } from "./messages.js";
 
 /** Where a subscriber's messages go (one WebSocket connection). */
 export interface MarketSink {
@@ -19,6 +19,19 @@ export class MarketHub {
   private readonly migration = new Set<MarketSink>();
   private readonly byMint = new Map<string, Set<MarketSink>>();
   private readonly byAccount = new Map<string, Set<MarketSink>>();
+  /** In-process followers of a trader's trades (copy orders), told of the decoded message itself. */
+  private readonly traders = new Map<string, Set<(m: TradeMessage) => void>>();
+
+  /** Tells `listener` of every trade by `wallet` (both venues); returns the removal. */
+  followTrader(wallet: string, listener: (m: TradeMessage) => void): () => void {
+    let set = this.traders.get(wallet);
+    if (set === undefined) this.traders.set(wallet, (set = new Set()));
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (set.size === 0 && this.traders.get(wallet) === set) this.traders.delete(wallet);
+    };
+  }
 
   /** Subscribes or unsubscribes `sink` to every new token. */
   setNewToken(sink: MarketSink, on: boolean): void {
@@ -68,6 +81,13 @@ export class MarketHub {
       for (const s of this.byMint.get(message.mint) ?? []) targets.add(s);
       for (const s of this.byAccount.get(message.trader) ?? []) targets.add(s);
     } else {
+      for (const l of this.traders.get(message.trader) ?? []) {
+        try {
+          l(message);
+        } catch {
+          // A follower's failure is its own (it reports it): the stream's subscribers still get the trade.
+        }
+      }
       for (const s of this.byMint.get(message.mint) ?? []) targets.add(s);
       for (const s of this.byAccount.get(message.trader) ?? []) targets.add(s);
     }

@@ -19,6 +19,8 @@ import type { OrderSpec } from "./model.js";
 import { observe, sizeOf } from "./observe.js";
 import { specFromJson } from "./spec.js";
 import type { SnipeBook, SnipeSpec } from "./snipe-engine.js";
+import type { CopyBook } from "./copy-engine.js";
+import type { CopySpec } from "./copy.js";
 
 /** Collaborators of the engine. */
 export interface EngineDeps {
@@ -43,6 +45,8 @@ export interface EngineDeps {
   onSettled?: (order: OrderRecord) => void;
   /** The standing snipe orders (fired from create events, not from a mint's state). */
   snipes?: SnipeBook;
+  /** The standing copy orders (fired from followed wallets' trades). */
+  copies?: CopyBook;
 }
 
 const PEAK_WRITE_MS = 1_000;
@@ -92,7 +96,7 @@ export class OrderEngine {
 
   /** Every fire under way (orders and snipe buys): drained before the store closes. */
   pendingFires(): Promise<void>[] {
-    return [...this.inflight, ...(this.deps.snipes?.inflight ?? [])];
+    return [...this.inflight, ...(this.deps.snipes?.inflight ?? []), ...(this.deps.copies?.inflight ?? [])];
   }
 
   /** Runs `f` when the engine closes. */
@@ -104,6 +108,10 @@ export class OrderEngine {
   add(r: OrderRecord): void {
     if (r.kind === "snipe") {
       this.deps.snipes?.add(r, specFromJson(r.spec) as unknown as SnipeSpec);
+      return;
+    }
+    if (r.kind === "copy") {
+      this.deps.copies?.add(r, specFromJson(r.spec) as unknown as CopySpec);
       return;
     }
     const spec = specFromJson(r.spec);
@@ -127,7 +135,7 @@ export class OrderEngine {
 
   /** Takes an order out of the book (cancelled, fired, expired). */
   drop(id: string): void {
-    if (this.deps.snipes?.drop(id) === true) return;
+    if (this.deps.snipes?.drop(id) === true || this.deps.copies?.drop(id) === true) return;
     const gone = this.book.remove(id);
     if (gone?.mintEmpty === true) {
       this.deps.venues.unpin(gone.order.mint);
@@ -323,7 +331,7 @@ export class OrderEngine {
       if (r.state === "open") this.add(r);
       else this.drop(r.id);
     }
-    for (const s of this.deps.snipes?.list() ?? []) {
+    for (const s of [...(this.deps.snipes?.list() ?? []), ...(this.deps.copies?.list() ?? [])]) {
       if (s.expiresAt === null || Date.parse(s.expiresAt) > now.getTime()) continue;
       this.drop(s.id);
       const r = await this.deps.store.transitionOrder({ id: s.id, from: "open", to: "expired" });

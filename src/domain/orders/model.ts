@@ -4,7 +4,7 @@
  * still compares exactly.
  */
 
-/** The order kinds available now (the issue's snipe and copy come later). */
+/** The order kinds of the per-mint book (snipe and copy are standing orders, below). */
 export const ORDER_KINDS = [
   "limit",
   "take_profit",
@@ -14,10 +14,11 @@ export const ORDER_KINDS = [
   "on_migration",
 ] as const;
 export type OrderKind = (typeof ORDER_KINDS)[number];
-/** Named by the issue but not built yet: refused with their own text rather than "unknown kind". */
-export const LATER_KINDS = ["copy"] as const;
-/** Standing orders: they stay open and fire once per matching token (snipe.ts, snipe-engine.ts). */
-export const STANDING_KINDS = ["snipe"] as const;
+/**
+ * Standing orders: they stay open and fire once per matching token (snipe.ts, snipe-engine.ts) or per followed
+ * trade (copy.ts, copy-engine.ts).
+ */
+export const STANDING_KINDS = ["snipe", "copy"] as const;
 
 export const ORDER_STATES = ["open", "triggered", "filled", "failed", "cancelled", "expired"] as const;
 export type OrderState = (typeof ORDER_STATES)[number];

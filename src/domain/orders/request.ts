@@ -15,14 +15,7 @@ import { badRequest } from "../../core/errors.js";
 import { parseRequestFees, type FeeBounds, type RequestFees } from "../../core/fee-fields.js";
 import { fieldOf, parseDryRun, type RequestBody } from "../../core/request-fields.js";
 import { resolveTradeSlippage } from "../../core/slippage.js";
-import {
-  LATER_KINDS,
-  ORDER_KINDS,
-  PRICE_DECIMALS,
-  type Direction,
-  type OrderAmount,
-  type OrderKind,
-} from "./model.js";
+import { ORDER_KINDS, PRICE_DECIMALS, type Direction, type OrderAmount, type OrderKind } from "./model.js";
 import { ORDER_RULES as R } from "./texts.js";
 
 /** A level as the body gave it, before an entry price turns percentages into prices. */
@@ -137,7 +130,6 @@ function parseLeg(obj: RequestBody, name: LegRequest["name"], where: string): Le
 }
 
 function parseKind(v: unknown): OrderKind {
-  if ((LATER_KINDS as readonly unknown[]).includes(v)) throw badRequest(R.kindNotYet(String(v)));
   if (!(ORDER_KINDS as readonly unknown[]).includes(v)) throw badRequest(R.kindInvalid);
   return v as OrderKind;
 }

@@ -26,6 +26,7 @@ import { observe, sizeOf } from "./observe.js";
 import { parseOrderRequest } from "./request.js";
 import { decide } from "./rules.js";
 import { createSnipe } from "./snipe-service.js";
+import { createCopy } from "./copy-service.js";
 import type { RequestBody } from "../../core/request-fields.js";
 import { resolveSpec, sizeUnitsOf, specToJson } from "./spec.js";
 import { ORDER_RULES as R } from "./texts.js";
@@ -57,8 +58,9 @@ export async function createOrder(
   caller: OrderCaller,
   body: unknown,
 ): Promise<unknown> {
-  if (typeof body === "object" && body !== null && (body as { kind?: unknown }).kind === "snipe")
-    return createSnipe(deps, caller, body as RequestBody);
+  const kind = typeof body === "object" && body !== null ? (body as { kind?: unknown }).kind : undefined;
+  if (kind === "snipe") return createSnipe(deps, caller, body as RequestBody);
+  if (kind === "copy") return createCopy(deps, caller, body as RequestBody);
   const req = parseOrderRequest(body, deps.fees, deps.clock());
   const wallet = await selectWallet(deps.store, caller.accountId, req.wallet ?? undefined);
   // The mint's state (warm or one read), which also watches the mint and this wallet's accounts for the fire.

@@ -13,6 +13,12 @@ import type { VenueState } from "../watch/venue-state.js";
 import { OrderEngine } from "./engine.js";
 import { fireOrder, type FireDeps, type FireOutcome } from "./fire.js";
 import { SnipeBook } from "./snipe-engine.js";
+import { CopyBook, type CopyDecision } from "./copy-engine.js";
+import { interpretTradeRead } from "../../launch/trade-accounts.js";
+import type { MarketHub } from "../market/market-hub.js";
+import type { TradeMessage } from "../market/messages.js";
+import { parseTradeRequest } from "../trade/request.js";
+import { tradeState } from "../trade/warm-read.js";
 
 /** What the engine of a process is built from. */
 export interface OrdersSetup {
@@ -29,6 +35,22 @@ export interface OrdersSetup {
   onSettled?: (order: OrderRecord) => void;
   /** Told of each snipe buy's end (tests wait on it). */
   onSniped?: (order: OrderRecord, mint: string, outcome: FireOutcome) => void;
+  /** The market stream's decoded trades (copy orders follow wallets there); absent: copy orders copy nothing. */
+  trades?: Pick<MarketHub, "followTrader">;
+  /** Told of each followed trade a copy order decided (fired or skipped; tests wait on it). */
+  onCopied?: (order: OrderRecord, trade: TradeMessage, decision: CopyDecision) => void;
+}
+
+/** The activity-log status, rule and execution of a fire's outcome. */
+function logged(outcome: FireOutcome): { status: number; rule: string | null; executionId: string | null } {
+  const status = outcome.kind === "refused" ? 403 : outcome.kind === "failed" ? outcome.status : 200;
+  const rule =
+    outcome.kind === "refused"
+      ? outcome.refusal.rule
+      : outcome.kind === "failed" && typeof outcome.extra.rule === "string"
+        ? outcome.extra.rule
+        : null;
+  return { status, rule, executionId: outcome.kind === "refused" ? null : outcome.executionId };
 }
 
 /** Starts the engine: live orders loaded, their mints re-watched, the loops running. */
@@ -50,25 +72,51 @@ export async function startOrders(s: OrdersSetup): Promise<OrderEngine> {
     clock: s.custody.clock,
     onError: s.onError,
     onFired: (order, mint, outcome) => {
-      const status = outcome.kind === "refused" ? 403 : outcome.kind === "failed" ? outcome.status : 200;
-      const rule =
-        outcome.kind === "refused"
-          ? outcome.refusal.rule
-          : outcome.kind === "failed" && typeof outcome.extra.rule === "string"
-            ? outcome.extra.rule
-            : null;
-      const executionId = outcome.kind === "refused" ? null : outcome.executionId;
+      const { status, rule, executionId } = logged(outcome);
       void engine
         .activity(order, status, rule, executionId)
         .finally(() => s.onSniped?.(order, mint, outcome));
     },
   });
   const offCreate = s.venues.created?.onCreate((n) => snipes.onCreate(n));
+  const trades = s.trades;
+  const copies = new CopyBook({
+    store: s.store,
+    fire: (order, spec, key) => fireOrder(fireDeps, order, spec, key),
+    follow: (wallet, listener) => trades?.followTrader(wallet, listener) ?? (() => undefined),
+    warmWallet: (wallet) => s.venues.warmWallets([wallet]),
+    state: async (mint, wallet, side, accountId) => {
+      const intent = parseTradeRequest({ action: side, mint, amount: "1" });
+      return (await tradeState(s.chain.rpc, s.venues, intent, wallet, accountId)).read;
+    },
+    // Read, not watched: a followed wallet is not ours, its accounts are not subscribed.
+    balanceOf: async (mint, wallet) => {
+      const plan = tradeReadPlanOf(mint, wallet, null);
+      const { accounts } = await readAccountsAt(
+        { rpc: s.chain.backgroundRpc ?? s.chain.rpc },
+        plan.addresses,
+      );
+      return interpretTradeRead(plan, accounts).userTokenBalance;
+    },
+    clock: s.custody.clock,
+    onError: s.onError,
+    onDecided: (order, trade, decision) => {
+      // A skip is logged as a 409 naming the reason (the caps' and the price bound's own rule names).
+      const row =
+        decision.kind === "fired"
+          ? logged(decision.outcome)
+          : { status: 409, rule: decision.reason, executionId: null };
+      void engine
+        .activity(order, row.status, row.rule, row.executionId)
+        .finally(() => s.onCopied?.(order, trade, decision));
+    },
+  });
   const engine = new OrderEngine({
     store: s.store,
     venues: s.venues,
     configs: cachedTradeConfigs(s.chain.caches),
     snipes,
+    copies,
     fire: (order, spec) => fireOrder(fireDeps, order, spec),
     refresh: async (mint) => {
       const plan = tradeReadPlanOf(mint, mint, null);
@@ -87,5 +135,6 @@ export async function startOrders(s: OrdersSetup): Promise<OrderEngine> {
   });
   await engine.start();
   if (offCreate !== undefined) engine.onClose(offCreate);
+  engine.onClose(() => copies.close());
   return engine;
 }

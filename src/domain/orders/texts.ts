@@ -2,9 +2,7 @@
 export const ORDER_RULES = {
   bodyObject: "request body must be a JSON object",
   kindInvalid:
-    "kind must be one of: limit, take_profit, stop_loss, trailing_stop, bracket, on_migration, snipe",
-  kindNotYet: (kind: string): string =>
-    `kind ${kind} is not available yet; available: limit, take_profit, stop_loss, trailing_stop, bracket, on_migration, snipe`,
+    "kind must be one of: limit, take_profit, stop_loss, trailing_stop, bracket, on_migration, snipe, copy",
   sideInvalid: "side must be buy or sell",
   sideSellOnly: (kind: string): string => `a ${kind} order sells: side must be sell or omitted`,
   mintRequired: "mint is required",

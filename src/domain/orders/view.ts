@@ -6,6 +6,8 @@ import { PRICE_DECIMALS, type OrderSpec, type Trigger } from "./model.js";
 import { specFromJson } from "./spec.js";
 import type { SnipeSpec } from "./snipe-engine.js";
 import { snipeSpecView } from "./snipe-view.js";
+import type { CopySpec } from "./copy.js";
+import { copySpecView } from "./copy-view.js";
 
 /** A price (SOL × 10^18 per whole token) as SOL text without trailing zeros. */
 export function priceText(price: bigint): string {
@@ -51,7 +53,11 @@ export function orderView(r: OrderRecord): Record<string, unknown> {
     id: r.id,
     state: r.state,
     wallet: r.wallet,
-    ...(r.kind === "snipe" ? snipeSpecView(spec as unknown as SnipeSpec) : specView(spec)),
+    ...(r.kind === "snipe"
+      ? snipeSpecView(spec as unknown as SnipeSpec)
+      : r.kind === "copy"
+        ? copySpecView(spec as unknown as CopySpec)
+        : specView(spec)),
     peak_price: r.peak === null ? null : priceText(BigInt(r.peak)),
     attempts: r.attempt,
     triggered_by: r.triggeredBy,

@@ -31,6 +31,7 @@ import { STREAM_CAP_TEXTS } from "../../domain/streams/stream-registry.js";
 import { NONCE_TEXTS } from "../../domain/execution/nonce.js";
 import { ORDER_RULES } from "../../domain/orders/texts.js";
 import { SNIPE_RULES } from "../../domain/orders/snipe-texts.js";
+import { COPY_RULES } from "../../domain/orders/copy-texts.js";
 import { RACE_RULES } from "../../domain/trade/race-request.js";
 import { OUTSIDE } from "../../domain/outside/texts.js";
 
@@ -225,6 +226,16 @@ export const GROUPS: readonly Group[] = [
     skip: ["bodyObject", "idInvalid"],
   },
   { capability: "orders", texts: SNIPE_RULES, codes: { field: "orders.snipe_unknown_field" } },
+  {
+    capability: "orders",
+    texts: COPY_RULES,
+    codes: {
+      field: "orders.copy_unknown_field",
+      mintGiven: "orders.copy_mint_given",
+      amount: "orders.copy_amount",
+      flag: "orders.copy_flag",
+    },
+  },
   { capability: "landing", texts: RACE_RULES },
   { capability: "outside", texts: OUTSIDE },
   {

@@ -15,6 +15,7 @@ import {
   type OrderServiceDeps,
 } from "../../domain/orders/service.js";
 import { ORDER_RULES } from "../../domain/orders/texts.js";
+import { COPY_BODY_FIELDS } from "../../domain/orders/copy-body.js";
 import type { VenueState } from "../../domain/watch/venue-state.js";
 import { requireApiKey, requireCustodyKey } from "../hooks/auth.js";
 import { storeOf } from "../hooks/custody.js";
@@ -53,13 +54,21 @@ export const orderTriggerComponent = closedObject(
 const specProperties = {
   kind: {
     type: "string",
-    enum: ["limit", "take_profit", "stop_loss", "trailing_stop", "bracket", "on_migration", "snipe"],
+    enum: ["limit", "take_profit", "stop_loss", "trailing_stop", "bracket", "on_migration", "snipe", "copy"],
     description: "the order kind",
   },
-  side: { type: "string", enum: ["buy", "sell"], description: "what the order does when it fires" },
-  mint: nullableText("the token mint (null for a snipe, which buys new tokens matching its rule)"),
-  amount: text(
-    "SOL (buys; a snipe: SOL per matching token), token atomic units or a percentage of the position at fire time (sells)",
+  side: {
+    type: ["string", "null"],
+    enum: ["buy", "sell", null],
+    description:
+      "what the order does when it fires (null for a copy, which mirrors each followed trade's side)",
+  },
+  mint: nullableText("the token mint (null for a snipe or a copy, which follow new tokens or wallets)"),
+  amount: nullableText(
+    "SOL (buys; a snipe: SOL per matching token; a copy: SOL per copied buy, null with a ratio), token atomic units or a percentage of the position at fire time (sells)",
+  ),
+  copy: anyJson(
+    "copy: follow, amount, ratio, sell_sizing, buys_only, sells_only, max_per_token, max_per_day, delay_ms, max_price_move",
   ),
   rule: anyJson(
     "snipe: creators, name_pattern, symbol_pattern, mayhem, cashback, min_initial_buy, max_initial_buy, max_per_hour",
@@ -112,7 +121,16 @@ export const orderComponent = closedObject(
   {
     $id: "Order",
     description: "An order the service runs, with its state and the executions it produced",
-    optional: ["price_now", "rule", "size_units", "triggers", "trail_percent", "entry_price", "max_retries"],
+    optional: [
+      "price_now",
+      "rule",
+      "copy",
+      "size_units",
+      "triggers",
+      "trail_percent",
+      "entry_price",
+      "max_retries",
+    ],
   },
 );
 
@@ -146,7 +164,7 @@ export function orderRoutes(app: FastifyInstance, deps: OrderRouteDeps): void {
         tags: ["orders"],
         security: apiKeySecurity,
         summary:
-          "Place an order the service runs: limit, take_profit, stop_loss, trailing_stop, bracket, on_migration or snipe",
+          "Place an order the service runs: limit, take_profit, stop_loss, trailing_stop, bracket, on_migration, snipe or copy",
         description:
           "The level is a price in SOL per whole token of the order's own size, quoted with the venue's math and fees " +
           "on the warm state; take_profit / stop_loss also take percent (from entry_price, default the price now) or " +
@@ -155,9 +173,10 @@ export function orderRoutes(app: FastifyInstance, deps: OrderRouteDeps): void {
           type: "object",
           properties: {
             kind: {
-              description: "limit, take_profit, stop_loss, trailing_stop, bracket, on_migration or snipe",
+              description:
+                "limit, take_profit, stop_loss, trailing_stop, bracket, on_migration, snipe or copy",
             },
-            mint: { description: "the token mint (not for snipe)" },
+            mint: { description: "the token mint (not for snipe or copy)" },
             creators: { description: "snipe: buy tokens created by one of these addresses" },
             name_pattern: { description: "snipe: name glob, case-insensitive (* any run, ? one character)" },
             symbol_pattern: { description: "snipe: symbol glob, case-insensitive" },
@@ -166,6 +185,7 @@ export function orderRoutes(app: FastifyInstance, deps: OrderRouteDeps): void {
             min_initial_buy: { description: "snipe: at least this SOL bought in the create transaction" },
             max_initial_buy: { description: "snipe: at most this SOL bought in the create transaction" },
             max_per_hour: { description: "snipe: at most this many buys in any hour (1 to 1000)" },
+            ...COPY_BODY_FIELDS,
             side: {
               description: "limit: buy or sell; on_migration: buy or sell (default sell); the others sell",
             },

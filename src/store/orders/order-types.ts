@@ -126,3 +126,56 @@ export interface OrderFireStore {
   /** The order's fires, oldest first. */
   orderFires(orderId: string): Promise<OrderFireRecord[]>;
 }
+
+/** One followed trade a copy order took: fired (with its SOL, for the caps) or skipped with the reason. */
+export interface CopyFireRecord {
+  orderId: string;
+  signature: string;
+  mint: string;
+  side: "buy" | "sell";
+  /** SOL the copied buy claimed against the caps (0 for sells, skips, and buys refused before a send). */
+  lamports: bigint;
+  executionId: string | null;
+  /** null while firing; then filled, pending, failed, refused:<rule> or skipped:<reason>. */
+  outcome: string | null;
+  atMs: number;
+}
+
+/**
+ * A claim of one followed trade: a buy's `lamports` are cut to what the caps leave (per token: the order's buys
+ * of the mint; per day: its buys since `daySinceMs`); `skip` records the trade as skipped with that reason.
+ */
+export interface CopyFireClaim {
+  orderId: string;
+  accountId: number;
+  signature: string;
+  mint: string;
+  side: "buy" | "sell";
+  lamports: bigint;
+  atMs: number;
+  perTokenLamports: bigint | null;
+  perDay: { sinceMs: number; lamports: bigint } | null;
+  skip: string | null;
+}
+
+/** How a copy claim ended: claimed (with the SOL it may spend), skipped (recorded), or not this process's. */
+export type CopyClaimResult =
+  | { result: "claimed"; lamports: bigint }
+  | { result: "skipped"; reason: string }
+  | { result: "closed" }
+  | { result: "fired" };
+
+/** The copy orders' fire claims (one row per order and followed trade signature). */
+export interface CopyFireStore {
+  /** Claims a followed trade once across processes, under the order's lock (caps counted there). */
+  claimCopyFire(c: CopyFireClaim): Promise<CopyClaimResult>;
+  /** Notes a fire's outcome and execution (appended to the order's executions); nothing sent frees its SOL. */
+  settleCopyFire(
+    orderId: string,
+    signature: string,
+    executionId: string | null,
+    outcome: string,
+  ): Promise<void>;
+  /** The order's copy fires, oldest first. */
+  copyFires(orderId: string): Promise<CopyFireRecord[]>;
+}

@@ -65,5 +65,33 @@ export function orderMigrations(): Record<string, Migration> {
           .execute();
       },
     },
+    // A copy order fires once per followed trade: (order, signature) is the claim across processes.
+    "2026_11_28_orders_z_copy_fires": {
+      async up(db: Kysely<unknown>) {
+        await db.schema
+          .createTable("order_copy_fires")
+          .addColumn("order_id", "text", (c) => c.notNull().references("orders.id").onDelete("cascade"))
+          .addColumn("signature", "text", (c) => c.notNull())
+          .addColumn("account_id", "integer", (c) => c.notNull())
+          .addColumn("mint", "text", (c) => c.notNull())
+          .addColumn("side", "text", (c) => c.notNull())
+          .addColumn("lamports", "text", (c) => c.notNull())
+          .addColumn("execution_id", "text")
+          .addColumn("outcome", "text")
+          .addColumn("at_ms", "bigint", (c) => c.notNull())
+          .addPrimaryKeyConstraint("order_copy_fires_pk", ["order_id", "signature"])
+          .execute();
+        await db.schema
+          .createIndex("order_copy_fires_mint")
+          .on("order_copy_fires")
+          .columns(["order_id", "mint"])
+          .execute();
+        await db.schema
+          .createIndex("order_copy_fires_at")
+          .on("order_copy_fires")
+          .columns(["order_id", "at_ms"])
+          .execute();
+      },
+    },
   };
 }

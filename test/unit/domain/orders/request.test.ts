@@ -25,7 +25,6 @@ describe("order request rules", () => {
   it.each([
     ["a body that is not an object", [], R.bodyObject],
     ["an unknown kind", { kind: "moon", mint, price: "1" }, R.kindInvalid],
-    ["a kind not built yet", { kind: "copy", mint }, R.kindNotYet("copy")],
     ["no mint", { kind: "take_profit", price: "1" }, R.mintRequired],
     ["a mint that is not an address", { kind: "take_profit", mint: "nope", price: "1" }, R.mintInvalid],
     ["a price of zero", { kind: "take_profit", mint, price: "0" }, R.levelPositive("price")],

@@ -1,0 +1,83 @@
+/**
+ * Copy orders copy each followed trade exactly once across two service processes on one PostgreSQL: 6 copy
+ * orders placed through either process are held by both engines (each follows the leader on its own market
+ * feed), one buy of the leader is seen by both, and each order claims it once — every send the relay received
+ * is distinct, one per order, and each order has one order.triggered event.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiRequest, startCluster, type Cluster } from "../harness/index.js";
+import { TEST_DATABASE_URL } from "../helpers/pg.js";
+
+const ORDERS = 6;
+
+interface Order {
+  id: string;
+  state: string;
+  execution_ids: string[];
+}
+
+describe.skipIf(TEST_DATABASE_URL === undefined)("copy orders across two processes on one PostgreSQL", () => {
+  let cluster: Cluster;
+  beforeAll(async () => {
+    cluster = await startCluster({
+      processes: 2,
+      database: "postgres",
+      slotMs: 100,
+      serviceEnv: { ORDERS_SYNC_MS: "100" },
+    });
+  });
+  afterAll(async () => {
+    await cluster?.close();
+  });
+
+  it(`${ORDERS} copy orders, one followed buy seen by both processes: each copied once`, async () => {
+    const url = (i: number) => cluster.services[i % 2]!.baseUrl;
+    const copier = await cluster.setupKey({ sol: 20n });
+    const leader = await cluster.setupKey({ sol: 20n });
+    const { mint } = await cluster.localnet.createToken();
+    const ids: string[] = [];
+    for (let i = 0; i < ORDERS; i++) {
+      const r = await apiRequest<Order>(url(i), "POST", "/v1/orders", {
+        apiKey: copier.apiKey,
+        body: { kind: "copy", follow: [leader.wallet], amount: "0.02", buys_only: true, slippage: 50 },
+      });
+      expect(r.status, r.text).toBe(200);
+      ids.push(r.body.id);
+    }
+    // Both engines hold every order (their polls of the store run every 100 ms): wait for a few polls.
+    await new Promise((r) => setTimeout(r, 1_000));
+    await cluster.localnet.resetRelaySignatures();
+    const buy = await apiRequest(url(1), "POST", "/v1/trades/execute", {
+      apiKey: leader.apiKey,
+      body: { action: "buy", mint, amount: "0.1", simulate: false, confirm: true },
+    });
+    expect(buy.status, buy.text).toBe(200);
+    const done = new Map<string, Order>();
+    for (let round = 0; round < 300 && done.size < ORDERS; round++) {
+      for (const id of ids) {
+        if (done.has(id)) continue;
+        const r = await apiRequest<Order>(url(round), "GET", `/v1/orders/${id}`, { apiKey: copier.apiKey });
+        if (r.body.execution_ids.length > 0) done.set(id, r.body);
+      }
+      if (done.size < ORDERS) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(done.size).toBe(ORDERS);
+    // Leave the other process time to (wrongly) copy it again.
+    await new Promise((r) => setTimeout(r, 1_000));
+    for (const id of ids) {
+      const r = await apiRequest<Order>(url(0), "GET", `/v1/orders/${id}`, { apiKey: copier.apiKey });
+      expect(r.body).toMatchObject({ state: "open" });
+      expect(r.body.execution_ids).toHaveLength(1);
+    }
+    const sent = (await cluster.localnet.relaySignatures()).map((s) => s.signature);
+    expect(new Set(sent).size).toBe(sent.length);
+    expect(sent).toHaveLength(1 + ORDERS);
+    const events = await apiRequest<{ events: { type: string; execution_id: string }[] }>(
+      url(0),
+      "GET",
+      "/v1/events?after=0&limit=1000&types=order.triggered",
+      { apiKey: copier.apiKey, headers: { accept: "application/json" } },
+    );
+    expect(events.body.events.map((e) => e.execution_id).sort()).toEqual([...ids].sort());
+  }, 300_000);
+});
