@@ -43,6 +43,7 @@ import { cpuMsOf, memoryBreakdown, peakRssMbOf } from "./process-stats.js";
 import { runChurn, type ChurnResult } from "./churn.js";
 import { renderReport, type CashbackResult } from "./report.js";
 import { startBenchService } from "./bench-service.js";
+import { landingSection } from "./landing-scenario.js";
 
 // The command line lives in options.ts; the smoke test and other callers import it from here as before.
 export { parseBenchArgs, type BenchOptions };
@@ -331,9 +332,12 @@ export async function runBench(o: BenchOptions, log: (line: string) => void = ()
 
 if (process.argv[1]?.endsWith("bench/run.ts")) {
   const options = parseBenchArgs(process.argv.slice(2));
-  runBench(options, (l) => process.stderr.write(`${l}\n`)).then(
-    (report) => {
+  const log = (l: string) => process.stderr.write(`${l}\n`);
+  runBench(options, log).then(
+    async (report) => {
       process.stdout.write(`${report}\n`);
+      // The landing scenario (bench/landing-scenario.ts): its own in-process sandbox, after the service's.
+      process.stdout.write(`\n${await landingSection(options.quick, log)}\n`);
       process.exit(0);
     },
     (e: unknown) => {

@@ -1,7 +1,8 @@
 /**
  * Built-in submission relays, selected by name with RELAY=<name>[,<name>…]. Every fact (host, path, tip
- * accounts, minimum tip, auth header) is taken from the relay's own public documentation; the sources are
- * listed in docs/configuration.md ("Relay presets"). Minimum tips change over time: RELAY_TIP_LAMPORTS may
+ * accounts, minimum tip, auth header) is taken from the relay's own public documentation, except where a
+ * preset's `source` names a third-party SDK (NextBlock's tips, all of 0slot); the sources are listed in
+ * docs/configuration.md ("Relay presets"). Minimum tips change over time: RELAY_TIP_LAMPORTS may
  * raise the tip, never lower it under a preset's published minimum.
  */
 
@@ -113,6 +114,18 @@ const ASTRALANE_TIP_ACCOUNTS: readonly string[] = Object.freeze([
   "astrawVNP4xDBKT7rAdxrLYiTSTdqtUr63fSMduivXK",
 ]);
 
+/**
+ * 0slot tip accounts: no 0slot document is stored; the list sol-trade-sdk (a third-party SDK) uses (UNCONFIRMED:
+ * verify with `npm run doctor` and the provider).
+ */
+const ZEROSLOT_TIP_ACCOUNTS: readonly string[] = Object.freeze([
+  "Eb2KpSC8uMt9GmzyAEm5Eb1AAAgTjRaXWFjKyFXHZxF3",
+  "FCjUJZ1qozm1e8romw216qyfQMaaWKxWsuySnumVCCNe",
+  "ENxTEjSQ1YabmUpXAdCgevnHQ9MHdLv8tzFiuiYJqa13",
+  "6rYLG55Q9RpsPGvqdPNJs4z5WTxJVatMB8zV3WJhs5EK",
+  "Cix2bHfqPcKcM233mzxbLk14kSggUUiz2A87fJtGivXr",
+]);
+
 /** bloXroute Trader API tip accounts (rotate; minimum 0.001 SOL). */
 const BLOXROUTE_TIP_ACCOUNTS: readonly string[] = Object.freeze([
   "HWEoBxYs7ssKuudEjzjmpfJVX7Dvi7wescFsVx2L5yoY",
@@ -140,6 +153,8 @@ const NEXTBLOCK_SOURCE = "https://docs.nextblock.io/api/examples/http";
 const HELIUS_SOURCE = "https://www.helius.dev/docs/sending-transactions/sender";
 const NOZOMI_SOURCE = "https://use.temporal.xyz/nozomi/";
 const ASTRALANE_SOURCE = "https://astralane.gitbook.io/docs/";
+// No 0slot document is stored: hosts, path, auth, tip accounts and minimum are a third-party SDK's.
+const ZEROSLOT_SOURCE = "third-party: 0xfnzero/sol-trade-sdk (src/swqos/zeroslot.rs, src/constants/swqos.rs)";
 
 // "The minimum tip is 1000 lamports" (Jito); Sender Max 0.001 SOL, SWQOS-only 0.000005 SOL (Helius);
 // 0.001 SOL (Nozomi); 0.00001 SOL (Astralane Iris).
@@ -151,6 +166,8 @@ const ASTRALANE_MIN_TIP = 10_000n;
 const BLOXROUTE_MIN_TIP = 1_000_000n;
 // No published minimum in the stored documents: sol-trade-sdk's figure.
 const NEXTBLOCK_MIN_TIP = 1_000_000n;
+// 0slot: 0.0001 SOL, sol-trade-sdk's figure (UNCONFIRMED).
+const ZEROSLOT_MIN_TIP = 100_000n;
 
 // `x-jito-auth: <uuid>` is optional ("You no longer need an approved auth key for default sends").
 const JITO_AUTH: RelayAuth = { in: "header", name: "x-jito-auth", env: "JITO_AUTH_UUID", required: false };
@@ -158,8 +175,9 @@ const JITO_AUTH: RelayAuth = { in: "header", name: "x-jito-auth", env: "JITO_AUT
 const ASTRALANE_AUTH: RelayAuth = { in: "header", name: "api-key", env: "ASTRALANE_API_KEY", required: true };
 // Nozomi: the `c` query parameter, mandatory (it has no header form).
 const NOZOMI_AUTH: RelayAuth = { in: "query", name: "c", env: "NOZOMI_API_KEY", required: true };
-// bloXroute and NextBlock: `Authorization: <key>`, mandatory. (0slot has no preset: neither its hosts nor its
-// tip accounts are in any provider document we hold.)
+// 0slot: the `api-key` query parameter, mandatory (`POST /?api-key=KEY`, as sol-trade-sdk sends it).
+const ZEROSLOT_AUTH: RelayAuth = { in: "query", name: "api-key", env: "ZEROSLOT_API_KEY", required: true };
+// bloXroute and NextBlock: `Authorization: <key>`, mandatory.
 const BLOXROUTE_AUTH: RelayAuth = {
   in: "header",
   name: "Authorization",
@@ -191,6 +209,7 @@ const JITO_REGIONS: Record<string, string> = {
 const HELIUS_REGIONS = ["slc", "ewr", "lon", "fra", "ams", "sg", "tyo"];
 const NOZOMI_REGIONS = ["ewr1", "pit1", "ams1", "fra2"];
 const ASTRALANE_REGIONS = ["fr", "la", "jp", "ny", "ams", "sg"];
+const ZEROSLOT_REGIONS = ["ny", "de2", "ams", "la", "jp"];
 
 function buildPresets(): Map<string, RelayPreset> {
   const list: RelayPreset[] = [];
@@ -244,6 +263,18 @@ function buildPresets(): Map<string, RelayPreset> {
       minTipLamports: ASTRALANE_MIN_TIP,
       auth: ASTRALANE_AUTH,
       source: ASTRALANE_SOURCE,
+    });
+  }
+  for (const r of ZEROSLOT_REGIONS) {
+    list.push({
+      name: `0slot-${r}`,
+      kind: "sender",
+      // JSON-RPC sendTransaction at the root (the key is added as `?api-key=`).
+      url: `http://${r}.0slot.trade/`,
+      tipAccounts: ZEROSLOT_TIP_ACCOUNTS,
+      minTipLamports: ZEROSLOT_MIN_TIP,
+      auth: ZEROSLOT_AUTH,
+      source: ZEROSLOT_SOURCE,
     });
   }
   for (const r of BLOXROUTE_REGIONS) {

@@ -67,6 +67,37 @@ export interface SubmitResult {
 }
 
 /**
+ * Simulates the signed bytes before a send: a refusal is `simulation_failed` with the endpoint's text, the
+ * simulation error, the decoded program error and the logs; an unreachable node is `rpc_unavailable`. Nothing
+ * was sent either way. Also the first variant of a raced execution.
+ */
+export async function simulateOrRefuse(
+  rpc: Pick<RpcClient, "simulateTransaction">,
+  wire: Uint8Array,
+  signature: string,
+  simulationFailedDetail: string,
+): Promise<void> {
+  let outcome;
+  try {
+    outcome = await simulate(rpc, wire);
+  } catch (e) {
+    throw new SubmissionError("rpc_unavailable", upstreamDetail(e), { signature }, false);
+  }
+  if (!outcome.ok) {
+    throw new SubmissionError(
+      "simulation_failed",
+      simulationFailedDetail,
+      {
+        simulation_error: outcome.summary,
+        ...(outcome.programError ? programErrorFields(outcome.programError) : {}),
+        logs: outcome.logs,
+      },
+      false,
+    );
+  }
+}
+
+/**
  * simulate (optional) → send through the relay → confirm (optional).
  * Failed simulation: `simulation_failed` with `simulationFailedDetail`, nothing sent. Upstream failure: the
  * upstream detail and the signature. Landed with an error: the decoded program error and logs.
@@ -76,26 +107,7 @@ export async function submitAndConfirm(input: SubmitInput): Promise<SubmitResult
   const { signature, wire, settings } = input;
   const clock = settings.clock;
   const t0 = clock.now();
-  if (input.simulate) {
-    let outcome;
-    try {
-      outcome = await simulate(input.rpc, wire);
-    } catch (e) {
-      throw new SubmissionError("rpc_unavailable", upstreamDetail(e), { signature }, false);
-    }
-    if (!outcome.ok) {
-      throw new SubmissionError(
-        "simulation_failed",
-        input.simulationFailedDetail,
-        {
-          simulation_error: outcome.summary,
-          ...(outcome.programError ? programErrorFields(outcome.programError) : {}),
-          logs: outcome.logs,
-        },
-        false,
-      );
-    }
-  }
+  if (input.simulate) await simulateOrRefuse(input.rpc, wire, signature, input.simulationFailedDetail);
   try {
     await input.relay.sendTransaction(wire);
   } catch (e) {

@@ -29,6 +29,7 @@ import { setupRoutes } from "./routes/setup.js";
 import { quoteRoutes } from "./routes/quote.js";
 import { walletRoutes } from "./routes/wallets.js";
 import { balanceRoutes } from "./routes/balances.js";
+import { walletDetailRoutes } from "./routes/wallet-detail.js";
 import { startWarmVenues, type DecodedEventSource } from "../domain/watch/setup.js";
 import { registerWarmStateMetrics } from "../observability/warm-state-metrics.js";
 import { watchRoutes } from "./routes/watch.js";
@@ -335,6 +336,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   eventRoutes(app, { ...deps, streams });
   // Issue 22: wallet balances.
   balanceRoutes(app, deps);
+  // A wallet with its durable nonce account (raced trades).
+  walletDetailRoutes(app, deps);
   keyRoutes(app, { ...deps, maxKeysPerAccount: deps.config.hardening.maxKeysPerAccount, onKeysChanged });
   accountRoutes(app, { ...deps, onKeysChanged });
   activityRoutes(app, deps);

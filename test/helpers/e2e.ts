@@ -69,7 +69,7 @@ export interface E2eOptions {
   /** The execution kinds served (default: the service's list). */
   kinds?: readonly ExecutionKindEntry[];
   /** Raced trades over the localnet's four landing routes (ROUTES), with these figures. */
-  routes?: { stats: RouteStats };
+  routes?: { stats: RouteStats; confirmTimeoutMs?: number };
 }
 
 export interface E2e {
@@ -142,7 +142,7 @@ export async function startE2e(options: E2eOptions = {}): Promise<E2e> {
     ...(options.rateLimiter !== undefined ? { rateLimiter: options.rateLimiter } : {}),
     ...(options.consoleDir !== undefined ? { consoleDir: options.consoleDir } : {}),
     ...(options.kinds !== undefined ? { kinds: options.kinds } : {}),
-    ...(options.routes !== undefined ? { racing: localnetRacing(localnet, options.routes.stats) } : {}),
+    ...(options.routes !== undefined ? { racing: localnetRacing(localnet, options.routes) } : {}),
   });
   const connection = new Connection(localnet.rpcUrl, "confirmed");
 
@@ -309,7 +309,10 @@ export async function startE2eWithLookupTable(options: E2eOptions = {}): Promise
 }
 
 /** The localnet's landing routes as the trade service races them (short confirmation polls for tests). */
-function localnetRacing(localnet: LocalnetHandle, stats: RouteStats): TradeRacing {
+function localnetRacing(
+  localnet: LocalnetHandle,
+  { stats, confirmTimeoutMs = 5_000 }: { stats: RouteStats; confirmTimeoutMs?: number },
+): TradeRacing {
   return {
     routes: localnet.routes.map((r) => ({
       name: r.name,
@@ -319,7 +322,7 @@ function localnetRacing(localnet: LocalnetHandle, stats: RouteStats): TradeRacin
       mevProtect: r.name === "route-a",
     })),
     stats,
-    confirmTimeoutMs: 5_000,
+    confirmTimeoutMs,
     confirmPollMs: 50,
   };
 }

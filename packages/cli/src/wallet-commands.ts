@@ -38,7 +38,7 @@ export function addSetupCommand(program: Command, ctx: () => Context, env: NodeJ
     });
 }
 
-/** Adds `wallets` and its subcommands (list, create, import, default, delink). */
+/** Adds `wallets` and its subcommands (list, create, import, show, default, delink). */
 export function addWalletCommands(program: Command, ctx: () => Context): void {
   const wallets = program.command("wallets").description("list and manage the key's wallets");
   wallets
@@ -84,6 +84,13 @@ export function addWalletCommands(program: Command, ctx: () => Context): void {
           await c.client()
         ).wallets.import({ private_key_base58: secret, set_default: o.default === true }),
       );
+    });
+  wallets
+    .command("show <public_key>")
+    .description("show one wallet with its durable nonce account (address, whether it exists, rent, value)")
+    .action(async (pk: string) => {
+      const c = ctx();
+      await c.print(await (await c.client()).wallets.get(pk));
     });
   wallets
     .command("default <public_key>")

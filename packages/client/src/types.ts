@@ -28,6 +28,8 @@ export type CreatedWallet = Ok<"/v1/wallets", "post">;
 export type ImportWalletInput = Body<"/v1/wallets/import", "post">;
 export type DelinkResult = Ok<"/v1/wallets/{public_key}", "delete">;
 export type WalletBalances = Ok<"/v1/wallets/{public_key}/balances", "get">;
+/** A wallet with its durable nonce account (raced trades). */
+export type WalletDetail = Ok<"/v1/wallets/{public_key}", "get">;
 
 type TradeBody = Body<"/v1/trades/execute", "post">;
 /** A buy: `amount` is SOL unless `denominated_in_sol` is false (then token atomic units); a bigint is base units. */

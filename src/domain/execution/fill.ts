@@ -9,6 +9,8 @@ export interface FillRequest {
   wallet: string;
   mint: string | null;
   side: "buy" | "sell" | "none";
+  /** The tip accounts the transaction may pay (a raced variant's route's); default the relay's. */
+  tipAccounts?: readonly string[];
 }
 
 const ATTEMPTS = 3;
@@ -25,10 +27,11 @@ export async function readFill(
   sleep: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
 ): Promise<Fill | null> {
   if (chain.rpc === undefined) return null;
-  const tipAccounts = chain.relayTip?.().accounts.map((a) => a.toBase58()) ?? [];
+  const tipAccounts = request.tipAccounts ?? chain.relayTip?.().accounts.map((a) => a.toBase58()) ?? [];
+  const fillInput = { wallet: request.wallet, mint: request.mint, side: request.side, tipAccounts };
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     try {
-      const fill = fillOf(await chain.rpc.getTransactionJson(signature), { ...request, tipAccounts });
+      const fill = fillOf(await chain.rpc.getTransactionJson(signature), fillInput);
       if (fill !== null) return fill;
     } catch {
       // Retried below; a read failure leaves the response without a fill, never fails it.

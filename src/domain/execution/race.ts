@@ -19,7 +19,10 @@ import {
 import type { RouteStats } from "../../chain/landing/route-stats.js";
 import { ApiError, EXECUTION } from "../../core/errors.js";
 import { TransactionTooLargeError } from "../../chain/tx-assembly.js";
-import { failureOutcome } from "./failure.js";
+import { simulateOrRefuse } from "../../chain/submit.js";
+import { answerOf, failureOutcome } from "./failure.js";
+import { readFill } from "./fill.js";
+import type { Fill } from "../../chain/fills.js";
 import { recordOutcome, recordPending } from "./records.js";
 import { noSpend, type WorstCaseSpend } from "./worst-case-spend.js";
 import type { ExecutionDeps, SingleExecutionInput, TransactionBuilder } from "./types.js";
@@ -35,11 +38,11 @@ export interface RaceDeps {
   confirmPollMs: number;
 }
 
-/** Inputs of a raced execution (a single execution's, minus simulation: variants are sent as they are). */
-export interface RacedExecutionInput extends Omit<
-  SingleExecutionInput,
-  "simulate" | "simulationFailedDetail"
-> {
+/**
+ * Inputs of a raced execution (a single execution's): `simulate` simulates the first route's variant before any
+ * is sent (the variants differ only in their tip), `fill` is read from the variant that landed.
+ */
+export interface RacedExecutionInput extends SingleExecutionInput {
   race: RaceDeps;
   routes: readonly RaceRoute[];
   nonce: NonceState;
@@ -57,6 +60,8 @@ export interface RacedExecutionResult {
   landedVia: string | null;
   slotsToLand: number | null;
   variants: VariantRecord[];
+  /** What moved, when `fill` was asked and a variant landed; null if it could not be read. */
+  fill?: Fill | null;
 }
 
 /** One variant as the record and the answer show it. */
@@ -178,6 +183,7 @@ export async function runRacedExecution(input: RacedExecutionInput): Promise<Rac
     // The record-time policy step (issue 30) decides the reservation the insert makes, as on a single send.
     deps.spendGuard,
   );
+  if (input.simulate) await simulateFirst(input, executionId, txs[0]!);
   // The slot at the send, read beside the sends (not before them): slots to land count from it.
   const [sends, sentSlot] = await Promise.all([
     sendVariants(variants, input.routes, wallClock),
@@ -223,6 +229,8 @@ export async function runRacedExecution(input: RacedExecutionInput): Promise<Rac
     for (const s of sends) if (s.accepted) race.routeStats.notLanded(s.route);
   const signature = landing?.signature ?? accepted.signature;
   const confirmed = landing !== null && landing.err === null;
+  const fill =
+    landing !== null && confirmed && input.fill !== undefined ? await landedFill(input, landing) : undefined;
   const confirmationStatus = (landing?.status ?? null) as RacedExecutionResult["confirmationStatus"];
   const response = {
     ...input.details,
@@ -233,6 +241,7 @@ export async function runRacedExecution(input: RacedExecutionInput): Promise<Rac
     slots_to_land: slotsToLand,
     nonce_account: input.nonce.address.toBase58(),
     variants: records,
+    ...(fill !== undefined ? { fill } : {}),
   };
   await recordOutcome(deps.store, executionId, {
     status: !input.confirm
@@ -260,5 +269,37 @@ export async function runRacedExecution(input: RacedExecutionInput): Promise<Rac
     landedVia: landing?.route ?? null,
     slotsToLand,
     variants: records,
+    ...(fill !== undefined ? { fill } : {}),
   };
+}
+
+/**
+ * Simulates the first route's variant (as a single execution simulates its transaction, with the same texts);
+ * a refusal is recorded as failed (nothing was sent) and thrown naming the execution.
+ */
+async function simulateFirst(
+  input: RacedExecutionInput,
+  executionId: string,
+  first: ChainTransaction,
+): Promise<void> {
+  try {
+    await simulateOrRefuse(input.race.chain.rpc, first.wire, first.signature, input.simulationFailedDetail);
+  } catch (e) {
+    await recordOutcome(input.deps.store, executionId, failureOutcome(e)).catch(
+      input.deps.onRecordError ?? (() => undefined),
+    );
+    const answer = answerOf(e);
+    if (answer !== undefined) Object.assign(answer.extra, { execution_id: executionId });
+    throw e;
+  }
+}
+
+/** The fill of the variant that landed, its route's tip accounts counted as the tip. */
+async function landedFill(
+  input: RacedExecutionInput,
+  landing: { route: string; signature: string },
+): Promise<Fill | null> {
+  const route = input.routes.find((r) => r.name === landing.route);
+  const tipAccounts = route?.tipAccounts.map((a) => a.toBase58()) ?? [];
+  return readFill(input.race.chain, landing.signature, { ...input.fill!, tipAccounts });
 }

@@ -7,6 +7,7 @@ import type { RaceRoute } from "../../chain/landing/race.js";
 import type { RouteStats } from "../../chain/landing/route-stats.js";
 import { ensureNonce, type NonceAnswer } from "../execution/nonce.js";
 import { runRacedExecution, type VariantRecord } from "../execution/race.js";
+import type { Fill } from "../../chain/fills.js";
 import type { ExecutionDeps, SingleExecutionInput } from "../execution/types.js";
 
 /** The racing collaborators of the trade service (absent: ROUTES unset, no racing). */
@@ -30,12 +31,13 @@ export async function runRacedTrade(
   racing: TradeRacing,
   routes: readonly RaceRoute[],
   tipLamports: bigint,
-  execution: Omit<SingleExecutionInput, "simulate" | "simulationFailedDetail">,
+  execution: SingleExecutionInput,
 ): Promise<{
   executionId: string;
   signature: string;
   confirmed: boolean;
   confirmationStatus: "processed" | "confirmed" | "finalized" | null;
+  fill?: Fill | null;
   race: RaceAnswer;
 }> {
   const deps = execution.deps as ExecutionDeps & {
@@ -59,6 +61,7 @@ export async function runRacedTrade(
     signature: r.signature,
     confirmed: r.confirmed,
     confirmationStatus: r.confirmationStatus,
+    ...(r.fill !== undefined ? { fill: r.fill } : {}),
     race: { landed_via: r.landedVia, slots_to_land: r.slotsToLand, routes: r.variants, nonce: answer },
   };
 }

@@ -188,7 +188,7 @@ export async function runTrade(deps: TradeDeps, apiKeyId: number, intent: TradeI
   const result =
     raced === undefined
       ? await runSingleExecution(execution)
-      : { ...raced, timings: { build: 0, sender: 0, confirmation: 0, database: 0 }, fill: undefined };
+      : { ...raced, timings: { build: 0, sender: 0, confirmation: 0, database: 0 } };
   // Off the request path: the wallet's accounts of the mint get subscribed once the trade is out.
   state.adopt?.();
   const tEnd = now();

@@ -24,7 +24,7 @@ export interface WalletView {
 }
 
 /** Public view of a stored wallet (never the encrypted fields). */
-function walletView(w: WalletRecord): WalletView {
+export function walletView(w: WalletRecord): WalletView {
   return {
     // The wallet's number within its key: the row id would tell any key how many wallets the instance holds.
     id: w.seq,

@@ -135,7 +135,7 @@ export const refusalComponent = {
 
 export const errorSchema = ref("Error");
 
-const walletProperties = {
+export const walletProperties = {
   id: { type: "integer", description: "the wallet's id within this service" },
   public_key: { type: "string", description: "the wallet's address (base58)" },
   status: { type: "string", enum: ["active"], description: "always active (delinked wallets are gone)" },
@@ -145,7 +145,7 @@ const walletProperties = {
   },
   created_at: { type: "string", description: "ISO 8601 UTC without zone suffix" },
 } as const;
-const walletRequired = ["id", "public_key", "status", "is_default", "created_at"] as const;
+export const walletRequired = ["id", "public_key", "status", "is_default", "created_at"] as const;
 
 /** A managed wallet's public metadata. */
 export const walletComponent = closedObject(walletProperties, {

@@ -4,6 +4,7 @@ import { PublicKey } from "@solana/web3.js";
 import { ApiError, badRequest, WATCH_RULES } from "../../core/errors.js";
 import { requireChain } from "../../domain/execution/gate.js";
 import type { WarmVenues } from "../../domain/watch/setup.js";
+import { warmTradePlans } from "../../domain/watch/plan-warmup.js";
 import { storeOf } from "../hooks/custody.js";
 import { requireApiKey } from "../hooks/auth.js";
 import { apiKeySecurity, executionErrors, ref } from "../openapi/schemas.js";
@@ -91,6 +92,8 @@ export function watchRoutes(app: FastifyInstance, deps: { warm?: WarmVenues }): 
         ...mints.map((m) => venues.watch(m, true, account)),
         venues.warmWallets(wallets.map((w) => w.publicKey)),
       ]);
+      // The first buy's account derivations, done now rather than on its own path.
+      warmTradePlans(mints, wallets);
       return { watched: mints };
     },
   );

@@ -80,6 +80,7 @@ describe("security", () => {
       "/v1/executions?signature=5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW",
     ],
     ["GET", `/v1/wallets/${someKey}/balances`],
+    ["GET", `/v1/wallets/${someKey}`],
     ["GET", `/v1/quote?mint=${someKey}&side=buy&amount=0.1`],
   ];
   it.each(outcomeRoutes)("%s %s requires a valid x-api-key", async (method, url) => {
@@ -275,6 +276,7 @@ describe.each(engines)("scoped keys on every route ($name)", ({ url }) => {
     );
     expect(walletRoutes.map((r) => `${r.method} ${r.path}`).sort()).toEqual([
       "DELETE /v1/wallets/{public_key}",
+      "GET /v1/wallets/{public_key}",
       "GET /v1/wallets/{public_key}/balances",
       "PUT /v1/wallets/{public_key}/default",
     ]);

@@ -134,7 +134,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * One of this key's wallets, with its durable nonce account (raced trades)
+         * @description One of this key's wallets, with its durable nonce account (raced trades)
+         */
+        get: operations["getV1WalletsByPublicKey"];
         put?: never;
         post?: never;
         /**
@@ -2274,6 +2278,141 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ServerError"];
+                };
+            };
+        };
+    };
+    getV1WalletsByPublicKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description managed wallet public key */
+                public_key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One of this key's wallets, with its durable nonce account (raced trades) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description the wallet's id within this service */
+                        id: number;
+                        /** @description the wallet's address (base58) */
+                        public_key: string;
+                        /**
+                         * @description always active (delinked wallets are gone)
+                         * @enum {string}
+                         */
+                        status: "active";
+                        /** @description true for the key's default wallet (used when a request names none) */
+                        is_default: boolean;
+                        /** @description ISO 8601 UTC without zone suffix */
+                        created_at: string;
+                        /** @description the wallet's durable nonce account, which raced trades advance (created on demand) */
+                        nonce_account: {
+                            /** @description the nonce account's address (derived from the wallet: known before it exists) */
+                            address: string;
+                            /** @description false until the wallet's first raced trade creates it (or once it was closed) */
+                            exists: boolean;
+                            /** @description its lamports: the rent-exempt minimum the wallet paid, returned when it is withdrawn */
+                            rent_lamports: string | null;
+                            /** @description the current nonce value (the blockhash the next raced trade uses) */
+                            nonce_value: string | null;
+                            /** @description who may advance it (the wallet itself unless changed outside the service) */
+                            authority: string | null;
+                        };
+                        /** @description the slot the nonce account was read at */
+                        slot: number;
+                    };
+                };
+            };
+            /** @description An error answer with status 400; `code` is one of: bundle.amount_required, bundle.bundle_tip_invalid, bundle.bundle_tip_required, bundle.leg_count, bundle.leg_denominated, bundle.leg_object, bundle.leg_percent, bundle.leg_slippage, bundle.leg_type, bundle.mint_required, bundle.mint_with_create, bundle.new_token_legs, bundle.one_existing_trade, bundle.pool_with_create, bundle.sell_after_create, bundle.slippage_bps_invalid, bundle.slippage_bps_max, bundle.tip_min, cashback.claim_bonding_boolean, cashback.claim_launchswap_boolean, cashback.none_enabled, cashback.wallet_and_wallets, cashback.wallet_selection, cashback.wallets_count, chain.simulation_failed, consolidate.default_sources_count, consolidate.destination_is_source, consolidate.low_balance, consolidate.sources_count, consolidate.sources_unique, create.cashback_boolean, create.initial_buy_decimals, create.initial_buy_invalid, create.initial_buy_zero, create.mayhem_boolean, create.name_symbol, create.name_too_long, create.simulation_failed, create.slippage_without_buy, create.symbol_too_long, create.uri_invalid, create.uri_required, create.uri_too_long, events.cursor_invalid, events.event_cursor_invalid, events.event_limit_invalid, events.types_invalid, events.wait_invalid, events.webhook_page_after_invalid, events.webhook_types_invalid, events.webhook_url_invalid, events.webhook_url_private, events.webhook_url_unresolvable, events.webhook_wallets_invalid, execution.dry_run_invalid, execution.history_kind, execution.history_limit, execution.history_offset, execution.history_status, execution.insufficient_sol, execution.signature_invalid, execution.transaction_too_large, fees.priority_fee_invalid, fees.priority_fee_too_high, fees.tip_invalid, fees.tip_too_high, fees.tip_without_tip_accounts, http.alias_conflict, http.bad_request, http.bad_url, http.body_not_object, http.content_length, http.duplicate_key, http.field_type, http.invalid_json, http.misspelt_switch, http.nested_too_deep, http.unknown_field, http.validation_failed, idempotency.invalid_key, keys.activity_cursor, keys.activity_key_id, keys.activity_status, keys.activity_target_key_id, keys.expires_at_invalid, keys.key_id_invalid, keys.name_characters, keys.name_invalid, keys.name_reserved, keys.policy_address, keys.policy_address_list, keys.policy_lamports, keys.policy_mints_overlap, keys.policy_object, keys.policy_per_execution_over_daily, keys.policy_sol, keys.policy_u64, keys.policy_venues, keys.root_not_freezable, keys.root_not_revocable, keys.scopes_invalid, keys.unknown_field, keys.wallet_not_owned, keys.wallets_invalid, landing.mev_protect_type, landing.no_routes, landing.none_protecting, landing.routes_type, landing.tip_below_minimum, landing.unknown_route, launch.curve_invalid, launch.curve_not_sol_quoted, launch.invalid_mint, launch.mint_not_found, launch.not_launch_token, launch.not_migrated, launch.not_swap_pool, launch.pool_mint_mismatch, launch.pool_not_found, launch.pool_not_sol_quoted, launch.pool_vaults_unexpected, launch.unsupported_mint, orders.already_migrated, orders.amount, orders.amount_sells_only, orders.bracket_legs, orders.bracket_only, orders.bracket_order, orders.buy_amount, orders.buy_only, orders.copy_amount, orders.copy_mint_given, orders.copy_unknown_field, orders.creators, orders.delay, orders.entry_invalid, orders.expires_invalid, orders.expires_past, orders.flag, orders.follow, orders.follow_own, orders.initial_bounds, orders.initial_buy, orders.kind_invalid, orders.level_both, orders.level_positive, orders.level_required, orders.limit_price_only, orders.max_move, orders.max_retries_invalid, orders.migration_no_level, orders.mint_given, orders.mint_invalid, orders.no_chain, orders.no_side, orders.no_warm_state, orders.not_a_mint, orders.pattern, orders.per_hour, orders.percent_invalid, orders.price_invalid, orders.ratio, orders.rule_required, orders.sell_amount, orders.sell_ratio_needs_ratio, orders.sell_sizing, orders.side_sell_only, orders.sides_both, orders.size_both, orders.size_required, orders.sl_percent_range, orders.snipe_unknown_field, orders.sol_out_invalid, orders.state_invalid, orders.tp_percent_sign, orders.trail_only, orders.trail_percent, orders.unknown_field, orders.wallet_invalid, outside.not_built, outside.public_key_invalid, outside.public_key_required, outside.signature_invalid, outside.transaction_malformed, outside.transaction_required, positions.from_invalid, positions.group_by_invalid, positions.limit_invalid, positions.list_valuation_invalid, positions.range_invalid, positions.status_invalid, positions.to_invalid, positions.valuation_invalid, sol.destination_object, sol.destination_percent_decimals, sol.destination_percent_invalid, sol.destination_reserved, sol.destination_sol_invalid, sol.fee_reserve, sol.invalid_destination, sol.low_balance, sol.new_account_rent, sol.new_account_rent_split, sol.source_invalid, sol.split_destination_reserved, sol.total_percent_decimals, split.amounts_exceed, split.destination_is_source, split.destinations_count, split.destinations_unique, split.min_lamport, split.not_consumed, split.percent_or_sol, split.percent_over, split.total_percent, trade.amount_and_tokens, trade.amount_invalid, trade.amount_positive, trade.amount_required, trade.amount_tokens_decimals, trade.amount_tokens_invalid, trade.amount_tokens_on_buy, trade.amount_tokens_on_sol, trade.amount_tokens_positive, trade.amount_too_large, trade.amount_type, trade.amount_unsafe_number, trade.bad_action, trade.confirm_boolean, trade.curve_complete, trade.denominated_in_sol, trade.empty_pool, trade.exceeds_reserves, trade.insufficient_quote_reserves, trade.measure_timing_boolean, trade.mint_required, trade.no_token_balance, trade.percent_decimals, trade.percent_on_buy, trade.percent_range, trade.percent_zero_units, trade.pool_invalid, trade.quote_percent, trade.quote_side, trade.sell_in_sol, trade.sell_token_units, trade.simulate_boolean, trade.simulation_failed, trade.slippage_both, trade.slippage_bps, trade.slippage_decimals, trade.slippage_invalid, trade.slippage_positive_range, trade.slippage_range, trade.sol_decimals, trade.token_balance_too_low, trade.token_units, trade.trade_too_small, transfer.destination_is_source, transfer.low_token_balance, transfer.no_source_account, transfer.token_amount, wallets.invalid_address, wallets.none, wallets.private_key_length, wallets.private_key_mismatch, wallets.private_key_not_base58, wallets.private_key_required, watch.disabled, watch.mint_invalid, watch.mints_list */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description An error answer with status 401; `code` is one of: auth.invalid_key, auth.key_expired, auth.key_revoked, auth.metrics_token, auth.missing_key, setup.token_required */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Refusal"];
+                };
+            };
+            /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, orders.not_found, positions.position_not_found, wallets.not_found, watch.not_watched */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description The Host header is not one of ALLOWED_HOSTS (when set). */
+            421: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error421"];
+                };
+            };
+            /** @description A request budget of this key, its account (all its keys) or the client IP is spent; retry after Retry-After. */
+            429: {
+                headers: {
+                    /** @description Seconds until the budget's window ends. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description An unexpected error; request_id names it in the service log. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerError"];
+                };
+            };
+            /** @description An error answer with status 502; `code` is one of: bundle.failed, bundle.timed_out, cashback.bad_owner, cashback.bad_swap_account, cashback.read_failed, chain.bundle_failed, chain.bundle_timed_out, chain.confirmation_unavailable, chain.landed_with_error, chain.relay_refused, chain.relay_unreachable, chain.rpc_unavailable, execution.cache_missing, execution.read_failed, landing.not_created, landing.not_created_in_time, launch.curve_invalid, upstream.error */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error502"];
+                };
+            };
+            /** @description An error answer with status 503; `code` is one of: execution.chain_not_ready, execution.chain_unavailable */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
                 };
             };
         };

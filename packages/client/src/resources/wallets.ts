@@ -1,4 +1,4 @@
-/** The client's `wallets` group: create, import, list and page, set the default, balances, delink. */
+/** The client's `wallets` group: create, import, list and page, one wallet, set the default, balances, delink. */
 import { unwrap, type Http } from "../call.js";
 import type * as T from "../types.js";
 import { collect, everyWallet, walletPage, type WalletPage } from "../wallet-pages.js";
@@ -27,6 +27,14 @@ export function walletsResource(http: Http) {
     setDefault: (publicKey: string): Promise<T.Wallet> =>
       unwrap(
         http.PUT("/v1/wallets/{public_key}/default", {
+          params: { path: { public_key: publicKey } },
+          parseAs: "text",
+        }),
+      ),
+    /** One of the key's wallets with its durable nonce account (address, whether it exists, rent, value). */
+    get: (publicKey: string): Promise<T.WalletDetail> =>
+      unwrap(
+        http.GET("/v1/wallets/{public_key}", {
           params: { path: { public_key: publicKey } },
           parseAs: "text",
         }),
