@@ -16,7 +16,7 @@ import type { VenueState } from "../watch/venue-state.js";
 import { OrderBook, type BookOrder } from "./book.js";
 import { orderAttemptKey, type FireOutcome } from "./fire.js";
 import type { OrderSpec } from "./model.js";
-import { observe, sizeOf } from "./observe.js";
+import { observerOf, sizeOf } from "./observe.js";
 import { specFromJson } from "./spec.js";
 import type { SnipeBook, SnipeSpec } from "./snipe-engine.js";
 
@@ -159,7 +159,7 @@ export class OrderEngine {
     } catch {
       return;
     }
-    const { crossed, peaks } = this.book.evaluate(mint, (size) => observe(size, read, this.deps.configs));
+    const { crossed, peaks } = this.book.evaluate(mint, observerOf(read, this.deps.configs));
     for (const p of peaks) this.writePeak(p);
     for (const c of crossed) {
       this.drop(c.order.id);
