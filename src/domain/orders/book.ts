@@ -21,6 +21,8 @@ export interface BookOrder {
   /** trailing_stop: the highest price seen so far. */
   peak: bigint | null;
   readonly expiresAtMs: number | null;
+  /** Whose order it is (the engine's fire checks that key's custody); absent in pure tests of the book. */
+  readonly owner?: { readonly accountId: number; readonly keyId: number; readonly wallet: string };
 }
 
 interface Entry {
