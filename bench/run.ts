@@ -43,6 +43,7 @@ import { cpuMsOf, memoryBreakdown, peakRssMbOf } from "./process-stats.js";
 import { runChurn, type ChurnResult } from "./churn.js";
 import { renderReport, type CashbackResult } from "./report.js";
 import { startBenchService } from "./bench-service.js";
+import { ordersOnly, runOrdersBench } from "./orders-child.js";
 
 // The command line lives in options.ts; the smoke test and other callers import it from here as before.
 export { parseBenchArgs, type BenchOptions };
@@ -303,13 +304,15 @@ export async function runBench(o: BenchOptions, log: (line: string) => void = ()
     }
     log("market stream (bench/stream.ts, own process)");
     const stream = runStreamBench(o);
+    log("orders (bench/orders.ts, own process)");
+    const orders = runOrdersBench(o.argv);
     const profile =
       profileDir === null
         ? null
         : (readdirSync(profileDir)
             .map((f) => join(profileDir, f))
             .sort((a, b) => statSync(b).size - statSync(a).size)[0] ?? null);
-    return renderReport({
+    const report = renderReport({
       options: o,
       machine: `${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, Node ${process.version}, load average at the end ${loadavg()
         .map((l) => l.toFixed(1))
@@ -324,6 +327,7 @@ export async function runBench(o: BenchOptions, log: (line: string) => void = ()
       churn,
       stream,
     });
+    return `${report}\n\n${orders}`;
   } finally {
     await localnetProcess?.stop().catch(() => {});
   }
@@ -331,7 +335,10 @@ export async function runBench(o: BenchOptions, log: (line: string) => void = ()
 
 if (process.argv[1]?.endsWith("bench/run.ts")) {
   const options = parseBenchArgs(process.argv.slice(2));
-  runBench(options, (l) => process.stderr.write(`${l}\n`)).then(
+  const run = ordersOnly(options.argv)
+    ? Promise.resolve(runOrdersBench(options.argv))
+    : runBench(options, (l) => process.stderr.write(`${l}\n`));
+  run.then(
     (report) => {
       process.stdout.write(`${report}\n`);
       process.exit(0);
