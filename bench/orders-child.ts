@@ -17,6 +17,8 @@ export function runOrdersBench(argv: readonly string[]): string {
   if (argv.includes("--quick")) args.push("--quick");
   const i = argv.indexOf("--orders-rounds");
   if (i >= 0 && argv[i + 1] !== undefined) args.push("--rounds", argv[i + 1]!);
+  // Inside the whole bench's quick form (the smoke test): one round of each side is enough to show it runs.
+  else if (argv.includes("--quick") && !ordersOnly(argv)) args.push("--rounds", "1");
   const out = execFileSync(process.execPath, ["--expose-gc", "--import", "tsx", "bench/orders.ts", ...args], {
     cwd: REPO_ROOT,
     maxBuffer: 64 * 1024 * 1024,
