@@ -4,7 +4,8 @@
  * stop-loss, trailing stop, limit buy; levels away from the price so none fires) spread over `mints` mints,
  * then `changes` state changes, each a curve that moved by a small trade, evaluated as the engine does it
  * (OrderBook.evaluate quoting each size of the mint with the trade's math). Prints the wall time per
- * evaluation (p50 / p99 / max, µs) and the RSS the orders cost (needs --expose-gc for a clean figure).
+ * evaluation (p50 / p99 / max, µs; after as many unmeasured changes, so the JIT has done its work) and the RSS
+ * the orders cost (needs --expose-gc for a clean figure). bench/orders.ts runs it as part of the orders scenario.
  * `--sizes distinct` gives every order its own size (one quote per order: the worst case); `shared` gives the
  * orders of a mint 5 sizes. `naive` quotes every size on every change (the book without its pruning), to
  * compare.
@@ -80,15 +81,40 @@ function rss(): number {
   return process.memoryUsage().rss;
 }
 
-async function main(): Promise<void> {
-  const argv = process.argv.slice(2);
-  const orders = numberFlag(argv, "orders", 10_000);
-  const mints = numberFlag(argv, "mints", 200);
-  const changes = numberFlag(argv, "changes", 20_000);
-  const shared = argv.includes("shared");
-  const naive = argv.includes("naive");
+/** What one run of the evaluation measured (µs per state change; MB). */
+export interface EvalFigures {
+  orders: number;
+  mints: number;
+  changes: number;
+  shared: boolean;
+  naive: boolean;
+  wall: { p50: number; p99: number; max: number };
+  cpu: { p50: number; p99: number };
+  quotesPerChange: number;
+  fired: number;
+  /** RSS after building the book minus before (after a GC when --expose-gc is on). */
+  bookRssMb: number;
+  /** The process's highest RSS seen while building and evaluating, minus the RSS before the book. */
+  peakGrowthMb: number;
+}
+
+/**
+ * Builds a book of `orders` over `mints` and evaluates `changes` state changes (after as many unmeasured ones,
+ * so the figures are the optimized code's), each timed in wall and process CPU time.
+ */
+export function measureEvaluation(o: {
+  orders: number;
+  mints: number;
+  changes: number;
+  shared?: boolean;
+  naive?: boolean;
+}): EvalFigures {
+  const { orders, mints, changes } = o;
+  const shared = o.shared === true;
+  const naive = o.naive === true;
   const names = Array.from({ length: mints }, (_, i) => `mint${i}`);
   const before = rss();
+  let peak = before;
   const book = new OrderBook({ prune: !naive });
   for (let i = 0; i < orders; i++) {
     const units = shared
@@ -103,30 +129,63 @@ async function main(): Promise<void> {
   const cpu: number[] = [];
   let fired = 0;
   let quotes = 0;
-  for (let c = 0; c < changes; c++) {
-    const venue = states[c % states.length]!;
+  for (let c = -changes; c < changes; c++) {
+    const k = c + changes;
+    const venue = states[k % states.length]!;
+    const q0 = quotes;
     const c0 = process.cpuUsage();
     const t0 = process.hrtime.bigint();
-    const { crossed } = book.evaluate(names[c % mints]!, (size) => {
+    const { crossed } = book.evaluate(names[k % mints]!, (size) => {
       quotes++;
       return observeVenue(size, venue, 6);
     });
-    times.push(Number(process.hrtime.bigint() - t0) / 1000);
+    const wall = Number(process.hrtime.bigint() - t0) / 1000;
     const c1 = process.cpuUsage(c0);
-    cpu.push(c1.user + c1.system);
     fired += crossed.length;
+    if (c < 0) {
+      quotes = q0;
+      continue;
+    }
+    times.push(wall);
+    cpu.push(c1.user + c1.system);
+    if ((c & 1023) === 0) peak = Math.max(peak, process.memoryUsage().rss);
   }
+  peak = Math.max(peak, process.memoryUsage().rss);
   times.sort((a, b) => a - b);
   cpu.sort((a, b) => a - b);
-  const q = (p: number, of = times): string =>
-    of[Math.min(of.length - 1, Math.floor(p * of.length))]!.toFixed(1);
-  const perMint = orders / mints;
+  const q = (p: number, of: number[]): number => of[Math.min(of.length - 1, Math.floor(p * of.length))]!;
+  const mb = (b: number): number => b / 1024 / 1024;
+  return {
+    orders,
+    mints,
+    changes,
+    shared,
+    naive,
+    wall: { p50: q(0.5, times), p99: q(0.99, times), max: q(1, times) },
+    cpu: { p50: q(0.5, cpu), p99: q(0.99, cpu) },
+    quotesPerChange: quotes / changes,
+    fired,
+    bookRssMb: mb(after - before),
+    peakGrowthMb: mb(peak - before),
+  };
+}
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  const f = measureEvaluation({
+    orders: numberFlag(argv, "orders", 10_000),
+    mints: numberFlag(argv, "mints", 200),
+    changes: numberFlag(argv, "changes", 20_000),
+    shared: argv.includes("shared"),
+    naive: argv.includes("naive"),
+  });
   console.log(
-    `orders-eval: ${orders} orders over ${mints} mints (${perMint} per mint, ${shared ? "5 sizes" : "a size each"}${naive ? ", naive" : ""}), ` +
-      `${changes} state changes: evaluation p50 ${q(0.5)} µs, p99 ${q(0.99)} µs, max ${q(1)} µs; ` +
-      `CPU p50 ${q(0.5, cpu)} µs, p99 ${q(0.99, cpu)} µs; ` +
-      `quotes per change ${(quotes / changes).toFixed(1)}; fired ${fired}; RSS +${((after - before) / 1024 / 1024).toFixed(1)} MB for the book`,
+    `orders-eval: ${f.orders} orders over ${f.mints} mints (${f.orders / f.mints} per mint, ${f.shared ? "5 sizes" : "a size each"}${f.naive ? ", naive" : ""}), ` +
+      `${f.changes} state changes: evaluation p50 ${f.wall.p50.toFixed(1)} µs, p99 ${f.wall.p99.toFixed(1)} µs, max ${f.wall.max.toFixed(1)} µs; ` +
+      `CPU p50 ${f.cpu.p50.toFixed(1)} µs, p99 ${f.cpu.p99.toFixed(1)} µs; ` +
+      `quotes per change ${f.quotesPerChange.toFixed(1)}; fired ${f.fired}; RSS +${f.bookRssMb.toFixed(1)} MB for the book, ` +
+      `peak +${f.peakGrowthMb.toFixed(1)} MB`,
   );
 }
 
-runScript(main);
+if (process.argv[1]?.endsWith("orders-eval-micro.ts")) runScript(main);

@@ -44,6 +44,7 @@ import { runChurn, type ChurnResult } from "./churn.js";
 import { renderReport, type CashbackResult } from "./report.js";
 import { startBenchService } from "./bench-service.js";
 import { landingSection } from "./landing-scenario.js";
+import { ordersOnly, runOrdersBench } from "./orders-child.js";
 
 // The command line lives in options.ts; the smoke test and other callers import it from here as before.
 export { parseBenchArgs, type BenchOptions };
@@ -304,13 +305,15 @@ export async function runBench(o: BenchOptions, log: (line: string) => void = ()
     }
     log("market stream (bench/stream.ts, own process)");
     const stream = runStreamBench(o);
+    log("orders (bench/orders.ts, own process)");
+    const orders = runOrdersBench(o.argv);
     const profile =
       profileDir === null
         ? null
         : (readdirSync(profileDir)
             .map((f) => join(profileDir, f))
             .sort((a, b) => statSync(b).size - statSync(a).size)[0] ?? null);
-    return renderReport({
+    const report = renderReport({
       options: o,
       machine: `${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, Node ${process.version}, load average at the end ${loadavg()
         .map((l) => l.toFixed(1))
@@ -325,6 +328,7 @@ export async function runBench(o: BenchOptions, log: (line: string) => void = ()
       churn,
       stream,
     });
+    return `${report}\n\n${orders}`;
   } finally {
     await localnetProcess?.stop().catch(() => {});
   }
@@ -333,11 +337,13 @@ export async function runBench(o: BenchOptions, log: (line: string) => void = ()
 if (process.argv[1]?.endsWith("bench/run.ts")) {
   const options = parseBenchArgs(process.argv.slice(2));
   const log = (l: string) => process.stderr.write(`${l}\n`);
-  runBench(options, log).then(
+  const orders = ordersOnly(options.argv);
+  const run = orders ? Promise.resolve(runOrdersBench(options.argv)) : runBench(options, log);
+  run.then(
     async (report) => {
       process.stdout.write(`${report}\n`);
       // The landing scenario (bench/landing-scenario.ts): its own in-process sandbox, after the service's.
-      process.stdout.write(`\n${await landingSection(options.quick, log)}\n`);
+      if (!orders) process.stdout.write(`\n${await landingSection(options.quick, log)}\n`);
       process.exit(0);
     },
     (e: unknown) => {

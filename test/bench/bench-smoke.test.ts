@@ -1,6 +1,6 @@
 /**
  * Smoke form of `npm run bench`: the whole run (localnet and service processes, every scenario, the baseline
- * client, the micro-benchmark, the cashback check) with tiny counts. It checks that the report is complete,
+ * client, the micro-benchmark, the cashback check, the orders scenario) with tiny counts. It checks that the report is complete,
  * never a figure: speed is measured by the benchmark itself (docs/benchmarks.md), not asserted here.
  */
 import { describe, expect, it } from "vitest";
@@ -17,6 +17,7 @@ describe("npm run bench (smoke)", () => {
       "### Build + sign of one trade",
       "### Cashback check of 100 wallets",
       "### Targets (issue 10)",
+      "### Orders (bench/orders.ts",
     ]) {
       expect(report).toContain(heading);
     }
@@ -31,7 +32,7 @@ describe("npm run bench (smoke)", () => {
     const rows = report.split("\n").filter((l) => /^\| (curve|swap) /.test(l));
     expect(rows).toHaveLength(6);
     for (const row of rows) expect(row.endsWith("| 0 |")).toBe(true);
-  }, 180_000);
+  }, 300_000);
 
   it("reads its options", () => {
     expect(parseBenchArgs([])).toMatchObject({

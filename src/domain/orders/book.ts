@@ -8,7 +8,7 @@
  */
 import type { Direction, OrderSpec } from "./model.js";
 import { sizeKey, type OrderSize } from "./observe.js";
-import { quotePruned, reach } from "./prune.js";
+import { quotePruned, reach, type Reach } from "./prune.js";
 import { decide, type Observation } from "./rules.js";
 
 /** An open order as the book holds it. */
@@ -21,6 +21,8 @@ export interface BookOrder {
   /** trailing_stop: the highest price seen so far. */
   peak: bigint | null;
   readonly expiresAtMs: number | null;
+  /** Whose order it is (the engine's fire checks that key's custody); absent in pure tests of the book. */
+  readonly owner?: { readonly accountId: number; readonly keyId: number; readonly wallet: string };
 }
 
 interface Entry {
@@ -40,6 +42,14 @@ interface Bucket {
   readonly below: Side;
   readonly trailing: Map<string, BookOrder>;
   count: number;
+  /** What the pruning reads of its levels; null when an order came, went or a peak moved since. */
+  reach: Reach | null;
+}
+
+/** A mint's buckets of one side by ascending size, with their reaches (the pruning's input, kept between changes). */
+interface Group {
+  readonly buckets: readonly Bucket[];
+  readonly reaches: Reach[];
 }
 
 /** An order the evaluation found crossed, with the trigger that crossed. */
@@ -80,7 +90,7 @@ export class OrderBook {
   private readonly mints = new Map<string, Map<string, Bucket>>();
   private readonly byId = new Map<string, BookOrder>();
   /** Per mint, its sell buckets and its buy buckets by ascending size (rebuilt when a size comes or goes). */
-  private readonly sorted = new Map<string, Bucket[][]>();
+  private readonly sorted = new Map<string, Group[]>();
 
   /** `prune: false` quotes every size on every state change (the reference the pruning is tested against). */
   constructor(private readonly options: { prune?: boolean } = {}) {}
@@ -119,6 +129,7 @@ export class OrderBook {
         below: { price: [], solOut: [] },
         trailing: new Map(),
         count: 0,
+        reach: null,
       };
       buckets.set(key, b);
       this.sorted.delete(o.mint);
@@ -132,6 +143,7 @@ export class OrderBook {
       insertSorted(list, { level, order: o, trigger: t.name }, t.direction);
     }
     b.count++;
+    b.reach = null;
     this.byId.set(o.id, o);
   }
 
@@ -150,6 +162,7 @@ export class OrderBook {
       side.solOut = drop(side.solOut);
     }
     b.trailing.delete(id);
+    b.reach = null;
     if (--b.count === 0) {
       buckets.delete(key);
       this.sorted.delete(o.mint);
@@ -178,27 +191,23 @@ export class OrderBook {
       }
       return { crossed, peaks };
     }
+    // Reaches are recomputed only for buckets that changed: an evaluation allocates little (GC pauses are the
+    // tail of a state change's cost).
     for (const group of this.sortedOf(mint, buckets)) {
-      const reaches = group.map((b) =>
-        reach({
-          firstAbove: b.above.price[0]?.level,
-          firstBelow: b.below.price[0]?.level,
-          hasSolOut: b.above.solOut.length > 0 || b.below.solOut.length > 0,
-          singles: b.trailing.values(),
-        }),
-      );
+      const { buckets: list, reaches } = group;
+      for (let i = 0; i < list.length; i++) reaches[i] = reachOf(list[i]!);
       quotePruned(
         reaches,
-        (i) => observe(group[i]!.size),
+        (i) => observe(list[i]!.size),
         (i, obs) => {
-          if (obs !== null) decideBucket(group[i]!, obs, crossed, peaks);
+          if (obs !== null) decideBucket(list[i]!, obs, crossed, peaks);
         },
       );
     }
     return { crossed, peaks };
   }
 
-  private sortedOf(mint: string, buckets: Map<string, Bucket>): Bucket[][] {
+  private sortedOf(mint: string, buckets: Map<string, Bucket>): Group[] {
     let groups = this.sorted.get(mint);
     if (groups !== undefined) return groups;
     const amount = (b: Bucket): bigint => (b.size.side === "sell" ? b.size.units : b.size.lamports);
@@ -208,10 +217,22 @@ export class OrderBook {
     groups = [
       all.filter((b) => b.size.side === "sell").sort(bySize),
       all.filter((b) => b.size.side === "buy").sort(bySize),
-    ];
+    ].map((list) => ({ buckets: list, reaches: new Array<Reach>(list.length) }));
     this.sorted.set(mint, groups);
     return groups;
   }
+}
+
+/** The bucket's reach, computed once per change of its orders or peaks. */
+function reachOf(b: Bucket): Reach {
+  if (b.reach === null)
+    b.reach = reach({
+      firstAbove: b.above.price[0]?.level,
+      firstBelow: b.below.price[0]?.level,
+      hasSolOut: b.above.solOut.length > 0 || b.below.solOut.length > 0,
+      singles: b.trailing.values(),
+    });
+  return b.reach;
 }
 
 /** Decides one bucket's orders at its observation (the crossed prefixes, then each trailing or migration order). */
@@ -226,9 +247,11 @@ function decideBucket(b: Bucket, obs: Observation, crossed: Crossing[], peaks: B
     if (d.fire) found.push({ order: t, trigger: d.trigger });
     else if (d.peak !== undefined) {
       t.peak = d.peak;
+      b.reach = null;
       peaks.push(t);
     }
   }
+  if (found.length === 0) return;
   const seen = new Set<string>();
   for (const c of found) {
     if (seen.has(c.order.id)) continue;

@@ -14,9 +14,9 @@ import { tradeReadPlanOf } from "../../launch/trade-plan-memo.js";
 import type { TradeConfigs } from "../trade/plan.js";
 import type { VenueState } from "../watch/venue-state.js";
 import { OrderBook, type BookOrder } from "./book.js";
-import { orderAttemptKey, type FireOutcome } from "./fire.js";
+import { orderAttemptKey, type EarlyCustody, type FireOutcome, type OrderOwner } from "./fire.js";
 import type { OrderSpec } from "./model.js";
-import { observe, sizeOf } from "./observe.js";
+import { observerOf, sizeOf } from "./observe.js";
 import { specFromJson } from "./spec.js";
 import type { SnipeBook, SnipeSpec } from "./snipe-engine.js";
 import type { CopyBook } from "./copy-engine.js";
@@ -27,7 +27,10 @@ export interface EngineDeps {
   store: Store;
   venues: Pick<VenueState, "lookup" | "pin" | "unpin" | "onMintChange">;
   configs: TradeConfigs;
-  fire: (order: OrderRecord, spec: OrderSpec) => Promise<FireOutcome>;
+  /** Fires a claimed order; `early` is its custody when `custody` started it beside the claim. */
+  fire: (order: OrderRecord, spec: OrderSpec, early?: EarlyCustody) => Promise<FireOutcome>;
+  /** The key's custody of a fire (read-only): started with the claim so the two round trips overlap. */
+  custody?: (owner: OrderOwner, spec: OrderSpec) => EarlyCustody;
   /** This process's name in leases. */
   owner: string;
   clock: () => Date;
@@ -128,6 +131,7 @@ export class OrderEngine {
       size,
       peak: r.peak === null ? (spec.kind === "trailing_stop" ? spec.entryPrice : null) : BigInt(r.peak),
       expiresAtMs: r.expiresAt === null ? null : Date.parse(r.expiresAt),
+      owner: { accountId: r.accountId, keyId: r.keyId, wallet: r.wallet },
     });
     if (!had) void this.deps.venues.pin(r.mint).catch(this.deps.onError);
     this.schedule(r.mint);
@@ -167,7 +171,7 @@ export class OrderEngine {
     } catch {
       return;
     }
-    const { crossed, peaks } = this.book.evaluate(mint, (size) => observe(size, read, this.deps.configs));
+    const { crossed, peaks } = this.book.evaluate(mint, observerOf(read, this.deps.configs));
     for (const p of peaks) this.writePeak(p);
     for (const c of crossed) {
       this.drop(c.order.id);
@@ -199,6 +203,10 @@ export class OrderEngine {
   }
 
   private async claimAndFire(o: BookOrder, trigger: string): Promise<void> {
+    // The custody reads (key, policy, 24 h spend) run while the claim's update does: they write nothing, and
+    // their verdict is used only once the claim is won, so exactly-once still rests on the claim alone.
+    const early = o.owner !== undefined ? this.deps.custody?.(o.owner, o.spec) : undefined;
+    early?.catch(() => undefined);
     const claimed = await this.deps.store.transitionOrder({
       id: o.id,
       from: "open",
@@ -211,16 +219,16 @@ export class OrderEngine {
     if (claimed === undefined) return;
     this.firing.add(claimed.id);
     try {
-      await this.fireClaimed(claimed, o);
+      await this.fireClaimed(claimed, o, early);
     } finally {
       this.firing.delete(claimed.id);
     }
   }
 
-  private async fireClaimed(claimed: OrderRecord, o: BookOrder): Promise<void> {
+  private async fireClaimed(claimed: OrderRecord, o: BookOrder, early?: EarlyCustody): Promise<void> {
     let outcome: FireOutcome;
     try {
-      outcome = await this.deps.fire(claimed, o.spec);
+      outcome = await this.deps.fire(claimed, o.spec, early);
     } catch (e) {
       // An unexpected error (not a refusal, not the chain's answer): if the attempt recorded an execution it may
       // have been sent, so the order follows that record; with none nothing was sent and the order fails.

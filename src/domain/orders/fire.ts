@@ -13,7 +13,12 @@ import type { FeeBounds } from "../../core/fee-fields.js";
 import type { OrderRecord, Store } from "../../store/index.js";
 import type { Vault } from "../../vault/index.js";
 import { answerOf } from "../execution/failure.js";
-import { fireCustody, type FireCustodyDeps, type FireRefusal } from "../keys/fire-custody.js";
+import {
+  fireCustody,
+  type FireCustody,
+  type FireCustodyDeps,
+  type FireRefusal,
+} from "../keys/fire-custody.js";
 import { spendPlanOf } from "../keys/spend.js";
 import { planTradeSpend } from "../trade/kind.js";
 import { parseTradeRequest } from "../trade/request.js";
@@ -75,28 +80,47 @@ export function orderFees(spec: OrderSpec): { priorityFeeLamports?: bigint; tipL
   };
 }
 
+/** Whose order it is: the key whose custody a fire checks, and the wallet that signs. */
+export interface OrderOwner {
+  readonly accountId: number;
+  readonly keyId: number;
+  readonly wallet: string;
+}
+
+/** A fire's custody verdict, possibly still under way. */
+export type EarlyCustody = Promise<FireCustody | FireRefusal>;
+
+/**
+ * The key's custody for firing `spec` now (key alive and unfrozen, wallet binding, policy, 24 h pre-check):
+ * read-only, so the engine runs it beside the claim's conditional update instead of after it.
+ */
+export function orderCustody(deps: FireDeps, owner: OrderOwner, spec: OrderSpec): EarlyCustody {
+  const intent = parseTradeRequest(tradeBody(spec, owner.wallet));
+  const plan = spendPlanOf("trade", planTradeSpend, intent, deps.relayTipLamports, orderFees(spec));
+  return fireCustody(
+    extend(deps.custody, { store: deps.store }),
+    { accountId: owner.accountId, keyId: owner.keyId },
+    "trade",
+    plan,
+    owner.wallet,
+  );
+}
+
 /**
  * Fires a claimed order (attempt `order.attempt`, or the Idempotency-Key `key` a snipe names per mint); never
- * throws for a refusal or a chain failure.
+ * throws for a refusal or a chain failure. `early`: its custody, already under way (see orderCustody).
  */
 export async function fireOrder(
   deps: FireDeps,
   order: OrderRecord,
   spec: OrderSpec,
   key = orderAttemptKey(order.id, order.attempt),
+  early?: EarlyCustody,
 ): Promise<FireOutcome> {
-  const body = tradeBody(spec, order.wallet);
   const fees = orderFees(spec);
   // Parsed once: the plan and the trade read the same intent (as an HTTP request does).
-  const intent = parseTradeRequest(body);
-  const plan = spendPlanOf("trade", planTradeSpend, intent, deps.relayTipLamports, fees);
-  const custody = await fireCustody(
-    extend(deps.custody, { store: deps.store }),
-    { accountId: order.accountId, keyId: order.keyId },
-    "trade",
-    plan,
-    order.wallet,
-  );
+  const intent = parseTradeRequest(tradeBody(spec, order.wallet));
+  const custody = await (early ?? orderCustody(deps, order, spec));
   if ("rule" in custody) return { kind: "refused", refusal: custody };
   const store = overlay(custody.store, {
     insertExecution: (e) => custody.store.insertExecution(extend(e, { idempotencyKey: key })),

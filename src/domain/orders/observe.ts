@@ -6,7 +6,7 @@
 import { ApiError } from "../../core/errors.js";
 import type { TradeRead } from "../../launch/trade-accounts.js";
 import { venueStateOf, type TradeConfigs } from "../trade/plan.js";
-import { quoteFigures } from "../trade/quote-figures.js";
+import { quoteMoves } from "../trade/quote-figures.js";
 import { quoteTrade, type VenueState } from "../trade/quote.js";
 import type { OrderAmount } from "./model.js";
 import { priceOf, type Observation } from "./rules.js";
@@ -40,7 +40,7 @@ export function observeVenue(size: OrderSize, venue: VenueState, decimals: numbe
         venue,
         slippageBps: 0n,
       });
-      const f = quoteFigures(q, venue);
+      const f = quoteMoves(q, venue);
       const price = priceOf(f.sol, size.units, decimals);
       return price === null ? null : { price, solOut: f.sol, moved: { sol: f.sol, tokens: size.units } };
     }
@@ -50,7 +50,7 @@ export function observeVenue(size: OrderSize, venue: VenueState, decimals: numbe
       venue,
       slippageBps: 0n,
     });
-    const f = quoteFigures(q, venue);
+    const f = quoteMoves(q, venue);
     const price = priceOf(f.sol, f.tokens, decimals);
     return price === null ? null : { price, solOut: null, moved: { sol: f.sol, tokens: f.tokens } };
   } catch (e) {
@@ -61,6 +61,18 @@ export function observeVenue(size: OrderSize, venue: VenueState, decimals: numbe
 
 /** The observation of `size` on a routed read. */
 export function observe(size: OrderSize, read: TradeRead, configs: TradeConfigs): Observation | null {
-  const o = observeVenue(size, venueStateOf(read, configs), read.decimals);
-  return o === null ? null : { ...o, venue: read.venue };
+  return observerOf(read, configs)(size);
+}
+
+/**
+ * Observes sizes on one routed read: the venue state is derived once, not once per size (an evaluation quotes
+ * several sizes of one state).
+ */
+export function observerOf(read: TradeRead, configs: TradeConfigs): (size: OrderSize) => Observation | null {
+  const venue = venueStateOf(read, configs);
+  return (size) => {
+    const o = observeVenue(size, venue, read.decimals);
+    // Fields listed rather than spread: a spread copy costs more than the quote here.
+    return o === null ? null : { price: o.price, solOut: o.solOut, moved: o.moved, venue: read.venue };
+  };
 }

@@ -26,8 +26,11 @@ export interface Observation {
  */
 export function priceOf(lamports: bigint, units: bigint, decimals: number): bigint | null {
   if (units <= 0n) return null;
-  return (lamports * LAMPORTS_TO_PRICE * 10n ** BigInt(decimals)) / units;
+  return (lamports * (SCALE[decimals] ?? LAMPORTS_TO_PRICE * 10n ** BigInt(decimals))) / units;
 }
+
+/** LAMPORTS_TO_PRICE × 10^decimals for the usual decimals: a power per quote shows in the evaluation's cost. */
+const SCALE: readonly bigint[] = Array.from({ length: 19 }, (_, d) => LAMPORTS_TO_PRICE * 10n ** BigInt(d));
 
 /** Whether `observed` is on the firing side of `level`. */
 export function crossed(direction: Direction, level: Level, observed: Observation): boolean {

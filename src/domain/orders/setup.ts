@@ -11,7 +11,7 @@ import { tradeReadPlanOf } from "../../launch/trade-plan-memo.js";
 import { cachedTradeConfigs } from "../trade/configs.js";
 import type { VenueState } from "../watch/venue-state.js";
 import { OrderEngine } from "./engine.js";
-import { fireOrder, type FireDeps, type FireOutcome } from "./fire.js";
+import { fireOrder, orderCustody, type FireDeps, type FireOutcome } from "./fire.js";
 import { SnipeBook } from "./snipe-engine.js";
 import { CopyBook, type CopyDecision } from "./copy-engine.js";
 import { interpretTradeRead } from "../../launch/trade-accounts.js";
@@ -117,7 +117,8 @@ export async function startOrders(s: OrdersSetup): Promise<OrderEngine> {
     configs: cachedTradeConfigs(s.chain.caches),
     snipes,
     copies,
-    fire: (order, spec) => fireOrder(fireDeps, order, spec),
+    fire: (order, spec, early) => fireOrder(fireDeps, order, spec, undefined, early),
+    custody: (owner, spec) => orderCustody(fireDeps, owner, spec),
     refresh: async (mint) => {
       const plan = tradeReadPlanOf(mint, mint, null);
       const { accounts, slot } = await readAccountsAt(

@@ -51,22 +51,37 @@ interface SpotReserves {
 
 /** The figures of a quote from quoteTrade against the venue state it was quoted on. */
 export function quoteFigures(quote: Pick<TradeQuote, "args" | "quoted">, venue: VenueState): QuoteFigures {
-  const moved =
-    venue.venue === BONDING_CURVE
-      ? (syntheticMoves(quote, venue) ?? curveMoves(quote, venue.curve, venue.fees))
-      : swapMoves(quote.args, venue.reserves, venue.fees);
+  const moved = quoteMoves(quote, venue);
   const spot: SpotReserves =
     venue.venue === BONDING_CURVE
       ? { tokens: venue.curve.virtualTokenReserves, quote: venue.curve.virtualQuoteReserves }
       : { tokens: venue.reserves.baseReserve, quote: effectiveQuoteReserve(venue.reserves) };
   const buying = quote.args.instruction !== "sell";
+  // Fields listed rather than spread: a spread copy is several times slower on this hot path (order evaluation).
   return {
-    ...moved,
+    tokens: moved.tokens,
+    sol: moved.sol,
+    venueSol: moved.venueSol,
+    fees: moved.fees,
     priceImpactPercent: formatPercent(priceImpact(buying, moved.tokens, moved.venueSol, spot)),
   };
 }
 
-type Moves = Omit<QuoteFigures, "priceImpactPercent">;
+/** What a quote moves (quoteFigures without the price impact): the order engine's quote per size. */
+export type Moves = Omit<QuoteFigures, "priceImpactPercent">;
+
+/** The tokens, lamports and fees of a quote, without the price impact text (quoteFigures' own moves). */
+export function quoteMoves(quote: Pick<TradeQuote, "args" | "quoted">, venue: VenueState): Moves {
+  return venue.venue === BONDING_CURVE
+    ? (syntheticMoves(quote, venue) ?? curveMoves(quote, venue.curve, venue.fees))
+    : swapMoves(quote.args, venue.reserves, venue.fees);
+}
+
+/** The curve's fee parts as a quote's fees (no LP fee on the curve). */
+function curveQuoteFees(amount: bigint, rates: CurveFeesBps): QuoteFees {
+  const p = curveFeeParts(amount, rates);
+  return { protocol: p.protocol, creator: p.creator, lp: null };
+}
 
 /** Every fee of a quote together (lamports). */
 export const feeTotal = (f: QuoteFees): bigint => f.protocol + f.creator + (f.lp ?? 0n);
@@ -79,7 +94,7 @@ function curveMoves(
   const a = quote.args;
   if (a.instruction === "sell") {
     const venueSol = curveSellGross(a.amount, curve);
-    const fees = { ...curveFeeParts(venueSol, rates), lp: null };
+    const fees = curveQuoteFees(venueSol, rates);
     return { tokens: a.amount, sol: venueSol - feeTotal(fees), venueSol, fees };
   }
   // buy_exact_sol_in credits net_sol to the curve and charges the fees of net_sol (reference B.1.3);
@@ -89,7 +104,7 @@ function curveMoves(
       ? buyExactSolInTokensOut(a.spendableSolIn, curve, rates).netSol
       : curveBuyCost(a.amount, curve);
   const tokens = a.instruction === "buy_exact_sol_in" ? quote.quoted : a.amount;
-  const fees = { ...curveFeeParts(venueSol, rates), lp: null };
+  const fees = curveQuoteFees(venueSol, rates);
   return { tokens, sol: venueSol + feeTotal(fees), venueSol, fees };
 }
 

@@ -1,0 +1,27 @@
+/**
+ * The orders scenario (bench/orders.ts) as `npm run bench` runs it: in a process of its own (its RSS and CPU
+ * figures are that process's alone), its markdown appended to the report. `--orders-only` runs just it
+ * (`npm run bench -- --orders-only [--quick] [--orders-rounds N]`); `--quick` is its short form too.
+ */
+import { execFileSync } from "node:child_process";
+import { REPO_ROOT } from "../test/harness/index.js";
+
+/** Whether the command line asks for the orders scenario alone. */
+export function ordersOnly(argv: readonly string[]): boolean {
+  return argv.includes("--orders-only");
+}
+
+/** Runs bench/orders.ts with `--expose-gc` and returns its table. */
+export function runOrdersBench(argv: readonly string[]): string {
+  const args: string[] = [];
+  if (argv.includes("--quick")) args.push("--quick");
+  const i = argv.indexOf("--orders-rounds");
+  if (i >= 0 && argv[i + 1] !== undefined) args.push("--rounds", argv[i + 1]!);
+  // Inside the whole bench's quick form (the smoke test): one round of each side is enough to show it runs.
+  else if (argv.includes("--quick") && !ordersOnly(argv)) args.push("--rounds", "1");
+  const out = execFileSync(process.execPath, ["--expose-gc", "--import", "tsx", "bench/orders.ts", ...args], {
+    cwd: REPO_ROOT,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return out.toString().trim();
+}

@@ -1,0 +1,179 @@
+/**
+ * Trigger latency of an order against a client that follows `/v1/stream` and posts the trade itself, on the
+ * in-process sandbox (localnet slots of 50 ms, warm state and market feed on, as main.ts runs them; the app
+ * listens on a port so the client's stream and request go over real sockets). Each round: a fresh token, a
+ * holder's buy, then either a take-profit at +5% (order) or a stream client armed at +5% of the spot price
+ * (client), then another account's 5 SOL buy that crosses both.
+ *
+ * Measured alike for both, from the first sign of the crossing buy at the service — the curve account's
+ * notification on the service's own subscription, or the market feed's decoded trade of the mint, whichever
+ * comes first (the warm state acts on both; the stream is fed by the latter) — to the sell's sendTransaction
+ * leaving the service for the relay (its fetch is timed). The order's figure is the issue's trigger latency;
+ * the client's is its end to end (stream delivery, its own decision, its HTTP request, the trade).
+ */
+import { performance } from "node:perf_hooks";
+import { PublicKey } from "@solana/web3.js";
+import WebSocket from "ws";
+import { bondingCurveAddress } from "../src/launch/programs.js";
+import { decodeBondingCurveOnce } from "../src/launch/state.js";
+import type { FetchLike } from "../src/chain/json-rpc.js";
+import { startE2e, trade, type E2e } from "../test/helpers/e2e.js";
+
+/** Milliseconds per measured round, in the order they ran. */
+export interface TriggerFigures {
+  order: number[];
+  client: number[];
+  /** Rounds whose sell never reached the relay (or came before any sign of the crossing buy). */
+  missed: { order: number; client: number };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Runs `rounds` order rounds and `rounds` client rounds, alternating. */
+export async function measureTriggers(rounds: number): Promise<TriggerFigures> {
+  const sends: number[] = [];
+  const inner = globalThis.fetch as unknown as FetchLike;
+  const timed: FetchLike = (url, init) => {
+    if (typeof init.body === "string" && init.body.includes('"sendTransaction"'))
+      sends.push(performance.now());
+    return inner(url, init);
+  };
+  const e2e = await startE2e({ warm: true, market: true, chain: { fetch: timed } });
+  const out: TriggerFigures = { order: [], client: [], missed: { order: 0, client: 0 } };
+  try {
+    await e2e.app.listen({ port: 0, host: "127.0.0.1" });
+    const addr = e2e.app.server.address();
+    if (addr === null || typeof addr === "string") throw new Error("no port");
+    const base = `127.0.0.1:${addr.port}`;
+    const holder = await e2e.setup({ sol: 100n });
+    const mover = await e2e.setup({ sol: 1000n });
+    for (let r = 0; r < 2 * rounds; r++) {
+      const mode = r % 2 === 0 ? "order" : "client";
+      const ms = await round(e2e, { holder: holder.apiKey, mover: mover.apiKey, base, sends, mode });
+      if (ms === null) out.missed[mode]++;
+      else out[mode].push(ms);
+    }
+  } finally {
+    await e2e.close();
+  }
+  return out;
+}
+
+interface RoundInput {
+  holder: string;
+  mover: string;
+  base: string;
+  sends: number[];
+  mode: "order" | "client";
+}
+
+async function round(e2e: E2e, o: RoundInput): Promise<number | null> {
+  const { mint } = e2e.localnet.admin.createToken();
+  await trade(e2e, o.holder, { action: "buy", mint, amount: "0.5", simulate: false, confirm: true });
+  // The first sign of the crossing buy at the service: its own subscription of the curve (handlers of one
+  // account share its notification) and the feed's decoded trades.
+  const seen: number[] = [];
+  const stopAccount = e2e.chain.subscriptions.accountSubscribe(
+    bondingCurveAddress(new PublicKey(mint)).toBase58(),
+    () => seen.push(performance.now()),
+  );
+  const stopFeed = e2e.feed?.onEvents((events) => {
+    if (events.some((ev) => "mint" in ev && ev.mint === mint)) seen.push(performance.now());
+  });
+  let settled: Promise<unknown> = Promise.resolve();
+  let client: WebSocket | undefined;
+  if (o.mode === "order") {
+    const placed = await e2e.post(o.holder, "/v1/orders", { kind: "take_profit", mint, percent: 5 });
+    if (placed.statusCode !== 200) throw new Error(placed.body);
+    const id = placed.json<{ id: string }>().id;
+    settled = (async () => {
+      for (let i = 0; i < 500; i++) {
+        const s = (await e2e.get(o.holder, `/v1/orders/${id}`)).json<{ state: string }>().state;
+        if (s !== "open" && s !== "triggered") return;
+        await sleep(10);
+      }
+    })();
+  } else {
+    const armed = await streamClient(e2e, o.base, o.holder, mint);
+    client = armed.ws;
+    settled = armed.done;
+  }
+  // Let the mint settle in the warm state (and the client's subscription), then cross the level.
+  await sleep(200);
+  const from = o.sends.length;
+  seen.length = 0;
+  await trade(e2e, o.mover, { action: "buy", mint, amount: "5", simulate: false, confirm: false });
+  const crossAt = o.sends[from];
+  await Promise.race([settled, sleep(5_000)]);
+  stopAccount();
+  stopFeed?.();
+  client?.close();
+  // The mover's send, then the sell's (the first send after it).
+  const sellAt = o.sends[from + 1];
+  if (crossAt === undefined || sellAt === undefined) return null;
+  const first = seen.find((t) => t > crossAt);
+  return first === undefined || first > sellAt ? null : sellAt - first;
+}
+
+/**
+ * A client as an operator's bot would be: follows the mint's trades on /v1/stream and, on the first one whose
+ * spot price (virtual reserves) is 5% above the spot when armed, sells its whole position through the API.
+ */
+async function streamClient(
+  e2e: E2e,
+  base: string,
+  apiKey: string,
+  mint: string,
+): Promise<{ ws: WebSocket; done: Promise<unknown> }> {
+  const ws = new WebSocket(`ws://${base}/v1/stream`, { headers: { "x-api-key": apiKey } });
+  await new Promise((resolve, reject) => {
+    ws.once("open", resolve);
+    ws.once("error", reject);
+  });
+  let level: { sol: bigint; tokens: bigint } | null = null;
+  let fired = false;
+  const done = new Promise((resolve) => {
+    ws.on("message", (d: WebSocket.RawData) => {
+      const m = JSON.parse(d.toString()) as {
+        type: string;
+        mint?: string;
+        virtual_sol_reserves?: string;
+        virtual_token_reserves?: string;
+      };
+      if (m.type !== "trade" || m.mint !== mint || fired || level === null) return;
+      const sol = BigInt(m.virtual_sol_reserves ?? "0");
+      const tokens = BigInt(m.virtual_token_reserves ?? "1");
+      // sol/tokens ≥ 1.05 × level.sol/level.tokens, in integers.
+      if (sol * level.tokens * 100n < level.sol * tokens * 105n) return;
+      fired = true;
+      void fetch(`http://${base}/v1/trades/execute`, {
+        method: "POST",
+        headers: { "x-api-key": apiKey, "content-type": "application/json" },
+        body: JSON.stringify({
+          action: "sell",
+          mint,
+          amount: "100%",
+          simulate: false,
+          confirm: true,
+        }),
+      })
+        .then((res) => res.text())
+        .then(resolve, resolve);
+    });
+  });
+  await new Promise<void>((resolve) => {
+    const onSubscribed = (d: WebSocket.RawData) => {
+      if ((JSON.parse(d.toString()) as { type: string }).type !== "subscribed") return;
+      ws.off("message", onSubscribed);
+      resolve();
+    };
+    ws.on("message", onSubscribed);
+    ws.send(JSON.stringify({ method: "subscribeTokenTrade", keys: [mint] }));
+  });
+  // The spot price when armed: the curve's virtual reserves, read once (not on the timed path).
+  const info = await e2e.connection.getAccountInfo(bondingCurveAddress(new PublicKey(mint)), "confirmed");
+  if (info === null) throw new Error(`no curve for ${mint}`);
+  const c = decodeBondingCurveOnce(info.data);
+  level = { sol: c.virtualQuoteReserves, tokens: c.virtualTokenReserves };
+  return { ws, done };
+}

@@ -1,0 +1,62 @@
+/**
+ * `npm run bench:orders [-- --rounds 20 --orders 10000 --mints 200 --changes 20000 --quick]`: the orders
+ * scenario of `npm run bench` (which runs it in a process of its own and appends its table), or alone:
+ * 1. trigger latency, an order's against a client that follows /v1/stream and posts the trade itself
+ *    (bench/orders-trigger.ts: same process, same relay, same start of the clock), p50 / p99 and the ratio;
+ * 2. evaluation per state change with `orders` open orders over `mints` watched mints, a size each (the worst
+ *    case for the pruning): wall and process CPU time p50 / p99 (bench/orders-eval-micro.ts);
+ * 3. the RSS those orders add (book built, every change evaluated) over the process before them.
+ * `--quick`: 3 rounds of each and 2,000 changes (a few seconds). Prints a markdown table. Run it with
+ * `node --expose-gc` (bench:orders does) for a clean RSS figure.
+ */
+import { loadavg } from "node:os";
+import { percentile } from "../test/harness/stats.js";
+import { numberFlag } from "./flags.js";
+import { measureEvaluation } from "./orders-eval-micro.js";
+import { measureTriggers } from "./orders-trigger.js";
+import { runScript } from "./process-stats.js";
+
+const ms = (v: number): string => (Number.isNaN(v) ? "-" : v.toFixed(2));
+const load = (): string =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" / ");
+
+async function main(): Promise<void> {
+  const argv = process.argv.slice(2);
+  const quick = argv.includes("--quick");
+  const rounds = numberFlag(argv, "rounds", quick ? 3 : 20);
+  const loadBefore = load();
+  // The evaluation first, in a process nothing else has grown yet: its RSS figure is the orders' own.
+  const ev = measureEvaluation({
+    orders: numberFlag(argv, "orders", 10_000),
+    mints: numberFlag(argv, "mints", 200),
+    changes: numberFlag(argv, "changes", quick ? 2_000 : 20_000),
+  });
+  const t = await measureTriggers(rounds);
+  const sorted = (l: number[]) => [...l].sort((a, b) => a - b);
+  const order = sorted(t.order);
+  const client = sorted(t.client);
+  const p = (l: number[], q: number) => percentile(l, q);
+  const ratio = (q: number) => {
+    const r = p(order, q) / p(client, q);
+    return Number.isFinite(r) ? r.toFixed(2) : "-";
+  };
+  const rows = [
+    `### Orders (bench/orders.ts; load average ${loadBefore} before, ${load()} after)`,
+    "",
+    "| figure | p50 | p99 | goal |",
+    "|---|---|---|---|",
+    `| trigger latency: first sign of the crossing trade at the service → order's send (ms, ${order.length} rounds, ${t.missed.order} missed) | ${ms(p(order, 50))} | ${ms(p(order, 99))} | ≤ 2 / ≤ 10 |`,
+    `| stream-following client: same start → its sell's send (ms, ${client.length} rounds, ${t.missed.client} missed) | ${ms(p(client, 50))} | ${ms(p(client, 99))} | – |`,
+    `| order ÷ client | ${ratio(50)} | ${ratio(99)} | ≤ 0.3 |`,
+    `| evaluation per state change, wall (µs; ${ev.orders} orders over ${ev.mints} mints, a size each, ${ev.changes} changes, ${ev.quotesPerChange.toFixed(1)} quotes per change) | ${ev.wall.p50.toFixed(1)} | ${ev.wall.p99.toFixed(1)} | – / ≤ 50 |`,
+    `| evaluation per state change, process CPU (µs) | ${ev.cpu.p50.toFixed(1)} | ${ev.cpu.p99.toFixed(1)} | – / ≤ 50 |`,
+    `| RSS of the ${ev.orders} orders: book built / peak while evaluating (MB) | ${ev.bookRssMb.toFixed(1)} | ${ev.peakGrowthMb.toFixed(1)} | ≤ 30 |`,
+    "",
+    `Rounds (ms): order ${t.order.map((v) => v.toFixed(1)).join(", ")}; client ${t.client.map((v) => v.toFixed(1)).join(", ")}.`,
+  ];
+  process.stdout.write(`${rows.join("\n")}\n`);
+}
+
+runScript(main);
