@@ -9,19 +9,43 @@ import {
   figuresFromJson,
   figuresToJson,
   type LedgerEntry,
+  type PositionFigures,
 } from "../../core/average-cost.js";
 import type { Database, PositionEntriesTable, PositionsTable } from "../schema.js";
 import type { ExecutionFill } from "./execution-fills.js";
 import type { PositionRecord } from "./position-types.js";
 
-/** A stored position row as a record. */
-export function toPosition(r: Selectable<PositionsTable>): PositionRecord {
+/**
+ * Parsed figures by their stored text, bounded: a page of positions is read again and again (the console, a bot
+ * polling) while its rows rarely change, and parsing the figures (JSON and fifteen bigints a row) was the
+ * largest server-side cost of GET /v1/positions. The figures handed out are frozen: the ledger's arithmetic
+ * copies before it changes anything (`applyFill`), so sharing them is safe.
+ */
+export class FiguresCache {
+  private readonly byText = new Map<string, PositionFigures>();
+  constructor(private readonly max = 20_000) {}
+
+  /** The figures of `text`, parsed once while they stay in the cache. */
+  parse(text: string): PositionFigures {
+    let f = this.byText.get(text);
+    if (f === undefined) {
+      // Cleared whole when full: simpler than an LRU, and a refill costs one parse per row.
+      if (this.byText.size >= this.max) this.byText.clear();
+      f = Object.freeze(figuresFromJson(text));
+      this.byText.set(text, f);
+    }
+    return f;
+  }
+}
+
+/** A stored position row as a record (`cache`: figures parsed once by text, for the read paths). */
+export function toPosition(r: Selectable<PositionsTable>, cache?: FiguresCache): PositionRecord {
   return {
     apiKeyId: Number(r.api_key_id),
     wallet: r.wallet,
     mint: r.mint,
     status: r.status === "closed" ? "closed" : "open",
-    figures: figuresFromJson(r.figures),
+    figures: cache !== undefined ? cache.parse(r.figures) : figuresFromJson(r.figures),
     decimals: r.decimals === null ? null : Number(r.decimals),
     openedAt: r.opened_at,
     lastTradeAt: r.last_trade_at,

@@ -2,7 +2,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../schema.js";
 import { isoNoZone } from "../executions/kysely-executions.js";
-import { entryFromJson, toPosition } from "./apply-fill.js";
+import { entryFromJson, FiguresCache, toPosition } from "./apply-fill.js";
 import { rebuildLedger } from "./rebuild.js";
 import type { PositionStore } from "./position-types.js";
 
@@ -12,6 +12,8 @@ export function kyselyPositions(
   dialect: "sqlite" | "postgres",
   clock: () => Date,
 ): PositionStore {
+  const figures = new FiguresCache();
+  const read = (r: Parameters<typeof toPosition>[0]) => toPosition(r, figures);
   return {
     async listPositions(q) {
       let query = db.selectFrom("positions").selectAll().where("api_key_id", "=", q.apiKeyId);
@@ -25,14 +27,12 @@ export function kyselyPositions(
             : query.where("wallet", "in", [...q.onlyWallets]);
       const after = q.after;
       if (after !== undefined)
+        // A row comparison: both engines seek the primary key (api_key_id, wallet, mint) to the cursor.
         query = query.where((eb) =>
-          eb.or([
-            eb("wallet", ">", after.wallet),
-            eb.and([eb("wallet", "=", after.wallet), eb("mint", ">", after.mint)]),
-          ]),
+          eb(eb.refTuple("wallet", "mint"), ">", eb.tuple(after.wallet, after.mint)),
         );
       const rows = await query.orderBy("wallet").orderBy("mint").limit(q.limit).execute();
-      return rows.map(toPosition);
+      return rows.map(read);
     },
 
     async findPosition(apiKeyId, wallet, mint) {
@@ -43,7 +43,7 @@ export function kyselyPositions(
         .where("wallet", "=", wallet)
         .where("mint", "=", mint)
         .executeTakeFirst();
-      return row === undefined ? undefined : toPosition(row);
+      return row === undefined ? undefined : read(row);
     },
 
     async listPositionEntries(q) {
