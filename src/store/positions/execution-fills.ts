@@ -48,10 +48,7 @@ const parse = (text: string | null): unknown => {
 const amount = (v: unknown): bigint | null => (typeof v === "string" && /^-?\d+$/.test(v) ? BigInt(v) : null);
 
 /** The ledger fill of one chain fill object (chain/fills.ts `Fill`); null when it lacks a figure or moved no token. */
-function ledgerFillOf(
-  side: unknown,
-  f: unknown,
-): { fill: LedgerFill; decimals: number | null } | null {
+function ledgerFillOf(side: unknown, f: unknown): { fill: LedgerFill; decimals: number | null } | null {
   if ((side !== "buy" && side !== "sell") || !isObject(f)) return null;
   const [solChange, fee, tip, rent, tokenChange] = [
     f.sol_change_lamports,
@@ -81,7 +78,13 @@ export function executionFillsOf(row: ExecutionRowForFill): ExecutionFill[] {
   // The response's mint is the resolved one (a trade may name only a pool), as fill.ts reads it.
   const mint = typeof response.mint === "string" ? response.mint : request.mint;
   if (typeof mint !== "string") return [];
-  const base = { apiKeyId: Number(row.api_key_id), executionId: row.id, mint, at: row.created_at, kind: row.kind };
+  const base = {
+    apiKeyId: Number(row.api_key_id),
+    executionId: row.id,
+    mint,
+    at: row.created_at,
+    kind: row.kind,
+  };
   const one = (leg: number, wallet: string, side: unknown, f: unknown): ExecutionFill[] => {
     const l = ledgerFillOf(side, f);
     return l === null ? [] : [{ ...base, leg, wallet, ...l }];
@@ -93,7 +96,9 @@ export function executionFillsOf(row: ExecutionRowForFill): ExecutionFill[] {
   return response.fills
     .filter(isObject)
     .flatMap((l) =>
-      typeof l.index === "number" && typeof l.wallet === "string" ? one(l.index, l.wallet, l.side, l.fill) : [],
+      typeof l.index === "number" && typeof l.wallet === "string"
+        ? one(l.index, l.wallet, l.side, l.fill)
+        : [],
     )
     .sort((a, b) => a.leg - b.leg);
 }

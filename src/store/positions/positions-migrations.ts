@@ -74,7 +74,9 @@ export function positionMigrations(): Record<string, Migration> {
           .addPrimaryKeyConstraint("position_entries_leg_pk", ["api_key_id", "execution_id", "leg"])
           .execute();
         await sql`insert into position_entries_legs (api_key_id, execution_id, leg, wallet, mint, side, entry, at)
-          select api_key_id, execution_id, 0, wallet, mint, side, entry, at from position_entries`.execute(db);
+          select api_key_id, execution_id, 0, wallet, mint, side, entry, at from position_entries`.execute(
+          db,
+        );
         await db.schema.dropTable("position_entries").execute();
         await db.schema.alterTable("position_entries_legs").renameTo("position_entries").execute();
         await db.schema

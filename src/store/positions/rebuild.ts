@@ -27,7 +27,8 @@ export async function rebuildLedger(
 ): Promise<RebuildReport> {
   return db.transaction().execute(async (trx) => {
     // Taken before anything is read: what the rebuild reads is what no ledger writer can change until it commits.
-    if (dialect === "postgres") await sql`lock table positions, position_entries in exclusive mode`.execute(trx);
+    if (dialect === "postgres")
+      await sql`lock table positions, position_entries in exclusive mode`.execute(trx);
     let drop = trx.deleteFrom("position_entries");
     let dropPositions = trx.deleteFrom("positions");
     if (apiKeyId !== undefined) {
@@ -73,9 +74,15 @@ export async function rebuildLedger(
     }
     const rows = [...positions.values()].map(positionRow);
     for (let i = 0; i < rows.length; i += INSERT_BATCH)
-      await trx.insertInto("positions").values(rows.slice(i, i + INSERT_BATCH)).execute();
+      await trx
+        .insertInto("positions")
+        .values(rows.slice(i, i + INSERT_BATCH))
+        .execute();
     for (let i = 0; i < entries.length; i += INSERT_BATCH)
-      await trx.insertInto("position_entries").values(entries.slice(i, i + INSERT_BATCH)).execute();
+      await trx
+        .insertInto("position_entries")
+        .values(entries.slice(i, i + INSERT_BATCH))
+        .execute();
     return { executions, positions: positions.size };
   });
 }
