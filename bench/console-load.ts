@@ -2,7 +2,8 @@
  * The console's first load and live latency (issue 33), on the sandbox (in-process localnet + app) in headless
  * chromium: bytes transferred for the first load, time to the sign-in form, time from sign-in to the overview's
  * numbers, and how long after a trade's answer its execution shows on the executions page and its position row
- * changes on the positions page (both pushed by /v1/events). `npm run bench:console` (needs chromium:
+ * changes on the positions page (both pushed by /v1/events), and (`--live N` trades, console-live.ts) how long
+ * after the service records each trade's event the page shows it. `npm run bench:console` (needs chromium:
  * `apt-get install -y chromium`, or CHROMIUM_PATH); `--screenshots` also writes docs/console-*.png.
  */
 import { existsSync } from "node:fs";
@@ -10,8 +11,12 @@ import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { startE2e } from "../test/helpers/e2e.js";
+import { eventToPage } from "./console-live.js";
 
 const ROUNDS = 5;
+/** Trades measured from their event to the page (`--live N`, default 30). */
+const liveAt = process.argv.indexOf("--live");
+const LIVE = liveAt > 0 ? Number(process.argv[liveAt + 1]) : 30;
 const executable = [process.env.CHROMIUM_PATH, "/usr/bin/chromium"].find((p) => p && existsSync(p));
 if (executable === undefined)
   throw new Error("no chromium: apt-get install -y chromium, or set CHROMIUM_PATH");
@@ -51,6 +56,9 @@ async function screenshots(): Promise<void> {
   }
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const p99 = (xs: number[]) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.99))]!;
+let fromEvent: { execution: number[]; position: number[] } = { execution: [], position: [] };
 const form: number[] = [];
 const overview: number[] = [];
 const live: number[] = [];
@@ -113,6 +121,16 @@ try {
     position.push(performance.now() - t3);
     await context.close();
   }
+  {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    await page.goto(`${base}/console/`);
+    await page.fill("input[name=key]", apiKey);
+    await page.click("button[type=submit]");
+    await page.locator("[data-testid=sol-total] .value").waitFor();
+    fromEvent = await eventToPage(e2e, page, base, apiKey, mint, LIVE);
+    await context.close();
+  }
   if (process.argv.includes("--screenshots")) await screenshots();
 } finally {
   await browser.close();
@@ -130,6 +148,15 @@ console.log(
       sign_in_to_overview_numbers_ms_median: Math.round(median(overview)),
       trade_answer_to_row_on_page_ms_median: Math.round(median(live)),
       trade_answer_to_position_row_ms_median: Math.round(median(position)),
+      live_rounds: LIVE,
+      execution_event_to_row_ms: {
+        p50: Math.round(median(fromEvent.execution)),
+        p99: Math.round(p99(fromEvent.execution)),
+      },
+      position_event_to_row_ms: {
+        p50: Math.round(median(fromEvent.position)),
+        p99: Math.round(p99(fromEvent.position)),
+      },
     },
     null,
     2,

@@ -231,7 +231,11 @@ export function figuresToJson(f: PositionFigures): string {
 export function figuresFromJson(text: string): PositionFigures {
   const raw = JSON.parse(text) as Record<string, unknown>;
   const f = emptyFigures();
-  for (const k of BIGINT_FIELDS) f[k] = BigInt(typeof raw[k] === "string" ? raw[k] : "0");
+  // Most figures of a position are zero (no sell, no tip, nothing outside): BigInt("0") is the costly way to 0n.
+  for (const k of BIGINT_FIELDS) {
+    const v = raw[k];
+    if (typeof v === "string" && v !== "0") f[k] = BigInt(v);
+  }
   f.tradeCount = typeof raw.tradeCount === "number" ? raw.tradeCount : 0;
   return f;
 }

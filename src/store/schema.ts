@@ -126,6 +126,8 @@ export interface PositionsTable {
 export interface PositionEntriesTable {
   api_key_id: number;
   execution_id: string;
+  /** The bundle leg whose fill this is (0 for a trade or a create); migration 2026_11_29_positions_legs. */
+  leg: number;
   wallet: string;
   mint: string;
   side: string;

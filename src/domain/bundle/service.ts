@@ -25,6 +25,7 @@ import { recordPending } from "../execution/records.js";
 import type { ExecutionDeps, VenueCheck } from "../execution/types.js";
 import { signWith } from "../execution/sign.js";
 import { submitBundleRecorded } from "../execution/pipeline.js";
+import type { FillRequest } from "../execution/fill.js";
 import { answerOf } from "../execution/failure.js";
 import { cachedTradeConfigs, chainGeneration, curveConfigs } from "../trade/configs.js";
 import { quoteRead, tradeInstructions } from "../trade/plan.js";
@@ -136,6 +137,7 @@ export async function runBundle(
     signed.txs,
     { confirm: request.confirm },
     { mint: signed.mint, results },
+    legFillRequests(request, results, signed.mint, tip),
   ).catch((e: unknown) => {
     // Issue 30: a 502 after the legs were signed carries what the 200 would (legs, mint) beside the spec's
     // detail, so a timed-out bundle (`confirmed: false`) can be followed like an unconfirmed trade.
@@ -154,6 +156,16 @@ export async function runBundle(
 }
 
 type Tip = { accounts: PublicKey[]; lamports: bigint };
+
+/** Issue 33: whose fill each leg reads for the positions ledger (a create leg only with its dev buy). */
+function legFillRequests(request: BundleRequest, results: BundleLegResult[], mint: string, tip: Tip) {
+  const tipAccounts = tip.accounts.map((a) => a.toBase58());
+  return request.legs.map((leg, i): FillRequest | null =>
+    leg.type === "create" && leg.create.initialBuy === undefined
+      ? null
+      : { wallet: results[i]!.wallet, mint, side: leg.type === "sell" ? "sell" : "buy", tipAccounts },
+  );
+}
 
 // The create leg carries the bundle tip; the mint key is wiped as soon as that leg is signed.
 async function signCreateLed(

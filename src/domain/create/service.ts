@@ -159,6 +159,8 @@ export async function runCreate(
     tx,
     { simulate: true, confirm: request.confirm, simulationFailedDetail: SPEC.create.simulationFailed },
     details,
+    // The dev buy's fill (issue 33): the positions ledger starts the creator's position from it.
+    plan.initialBuy !== null ? { wallet: wallet.publicKey, mint, side: "buy" } : undefined,
   );
   return {
     mint,

@@ -9,7 +9,7 @@ export interface FillRequest {
   wallet: string;
   mint: string | null;
   side: "buy" | "sell" | "none";
-  /** The tip accounts the transaction may pay (a raced variant's route's); default the relay's. */
+  /** The tip accounts the transaction may pay (a raced variant's route's, a bundle's); default the relay's. */
   tipAccounts?: readonly string[];
 }
 
@@ -43,15 +43,19 @@ export async function readFill(
 
 /**
  * The fill request of a recorded execution, for reconciliation (issue 22): the request path's fill, built from
- * what the record kept. Only single-transaction trades have one, as on the request path.
+ * what the record kept. Only single-transaction trades and creates with a dev buy have one, as on the request
+ * path (a bundle's legs are read on the request path only).
  */
 export function fillRequestOfRecord(
   record: Pick<ExecutionRecord, "kind" | "wallet" | "signatures" | "request" | "response">,
 ): FillRequest | null {
-  if (record.kind !== "trade" || record.signatures.length !== 1) return null;
+  if ((record.kind !== "trade" && record.kind !== "create") || record.signatures.length !== 1) return null;
   const request = isObject(record.request) ? record.request : {};
   const response = isObject(record.response) ? record.response : {};
-  const side = request.action;
+  // A create's fill is its dev buy (issue 33): none without one.
+  if (record.kind === "create" && (request.initial_buy == null || typeof response.mint !== "string"))
+    return null;
+  const side = record.kind === "create" ? "buy" : request.action;
   // The response's mint is the resolved one (a request may name only a pool).
   const mint = typeof response.mint === "string" ? response.mint : request.mint;
   if ((side !== "buy" && side !== "sell") || typeof mint !== "string") return null;

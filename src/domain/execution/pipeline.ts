@@ -203,6 +203,7 @@ export async function submitBundleRecorded(
   txs: ChainTransaction[],
   flags: { confirm: boolean },
   details?: Record<string, unknown>,
+  fillRequests?: readonly (FillRequest | null)[],
 ): Promise<SubmitBundleResult> {
   if (deps.dryRun !== undefined) {
     // Each leg alone: a leg that needs an earlier one (a buy of the mint the create leg makes) fails here
@@ -216,6 +217,7 @@ export async function submitBundleRecorded(
     return { bundleId: "", confirmed: false, confirmationStatus: null };
   }
   const result = await sendMarked(deps, executionId, flags, (f) => deps.chain.submitBundle(txs, f));
+  const fills = result.confirmed && fillRequests !== undefined ? await legFills(deps, txs, fillRequests) : [];
   await recordOutcome(deps.store, executionId, {
     status: flags.confirm ? (result.confirmed ? "confirmed" : "timeout") : "submitted",
     confirmationStatus: result.confirmationStatus,
@@ -225,7 +227,28 @@ export async function submitBundleRecorded(
       signatures: txs.map((t) => t.signature),
       confirmed: result.confirmed,
       confirmation_status: result.confirmationStatus,
+      ...(fills.length > 0 ? { fills } : {}),
     }),
   }).catch(deps.onRecordError ?? ignore);
   return result;
+}
+
+/**
+ * Issue 33: each leg's fill (its own transaction, its own wallet), read at once for every leg that asks; the
+ * legs whose fill could not be read are left out (the record says what the chain told).
+ */
+async function legFills(
+  deps: Pick<ExecutionDeps, "chain">,
+  txs: ChainTransaction[],
+  requests: readonly (FillRequest | null)[],
+): Promise<{ index: number; wallet: string; side: string; fill: Fill }[]> {
+  const read = await Promise.all(
+    txs.map(async (tx, index) => {
+      const request = requests[index];
+      if (request == null) return null;
+      const fill = await readFill(deps.chain, tx.signature, request);
+      return fill === null ? null : { index, wallet: request.wallet, side: request.side, fill };
+    }),
+  );
+  return read.filter((x) => x !== null);
 }

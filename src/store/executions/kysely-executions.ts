@@ -13,7 +13,8 @@ import {
   type Store,
 } from "../types.js";
 import { walletsWithin } from "../keys/wallet-scope.js";
-import { applyFillBesideOutcome, executionFillOf } from "../positions/apply-fill.js";
+import { applyFillBesideOutcome } from "../positions/apply-fill.js";
+import { executionFillsOf } from "../positions/execution-fills.js";
 
 type ExecutionStore = Pick<
   Store,
@@ -93,7 +94,10 @@ function patchColumns(patch: ExecutionPatch, updatedAt: string): Updateable<Exec
  */
 export function patchRecordsFill(patch: ExecutionPatch): boolean {
   const r = patch.response;
-  return typeof r === "object" && r !== null && "fill" in r && (r as { fill: unknown }).fill != null;
+  if (typeof r !== "object" || r === null) return false;
+  // A trade's or a create's one fill, or a bundle's fills per leg.
+  const { fill, fills } = r as { fill?: unknown; fills?: unknown };
+  return fill != null || (Array.isArray(fills) && fills.length > 0);
 }
 
 /**
@@ -152,8 +156,7 @@ export function kyselyExecutions(
             .returningAll()
             .executeTakeFirst();
           if (row === undefined) return undefined;
-          const fill = executionFillOf(row);
-          if (fill !== null) await applyFillBesideOutcome(trx, dialect, fill, now);
+          for (const fill of executionFillsOf(row)) await applyFillBesideOutcome(trx, dialect, fill, now);
           return toExecution(row);
         });
       }
@@ -262,8 +265,7 @@ export function kyselyExecutions(
             .returningAll()
             .executeTakeFirst();
           if (row === undefined) return false;
-          const fill = executionFillOf(row);
-          if (fill !== null) await applyFillBesideOutcome(trx, dialect, fill, now);
+          for (const fill of executionFillsOf(row)) await applyFillBesideOutcome(trx, dialect, fill, now);
           return true;
         });
       }

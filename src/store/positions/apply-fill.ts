@@ -1,97 +1,51 @@
 /**
- * Issue 33: applies one recorded trade fill to its position, inside the caller's transaction (the one that
+ * Issue 33: applies one recorded fill (a trade's, a create's dev buy, a bundle leg's) to its position, inside the caller's transaction (the one that
  * records the fill, or the rebuild's), so the ledger never disagrees with the execution history.
  */
-import { sql, type Kysely, type Selectable } from "kysely";
+import { sql, type Insertable, type Kysely, type Selectable } from "kysely";
 import {
   applyFill,
   emptyFigures,
   figuresFromJson,
   figuresToJson,
   type LedgerEntry,
-  type LedgerFill,
+  type PositionFigures,
 } from "../../core/average-cost.js";
-import type { Database, PositionsTable } from "../schema.js";
+import type { Database, PositionEntriesTable, PositionsTable } from "../schema.js";
+import type { ExecutionFill } from "./execution-fills.js";
 import type { PositionRecord } from "./position-types.js";
 
-/** A trade fill as a stored execution carries it, with whose position it moves. */
-export interface ExecutionFill {
-  apiKeyId: number;
-  executionId: string;
-  wallet: string;
-  mint: string;
-  /** The execution's created_at: the trade's time in the ledger (the same live and on rebuild). */
-  at: string;
-  fill: LedgerFill;
-  decimals: number | null;
-}
-
-/** The columns of an execution row the ledger reads. */
-export interface ExecutionRowForFill {
-  id: string;
-  api_key_id: number | string;
-  kind: string;
-  status: string;
-  wallet: string;
-  request: string | null;
-  response: string | null;
-  created_at: string;
-}
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
-const parse = (text: string | null): unknown => {
-  try {
-    return text === null ? null : (JSON.parse(text) as unknown);
-  } catch {
-    return null;
-  }
-};
-const amount = (v: unknown): bigint | null => (typeof v === "string" && /^-?\d+$/.test(v) ? BigInt(v) : null);
-
 /**
- * The ledger fill of a stored execution: a confirmed (or finalized) trade whose response holds the chain's
- * fill (`response.fill`, issue 22); null for anything else.
+ * Parsed figures by their stored text, bounded: a page of positions is read again and again (the console, a bot
+ * polling) while its rows rarely change, and parsing the figures (JSON and fifteen bigints a row) was the
+ * largest server-side cost of GET /v1/positions. The figures handed out are frozen: the ledger's arithmetic
+ * copies before it changes anything (`applyFill`), so sharing them is safe.
  */
-export function executionFillOf(row: ExecutionRowForFill): ExecutionFill | null {
-  if (row.kind !== "trade" || (row.status !== "confirmed" && row.status !== "finalized")) return null;
-  const request = parse(row.request);
-  const response = parse(row.response);
-  if (!isObject(request) || !isObject(response) || !isObject(response.fill)) return null;
-  const side = request.action;
-  // The response's mint is the resolved one (a request may name only a pool), as fill.ts reads it.
-  const mint = typeof response.mint === "string" ? response.mint : request.mint;
-  if ((side !== "buy" && side !== "sell") || typeof mint !== "string") return null;
-  const f = response.fill;
-  const [solChange, fee, tip, rent, tokenChange] = [
-    f.sol_change_lamports,
-    f.fee_lamports,
-    f.tip_lamports,
-    f.rent_lamports,
-    f.token_change,
-  ].map(amount);
-  if (solChange == null || fee == null || tip == null || rent == null || tokenChange == null) return null;
-  // A fill that moved no token (nothing bought or sold) leaves the position as it is.
-  if (tokenChange === 0n) return null;
-  return {
-    apiKeyId: Number(row.api_key_id),
-    executionId: row.id,
-    wallet: row.wallet,
-    mint,
-    at: row.created_at,
-    fill: { side, solChange, fee, tip, rent, tokenChange, balanceAfter: amount(f.token_balance_after) },
-    decimals: typeof f.token_decimals === "number" ? f.token_decimals : null,
-  };
+export class FiguresCache {
+  private readonly byText = new Map<string, PositionFigures>();
+  constructor(private readonly max = 20_000) {}
+
+  /** The figures of `text`, parsed once while they stay in the cache. */
+  parse(text: string): PositionFigures {
+    let f = this.byText.get(text);
+    if (f === undefined) {
+      // Cleared whole when full: simpler than an LRU, and a refill costs one parse per row.
+      if (this.byText.size >= this.max) this.byText.clear();
+      f = Object.freeze(figuresFromJson(text));
+      this.byText.set(text, f);
+    }
+    return f;
+  }
 }
 
-/** A stored position row as a record. */
-export function toPosition(r: Selectable<PositionsTable>): PositionRecord {
+/** A stored position row as a record (`cache`: figures parsed once by text, for the read paths). */
+export function toPosition(r: Selectable<PositionsTable>, cache?: FiguresCache): PositionRecord {
   return {
     apiKeyId: Number(r.api_key_id),
     wallet: r.wallet,
     mint: r.mint,
     status: r.status === "closed" ? "closed" : "open",
-    figures: figuresFromJson(r.figures),
+    figures: cache !== undefined ? cache.parse(r.figures) : figuresFromJson(r.figures),
     decimals: r.decimals === null ? null : Number(r.decimals),
     openedAt: r.opened_at,
     lastTradeAt: r.last_trade_at,
@@ -128,6 +82,79 @@ export function positionEventData(p: PositionRecord): string {
   return JSON.stringify({ position: { ...p, figures: JSON.parse(figuresToJson(p.figures)) as unknown } });
 }
 
+/** A position that has seen no fill yet: `f`'s, before it. */
+export function newPosition(f: ExecutionFill, now: string): PositionRecord {
+  return {
+    apiKeyId: f.apiKeyId,
+    wallet: f.wallet,
+    mint: f.mint,
+    status: "closed",
+    figures: emptyFigures(),
+    decimals: f.decimals,
+    openedAt: f.at,
+    lastTradeAt: f.at,
+    closedAt: null,
+    lastExecutionId: null,
+    updatedAt: now,
+  };
+}
+
+/** The position after `f` and its ledger line (pure: the live writer and the rebuild share it). */
+export function foldFill(
+  before: PositionRecord,
+  f: ExecutionFill,
+  now: string,
+): { after: PositionRecord; entry: LedgerEntry } {
+  const { figures, entry } = applyFill(before.figures, f.fill);
+  const reopened = before.figures.tokensHeld === 0n;
+  const open = figures.tokensHeld > 0n;
+  return {
+    after: {
+      ...before,
+      status: open ? "open" : "closed",
+      figures,
+      decimals: f.decimals ?? before.decimals,
+      openedAt: reopened ? f.at : before.openedAt,
+      lastTradeAt: f.at,
+      closedAt: open ? null : f.at,
+      lastExecutionId: f.executionId,
+      updatedAt: now,
+    },
+    entry,
+  };
+}
+
+/** The stored row of `f`'s ledger line. */
+export function entryRow(f: ExecutionFill, entry: LedgerEntry): Insertable<PositionEntriesTable> {
+  return {
+    api_key_id: f.apiKeyId,
+    execution_id: f.executionId,
+    leg: f.leg,
+    wallet: f.wallet,
+    mint: f.mint,
+    side: entry.side,
+    entry: entryToJson(entry),
+    at: f.at,
+  };
+}
+
+/** The stored row of a position. */
+export function positionRow(p: PositionRecord): Insertable<PositionsTable> {
+  return {
+    api_key_id: p.apiKeyId,
+    wallet: p.wallet,
+    mint: p.mint,
+    status: p.status,
+    figures: figuresToJson(p.figures),
+    decimals: p.decimals,
+    opened_at: p.openedAt,
+    last_trade_at: p.lastTradeAt,
+    closed_at: p.closedAt,
+    last_execution_id: p.lastExecutionId,
+    updated_at: p.updatedAt,
+  };
+}
+
 /**
  * Applies `f` to its position in `trx` and writes its ledger line (and, with `event`, a position.updated event);
  * the position after it, or null when this execution was already applied.
@@ -144,24 +171,13 @@ export async function applyExecutionFill(
     .select("execution_id")
     .where("api_key_id", "=", f.apiKeyId)
     .where("execution_id", "=", f.executionId)
+    .where("leg", "=", f.leg)
     .executeTakeFirst();
   if (done !== undefined) return null;
   // Insert-if-absent then lock: two first fills of one position at once serialize on the row, never conflict.
   await trx
     .insertInto("positions")
-    .values({
-      api_key_id: f.apiKeyId,
-      wallet: f.wallet,
-      mint: f.mint,
-      status: "closed",
-      figures: figuresToJson(emptyFigures()),
-      decimals: f.decimals,
-      opened_at: f.at,
-      last_trade_at: f.at,
-      closed_at: null,
-      last_execution_id: null,
-      updated_at: now,
-    })
+    .values(positionRow(newPosition(f, now)))
     .onConflict((oc) => oc.columns(["api_key_id", "wallet", "mint"]).doNothing())
     .execute();
   let select = trx
@@ -171,26 +187,12 @@ export async function applyExecutionFill(
     .where("wallet", "=", f.wallet)
     .where("mint", "=", f.mint);
   if (dialect === "postgres") select = select.forUpdate();
-  const before = toPosition(await select.executeTakeFirstOrThrow());
-  const { figures, entry } = applyFill(before.figures, f.fill);
-  const reopened = before.figures.tokensHeld === 0n;
-  const open = figures.tokensHeld > 0n;
-  const after: PositionRecord = {
-    ...before,
-    status: open ? "open" : "closed",
-    figures,
-    decimals: f.decimals ?? before.decimals,
-    openedAt: reopened ? f.at : before.openedAt,
-    lastTradeAt: f.at,
-    closedAt: open ? null : f.at,
-    lastExecutionId: f.executionId,
-    updatedAt: now,
-  };
+  const { after, entry } = foldFill(toPosition(await select.executeTakeFirstOrThrow()), f, now);
   await trx
     .updateTable("positions")
     .set({
       status: after.status,
-      figures: figuresToJson(figures),
+      figures: figuresToJson(after.figures),
       decimals: after.decimals,
       opened_at: after.openedAt,
       last_trade_at: after.lastTradeAt,
@@ -202,19 +204,8 @@ export async function applyExecutionFill(
     .where("wallet", "=", f.wallet)
     .where("mint", "=", f.mint)
     .execute();
-  await trx
-    .insertInto("position_entries")
-    .values({
-      api_key_id: f.apiKeyId,
-      execution_id: f.executionId,
-      wallet: f.wallet,
-      mint: f.mint,
-      side: entry.side,
-      entry: entryToJson(entry),
-      at: f.at,
-    })
-    .execute();
-  if (event) await insertPositionEvent(trx, after, now);
+  await trx.insertInto("position_entries").values(entryRow(f, entry)).execute();
+  if (event) await insertPositionEvent(trx, after, f.kind, now);
   return after;
 }
 
@@ -242,7 +233,12 @@ export async function applyFillBesideOutcome(
 }
 
 /** Writes a position.updated event into the account's outbox, numbered as the execution events are. */
-async function insertPositionEvent(trx: Kysely<Database>, p: PositionRecord, now: string): Promise<void> {
+async function insertPositionEvent(
+  trx: Kysely<Database>,
+  p: PositionRecord,
+  kind: string,
+  now: string,
+): Promise<void> {
   const seq = await trx
     .insertInto("event_sequences")
     .values({ api_key_id: p.apiKeyId, last_id: 1 })
@@ -256,7 +252,7 @@ async function insertPositionEvent(trx: Kysely<Database>, p: PositionRecord, now
       id: Number(seq.last_id),
       type: "position.updated",
       execution_id: p.lastExecutionId ?? "",
-      kind: "trade",
+      kind,
       wallet: p.wallet,
       wallets: JSON.stringify([p.wallet]),
       signatures: "[]",

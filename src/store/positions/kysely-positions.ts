@@ -2,11 +2,9 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../schema.js";
 import { isoNoZone } from "../executions/kysely-executions.js";
-import { applyExecutionFill, entryFromJson, executionFillOf, toPosition } from "./apply-fill.js";
+import { entryFromJson, FiguresCache, toPosition } from "./apply-fill.js";
+import { rebuildLedger } from "./rebuild.js";
 import type { PositionStore } from "./position-types.js";
-
-/** How many executions a rebuild reads per page. */
-const REBUILD_PAGE = 500;
 
 /** The positions methods over an open Kysely instance. */
 export function kyselyPositions(
@@ -14,6 +12,8 @@ export function kyselyPositions(
   dialect: "sqlite" | "postgres",
   clock: () => Date,
 ): PositionStore {
+  const figures = new FiguresCache();
+  const read = (r: Parameters<typeof toPosition>[0]) => toPosition(r, figures);
   return {
     async listPositions(q) {
       let query = db.selectFrom("positions").selectAll().where("api_key_id", "=", q.apiKeyId);
@@ -27,14 +27,12 @@ export function kyselyPositions(
             : query.where("wallet", "in", [...q.onlyWallets]);
       const after = q.after;
       if (after !== undefined)
+        // A row comparison: both engines seek the primary key (api_key_id, wallet, mint) to the cursor.
         query = query.where((eb) =>
-          eb.or([
-            eb("wallet", ">", after.wallet),
-            eb.and([eb("wallet", "=", after.wallet), eb("mint", ">", after.mint)]),
-          ]),
+          eb(eb.refTuple("wallet", "mint"), ">", eb.tuple(after.wallet, after.mint)),
         );
       const rows = await query.orderBy("wallet").orderBy("mint").limit(q.limit).execute();
-      return rows.map(toPosition);
+      return rows.map(read);
     },
 
     async findPosition(apiKeyId, wallet, mint) {
@@ -45,7 +43,7 @@ export function kyselyPositions(
         .where("wallet", "=", wallet)
         .where("mint", "=", mint)
         .executeTakeFirst();
-      return row === undefined ? undefined : toPosition(row);
+      return row === undefined ? undefined : read(row);
     },
 
     async listPositionEntries(q) {
@@ -69,49 +67,7 @@ export function kyselyPositions(
     },
 
     async rebuildPositions(apiKeyId) {
-      const now = isoNoZone(clock());
-      return db.transaction().execute(async (trx) => {
-        let drop = trx.deleteFrom("position_entries");
-        let dropPositions = trx.deleteFrom("positions");
-        if (apiKeyId !== undefined) {
-          drop = drop.where("api_key_id", "=", apiKeyId);
-          dropPositions = dropPositions.where("api_key_id", "=", apiKeyId);
-        }
-        await drop.execute();
-        await dropPositions.execute();
-        let executions = 0;
-        let last: { createdAt: string; id: string } | undefined;
-        for (;;) {
-          // The order the live ledger applies them in when trades of one position do not overlap: recording order.
-          let page = trx
-            .selectFrom("executions")
-            .select(["id", "api_key_id", "kind", "status", "wallet", "request", "response", "created_at"])
-            .where("kind", "=", "trade")
-            .where("status", "in", ["confirmed", "finalized"]);
-          if (apiKeyId !== undefined) page = page.where("api_key_id", "=", apiKeyId);
-          const from = last;
-          if (from !== undefined)
-            page = page.where((eb) =>
-              eb.or([
-                eb("created_at", ">", from.createdAt),
-                eb.and([eb("created_at", "=", from.createdAt), eb("id", ">", from.id)]),
-              ]),
-            );
-          const rows = await page.orderBy("created_at").orderBy("id").limit(REBUILD_PAGE).execute();
-          for (const row of rows) {
-            const fill = executionFillOf(row);
-            if (fill !== null && (await applyExecutionFill(trx, dialect, fill, now, false)) !== null)
-              executions++;
-          }
-          if (rows.length < REBUILD_PAGE) break;
-          const end = rows[rows.length - 1]!;
-          last = { createdAt: end.created_at, id: end.id };
-        }
-        let count = trx.selectFrom("positions").select((eb) => eb.fn.countAll<number | string>().as("n"));
-        if (apiKeyId !== undefined) count = count.where("api_key_id", "=", apiKeyId);
-        const n = await count.executeTakeFirstOrThrow();
-        return { executions, positions: Number(n.n) };
-      });
+      return rebuildLedger(db, dialect, isoNoZone(clock()), apiKeyId);
     },
   };
 }

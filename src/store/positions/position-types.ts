@@ -65,8 +65,9 @@ export interface PositionStore {
   findPosition(apiKeyId: number, wallet: string, mint: string): Promise<PositionRecord | undefined>;
   listPositionEntries(query: ListPositionEntriesQuery): Promise<PositionEntryRecord[]>;
   /**
-   * Drops the ledger (of one account, or of all) and applies every confirmed trade fill of the execution
-   * history again, oldest first, in one transaction; no events are written.
+   * Drops the ledger (of one account, or of all) and applies every confirmed fill of the execution history
+   * again (trades, creates' dev buys, bundle legs), oldest first, in one transaction holding the ledger's write
+   * lock (safe while the service runs: rebuild.ts); no events are written.
    */
   rebuildPositions(apiKeyId?: number): Promise<RebuildReport>;
 }

@@ -27,6 +27,12 @@ describe("fillRequestOfRecord", () => {
     expect(fillRequestOfRecord({ ...base, response: null })?.mint).toBe(MINT);
   });
 
+  it("a create with a dev buy: a buy of the created mint; none without a dev buy", () => {
+    const create = { ...base, kind: "create" as const, request: { name: "N", initial_buy: "0.1" } };
+    expect(fillRequestOfRecord(create)).toEqual({ wallet: W, mint: MINT, side: "buy" });
+    expect(fillRequestOfRecord({ ...create, request: { name: "N", initial_buy: null } })).toBeNull();
+  });
+
   it("none for other kinds, several signatures, an unknown side or no mint", () => {
     expect(fillRequestOfRecord({ ...base, kind: "transfer" })).toBeNull();
     expect(fillRequestOfRecord({ ...base, kind: "bundle" })).toBeNull();
