@@ -115,8 +115,17 @@ export const bundleKind = defineKind({
       },
     },
     required: ["accounts", "bundleTip"],
-    // tip is bundleTip's alias: one of them.
-    rules: { not: present("bundleTip", "tip") },
+    rules: {
+      allOf: [
+        // tip is bundleTip's alias: one of them.
+        { not: present("bundleTip", "tip") },
+        // With mint: an existing-token bundle, exactly one buy or sell leg (a create leg comes without mint). That
+        // a bundle without mint starts with its create leg is a rule by position, which OpenAPI 3.0 cannot state.
+        implies(present("mint"), {
+          properties: { accounts: { maxItems: 1, items: { not: fieldIs("type", "create") } } },
+        }),
+      ],
+    },
     aliases: BUNDLE_TIP_FIELDS.filter((f) => f !== "bundleTip"),
     items: {
       accounts: [

@@ -8,6 +8,7 @@ import { randomUUID } from "node:crypto";
 import type { Chain } from "../../chain/chain.js";
 import { ApiError, badRequest, TRADE_RULES } from "../../core/errors.js";
 import type { FeeBounds } from "../../core/fee-fields.js";
+import { parseAddress } from "../../core/addresses.js";
 import { parseQueryInt } from "../../core/request-fields.js";
 import { OpenOrderLimitError, type KeyRecord, type OrderStateName, type Store } from "../../store/index.js";
 import { planRefusal } from "../keys/fire-custody.js";
@@ -147,7 +148,9 @@ export async function listOrders(
   const state = query.state;
   if (state !== undefined && !(ORDER_STATES as readonly unknown[]).includes(state))
     throw badRequest(R.stateInvalid);
-  const mint = typeof query.mint === "string" ? query.mint : undefined;
+  // A filter is validated where it is read: a mint that is no address is a 400, not an empty list.
+  const mint =
+    query.mint === undefined || query.mint === "" ? undefined : parseAddress(query.mint, R.mintInvalid);
   const limit =
     parseQueryInt(query.limit, "limit must be an integer from 1 to 500", { min: 1, max: 500 }) ?? 100;
   const rows = await deps.store.listOrders({

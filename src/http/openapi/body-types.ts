@@ -12,6 +12,15 @@ import { MAX_WEBHOOK_PAGE } from "../../domain/webhooks/service.js";
 import type { ExecutionKindEntry } from "../../domain/execution/kind.js";
 import { EVENT_TYPES } from "../../domain/events/query.js";
 import { EXECUTION_KINDS, EXECUTION_STATUSES } from "../../domain/execution/history.js";
+import { orderBodySchema } from "../../domain/orders/body-schema.js";
+import { ORDER_STATES } from "../../domain/orders/model.js";
+import {
+  LIST_VALUATIONS,
+  PNL_GROUPS,
+  POSITION_STATUSES,
+  POSITIONS_MAX_LIMIT,
+  VALUATIONS,
+} from "../../domain/positions/query.js";
 
 type Json = Record<string, unknown>;
 
@@ -53,6 +62,11 @@ const BODY_TYPES: Record<string, { properties: Json; required?: string[]; rules?
     },
     required: ["url", "types"],
   },
+};
+
+/** Bodies described whole by their capability (a body that is one of several variants). */
+const WHOLE_BODIES: Record<string, () => Json> = {
+  "POST /v1/orders": orderBodySchema,
 };
 
 /** A comma-separated list of 1 to 50 event types (`execution.confirmed,execution.failed`). */
@@ -99,8 +113,32 @@ const QUERY_TYPES: Record<string, Json> = {
 /** The activity log's integer filters as text (next_cursor is text): positive, ids within a PostgreSQL integer. */
 const activityId = { type: "string", pattern: positiveIntPattern(2_147_483_647) };
 
+/** A date (midnight UTC) or an RFC 3339 time with its zone (the PnL period's bounds; parseInstant). */
+const INSTANT = {
+  type: "string",
+  pattern:
+    "^\\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\\d|3[01])(?:[Tt](?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d{1,9})?(?:[Zz]|[+-](?:[01]\\d|2[0-3]):[0-5]\\d))?$",
+};
+
 /** Query types of the other paged reads. */
 const PAGE_QUERY_TYPES: Record<string, Json> = {
+  // Orders, positions and PnL: the parsers' rules (orders/service.ts listOrders, positions/query.ts).
+  "GET /v1/orders": {
+    state: { type: "string", enum: [...ORDER_STATES] },
+    mint: address,
+    limit: { type: "string", pattern: positiveIntPattern(500) },
+  },
+  "GET /v1/positions": {
+    wallet: address,
+    mint: address,
+    status: { type: "string", enum: [...POSITION_STATUSES] },
+    limit: { type: "string", pattern: positiveIntPattern(POSITIONS_MAX_LIMIT) },
+    // An opaque next_cursor: base64url text (what it decodes to is the service's).
+    after: { type: "string", pattern: "^[A-Za-z0-9_-]{1,200}$" },
+    valuation: { type: "string", enum: [...LIST_VALUATIONS] },
+  },
+  "GET /v1/positions/:wallet/:mint": { valuation: { type: "string", enum: [...VALUATIONS] } },
+  "GET /v1/pnl": { from: INSTANT, to: INSTANT, group_by: { type: "string", enum: [...PNL_GROUPS] } },
   "GET /v1/activity": {
     after: activityId,
     limit: { type: "string", pattern: positiveIntPattern(200) },
@@ -150,6 +188,16 @@ export function openapiBodyTypes({
   if (kind !== undefined && schema !== undefined) return { schema: { ...schema, body: kindBody(kind) }, url };
   const method = Array.isArray(route.method) ? route.method[0] : route.method;
   const id = `${String(method).toUpperCase()} ${url}`;
+  const whole = WHOLE_BODIES[id];
+  if (whole !== undefined && schema !== undefined) {
+    const own = (schema.body ?? {}) as Json;
+    const full = whole();
+    // The route's own description stays; each field carries the description of the body's one source.
+    schema = {
+      ...schema,
+      body: { ...full, ...(own.description !== undefined ? { description: own.description } : {}) },
+    };
+  }
   const body = BODY_TYPES[id];
   const query = QUERY_TYPES[id] ?? PAGE_QUERY_TYPES[id];
   const headers = HEADER_TYPES[id];
