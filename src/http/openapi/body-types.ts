@@ -11,7 +11,7 @@ import { MAX_WAIT_SECONDS } from "../../domain/events/wait.js";
 import { MAX_WEBHOOK_PAGE } from "../../domain/webhooks/service.js";
 import type { ExecutionKindEntry } from "../../domain/execution/kind.js";
 import { EVENT_TYPES } from "../../domain/events/query.js";
-import { EXECUTION_KINDS, EXECUTION_STATUSES } from "../../domain/execution/history.js";
+import { EXECUTION_STATUSES } from "../../domain/execution/history.js";
 import { orderBodySchema } from "../../domain/orders/body-schema.js";
 import { ORDER_STATES } from "../../domain/orders/model.js";
 import {
@@ -73,14 +73,17 @@ const WHOLE_BODIES: Record<string, () => Json> = {
 const eventType = `(?:${EVENT_TYPES.map((t) => t.replace(/\./g, "\\.")).join("|")})`;
 const EVENT_TYPES_PATTERN = `^${eventType}(?:,${eventType}){0,49}$`;
 
-/** Typed query parameters (validated by parseHistoryQuery, which gives the service's own texts). */
-const QUERY_TYPES: Record<string, Json> = {
+/**
+ * Typed query parameters (validated by parseHistoryQuery, which gives the service's own texts); `kinds`: the words
+ * executions are recorded under (the served kinds').
+ */
+const queryTypes = (kinds: readonly string[]): Record<string, Json> => ({
   "GET /v1/executions": {
     // The parser's rules (EXECUTION.historyLimit / historyOffset), stated for generated clients.
     limit: { type: "integer", minimum: 1, maximum: 200 },
     offset: { type: "integer", minimum: 0 },
     wallet: address,
-    kind: { type: "string", enum: [...EXECUTION_KINDS] },
+    kind: { type: "string", enum: [...kinds] },
     // Issue 30: the status filter, and the signature lookup the README named but the document did not.
     status: { type: "string", enum: [...EXECUTION_STATUSES] },
     signature: { type: "string", pattern: "^[1-9A-HJ-NP-Za-km-z]{64,88}$" },
@@ -106,9 +109,9 @@ const QUERY_TYPES: Record<string, Json> = {
     limit: { type: "integer", minimum: 1, maximum: EVENTS_MAX_LIMIT },
     types: { type: "string", pattern: EVENT_TYPES_PATTERN },
     wallet: address,
-    kind: { type: "string", enum: [...EXECUTION_KINDS] },
+    kind: { type: "string", enum: [...kinds] },
   },
-};
+});
 
 /** The activity log's integer filters as text (next_cursor is text): positive, ids within a PostgreSQL integer. */
 const activityId = { type: "string", pattern: positiveIntPattern(2_147_483_647) };
@@ -175,15 +178,19 @@ function typed(original: unknown, types: Json, required?: string[], rules?: Json
  * The swagger `transform`: the route's schema with typed request body and query for the document. An execution
  * kind's body is its descriptor's (issue 30: one description, with its examples).
  */
-export function openapiBodyTypes({
-  schema,
-  url,
-  route,
-}: {
-  schema: FastifySchema;
-  url: string;
-  route: { method: string | string[]; config?: unknown };
-}): { schema: FastifySchema; url: string } {
+export function openapiBodyTypes(
+  {
+    schema,
+    url,
+    route,
+  }: {
+    schema: FastifySchema;
+    url: string;
+    route: { method: string | string[]; config?: unknown };
+  },
+  /** The words executions are recorded under (the `?kind=` filters' enums). */
+  kinds: readonly string[],
+): { schema: FastifySchema; url: string } {
   const kind = (route.config as { kind?: ExecutionKindEntry } | undefined)?.kind;
   if (kind !== undefined && schema !== undefined) return { schema: { ...schema, body: kindBody(kind) }, url };
   const method = Array.isArray(route.method) ? route.method[0] : route.method;
@@ -199,7 +206,7 @@ export function openapiBodyTypes({
     };
   }
   const body = BODY_TYPES[id];
-  const query = QUERY_TYPES[id] ?? PAGE_QUERY_TYPES[id];
+  const query = queryTypes(kinds)[id] ?? PAGE_QUERY_TYPES[id];
   const headers = HEADER_TYPES[id];
   if (schema === undefined || (body === undefined && query === undefined && headers === undefined))
     return { schema, url };
