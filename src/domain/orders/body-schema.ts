@@ -173,7 +173,8 @@ const COMMON: readonly FieldName[] = [
 ];
 /** What every order on one mint may carry (a snipe has no mint). */
 const ON_MINT: readonly FieldName[] = ["mint", ...COMMON, "entry_price", "max_retries"];
-const SNIPE_RULE_FIELDS = [
+/** The fields of a snipe's rule: a snipe names at least one. */
+export const SNIPE_RULE_FIELDS = [
   "creators",
   "name_pattern",
   "symbol_pattern",

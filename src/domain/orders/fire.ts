@@ -76,6 +76,16 @@ export function orderFees(spec: OrderSpec): { priorityFeeLamports?: bigint; tipL
 }
 
 /**
+ * The trade an order sends for `spec` from `wallet`, parsed once, with its fee fields and the spend plan the key's
+ * policy judges (the fire, an order's creation and a snipe's creation read the same plan).
+ */
+export function orderTrade(spec: OrderSpec, wallet: string, relayTipLamports: bigint) {
+  const fees = orderFees(spec);
+  const intent = parseTradeRequest(tradeBody(spec, wallet));
+  return { fees, intent, plan: spendPlanOf("trade", planTradeSpend, intent, relayTipLamports, fees) };
+}
+
+/**
  * Fires a claimed order (attempt `order.attempt`, or the Idempotency-Key `key` a snipe names per mint); never
  * throws for a refusal or a chain failure.
  */
@@ -85,11 +95,8 @@ export async function fireOrder(
   spec: OrderSpec,
   key = orderAttemptKey(order.id, order.attempt),
 ): Promise<FireOutcome> {
-  const body = tradeBody(spec, order.wallet);
-  const fees = orderFees(spec);
   // Parsed once: the plan and the trade read the same intent (as an HTTP request does).
-  const intent = parseTradeRequest(body);
-  const plan = spendPlanOf("trade", planTradeSpend, intent, deps.relayTipLamports, fees);
+  const { fees, intent, plan } = orderTrade(spec, order.wallet, deps.relayTipLamports);
   const custody = await fireCustody(
     extend(deps.custody, { store: deps.store }),
     { accountId: order.accountId, keyId: order.keyId },

@@ -13,15 +13,13 @@ import { parseQueryInt } from "../../core/request-fields.js";
 import { OpenOrderLimitError, type KeyRecord, type OrderStateName, type Store } from "../../store/index.js";
 import { planRefusal } from "../keys/fire-custody.js";
 import { refusal } from "../keys/scopes.js";
-import { spendPlanOf } from "../keys/spend.js";
-import { planTradeSpend } from "../trade/kind.js";
 import { cachedTradeConfigs } from "../trade/configs.js";
 import { parseTradeRequest } from "../trade/request.js";
 import { tradeState } from "../trade/warm-read.js";
 import type { VenueState } from "../watch/venue-state.js";
 import { selectWallet } from "../wallets/wallets.js";
 import type { OrderEngine } from "./engine.js";
-import { orderFees, tradeBody } from "./fire.js";
+import { orderTrade } from "./fire.js";
 import { ORDER_STATES, type OrderSpec } from "./model.js";
 import { observe, sizeOf } from "./observe.js";
 import { parseOrderRequest } from "./request.js";
@@ -80,13 +78,7 @@ export async function createOrder(
   const spec = resolveSpec(req, sizeUnits, now?.price ?? null);
   checkBracket(spec);
 
-  const plan = spendPlanOf(
-    "trade",
-    planTradeSpend,
-    parseTradeRequest(tradeBody(spec, wallet.publicKey)),
-    deps.relayTipLamports,
-    orderFees(spec),
-  );
+  const { plan } = orderTrade(spec, wallet.publicKey, deps.relayTipLamports);
   const verdict = await planRefusal(deps, caller.key, plan, wallet.publicKey);
   if (req.dryRun) {
     const d = now === null ? null : decide(spec, now, spec.kind === "trailing_stop" ? now.price : null);

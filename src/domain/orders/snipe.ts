@@ -9,7 +9,7 @@ import { parseRequestFees, type FeeBounds, type RequestFees } from "../../core/f
 import { fieldOf, parseDryRun, type RequestBody } from "../../core/request-fields.js";
 import { resolveTradeSlippage } from "../../core/slippage.js";
 import type { CreatedNotice } from "../watch/created-mints.js";
-import { orderFieldsOf } from "./body-schema.js";
+import { orderFieldsOf, SNIPE_RULE_FIELDS as RULE_FIELDS } from "./body-schema.js";
 import { parseExpiry } from "./request.js";
 import { SNIPE_RULES as S } from "./snipe-texts.js";
 import { ORDER_RULES as R } from "./texts.js";
@@ -44,15 +44,6 @@ export interface SnipeRequest {
 
 /** The fields a snipe body may carry (body-schema.ts, the body's one description). */
 const FIELDS = orderFieldsOf("snipe");
-const RULE_FIELDS = [
-  "creators",
-  "name_pattern",
-  "symbol_pattern",
-  "mayhem",
-  "cashback",
-  "min_initial_buy",
-  "max_initial_buy",
-] as const;
 const MAX_CREATORS = 100;
 const MAX_PATTERN = 64;
 
