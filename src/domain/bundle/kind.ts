@@ -40,8 +40,11 @@ const bundleLeg = {
     implies({ not: fieldIs("type", "create") }, { required: ["amount"], not: present("slippage") }),
     // A create leg's slippage bounds its developer buy: only with initial_buy.
     implies(present("slippage"), { required: ["initial_buy"] }),
-    // A sell leg sells atomic units; a buy leg buys SOL, or atomic units with denominatedInSol: false.
-    implies(fieldIs("type", "sell"), { properties: { amount: FIELD.units } }),
+    // A sell leg sells atomic units, and says so (denominatedInSol defaults to true); a buy leg buys SOL, or
+    // atomic units with denominatedInSol: false.
+    implies(fieldIs("type", "sell"), {
+      allOf: [{ properties: { amount: FIELD.units } }, fieldIs("denominatedInSol", false)],
+    }),
     implies(
       { allOf: [fieldIs("type", "buy"), fieldIs("denominatedInSol", false)] },
       { properties: { amount: FIELD.units } },
