@@ -1126,7 +1126,7 @@ export interface components {
              * @description which endpoint ran it
              * @enum {string}
              */
-            kind: "trade" | "create" | "bundle" | "claim" | "consolidate" | "transfer" | "split";
+            kind: "trade" | "claim" | "consolidate" | "transfer" | "split" | "create" | "bundle";
             /** @description the primary wallet (trader, creator, source or destination) */
             wallet: string;
             /** @description the managed wallets involved */
@@ -1190,7 +1190,7 @@ export interface components {
              * @description which endpoint ran the execution; order for order.* events
              * @enum {string}
              */
-            kind: "trade" | "create" | "bundle" | "claim" | "consolidate" | "transfer" | "split" | "order";
+            kind: "trade" | "claim" | "consolidate" | "transfer" | "split" | "create" | "bundle" | "order";
             /** @description the managed wallets involved */
             wallets: string[];
             /** @description its transaction signatures */
@@ -2394,8 +2394,8 @@ export interface operations {
                 offset?: number;
                 /** @description only executions whose primary wallet is this public key */
                 wallet?: string;
-                /** @description only this kind: trade, create, bundle, claim, consolidate, transfer, split */
-                kind?: "trade" | "create" | "bundle" | "claim" | "consolidate" | "transfer" | "split";
+                /** @description only this kind: trade, claim, consolidate, transfer, split, create, bundle */
+                kind?: "trade" | "claim" | "consolidate" | "transfer" | "split" | "create" | "bundle";
                 /** @description only this status: pending, submitted, confirmed, finalized, failed, timeout, expired */
                 status?: "pending" | "submitted" | "confirmed" | "finalized" | "failed" | "timeout" | "expired";
                 /** @description only the execution carrying this transaction signature (any leg of a bundle) */
@@ -6185,8 +6185,8 @@ export interface operations {
                 types?: string;
                 /** @description only events of executions involving this wallet */
                 wallet?: string;
-                /** @description only this kind: trade, create, bundle, claim, consolidate, transfer, split */
-                kind?: "trade" | "create" | "bundle" | "claim" | "consolidate" | "transfer" | "split";
+                /** @description only this kind: trade, claim, consolidate, transfer, split, create, bundle */
+                kind?: "trade" | "claim" | "consolidate" | "transfer" | "split" | "create" | "bundle";
             };
             header?: {
                 /** @description resume after this event id (wins over ?after=) */
