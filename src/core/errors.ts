@@ -153,7 +153,7 @@ export const EXECUTION = {
   transactionTooLargePrefix: "transaction does not fit the 1232-byte limit: ",
   historyLimit: "limit must be an integer from 1 to 200",
   historyOffset: "offset must be a non-negative integer",
-  historyKind: "kind must be one of trade, create, bundle, claim, consolidate, transfer, split",
+  historyKind: (kinds: string): string => `kind must be one of ${kinds}`,
   /** Issue 30: the status filter names every status an execution can take. */
   historyStatus: "status must be one of pending, submitted, confirmed, finalized, failed, timeout, expired",
   chainNotReady: "the chain RPC has not answered since start-up; retry shortly",
@@ -304,7 +304,7 @@ export const EVENTS = {
     "types must be a comma-separated list of event types, each one of execution.pending, execution.submitted, " +
     "execution.confirmed, execution.finalized, execution.failed, execution.timeout, execution.expired, " +
     "position.updated, order.created, order.triggered, order.filled, order.failed, order.cancelled, order.expired",
-  kindInvalid: "kind must be one of trade, create, bundle, claim, consolidate, transfer, split",
+  kindInvalid: (kinds: string): string => `kind must be one of ${kinds}`,
   webhookNotFound: "webhook not found",
   deliveryNotFound: "delivery not found",
   webhookUrlInvalid: "url must be an absolute https or http URL without credentials",

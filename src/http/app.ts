@@ -57,7 +57,7 @@ import { lazyRequestLogger } from "./hooks/request-logger.js";
 import { consoleRoutes } from "./routes/console.js";
 import { registerKinds } from "./execute/execute-post.js";
 import { createOutsideBuilds } from "../domain/outside/builds.js";
-import { checkKinds, type ExecutionKindEntry } from "../domain/execution/kind.js";
+import { checkKinds, recordedKinds, type ExecutionKindEntry } from "../domain/execution/kind.js";
 import { EXECUTION_KIND_LIST } from "../domain/kinds.js";
 
 export interface AppDeps {
@@ -153,6 +153,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const kinds = deps.kinds ?? EXECUTION_KIND_LIST;
   // Deny by default: a kind without a spend plan (or two kinds on one path) stops the start-up here.
   checkKinds(kinds);
+  // The words executions are recorded under: the history and events filters' allowed values, from the list.
+  const recorded = recordedKinds(kinds);
   const app = Fastify({
     ...(deps.logger !== undefined
       ? { loggerInstance: deps.logger, childLoggerFactory: lazyRequestLogger }
@@ -179,7 +181,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installErrorHandler(app);
   await registerWebSocket(app);
   // The named component schemas (issue 23), before any route references them.
-  registerComponents(app);
+  registerComponents(app, recorded);
   declareRequestFields(app);
   // Before any plugin registers routes: its request decoration and onRoute hook must reach all of them.
   installIdempotency(app, {
@@ -206,7 +208,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // Execution kinds' bodies and examples come from their descriptors; then the rules every route shares
     // (operationId, description, 413/415/421/429, patterns: openapi-rules.ts).
     transform: (arg) => {
-      const typed = dryRunDocument(custodyDocument(openapiBodyTypes(arg), arg.route), arg.route);
+      const typed = dryRunDocument(custodyDocument(openapiBodyTypes(arg, recorded), arg.route), arg.route);
       const method = String(Array.isArray(arg.route.method) ? arg.route.method[0] : arg.route.method);
       if (typed.schema === undefined || (typed.schema as { hide?: boolean }).hide === true) return typed;
       return {
@@ -273,7 +275,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   healthRoutes(app, deps);
   setupRoutes(app, deps);
   walletRoutes(app, { ...deps, maxWalletsPerKey: deps.config.hardening.maxWalletsPerKey });
-  executionRoutes(app, deps);
+  executionRoutes(app, { ...deps, recordedKinds: recorded });
   // Warm venue state (issue 18): watched mints trade on subscribed state, without a read.
   const warm =
     deps.chain === undefined
@@ -333,7 +335,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   cashbackRoutes(app, deps);
   // Issue 20: execution events.
-  eventRoutes(app, { ...deps, streams });
+  eventRoutes(app, { ...deps, streams, recordedKinds: recorded });
   // Issue 22: wallet balances.
   balanceRoutes(app, deps);
   // A wallet with its durable nonce account (raced trades).

@@ -37,7 +37,11 @@ export interface WalletRecord extends EncryptedSecret {
   createdAt: string;
 }
 
-export type ExecutionKind = "trade" | "create" | "bundle" | "claim" | "consolidate" | "transfer" | "split";
+/**
+ * The word an execution record's kind is stored under. The store keeps it as given: which words exist is the
+ * domain's (its execution kinds' list, src/domain/kinds.ts, checked where a request or a filter names one).
+ */
+export type ExecutionKind = string;
 export type ExecutionStatus =
   "pending" | "submitted" | "confirmed" | "finalized" | "failed" | "timeout" | "expired";
 

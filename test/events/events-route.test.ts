@@ -165,8 +165,9 @@ function suite(name: string, open: () => Promise<Store>, cleanup: () => Promise<
         code: "events.types_invalid",
       });
       expect((await bad("/v1/events?kind=nope", json)).json()).toEqual({
-        detail: EVENTS.kindInvalid,
+        detail: EVENTS.kindInvalid("trade, claim, consolidate, transfer, split, create, bundle"),
         code: "execution.history_kind",
+        allowed: ["trade", "claim", "consolidate", "transfer", "split", "create", "bundle"],
       });
       expect((await bad("/v1/events?wallet=nope", json)).statusCode).toBe(400);
     });

@@ -8,7 +8,9 @@ import { gapKey, runProperties } from "./run.js";
 
 const runs = Number(process.env.PROPERTY_RUNS ?? 50);
 const seed = Number(process.env.PROPERTY_SEED ?? 3030);
+// The warm venue state on, as in the in-suite run: the order routes parse their bodies and queries.
 const e2e = await startE2e({
+  warm: true,
   env: {
     RATE_LIMIT_READS: "1000000",
     RATE_LIMIT_CHECKS: "1000000",

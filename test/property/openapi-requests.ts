@@ -98,6 +98,13 @@ export function valueOf(doc: Json, schema: Json): fc.Arbitrary<unknown> {
     if ("const" in s) return fc.constant(s.const);
     // An object's rules across fields (oneOf of required sets, allOf of if/then, not) are not drawn from:
     // allowedRequests keeps the drawn requests the document allows.
+    // A body that is exactly one of closed variants (an order: per kind): drawn from one variant.
+    const variants = Array.isArray(s.oneOf) ? (s.oneOf as Json[]).map(resolve) : [];
+    if (
+      variants.length > 0 &&
+      variants.every((v) => v.additionalProperties === false && v.properties !== undefined)
+    )
+      return fc.oneof(...variants.map(objectOf));
     if (s.properties !== undefined) return objectOf(s);
     for (const k of ["oneOf", "anyOf"] as const)
       if (Array.isArray(s[k])) return fc.oneof(...(s[k] as Json[]).map(go));

@@ -3,7 +3,7 @@
  * percent from the entry price (the price now unless --entry), a bare number is a price in SOL per whole token.
  */
 import type { Command } from "commander";
-import type { OrderInput } from "@lasertrade/client";
+import type { OrderInput, OrderListQuery } from "@lasertrade/client";
 import type { Context } from "./context.js";
 
 interface OrderOpts {
@@ -240,8 +240,9 @@ export function addOrderCommands(program: Command, ctx: () => Context): void {
     .option("--mint <mint>", "only orders on this mint")
     .action(async (o: { state?: string; mint?: string }) => {
       const c = ctx();
-      const query = {
-        ...(o.state !== undefined ? { state: o.state } : {}),
+      // The service checks the state against its list (a 400 naming the allowed ones).
+      const query: OrderListQuery = {
+        ...(o.state !== undefined ? { state: o.state as OrderListQuery["state"] } : {}),
         ...(o.mint !== undefined ? { mint: o.mint } : {}),
       };
       await c.print(await (await c.client()).orders.list(query));

@@ -31,7 +31,8 @@ export function addPositionCommands(program: Command, ctx: () => Context): void 
       if (wallet !== undefined && mint !== undefined)
         return c.print(await client.positions.get(wallet, mint));
       const page = await client.positions.list({
-        limit: Number(o.limit),
+        // Text, as the query carries it: the service checks the range (1 to 500).
+        limit: str(o.limit),
         wallet: str(o.wallet) ?? wallet,
         mint: str(o.mint),
         status: str(o.status) as PositionsQuery["status"],

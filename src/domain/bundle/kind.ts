@@ -40,8 +40,11 @@ const bundleLeg = {
     implies({ not: fieldIs("type", "create") }, { required: ["amount"], not: present("slippage") }),
     // A create leg's slippage bounds its developer buy: only with initial_buy.
     implies(present("slippage"), { required: ["initial_buy"] }),
-    // A sell leg sells atomic units; a buy leg buys SOL, or atomic units with denominatedInSol: false.
-    implies(fieldIs("type", "sell"), { properties: { amount: FIELD.units } }),
+    // A sell leg sells atomic units, and says so (denominatedInSol defaults to true); a buy leg buys SOL, or
+    // atomic units with denominatedInSol: false.
+    implies(fieldIs("type", "sell"), {
+      allOf: [{ properties: { amount: FIELD.units } }, fieldIs("denominatedInSol", false)],
+    }),
     implies(
       { allOf: [fieldIs("type", "buy"), fieldIs("denominatedInSol", false)] },
       { properties: { amount: FIELD.units } },
@@ -115,8 +118,17 @@ export const bundleKind = defineKind({
       },
     },
     required: ["accounts", "bundleTip"],
-    // tip is bundleTip's alias: one of them.
-    rules: { not: present("bundleTip", "tip") },
+    rules: {
+      allOf: [
+        // tip is bundleTip's alias: one of them.
+        { not: present("bundleTip", "tip") },
+        // With mint: an existing-token bundle, exactly one buy or sell leg (a create leg comes without mint). That
+        // a bundle without mint starts with its create leg is a rule by position, which OpenAPI 3.0 cannot state.
+        implies(present("mint"), {
+          properties: { accounts: { maxItems: 1, items: { not: fieldIs("type", "create") } } },
+        }),
+      ],
+    },
     aliases: BUNDLE_TIP_FIELDS.filter((f) => f !== "bundleTip"),
     items: {
       accounts: [

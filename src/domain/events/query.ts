@@ -4,7 +4,7 @@ import { badRequest, EVENTS, TRADE_RULES } from "../../core/errors.js";
 import { parseQueryInt } from "../../core/request-fields.js";
 import { utcTimestamp } from "../../core/timestamps.js";
 import type { EventBounds, EventRecord, ExecutionKind } from "../../store/index.js";
-import { EXECUTION_KINDS, EXECUTION_STATUSES } from "../execution/history.js";
+import { EXECUTION_STATUSES } from "../execution/history.js";
 import { positionOfEvent, type PositionView } from "../positions/view.js";
 
 /** Default and maximum page size of the JSON form. */
@@ -81,7 +81,12 @@ export function parseEventTypes(value: unknown): string[] {
  * Parses the query of GET /v1/events. `Last-Event-ID` (sent by a reconnecting EventSource, which keeps its
  * original URL) wins over `?after=`.
  */
-export function parseEventsQuery(query: Record<string, unknown>, lastEventId: unknown): EventsQuery {
+export function parseEventsQuery(
+  query: Record<string, unknown>,
+  lastEventId: unknown,
+  /** The words executions are recorded under (recordedKinds of the served kinds). */
+  kinds: readonly string[],
+): EventsQuery {
   const cursor = lastEventId !== undefined && lastEventId !== "" ? lastEventId : query.after;
   const out: EventsQuery = {
     after: cursor === undefined || cursor === "" ? undefined : parseEventCursor(cursor),
@@ -91,7 +96,8 @@ export function parseEventsQuery(query: Record<string, unknown>, lastEventId: un
   if (limit !== undefined) out.limit = limit;
   if (query.types !== undefined && query.types !== "") out.types = parseEventTypes(query.types);
   if (query.kind !== undefined && query.kind !== "") {
-    if (!(EXECUTION_KINDS as readonly unknown[]).includes(query.kind)) throw badRequest(EVENTS.kindInvalid);
+    if (!(kinds as readonly unknown[]).includes(query.kind))
+      throw badRequest(EVENTS.kindInvalid(kinds.join(", ")), { allowed: [...kinds] });
     out.kind = query.kind as ExecutionKind;
   }
   if (query.wallet !== undefined && query.wallet !== "")

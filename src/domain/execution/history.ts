@@ -5,17 +5,6 @@ import { parseQueryInt } from "../../core/request-fields.js";
 import { utcTimestamp } from "../../core/timestamps.js";
 import type { ExecutionKind, ExecutionRecord, ExecutionStatus, Store } from "../../store/index.js";
 
-/** Kinds an execution can have, as the history filter accepts them. */
-export const EXECUTION_KINDS: readonly ExecutionKind[] = [
-  "trade",
-  "create",
-  "bundle",
-  "claim",
-  "consolidate",
-  "transfer",
-  "split",
-];
-
 // A record keyed by every status: a status added to the store's type without a line here does not compile.
 const STATUS_SET: Record<ExecutionStatus, true> = {
   pending: true,
@@ -82,7 +71,11 @@ export interface HistoryPage {
 }
 
 /** Parses the query string of GET /v1/executions (limit 1..200 default 50, offset ≥ 0, wallet, kind, status). */
-export function parseHistoryQuery(query: Record<string, unknown>): HistoryQuery {
+export function parseHistoryQuery(
+  query: Record<string, unknown>,
+  /** The words executions are recorded under (recordedKinds of the served kinds). */
+  kinds: readonly string[],
+): HistoryQuery {
   const limit =
     parseQueryInt(query.limit, EXECUTION.historyLimit, { min: 1, max: HISTORY_MAX_LIMIT }) ??
     HISTORY_DEFAULT_LIMIT;
@@ -92,8 +85,8 @@ export function parseHistoryQuery(query: Record<string, unknown>): HistoryQuery 
     out.wallet = parseAddress(query.wallet, TRADE_RULES.walletInvalid);
   }
   if (query.kind !== undefined && query.kind !== "") {
-    if (!(EXECUTION_KINDS as readonly unknown[]).includes(query.kind))
-      throw badRequest(EXECUTION.historyKind);
+    if (!(kinds as readonly unknown[]).includes(query.kind))
+      throw badRequest(EXECUTION.historyKind(kinds.join(", ")), { allowed: [...kinds] });
     out.kind = query.kind as ExecutionKind;
   }
   if (query.status !== undefined && query.status !== "") {

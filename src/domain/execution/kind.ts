@@ -90,6 +90,19 @@ export function defineKind<I, D>(descriptor: ExecutionKindDescriptor<I, D>): Exe
   return descriptor as unknown as ExecutionKindEntry;
 }
 
+/**
+ * The words the kinds of `list` record executions under, in the list's order (a kind records its own word unless
+ * it says otherwise; a build records nothing): the history and events `?kind=` filters' allowed values.
+ */
+export function recordedKinds(
+  list: readonly Pick<ExecutionKindEntry, "kind" | "records">[],
+): readonly string[] {
+  const words = list.flatMap((k) =>
+    k.records === undefined ? [k.kind] : k.records === null ? [] : [k.records],
+  );
+  return [...new Set(words)];
+}
+
 /** The start-up check of a kind list: a kind without a spend plan, or two on one path or word, is refused. */
 export function checkKinds(kinds: readonly ExecutionKindEntry[]): void {
   const paths = new Set<string>();

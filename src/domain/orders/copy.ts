@@ -3,6 +3,7 @@
  * and price bound) and the sizing of one followed trade (a buy's SOL, a sell's share or units) and the price
  * move since it (SOL per token from the reserves after their trade against the reserves now).
  */
+import { orderFieldsOf } from "./body-schema.js";
 import { parseAddress, type Address } from "../../core/addresses.js";
 import { formatUnits, parseDecimal, parsePercent, parseSolAmount } from "../../core/amounts.js";
 import { badRequest } from "../../core/errors.js";
@@ -49,27 +50,7 @@ export interface CopyRequest {
   readonly dryRun: boolean;
 }
 
-const FIELDS = new Set([
-  "kind",
-  "follow",
-  "amount",
-  "ratio",
-  "sell_sizing",
-  "buys_only",
-  "sells_only",
-  "max_per_token",
-  "max_per_day",
-  "delay_ms",
-  "max_price_move",
-  "wallet",
-  "slippage",
-  "slippage_bps",
-  "priority_fee",
-  "priorityFee",
-  "tip",
-  "expires_at",
-  "dry_run",
-]);
+const FIELDS = orderFieldsOf("copy");
 /** Wallets one copy order follows at most. */
 export const MAX_FOLLOW = 20;
 const MAX_DELAY_MS = 60_000;

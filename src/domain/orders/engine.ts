@@ -206,7 +206,7 @@ export class OrderEngine {
     // The custody reads (key, policy, 24 h spend) run while the claim's update does: they write nothing, and
     // their verdict is used only once the claim is won, so exactly-once still rests on the claim alone.
     const early = o.owner !== undefined ? this.deps.custody?.(o.owner, o.spec) : undefined;
-    early?.catch(() => undefined);
+    early?.verdict.catch(() => undefined);
     const claimed = await this.deps.store.transitionOrder({
       id: o.id,
       from: "open",

@@ -87,23 +87,36 @@ export interface OrderOwner {
   readonly wallet: string;
 }
 
-/** A fire's custody verdict, possibly still under way. */
-export type EarlyCustody = Promise<FireCustody | FireRefusal>;
+/**
+ * The trade an order sends for `spec` from `wallet`, parsed once, with its fee fields and the spend plan the key's
+ * policy judges (the fire, an order's creation and a snipe's creation read the same plan).
+ */
+export function orderTrade(spec: OrderSpec, wallet: string, relayTipLamports: bigint) {
+  const fees = orderFees(spec);
+  const intent = parseTradeRequest(tradeBody(spec, wallet));
+  return { fees, intent, plan: spendPlanOf("trade", planTradeSpend, intent, relayTipLamports, fees) };
+}
+
+/** A fire's custody verdict, possibly still under way, and the trade it judged (parsed once for both). */
+export interface EarlyCustody {
+  readonly trade: ReturnType<typeof orderTrade>;
+  readonly verdict: Promise<FireCustody | FireRefusal>;
+}
 
 /**
  * The key's custody for firing `spec` now (key alive and unfrozen, wallet binding, policy, 24 h pre-check):
  * read-only, so the engine runs it beside the claim's conditional update instead of after it.
  */
 export function orderCustody(deps: FireDeps, owner: OrderOwner, spec: OrderSpec): EarlyCustody {
-  const intent = parseTradeRequest(tradeBody(spec, owner.wallet));
-  const plan = spendPlanOf("trade", planTradeSpend, intent, deps.relayTipLamports, orderFees(spec));
-  return fireCustody(
+  const trade = orderTrade(spec, owner.wallet, deps.relayTipLamports);
+  const verdict = fireCustody(
     extend(deps.custody, { store: deps.store }),
     { accountId: owner.accountId, keyId: owner.keyId },
     "trade",
-    plan,
+    trade.plan,
     owner.wallet,
   );
+  return { trade, verdict };
 }
 
 /**
@@ -117,10 +130,10 @@ export async function fireOrder(
   key = orderAttemptKey(order.id, order.attempt),
   early?: EarlyCustody,
 ): Promise<FireOutcome> {
-  const fees = orderFees(spec);
   // Parsed once: the plan and the trade read the same intent (as an HTTP request does).
-  const intent = parseTradeRequest(tradeBody(spec, order.wallet));
-  const custody = await (early ?? orderCustody(deps, order, spec));
+  const started = early ?? orderCustody(deps, order, spec);
+  const { fees, intent } = started.trade;
+  const custody = await started.verdict;
   if ("rule" in custody) return { kind: "refused", refusal: custody };
   const store = overlay(custody.store, {
     insertExecution: (e) => custody.store.insertExecution(extend(e, { idempotencyKey: key })),

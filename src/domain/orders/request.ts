@@ -16,6 +16,7 @@ import { parseRequestFees, type FeeBounds, type RequestFees } from "../../core/f
 import { fieldOf, parseDryRun, type RequestBody } from "../../core/request-fields.js";
 import { resolveTradeSlippage } from "../../core/slippage.js";
 import { ORDER_KINDS, PRICE_DECIMALS, type Direction, type OrderAmount, type OrderKind } from "./model.js";
+import { orderFieldsOf } from "./body-schema.js";
 import { ORDER_RULES as R } from "./texts.js";
 
 /** A level as the body gave it, before an entry price turns percentages into prices. */
@@ -50,28 +51,8 @@ export interface OrderRequest {
   readonly dryRun: boolean;
 }
 
-const FIELDS = new Set([
-  "kind",
-  "mint",
-  "side",
-  "amount",
-  "price",
-  "percent",
-  "sol_out",
-  "take_profit",
-  "stop_loss",
-  "trail_percent",
-  "entry_price",
-  "wallet",
-  "slippage",
-  "slippage_bps",
-  "priority_fee",
-  "priorityFee",
-  "tip",
-  "expires_at",
-  "max_retries",
-  "dry_run",
-]);
+/** The fields any order on one mint may carry (body-schema.ts, the body's one description). */
+const FIELDS: ReadonlySet<string> = new Set(ORDER_KINDS.flatMap((k) => [...orderFieldsOf(k)]));
 const LEVEL_FIELDS = ["price", "percent", "sol_out"] as const;
 /** Default retries of a sell that failed on chain. */
 export const DEFAULT_MAX_RETRIES = 2;

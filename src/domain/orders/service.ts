@@ -8,19 +8,18 @@ import { randomUUID } from "node:crypto";
 import type { Chain } from "../../chain/chain.js";
 import { ApiError, badRequest, TRADE_RULES } from "../../core/errors.js";
 import type { FeeBounds } from "../../core/fee-fields.js";
+import { parseAddress } from "../../core/addresses.js";
 import { parseQueryInt } from "../../core/request-fields.js";
 import { OpenOrderLimitError, type KeyRecord, type OrderStateName, type Store } from "../../store/index.js";
 import { planRefusal } from "../keys/fire-custody.js";
 import { refusal } from "../keys/scopes.js";
-import { spendPlanOf } from "../keys/spend.js";
-import { planTradeSpend } from "../trade/kind.js";
 import { cachedTradeConfigs } from "../trade/configs.js";
 import { parseTradeRequest } from "../trade/request.js";
 import { tradeState } from "../trade/warm-read.js";
 import type { VenueState } from "../watch/venue-state.js";
 import { selectWallet } from "../wallets/wallets.js";
 import type { OrderEngine } from "./engine.js";
-import { orderFees, tradeBody } from "./fire.js";
+import { orderTrade } from "./fire.js";
 import { ORDER_STATES, type OrderSpec } from "./model.js";
 import { observe, sizeOf } from "./observe.js";
 import { parseOrderRequest } from "./request.js";
@@ -81,13 +80,7 @@ export async function createOrder(
   const spec = resolveSpec(req, sizeUnits, now?.price ?? null);
   checkBracket(spec);
 
-  const plan = spendPlanOf(
-    "trade",
-    planTradeSpend,
-    parseTradeRequest(tradeBody(spec, wallet.publicKey)),
-    deps.relayTipLamports,
-    orderFees(spec),
-  );
+  const { plan } = orderTrade(spec, wallet.publicKey, deps.relayTipLamports);
   const verdict = await planRefusal(deps, caller.key, plan, wallet.publicKey);
   if (req.dryRun) {
     const d = now === null ? null : decide(spec, now, spec.kind === "trailing_stop" ? now.price : null);
@@ -149,7 +142,9 @@ export async function listOrders(
   const state = query.state;
   if (state !== undefined && !(ORDER_STATES as readonly unknown[]).includes(state))
     throw badRequest(R.stateInvalid);
-  const mint = typeof query.mint === "string" ? query.mint : undefined;
+  // A filter is validated where it is read: a mint that is no address is a 400, not an empty list.
+  const mint =
+    query.mint === undefined || query.mint === "" ? undefined : parseAddress(query.mint, R.mintInvalid);
   const limit =
     parseQueryInt(query.limit, "limit must be an integer from 1 to 500", { min: 1, max: 500 }) ?? 100;
   const rows = await deps.store.listOrders({

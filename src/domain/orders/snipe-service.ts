@@ -9,11 +9,8 @@ import { OpenOrderLimitError } from "../../store/index.js";
 import type { RequestBody } from "../../core/request-fields.js";
 import { planRefusal } from "../keys/fire-custody.js";
 import { refusal } from "../keys/scopes.js";
-import { spendPlanOf } from "../keys/spend.js";
-import { planTradeSpend } from "../trade/kind.js";
-import { parseTradeRequest } from "../trade/request.js";
 import { selectWallet } from "../wallets/wallets.js";
-import { orderFees, tradeBody } from "./fire.js";
+import { orderTrade } from "./fire.js";
 import { specToJson } from "./spec.js";
 import type { OrderCaller, OrderServiceDeps } from "./service.js";
 import { parseSnipeRequest } from "./snipe.js";
@@ -47,13 +44,7 @@ export async function createSnipe(
     tipLamports: req.fees.tipLamports ?? null,
   };
   const buy = snipeBuySpec(spec, ANY_MINT);
-  const plan = spendPlanOf(
-    "trade",
-    planTradeSpend,
-    parseTradeRequest(tradeBody(buy, wallet.publicKey)),
-    deps.relayTipLamports,
-    orderFees(buy),
-  );
+  const { plan } = orderTrade(buy, wallet.publicKey, deps.relayTipLamports);
   const found = await planRefusal(deps, caller.key, plan, wallet.publicKey);
   const verdict = found !== null && MINT_RULES.has(found.rule) ? null : found;
   if (req.dryRun)

@@ -9,6 +9,7 @@ import { parseRequestFees, type FeeBounds, type RequestFees } from "../../core/f
 import { fieldOf, parseDryRun, type RequestBody } from "../../core/request-fields.js";
 import { resolveTradeSlippage } from "../../core/slippage.js";
 import type { CreatedNotice } from "../watch/created-mints.js";
+import { orderFieldsOf, SNIPE_RULE_FIELDS as RULE_FIELDS } from "./body-schema.js";
 import { parseExpiry } from "./request.js";
 import { SNIPE_RULES as S } from "./snipe-texts.js";
 import { ORDER_RULES as R } from "./texts.js";
@@ -41,36 +42,8 @@ export interface SnipeRequest {
   readonly dryRun: boolean;
 }
 
-const FIELDS = new Set([
-  "kind",
-  "side",
-  "amount",
-  "creators",
-  "name_pattern",
-  "symbol_pattern",
-  "mayhem",
-  "cashback",
-  "min_initial_buy",
-  "max_initial_buy",
-  "max_per_hour",
-  "wallet",
-  "slippage",
-  "slippage_bps",
-  "priority_fee",
-  "priorityFee",
-  "tip",
-  "expires_at",
-  "dry_run",
-]);
-const RULE_FIELDS = [
-  "creators",
-  "name_pattern",
-  "symbol_pattern",
-  "mayhem",
-  "cashback",
-  "min_initial_buy",
-  "max_initial_buy",
-] as const;
+/** The fields a snipe body may carry (body-schema.ts, the body's one description). */
+const FIELDS = orderFieldsOf("snipe");
 const MAX_CREATORS = 100;
 const MAX_PATTERN = 64;
 

@@ -12,7 +12,7 @@ import type { Chain } from "../../chain/chain.js";
 import { TransactionTooLargeError } from "../../chain/tx-assembly.js";
 import { ApiError, EXECUTION } from "../../core/errors.js";
 import { cachedTradeConfigs, chainGeneration } from "../trade/configs.js";
-import { quoteRead, sentInstructionName, tradeInstructions } from "../trade/plan.js";
+import { quoteRead, tradeDetails, tradeInstructions } from "../trade/plan.js";
 import { parseTradeRequest, type TradeIntent } from "../trade/request.js";
 import { tradeState, type TradeVenues } from "../trade/warm-read.js";
 import { tradeBounds, type TradeBounds } from "../trade/bounds.js";
@@ -103,19 +103,9 @@ export async function runBuild(deps: BuildDeps, apiKeyId: number, intent: BuildI
       throw new ApiError(400, EXECUTION.transactionTooLargePrefix + e.message);
     throw e;
   }
-  const venue = read.venue;
-  const pool = venue === LAUNCHSWAP ? read.poolAddress.toBase58() : null;
-  const mint = read.mint.toBase58();
   const amount = trade.amount.kind === "wholeTokens" ? quote.amountUnits.toString() : trade.amountText;
-  const details = {
-    venue,
-    pool,
-    mint,
-    amount_units: quote.amountUnits.toString(),
-    expected_output: quote.expectedOutput.toString(),
-    instruction: sentInstructionName(read, quote, configs),
-    outside: true,
-  };
+  const details = { ...tradeDetails(read, quote, configs), outside: true };
+  const { venue, pool, mint } = details;
   const tipLamports = tx.tipAccount === null ? 0n : (deps.chain.relayTip?.().lamports ?? 0n);
   // The message starts after the compact-u16 count and the zeroed signature slots.
   const message = tx.wire.subarray(1 + 64 * tx.wire[0]!);

@@ -50,6 +50,18 @@ export function sentInstructionName(read: TradeRead, quote: TradeQuote, configs:
   return `${kind}_v2`;
 }
 
+/** What an execution record says of a quoted trade (its `details`): venue, pool, mint, units, output, instruction. */
+export function tradeDetails(read: TradeRead, quote: TradeQuote, configs: TradeConfigs) {
+  return {
+    venue: read.venue,
+    pool: read.venue === LAUNCHSWAP ? read.poolAddress.toBase58() : null,
+    mint: read.mint.toBase58(),
+    amount_units: quote.amountUnits.toString(),
+    expected_output: quote.expectedOutput.toString(),
+    instruction: sentInstructionName(read, quote, configs),
+  };
+}
+
 /** The venue state the quote math reads, from the routed read (the trade and GET /v1/quote). */
 export function venueStateOf(read: TradeRead, configs: TradeConfigs): VenueState {
   if (read.venue === BONDING_CURVE) {

@@ -10,7 +10,7 @@ import type { Vault } from "../../vault/index.js";
 import { badRequest, EXECUTION, SPEC } from "../../core/errors.js";
 import { ms, runSingleExecution } from "../execution/pipeline.js";
 import { cachedTradeConfigs, chainGeneration } from "./configs.js";
-import { quoteRead, sentInstructionName, tradeInstructions } from "./plan.js";
+import { quoteRead, tradeDetails, tradeInstructions } from "./plan.js";
 import { tradeState, type TradeVenues } from "./warm-read.js";
 import { selectRaceRoutes } from "./race-request.js";
 import type { DryRun } from "../execution/dry-run.js";
@@ -147,17 +147,8 @@ export async function runTrade(deps: TradeDeps, apiKeyId: number, intent: TradeI
   );
   const tInstructions = now();
 
-  const venue = read.venue;
-  const pool = read.venue === LAUNCHSWAP ? read.poolAddress.toBase58() : null;
-  const mint = read.mint.toBase58();
-  const details = {
-    venue,
-    pool,
-    mint,
-    amount_units: quote.amountUnits.toString(),
-    expected_output: quote.expectedOutput.toString(),
-    instruction: sentInstructionName(read, quote, configs),
-  };
+  const details = tradeDetails(read, quote, configs);
+  const { venue, pool, mint } = details;
   const execution: SingleExecutionInput = {
     deps,
     apiKeyId,

@@ -11,7 +11,16 @@ import { MAX_WAIT_SECONDS } from "../../domain/events/wait.js";
 import { MAX_WEBHOOK_PAGE } from "../../domain/webhooks/service.js";
 import type { ExecutionKindEntry } from "../../domain/execution/kind.js";
 import { EVENT_TYPES } from "../../domain/events/query.js";
-import { EXECUTION_KINDS, EXECUTION_STATUSES } from "../../domain/execution/history.js";
+import { EXECUTION_STATUSES } from "../../domain/execution/history.js";
+import { orderBodySchema } from "../../domain/orders/body-schema.js";
+import { ORDER_STATES } from "../../domain/orders/model.js";
+import {
+  LIST_VALUATIONS,
+  PNL_GROUPS,
+  POSITION_STATUSES,
+  POSITIONS_MAX_LIMIT,
+  VALUATIONS,
+} from "../../domain/positions/query.js";
 
 type Json = Record<string, unknown>;
 
@@ -55,18 +64,26 @@ const BODY_TYPES: Record<string, { properties: Json; required?: string[]; rules?
   },
 };
 
+/** Bodies described whole by their capability (a body that is one of several variants). */
+const WHOLE_BODIES: Record<string, () => Json> = {
+  "POST /v1/orders": orderBodySchema,
+};
+
 /** A comma-separated list of 1 to 50 event types (`execution.confirmed,execution.failed`). */
 const eventType = `(?:${EVENT_TYPES.map((t) => t.replace(/\./g, "\\.")).join("|")})`;
 const EVENT_TYPES_PATTERN = `^${eventType}(?:,${eventType}){0,49}$`;
 
-/** Typed query parameters (validated by parseHistoryQuery, which gives the service's own texts). */
-const QUERY_TYPES: Record<string, Json> = {
+/**
+ * Typed query parameters (validated by parseHistoryQuery, which gives the service's own texts); `kinds`: the words
+ * executions are recorded under (the served kinds').
+ */
+const queryTypes = (kinds: readonly string[]): Record<string, Json> => ({
   "GET /v1/executions": {
     // The parser's rules (EXECUTION.historyLimit / historyOffset), stated for generated clients.
     limit: { type: "integer", minimum: 1, maximum: 200 },
     offset: { type: "integer", minimum: 0 },
     wallet: address,
-    kind: { type: "string", enum: [...EXECUTION_KINDS] },
+    kind: { type: "string", enum: [...kinds] },
     // Issue 30: the status filter, and the signature lookup the README named but the document did not.
     status: { type: "string", enum: [...EXECUTION_STATUSES] },
     signature: { type: "string", pattern: "^[1-9A-HJ-NP-Za-km-z]{64,88}$" },
@@ -92,15 +109,39 @@ const QUERY_TYPES: Record<string, Json> = {
     limit: { type: "integer", minimum: 1, maximum: EVENTS_MAX_LIMIT },
     types: { type: "string", pattern: EVENT_TYPES_PATTERN },
     wallet: address,
-    kind: { type: "string", enum: [...EXECUTION_KINDS] },
+    kind: { type: "string", enum: [...kinds] },
   },
-};
+});
 
 /** The activity log's integer filters as text (next_cursor is text): positive, ids within a PostgreSQL integer. */
 const activityId = { type: "string", pattern: positiveIntPattern(2_147_483_647) };
 
+/** A date (midnight UTC) or an RFC 3339 time with its zone (the PnL period's bounds; parseInstant). */
+const INSTANT = {
+  type: "string",
+  pattern:
+    "^\\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\\d|3[01])(?:[Tt](?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d{1,9})?(?:[Zz]|[+-](?:[01]\\d|2[0-3]):[0-5]\\d))?$",
+};
+
 /** Query types of the other paged reads. */
 const PAGE_QUERY_TYPES: Record<string, Json> = {
+  // Orders, positions and PnL: the parsers' rules (orders/service.ts listOrders, positions/query.ts).
+  "GET /v1/orders": {
+    state: { type: "string", enum: [...ORDER_STATES] },
+    mint: address,
+    limit: { type: "string", pattern: positiveIntPattern(500) },
+  },
+  "GET /v1/positions": {
+    wallet: address,
+    mint: address,
+    status: { type: "string", enum: [...POSITION_STATUSES] },
+    limit: { type: "string", pattern: positiveIntPattern(POSITIONS_MAX_LIMIT) },
+    // An opaque next_cursor: base64url text (what it decodes to is the service's).
+    after: { type: "string", pattern: "^[A-Za-z0-9_-]{1,200}$" },
+    valuation: { type: "string", enum: [...LIST_VALUATIONS] },
+  },
+  "GET /v1/positions/:wallet/:mint": { valuation: { type: "string", enum: [...VALUATIONS] } },
+  "GET /v1/pnl": { from: INSTANT, to: INSTANT, group_by: { type: "string", enum: [...PNL_GROUPS] } },
   "GET /v1/activity": {
     after: activityId,
     limit: { type: "string", pattern: positiveIntPattern(200) },
@@ -137,21 +178,35 @@ function typed(original: unknown, types: Json, required?: string[], rules?: Json
  * The swagger `transform`: the route's schema with typed request body and query for the document. An execution
  * kind's body is its descriptor's (issue 30: one description, with its examples).
  */
-export function openapiBodyTypes({
-  schema,
-  url,
-  route,
-}: {
-  schema: FastifySchema;
-  url: string;
-  route: { method: string | string[]; config?: unknown };
-}): { schema: FastifySchema; url: string } {
+export function openapiBodyTypes(
+  {
+    schema,
+    url,
+    route,
+  }: {
+    schema: FastifySchema;
+    url: string;
+    route: { method: string | string[]; config?: unknown };
+  },
+  /** The words executions are recorded under (the `?kind=` filters' enums). */
+  kinds: readonly string[],
+): { schema: FastifySchema; url: string } {
   const kind = (route.config as { kind?: ExecutionKindEntry } | undefined)?.kind;
   if (kind !== undefined && schema !== undefined) return { schema: { ...schema, body: kindBody(kind) }, url };
   const method = Array.isArray(route.method) ? route.method[0] : route.method;
   const id = `${String(method).toUpperCase()} ${url}`;
+  const whole = WHOLE_BODIES[id];
+  if (whole !== undefined && schema !== undefined) {
+    const own = (schema.body ?? {}) as Json;
+    const full = whole();
+    // The route's own description stays; each field carries the description of the body's one source.
+    schema = {
+      ...schema,
+      body: { ...full, ...(own.description !== undefined ? { description: own.description } : {}) },
+    };
+  }
   const body = BODY_TYPES[id];
-  const query = QUERY_TYPES[id] ?? PAGE_QUERY_TYPES[id];
+  const query = queryTypes(kinds)[id] ?? PAGE_QUERY_TYPES[id];
   const headers = HEADER_TYPES[id];
   if (schema === undefined || (body === undefined && query === undefined && headers === undefined))
     return { schema, url };

@@ -6,8 +6,8 @@
  */
 import type { FastifyInstance } from "fastify";
 import { dryRunComponent, dryRunTransactionComponent } from "./dry-run-schema.js";
-import { eventComponent } from "../routes/events.js";
-import { executionComponent } from "../routes/executions.js";
+import { eventComponentOf } from "../routes/events.js";
+import { executionComponentOf } from "../routes/executions.js";
 import { healthComponent } from "../routes/health.js";
 import { keyComponent, newKeyComponent, policyComponent } from "../routes/keys.js";
 import {
@@ -26,17 +26,20 @@ import { routesComponent } from "../routes/routes.js";
 import { orderComponent, orderTriggerComponent } from "../routes/orders.js";
 import { deliveryComponent, webhookComponent } from "../routes/webhooks.js";
 
-/** Every component, by its `$id` (a new shared shape goes here: see docs/decisions.md, issue 23). */
-const COMPONENTS: readonly { $id: string; description: string }[] = [
+/**
+ * Every component, by its `$id` (a new shared shape goes here: see docs/decisions.md, issue 23); `kinds`: the
+ * words executions are recorded under (the served kinds').
+ */
+const componentsOf = (kinds: readonly string[]): readonly { $id: string; description: string }[] => [
   errorComponent,
   ...statusErrorComponents,
   serverErrorComponent,
   refusalComponent,
   walletComponent,
   newWalletComponent,
-  executionComponent,
+  executionComponentOf(kinds),
   fillComponent,
-  eventComponent,
+  eventComponentOf(kinds),
   keyComponent,
   newKeyComponent,
   policyComponent,
@@ -54,8 +57,8 @@ const COMPONENTS: readonly { $id: string; description: string }[] = [
 ];
 
 /** Adds every component to the app's shared schemas (before the routes that reference them). */
-export function registerComponents(app: FastifyInstance): void {
-  for (const schema of COMPONENTS) app.addSchema(schema);
+export function registerComponents(app: FastifyInstance, kinds: readonly string[]): void {
+  for (const schema of componentsOf(kinds)) app.addSchema(schema);
 }
 
 /**

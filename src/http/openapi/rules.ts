@@ -68,6 +68,15 @@ function idempotencyKeyRule(headers: Json | undefined): { headers?: Json } {
   };
 }
 
+/**
+ * Path parameters stated without the address pattern: a wallet path that is no address answers 404 wallet not
+ * found there (the same answer as an unknown wallet), not 400, so the document allows any text and states the 404.
+ */
+const ANY_TEXT_WALLET_PATHS: readonly string[] = [
+  "DELETE /v1/wallets/:public_key",
+  "PUT /v1/wallets/:public_key/default",
+];
+
 /** Routes whose body may be left out (every field optional; an empty body means "no fields"). */
 const OPTIONAL_BODIES: readonly string[] = [
   "post /v1/wallets",
@@ -146,9 +155,10 @@ export function openapiRules(
   const properties = params?.properties as Record<string, Json> | undefined;
   // Issue 30: a key id is a positive integer and a watched mint an address, as their parsers require.
   const patterns: Record<string, string> = {
-    public_key: ADDRESS_PATTERN,
+    ...(ANY_TEXT_WALLET_PATHS.includes(`${method} ${url}`) ? {} : { public_key: ADDRESS_PATTERN }),
     ...(url.startsWith("/v1/keys/") ? { id: KEY_ID_PATTERN } : {}),
     ...(url.startsWith("/v1/watch/") ? { mint: ADDRESS_PATTERN } : {}),
+    ...(url.startsWith("/v1/positions/") ? { wallet: ADDRESS_PATTERN, mint: ADDRESS_PATTERN } : {}),
   };
   const stated = Object.keys(patterns).filter((k) => properties?.[k] !== undefined);
   const typedParams =

@@ -13,7 +13,6 @@ import {
   type EventsQuery,
 } from "../../domain/events/query.js";
 import { eventsPage, streamEvents, type StreamItem } from "../../domain/events/stream.js";
-import { EXECUTION_KINDS } from "../../domain/execution/history.js";
 import { STREAM_CAP_RETRY_SECONDS, type StreamRegistry } from "../../domain/streams/stream-registry.js";
 import { ApiError } from "../../core/errors.js";
 import type { Store } from "../../store/index.js";
@@ -28,49 +27,50 @@ export interface EventStreamTiming {
   pollMs?: number;
 }
 
-/** One execution event (the `Event` component). */
-export const eventComponent = closedObject(
-  {
-    id: {
-      type: "integer",
-      description: "per-account, increasing; the stream cursor (Last-Event-ID, ?after=)",
+/** One execution event (the `Event` component); `kinds`: the words executions are recorded under. */
+export const eventComponentOf = (kinds: readonly string[]) =>
+  closedObject(
+    {
+      id: {
+        type: "integer",
+        description: "per-account, increasing; the stream cursor (Last-Event-ID, ?after=)",
+      },
+      type: {
+        type: "string",
+        description:
+          "execution.<status>, e.g. execution.confirmed; order.<created|triggered|filled|failed|cancelled|expired>; or position.updated",
+      },
+      execution_id: {
+        type: "string",
+        description:
+          "the execution (GET /v1/executions/{id}); for order.* events the order (GET /v1/orders/{id})",
+      },
+      kind: {
+        type: "string",
+        enum: [...kinds, "order"],
+        description: "which endpoint ran the execution; order for order.* events",
+      },
+      wallets: { type: "array", items: { type: "string" }, description: "the managed wallets involved" },
+      signatures: { type: "array", items: { type: "string" }, description: "its transaction signatures" },
+      status: {
+        type: "string",
+        description: "the execution's new status (as in Execution.status), or the order's state",
+      },
+      error: { description: "why it failed, when the status is failed; null otherwise" },
+      created_at: { type: "string", description: "RFC 3339 UTC with Z: when the event was recorded" },
+      position: {
+        ...ref("Position"),
+        description:
+          "position.updated only: the position after the fill (ledger figures; liquidation value not included)",
+      },
     },
-    type: {
-      type: "string",
+    {
+      $id: "Event",
       description:
-        "execution.<status>, e.g. execution.confirmed; order.<created|triggered|filled|failed|cancelled|expired>; or position.updated",
+        "An execution event (an execution of this key changed status) or a position.updated event (a fill moved a position; execution_id names the trade, status is the position's open or closed)",
+      optional: ["position"],
     },
-    execution_id: {
-      type: "string",
-      description:
-        "the execution (GET /v1/executions/{id}); for order.* events the order (GET /v1/orders/{id})",
-    },
-    kind: {
-      type: "string",
-      enum: [...EXECUTION_KINDS, "order"],
-      description: "which endpoint ran the execution; order for order.* events",
-    },
-    wallets: { type: "array", items: { type: "string" }, description: "the managed wallets involved" },
-    signatures: { type: "array", items: { type: "string" }, description: "its transaction signatures" },
-    status: {
-      type: "string",
-      description: "the execution's new status (as in Execution.status), or the order's state",
-    },
-    error: { description: "why it failed, when the status is failed; null otherwise" },
-    created_at: { type: "string", description: "RFC 3339 UTC with Z: when the event was recorded" },
-    position: {
-      ...ref("Position"),
-      description:
-        "position.updated only: the position after the fill (ledger figures; liquidation value not included)",
-    },
-  },
-  {
-    $id: "Event",
-    description:
-      "An execution event (an execution of this key changed status) or a position.updated event (a fill moved a position; execution_id names the trade, status is the position's open or closed)",
-    optional: ["position"],
-  },
-);
+  );
 
 const pageSchema = closedObject({
   events: { type: "array", items: ref("Event"), description: "oldest first" },
@@ -104,6 +104,8 @@ export function eventRoutes(
     events?: EventStreamTiming;
     /** Issue 29: the process's open streams (caps, re-authorization). */
     streams: StreamRegistry;
+    /** The words executions are recorded under (the served kinds' recordedKinds). */
+    recordedKinds: readonly string[];
   },
 ): void {
   const heartbeatMs = deps.events?.heartbeatMs ?? 15_000;
@@ -200,7 +202,7 @@ export function eventRoutes(
               description: `comma-separated event types, each one of ${EVENT_TYPES.join(", ")}`,
             },
             wallet: { type: "string", description: "only events of executions involving this wallet" },
-            kind: { type: "string", description: `only this kind: ${EXECUTION_KINDS.join(", ")}` },
+            kind: { type: "string", description: `only this kind: ${deps.recordedKinds.join(", ")}` },
           },
         },
         response: {
@@ -227,7 +229,11 @@ export function eventRoutes(
     },
     async (req, reply) => {
       const key = requireApiKey(req);
-      const parsed = parseEventsQuery(req.query as Record<string, unknown>, req.headers["last-event-id"]);
+      const parsed = parseEventsQuery(
+        req.query as Record<string, unknown>,
+        req.headers["last-event-id"],
+        deps.recordedKinds,
+      );
       // Issue 19: a wallet-bound key sees only its wallets' events (filtered in the query).
       const only = req.custodyKey?.wallets;
       const q = only != null ? { ...parsed, onlyWallets: only } : parsed;

@@ -1,7 +1,6 @@
 /** GET /v1/executions: the key's execution history, paged, newest first; GET /v1/executions/{id}, with ?wait=. */
 import type { FastifyInstance } from "fastify";
 import {
-  EXECUTION_KINDS,
   EXECUTION_STATUSES,
   executionView,
   listHistory,
@@ -15,58 +14,63 @@ import { apiKeySecurity, authErrors, errorSchema, ref, closedObject } from "../o
 // Free-form JSON written by the service itself (request summaries, responses, errors): never secrets.
 const anyJson = (description: string) => ({ description }) as const;
 
-/** One execution record (the `Execution` component). */
-export const executionComponent = closedObject(
-  {
-    id: { type: "string", description: "the execution id (GET /v1/executions/{id})" },
-    kind: { type: "string", enum: [...EXECUTION_KINDS], description: "which endpoint ran it" },
-    wallet: { type: "string", description: "the primary wallet (trader, creator, source or destination)" },
-    wallets: { type: "array", items: { type: "string" }, description: "the managed wallets involved" },
-    signatures: {
-      type: "array",
-      items: { type: "string" },
-      description: "transaction signatures, in send order (one per bundle leg)",
+/** One execution record (the `Execution` component); `kinds`: the words executions are recorded under. */
+export const executionComponentOf = (kinds: readonly string[]) =>
+  closedObject(
+    {
+      id: { type: "string", description: "the execution id (GET /v1/executions/{id})" },
+      kind: { type: "string", enum: [...kinds], description: "which endpoint ran it" },
+      wallet: { type: "string", description: "the primary wallet (trader, creator, source or destination)" },
+      wallets: { type: "array", items: { type: "string" }, description: "the managed wallets involved" },
+      signatures: {
+        type: "array",
+        items: { type: "string" },
+        description: "transaction signatures, in send order (one per bundle leg)",
+      },
+      bundle_id: { type: ["string", "null"], description: "the relay's bundle id; null outside bundles" },
+      status: {
+        type: "string",
+        enum: [...EXECUTION_STATUSES],
+        description:
+          "pending: recorded, outcome not known yet; submitted: sent without a verdict; timeout: the wait ended first " +
+          "(these three are open: reconciliation moves them to a final status); confirmed; finalized; failed; " +
+          "expired: the blockhash expired without the transaction landing",
+      },
+      confirmation_status: {
+        type: ["string", "null"],
+        description: "processed, confirmed or finalized as last seen on chain; null when not seen",
+      },
+      request: anyJson("summary of the request body as the service understood it"),
+      response: anyJson("the answer the endpoint gave, once it gave one"),
+      error: anyJson("why it failed (a detail and what is known), when it failed"),
+      timings: anyJson("milliseconds per phase, when measured"),
+      idempotency_key: {
+        type: ["string", "null"],
+        description: "the Idempotency-Key of the request that recorded it, if it had one",
+      },
+      compute_unit_price_micro_lamports: {
+        type: ["string", "null"],
+        description:
+          "priority fee the transaction carried, micro-lamports per compute unit (highest of a bundle's legs); null on older records",
+      },
+      created_at: { type: "string", description: "RFC 3339 UTC with Z: when it was recorded" },
+      updated_at: { type: "string", description: "RFC 3339 UTC with Z: its last status change" },
     },
-    bundle_id: { type: ["string", "null"], description: "the relay's bundle id; null outside bundles" },
-    status: {
-      type: "string",
-      enum: [...EXECUTION_STATUSES],
-      description:
-        "pending: recorded, outcome not known yet; submitted: sent without a verdict; timeout: the wait ended first " +
-        "(these three are open: reconciliation moves them to a final status); confirmed; finalized; failed; " +
-        "expired: the blockhash expired without the transaction landing",
+    {
+      $id: "Execution",
+      description: "One recorded execution of this key: what was asked, what was sent and how it ended",
+      required: ["id", "kind", "wallet", "signatures", "status", "created_at"],
     },
-    confirmation_status: {
-      type: ["string", "null"],
-      description: "processed, confirmed or finalized as last seen on chain; null when not seen",
-    },
-    request: anyJson("summary of the request body as the service understood it"),
-    response: anyJson("the answer the endpoint gave, once it gave one"),
-    error: anyJson("why it failed (a detail and what is known), when it failed"),
-    timings: anyJson("milliseconds per phase, when measured"),
-    idempotency_key: {
-      type: ["string", "null"],
-      description: "the Idempotency-Key of the request that recorded it, if it had one",
-    },
-    compute_unit_price_micro_lamports: {
-      type: ["string", "null"],
-      description:
-        "priority fee the transaction carried, micro-lamports per compute unit (highest of a bundle's legs); null on older records",
-    },
-    created_at: { type: "string", description: "RFC 3339 UTC with Z: when it was recorded" },
-    updated_at: { type: "string", description: "RFC 3339 UTC with Z: its last status change" },
-  },
-  {
-    $id: "Execution",
-    description: "One recorded execution of this key: what was asked, what was sent and how it ended",
-    required: ["id", "kind", "wallet", "signatures", "status", "created_at"],
-  },
-);
+  );
 
 /** Registers GET /v1/executions. */
 export function executionRoutes(
   app: FastifyInstance,
-  deps: { store: Pick<Store, "listExecutions" | "findExecution" | "onEventWake"> },
+  deps: {
+    store: Pick<Store, "listExecutions" | "findExecution" | "onEventWake">;
+    /** The words executions are recorded under (the served kinds' recordedKinds). */
+    recordedKinds: readonly string[];
+  },
 ): void {
   app.get(
     "/v1/executions",
@@ -87,7 +91,7 @@ export function executionRoutes(
                 "cursor paging: next_cursor of the previous page (stable while new executions arrive)",
             },
             wallet: { description: "only executions whose primary wallet is this public key" },
-            kind: { description: `only this kind: ${EXECUTION_KINDS.join(", ")}` },
+            kind: { description: `only this kind: ${deps.recordedKinds.join(", ")}` },
             status: { description: `only this status: ${EXECUTION_STATUSES.join(", ")}` },
             signature: {
               description: "only the execution carrying this transaction signature (any leg of a bundle)",
@@ -115,7 +119,7 @@ export function executionRoutes(
     },
     async (req) => {
       const key = requireApiKey(req);
-      const q = parseHistoryQuery(req.query as Record<string, unknown>);
+      const q = parseHistoryQuery(req.query as Record<string, unknown>, deps.recordedKinds);
       const only = req.custodyKey?.wallets;
       return listHistory(deps.store, key.id, only != null ? { ...q, onlyWallets: only } : q);
     },

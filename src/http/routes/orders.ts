@@ -15,7 +15,6 @@ import {
   type OrderServiceDeps,
 } from "../../domain/orders/service.js";
 import { ORDER_RULES } from "../../domain/orders/texts.js";
-import { COPY_BODY_FIELDS } from "../../domain/orders/copy-body.js";
 import type { VenueState } from "../../domain/watch/venue-state.js";
 import { requireApiKey, requireCustodyKey } from "../hooks/auth.js";
 import { storeOf } from "../hooks/custody.js";
@@ -142,7 +141,8 @@ const idParams = {
   required: ["id"],
 } as const;
 
-const orderErrors = { ...executionErrors, 403: executionErrors[401], 409: executionErrors[401] } as const;
+// 403 is the shared Refusal (openapi/rules.ts): a policy or scope refusal names its rule.
+const orderErrors = { ...executionErrors, 409: executionErrors[401] } as const;
 
 function callerOf(req: FastifyRequest): OrderCaller {
   return { accountId: requireApiKey(req).id, key: requireCustodyKey(req) };
@@ -169,46 +169,9 @@ export function orderRoutes(app: FastifyInstance, deps: OrderRouteDeps): void {
           "The level is a price in SOL per whole token of the order's own size, quoted with the venue's math and fees " +
           "on the warm state; take_profit / stop_loss also take percent (from entry_price, default the price now) or " +
           "sol_out. dry_run: true answers what the order would do now and stores nothing.",
-        body: {
-          type: "object",
-          properties: {
-            kind: {
-              description:
-                "limit, take_profit, stop_loss, trailing_stop, bracket, on_migration, snipe or copy",
-            },
-            mint: { description: "the token mint (not for snipe or copy)" },
-            creators: { description: "snipe: buy tokens created by one of these addresses" },
-            name_pattern: { description: "snipe: name glob, case-insensitive (* any run, ? one character)" },
-            symbol_pattern: { description: "snipe: symbol glob, case-insensitive" },
-            mayhem: { description: "snipe: only tokens whose mayhem flag is this" },
-            cashback: { description: "snipe: only tokens whose cashback flag is this" },
-            min_initial_buy: { description: "snipe: at least this SOL bought in the create transaction" },
-            max_initial_buy: { description: "snipe: at most this SOL bought in the create transaction" },
-            max_per_hour: { description: "snipe: at most this many buys in any hour (1 to 1000)" },
-            ...COPY_BODY_FIELDS,
-            side: {
-              description: "limit: buy or sell; on_migration: buy or sell (default sell); the others sell",
-            },
-            amount: { description: 'buys: SOL; sells: token atomic units or a percentage (default "100%")' },
-            price: { description: "the level in SOL per whole token" },
-            percent: { description: "take_profit / stop_loss: percent from the entry price (+50, -20)" },
-            sol_out: { description: "take_profit / stop_loss: SOL the amount would get" },
-            take_profit: { description: "bracket: { price | percent | sol_out }" },
-            stop_loss: { description: "bracket: { price | percent | sol_out }" },
-            trail_percent: { description: "trailing_stop: percent below the highest price seen" },
-            entry_price: {
-              description: "the entry of percent levels (SOL per whole token); default the price now",
-            },
-            wallet: { description: "managed wallet; the key's default wallet otherwise" },
-            slippage: { description: "percent, as a trade" },
-            slippage_bps: { description: "as a trade" },
-            priority_fee: { description: "SOL per transaction, as a trade" },
-            tip: { description: "SOL, as a trade" },
-            expires_at: { description: "ISO 8601; an open order expires then" },
-            max_retries: { description: "sends again of a sell that failed on chain (0 to 10, default 2)" },
-            dry_run: { description: "true: answer what the order would do now, store nothing" },
-          },
-        },
+        // Typed in the document from the body's one description (domain/orders/body-schema.ts); the parsers
+        // validate, with their own texts.
+        body: { type: "object" },
         response: { 200: orderSchema, ...orderErrors },
       },
     },

@@ -21,9 +21,16 @@ import {
 } from "../openapi/schemas.js";
 import { walletPage, walletPageHeaders, walletPageQuery } from "./wallet-page.js";
 
-const publicKeyParams = {
+/** A wallet path where any text is read: one that is no address answers 404, as an unknown wallet. */
+const walletPathParams = {
   type: "object",
-  properties: { public_key: { type: "string", description: "wallet public key (base58)" } },
+  properties: {
+    public_key: {
+      type: "string",
+      description:
+        "wallet public key (base58); any other text answers 404 wallet not found, as an unknown wallet",
+    },
+  },
   required: ["public_key"],
 } as const;
 
@@ -149,7 +156,7 @@ export function walletRoutes(app: FastifyInstance, deps: WalletDeps): void {
       schema: {
         ...common,
         summary: "Make a wallet the key's default",
-        params: publicKeyParams,
+        params: walletPathParams,
         response: { 200: walletSchema, ...authErrors, 404: errorSchema },
       },
     },
@@ -164,7 +171,7 @@ export function walletRoutes(app: FastifyInstance, deps: WalletDeps): void {
       schema: {
         ...common,
         summary: "Delink a wallet: deletes its encrypted key and its execution history",
-        params: publicKeyParams,
+        params: walletPathParams,
         response: {
           200: closedObject(
             { ok: { type: "boolean", description: "true: the wallet is delinked" } },

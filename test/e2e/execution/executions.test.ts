@@ -109,7 +109,9 @@ describe("GET /v1/executions", () => {
     expect(await detail("?limit=201")).toBe(EXECUTION.historyLimit);
     expect(await detail("?limit=abc")).toBe(EXECUTION.historyLimit);
     expect(await detail("?offset=-1")).toBe(EXECUTION.historyOffset);
-    expect(await detail("?kind=swap")).toBe(EXECUTION.historyKind);
+    expect(await detail("?kind=swap")).toBe(
+      EXECUTION.historyKind("trade, claim, consolidate, transfer, split, create, bundle"),
+    );
     expect(await detail("?wallet=nope")).toBe(TRADE_RULES.walletInvalid);
   });
 

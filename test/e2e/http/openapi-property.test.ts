@@ -8,8 +8,10 @@ import { describe, expect, it } from "vitest";
 import { useE2e } from "../../helpers/use-e2e.js";
 import { runProperties } from "../../property/run.js";
 
-// Budgets out of the way: the run sends a few hundred requests with one key.
+// Budgets out of the way: the run sends a few hundred requests with one key. The warm venue state on, so the
+// order routes parse their bodies and queries (without it they answer "orders need the warm venue state").
 const e2e = useE2e({
+  warm: true,
   env: {
     RATE_LIMIT_READS: "100000",
     RATE_LIMIT_CHECKS: "100000",

@@ -51,10 +51,25 @@ describe("the OpenAPI document", () => {
   });
 
   it("states patterns and bounds, and they are the parser's", async () => {
-    const pk = doc.paths["/v1/wallets/{public_key}"].delete.parameters.find(
-      (p: Json) => p.name === "public_key",
-    );
-    expect(pk.schema.pattern).toBe("^[1-9A-HJ-NP-Za-km-z]{32,44}$");
+    const paramOf = (path: string, method: string, name: string): Json =>
+      (doc.paths[path][method].parameters as Json[]).find((p) => p.name === name)!;
+    const address = "^[1-9A-HJ-NP-Za-km-z]{32,44}$";
+    expect(paramOf("/v1/wallets/{public_key}/balances", "get", "public_key").schema.pattern).toBe(address);
+    expect(paramOf("/v1/positions/{wallet}/{mint}", "get", "mint").schema.pattern).toBe(address);
+    // A wallet path that is no address answers 404 wallet not found there: any text, and the 404 stated.
+    for (const [path, method] of [
+      ["/v1/wallets/{public_key}", "delete"],
+      ["/v1/wallets/{public_key}/default", "put"],
+    ] as const) {
+      expect(paramOf(path, method, "public_key").schema.pattern).toBeUndefined();
+      expect(doc.paths[path][method].responses["404"]).toBeDefined();
+    }
+    // The orders body: every field typed, exactly one variant per kind (and side); enums on the queries.
+    const order = doc.paths["/v1/orders"].post.requestBody.content["application/json"].schema;
+    expect(order.properties.kind.enum).toContain("trailing_stop");
+    expect(order.oneOf.length).toBeGreaterThanOrEqual(9);
+    expect(paramOf("/v1/orders", "get", "state").schema.enum).toContain("open");
+    expect(paramOf("/v1/pnl", "get", "group_by").schema.enum).toEqual(["day", "mint", "wallet"]);
     const params = (path: string) => doc.paths[path].get.parameters as Json[];
     const limitOf = (path: string) => params(path).find((p) => p.name === "limit")?.schema;
     expect(limitOf("/v1/executions")).toMatchObject({ minimum: 1, maximum: 200 });

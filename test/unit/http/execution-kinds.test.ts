@@ -5,8 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { EXECUTION_KIND_LIST } from "../../../src/domain/kinds.js";
-import { EXECUTION_KINDS } from "../../../src/domain/execution/history.js";
-import { checkKinds, type ExecutionKindEntry } from "../../../src/domain/execution/kind.js";
+import { checkKinds, recordedKinds, type ExecutionKindEntry } from "../../../src/domain/execution/kind.js";
 import { knownFieldsTable } from "../../../src/http/execute/known-fields.js";
 import { buildTestApp } from "../../helpers/app.js";
 import { callWith, createSubKey } from "../../helpers/security.js";
@@ -86,14 +85,40 @@ describe("a throwaway execution kind registered by one line", () => {
     );
   });
 
-  it("every kind of the service's list is a kind the history and events filters accept, and back", () => {
+  it("is a kind the history and events filters accept, their allowed values and the document's enums", async () => {
     // A kind records its own word unless it says otherwise (a build records nothing; a send records a trade).
-    const recorded = new Set(
-      EXECUTION_KIND_LIST.flatMap((k) =>
-        k.records === undefined ? [k.kind] : k.records === null ? [] : [k.records],
-      ),
-    );
-    expect([...recorded].sort()).toEqual([...EXECUTION_KINDS].sort());
+    expect(recordedKinds(kinds)).toEqual([
+      "trade",
+      "claim",
+      "consolidate",
+      "transfer",
+      "split",
+      "create",
+      "bundle",
+      "noop",
+    ]);
+    const t = await buildTestApp({ kinds });
+    try {
+      const { apiKey } = await t.setup();
+      // The JSON form of the events (not the stream).
+      const get = (url: string) =>
+        t.app.inject({ method: "GET", url, headers: { "x-api-key": apiKey, accept: "application/json" } });
+      for (const path of ["/v1/executions", "/v1/events"]) {
+        expect((await get(`${path}?kind=noop`)).statusCode).toBe(200);
+        const typo = await get(`${path}?kind=nop`);
+        expect(typo.statusCode).toBe(400);
+        expect(typo.json().allowed).toEqual(recordedKinds(kinds));
+        expect(typo.json().detail).toMatch(/, bundle, noop$/);
+      }
+      const doc = t.app.swagger() as Json;
+      const kindParam = (path: string) =>
+        (doc.paths[path].get.parameters as Json[]).find((p) => p.name === "kind")!.schema;
+      expect(kindParam("/v1/executions").enum).toContain("noop");
+      expect(kindParam("/v1/events").enum).toContain("noop");
+      expect(doc.components.schemas.Execution.properties.kind.enum).toContain("noop");
+    } finally {
+      await t.close();
+    }
   });
 
   it("every kind of the service's list has a spend plan and its own path", () => {

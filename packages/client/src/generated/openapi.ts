@@ -1130,7 +1130,7 @@ export interface components {
              * @description which endpoint ran it
              * @enum {string}
              */
-            kind: "trade" | "create" | "bundle" | "claim" | "consolidate" | "transfer" | "split";
+            kind: "trade" | "claim" | "consolidate" | "transfer" | "split" | "create" | "bundle";
             /** @description the primary wallet (trader, creator, source or destination) */
             wallet: string;
             /** @description the managed wallets involved */
@@ -1194,7 +1194,7 @@ export interface components {
              * @description which endpoint ran the execution; order for order.* events
              * @enum {string}
              */
-            kind: "trade" | "create" | "bundle" | "claim" | "consolidate" | "transfer" | "split" | "order";
+            kind: "trade" | "claim" | "consolidate" | "transfer" | "split" | "create" | "bundle" | "order";
             /** @description the managed wallets involved */
             wallets: string[];
             /** @description its transaction signatures */
@@ -2181,7 +2181,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description wallet public key (base58) */
+                /** @description wallet public key (base58); any other text answers 404 wallet not found, as an unknown wallet */
                 public_key: string;
             };
             cookie?: never;
@@ -2422,7 +2422,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description wallet public key (base58) */
+                /** @description wallet public key (base58); any other text answers 404 wallet not found, as an unknown wallet */
                 public_key: string;
             };
             cookie?: never;
@@ -2535,8 +2535,8 @@ export interface operations {
                 offset?: number;
                 /** @description only executions whose primary wallet is this public key */
                 wallet?: string;
-                /** @description only this kind: trade, create, bundle, claim, consolidate, transfer, split */
-                kind?: "trade" | "create" | "bundle" | "claim" | "consolidate" | "transfer" | "split";
+                /** @description only this kind: trade, claim, consolidate, transfer, split, create, bundle */
+                kind?: "trade" | "claim" | "consolidate" | "transfer" | "split" | "create" | "bundle";
                 /** @description only this status: pending, submitted, confirmed, finalized, failed, timeout, expired */
                 status?: "pending" | "submitted" | "confirmed" | "finalized" | "failed" | "timeout" | "expired";
                 /** @description only the execution carrying this transaction signature (any leg of a bundle) */
@@ -5070,7 +5070,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description only orders in this state */
-                state?: string;
+                state?: "open" | "triggered" | "filled" | "failed" | "cancelled" | "expired";
                 /** @description only orders on this mint */
                 mint?: string;
                 /** @description 1 to 500, default 100 */
@@ -5112,13 +5112,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error401"];
                 };
             };
-            /** @description An error answer with status 403; `code` is one of: keys.account_frozen, keys.ancestor_frozen, keys.key_frozen, keys.missing_scope, keys.own_policy, keys.own_unfreeze, keys.policy_refused, keys.powers_exceeded, keys.refused, keys.root_only, keys.root_untouchable, keys.wallet_not_allowed, setup.closed */
+            /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error403"];
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
             /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, orders.not_found, positions.position_not_found, wallets.not_found, watch.not_watched */
@@ -5198,78 +5198,101 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description limit, take_profit, stop_loss, trailing_stop, bracket, on_migration, snipe or copy */
-                    kind?: unknown;
+                    /**
+                     * @description limit, take_profit, stop_loss, trailing_stop, bracket, on_migration, snipe or copy
+                     * @enum {string}
+                     */
+                    kind: "limit" | "take_profit" | "stop_loss" | "trailing_stop" | "bracket" | "on_migration" | "snipe" | "copy";
                     /** @description the token mint (not for snipe or copy) */
-                    mint?: unknown;
-                    /** @description snipe: buy tokens created by one of these addresses */
-                    creators?: unknown;
-                    /** @description snipe: name glob, case-insensitive (* any run, ? one character) */
-                    name_pattern?: unknown;
-                    /** @description snipe: symbol glob, case-insensitive */
-                    symbol_pattern?: unknown;
-                    /** @description snipe: only tokens whose mayhem flag is this */
-                    mayhem?: unknown;
-                    /** @description snipe: only tokens whose cashback flag is this */
-                    cashback?: unknown;
-                    /** @description snipe: at least this SOL bought in the create transaction */
-                    min_initial_buy?: unknown;
-                    /** @description snipe: at most this SOL bought in the create transaction */
-                    max_initial_buy?: unknown;
-                    /** @description snipe: at most this many buys in any hour (1 to 1000) */
-                    max_per_hour?: unknown;
-                    /** @description copy: the wallets whose trades are copied (1 to 20 base58 addresses, none of yours) */
-                    follow?: unknown;
-                    /** @description copy: size of a copied buy as their SOL × ratio (above 0, at most 100, 6 decimals); or amount: fixed SOL per buy */
-                    ratio?: unknown;
-                    /** @description copy: percent (default: sell the share of our position they sold of theirs) or ratio (their tokens × ratio) */
-                    sell_sizing?: unknown;
-                    /** @description copy: copy their buys only */
-                    buys_only?: unknown;
-                    /** @description copy: copy their sells only */
-                    sells_only?: unknown;
-                    /** @description copy: at most this SOL bought per token (a buy is cut to what is left) */
-                    max_per_token?: unknown;
-                    /** @description copy: at most this SOL bought in any 24 h (a buy is cut to what is left) */
-                    max_per_day?: unknown;
-                    /** @description copy: wait this long after their trade before copying it (0 to 60000) */
-                    delay_ms?: unknown;
-                    /** @description copy: skip (recorded) when the price moved more than this percent since their trade */
-                    max_price_move?: unknown;
-                    /** @description limit: buy or sell; on_migration: buy or sell (default sell); the others sell */
-                    side?: unknown;
+                    mint?: string;
+                    /**
+                     * @description limit: buy or sell; on_migration: buy or sell (default sell); snipe buys; the others sell
+                     * @enum {string}
+                     */
+                    side?: "buy" | "sell";
                     /** @description buys: SOL; sells: token atomic units or a percentage (default "100%") */
-                    amount?: unknown;
+                    amount?: string | number;
                     /** @description the level in SOL per whole token */
-                    price?: unknown;
-                    /** @description take_profit / stop_loss: percent from the entry price (+50, -20) */
-                    percent?: unknown;
+                    price?: string | number;
+                    /** @description take_profit: a rise (+50); stop_loss: a fall (-20 or 20), percent from the entry price */
+                    percent?: string | number;
                     /** @description take_profit / stop_loss: SOL the amount would get */
-                    sol_out?: unknown;
+                    sol_out?: string | number;
                     /** @description bracket: { price | percent | sol_out } */
-                    take_profit?: unknown;
+                    take_profit?: {
+                        price: string | number;
+                    } | {
+                        percent: string | number;
+                    } | {
+                        sol_out: string | number;
+                    };
                     /** @description bracket: { price | percent | sol_out } */
-                    stop_loss?: unknown;
+                    stop_loss?: {
+                        price: string | number;
+                    } | {
+                        percent: string | number;
+                    } | {
+                        sol_out: string | number;
+                    };
                     /** @description trailing_stop: percent below the highest price seen */
-                    trail_percent?: unknown;
+                    trail_percent?: string | number;
                     /** @description the entry of percent levels (SOL per whole token); default the price now */
-                    entry_price?: unknown;
+                    entry_price?: string | number;
                     /** @description managed wallet; the key's default wallet otherwise */
-                    wallet?: unknown;
-                    /** @description percent, as a trade */
-                    slippage?: unknown;
-                    /** @description as a trade */
-                    slippage_bps?: unknown;
-                    /** @description SOL per transaction, as a trade */
-                    priority_fee?: unknown;
+                    wallet?: string;
+                    /** @description percent, as a trade (not with slippage_bps) */
+                    slippage?: string | number;
+                    /** @description as a trade (not with slippage) */
+                    slippage_bps?: number;
+                    /** @description SOL per transaction, as a trade (alias priorityFee) */
+                    priority_fee?: string | number;
+                    /** @description alias of priority_fee */
+                    priorityFee?: string | number;
                     /** @description SOL, as a trade */
-                    tip?: unknown;
-                    /** @description ISO 8601; an open order expires then */
-                    expires_at?: unknown;
+                    tip?: string | number;
+                    /** @description RFC 3339 with its zone, in the future; an open order expires then */
+                    expires_at?: string;
                     /** @description sends again of a sell that failed on chain (0 to 10, default 2) */
-                    max_retries?: unknown;
+                    max_retries?: number;
                     /** @description true: answer what the order would do now, store nothing */
-                    dry_run?: unknown;
+                    dry_run?: boolean;
+                    /** @description snipe: buy tokens created by one of these addresses */
+                    creators?: string[];
+                    /** @description snipe: name glob, case-insensitive (* any run, ? one character) */
+                    name_pattern?: string;
+                    /** @description snipe: symbol glob, case-insensitive */
+                    symbol_pattern?: string;
+                    /** @description snipe: only tokens whose mayhem flag is this */
+                    mayhem?: boolean;
+                    /** @description snipe: only tokens whose cashback flag is this */
+                    cashback?: boolean;
+                    /** @description snipe: at least this SOL bought in the create transaction (at most max_initial_buy) */
+                    min_initial_buy?: string | number;
+                    /** @description snipe: at most this SOL bought in the create transaction */
+                    max_initial_buy?: string | number;
+                    /** @description snipe: at most this many buys in any hour (1 to 1000) */
+                    max_per_hour?: number;
+                    /** @description copy: the wallets whose trades are copied (1 to 20 addresses, none of yours) */
+                    follow?: string[];
+                    /** @description copy: a copied buy is their SOL × ratio (above 0, at most 100, 6 decimals); or amount: fixed SOL */
+                    ratio?: string | number;
+                    /**
+                     * @description copy: percent (default: sell the share of our position they sold of theirs) or ratio (their tokens × ratio)
+                     * @enum {string}
+                     */
+                    sell_sizing?: "percent" | "ratio";
+                    /** @description copy: copy their buys only */
+                    buys_only?: boolean;
+                    /** @description copy: copy their sells only */
+                    sells_only?: boolean;
+                    /** @description copy: at most this SOL bought per token (a buy is cut to what is left) */
+                    max_per_token?: string | number;
+                    /** @description copy: at most this SOL bought in any 24 h (a buy is cut to what is left) */
+                    max_per_day?: string | number;
+                    /** @description copy: wait this long (ms) after their trade before copying it */
+                    delay_ms?: number;
+                    /** @description copy: skip (recorded) when the price moved more than this percent since their trade */
+                    max_price_move?: string | number;
                 };
             };
         };
@@ -5301,13 +5324,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error401"];
                 };
             };
-            /** @description An error answer with status 403; `code` is one of: keys.account_frozen, keys.ancestor_frozen, keys.key_frozen, keys.missing_scope, keys.own_policy, keys.own_unfreeze, keys.policy_refused, keys.powers_exceeded, keys.refused, keys.root_only, keys.root_untouchable, keys.wallet_not_allowed, setup.closed */
+            /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error403"];
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
             /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, orders.not_found, positions.position_not_found, wallets.not_found, watch.not_watched */
@@ -5434,13 +5457,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error401"];
                 };
             };
-            /** @description An error answer with status 403; `code` is one of: keys.account_frozen, keys.ancestor_frozen, keys.key_frozen, keys.missing_scope, keys.own_policy, keys.own_unfreeze, keys.policy_refused, keys.powers_exceeded, keys.refused, keys.root_only, keys.root_untouchable, keys.wallet_not_allowed, setup.closed */
+            /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error403"];
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
             /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, orders.not_found, positions.position_not_found, wallets.not_found, watch.not_watched */
@@ -5549,13 +5572,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error401"];
                 };
             };
-            /** @description An error answer with status 403; `code` is one of: keys.account_frozen, keys.ancestor_frozen, keys.key_frozen, keys.missing_scope, keys.own_policy, keys.own_unfreeze, keys.policy_refused, keys.powers_exceeded, keys.refused, keys.root_only, keys.root_untouchable, keys.wallet_not_allowed, setup.closed */
+            /** @description The key may not do this: `rule` is scope, wallet, frozen, root, or the policy field that refused it. */
             403: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error403"];
+                    "application/json": components["schemas"]["Refusal"];
                 };
             };
             /** @description An error answer with status 404; `code` is one of: consolidate.no_sources, events.delivery_not_found, events.execution_not_found, events.webhook_not_found, http.route_not_found, keys.key_not_found, orders.not_found, positions.position_not_found, wallets.not_found, watch.not_watched */
@@ -5817,17 +5840,17 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description only this wallet's positions */
-                wallet?: unknown;
+                wallet?: string;
                 /** @description only positions of this mint */
-                mint?: unknown;
+                mint?: string;
                 /** @description only open or closed positions */
-                status?: unknown;
+                status?: "open" | "closed";
                 /** @description page size, 1 to 500 (default 100) */
-                limit?: unknown;
+                limit?: string;
                 /** @description cursor paging: next_cursor of the previous page */
                 after?: string;
                 /** @description warm or none (default warm): warm values from the warm venue state only, read also reads a venue not in it (and watches it), none skips the valuation */
-                valuation?: unknown;
+                valuation?: "warm" | "none";
             };
             header?: never;
             path?: never;
@@ -5913,7 +5936,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description warm, read, none (default read): warm values from the warm venue state only, read also reads a venue not in it (and watches it), none skips the valuation */
-                valuation?: unknown;
+                valuation?: "warm" | "read" | "none";
             };
             header?: never;
             path: {
@@ -6006,11 +6029,11 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description start, inclusive: a date (YYYY-MM-DD, midnight UTC) or an RFC 3339 time */
-                from?: unknown;
+                from?: string;
                 /** @description end, exclusive: a date or an RFC 3339 time */
-                to?: unknown;
+                to?: string;
                 /** @description day, mint, wallet (day: UTC days) */
-                group_by?: unknown;
+                group_by?: "day" | "mint" | "wallet";
             };
             header?: never;
             path?: never;
@@ -6324,8 +6347,8 @@ export interface operations {
                 types?: string;
                 /** @description only events of executions involving this wallet */
                 wallet?: string;
-                /** @description only this kind: trade, create, bundle, claim, consolidate, transfer, split */
-                kind?: "trade" | "create" | "bundle" | "claim" | "consolidate" | "transfer" | "split";
+                /** @description only this kind: trade, claim, consolidate, transfer, split, create, bundle */
+                kind?: "trade" | "claim" | "consolidate" | "transfer" | "split" | "create" | "bundle";
             };
             header?: {
                 /** @description resume after this event id (wins over ?after=) */
