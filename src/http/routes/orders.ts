@@ -79,7 +79,15 @@ const specProperties = {
     },
   ),
   trail_percent: nullableText("trailing_stop: percent below the highest price seen"),
-  entry_price: nullableText("the entry price percent levels were computed from (SOL per whole token)"),
+  entry_price: nullableText(
+    "the entry price percent levels were computed from (SOL per whole token, fees included)",
+  ),
+  entry_source: {
+    type: ["string", "null"],
+    enum: ["position", "request", "price_at_creation", null],
+    description:
+      "where entry_price came from: position (the average entry of the wallet's position in the mint), request (the body's entry_price), price_at_creation (orders placed before positions were used)",
+  },
   slippage_bps: { type: "integer", description: "slippage bound of the trade it sends" },
   priority_fee_lamports: nullableText("the order's own priority fee per transaction"),
   tip_lamports: nullableText("the order's own relay tip"),
@@ -112,7 +120,16 @@ export const orderComponent = closedObject(
   {
     $id: "Order",
     description: "An order the service runs, with its state and the executions it produced",
-    optional: ["price_now", "rule", "size_units", "triggers", "trail_percent", "entry_price", "max_retries"],
+    optional: [
+      "price_now",
+      "rule",
+      "size_units",
+      "triggers",
+      "trail_percent",
+      "entry_price",
+      "entry_source",
+      "max_retries",
+    ],
   },
 );
 
@@ -141,7 +158,8 @@ export function orderRoutes(app: FastifyInstance, deps: OrderRouteDeps): void {
   app.post(
     "/v1/orders",
     {
-      config: { scope: "trade" },
+      // The Idempotency-Key header as on the execution routes (hooks/idempotency.ts documents it).
+      config: { scope: "trade", idempotent: true },
       schema: {
         tags: ["orders"],
         security: apiKeySecurity,
@@ -149,8 +167,9 @@ export function orderRoutes(app: FastifyInstance, deps: OrderRouteDeps): void {
           "Place an order the service runs: limit, take_profit, stop_loss, trailing_stop, bracket, on_migration or snipe",
         description:
           "The level is a price in SOL per whole token of the order's own size, quoted with the venue's math and fees " +
-          "on the warm state; take_profit / stop_loss also take percent (from entry_price, default the price now) or " +
-          "sol_out. dry_run: true answers what the order would do now and stores nothing.",
+          "on the warm state; take_profit / stop_loss also take percent (from entry_price, default the average entry " +
+          "price of the wallet's position in the mint: 400 when it holds none or its cost is unknown) or sol_out. dry_run: true answers what the order would do now and stores nothing. " +
+          "Idempotency-Key as on the execution routes: the same key and body replay the first answer.",
         body: {
           type: "object",
           properties: {
@@ -171,13 +190,17 @@ export function orderRoutes(app: FastifyInstance, deps: OrderRouteDeps): void {
             },
             amount: { description: 'buys: SOL; sells: token atomic units or a percentage (default "100%")' },
             price: { description: "the level in SOL per whole token" },
-            percent: { description: "take_profit / stop_loss: percent from the entry price (+50, -20)" },
+            percent: {
+              description:
+                "take_profit / stop_loss: percent from the entry price (+50, -20): entry_price, or the wallet's position's average entry",
+            },
             sol_out: { description: "take_profit / stop_loss: SOL the amount would get" },
             take_profit: { description: "bracket: { price | percent | sol_out }" },
             stop_loss: { description: "bracket: { price | percent | sol_out }" },
             trail_percent: { description: "trailing_stop: percent below the highest price seen" },
             entry_price: {
-              description: "the entry of percent levels (SOL per whole token); default the price now",
+              description:
+                "the entry of percent levels (SOL per whole token); default the average entry price of the wallet's position in the mint",
             },
             wallet: { description: "managed wallet; the key's default wallet otherwise" },
             slippage: { description: "percent, as a trade" },
@@ -193,7 +216,9 @@ export function orderRoutes(app: FastifyInstance, deps: OrderRouteDeps): void {
       },
     },
     async (req, reply) => {
-      const answer = await createOrder(service(req), callerOf(req), req.body);
+      // Under an Idempotency-Key the order's id follows from the key's claim: a rerun after a crash finds it.
+      const claim = req.idempotency?.claim.id;
+      const answer = await createOrder(service(req), callerOf(req), req.body, claim);
       // A dry run's answer has its own shape: serialized as is.
       if ((answer as { dry_run?: boolean }).dry_run === true)
         reply.serializer((p: unknown) => JSON.stringify(p));

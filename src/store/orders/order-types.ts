@@ -91,6 +91,11 @@ export interface OrderStore {
   transitionOrder(t: OrderTransition): Promise<OrderRecord | undefined>;
   /** Triggered orders whose lease ended before `nowMs` (their process died), leased anew to `owner`. */
   reclaimOrders(owner: string, nowMs: number, leaseUntilMs: number, limit: number): Promise<OrderRecord[]>;
+  /**
+   * Extends the lease of a triggered order while `owner` still holds it (a heartbeat of a fire under way); false
+   * when it does not (settled, or taken over).
+   */
+  renewOrderLease(id: string, owner: string, leaseUntilMs: number): Promise<boolean>;
   /** Remembers a trailing stop's highest price (no version change: it is not a state). */
   setOrderPeak(id: string, peak: string): Promise<void>;
   /** The execution recorded under an Idempotency-Key of the account, if any. */
