@@ -232,6 +232,8 @@ export interface OrderFiresTable {
   lamports: string;
   execution_id: string | null;
   at_ms: number | string;
+  /** The policy refusal of the fire (JSON), null otherwise: a refused fire can be claimed again, and is not counted. */
+  refused: string | null;
 }
 
 export interface Database {
