@@ -234,6 +234,8 @@ export interface OrderFiresTable {
   lamports: string;
   execution_id: string | null;
   at_ms: number | string;
+  /** The policy refusal of the fire (JSON), null otherwise: a refused fire can be claimed again, and is not counted. */
+  refused: string | null;
 }
 
 /** A transaction built for an outside wallet, until its blockhash window ends (migration 2026_11_29_outside_builds). */

@@ -1,7 +1,7 @@
 /**
  * The fire claims of standing (snipe) orders on SQLite and PostgreSQL (TEST_DATABASE_URL): one fire per (order,
  * mint) under concurrent claims from two stores, the hourly cap counted under the order's lock, no fire of an
- * order that is not open, and the execution noted on the fire and the order.
+ * order that is not open, the execution noted on the fire and the order, and a refused fire claimed again.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Store } from "../../src/store/index.js";
@@ -71,6 +71,30 @@ describe.each(engines)("snipe fire claims in the store on $name", (engine) => {
     expect(results.filter((r) => r === "claimed")).toHaveLength(3);
     expect(results.filter((r) => r === "cap")).toHaveLength(7);
     expect(await claim(a, o.id, account, "MintLater", now + 3_600_001, 3)).toBe("claimed");
+  });
+
+  it("a refused fire keeps its row with the refusal: it is claimed again once, and is not counted in the hourly cap", async () => {
+    const account = await newAccount(a);
+    const o = await a.insertOrder(snipe(account), 1000);
+    const now = Date.now();
+    expect(await claim(a, o.id, account, "MintR", now, 1)).toBe("claimed");
+    const refusal = { rule: "max_sol_per_24h", detail: "over the cap" };
+    await a.refuseOrderFire(o.id, "MintR", refusal);
+    expect((await b.orderFires(o.id)).map((f) => [f.mint, f.refused, f.executionId])).toEqual([
+      ["MintR", refusal, null],
+    ]);
+    // The refusal used no slot of the cap of 1: another mint can be claimed, and the refused mint again (once).
+    const again = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => claim(i % 2 ? a : b, o.id, account, "MintR", now + 1, 2)),
+    );
+    expect(again.filter((r) => r === "claimed")).toHaveLength(1);
+    expect(again.filter((r) => r === "fired")).toHaveLength(5);
+    expect((await a.orderFires(o.id))[0]).toMatchObject({ mint: "MintR", refused: null });
+    await a.setOrderFireExecution(o.id, "MintR", "exec-r");
+    // A fire that recorded an execution is never marked refused, nor claimed again.
+    await a.refuseOrderFire(o.id, "MintR", refusal);
+    expect((await a.orderFires(o.id))[0]).toMatchObject({ refused: null, executionId: "exec-r" });
+    expect(await claim(b, o.id, account, "MintR", now + 2, 5)).toBe("fired");
   });
 
   it("an order that is not open fires nothing", async () => {

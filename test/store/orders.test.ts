@@ -1,7 +1,7 @@
 /**
  * Orders in the store on SQLite and PostgreSQL (TEST_DATABASE_URL): the open-order cap per key under
  * concurrency, the claim by conditional update (of many concurrent claims from two stores exactly one moves an
- * open order), the lease reclaim after a dead owner, and the order events in the account's outbox.
+ * open order), the lease reclaim after a dead owner (and none of a lease its owner renews), and the order events in the account's outbox.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isoNoZone, OpenOrderLimitError, type NewOrder, type Store } from "../../src/store/index.js";
@@ -98,6 +98,28 @@ describe.each(engines)("orders in the store on $name", (engine) => {
     const mine = [...ra, ...rb].filter((r) => r.id === o.id);
     expect(mine).toHaveLength(1);
     expect((await a.findOrder(account, o.id))?.leaseOwner).toBe(mine[0]!.leaseOwner);
+  });
+
+  it("a lease renewed by its owner is not reclaimed; another owner cannot renew it; a settled order renews nothing", async () => {
+    const account = await newAccount(a);
+    const o = await a.insertOrder(order(account), 1000);
+    const now = Date.now();
+    await a.transitionOrder({
+      id: o.id,
+      from: "open",
+      to: "triggered",
+      claim: { owner: "slow", leaseUntilMs: now - 1 },
+    });
+    expect(await b.renewOrderLease(o.id, "other", now + 60_000)).toBe(false);
+    expect(await b.renewOrderLease(o.id, "slow", now + 60_000)).toBe(true);
+    const reclaimed = await b.reclaimOrders("pb", now, now + 60_000, 100);
+    expect(reclaimed.map((r) => r.id)).not.toContain(o.id);
+    expect(await a.findOrder(account, o.id)).toMatchObject({
+      leaseOwner: "slow",
+      leaseUntilMs: now + 60_000,
+    });
+    await a.transitionOrder({ id: o.id, from: "triggered", owner: "slow", to: "filled", error: null });
+    expect(await a.renewOrderLease(o.id, "slow", now + 120_000)).toBe(false);
   });
 
   it("writes order.created / order.triggered / order.failed events in the account's outbox, and lists live orders", async () => {

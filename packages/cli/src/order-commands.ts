@@ -1,6 +1,7 @@
 /**
  * `lasertrade order …` and `lasertrade orders`: orders the service runs itself. Levels: `+50%` / `-20%` are
- * percent from the entry price (the price now unless --entry), a bare number is a price in SOL per whole token.
+ * percent from the entry price (the wallet's position's average entry unless --entry), a bare number is a price
+ * in SOL per whole token.
  */
 import type { Command } from "commander";
 import type { OrderInput, OrderListQuery } from "@lasertrade/client";
@@ -16,6 +17,7 @@ interface OrderOpts {
   solOut?: string;
   expiresAt?: string;
   dryRun?: boolean;
+  idempotencyKey?: string;
 }
 
 interface SnipeOpts extends OrderOpts {
@@ -111,7 +113,11 @@ function withOptions(c: Command): Command {
     .option("--slippage <percent>", "slippage bound of the trade it sends")
     .option("--priority-fee <sol>", "priority fee per transaction (SOL)")
     .option("--tip <sol>", "relay tip (SOL)")
-    .option("--entry <price>", "entry price of percent levels (SOL per whole token; default the price now)")
+    .option(
+      "--entry <price>",
+      "entry price of percent levels (SOL per whole token; default the wallet's position's average entry)",
+    )
+    .option("--idempotency-key <key>", "Idempotency-Key (default: a new one per call)")
     .option("--expires-at <iso>", "an open order expires then (ISO 8601)")
     .option("--dry-run", "answer what the order would do now; store nothing");
 }
@@ -121,48 +127,55 @@ export function addOrderCommands(program: Command, ctx: () => Context): void {
   const order = program
     .command("order")
     .description("orders the service runs: tp, sl, trail, limit, bracket, migration, get, cancel");
-  const place = async (body: Record<string, unknown>): Promise<void> => {
+  const place = async (body: Record<string, unknown>, o: OrderOpts): Promise<void> => {
     const c = ctx();
-    await c.print(await (await c.client()).orders.create(body as OrderInput));
+    const options = o.idempotencyKey !== undefined ? { idempotencyKey: o.idempotencyKey } : {};
+    await c.print(await (await c.client()).orders.create(body as OrderInput, options));
   };
   withOptions(order.command("tp <mint> <level>").description("take profit: +50% from entry, or a price"))
     .option("--sol-out <sol>", "instead of a level: sell when the amount gets at least this much SOL")
     .action(async (mint: string, level: string, o: OrderOpts) =>
-      place({
-        kind: "take_profit",
-        mint,
-        ...(o.solOut !== undefined ? { sol_out: o.solOut } : levelOf(level)),
-        ...common(o),
-      }),
+      place(
+        {
+          kind: "take_profit",
+          mint,
+          ...(o.solOut !== undefined ? { sol_out: o.solOut } : levelOf(level)),
+          ...common(o),
+        },
+        o,
+      ),
     );
   withOptions(order.command("sl <mint> <level>").description("stop loss: -20% from entry, or a price"))
     .option("--sol-out <sol>", "instead of a level: sell when the amount gets at most this much SOL")
     .action(async (mint: string, level: string, o: OrderOpts) =>
-      place({
-        kind: "stop_loss",
-        mint,
-        ...(o.solOut !== undefined ? { sol_out: o.solOut } : levelOf(level)),
-        ...common(o),
-      }),
+      place(
+        {
+          kind: "stop_loss",
+          mint,
+          ...(o.solOut !== undefined ? { sol_out: o.solOut } : levelOf(level)),
+          ...common(o),
+        },
+        o,
+      ),
     );
   withOptions(
     order
       .command("trail <mint> <percent>")
       .description("trailing stop: sell on a fall of percent from the highest price"),
   ).action(async (mint: string, percent: string, o: OrderOpts) =>
-    place({ kind: "trailing_stop", mint, trail_percent: percent.replace(/%$/, ""), ...common(o) }),
+    place({ kind: "trailing_stop", mint, trail_percent: percent.replace(/%$/, ""), ...common(o) }, o),
   );
   withOptions(
     order
       .command("limit <side> <mint> <price> [amount]")
       .description("limit buy (amount in SOL) or sell at a price"),
   ).action(async (side: string, mint: string, price: string, amount: string | undefined, o: OrderOpts) =>
-    place({ kind: "limit", side, mint, price, ...common(o), ...(amount !== undefined ? { amount } : {}) }),
+    place({ kind: "limit", side, mint, price, ...common(o), ...(amount !== undefined ? { amount } : {}) }, o),
   );
   withOptions(
     order.command("bracket <mint> <tp> <sl>").description("take profit and stop loss, one cancels the other"),
   ).action(async (mint: string, tp: string, sl: string, o: OrderOpts) =>
-    place({ kind: "bracket", mint, take_profit: levelOf(tp), stop_loss: levelOf(sl), ...common(o) }),
+    place({ kind: "bracket", mint, take_profit: levelOf(tp), stop_loss: levelOf(sl), ...common(o) }, o),
   );
   withOptions(
     order
@@ -171,7 +184,10 @@ export function addOrderCommands(program: Command, ctx: () => Context): void {
   )
     .option("--side <side>", "sell (default) or buy")
     .action(async (mint: string, o: OrderOpts & { side?: string }) =>
-      place({ kind: "on_migration", mint, ...(o.side !== undefined ? { side: o.side } : {}), ...common(o) }),
+      place(
+        { kind: "on_migration", mint, ...(o.side !== undefined ? { side: o.side } : {}), ...common(o) },
+        o,
+      ),
     );
   order
     .command("get <id>")
@@ -205,7 +221,8 @@ export function addOrderCommands(program: Command, ctx: () => Context): void {
     .option("--tip <sol>", "relay tip (SOL)")
     .option("--expires-at <iso>", "the order expires then (ISO 8601)")
     .option("--dry-run", "answer the order and the policy; store nothing")
-    .action(async (o: SnipeOpts) => place(snipeBody(o)));
+    .option("--idempotency-key <key>", "Idempotency-Key (default: a new one per call)")
+    .action(async (o: SnipeOpts) => place(snipeBody(o), o));
   program
     .command("copy <wallet...>")
     .description(
@@ -229,7 +246,8 @@ export function addOrderCommands(program: Command, ctx: () => Context): void {
     .option("--tip <sol>", "relay tip (SOL)")
     .option("--expires-at <iso>", "the order expires then (ISO 8601)")
     .option("--dry-run", "answer the order and the policy; store nothing")
-    .action(async (wallets: string[], o: CopyOpts) => place(copyBody(wallets, o)));
+    .option("--idempotency-key <key>", "Idempotency-Key (default: a new one per call)")
+    .action(async (wallets: string[], o: CopyOpts) => place(copyBody(wallets, o), o));
   program
     .command("orders")
     .description("list this account's orders, newest first")

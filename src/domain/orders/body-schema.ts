@@ -106,7 +106,8 @@ export const ORDER_BODY_FIELDS = {
   price: { ...price, description: "the level in SOL per whole token" },
   percent: {
     anyOf: [...risePercent.oneOf, ...fallPercent.oneOf],
-    description: "take_profit: a rise (+50); stop_loss: a fall (-20 or 20), percent from the entry price",
+    description:
+      "take_profit: a rise (+50); stop_loss: a fall (-20 or 20), percent from entry_price or the wallet's position's average entry",
   },
   sol_out: { ...FIELD.sol, description: "take_profit / stop_loss: SOL the amount would get" },
   take_profit: { ...bracketLeg(risePercent), description: "bracket: { price | percent | sol_out }" },
@@ -114,7 +115,8 @@ export const ORDER_BODY_FIELDS = {
   trail_percent: { ...trailPercent, description: "trailing_stop: percent below the highest price seen" },
   entry_price: {
     ...price,
-    description: "the entry of percent levels (SOL per whole token); default the price now",
+    description:
+      "the entry of percent levels (SOL per whole token); default the average entry price of the wallet's position in the mint",
   },
   wallet: { ...FIELD.address, description: "managed wallet; the key's default wallet otherwise" },
   slippage: { ...FIELD.slippage, description: "percent, as a trade (not with slippage_bps)" },

@@ -15,6 +15,7 @@ import type { TradeConfigs } from "../trade/plan.js";
 import type { VenueState } from "../watch/venue-state.js";
 import { OrderBook, type BookOrder } from "./book.js";
 import { orderAttemptKey, type EarlyCustody, type FireOutcome, type OrderOwner } from "./fire.js";
+import { holdLease } from "./lease.js";
 import type { OrderSpec } from "./model.js";
 import { observerOf, sizeOf } from "./observe.js";
 import { specFromJson } from "./spec.js";
@@ -218,9 +219,11 @@ export class OrderEngine {
     // Another process fired it, or it changed (cancelled, retried): the poll brings the book up to date.
     if (claimed === undefined) return;
     this.firing.add(claimed.id);
+    const heartbeat = holdLease(this.deps, claimed.id);
     try {
       await this.fireClaimed(claimed, o, early);
     } finally {
+      clearInterval(heartbeat);
       this.firing.delete(claimed.id);
     }
   }

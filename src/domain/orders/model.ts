@@ -25,6 +25,12 @@ export type OrderState = (typeof ORDER_STATES)[number];
 /** States an order leaves no more. */
 export const FINAL_STATES: readonly OrderState[] = ["filled", "failed", "cancelled", "expired"];
 
+/**
+ * Where the entry of percent levels came from: `request` (the body's entry_price) or `position` (the average
+ * entry price of the wallet's position in the mint, from the positions ledger).
+ */
+export type EntrySource = "request" | "position";
+
 /** Decimals of a price: SOL per whole token × 10^18. */
 export const PRICE_DECIMALS = 18;
 
@@ -75,6 +81,8 @@ export interface OrderSpec {
   readonly trailHundredths: bigint | null;
   /** The entry price the percent levels were computed from (SOL × 10^18 per whole token), if any. */
   readonly entryPrice: bigint | null;
+  /** Where entryPrice came from (absent in orders stored before it was kept: their entry was the price then). */
+  readonly entrySource?: EntrySource | null;
   readonly slippageBps: bigint;
   readonly priorityFeeLamports: bigint | null;
   readonly tipLamports: bigint | null;

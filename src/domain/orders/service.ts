@@ -4,7 +4,6 @@
  * the insert under MAX_OPEN_ORDERS_PER_KEY and the engine's book), a dry run (what the order would do now,
  * nothing stored), list, get and cancel.
  */
-import { randomUUID } from "node:crypto";
 import type { Chain } from "../../chain/chain.js";
 import { ApiError, badRequest, TRADE_RULES } from "../../core/errors.js";
 import type { FeeBounds } from "../../core/fee-fields.js";
@@ -26,8 +25,9 @@ import { parseOrderRequest } from "./request.js";
 import { decide } from "./rules.js";
 import { createSnipe } from "./snipe-service.js";
 import { createCopy } from "./copy-service.js";
+import { newOrderId, placedBefore } from "./placement.js";
 import type { RequestBody } from "../../core/request-fields.js";
-import { resolveSpec, sizeUnitsOf, specToJson } from "./spec.js";
+import { entryOf, resolveSpec, sizeUnitsOf, specToJson } from "./spec.js";
 import { ORDER_RULES as R } from "./texts.js";
 import { orderView, priceText, specView } from "./view.js";
 import { LAUNCHSWAP } from "../../core/venues.js";
@@ -51,14 +51,15 @@ export interface OrderCaller {
   key: KeyRecord;
 }
 
-/** Creates an order (or answers a dry run). */
+/** Creates an order (or answers a dry run); `claimId`: the Idempotency-Key's claim, when the request has one. */
 export async function createOrder(
   deps: OrderServiceDeps,
   caller: OrderCaller,
   body: unknown,
+  claimId?: number,
 ): Promise<unknown> {
   const kind = typeof body === "object" && body !== null ? (body as { kind?: unknown }).kind : undefined;
-  if (kind === "snipe") return createSnipe(deps, caller, body as RequestBody);
+  if (kind === "snipe") return createSnipe(deps, caller, body as RequestBody, claimId);
   if (kind === "copy") return createCopy(deps, caller, body as RequestBody);
   const req = parseOrderRequest(body, deps.fees, deps.clock());
   const wallet = await selectWallet(deps.store, caller.accountId, req.wallet ?? undefined);
@@ -77,7 +78,12 @@ export async function createOrder(
   const size = sizeOf(req.side, req.amount, sizeUnits)!;
   const configs = cachedTradeConfigs(deps.chain.caches);
   const now = observe(size, read, configs);
-  const spec = resolveSpec(req, sizeUnits, now?.price ?? null);
+  // Percent levels are from the wallet's own entry (the positions ledger), not from the price now.
+  const needsPosition = req.entryPrice === null && req.legs.some((l) => l.form.kind === "percent");
+  const position = needsPosition
+    ? await deps.store.findPosition(caller.accountId, wallet.publicKey, req.mint)
+    : undefined;
+  const spec = resolveSpec(req, sizeUnits, entryOf(req, position?.figures, read.decimals));
   checkBracket(spec);
 
   const { plan } = orderTrade(spec, wallet.publicKey, deps.relayTipLamports);
@@ -96,11 +102,14 @@ export async function createOrder(
     };
   }
   if (verdict !== null) throw refusal(verdict.detail, verdict.rule);
+  const id = newOrderId(caller.accountId, claimId);
+  const before = await placedBefore(deps.store, caller.accountId, id, claimId);
+  if (before !== undefined) return before;
   let record;
   try {
     record = await deps.store.insertOrder(
       {
-        id: `ord_${randomUUID()}`,
+        id,
         accountId: caller.accountId,
         keyId: caller.key.id,
         kind: spec.kind,

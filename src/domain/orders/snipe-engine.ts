@@ -50,7 +50,7 @@ export function snipeBuySpec(spec: SnipeSpec, mint: string): OrderSpec {
 
 /** Collaborators of the snipe book. */
 export interface SnipeDeps {
-  store: Pick<Store, "claimOrderFire" | "setOrderFireExecution">;
+  store: Pick<Store, "claimOrderFire" | "setOrderFireExecution" | "refuseOrderFire">;
   fire: (order: OrderRecord, spec: OrderSpec, key: string) => Promise<FireOutcome>;
   /** Keeps the wallet's own account warm (a buy from the create event needs its lamports). */
   warmWallet: (wallet: string) => Promise<void>;
@@ -119,6 +119,9 @@ export class SnipeBook {
           ? outcome.executionId
           : null;
     if (executionId !== null) await this.deps.store.setOrderFireExecution(record.id, mint, executionId);
+    // A policy refusal sent nothing: the row keeps the refusal, so the mint is not used up (nor an hourly slot).
+    else if (outcome.kind === "refused")
+      await this.deps.store.refuseOrderFire(record.id, mint, outcome.refusal);
     this.deps.onFired?.(record, mint, outcome);
   }
 }

@@ -3,7 +3,6 @@
  * checked at each fire, the mint being unknown now), the insert under MAX_OPEN_ORDERS_PER_KEY and the engine's
  * snipe book; a dry run answers the order and the policy without storing it.
  */
-import { randomUUID } from "node:crypto";
 import { ApiError } from "../../core/errors.js";
 import { OpenOrderLimitError } from "../../store/index.js";
 import type { RequestBody } from "../../core/request-fields.js";
@@ -12,6 +11,7 @@ import { refusal } from "../keys/scopes.js";
 import { selectWallet } from "../wallets/wallets.js";
 import { orderTrade } from "./fire.js";
 import { specToJson } from "./spec.js";
+import { newOrderId, placedBefore } from "./placement.js";
 import type { OrderCaller, OrderServiceDeps } from "./service.js";
 import { parseSnipeRequest } from "./snipe.js";
 import { SNIPE_MINT, snipeBuySpec, type SnipeSpec } from "./snipe-engine.js";
@@ -30,6 +30,7 @@ export async function createSnipe(
   deps: OrderServiceDeps,
   caller: OrderCaller,
   b: RequestBody,
+  claimId?: number,
 ): Promise<unknown> {
   if (b.mint !== undefined) throw new ApiError(400, S.mintGiven);
   const req = parseSnipeRequest(b, deps.fees, deps.clock());
@@ -54,11 +55,14 @@ export async function createSnipe(
       order: { wallet: wallet.publicKey, ...snipeSpecView(spec), expires_at: req.expiresAt },
     };
   if (verdict !== null) throw refusal(verdict.detail, verdict.rule);
+  const id = newOrderId(caller.accountId, claimId);
+  const before = await placedBefore(deps.store, caller.accountId, id, claimId);
+  if (before !== undefined) return before;
   let record;
   try {
     record = await deps.store.insertOrder(
       {
-        id: `ord_${randomUUID()}`,
+        id,
         accountId: caller.accountId,
         keyId: caller.key.id,
         kind: "snipe",

@@ -46,4 +46,8 @@ export const ORDER_RULES = {
   alreadyMigrated: "mint is already on its launchswap pool: an on_migration order would fire at once",
   noWarmState: "orders need the warm venue state (WATCHED_MINTS_MAX above 0)",
   bracketOrder: "take_profit must be above stop_loss",
+  noPosition:
+    "percent levels are measured from the entry price of the wallet's position in the mint, and the wallet holds none: give entry_price (SOL per whole token) or a price level",
+  unknownBasis:
+    "percent levels are measured from the entry price of the wallet's position in the mint, and its cost is unknown (the tokens arrived outside the service): give entry_price (SOL per whole token) or a price level",
 } as const;

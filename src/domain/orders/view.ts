@@ -39,6 +39,8 @@ export function specView(spec: OrderSpec): Record<string, unknown> {
     trail_percent:
       spec.trailHundredths === null ? null : formatUnits(spec.trailHundredths, 2).replace(/\.?0+$/, ""),
     entry_price: spec.entryPrice === null ? null : priceText(spec.entryPrice),
+    // Orders stored before the source was kept measured percent levels from the price at creation.
+    entry_source: spec.entryPrice === null ? null : (spec.entrySource ?? "price_at_creation"),
     slippage_bps: Number(spec.slippageBps),
     priority_fee_lamports: spec.priorityFeeLamports === null ? null : spec.priorityFeeLamports.toString(),
     tip_lamports: spec.tipLamports === null ? null : spec.tipLamports.toString(),

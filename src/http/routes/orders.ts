@@ -87,7 +87,15 @@ const specProperties = {
     },
   ),
   trail_percent: nullableText("trailing_stop: percent below the highest price seen"),
-  entry_price: nullableText("the entry price percent levels were computed from (SOL per whole token)"),
+  entry_price: nullableText(
+    "the entry price percent levels were computed from (SOL per whole token, fees included)",
+  ),
+  entry_source: {
+    type: ["string", "null"],
+    enum: ["position", "request", "price_at_creation", null],
+    description:
+      "where entry_price came from: position (the average entry of the wallet's position in the mint), request (the body's entry_price), price_at_creation (orders placed before positions were used)",
+  },
   slippage_bps: { type: "integer", description: "slippage bound of the trade it sends" },
   priority_fee_lamports: nullableText("the order's own priority fee per transaction"),
   tip_lamports: nullableText("the order's own relay tip"),
@@ -128,6 +136,7 @@ export const orderComponent = closedObject(
       "triggers",
       "trail_percent",
       "entry_price",
+      "entry_source",
       "max_retries",
     ],
   },
@@ -159,7 +168,8 @@ export function orderRoutes(app: FastifyInstance, deps: OrderRouteDeps): void {
   app.post(
     "/v1/orders",
     {
-      config: { scope: "trade" },
+      // The Idempotency-Key header as on the execution routes (hooks/idempotency.ts documents it).
+      config: { scope: "trade", idempotent: true },
       schema: {
         tags: ["orders"],
         security: apiKeySecurity,
@@ -167,8 +177,10 @@ export function orderRoutes(app: FastifyInstance, deps: OrderRouteDeps): void {
           "Place an order the service runs: limit, take_profit, stop_loss, trailing_stop, bracket, on_migration, snipe or copy",
         description:
           "The level is a price in SOL per whole token of the order's own size, quoted with the venue's math and fees " +
-          "on the warm state; take_profit / stop_loss also take percent (from entry_price, default the price now) or " +
-          "sol_out. dry_run: true answers what the order would do now and stores nothing.",
+          "on the warm state; take_profit / stop_loss also take percent (from entry_price, default the average entry " +
+          "price of the wallet's position in the mint: 400 when it holds none or its cost is unknown) or sol_out. " +
+          "dry_run: true answers what the order would do now and stores nothing. " +
+          "Idempotency-Key as on the execution routes: the same key and body replay the first answer.",
         // Typed in the document from the body's one description (domain/orders/body-schema.ts); the parsers
         // validate, with their own texts.
         body: { type: "object" },
@@ -176,7 +188,9 @@ export function orderRoutes(app: FastifyInstance, deps: OrderRouteDeps): void {
       },
     },
     async (req, reply) => {
-      const answer = await createOrder(service(req), callerOf(req), req.body);
+      // Under an Idempotency-Key the order's id follows from the key's claim: a rerun after a crash finds it.
+      const claim = req.idempotency?.claim.id;
+      const answer = await createOrder(service(req), callerOf(req), req.body, claim);
       // A dry run's answer has its own shape: serialized as is.
       if ((answer as { dry_run?: boolean }).dry_run === true)
         reply.serializer((p: unknown) => JSON.stringify(p));

@@ -1,6 +1,7 @@
 /**
  * The fire claims of standing orders (snipe), both engines: one row per (order, mint) under a primary key, so a
- * mint is fired once whatever the number of processes; the hourly cap is counted under the order row's lock
+ * mint is fired once whatever the number of processes (a fire the key's policy refused keeps its row with the
+ * refusal and may be claimed again); the hourly cap is counted under the order row's lock
  * (an update of the row), so two processes cannot both take the last slot.
  */
 import { sql, type Kysely } from "kysely";
@@ -35,6 +36,7 @@ export function kyselyOrderFires(
             .select((eb) => eb.fn.countAll<number>().as("n"))
             .where("order_id", "=", c.orderId)
             .where("at_ms", ">=", c.window.sinceMs)
+            .where("refused", "is", null)
             .executeTakeFirstOrThrow();
           if (Number(n) >= c.window.max) return "cap" as const;
         }
@@ -47,10 +49,21 @@ export function kyselyOrderFires(
             lamports: c.lamports.toString(),
             execution_id: null,
             at_ms: c.atMs,
+            refused: null,
           })
           .onConflict((oc) => oc.columns(["order_id", "mint"]).doNothing())
           .executeTakeFirst();
-        if (Number(r.numInsertedOrUpdatedRows ?? 0n) !== 1) return "fired" as const;
+        if (Number(r.numInsertedOrUpdatedRows ?? 0n) !== 1) {
+          // A fire the policy refused used nothing: it is claimed again (by one claimant: conditional update).
+          const again = await trx
+            .updateTable("order_fires")
+            .set({ refused: null, at_ms: c.atMs, lamports: c.lamports.toString() })
+            .where("order_id", "=", c.orderId)
+            .where("mint", "=", c.mint)
+            .where("refused", "is not", null)
+            .executeTakeFirst();
+          if (Number(again.numUpdatedRows) !== 1) return "fired" as const;
+        }
         const row = await trx
           .selectFrom("orders")
           .selectAll()
@@ -66,6 +79,16 @@ export function kyselyOrderFires(
       });
       if (result === "claimed") wake(c.accountId);
       return result;
+    },
+
+    async refuseOrderFire(orderId: string, mint: string, refusal: unknown) {
+      await db
+        .updateTable("order_fires")
+        .set({ refused: JSON.stringify(refusal) })
+        .where("order_id", "=", orderId)
+        .where("mint", "=", mint)
+        .where("execution_id", "is", null)
+        .execute();
     },
 
     async setOrderFireExecution(orderId: string, mint: string, executionId: string) {
@@ -106,6 +129,7 @@ export function kyselyOrderFires(
         lamports: BigInt(r.lamports),
         executionId: r.execution_id,
         atMs: Number(r.at_ms),
+        refused: r.refused === null ? null : (JSON.parse(r.refused) as unknown),
       }));
     },
   };

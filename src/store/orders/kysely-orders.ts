@@ -245,6 +245,17 @@ export function kyselyOrders(
       return out;
     },
 
+    async renewOrderLease(id, owner, leaseUntilMs) {
+      const r = await db
+        .updateTable("orders")
+        .set({ lease_until_ms: leaseUntilMs })
+        .where("id", "=", id)
+        .where("state", "=", "triggered")
+        .where("lease_owner", "=", owner)
+        .executeTakeFirst();
+      return Number(r.numUpdatedRows) === 1;
+    },
+
     async setOrderPeak(id, peak) {
       await db.updateTable("orders").set({ peak }).where("id", "=", id).where("state", "=", "open").execute();
     },

@@ -91,6 +91,11 @@ export interface OrderStore {
   transitionOrder(t: OrderTransition): Promise<OrderRecord | undefined>;
   /** Triggered orders whose lease ended before `nowMs` (their process died), leased anew to `owner`. */
   reclaimOrders(owner: string, nowMs: number, leaseUntilMs: number, limit: number): Promise<OrderRecord[]>;
+  /**
+   * Extends the lease of a triggered order while `owner` still holds it (a heartbeat of a fire under way); false
+   * when it does not (settled, or taken over).
+   */
+  renewOrderLease(id: string, owner: string, leaseUntilMs: number): Promise<boolean>;
   /** Remembers a trailing stop's highest price (no version change: it is not a state). */
   setOrderPeak(id: string, peak: string): Promise<void>;
   /** The execution recorded under an Idempotency-Key of the account, if any. */
@@ -104,6 +109,8 @@ export interface OrderFireRecord {
   lamports: bigint;
   executionId: string | null;
   atMs: number;
+  /** The policy refusal of the fire ({ rule, detail }), null when it was not refused. */
+  refused: unknown;
 }
 
 /** A claim of one fire: refused when the order is not open, the mint was fired, or the window's cap is reached. */
@@ -119,8 +126,16 @@ export interface OrderFireClaim {
 
 /** The standing orders' fire claims (one row per order and mint). */
 export interface OrderFireStore {
-  /** Claims a fire: "claimed", or why not ("closed": the order is not open, "fired": this mint was, "cap"). */
+  /**
+   * Claims a fire: "claimed" (a new row, or a row whose fire was refused), or why not ("closed": the order is
+   * not open, "fired": this mint was, "cap": the window's fires, refused ones left out, reach its max).
+   */
   claimOrderFire(c: OrderFireClaim): Promise<"claimed" | "closed" | "fired" | "cap">;
+  /**
+   * Records that the key's policy refused a claimed fire (nothing was recorded or sent): the row keeps the
+   * refusal, and a later claim of the same (order, mint) may take it again.
+   */
+  refuseOrderFire(orderId: string, mint: string, refusal: unknown): Promise<void>;
   /** Notes the execution a fire produced (and appends it to the order's executions). */
   setOrderFireExecution(orderId: string, mint: string, executionId: string): Promise<void>;
   /** The order's fires, oldest first. */

@@ -93,5 +93,12 @@ export function orderMigrations(): Record<string, Migration> {
           .execute();
       },
     },
+    // A fire refused by the key's policy at fire time keeps its row with the refusal: the mint is not used up
+    // (a later event for it may fire once the policy allows) and the refusal does not count in the hourly cap.
+    "2026_11_28_orders_z_fires_refused": {
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable("order_fires").addColumn("refused", "text").execute();
+      },
+    },
   };
 }

@@ -20,6 +20,10 @@ describe("orders in the client and the CLI", () => {
     expect((await client.orders.get(made.id)).id).toBe(made.id);
     expect((await client.orders.list({ state: "open" })).orders.map((o) => o.id)).toContain(made.id);
     expect(await client.orders.cancel(made.id)).toMatchObject({ state: "cancelled" });
+    // An Idempotency-Key places the order once however often the call is repeated.
+    const once = { kind: "stop_loss" as const, mint, price: "0.000000001" };
+    const first = await client.orders.create(once, { idempotencyKey: "client-order-1" });
+    expect((await client.orders.create(once, { idempotencyKey: "client-order-1" })).id).toBe(first.id);
 
     const env = { LASERTRADE_URL: t.baseUrl, LASERTRADE_API_KEY: apiKey };
     const ids: string[] = [];
@@ -33,10 +37,23 @@ describe("orders in the client and the CLI", () => {
       expect(out.code, out.stderr).toBe(0);
       ids.push((JSON.parse(out.stdout) as { id: string }).id);
     }
+    const keyed = ["--json", "order", "tp", mint, "1", "--idempotency-key", "cli-order-1"];
+    const a = await t.run(keyed, env);
+    const b = await t.run(keyed, env);
+    expect(b.code, b.stderr).toBe(0);
+    expect(JSON.parse(b.stdout)).toMatchObject({ id: (JSON.parse(a.stdout) as { id: string }).id });
+    ids.push((JSON.parse(a.stdout) as { id: string }).id);
     const listed = await t.run(["--json", "orders", "--state", "open"], env);
     expect(listed.code, listed.stderr).toBe(0);
     const open = (JSON.parse(listed.stdout) as { orders: { id: string; kind: string }[] }).orders;
-    expect(open.map((o) => o.kind).sort()).toEqual(["limit", "stop_loss", "take_profit", "trailing_stop"]);
+    expect(open.map((o) => o.kind).sort()).toEqual([
+      "limit",
+      "stop_loss",
+      "stop_loss",
+      "take_profit",
+      "take_profit",
+      "trailing_stop",
+    ]);
     const cancel = await t.run(["--json", "order", "cancel", ids[0]!], env);
     expect(cancel.code, cancel.stderr).toBe(0);
     expect(JSON.parse(cancel.stdout)).toMatchObject({ id: ids[0], state: "cancelled" });

@@ -39,10 +39,15 @@ describe("orders on the bonding curve", () => {
     expect(exec.json()).toMatchObject({ status: "confirmed", idempotency_key: `order:${o.id}:1` });
   });
 
-  it("a stop-loss at -20% sells when another wallet's sell drops the price", async () => {
-    const { mint, holder, mover } = await holderWithPosition();
+  it("a stop-loss at -20% from the position's entry sells when another wallet's sell drops the price", async () => {
+    const mint = e2e.localnet.admin.createToken().mint;
+    const holder = await e2e.setup({ sol: 10n });
+    const mover = await e2e.setup({ sol: 100n });
+    // The holder buys after the mover: its entry is high, the mover's exit takes the price far below it.
     await move(e2e, mover.apiKey, "buy", mint, "5");
+    await move(e2e, holder.apiKey, "buy", mint, "0.5");
     const o = await placeOrder(e2e, holder.apiKey, { kind: "stop_loss", mint, percent: -20 });
+    expect(o).toMatchObject({ state: "open", entry_source: "position" });
     await move(e2e, mover.apiKey, "sell", mint, "100%");
     const done = await settled(e2e, holder.apiKey, o.id);
     expect(done).toMatchObject({ state: "filled", triggered_by: "stop_loss" });
@@ -102,8 +107,11 @@ describe("orders on the bonding curve", () => {
   });
 
   it("a bracket fires one leg only: the stop-loss on a fall, and the take-profit never after", async () => {
-    const { mint, holder, mover } = await holderWithPosition();
+    const mint = e2e.localnet.admin.createToken().mint;
+    const holder = await e2e.setup({ sol: 10n });
+    const mover = await e2e.setup({ sol: 100n });
     await move(e2e, mover.apiKey, "buy", mint, "5");
+    await move(e2e, holder.apiKey, "buy", mint, "0.5");
     const o = await placeOrder(e2e, holder.apiKey, {
       kind: "bracket",
       mint,

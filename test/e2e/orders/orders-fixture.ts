@@ -12,6 +12,8 @@ export interface OrderAnswer {
   execution_ids: string[];
   error: unknown;
   price_now?: string | null;
+  entry_price?: string | null;
+  entry_source?: string | null;
   peak_price: string | null;
   attempts: number;
 }

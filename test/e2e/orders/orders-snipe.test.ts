@@ -103,6 +103,11 @@ describe("snipe orders", () => {
     expect(fire).toMatchObject({ status: 403, rule: "max_sol_per_execution" });
     expect(await e2e.tokenBalance(root.wallet, mint)).toBe(0n);
     expect(await getOrder(e2e, bot.apiKey, o.id)).toMatchObject({ state: "open", execution_ids: [] });
+    // The refusal is on the (order, mint) row: the mint is not used up, nor a slot of the hourly cap.
+    await until(async () => (await e2e.store.orderFires(o.id))[0]?.refused != null, "the refusal recorded");
+    expect(await e2e.store.orderFires(o.id)).toMatchObject([
+      { mint, executionId: null, refused: { rule: "max_sol_per_execution" } },
+    ]);
   });
 
   it("refuses a snipe with a mint, without a rule, or with a bad creator (400 naming the rule)", async () => {
