@@ -1,12 +1,11 @@
 /** Builds the Fastify app from its dependencies; nothing here reads the environment or listens. */
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifySchema } from "fastify";
-import type { Chain, OperationKind } from "../chain/chain.js";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import type { Chain } from "../chain/chain.js";
 import type { Config } from "../config/config.js";
 import type { ApiError } from "../core/errors.js";
-import { declareAuthFields, routeScope } from "./hooks/auth.js";
-import type { RouteScope } from "../domain/keys/scopes.js";
+import { declareAuthFields } from "./hooks/auth.js";
 import { cashbackRoutes } from "./routes/cashback.js";
 import { frameworkErrorHandler, installErrorHandler } from "./hooks/error-handler.js";
 import { installIdempotency } from "./hooks/idempotency.js";
@@ -38,14 +37,15 @@ import { routeRoutes } from "./routes/routes.js";
 import { registerRouteMetrics } from "../observability/route-metrics.js";
 import type { TradeRacing } from "../domain/trade/raced-trade.js";
 import type { NewExecution, OrderRecord, Store } from "../store/index.js";
-import { PublicKey } from "@solana/web3.js";
 import { custodyStore, requestOnlyStore } from "../domain/keys/custody-store.js";
 import { dryRunDocument } from "./openapi/dry-run-schema.js";
+import { custodyDocument } from "./openapi/custody-document.js";
+import { balanceReader, computeUnitLimit } from "./hooks/custody-figures.js";
 import { accountRoutes } from "./routes/account.js";
 import { activityRoutes } from "./routes/activity.js";
 import { declareCustodyFields, installCustody, relayTip } from "./hooks/custody.js";
 import { installOrders } from "./routes/orders-engine.js";
-import { keyBodyTypes, keyRoutes } from "./routes/keys.js";
+import { keyRoutes } from "./routes/keys.js";
 import { MarketHub } from "../domain/market/market-hub.js";
 import type { StreamLimits } from "../domain/market/stream-session.js";
 import { createStreamMetrics, type StreamMetrics } from "../observability/stream-metrics.js";
@@ -371,36 +371,4 @@ function declareRequestFields(app: FastifyInstance): void {
   declareAuthFields(app);
   declareExecutionFields(app);
   declareCustodyFields(app);
-}
-
-/** The compute-unit limit of a budget (bounds the priority fee a transaction pays); unknown: the transfer's. */
-function computeUnitLimit(config: Config, budget: OperationKind | undefined): number {
-  if (budget === "trade") return config.computeUnitLimitTrade;
-  if (budget === "create") return config.computeUnitLimitCreate;
-  if (budget === "claim") return config.computeUnitLimitClaim;
-  return config.computeUnitLimitTransfer;
-}
-
-/** The SOL balance of a wallet from the chain's RPC (the spend bound of a request without a body amount). */
-function balanceReader(chain: Chain): (wallet: string) => Promise<bigint> {
-  return async (wallet) => (await chain.rpc.getBalance(new PublicKey(wallet))).value;
-}
-
-/** Each route's required scope in the document (x-required-scope) and the typed bodies of the key routes. */
-function custodyDocument(
-  out: { schema: FastifySchema; url: string },
-  route: { method: string | string[]; config?: unknown },
-): { schema: FastifySchema; url: string } {
-  const config = (route.config ?? {}) as { public?: boolean; scope?: string };
-  if (out.schema === undefined || config.public === true) return out;
-  const method = String(Array.isArray(route.method) ? route.method[0] : route.method).toUpperCase();
-  const body = keyBodyTypes[`${method} ${out.url}`];
-  return {
-    ...out,
-    schema: {
-      ...out.schema,
-      ...(body !== undefined ? { body } : {}),
-      "x-required-scope": routeScope(method, config.scope as RouteScope | undefined),
-    } as FastifySchema,
-  };
 }

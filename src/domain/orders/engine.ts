@@ -16,6 +16,7 @@ import type { VenueState } from "../watch/venue-state.js";
 import { OrderBook, type BookOrder } from "./book.js";
 import { orderAttemptKey, type EarlyCustody, type FireOutcome, type OrderOwner } from "./fire.js";
 import { holdLease } from "./lease.js";
+import { recordFire } from "./fire-activity.js";
 import type { OrderSpec } from "./model.js";
 import { observerOf, sizeOf } from "./observe.js";
 import { specFromJson } from "./spec.js";
@@ -312,24 +313,7 @@ export class OrderEngine {
     rule: string | null,
     executionId: string | null,
   ): Promise<void> {
-    try {
-      const key = await this.deps.store.findKey(order.accountId, order.keyId);
-      await this.deps.store.insertActivity({
-        accountId: order.accountId,
-        at: this.deps.clock().toISOString(),
-        keyId: order.keyId,
-        keyName: key?.name ?? `key-${order.keyId}`,
-        method: "FIRE",
-        route: `/v1/orders/${order.id}`,
-        wallets: [order.wallet],
-        executionId,
-        status,
-        rule,
-        ip: null,
-      });
-    } catch (e) {
-      this.deps.onError(e);
-    }
+    await recordFire(this.deps, order, { status, rule, executionId });
   }
 
   /** Brings the book in step with the store: other processes' orders, cancellations, retries; expiries. */
