@@ -17,6 +17,11 @@ export function tradePlanMemoSize(): number {
   return plans.size;
 }
 
+/** Whether a plan of these keys is kept (for tests; leaves the recency order alone). */
+export function hasTradePlan(mint: string, user: string, pool: string | null): boolean {
+  return plans.has(pool === null ? `${mint}:${user}` : `${mint}:${user}:${pool}`);
+}
+
 /** `tradeReadPlan` of the keys these base58 texts name, memoized; the plan is shared, so it is frozen. */
 export function tradeReadPlanOf(mint: string, user: string, pool: string | null): TradeReadPlan {
   // Base58 has no ':', so two different triples never share a key.

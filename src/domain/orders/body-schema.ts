@@ -53,7 +53,9 @@ const ratio = {
   oneOf: [
     {
       type: "string",
-      pattern: "^\\+?(?:[1-9]\\d?(?:\\.\\d{1,6})?|100(?:\\.0{1,6})?|0?\\.(?=\\d*[1-9])\\d{1,6})$",
+      // No lookahead (the property test's generator cannot use one): each count of leading zeros spelled out.
+      pattern:
+        "^\\+?(?:[1-9]\\d?(?:\\.\\d{1,6})?|100(?:\\.0{1,6})?|0?\\.(?:[1-9]\\d{0,5}|0[1-9]\\d{0,4}|00[1-9]\\d{0,3}|000[1-9]\\d{0,2}|0000[1-9]\\d?|00000[1-9]))$",
     },
     { type: "number", minimum: 0.000001, maximum: 100, multipleOf: 0.000001 },
   ],
