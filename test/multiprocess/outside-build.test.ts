@@ -1,6 +1,7 @@
 /**
- * Outside wallets across two real service processes on one database — SQLite (always) and PostgreSQL
- * (TEST_DATABASE_URL): a transaction built by one process is sent through the other and lands once; sending it
+ * Outside wallets across two real service processes on one database — PostgreSQL when TEST_DATABASE_URL is
+ * set, else SQLite (the build store's own tests cover both engines; two clusters would double this file's
+ * minute in CI): a transaction built by one process is sent through the other and lands once; sending it
  * again through either process is refused (the build is taken once, in the database).
  */
 import { Keypair, VersionedTransaction } from "@solana/web3.js";
@@ -8,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiRequest, startCluster, type Cluster } from "../harness/index.js";
 import { TEST_DATABASE_URL } from "../helpers/pg.js";
 
-const engines = ["sqlite" as const, ...(TEST_DATABASE_URL !== undefined ? ["postgres" as const] : [])];
+const engines = [TEST_DATABASE_URL !== undefined ? ("postgres" as const) : ("sqlite" as const)];
 
 describe.each(engines)("outside build on one process, send on another, on %s", (database) => {
   let cluster: Cluster;
