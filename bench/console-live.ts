@@ -86,6 +86,7 @@ export async function eventToPage(
               )
             ).json<{ tokens_held: string }>().tokens_held
           : "";
+      if (units === undefined) throw new Error(`no position answer after ${r.body}`);
       const shown = await seenAt(page, route === "positions" ? `units:${mint}:${units}` : `exec:${id}`);
       series.push(shown - at);
     }
