@@ -7,7 +7,7 @@
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../schema.js";
 import { isoNoZone } from "../executions/kysely-executions.js";
-import { appendEvent, toOrder } from "./kysely-orders.js";
+import { appendEvent, appendOrderExecution, toOrder } from "./kysely-orders.js";
 import type { CopyClaimResult, CopyFireClaim, CopyFireRecord, CopyFireStore } from "./order-types.js";
 
 /** What the caps leave of `want` given the SOL already claimed (never below 0). */
@@ -109,19 +109,7 @@ export function kyselyCopyFires(
           .where("signature", "=", signature)
           .execute();
         if (executionId === null) return;
-        const row = await trx
-          .selectFrom("orders")
-          .select("execution_ids")
-          .where("id", "=", orderId)
-          .executeTakeFirst();
-        if (row === undefined) return;
-        const ids = JSON.parse(row.execution_ids) as string[];
-        if (ids.includes(executionId)) return;
-        await trx
-          .updateTable("orders")
-          .set({ execution_ids: JSON.stringify([...ids, executionId]) })
-          .where("id", "=", orderId)
-          .execute();
+        await appendOrderExecution(trx, orderId, executionId);
       });
     },
 

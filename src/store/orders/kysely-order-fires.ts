@@ -7,7 +7,7 @@
 import { sql, type Kysely } from "kysely";
 import type { Database } from "../schema.js";
 import { isoNoZone } from "../executions/kysely-executions.js";
-import { appendEvent, toOrder } from "./kysely-orders.js";
+import { appendEvent, appendOrderExecution, toOrder } from "./kysely-orders.js";
 import type { OrderFireClaim, OrderFireRecord, OrderFireStore } from "./order-types.js";
 
 /**
@@ -99,19 +99,7 @@ export function kyselyOrderFires(
           .where("order_id", "=", orderId)
           .where("mint", "=", mint)
           .execute();
-        const row = await trx
-          .selectFrom("orders")
-          .select("execution_ids")
-          .where("id", "=", orderId)
-          .executeTakeFirst();
-        if (row === undefined) return;
-        const ids = JSON.parse(row.execution_ids) as string[];
-        if (ids.includes(executionId)) return;
-        await trx
-          .updateTable("orders")
-          .set({ execution_ids: JSON.stringify([...ids, executionId]) })
-          .where("id", "=", orderId)
-          .execute();
+        await appendOrderExecution(trx, orderId, executionId);
       });
     },
 

@@ -271,3 +271,24 @@ export function kyselyOrders(
     },
   };
 }
+
+/** Adds `executionId` to the order's executions (once), inside the caller's transaction. */
+export async function appendOrderExecution(
+  trx: Kysely<Database>,
+  orderId: string,
+  executionId: string,
+): Promise<void> {
+  const row = await trx
+    .selectFrom("orders")
+    .select("execution_ids")
+    .where("id", "=", orderId)
+    .executeTakeFirst();
+  if (row === undefined) return;
+  const ids = JSON.parse(row.execution_ids) as string[];
+  if (ids.includes(executionId)) return;
+  await trx
+    .updateTable("orders")
+    .set({ execution_ids: JSON.stringify([...ids, executionId]) })
+    .where("id", "=", orderId)
+    .execute();
+}
