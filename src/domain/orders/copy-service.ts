@@ -4,10 +4,8 @@
  * would send (mint rules are checked at each fire, the mint being unknown now), the insert under
  * MAX_OPEN_ORDERS_PER_KEY and the engine's copy book; a dry run answers the order and the policy only.
  */
-import { randomUUID } from "node:crypto";
-import { ApiError, badRequest } from "../../core/errors.js";
+import { badRequest } from "../../core/errors.js";
 import type { RequestBody } from "../../core/request-fields.js";
-import { OpenOrderLimitError } from "../../store/index.js";
 import { planRefusal } from "../keys/fire-custody.js";
 import { mayUseWallet, refusal } from "../keys/scopes.js";
 import { CUSTODY } from "../keys/texts.js";
@@ -21,9 +19,7 @@ import { COPY_RULES as C } from "./copy-texts.js";
 import { copySpecView } from "./copy-view.js";
 import { orderFees, tradeBody } from "./fire.js";
 import type { OrderCaller, OrderServiceDeps } from "./service.js";
-import { specToJson } from "./spec.js";
-import { ORDER_RULES as R } from "./texts.js";
-import { orderView } from "./view.js";
+import { placeStandingOrder } from "./placement.js";
 
 /** Mint rules cannot be judged before the mint is known: they are checked at each fire. */
 const MINT_RULES = new Set(["mints_allow", "mints_deny"]);
@@ -35,6 +31,7 @@ export async function createCopy(
   deps: OrderServiceDeps,
   caller: OrderCaller,
   b: RequestBody,
+  claimId?: number,
 ): Promise<unknown> {
   const req = parseCopyRequest(b, deps.fees, deps.clock());
   const spec = req.spec;
@@ -65,29 +62,10 @@ export async function createCopy(
       order: { wallet: wallet.publicKey, ...copySpecView(spec), expires_at: req.expiresAt },
     };
   if (verdict !== null) throw refusal(verdict.detail, verdict.rule);
-  let record;
-  try {
-    record = await deps.store.insertOrder(
-      {
-        id: `ord_${randomUUID()}`,
-        accountId: caller.accountId,
-        keyId: caller.key.id,
-        kind: "copy",
-        side: "buy",
-        mint: COPY_MINT,
-        wallet: wallet.publicKey,
-        // The spec's JSON form (bigints as { $n }), read back by the engine and the view.
-        spec: specToJson(spec as unknown as Parameters<typeof specToJson>[0]),
-        expiresAt: req.expiresAt,
-        peak: null,
-      },
-      deps.maxOpenPerKey,
-    );
-  } catch (e) {
-    if (e instanceof OpenOrderLimitError)
-      throw new ApiError(409, R.tooMany(e.max), { max_open_orders: e.max });
-    throw e;
-  }
-  deps.engine.add(record);
-  return orderView(record);
+  return placeStandingOrder(
+    deps,
+    caller,
+    { kind: "copy", mint: COPY_MINT, wallet: wallet.publicKey, spec, expiresAt: req.expiresAt },
+    claimId,
+  );
 }

@@ -60,7 +60,7 @@ export async function createOrder(
 ): Promise<unknown> {
   const kind = typeof body === "object" && body !== null ? (body as { kind?: unknown }).kind : undefined;
   if (kind === "snipe") return createSnipe(deps, caller, body as RequestBody, claimId);
-  if (kind === "copy") return createCopy(deps, caller, body as RequestBody);
+  if (kind === "copy") return createCopy(deps, caller, body as RequestBody, claimId);
   const req = parseOrderRequest(body, deps.fees, deps.clock());
   const wallet = await selectWallet(deps.store, caller.accountId, req.wallet ?? undefined);
   // The mint's state (warm or one read), which also watches the mint and this wallet's accounts for the fire.

@@ -4,21 +4,17 @@
  * snipe book; a dry run answers the order and the policy without storing it.
  */
 import { ApiError } from "../../core/errors.js";
-import { OpenOrderLimitError } from "../../store/index.js";
 import type { RequestBody } from "../../core/request-fields.js";
 import { planRefusal } from "../keys/fire-custody.js";
 import { refusal } from "../keys/scopes.js";
 import { selectWallet } from "../wallets/wallets.js";
 import { orderTrade } from "./fire.js";
-import { specToJson } from "./spec.js";
-import { newOrderId, placedBefore } from "./placement.js";
+import { placeStandingOrder } from "./placement.js";
 import type { OrderCaller, OrderServiceDeps } from "./service.js";
 import { parseSnipeRequest } from "./snipe.js";
 import { SNIPE_MINT, snipeBuySpec, type SnipeSpec } from "./snipe-engine.js";
 import { snipeSpecView } from "./snipe-view.js";
 import { SNIPE_RULES as S } from "./snipe-texts.js";
-import { ORDER_RULES as R } from "./texts.js";
-import { orderView } from "./view.js";
 
 /** Mint rules cannot be judged before the mint exists: they are checked at each fire. */
 const MINT_RULES = new Set(["mints_allow", "mints_deny"]);
@@ -55,32 +51,10 @@ export async function createSnipe(
       order: { wallet: wallet.publicKey, ...snipeSpecView(spec), expires_at: req.expiresAt },
     };
   if (verdict !== null) throw refusal(verdict.detail, verdict.rule);
-  const id = newOrderId(caller.accountId, claimId);
-  const before = await placedBefore(deps.store, caller.accountId, id, claimId);
-  if (before !== undefined) return before;
-  let record;
-  try {
-    record = await deps.store.insertOrder(
-      {
-        id,
-        accountId: caller.accountId,
-        keyId: caller.key.id,
-        kind: "snipe",
-        side: "buy",
-        mint: SNIPE_MINT,
-        wallet: wallet.publicKey,
-        // The spec's JSON form (bigints as { $n }), read back by the engine and the view.
-        spec: specToJson(spec as unknown as Parameters<typeof specToJson>[0]),
-        expiresAt: req.expiresAt,
-        peak: null,
-      },
-      deps.maxOpenPerKey,
-    );
-  } catch (e) {
-    if (e instanceof OpenOrderLimitError)
-      throw new ApiError(409, R.tooMany(e.max), { max_open_orders: e.max });
-    throw e;
-  }
-  deps.engine.add(record);
-  return orderView(record);
+  return placeStandingOrder(
+    deps,
+    caller,
+    { kind: "snipe", mint: SNIPE_MINT, wallet: wallet.publicKey, spec, expiresAt: req.expiresAt },
+    claimId,
+  );
 }
