@@ -9,6 +9,7 @@ import { claimKind } from "./cashback/claim-kind.js";
 import { createKind } from "./create/kind.js";
 import type { ExecutionKindEntry } from "./execution/kind.js";
 import { buildKind, sendKind } from "./outside/kinds.js";
+import { nonceAccountKind } from "./outside/nonce-kind.js";
 import { consolidateKind } from "./sol/consolidate-kind.js";
 import { splitKind } from "./sol/split-kind.js";
 import { transferKind } from "./sol/transfer-kind.js";
@@ -25,4 +26,5 @@ export const EXECUTION_KIND_LIST: readonly ExecutionKindEntry[] = [
   bundleKind,
   buildKind,
   sendKind,
+  nonceAccountKind,
 ];

@@ -165,15 +165,47 @@ async function watchLanding(
 
 /** Runs one raced execution (see the file comment); errors are recorded, then thrown. */
 export async function runRacedExecution(input: RacedExecutionInput): Promise<RacedExecutionResult> {
-  const { deps, race } = input;
+  const { variants, txs } = await signVariants(input.deps, input, input.build);
+  return raceSignedVariants({ ...input, wallet: input.wallet.publicKey, variants, txs });
+}
+
+/**
+ * A race of variants already signed (by the wallet's key in one pass, or by an outside wallet that signed the
+ * variants the service built for it), the key's spend guard told of their signatures: record, send, watch.
+ */
+export interface SignedRaceInput {
+  deps: Pick<ExecutionDeps, "store" | "dryRun" | "spendGuard" | "onRecordError">;
+  race: RaceDeps;
+  apiKeyId: number;
+  kind: SingleExecutionInput["kind"];
+  /** The paying wallet's public key. */
+  wallet: string;
+  request: unknown;
+  simulate: boolean;
+  confirm: boolean;
+  simulationFailedDetail: string;
+  details?: Record<string, unknown>;
+  fill?: SingleExecutionInput["fill"];
+  routes: readonly RaceRoute[];
+  nonce: Pick<NonceState, "address">;
+  /** One per route, in the order of `txs`. */
+  variants: readonly RaceVariant[];
+  txs: readonly Pick<
+    ChainTransaction,
+    "signature" | "wire" | "lastValidBlockHeight" | "computeUnitPriceMicroLamports"
+  >[];
+}
+
+/** Records the variants pending, simulates the first if asked, sends each to its route and watches them land. */
+export async function raceSignedVariants(input: SignedRaceInput): Promise<RacedExecutionResult> {
+  const { deps, race, variants, txs } = input;
   const wallClock = race.wallClock ?? Date.now;
-  const { variants, txs } = await signVariants(deps, input, input.build);
   const executionId = await recordPending(
     deps.store,
     {
       apiKeyId: input.apiKeyId,
       kind: input.kind,
-      wallet: input.wallet.publicKey,
+      wallet: input.wallet,
       signatures: variants.map((v) => v.signature),
       request: input.request,
       lastValidBlockHeight: txs[0]!.lastValidBlockHeight,
@@ -278,9 +310,9 @@ export async function runRacedExecution(input: RacedExecutionInput): Promise<Rac
  * a refusal is recorded as failed (nothing was sent) and thrown naming the execution.
  */
 async function simulateFirst(
-  input: RacedExecutionInput,
+  input: SignedRaceInput,
   executionId: string,
-  first: ChainTransaction,
+  first: Pick<ChainTransaction, "wire" | "signature">,
 ): Promise<void> {
   try {
     await simulateOrRefuse(input.race.chain.rpc, first.wire, first.signature, input.simulationFailedDetail);
@@ -296,7 +328,7 @@ async function simulateFirst(
 
 /** The fill of the variant that landed, its route's tip accounts counted as the tip. */
 async function landedFill(
-  input: RacedExecutionInput,
+  input: SignedRaceInput,
   landing: { route: string; signature: string },
 ): Promise<Fill | null> {
   const route = input.routes.find((r) => r.name === landing.route);

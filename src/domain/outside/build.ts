@@ -21,11 +21,17 @@ import type { SpendGuard, VenueCheck } from "../execution/types.js";
 import type { SpendableTransaction } from "../execution/worst-case-spend.js";
 import type { OutsideBuilds } from "./builds.js";
 import { OUTSIDE } from "./texts.js";
+import type { TradeRacing } from "../trade/raced-trade.js";
+import { outsideNonce } from "./nonce-account.js";
+import { OUTSIDE_NONCE } from "./nonce-texts.js";
+import { buildRacedVariants, outsideRaceRoutes, type RacedBuildAnswer } from "./raced-build.js";
 
 /** A build request: the trade's fields and the outside signer. */
 export interface BuildIntent {
   trade: TradeIntent;
   publicKey: Address;
+  /** Raced builds: a nonce account the wallet controls (default: the wallet's derived one). */
+  nonceAccount?: Address;
 }
 
 /** Parses a build body: the trade's rules (spec 4.3 texts) and `public_key`. */
@@ -33,7 +39,14 @@ export function parseBuildRequest(body: RequestBody): BuildIntent {
   const trade = parseTradeRequest(body);
   const pk = fieldOf(body, ["public_key", "publicKey"]);
   if (pk === undefined || pk === null || pk === "") throw badRequest(OUTSIDE.publicKeyRequired);
-  return { trade, publicKey: parseAddress(pk, OUTSIDE.publicKeyInvalid) };
+  const nonce = fieldOf(body, ["nonce_account", "nonceAccount"]);
+  return {
+    trade,
+    publicKey: parseAddress(pk, OUTSIDE.publicKeyInvalid),
+    ...(nonce !== undefined && nonce !== null
+      ? { nonceAccount: parseAddress(nonce, OUTSIDE_NONCE.nonceAccountInvalid) }
+      : {}),
+  };
 }
 
 /** Collaborators of a build. */
@@ -45,11 +58,14 @@ export interface BuildDeps {
   checkVenue?: VenueCheck;
   spendGuard?: SpendGuard;
   random?: () => number;
+  /** ROUTES: a build asking for `routes` / `mev_protect` answers one variant per route on the wallet's nonce. */
+  racing?: TradeRacing;
 }
 
 /** The build answer. */
 export type BuildResult = {
-  transaction: string;
+  /** A single build's transaction (a raced build answers `variants`). */
+  transaction?: string;
   public_key: string;
   action: "buy" | "sell";
   mint: string;
@@ -65,16 +81,26 @@ export type BuildResult = {
   compute_unit_limit: number;
   compute_unit_price_micro_lamports: string;
   tip_lamports: string;
-  last_valid_block_height: number;
-} & TradeBounds;
+  last_valid_block_height?: number;
+} & TradeBounds &
+  Partial<
+    Omit<RacedBuildAnswer, "compute_unit_limit" | "compute_unit_price_micro_lamports" | "tip_lamports">
+  >;
 
 /** Builds the trade for the outside wallet; the key's per-execution cap judges its worst case. */
 export async function runBuild(deps: BuildDeps, apiKeyId: number, intent: BuildIntent): Promise<BuildResult> {
   const { trade, publicKey } = intent;
+  // Racing fields first: a bad route name is refused before any chain access (each route gets the relay tip).
+  const routeTip = deps.chain.relayTip?.().lamports ?? 0n;
+  const routes = outsideRaceRoutes(trade.raceFields, deps.racing, routeTip);
   // Before the chain: a frozen or revoked key builds nothing.
   await deps.spendGuard?.beforeSign();
   // The warm state is read, never adopted: the service does not subscribe to an outside wallet's accounts.
-  const state = await tradeState(deps.chain.rpc, deps.venues, trade, publicKey, apiKeyId);
+  // A raced build reads the wallet's nonce beside it (a missing or foreign nonce is a 409 naming the fix).
+  const [state, nonce] = await Promise.all([
+    tradeState(deps.chain.rpc, deps.venues, trade, publicKey, apiKeyId),
+    routes === null ? null : outsideNonce(deps.chain.rpc, new PublicKey(publicKey), intent.nonceAccount),
+  ]);
   const read = state.read;
   deps.checkVenue?.(read.venue);
   const configs = cachedTradeConfigs(deps.chain.caches, chainGeneration(deps.chain));
@@ -83,55 +109,21 @@ export async function runBuild(deps: BuildDeps, apiKeyId: number, intent: BuildI
   // transaction that fails once signed.
   refuseUnaffordable(deps, publicKey, read, quote, false);
   const instructions = await tradeInstructions(read, quote, configs, deps.random);
-  let spendable: SpendableTransaction | undefined;
-  const inspect = deps.spendGuard?.inspect;
-  let tx;
-  try {
-    tx = deps.chain.assemble({
-      kind: "trade",
-      payer: new PublicKey(publicKey),
-      instructions,
-      feeAccounts: [read.venue === LAUNCHSWAP ? read.poolAddress : read.curveAddress],
-      inspect: (t) => {
-        spendable = t;
-        // The key's per-execution cap on the worst case, as before a managed signature (throws a refusal).
-        inspect?.(t);
-      },
-    });
-  } catch (e) {
-    if (e instanceof TransactionTooLargeError)
-      throw new ApiError(400, EXECUTION.transactionTooLargePrefix + e.message);
-    throw e;
-  }
+  const feeAccounts = [read.venue === LAUNCHSWAP ? read.poolAddress : read.curveAddress];
   const amount = trade.amount.kind === "wholeTokens" ? quote.amountUnits.toString() : trade.amountText;
   const details = { ...tradeDetails(read, quote, configs), outside: true };
   const { venue, pool, mint } = details;
-  const tipLamports = tx.tipAccount === null ? 0n : (deps.chain.relayTip?.().lamports ?? 0n);
-  // The message starts after the compact-u16 count and the zeroed signature slots.
-  const message = tx.wire.subarray(1 + 64 * tx.wire[0]!);
-  await deps.outsideBuilds.remember(message, {
-    apiKeyId,
-    publicKey,
-    mint,
+  const request = {
     action: trade.action,
-    request: {
-      action: trade.action,
-      mint: trade.mint,
-      pool: trade.pool,
-      amount: trade.amountText,
-      denominated_in_sol: trade.denominatedInSol,
-      slippage_bps: Number(trade.slippageBps),
-      public_key: publicKey,
-      outside: true,
-    },
-    details,
-    spendable: spendable ?? { instructions, signatureCount: 1 },
-    lastValidBlockHeight: tx.lastValidBlockHeight,
-    computeUnitLimit: tx.computeUnitLimit,
-    computeUnitPriceMicroLamports: tx.computeUnitPriceMicroLamports,
-  });
-  return {
-    transaction: Buffer.from(tx.wire).toString("base64"),
+    mint: trade.mint,
+    pool: trade.pool,
+    amount: trade.amountText,
+    denominated_in_sol: trade.denominatedInSol,
+    slippage_bps: Number(trade.slippageBps),
+    public_key: publicKey,
+    outside: true,
+  };
+  const answer = {
     public_key: publicKey,
     action: trade.action,
     mint,
@@ -144,10 +136,63 @@ export async function runBuild(deps: BuildDeps, apiKeyId: number, intent: BuildI
     expected_output: quote.expectedOutput.toString(),
     state_source: state.source,
     state_slot: state.slot,
+    ...tradeBounds(quote),
+  };
+  if (routes !== null && nonce !== null) {
+    const raced = await buildRacedVariants({
+      chain: deps.chain,
+      outsideBuilds: deps.outsideBuilds,
+      ...(deps.spendGuard !== undefined ? { spendGuard: deps.spendGuard } : {}),
+      build: { apiKeyId, publicKey, mint, action: trade.action, request, details },
+      instructions,
+      feeAccounts,
+      routes,
+      tipLamports: routeTip,
+      nonce,
+    });
+    return { ...answer, ...raced };
+  }
+  let spendable: SpendableTransaction | undefined;
+  const inspect = deps.spendGuard?.inspect;
+  let tx;
+  try {
+    tx = deps.chain.assemble({
+      kind: "trade",
+      payer: new PublicKey(publicKey),
+      instructions,
+      feeAccounts,
+      inspect: (t) => {
+        spendable = t;
+        // The key's per-execution cap on the worst case, as before a managed signature (throws a refusal).
+        inspect?.(t);
+      },
+    });
+  } catch (e) {
+    if (e instanceof TransactionTooLargeError)
+      throw new ApiError(400, EXECUTION.transactionTooLargePrefix + e.message);
+    throw e;
+  }
+  const tipLamports = tx.tipAccount === null ? 0n : (deps.chain.relayTip?.().lamports ?? 0n);
+  // The message starts after the compact-u16 count and the zeroed signature slots.
+  const message = tx.wire.subarray(1 + 64 * tx.wire[0]!);
+  await deps.outsideBuilds.remember(message, {
+    apiKeyId,
+    publicKey,
+    mint,
+    action: trade.action,
+    request,
+    details,
+    spendable: spendable ?? { instructions, signatureCount: 1 },
+    lastValidBlockHeight: tx.lastValidBlockHeight,
+    computeUnitLimit: tx.computeUnitLimit,
+    computeUnitPriceMicroLamports: tx.computeUnitPriceMicroLamports,
+  });
+  return {
+    transaction: Buffer.from(tx.wire).toString("base64"),
+    ...answer,
     compute_unit_limit: tx.computeUnitLimit,
     compute_unit_price_micro_lamports: tx.computeUnitPriceMicroLamports.toString(),
     tip_lamports: tipLamports.toString(),
     last_valid_block_height: tx.lastValidBlockHeight,
-    ...tradeBounds(quote),
   };
 }

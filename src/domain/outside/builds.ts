@@ -22,6 +22,19 @@ export interface OutsideBuild {
   lastValidBlockHeight: number;
   computeUnitLimit: number;
   computeUnitPriceMicroLamports: bigint;
+  /** A variant of a raced build (one per route, all on one durable nonce value); absent on a single build. */
+  race?: OutsideRaceTag;
+}
+
+/** What ties a raced build's variants together, and which route a variant is for. */
+export interface OutsideRaceTag {
+  /** Shared by the variants of one raced build. */
+  group: string;
+  route: string;
+  nonceAccount: string;
+  /** The nonce value the variants use as their blockhash (the value they advance). */
+  nonceValue: string;
+  tipLamports: string;
 }
 
 /** The builds of the deployment. */

@@ -8,7 +8,9 @@ import { defineKind } from "../execution/kind.js";
 import type { SpendPlan } from "../keys/spend.js";
 import { TRADE_RULES_SCHEMA, tradeKind } from "../trade/kind.js";
 import { parseBuildRequest, runBuild, type BuildDeps, type BuildIntent } from "./build.js";
-import { parseSendRequest, runSend, type SendDeps } from "./send.js";
+import { parseSendRequest, runSend } from "./send.js";
+import { runRacedSend, type RacedSendDeps } from "./raced-send.js";
+import { raceProperties } from "../trade/race-schema.js";
 
 const MINT = "7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr";
 const SIGNER = "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM";
@@ -23,6 +25,8 @@ const BUILD_TRADE_FIELDS = [
   "denominated_in_sol",
   "slippage",
   "slippage_bps",
+  "routes",
+  "mev_protect",
 ] as const;
 
 /** What a build may spend: the trade's mint, venue and SOL amount (the signer is outside: no wallet binding). */
@@ -49,15 +53,20 @@ export const buildKind = defineKind({
       },
       // The trade's own fields and rules, as POST /v1/trades/execute states them (one description).
       ...Object.fromEntries(BUILD_TRADE_FIELDS.map((n) => [n, tradeKind.body.properties[n]!])),
+      nonce_account: {
+        description:
+          "racing: a nonce account the outside wallet controls (default: its own, POST /v1/nonce-accounts/build)",
+        ...FIELD.address,
+      },
     },
     rules: TRADE_RULES_SCHEMA,
     required: ["public_key", "action", "mint"],
-    aliases: ["publicKey", "side", "token_mint", "denominatedInSol"],
+    aliases: ["publicKey", "side", "token_mint", "denominatedInSol", "nonceAccount"],
   },
   response: closedObject(
     {
       transaction: text(
-        "the unsigned v0 transaction, base64: sign it as fee payer, then POST /v1/transactions/send",
+        "the unsigned v0 transaction, base64: sign it as fee payer, then POST /v1/transactions/send (absent on a raced build: see variants)",
       ),
       public_key: text("the outside wallet: fee payer and only signer"),
       action: { type: "string", enum: ["buy", "sell"], description: "buy or sell" },
@@ -78,14 +87,40 @@ export const buildKind = defineKind({
       compute_unit_limit: { type: "integer", description: "the compute-unit limit written" },
       compute_unit_price_micro_lamports: text("the compute-unit price written"),
       tip_lamports: text("the relay tip the transaction pays (0 without one)"),
-      last_valid_block_height: { type: "integer", description: "send before this block height" },
+      last_valid_block_height: {
+        type: "integer",
+        description: "send before this block height (absent on a raced build: the nonce keeps it valid)",
+      },
+      variants: {
+        type: "array",
+        description:
+          "a raced build (routes / mev_protect): one unsigned variant per route, each paying its route's tip, all advancing the nonce; sign each, send them together as transactions",
+        items: closedObject({
+          route: text("the route this variant is sent to"),
+          transaction: text("the unsigned v0 transaction, base64"),
+          tip_lamports: text("the tip it pays its route if it lands"),
+          tip_account: { type: ["string", "null"], description: "the route's tip account it pays" },
+        }),
+      },
+      nonce: {
+        ...closedObject({
+          address: text("the durable nonce account"),
+          value: text("the nonce value every variant uses as its blockhash"),
+          authority: text("its authority: the outside wallet"),
+        }),
+        description: "a raced build: the nonce every variant advances (at most one lands)",
+      },
     },
-    { required: ["transaction", "public_key", "action", "mint", "venue", "expected_output"] },
+    { required: ["public_key", "action", "mint", "venue", "expected_output"] },
   ),
   examples: {
     buy: {
       summary: "Build a 0.1 SOL buy for an outside wallet",
       value: { public_key: SIGNER, action: "buy", mint: MINT, amount: "0.1", slippage: 2 },
+    },
+    raced: {
+      summary: "Build a 0.1 SOL buy raced over every configured route under the wallet's nonce",
+      value: { public_key: SIGNER, action: "buy", mint: MINT, amount: "0.1", routes: "all" },
     },
   },
   records: null,
@@ -109,11 +144,19 @@ export const sendKind = defineKind({
         type: "string",
         pattern: "^[A-Za-z0-9+/]+={0,2}$",
       },
+      transactions: {
+        description:
+          "a raced build's variants, each signed (base64), sent together: each raced over its own route (instead of transaction)",
+        type: "array",
+        minItems: 1,
+        maxItems: 32,
+        items: { type: "string", pattern: "^[A-Za-z0-9+/]+={0,2}$" },
+      },
       simulate: { description: "default true", ...FIELD.bool },
       confirm: { description: "default true", ...FIELD.bool },
     },
-    required: ["transaction"],
-    aliases: ["signed_transaction"],
+    rules: { oneOf: [{ required: ["transaction"] }, { required: ["transactions"] }] },
+    aliases: ["signed_transaction", "signed_transactions"],
   },
   response: closedObject(
     {
@@ -127,6 +170,10 @@ export const sendKind = defineKind({
       expected_output: text("the slippage bound in the transaction"),
       instruction: text("the program instruction the transaction carries"),
       fill: fillSchema,
+      landed_via: raceProperties.landed_via,
+      slots_to_land: raceProperties.slots_to_land,
+      routes: raceProperties.routes,
+      nonce_account: text("raced sends: the durable nonce account every variant advances"),
     },
     { required: ["execution_id", "signature", "confirmed", "confirmation_status", "wallet", "mint"] },
   ),
@@ -135,6 +182,15 @@ export const sendKind = defineKind({
       summary: "Send a signed build",
       value: { transaction: "AQABAgMEBQYHCAkKCwwNDg8QERITFBUWFxgZGhscHR4fIA==" },
     },
+    raced: {
+      summary: "Send a raced build's signed variants together",
+      value: {
+        transactions: [
+          "AQABAgMEBQYHCAkKCwwNDg8QERITFBUWFxgZGhscHR4fIA==",
+          "AQECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8gIQ==",
+        ],
+      },
+    },
   },
   records: "trade",
   parse: (body) => parseSendRequest(body),
@@ -142,5 +198,8 @@ export const sendKind = defineKind({
   plan: (_intent: unknown, plan: SpendPlan) => {
     plan.amountLamports = null;
   },
-  run: (deps: SendDeps, apiKeyId, intent) => runSend(deps, apiKeyId, intent),
+  run: (deps: RacedSendDeps, apiKeyId, intent) =>
+    intent.transactions !== undefined
+      ? runRacedSend(deps, apiKeyId, { ...intent, transactions: intent.transactions })
+      : runSend(deps, apiKeyId, intent),
 });

@@ -16,16 +16,31 @@ import type { Fill } from "../../chain/fills.js";
 import type { OutsideBuilds } from "./builds.js";
 import { readSignedTransaction } from "./signed-transaction.js";
 import { OUTSIDE } from "./texts.js";
+import { OUTSIDE_NONCE } from "./nonce-texts.js";
 
 /** A send request: the signed transaction's text and the submission switches. */
 export interface SendIntent {
+  /** The signed transaction (a raced send: its first variant). */
   transaction: string;
+  /** A raced send: the signed variants of one raced build, each raced over its own route. */
+  transactions?: readonly string[];
   simulate: boolean;
   confirm: boolean;
 }
 
 /** Parses a send body (`transaction` base64, `simulate` and `confirm` default true). */
 export function parseSendRequest(body: RequestBody): SendIntent {
+  const variants = parseVariants(body);
+  if (variants !== undefined) {
+    if (fieldOf(body, ["transaction", "signed_transaction"]) !== undefined)
+      throw badRequest(OUTSIDE_NONCE.transactionAndTransactions);
+    return {
+      transaction: variants[0]!,
+      transactions: variants,
+      simulate: parseBooleanField(fieldOf(body, ["simulate"]), true, TRADE_RULES.simulateBoolean),
+      confirm: parseBooleanField(fieldOf(body, ["confirm"]), true, TRADE_RULES.confirmBoolean),
+    };
+  }
   const t = fieldOf(body, ["transaction", "signed_transaction"]);
   if (t === undefined || t === null || t === "") throw badRequest(OUTSIDE.transactionRequired);
   if (typeof t !== "string") throw badRequest(OUTSIDE.transactionMalformed);
@@ -34,6 +49,20 @@ export function parseSendRequest(body: RequestBody): SendIntent {
     simulate: parseBooleanField(fieldOf(body, ["simulate"]), true, TRADE_RULES.simulateBoolean),
     confirm: parseBooleanField(fieldOf(body, ["confirm"]), true, TRADE_RULES.confirmBoolean),
   };
+}
+
+/** `transactions` (alias signed_transactions): 1 to 32 non-empty texts, or undefined when absent. */
+function parseVariants(body: RequestBody): string[] | undefined {
+  const v = fieldOf(body, ["transactions", "signed_transactions"]);
+  if (v === undefined) return undefined;
+  if (
+    !Array.isArray(v) ||
+    v.length === 0 ||
+    v.length > 32 ||
+    !v.every((t): t is string => typeof t === "string" && t !== "")
+  )
+    throw badRequest(OUTSIDE_NONCE.transactionsType);
+  return v;
 }
 
 /** Collaborators of a send. */

@@ -1,3 +1,23 @@
+import { ref } from "../../core/json-schema.js";
+
+/** One variant of a raced execution as answers and records show it (a component: trades and outside sends). */
+export const raceVariantComponent = {
+  $id: "RaceVariant",
+  type: "object",
+  description: "one variant of a raced execution: the route it was sent to and what the route answered",
+  properties: {
+    route: { type: "string", description: "the route this variant was sent to" },
+    signature: { type: "string", description: "the variant's signature" },
+    tip_lamports: { type: "string", description: "the tip this variant pays if it lands" },
+    sent_at: { type: "string", description: "ISO 8601" },
+    answered_ms: { type: "integer", description: "the route's answer time" },
+    accepted: { type: "boolean", description: "whether the route accepted it" },
+    error: { type: "string", description: "why the route did not accept it" },
+  },
+  required: ["route", "signature", "tip_lamports", "sent_at", "answered_ms", "accepted"],
+  additionalProperties: false,
+} as const;
+
 /** The answer fields of a raced trade (`routes` / `mev_protect` in the body), stated in the trade kind's answer. */
 export const raceProperties = {
   landed_via: {
@@ -11,20 +31,7 @@ export const raceProperties = {
   routes: {
     type: "array",
     description: "raced trades: every variant sent, one per route",
-    items: {
-      type: "object",
-      properties: {
-        route: { type: "string", description: "the route this variant was sent to" },
-        signature: { type: "string", description: "the variant's signature" },
-        tip_lamports: { type: "string", description: "the tip this variant pays if it lands" },
-        sent_at: { type: "string", description: "ISO 8601" },
-        answered_ms: { type: "integer", description: "the route's answer time" },
-        accepted: { type: "boolean", description: "whether the route accepted it" },
-        error: { type: "string", description: "why the route did not accept it" },
-      },
-      required: ["route", "signature", "tip_lamports", "sent_at", "answered_ms", "accepted"],
-      additionalProperties: false,
-    },
+    items: ref("RaceVariant"),
   },
   nonce: {
     type: "object",

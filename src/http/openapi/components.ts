@@ -23,6 +23,7 @@ import { feeReserveBreakdownComponent } from "../../domain/sol/kind-schemas.js";
 import { watchedComponent } from "../routes/watch.js";
 import { positionComponent } from "../routes/positions.js";
 import { routesComponent } from "../routes/routes.js";
+import { raceVariantComponent } from "../../domain/trade/race-schema.js";
 import { orderComponent, orderTriggerComponent } from "../routes/orders.js";
 import { deliveryComponent, webhookComponent } from "../routes/webhooks.js";
 
@@ -52,6 +53,7 @@ const componentsOf = (kinds: readonly string[]): readonly { $id: string; descrip
   feeReserveBreakdownComponent,
   positionComponent,
   routesComponent,
+  raceVariantComponent,
   orderTriggerComponent,
   orderComponent,
 ];
