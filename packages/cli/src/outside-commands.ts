@@ -36,6 +36,18 @@ async function readText(arg: string): Promise<string> {
   return Buffer.concat(chunks).toString("utf8").trim();
 }
 
+/**
+ * The transactions an argument holds: base64 text, or a build answer as JSON (`lasertrade --json build … |
+ * lasertrade submit -`): its `transaction`, or a raced build's variants in order.
+ */
+export function builtTransactions(text: string): string[] {
+  if (!text.startsWith("{")) return [text];
+  const built = JSON.parse(text) as { transaction?: string; variants?: { transaction: string }[] };
+  if (built.variants !== undefined) return built.variants.map((v) => v.transaction);
+  if (built.transaction !== undefined) return [built.transaction];
+  throw new Error("not a build answer: no transaction or variants");
+}
+
 /** Adds `build` and `submit`. */
 export function addOutsideCommands(program: Command, ctx: () => Context): void {
   program
@@ -45,6 +57,12 @@ export function addOutsideCommands(program: Command, ctx: () => Context): void {
     .option("--slippage <percent>", "slippage percent (default 2)")
     .option("--pool <address>", "trade on this launchswap pool")
     .option("--tokens", "buy: amount is token atomic units, not SOL")
+    .option(
+      "--routes <names>",
+      'race over these routes (comma-separated, or "all"): one variant each under the wallet\'s nonce account',
+    )
+    .option("--mev-protect", "race only over routes that protect from sandwiching")
+    .option("--nonce-account <address>", "racing: a nonce account the wallet controls (default: its own)")
     .option("--idempotency-key <key>", "Idempotency-Key (default: a new one per call)")
     .action(async (action: string, mint: string, amount: string, o: Opts) => {
       if (action !== "buy" && action !== "sell") throw new Error("action must be buy or sell");
@@ -58,6 +76,11 @@ export function addOutsideCommands(program: Command, ctx: () => Context): void {
           slippage: str(o.slippage),
           pool: str(o.pool),
           ...(action === "buy" ? { denominated_in_sol: o.tokens !== true } : {}),
+          ...(typeof o.routes === "string"
+            ? { routes: o.routes === "all" ? ("all" as const) : o.routes.split(",") }
+            : {}),
+          ...(o.mevProtect === true ? { mev_protect: true } : {}),
+          nonce_account: str(o.nonceAccount),
         },
         callOptions(o),
       );
@@ -65,22 +88,33 @@ export function addOutsideCommands(program: Command, ctx: () => Context): void {
     });
 
   program
-    .command("submit <transaction>")
-    .description("send a built transaction signed by its outside wallet (base64, or - for stdin)")
-    .option("--sign-with <keypair.json>", "sign it here first with this keypair file (the built transaction)")
+    .command("submit <transaction...>")
+    .description(
+      "send a built transaction signed by its outside wallet (base64, or - for stdin: base64 or the build's JSON); several, or a raced build's JSON: its variants, raced",
+    )
+    .option(
+      "--sign-with <keypair.json>",
+      "sign them here first with this keypair file (the built transactions)",
+    )
     .option("--no-simulate", "send without simulating first")
     .option("--no-confirm", "return once sent, without waiting for confirmation")
     .option("--idempotency-key <key>", "Idempotency-Key (default: a new one per call)")
-    .action(async (arg: string, o: Opts) => {
-      let transaction = await readText(arg);
+    .action(async (args: string[], o: Opts) => {
+      let transactions: string[] = [];
+      for (const arg of args) transactions.push(...builtTransactions(await readText(arg)));
       const keyFile = str(o.signWith);
-      if (keyFile !== undefined)
-        transaction = signBuilt(transaction, JSON.parse(await readFile(keyFile, "utf8")) as number[]);
+      if (keyFile !== undefined) {
+        const keypair = JSON.parse(await readFile(keyFile, "utf8")) as number[];
+        transactions = transactions.map((t) => signBuilt(t, keypair));
+      }
+      const flags = { simulate: o.simulate !== false, confirm: o.confirm !== false };
       await ctx().execute(
-        "sending a signed transaction",
+        transactions.length === 1 ? "sending a signed transaction" : "racing the signed variants",
         (client) =>
           client.trades.send(
-            { transaction, simulate: o.simulate !== false, confirm: o.confirm !== false },
+            transactions.length === 1
+              ? { transaction: transactions[0]!, ...flags }
+              : { transactions, ...flags },
             callOptions(o),
           ),
         o.confirm !== false,

@@ -48,6 +48,10 @@ export type BuildResult = Ok<"/v1/trades/build", "post">;
 /** A built transaction signed by its outside wallet (base64), sent through the service. */
 export type SendInput = Body<"/v1/transactions/send", "post">;
 export type SendResult = Ok<"/v1/transactions/send", "post">;
+/** The outside wallet (`public_key`) whose durable nonce account raced builds advance. */
+export type NonceAccountInput = Body<"/v1/nonce-accounts/build", "post">;
+/** Its nonce account as it is, or the unsigned transaction creating it (sign it and send it yourself). */
+export type NonceAccountResult = Ok<"/v1/nonce-accounts/build", "post">;
 /** A quote (issue 22): `amount` as a trade's; `slippage` percent (number or text). */
 export type QuoteInput = {
   mint: string;

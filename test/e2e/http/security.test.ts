@@ -43,6 +43,7 @@ describe("security", () => {
     // outside wallets
     ["POST", "/v1/trades/build"],
     ["POST", "/v1/transactions/send"],
+    ["POST", "/v1/nonce-accounts/build"],
   ];
   it.each(routes)("%s %s requires a valid x-api-key", async (method, url) => {
     await expectAuthRequired(t.app, method, url);

@@ -43,9 +43,18 @@ export function tradesResource(http: Http) {
         }),
       );
     },
-    /** Sends a built transaction signed by its outside wallet; answers the execution as a trade's. */
+    /**
+     * Sends a built transaction signed by its outside wallet, or (`transactions`) a raced build's variants, each
+     * signed, raced over their routes; answers the execution as a trade's (with `landed_via` when raced).
+     */
     send: (input: T.SendInput, options: T.CallOptions = {}): Promise<T.SendResult> =>
       unwrap(http.POST("/v1/transactions/send", { body: input, ...exec(options) })),
+    /**
+     * The outside wallet's durable nonce account, which raced builds (`routes`) advance: as it is, or the unsigned
+     * transaction creating it (sign it as fee payer and send it to any RPC).
+     */
+    nonceAccount: (input: T.NonceAccountInput, options: T.CallOptions = {}): Promise<T.NonceAccountResult> =>
+      unwrap(http.POST("/v1/nonce-accounts/build", { body: input, ...exec(options) })),
     /** Sells a token: `amount` in token atomic units, or a percentage text such as "100%". */
     sell: (input: T.SellInput, options: T.CallOptions = {}): Promise<T.TradeResult> =>
       unwrap(
