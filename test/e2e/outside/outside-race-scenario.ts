@@ -157,6 +157,15 @@ export async function racedOutsideScenario(e2e: E2e): Promise<void> {
     expect(e2e.localnet.routes[i]!.tipAccounts).toContain(v.tip_account);
   });
 
+  // A dry run describes the first variant (nothing sent, the builds stay sendable).
+  const dry = await e2e.post(apiKey, "/v1/transactions/send", {
+    transactions: built.variants.map((v) => signed(v.transaction, signer)),
+    dry_run: true,
+  });
+  expect(dry.statusCode, dry.body).toBe(200);
+  expect(dry.json<{ dry_run: boolean; transactions: unknown[] }>()).toMatchObject({ dry_run: true });
+  expect(dry.json<{ transactions: unknown[] }>().transactions).toHaveLength(1);
+
   const tipsBefore = await tipsReceived();
   const sent = await e2e.post(apiKey, "/v1/transactions/send", {
     transactions: built.variants.map((v) => signed(v.transaction, signer)),
