@@ -116,6 +116,7 @@ export const KNOWN_GAPS: ReadonlySet<string> = new Set([
   "allowed POST /v1/laser/bundle 400 bundle.sell_after_create",
   // Racing route names are the deployment's (ROUTES): with none configured any `routes` is refused.
   "allowed POST /v1/trades/execute 400 landing.no_routes",
+  "allowed POST /v1/trades/build 400 landing.no_routes",
   // Base64 that decodes to something other than a signed transaction: no schema can say what bytes mean.
   "allowed POST /v1/transactions/send 400 outside.transaction_malformed",
 ]);
