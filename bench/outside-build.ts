@@ -2,12 +2,13 @@
  * `npm run bench:outside-build [-- --builds 2000 --concurrency 8 --pg URL]`: POST /v1/trades/build for an
  * outside wallet on the in-process sandbox (warm state on, the mint watched). Times each build through the HTTP
  * API (inject: no socket), `--concurrency N` at a time (default 1: one after the other), then reports p50/p90,
- * builds per second, the state source and the upstream calls counted over the timed builds. `--cpu-prof` of node
+ * builds per second, the state source and the upstream calls counted over the timed builds. `--raced`: raced
+ * builds (`routes: "all"`, one variant per localnet route under the wallet's nonce). `--cpu-prof` of node
  * profiles it. `measureOutsideBuild` is also the landing scenario's build figure.
  */
-import { Keypair } from "@solana/web3.js";
-import { startE2e } from "../test/helpers/e2e.js";
-import { percentile } from "../src/chain/landing/route-stats.js";
+import { Keypair, VersionedTransaction } from "@solana/web3.js";
+import { startE2e, type E2e } from "../test/helpers/e2e.js";
+import { percentile, RouteStats } from "../src/chain/landing/route-stats.js";
 import { freshPgDatabase } from "../test/harness/database.js";
 
 /** The outside-build figures of one run. */
@@ -15,6 +16,7 @@ export interface OutsideBuildResult {
   builds: number;
   concurrency: number;
   engine: "SQLite" | "PostgreSQL";
+  raced: boolean;
   p50: number;
   p90: number;
   perSecond: number;
@@ -29,6 +31,24 @@ export interface OutsideBuildOptions {
   concurrency?: number;
   /** A PostgreSQL server URL: the builds are kept in a fresh database on it (default SQLite). */
   pgUrl?: string;
+  /** Raced builds over the localnet's four routes, under the outside wallet's nonce (created first). */
+  raced?: boolean;
+}
+
+/** Creates `signer`'s nonce account from the service's build, signed here and sent to the localnet. */
+async function createNonce(e2e: E2e, apiKey: string, signer: Keypair): Promise<void> {
+  const res = await e2e.post(apiKey, "/v1/nonce-accounts/build", { public_key: signer.publicKey.toBase58() });
+  if (res.statusCode !== 200) throw new Error(res.body);
+  const tx = VersionedTransaction.deserialize(
+    Buffer.from(res.json<{ transaction: string }>().transaction, "base64"),
+  );
+  tx.sign([signer]);
+  const sig = await e2e.connection.sendRawTransaction(tx.serialize());
+  for (let i = 0; i < 400; i++) {
+    if ((await e2e.connection.getSignatureStatuses([sig])).value[0] !== null) break;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  e2e.localnet.admin.advanceSlots(2);
 }
 
 /** Times `builds` builds (after `warmup` untimed ones) on a fresh in-process sandbox. */
@@ -43,15 +63,24 @@ export async function measureOutsideBuild(
     warm: true,
     env: { RATE_LIMIT_EXECUTIONS: "0", RATE_LIMIT_ACCOUNT_EXECUTIONS: "0" },
     ...(pg !== undefined ? { databaseUrl: pg.url } : {}),
+    ...(options.raced === true ? { routes: { stats: new RouteStats() } } : {}),
   });
   try {
     const { apiKey } = await e2e.setup({ sol: 1n });
     const { mint } = e2e.localnet.admin.createToken();
     const res = await e2e.post(apiKey, "/v1/watch", { mints: [mint] });
     if (res.statusCode !== 200) throw new Error(res.body);
-    const signer = Keypair.generate().publicKey.toBase58();
+    const keypair = Keypair.generate();
+    const signer = keypair.publicKey.toBase58();
     e2e.localnet.admin.fund(signer, 1_000_000_000n);
-    const body = { public_key: signer, action: "buy", mint, amount: "0.01" };
+    if (options.raced === true) await createNonce(e2e, apiKey, keypair);
+    const body = {
+      public_key: signer,
+      action: "buy",
+      mint,
+      amount: "0.01",
+      ...(options.raced === true ? { routes: "all" } : {}),
+    };
     const sources = new Map<string, number>();
     // Warm-up: the JIT and the warm state's first read.
     for (let i = 0; i < (options.warmup ?? 200); i++) await e2e.post(apiKey, "/v1/trades/build", body);
@@ -78,6 +107,7 @@ export async function measureOutsideBuild(
       builds,
       concurrency,
       engine: pg !== undefined ? "PostgreSQL" : "SQLite",
+      raced: options.raced === true,
       p50: percentile(sorted, 50)!,
       p90: percentile(sorted, 90)!,
       perSecond: (builds * 1000) / elapsed,
@@ -93,7 +123,7 @@ export async function measureOutsideBuild(
 /** The outside-build figures as lines. */
 export function renderOutsideBuild(r: OutsideBuildResult): string {
   return [
-    `POST /v1/trades/build, ${r.builds} builds, ${r.concurrency} in flight (in-process sandbox, warm state, ${r.engine})`,
+    `POST /v1/trades/build${r.raced ? " raced (4 routes, one variant each)" : ""}, ${r.builds} builds, ${r.concurrency} in flight (in-process sandbox, warm state, ${r.engine})`,
     `p50 ${r.p50.toFixed(3)} ms, p90 ${r.p90.toFixed(3)} ms`,
     `builds/s: ${r.perSecond.toFixed(0)}`,
     `state_source: ${JSON.stringify([...r.sources])}`,
@@ -112,6 +142,7 @@ if (process.argv[1]?.endsWith("bench/outside-build.ts")) {
   const result = await measureOutsideBuild(builds, {
     concurrency,
     ...(pgUrl !== undefined ? { pgUrl } : {}),
+    ...(process.argv.includes("--raced") ? { raced: true } : {}),
   });
   console.log(renderOutsideBuild(result));
 }
