@@ -2,7 +2,8 @@
  * Outside wallets across two real service processes on one database — PostgreSQL when TEST_DATABASE_URL is
  * set, else SQLite (the build store's own tests cover both engines; two clusters would double this file's
  * minute in CI): a transaction built by one process is sent through the other and lands once; sending it
- * again through either process is refused (the build is taken once, in the database).
+ * again through either process is refused (the build is taken once, in the database). The same for a raced
+ * build's variants under the outside wallet's durable nonce.
  */
 import { Keypair, VersionedTransaction } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,7 +15,8 @@ const engines = [TEST_DATABASE_URL !== undefined ? ("postgres" as const) : ("sql
 describe.each(engines)("outside build on one process, send on another, on %s", (database) => {
   let cluster: Cluster;
   beforeAll(async () => {
-    cluster = await startCluster({ processes: 2, database });
+    // ROUTES=rpc (plain RPC, no tip): raced builds get one variant, enough to cross processes with it.
+    cluster = await startCluster({ processes: 2, database, serviceEnv: { ROUTES: "rpc" } });
   }, 240_000);
   afterAll(async () => {
     await cluster?.close();
@@ -60,5 +62,70 @@ describe.each(engines)("outside build on one process, send on another, on %s", (
       { apiKey },
     );
     expect(rec.body).toMatchObject({ kind: "trade", status: "confirmed" });
+  }, 120_000);
+
+  it("a raced build's variants built on one process race through the other; the nonce advances once", async () => {
+    const url = (i: number) => cluster.services[i]!.baseUrl;
+    const { apiKey } = await cluster.setupKey({ sol: 0n });
+    const { mint } = await cluster.localnet.createToken();
+    const signer = Keypair.generate();
+    const owner = signer.publicKey.toBase58();
+    await cluster.localnet.fund(owner, 2_000_000_000n);
+    const sign = (b64: string): string => {
+      const tx = VersionedTransaction.deserialize(Buffer.from(b64, "base64"));
+      tx.sign([signer]);
+      return Buffer.from(tx.serialize()).toString("base64");
+    };
+    const nonce = await apiRequest<{ transaction: string; nonce_account: string }>(
+      url(1),
+      "POST",
+      "/v1/nonce-accounts/build",
+      { apiKey, body: { public_key: owner } },
+    );
+    expect(nonce.status, nonce.text).toBe(200);
+    const sig = await cluster.localnet.rpc<string>("sendTransaction", [
+      sign(nonce.body.transaction),
+      { encoding: "base64" },
+    ]);
+    for (let i = 0; i < 200; i++) {
+      const st = await cluster.localnet.rpc<{ value: (object | null)[] }>("getSignatureStatuses", [[sig]]);
+      if (st.value[0] !== null) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await cluster.localnet.advanceSlots(2);
+    const built = await apiRequest<{
+      variants: { route: string; transaction: string }[];
+      nonce: { value: string };
+    }>(url(0), "POST", "/v1/trades/build", {
+      apiKey,
+      body: { public_key: owner, action: "buy", mint, amount: "0.1", routes: "all" },
+    });
+    expect(built.status, built.text).toBe(200);
+    expect(built.body.variants.map((v) => v.route)).toEqual(["rpc"]);
+    const body = { transactions: built.body.variants.map((v) => sign(v.transaction)) };
+    const sent = await apiRequest<{ confirmed: boolean; landed_via: string; nonce_account: string }>(
+      url(1),
+      "POST",
+      "/v1/transactions/send",
+      { apiKey, body },
+    );
+    expect(sent.status, sent.text).toBe(200);
+    expect(sent.body).toMatchObject({
+      confirmed: true,
+      landed_via: "rpc",
+      nonce_account: nonce.body.nonce_account,
+    });
+    const again = await apiRequest<{ code: string }>(url(0), "POST", "/v1/transactions/send", {
+      apiKey,
+      body,
+    });
+    expect(again.status).toBe(400);
+    // The nonce moved on: the next raced build (on either process) uses its new value.
+    const next = await apiRequest<{ nonce: { value: string } }>(url(1), "POST", "/v1/trades/build", {
+      apiKey,
+      body: { public_key: owner, action: "buy", mint, amount: "0.1", routes: "all" },
+    });
+    expect(next.status, next.text).toBe(200);
+    expect(next.body.nonce.value).not.toBe(built.body.nonce.value);
   }, 120_000);
 });
