@@ -187,7 +187,10 @@ export async function racedOutsideScenario(e2e: E2e): Promise<void> {
   const after = await readNonce(nonce.nonce_account);
   expect(after!.value).not.toBe(nonce.nonce_value);
   expect((await tipsReceived()) - tipsBefore).toBe(BigInt(built.variants[0]!.tip_lamports));
-  expect(await e2e.tokenBalance(owner, mint)).toBeGreaterThanOrEqual(BigInt(built.expected_output));
+  // Exactly one fill's tokens: a second variant landing would have doubled them.
+  const held = await e2e.tokenBalance(owner, mint);
+  expect(held).toBeGreaterThanOrEqual(BigInt(built.expected_output));
+  expect(held.toString()).toBe((a.fill as { token_change: string }).token_change);
 
   // The record: a trade with every variant's signature and the race.
   const rec = await e2e.get(apiKey, `/v1/executions/${a.execution_id}`);
