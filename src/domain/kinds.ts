@@ -9,6 +9,7 @@ import { claimKind } from "./cashback/claim-kind.js";
 import { createKind } from "./create/kind.js";
 import type { ExecutionKindEntry } from "./execution/kind.js";
 import { buildKind, sendKind } from "./outside/kinds.js";
+import { bundleBuildKind, createBuildKind } from "./outside/leg-kinds.js";
 import { consolidateKind } from "./sol/consolidate-kind.js";
 import { splitKind } from "./sol/split-kind.js";
 import { transferKind } from "./sol/transfer-kind.js";
@@ -24,5 +25,7 @@ export const EXECUTION_KIND_LIST: readonly ExecutionKindEntry[] = [
   createKind,
   bundleKind,
   buildKind,
+  createBuildKind,
+  bundleBuildKind,
   sendKind,
 ];

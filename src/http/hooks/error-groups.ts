@@ -34,6 +34,7 @@ import { SNIPE_RULES } from "../../domain/orders/snipe-texts.js";
 import { COPY_RULES } from "../../domain/orders/copy-texts.js";
 import { RACE_RULES } from "../../domain/trade/race-request.js";
 import { OUTSIDE } from "../../domain/outside/texts.js";
+import { OUTSIDE_LEGS } from "../../domain/outside/leg-texts.js";
 
 /** A catalog text: fixed, or built from arguments. */
 export type Text = string | ((...args: never[]) => string);
@@ -238,6 +239,7 @@ export const GROUPS: readonly Group[] = [
   },
   { capability: "landing", texts: RACE_RULES },
   { capability: "outside", texts: OUTSIDE },
+  { capability: "outside", texts: OUTSIDE_LEGS },
   {
     capability: "landing",
     texts: NONCE_TEXTS,
