@@ -24,7 +24,7 @@ export function signBuilt(transaction: string, keypair: readonly number[]): stri
     type: "pkcs8",
   });
   const message = wire.subarray(1 + 64 * count);
-  // The fee payer's slot is the first; the service built the transaction with no other signer.
+  // The fee payer's slot is the first; any other (a create's mint) the service signed already.
   wire.set(sign(null, message, key), 1);
   return wire.toString("base64");
 }
@@ -65,22 +65,38 @@ export function addOutsideCommands(program: Command, ctx: () => Context): void {
     });
 
   program
-    .command("submit <transaction>")
-    .description("send a built transaction signed by its outside wallet (base64, or - for stdin)")
-    .option("--sign-with <keypair.json>", "sign it here first with this keypair file (the built transaction)")
+    .command("submit <transactions...>")
+    .description(
+      "send a built transaction signed by its outside wallet (base64, or - for stdin); with --bundle, every leg of a built bundle in order",
+    )
+    .option(
+      "--sign-with <keypair.json>",
+      "sign here first with this keypair file; comma-separated, one per transaction, for a bundle's legs",
+    )
+    .option("--bundle", "the transactions are the legs of one bundle (POST /v1/laser/bundle/build)")
     .option("--no-simulate", "send without simulating first")
     .option("--no-confirm", "return once sent, without waiting for confirmation")
     .option("--idempotency-key <key>", "Idempotency-Key (default: a new one per call)")
-    .action(async (arg: string, o: Opts) => {
-      let transaction = await readText(arg);
-      const keyFile = str(o.signWith);
-      if (keyFile !== undefined)
-        transaction = signBuilt(transaction, JSON.parse(await readFile(keyFile, "utf8")) as number[]);
+    .action(async (args: string[], o: Opts) => {
+      const transactions = await Promise.all(args.map(readText));
+      const keyFiles = str(o.signWith)?.split(",") ?? [];
+      if (keyFiles.length > 1 && keyFiles.length !== transactions.length)
+        throw new Error("--sign-with: one keypair file, or one per transaction");
+      for (const [i, t] of transactions.entries()) {
+        const keyFile = keyFiles[keyFiles.length === 1 ? 0 : i];
+        if (keyFile !== undefined)
+          transactions[i] = signBuilt(t, JSON.parse(await readFile(keyFile, "utf8")) as number[]);
+      }
+      if (o.bundle !== true && transactions.length !== 1)
+        throw new Error("several transactions are the legs of a bundle: add --bundle");
+      const flags = { simulate: o.simulate !== false, confirm: o.confirm !== false };
       await ctx().execute(
-        "sending a signed transaction",
+        o.bundle === true
+          ? `sending a bundle of ${transactions.length} legs`
+          : "sending a signed transaction",
         (client) =>
           client.trades.send(
-            { transaction, simulate: o.simulate !== false, confirm: o.confirm !== false },
+            o.bundle === true ? { transactions, ...flags } : { transaction: transactions[0]!, ...flags },
             callOptions(o),
           ),
         o.confirm !== false,

@@ -12,6 +12,7 @@ import { runSandbox } from "./sandbox.js";
 import { addStreamCommands } from "./stream-command.js";
 import { addTradeCommands } from "./trade-commands.js";
 import { addOutsideCommands } from "./outside-commands.js";
+import { addOutsideLegCommands } from "./outside-leg-commands.js";
 import { addWalletCommands, addSetupCommand } from "./wallet-commands.js";
 import { addRouteCommands, addWarmCommands } from "./warm-commands.js";
 import { addOrderCommands } from "./order-commands.js";
@@ -46,6 +47,7 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
   addWalletCommands(program, ctx);
   addTradeCommands(program, ctx);
   addOutsideCommands(program, ctx);
+  addOutsideLegCommands(program, ctx);
   addFundsCommands(program, ctx);
   addWarmCommands(program, ctx);
   addRouteCommands(program, ctx);
