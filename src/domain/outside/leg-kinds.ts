@@ -117,7 +117,22 @@ export const bundleBuildKind = defineKind({
       public_key: publicKey("the outside wallet of every leg that names none (alias publicKey)"),
     },
     required: bundleKind.body.required ?? [],
-    ...(bundleKind.body.rules !== undefined ? { rules: bundleKind.body.rules } : {}),
+    rules: {
+      allOf: [
+        ...((bundleKind.body.rules?.allOf as readonly object[] | undefined) ?? []),
+        // Every leg has its outside wallet: its own, or public_key for all.
+        {
+          anyOf: [
+            { required: ["public_key"] },
+            {
+              properties: {
+                accounts: { items: { properties: { wallet: FIELD.address }, required: ["wallet"] } },
+              },
+            },
+          ],
+        },
+      ],
+    },
     aliases: ["publicKey", ...(bundleKind.body.aliases ?? [])],
     ...(bundleKind.body.items !== undefined ? { items: bundleKind.body.items } : {}),
   },
