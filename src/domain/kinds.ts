@@ -10,6 +10,7 @@ import { createKind } from "./create/kind.js";
 import type { ExecutionKindEntry } from "./execution/kind.js";
 import { buildKind, sendKind } from "./outside/kinds.js";
 import { nonceAccountKind } from "./outside/nonce-kind.js";
+import { bundleBuildKind, createBuildKind } from "./outside/leg-kinds.js";
 import { consolidateKind } from "./sol/consolidate-kind.js";
 import { splitKind } from "./sol/split-kind.js";
 import { transferKind } from "./sol/transfer-kind.js";
@@ -25,6 +26,8 @@ export const EXECUTION_KIND_LIST: readonly ExecutionKindEntry[] = [
   createKind,
   bundleKind,
   buildKind,
+  createBuildKind,
+  bundleBuildKind,
   sendKind,
   nonceAccountKind,
 ];

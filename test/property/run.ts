@@ -114,6 +114,9 @@ export const KNOWN_GAPS: ReadonlySet<string> = new Set([
   "allowed POST /v1/laser/bundle 400 bundle.mint_required",
   "allowed POST /v1/laser/bundle 400 bundle.new_token_legs",
   "allowed POST /v1/laser/bundle 400 bundle.sell_after_create",
+  "allowed POST /v1/laser/bundle/build 400 bundle.mint_required",
+  "allowed POST /v1/laser/bundle/build 400 bundle.new_token_legs",
+  "allowed POST /v1/laser/bundle/build 400 bundle.sell_after_create",
   // Racing route names are the deployment's (ROUTES): with none configured any `routes` is refused.
   "allowed POST /v1/trades/execute 400 landing.no_routes",
   "allowed POST /v1/trades/build 400 landing.no_routes",

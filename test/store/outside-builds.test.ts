@@ -37,6 +37,30 @@ describe.each(engines)("outside builds in the store on $name", (engine) => {
     expect(await a.takeOutsideBuild(hash, 1, 1_000)).toBeUndefined();
   });
 
+  it("concurrent builds (one multi-row upsert on PostgreSQL): each kept, a repeat replaces an unsent one only", async () => {
+    const hashes = Array.from({ length: 40 }, () => `h-${unique()}`);
+    const taken = `h-${unique()}`;
+    await a.insertOutsideBuild({ hash: taken, apiKeyId: 3, build: '{"v":"sent"}', expiresAtMs: 10_000 });
+    expect(await a.takeOutsideBuild(taken, 3, 1_000)).toBe('{"v":"sent"}');
+    // One turn: the distinct hashes, a hash twice (a batch cannot upsert one row twice: its rows then go one at a
+    // time, in order, so the later build wins), and the hash already sent (left as it is).
+    await Promise.all([
+      ...hashes.map((hash, i) =>
+        (i % 2 === 0 ? a : b).insertOutsideBuild({
+          hash,
+          apiKeyId: 3,
+          build: `{"v":${i}}`,
+          expiresAtMs: 10_000,
+        }),
+      ),
+      a.insertOutsideBuild({ hash: hashes[0]!, apiKeyId: 3, build: '{"v":"again"}', expiresAtMs: 10_000 }),
+      a.insertOutsideBuild({ hash: taken, apiKeyId: 3, build: '{"v":"rebuilt"}', expiresAtMs: 10_000 }),
+    ]);
+    const got = await Promise.all(hashes.map((h) => b.takeOutsideBuild(h, 3, 1_000, true)));
+    expect(got).toEqual(hashes.map((_, i) => (i === 0 ? '{"v":"again"}' : `{"v":${i}}`)));
+    expect(await b.takeOutsideBuild(taken, 3, 1_000, true)).toBeUndefined();
+  });
+
   it("expires after its window and the sweep deletes it", async () => {
     const hash = `h-${unique()}`;
     await a.insertOutsideBuild({ hash, apiKeyId: 1, build: "{}", expiresAtMs: 5_000 });

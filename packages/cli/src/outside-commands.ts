@@ -24,7 +24,7 @@ export function signBuilt(transaction: string, keypair: readonly number[]): stri
     type: "pkcs8",
   });
   const message = wire.subarray(1 + 64 * count);
-  // The fee payer's slot is the first; the service built the transaction with no other signer.
+  // The fee payer's slot is the first; any other (a create's mint) the service signed already.
   wire.set(sign(null, message, key), 1);
   return wire.toString("base64");
 }
@@ -42,10 +42,15 @@ async function readText(arg: string): Promise<string> {
  */
 export function builtTransactions(text: string): string[] {
   if (!text.startsWith("{")) return [text];
-  const built = JSON.parse(text) as { transaction?: string; variants?: { transaction: string }[] };
+  const built = JSON.parse(text) as {
+    transaction?: string;
+    variants?: { transaction: string }[];
+    legs?: { transaction: string }[];
+  };
   if (built.variants !== undefined) return built.variants.map((v) => v.transaction);
+  if (built.legs !== undefined) return built.legs.map((l) => l.transaction);
   if (built.transaction !== undefined) return [built.transaction];
-  throw new Error("not a build answer: no transaction or variants");
+  throw new Error("not a build answer: no transaction, variants or legs");
 }
 
 /** Adds `build` and `submit`. */
@@ -90,26 +95,31 @@ export function addOutsideCommands(program: Command, ctx: () => Context): void {
   program
     .command("submit <transaction...>")
     .description(
-      "send a built transaction signed by its outside wallet (base64, or - for stdin: base64 or the build's JSON); several, or a raced build's JSON: its variants, raced",
+      "send what outside wallets signed (base64, or - for stdin: base64 or a build's JSON); several: a raced build's variants (raced) or a built bundle's legs in order (one bundle)",
     )
     .option(
       "--sign-with <keypair.json>",
-      "sign them here first with this keypair file (the built transactions)",
+      "sign here first with this keypair file; comma-separated, one per transaction, for a bundle's legs",
     )
     .option("--no-simulate", "send without simulating first")
     .option("--no-confirm", "return once sent, without waiting for confirmation")
     .option("--idempotency-key <key>", "Idempotency-Key (default: a new one per call)")
     .action(async (args: string[], o: Opts) => {
-      let transactions: string[] = [];
+      const transactions: string[] = [];
       for (const arg of args) transactions.push(...builtTransactions(await readText(arg)));
-      const keyFile = str(o.signWith);
-      if (keyFile !== undefined) {
-        const keypair = JSON.parse(await readFile(keyFile, "utf8")) as number[];
-        transactions = transactions.map((t) => signBuilt(t, keypair));
+      const keyFiles = str(o.signWith)?.split(",") ?? [];
+      if (keyFiles.length > 1 && keyFiles.length !== transactions.length)
+        throw new Error("--sign-with: one keypair file, or one per transaction");
+      for (const [i, t] of transactions.entries()) {
+        const keyFile = keyFiles[keyFiles.length === 1 ? 0 : i];
+        if (keyFile !== undefined)
+          transactions[i] = signBuilt(t, JSON.parse(await readFile(keyFile, "utf8")) as number[]);
       }
       const flags = { simulate: o.simulate !== false, confirm: o.confirm !== false };
       await ctx().execute(
-        transactions.length === 1 ? "sending a signed transaction" : "racing the signed variants",
+        transactions.length === 1
+          ? "sending a signed transaction"
+          : `sending ${transactions.length} signed transactions`,
         (client) =>
           client.trades.send(
             transactions.length === 1

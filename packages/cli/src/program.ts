@@ -13,6 +13,7 @@ import { addStreamCommands } from "./stream-command.js";
 import { addTradeCommands } from "./trade-commands.js";
 import { addOutsideCommands } from "./outside-commands.js";
 import { addNonceCommands } from "./nonce-commands.js";
+import { addOutsideLegCommands } from "./outside-leg-commands.js";
 import { addWalletCommands, addSetupCommand } from "./wallet-commands.js";
 import { addRouteCommands, addWarmCommands } from "./warm-commands.js";
 import { addOrderCommands } from "./order-commands.js";
@@ -48,6 +49,7 @@ export function buildProgram(env: NodeJS.ProcessEnv = process.env): Command {
   addTradeCommands(program, ctx);
   addOutsideCommands(program, ctx);
   addNonceCommands(program, ctx);
+  addOutsideLegCommands(program, ctx);
   addFundsCommands(program, ctx);
   addWarmCommands(program, ctx);
   addRouteCommands(program, ctx);

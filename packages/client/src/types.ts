@@ -76,6 +76,18 @@ export type BundleInput = WithAmounts<Omit<BundleBody, "accounts">, "bundleTip">
 };
 export type BundleResult = Ok<"/v1/laser/bundle", "post">;
 
+/** Issue 32: a token creation built for an outside wallet (`public_key`); `initial_buy` is SOL. */
+export type CreateBuildInput = WithAmounts<Body<"/v1/laser/create/build", "post">, "initial_buy">;
+/** The creation signed by its fresh mint only (base64): the outside wallet signs it and passes it to `send`. */
+export type CreateBuildResult = Ok<"/v1/laser/create/build", "post">;
+type BundleBuildBody = Body<"/v1/laser/bundle/build", "post">;
+/** Issue 32: a bundle built for outside wallets (each leg's `wallet`, or `public_key`); amounts as a bundle's. */
+export type BundleBuildInput = WithAmounts<Omit<BundleBuildBody, "accounts">, "bundleTip"> & {
+  accounts: BundleLegInput[];
+};
+/** One unsigned transaction per leg: each signed by its wallet, all passed together to `send` as `transactions`. */
+export type BundleBuildResult = Ok<"/v1/laser/bundle/build", "post">;
+
 export type CashbackCheckInput = Body<"/v1/cashback/check", "post">;
 export type CashbackCheckResult = Ok<"/v1/cashback/check", "post">;
 export type CashbackClaimInput = Body<"/v1/cashback/claim/execute", "post">;

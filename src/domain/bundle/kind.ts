@@ -15,9 +15,10 @@ import {
 import { BONDING_CURVE, LAUNCHSWAP } from "../../core/venues.js";
 import { CREATE_ALIASES, CREATE_FIELD_TYPES } from "../create/kind.js";
 import { defineKind } from "../execution/kind.js";
-import { addSigner, CREATE_RENT_BOUND_LAMPORTS } from "../keys/spend.js";
+import { bundleLegResultSchema } from "../outside/leg-schemas.js";
+import { addSigner, CREATE_RENT_BOUND_LAMPORTS, type SpendPlan } from "../keys/spend.js";
 import { runBundle, type BundleDeps } from "./service.js";
-import { parseBundleRequest } from "./shape.js";
+import { parseBundleRequest, type BundleRequest } from "./shape.js";
 
 const OTHER = "HN7cABqLq46Es1jh92dQQisAq662SmxELLLsHHe4YWrH";
 
@@ -60,12 +61,7 @@ const bundleResponseSchema = closedObject(
     results: {
       type: "array",
       description: "one entry per leg, in bundle order",
-      items: closedObject({
-        index: { type: "integer", description: "the leg's position, from 0" },
-        type: { type: "string", enum: ["create", "buy", "sell"], description: "the leg's type" },
-        wallet: { type: "string", description: "the managed wallet that signed the leg" },
-        signature: { type: "string", description: "the leg's transaction signature" },
-      }),
+      items: bundleLegResultSchema,
     },
     mint: { type: "string", description: "the token traded (or created by the first leg)" },
     confirmed: {
@@ -80,6 +76,30 @@ const bundleResponseSchema = closedObject(
   },
   { required: ["bundle_id", "results", "mint", "confirmed", "confirmation_status"] },
 );
+
+/**
+ * What a bundle may spend besides its signers: tip, each leg's SOL and creation rent, venues and mint (shared
+ * with the outside bundle build, whose wallets are not managed ones).
+ */
+export function planBundleSpend(r: BundleRequest, plan: SpendPlan): void {
+  plan.tipLamports = r.tipLamports;
+  let total = 0n;
+  let bounded = true;
+  for (const leg of r.legs) {
+    if (leg.type === "create") {
+      total += leg.create.initialBuy?.lamports ?? 0n;
+      plan.rentLamports += CREATE_RENT_BOUND_LAMPORTS;
+    } else if (leg.type === "buy") {
+      if (leg.denominatedInSol) total += leg.amount;
+      else bounded = false;
+    }
+    if (leg.type !== "create" && leg.pool !== undefined) plan.venues.push(LAUNCHSWAP);
+  }
+  if (r.shape === "create-led") plan.venues.push(BONDING_CURVE);
+  plan.venues = [...new Set(plan.venues)];
+  if (r.shape === "existing-token") plan.mints = [r.mint];
+  plan.amountLamports = bounded ? total : null;
+}
 
 /** The bundle kind. */
 export const bundleKind = defineKind({
@@ -154,24 +174,8 @@ export const bundleKind = defineKind({
   },
   parse: (body, limits) => parseBundleRequest(body, limits),
   plan: (r, plan) => {
-    plan.tipLamports = r.tipLamports;
-    let total = 0n;
-    let bounded = true;
-    for (const leg of r.legs) {
-      addSigner(plan, leg.wallet);
-      if (leg.type === "create") {
-        total += leg.create.initialBuy?.lamports ?? 0n;
-        plan.rentLamports += CREATE_RENT_BOUND_LAMPORTS;
-      } else if (leg.type === "buy") {
-        if (leg.denominatedInSol) total += leg.amount;
-        else bounded = false;
-      }
-      if (leg.type !== "create" && leg.pool !== undefined) plan.venues.push(LAUNCHSWAP);
-    }
-    if (r.shape === "create-led") plan.venues.push(BONDING_CURVE);
-    plan.venues = [...new Set(plan.venues)];
-    if (r.shape === "existing-token") plan.mints = [r.mint];
-    plan.amountLamports = bounded ? total : null;
+    for (const leg of r.legs) addSigner(plan, leg.wallet);
+    planBundleSpend(r, plan);
   },
   ownTip: true,
   run: (deps: BundleDeps, apiKeyId, request) => runBundle(deps, apiKeyId, request),

@@ -155,10 +155,16 @@ export async function runBundle(
   };
 }
 
-type Tip = { accounts: PublicKey[]; lamports: bigint };
+/** A bundle's tip: the relay's tip accounts and the lamports the first leg pays. */
+export type Tip = { accounts: PublicKey[]; lamports: bigint };
 
 /** Issue 33: whose fill each leg reads for the positions ledger (a create leg only with its dev buy). */
-function legFillRequests(request: BundleRequest, results: BundleLegResult[], mint: string, tip: Tip) {
+export function legFillRequests(
+  request: BundleRequest,
+  results: readonly Pick<BundleLegResult, "wallet">[],
+  mint: string,
+  tip: Tip,
+): (FillRequest | null)[] {
   const tipAccounts = tip.accounts.map((a) => a.toBase58());
   return request.legs.map((leg, i): FillRequest | null =>
     leg.type === "create" && leg.create.initialBuy === undefined
@@ -268,7 +274,11 @@ export function bundleIdOf(signatures: readonly string[]): string {
 }
 
 /** The trade intent of an existing-token bundle leg (bundles are never simulated: the relay is atomic). */
-function tradeIntentOf(mint: Address, leg: BundleBuyLeg | BundleSellLeg, confirm: boolean): TradeIntent {
+export function tradeIntentOf(
+  mint: Address,
+  leg: BundleBuyLeg | BundleSellLeg,
+  confirm: boolean,
+): TradeIntent {
   const solBuy = leg.type === "buy" && leg.denominatedInSol;
   return {
     action: leg.type,
@@ -286,7 +296,10 @@ function tradeIntentOf(mint: Address, leg: BundleBuyLeg | BundleSellLeg, confirm
 }
 
 /** What the execution record keeps of a bundle request: the legs with their resolved wallets, no secrets. */
-function bundleRequestSummary(request: BundleRequest, wallets: WalletRecord[]): Record<string, unknown> {
+export function bundleRequestSummary(
+  request: BundleRequest,
+  wallets: readonly Pick<WalletRecord, "publicKey">[],
+): Record<string, unknown> {
   const legs = request.legs.map((leg, index) => {
     const wallet = wallets[index]!.publicKey;
     if (leg.type === "create") return { index, type: leg.type, wallet, ...createRequestSummary(leg.create) };

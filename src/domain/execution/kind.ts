@@ -74,9 +74,10 @@ export interface ExecutionKindDescriptor<I, D> {
   objectBodyFirst?: boolean;
   /**
    * The execution record's kind when it is not `kind` (issue 32: a send records the outside wallet's trade as a
-   * `trade`, so fills, positions and history treat it alike); null: the kind records nothing (a build).
+   * `trade`, so fills, positions and history treat it alike; a list: one of them, decided by what is sent, as an
+   * outside create or bundle records a `create` or `bundle`); null: the kind records nothing (a build).
    */
-  records?: ExecutionKind | null;
+  records?: ExecutionKind | readonly ExecutionKind[] | null;
   /** The body carries its own tip (a bundle's `bundleTip`, alias `tip`): the per-transaction `tip` is not read. */
   ownTip?: boolean;
 }
@@ -98,7 +99,13 @@ export function recordedKinds(
   list: readonly Pick<ExecutionKindEntry, "kind" | "records">[],
 ): readonly string[] {
   const words = list.flatMap((k) =>
-    k.records === undefined ? [k.kind] : k.records === null ? [] : [k.records],
+    k.records === undefined
+      ? [k.kind]
+      : k.records === null
+        ? []
+        : typeof k.records === "string"
+          ? [k.records]
+          : k.records,
   );
   return [...new Set(words)];
 }

@@ -7,6 +7,7 @@ import { hash } from "node:crypto";
 import { PublicKey, TransactionInstruction } from "@solana/web3.js";
 import type { OutsideBuildStore } from "../../store/index.js";
 import type { SpendableTransaction } from "../execution/worst-case-spend.js";
+import type { FillRequest } from "../execution/fill.js";
 
 /** What a send needs of its build: the record's fields and the worst case the key's caps judge. */
 export interface OutsideBuild {
@@ -24,6 +25,12 @@ export interface OutsideBuild {
   computeUnitPriceMicroLamports: bigint;
   /** A variant of a raced build (one per route, all on one durable nonce value); absent on a single build. */
   race?: OutsideRaceTag;
+  /** What the send records (absent: a trade); a bundle's legs are sent together (build-legs.ts). */
+  kind?: "create" | "bundle";
+  /** Whose fill the send reads (absent: the trade's wallet, mint and side; null: none, a create without buy). */
+  fill?: FillRequest | null;
+  /** A bundle leg's place: the legs of one build share `id`, and a send must carry all `count` in order. */
+  bundle?: { id: string; index: number; count: number; type: "create" | "buy" | "sell" };
 }
 
 /** What ties a raced build's variants together, and which route a variant is for. */

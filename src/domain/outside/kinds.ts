@@ -8,9 +8,10 @@ import { defineKind } from "../execution/kind.js";
 import type { SpendPlan } from "../keys/spend.js";
 import { TRADE_RULES_SCHEMA, tradeKind } from "../trade/kind.js";
 import { parseBuildRequest, runBuild, type BuildDeps, type BuildIntent } from "./build.js";
-import { parseSendRequest, runSend } from "./send.js";
-import { runRacedSend, type RacedSendDeps } from "./raced-send.js";
+import type { RacedSendDeps } from "./raced-send.js";
 import { raceProperties } from "../trade/race-schema.js";
+import { parseSendAnyRequest, runSendAny } from "./send-legs.js";
+import { builtInitialBuySchema, bundleLegResultSchema } from "./leg-schemas.js";
 
 const MINT = "7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr";
 const SIGNER = "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM";
@@ -136,17 +137,18 @@ export const sendKind = defineKind({
   scope: "trade",
   budget: "trade",
   tag: "outside wallets",
-  summary: "Send a transaction built by POST /v1/trades/build and signed by its outside wallet",
+  summary:
+    "Send a transaction built by POST /v1/trades/build or /v1/laser/create/build, or a bundle's legs built by /v1/laser/bundle/build, signed by their outside wallets",
   body: {
     properties: {
       transaction: {
-        description: "the signed transaction, base64",
+        description: "the signed transaction (a trade or a create), base64",
         type: "string",
         pattern: "^[A-Za-z0-9+/]+={0,2}$",
       },
       transactions: {
         description:
-          "a raced build's variants, each signed (base64), sent together: each raced over its own route (instead of transaction)",
+          "a raced build's signed variants (each raced over its own route), or every leg of one bundle built by POST /v1/laser/bundle/build in leg order (sent as one bundle; a create or bundle needs the create scope); base64, instead of transaction",
         type: "array",
         minItems: 1,
         maxItems: 32,
@@ -155,14 +157,20 @@ export const sendKind = defineKind({
       simulate: { description: "default true", ...FIELD.bool },
       confirm: { description: "default true", ...FIELD.bool },
     },
+    // One transaction, a raced build's variants, or a bundle's legs.
     rules: { oneOf: [{ required: ["transaction"] }, { required: ["transactions"] }] },
     aliases: ["signed_transaction", "signed_transactions"],
   },
   response: closedObject(
     {
       ...confirmationProperties,
-      wallet: text("the outside wallet that signed"),
-      action: { type: "string", enum: ["buy", "sell"], description: "buy or sell" },
+      wallet: text("the outside wallet that signed (a bundle's: its first leg's)"),
+      kind: {
+        type: "string",
+        enum: ["create", "bundle"],
+        description: "what was sent when it is not a trade: a create, or a bundle's legs",
+      },
+      action: { type: "string", enum: ["buy", "sell"], description: "a trade's side" },
       mint: text("the token mint"),
       venue: { type: "string", enum: [...VENUES], description: "where it traded" },
       pool: { type: ["string", "null"], description: "the launchswap pool; null on the bonding curve" },
@@ -174,6 +182,15 @@ export const sendKind = defineKind({
       slots_to_land: raceProperties.slots_to_land,
       routes: raceProperties.routes,
       nonce_account: text("raced sends: the durable nonce account every variant advances"),
+      creator: text("a create's creator: the outside wallet"),
+      metadata_uri: text("a create's metadata URI"),
+      initial_buy: builtInitialBuySchema,
+      bundle_id: { type: "string", description: "a bundle's id, 64 hex characters" },
+      results: {
+        type: "array",
+        description: "a bundle's legs, in bundle order",
+        items: bundleLegResultSchema,
+      },
     },
     { required: ["execution_id", "signature", "confirmed", "confirmation_status", "wallet", "mint"] },
   ),
@@ -192,14 +209,12 @@ export const sendKind = defineKind({
       },
     },
   },
-  records: "trade",
-  parse: (body) => parseSendRequest(body),
+  // What a send records follows its build: a trade, a create, or one bundle of all its legs.
+  records: ["trade", "create", "bundle"],
+  parse: (body) => parseSendAnyRequest(body),
   // The body names no amount: the record-time step reserves the built transaction's worst case.
   plan: (_intent: unknown, plan: SpendPlan) => {
     plan.amountLamports = null;
   },
-  run: (deps: RacedSendDeps, apiKeyId, intent) =>
-    intent.transactions !== undefined
-      ? runRacedSend(deps, apiKeyId, { ...intent, transactions: intent.transactions })
-      : runSend(deps, apiKeyId, intent),
+  run: (deps: RacedSendDeps, apiKeyId, intent) => runSendAny(deps, apiKeyId, intent),
 });

@@ -17,6 +17,7 @@ import type { OutsideBuilds } from "./builds.js";
 import { readSignedTransaction } from "./signed-transaction.js";
 import { OUTSIDE } from "./texts.js";
 import { OUTSIDE_NONCE } from "./nonce-texts.js";
+import { refuseUnscopedLegs, type ScopeCheck } from "./leg-scope.js";
 
 /** A send request: the signed transaction's text and the submission switches. */
 export interface SendIntent {
@@ -73,6 +74,8 @@ export interface SendDeps {
   spendGuard?: SpendGuard;
   dryRun?: DryRun;
   onRecordError?: (e: unknown) => void;
+  /** Whether the request's key holds a scope (a create or bundle build is sent only by a key holding `create`). */
+  holdsScope?: ScopeCheck;
 }
 
 /** The send answer. */
@@ -80,7 +83,8 @@ export interface SendResult {
   execution_id: string;
   signature: string;
   wallet: string;
-  action: "buy" | "sell";
+  /** A trade's side (a create answers `kind: "create"` instead). */
+  action?: "buy" | "sell";
   mint: string;
   confirmed: boolean;
   confirmation_status: string | null;
@@ -94,6 +98,10 @@ export async function runSend(deps: SendDeps, apiKeyId: number, intent: SendInte
   // A dry run sends nothing: the build stays available for the real send.
   const build = await deps.outsideBuilds.take(apiKeyId, signed.message, deps.dryRun !== undefined);
   if (build === undefined || build.publicKey !== signed.feePayer) throw badRequest(OUTSIDE.notBuilt);
+  // A create build records a create (its scope, its simulation text, its dev buy's fill); a bundle leg goes alone
+  // nowhere (send-legs.ts).
+  refuseUnscopedLegs(deps, [build]);
+  const create = build.kind === "create";
   const guard = deps.spendGuard;
   // The key as it is now (frozen or revoked since the build: refused), and its caps on the built worst case.
   if (guard !== undefined) {
@@ -105,7 +113,7 @@ export async function runSend(deps: SendDeps, apiKeyId: number, intent: SendInte
     deps.store,
     {
       apiKeyId,
-      kind: "trade",
+      kind: create ? "create" : "trade",
       wallet: build.publicKey,
       signatures: [signed.signature],
       request: { ...build.request, simulate: intent.simulate, confirm: intent.confirm },
@@ -128,19 +136,22 @@ export async function runSend(deps: SendDeps, apiKeyId: number, intent: SendInte
     executionId,
     tx,
     {
-      simulate: intent.simulate,
+      // A create is always simulated first, as POST /v1/laser/create is.
+      simulate: create || intent.simulate,
       confirm: intent.confirm,
-      simulationFailedDetail: SPEC.trade.simulationFailed,
+      simulationFailedDetail: create ? SPEC.create.simulationFailed : SPEC.trade.simulationFailed,
     },
     build.details,
-    { wallet: build.publicKey, mint: build.mint, side: build.action },
+    build.fill === undefined
+      ? { wallet: build.publicKey, mint: build.mint, side: build.action }
+      : (build.fill ?? undefined),
   );
   return {
     ...build.details,
     execution_id: executionId,
     signature: result.signature,
     wallet: build.publicKey,
-    action: build.action,
+    ...(create ? { kind: "create" } : { action: build.action }),
     mint: build.mint,
     confirmed: result.confirmed,
     confirmation_status: intent.confirm ? result.confirmationStatus : null,

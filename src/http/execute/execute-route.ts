@@ -15,6 +15,7 @@ import { overlay } from "../../core/overlay.js";
 import { createDryRun, type DryRun } from "../../domain/execution/dry-run.js";
 import { requireChain } from "../../domain/execution/gate.js";
 import { checkRoutedVenue } from "../../domain/keys/custody-store.js";
+import { hasScope, type Scope } from "../../domain/keys/scopes.js";
 import type { Store } from "../../store/index.js";
 import { requireApiKey } from "../hooks/auth.js";
 import { storeOf } from "../hooks/custody.js";
@@ -74,6 +75,8 @@ function executeHandler<D extends { chain: unknown; store: Pick<Store, "insertEx
       ...(run !== undefined ? { dryRun: run } : {}),
       // Services that route (trade, bundle) check the key's venue rule on the venue they will use.
       checkVenue: (venue: Venue) => checkRoutedVenue(req.custodyContext, venue),
+      // Issue 32: what the key may send is known only once an outside build is found (a create needs `create`).
+      holdsScope: (scope: Scope) => req.custodyKey !== null && hasScope(req.custodyKey, scope),
       // Issue 29: freeze re-check and worst-case spend caps between the build and the signature.
       ...(req.custodyContext?.guard !== undefined ? { spendGuard: req.custodyContext.guard } : {}),
     }) as unknown as D; // deps with the chain made present, which TypeScript cannot see through Omit

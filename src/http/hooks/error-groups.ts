@@ -35,6 +35,7 @@ import { COPY_RULES } from "../../domain/orders/copy-texts.js";
 import { RACE_RULES } from "../../domain/trade/race-request.js";
 import { OUTSIDE } from "../../domain/outside/texts.js";
 import { OUTSIDE_NONCE } from "../../domain/outside/nonce-texts.js";
+import { OUTSIDE_LEGS } from "../../domain/outside/leg-texts.js";
 
 /** A catalog text: fixed, or built from arguments. */
 export type Text = string | ((...args: never[]) => string);
@@ -239,6 +240,7 @@ export const GROUPS: readonly Group[] = [
   },
   { capability: "landing", texts: RACE_RULES },
   { capability: "outside", texts: OUTSIDE },
+  { capability: "outside", texts: OUTSIDE_LEGS },
   {
     capability: "outside",
     texts: OUTSIDE_NONCE,

@@ -21,6 +21,7 @@ import {
 } from "./schemas.js";
 import { feeReserveBreakdownComponent } from "../../domain/sol/kind-schemas.js";
 import { watchedComponent } from "../routes/watch.js";
+import { builtInitialBuyComponent, bundleLegResultComponent } from "../../domain/outside/leg-schemas.js";
 import { positionComponent } from "../routes/positions.js";
 import { routesComponent } from "../routes/routes.js";
 import { raceVariantComponent } from "../../domain/trade/race-schema.js";
@@ -56,6 +57,8 @@ const componentsOf = (kinds: readonly string[]): readonly { $id: string; descrip
   raceVariantComponent,
   orderTriggerComponent,
   orderComponent,
+  bundleLegResultComponent,
+  builtInitialBuyComponent,
 ];
 
 /** Adds every component to the app's shared schemas (before the routes that reference them). */

@@ -34,6 +34,11 @@ interface KeyedBatcherOptions<T, R> {
    * events keep that order); reads, which have no order to keep, run alone all at once.
    */
   inOrder?: boolean;
+  /**
+   * Batches of one group in flight at once (default 1: a group's writes commit in arrival order). More only for
+   * rows with no order to keep and no shared lock (outside builds): a lone lane would cap them at one commit.
+   */
+  lanesOf?: (group: number | string) => number;
 }
 
 interface Waiting<T, R> {
@@ -73,35 +78,43 @@ async function runBatch<T, R>(batch: Waiting<T, R>[], o: KeyedBatcherOptions<T, 
  */
 export function keyedBatcher<T, R>(o: KeyedBatcherOptions<T, R>): (item: T) => Promise<R> {
   const maxBatch = o.maxBatch ?? 128;
-  // A group's queue is here exactly while a batch of it runs or is scheduled: arrivals wait for the next one.
-  const lanes = new Map<number | string, Waiting<T, R>[]>();
+  // A group is here exactly while a batch of it runs or is scheduled: arrivals wait for the next one.
+  const lanes = new Map<number | string, { queue: Waiting<T, R>[]; busy: number; width: number }>();
 
-  const drain = (group: number | string, queue: Waiting<T, R>[]): void => {
-    const batch = queue.splice(0, maxBatch);
+  const drain = (group: number | string): void => {
+    const lane = lanes.get(group)!; // present while any of its batches is scheduled or runs
+    const batch = lane.queue.splice(0, maxBatch);
     void runBatch(batch, o).finally(() => {
+      lane.busy -= 1;
       // The writes that arrived meanwhile form the next batch: let this turn's others join it first.
-      if (queue.length > 0) setImmediate(() => drain(group, queue));
-      else lanes.delete(group);
+      if (lane.queue.length > 0) schedule(group, lane);
+      else if (lane.busy === 0) lanes.delete(group);
     });
+  };
+  const schedule = (group: number | string, lane: { busy: number }): void => {
+    lane.busy += 1;
+    // setImmediate: after the I/O callbacks of this turn (and their promise continuations) have queued theirs.
+    setImmediate(() => drain(group));
   };
 
   return (item) =>
     new Promise<R>((resolve, reject) => {
       const group = o.groupOf(item);
-      const queue = lanes.get(group);
-      if (queue !== undefined) {
-        queue.push({ item, resolve, reject });
-        return;
+      let lane = lanes.get(group);
+      if (lane === undefined) {
+        lane = { queue: [], busy: 0, width: o.lanesOf?.(group) ?? 1 };
+        lanes.set(group, lane);
       }
-      const fresh = [{ item, resolve, reject }];
-      lanes.set(group, fresh);
-      // setImmediate: after the I/O callbacks of this turn (and their promise continuations) have queued theirs.
-      setImmediate(() => drain(group, fresh));
+      lane.queue.push({ item, resolve, reject });
+      // A lane free: a batch starts next turn (joined by this turn's other writes); else the write waits.
+      if (lane.busy < lane.width && lane.queue.length === 1) schedule(group, lane);
     });
 }
 
-// A single-row insert without `returning` (Kysely's compiled form): `insert into "t" (…) values ($1, …, $n)`.
-const SINGLE_ROW_INSERT = /^(insert into "\w+" \([^)]*\) values )\((\$\d+(?:, \$\d+)*)\)$/;
+// A single-row insert without `returning` (Kysely's compiled form): `insert into "t" (…) values ($1, …, $n)`,
+// optionally with an `on conflict …` clause after it (the outside builds' upsert), which a multi-row insert keeps.
+const SINGLE_ROW_INSERT =
+  /^(insert into "\w+" \([^)]*\) values )\((\$\d+(?:, \$\d+)*)\)((?: on conflict [^$]*)?)$/;
 
 /** `insert … values (row 1), (row 2), …` for `count` rows of `width` parameters each. */
 function multiRowInsert(prefix: string, width: number, count: number): string {
@@ -115,7 +128,7 @@ function multiRowInsert(prefix: string, width: number, count: number): string {
 /**
  * A QueryRunner over a pg pool that commits concurrent single-row inserts of one table together: the
  * activity row of every request (a synced commit of its own, holding a connection through its WAL flush,
- * issue 18). Rows of the same statement queued within one event-loop turn, or while that statement's previous
+ * issue 18), and the outside build of every build (issue 32: an upsert, its `on conflict` clause kept). Rows of the same statement queued within one event-loop turn, or while that statement's previous
  * batch runs, go in one multi-row insert (one commit, one flush), each caller answered after it; a failed
  * batch runs its rows one at a time. Only for tables whose rows take no lock beyond their own (no trigger
  * touching shared rows): the rows of several keys share a batch. Any other query runs as it is.
@@ -126,12 +139,16 @@ export function pgBatchedInserts(pool: Pick<pg.Pool, "query">): QueryRunner {
   const one = pgPreparedRunner(pool, "lasertrade_w");
   const batched = keyedBatcher<CompiledQuery, QueryResult<unknown>>({
     groupOf: (q) => q.sql,
+    // Outside builds have no order to keep (a repeat of one message is the same build): up to eight batches at once.
+    lanesOf: (sql) => (String(sql).startsWith('insert into "outside_builds"') ? 8 : 1),
     one: (q) => one(q),
     async many(items) {
       const m = SINGLE_ROW_INSERT.exec(items[0]!.sql)!;
       const width = items[0]!.parameters.length;
+      // Two rows of one batch on the same conflict key make PostgreSQL refuse the whole statement ("cannot
+      // affect row a second time"): the batch then runs its rows one at a time, in order, as any failed batch.
       await pool.query(
-        multiRowInsert(m[1]!, width, items.length),
+        multiRowInsert(m[1]!, width, items.length) + m[3]!,
         items.flatMap((q) => q.parameters),
       );
       return items.map(() => ({ rows: [], numAffectedRows: 1n }));

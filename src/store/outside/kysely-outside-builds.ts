@@ -20,8 +20,10 @@ export function kyselyOutsideBuilds(
   const [p1, p2, p3, p4] = dialect === "postgres" ? ["$1", "$2", "$3", "$4"] : ["?", "?", "?", "?"];
   // The same message built twice (same blockhash, amounts and instruction choice) is one build, unless sent.
   const insertSql =
-    `insert into "outside_builds" ("hash", "api_key_id", "build", "expires_at_ms", "sent_at_ms") ` +
-    `values (${p1}, ${p2}, ${p3}, ${p4}, null) on conflict ("hash") do update set ` +
+    // `sent_at_ms` left to its default (null): a values list of parameters only, which PostgreSQL's batched
+    // inserts (pg-group-commit.ts) write many at a time in one statement and one commit.
+    `insert into "outside_builds" ("hash", "api_key_id", "build", "expires_at_ms") ` +
+    `values (${p1}, ${p2}, ${p3}, ${p4}) on conflict ("hash") do update set ` +
     `"api_key_id" = excluded."api_key_id", "build" = excluded."build", "expires_at_ms" = excluded."expires_at_ms" ` +
     `where "outside_builds"."sent_at_ms" is null`;
   return {

@@ -42,6 +42,8 @@ describe("security", () => {
     ["DELETE", "/v1/orders/ord_x"],
     // outside wallets
     ["POST", "/v1/trades/build"],
+    ["POST", "/v1/laser/create/build"],
+    ["POST", "/v1/laser/bundle/build"],
     ["POST", "/v1/transactions/send"],
     ["POST", "/v1/nonce-accounts/build"],
   ];

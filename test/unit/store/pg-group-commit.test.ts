@@ -124,6 +124,43 @@ describe("keyedBatcher", () => {
   });
 });
 
+describe("keyedBatcher lanes", () => {
+  it("runs up to lanesOf(group) batches of one group at once; arrivals while all run wait for the next", async () => {
+    let release!: () => void;
+    const hold = new Promise<void>((r) => (release = r));
+    let running = 0;
+    let most = 0;
+    const batches: string[][] = [];
+    const track = async (vs: string[]): Promise<string[]> => {
+      batches.push(vs);
+      running += 1;
+      most = Math.max(most, running);
+      await hold;
+      running -= 1;
+      return vs.map((v) => `ok ${v}`);
+    };
+    const write = keyedBatcher<W, string>({
+      groupOf: (w) => w.key,
+      lanesOf: () => 2,
+      many: (items) => track(items.map((w) => w.v)),
+      one: async (w) => (await track([w.v]))[0]!,
+    });
+    const turn = () => new Promise((r) => setImmediate(r));
+    const all = [write({ key: 1, v: "a" }), write({ key: 1, v: "b" })];
+    await turn();
+    all.push(write({ key: 1, v: "c" }));
+    await turn();
+    // Both lanes busy: d and e wait, then go together.
+    all.push(write({ key: 1, v: "d" }), write({ key: 1, v: "e" }));
+    await turn();
+    expect(batches).toEqual([["a", "b"], ["c"]]);
+    release();
+    expect(await Promise.all(all)).toEqual(["ok a", "ok b", "ok c", "ok d", "ok e"]);
+    expect(batches).toEqual([["a", "b"], ["c"], ["d", "e"]]);
+    expect(most).toBe(2);
+  });
+});
+
 describe("pgBatchedInserts", () => {
   /** A pool stand-in that records the statements it runs. */
   function pool(sqls: { text: string; values: unknown[] }[]) {
@@ -149,6 +186,18 @@ describe("pgBatchedInserts", () => {
         text: `insert into "t" ("a", "b") values ($1, $2), ($3, $4), ($5, $6)`,
         values: [1, "x", 2, "y", 3, "z"],
       },
+    ]);
+  });
+
+  it("keeps an upsert's on conflict clause after the rows (the outside builds' insert)", async () => {
+    const sqls: { text: string; values: unknown[] }[] = [];
+    const run = pgBatchedInserts(pool(sqls));
+    const clause = ` on conflict ("a") do update set "b" = excluded."b" where "t"."c" is null`;
+    const up = (a: number, b: string) =>
+      CompiledQuery.raw(`insert into "t" ("a", "b") values ($1, $2)${clause}`, [a, b]);
+    await Promise.all([run(up(1, "x")), run(up(2, "y"))]);
+    expect(sqls).toEqual([
+      { text: `insert into "t" ("a", "b") values ($1, $2), ($3, $4)${clause}`, values: [1, "x", 2, "y"] },
     ]);
   });
 

@@ -1,4 +1,4 @@
-/** The client's trading groups: `trades` (buy, quote, sell), `tokens` (create) and `bundles` (submit). */
+/** The client's trading groups: `trades` (buy, quote, sell, build, send), `tokens`, `bundles` (+ build). */
 import { solText, unitsText } from "../amounts.js";
 import { defined, exec, optional, unwrap, type Http } from "../call.js";
 import type * as T from "../types.js";
@@ -44,8 +44,9 @@ export function tradesResource(http: Http) {
       );
     },
     /**
-     * Sends a built transaction signed by its outside wallet, or (`transactions`) a raced build's variants, each
-     * signed, raced over their routes; answers the execution as a trade's (with `landed_via` when raced).
+     * Sends what outside wallets signed: `transaction` (a built trade or create), or `transactions` (a raced
+     * build's variants, each raced over its own route, answered with `landed_via`; or every leg of a built
+     * bundle, in leg order, sent as one bundle). Answers the recorded execution.
      */
     send: (input: T.SendInput, options: T.CallOptions = {}): Promise<T.SendResult> =>
       unwrap(http.POST("/v1/transactions/send", { body: input, ...exec(options) })),
@@ -77,6 +78,17 @@ export function tokensResource(http: Http) {
           ...exec(options),
         }),
       ),
+    /**
+     * Builds a token creation for an outside wallet (`public_key`: creator and payer): the transaction comes
+     * signed by the service's fresh mint, and needs only the outside wallet's signature before `trades.send`.
+     */
+    build: (input: T.CreateBuildInput, options: T.CallOptions = {}): Promise<T.CreateBuildResult> =>
+      unwrap(
+        http.POST("/v1/laser/create/build", {
+          body: defined({ ...input, initial_buy: optional(input.initial_buy, solText) }),
+          ...exec(options),
+        }),
+      ),
   };
 }
 
@@ -96,6 +108,21 @@ export function bundlesResource(http: Http) {
     submit: (input: T.BundleInput, options: T.CallOptions = {}): Promise<T.BundleResult> =>
       unwrap(
         http.POST("/v1/laser/bundle", {
+          body: defined({
+            ...input,
+            bundleTip: solText(input.bundleTip),
+            accounts: input.accounts.map(bundleLeg),
+          }),
+          ...exec(options),
+        }),
+      ),
+    /**
+     * Builds a bundle for outside wallets (each leg's `wallet`, or `public_key`): one unsigned transaction per
+     * leg, the tip on the first; sign each with its wallet and pass them all to `trades.send` as `transactions`.
+     */
+    build: (input: T.BundleBuildInput, options: T.CallOptions = {}): Promise<T.BundleBuildResult> =>
+      unwrap(
+        http.POST("/v1/laser/bundle/build", {
           body: defined({
             ...input,
             bundleTip: solText(input.bundleTip),
