@@ -102,19 +102,21 @@ export function Positions() {
                         {r.lastTradeAt !== null ? <div class="muted">{when(r.lastTradeAt)}</div> : null}
                       </div>
                     </td>
-                    <td class="buttons" data-label="Sell / orders">
-                      {[25, 50, 100].map((p) => (
-                        <button key={p} type="button" onClick={() => setSelling({ row: r, percent: p })}>
-                          {p}%
+                    <td data-label="Sell / orders">
+                      <div class="buttons">
+                        {[25, 50, 100].map((p) => (
+                          <button key={p} type="button" onClick={() => setSelling({ row: r, percent: p })}>
+                            {p}%
+                          </button>
+                        ))}
+                        <button
+                          type="button"
+                          onClick={() => setBracket(r)}
+                          aria-label={`Take profit / stop loss on ${r.mint}`}
+                        >
+                          TP/SL…
                         </button>
-                      ))}
-                      <button
-                        type="button"
-                        onClick={() => setBracket(r)}
-                        aria-label={`Take profit / stop loss on ${r.mint}`}
-                      >
-                        TP/SL…
-                      </button>
+                      </div>
                     </td>
                   </tr>
                 ))}
