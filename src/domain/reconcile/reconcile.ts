@@ -14,7 +14,13 @@ import type { Chain } from "../../chain/chain.js";
 import { isObject } from "../../chain/json-rpc.js";
 import type { RpcClient, SignatureStatus } from "../../chain/rpc-client.js";
 import type { ExecutionPatch, ExecutionRecord, ExecutionStatus, Store } from "../../store/index.js";
-import { fillRequestOfRecord, legFillRequestsOfRecord, readFill, readLegFills } from "../execution/fill.js";
+import {
+  fillRequestOfRecord,
+  legFillRequestsOfRecord,
+  readFill,
+  readLegFills,
+  type LegFill,
+} from "../execution/fill.js";
 import { isoNoZone } from "../../store/index.js";
 import { nextLookDelayMs, settlementOf, type Settlement } from "./rules.js";
 
@@ -168,7 +174,7 @@ async function reconciledFill(
 async function reconciledLegFills(
   deps: Pick<ReconcileDeps, "fills">,
   record: ExecutionRecord,
-): Promise<Awaited<ReturnType<typeof readLegFills>>> {
+): Promise<LegFill[]> {
   const fills = deps.fills;
   if (fills === undefined || record.kind !== "bundle" || fills.bundleTipAccounts === undefined) return [];
   // Without the tip accounts a leg's tip would read as its trade: no fills rather than wrong ones.
