@@ -4,7 +4,7 @@
  * numbers, and how long after a trade's answer its execution shows on the executions page and its position row
  * changes on the positions page (both pushed by /v1/events), and (`--live N` trades, console-live.ts) how long
  * after the service records each trade's event the page shows it. `npm run bench:console` (needs chromium:
- * `apt-get install -y chromium`, or CHROMIUM_PATH); `--screenshots` also writes docs/console-*.png.
+ * `apt-get install -y chromium`, or CHROMIUM_PATH). The docs' screenshots: `npm run screenshots:console`.
  */
 import { existsSync } from "node:fs";
 import { execFileSync } from "node:child_process";
@@ -30,31 +30,6 @@ const browser = await chromium.launch({
   executablePath: executable,
   args: ["--no-sandbox", "--disable-gpu"],
 });
-/** docs/console-*.png: the overview and positions pages at 1280×800, the overview at a phone's width. */
-async function screenshots(): Promise<void> {
-  const docs = fileURLToPath(new URL("../docs/", import.meta.url));
-  // A sell, so the pictures show realized PnL beside the unrealized.
-  await e2e.post(apiKey, "/v1/trades/execute", { action: "sell", mint, amount: "30%" });
-  for (const [name, width, height] of [
-    ["", 1280, 800],
-    ["-phone", 390, 844],
-  ] as const) {
-    const context = await browser.newContext({ viewport: { width, height } });
-    const page = await context.newPage();
-    await page.goto(`${base}/console/`);
-    await page.fill("input[name=key]", apiKey);
-    await page.click("button[type=submit]");
-    await page.locator("[data-testid=sol-total] .value").waitFor();
-    await page.locator(".chart canvas").waitFor();
-    await page.screenshot({ path: `${docs}console-overview${name}.png` });
-    if (name === "") {
-      await page.goto(`${base}/console/#/positions`);
-      await page.locator("[data-testid=positions]").waitFor();
-      await page.screenshot({ path: `${docs}console-positions.png` });
-    }
-    await context.close();
-  }
-}
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const p99 = (xs: number[]) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.99))]!;
@@ -131,7 +106,6 @@ try {
     fromEvent = await eventToPage(e2e, page, base, apiKey, mint, LIVE);
     await context.close();
   }
-  if (process.argv.includes("--screenshots")) await screenshots();
 } finally {
   await browser.close();
   e2e.app.server.closeAllConnections();

@@ -1,6 +1,7 @@
 /**
  * `npm run positions:rebuild [-- --account <id>]`: rebuilds the positions ledger from the execution history
- * (every confirmed trade fill, oldest first, in one transaction). The numbers equal the live ledger's.
+ * (every confirmed fill, oldest first, in one transaction: trades, dev buys, bundle legs). The numbers equal the
+ * live ledger's. It prints the fills applied (a bundle's legs count one each) and the executions they came from.
  */
 import { ConfigError, loadConfig, type Config } from "../config/config.js";
 import { openStore, type Store } from "../store/index.js";
@@ -33,7 +34,7 @@ export async function positionsRebuildCommand(
     store = await open(loadConfig(env));
     const report = await store.rebuildPositions(account);
     io.out(
-      `rebuilt ${account === undefined ? "every account" : `account ${account}`}: ${report.executions} fills applied, ${report.positions} positions`,
+      `rebuilt ${account === undefined ? "every account" : `account ${account}`}: ${report.fills} fills applied from ${report.executions} executions, ${report.positions} positions`,
     );
     return 0;
   } catch (e) {

@@ -140,7 +140,7 @@ describe.each(engines)("positions ledger on %s", (_name, open) => {
       expect(events.map((e) => e.status)).toEqual(["open", "open", "open", "closed"]);
       const before = strip(await store.listPositions({ apiKeyId: id, limit: 10 }));
       const entries = await store.listPositionEntries({ apiKeyId: id });
-      expect(await store.rebuildPositions(id)).toEqual({ executions: 4, positions: 1 });
+      expect(await store.rebuildPositions(id)).toEqual({ executions: 4, fills: 4, positions: 1 });
       expect(strip(await store.listPositions({ apiKeyId: id, limit: 10 }))).toEqual(before);
       expect(await store.listPositionEntries({ apiKeyId: id })).toEqual(entries);
       // The command does the same (the store stays open: the command closes only a store it opened itself).
@@ -148,7 +148,7 @@ describe.each(engines)("positions ledger on %s", (_name, open) => {
       const io = { out: (l: string) => lines.push(l), err: (l: string) => lines.push(`err ${l}`) };
       const kept = { ...store, close: async () => {} } as Store;
       expect(await positionsRebuildCommand({}, ["--account", String(id)], io, async () => kept)).toBe(0);
-      expect(lines).toEqual([`rebuilt account ${id}: 4 fills applied, 1 positions`]);
+      expect(lines).toEqual([`rebuilt account ${id}: 4 fills applied from 4 executions, 1 positions`]);
       expect(strip(await store.listPositions({ apiKeyId: id, limit: 10 }))).toEqual(before);
       expect(await positionsRebuildCommand({}, ["--account", "x"], io, async () => kept)).toBe(1);
       expect(lines[1]).toBe("err positions:rebuild: usage: npm run positions:rebuild [-- --account <id>]");

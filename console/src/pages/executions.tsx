@@ -84,7 +84,7 @@ export function Executions() {
       <ErrorLine error={first.error} what="The executions list" />
       <p class="muted">Live: new executions and status changes arrive from the event stream.</p>
       <div class="table-wrap">
-        <table data-testid="executions">
+        <table data-testid="executions" class="stack">
           <thead>
             <tr>
               <th>Time</th>
@@ -102,24 +102,30 @@ export function Executions() {
               const fill = (e.response?.fill ?? null) as Fill | null;
               return (
                 <tr key={e.id} data-execution={e.id}>
-                  <td>{when(e.created_at)}</td>
-                  <td>{e.kind}</td>
-                  <td>
+                  <td data-label="Time">{when(e.created_at)}</td>
+                  <td data-label="Kind">{e.kind}</td>
+                  <td data-label="Status">
                     <span class={`status ${e.status}`}>{e.status}</span>
                   </td>
-                  <td>{route(e)}</td>
-                  <td>
+                  <td data-label="Route">{route(e)}</td>
+                  <td data-label="Wallet">
                     <code title={e.wallet}>{short(e.wallet)}</code>
                   </td>
-                  <td class="num">{fill !== null ? signedSol(fill.sol_change_lamports, 6) : ""}</td>
-                  <td class="num">{fill !== null ? fill.token_change : ""}</td>
-                  <td>
-                    {e.signatures.map((s) => (
-                      <code key={s} title={s}>
-                        {short(s, 6)}{" "}
-                      </code>
-                    ))}
-                    <FailureView error={e.error} />
+                  <td class="num" data-label="SOL change">
+                    {fill !== null ? signedSol(fill.sol_change_lamports, 6) : ""}
+                  </td>
+                  <td class="num" data-label="Token change">
+                    {fill !== null ? fill.token_change : ""}
+                  </td>
+                  <td data-label="Signature / error">
+                    <div>
+                      {e.signatures.map((s) => (
+                        <code key={s} title={s}>
+                          {short(s, 6)}{" "}
+                        </code>
+                      ))}
+                      <FailureView error={e.error} />
+                    </div>
                   </td>
                 </tr>
               );

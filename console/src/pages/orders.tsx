@@ -135,24 +135,30 @@ export function Orders() {
               {rows.map((o) => (
                 <tr key={o.id} data-order={o.id} data-state={o.state}>
                   <td data-label="Created">
-                    {when(o.created_at)}
-                    <div class="muted">
-                      <code title={o.id}>{short(o.id, 8)}</code>
+                    <div>
+                      {when(o.created_at)}
+                      <div class="muted">
+                        <code title={o.id}>{short(o.id, 8)}</code>
+                      </div>
                     </div>
                   </td>
                   <td data-label="Kind">
                     {o.kind} {o.side}
                   </td>
                   <td data-label="State">
-                    <span class={`status ${o.state}`} data-testid="order-state">
-                      {o.state}
-                    </span>
-                    {o.triggered_by !== null ? <div class="muted">by {o.triggered_by}</div> : null}
+                    <div>
+                      <span class={`status ${o.state}`} data-testid="order-state">
+                        {o.state}
+                      </span>
+                      {o.triggered_by !== null ? <div class="muted">by {o.triggered_by}</div> : null}
+                    </div>
                   </td>
                   <td data-label="Mint / wallet">
-                    <code title={o.mint ?? ""}>{o.mint === null ? "new tokens" : short(o.mint)}</code>
-                    <div class="muted">
-                      <code title={o.wallet}>{short(o.wallet)}</code>
+                    <div>
+                      <code title={o.mint ?? ""}>{o.mint === null ? "new tokens" : short(o.mint)}</code>
+                      <div class="muted">
+                        <code title={o.wallet}>{short(o.wallet)}</code>
+                      </div>
                     </div>
                   </td>
                   <td data-label="Amount">{o.amount}</td>
@@ -160,14 +166,16 @@ export function Orders() {
                     <Levels order={o} />
                   </td>
                   <td data-label="Executions / error">
-                    {o.execution_ids.map((id) => (
-                      <code key={id} title={id}>
-                        {short(id, 6)}{" "}
-                      </code>
-                    ))}
-                    {o.error !== null && o.error !== undefined ? (
-                      <div class="failure">{errorText(o.error)}</div>
-                    ) : null}
+                    <div>
+                      {o.execution_ids.map((id) => (
+                        <code key={id} title={id}>
+                          {short(id, 6)}{" "}
+                        </code>
+                      ))}
+                      {o.error !== null && o.error !== undefined ? (
+                        <div class="failure">{errorText(o.error)}</div>
+                      ) : null}
+                    </div>
                   </td>
                   <td class="end">
                     {o.state === "open" ? (

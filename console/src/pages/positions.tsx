@@ -47,7 +47,7 @@ export function Positions() {
             </p>
           ) : null}
           <div class="table-wrap">
-            <table data-testid="positions">
+            <table data-testid="positions" class="stack">
               <thead>
                 <tr>
                   <th>Wallet</th>
@@ -64,53 +64,59 @@ export function Positions() {
               <tbody>
                 {rows.map((r) => (
                   <tr key={`${r.wallet}:${r.mint}`} data-mint={r.mint}>
-                    <td>
+                    <td data-label="Wallet">
                       <code title={r.wallet}>{short(r.wallet)}</code>
                     </td>
-                    <td>
+                    <td data-label="Mint">
                       <code title={r.mint}>{short(r.mint)}</code>
                     </td>
-                    <td class="num" data-testid="position-tokens" data-units={r.tokens}>
+                    <td class="num" data-label="Tokens" data-testid="position-tokens" data-units={r.tokens}>
                       {fixed(big(r.tokens), r.decimals, 2)}
                     </td>
-                    <td class="num" data-testid="position-cost">
-                      {r.costBasis === null ? (
-                        <span class="muted">unknown</span>
-                      ) : (
-                        <Sol lamports={r.costBasis} />
-                      )}
-                      {r.costBasis !== null && big(r.unknownTokens) > 0n ? (
-                        <div class="muted" title="tokens that arrived from outside the service">
-                          +{fixed(big(r.unknownTokens), r.decimals, 2)} of unknown cost
-                        </div>
-                      ) : null}
+                    <td class="num" data-label="Cost basis" data-testid="position-cost">
+                      <div>
+                        {r.costBasis === null ? (
+                          <span class="muted">unknown</span>
+                        ) : (
+                          <Sol lamports={r.costBasis} />
+                        )}
+                        {r.costBasis !== null && big(r.unknownTokens) > 0n ? (
+                          <div class="muted" title="tokens that arrived from outside the service">
+                            +{fixed(big(r.unknownTokens), r.decimals, 2)} of unknown cost
+                          </div>
+                        ) : null}
+                      </div>
                     </td>
-                    <td class="num" data-testid="position-value">
+                    <td class="num" data-label="Value now" data-testid="position-value">
                       <Sol lamports={r.value} />
                     </td>
-                    <td class="num" data-testid="position-unrealized">
+                    <td class="num" data-label="Unrealized" data-testid="position-unrealized">
                       <Sol lamports={r.unrealized} signed />
                     </td>
-                    <td class="num" data-testid="position-realized">
+                    <td class="num" data-label="Realized" data-testid="position-realized">
                       <Sol lamports={r.realized} signed />
                     </td>
-                    <td>
-                      {when(r.openedAt)}
-                      {r.lastTradeAt !== null ? <div class="muted">{when(r.lastTradeAt)}</div> : null}
+                    <td data-label="Opened / last trade">
+                      <div>
+                        {when(r.openedAt)}
+                        {r.lastTradeAt !== null ? <div class="muted">{when(r.lastTradeAt)}</div> : null}
+                      </div>
                     </td>
-                    <td class="buttons">
-                      {[25, 50, 100].map((p) => (
-                        <button key={p} type="button" onClick={() => setSelling({ row: r, percent: p })}>
-                          {p}%
+                    <td data-label="Sell / orders">
+                      <div class="buttons">
+                        {[25, 50, 100].map((p) => (
+                          <button key={p} type="button" onClick={() => setSelling({ row: r, percent: p })}>
+                            {p}%
+                          </button>
+                        ))}
+                        <button
+                          type="button"
+                          onClick={() => setBracket(r)}
+                          aria-label={`Take profit / stop loss on ${r.mint}`}
+                        >
+                          TP/SL…
                         </button>
-                      ))}
-                      <button
-                        type="button"
-                        onClick={() => setBracket(r)}
-                        aria-label={`Take profit / stop loss on ${r.mint}`}
-                      >
-                        TP/SL…
-                      </button>
+                      </div>
                     </td>
                   </tr>
                 ))}

@@ -122,7 +122,7 @@ export async function runBundle(
       signatures: signed.txs.map((t) => t.signature),
       // Known before sending (the relay derives it from the signatures); the relay's own answer overwrites it.
       bundleId: bundleIdOf(signed.txs.map((t) => t.signature)),
-      request: bundleRequestSummary(request, wallets),
+      request: bundleRequestSummary(request, wallets, signed.mint),
       lastValidBlockHeight: Math.min(...signed.txs.map((t) => t.lastValidBlockHeight)),
       computeUnitPriceMicroLamports: signed.txs
         .map((t) => t.computeUnitPriceMicroLamports)
@@ -295,10 +295,15 @@ export function tradeIntentOf(
   };
 }
 
-/** What the execution record keeps of a bundle request: the legs with their resolved wallets, no secrets. */
+/**
+ * What the execution record keeps of a bundle request: the legs with their resolved wallets and the mint (a
+ * create-led bundle's new one too, so reconciliation can read the legs' fills of a record left pending), no
+ * secrets.
+ */
 export function bundleRequestSummary(
   request: BundleRequest,
   wallets: readonly Pick<WalletRecord, "publicKey">[],
+  mint: string,
 ): Record<string, unknown> {
   const legs = request.legs.map((leg, index) => {
     const wallet = wallets[index]!.publicKey;
@@ -315,7 +320,7 @@ export function bundleRequestSummary(
   });
   return {
     shape: request.shape,
-    mint: request.shape === "existing-token" ? request.mint : null,
+    mint: request.shape === "existing-token" ? request.mint : mint,
     bundle_tip_lamports: request.tipLamports.toString(),
     confirm: request.confirm,
     legs,

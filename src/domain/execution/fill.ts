@@ -41,10 +41,61 @@ export async function readFill(
   return null;
 }
 
+/** One bundle leg's fill as the record keeps it (`response.fills`), the same on the request path and in reconciliation. */
+export interface LegFill {
+  index: number;
+  wallet: string;
+  side: string;
+  fill: Fill;
+}
+
+/**
+ * Issue 33: each leg's fill (its own transaction, its own wallet), read at once for every leg that asks; the
+ * legs whose fill could not be read are left out (the record says what the chain told).
+ */
+export async function readLegFills(
+  chain: Partial<Pick<Chain, "rpc" | "relayTip">>,
+  signatures: readonly string[],
+  requests: readonly (FillRequest | null)[],
+): Promise<LegFill[]> {
+  const read = await Promise.all(
+    signatures.map(async (signature, index) => {
+      const request = requests[index];
+      if (request == null) return null;
+      const fill = await readFill(chain, signature, request);
+      return fill === null ? null : { index, wallet: request.wallet, side: request.side, fill };
+    }),
+  );
+  return read.filter((x) => x !== null);
+}
+
+/**
+ * Issue 33: whose fill each leg of a recorded bundle reads, for reconciliation, from what the record kept (the
+ * legs with their wallets, the mint): the request path's `legFillRequests`. A create leg reads only with its dev
+ * buy. Null when the record cannot say (no mint: a create-led bundle recorded pending, before its outcome).
+ */
+export function legFillRequestsOfRecord(
+  record: Pick<ExecutionRecord, "kind" | "signatures" | "request" | "response">,
+  tipAccounts: readonly string[],
+): (FillRequest | null)[] | null {
+  if (record.kind !== "bundle") return null;
+  const request = isObject(record.request) ? record.request : {};
+  const response = isObject(record.response) ? record.response : {};
+  const mint = typeof response.mint === "string" ? response.mint : request.mint;
+  const legs = Array.isArray(request.legs) ? request.legs : [];
+  if (typeof mint !== "string" || legs.length !== record.signatures.length) return null;
+  return legs.map((leg: unknown): FillRequest | null => {
+    if (!isObject(leg) || typeof leg.wallet !== "string") return null;
+    if (leg.type === "create" && leg.initial_buy == null) return null;
+    const side = leg.type === "sell" ? "sell" : "buy";
+    return { wallet: leg.wallet, mint, side, tipAccounts };
+  });
+}
+
 /**
  * The fill request of a recorded execution, for reconciliation (issue 22): the request path's fill, built from
  * what the record kept. Only single-transaction trades and creates with a dev buy have one, as on the request
- * path (a bundle's legs are read on the request path only).
+ * path (a bundle's legs: `legFillRequestsOfRecord`).
  */
 export function fillRequestOfRecord(
   record: Pick<ExecutionRecord, "kind" | "wallet" | "signatures" | "request" | "response">,

@@ -22,7 +22,7 @@ import type { ExecutionStatus } from "../../store/index.js";
 import { extend } from "../../core/extend.js";
 import { describeTransaction } from "./dry-run.js";
 import { answerOf, failureOutcome } from "./failure.js";
-import { readFill, type FillRequest } from "./fill.js";
+import { readFill, readLegFills, type FillRequest } from "./fill.js";
 import type { Fill } from "../../chain/fills.js";
 import { recordOutcome, recordPending } from "./records.js";
 import { signWith } from "./sign.js";
@@ -217,7 +217,14 @@ export async function submitBundleRecorded(
     return { bundleId: "", confirmed: false, confirmationStatus: null };
   }
   const result = await sendMarked(deps, executionId, flags, (f) => deps.chain.submitBundle(txs, f));
-  const fills = result.confirmed && fillRequests !== undefined ? await legFills(deps, txs, fillRequests) : [];
+  const fills =
+    result.confirmed && fillRequests !== undefined
+      ? await readLegFills(
+          deps.chain,
+          txs.map((t) => t.signature),
+          fillRequests,
+        )
+      : [];
   await recordOutcome(deps.store, executionId, {
     status: flags.confirm ? (result.confirmed ? "confirmed" : "timeout") : "submitted",
     confirmationStatus: result.confirmationStatus,
@@ -231,24 +238,4 @@ export async function submitBundleRecorded(
     }),
   }).catch(deps.onRecordError ?? ignore);
   return result;
-}
-
-/**
- * Issue 33: each leg's fill (its own transaction, its own wallet), read at once for every leg that asks; the
- * legs whose fill could not be read are left out (the record says what the chain told).
- */
-async function legFills(
-  deps: Pick<ExecutionDeps, "chain">,
-  txs: ChainTransaction[],
-  requests: readonly (FillRequest | null)[],
-): Promise<{ index: number; wallet: string; side: string; fill: Fill }[]> {
-  const read = await Promise.all(
-    txs.map(async (tx, index) => {
-      const request = requests[index];
-      if (request == null) return null;
-      const fill = await readFill(deps.chain, tx.signature, request);
-      return fill === null ? null : { index, wallet: request.wallet, side: request.side, fill };
-    }),
-  );
-  return read.filter((x) => x !== null);
 }

@@ -172,6 +172,7 @@ export async function runBundleBuild(
     ...bundleRequestSummary(
       bundle,
       wallets.map((publicKey) => ({ publicKey })),
+      mint,
     ),
     outside: true,
   };

@@ -5,6 +5,7 @@ import { utcTimestamp } from "../../core/timestamps.js";
 import type { PositionRecord, Store } from "../../store/index.js";
 import { pnlOf, type PnlFigures, type PnlGroupView } from "./pnl.js";
 import { positionCursor, type PnlQuery, type PositionsQuery, type ValuationMode } from "./query.js";
+import { positionsPageBytes, type PositionTextCache } from "./page-text.js";
 import { valuePosition, type ValuationDeps } from "./valuation.js";
 import { positionView, type PositionView } from "./view.js";
 
@@ -17,13 +18,6 @@ export interface PositionsDeps extends ValuationDeps {
 export interface Viewer {
   apiKeyId: number;
   onlyWallets?: readonly string[] | undefined;
-}
-
-/** A page of positions. */
-export interface PositionsPage {
-  positions: PositionView[];
-  limit: number;
-  next_cursor: string | null;
 }
 
 /** The answer of GET /v1/pnl. */
@@ -39,12 +33,16 @@ async function viewOf(deps: PositionsDeps, p: PositionRecord, mode: ValuationMod
   return positionView(p, await valuePosition(deps, p, mode, p.apiKeyId));
 }
 
-/** One page of the viewer's positions, ordered by wallet then mint. */
-export async function listPositions(
+/**
+ * One page of the viewer's positions, ordered by wallet then mint, as the answer's JSON bytes (rows serialized
+ * once per row version: page-text.ts).
+ */
+export async function listPositionsBytes(
   deps: PositionsDeps,
   who: Viewer,
   q: PositionsQuery,
-): Promise<PositionsPage> {
+  texts: PositionTextCache,
+): Promise<Buffer> {
   const rows = await deps.store.listPositions({
     apiKeyId: who.apiKeyId,
     limit: q.limit + 1,
@@ -56,11 +54,14 @@ export async function listPositions(
   });
   const page = rows.slice(0, q.limit);
   const last = page[page.length - 1];
-  return {
-    positions: await Promise.all(page.map((p) => viewOf(deps, p, q.valuation))),
-    limit: q.limit,
-    next_cursor: rows.length > q.limit && last !== undefined ? positionCursor(last) : null,
-  };
+  const valued = await Promise.all(
+    page.map(async (record) => ({
+      record,
+      valuation: await valuePosition(deps, record, q.valuation, record.apiKeyId),
+    })),
+  );
+  const next = rows.length > q.limit && last !== undefined ? positionCursor(last) : null;
+  return positionsPageBytes(texts, valued, q.limit, next);
 }
 
 /** One position of the viewer; 404 when it has none for the pair (or the key may not see the wallet). */

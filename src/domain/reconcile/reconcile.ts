@@ -14,7 +14,13 @@ import type { Chain } from "../../chain/chain.js";
 import { isObject } from "../../chain/json-rpc.js";
 import type { RpcClient, SignatureStatus } from "../../chain/rpc-client.js";
 import type { ExecutionPatch, ExecutionRecord, ExecutionStatus, Store } from "../../store/index.js";
-import { fillRequestOfRecord, readFill } from "../execution/fill.js";
+import {
+  fillRequestOfRecord,
+  legFillRequestsOfRecord,
+  readFill,
+  readLegFills,
+  type LegFill,
+} from "../execution/fill.js";
 import { isoNoZone } from "../../store/index.js";
 import { nextLookDelayMs, settlementOf, type Settlement } from "./rules.js";
 
@@ -38,9 +44,10 @@ export interface ReconcileDeps {
   leaseMs: number;
   /**
    * Where a confirmed trade's fill is read (getTransaction balances, the request path's `readFill`, issue 22);
-   * without it reconciled records get no fill.
+   * without it reconciled records get no fill. A bundle's legs are read per wallet (issue 33), with the bundle
+   * tip accounts.
    */
-  fills?: Partial<Pick<Chain, "rpc" | "relayTip">>;
+  fills?: Partial<Pick<Chain, "rpc" | "relayTip" | "bundleTipAccounts">>;
 }
 
 /** What one pass did. */
@@ -127,9 +134,13 @@ async function patchOf(
 ): Promise<ExecutionPatch> {
   if (s.status !== "failed") {
     const patch: ExecutionPatch = { status: s.status, confirmationStatus: s.confirmationStatus };
+    const base = isObject(record.response) ? record.response : {};
+    // The record's response gains the fill as the request path writes it (`response.fill`, a bundle's
+    // `response.fills`); the store then applies it to the positions ledger in the settlement's transaction.
     const fill = await reconciledFill(deps, record);
-    // The record's response gains the fill as the request path writes it (`response.fill`).
-    if (fill !== null) patch.response = { ...(isObject(record.response) ? record.response : {}), fill };
+    if (fill !== null) patch.response = { ...base, fill };
+    const fills = await reconciledLegFills(deps, record);
+    if (fills.length > 0) patch.response = { ...base, fills };
     return patch;
   }
   // Logs cost one more read, only for failures; without them the code is still reported.
@@ -157,4 +168,21 @@ async function reconciledFill(
   if (deps.fills === undefined || request === null || signature === undefined) return null;
   const fill = await readFill(deps.fills, signature, request);
   return fill === null ? null : { ...fill };
+}
+
+/** Issue 33: a landed bundle's fills, one per leg that moved tokens, each read for its own wallet. */
+async function reconciledLegFills(
+  deps: Pick<ReconcileDeps, "fills">,
+  record: ExecutionRecord,
+): Promise<LegFill[]> {
+  const fills = deps.fills;
+  if (fills === undefined || record.kind !== "bundle" || fills.bundleTipAccounts === undefined) return [];
+  // Without the tip accounts a leg's tip would read as its trade: no fills rather than wrong ones.
+  const tips = await fills.bundleTipAccounts().catch(() => null);
+  if (tips === null) return [];
+  const requests = legFillRequestsOfRecord(
+    record,
+    tips.map((a) => a.toBase58()),
+  );
+  return requests === null ? [] : readLegFills(fills, record.signatures, requests);
 }

@@ -13,7 +13,8 @@ import {
   parsePositionsQuery,
   parseValuation,
 } from "../../domain/positions/query.js";
-import { getPosition, listPositions, pnl, type PositionsDeps } from "../../domain/positions/service.js";
+import { PositionTextCache } from "../../domain/positions/page-text.js";
+import { getPosition, listPositionsBytes, pnl, type PositionsDeps } from "../../domain/positions/service.js";
 import { requireApiKey } from "../hooks/auth.js";
 import { apiKeySecurity, authErrors, closedObject, errorSchema, ref } from "../openapi/schemas.js";
 import { VENUES } from "../../core/venues.js";
@@ -112,6 +113,8 @@ const valuationText =
 
 /** Registers the positions and PnL routes. */
 export function positionRoutes(app: FastifyInstance, deps: PositionsDeps): void {
+  // This app's row texts of GET /v1/positions (page-text.ts).
+  const texts = new PositionTextCache();
   app.get(
     "/v1/positions",
     {
@@ -142,10 +145,14 @@ export function positionRoutes(app: FastifyInstance, deps: PositionsDeps): void 
         },
       },
     },
-    async (req) => {
+    async (req, reply) => {
       const key = requireApiKey(req);
       const q = parsePositionsQuery(req.query as Record<string, unknown>);
-      return listPositions(deps, { apiKeyId: key.id, onlyWallets: req.custodyKey?.wallets ?? undefined }, q);
+      const who = { apiKeyId: key.id, onlyWallets: req.custodyKey?.wallets ?? undefined };
+      // Already the answer's JSON bytes (the schema above documents them): a buffer is sent as it is, not
+      // serialized again.
+      void reply.type("application/json; charset=utf-8");
+      return listPositionsBytes(deps, who, q, texts);
     },
   );
 

@@ -55,7 +55,10 @@ export interface ListPositionEntriesQuery {
 
 /** What a rebuild did. */
 export interface RebuildReport {
+  /** Executions that carried at least one fill. */
   executions: number;
+  /** Fills applied: ledger lines (a bundle execution applies one per leg that moved tokens). */
+  fills: number;
   positions: number;
 }
 

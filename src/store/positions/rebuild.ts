@@ -83,6 +83,7 @@ export async function rebuildLedger(
         .insertInto("position_entries")
         .values(entries.slice(i, i + INSERT_BATCH))
         .execute();
-    return { executions, positions: positions.size };
+    // One ledger line per fill applied: a bundle's legs count one each.
+    return { executions, fills: entries.length, positions: positions.size };
   });
 }

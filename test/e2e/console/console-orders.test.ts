@@ -2,7 +2,8 @@
  * The console in a real browser, second part: a take-profit / stop-loss bracket placed from a position row (the
  * levels confirmed first), listed live on the orders page and cancelled there; dialogs closed with Escape; the
  * market stream reconnecting after the server closes it; the buy quote in the mint's own decimals; a trade-only
- * key signing in and trading while each page names the scope it lacks. On SQLite, and on PostgreSQL when
+ * key signing in and trading while each page names the scope it lacks; at a 375 px phone width, the positions,
+ * orders and executions lists as cards, usable from the keyboard. On SQLite, and on PostgreSQL when
  * TEST_DATABASE_URL is set. One browser for the file; the tests of an engine run in order.
  */
 import { rmSync } from "node:fs";
@@ -282,10 +283,69 @@ function suite(options: E2eOptions, launched: () => Browser): void {
         "({ scroll: document.documentElement.scrollWidth, view: document.documentElement.clientWidth })",
       )) as { scroll: number; view: number };
       expect(widths.scroll, `#/${path} at 375 px`).toBeLessThanOrEqual(widths.view);
+      // The wide lists are cards on a phone: no header row, each row a block, each cell under its column's
+      // name, nothing scrolling sideways inside the list's frame.
+      const list = { positions: "positions", orders: "orders", executions: "executions" }[path];
+      if (list !== undefined) {
+        await page.locator(`[data-testid=${list}] tbody tr`).first().waitFor();
+        const cards = (await page.evaluate(cardsAt375(list))) as CardLayout;
+        expect(cards, `#/${path} at 375 px`).toMatchObject({
+          head: "none",
+          rows: "block",
+          unlabelled: [],
+          innerScroll: false,
+        });
+        expect(cards.cells).toBeGreaterThan(0);
+      }
     }
+    // Keyboard: a position card's sell button is reached with Tab and opens its dialog with Enter.
+    await page.goto(`${base}/console/#/positions`);
+    await page.locator("[data-testid=positions] tbody tr").first().waitFor();
+    let focused = "";
+    for (let i = 0; i < 80 && focused !== "25%"; i++) {
+      await page.keyboard.press("Tab");
+      focused = (await page.evaluate(
+        "document.activeElement && document.activeElement.closest('[data-testid=positions]') ? document.activeElement.textContent : ''",
+      )) as string;
+    }
+    expect(focused).toBe("25%");
+    await page.keyboard.press("Enter");
+    await page.locator("dialog").waitFor();
+    await page.keyboard.press("Escape");
+    await page.locator("dialog").waitFor({ state: "detached" });
     await page.setViewportSize({ width: 1280, height: 800 });
     expect(cspViolations).toEqual([]);
   });
+}
+
+/** What `cardsAt375` reads of a list's layout. */
+interface CardLayout {
+  head: string;
+  rows: string;
+  cells: number;
+  unlabelled: string[];
+  innerScroll: boolean;
+}
+
+/**
+ * A page expression reading the layout of the list `testid`: its header's display, its first row's display,
+ * how many cells show a label, the cells whose label is not shown, and whether its frame scrolls sideways.
+ */
+function cardsAt375(testid: string): string {
+  return `(() => {
+    const table = document.querySelector("[data-testid=${testid}]");
+    const wrap = table.closest(".table-wrap") ?? table.parentElement;
+    const cells = [...table.querySelectorAll("tbody td[data-label]")];
+    return {
+      head: getComputedStyle(table.querySelector("thead")).display,
+      rows: getComputedStyle(table.querySelector("tbody tr")).display,
+      cells: cells.length,
+      unlabelled: cells
+        .filter((td) => getComputedStyle(td, "::before").content !== JSON.stringify(td.dataset.label))
+        .map((td) => td.dataset.label),
+      innerScroll: wrap.scrollWidth > wrap.clientWidth,
+    };
+  })()`;
 }
 
 /** Signs in on the form with `apiKey`. */

@@ -5,6 +5,7 @@
  * the execution history gives the same ledger.
  */
 import { expect } from "vitest";
+import { reconcileOnce } from "../../../src/domain/reconcile/reconcile.js";
 import type { E2e } from "../../helpers/e2e.js";
 import { positionHelpers, type Position } from "./positions-scenario.js";
 
@@ -119,5 +120,72 @@ export async function bundleScenario(e2e: E2e): Promise<void> {
   expect(BigInt(p.cost_basis_lamports)).toBe(cost - removed);
   expect(BigInt(p.realized_pnl_lamports)).toBe(s.sol - removed);
   expect(p.tokens_in_outside).toBe("0");
+  await expectRebuildAgrees(e2e, apiKey);
+}
+
+/**
+ * A create-led bundle whose confirmation wait ends before it lands (502, recorded `timeout`), then lands and is
+ * settled by reconciliation: each leg's fill is read for its own wallet and applied to the ledger in the
+ * settlement's transaction, so every wallet's position equals its chain balance change to the lamport.
+ * Needs a bundle confirmation timeout shorter than the landing delay set here (the test's harness: 1.5 s).
+ */
+export async function reconciledBundleScenario(e2e: E2e): Promise<void> {
+  const { position } = positionHelpers(e2e);
+  const { apiKey, wallet: creator } = await e2e.setup();
+  const buyers = [await e2e.fundedWallet(apiKey, 2n), await e2e.fundedWallet(apiKey, 2n)];
+  const everyone = [creator, ...buyers];
+  const before = await Promise.all(everyone.map((w) => e2e.balance(w)));
+  // 60 slots of 50 ms: about 3 s, after the 1.5 s wait has given up (a slower slot timer only lands it later).
+  e2e.localnet.admin.setFaults({ landAfterSlots: 60 });
+  const res = await e2e.post(apiKey, "/v1/laser/bundle", {
+    accounts: [
+      { type: "create", name: "Reconciled", symbol: "RCNB", uri: URI, initial_buy: "0.2" },
+      { type: "buy", wallet: buyers[0], amount: "0.1" },
+      { type: "buy", wallet: buyers[1], amount: "0.15" },
+    ],
+    bundleTip: "0.00001",
+  });
+  expect(res.statusCode, res.body).toBe(502);
+  const body = res.json<{ mint: string; execution_id: string; confirmed: boolean }>();
+  expect(body.confirmed).toBe(false);
+  const { mint, execution_id: id } = body;
+  const record = async () =>
+    (await e2e.get(apiKey, `/v1/executions/${id}`)).json<{ status: string; response: unknown }>();
+  expect((await record()).status).toBe("timeout");
+  // Nothing landed yet, so no position.
+  expect((await e2e.get(apiKey, `/v1/positions/${creator}/${mint}`)).statusCode).toBe(404);
+
+  // Passes until the chain has settled it (one owner: each pass may take the record again).
+  for (let pass = 0; !["confirmed", "finalized"].includes((await record()).status); pass++) {
+    if (pass === 120) throw new Error("the bundle was not settled by reconciliation within 30 s");
+    await new Promise((r) => setTimeout(r, 250));
+    await reconcileOnce({
+      store: e2e.store,
+      rpc: e2e.chain.rpc,
+      fills: e2e.chain,
+      owner: "positions-reconcile",
+      clock: () => new Date(),
+      graceMs: 0,
+      leaseMs: 60_000,
+    });
+  }
+  const after = await Promise.all(everyone.map((w) => e2e.balance(w)));
+  const tokens = await Promise.all(everyone.map((w) => e2e.tokenBalance(w, mint)));
+  for (const [i, w] of everyone.entries()) {
+    expect(tokens[i]).toBeGreaterThan(0n);
+    expectBoughtOnce(await position(apiKey, w, mint), tokens[i]!, after[i]! - before[i]!, id);
+  }
+  expect((await position(apiKey, creator, mint)).tip_lamports).toBe("10000");
+  expect((await position(apiKey, buyers[1]!, mint)).tip_lamports).toBe("0");
+  const events = (
+    await e2e.app.inject({
+      method: "GET",
+      url: "/v1/events?after=0&types=position.updated",
+      headers: { "x-api-key": apiKey, accept: "application/json" },
+    })
+  ).json<{ events: { execution_id: string; kind: string; position: { wallet: string } }[] }>().events;
+  expect(events.map((e) => [e.execution_id, e.kind, e.position.wallet])).toEqual(
+    everyone.map((w) => [id, "bundle", w]),
+  );
   await expectRebuildAgrees(e2e, apiKey);
 }
