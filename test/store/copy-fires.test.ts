@@ -34,6 +34,10 @@ describe.each(engines)("copy fire claims in the store on $name", (engine) => {
       perTokenLamports: null,
       perDay: null,
       skip: null,
+      trader: "Trader1",
+      theirLamports: 100_000_000n,
+      theirUnits: 7_000_000n,
+      sellAmount: null,
       ...c,
     });
 
@@ -112,5 +116,46 @@ describe.each(engines)("copy fire claims in the store on $name", (engine) => {
     expect((await a.copyFires(o.id)).map((f) => f.outcome)).toEqual(["skipped:max_price_move"]);
     await a.transitionOrder({ id: o.id, from: "open", to: "cancelled" });
     expect(await claim(a, { orderId: o.id, accountId, signature: "Sig2" })).toEqual({ result: "closed" });
+  });
+
+  it("pages keep who traded and both sizes, newest first, by (time, signature), with no row twice", async () => {
+    const accountId = await newAccount(a);
+    const o = await a.insertOrder(copy(accountId), 1000);
+    const t = Date.now();
+    // Two fires share a time: the signature orders them, so a page boundary between them loses neither.
+    for (const [signature, atMs] of [
+      ["SigA", t],
+      ["SigB", t],
+      ["SigC", t + 1],
+      ["SigD", t + 2],
+    ] as const)
+      await claim(a, { orderId: o.id, accountId, signature, atMs });
+    await claim(a, {
+      orderId: o.id,
+      accountId,
+      signature: "SigE",
+      atMs: t + 3,
+      side: "sell",
+      lamports: 0n,
+      sellAmount: "25%",
+    });
+    const seen: string[] = [];
+    let after: { atMs: number; key: string } | undefined;
+    for (;;) {
+      const page = await b.copyFirePage(o.id, { limit: 2, ...(after !== undefined ? { after } : {}) });
+      seen.push(...page.map((f) => f.signature));
+      const last = page.at(-1);
+      if (page.length < 2 || last === undefined) break;
+      after = { atMs: last.atMs, key: last.signature };
+    }
+    expect(seen).toEqual(["SigE", "SigD", "SigC", "SigB", "SigA"]);
+    const [sell, buy] = await b.copyFirePage(o.id, { limit: 2 });
+    expect(sell).toMatchObject({ side: "sell", trader: "Trader1", theirUnits: 7_000_000n, ourAmount: "25%" });
+    expect(buy).toMatchObject({
+      side: "buy",
+      theirLamports: 100_000_000n,
+      ourAmount: "0.05",
+      lamports: 50_000_000n,
+    });
   });
 });

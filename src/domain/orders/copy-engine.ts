@@ -198,6 +198,10 @@ export class CopyBook {
       perDay:
         spec.maxPerDayLamports === null ? null : { sinceMs: now - DAY_MS, lamports: spec.maxPerDayLamports },
       skip: skip?.reason ?? null,
+      trader: m.trader,
+      theirLamports: BigInt(m.sol_amount),
+      theirUnits: BigInt(m.token_amount),
+      sellAmount: side === "sell" && amountText !== "" ? amountText : null,
     });
     if (claim.result === "closed") this.drop(record.id);
     if (claim.result === "skipped") {

@@ -140,6 +140,8 @@ export interface OrderFireStore {
   setOrderFireExecution(orderId: string, mint: string, executionId: string): Promise<void>;
   /** The order's fires, oldest first. */
   orderFires(orderId: string): Promise<OrderFireRecord[]>;
+  /** A page of the order's fires, newest first, after the cursor `(atMs, mint)` of the last one seen. */
+  orderFirePage(orderId: string, page: FirePage): Promise<OrderFireRecord[]>;
 }
 
 /** One followed trade a copy order took: fired (with its SOL, for the caps) or skipped with the reason. */
@@ -154,6 +156,12 @@ export interface CopyFireRecord {
   /** null while firing; then filled, pending, failed, refused:<rule> or skipped:<reason>. */
   outcome: string | null;
   atMs: number;
+  /** The followed wallet and its trade's SOL (lamports) and tokens (units); null on rows from before they were kept. */
+  trader: string | null;
+  theirLamports: bigint | null;
+  theirUnits: bigint | null;
+  /** The amount of the trade we sent: SOL for a buy, token units or a percent of our position for a sell. */
+  ourAmount: string | null;
 }
 
 /**
@@ -171,6 +179,12 @@ export interface CopyFireClaim {
   perTokenLamports: bigint | null;
   perDay: { sinceMs: number; lamports: bigint } | null;
   skip: string | null;
+  /** The followed wallet and its trade's sizes (recorded for GET /v1/orders/{id}/fires). */
+  trader: string;
+  theirLamports: bigint;
+  theirUnits: bigint;
+  /** A sell's amount (token units or a percent); a buy's is the SOL the caps leave. */
+  sellAmount: string | null;
 }
 
 /** How a copy claim ended: claimed (with the SOL it may spend), skipped (recorded), or not this process's. */
@@ -193,4 +207,12 @@ export interface CopyFireStore {
   ): Promise<void>;
   /** The order's copy fires, oldest first. */
   copyFires(orderId: string): Promise<CopyFireRecord[]>;
+  /** A page of the order's copy fires, newest first, after the cursor `(atMs, signature)` of the last one seen. */
+  copyFirePage(orderId: string, page: FirePage): Promise<CopyFireRecord[]>;
+}
+
+/** A page of fire records, newest first: `after` is the last record of the previous page (time, then its key). */
+export interface FirePage {
+  limit: number;
+  after?: { atMs: number; key: string };
 }
