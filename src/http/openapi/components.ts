@@ -24,6 +24,7 @@ import { watchedComponent } from "../routes/watch.js";
 import { positionComponent } from "../routes/positions.js";
 import { routesComponent } from "../routes/routes.js";
 import { orderComponent, orderTriggerComponent } from "../routes/orders.js";
+import { orderFireComponent } from "../routes/order-fires.js";
 import { deliveryComponent, webhookComponent } from "../routes/webhooks.js";
 
 /**
@@ -54,6 +55,7 @@ const componentsOf = (kinds: readonly string[]): readonly { $id: string; descrip
   routesComponent,
   orderTriggerComponent,
   orderComponent,
+  orderFireComponent,
 ];
 
 /** Adds every component to the app's shared schemas (before the routes that reference them). */

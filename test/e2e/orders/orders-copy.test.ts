@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { useE2e } from "../../helpers/use-e2e.js";
 import { trade } from "../../helpers/e2e.js";
+import { createSubKey } from "../../helpers/security.js";
 import { getOrder, placeOrder } from "./orders-fixture.js";
 import { created, decided, firedExecution, leaderTrade } from "./copy-fixture.js";
 
@@ -118,6 +119,41 @@ describe("copy orders", () => {
         [409, "max_per_token"],
       ].sort(),
     );
+    // The same decisions over HTTP, newest first, in pages of two; a key bound to another wallet finds no order.
+    const seen: Record<string, unknown>[] = [];
+    let url = `/v1/orders/${o.id}/fires?limit=2`;
+    for (;;) {
+      const page = await e2e.get(copier.apiKey, url);
+      expect(page.statusCode, page.body).toBe(200);
+      const body = page.json<{ fires: Record<string, unknown>[]; next_cursor: string | null }>();
+      seen.push(...body.fires);
+      if (body.next_cursor === null) break;
+      url = `/v1/orders/${o.id}/fires?limit=2&after=${body.next_cursor}`;
+    }
+    expect(seen.map((f) => [f.signature, f.decision, f.reason, f.our_amount])).toEqual(
+      [
+        [sigs[0], "sent", null, "0.05"],
+        [sigs[1], "sent", null, "0.03"],
+        [sigs[2], "skipped", "max_per_token", null],
+        [sigs[3], "sent", null, "0.04"],
+        [sigs[4], "skipped", "max_per_day", null],
+      ].reverse(),
+    );
+    expect(seen[4]).toMatchObject({
+      side: "buy",
+      mint: a,
+      followed_wallet: leader.wallet,
+      execution_id: rows[0]!.executionId,
+      execution_state: "filled",
+    });
+    // Their size as the trade event gives it: the SOL into the curve (fees excluded) and the tokens out.
+    expect(seen[4]!.their_sol).toMatch(/^0\.009\d+$/);
+    expect(BigInt(seen[4]!.their_tokens as string)).toBeGreaterThan(0n);
+    const other = (await e2e.post(copier.apiKey, "/v1/wallets", {})).json<{ public_key: string }>().public_key;
+    const bound = await createSubKey(e2e.app, copier.apiKey, { name: "bound", scopes: ["read"], wallets: [other] });
+    const hidden = await e2e.get(bound.apiKey, `/v1/orders/${o.id}/fires`);
+    expect(hidden.statusCode).toBe(404);
+    expect((await e2e.get(copier.apiKey, `/v1/orders/${o.id}/fires?after=nope`)).statusCode).toBe(400);
   });
 
   it("a delayed copy skips (recorded) when the price moved more than max_price_move since the leader's trade", async () => {
