@@ -40,7 +40,8 @@ function copyDecision(f: CopyFireRecord): Pick<FireView, "decision" | "reason" |
   const reason = colon < 0 ? null : o.slice(colon + 1);
   if (head === "skipped") return { decision: "skipped", reason, execution_state: null };
   if (head === "refused") return { decision: "refused", reason, execution_state: null };
-  if (f.executionId !== null && SENT.has(head)) return { decision: "sent", reason: null, execution_state: head };
+  if (f.executionId !== null && SENT.has(head))
+    return { decision: "sent", reason: null, execution_state: head };
   // Failed before anything was sent (a build or a balance check): no execution to read.
   return { decision: "failed", reason, execution_state: null };
 }

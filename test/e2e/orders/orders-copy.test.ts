@@ -149,8 +149,13 @@ describe("copy orders", () => {
     // Their size as the trade event gives it: the SOL into the curve (fees excluded) and the tokens out.
     expect(seen[4]!.their_sol).toMatch(/^0\.009\d+$/);
     expect(BigInt(seen[4]!.their_tokens as string)).toBeGreaterThan(0n);
-    const other = (await e2e.post(copier.apiKey, "/v1/wallets", {})).json<{ public_key: string }>().public_key;
-    const bound = await createSubKey(e2e.app, copier.apiKey, { name: "bound", scopes: ["read"], wallets: [other] });
+    const other = (await e2e.post(copier.apiKey, "/v1/wallets", {})).json<{ public_key: string }>()
+      .public_key;
+    const bound = await createSubKey(e2e.app, copier.apiKey, {
+      name: "bound",
+      scopes: ["read"],
+      wallets: [other],
+    });
     const hidden = await e2e.get(bound.apiKey, `/v1/orders/${o.id}/fires`);
     expect(hidden.statusCode).toBe(404);
     expect((await e2e.get(copier.apiKey, `/v1/orders/${o.id}/fires?after=nope`)).statusCode).toBe(400);

@@ -110,7 +110,9 @@ describe("snipe orders", () => {
     ]);
     const fires = await e2e.get(bot.apiKey, `/v1/orders/${o.id}/fires`);
     expect(fires.json()).toEqual({
-      fires: [expect.objectContaining({ mint, side: "buy", decision: "refused", reason: "max_sol_per_execution" })],
+      fires: [
+        expect.objectContaining({ mint, side: "buy", decision: "refused", reason: "max_sol_per_execution" }),
+      ],
       next_cursor: null,
     });
   });
