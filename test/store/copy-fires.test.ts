@@ -118,6 +118,30 @@ describe.each(engines)("copy fire claims in the store on $name", (engine) => {
     expect(await claim(a, { orderId: o.id, accountId, signature: "Sig2" })).toEqual({ result: "closed" });
   });
 
+  it("an unsettled claim is reconciled once from two stores: from its execution, or dropped", async () => {
+    const accountId = await newAccount(a);
+    const o = await a.insertOrder(copy(accountId), 1000);
+    const t = Date.now() - 60_000;
+    for (const signature of ["SigOld1", "SigOld2"])
+      await claim(a, { orderId: o.id, accountId, signature, atMs: t });
+    await claim(a, { orderId: o.id, accountId, signature: "SigNew", atMs: Date.now() });
+    await a.settleCopyFire(o.id, "SigOld2", null, "refused:max_sol_per_execution");
+    const old = await b.unsettledCopyFires(Date.now() - 30_000, 50);
+    expect(old.filter((f) => f.orderId === o.id).map((f) => [f.signature, f.accountId])).toEqual([
+      ["SigOld1", accountId],
+    ]);
+    const won = await Promise.all([
+      a.reconcileCopyFire(o.id, "SigOld1", "exec-old", "filled"),
+      b.reconcileCopyFire(o.id, "SigOld1", null, "dropped:process_ended"),
+    ]);
+    expect(won.filter(Boolean)).toHaveLength(1);
+    const row = (await a.copyFires(o.id)).find((f) => f.signature === "SigOld1");
+    const execs = (await a.findOrder(accountId, o.id))!.executionIds;
+    if (won[0]) expect([row?.outcome, row?.executionId, execs]).toEqual(["filled", "exec-old", ["exec-old"]]);
+    else expect([row?.outcome, row?.executionId, execs]).toEqual(["dropped:process_ended", null, []]);
+    expect(await a.reconcileCopyFire(o.id, "SigOld1", null, "dropped:process_ended")).toBe(false);
+  });
+
   it("pages keep who traded and both sizes, newest first, by (time, signature), with no row twice", async () => {
     const accountId = await newAccount(a);
     const o = await a.insertOrder(copy(accountId), 1000);

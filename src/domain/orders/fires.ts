@@ -1,7 +1,8 @@
 /**
  * GET /v1/orders/{id}/fires: what a standing order decided at each of its triggers, newest first in cursor pages.
  * A copy order has one record per followed trade (their wallet, signature and sizes, our amount, the decision:
- * sent, skipped with the reason, refused by the key's policy, or claimed with its send not settled); a snipe has
+ * sent, skipped with the reason, refused by the key's policy, dropped when its process ended before the send,
+ * or claimed with its send not settled); a snipe has
  * one per token it fired on. Other kinds fire once: their executions are the order's `execution_ids`.
  */
 import { badRequest, POSITIONS } from "../../core/errors.js";
@@ -11,7 +12,7 @@ import type { CopyFireRecord, FirePage, OrderFireRecord, Store } from "../../sto
 import { ORDER_RULES as R } from "./texts.js";
 
 /** What a trigger came to (the record's `decision`). */
-export const FIRE_DECISIONS = ["sent", "skipped", "refused", "failed", "claimed"] as const;
+export const FIRE_DECISIONS = ["sent", "skipped", "refused", "failed", "dropped", "claimed"] as const;
 
 /** One record as the API shows it. */
 export interface FireView {
@@ -40,6 +41,8 @@ function copyDecision(f: CopyFireRecord): Pick<FireView, "decision" | "reason" |
   const reason = colon < 0 ? null : o.slice(colon + 1);
   if (head === "skipped") return { decision: "skipped", reason, execution_state: null };
   if (head === "refused") return { decision: "refused", reason, execution_state: null };
+  // Its process ended between claim and send: nothing was recorded, so nothing was sent.
+  if (head === "dropped") return { decision: "dropped", reason, execution_state: null };
   if (f.executionId !== null && SENT.has(head))
     return { decision: "sent", reason: null, execution_state: head };
   // Failed before anything was sent (a build or a balance check): no execution to read.

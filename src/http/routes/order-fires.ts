@@ -32,8 +32,8 @@ export const orderFireComponent = closedObject(
       description:
         "sent (an execution was recorded), skipped (reason: max_per_token, max_per_day, max_price_move, " +
         "too_small, no_position), refused (reason: the key's policy rule at fire time), failed (nothing sent), " +
-        "claimed (its send not settled: under way, or its process ended before the send: reconciled at the " +
-        "next start)",
+        "dropped (reason process_ended: the process that claimed it ended before sending; nothing was sent), " +
+        "claimed (its send not settled yet: settled by any process once older than ORDERS_LEASE_MS)",
     },
     reason: nullableText("why it was skipped or refused"),
     execution_id: nullableText("the execution it produced"),

@@ -24,6 +24,7 @@ const textBig = (v: string | null): bigint | null => (v === null ? null : BigInt
 function toCopyFire(r: CopyFireRow): CopyFireRecord {
   return {
     orderId: r.order_id,
+    accountId: Number(r.account_id),
     signature: r.signature,
     mint: r.mint,
     side: r.side === "sell" ? "sell" : "buy",
@@ -154,6 +155,33 @@ export function kyselyCopyFires(
         .orderBy("signature")
         .execute();
       return rows.map(toCopyFire);
+    },
+
+    async unsettledCopyFires(beforeMs: number, limit: number): Promise<CopyFireRecord[]> {
+      const rows = await db
+        .selectFrom("order_copy_fires")
+        .selectAll()
+        .where("outcome", "is", null)
+        .where("at_ms", "<", beforeMs)
+        .orderBy("at_ms")
+        .limit(limit)
+        .execute();
+      return rows.map(toCopyFire);
+    },
+
+    async reconcileCopyFire(orderId: string, signature: string, executionId: string | null, outcome: string) {
+      return db.transaction().execute(async (trx) => {
+        const r = await trx
+          .updateTable("order_copy_fires")
+          .set({ execution_id: executionId, outcome })
+          .where("order_id", "=", orderId)
+          .where("signature", "=", signature)
+          .where("outcome", "is", null)
+          .executeTakeFirst();
+        if (Number(r.numUpdatedRows) !== 1) return false;
+        if (executionId !== null) await appendOrderExecution(trx, orderId, executionId);
+        return true;
+      });
     },
 
     async copyFirePage(orderId: string, page: FirePage): Promise<CopyFireRecord[]> {

@@ -147,6 +147,7 @@ export interface OrderFireStore {
 /** One followed trade a copy order took: fired (with its SOL, for the caps) or skipped with the reason. */
 export interface CopyFireRecord {
   orderId: string;
+  accountId: number;
   signature: string;
   mint: string;
   side: "buy" | "sell";
@@ -207,6 +208,20 @@ export interface CopyFireStore {
   ): Promise<void>;
   /** The order's copy fires, oldest first. */
   copyFires(orderId: string): Promise<CopyFireRecord[]>;
+  /** Claims of every order whose outcome is still unknown (null) and claimed before `beforeMs`, oldest first. */
+  unsettledCopyFires(beforeMs: number, limit: number): Promise<CopyFireRecord[]>;
+  /**
+   * Settles a claim whose process ended before settling it, only if it is still unsettled (one reconciler wins):
+   * from the execution it recorded (appended to the order's), or `dropped:<why>` without one. The SOL it claimed
+   * stays counted in the caps (deny by default: a dead process's claim is not known to have sent nothing
+   * until its record is found). True when this call settled it.
+   */
+  reconcileCopyFire(
+    orderId: string,
+    signature: string,
+    executionId: string | null,
+    outcome: string,
+  ): Promise<boolean>;
   /** A page of the order's copy fires, newest first, after the cursor `(atMs, signature)` of the last one seen. */
   copyFirePage(orderId: string, page: FirePage): Promise<CopyFireRecord[]>;
 }
