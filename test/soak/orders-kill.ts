@@ -75,7 +75,9 @@ export async function ordersKillScenario(
     if (r.status !== 200) throw new Error(`order ${i}: ${r.status} ${r.text}`);
     return r.body.id;
   });
+  let copyMs = performance.now();
   const copies = await placeCopies(cluster, o.copies);
+  copyMs = performance.now() - copyMs;
   // Both engines hold every order once a few of their store polls have run.
   await new Promise((r) => setTimeout(r, 2_000));
   await cluster.localnet.resetRelaySignatures();
@@ -114,7 +116,9 @@ export async function ordersKillScenario(
   };
   const atKill = await unsettled();
   await cluster.localnet.setFaults({});
+  const tAfter = performance.now();
   followed.push(...(await leaderBuys(b.baseUrl, copies, o.followed - before, true)));
+  copyMs += performance.now() - tAfter;
   while ((await unsettled()) > 0 && performance.now() - tKill < o.settleTimeoutMs)
     await new Promise((r) => setTimeout(r, 250));
   const settleMs = performance.now() - tKill;
@@ -156,6 +160,7 @@ export async function ordersKillScenario(
   const eventsLost = ids.filter((id) => !perOrder.has(id)).length;
   const eventsTwice = [...perOrder.values()].filter((n) => n > 1).length;
   const lost = ids.length - done.size;
+  const tCopied = performance.now();
   const copied = await copyFigures(
     b.baseUrl,
     copies,
@@ -200,6 +205,10 @@ export async function ordersKillScenario(
       goal("orders with two settlement events", eventsTwice, "0", eventsTwice === 0),
       info("kill to every order settled", `${(settleMs / 1000).toFixed(1)} s`),
       ...copied,
+      info(
+        "time the copy part added (placing, the leader's later buys, waiting for its records)",
+        `${((copyMs + performance.now() - tCopied) / 1000).toFixed(1)} s`,
+      ),
     ],
   };
 }
