@@ -93,6 +93,7 @@ export class CopyBook {
   readonly inflight = new Set<Promise<void>>();
   /** Claims of this process whose send is under way (`order:<id>:<signature>`): never reconciled from here. */
   private readonly firing = new Set<string>();
+  private reconciling = false;
 
   constructor(private readonly deps: CopyDeps) {}
 
@@ -241,6 +242,17 @@ export class CopyBook {
    * Returns how many this call settled.
    */
   async reconcile(beforeMs: number): Promise<number> {
+    // One pass at a time in a process (the loop that calls it does not wait for it).
+    if (this.reconciling) return 0;
+    this.reconciling = true;
+    try {
+      return await this.reconcilePass(beforeMs);
+    } finally {
+      this.reconciling = false;
+    }
+  }
+
+  private async reconcilePass(beforeMs: number): Promise<number> {
     let n = 0;
     for (const f of await this.deps.store.unsettledCopyFires(beforeMs, 50)) {
       const key = copyFireKey(f.orderId, f.signature);

@@ -350,7 +350,8 @@ export class OrderEngine {
    */
   async reclaim(): Promise<void> {
     const now = this.deps.clock().getTime();
-    await this.deps.copies?.reconcile(now - this.deps.leaseMs);
+    // Beside the orders' reclaim, never in its way (its errors are reported, not thrown here).
+    void this.deps.copies?.reconcile(now - this.deps.leaseMs).catch(this.deps.onError);
     const rows = await this.deps.store.reclaimOrders(this.deps.owner, now, now + this.deps.leaseMs, 50);
     for (const r of rows) {
       // Its own fire still under way (slower than the lease, on a loaded machine): reclaiming renewed the lease;
