@@ -66,7 +66,12 @@ describe("copy orders in the client and the CLI", () => {
       return page.fires[0]?.decision === "sent";
     }, "the copy's record settled");
     expect(page.fires).toHaveLength(1);
-    expect(page.fires[0]).toMatchObject({ mint, side: "buy", followed_wallet: leader.wallet, decision: "sent" });
+    expect(page.fires[0]).toMatchObject({
+      mint,
+      side: "buy",
+      followed_wallet: leader.wallet,
+      decision: "sent",
+    });
     const fires = await t.run(["--json", "order", "fires", placed.id, "--limit", "5"], env);
     expect(fires.code, fires.stderr).toBe(0);
     expect(JSON.parse(fires.stdout)).toEqual(page);
