@@ -123,9 +123,14 @@ export async function ordersKillScenario(
     await new Promise((r) => setTimeout(r, 250));
   const settleMs = performance.now() - tKill;
   const done = new Map<string, Order>();
+  const stuck: string[] = [];
   for (const id of ids) {
     const r = await apiRequest<Order>(b.baseUrl, "GET", `/v1/orders/${id}`, { apiKey: holder.apiKey });
     if (r.status === 200 && r.body.state !== "open" && r.body.state !== "triggered") done.set(id, r.body);
+    else
+      stuck.push(
+        `${r.body.state} after ${r.body.attempts} attempts, ${r.body.execution_ids.length} executions`,
+      );
   }
   const executions = new Map((await allExecutions(b.baseUrl, holder.apiKey)).map((e) => [e.id, e]));
   const relay = (await cluster.localnet.relaySignatures()).map((s) => s.signature);
@@ -186,6 +191,10 @@ export async function ordersKillScenario(
       ),
       goal("orders settled (filled or failed)", `${done.size} of ${ids.length}`, "all", lost === 0),
       info("filled", `${filled} of ${ids.length}`),
+      info(
+        "orders not settled at the end (state, attempts, executions)",
+        stuck.length === 0 ? "none" : stuck.join("; "),
+      ),
       goal(
         "orders sent exactly once (relay sends per order)",
         `${once} of ${ids.length}`,
