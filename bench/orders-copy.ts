@@ -1,7 +1,7 @@
 /**
  * Copy latency of a copy order against a client that follows the leader on `/v1/stream`
  * (`subscribeAccountTrade`) and posts the buy itself, on the in-process sandbox (as bench/orders-trigger.ts:
- * warm state and market feed on, the app on a port). Each round: a fresh token, then either a copy order
+ * warm state and market feed on, the app on a port: the sandbox the trigger bench runs on, after it). Each round: a fresh token, then either a copy order
  * following the leader (placed for the round, cancelled after) or the stream client armed, then the leader's buy.
  *
  * Measured alike for both, from the market feed's decoded trade of the leader's buy at the service (the event a
@@ -9,9 +9,8 @@
  */
 import { performance } from "node:perf_hooks";
 import WebSocket from "ws";
-import type { FetchLike } from "../src/chain/json-rpc.js";
-import { startE2e, trade, type E2e } from "../test/helpers/e2e.js";
-import type { TriggerFigures } from "./orders-trigger.js";
+import { trade, type E2e } from "../test/helpers/e2e.js";
+import type { BenchSandbox, TriggerFigures } from "./orders-trigger.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -24,31 +23,16 @@ interface RoundInput {
 }
 
 /** Runs `rounds` copy-order rounds and `rounds` stream-client rounds, alternating. */
-export async function measureCopies(rounds: number): Promise<TriggerFigures> {
-  const sends: number[] = [];
-  const inner = globalThis.fetch as unknown as FetchLike;
-  const timed: FetchLike = (url, init) => {
-    if (typeof init.body === "string" && init.body.includes('"sendTransaction"'))
-      sends.push(performance.now());
-    return inner(url, init);
-  };
-  const e2e = await startE2e({ warm: true, market: true, chain: { fetch: timed } });
+export async function measureCopies(rounds: number, s: BenchSandbox): Promise<TriggerFigures> {
+  const { e2e, base, sends } = s;
   const out: TriggerFigures = { order: [], client: [], missed: { order: 0, client: 0 } };
-  try {
-    await e2e.app.listen({ port: 0, host: "127.0.0.1" });
-    const addr = e2e.app.server.address();
-    if (addr === null || typeof addr === "string") throw new Error("no port");
-    const base = `127.0.0.1:${addr.port}`;
-    const leader = await e2e.setup({ sol: 100n });
-    const copier = await e2e.setup({ sol: 100n });
-    for (let r = 0; r < 2 * rounds; r++) {
-      const mode = r % 2 === 0 ? "order" : "client";
-      const ms = await round(e2e, { leader, copier: copier.apiKey, base, sends, mode });
-      if (ms === null) out.missed[mode]++;
-      else out[mode].push(ms);
-    }
-  } finally {
-    await e2e.close();
+  const leader = await e2e.setup({ sol: 100n });
+  const copier = await e2e.setup({ sol: 100n });
+  for (let r = 0; r < 2 * rounds; r++) {
+    const mode = r % 2 === 0 ? "order" : "client";
+    const ms = await round(e2e, { leader, copier: copier.apiKey, base, sends, mode });
+    if (ms === null) out.missed[mode]++;
+    else out[mode].push(ms);
   }
   return out;
 }

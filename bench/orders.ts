@@ -14,7 +14,7 @@ import { loadavg } from "node:os";
 import { percentile } from "../test/harness/stats.js";
 import { numberFlag } from "./flags.js";
 import { measureEvaluation } from "./orders-eval-micro.js";
-import { measureTriggers } from "./orders-trigger.js";
+import { measureTriggers, withSandbox } from "./orders-trigger.js";
 import { measureCopies } from "./orders-copy.js";
 import { runScript } from "./process-stats.js";
 
@@ -35,8 +35,11 @@ async function main(): Promise<void> {
     mints: numberFlag(argv, "mints", 200),
     changes: numberFlag(argv, "changes", quick ? 2_000 : 20_000),
   });
-  const t = await measureTriggers(rounds);
-  const c = await measureCopies(rounds);
+  // One sandbox for both latency benches (its start costs seconds of the smoke test's time).
+  const [t, c] = await withSandbox(async (s) => [
+    await measureTriggers(rounds, s),
+    await measureCopies(rounds, s),
+  ]);
   const sorted = (l: number[]) => [...l].sort((a, b) => a - b);
   const order = sorted(t.order);
   const client = sorted(t.client);
