@@ -29,8 +29,17 @@ export interface TriggerFigures {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Runs `rounds` order rounds and `rounds` client rounds, alternating. */
-export async function measureTriggers(rounds: number): Promise<TriggerFigures> {
+/** The in-process sandbox a latency bench runs on: the app on a port, each sendTransaction's time. */
+export interface BenchSandbox {
+  e2e: E2e;
+  /** host:port of the listening app. */
+  base: string;
+  /** performance.now() of each sendTransaction leaving the service, in order. */
+  sends: number[];
+}
+
+/** Starts the sandbox (warm state and market feed on), runs `f` on it, closes it. */
+export async function withSandbox<T>(f: (s: BenchSandbox) => Promise<T>): Promise<T> {
   const sends: number[] = [];
   const inner = globalThis.fetch as unknown as FetchLike;
   const timed: FetchLike = (url, init) => {
@@ -39,22 +48,27 @@ export async function measureTriggers(rounds: number): Promise<TriggerFigures> {
     return inner(url, init);
   };
   const e2e = await startE2e({ warm: true, market: true, chain: { fetch: timed } });
-  const out: TriggerFigures = { order: [], client: [], missed: { order: 0, client: 0 } };
   try {
     await e2e.app.listen({ port: 0, host: "127.0.0.1" });
     const addr = e2e.app.server.address();
     if (addr === null || typeof addr === "string") throw new Error("no port");
-    const base = `127.0.0.1:${addr.port}`;
-    const holder = await e2e.setup({ sol: 100n });
-    const mover = await e2e.setup({ sol: 1000n });
-    for (let r = 0; r < 2 * rounds; r++) {
-      const mode = r % 2 === 0 ? "order" : "client";
-      const ms = await round(e2e, { holder: holder.apiKey, mover: mover.apiKey, base, sends, mode });
-      if (ms === null) out.missed[mode]++;
-      else out[mode].push(ms);
-    }
+    return await f({ e2e, base: `127.0.0.1:${addr.port}`, sends });
   } finally {
     await e2e.close();
+  }
+}
+
+/** Runs `rounds` order rounds and `rounds` client rounds, alternating. */
+export async function measureTriggers(rounds: number, s: BenchSandbox): Promise<TriggerFigures> {
+  const { e2e, base, sends } = s;
+  const out: TriggerFigures = { order: [], client: [], missed: { order: 0, client: 0 } };
+  const holder = await e2e.setup({ sol: 100n });
+  const mover = await e2e.setup({ sol: 1000n });
+  for (let r = 0; r < 2 * rounds; r++) {
+    const mode = r % 2 === 0 ? "order" : "client";
+    const ms = await round(e2e, { holder: holder.apiKey, mover: mover.apiKey, base, sends, mode });
+    if (ms === null) out.missed[mode]++;
+    else out[mode].push(ms);
   }
   return out;
 }

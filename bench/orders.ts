@@ -3,6 +3,7 @@
  * scenario of `npm run bench` (which runs it in a process of its own and appends its table), or alone:
  * 1. trigger latency, an order's against a client that follows /v1/stream and posts the trade itself
  *    (bench/orders-trigger.ts: same process, same relay, same start of the clock), p50 / p99 and the ratio;
+ *    and copy latency, a copy order's against a client that follows the wallet on /v1/stream (bench/orders-copy.ts);
  * 2. evaluation per state change with `orders` open orders over `mints` watched mints, a size each (the worst
  *    case for the pruning): wall and process CPU time p50 / p99 (bench/orders-eval-micro.ts);
  * 3. the RSS those orders add (book built, every change evaluated) over the process before them.
@@ -13,7 +14,8 @@ import { loadavg } from "node:os";
 import { percentile } from "../test/harness/stats.js";
 import { numberFlag } from "./flags.js";
 import { measureEvaluation } from "./orders-eval-micro.js";
-import { measureTriggers } from "./orders-trigger.js";
+import { measureTriggers, withSandbox } from "./orders-trigger.js";
+import { measureCopies } from "./orders-copy.js";
 import { runScript } from "./process-stats.js";
 
 const ms = (v: number): string => (Number.isNaN(v) ? "-" : v.toFixed(2));
@@ -33,15 +35,22 @@ async function main(): Promise<void> {
     mints: numberFlag(argv, "mints", 200),
     changes: numberFlag(argv, "changes", quick ? 2_000 : 20_000),
   });
-  const t = await measureTriggers(rounds);
+  // One sandbox for both latency benches (its start costs seconds of the smoke test's time).
+  const [t, c] = await withSandbox(async (s) => [
+    await measureTriggers(rounds, s),
+    await measureCopies(rounds, s),
+  ]);
   const sorted = (l: number[]) => [...l].sort((a, b) => a - b);
   const order = sorted(t.order);
   const client = sorted(t.client);
+  const copy = sorted(c.order);
+  const follower = sorted(c.client);
   const p = (l: number[], q: number) => percentile(l, q);
-  const ratio = (q: number) => {
-    const r = p(order, q) / p(client, q);
+  const ratioOf = (a: number[], b: number[], q: number) => {
+    const r = p(a, q) / p(b, q);
     return Number.isFinite(r) ? r.toFixed(2) : "-";
   };
+  const ratio = (q: number) => ratioOf(order, client, q);
   const rows = [
     `### Orders (bench/orders.ts; load average ${loadBefore} before, ${load()} after)`,
     "",
@@ -50,11 +59,15 @@ async function main(): Promise<void> {
     `| trigger latency: first sign of the crossing trade at the service → order's send (ms, ${order.length} rounds, ${t.missed.order} missed) | ${ms(p(order, 50))} | ${ms(p(order, 99))} | ≤ 2 / ≤ 10 |`,
     `| stream-following client: same start → its sell's send (ms, ${client.length} rounds, ${t.missed.client} missed) | ${ms(p(client, 50))} | ${ms(p(client, 99))} | – |`,
     `| order ÷ client | ${ratio(50)} | ${ratio(99)} | ≤ 0.3 |`,
+    `| copy: the followed wallet's trade event at the service → the copy order's send (ms, ${copy.length} rounds, ${c.missed.order} missed) | ${ms(p(copy, 50))} | ${ms(p(copy, 99))} | – |`,
+    `| copy: a client following the wallet on /v1/stream, same start → its buy's send (ms, ${follower.length} rounds, ${c.missed.client} missed) | ${ms(p(follower, 50))} | ${ms(p(follower, 99))} | – |`,
+    `| copy order ÷ client | ${ratioOf(copy, follower, 50)} | ${ratioOf(copy, follower, 99)} | – |`,
     `| evaluation per state change, wall (µs; ${ev.orders} orders over ${ev.mints} mints, a size each, ${ev.changes} changes, ${ev.quotesPerChange.toFixed(1)} quotes per change) | ${ev.wall.p50.toFixed(1)} | ${ev.wall.p99.toFixed(1)} | – / ≤ 50 |`,
     `| evaluation per state change, process CPU (µs) | ${ev.cpu.p50.toFixed(1)} | ${ev.cpu.p99.toFixed(1)} | – / ≤ 50 |`,
     `| RSS of the ${ev.orders} orders: book built / peak while evaluating (MB) | ${ev.bookRssMb.toFixed(1)} | ${ev.peakGrowthMb.toFixed(1)} | ≤ 30 |`,
     "",
     `Rounds (ms): order ${t.order.map((v) => v.toFixed(1)).join(", ")}; client ${t.client.map((v) => v.toFixed(1)).join(", ")}.`,
+    `Copy rounds (ms): order ${c.order.map((v) => v.toFixed(1)).join(", ")}; client ${c.client.map((v) => v.toFixed(1)).join(", ")}.`,
   ];
   process.stdout.write(`${rows.join("\n")}\n`);
 }

@@ -257,6 +257,14 @@ export interface OrderCopyFiresTable {
   execution_id: string | null;
   outcome: string | null;
   at_ms: number | string;
+  /**
+   * The followed wallet, its trade's SOL (lamports) and tokens (units), and the amount we sent (migration
+   * 2026_11_29_z_orders_copy_fires_detail; null on older rows).
+   */
+  trader: string | null;
+  their_lamports: string | null;
+  their_units: string | null;
+  our_amount: string | null;
 }
 
 export interface Database {

@@ -1,7 +1,9 @@
 /**
  * Short form of the soak's orders scenario (h): two service processes on one PostgreSQL, 40 take-profits crossed
- * by one buy, one process killed with SIGKILL mid-way: every order settled, each sent exactly once at the relay,
- * one settlement event each. `npm run soak -- --only h` runs 1,000 orders.
+ * by one buy and 4 copy orders following a leader whose 4 buys straddle the kill, one process killed with SIGKILL
+ * mid-way: every order settled, each sent exactly once at the relay, one settlement event each; every followed
+ * trade recorded once per copy order, copied at most once, no claim left unsettled. `npm run soak -- --only h`
+ * runs 1,000 orders and 20 × 20 copies.
  */
 import { describe, expect, it } from "vitest";
 import { TEST_DATABASE_URL } from "../helpers/pg.js";
@@ -19,5 +21,5 @@ describe.skipIf(TEST_DATABASE_URL === undefined)("orders exactly once across a k
     expect(reports).toHaveLength(1);
     expect(unmet(reports), toMarkdown(reports)).toEqual([]);
     console.log(toMarkdown(reports));
-  }, 120_000);
+  }, 150_000);
 });

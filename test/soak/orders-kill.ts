@@ -9,6 +9,7 @@
 import { allExecutions, apiRequest, type Cluster } from "../harness/index.js";
 import { goal, info, type ScenarioReport } from "./figures.js";
 import { duplicates, runPool } from "./load.js";
+import { copyFigures, leaderBuys, placeCopies } from "./orders-kill-copy.js";
 
 interface Order {
   id: string;
@@ -43,7 +44,13 @@ async function settlementEvents(baseUrl: string, apiKey: string): Promise<Event[
 /** (h) above. Needs a cluster of two processes on PostgreSQL with short order sync and lease. */
 export async function ordersKillScenario(
   cluster: Cluster,
-  o: { orders: number; killAfterRelaySends: number; settleTimeoutMs: number },
+  o: {
+    orders: number;
+    killAfterRelaySends: number;
+    settleTimeoutMs: number;
+    copies: number;
+    followed: number;
+  },
 ): Promise<ScenarioReport> {
   const [a, b] = cluster.services as [(typeof cluster.services)[0], (typeof cluster.services)[0]];
   const holder = await cluster.setupKey({ sol: 20n });
@@ -68,12 +75,18 @@ export async function ordersKillScenario(
     if (r.status !== 200) throw new Error(`order ${i}: ${r.status} ${r.text}`);
     return r.body.id;
   });
+  let copyMs = performance.now();
+  const copies = await placeCopies(cluster, o.copies);
+  copyMs = performance.now() - copyMs;
   // Both engines hold every order once a few of their store polls have run.
   await new Promise((r) => setTimeout(r, 2_000));
   await cluster.localnet.resetRelaySignatures();
   // Sells land a few slots late and every upstream call is slower, so the kill finds fires at every stage.
   await cluster.localnet.setFaults({ landAfterSlots: 5, latencyMs: 50 });
   const t0 = performance.now();
+  // Half the leader's buys land with the crossing buy: their copies are claimed while the kill comes.
+  const before = Math.ceil(o.followed / 2);
+  const followed = await leaderBuys(b.baseUrl, copies, before, false);
   const move = await apiRequest(b.baseUrl, "POST", "/v1/trades/execute", {
     apiKey: mover.apiKey,
     body: { action: "buy", mint, amount: "20", simulate: false, confirm: false },
@@ -81,10 +94,10 @@ export async function ordersKillScenario(
   if (move.status !== 200) throw new Error(`crossing buy: ${move.status} ${move.text}`);
   for (;;) {
     const sent = (await cluster.localnet.relaySignatures()).length;
-    if (sent >= 1 + o.killAfterRelaySends || performance.now() - t0 > 60_000) break;
+    if (sent >= 1 + before + o.killAfterRelaySends || performance.now() - t0 > 60_000) break;
     await new Promise((r) => setTimeout(r, 10));
   }
-  const sentAtKill = (await cluster.localnet.relaySignatures()).length - 1;
+  const sentAtKill = (await cluster.localnet.relaySignatures()).length - 1 - before;
   await a.kill();
   const tKill = performance.now();
   const unsettled = async (): Promise<number> => {
@@ -103,13 +116,21 @@ export async function ordersKillScenario(
   };
   const atKill = await unsettled();
   await cluster.localnet.setFaults({});
+  const tAfter = performance.now();
+  followed.push(...(await leaderBuys(b.baseUrl, copies, o.followed - before, true)));
+  copyMs += performance.now() - tAfter;
   while ((await unsettled()) > 0 && performance.now() - tKill < o.settleTimeoutMs)
     await new Promise((r) => setTimeout(r, 250));
   const settleMs = performance.now() - tKill;
   const done = new Map<string, Order>();
+  const stuck: string[] = [];
   for (const id of ids) {
     const r = await apiRequest<Order>(b.baseUrl, "GET", `/v1/orders/${id}`, { apiKey: holder.apiKey });
     if (r.status === 200 && r.body.state !== "open" && r.body.state !== "triggered") done.set(id, r.body);
+    else
+      stuck.push(
+        `${r.body.state} after ${r.body.attempts} attempts, ${r.body.execution_ids.length} executions`,
+      );
   }
   const executions = new Map((await allExecutions(b.baseUrl, holder.apiKey)).map((e) => [e.id, e]));
   const relay = (await cluster.localnet.relaySignatures()).map((s) => s.signature);
@@ -144,18 +165,36 @@ export async function ordersKillScenario(
   const eventsLost = ids.filter((id) => !perOrder.has(id)).length;
   const eventsTwice = [...perOrder.values()].filter((n) => n > 1).length;
   const lost = ids.length - done.size;
+  const tCopied = performance.now();
+  const copied = await copyFigures(
+    b.baseUrl,
+    copies,
+    followed,
+    async () => {
+      const m = new Map<string, number>();
+      for (const x of await cluster.localnet.relaySignatures())
+        m.set(x.signature, (m.get(x.signature) ?? 0) + 1);
+      return m;
+    },
+    allExecutions,
+    Math.max(30_000, o.settleTimeoutMs - settleMs),
+  );
   return {
     scenario: "(h) orders across two processes, kill -9 of one mid-way",
-    setup: `${o.orders} take-profits (a size each) on one mint, placed through both processes on PostgreSQL; one buy crosses every level; the first process killed (SIGKILL) once ${o.killAfterRelaySends} sells reached the relay (sends landing 5 slots late, 50 ms per upstream call); the second settles the rest`,
+    setup: `${o.orders} take-profits (a size each) on one mint and ${o.copies} copy orders following one leader, placed through both processes on PostgreSQL; one buy crosses every level beside ${before} of the leader's ${o.followed} buys; the first process killed (SIGKILL) once ${o.killAfterRelaySends} more sends reached the relay (sends landing 5 slots late, 50 ms per upstream call); the second settles the rest and sees the leader's other buys`,
     seconds: (performance.now() - t0) / 1000,
     figures: [
-      info("sells at the relay just before the kill", sentAtKill),
+      info("sends at the relay just before the kill (sells and copies)", sentAtKill),
       info(
         "orders open or triggered (claimed, unsettled) just after the kill",
         `${atKill} (each state listed up to 500)`,
       ),
       goal("orders settled (filled or failed)", `${done.size} of ${ids.length}`, "all", lost === 0),
       info("filled", `${filled} of ${ids.length}`),
+      info(
+        "orders not settled at the end (state, attempts, executions)",
+        stuck.length === 0 ? "none" : stuck.join("; "),
+      ),
       goal(
         "orders sent exactly once (relay sends per order)",
         `${once} of ${ids.length}`,
@@ -174,6 +213,11 @@ export async function ordersKillScenario(
       goal("orders without a settlement event", eventsLost, "0", eventsLost === 0),
       goal("orders with two settlement events", eventsTwice, "0", eventsTwice === 0),
       info("kill to every order settled", `${(settleMs / 1000).toFixed(1)} s`),
+      ...copied,
+      info(
+        "time the copy part added (placing, the leader's later buys, waiting for its records)",
+        `${((copyMs + performance.now() - tCopied) / 1000).toFixed(1)} s`,
+      ),
     ],
   };
 }

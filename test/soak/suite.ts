@@ -29,7 +29,13 @@ export interface SoakSizes {
   /** WEBHOOK_RETRY_DELAYS_MS of the events cluster: retries outlast `hooks.downMs`. */
   retryDelaysMs: number[];
   /** Issue 31: (h) take-profits crossed at once on two processes (PostgreSQL only), one killed mid-way. */
-  ordersKill: { orders: number; killAfterRelaySends: number; leaseMs: number };
+  ordersKill: {
+    orders: number;
+    killAfterRelaySends: number;
+    leaseMs: number;
+    copies: number;
+    followed: number;
+  };
 }
 
 /** The issue's figures: 10,000 trades at 64 across 20 wallets; the fault scenarios smaller. */
@@ -44,7 +50,8 @@ export const FULL: SoakSizes = {
   // 216 s of retries in all (25 of them): past the 2-minute outage, and 2^-26 odds of 26 straight failures at 50 %.
   retryDelaysMs: [1_000, 2_000, 3_000, 5_000, 5_000, ...Array<number>(20).fill(10_000)],
   // A lease longer than the slowest of 1,000 fires at once on a loaded machine (a claim outliving its lease may be reopened elsewhere).
-  ordersKill: { orders: 1_000, killAfterRelaySends: 100, leaseMs: 30_000 },
+  // Beside them, 20 copy orders each copying the leader's 20 buys (400 copies), half of the buys before the kill.
+  ordersKill: { orders: 1_000, killAfterRelaySends: 100, leaseMs: 30_000, copies: 20, followed: 20 },
 };
 
 /** A few hundred trades in all: the form inside `npm test`. */
@@ -60,7 +67,7 @@ export const SHORT: SoakSizes = {
   hooks: { executions: 12, concurrency: 6, downMs: 2_000, failShare: 0.5 },
   hookKill: { executions: 10, concurrency: 8, answerDelayMs: 200, killAfterShare: 0.3 },
   retryDelaysMs: [100, 200, 300, ...Array<number>(22).fill(500)],
-  ordersKill: { orders: 40, killAfterRelaySends: 4, leaseMs: 8_000 },
+  ordersKill: { orders: 40, killAfterRelaySends: 4, leaseMs: 8_000, copies: 4, followed: 4 },
 };
 
 /** Scenario letters. */

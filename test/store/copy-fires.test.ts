@@ -34,6 +34,10 @@ describe.each(engines)("copy fire claims in the store on $name", (engine) => {
       perTokenLamports: null,
       perDay: null,
       skip: null,
+      trader: "Trader1",
+      theirLamports: 100_000_000n,
+      theirUnits: 7_000_000n,
+      sellAmount: null,
       ...c,
     });
 
@@ -112,5 +116,70 @@ describe.each(engines)("copy fire claims in the store on $name", (engine) => {
     expect((await a.copyFires(o.id)).map((f) => f.outcome)).toEqual(["skipped:max_price_move"]);
     await a.transitionOrder({ id: o.id, from: "open", to: "cancelled" });
     expect(await claim(a, { orderId: o.id, accountId, signature: "Sig2" })).toEqual({ result: "closed" });
+  });
+
+  it("an unsettled claim is reconciled once from two stores: from its execution, or dropped", async () => {
+    const accountId = await newAccount(a);
+    const o = await a.insertOrder(copy(accountId), 1000);
+    const t = Date.now() - 60_000;
+    for (const signature of ["SigOld1", "SigOld2"])
+      await claim(a, { orderId: o.id, accountId, signature, atMs: t });
+    await claim(a, { orderId: o.id, accountId, signature: "SigNew", atMs: Date.now() });
+    await a.settleCopyFire(o.id, "SigOld2", null, "refused:max_sol_per_execution");
+    const old = await b.unsettledCopyFires(Date.now() - 30_000, 50);
+    expect(old.filter((f) => f.orderId === o.id).map((f) => [f.signature, f.accountId])).toEqual([
+      ["SigOld1", accountId],
+    ]);
+    const won = await Promise.all([
+      a.reconcileCopyFire(o.id, "SigOld1", "exec-old", "filled"),
+      b.reconcileCopyFire(o.id, "SigOld1", null, "dropped:process_ended"),
+    ]);
+    expect(won.filter(Boolean)).toHaveLength(1);
+    const row = (await a.copyFires(o.id)).find((f) => f.signature === "SigOld1");
+    const execs = (await a.findOrder(accountId, o.id))!.executionIds;
+    if (won[0]) expect([row?.outcome, row?.executionId, execs]).toEqual(["filled", "exec-old", ["exec-old"]]);
+    else expect([row?.outcome, row?.executionId, execs]).toEqual(["dropped:process_ended", null, []]);
+    expect(await a.reconcileCopyFire(o.id, "SigOld1", null, "dropped:process_ended")).toBe(false);
+  });
+
+  it("pages keep who traded and both sizes, newest first, by (time, signature), with no row twice", async () => {
+    const accountId = await newAccount(a);
+    const o = await a.insertOrder(copy(accountId), 1000);
+    const t = Date.now();
+    // Two fires share a time: the signature orders them, so a page boundary between them loses neither.
+    for (const [signature, atMs] of [
+      ["SigA", t],
+      ["SigB", t],
+      ["SigC", t + 1],
+      ["SigD", t + 2],
+    ] as const)
+      await claim(a, { orderId: o.id, accountId, signature, atMs });
+    await claim(a, {
+      orderId: o.id,
+      accountId,
+      signature: "SigE",
+      atMs: t + 3,
+      side: "sell",
+      lamports: 0n,
+      sellAmount: "25%",
+    });
+    const seen: string[] = [];
+    let after: { atMs: number; key: string } | undefined;
+    for (;;) {
+      const page = await b.copyFirePage(o.id, { limit: 2, ...(after !== undefined ? { after } : {}) });
+      seen.push(...page.map((f) => f.signature));
+      const last = page.at(-1);
+      if (page.length < 2 || last === undefined) break;
+      after = { atMs: last.atMs, key: last.signature };
+    }
+    expect(seen).toEqual(["SigE", "SigD", "SigC", "SigB", "SigA"]);
+    const [sell, buy] = await b.copyFirePage(o.id, { limit: 2 });
+    expect(sell).toMatchObject({ side: "sell", trader: "Trader1", theirUnits: 7_000_000n, ourAmount: "25%" });
+    expect(buy).toMatchObject({
+      side: "buy",
+      theirLamports: 100_000_000n,
+      ourAmount: "0.05",
+      lamports: 50_000_000n,
+    });
   });
 });

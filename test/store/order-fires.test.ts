@@ -97,6 +97,22 @@ describe.each(engines)("snipe fire claims in the store on $name", (engine) => {
     expect(await claim(b, o.id, account, "MintR", now + 2, 5)).toBe("fired");
   });
 
+  it("pages of fires go newest first by (time, mint), with no row twice", async () => {
+    const account = await newAccount(a);
+    const o = await a.insertOrder(snipe(account), 1000);
+    const t = Date.now();
+    for (const [mint, at] of [
+      ["MintA", t],
+      ["MintB", t],
+      ["MintC", t + 1],
+    ] as const)
+      expect(await claim(a, o.id, account, mint, at)).toBe("claimed");
+    const first = await b.orderFirePage(o.id, { limit: 2 });
+    expect(first.map((f) => f.mint)).toEqual(["MintC", "MintB"]);
+    const next = await b.orderFirePage(o.id, { limit: 2, after: { atMs: t, key: "MintB" } });
+    expect(next.map((f) => f.mint)).toEqual(["MintA"]);
+  });
+
   it("an order that is not open fires nothing", async () => {
     const account = await newAccount(a);
     const o = await a.insertOrder(snipe(account), 1000);

@@ -122,11 +122,11 @@ function withOptions(c: Command): Command {
     .option("--dry-run", "answer what the order would do now; store nothing");
 }
 
-/** Adds `order` (tp, sl, trail, limit, bracket, get, cancel) and `orders`. */
+/** Adds `order` (tp, sl, trail, limit, bracket, get, fires, cancel) and `orders`. */
 export function addOrderCommands(program: Command, ctx: () => Context): void {
   const order = program
     .command("order")
-    .description("orders the service runs: tp, sl, trail, limit, bracket, migration, get, cancel");
+    .description("orders the service runs: tp, sl, trail, limit, bracket, migration, get, fires, cancel");
   const place = async (body: Record<string, unknown>, o: OrderOpts): Promise<void> => {
     const c = ctx();
     const options = o.idempotencyKey !== undefined ? { idempotencyKey: o.idempotencyKey } : {};
@@ -195,6 +195,21 @@ export function addOrderCommands(program: Command, ctx: () => Context): void {
     .action(async (id: string) => {
       const c = ctx();
       await c.print(await (await c.client()).orders.get(id));
+    });
+  order
+    .command("fires <id>")
+    .description(
+      "a snipe or copy order's record per trigger: each followed trade (or token) and what the order did, newest first",
+    )
+    .option("--limit <n>", "page size, 1 to 500 (default 100)")
+    .option("--after <cursor>", "next_cursor of the previous page")
+    .action(async (id: string, o: { limit?: string; after?: string }) => {
+      const c = ctx();
+      const query = {
+        ...(o.limit !== undefined ? { limit: o.limit } : {}),
+        ...(o.after !== undefined ? { after: o.after } : {}),
+      };
+      await c.print(await (await c.client()).orders.fires(id, query));
     });
   order
     .command("cancel <id>")

@@ -167,6 +167,9 @@ export type RoutesResult = Ok<"/v1/routes", "get">;
 export type Order = Ok<"/v1/orders/{id}", "get">;
 export type OrderList = Ok<"/v1/orders", "get">;
 export type OrderListQuery = Query<"/v1/orders", "get">;
+export type OrderFiresQuery = Query<"/v1/orders/{id}/fires", "get">;
+export type OrderFiresPage = Ok<"/v1/orders/{id}/fires", "get">;
+export type OrderFire = OrderFiresPage["fires"][number];
 /** The body of POST /v1/orders (kind, mint, level, amount, fees, expiry; `dry_run`). */
 export type OrderInput = Body<"/v1/orders", "post">;
 

@@ -61,7 +61,15 @@ export type CopyDecision =
 
 /** Collaborators of the copy book. */
 export interface CopyDeps {
-  store: Pick<Store, "claimCopyFire" | "settleCopyFire">;
+  store: Pick<
+    Store,
+    | "claimCopyFire"
+    | "settleCopyFire"
+    | "unsettledCopyFires"
+    | "reconcileCopyFire"
+    | "findExecutionIdByKey"
+    | "findExecution"
+  >;
   fire: (order: OrderRecord, spec: OrderSpec, key: string) => Promise<FireOutcome>;
   /** Tells `listener` of each trade by `wallet` (the market hub); returns the removal. */
   follow: (wallet: string, listener: (m: TradeMessage) => void) => () => void;
@@ -83,6 +91,9 @@ export class CopyBook {
   private readonly followed = new Map<string, { off: () => void; orders: Set<string> }>();
   private readonly timers = new Set<NodeJS.Timeout>();
   readonly inflight = new Set<Promise<void>>();
+  /** Claims of this process whose send is under way (`order:<id>:<signature>`): never reconciled from here. */
+  private readonly firing = new Set<string>();
+  private reconciling = false;
 
   constructor(private readonly deps: CopyDeps) {}
 
@@ -198,6 +209,10 @@ export class CopyBook {
       perDay:
         spec.maxPerDayLamports === null ? null : { sinceMs: now - DAY_MS, lamports: spec.maxPerDayLamports },
       skip: skip?.reason ?? null,
+      trader: m.trader,
+      theirLamports: BigInt(m.sol_amount),
+      theirUnits: BigInt(m.token_amount),
+      sellAmount: side === "sell" && amountText !== "" ? amountText : null,
     });
     if (claim.result === "closed") this.drop(record.id);
     if (claim.result === "skipped") {
@@ -207,10 +222,54 @@ export class CopyBook {
     if (claim.result !== "claimed") return;
     if (side === "buy") amountText = solText(claim.lamports);
     const key = copyFireKey(record.id, m.signature);
-    const outcome = await this.deps.fire(record, copyTradeSpec(spec, side, m.mint, amountText), key);
-    const executionId = outcome.kind === "refused" ? null : outcome.executionId;
-    const label = outcome.kind === "refused" ? `refused:${outcome.refusal.rule}` : outcome.kind;
-    await this.deps.store.settleCopyFire(record.id, m.signature, executionId, label);
-    this.deps.onDecided?.(record, m, { kind: "fired", outcome });
+    this.firing.add(key);
+    try {
+      const outcome = await this.deps.fire(record, copyTradeSpec(spec, side, m.mint, amountText), key);
+      const executionId = outcome.kind === "refused" ? null : outcome.executionId;
+      const label = outcome.kind === "refused" ? `refused:${outcome.refusal.rule}` : outcome.kind;
+      await this.deps.store.settleCopyFire(record.id, m.signature, executionId, label);
+      this.deps.onDecided?.(record, m, { kind: "fired", outcome });
+    } finally {
+      this.firing.delete(key);
+    }
+  }
+
+  /**
+   * Settles the claims a process left unsettled when it ended between claim and settlement (kill -9), once
+   * older than `beforeMs`: one that recorded its execution (written before the send) is settled from it, never
+   * sent again; one without a record sent nothing and is settled `dropped:process_ended` (not sent late: the
+   * followed trade's moment has passed, and only the claim row, not the send, is exactly-once across processes).
+   * Returns how many this call settled.
+   */
+  async reconcile(beforeMs: number): Promise<number> {
+    // One pass at a time in a process (the loop that calls it does not wait for it).
+    if (this.reconciling) return 0;
+    this.reconciling = true;
+    try {
+      return await this.reconcilePass(beforeMs);
+    } finally {
+      this.reconciling = false;
+    }
+  }
+
+  private async reconcilePass(beforeMs: number): Promise<number> {
+    let n = 0;
+    for (const f of await this.deps.store.unsettledCopyFires(beforeMs, 50)) {
+      const key = copyFireKey(f.orderId, f.signature);
+      if (this.firing.has(key)) continue;
+      const executionId = (await this.deps.store.findExecutionIdByKey(f.accountId, key)) ?? null;
+      let outcome = "dropped:process_ended";
+      if (executionId !== null) {
+        const status = (await this.deps.store.findExecution(f.accountId, executionId))?.status;
+        outcome =
+          status === "confirmed" || status === "finalized"
+            ? "filled"
+            : status === "failed" || status === "expired"
+              ? "failed"
+              : "pending";
+      }
+      if (await this.deps.store.reconcileCopyFire(f.orderId, f.signature, executionId, outcome)) n++;
+    }
+    return n;
   }
 }

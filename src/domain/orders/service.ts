@@ -25,6 +25,7 @@ import { parseOrderRequest } from "./request.js";
 import { decide } from "./rules.js";
 import { createSnipe } from "./snipe-service.js";
 import { createCopy } from "./copy-service.js";
+import { fireRecords } from "./fires.js";
 import { newOrderId, placedBefore } from "./placement.js";
 import type { RequestBody } from "../../core/request-fields.js";
 import { entryOf, resolveSpec, sizeUnitsOf, specToJson } from "./spec.js";
@@ -185,6 +186,16 @@ export async function getOrder(
   id: string,
 ): Promise<unknown> {
   return orderView(await findOwn(deps.store, caller, id));
+}
+
+/** GET /v1/orders/{id}/fires: the order's records per trigger (snipe and copy orders), newest first. */
+export async function getOrderFires(
+  deps: Pick<OrderServiceDeps, "store">,
+  caller: OrderCaller,
+  id: string,
+  query: Record<string, unknown>,
+): Promise<unknown> {
+  return fireRecords(deps.store, await findOwn(deps.store, caller, id), query);
 }
 
 /** DELETE /v1/orders/{id}: an open order is cancelled (409 naming its state otherwise). */

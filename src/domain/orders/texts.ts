@@ -39,6 +39,8 @@ export const ORDER_RULES = {
   idInvalid: "order not found",
   notOpen: (state: string): string => `order is ${state}: only an open order can be cancelled`,
   tooMany: (max: number): string => `this key holds the maximum of ${max} open orders`,
+  firesKind: (kind: string): string =>
+    `only snipe and copy orders keep a record per trigger: a ${kind} order fires once, its executions are in execution_ids`,
   stateInvalid: "state must be one of: open, triggered, filled, failed, cancelled, expired",
   noChain: "orders need the chain: the service has no RPC configured",
   migrationNoLevel:

@@ -26,6 +26,7 @@ import { positionComponent } from "../routes/positions.js";
 import { routesComponent } from "../routes/routes.js";
 import { raceVariantComponent } from "../../domain/trade/race-schema.js";
 import { orderComponent, orderTriggerComponent } from "../routes/orders.js";
+import { orderFireComponent } from "../routes/order-fires.js";
 import { deliveryComponent, webhookComponent } from "../routes/webhooks.js";
 
 /**
@@ -59,6 +60,7 @@ const componentsOf = (kinds: readonly string[]): readonly { $id: string; descrip
   orderComponent,
   bundleLegResultComponent,
   builtInitialBuyComponent,
+  orderFireComponent,
 ];
 
 /** Adds every component to the app's shared schemas (before the routes that reference them). */

@@ -7,6 +7,7 @@ import type { Chain } from "../../chain/chain.js";
 import type { FeeBounds } from "../../core/fee-fields.js";
 import { startOrders, type OrdersSetup } from "../../domain/orders/setup.js";
 import type { VenueState } from "../../domain/watch/venue-state.js";
+import { orderFireRoutes } from "./order-fires.js";
 import { orderRoutes } from "./orders.js";
 
 /** What the orders need from the app. */
@@ -41,4 +42,5 @@ export async function installOrders(app: FastifyInstance, d: OrdersInstall): Pro
     relayTipLamports: d.relayTipLamports,
     maxOpenPerKey: d.maxOpenPerKey,
   });
+  orderFireRoutes(app);
 }

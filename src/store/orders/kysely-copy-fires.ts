@@ -8,7 +8,36 @@ import { sql, type Kysely } from "kysely";
 import type { Database } from "../schema.js";
 import { isoNoZone } from "../executions/kysely-executions.js";
 import { appendEvent, appendOrderExecution, toOrder } from "./kysely-orders.js";
-import type { CopyClaimResult, CopyFireClaim, CopyFireRecord, CopyFireStore } from "./order-types.js";
+import type {
+  CopyClaimResult,
+  CopyFireClaim,
+  CopyFireRecord,
+  CopyFireStore,
+  FirePage,
+} from "./order-types.js";
+import { solText } from "../../core/amounts.js";
+
+type CopyFireRow = Database["order_copy_fires"];
+
+const textBig = (v: string | null): bigint | null => (v === null ? null : BigInt(v));
+
+function toCopyFire(r: CopyFireRow): CopyFireRecord {
+  return {
+    orderId: r.order_id,
+    accountId: Number(r.account_id),
+    signature: r.signature,
+    mint: r.mint,
+    side: r.side === "sell" ? "sell" : "buy",
+    lamports: BigInt(r.lamports),
+    executionId: r.execution_id,
+    outcome: r.outcome,
+    atMs: Number(r.at_ms),
+    trader: r.trader,
+    theirLamports: textBig(r.their_lamports),
+    theirUnits: textBig(r.their_units),
+    ourAmount: r.our_amount,
+  };
+}
 
 /** What the caps leave of `want` given the SOL already claimed (never below 0). */
 function leftOf(want: bigint, cap: bigint | null, used: bigint): bigint {
@@ -73,6 +102,10 @@ export function kyselyCopyFires(
             execution_id: null,
             outcome: skip === null ? null : `skipped:${skip}`,
             at_ms: c.atMs,
+            trader: c.trader,
+            their_lamports: c.theirLamports.toString(),
+            their_units: c.theirUnits.toString(),
+            our_amount: skip !== null ? null : c.side === "buy" ? solText(lamports) : c.sellAmount,
           })
           .onConflict((oc) => oc.columns(["order_id", "signature"]).doNothing())
           .executeTakeFirst();
@@ -121,16 +154,48 @@ export function kyselyCopyFires(
         .orderBy("at_ms")
         .orderBy("signature")
         .execute();
-      return rows.map((r) => ({
-        orderId: r.order_id,
-        signature: r.signature,
-        mint: r.mint,
-        side: r.side === "sell" ? "sell" : "buy",
-        lamports: BigInt(r.lamports),
-        executionId: r.execution_id,
-        outcome: r.outcome,
-        atMs: Number(r.at_ms),
-      }));
+      return rows.map(toCopyFire);
+    },
+
+    async unsettledCopyFires(beforeMs: number, limit: number): Promise<CopyFireRecord[]> {
+      const rows = await db
+        .selectFrom("order_copy_fires")
+        .selectAll()
+        .where("outcome", "is", null)
+        .where("at_ms", "<", beforeMs)
+        .orderBy("at_ms")
+        .limit(limit)
+        .execute();
+      return rows.map(toCopyFire);
+    },
+
+    async reconcileCopyFire(orderId: string, signature: string, executionId: string | null, outcome: string) {
+      return db.transaction().execute(async (trx) => {
+        const r = await trx
+          .updateTable("order_copy_fires")
+          .set({ execution_id: executionId, outcome })
+          .where("order_id", "=", orderId)
+          .where("signature", "=", signature)
+          .where("outcome", "is", null)
+          .executeTakeFirst();
+        if (Number(r.numUpdatedRows) !== 1) return false;
+        if (executionId !== null) await appendOrderExecution(trx, orderId, executionId);
+        return true;
+      });
+    },
+
+    async copyFirePage(orderId: string, page: FirePage): Promise<CopyFireRecord[]> {
+      let q = db.selectFrom("order_copy_fires").selectAll().where("order_id", "=", orderId);
+      const after = page.after;
+      if (after !== undefined)
+        q = q.where((eb) =>
+          eb.or([
+            eb("at_ms", "<", after.atMs),
+            eb.and([eb("at_ms", "=", after.atMs), eb("signature", "<", after.key)]),
+          ]),
+        );
+      const rows = await q.orderBy("at_ms", "desc").orderBy("signature", "desc").limit(page.limit).execute();
+      return rows.map(toCopyFire);
     },
   };
 }

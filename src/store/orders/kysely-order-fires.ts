@@ -8,7 +8,18 @@ import { sql, type Kysely } from "kysely";
 import type { Database } from "../schema.js";
 import { isoNoZone } from "../executions/kysely-executions.js";
 import { appendEvent, appendOrderExecution, toOrder } from "./kysely-orders.js";
-import type { OrderFireClaim, OrderFireRecord, OrderFireStore } from "./order-types.js";
+import type { FirePage, OrderFireClaim, OrderFireRecord, OrderFireStore } from "./order-types.js";
+
+function toOrderFire(r: Database["order_fires"]): OrderFireRecord {
+  return {
+    orderId: r.order_id,
+    mint: r.mint,
+    lamports: BigInt(r.lamports),
+    executionId: r.execution_id,
+    atMs: Number(r.at_ms),
+    refused: r.refused === null ? null : (JSON.parse(r.refused) as unknown),
+  };
+}
 
 /**
  * The fire-claim methods over `db`; a claimed fire writes an `order.triggered` event (the order stays open) in
@@ -111,14 +122,21 @@ export function kyselyOrderFires(
         .orderBy("at_ms")
         .orderBy("mint")
         .execute();
-      return rows.map((r) => ({
-        orderId: r.order_id,
-        mint: r.mint,
-        lamports: BigInt(r.lamports),
-        executionId: r.execution_id,
-        atMs: Number(r.at_ms),
-        refused: r.refused === null ? null : (JSON.parse(r.refused) as unknown),
-      }));
+      return rows.map(toOrderFire);
+    },
+
+    async orderFirePage(orderId: string, page: FirePage): Promise<OrderFireRecord[]> {
+      let q = db.selectFrom("order_fires").selectAll().where("order_id", "=", orderId);
+      const after = page.after;
+      if (after !== undefined)
+        q = q.where((eb) =>
+          eb.or([
+            eb("at_ms", "<", after.atMs),
+            eb.and([eb("at_ms", "=", after.atMs), eb("mint", "<", after.key)]),
+          ]),
+        );
+      const rows = await q.orderBy("at_ms", "desc").orderBy("mint", "desc").limit(page.limit).execute();
+      return rows.map(toOrderFire);
     },
   };
 }

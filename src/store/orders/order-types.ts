@@ -140,11 +140,14 @@ export interface OrderFireStore {
   setOrderFireExecution(orderId: string, mint: string, executionId: string): Promise<void>;
   /** The order's fires, oldest first. */
   orderFires(orderId: string): Promise<OrderFireRecord[]>;
+  /** A page of the order's fires, newest first, after the cursor `(atMs, mint)` of the last one seen. */
+  orderFirePage(orderId: string, page: FirePage): Promise<OrderFireRecord[]>;
 }
 
 /** One followed trade a copy order took: fired (with its SOL, for the caps) or skipped with the reason. */
 export interface CopyFireRecord {
   orderId: string;
+  accountId: number;
   signature: string;
   mint: string;
   side: "buy" | "sell";
@@ -154,6 +157,12 @@ export interface CopyFireRecord {
   /** null while firing; then filled, pending, failed, refused:<rule> or skipped:<reason>. */
   outcome: string | null;
   atMs: number;
+  /** The followed wallet and its trade's SOL (lamports) and tokens (units); null on rows from before they were kept. */
+  trader: string | null;
+  theirLamports: bigint | null;
+  theirUnits: bigint | null;
+  /** The amount of the trade we sent: SOL for a buy, token units or a percent of our position for a sell. */
+  ourAmount: string | null;
 }
 
 /**
@@ -171,6 +180,12 @@ export interface CopyFireClaim {
   perTokenLamports: bigint | null;
   perDay: { sinceMs: number; lamports: bigint } | null;
   skip: string | null;
+  /** The followed wallet and its trade's sizes (recorded for GET /v1/orders/{id}/fires). */
+  trader: string;
+  theirLamports: bigint;
+  theirUnits: bigint;
+  /** A sell's amount (token units or a percent); a buy's is the SOL the caps leave. */
+  sellAmount: string | null;
 }
 
 /** How a copy claim ended: claimed (with the SOL it may spend), skipped (recorded), or not this process's. */
@@ -193,4 +208,26 @@ export interface CopyFireStore {
   ): Promise<void>;
   /** The order's copy fires, oldest first. */
   copyFires(orderId: string): Promise<CopyFireRecord[]>;
+  /** Claims of every order whose outcome is still unknown (null) and claimed before `beforeMs`, oldest first. */
+  unsettledCopyFires(beforeMs: number, limit: number): Promise<CopyFireRecord[]>;
+  /**
+   * Settles a claim whose process ended before settling it, only if it is still unsettled (one reconciler wins):
+   * from the execution it recorded (appended to the order's), or `dropped:<why>` without one. The SOL it claimed
+   * stays counted in the caps (deny by default: a dead process's claim is not known to have sent nothing
+   * until its record is found). True when this call settled it.
+   */
+  reconcileCopyFire(
+    orderId: string,
+    signature: string,
+    executionId: string | null,
+    outcome: string,
+  ): Promise<boolean>;
+  /** A page of the order's copy fires, newest first, after the cursor `(atMs, signature)` of the last one seen. */
+  copyFirePage(orderId: string, page: FirePage): Promise<CopyFireRecord[]>;
+}
+
+/** A page of fire records, newest first: `after` is the last record of the previous page (time, then its key). */
+export interface FirePage {
+  limit: number;
+  after?: { atMs: number; key: string };
 }

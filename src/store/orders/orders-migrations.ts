@@ -100,5 +100,17 @@ export function orderMigrations(): Record<string, Migration> {
         await db.schema.alterTable("order_fires").addColumn("refused", "text").execute();
       },
     },
+    // What GET /v1/orders/{id}/fires shows of a copied trade: who traded, their size and ours (null on older
+    // rows); an index of the unsettled claims. Named to sort after every 2026_11_29 migration before it (kysely refuses one out of order).
+    "2026_11_29_z_orders_copy_fires_detail": {
+      async up(db: Kysely<unknown>) {
+        for (const column of ["trader", "their_lamports", "their_units", "our_amount"])
+          await db.schema.alterTable("order_copy_fires").addColumn(column, "text").execute();
+        // The claims whose send is not settled: the reconciliation of a process that ended between claim and send.
+        await sql`create index order_copy_fires_unsettled on order_copy_fires (at_ms) where outcome is null`.execute(
+          db,
+        );
+      },
+    },
   };
 }

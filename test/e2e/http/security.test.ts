@@ -40,6 +40,7 @@ describe("security", () => {
     ["GET", "/v1/orders"],
     ["GET", "/v1/orders/ord_x"],
     ["DELETE", "/v1/orders/ord_x"],
+    ["GET", "/v1/orders/ord_x/fires"],
     // outside wallets
     ["POST", "/v1/trades/build"],
     ["POST", "/v1/laser/create/build"],

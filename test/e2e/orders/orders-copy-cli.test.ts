@@ -1,7 +1,7 @@
 /**
  * Copy orders through the typed client and the CLI (`lasertrade copy <wallet> --ratio 0.5 …`) against the
- * listening app: the client places one, the CLI's copy buys after the leader's next buy, and a bad flag
- * answers the service's 400 text.
+ * listening app: the client places one, the CLI's copy buys after the leader's next buy (its record read by
+ * `orders.fires` and `lasertrade order fires`), and a bad flag answers the service's 400 text.
  */
 import { Keypair } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
@@ -59,6 +59,22 @@ describe("copy orders in the client and the CLI", () => {
     });
     expect(res.statusCode, res.body).toBe(200);
     await until(async () => (await t.e2e.tokenBalance(copier.wallet, mint)) > 0n, "the CLI's copy to land");
+    // The copy's record: the client's page and `lasertrade order fires <id>` show the same decision.
+    let page = await client.orders.fires(placed.id);
+    await until(async () => {
+      page = await client.orders.fires(placed.id);
+      return page.fires[0]?.decision === "sent";
+    }, "the copy's record settled");
+    expect(page.fires).toHaveLength(1);
+    expect(page.fires[0]).toMatchObject({
+      mint,
+      side: "buy",
+      followed_wallet: leader.wallet,
+      decision: "sent",
+    });
+    const fires = await t.run(["--json", "order", "fires", placed.id, "--limit", "5"], env);
+    expect(fires.code, fires.stderr).toBe(0);
+    expect(JSON.parse(fires.stdout)).toEqual(page);
 
     const bad = await t.run(["--json", "copy", leader.wallet, "--ratio", "0.5", "--sol", "0.1"], env);
     expect(bad.code).toBe(1);

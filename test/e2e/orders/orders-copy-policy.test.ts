@@ -41,6 +41,11 @@ describe("copy orders: policy and rules", () => {
     expect(fire).toMatchObject({ status: 403, rule: "max_sol_per_execution" });
     expect(await e2e.tokenBalance(root.wallet, mint)).toBe(0n);
     expect(await getOrder(e2e, bot.apiKey, o.id)).toMatchObject({ state: "open", execution_ids: [] });
+    const fires = (await e2e.get(bot.apiKey, `/v1/orders/${o.id}/fires`)).json<{ fires: unknown[] }>();
+    expect(fires).toMatchObject({
+      fires: [{ signature: sig, decision: "refused", reason: "max_sol_per_execution", execution_id: null }],
+      next_cursor: null,
+    });
   });
 
   it("refuses bad copy bodies with a 400 naming the rule", async () => {

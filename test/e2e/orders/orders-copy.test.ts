@@ -3,9 +3,11 @@
  * decodes the trade, and the copier's order buys then sells after it on the curve and on the launchswap pool;
  * each followed trade is copied once (Idempotency-Key `order:<id>:<signature>`), the order stays open.
  */
+import { Keypair } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
 import { useE2e } from "../../helpers/use-e2e.js";
 import { trade } from "../../helpers/e2e.js";
+import { createSubKey } from "../../helpers/security.js";
 import { getOrder, placeOrder } from "./orders-fixture.js";
 import { created, decided, firedExecution, leaderTrade } from "./copy-fixture.js";
 
@@ -118,6 +120,75 @@ describe("copy orders", () => {
         [409, "max_per_token"],
       ].sort(),
     );
+    // The same decisions over HTTP, newest first, in pages of two; a key bound to another wallet finds no order.
+    const seen: Record<string, unknown>[] = [];
+    let url = `/v1/orders/${o.id}/fires?limit=2`;
+    for (;;) {
+      const page = await e2e.get(copier.apiKey, url);
+      expect(page.statusCode, page.body).toBe(200);
+      const body = page.json<{ fires: Record<string, unknown>[]; next_cursor: string | null }>();
+      seen.push(...body.fires);
+      if (body.next_cursor === null) break;
+      url = `/v1/orders/${o.id}/fires?limit=2&after=${body.next_cursor}`;
+    }
+    expect(seen.map((f) => [f.signature, f.decision, f.reason, f.our_amount])).toEqual(
+      [
+        [sigs[0], "sent", null, "0.05"],
+        [sigs[1], "sent", null, "0.03"],
+        [sigs[2], "skipped", "max_per_token", null],
+        [sigs[3], "sent", null, "0.04"],
+        [sigs[4], "skipped", "max_per_day", null],
+      ].reverse(),
+    );
+    expect(seen[4]).toMatchObject({
+      side: "buy",
+      mint: a,
+      followed_wallet: leader.wallet,
+      execution_id: rows[0]!.executionId,
+      execution_state: "filled",
+    });
+    // Their size as the trade event gives it: the SOL into the curve (fees excluded) and the tokens out.
+    expect(seen[4]!.their_sol).toMatch(/^0\.009\d+$/);
+    expect(BigInt(seen[4]!.their_tokens as string)).toBeGreaterThan(0n);
+    const other = (await e2e.post(copier.apiKey, "/v1/wallets", {})).json<{ public_key: string }>()
+      .public_key;
+    const bound = await createSubKey(e2e.app, copier.apiKey, {
+      name: "bound",
+      scopes: ["read"],
+      wallets: [other],
+    });
+    const hidden = await e2e.get(bound.apiKey, `/v1/orders/${o.id}/fires`);
+    expect(hidden.statusCode).toBe(404);
+    expect((await e2e.get(copier.apiKey, `/v1/orders/${o.id}/fires?after=nope`)).statusCode).toBe(400);
+  });
+
+  it("a claim whose process ended before its send is settled as dropped by the engine's reconciliation", async () => {
+    const copier = await e2e.setup({ sol: 10n });
+    const followed = Keypair.generate().publicKey.toBase58();
+    const o = await placeOrder(e2e, copier.apiKey, { kind: "copy", follow: [followed], amount: "0.05" });
+    const row = (await e2e.store.liveOrders()).find((r) => r.id === o.id)!;
+    // As a killed process leaves it: claimed longer ago than ORDERS_LEASE_MS (120 s), no execution recorded.
+    const claim = await e2e.store.claimCopyFire({
+      orderId: o.id,
+      accountId: row.accountId,
+      signature: "DeadSig1111111111111111111111111111111111111",
+      mint: e2e.localnet.admin.createToken().mint,
+      side: "buy",
+      lamports: 50_000_000n,
+      atMs: Date.now() - 200_000,
+      perTokenLamports: null,
+      perDay: null,
+      skip: null,
+      trader: followed,
+      theirLamports: 100_000_000n,
+      theirUnits: 1n,
+      sellAmount: null,
+    });
+    expect(claim.result).toBe("claimed");
+    const f = await decided(e2e, o.id, "DeadSig1111111111111111111111111111111111111");
+    expect(f).toMatchObject({ outcome: "dropped:process_ended", executionId: null });
+    const page = (await e2e.get(copier.apiKey, `/v1/orders/${o.id}/fires`)).json<{ fires: unknown[] }>();
+    expect(page.fires).toMatchObject([{ decision: "dropped", reason: "process_ended", execution_id: null }]);
   });
 
   it("a delayed copy skips (recorded) when the price moved more than max_price_move since the leader's trade", async () => {

@@ -247,6 +247,10 @@ describe("order lifecycle", () => {
       detail: "order is expired: only an open order can be cancelled",
       state: "expired",
     });
+    // Only standing orders (snipe, copy) keep records per trigger.
+    const fires = await e2e.get(holder.apiKey, `/v1/orders/${o.id}/fires`);
+    expect(fires.statusCode).toBe(400);
+    expect(fires.json<{ detail: string }>().detail).toMatch(/^only snipe and copy orders keep a record/);
   });
 
   it("an on_migration sell fires once the curve has migrated, on the pool; placing one on a migrated mint is a 400", async () => {

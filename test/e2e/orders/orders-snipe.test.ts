@@ -108,6 +108,13 @@ describe("snipe orders", () => {
     expect(await e2e.store.orderFires(o.id)).toMatchObject([
       { mint, executionId: null, refused: { rule: "max_sol_per_execution" } },
     ]);
+    const fires = await e2e.get(bot.apiKey, `/v1/orders/${o.id}/fires`);
+    expect(fires.json()).toEqual({
+      fires: [
+        expect.objectContaining({ mint, side: "buy", decision: "refused", reason: "max_sol_per_execution" }),
+      ],
+      next_cursor: null,
+    });
   });
 
   it("refuses a snipe with a mint, without a rule, or with a bad creator (400 naming the rule)", async () => {

@@ -17,6 +17,12 @@ export function ordersResource(http: Http) {
     /** One order with its state and executions. */
     get: (id: string): Promise<T.Order> =>
       unwrap(http.GET("/v1/orders/{id}", { params: { path: { id } }, parseAs: "text" })),
+    /**
+     * A snipe or copy order's record per trigger (each followed trade, each token), newest first: pass
+     * `next_cursor` as `after` for the next page.
+     */
+    fires: (id: string, query: T.OrderFiresQuery = {}): Promise<T.OrderFiresPage> =>
+      unwrap(http.GET("/v1/orders/{id}/fires", { params: { path: { id }, query }, parseAs: "text" })),
     /** Cancels an open order (409 naming its state otherwise). */
     cancel: (id: string): Promise<T.Order> =>
       unwrap(http.DELETE("/v1/orders/{id}", { params: { path: { id } }, parseAs: "text" })),
