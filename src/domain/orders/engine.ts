@@ -11,14 +11,14 @@ import type { OrderRecord, Store } from "../../store/index.js";
 import { isoNoZone } from "../../store/index.js";
 import { interpretTradeRead } from "../../launch/trade-accounts.js";
 import { tradeReadPlanOf } from "../../launch/trade-plan-memo.js";
-import type { TradeConfigs } from "../trade/plan.js";
+import { venueStateOf, type TradeConfigs } from "../trade/plan.js";
 import type { VenueState } from "../watch/venue-state.js";
 import { OrderBook, type BookOrder } from "./book.js";
 import { orderAttemptKey, type EarlyCustody, type FireOutcome, type OrderOwner } from "./fire.js";
 import { holdLease } from "./lease.js";
 import { recordFire } from "./fire-activity.js";
 import type { OrderSpec } from "./model.js";
-import { observerOf, sizeOf } from "./observe.js";
+import { observerOn, sizeOf, stateKey } from "./observe.js";
 import { specFromJson } from "./spec.js";
 import type { SnipeBook, SnipeSpec } from "./snipe-engine.js";
 import type { CopyBook } from "./copy-engine.js";
@@ -173,7 +173,12 @@ export class OrderEngine {
     } catch {
       return;
     }
-    const { crossed, peaks } = this.book.evaluate(mint, observerOf(read, this.deps.configs));
+    const venue = venueStateOf(read, this.deps.configs);
+    const { crossed, peaks } = this.book.evaluate(
+      mint,
+      observerOn(venue, read),
+      stateKey(venue, read.decimals),
+    );
     for (const p of peaks) this.writePeak(p);
     for (const c of crossed) {
       this.drop(c.order.id);
