@@ -73,7 +73,16 @@ function order(i: number, mint: string, units: bigint): BookOrder {
             };
   const size: OrderSize =
     spec.side === "buy" ? { side: "buy", lamports: units / 1000n } : { side: "sell", units };
-  return { id: `o${i}`, mint, version: 1, spec, size, peak: k === 2 ? PRICE : null, expiresAtMs: null };
+  return {
+    id: `o${i}`,
+    mint,
+    version: 1,
+    attempt: 0,
+    spec,
+    size,
+    peak: k === 2 ? PRICE : null,
+    expiresAtMs: null,
+  };
 }
 
 function rss(): number {

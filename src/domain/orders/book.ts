@@ -16,6 +16,8 @@ export interface BookOrder {
   readonly id: string;
   readonly mint: string;
   readonly version: number;
+  /** Sends so far, as read with `version` (a claim at that version makes the next attempt). */
+  readonly attempt: number;
   readonly spec: OrderSpec;
   readonly size: OrderSize;
   /** trailing_stop: the highest price seen so far. */

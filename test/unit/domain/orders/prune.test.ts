@@ -88,6 +88,7 @@ function bookOrder(i: number, d: Drawn, first: VenueState): BookOrder {
     id: `o${i}`,
     mint: MINT,
     version: 1,
+    attempt: 0,
     spec,
     size,
     peak: d.kind === 2 ? level : null,
@@ -206,7 +207,16 @@ describe("the book's pruning of sizes", () => {
             triggers: [trig("take_profit", "above", o.takeProfit)],
           }
         : { ...base, kind: "trailing_stop", side: "sell", triggers: [] };
-    return { id, mint: MINT, version: 1, spec, size: { side: "sell", units }, peak: null, expiresAtMs: null };
+    return {
+      id,
+      mint: MINT,
+      version: 1,
+      attempt: 0,
+      spec,
+      size: { side: "sell", units },
+      peak: null,
+      expiresAtMs: null,
+    };
   }
 
   const at = (book: OrderBook, venue: VenueState) =>
