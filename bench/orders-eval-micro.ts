@@ -12,7 +12,7 @@
  */
 import { OrderBook, type BookOrder } from "../src/domain/orders/book.js";
 import type { OrderSpec, Trigger } from "../src/domain/orders/model.js";
-import { observeVenue, type OrderSize } from "../src/domain/orders/observe.js";
+import { observeVenue, stateKey, type OrderSize } from "../src/domain/orders/observe.js";
 import type { VenueState } from "../src/domain/trade/quote.js";
 import { numberFlag } from "./flags.js";
 import { runScript } from "./process-stats.js";
@@ -73,7 +73,16 @@ function order(i: number, mint: string, units: bigint): BookOrder {
             };
   const size: OrderSize =
     spec.side === "buy" ? { side: "buy", lamports: units / 1000n } : { side: "sell", units };
-  return { id: `o${i}`, mint, version: 1, spec, size, peak: k === 2 ? PRICE : null, expiresAtMs: null };
+  return {
+    id: `o${i}`,
+    mint,
+    version: 1,
+    attempt: 0,
+    spec,
+    size,
+    peak: k === 2 ? PRICE : null,
+    expiresAtMs: null,
+  };
 }
 
 function rss(): number {
@@ -135,10 +144,15 @@ export function measureEvaluation(o: {
     const q0 = quotes;
     const c0 = process.cpuUsage();
     const t0 = process.hrtime.bigint();
-    const { crossed } = book.evaluate(names[k % mints]!, (size) => {
-      quotes++;
-      return observeVenue(size, venue, 6);
-    });
+    // The state's key is part of the cost, as in the engine (OrderEngine.evaluate).
+    const { crossed } = book.evaluate(
+      names[k % mints]!,
+      (size) => {
+        quotes++;
+        return observeVenue(size, venue, 6);
+      },
+      stateKey(venue, 6),
+    );
     const wall = Number(process.hrtime.bigint() - t0) / 1000;
     const c1 = process.cpuUsage(c0);
     fired += crossed.length;

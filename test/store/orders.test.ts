@@ -4,7 +4,14 @@
  * open order), the lease reclaim after a dead owner (and none of a lease its owner renews), and the order events in the account's outbox.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { isoNoZone, OpenOrderLimitError, type NewOrder, type Store } from "../../src/store/index.js";
+import {
+  isoNoZone,
+  OpenOrderLimitError,
+  SpendCapExceededError,
+  type NewOrder,
+  type Store,
+} from "../../src/store/index.js";
+import { newExecution } from "../helpers/fixtures.js";
 import { newAccount, order, orderTestEngines } from "./orders-fixture.js";
 
 async function tryInsert(store: Store, o: NewOrder, max: number): Promise<boolean> {
@@ -80,6 +87,52 @@ describe.each(engines)("orders in the store on $name", (engine) => {
     expect(filled).toMatchObject({ state: "filled", executionIds: ["exec-1"], leaseOwner: null });
     // A stale version claims nothing.
     expect(await a.transitionOrder({ id: o.id, from: "open", version: 1, to: "triggered" })).toBeUndefined();
+  });
+
+  it("claim and execution record in one commit: of 20 concurrent ones from two stores one writes both, the others nothing", async () => {
+    const account = await newAccount(a);
+    const o = await a.insertOrder(order(account), 1000);
+    const claim = (i: number) => ({
+      id: o.id,
+      from: "open" as const,
+      version: o.version,
+      to: "triggered" as const,
+      claim: { owner: `p${i}`, leaseUntilMs: Date.now() + 60_000 },
+      triggeredBy: "take_profit",
+    });
+    const tries = Array.from({ length: 20 }, (_, i) =>
+      newExecution(account, "Wallet1111", { idempotencyKey: `order:${o.id}:1`, signatures: [`sig${i}`] }),
+    );
+    const results = await Promise.all(
+      tries.map((e, i) => (i % 2 ? a : b).claimOrderRecording(claim(i), e, null)),
+    );
+    const won = results.flatMap((r, i) => (r === undefined ? [] : [{ r, i }]));
+    expect(won).toHaveLength(1);
+    const { r, i } = won[0]!;
+    expect(r.order).toMatchObject({ state: "triggered", attempt: 1, version: 2, leaseOwner: `p${i}` });
+    expect(r.execution).toMatchObject({ id: tries[i]!.id, signatures: [`sig${i}`] });
+    expect(await b.findExecutionIdByKey(account, `order:${o.id}:1`)).toBe(tries[i]!.id);
+    for (const [j, e] of tries.entries())
+      if (j !== i) expect(await a.findExecution(account, e.id)).toBeUndefined();
+    const events = await a.listEvents({ apiKeyId: account, after: 0, limit: 100 });
+    expect(events.filter((e) => e.type === "order.triggered")).toHaveLength(1);
+  });
+
+  it("a claim whose execution's reservation is over its cap writes neither: the order stays open", async () => {
+    const account = await newAccount(a);
+    const o = await a.insertOrder(order(account), 1000);
+    const e = newExecution(account, "Wallet1111", { idempotencyKey: `order:${o.id}:1` });
+    const now = Date.now();
+    const over = { keyId: account, lamports: 2n, capLamports: 1n, nowMs: now, sinceMs: now - 86_400_000 };
+    const t = { id: o.id, from: "open" as const, version: o.version, to: "triggered" as const };
+    const claimed = { ...t, claim: { owner: "p", leaseUntilMs: now + 60_000 } };
+    const err = await a.claimOrderRecording(claimed, e, over).catch((x: unknown) => x);
+    expect(err).toBeInstanceOf(SpendCapExceededError);
+    expect(await a.findOrder(account, o.id)).toMatchObject({ state: "open", version: 1, attempt: 0 });
+    expect(await a.findExecution(account, e.id)).toBeUndefined();
+    const fits = { ...over, capLamports: 2n };
+    expect((await b.claimOrderRecording(claimed, e, fits))?.order.state).toBe("triggered");
+    expect(await a.spentLamports(account, 0)).toBe(2n);
   });
 
   it("a triggered order whose lease ended is reclaimed once by one of two stores", async () => {

@@ -16,6 +16,8 @@ export interface BookOrder {
   readonly id: string;
   readonly mint: string;
   readonly version: number;
+  /** Sends so far, as read with `version` (a claim at that version makes the next attempt). */
+  readonly attempt: number;
   readonly spec: OrderSpec;
   readonly size: OrderSize;
   /** trailing_stop: the highest price seen so far. */
@@ -44,7 +46,18 @@ interface Bucket {
   count: number;
   /** What the pruning reads of its levels; null when an order came, went or a peak moved since. */
   reach: Reach | null;
+  /**
+   * A state (stateKey) at which deciding this bucket again changes nothing: no order fires, no peak moves. Set
+   * when a decision at that state fired nothing (its peaks, if any moved, now stand at that state's price);
+   * cleared when an order joins the bucket or one of its orders fires. Removing an order keeps it (what is
+   * left did nothing either). This is what spares the sizes of trailing stops whose mint comes back to the
+   * state that set their peaks: there every size is within the pruning's bound, yet none can do anything.
+   */
+  idleAt: string | null;
 }
+
+/** The reach of a bucket known idle at the state: nothing it holds can act. */
+const IDLE: Reach = { above: null, below: null, always: false };
 
 /** A mint's buckets of one side by ascending size, with their reaches (the pruning's input, kept between changes). */
 interface Group {
@@ -130,6 +143,7 @@ export class OrderBook {
         trailing: new Map(),
         count: 0,
         reach: null,
+        idleAt: null,
       };
       buckets.set(key, b);
       this.sorted.delete(o.mint);
@@ -144,6 +158,7 @@ export class OrderBook {
     }
     b.count++;
     b.reach = null;
+    b.idleAt = null;
     this.byId.set(o.id, o);
   }
 
@@ -173,12 +188,15 @@ export class OrderBook {
 
   /**
    * Evaluates the orders of `mint` on one state: `observe` quotes a size at most once (only the sizes the state
-   * can matter to, unless pruning is off). Returns the crossed orders (each once, its first crossed trigger) and
-   * the trailing stops whose peak rose (updated in place).
+   * can matter to, unless pruning is off). `state` names the state (observe.ts stateKey: equal keys observe every
+   * size alike); with it, buckets this state left unchanged before are neither quoted for themselves nor
+   * decided again. Returns the crossed orders (each once, its first crossed trigger) and the trailing stops
+   * whose peak rose (updated in place).
    */
   evaluate(
     mint: string,
     observe: (size: OrderSize) => Observation | null,
+    state: string | null = null,
   ): { crossed: Crossing[]; peaks: BookOrder[] } {
     const crossed: Crossing[] = [];
     const peaks: BookOrder[] = [];
@@ -187,7 +205,7 @@ export class OrderBook {
     if (this.options.prune === false) {
       for (const b of buckets.values()) {
         const obs = observe(b.size);
-        if (obs !== null) decideBucket(b, obs, crossed, peaks);
+        if (obs !== null) decideBucket(b, obs, crossed, peaks, null);
       }
       return { crossed, peaks };
     }
@@ -195,12 +213,18 @@ export class OrderBook {
     // tail of a state change's cost).
     for (const group of this.sortedOf(mint, buckets)) {
       const { buckets: list, reaches } = group;
-      for (let i = 0; i < list.length; i++) reaches[i] = reachOf(list[i]!);
+      for (let i = 0; i < list.length; i++) {
+        const b = list[i]!;
+        reaches[i] = state !== null && b.idleAt === state ? IDLE : reachOf(b);
+      }
       quotePruned(
         reaches,
         (i) => observe(list[i]!.size),
         (i, obs) => {
-          if (obs !== null) decideBucket(list[i]!, obs, crossed, peaks);
+          const b = list[i]!;
+          // A bucket idle at this state is quoted only as a bound for the sizes around it.
+          if (obs !== null && (state === null || b.idleAt !== state))
+            decideBucket(b, obs, crossed, peaks, state);
         },
       );
     }
@@ -235,23 +259,40 @@ function reachOf(b: Bucket): Reach {
   return b.reach;
 }
 
-/** Decides one bucket's orders at its observation (the crossed prefixes, then each trailing or migration order). */
-function decideBucket(b: Bucket, obs: Observation, crossed: Crossing[], peaks: BookOrder[]): void {
+/**
+ * Decides one bucket's orders at its observation (the crossed prefixes, then each trailing or migration order);
+ * `state`, the observation's state key, is remembered as idle when nothing fired.
+ */
+function decideBucket(
+  b: Bucket,
+  obs: Observation,
+  crossed: Crossing[],
+  peaks: BookOrder[],
+  state: string | null,
+): void {
   const found: Crossing[] = [];
   crossedPrefix(b.above.price, "above", obs.price, found);
   crossedPrefix(b.below.price, "below", obs.price, found);
   crossedPrefix(b.above.solOut, "above", obs.solOut, found);
   crossedPrefix(b.below.solOut, "below", obs.solOut, found);
+  let moved = false;
   for (const t of b.trailing.values()) {
     const d = decide(t.spec, obs, t.peak);
     if (d.fire) found.push({ order: t, trigger: d.trigger });
     else if (d.peak !== undefined) {
       t.peak = d.peak;
       b.reach = null;
+      moved = true;
       peaks.push(t);
     }
   }
-  if (found.length === 0) return;
+  if (found.length === 0) {
+    // Deciding again at this state repeats nothing: the peaks that moved stand at its price now. A peak moved
+    // here replaces an older idle state (at which the new peak may fire); an unchanged bucket keeps it.
+    if (state !== null && (moved || b.idleAt === null)) b.idleAt = state;
+    return;
+  }
+  b.idleAt = null;
   const seen = new Set<string>();
   for (const c of found) {
     if (seen.has(c.order.id)) continue;

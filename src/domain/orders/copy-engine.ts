@@ -225,7 +225,7 @@ export class CopyBook {
     this.firing.add(key);
     try {
       const outcome = await this.deps.fire(record, copyTradeSpec(spec, side, m.mint, amountText), key);
-      const executionId = outcome.kind === "refused" ? null : outcome.executionId;
+      const executionId = outcome.kind === "refused" || outcome.kind === "lost" ? null : outcome.executionId;
       const label = outcome.kind === "refused" ? `refused:${outcome.refusal.rule}` : outcome.kind;
       await this.deps.store.settleCopyFire(record.id, m.signature, executionId, label);
       this.deps.onDecided?.(record, m, { kind: "fired", outcome });

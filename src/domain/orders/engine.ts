@@ -1,24 +1,24 @@
 /**
- * The order engine of one process: the book of open orders, evaluated on every state change of their mints
- * (the warm venue state tells which mint an account notification or a decoded trade moved; the evaluation runs
- * in the next microtask, once per mint however many accounts changed), the claim (open → triggered by one
- * conditional update: one process fires it), the fire through the trade service, and the settlement (filled,
- * failed with the reason, or open again for a bounded retry of a sell that failed on chain). A poll of the
- * store keeps the book in step with the other processes (orders they created, cancelled or retried); a
- * reclaim loop settles triggered orders whose process died (kill -9) from what their attempt recorded.
+ * The order engine of one process: the book of open orders, evaluated on every state change of their mints (in
+ * the next microtask, once per mint however many accounts changed), the fire through the trade service whose
+ * execution record claims the order in the same commit (open → triggered, conditional: one process fires it),
+ * and the settlement (filled, failed with the reason, or open again for a bounded retry of a sell that failed
+ * on chain). A poll keeps the book in step with the other processes; a reclaim loop settles triggered orders
+ * whose process died (kill -9) from the execution their claim recorded.
  */
 import type { OrderRecord, Store } from "../../store/index.js";
 import { isoNoZone } from "../../store/index.js";
 import { interpretTradeRead } from "../../launch/trade-accounts.js";
 import { tradeReadPlanOf } from "../../launch/trade-plan-memo.js";
-import type { TradeConfigs } from "../trade/plan.js";
+import { venueStateOf, type TradeConfigs } from "../trade/plan.js";
 import type { VenueState } from "../watch/venue-state.js";
 import { OrderBook, type BookOrder } from "./book.js";
-import { orderAttemptKey, type EarlyCustody, type FireOutcome, type OrderOwner } from "./fire.js";
+import { orderAttemptKey, type FireOutcome, type RecordClaim } from "./fire.js";
+import { outcomeOfError, recordClaim, failureOf } from "./fire-claim.js";
 import { holdLease } from "./lease.js";
 import { recordFire } from "./fire-activity.js";
 import type { OrderSpec } from "./model.js";
-import { observerOf, sizeOf } from "./observe.js";
+import { observerOn, sizeOf, stateKey } from "./observe.js";
 import { specFromJson } from "./spec.js";
 import type { SnipeBook, SnipeSpec } from "./snipe-engine.js";
 import type { CopyBook } from "./copy-engine.js";
@@ -29,10 +29,15 @@ export interface EngineDeps {
   store: Store;
   venues: Pick<VenueState, "lookup" | "pin" | "unpin" | "onMintChange">;
   configs: TradeConfigs;
-  /** Fires a claimed order; `early` is its custody when `custody` started it beside the claim. */
-  fire: (order: OrderRecord, spec: OrderSpec, early?: EarlyCustody) => Promise<FireOutcome>;
-  /** The key's custody of a fire (read-only): started with the claim so the two round trips overlap. */
-  custody?: (owner: OrderOwner, spec: OrderSpec) => EarlyCustody;
+  /**
+   * Fires an order's next attempt (`attempt`: the order's attempt count once claimed), its execution record
+   * written with `claim` in one commit (fire.ts RecordClaim); "lost" when that claim lost.
+   */
+  fire: (
+    order: Pick<OrderRecord, "id" | "accountId" | "keyId" | "wallet" | "attempt">,
+    spec: OrderSpec,
+    claim: RecordClaim,
+  ) => Promise<FireOutcome>;
   /** This process's name in leases. */
   owner: string;
   clock: () => Date;
@@ -55,6 +60,7 @@ export interface EngineDeps {
 }
 
 const PEAK_WRITE_MS = 1_000;
+const FULL_SYNC_MS = 10_000;
 const REFRESH_MS = 1_000;
 const CHAIN_FAILED = new Set(["failed", "expired"]);
 const SETTLED_OK = new Set(["confirmed", "finalized"]);
@@ -71,6 +77,7 @@ export class OrderEngine {
   private readonly closers: (() => void)[] = [];
   private unsubscribe: (() => void) | undefined;
   private lastSync: string | undefined;
+  private lastFullSync = 0;
   /** Fires under way in this process. */
   readonly inflight = new Set<Promise<void>>();
   /** Orders this process claimed and has not settled yet: their lease may end while their fire is still slow. */
@@ -119,16 +126,18 @@ export class OrderEngine {
       this.deps.copies?.add(r, specFromJson(r.spec) as unknown as CopySpec);
       return;
     }
+    // Known at this version (the full sync reads every live order again): nothing to parse.
+    const known = this.book.get(r.id);
+    if (known !== undefined && known.version >= r.version) return;
     const spec = specFromJson(r.spec);
     const size = sizeOf(spec.side, spec.amount, spec.sizeUnits);
     if (size === null) return;
     const had = this.book.hasMint(r.mint);
-    const known = this.book.get(r.id);
-    if (known !== undefined && known.version >= r.version) return;
     this.book.add({
       id: r.id,
       mint: r.mint,
       version: r.version,
+      attempt: r.attempt,
       spec,
       size,
       peak: r.peak === null ? (spec.kind === "trailing_stop" ? spec.entryPrice : null) : BigInt(r.peak),
@@ -173,7 +182,12 @@ export class OrderEngine {
     } catch {
       return;
     }
-    const { crossed, peaks } = this.book.evaluate(mint, observerOf(read, this.deps.configs));
+    const venue = venueStateOf(read, this.deps.configs);
+    const { crossed, peaks } = this.book.evaluate(
+      mint,
+      observerOn(venue, read),
+      stateKey(venue, read.decimals),
+    );
     for (const p of peaks) this.writePeak(p);
     for (const c of crossed) {
       this.drop(c.order.id);
@@ -204,48 +218,51 @@ export class OrderEngine {
     void this.deps.store.setOrderPeak(o.id, o.peak.toString()).catch(this.deps.onError);
   }
 
+  /**
+   * Fires a crossed order. Its claim is written in the commit that records its execution (fire.ts RecordClaim):
+   * a claimed order always has its record, and nothing is sent before both are written. A fire that ends before
+   * that commit (refused, failed before its record) fails the order from open, at the version it evaluated.
+   */
   private async claimAndFire(o: BookOrder, trigger: string): Promise<void> {
-    // The custody reads (key, policy, 24 h spend) run while the claim's update does: they write nothing, and
-    // their verdict is used only once the claim is won, so exactly-once still rests on the claim alone.
-    const early = o.owner !== undefined ? this.deps.custody?.(o.owner, o.spec) : undefined;
-    early?.verdict.catch(() => undefined);
-    const claimed = await this.deps.store.transitionOrder({
-      id: o.id,
-      from: "open",
-      version: o.version,
-      to: "triggered",
-      claim: { owner: this.deps.owner, leaseUntilMs: this.deps.clock().getTime() + this.deps.leaseMs },
-      triggeredBy: trigger,
+    if (o.owner === undefined) return;
+    let claimed: OrderRecord | undefined;
+    let heartbeat: NodeJS.Timeout | undefined;
+    const claim = recordClaim(o, trigger, this.deps, (r) => {
+      claimed = r;
+      this.firing.add(r.id);
+      heartbeat = holdLease(this.deps, r.id);
     });
-    // Another process fired it, or it changed (cancelled, retried): the poll brings the book up to date.
-    if (claimed === undefined) return;
-    this.firing.add(claimed.id);
-    const heartbeat = holdLease(this.deps, claimed.id);
     try {
-      await this.fireClaimed(claimed, o, early);
+      // The attempt the claim makes: the claim is conditional on the version read with this attempt count.
+      const attempt = { id: o.id, ...o.owner, attempt: o.attempt + 1 };
+      const outcome = await this.deps
+        .fire(attempt, o.spec, claim)
+        .catch((e: unknown) => outcomeOfError(this.deps.store, e, claimed));
+      // Another process fired it, or it changed (cancelled, retried): the poll brings the book up to date.
+      if (outcome.kind === "lost") return;
+      if (claimed !== undefined) await this.settle(claimed, o.spec, await this.verdictOf(claimed, outcome));
+      else await this.failUnclaimed(o, trigger, outcome);
     } finally {
       clearInterval(heartbeat);
-      this.firing.delete(claimed.id);
+      if (claimed !== undefined) this.firing.delete(claimed.id);
     }
   }
 
-  private async fireClaimed(claimed: OrderRecord, o: BookOrder, early?: EarlyCustody): Promise<void> {
-    let outcome: FireOutcome;
-    try {
-      outcome = await this.deps.fire(claimed, o.spec, early);
-    } catch (e) {
-      // An unexpected error (not a refusal, not the chain's answer): if the attempt recorded an execution it may
-      // have been sent, so the order follows that record; with none nothing was sent and the order fails.
-      const key = orderAttemptKey(claimed.id, claimed.attempt);
-      const executionId = await this.deps.store
-        .findExecutionIdByKey(claimed.accountId, key)
-        .catch(() => undefined);
-      outcome =
-        executionId !== undefined
-          ? { kind: "pending", executionId }
-          : { kind: "failed", detail: (e as Error).message, status: 500, executionId: null, extra: {} };
-    }
-    await this.settle(claimed, o.spec, await this.verdictOf(claimed, outcome));
+  /** A fire refused or failed before its record (so before any claim): the order fails from open. */
+  private async failUnclaimed(o: BookOrder, trigger: string, outcome: FireOutcome): Promise<void> {
+    const failure = failureOf(outcome);
+    if (failure === null) return;
+    const after = await this.deps.store.transitionOrder({
+      id: o.id,
+      from: "open",
+      version: o.version,
+      to: "failed",
+      triggeredBy: trigger,
+      error: failure.error,
+    });
+    if (after === undefined) return;
+    await this.activity(after, failure.status, failure.rule, null);
+    this.deps.onSettled?.(after);
   }
 
   /**
@@ -265,6 +282,7 @@ export class OrderEngine {
 
   /** Writes a fire's outcome (only while this process holds the lease). */
   private async settle(order: OrderRecord, spec: OrderSpec, outcome: FireOutcome): Promise<void> {
+    if (outcome.kind === "lost") return;
     const base = { id: order.id, from: "triggered" as const, owner: this.deps.owner };
     let after: OrderRecord | undefined;
     if (outcome.kind === "pending") {
@@ -280,64 +298,54 @@ export class OrderEngine {
         executionId: outcome.executionId,
       });
       await this.activity(order, 200, null, outcome.executionId);
-    } else if (outcome.kind === "refused") {
-      after = await this.deps.store.transitionOrder({ ...base, to: "failed", error: outcome.refusal });
-      await this.activity(order, 403, outcome.refusal.rule, null);
     } else {
-      const error = { detail: outcome.detail, status: outcome.status, ...outcome.extra };
+      const failure = failureOf(outcome);
+      if (failure === null) return;
+      const executionId = outcome.kind === "failed" ? outcome.executionId : null;
       // A sell that failed on chain (sent and refused by the program, or a blockhash that expired) is sent
       // again on fresh state, a bounded number of times; anything refused before sending fails the order.
-      const sentAndFailed = outcome.executionId !== null && outcome.status !== 403;
+      const sentAndFailed = executionId !== null && failure.status !== 403;
       const retry = spec.side === "sell" && sentAndFailed && order.attempt <= spec.maxRetries;
       after = await this.deps.store.transitionOrder({
         ...base,
         to: retry ? "open" : "failed",
-        error,
-        ...(outcome.executionId !== null ? { executionId: outcome.executionId } : {}),
+        error: failure.error,
+        ...(executionId !== null ? { executionId } : {}),
       });
-      await this.activity(
-        order,
-        outcome.status,
-        typeof outcome.extra.rule === "string" ? outcome.extra.rule : null,
-        outcome.executionId,
-      );
+      await this.activity(order, failure.status, failure.rule, executionId);
       if (retry && after !== undefined) this.add(after);
     }
     if (after !== undefined) this.deps.onSettled?.(after);
   }
 
   /** Records one firing of `order` in the account's activity log (with the policy rule that refused it). */
-  async activity(
-    order: OrderRecord,
-    status: number,
-    rule: string | null,
-    executionId: string | null,
-  ): Promise<void> {
-    await recordFire(this.deps, order, { status, rule, executionId });
-  }
+  readonly activity = (order: OrderRecord, status: number, rule: string | null, executionId: string | null) =>
+    recordFire(this.deps, order, { status, rule, executionId });
 
   /** Brings the book in step with the store: other processes' orders, cancellations, retries; expiries. */
   async sync(): Promise<void> {
     const now = this.deps.clock();
     // Overlap the window: a row committed late with an earlier updated_at is still seen.
-    const since = this.lastSync;
+    // Every FULL_SYNC_MS every live order is read again: a row whose commit came later than the window's overlap
+    // after its updated_at (an insert waiting on its key's lock under load) is otherwise never seen here.
+    const full = now.getTime() - this.lastFullSync >= FULL_SYNC_MS;
+    if (full) this.lastFullSync = now.getTime();
+    const since = full ? undefined : this.lastSync;
     this.lastSync = isoNoZone(new Date(now.getTime() - 2 * this.deps.syncMs));
     for (const r of await this.deps.store.liveOrders(since)) {
       if (r.state === "open") this.add(r);
       else this.drop(r.id);
     }
-    for (const s of [...(this.deps.snipes?.list() ?? []), ...(this.deps.copies?.list() ?? [])]) {
-      if (s.expiresAt === null || Date.parse(s.expiresAt) > now.getTime()) continue;
-      this.drop(s.id);
-      const r = await this.deps.store.transitionOrder({ id: s.id, from: "open", to: "expired" });
-      if (r !== undefined) this.deps.onSettled?.(r);
-    }
     for (const p of [...this.pending.values()])
       await this.settleFromExecution(p.order, p.spec, p.executionId);
-    for (const o of [...this.book.orders()]) {
-      if (o.expiresAtMs === null || o.expiresAtMs > now.getTime()) continue;
-      this.drop(o.id);
-      const r = await this.deps.store.transitionOrder({ id: o.id, from: "open", to: "expired" });
+    const standing = [...(this.deps.snipes?.list() ?? []), ...(this.deps.copies?.list() ?? [])];
+    const expiring = [
+      ...standing.map((s) => ({ id: s.id, at: s.expiresAt === null ? null : Date.parse(s.expiresAt) })),
+      ...[...this.book.orders()].map((o) => ({ id: o.id, at: o.expiresAtMs })),
+    ].filter((o) => o.at !== null && o.at <= now.getTime());
+    for (const { id } of expiring) {
+      this.drop(id);
+      const r = await this.deps.store.transitionOrder({ id, from: "open", to: "expired" });
       if (r !== undefined) this.deps.onSettled?.(r);
     }
   }

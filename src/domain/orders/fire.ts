@@ -3,14 +3,16 @@
  * unfrozen, wallet binding, policy rules, 24 h pre-check, then record-time reservation and the spend guard),
  * then the trade service itself (the execution pipeline: record before send, submit, confirm) on the warm
  * venue state, with the order's fees; the execution's Idempotency-Key is `order:<id>:<attempt>`, so a restart
- * finds what an attempt recorded and never sends it twice.
+ * finds what an attempt recorded and never sends it twice. An order of the engine is claimed in the same commit
+ * as its execution record (RecordClaim): the claim and the record are both written, or neither, and nothing is
+ * sent before that commit.
  */
 import type { Chain } from "../../chain/chain.js";
 import { withRequestFees } from "../../chain/request-fees.js";
 import { extend } from "../../core/extend.js";
 import { overlay } from "../../core/overlay.js";
 import type { FeeBounds } from "../../core/fee-fields.js";
-import type { OrderRecord, Store } from "../../store/index.js";
+import type { OrderRecord, OrderTransition, Store } from "../../store/index.js";
 import type { Vault } from "../../vault/index.js";
 import { answerOf } from "../execution/failure.js";
 import {
@@ -41,6 +43,8 @@ export interface FireDeps {
 
 /** How a fire ended. */
 export type FireOutcome =
+  /** Its claim lost (another process fired the order, or it changed): nothing was recorded nor sent. */
+  | { kind: "lost" }
   | { kind: "filled"; executionId: string }
   /** Sent, not confirmed yet (timeout or submitted): reconciliation settles the execution. */
   | { kind: "pending"; executionId: string }
@@ -97,6 +101,40 @@ export function orderTrade(spec: OrderSpec, wallet: string, relayTipLamports: bi
   return { fees, intent, plan: spendPlanOf("trade", planTradeSpend, intent, relayTipLamports, fees) };
 }
 
+/**
+ * The claim an order's fire makes in the commit that records its execution (the store's claimOrderRecording):
+ * `transition` is asked for at that commit (the lease runs from then), `onClaimed` told of the claimed order.
+ */
+export interface RecordClaim {
+  readonly transition: () => OrderTransition;
+  readonly onClaimed: (order: OrderRecord) => void;
+}
+
+/** The claim of a fire lost at its record's commit: nothing was written. */
+export class ClaimLostError extends Error {
+  constructor() {
+    super("order claim lost");
+    this.name = "ClaimLostError";
+  }
+}
+
+/** `store` whose execution records claim the order in the same commit (see RecordClaim). */
+export function claimingStore(store: Store, claim: RecordClaim): Store {
+  const record = async (
+    e: Parameters<Store["insertExecution"]>[0],
+    reservation: Parameters<Store["insertExecutionReserving"]>[1] | null,
+  ) => {
+    const r = await store.claimOrderRecording(claim.transition(), e, reservation);
+    if (r === undefined) throw new ClaimLostError();
+    claim.onClaimed(r.order);
+    return r.execution;
+  };
+  return overlay(store, {
+    insertExecution: (e) => record(e, null),
+    insertExecutionReserving: (e, reservation) => record(e, reservation),
+  });
+}
+
 /** A fire's custody verdict, possibly still under way, and the trade it judged (parsed once for both). */
 export interface EarlyCustody {
   readonly trade: ReturnType<typeof orderTrade>;
@@ -104,13 +142,18 @@ export interface EarlyCustody {
 }
 
 /**
- * The key's custody for firing `spec` now (key alive and unfrozen, wallet binding, policy, 24 h pre-check):
- * read-only, so the engine runs it beside the claim's conditional update instead of after it.
+ * The key's custody for firing `spec` now (key alive and unfrozen, wallet binding, policy, 24 h pre-check);
+ * with `claim`, the execution record it lets the fire write claims the order in the same commit.
  */
-export function orderCustody(deps: FireDeps, owner: OrderOwner, spec: OrderSpec): EarlyCustody {
+export function orderCustody(
+  deps: FireDeps,
+  owner: OrderOwner,
+  spec: OrderSpec,
+  claim?: RecordClaim,
+): EarlyCustody {
   const trade = orderTrade(spec, owner.wallet, deps.relayTipLamports);
   const verdict = fireCustody(
-    extend(deps.custody, { store: deps.store }),
+    extend(deps.custody, { store: claim === undefined ? deps.store : claimingStore(deps.store, claim) }),
     { accountId: owner.accountId, keyId: owner.keyId },
     "trade",
     trade.plan,
@@ -125,7 +168,7 @@ export function orderCustody(deps: FireDeps, owner: OrderOwner, spec: OrderSpec)
  */
 export async function fireOrder(
   deps: FireDeps,
-  order: OrderRecord,
+  order: Pick<OrderRecord, "id" | "accountId" | "keyId" | "wallet" | "attempt">,
   spec: OrderSpec,
   key = orderAttemptKey(order.id, order.attempt),
   early?: EarlyCustody,
@@ -156,6 +199,7 @@ export async function fireOrder(
     executionId = r.execution_id;
     return r.confirmed ? { kind: "filled", executionId } : { kind: "pending", executionId };
   } catch (e) {
+    if (e instanceof ClaimLostError) return { kind: "lost" };
     const answer = answerOf(e);
     if (answer === undefined) throw e;
     const id = answer.extra.execution_id;

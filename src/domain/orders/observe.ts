@@ -3,6 +3,7 @@
  * sell, the SOL it gets, by the same launch-layer math a trade's quote uses (curve-quote.ts, swap-quote.ts
  * through quoteTrade and quoteFigures). Pure.
  */
+import { PublicKey } from "@solana/web3.js";
 import { ApiError } from "../../core/errors.js";
 import type { TradeRead } from "../../launch/trade-accounts.js";
 import { venueStateOf, type TradeConfigs } from "../trade/plan.js";
@@ -69,10 +70,49 @@ export function observe(size: OrderSize, read: TradeRead, configs: TradeConfigs)
  * several sizes of one state).
  */
 export function observerOf(read: TradeRead, configs: TradeConfigs): (size: OrderSize) => Observation | null {
-  const venue = venueStateOf(read, configs);
+  return observerOn(venueStateOf(read, configs), read);
+}
+
+/** Observes sizes on `venue`, the venue state of `read` (venueStateOf). */
+export function observerOn(
+  venue: VenueState,
+  read: Pick<TradeRead, "decimals" | "venue">,
+): (size: OrderSize) => Observation | null {
   return (size) => {
     const o = observeVenue(size, venue, read.decimals);
     // Fields listed rather than spread: a spread copy costs more than the quote here.
     return o === null ? null : { price: o.price, solOut: o.solOut, moved: o.moved, venue: read.venue };
   };
+}
+
+/**
+ * A text naming all an observation of any size can read of `venue` with the mint's `decimals`: two states with
+ * the same key observe every size alike (the book remembers by it which buckets a state leaves unchanged). Every
+ * primitive field of the state and of its plain-object parts is in it, more than the quote reads (a key is then
+ * only more specific), so a field a future quote reads is covered without this function knowing it. Null when
+ * the state holds a part it does not understand: such a state is never taken for another.
+ */
+export function stateKey(venue: VenueState, decimals: number): string | null {
+  const fields = fieldsText(venue, 0);
+  return fields === null ? null : `${decimals}${fields}`;
+}
+
+function fieldsText(o: object, depth: number): string | null {
+  let s = "";
+  for (const k in o) {
+    const v = (o as Record<string, unknown>)[k];
+    // Named and typed: two different states never share a key.
+    if (typeof v === "bigint") s += `|${k}=${v}n`;
+    else if (typeof v === "number" || typeof v === "boolean" || typeof v === "string") s += `|${k}=${v}`;
+    else if (v === undefined || v === null) s += `|${k}=-`;
+    // Plain parts (curve, fees, reserves, synthetic inputs).
+    else if (typeof v === "object" && depth < 3 && Object.getPrototypeOf(v) === Object.prototype) {
+      const inner = fieldsText(v, depth + 1);
+      if (inner === null) return null;
+      s += `|${k}{${inner}}`;
+    }
+    // An address (the curve's creator) names an account, not a price input; the fees it implies are in `fees`.
+    else if (!(v instanceof PublicKey)) return null;
+  }
+  return s;
 }

@@ -50,7 +50,8 @@ function logged(outcome: FireOutcome): { status: number; rule: string | null; ex
       : outcome.kind === "failed" && typeof outcome.extra.rule === "string"
         ? outcome.extra.rule
         : null;
-  return { status, rule, executionId: outcome.kind === "refused" ? null : outcome.executionId };
+  const executionId = outcome.kind === "refused" || outcome.kind === "lost" ? null : outcome.executionId;
+  return { status, rule, executionId };
 }
 
 /** Starts the engine: live orders loaded, their mints re-watched, the loops running. */
@@ -117,8 +118,8 @@ export async function startOrders(s: OrdersSetup): Promise<OrderEngine> {
     configs: cachedTradeConfigs(s.chain.caches),
     snipes,
     copies,
-    fire: (order, spec, early) => fireOrder(fireDeps, order, spec, undefined, early),
-    custody: (owner, spec) => orderCustody(fireDeps, owner, spec),
+    fire: (order, spec, claim) =>
+      fireOrder(fireDeps, order, spec, undefined, orderCustody(fireDeps, order, spec, claim)),
     refresh: async (mint) => {
       const plan = tradeReadPlanOf(mint, mint, null);
       const { accounts, slot } = await readAccountsAt(

@@ -1,12 +1,21 @@
 /** The custody half of the Kysely store (both engines): keys, spend reservations, the activity log. */
-import { sql, type Insertable, type Kysely, type Selectable, type Updateable } from "kysely";
+import {
+  sql,
+  type Insertable,
+  type Kysely,
+  type Selectable,
+  type Transaction,
+  type Updateable,
+} from "kysely";
 import {
   KeyLimitError,
   SpendCapExceededError,
   type ActivityRecord,
   type CustodyStore,
   type KeyRecord,
+  type SpendReservation,
 } from "./custody-types.js";
+import type { ExecutionRecord, NewExecution } from "../types.js";
 import { kyselyExecutions } from "../executions/kysely-executions.js";
 import { lockKeyRow } from "./key-row-lock.js";
 import { compiledOnce } from "../engine/compiled-once.js";
@@ -116,6 +125,47 @@ async function counted(conn: Kysely<Database>, keyId: number, sinceMs: number): 
     .executeTakeFirst();
   const total = row?.total ?? null;
   return total === null ? 0n : BigInt(String(total).split(".")[0] ?? "0");
+}
+
+/**
+ * Inside `trx`: reserves `res` (the key's and each capped ancestor's 24 h caps, each key's row locked first) and
+ * inserts `execution`; throws SpendCapExceededError (nothing written once the caller rolls back) over a cap.
+ */
+export async function reserveAndInsert(
+  trx: Transaction<Database>,
+  dialect: "sqlite" | "postgres",
+  clock: () => Date,
+  execution: NewExecution,
+  res: SpendReservation,
+): Promise<ExecutionRecord> {
+  // Issue 29: the key (when capped) and each capped ancestor, each under its own cap; one row each.
+  const charges = [
+    ...(res.capLamports === null ? [] : [{ keyId: res.keyId, capLamports: res.capLamports }]),
+    ...(res.alsoCharge ?? []),
+  ];
+  // A write on each charged key's row first, in id order (no two transactions wait on each other): on
+  // PostgreSQL row locks held to commit, on SQLite the database's write lock. Every reservation against
+  // one key therefore reads its sum only after the previous one committed.
+  for (const id of [...new Set(charges.map((c) => c.keyId))].sort((a, b) => a - b)) await lockKeyRow(trx, id);
+  for (const c of charges) {
+    const used = await counted(trx, c.keyId, res.sinceMs);
+    if (used + res.lamports > c.capLamports)
+      throw new SpendCapExceededError(used, c.capLamports, res.lamports, c.keyId);
+  }
+  const record = await kyselyExecutions(trx, dialect, clock).insertExecution(execution);
+  if (charges.length > 0)
+    await trx
+      .insertInto("spend_reservations")
+      .values(
+        charges.map((c) => ({
+          key_id: c.keyId,
+          execution_id: execution.id,
+          lamports: res.lamports.toString(),
+          at_ms: res.nowMs,
+        })),
+      )
+      .execute();
+  return record;
 }
 
 /** The custody methods over an open Kysely instance. */
@@ -274,37 +324,7 @@ export function kyselyCustody(
     },
 
     async insertExecutionReserving(execution, res) {
-      // Issue 29: the key (when capped) and each capped ancestor, each under its own cap; one row each.
-      const charges = [
-        ...(res.capLamports === null ? [] : [{ keyId: res.keyId, capLamports: res.capLamports }]),
-        ...(res.alsoCharge ?? []),
-      ];
-      return db.transaction().execute(async (trx) => {
-        // A write on each charged key's row first, in id order (no two transactions wait on each other): on
-        // PostgreSQL row locks held to commit, on SQLite the database's write lock. Every reservation against
-        // one key therefore reads its sum only after the previous one committed.
-        for (const id of [...new Set(charges.map((c) => c.keyId))].sort((a, b) => a - b))
-          await lockKeyRow(trx, id);
-        for (const c of charges) {
-          const used = await counted(trx, c.keyId, res.sinceMs);
-          if (used + res.lamports > c.capLamports)
-            throw new SpendCapExceededError(used, c.capLamports, res.lamports, c.keyId);
-        }
-        const record = await kyselyExecutions(trx, dialect, clock).insertExecution(execution);
-        if (charges.length > 0)
-          await trx
-            .insertInto("spend_reservations")
-            .values(
-              charges.map((c) => ({
-                key_id: c.keyId,
-                execution_id: execution.id,
-                lamports: res.lamports.toString(),
-                at_ms: res.nowMs,
-              })),
-            )
-            .execute();
-        return record;
-      });
+      return db.transaction().execute((trx) => reserveAndInsert(trx, dialect, clock, execution, res));
     },
 
     async insertActivity(a) {

@@ -7,6 +7,8 @@
 import { sql, type Kysely, type Selectable, type Transaction } from "kysely";
 import { isoNoZone } from "../executions/kysely-executions.js";
 import { lockKeyRow } from "../keys/key-row-lock.js";
+import { reserveAndInsert } from "../keys/kysely-custody.js";
+import { kyselyExecutions } from "../executions/kysely-executions.js";
 import { EVENTS_CHANNEL, EVENTS_NOTIFY_SETTING } from "../events/migrations-events.js";
 import type { Database, OrdersTable } from "../schema.js";
 import {
@@ -15,6 +17,7 @@ import {
   type OrderRecord,
   type OrderStateName,
   type OrderStore,
+  type OrderTransition,
 } from "./order-types.js";
 
 const LIVE: OrderStateName[] = ["open", "triggered"];
@@ -93,6 +96,55 @@ export async function appendEvent(
   if (dialect === "postgres")
     await sql`select case when current_setting(${EVENTS_NOTIFY_SETTING}, true) is distinct from 'off'
       then pg_notify(${EVENTS_CHANNEL}, current_schema() || ':' || ${String(o.accountId)}) end`.execute(trx);
+}
+
+/**
+ * Inside `trx`: the conditional update of a state change (see transitionOrder) and its event; the row after, or
+ * undefined when the order was not in `t.from` (at `t.version`, held by `t.owner`).
+ */
+async function applyTransition(
+  trx: Transaction<Database>,
+  dialect: "sqlite" | "postgres",
+  t: OrderTransition,
+  now: string,
+): Promise<OrderRecord | undefined> {
+  let q = trx
+    .updateTable("orders")
+    .set((eb) => ({
+      state: t.to,
+      version: eb("version", "+", 1),
+      updated_at: now,
+      ...(t.claim !== undefined
+        ? {
+            attempt: eb("attempt", "+", 1),
+            lease_owner: t.claim.owner,
+            lease_until_ms: t.claim.leaseUntilMs,
+          }
+        : t.to !== "triggered"
+          ? { lease_owner: null, lease_until_ms: null }
+          : {}),
+      ...(t.triggeredBy !== undefined ? { triggered_by: t.triggeredBy } : {}),
+      ...(t.error !== undefined ? { error: t.error === null ? null : JSON.stringify(t.error) } : {}),
+    }))
+    .where("id", "=", t.id)
+    .where("state", "=", t.from);
+  if (t.version !== undefined) q = q.where("version", "=", t.version);
+  if (t.owner !== undefined) q = q.where("lease_owner", "=", t.owner);
+  const updated = await q.returningAll().executeTakeFirst();
+  if (updated === undefined) return undefined;
+  let o = toOrder(updated);
+  if (t.executionId !== undefined && !o.executionIds.includes(t.executionId)) {
+    const ids = [...o.executionIds, t.executionId];
+    await trx
+      .updateTable("orders")
+      .set({ execution_ids: JSON.stringify(ids) })
+      .where("id", "=", t.id)
+      .execute();
+    o = { ...o, executionIds: ids };
+  }
+  // Back to open (a retry after a failed send) is not a lifecycle event.
+  if (t.to !== "open") await appendEvent(trx, dialect, o, `order.${t.to}`);
+  return o;
 }
 
 /** The orders methods over `db`; `wake` is told (after commit) of each account whose outbox grew. */
@@ -176,46 +228,24 @@ export function kyselyOrders(
 
     async transitionOrder(t) {
       const now = isoNoZone(clock());
-      const row = await db.transaction().execute(async (trx) => {
-        let q = trx
-          .updateTable("orders")
-          .set((eb) => ({
-            state: t.to,
-            version: eb("version", "+", 1),
-            updated_at: now,
-            ...(t.claim !== undefined
-              ? {
-                  attempt: eb("attempt", "+", 1),
-                  lease_owner: t.claim.owner,
-                  lease_until_ms: t.claim.leaseUntilMs,
-                }
-              : t.to !== "triggered"
-                ? { lease_owner: null, lease_until_ms: null }
-                : {}),
-            ...(t.triggeredBy !== undefined ? { triggered_by: t.triggeredBy } : {}),
-            ...(t.error !== undefined ? { error: t.error === null ? null : JSON.stringify(t.error) } : {}),
-          }))
-          .where("id", "=", t.id)
-          .where("state", "=", t.from);
-        if (t.version !== undefined) q = q.where("version", "=", t.version);
-        if (t.owner !== undefined) q = q.where("lease_owner", "=", t.owner);
-        const updated = await q.returningAll().executeTakeFirst();
-        if (updated === undefined) return undefined;
-        let o = toOrder(updated);
-        if (t.executionId !== undefined && !o.executionIds.includes(t.executionId)) {
-          const ids = [...o.executionIds, t.executionId];
-          await trx
-            .updateTable("orders")
-            .set({ execution_ids: JSON.stringify(ids) })
-            .where("id", "=", t.id)
-            .execute();
-          o = { ...o, executionIds: ids };
-        }
-        // Back to open (a retry after a failed send) is not a lifecycle event.
-        if (t.to !== "open") await appendEvent(trx, dialect, o, `order.${t.to}`);
-        return o;
-      });
+      const row = await db.transaction().execute((trx) => applyTransition(trx, dialect, t, now));
       if (row !== undefined && t.to !== "open") wake(row.accountId);
+      return row;
+    },
+
+    async claimOrderRecording(t, execution, reservation) {
+      const now = isoNoZone(clock());
+      const row = await db.transaction().execute(async (trx) => {
+        const claimed = await applyTransition(trx, dialect, t, now);
+        // Lost (another process claimed it, or it changed): the execution is not written either.
+        if (claimed === undefined) return undefined;
+        const recorded =
+          reservation === null
+            ? await kyselyExecutions(trx, dialect, clock).insertExecution(execution)
+            : await reserveAndInsert(trx, dialect, clock, execution, reservation);
+        return { order: claimed, execution: recorded };
+      });
+      if (row !== undefined) wake(row.order.accountId);
       return row;
     },
 

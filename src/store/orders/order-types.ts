@@ -1,4 +1,6 @@
 /** Records and store methods of the orders (limit, take-profit, stop-loss, trailing stop, bracket). */
+import type { ExecutionRecord, NewExecution } from "../types.js";
+import type { SpendReservation } from "../keys/custody-types.js";
 
 /** The states of an order (the domain's OrderState, repeated here: the store imports nothing above it). */
 export type OrderStateName = "open" | "triggered" | "filled" | "failed" | "cancelled" | "expired";
@@ -89,6 +91,17 @@ export interface OrderStore {
    * its `order.<state>` event in the same transaction; the row after, or undefined when it was not in `from`.
    */
   transitionOrder(t: OrderTransition): Promise<OrderRecord | undefined>;
+  /**
+   * Claims an order (`t`, open → triggered with a lease) and records its attempt's execution (pending, with its
+   * signature, before anything is sent) in one transaction, with the 24 h reservation when one is given: both or
+   * neither. Undefined when the claim lost (the order was no longer open at `t.version`): nothing was written.
+   * A reservation over its cap throws SpendCapExceededError, and nothing is written either.
+   */
+  claimOrderRecording(
+    t: OrderTransition,
+    execution: NewExecution,
+    reservation: SpendReservation | null,
+  ): Promise<{ order: OrderRecord; execution: ExecutionRecord } | undefined>;
   /** Triggered orders whose lease ended before `nowMs` (their process died), leased anew to `owner`. */
   reclaimOrders(owner: string, nowMs: number, leaseUntilMs: number, limit: number): Promise<OrderRecord[]>;
   /**

@@ -85,6 +85,7 @@ describe("the book", () => {
     id,
     mint: "M",
     version: 1,
+    attempt: 0,
     spec: s,
     size: { side: "sell", units: s.sizeUnits! },
     peak: null,
