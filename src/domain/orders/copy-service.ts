@@ -9,15 +9,12 @@ import type { RequestBody } from "../../core/request-fields.js";
 import { planRefusal } from "../keys/fire-custody.js";
 import { mayUseWallet, refusal } from "../keys/scopes.js";
 import { CUSTODY } from "../keys/texts.js";
-import { spendPlanOf } from "../keys/spend.js";
-import { planTradeSpend } from "../trade/kind.js";
-import { parseTradeRequest } from "../trade/request.js";
 import { selectWallet } from "../wallets/wallets.js";
 import { parseCopyRequest } from "./copy.js";
 import { COPY_MINT, copyTradeSpec } from "./copy-engine.js";
 import { COPY_RULES as C } from "./copy-texts.js";
 import { copySpecView } from "./copy-view.js";
-import { orderFees, tradeBody } from "./fire.js";
+import { orderTrade } from "./fire.js";
 import type { OrderCaller, OrderServiceDeps } from "./service.js";
 import { placeStandingOrder } from "./placement.js";
 
@@ -44,13 +41,7 @@ export async function createCopy(
   let verdict = null;
   if (spec.sizing.kind === "sol" && spec.sides !== "sells") {
     const buy = copyTradeSpec(spec, "buy", ANY_MINT, b.amount === undefined ? "0" : String(b.amount).trim());
-    const plan = spendPlanOf(
-      "trade",
-      planTradeSpend,
-      parseTradeRequest(tradeBody(buy, wallet.publicKey)),
-      deps.relayTipLamports,
-      orderFees(buy),
-    );
+    const { plan } = orderTrade(buy, wallet.publicKey, deps.relayTipLamports);
     const found = await planRefusal(deps, caller.key, plan, wallet.publicKey);
     verdict = found !== null && MINT_RULES.has(found.rule) ? null : found;
   } else if (!mayUseWallet(caller.key, wallet.publicKey))
