@@ -29,6 +29,15 @@ export interface FireRefusal {
   detail: string;
 }
 
+/** A dry run's `policy` field: whether the key's policy lets it through, and the refusing rule and text if not. */
+export function policyView(verdict: FireRefusal | null): {
+  allowed: boolean;
+  rule: string | null;
+  detail: string | null;
+} {
+  return { allowed: verdict === null, rule: verdict?.rule ?? null, detail: verdict?.detail ?? null };
+}
+
 /** What an execution outside a request runs with once its key's custody passed. */
 export interface FireCustody {
   ctx: CustodyContext;

@@ -15,6 +15,7 @@ import { overlay } from "../../core/overlay.js";
 import { createDryRun, type DryRun } from "../../domain/execution/dry-run.js";
 import { requireChain } from "../../domain/execution/gate.js";
 import { checkRoutedVenue } from "../../domain/keys/custody-store.js";
+import { policyView } from "../../domain/keys/fire-custody.js";
 import type { Store } from "../../store/index.js";
 import { requireApiKey } from "../hooks/auth.js";
 import { storeOf } from "../hooks/custody.js";
@@ -86,7 +87,7 @@ function executeHandler<D extends { chain: unknown; store: Pick<Store, "insertEx
     const verdict = req.custodyContext?.verdict ?? run.verdict;
     return {
       dry_run: true,
-      policy: { allowed: verdict === null, rule: verdict?.rule ?? null, detail: verdict?.detail ?? null },
+      policy: policyView(verdict),
       requests: run.requests,
       transactions: run.transactions,
       ...feesAsked(fees),
