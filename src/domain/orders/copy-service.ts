@@ -37,15 +37,12 @@ export async function createCopy(
     verdict = await standingVerdict(deps, caller, buy, wallet.publicKey);
   } else if (!mayUseWallet(caller.key, wallet.publicKey))
     verdict = { rule: "wallet", detail: CUSTODY.walletNotAllowed(wallet.publicKey) };
-  const { dryRun, expiresAt } = req;
   const order = {
     kind: "copy",
     mint: COPY_MINT,
     wallet: wallet.publicKey,
     spec,
     view: copySpecView(spec),
-    expiresAt,
-    dryRun,
   } as const;
-  return createStanding(deps, caller, order, verdict, claimId);
+  return createStanding(deps, caller, order, req, verdict, claimId);
 }

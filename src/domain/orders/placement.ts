@@ -114,8 +114,6 @@ export interface StandingOrder {
   readonly spec: unknown;
   /** The spec as the answer shows it. */
   readonly view: object;
-  readonly expiresAt: string | null;
-  readonly dryRun: boolean;
 }
 
 /**
@@ -126,16 +124,18 @@ export async function createStanding(
   deps: OrderServiceDeps,
   caller: OrderCaller,
   order: StandingOrder,
+  req: { readonly dryRun: boolean; readonly expiresAt: string | null },
   verdict: FireRefusal | null,
   claimId?: number,
 ): Promise<unknown> {
-  if (order.dryRun)
+  const { expiresAt } = req;
+  if (req.dryRun)
     return {
       dry_run: true,
       policy: policyView(verdict),
-      order: { wallet: order.wallet, ...order.view, expires_at: order.expiresAt },
+      order: { wallet: order.wallet, ...order.view, expires_at: expiresAt },
     };
   if (verdict !== null) throw refusal(verdict.detail, verdict.rule);
-  const { kind, mint, wallet, spec, expiresAt } = order;
+  const { kind, mint, wallet, spec } = order;
   return placeOrder(deps, caller, { kind, side: "buy", mint, wallet, spec, expiresAt, peak: null }, claimId);
 }

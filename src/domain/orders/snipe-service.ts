@@ -33,15 +33,12 @@ export async function createSnipe(
     tipLamports: req.fees.tipLamports ?? null,
   };
   const verdict = await standingVerdict(deps, caller, snipeBuySpec(spec, ANY_MINT), wallet.publicKey);
-  const { dryRun, expiresAt } = req;
   const order = {
     kind: "snipe",
     mint: SNIPE_MINT,
     wallet: wallet.publicKey,
     spec,
     view: snipeSpecView(spec),
-    expiresAt,
-    dryRun,
   } as const;
-  return createStanding(deps, caller, order, verdict, claimId);
+  return createStanding(deps, caller, order, req, verdict, claimId);
 }
