@@ -14,6 +14,7 @@ import type { CopyClaimResult, OrderRecord, Store } from "../../store/index.js";
 import type { TradeMessage } from "../market/messages.js";
 import type { FireOutcome } from "./fire.js";
 import type { OrderSpec } from "./model.js";
+import { holdNewest, trackInflight, type HeldOrder } from "./held-orders.js";
 import {
   copiesSide,
   copyBuyLamports,
@@ -79,7 +80,7 @@ export interface CopyDeps {
 
 /** The open copy orders of this process (see the file comment). */
 export class CopyBook {
-  private readonly orders = new Map<string, { record: OrderRecord; spec: CopySpec }>();
+  private readonly orders = new Map<string, HeldOrder<CopySpec>>();
   private readonly followed = new Map<string, { off: () => void; orders: Set<string> }>();
   private readonly timers = new Set<NodeJS.Timeout>();
   readonly inflight = new Set<Promise<void>>();
@@ -88,9 +89,7 @@ export class CopyBook {
 
   /** Adds (or replaces) an open copy order; its followed wallets are subscribed. */
   add(record: OrderRecord, spec: CopySpec): void {
-    const known = this.orders.get(record.id);
-    if (known !== undefined && known.record.version > record.version) return;
-    this.orders.set(record.id, { record, spec });
+    if (!holdNewest(this.orders, record, spec)) return;
     for (const w of spec.follow) {
       let f = this.followed.get(w);
       if (f === undefined) {
@@ -154,10 +153,7 @@ export class CopyBook {
     // Taken at fire time: an order cancelled during the delay copies nothing.
     const o = this.orders.get(id);
     if (o === undefined) return;
-    const p = this.copy(o.record, o.spec, m)
-      .catch(this.deps.onError)
-      .finally(() => this.inflight.delete(p));
-    this.inflight.add(p);
+    trackInflight(this.inflight, this.copy(o.record, o.spec, m), this.deps.onError);
   }
 
   private async copy(record: OrderRecord, spec: CopySpec, m: TradeMessage): Promise<void> {

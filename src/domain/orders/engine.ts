@@ -22,6 +22,7 @@ import { observerOf, sizeOf } from "./observe.js";
 import { specFromJson } from "./spec.js";
 import type { SnipeBook, SnipeSpec } from "./snipe-engine.js";
 import type { CopyBook } from "./copy-engine.js";
+import { trackInflight } from "./held-orders.js";
 import type { CopySpec } from "./copy.js";
 
 /** Collaborators of the engine. */
@@ -193,8 +194,7 @@ export class OrderEngine {
   }
 
   private track(p: Promise<void>): void {
-    const t = p.catch(this.deps.onError).finally(() => this.inflight.delete(t));
-    this.inflight.add(t);
+    trackInflight(this.inflight, p, this.deps.onError);
   }
 
   private writePeak(o: BookOrder): void {
