@@ -13,7 +13,7 @@ import type { TradeRead } from "../../launch/trade-accounts.js";
 import type { CopyClaimResult, OrderRecord, Store } from "../../store/index.js";
 import type { TradeMessage } from "../market/messages.js";
 import type { FireOutcome } from "./fire.js";
-import type { OrderSpec } from "./model.js";
+import { standingTradeSpec, type OrderSpec } from "./model.js";
 import { holdNewest, trackInflight, type HeldOrder } from "./held-orders.js";
 import {
   copiesSide,
@@ -38,21 +38,7 @@ export function copyTradeSpec(
   mint: string,
   amountText: string,
 ): OrderSpec {
-  return {
-    kind: "limit",
-    side,
-    mint,
-    amount: { kind: "sol", lamports: 0n },
-    amountText,
-    sizeUnits: null,
-    triggers: [],
-    trailHundredths: null,
-    entryPrice: null,
-    slippageBps: spec.slippageBps,
-    priorityFeeLamports: spec.priorityFeeLamports,
-    tipLamports: spec.tipLamports,
-    maxRetries: 0,
-  };
+  return standingTradeSpec(spec, side, mint, 0n, amountText);
 }
 
 /** What one followed trade came to: a fire's outcome, or a skip with its reason. */

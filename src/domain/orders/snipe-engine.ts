@@ -8,7 +8,7 @@
 import type { OrderRecord, Store } from "../../store/index.js";
 import type { CreatedNotice } from "../watch/created-mints.js";
 import type { FireOutcome } from "./fire.js";
-import type { OrderSpec } from "./model.js";
+import { standingTradeSpec, type OrderSpec } from "./model.js";
 import { holdNewest, trackInflight, type HeldOrder } from "./held-orders.js";
 import { snipeMatches, type SnipeRule } from "./snipe.js";
 
@@ -32,21 +32,7 @@ export const snipeFireKey = (orderId: string, mint: string): string => `order:${
 
 /** The buy a snipe order sends for `mint`, as the other orders' fire takes it. */
 export function snipeBuySpec(spec: SnipeSpec, mint: string): OrderSpec {
-  return {
-    kind: "limit",
-    side: "buy",
-    mint,
-    amount: { kind: "sol", lamports: spec.lamports },
-    amountText: spec.amountText,
-    sizeUnits: null,
-    triggers: [],
-    trailHundredths: null,
-    entryPrice: null,
-    slippageBps: spec.slippageBps,
-    priorityFeeLamports: spec.priorityFeeLamports,
-    tipLamports: spec.tipLamports,
-    maxRetries: 0,
-  };
+  return standingTradeSpec(spec, "buy", mint, spec.lamports, spec.amountText);
 }
 
 /** Collaborators of the snipe book. */
