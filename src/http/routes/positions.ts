@@ -2,7 +2,7 @@
  * Issue 33: GET /v1/positions, GET /v1/positions/{wallet}/{mint} and GET /v1/pnl: the positions ledger kept
  * from the fills (average-cost method, docs/positions.md), valued at the liquidation value on the warm state.
  */
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import {
   LIST_VALUATIONS,
   PNL_GROUPS,
@@ -110,6 +110,11 @@ const pnlFigures = {
 const valuationText =
   "warm values from the warm venue state only, read also reads a venue not in it (and watches it), none skips the valuation";
 
+/** Whose positions a request reads: the key's account, and only its wallets for a wallet-bound key. */
+function callerOf(req: FastifyRequest): { apiKeyId: number; onlyWallets: readonly string[] | undefined } {
+  return { apiKeyId: requireApiKey(req).id, onlyWallets: req.custodyKey?.wallets ?? undefined };
+}
+
 /** Registers the positions and PnL routes. */
 export function positionRoutes(app: FastifyInstance, deps: PositionsDeps): void {
   app.get(
@@ -143,9 +148,8 @@ export function positionRoutes(app: FastifyInstance, deps: PositionsDeps): void 
       },
     },
     async (req) => {
-      const key = requireApiKey(req);
-      const q = parsePositionsQuery(req.query as Record<string, unknown>);
-      return listPositions(deps, { apiKeyId: key.id, onlyWallets: req.custodyKey?.wallets ?? undefined }, q);
+      const who = callerOf(req);
+      return listPositions(deps, who, parsePositionsQuery(req.query as Record<string, unknown>));
     },
   );
 
@@ -173,9 +177,8 @@ export function positionRoutes(app: FastifyInstance, deps: PositionsDeps): void 
       },
     },
     async (req) => {
-      const key = requireApiKey(req);
+      const who = callerOf(req);
       const mode = parseValuation((req.query as Record<string, unknown>).valuation, "read");
-      const who = { apiKeyId: key.id, onlyWallets: req.custodyKey?.wallets ?? undefined };
       return getPosition(deps, who, req.params as { wallet: unknown; mint: unknown }, mode);
     },
   );
@@ -224,9 +227,8 @@ export function positionRoutes(app: FastifyInstance, deps: PositionsDeps): void 
       },
     },
     async (req) => {
-      const key = requireApiKey(req);
-      const q = parsePnlQuery(req.query as Record<string, unknown>);
-      return pnl(deps, { apiKeyId: key.id, onlyWallets: req.custodyKey?.wallets ?? undefined }, q);
+      const who = callerOf(req);
+      return pnl(deps, who, parsePnlQuery(req.query as Record<string, unknown>));
     },
   );
 }
