@@ -11,10 +11,17 @@
 import { loadavg } from "node:os";
 import { PublicKey } from "@solana/web3.js";
 import { decodeNonce, nonceAddress } from "../src/chain/landing/nonce.js";
-import { percentile, RouteStats } from "../src/chain/landing/route-stats.js";
+import { RouteStats } from "../src/chain/landing/route-stats.js";
 import { startE2e, type E2e } from "../test/helpers/e2e.js";
 import { measureFirstBuy, renderFirstBuy } from "./first-buy.js";
 import { measureOutsideBuild, renderOutsideBuild } from "./outside-build.js";
+import {
+  landingRate,
+  landingRow,
+  renderLanding,
+  type LandingColumn,
+  type LandingRow,
+} from "./landing-summary.js";
 
 /** Sizes of one landing run. */
 export interface LandingOptions {
@@ -28,17 +35,9 @@ export interface LandingOptions {
 export const LANDING_SHORT: LandingOptions = { trades: 8, firstBuyRounds: 3, outsideBuilds: 100 };
 export const LANDING_FULL: LandingOptions = { trades: 100, firstBuyRounds: 30, outsideBuilds: 2000 };
 
-interface Row {
-  setup: string;
-  trades: number;
-  landed: number;
-  slots: number[];
-  tips: bigint;
-  /** Trades with more than one landed variant. */
-  doubleFills: number;
+interface Row extends LandingRow {
   /** Nonce value changes that did not match a landed trade (or landed trades without one). */
   nonceMismatches: number;
-  balanceOk: boolean;
 }
 
 interface Raced {
@@ -55,16 +54,7 @@ async function runSetup(e2e: E2e, setup: string, routes: "all" | string[], trade
   const nonceKey = await nonceAddress(new PublicKey(wallet));
   const nonceValue = async () =>
     decodeNonce(nonceKey, (await e2e.chain.rpc.getAccountInfo(nonceKey)).value)?.value ?? null;
-  const row: Row = {
-    setup,
-    trades,
-    landed: 0,
-    slots: [],
-    tips: 0n,
-    doubleFills: 0,
-    nonceMismatches: 0,
-    balanceOk: true,
-  };
+  const row: Row = { ...landingRow(setup, trades), nonceMismatches: 0 };
   const body = { action: "buy", mint, amount: "0.001", simulate: false, routes };
   // The nonce is created by the first raced trade: one untimed trade first.
   const warm = await e2e.post(apiKey, "/v1/trades/execute", body);
@@ -98,22 +88,11 @@ async function runSetup(e2e: E2e, setup: string, routes: "all" | string[], trade
   return row;
 }
 
-function render(rows: Row[]): string {
-  const lines = [
-    "| set-up | trades | landed | landing rate | slots to land p50 | p90 | tips per landed trade (lamports) | double fills | nonce advances ≠ landings | token balance = fills |",
-    "|---|---|---|---|---|---|---|---|---|---|",
-  ];
-  for (const r of rows) {
-    const s = [...r.slots].sort((a, b) => a - b);
-    lines.push(
-      `| ${r.setup} | ${r.trades} | ${r.landed} | ${((100 * r.landed) / r.trades).toFixed(1)} % | ` +
-        `${percentile(s, 50) ?? "-"} | ${percentile(s, 90) ?? "-"} | ` +
-        `${r.landed === 0 ? "-" : (r.tips / BigInt(r.landed)).toString()} | ${r.doubleFills} | ` +
-        `${r.nonceMismatches} | ${r.balanceOk ? "ok" : "MISMATCH"} |`,
-    );
-  }
-  return lines.join("\n");
-}
+/** The scenario's own checks, after the common columns. */
+const SCENARIO_COLUMNS: LandingColumn<Row>[] = [
+  ["nonce advances ≠ landings", (r) => String(r.nonceMismatches)],
+  ["token balance = fills", (r) => (r.balanceOk ? "ok" : "MISMATCH")],
+];
 
 /** Runs the landing scenario and the two side figures; returns the markdown section. */
 export async function runLandingScenario(
@@ -152,10 +131,9 @@ export async function runLandingScenario(
     "",
     `routes: ${described}; ${o.trades} trades per set-up, confirm on, simulate off`,
     "",
-    render(rows),
+    renderLanding(rows, SCENARIO_COLUMNS),
     "",
-    `best single route: ${best.setup} (${((100 * best.landed) / best.trades).toFixed(1)} %); race: ` +
-      `${((100 * rows.at(-1)!.landed) / o.trades).toFixed(1)} %`,
+    `best single route: ${best.setup} (${landingRate(best)}); race: ${landingRate(rows.at(-1)!)}`,
     "",
     renderFirstBuy(firstBuy),
     "",

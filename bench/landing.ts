@@ -18,21 +18,11 @@ import {
   nonceAddress,
 } from "../src/chain/landing/nonce.js";
 import { buildRaceVariants, landedVariant, sendVariants, type RaceRoute } from "../src/chain/landing/race.js";
-import { percentile } from "../src/chain/landing/route-stats.js";
+import { landingRow, renderLanding, type LandingRow } from "./landing-summary.js";
 
 const SOL = 1_000_000_000n;
 const AMOUNT = 1_000_000n;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-interface Row {
-  setup: string;
-  trades: number;
-  landed: number;
-  slots: number[];
-  tips: bigint;
-  doubleFills: number;
-  balanceOk: boolean;
-}
 
 function argOf(name: string, fallback: number): number {
   const i = process.argv.indexOf(`--${name}`);
@@ -51,18 +41,15 @@ async function funded(net: LocalnetHandle): Promise<{ wallet: Keypair; recipient
   return { wallet, recipient };
 }
 
-async function single(net: LocalnetHandle, rpc: RpcClient, route: RaceRoute, trades: number): Promise<Row> {
+async function single(
+  net: LocalnetHandle,
+  rpc: RpcClient,
+  route: RaceRoute,
+  trades: number,
+): Promise<LandingRow> {
   const { wallet, recipient } = await funded(net);
   const offsets = createUniqueOffsets();
-  const row: Row = {
-    setup: route.name,
-    trades,
-    landed: 0,
-    slots: [],
-    tips: 0n,
-    doubleFills: 0,
-    balanceOk: true,
-  };
+  const row = landingRow(route.name, trades);
   for (let i = 0; i < trades; i++) {
     const { value } = await rpc.getLatestBlockhash();
     const tx = assembleTransaction({
@@ -90,7 +77,12 @@ async function single(net: LocalnetHandle, rpc: RpcClient, route: RaceRoute, tra
   return row;
 }
 
-async function race(net: LocalnetHandle, rpc: RpcClient, routes: RaceRoute[], trades: number): Promise<Row> {
+async function race(
+  net: LocalnetHandle,
+  rpc: RpcClient,
+  routes: RaceRoute[],
+  trades: number,
+): Promise<LandingRow> {
   const { wallet, recipient } = await funded(net);
   const nonceKey = await nonceAddress(wallet.publicKey);
   const rent = await rpc.getMinimumBalanceForRentExemption(NONCE_ACCOUNT_BYTES);
@@ -106,15 +98,7 @@ async function race(net: LocalnetHandle, rpc: RpcClient, routes: RaceRoute[], tr
   );
   await waitSlots(rpc, await rpc.getSlot(), 2);
   const offsets = createUniqueOffsets();
-  const row: Row = {
-    setup: "race (all four)",
-    trades,
-    landed: 0,
-    slots: [],
-    tips: 0n,
-    doubleFills: 0,
-    balanceOk: true,
-  };
+  const row = landingRow("race (all four)", trades);
   for (let i = 0; i < trades; i++) {
     const nonce = decodeNonce(nonceKey, (await rpc.getAccountInfo(nonceKey)).value);
     if (nonce === null) throw new Error("nonce account missing");
@@ -146,22 +130,6 @@ async function race(net: LocalnetHandle, rpc: RpcClient, routes: RaceRoute[], tr
   return row;
 }
 
-function render(rows: Row[]): string {
-  const lines = [
-    "| set-up | trades | landed | landing rate | slots to land p50 | p90 | tips per landed trade (lamports) | double fills | balance check |",
-    "|---|---|---|---|---|---|---|---|---|",
-  ];
-  for (const r of rows) {
-    const s = [...r.slots].sort((a, b) => a - b);
-    lines.push(
-      `| ${r.setup} | ${r.trades} | ${r.landed} | ${((100 * r.landed) / r.trades).toFixed(1)} % | ` +
-        `${percentile(s, 50) ?? "-"} | ${percentile(s, 90) ?? "-"} | ` +
-        `${r.landed === 0 ? "-" : (r.tips / BigInt(r.landed)).toString()} | ${r.doubleFills} | ${r.balanceOk ? "ok" : "MISMATCH"} |`,
-    );
-  }
-  return lines.join("\n");
-}
-
 const trades = argOf("trades", 200);
 const net = await startLocalnet({ port: 0, slotMs: 50 });
 try {
@@ -173,7 +141,7 @@ try {
     minTipLamports: r.minTipLamports,
     mevProtect: false,
   }));
-  const rows: Row[] = [];
+  const rows: LandingRow[] = [];
   for (const r of routes) rows.push(await single(net, rpc, r, trades));
   rows.push(await race(net, rpc, routes, trades));
   console.log(
@@ -182,7 +150,7 @@ try {
       .map((r) => `${r.name} drop ${r.drop_rate * 100} % delay ${r.slot_delay.join("-")}`)
       .join(", ")}`,
   );
-  console.log(render(rows));
+  console.log(renderLanding(rows, [["balance check", (r) => (r.balanceOk ? "ok" : "MISMATCH")]]));
 } finally {
   await net.close();
 }

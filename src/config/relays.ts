@@ -3,8 +3,9 @@
  * explicit RELAY_URL / RELAY_TIP_ACCOUNTS / RELAY_TIP_LAMPORTS / BUNDLE_RELAY_URL / BUNDLE_TIP_ACCOUNTS
  * overrides, resolved into the list of relays one signed transaction fans out to.
  */
-import { RELAY_PRESETS, type RelayPreset } from "../chain/relay-presets.js";
-import { addressList, ConfigError, optionalBig, raw, url } from "./parse.js";
+import type { RelayPreset } from "../chain/relay-presets.js";
+import { addressList, ConfigError, optionalBig, url } from "./parse.js";
+import { noAuth, presetAuth, presetNamed, presetNames, type PresetVariable } from "./presets.js";
 
 /** One relay a transaction is sent to. */
 export interface RelayTarget {
@@ -32,52 +33,8 @@ export interface RelaySettings {
 /** The tip paid when neither RELAY_TIP_LAMPORTS nor a higher preset minimum says otherwise. */
 export const DEFAULT_TIP_LAMPORTS = 200_000n;
 
-const NO_AUTH = Object.freeze({ headers: Object.freeze({}), query: Object.freeze({}) });
-const noAuth = (): { headers: Record<string, string>; query: Record<string, string> } => NO_AUTH;
-
-/** Parses RELAY (names only, no lookup): a trimmed, duplicate-free list, or undefined when unset. */
-function relayNames(env: NodeJS.ProcessEnv): string[] | undefined {
-  const v = raw(env, "RELAY");
-  if (v === undefined) return undefined;
-  const names = v
-    .split(",")
-    .map((s) => s.trim())
-    .filter((s) => s !== "");
-  if (names.length === 0) throw new ConfigError("RELAY", "must name at least one relay");
-  const seen = new Set<string>();
-  for (const n of names) {
-    if (seen.has(n)) throw new ConfigError("RELAY", `names "${n}" twice`);
-    seen.add(n);
-  }
-  return names;
-}
-
-function lookUp(name: string): RelayPreset {
-  const preset = RELAY_PRESETS.get(name);
-  if (preset === undefined) {
-    throw new ConfigError(
-      "RELAY",
-      `names an unknown relay "${name}" (known: ${[...RELAY_PRESETS.keys()].join(", ")})`,
-    );
-  }
-  return preset;
-}
-
-/** The auth of a preset from its environment variable; a required key that is missing is a ConfigError. */
-function presetAuth(env: NodeJS.ProcessEnv, preset: RelayPreset): RelayTarget["auth"] {
-  const auth = preset.auth;
-  if (auth === undefined) return noAuth;
-  const value = raw(env, auth.env);
-  if (value === undefined) {
-    if (auth.required) throw new ConfigError(auth.env, `is required by RELAY=${preset.name} (its API key)`);
-    return noAuth;
-  }
-  const frozen = Object.freeze({
-    headers: Object.freeze(auth.in === "header" ? { [auth.name]: value } : {}),
-    query: Object.freeze(auth.in === "query" ? { [auth.name]: value } : {}),
-  });
-  return () => frozen;
-}
+/** RELAY as its errors speak of it. */
+const RELAY: PresetVariable = { env: "RELAY", noun: "relay", cite: (name) => `RELAY=${name}` };
 
 /** The one tip-account list the named presets agree on (empty when none needs a tip). */
 function sharedTipAccounts(presets: RelayPreset[]): readonly string[] {
@@ -104,7 +61,7 @@ export function loadRelaySettings(env: NodeJS.ProcessEnv, cluster: string, sandb
   const explicitTip = optionalBig(env, "RELAY_TIP_LAMPORTS");
   const explicitBundleUrl = url(env, "BUNDLE_RELAY_URL", http);
   const explicitBundleTips = addressList(env, "BUNDLE_TIP_ACCOUNTS");
-  const names = relayNames(env);
+  const names = presetNames(env, RELAY);
 
   if (names === undefined) {
     // No preset: the explicit settings as before (required outside the sandbox).
@@ -130,7 +87,7 @@ export function loadRelaySettings(env: NodeJS.ProcessEnv, cluster: string, sandb
     };
   }
 
-  const presets = names.map(lookUp);
+  const presets = names.map((n) => presetNamed(n, RELAY));
   for (const p of presets) {
     // A mainnet relay on another cluster would land (and tip) on mainnet, or reject every transaction.
     if (p.kind !== "rpc" && !p.url.startsWith("{rpc}") && cluster !== "mainnet") {
@@ -141,7 +98,7 @@ export function loadRelaySettings(env: NodeJS.ProcessEnv, cluster: string, sandb
     name: p.name,
     // RELAY_URL replaces the first relay's URL (a private endpoint of the same provider).
     url: i === 0 && relayUrl !== undefined ? relayUrl : p.url,
-    auth: presetAuth(env, p),
+    auth: presetAuth(env, p, RELAY),
   }));
 
   const tipAccounts = explicitTips ?? sharedTipAccounts(presets);

@@ -4,8 +4,8 @@
  * all get the same bytes). ROUTE_TIP_LAMPORTS is the tip paid on each route, raised to each route's published
  * minimum. Unset ROUTES: no racing (every trade goes out as today).
  */
-import { RELAY_PRESETS, type RelayPreset } from "../chain/relay-presets.js";
-import { ConfigError, optionalBig, raw } from "./parse.js";
+import { ConfigError, optionalBig } from "./parse.js";
+import { presetAuth, presetNamed, presetNames, type PresetVariable } from "./presets.js";
 import type { RelayTarget } from "./relays.js";
 
 /** One configured route. */
@@ -19,54 +19,14 @@ export interface RouteTarget extends RelayTarget {
   readonly wire: "jsonrpc" | "submit-v2";
 }
 
-const NO_AUTH = Object.freeze({ headers: Object.freeze({}), query: Object.freeze({}) });
-
-function names(env: NodeJS.ProcessEnv): string[] {
-  const v = raw(env, "ROUTES");
-  if (v === undefined) return [];
-  const list = v
-    .split(",")
-    .map((s) => s.trim())
-    .filter((s) => s !== "");
-  if (list.length === 0) throw new ConfigError("ROUTES", "must name at least one route");
-  const seen = new Set<string>();
-  for (const n of list) {
-    if (seen.has(n)) throw new ConfigError("ROUTES", `names "${n}" twice`);
-    seen.add(n);
-  }
-  return list;
-}
-
-function presetOf(name: string): RelayPreset {
-  const p = RELAY_PRESETS.get(name);
-  if (p === undefined)
-    throw new ConfigError(
-      "ROUTES",
-      `names an unknown route "${name}" (known: ${[...RELAY_PRESETS.keys()].join(", ")})`,
-    );
-  return p;
-}
-
-function authOf(env: NodeJS.ProcessEnv, p: RelayPreset): RelayTarget["auth"] {
-  const auth = p.auth;
-  if (auth === undefined) return () => NO_AUTH;
-  const value = raw(env, auth.env);
-  if (value === undefined) {
-    if (auth.required) throw new ConfigError(auth.env, `is required by ROUTES=…${p.name}… (its API key)`);
-    return () => NO_AUTH;
-  }
-  const frozen = Object.freeze({
-    headers: Object.freeze(auth.in === "header" ? { [auth.name]: value } : {}),
-    query: Object.freeze(auth.in === "query" ? { [auth.name]: value } : {}),
-  });
-  return () => frozen;
-}
+/** ROUTES as its errors speak of it. */
+const ROUTES: PresetVariable = { env: "ROUTES", noun: "route", cite: (name) => `ROUTES=…${name}…` };
 
 /** Resolves ROUTES; throws ConfigError naming the variable at fault. */
 export function loadRouteSettings(env: NodeJS.ProcessEnv, cluster: string, sandbox: boolean): RouteTarget[] {
   const tip = optionalBig(env, "ROUTE_TIP_LAMPORTS");
-  return names(env).map((name) => {
-    const p = presetOf(name);
+  return (presetNames(env, ROUTES) ?? []).map((name) => {
+    const p = presetNamed(name, ROUTES);
     const local = p.url.startsWith("{rpc}/");
     if (!local && p.kind !== "rpc" && cluster !== "mainnet")
       throw new ConfigError("ROUTES", `names the mainnet route "${name}" but CLUSTER=${cluster}`);
@@ -75,7 +35,7 @@ export function loadRouteSettings(env: NodeJS.ProcessEnv, cluster: string, sandb
     return Object.freeze({
       name,
       url: p.url,
-      auth: authOf(env, p),
+      auth: presetAuth(env, p, ROUTES),
       tipAccounts: p.tipAccounts,
       minTipLamports: p.minTipLamports,
       tipLamports: tip !== undefined && tip > p.minTipLamports ? tip : p.minTipLamports,

@@ -16,11 +16,10 @@ import { type CreateLedPlan, planCreateLedBundle } from "./legs.js";
 import { readAccounts } from "../../chain/read-accounts.js";
 import { insufficientSol, lamportsNeeded, TOKEN_ACCOUNT_RENT_LAMPORTS } from "../execution/affordability.js";
 import { tradeSolIn } from "../trade/bounds.js";
-import { type BundleBuyLeg, type BundleRequest, type BundleSellLeg, parseBundleRequest } from "./shape.js";
+import type { BundleBuyLeg, BundleRequest, BundleSellLeg } from "./shape.js";
 import { resolveLegWallets } from "./wallets.js";
 import { newMintKey } from "../create/mint-key.js";
 import { createRequestSummary } from "../create/service.js";
-import { badRequest, EXECUTION } from "../../core/errors.js";
 import { recordPending } from "../execution/records.js";
 import type { ExecutionDeps, VenueCheck } from "../execution/types.js";
 import { signWith } from "../execution/sign.js";
@@ -79,18 +78,10 @@ interface SignedBundle {
   balances?: Map<string, bigint>;
 }
 
-/** Executes a bundle for the key; every leg's wallet must belong to it (404 `wallet not found` with `index`). */
-export async function executeBundle(
-  deps: BundleDeps,
-  apiKeyId: number,
-  body: unknown,
-): Promise<BundleResponse> {
-  if (typeof body !== "object" || body === null || Array.isArray(body))
-    throw badRequest(EXECUTION.bodyObject);
-  return runBundle(deps, apiKeyId, parseBundleRequest(body as Record<string, unknown>, deps));
-}
-
-/** Builds, signs and submits a parsed bundle (the bundle kind's run). */
+/**
+ * Builds, signs and submits a parsed bundle (the bundle kind's run); every leg's wallet must belong to the key
+ * (404 `wallet not found` with `index`).
+ */
 export async function runBundle(
   deps: BundleDeps,
   apiKeyId: number,

@@ -9,8 +9,8 @@ import type { Store } from "../../store/index.js";
 import type { Vault } from "../../vault/index.js";
 import { newMintKey } from "./mint-key.js";
 import { planCreate, type PlannedInitialBuy } from "./plan.js";
-import { type CreateRequest, parseCreateRequest } from "./request.js";
-import { badRequest, EXECUTION, SPEC } from "../../core/errors.js";
+import type { CreateRequest } from "./request.js";
+import { SPEC } from "../../core/errors.js";
 import { recordPending } from "../execution/records.js";
 import type { ExecutionDeps } from "../execution/types.js";
 import { signWith } from "../execution/sign.js";
@@ -79,21 +79,10 @@ export function createRequestSummary(
 }
 
 /**
- * Creates a token for the key. The transaction is always simulated first: a program refusal (for example
- * 6082 for a cashback coin on today's program) is the spec's 400 `token creation simulation failed` with the
- * decoded program error, and nothing is sent.
+ * Creates a token from a parsed request (the create kind's run). The transaction is always simulated first: a
+ * program refusal (for example 6082 for a cashback coin on today's program) is the spec's 400 `token creation
+ * simulation failed` with the decoded program error, and nothing is sent.
  */
-export async function createToken(
-  deps: CreateDeps,
-  apiKeyId: number,
-  body: unknown,
-): Promise<CreateResponse> {
-  if (typeof body !== "object" || body === null || Array.isArray(body))
-    throw badRequest(EXECUTION.bodyObject);
-  return runCreate(deps, apiKeyId, parseCreateRequest(body as Record<string, unknown>));
-}
-
-/** Creates a token from a parsed request (the create kind's run). */
 export async function runCreate(
   deps: CreateDeps,
   apiKeyId: number,

@@ -12,7 +12,14 @@ import { refusal, mayUseWallet, walletRefusal } from "./scopes.js";
 import { storedPolicy, type Policy, type Venue } from "./policy.js";
 import { vouchesForWallets } from "./wallet-origin.js";
 import type { RecordDecision } from "./policy-step.js";
-import { venueVerdict, type PolicyVerdict, type SpendPlan } from "./spend.js";
+import {
+  dailyCapDetail,
+  SPEND_WINDOW_MS,
+  venueVerdict,
+  type PolicyVerdict,
+  type SpendKind,
+  type SpendPlan,
+} from "./spend.js";
 import { ApiError } from "../../core/errors.js";
 import { overlay } from "../../core/overlay.js";
 import type { SpendGuard } from "../execution/types.js";
@@ -60,6 +67,25 @@ export function dailyCharges(key: KeyRecord): SpendCharge[] {
   const own = storedPolicy(key.policy).maxSolPer24h;
   const up = key.root ? [] : ancestorCharges(key);
   return own === undefined ? up : [{ keyId: key.id, capLamports: own }, ...up];
+}
+
+/**
+ * The 24 h caps on spending `needed` lamports more now: the verdict of the first of `charges` (the key's cap, then
+ * those above it) that the spend would pass, or null.
+ */
+export async function dailyCapVerdict(
+  deps: { store: Pick<Store, "spentLamports">; clock: () => Date },
+  charges: readonly SpendCharge[],
+  kind: SpendKind,
+  needed: bigint,
+): Promise<PolicyVerdict | null> {
+  const since = deps.clock().getTime() - SPEND_WINDOW_MS;
+  for (const c of charges) {
+    const used = await deps.store.spentLamports(c.keyId, since);
+    if (used + needed > c.capLamports)
+      return { rule: "max_sol_per_24h", detail: dailyCapDetail(kind, used, c.capLamports, needed) };
+  }
+  return null;
 }
 
 /** The 403 of a 24 h cap, naming in `cap_key_id` the key whose cap refused (the request's key or one above). */

@@ -13,13 +13,14 @@ import {
   checkRoutedVenue,
   contextPolicy,
   custodyStore,
+  dailyCapVerdict,
   dailyCharges,
   type CustodyContext,
 } from "./custody-store.js";
 import type { RecordPolicyDeps } from "./policy-step.js";
 import { authorize, mayUseWallet } from "./scopes.js";
 import { createSpendGuard } from "./spend-guard.js";
-import { checkPlan, dailyCapDetail, SPEND_WINDOW_MS, type SpendPlan } from "./spend.js";
+import { checkPlan, type SpendPlan } from "./spend.js";
 import { CUSTODY } from "./texts.js";
 import type { Scope } from "./scopes.js";
 
@@ -27,6 +28,15 @@ import type { Scope } from "./scopes.js";
 export interface FireRefusal {
   rule: string;
   detail: string;
+}
+
+/** A dry run's `policy` field: whether the key's policy lets it through, and the refusing rule and text if not. */
+export function policyView(verdict: FireRefusal | null): {
+  allowed: boolean;
+  rule: string | null;
+  detail: string | null;
+} {
+  return { allowed: verdict === null, rule: verdict?.rule ?? null, detail: verdict?.detail ?? null };
 }
 
 /** What an execution outside a request runs with once its key's custody passed. */
@@ -76,13 +86,7 @@ export async function planRefusal(
   if (policy.maxSolPer24h === undefined && dailyCharges(key).length === 0) return null;
   if (plan.amountLamports === null) return null;
   const needed = plan.amountLamports + plan.rentLamports + plan.tipLamports;
-  const since = deps.clock().getTime() - SPEND_WINDOW_MS;
-  for (const c of dailyCharges(key)) {
-    const used = await deps.store.spentLamports(c.keyId, since);
-    if (used + needed > c.capLamports)
-      return { rule: "max_sol_per_24h", detail: dailyCapDetail(plan.kind, used, c.capLamports, needed) };
-  }
-  return null;
+  return dailyCapVerdict(deps, dailyCharges(key), plan.kind, needed);
 }
 
 /**

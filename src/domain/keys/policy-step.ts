@@ -9,7 +9,13 @@ import { ApiError } from "../../core/errors.js";
 import type { NewExecution, SpendReservation, Store } from "../../store/index.js";
 import { SpendCapExceededError } from "../../store/index.js";
 import { addSpend, noSpend, totalOf, type WorstCaseSpend } from "../execution/worst-case-spend.js";
-import { contextPolicy, dailyCapRefusal, dailyCharges, type CustodyContext } from "./custody-store.js";
+import {
+  contextPolicy,
+  dailyCapRefusal,
+  dailyCapVerdict,
+  dailyCharges,
+  type CustodyContext,
+} from "./custody-store.js";
 import { refusal } from "./scopes.js";
 import {
   checkPriorityFee,
@@ -102,13 +108,7 @@ export async function recordTimeVerdict(
     if (err instanceof ApiError) return { rule: "max_sol_per_24h", detail: err.message };
     throw err;
   }
-  const since = deps.clock().getTime() - SPEND_WINDOW_MS;
-  for (const c of charges) {
-    const used = await deps.store.spentLamports(c.keyId, since);
-    if (used + lamports > c.capLamports)
-      return { rule: "max_sol_per_24h", detail: dailyCapDetail(plan.kind, used, c.capLamports, lamports) };
-  }
-  return null;
+  return dailyCapVerdict(deps, charges, plan.kind, lamports);
 }
 
 /**

@@ -13,7 +13,8 @@ import type { TradeRead } from "../../launch/trade-accounts.js";
 import type { CopyClaimResult, OrderRecord, Store } from "../../store/index.js";
 import type { TradeMessage } from "../market/messages.js";
 import type { FireOutcome } from "./fire.js";
-import type { OrderSpec } from "./model.js";
+import { standingTradeSpec, type OrderSpec } from "./model.js";
+import { holdNewest, trackInflight, type HeldOrder } from "./held-orders.js";
 import {
   copiesSide,
   copyBuyLamports,
@@ -37,21 +38,7 @@ export function copyTradeSpec(
   mint: string,
   amountText: string,
 ): OrderSpec {
-  return {
-    kind: "limit",
-    side,
-    mint,
-    amount: { kind: "sol", lamports: 0n },
-    amountText,
-    sizeUnits: null,
-    triggers: [],
-    trailHundredths: null,
-    entryPrice: null,
-    slippageBps: spec.slippageBps,
-    priorityFeeLamports: spec.priorityFeeLamports,
-    tipLamports: spec.tipLamports,
-    maxRetries: 0,
-  };
+  return standingTradeSpec(spec, side, mint, 0n, amountText);
 }
 
 /** What one followed trade came to: a fire's outcome, or a skip with its reason. */
@@ -87,7 +74,7 @@ export interface CopyDeps {
 
 /** The open copy orders of this process (see the file comment). */
 export class CopyBook {
-  private readonly orders = new Map<string, { record: OrderRecord; spec: CopySpec }>();
+  private readonly orders = new Map<string, HeldOrder<CopySpec>>();
   private readonly followed = new Map<string, { off: () => void; orders: Set<string> }>();
   private readonly timers = new Set<NodeJS.Timeout>();
   readonly inflight = new Set<Promise<void>>();
@@ -99,9 +86,7 @@ export class CopyBook {
 
   /** Adds (or replaces) an open copy order; its followed wallets are subscribed. */
   add(record: OrderRecord, spec: CopySpec): void {
-    const known = this.orders.get(record.id);
-    if (known !== undefined && known.record.version > record.version) return;
-    this.orders.set(record.id, { record, spec });
+    if (!holdNewest(this.orders, record, spec)) return;
     for (const w of spec.follow) {
       let f = this.followed.get(w);
       if (f === undefined) {
@@ -165,10 +150,7 @@ export class CopyBook {
     // Taken at fire time: an order cancelled during the delay copies nothing.
     const o = this.orders.get(id);
     if (o === undefined) return;
-    const p = this.copy(o.record, o.spec, m)
-      .catch(this.deps.onError)
-      .finally(() => this.inflight.delete(p));
-    this.inflight.add(p);
+    trackInflight(this.inflight, this.copy(o.record, o.spec, m), this.deps.onError);
   }
 
   private async copy(record: OrderRecord, spec: CopySpec, m: TradeMessage): Promise<void> {

@@ -6,25 +6,15 @@
  */
 import { badRequest } from "../../core/errors.js";
 import type { RequestBody } from "../../core/request-fields.js";
-import { planRefusal } from "../keys/fire-custody.js";
-import { mayUseWallet, refusal } from "../keys/scopes.js";
+import { mayUseWallet } from "../keys/scopes.js";
 import { CUSTODY } from "../keys/texts.js";
-import { spendPlanOf } from "../keys/spend.js";
-import { planTradeSpend } from "../trade/kind.js";
-import { parseTradeRequest } from "../trade/request.js";
 import { selectWallet } from "../wallets/wallets.js";
 import { parseCopyRequest } from "./copy.js";
 import { COPY_MINT, copyTradeSpec } from "./copy-engine.js";
 import { COPY_RULES as C } from "./copy-texts.js";
 import { copySpecView } from "./copy-view.js";
-import { orderFees, tradeBody } from "./fire.js";
 import type { OrderCaller, OrderServiceDeps } from "./service.js";
-import { placeStandingOrder } from "./placement.js";
-
-/** Mint rules cannot be judged before the mint is known: they are checked at each fire. */
-const MINT_RULES = new Set(["mints_allow", "mints_deny"]);
-/** A stand-in mint for the creation-time plan (the system program's address: never a launch token). */
-const ANY_MINT = "11111111111111111111111111111111";
+import { ANY_MINT, createStanding, standingVerdict } from "./placement.js";
 
 /** Creates a copy order (or answers its dry run). */
 export async function createCopy(
@@ -44,28 +34,15 @@ export async function createCopy(
   let verdict = null;
   if (spec.sizing.kind === "sol" && spec.sides !== "sells") {
     const buy = copyTradeSpec(spec, "buy", ANY_MINT, b.amount === undefined ? "0" : String(b.amount).trim());
-    const plan = spendPlanOf(
-      "trade",
-      planTradeSpend,
-      parseTradeRequest(tradeBody(buy, wallet.publicKey)),
-      deps.relayTipLamports,
-      orderFees(buy),
-    );
-    const found = await planRefusal(deps, caller.key, plan, wallet.publicKey);
-    verdict = found !== null && MINT_RULES.has(found.rule) ? null : found;
+    verdict = await standingVerdict(deps, caller, buy, wallet.publicKey);
   } else if (!mayUseWallet(caller.key, wallet.publicKey))
     verdict = { rule: "wallet", detail: CUSTODY.walletNotAllowed(wallet.publicKey) };
-  if (req.dryRun)
-    return {
-      dry_run: true,
-      policy: { allowed: verdict === null, rule: verdict?.rule ?? null, detail: verdict?.detail ?? null },
-      order: { wallet: wallet.publicKey, ...copySpecView(spec), expires_at: req.expiresAt },
-    };
-  if (verdict !== null) throw refusal(verdict.detail, verdict.rule);
-  return placeStandingOrder(
-    deps,
-    caller,
-    { kind: "copy", mint: COPY_MINT, wallet: wallet.publicKey, spec, expiresAt: req.expiresAt },
-    claimId,
-  );
+  const order = {
+    kind: "copy",
+    mint: COPY_MINT,
+    wallet: wallet.publicKey,
+    spec,
+    view: copySpecView(spec),
+  } as const;
+  return createStanding(deps, caller, order, req, verdict, claimId);
 }

@@ -22,6 +22,7 @@ import { observerOn, sizeOf, stateKey } from "./observe.js";
 import { specFromJson } from "./spec.js";
 import type { SnipeBook, SnipeSpec } from "./snipe-engine.js";
 import type { CopyBook } from "./copy-engine.js";
+import { trackInflight } from "./held-orders.js";
 import type { CopySpec } from "./copy.js";
 
 /** Collaborators of the engine. */
@@ -206,10 +207,7 @@ export class OrderEngine {
       .catch(this.deps.onError);
   }
 
-  private track(p: Promise<void>): void {
-    const t = p.catch(this.deps.onError).finally(() => this.inflight.delete(t));
-    this.inflight.add(t);
-  }
+  private track = (p: Promise<void>): void => trackInflight(this.inflight, p, this.deps.onError);
 
   private writePeak(o: BookOrder): void {
     const now = Date.now();

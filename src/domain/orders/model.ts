@@ -94,3 +94,31 @@ export interface OrderSpec {
 export type Decision =
   | { readonly fire: false; /** trailing_stop: a new highest price to remember. */ readonly peak?: bigint }
   | { readonly fire: true; readonly trigger: string };
+
+/**
+ * The trade a standing order (snipe, copy) sends once, as the other orders' fire takes it: a limit order with no
+ * trigger, entry or retry, its size in `lamports` (0 when `amountText` is a token amount) and its own fee fields.
+ */
+export function standingTradeSpec(
+  own: Pick<OrderSpec, "slippageBps" | "priorityFeeLamports" | "tipLamports">,
+  side: "buy" | "sell",
+  mint: string,
+  lamports: bigint,
+  amountText: string,
+): OrderSpec {
+  return {
+    kind: "limit",
+    side,
+    mint,
+    amount: { kind: "sol", lamports },
+    amountText,
+    sizeUnits: null,
+    triggers: [],
+    trailHundredths: null,
+    entryPrice: null,
+    slippageBps: own.slippageBps,
+    priorityFeeLamports: own.priorityFeeLamports,
+    tipLamports: own.tipLamports,
+    maxRetries: 0,
+  };
+}

@@ -34,26 +34,18 @@ export function sizeKey(size: OrderSize): string {
 /** The observation of `size` on `venue`; null when the venue cannot quote it (too small, beyond reserves). */
 export function observeVenue(size: OrderSize, venue: VenueState, decimals: number): Observation | null {
   try {
-    if (size.side === "sell") {
-      const q = quoteTrade({
-        action: "sell",
-        amount: { kind: "tokens", units: size.units },
-        venue,
-        slippageBps: 0n,
-      });
-      const f = quoteMoves(q, venue);
-      const price = priceOf(f.sol, size.units, decimals);
-      return price === null ? null : { price, solOut: f.sol, moved: { sol: f.sol, tokens: size.units } };
-    }
+    const sell = size.side === "sell";
     const q = quoteTrade({
-      action: "buy",
-      amount: { kind: "sol", lamports: size.lamports },
+      action: size.side,
+      amount: sell ? { kind: "tokens", units: size.units } : { kind: "sol", lamports: size.lamports },
       venue,
       slippageBps: 0n,
     });
     const f = quoteMoves(q, venue);
-    const price = priceOf(f.sol, f.tokens, decimals);
-    return price === null ? null : { price, solOut: null, moved: { sol: f.sol, tokens: f.tokens } };
+    // A sell moves the tokens it names; a buy, the tokens its SOL buys.
+    const tokens = sell ? size.units : f.tokens;
+    const price = priceOf(f.sol, tokens, decimals);
+    return price === null ? null : { price, solOut: sell ? f.sol : null, moved: { sol: f.sol, tokens } };
   } catch (e) {
     if (e instanceof ApiError) return null;
     throw e;

@@ -9,8 +9,8 @@ import { ApiError, badRequest, TRADE_RULES } from "../../core/errors.js";
 import type { FeeBounds } from "../../core/fee-fields.js";
 import { parseAddress } from "../../core/addresses.js";
 import { parseQueryInt } from "../../core/request-fields.js";
-import { OpenOrderLimitError, type KeyRecord, type OrderStateName, type Store } from "../../store/index.js";
-import { planRefusal } from "../keys/fire-custody.js";
+import type { KeyRecord, OrderStateName, Store } from "../../store/index.js";
+import { planRefusal, policyView } from "../keys/fire-custody.js";
 import { refusal } from "../keys/scopes.js";
 import { cachedTradeConfigs } from "../trade/configs.js";
 import { parseTradeRequest } from "../trade/request.js";
@@ -26,9 +26,9 @@ import { decide } from "./rules.js";
 import { createSnipe } from "./snipe-service.js";
 import { createCopy } from "./copy-service.js";
 import { fireRecords } from "./fires.js";
-import { newOrderId, placedBefore } from "./placement.js";
+import { placeOrder } from "./placement.js";
 import type { RequestBody } from "../../core/request-fields.js";
-import { entryOf, resolveSpec, sizeUnitsOf, specToJson } from "./spec.js";
+import { entryOf, resolveSpec, sizeUnitsOf } from "./spec.js";
 import { ORDER_RULES as R } from "./texts.js";
 import { orderView, priceText, specView } from "./view.js";
 import { LAUNCHSWAP } from "../../core/venues.js";
@@ -93,7 +93,7 @@ export async function createOrder(
     const d = now === null ? null : decide(spec, now, spec.kind === "trailing_stop" ? now.price : null);
     return {
       dry_run: true,
-      policy: { allowed: verdict === null, rule: verdict?.rule ?? null, detail: verdict?.detail ?? null },
+      policy: policyView(verdict),
       order: { wallet: wallet.publicKey, ...specView(spec), expires_at: req.expiresAt },
       price_now: now === null ? null : priceText(now.price),
       sol_out_now_lamports: now?.solOut?.toString() ?? null,
@@ -103,34 +103,20 @@ export async function createOrder(
     };
   }
   if (verdict !== null) throw refusal(verdict.detail, verdict.rule);
-  const id = newOrderId(caller.accountId, claimId);
-  const before = await placedBefore(deps.store, caller.accountId, id, claimId);
-  if (before !== undefined) return before;
-  let record;
-  try {
-    record = await deps.store.insertOrder(
-      {
-        id,
-        accountId: caller.accountId,
-        keyId: caller.key.id,
-        kind: spec.kind,
-        side: spec.side,
-        mint: spec.mint,
-        wallet: wallet.publicKey,
-        spec: specToJson(spec),
-        expiresAt: req.expiresAt,
-        // A trailing stop's peak starts at the price now.
-        peak: spec.kind === "trailing_stop" && now !== null ? now.price.toString() : null,
-      },
-      deps.maxOpenPerKey,
-    );
-  } catch (e) {
-    if (e instanceof OpenOrderLimitError)
-      throw new ApiError(409, R.tooMany(e.max), { max_open_orders: e.max });
-    throw e;
-  }
-  deps.engine.add(record);
-  return { ...orderView(record), price_now: now === null ? null : priceText(now.price) };
+  const placement = {
+    kind: spec.kind,
+    side: spec.side,
+    mint: spec.mint,
+    wallet: wallet.publicKey,
+    spec,
+    expiresAt: req.expiresAt,
+    // A trailing stop's peak starts at the price now.
+    peak: spec.kind === "trailing_stop" && now !== null ? now.price.toString() : null,
+  };
+  return placeOrder(deps, caller, placement, claimId, (r) => ({
+    ...orderView(r),
+    price_now: now === null ? null : priceText(now.price),
+  }));
 }
 
 /** A bracket's take-profit must sit above its stop-loss when both are prices (else both would fire at once). */

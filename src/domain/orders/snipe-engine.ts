@@ -8,7 +8,8 @@
 import type { OrderRecord, Store } from "../../store/index.js";
 import type { CreatedNotice } from "../watch/created-mints.js";
 import type { FireOutcome } from "./fire.js";
-import type { OrderSpec } from "./model.js";
+import { standingTradeSpec, type OrderSpec } from "./model.js";
+import { holdNewest, trackInflight, type HeldOrder } from "./held-orders.js";
 import { snipeMatches, type SnipeRule } from "./snipe.js";
 
 /** A snipe order's stored parameters. */
@@ -31,21 +32,7 @@ export const snipeFireKey = (orderId: string, mint: string): string => `order:${
 
 /** The buy a snipe order sends for `mint`, as the other orders' fire takes it. */
 export function snipeBuySpec(spec: SnipeSpec, mint: string): OrderSpec {
-  return {
-    kind: "limit",
-    side: "buy",
-    mint,
-    amount: { kind: "sol", lamports: spec.lamports },
-    amountText: spec.amountText,
-    sizeUnits: null,
-    triggers: [],
-    trailHundredths: null,
-    entryPrice: null,
-    slippageBps: spec.slippageBps,
-    priorityFeeLamports: spec.priorityFeeLamports,
-    tipLamports: spec.tipLamports,
-    maxRetries: 0,
-  };
+  return standingTradeSpec(spec, "buy", mint, spec.lamports, spec.amountText);
 }
 
 /** Collaborators of the snipe book. */
@@ -62,16 +49,14 @@ export interface SnipeDeps {
 
 /** The open snipe orders of this process (see the file comment). */
 export class SnipeBook {
-  private readonly orders = new Map<string, { record: OrderRecord; spec: SnipeSpec }>();
+  private readonly orders = new Map<string, HeldOrder<SnipeSpec>>();
   readonly inflight = new Set<Promise<void>>();
 
   constructor(private readonly deps: SnipeDeps) {}
 
   /** Adds (or replaces) an open snipe order. */
   add(record: OrderRecord, spec: SnipeSpec): void {
-    const known = this.orders.get(record.id);
-    if (known !== undefined && known.record.version > record.version) return;
-    this.orders.set(record.id, { record, spec });
+    if (!holdNewest(this.orders, record, spec)) return;
     void this.deps.warmWallet(record.wallet).catch(this.deps.onError);
   }
 
@@ -92,10 +77,7 @@ export class SnipeBook {
       const exp = o.record.expiresAt === null ? null : Date.parse(o.record.expiresAt);
       if (exp !== null && exp <= now) continue;
       if (!snipeMatches(o.spec.rule, n)) continue;
-      const p = this.fire(o.record, o.spec, n.event.mint)
-        .catch(this.deps.onError)
-        .finally(() => this.inflight.delete(p));
-      this.inflight.add(p);
+      trackInflight(this.inflight, this.fire(o.record, o.spec, n.event.mint), this.deps.onError);
     }
   }
 

@@ -3,10 +3,10 @@
  * service does not hold; POST /v1/transactions/send takes it back signed and executes it as the key's trade.
  */
 import { FIELD, closedObject, confirmationProperties, fillSchema } from "../../core/json-schema.js";
-import { LAUNCHSWAP, VENUES } from "../../core/venues.js";
+import { VENUES } from "../../core/venues.js";
 import { defineKind } from "../execution/kind.js";
 import type { SpendPlan } from "../keys/spend.js";
-import { TRADE_RULES_SCHEMA, tradeKind } from "../trade/kind.js";
+import { planTradeMoves, TRADE_RULES_SCHEMA, tradeKind } from "../trade/kind.js";
 import { parseBuildRequest, runBuild, type BuildDeps, type BuildIntent } from "./build.js";
 import type { RacedSendDeps } from "./raced-send.js";
 import { raceProperties } from "../trade/race-schema.js";
@@ -32,10 +32,7 @@ const BUILD_TRADE_FIELDS = [
 
 /** What a build may spend: the trade's mint, venue and SOL amount (the signer is outside: no wallet binding). */
 export function planBuildSpend(b: BuildIntent, plan: SpendPlan): void {
-  const t = b.trade;
-  plan.mints = [t.mint];
-  if (t.pool !== null) plan.venues.push(LAUNCHSWAP);
-  if (t.action === "buy") plan.amountLamports = t.amount.kind === "sol" ? t.amount.lamports : null;
+  planTradeMoves(b.trade, plan);
 }
 
 /** The build kind: nothing is signed or recorded; the key's policy judges what it asks to build. */

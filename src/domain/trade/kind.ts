@@ -172,9 +172,14 @@ const tradeResponse = closedObject(
 
 /** What a trade may spend, as far as its intent tells (also the plan of a fired order). */
 export function planTradeSpend(t: TradeIntent, plan: SpendPlan): void {
+  planTradeMoves(t, plan);
+  addSigner(plan, t.wallet);
+}
+
+/** A trade's mint, venue and SOL amount in `plan`, whoever signs it (a managed wallet or an outside one). */
+export function planTradeMoves(t: TradeIntent, plan: SpendPlan): void {
   plan.mints = [t.mint];
   if (t.pool !== null) plan.venues.push(LAUNCHSWAP);
-  addSigner(plan, t.wallet);
   // A SOL buy spends its amount; a token-unit buy is bounded by the wallet's balance; a sell spends fees.
   if (t.action === "buy") plan.amountLamports = t.amount.kind === "sol" ? t.amount.lamports : null;
 }

@@ -145,14 +145,7 @@ function curveSolBuy(lamports: bigint, curve: CurveState, fees: CurveFeesBps, bp
   // The program's behaviour past the curve's real tokens is unverified (reference D.2); a threshold at
   // most the remaining tokens stays valid whether it caps the fill or not.
   const quoted = tokensOut < curve.realTokenReserves ? tokensOut : curve.realTokenReserves;
-  const minTokensOut = minAfterSlippage(quoted, bps);
-  if (minTokensOut <= 0n) throw badRequest(TRADE_RULES.tradeTooSmall);
-  return quoteOf(
-    BONDING_CURVE,
-    { instruction: "buy_exact_sol_in", spendableSolIn: lamports, minTokensOut },
-    lamports,
-    quoted,
-  );
+  return exactSolInQuote(lamports, quoted, bps);
 }
 
 // v3 SOL buy: buy_exact_quote_in_v3 spends the whole budget, past the curve into the would-be pool (synthetic
@@ -164,14 +157,21 @@ function curveSolBuyV3(
   synthetic: SyntheticInputs,
   bps: bigint,
 ): TradeQuote {
-  const { tokensOut } = buyExactQuoteInV3Quote(lamports, curve, fees, synthetic);
-  const minTokensOut = minAfterSlippage(tokensOut, bps);
+  return exactSolInQuote(lamports, buyExactQuoteInV3Quote(lamports, curve, fees, synthetic).tokensOut, bps);
+}
+
+/**
+ * A curve buy spending exactly `lamports` quoted at `tokens`: the slippage bounds the tokens below, and a buy whose
+ * bound is no token is refused.
+ */
+function exactSolInQuote(lamports: bigint, tokens: bigint, bps: bigint): TradeQuote {
+  const minTokensOut = minAfterSlippage(tokens, bps);
   if (minTokensOut <= 0n) throw badRequest(TRADE_RULES.tradeTooSmall);
   return quoteOf(
     BONDING_CURVE,
     { instruction: "buy_exact_sol_in", spendableSolIn: lamports, minTokensOut },
     lamports,
-    tokensOut,
+    tokens,
   );
 }
 

@@ -7,7 +7,7 @@ import { LAUNCHSWAP, type Venue } from "../../core/venues.js";
 import type { Chain } from "../../chain/chain.js";
 import type { Store } from "../../store/index.js";
 import type { Vault } from "../../vault/index.js";
-import { badRequest, EXECUTION, SPEC } from "../../core/errors.js";
+import { SPEC } from "../../core/errors.js";
 import { ms, runSingleExecution } from "../execution/pipeline.js";
 import { cachedTradeConfigs, chainGeneration } from "./configs.js";
 import { quoteRead, tradeDetails, tradeInstructions } from "./plan.js";
@@ -16,7 +16,7 @@ import { selectRaceRoutes } from "./race-request.js";
 import type { DryRun } from "../execution/dry-run.js";
 import type { SingleExecutionInput } from "../execution/types.js";
 import { runRacedTrade, type RaceAnswer, type TradeRacing } from "./raced-trade.js";
-import { parseTradeRequest, type TradeIntent } from "./request.js";
+import type { TradeIntent } from "./request.js";
 import { selectWallet } from "../wallets/wallets.js";
 import { insufficientSol, lamportsNeeded, TOKEN_ACCOUNT_RENT_LAMPORTS } from "../execution/affordability.js";
 import { tradeBounds, tradeSolIn, type TradeBounds } from "./bounds.js";
@@ -103,16 +103,10 @@ function requestSummary(intent: TradeIntent): Record<string, unknown> {
 }
 
 /**
- * Executes one trade for the key. A named wallet the key does not hold is 404 `wallet not found` (as on the
- * wallet endpoints), decided before any chain access.
+ * Executes one parsed trade for the key (the trade kind's run: the body was parsed once, before policy). A named
+ * wallet the key does not hold is 404 `wallet not found` (as on the wallet endpoints), decided before any chain
+ * access.
  */
-export async function executeTrade(deps: TradeDeps, apiKeyId: number, body: unknown): Promise<TradeResult> {
-  if (typeof body !== "object" || body === null || Array.isArray(body))
-    throw badRequest(EXECUTION.bodyObject);
-  return runTrade(deps, apiKeyId, parseTradeRequest(body as Record<string, unknown>));
-}
-
-/** Executes one parsed trade for the key (the trade kind's run: the body was parsed once, before policy). */
 export async function runTrade(deps: TradeDeps, apiKeyId: number, intent: TradeIntent): Promise<TradeResult> {
   const now = deps.now ?? (() => performance.now());
   const t0 = now();

@@ -16,6 +16,7 @@ import { createDryRun, type DryRun } from "../../domain/execution/dry-run.js";
 import { requireChain } from "../../domain/execution/gate.js";
 import { checkRoutedVenue } from "../../domain/keys/custody-store.js";
 import { hasScope, type Scope } from "../../domain/keys/scopes.js";
+import { policyView } from "../../domain/keys/fire-custody.js";
 import type { Store } from "../../store/index.js";
 import { requireApiKey } from "../hooks/auth.js";
 import { storeOf } from "../hooks/custody.js";
@@ -89,7 +90,7 @@ function executeHandler<D extends { chain: unknown; store: Pick<Store, "insertEx
     const verdict = req.custodyContext?.verdict ?? run.verdict;
     return {
       dry_run: true,
-      policy: { allowed: verdict === null, rule: verdict?.rule ?? null, detail: verdict?.detail ?? null },
+      policy: policyView(verdict),
       requests: run.requests,
       transactions: run.transactions,
       ...feesAsked(fees),

@@ -1,12 +1,7 @@
 /** GET /v1/wallets/{public_key}/balances (issue 22). */
 import type { FastifyInstance } from "fastify";
-import type { Chain } from "../../chain/chain.js";
-import { requireChain } from "../../domain/execution/gate.js";
 import { walletBalances } from "../../domain/wallets/balances.js";
-import type { Store } from "../../store/index.js";
-import { requireApiKey } from "../hooks/auth.js";
-import { storeOf } from "../hooks/custody.js";
-import { apiKeySecurity, authErrors, errorSchema } from "../openapi/schemas.js";
+import { walletReadRoute, type WalletReadDeps } from "./wallet-read.js";
 
 const text = (description: string) => ({ type: "string", description }) as const;
 
@@ -40,40 +35,12 @@ const balancesSchema = {
 } as const;
 
 /** Registers the balances route. */
-export function balanceRoutes(
-  app: FastifyInstance,
-  deps: { store: Pick<Store, "findWallet" | "findDefaultWallet">; chain?: Pick<Chain, "rpc"> | Chain },
-): void {
-  app.get(
+export function balanceRoutes(app: FastifyInstance, deps: WalletReadDeps): void {
+  walletReadRoute(
+    app,
+    deps,
     "/v1/wallets/:public_key/balances",
-    {
-      schema: {
-        tags: ["wallets"],
-        security: apiKeySecurity,
-        summary: "SOL and every token account of one of this key's wallets",
-        params: {
-          type: "object",
-          properties: { public_key: { type: "string", description: "managed wallet public key" } },
-          required: ["public_key"],
-        },
-        response: {
-          200: balancesSchema,
-          400: errorSchema,
-          404: errorSchema,
-          502: errorSchema,
-          503: errorSchema,
-          ...authErrors,
-        },
-      },
-    },
-    async (req) => {
-      const key = requireApiKey(req);
-      const chain = requireChain(deps.chain);
-      return walletBalances(
-        { store: storeOf(req), chain },
-        key.id,
-        (req.params as { public_key: string }).public_key,
-      );
-    },
+    { summary: "SOL and every token account of one of this key's wallets", answer: balancesSchema },
+    walletBalances,
   );
 }

@@ -2,7 +2,7 @@
  * Issue 33: GET /v1/positions, GET /v1/positions/{wallet}/{mint} and GET /v1/pnl: the positions ledger kept
  * from the fills (average-cost method, docs/positions.md), valued at the liquidation value on the warm state.
  */
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import {
   LIST_VALUATIONS,
   PNL_GROUPS,
@@ -111,6 +111,11 @@ const pnlFigures = {
 const valuationText =
   "warm values from the warm venue state only, read also reads a venue not in it (and watches it), none skips the valuation";
 
+/** Whose positions a request reads: the key's account, and only its wallets for a wallet-bound key. */
+function callerOf(req: FastifyRequest): { apiKeyId: number; onlyWallets: readonly string[] | undefined } {
+  return { apiKeyId: requireApiKey(req).id, onlyWallets: req.custodyKey?.wallets ?? undefined };
+}
+
 /** Registers the positions and PnL routes. */
 export function positionRoutes(app: FastifyInstance, deps: PositionsDeps): void {
   // This app's row texts of GET /v1/positions (page-text.ts).
@@ -146,13 +151,11 @@ export function positionRoutes(app: FastifyInstance, deps: PositionsDeps): void 
       },
     },
     async (req, reply) => {
-      const key = requireApiKey(req);
       const q = parsePositionsQuery(req.query as Record<string, unknown>);
-      const who = { apiKeyId: key.id, onlyWallets: req.custodyKey?.wallets ?? undefined };
       // Already the answer's JSON bytes (the schema above documents them): a buffer is sent as it is, not
       // serialized again.
       void reply.type("application/json; charset=utf-8");
-      return listPositionsBytes(deps, who, q, texts);
+      return listPositionsBytes(deps, callerOf(req), q, texts);
     },
   );
 
@@ -180,9 +183,8 @@ export function positionRoutes(app: FastifyInstance, deps: PositionsDeps): void 
       },
     },
     async (req) => {
-      const key = requireApiKey(req);
+      const who = callerOf(req);
       const mode = parseValuation((req.query as Record<string, unknown>).valuation, "read");
-      const who = { apiKeyId: key.id, onlyWallets: req.custodyKey?.wallets ?? undefined };
       return getPosition(deps, who, req.params as { wallet: unknown; mint: unknown }, mode);
     },
   );
@@ -231,9 +233,8 @@ export function positionRoutes(app: FastifyInstance, deps: PositionsDeps): void 
       },
     },
     async (req) => {
-      const key = requireApiKey(req);
-      const q = parsePnlQuery(req.query as Record<string, unknown>);
-      return pnl(deps, { apiKeyId: key.id, onlyWallets: req.custodyKey?.wallets ?? undefined }, q);
+      const who = callerOf(req);
+      return pnl(deps, who, parsePnlQuery(req.query as Record<string, unknown>));
     },
   );
 }

@@ -1,19 +1,8 @@
 /** GET /v1/wallets/{public_key}: one wallet of the key with its durable nonce account. */
 import type { FastifyInstance } from "fastify";
-import type { Chain } from "../../chain/chain.js";
-import { requireChain } from "../../domain/execution/gate.js";
 import { walletDetail } from "../../domain/wallets/detail.js";
-import type { Store } from "../../store/index.js";
-import { requireApiKey } from "../hooks/auth.js";
-import { storeOf } from "../hooks/custody.js";
-import {
-  apiKeySecurity,
-  authErrors,
-  closedObject,
-  errorSchema,
-  walletProperties,
-  walletRequired,
-} from "../openapi/schemas.js";
+import { closedObject, walletProperties, walletRequired } from "../openapi/schemas.js";
+import { walletReadRoute, type WalletReadDeps } from "./wallet-read.js";
 
 const nullableText = (description: string) => ({ type: ["string", "null"], description }) as const;
 
@@ -49,40 +38,15 @@ const walletDetailSchema = closedObject(
 );
 
 /** Registers GET /v1/wallets/{public_key}. */
-export function walletDetailRoutes(
-  app: FastifyInstance,
-  deps: { store: Pick<Store, "findWallet" | "findDefaultWallet">; chain?: Pick<Chain, "rpc"> | Chain },
-): void {
-  app.get(
+export function walletDetailRoutes(app: FastifyInstance, deps: WalletReadDeps): void {
+  walletReadRoute(
+    app,
+    deps,
     "/v1/wallets/:public_key",
     {
-      schema: {
-        tags: ["wallets"],
-        security: apiKeySecurity,
-        summary: "One of this key's wallets, with its durable nonce account (raced trades)",
-        params: {
-          type: "object",
-          properties: { public_key: { type: "string", description: "managed wallet public key" } },
-          required: ["public_key"],
-        },
-        response: {
-          200: walletDetailSchema,
-          400: errorSchema,
-          404: errorSchema,
-          502: errorSchema,
-          503: errorSchema,
-          ...authErrors,
-        },
-      },
+      summary: "One of this key's wallets, with its durable nonce account (raced trades)",
+      answer: walletDetailSchema,
     },
-    async (req) => {
-      const key = requireApiKey(req);
-      const chain = requireChain(deps.chain);
-      return walletDetail(
-        { store: storeOf(req), chain },
-        key.id,
-        (req.params as { public_key: string }).public_key,
-      );
-    },
+    walletDetail,
   );
 }

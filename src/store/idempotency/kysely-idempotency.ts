@@ -26,18 +26,27 @@ function toRecord(r: Selectable<IdempotencyKeysTable>): IdempotencyRecord {
   };
 }
 
+/** The id of the account's execution recorded under Idempotency-Key `key`, if any (an order's fire uses its own keys). */
+export async function executionIdByKey(
+  db: Kysely<Database>,
+  accountId: number,
+  key: string,
+): Promise<string | undefined> {
+  const r = await db
+    .selectFrom("executions")
+    .select("id")
+    .where("api_key_id", "=", accountId)
+    .where("idempotency_key", "=", key)
+    .limit(1)
+    .executeTakeFirst();
+  return r?.id;
+}
+
 /** The idempotency methods over an open Kysely instance. */
 export function kyselyIdempotency(db: Kysely<Database>): IdempotencyStore {
   return {
     async hasIdempotentExecution(apiKeyId, key) {
-      const row = await db
-        .selectFrom("executions")
-        .select("id")
-        .where("api_key_id", "=", apiKeyId)
-        .where("idempotency_key", "=", key)
-        .limit(1)
-        .executeTakeFirst();
-      return row !== undefined;
+      return (await executionIdByKey(db, apiKeyId, key)) !== undefined;
     },
 
     async insertIdempotencyKey(k) {

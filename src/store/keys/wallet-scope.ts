@@ -17,3 +17,11 @@ export function walletsWithin(
     ? sql<SqlBool>`not exists (select 1 from json_array_elements_text(${sql.ref(column)}::json) as w(v) where w.v not in (${list}))`
     : sql<SqlBool>`not exists (select 1 from json_each(${sql.ref(column)}) as w where w.value not in (${list}))`;
 }
+
+/**
+ * The values a row's single `wallet` column must be in for a key bound to `wallets`: never an empty `in ()`, which
+ * not every engine takes; the added "" is no wallet, so an empty binding matches no row.
+ */
+export function walletIn(wallets: readonly string[]): string[] {
+  return [...wallets, ""];
+}

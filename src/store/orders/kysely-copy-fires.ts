@@ -4,10 +4,10 @@
  * are summed under the order row's lock (an update of the row), so two processes cannot both spend the last of a
  * cap; a skipped trade is a row too (its reason recorded, never tried again).
  */
-import { sql, type Kysely } from "kysely";
+import type { Kysely, Transaction } from "kysely";
 import type { Database } from "../schema.js";
-import { isoNoZone } from "../executions/kysely-executions.js";
-import { appendEvent, appendOrderExecution, toOrder } from "./kysely-orders.js";
+import { appendOrderExecution } from "./kysely-orders.js";
+import { claimUnderOrderLock, firePage, firesOf } from "./fire-claims.js";
 import type {
   CopyClaimResult,
   CopyFireClaim,
@@ -46,6 +46,37 @@ function leftOf(want: bigint, cap: bigint | null, used: bigint): bigint {
   return left <= 0n ? 0n : left < want ? left : want;
 }
 
+/** The SOL a buy may spend within the order's caps, or the cap that skips it (counted under the order's lock). */
+async function withinCaps(
+  trx: Transaction<Database>,
+  c: CopyFireClaim,
+): Promise<{ lamports: bigint; skip: string | null }> {
+  let lamports = c.lamports;
+  let skip = c.skip;
+  if (skip !== null || c.side !== "buy") return { lamports, skip };
+  const sum = async (since: number | null, mint: string | null): Promise<bigint> => {
+    let q = trx
+      .selectFrom("order_copy_fires")
+      .select("lamports")
+      .where("order_id", "=", c.orderId)
+      .where("side", "=", "buy");
+    if (mint !== null) q = q.where("mint", "=", mint);
+    if (since !== null) q = q.where("at_ms", ">=", since);
+    return (await q.execute()).reduce((t, r) => t + BigInt(r.lamports), 0n);
+  };
+  if (c.perTokenLamports !== null) {
+    const cut = leftOf(lamports, c.perTokenLamports, await sum(null, c.mint));
+    if (cut === 0n) skip = "max_per_token";
+    lamports = cut;
+  }
+  if (skip === null && c.perDay !== null) {
+    const cut = leftOf(lamports, c.perDay.lamports, await sum(c.perDay.sinceMs, null));
+    if (cut === 0n) skip = "max_per_day";
+    lamports = cut;
+  }
+  return { lamports, skip };
+}
+
 /**
  * The copy-claim methods over `db`; a claimed fire writes an `order.triggered` event (the order stays open) in
  * the claim's transaction, and `wake` is told of the account after commit.
@@ -56,40 +87,12 @@ export function kyselyCopyFires(
   clock: () => Date,
   wake: (accountId: number) => void,
 ): CopyFireStore {
+  const ctx = { db, dialect, clock, wake };
   return {
     async claimCopyFire(c: CopyFireClaim): Promise<CopyClaimResult> {
-      const result = await db.transaction().execute(async (trx): Promise<CopyClaimResult> => {
-        const locked = await trx
-          .updateTable("orders")
-          .set({ version: sql`version` })
-          .where("id", "=", c.orderId)
-          .where("state", "=", "open")
-          .executeTakeFirst();
-        if (Number(locked.numUpdatedRows) === 0) return { result: "closed" };
-        let lamports = c.lamports;
-        let skip = c.skip;
-        if (skip === null && c.side === "buy") {
-          const sum = async (since: number | null, mint: string | null): Promise<bigint> => {
-            let q = trx
-              .selectFrom("order_copy_fires")
-              .select("lamports")
-              .where("order_id", "=", c.orderId)
-              .where("side", "=", "buy");
-            if (mint !== null) q = q.where("mint", "=", mint);
-            if (since !== null) q = q.where("at_ms", ">=", since);
-            return (await q.execute()).reduce((t, r) => t + BigInt(r.lamports), 0n);
-          };
-          if (c.perTokenLamports !== null) {
-            const cut = leftOf(lamports, c.perTokenLamports, await sum(null, c.mint));
-            if (cut === 0n) skip = "max_per_token";
-            lamports = cut;
-          }
-          if (skip === null && c.perDay !== null) {
-            const cut = leftOf(lamports, c.perDay.lamports, await sum(c.perDay.sinceMs, null));
-            if (cut === 0n) skip = "max_per_day";
-            lamports = cut;
-          }
-        }
+      const closed: CopyClaimResult = { result: "closed" };
+      return claimUnderOrderLock<CopyClaimResult>(ctx, c.orderId, c.accountId, closed, async (trx) => {
+        const { lamports, skip } = await withinCaps(trx, c);
         const r = await trx
           .insertInto("order_copy_fires")
           .values({
@@ -109,23 +112,11 @@ export function kyselyCopyFires(
           })
           .onConflict((oc) => oc.columns(["order_id", "signature"]).doNothing())
           .executeTakeFirst();
-        if (Number(r.numInsertedOrUpdatedRows ?? 0n) !== 1) return { result: "fired" };
-        if (skip !== null) return { result: "skipped", reason: skip };
-        const row = await trx
-          .selectFrom("orders")
-          .selectAll()
-          .where("id", "=", c.orderId)
-          .executeTakeFirstOrThrow();
-        await appendEvent(
-          trx,
-          dialect,
-          { ...toOrder(row), updatedAt: isoNoZone(clock()) },
-          "order.triggered",
-        );
-        return { result: "claimed", lamports };
+        if (Number(r.numInsertedOrUpdatedRows ?? 0n) !== 1)
+          return { claimed: false, value: { result: "fired" } };
+        if (skip !== null) return { claimed: false, value: { result: "skipped", reason: skip } };
+        return { claimed: true, value: { result: "claimed", lamports } };
       });
-      if (result.result === "claimed") wake(c.accountId);
-      return result;
     },
 
     async settleCopyFire(orderId: string, signature: string, executionId: string | null, outcome: string) {
@@ -147,14 +138,7 @@ export function kyselyCopyFires(
     },
 
     async copyFires(orderId: string): Promise<CopyFireRecord[]> {
-      const rows = await db
-        .selectFrom("order_copy_fires")
-        .selectAll()
-        .where("order_id", "=", orderId)
-        .orderBy("at_ms")
-        .orderBy("signature")
-        .execute();
-      return rows.map(toCopyFire);
+      return (await firesOf(db, "order_copy_fires", "signature", orderId)).map(toCopyFire);
     },
 
     async unsettledCopyFires(beforeMs: number, limit: number): Promise<CopyFireRecord[]> {
@@ -185,17 +169,7 @@ export function kyselyCopyFires(
     },
 
     async copyFirePage(orderId: string, page: FirePage): Promise<CopyFireRecord[]> {
-      let q = db.selectFrom("order_copy_fires").selectAll().where("order_id", "=", orderId);
-      const after = page.after;
-      if (after !== undefined)
-        q = q.where((eb) =>
-          eb.or([
-            eb("at_ms", "<", after.atMs),
-            eb.and([eb("at_ms", "=", after.atMs), eb("signature", "<", after.key)]),
-          ]),
-        );
-      const rows = await q.orderBy("at_ms", "desc").orderBy("signature", "desc").limit(page.limit).execute();
-      return rows.map(toCopyFire);
+      return (await firePage(db, "order_copy_fires", "signature", orderId, page)).map(toCopyFire);
     },
   };
 }

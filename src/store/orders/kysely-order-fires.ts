@@ -4,10 +4,10 @@
  * refusal and may be claimed again); the hourly cap is counted under the order row's lock
  * (an update of the row), so two processes cannot both take the last slot.
  */
-import { sql, type Kysely } from "kysely";
+import type { Kysely } from "kysely";
 import type { Database } from "../schema.js";
-import { isoNoZone } from "../executions/kysely-executions.js";
-import { appendEvent, appendOrderExecution, toOrder } from "./kysely-orders.js";
+import { appendOrderExecution } from "./kysely-orders.js";
+import { claimUnderOrderLock, firePage, firesOf } from "./fire-claims.js";
 import type { FirePage, OrderFireClaim, OrderFireRecord, OrderFireStore } from "./order-types.js";
 
 function toOrderFire(r: Database["order_fires"]): OrderFireRecord {
@@ -31,16 +31,10 @@ export function kyselyOrderFires(
   clock: () => Date,
   wake: (accountId: number) => void,
 ): OrderFireStore {
+  const ctx = { db, dialect, clock, wake };
   return {
     async claimOrderFire(c: OrderFireClaim) {
-      const result = await db.transaction().execute(async (trx) => {
-        const locked = await trx
-          .updateTable("orders")
-          .set({ version: sql`version` })
-          .where("id", "=", c.orderId)
-          .where("state", "=", "open")
-          .executeTakeFirst();
-        if (Number(locked.numUpdatedRows) === 0) return "closed" as const;
+      return claimUnderOrderLock(ctx, c.orderId, c.accountId, "closed" as const, async (trx) => {
         if (c.window !== null) {
           const { n } = await trx
             .selectFrom("order_fires")
@@ -49,7 +43,7 @@ export function kyselyOrderFires(
             .where("at_ms", ">=", c.window.sinceMs)
             .where("refused", "is", null)
             .executeTakeFirstOrThrow();
-          if (Number(n) >= c.window.max) return "cap" as const;
+          if (Number(n) >= c.window.max) return { claimed: false, value: "cap" as const };
         }
         const r = await trx
           .insertInto("order_fires")
@@ -73,23 +67,10 @@ export function kyselyOrderFires(
             .where("mint", "=", c.mint)
             .where("refused", "is not", null)
             .executeTakeFirst();
-          if (Number(again.numUpdatedRows) !== 1) return "fired" as const;
+          if (Number(again.numUpdatedRows) !== 1) return { claimed: false, value: "fired" as const };
         }
-        const row = await trx
-          .selectFrom("orders")
-          .selectAll()
-          .where("id", "=", c.orderId)
-          .executeTakeFirstOrThrow();
-        await appendEvent(
-          trx,
-          dialect,
-          { ...toOrder(row), updatedAt: isoNoZone(clock()) },
-          "order.triggered",
-        );
-        return "claimed" as const;
+        return { claimed: true, value: "claimed" as const };
       });
-      if (result === "claimed") wake(c.accountId);
-      return result;
     },
 
     async refuseOrderFire(orderId: string, mint: string, refusal: unknown) {
@@ -115,28 +96,11 @@ export function kyselyOrderFires(
     },
 
     async orderFires(orderId: string): Promise<OrderFireRecord[]> {
-      const rows = await db
-        .selectFrom("order_fires")
-        .selectAll()
-        .where("order_id", "=", orderId)
-        .orderBy("at_ms")
-        .orderBy("mint")
-        .execute();
-      return rows.map(toOrderFire);
+      return (await firesOf(db, "order_fires", "mint", orderId)).map(toOrderFire);
     },
 
     async orderFirePage(orderId: string, page: FirePage): Promise<OrderFireRecord[]> {
-      let q = db.selectFrom("order_fires").selectAll().where("order_id", "=", orderId);
-      const after = page.after;
-      if (after !== undefined)
-        q = q.where((eb) =>
-          eb.or([
-            eb("at_ms", "<", after.atMs),
-            eb.and([eb("at_ms", "=", after.atMs), eb("mint", "<", after.key)]),
-          ]),
-        );
-      const rows = await q.orderBy("at_ms", "desc").orderBy("mint", "desc").limit(page.limit).execute();
-      return rows.map(toOrderFire);
+      return (await firePage(db, "order_fires", "mint", orderId, page)).map(toOrderFire);
     },
   };
 }

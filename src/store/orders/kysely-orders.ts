@@ -9,6 +9,8 @@ import { isoNoZone } from "../executions/kysely-executions.js";
 import { lockKeyRow } from "../keys/key-row-lock.js";
 import { reserveAndInsert } from "../keys/kysely-custody.js";
 import { kyselyExecutions } from "../executions/kysely-executions.js";
+import { walletIn } from "../keys/wallet-scope.js";
+import { executionIdByKey } from "../idempotency/kysely-idempotency.js";
 import { EVENTS_CHANNEL, EVENTS_NOTIFY_SETTING } from "../events/migrations-events.js";
 import type { Database, OrdersTable } from "../schema.js";
 import {
@@ -214,7 +216,7 @@ export function kyselyOrders(
       let query = db.selectFrom("orders").selectAll().where("account_id", "=", q.accountId);
       if (q.state !== undefined) query = query.where("state", "=", q.state);
       if (q.mint !== undefined) query = query.where("mint", "=", q.mint);
-      if (q.onlyWallets !== undefined) query = query.where("wallet", "in", [...q.onlyWallets, ""]);
+      if (q.onlyWallets !== undefined) query = query.where("wallet", "in", walletIn(q.onlyWallets));
       const rows = await query.orderBy("created_at", "desc").orderBy("id", "desc").limit(q.limit).execute();
       return rows.map(toOrder);
     },
@@ -291,13 +293,7 @@ export function kyselyOrders(
     },
 
     async findExecutionIdByKey(accountId, key) {
-      const r = await db
-        .selectFrom("executions")
-        .select("id")
-        .where("api_key_id", "=", accountId)
-        .where("idempotency_key", "=", key)
-        .executeTakeFirst();
-      return r?.id;
+      return executionIdByKey(db, accountId, key);
     },
   };
 }

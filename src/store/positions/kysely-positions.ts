@@ -2,6 +2,7 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../schema.js";
 import { isoNoZone } from "../executions/kysely-executions.js";
+import { walletIn } from "../keys/wallet-scope.js";
 import { entryFromJson, FiguresCache, toPosition } from "./apply-fill.js";
 import { rebuildLedger } from "./rebuild.js";
 import type { PositionStore } from "./position-types.js";
@@ -20,11 +21,7 @@ export function kyselyPositions(
       if (q.wallet !== undefined) query = query.where("wallet", "=", q.wallet);
       if (q.mint !== undefined) query = query.where("mint", "=", q.mint);
       if (q.status !== undefined) query = query.where("status", "=", q.status);
-      if (q.onlyWallets !== undefined)
-        query =
-          q.onlyWallets.length === 0
-            ? query.where("wallet", "=", "")
-            : query.where("wallet", "in", [...q.onlyWallets]);
+      if (q.onlyWallets !== undefined) query = query.where("wallet", "in", walletIn(q.onlyWallets));
       const after = q.after;
       if (after !== undefined)
         // A row comparison: both engines seek the primary key (api_key_id, wallet, mint) to the cursor.
@@ -50,11 +47,7 @@ export function kyselyPositions(
       let query = db.selectFrom("position_entries").selectAll().where("api_key_id", "=", q.apiKeyId);
       if (q.from !== undefined) query = query.where("at", ">=", q.from);
       if (q.to !== undefined) query = query.where("at", "<", q.to);
-      if (q.onlyWallets !== undefined)
-        query =
-          q.onlyWallets.length === 0
-            ? query.where("wallet", "=", "")
-            : query.where("wallet", "in", [...q.onlyWallets]);
+      if (q.onlyWallets !== undefined) query = query.where("wallet", "in", walletIn(q.onlyWallets));
       const rows = await query.orderBy("at").orderBy("execution_id").execute();
       return rows.map((r) => ({
         apiKeyId: Number(r.api_key_id),
