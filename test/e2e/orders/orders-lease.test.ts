@@ -1,9 +1,9 @@
 /**
  * The lease heartbeat (src/domain/orders/lease.ts) across two engines on one store, deterministically: the first
- * engine's fire is held before its execution record (a collaborator, its store, waits on a gate the test opens)
- * for many times its 300 ms lease; a second engine started meanwhile, reclaiming every 50 ms, must not take the
- * order (a reclaim would find no record, reopen it and send it, and the held fire would then send it again).
- * Once the gate opens, the first fire records and sends: one sell at the relay, one attempt, filled.
+ * engine's fire is held after its send, before it writes the send's outcome (a collaborator, its store, waits on a
+ * gate the test opens), for many times its 300 ms lease; a second engine started meanwhile, reclaiming every
+ * 50 ms, must not take the order (a reclaim would settle it from a record whose send is still in flight). Once the
+ * gate opens, the first fire settles: one sell at the relay, one attempt, filled.
  */
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
@@ -19,9 +19,9 @@ import { move, placeOrder, settled } from "./orders-fixture.js";
 const e2e = useE2e({ warm: true, market: true, env: { ORDERS_SYNC_MS: "60000" } });
 const LEASE_MS = 300;
 
-/** The store with its execution inserts held until `gate` resolves (the slow step before a fire's record). */
+/** The store with its execution updates held until `gate` resolves (the slow step between send and outcome). */
 function heldStore(store: Store, gate: Promise<void>): Store {
-  const held = new Set(["insertExecution", "insertExecutionReserving"]);
+  const held = new Set(["updateExecution"]);
   return new Proxy(store, {
     get(target, name, receiver) {
       const v = Reflect.get(target, name, receiver) as unknown;
@@ -36,8 +36,12 @@ function heldStore(store: Store, gate: Promise<void>): Store {
   });
 }
 
-/** An engine of another process: its own warm state over the same chain, `store`, a 300 ms lease. */
-async function engineOn(store: Store) {
+/**
+ * An engine of another process: its own warm state over the same chain, `store`, a 300 ms lease, polling every
+ * `syncMs` (its reclaim loop renews its own fires' leases too, so the held engine polls rarely: only the
+ * heartbeat can keep its lease).
+ */
+async function engineOn(store: Store, syncMs: number) {
   const warm = startWarmVenues(
     e2e.chain,
     { watchMints: [], watchedMintsMax: 100, stateMaxAgeSlots: 150, watchIdleMs: 600_000 },
@@ -51,7 +55,7 @@ async function engineOn(store: Store) {
     custody: { clock: () => new Date(), computeUnitLimit: () => 200_000 },
     fees: { priorityFeeMaxLamports: 100_000_000n, tipMaxLamports: 100_000_000n },
     relayTipLamports: 0n,
-    settings: { leaseMs: LEASE_MS, syncMs: 50 },
+    settings: { leaseMs: LEASE_MS, syncMs },
     onError: () => undefined,
   });
   return { engine, close: () => (engine.close(), warm.close()) };
@@ -77,7 +81,7 @@ describe("the lease heartbeat across two engines", () => {
 
     let open!: () => void;
     const gate = new Promise<void>((resolve) => (open = resolve));
-    const slow = await engineOn(heldStore(e2e.store, gate));
+    const slow = await engineOn(heldStore(e2e.store, gate), 60_000);
     let other: Awaited<ReturnType<typeof engineOn>> | undefined;
     try {
       await until(() => slow.engine.book.get(o.id) !== undefined, "the first engine to hold the order");
@@ -88,7 +92,7 @@ describe("the lease heartbeat across two engines", () => {
         "the first engine's claim",
       );
       const claimed = (await e2e.store.findOrder(o.accountId, o.id))!;
-      other = await engineOn(e2e.store);
+      other = await engineOn(e2e.store, 50);
       // Ten leases with the fire held: the second engine's reclaim loop ran every 50 ms meanwhile.
       await new Promise((r) => setTimeout(r, 10 * LEASE_MS));
       const during = (await e2e.store.findOrder(o.accountId, o.id))!;
@@ -96,11 +100,11 @@ describe("the lease heartbeat across two engines", () => {
         state: "triggered",
         attempt: 1,
         leaseOwner: claimed.leaseOwner,
-        executionIds: [],
+        executionIds: claimed.executionIds,
       });
       expect(during.leaseUntilMs!).toBeGreaterThan(claimed.leaseUntilMs!);
-      // Only the mover's buy reached the relay.
-      expect(e2e.localnet.admin.relaySignatures()).toHaveLength(1);
+      // The mover's buy and the held fire's one sell reached the relay.
+      await until(() => e2e.localnet.admin.relaySignatures().length === 2, "the held fire's send");
       open();
       const done = await settled(e2e, holder.apiKey, o.id);
       expect(done).toMatchObject({ state: "filled", attempts: 1 });
