@@ -9,8 +9,6 @@ import { fieldOf, type RequestBody } from "../../core/request-fields.js";
 import { badRequest } from "../../core/errors.js";
 import { LAUNCHSWAP } from "../../core/venues.js";
 import type { Chain } from "../../chain/chain.js";
-import { TransactionTooLargeError } from "../../chain/tx-assembly.js";
-import { ApiError, EXECUTION } from "../../core/errors.js";
 import { cachedTradeConfigs, chainGeneration } from "../trade/configs.js";
 import { quoteRead, tradeDetails, tradeInstructions } from "../trade/plan.js";
 import { parseTradeRequest, type TradeIntent } from "../trade/request.js";
@@ -18,8 +16,8 @@ import { tradeState, type TradeVenues } from "../trade/warm-read.js";
 import { tradeBounds, type TradeBounds } from "../trade/bounds.js";
 import { refuseUnaffordable } from "../trade/service.js";
 import type { SpendGuard, VenueCheck } from "../execution/types.js";
-import type { SpendableTransaction } from "../execution/worst-case-spend.js";
 import type { OutsideBuilds } from "./builds.js";
+import { assembleOutside } from "./assemble-outside.js";
 import { OUTSIDE } from "./texts.js";
 import type { TradeRacing } from "../trade/raced-trade.js";
 import { outsideNonce } from "./nonce-account.js";
@@ -152,29 +150,14 @@ export async function runBuild(deps: BuildDeps, apiKeyId: number, intent: BuildI
     });
     return { ...answer, ...raced };
   }
-  let spendable: SpendableTransaction | undefined;
-  const inspect = deps.spendGuard?.inspect;
-  let tx;
-  try {
-    tx = deps.chain.assemble({
-      kind: "trade",
-      payer: new PublicKey(publicKey),
-      instructions,
-      feeAccounts,
-      inspect: (t) => {
-        spendable = t;
-        // The key's per-execution cap on the worst case, as before a managed signature (throws a refusal).
-        inspect?.(t);
-      },
-    });
-  } catch (e) {
-    if (e instanceof TransactionTooLargeError)
-      throw new ApiError(400, EXECUTION.transactionTooLargePrefix + e.message);
-    throw e;
-  }
+  // The key's per-execution cap judges the worst case, as before a managed signature (throws a refusal).
+  const { tx, message, spendable } = assembleOutside(deps, {
+    kind: "trade",
+    payer: new PublicKey(publicKey),
+    instructions,
+    feeAccounts,
+  });
   const tipLamports = tx.tipAccount === null ? 0n : (deps.chain.relayTip?.().lamports ?? 0n);
-  // The message starts after the compact-u16 count and the zeroed signature slots.
-  const message = tx.wire.subarray(1 + 64 * tx.wire[0]!);
   await deps.outsideBuilds.remember(message, {
     apiKeyId,
     publicKey,
@@ -182,7 +165,7 @@ export async function runBuild(deps: BuildDeps, apiKeyId: number, intent: BuildI
     action: trade.action,
     request,
     details,
-    spendable: spendable ?? { instructions, signatureCount: 1 },
+    spendable,
     lastValidBlockHeight: tx.lastValidBlockHeight,
     computeUnitLimit: tx.computeUnitLimit,
     computeUnitPriceMicroLamports: tx.computeUnitPriceMicroLamports,

@@ -10,10 +10,8 @@ import { PublicKey, type TransactionInstruction } from "@solana/web3.js";
 import type { Chain } from "../../chain/chain.js";
 import { advanceNonceInstruction, type NonceState } from "../../chain/landing/nonce.js";
 import type { RaceRoute } from "../../chain/landing/race.js";
-import { TransactionTooLargeError } from "../../chain/tx-assembly.js";
-import { ApiError, EXECUTION } from "../../core/errors.js";
+import { assembleOutside, messageOf } from "./assemble-outside.js";
 import type { SpendGuard } from "../execution/types.js";
-import type { SpendableTransaction } from "../execution/worst-case-spend.js";
 import { selectRaceRoutes } from "../trade/race-request.js";
 import type { TradeRacing } from "../trade/raced-trade.js";
 import type { OutsideBuild, OutsideBuilds } from "./builds.js";
@@ -75,38 +73,21 @@ export async function buildRacedVariants(input: RaceBuildInput): Promise<RacedBu
   const payer = new PublicKey(input.build.publicKey);
   const advance = advanceNonceInstruction(input.nonce.address, payer);
   const group = randomUUID();
-  const inspect = input.spendGuard?.inspect;
   const built = input.routes.map((route) => {
     const tip = route.tipAccounts.length === 0 ? 0n : input.tipLamports;
-    let spendable: SpendableTransaction | undefined;
-    try {
-      const tx = input.chain.assemble({
-        kind: "trade",
-        payer,
-        instructions: input.instructions,
-        tip: tip > 0n ? { accounts: [...route.tipAccounts], lamports: tip } : "none",
-        feeAccounts: input.feeAccounts,
-        durableNonce: { advance, value: input.nonce.value },
-        inspect: (t) => {
-          spendable = t;
-          inspect?.(t);
-        },
-      });
-      return {
-        route,
-        tip,
-        tx,
-        spendable: spendable ?? { instructions: input.instructions, signatureCount: 1 },
-      };
-    } catch (e) {
-      if (e instanceof TransactionTooLargeError)
-        throw new ApiError(400, EXECUTION.transactionTooLargePrefix + e.message);
-      throw e;
-    }
+    const { tx, spendable } = assembleOutside(input, {
+      kind: "trade",
+      payer,
+      instructions: input.instructions,
+      tip: tip > 0n ? { accounts: [...route.tipAccounts], lamports: tip } : "none",
+      feeAccounts: input.feeAccounts,
+      durableNonce: { advance, value: input.nonce.value },
+    });
+    return { route, tip, tx, spendable };
   });
   await Promise.all(
     built.map(({ route, tip, tx, spendable }) =>
-      input.outsideBuilds.remember(tx.wire.subarray(1 + 64 * tx.wire[0]!), {
+      input.outsideBuilds.remember(messageOf(tx.wire), {
         ...input.build,
         spendable,
         lastValidBlockHeight: tx.lastValidBlockHeight,
