@@ -26,7 +26,7 @@ import { signWith } from "../execution/sign.js";
 import { submitBundleRecorded } from "../execution/pipeline.js";
 import type { FillRequest } from "../execution/fill.js";
 import { answerOf } from "../execution/failure.js";
-import { cachedTradeConfigs, chainGeneration, curveConfigs } from "../trade/configs.js";
+import { cachedTradeConfigs, chainGeneration, createConfigs } from "../trade/configs.js";
 import { quoteRead, tradeInstructions } from "../trade/plan.js";
 import { readTrade } from "../trade/read.js";
 import type { TradeIntent } from "../trade/request.js";
@@ -171,8 +171,7 @@ async function signCreateLed(
   wallets: WalletRecord[],
   tip: Tip,
 ): Promise<SignedBundle> {
-  const generation = deps.chain.programGeneration?.().generation;
-  const config = { ...curveConfigs(deps.chain.caches), ...(generation !== undefined ? { generation } : {}) };
+  const config = createConfigs(deps.chain);
   const mintKey = newMintKey();
   const mint = mintKey.keypair.publicKey;
   const txs: ChainTransaction[] = [];

@@ -15,7 +15,7 @@ import { recordPending } from "../execution/records.js";
 import type { ExecutionDeps } from "../execution/types.js";
 import { signWith } from "../execution/sign.js";
 import { submitRecorded } from "../execution/pipeline.js";
-import { curveConfigs } from "../trade/configs.js";
+import { createConfigs } from "../trade/configs.js";
 import { selectWallet } from "../wallets/wallets.js";
 
 /** Collaborators of a create. */
@@ -89,8 +89,7 @@ export async function runCreate(
   request: CreateRequest,
 ): Promise<CreateResponse> {
   const wallet = await selectWallet(deps.store, apiKeyId, request.wallet);
-  const generation = deps.chain.programGeneration?.().generation;
-  const config = { ...curveConfigs(deps.chain.caches), ...(generation !== undefined ? { generation } : {}) };
+  const config = createConfigs(deps.chain);
   const creator = new PublicKey(wallet.publicKey);
 
   const mintKey = newMintKey();

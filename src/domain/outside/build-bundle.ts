@@ -17,7 +17,7 @@ import { bundleRequestSummary, legFillRequests, tradeIntentOf, type Tip } from "
 import { parseBundleRequest, type BundleLimits, type BundleRequest } from "../bundle/shape.js";
 import { newMintKey } from "../create/mint-key.js";
 import type { SpendGuard, VenueCheck } from "../execution/types.js";
-import { cachedTradeConfigs, chainGeneration, curveConfigs } from "../trade/configs.js";
+import { cachedTradeConfigs, chainGeneration, createConfigs } from "../trade/configs.js";
 import { quoteRead, tradeInstructions } from "../trade/plan.js";
 import { readTrade } from "../trade/read.js";
 import { assembleOutside, type OutsideTransaction } from "./assemble-outside.js";
@@ -91,8 +91,7 @@ async function assembleCreateLed(
   wallets: PublicKey[],
   tip: Tip,
 ): Promise<AssembledLegs> {
-  const generation = deps.chain.programGeneration?.().generation;
-  const config = { ...curveConfigs(deps.chain.caches), ...(generation !== undefined ? { generation } : {}) };
+  const config = createConfigs(deps.chain);
   const mintKey = newMintKey();
   const mint = mintKey.keypair.publicKey;
   const legs: OutsideTransaction[] = [];

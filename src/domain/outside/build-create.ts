@@ -15,7 +15,7 @@ import { planCreate } from "../create/plan.js";
 import { parseCreateFields, type CreateFields } from "../create/request.js";
 import { createRequestSummary } from "../create/service.js";
 import type { SpendGuard } from "../execution/types.js";
-import { curveConfigs } from "../trade/configs.js";
+import { createConfigs } from "../trade/configs.js";
 import { assembleOutside } from "./assemble-outside.js";
 import type { OutsideBuilds } from "./builds.js";
 import { OUTSIDE } from "./texts.js";
@@ -69,8 +69,7 @@ export async function runCreateBuild(
 ): Promise<CreateBuildResult> {
   const { create, publicKey } = intent;
   await deps.spendGuard?.beforeSign();
-  const generation = deps.chain.programGeneration?.().generation;
-  const config = { ...curveConfigs(deps.chain.caches), ...(generation !== undefined ? { generation } : {}) };
+  const config = createConfigs(deps.chain);
   const creator = new PublicKey(publicKey);
   const mintKey = newMintKey();
   const mint = mintKey.keypair.publicKey.toBase58();

@@ -90,3 +90,12 @@ export function chainGeneration(chain: {
   const verdict = chain.programGeneration;
   return verdict === undefined ? undefined : () => verdict().generation;
 }
+
+/** The launch program's configs for a create (or a create-led bundle), under the chain's program generation. */
+export function createConfigs(chain: {
+  caches: Pick<ChainCaches, "account">;
+  programGeneration?: () => { generation: ProgramGeneration };
+}): ReturnType<typeof curveConfigs> & { generation?: ProgramGeneration } {
+  const generation = chain.programGeneration?.().generation;
+  return { ...curveConfigs(chain.caches), ...(generation !== undefined ? { generation } : {}) };
+}
