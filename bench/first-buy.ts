@@ -89,6 +89,9 @@ export function renderFirstBuy(r: FirstBuyResult): string {
 }
 
 if (process.argv[1]?.endsWith("bench/first-buy.ts")) {
-  const rounds = Number(process.argv[process.argv.indexOf("--rounds") + 1] || 40);
+  // Without --rounds, indexOf's -1 read argv[0] (the node binary) as the count: NaN rounds, no figures.
+  const at = process.argv.indexOf("--rounds");
+  const rounds = at < 0 ? 40 : Number(process.argv[at + 1]);
+  if (!Number.isInteger(rounds) || rounds < 1) throw new Error("--rounds takes a positive integer");
   console.log(renderFirstBuy(await measureFirstBuy(rounds, process.argv.includes("--execution"))));
 }
