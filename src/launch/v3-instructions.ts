@@ -30,10 +30,32 @@ export interface CurveV3Args {
   random?: Random;
 }
 
+// The accounts of a v3 trade that derive from mint, user and token program (program-address searches, memoized
+// process-wide by pda-memo.ts): all but the constants and the buyback recipient.
+function curveV3Derived(mint: PublicKey, user: PublicKey, tokenProgram: PublicKey) {
+  const curve = bondingCurveAddress(mint);
+  return {
+    bonding_curve: curve,
+    associated_base_bonding_curve: associatedTokenAddress(curve, mint, tokenProgram),
+    associated_quote_bonding_curve: associatedTokenAddress(curve, WSOL_MINT, SPL_TOKEN_PROGRAM_ID),
+    associated_base_user: associatedTokenAddress(user, mint, tokenProgram),
+    associated_quote_user: associatedTokenAddress(user, WSOL_MINT, SPL_TOKEN_PROGRAM_ID),
+    user_volume_accumulator: launchUserVolumeAccumulator(user),
+  };
+}
+
+/**
+ * Derives (memoizes) the program addresses of a v3 curve trade of `user` on `mint` ahead of it: the watch's
+ * warm-up (issue 32), so the first buy of a new mint derives no curve vault on its own path. No chain access.
+ */
+export function warmCurveV3Addresses(mint: PublicKey, user: PublicKey, tokenProgram: PublicKey): void {
+  curveV3Derived(mint, user, tokenProgram);
+}
+
 /** The 17 accounts of a v3 trade of `user` on a SOL-paired curve of `mint`. */
 export function curveV3Accounts(args: CurveV3Args): Record<string, PublicKey> {
   const { mint, user, tokenProgram } = args;
-  const curve = bondingCurveAddress(mint);
+  const d = curveV3Derived(mint, user, tokenProgram);
   return {
     global: LAUNCH_GLOBAL,
     base_mint: mint,
@@ -41,13 +63,13 @@ export function curveV3Accounts(args: CurveV3Args): Record<string, PublicKey> {
     quote_mint: WSOL_MINT,
     base_token_program: tokenProgram,
     quote_token_program: SPL_TOKEN_PROGRAM_ID,
-    bonding_curve: curve,
-    associated_base_bonding_curve: associatedTokenAddress(curve, mint, tokenProgram),
-    associated_quote_bonding_curve: associatedTokenAddress(curve, WSOL_MINT, SPL_TOKEN_PROGRAM_ID),
+    bonding_curve: d.bonding_curve,
+    associated_base_bonding_curve: d.associated_base_bonding_curve,
+    associated_quote_bonding_curve: d.associated_quote_bonding_curve,
     user,
-    associated_base_user: associatedTokenAddress(user, mint, tokenProgram),
-    associated_quote_user: associatedTokenAddress(user, WSOL_MINT, SPL_TOKEN_PROGRAM_ID),
-    user_volume_accumulator: launchUserVolumeAccumulator(user),
+    associated_base_user: d.associated_base_user,
+    associated_quote_user: d.associated_quote_user,
+    user_volume_accumulator: d.user_volume_accumulator,
     fee_config: LAUNCH_FEE_CONFIG,
     // A SOL-paired coin pays the buyback share to the wallet itself (it must exist; Global's wallets do).
     buyback_fee_recipient: curveBuybackRecipient(args.global, args.random),

@@ -4,7 +4,7 @@ import { PublicKey } from "@solana/web3.js";
 import { ApiError, badRequest, WATCH_RULES } from "../../core/errors.js";
 import { requireChain } from "../../domain/execution/gate.js";
 import type { WarmVenues } from "../../domain/watch/setup.js";
-import { warmTradePlans } from "../../domain/watch/plan-warmup.js";
+import { warmFirstBuys } from "../../domain/watch/plan-warmup.js";
 import { storeOf } from "../hooks/custody.js";
 import { requireApiKey } from "../hooks/auth.js";
 import { apiKeySecurity, executionErrors, ref } from "../openapi/schemas.js";
@@ -92,8 +92,8 @@ export function watchRoutes(app: FastifyInstance, deps: { warm?: WarmVenues }): 
         ...mints.map((m) => venues.watch(m, true, account)),
         venues.warmWallets(wallets.map((w) => w.publicKey)),
       ]);
-      // The first buy's account derivations, done now rather than on its own path.
-      warmTradePlans(mints, wallets);
+      // The first buy's account derivations (plan and v3 buy addresses), done now rather than on its own path.
+      warmFirstBuys(mints, wallets, venues);
       return { watched: mints };
     },
   );
