@@ -8,7 +8,8 @@ import { sql, type Kysely, type Selectable, type Transaction } from "kysely";
 import { isoNoZone } from "../executions/kysely-executions.js";
 import { lockKeyRow } from "../keys/key-row-lock.js";
 import { reserveAndInsert } from "../keys/kysely-custody.js";
-import { kyselyExecutions } from "../executions/kysely-executions.js";
+import { toExecution } from "../executions/kysely-executions.js";
+import { claimStatements } from "./claim-statements.js";
 import { walletIn } from "../keys/wallet-scope.js";
 import { executionIdByKey } from "../idempotency/kysely-idempotency.js";
 import { EVENTS_CHANNEL, EVENTS_NOTIFY_SETTING } from "../events/migrations-events.js";
@@ -156,6 +157,15 @@ export function kyselyOrders(
   clock: () => Date,
   wake: (accountId: number) => void,
 ): OrderStore {
+  const claims = claimStatements(db, dialect);
+  /** A claim (claims.fits) inside `trx` with its event, through the compiled-once statements. */
+  const claimFast = async (trx: Transaction<Database>, t: OrderTransition, now: string) => {
+    const updated = await claims.claim(trx, t, now);
+    if (updated === undefined) return undefined;
+    const o = toOrder(updated);
+    await claims.event(trx, o, `order.${t.to}`);
+    return o;
+  };
   return {
     async insertOrder(order: NewOrder, maxOpen: number) {
       const now = isoNoZone(clock());
@@ -238,12 +248,16 @@ export function kyselyOrders(
     async claimOrderRecording(t, execution, reservation) {
       const now = isoNoZone(clock());
       const row = await db.transaction().execute(async (trx) => {
-        const claimed = await applyTransition(trx, dialect, t, now);
+        const claimed = claims.fits(t)
+          ? await claimFast(trx, t, now)
+          : await applyTransition(trx, dialect, t, now);
         // Lost (another process claimed it, or it changed): the execution is not written either.
         if (claimed === undefined) return undefined;
         const recorded =
           reservation === null
-            ? await kyselyExecutions(trx, dialect, clock).insertExecution(execution)
+            ? toExecution(
+                await claims.insertExecution(trx, execution, execution.createdAt ?? isoNoZone(clock())),
+              )
             : await reserveAndInsert(trx, dialect, clock, execution, reservation);
         return { order: claimed, execution: recorded };
       });
