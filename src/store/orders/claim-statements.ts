@@ -1,19 +1,25 @@
 /**
  * The statements of an order's fire commit (claimOrderRecording: the claim, its `order.triggered` event, the
- * pending execution) compiled once (engine/compiled-once.ts) and run on the commit's transaction. Built and
- * compiled through Kysely on every fire they cost more CPU than the commit itself on SQLite (about half of
- * the commit's 0.6 ms), and the commit is on the trigger's critical path: nothing is sent before it. The SQL is
- * the same as the general path (applyTransition, appendEvent, insertExecution) writes for a claim.
+ * pending execution) compiled once (engine/compiled-once.ts). Built and compiled through Kysely on every fire
+ * they cost more CPU than the commit itself on SQLite (about 0.25 of its 0.55 ms in the fire-stages bench), and
+ * the commit is on the trigger's critical path: nothing is sent before it. On PostgreSQL they run on the
+ * commit's Kysely transaction; on SQLite on the connection itself, inside the transaction kysely-orders opens
+ * there. The SQL writes what the general path (applyTransition, appendEvent, insertExecution) writes for a
+ * claim (test/store/orders.test.ts compares the two).
  */
 import {
   sql,
   type Compilable,
+  type CompiledQuery,
   type Kysely,
+  type QueryResult,
   type RawBuilder,
+  type SqliteDatabase,
   type Selectable,
   type Transaction,
 } from "kysely";
 import { compiledOnce } from "../engine/compiled-once.js";
+import type { QueryRunner } from "../engine/query-runner.js";
 import { EVENTS_CHANNEL, EVENTS_NOTIFY_SETTING } from "../events/migrations-events.js";
 import { INSERT_COLUMNS } from "../executions/execution-statements.js";
 import type { Database, ExecutionsTable, OrdersTable } from "../schema.js";
@@ -53,9 +59,28 @@ export function executionValues(e: NewExecution, now: string): ExecutionValues {
   };
 }
 
-/** The claim's statements over `db` (compiled once), each run on the transaction it is given. */
-export function claimStatements(db: Kysely<Database>, dialect: "sqlite" | "postgres") {
+/** One statement on better-sqlite3 itself, with the result Kysely's SQLite driver gives. */
+function runOn(database: SqliteDatabase, query: CompiledQuery): QueryResult<unknown> {
+  const stmt = database.prepare(query.sql);
+  if (stmt.reader) return { rows: stmt.all(query.parameters) };
+  const { changes } = stmt.run(query.parameters);
+  return { numAffectedRows: BigInt(changes), rows: [] };
+}
+
+/**
+ * The claim's statements over `db` (compiled once), each run on the transaction it is given; given none, on
+ * `sqlite` (the same connection, without Kysely's executor: see kysely-orders' claimOrderRecording).
+ */
+export function claimStatements(
+  db: Kysely<Database>,
+  dialect: "sqlite" | "postgres",
+  sqlite?: SqliteDatabase,
+) {
   const raw = <T>(r: RawBuilder<T>): Compilable<T> => ({ compile: () => r.compile(db) });
+  const direct: QueryRunner | undefined =
+    sqlite === undefined
+      ? undefined
+      : <R>(q: CompiledQuery) => Promise.resolve(runOn(sqlite, q) as QueryResult<R>);
   const claim = compiledOnce(
     db,
     ["to", "now", "owner", "leaseUntilMs", "triggeredBy", "id", "from", "version"],
@@ -84,13 +109,18 @@ export function claimStatements(db: Kysely<Database>, dialect: "sqlite" | "postg
         .where("state", "=", a.from)
         .where("version", "=", a.version)
         .returningAll(),
+    direct,
   );
   const nextEventId =
     dialect === "postgres"
-      ? compiledOnce(db, ["accountId"], (a: { accountId: number }) =>
-          raw(sql<{ last_id: string }>`insert into event_sequences (api_key_id, last_id)
+      ? compiledOnce(
+          db,
+          ["accountId"],
+          (a: { accountId: number }) =>
+            raw(sql<{ last_id: string }>`insert into event_sequences (api_key_id, last_id)
       values (${a.accountId}, 1)
       on conflict (api_key_id) do update set last_id = event_sequences.last_id + 1 returning last_id`),
+          direct,
         )
       : compiledOnce(
           db,
@@ -100,6 +130,7 @@ export function claimStatements(db: Kysely<Database>, dialect: "sqlite" | "postg
             raw(sql<{ last_id: number }>`insert into event_sequences (api_key_id, last_id)
       values (${a.accountId}, 1)
       on conflict (api_key_id) do update set last_id = last_id + 1 returning last_id`),
+          direct,
         );
   const insertEvent = compiledOnce(
     db,
@@ -115,18 +146,30 @@ export function claimStatements(db: Kysely<Database>, dialect: "sqlite" | "postg
       error: string | null;
       created_at: string;
     }) => db.insertInto("events").values({ ...a, kind: "order", signatures: "[]" }),
+    direct,
   );
   const notify = compiledOnce(db, ["accountId"], (a: { accountId: string }) =>
     raw(sql`select case when current_setting(${EVENTS_NOTIFY_SETTING}, true)
       is distinct from 'off' then pg_notify(${EVENTS_CHANNEL}, current_schema() || ':' || ${a.accountId}) end`),
   );
-  const insertExecution = compiledOnce(db, INSERT_COLUMNS, (a: ExecutionValues) =>
-    db
-      .insertInto("executions")
-      .values(a as never)
-      .returningAll(),
+  const insertExecution = compiledOnce(
+    db,
+    INSERT_COLUMNS,
+    (a: ExecutionValues) =>
+      db
+        .insertInto("executions")
+        .values(a as never)
+        .returningAll(),
+    direct,
   );
   return {
+    /** Runs `sql` (begin, commit, rollback) on the SQLite connection; undefined on PostgreSQL. */
+    exec:
+      sqlite === undefined
+        ? undefined
+        : (text: string): void => {
+            sqlite.prepare(text).run([]);
+          },
     /** Whether `t` is a claim these statements write (else the general applyTransition does). */
     fits: (t: OrderTransition): boolean =>
       t.claim !== undefined &&
@@ -136,7 +179,7 @@ export function claimStatements(db: Kysely<Database>, dialect: "sqlite" | "postg
       t.error === undefined &&
       t.executionId === undefined,
     /** The claim's conditional update inside `trx`: the row after, or undefined when it matched nothing. */
-    async claim(trx: Transaction<Database>, t: OrderTransition, now: string) {
+    async claim(trx: Transaction<Database> | undefined, t: OrderTransition, now: string) {
       const rows = await claim(
         {
           to: t.to,
@@ -153,7 +196,7 @@ export function claimStatements(db: Kysely<Database>, dialect: "sqlite" | "postg
       return rows[0] as Selectable<OrdersTable> | undefined;
     },
     /** The order's `order.<state>` event inside `trx` (as appendEvent writes it). */
-    async event(trx: Transaction<Database>, o: OrderRecord, type: string) {
+    async event(trx: Transaction<Database> | undefined, o: OrderRecord, type: string) {
       const [seq] = await nextEventId({ accountId: o.accountId }, trx);
       await insertEvent(
         {
@@ -172,7 +215,7 @@ export function claimStatements(db: Kysely<Database>, dialect: "sqlite" | "postg
       if (dialect === "postgres") await notify({ accountId: String(o.accountId) }, trx);
     },
     /** The pending execution's insert inside `trx`; its row. */
-    async insertExecution(trx: Transaction<Database>, e: NewExecution, now: string) {
+    async insertExecution(trx: Transaction<Database> | undefined, e: NewExecution, now: string) {
       const [row] = await insertExecution(executionValues(e, now), trx);
       return row as Selectable<ExecutionsTable>;
     },

@@ -4,7 +4,7 @@
  * PostgreSQL the second update waits on the row lock, re-reads the row and matches nothing. The order's
  * `order.<state>` event is written in the same transaction, numbered in the account's event sequence.
  */
-import { sql, type Kysely, type Selectable, type Transaction } from "kysely";
+import { sql, type Kysely, type Selectable, type SqliteDatabase, type Transaction } from "kysely";
 import { isoNoZone } from "../executions/kysely-executions.js";
 import { lockKeyRow } from "../keys/key-row-lock.js";
 import { reserveAndInsert } from "../keys/kysely-custody.js";
@@ -14,6 +14,7 @@ import { walletIn } from "../keys/wallet-scope.js";
 import { executionIdByKey } from "../idempotency/kysely-idempotency.js";
 import { EVENTS_CHANNEL, EVENTS_NOTIFY_SETTING } from "../events/migrations-events.js";
 import type { Database, OrdersTable } from "../schema.js";
+import type { NewExecution } from "../types.js";
 import {
   OpenOrderLimitError,
   type NewOrder,
@@ -150,22 +151,53 @@ async function applyTransition(
   return o;
 }
 
-/** The orders methods over `db`; `wake` is told (after commit) of each account whose outbox grew. */
+/**
+ * The orders methods over `db`; `wake` is told (after commit) of each account whose outbox grew. `sqlite`: the
+ * SQLite connection under `db`, on which a fire's claim commit runs its statements without Kysely's executor.
+ */
 export function kyselyOrders(
   db: Kysely<Database>,
   dialect: "sqlite" | "postgres",
   clock: () => Date,
   wake: (accountId: number) => void,
+  sqlite?: SqliteDatabase,
 ): OrderStore {
-  const claims = claimStatements(db, dialect);
-  /** A claim (claims.fits) inside `trx` with its event, through the compiled-once statements. */
-  const claimFast = async (trx: Transaction<Database>, t: OrderTransition, now: string) => {
+  const claims = claimStatements(db, dialect, sqlite);
+  /** A claim (claims.fits) inside `trx` (none: on `sqlite`) with its event, through the compiled-once statements. */
+  const claimFast = async (trx: Transaction<Database> | undefined, t: OrderTransition, now: string) => {
     const updated = await claims.claim(trx, t, now);
     if (updated === undefined) return undefined;
     const o = toOrder(updated);
     await claims.event(trx, o, `order.${t.to}`);
     return o;
   };
+  /**
+   * A fire's claim and pending execution in one SQLite transaction on the connection itself (the fire's
+   * critical path: Kysely's transaction and executor cost more than the statements). It holds Kysely's
+   * connection while it runs, as the group commit does, so it never lands inside another transaction; the
+   * direct reads (sqlite-reads.ts) see it open and wait. `begin immediate` takes the write lock first.
+   */
+  const claimOnSqlite = (exec: (text: string) => void, t: OrderTransition, e: NewExecution, now: string) =>
+    db.connection().execute(async () => {
+      exec("begin immediate");
+      try {
+        const claimed = await claimFast(undefined, t, now);
+        if (claimed === undefined) {
+          exec("rollback");
+          return undefined;
+        }
+        const recorded = await claims.insertExecution(undefined, e, e.createdAt ?? now);
+        exec("commit");
+        return { order: claimed, execution: toExecution(recorded) };
+      } catch (err) {
+        try {
+          exec("rollback");
+        } catch {
+          // Already rolled back by SQLite itself (some I/O errors end the transaction).
+        }
+        throw err;
+      }
+    });
   return {
     async insertOrder(order: NewOrder, maxOpen: number) {
       const now = isoNoZone(clock());
@@ -247,6 +279,11 @@ export function kyselyOrders(
 
     async claimOrderRecording(t, execution, reservation) {
       const now = isoNoZone(clock());
+      if (claims.exec !== undefined && reservation === null && claims.fits(t)) {
+        const r = await claimOnSqlite(claims.exec, t, execution, now);
+        if (r !== undefined) wake(r.order.accountId);
+        return r;
+      }
       const row = await db.transaction().execute(async (trx) => {
         const claimed = claims.fits(t)
           ? await claimFast(trx, t, now)
