@@ -1,5 +1,5 @@
 /** The Store on Kysely; one implementation serves SQLite and PostgreSQL. */
-import { sql, type Kysely, type Selectable, type Transaction } from "kysely";
+import { sql, type Kysely, type Selectable, type SqliteDatabase, type Transaction } from "kysely";
 import { kyselyCustody } from "./keys/kysely-custody.js";
 import { kyselyPositions } from "./positions/kysely-positions.js";
 import type { ExecutionWriter } from "./executions/execution-statements.js";
@@ -74,6 +74,8 @@ export function kyselyStore(
   syncedWrites?: QueryRunner,
   /** Runs the request path's compiled-once reads (PostgreSQL: named statements, pg-prepared.ts); default Kysely. */
   prepared?: QueryRunner,
+  /** SQLite: the connection under `db`, for an order fire's claim commit (kysely-orders.ts). */
+  sqlite?: SqliteDatabase,
 ): Store {
   let rateLimitCalls = 0;
   // Issue 20: wake-ups of event readers; the events themselves are written by triggers (migrations-events.ts).
@@ -185,7 +187,7 @@ export function kyselyStore(
     ...kyselyCustody(db, dialect, clock, syncedWrites, prepared),
     ...kyselyRateCounters(db),
     ...kyselyPositions(db, dialect, clock),
-    ...kyselyOrders(db, dialect, clock, (accountId) => writesBus.emit(accountId)),
+    ...kyselyOrders(db, dialect, clock, (accountId) => writesBus.emit(accountId), sqlite),
     ...kyselyOrderFires(db, dialect, clock, (accountId) => writesBus.emit(accountId)),
     ...kyselyOutsideBuilds(db, dialect, syncedWrites),
     ...kyselyCopyFires(db, dialect, clock, (accountId) => writesBus.emit(accountId)),

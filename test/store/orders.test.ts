@@ -118,6 +118,45 @@ describe.each(engines)("orders in the store on $name", (engine) => {
     expect(events.filter((e) => e.type === "order.triggered")).toHaveLength(1);
   });
 
+  it("a fire's claim (its compiled statements) writes what the general transition and insert write", async () => {
+    const account = await newAccount(a);
+    const [o, p] = [await a.insertOrder(order(account), 1000), await a.insertOrder(order(account), 1000)];
+    const t = (id: string, owner: string) => ({
+      id,
+      from: "open" as const,
+      version: 1,
+      to: "triggered" as const,
+      claim: { owner, leaseUntilMs: 1_900_000_000_000 },
+      triggeredBy: "take_profit",
+    });
+    const over = {
+      signatures: ["sigA", "sigB"],
+      request: { amount: 5n, mint: "M" },
+      lastValidBlockHeight: 77,
+      computeUnitPriceMicroLamports: 1234n,
+    };
+    const e = newExecution(account, "Wallet1111", { ...over, idempotencyKey: `order:${o.id}:1` });
+    const fast = await a.claimOrderRecording(t(o.id, "p1"), e, null);
+    const general = await b.transitionOrder(t(p.id, "p2"));
+    const ref = await b.insertExecution(newExecution(account, "Wallet1111", over));
+    const same = <T extends object>(x: T, skip: string[]) =>
+      Object.fromEntries(Object.entries(x).filter(([k]) => !skip.includes(k)));
+    const orderSkip = ["id", "leaseOwner", "createdAt", "updatedAt"];
+    expect(same(fast!.order, orderSkip)).toEqual(same(general!, orderSkip));
+    expect(fast!.order).toMatchObject({ leaseOwner: "p1", leaseUntilMs: 1_900_000_000_000, attempt: 1 });
+    const execSkip = ["id", "idempotencyKey", "createdAt", "updatedAt"];
+    expect(same((await a.findExecution(account, e.id))!, execSkip)).toEqual(same(ref, execSkip));
+    expect(await a.findExecutionIdByKey(account, `order:${o.id}:1`)).toBe(e.id);
+    // The account's event numbers stay one sequence, without a gap or a repeat, across both paths.
+    const events = await a.listEvents({ apiKeyId: account, after: 0, limit: 100 });
+    expect(events.map((x) => x.id)).toEqual(events.map((_, i) => i + 1));
+    const triggered = events.filter((x) => x.type === "order.triggered");
+    expect(triggered.map((x) => x.executionId).sort()).toEqual([o.id, p.id].sort());
+    expect(same(triggered[0]!, ["id", "executionId", "createdAt"])).toEqual(
+      same(triggered[1]!, ["id", "executionId", "createdAt"]),
+    );
+  });
+
   it("a claim whose execution's reservation is over its cap writes neither: the order stays open", async () => {
     const account = await newAccount(a);
     const o = await a.insertOrder(order(account), 1000);

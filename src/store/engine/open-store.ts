@@ -3,7 +3,7 @@ import { ensurePrivateDir, ensurePrivateFile } from "../../core/private-files.js
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import type { Redis } from "ioredis";
-import { Kysely, Migrator, SqliteDialect } from "kysely";
+import { Kysely, Migrator, SqliteDialect, type SqliteDatabase } from "kysely";
 import type pg from "pg";
 import { sqliteExecutionWriter, type ExecutionWriter } from "../executions/execution-statements.js";
 import { kyselyStore, type StoreEventOptions } from "../kysely-store.js";
@@ -96,6 +96,7 @@ export async function openStore(
   let writer: ExecutionWriter;
   let syncedWrites: QueryRunner | undefined;
   let prepared: QueryRunner | undefined;
+  let sqlite: SqliteDatabase | undefined;
   let eventOptions: StoreEventOptions = {};
   // PostgreSQL: the outcome updates' pool (pg-relaxed-writes.ts), closed with the store.
   let relaxed: pg.Pool | undefined;
@@ -121,6 +122,7 @@ export async function openStore(
     // The request path's compiled-once reads (key, wallet, webhook listing) without Kysely's executor when no
     // transaction is open on the connection (sqlite-reads.ts).
     prepared = sqliteDirectReads(db, database, file);
+    sqlite = database;
   }
   const dialect = isPg ? "postgres" : "sqlite";
   const migrator = new Migrator({
@@ -134,7 +136,7 @@ export async function openStore(
     await relaxed?.end();
     throw error instanceof Error ? error : new Error(String(error));
   }
-  const store = kyselyStore(db, dialect, options.clock, eventOptions, writer, syncedWrites, prepared);
+  const store = kyselyStore(db, dialect, options.clock, eventOptions, writer, syncedWrites, prepared, sqlite);
   const outcomes = relaxed;
   // Once, on every engine: a second close (a shutdown signal during shutdown, a test's cleanup) answers the
   // first one's promise instead of throwing from pg-pool or a destroyed driver.

@@ -4,15 +4,17 @@
  * PostgreSQL the second update waits on the row lock, re-reads the row and matches nothing. The order's
  * `order.<state>` event is written in the same transaction, numbered in the account's event sequence.
  */
-import { sql, type Kysely, type Selectable, type Transaction } from "kysely";
+import { sql, type Kysely, type Selectable, type SqliteDatabase, type Transaction } from "kysely";
 import { isoNoZone } from "../executions/kysely-executions.js";
 import { lockKeyRow } from "../keys/key-row-lock.js";
 import { reserveAndInsert } from "../keys/kysely-custody.js";
-import { kyselyExecutions } from "../executions/kysely-executions.js";
+import { toExecution } from "../executions/kysely-executions.js";
+import { claimStatements } from "./claim-statements.js";
 import { walletIn } from "../keys/wallet-scope.js";
 import { executionIdByKey } from "../idempotency/kysely-idempotency.js";
 import { EVENTS_CHANNEL, EVENTS_NOTIFY_SETTING } from "../events/migrations-events.js";
 import type { Database, OrdersTable } from "../schema.js";
+import type { NewExecution } from "../types.js";
 import {
   OpenOrderLimitError,
   type NewOrder,
@@ -149,13 +151,53 @@ async function applyTransition(
   return o;
 }
 
-/** The orders methods over `db`; `wake` is told (after commit) of each account whose outbox grew. */
+/**
+ * The orders methods over `db`; `wake` is told (after commit) of each account whose outbox grew. `sqlite`: the
+ * SQLite connection under `db`, on which a fire's claim commit runs its statements without Kysely's executor.
+ */
 export function kyselyOrders(
   db: Kysely<Database>,
   dialect: "sqlite" | "postgres",
   clock: () => Date,
   wake: (accountId: number) => void,
+  sqlite?: SqliteDatabase,
 ): OrderStore {
+  const claims = claimStatements(db, dialect, sqlite);
+  /** A claim (claims.fits) inside `trx` (none: on `sqlite`) with its event, through the compiled-once statements. */
+  const claimFast = async (trx: Transaction<Database> | undefined, t: OrderTransition, now: string) => {
+    const updated = await claims.claim(trx, t, now);
+    if (updated === undefined) return undefined;
+    const o = toOrder(updated);
+    await claims.event(trx, o, `order.${t.to}`);
+    return o;
+  };
+  /**
+   * A fire's claim and pending execution in one SQLite transaction on the connection itself (the fire's
+   * critical path: Kysely's transaction and executor cost more than the statements). It holds Kysely's
+   * connection while it runs, as the group commit does, so it never lands inside another transaction; the
+   * direct reads (sqlite-reads.ts) see it open and wait. `begin immediate` takes the write lock first.
+   */
+  const claimOnSqlite = (exec: (text: string) => void, t: OrderTransition, e: NewExecution, now: string) =>
+    db.connection().execute(async () => {
+      exec("begin immediate");
+      try {
+        const claimed = await claimFast(undefined, t, now);
+        if (claimed === undefined) {
+          exec("rollback");
+          return undefined;
+        }
+        const recorded = await claims.insertExecution(undefined, e, e.createdAt ?? now);
+        exec("commit");
+        return { order: claimed, execution: toExecution(recorded) };
+      } catch (err) {
+        try {
+          exec("rollback");
+        } catch {
+          // Already rolled back by SQLite itself (some I/O errors end the transaction).
+        }
+        throw err;
+      }
+    });
   return {
     async insertOrder(order: NewOrder, maxOpen: number) {
       const now = isoNoZone(clock());
@@ -237,13 +279,22 @@ export function kyselyOrders(
 
     async claimOrderRecording(t, execution, reservation) {
       const now = isoNoZone(clock());
+      if (claims.exec !== undefined && reservation === null && claims.fits(t)) {
+        const r = await claimOnSqlite(claims.exec, t, execution, now);
+        if (r !== undefined) wake(r.order.accountId);
+        return r;
+      }
       const row = await db.transaction().execute(async (trx) => {
-        const claimed = await applyTransition(trx, dialect, t, now);
+        const claimed = claims.fits(t)
+          ? await claimFast(trx, t, now)
+          : await applyTransition(trx, dialect, t, now);
         // Lost (another process claimed it, or it changed): the execution is not written either.
         if (claimed === undefined) return undefined;
         const recorded =
           reservation === null
-            ? await kyselyExecutions(trx, dialect, clock).insertExecution(execution)
+            ? toExecution(
+                await claims.insertExecution(trx, execution, execution.createdAt ?? isoNoZone(clock())),
+              )
             : await reserveAndInsert(trx, dialect, clock, execution, reservation);
         return { order: claimed, execution: recorded };
       });
