@@ -7,7 +7,7 @@
  * The update sets only the columns a patch names: each patchable column is `case when <flag> then <value>
  * else <column> end`, so one statement serves every patch.
  */
-import { CompiledQuery, type Kysely } from "kysely";
+import { CompiledQuery, type Insertable, type Kysely } from "kysely";
 import type { Database, ExecutionsTable } from "../schema.js";
 import type { QueryRunner } from "../engine/query-runner.js";
 import type { ExecutionPatch, NewExecution } from "../types.js";
@@ -72,29 +72,39 @@ function toJsonOrNull(v: unknown): string | null {
   return v === undefined || v === null ? null : toJson(v);
 }
 
+/** An execution's row as the insert writes it, one value per INSERT_COLUMNS column. */
+export type ExecutionValues = Pick<Required<Insertable<ExecutionsTable>>, (typeof INSERT_COLUMNS)[number]>;
+
+/** The column values an insert writes for `e` at `now` (the Kysely insert, the claim commit, the group commit). */
+export function executionValues(e: NewExecution, now: string): ExecutionValues {
+  return {
+    id: e.id,
+    api_key_id: e.apiKeyId,
+    kind: e.kind,
+    wallet: e.wallet,
+    wallets: toJson(e.wallets),
+    signatures: toJson(e.signatures),
+    bundle_id: e.bundleId,
+    status: e.status,
+    confirmation_status: e.confirmationStatus,
+    request: toJson(e.request ?? null),
+    response: toJsonOrNull(e.response),
+    error: toJsonOrNull(e.error),
+    timings: toJsonOrNull(e.timings),
+    last_valid_block_height: e.lastValidBlockHeight ?? null,
+    idempotency_key: e.idempotencyKey ?? null,
+    // Decimal text: both engines store it exactly in their bigint column.
+    compute_unit_price_micro_lamports:
+      e.computeUnitPriceMicroLamports == null ? null : e.computeUnitPriceMicroLamports.toString(),
+    created_at: now,
+    updated_at: now,
+  };
+}
+
 /** The insert's parameters, in INSERT_COLUMNS order. */
 export function insertParams(e: NewExecution, now: string): unknown[] {
-  return [
-    e.id,
-    e.apiKeyId,
-    e.kind,
-    e.wallet,
-    toJson(e.wallets),
-    toJson(e.signatures),
-    e.bundleId,
-    e.status,
-    e.confirmationStatus,
-    toJson(e.request ?? null),
-    toJsonOrNull(e.response),
-    toJsonOrNull(e.error),
-    toJsonOrNull(e.timings),
-    e.lastValidBlockHeight ?? null,
-    e.idempotencyKey ?? null,
-    // Decimal text: both engines store it exactly in their bigint column.
-    e.computeUnitPriceMicroLamports == null ? null : e.computeUnitPriceMicroLamports.toString(),
-    now,
-    now,
-  ];
+  const v = executionValues(e, now);
+  return INSERT_COLUMNS.map((c) => v[c]);
 }
 
 /** The update's parameters: updated_at, then (flag, value) per patchable column, then the id. */

@@ -1,6 +1,6 @@
 /** The execution-history half of the Kysely store (both engines), including the reconciliation lease. */
 import type { ExpressionBuilder, Kysely, Selectable, Updateable } from "kysely";
-import type { ExecutionWriter } from "./execution-statements.js";
+import { executionValues, type ExecutionWriter } from "./execution-statements.js";
 import type { Database, ExecutionsTable } from "../schema.js";
 import {
   OPEN_EXECUTION_STATUSES,
@@ -41,11 +41,6 @@ function toJson(v: unknown): string {
 
 function fromJson(v: string | null): unknown {
   return v === null ? null : (JSON.parse(v) as unknown);
-}
-
-// Absent and null optional payloads are both stored as SQL NULL.
-function toJsonOrNull(v: unknown): string | null {
-  return v === undefined || v === null ? null : toJson(v);
 }
 
 /** A stored execution row as a record. */
@@ -118,28 +113,7 @@ export function kyselyExecutions(
       }
       const row = await db
         .insertInto("executions")
-        .values({
-          id: e.id,
-          api_key_id: e.apiKeyId,
-          kind: e.kind,
-          wallet: e.wallet,
-          wallets: toJson(e.wallets),
-          signatures: toJson(e.signatures),
-          bundle_id: e.bundleId,
-          status: e.status,
-          confirmation_status: e.confirmationStatus,
-          request: toJson(e.request ?? null),
-          response: toJsonOrNull(e.response),
-          error: toJsonOrNull(e.error),
-          timings: toJsonOrNull(e.timings),
-          last_valid_block_height: e.lastValidBlockHeight ?? null,
-          idempotency_key: e.idempotencyKey ?? null,
-          // Decimal text: both engines store it exactly in their bigint column.
-          compute_unit_price_micro_lamports:
-            e.computeUnitPriceMicroLamports == null ? null : e.computeUnitPriceMicroLamports.toString(),
-          created_at: now,
-          updated_at: now,
-        })
+        .values(executionValues(e, now))
         .returningAll()
         .executeTakeFirstOrThrow();
       return toExecution(row);

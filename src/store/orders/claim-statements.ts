@@ -21,43 +21,10 @@ import {
 import { compiledOnce } from "../engine/compiled-once.js";
 import type { QueryRunner } from "../engine/query-runner.js";
 import { EVENTS_CHANNEL, EVENTS_NOTIFY_SETTING } from "../events/migrations-events.js";
-import { INSERT_COLUMNS } from "../executions/execution-statements.js";
+import { executionValues, INSERT_COLUMNS, type ExecutionValues } from "../executions/execution-statements.js";
 import type { Database, ExecutionsTable, OrdersTable } from "../schema.js";
 import type { NewExecution } from "../types.js";
 import type { OrderRecord, OrderTransition } from "./order-types.js";
-
-type ExecutionValues = { [K in (typeof INSERT_COLUMNS)[number]]: unknown };
-
-/** JSON text that tolerates bigint (stored as a decimal string), as kysely-executions writes it. */
-function toJson(v: unknown): string {
-  return JSON.stringify(v, (_k, x: unknown) => (typeof x === "bigint" ? x.toString() : x));
-}
-const toJsonOrNull = (v: unknown): string | null => (v === undefined || v === null ? null : toJson(v));
-
-/** The column values kysely-executions' insertExecution writes for `e` at `now`. */
-export function executionValues(e: NewExecution, now: string): ExecutionValues {
-  return {
-    id: e.id,
-    api_key_id: e.apiKeyId,
-    kind: e.kind,
-    wallet: e.wallet,
-    wallets: toJson(e.wallets),
-    signatures: toJson(e.signatures),
-    bundle_id: e.bundleId,
-    status: e.status,
-    confirmation_status: e.confirmationStatus,
-    request: toJson(e.request ?? null),
-    response: toJsonOrNull(e.response),
-    error: toJsonOrNull(e.error),
-    timings: toJsonOrNull(e.timings),
-    last_valid_block_height: e.lastValidBlockHeight ?? null,
-    idempotency_key: e.idempotencyKey ?? null,
-    compute_unit_price_micro_lamports:
-      e.computeUnitPriceMicroLamports == null ? null : e.computeUnitPriceMicroLamports.toString(),
-    created_at: now,
-    updated_at: now,
-  };
-}
 
 /** One statement on better-sqlite3 itself, with the result Kysely's SQLite driver gives. */
 function runOn(database: SqliteDatabase, query: CompiledQuery): QueryResult<unknown> {
