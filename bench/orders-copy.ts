@@ -10,7 +10,7 @@
 import { performance } from "node:perf_hooks";
 import WebSocket from "ws";
 import { trade, type E2e } from "../test/helpers/e2e.js";
-import type { BenchSandbox, TriggerFigures } from "./orders-trigger.js";
+import { firstSignToSend, openStream, type BenchSandbox, type TriggerFigures } from "./orders-trigger.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -79,10 +79,7 @@ async function round(e2e: E2e, o: RoundInput): Promise<number | null> {
       headers: { "x-api-key": o.copier },
     });
   // Our buy is the first send after the leader's.
-  const ourAt = o.sends[from + 1];
-  if (leaderAt === undefined || ourAt === undefined) return null;
-  const first = seen.find((t) => t > leaderAt);
-  return first === undefined || first > ourAt ? null : ourAt - first;
+  return firstSignToSend(seen, leaderAt, o.sends[from + 1]);
 }
 
 /** A bot that follows `leader` on /v1/stream and buys 0.01 SOL of `mint` on its first buy there. */
@@ -92,11 +89,7 @@ async function streamFollower(
   leader: string,
   mint: string,
 ): Promise<{ ws: WebSocket; done: Promise<unknown> }> {
-  const ws = new WebSocket(`ws://${base}/v1/stream`, { headers: { "x-api-key": apiKey } });
-  await new Promise((resolve, reject) => {
-    ws.once("open", resolve);
-    ws.once("error", reject);
-  });
+  const ws = await openStream(base, apiKey);
   let fired = false;
   const done = new Promise((resolve) => {
     ws.on("message", (d: WebSocket.RawData) => {

@@ -123,10 +123,31 @@ async function round(e2e: E2e, o: RoundInput): Promise<number | null> {
   stopFeed?.();
   client?.close();
   // The mover's send, then the sell's (the first send after it).
-  const sellAt = o.sends[from + 1];
-  if (crossAt === undefined || sellAt === undefined) return null;
-  const first = seen.find((t) => t > crossAt);
-  return first === undefined || first > sellAt ? null : sellAt - first;
+  return firstSignToSend(seen, crossAt, o.sends[from + 1]);
+}
+
+/**
+ * From the first sign the service saw of a trade sent at `tradeAt` (`seen`: its sign times) to the reacting send
+ * at `reactAt`; null when either send is missing or the sign came after the reaction.
+ */
+export function firstSignToSend(
+  seen: readonly number[],
+  tradeAt: number | undefined,
+  reactAt: number | undefined,
+): number | null {
+  if (tradeAt === undefined || reactAt === undefined) return null;
+  const first = seen.find((t) => t > tradeAt);
+  return first === undefined || first > reactAt ? null : reactAt - first;
+}
+
+/** A WebSocket on the service's /v1/stream with `apiKey`, open. */
+export async function openStream(base: string, apiKey: string): Promise<WebSocket> {
+  const ws = new WebSocket(`ws://${base}/v1/stream`, { headers: { "x-api-key": apiKey } });
+  await new Promise((resolve, reject) => {
+    ws.once("open", resolve);
+    ws.once("error", reject);
+  });
+  return ws;
 }
 
 /**
@@ -139,11 +160,7 @@ async function streamClient(
   apiKey: string,
   mint: string,
 ): Promise<{ ws: WebSocket; done: Promise<unknown> }> {
-  const ws = new WebSocket(`ws://${base}/v1/stream`, { headers: { "x-api-key": apiKey } });
-  await new Promise((resolve, reject) => {
-    ws.once("open", resolve);
-    ws.once("error", reject);
-  });
+  const ws = await openStream(base, apiKey);
   let level: { sol: bigint; tokens: bigint } | null = null;
   let fired = false;
   const done = new Promise((resolve) => {
