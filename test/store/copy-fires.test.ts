@@ -4,7 +4,8 @@
  * order's lock (a buy cut to what is left, then skipped with the reason), no copy by an order that is not open,
  * and a fire that sent nothing giving its SOL back to the caps.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { useTwoStores } from "./two-engines.js";
 import type { CopyFireClaim, Store } from "../../src/store/index.js";
 import { newAccount, order, orderTestEngines } from "./orders-fixture.js";
 
@@ -13,14 +14,9 @@ const engines = orderTestEngines("copy-fires");
 describe.each(engines)("copy fire claims in the store on $name", (engine) => {
   let a: Store;
   let b: Store;
-  beforeAll(async () => {
-    a = await engine.open();
-    b = engine.twoStores ? await engine.open() : a;
-  });
-  afterAll(async () => {
-    await a.close();
-    if (b !== a) await b.close();
-    await engine.cleanup();
+  useTwoStores(engine, (x, y) => {
+    a = x;
+    b = y;
   });
 
   const copy = (account: number) => order(account, { kind: "copy", side: "buy", mint: "*" });

@@ -9,7 +9,8 @@ import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import fc from "fast-check";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { useTwoStores } from "./two-engines.js";
 import { isoNoZone, openStore, SpendCapExceededError, type Store } from "../../src/store/index.js";
 import { newExecution } from "../helpers/fixtures.js";
 import { dropSchema, freshSchemaName, TEST_DATABASE_URL } from "../helpers/pg.js";
@@ -114,14 +115,9 @@ const engines: Engine[] = [
 describe.each(engines)("custody store on $name", (engine) => {
   let a: Store;
   let b: Store;
-  beforeAll(async () => {
-    a = await engine.open();
-    b = engine.twoStores ? await engine.open() : a;
-  });
-  afterAll(async () => {
-    await a.close();
-    if (b !== a) await b.close();
-    await engine.cleanup();
+  useTwoStores(engine, (x, y) => {
+    a = x;
+    b = y;
   });
 
   it("50 concurrent reservations from two stores on one database never pass the cap", async () => {

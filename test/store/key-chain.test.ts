@@ -4,10 +4,10 @@
  * reservation charges every capped ancestor in its transaction, and concurrent spends from two stores through
  * sibling keys never pass the parent's cap.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SpendCapExceededError, type KeyRecord, type Store } from "../../src/store/index.js";
 import { newExecution } from "../helpers/fixtures.js";
-import { newAccountWithWallet, storeTestEngines, unique } from "./two-engines.js";
+import { newAccountWithWallet, storeTestEngines, unique, useTwoStores } from "./two-engines.js";
 
 const SOL = 1_000_000_000n;
 
@@ -36,14 +36,9 @@ const engines = storeTestEngines("key-chain");
 describe.each(engines)("key chains in the store on $name", (engine) => {
   let a: Store;
   let b: Store;
-  beforeAll(async () => {
-    a = await engine.open();
-    b = engine.twoStores ? await engine.open() : a;
-  });
-  afterAll(async () => {
-    await a.close();
-    if (b !== a) await b.close();
-    await engine.cleanup();
+  useTwoStores(engine, (x, y) => {
+    a = x;
+    b = y;
   });
 
   it("reads a key with its ancestors, creator first; a key of the root key has none", async () => {

@@ -3,9 +3,9 @@
  * (TEST_DATABASE_URL): concurrent creations from two stores ("processes") on one database never pass the cap,
  * revoked keys do not count, other accounts are not affected, and a sub-key's starting policy is stored.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { KeyLimitError, type Store } from "../../src/store/index.js";
-import { newAccount, storeTestEngines, unique } from "./two-engines.js";
+import { newAccount, storeTestEngines, unique, useTwoStores } from "./two-engines.js";
 
 /** Inserts a sub-key under `max`; its id, or null when the cap refused it. */
 async function insert(store: Store, accountId: number, max: number | undefined): Promise<number | null> {
@@ -35,14 +35,9 @@ const engines = storeTestEngines("key-limit");
 describe.each(engines)("MAX_KEYS_PER_ACCOUNT in the store on $name", (engine) => {
   let a: Store;
   let b: Store;
-  beforeAll(async () => {
-    a = await engine.open();
-    b = engine.twoStores ? await engine.open() : a;
-  });
-  afterAll(async () => {
-    await a.close();
-    if (b !== a) await b.close();
-    await engine.cleanup();
+  useTwoStores(engine, (x, y) => {
+    a = x;
+    b = y;
   });
 
   it("40 concurrent creations from two stores under a cap of 7: exactly 7 keys", async () => {

@@ -3,7 +3,8 @@
  * mint) under concurrent claims from two stores, the hourly cap counted under the order's lock, no fire of an
  * order that is not open, the execution noted on the fire and the order, and a refused fire claimed again.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { useTwoStores } from "./two-engines.js";
 import type { Store } from "../../src/store/index.js";
 import { newAccount, order, orderTestEngines } from "./orders-fixture.js";
 
@@ -12,14 +13,9 @@ const engines = orderTestEngines("order-fires");
 describe.each(engines)("snipe fire claims in the store on $name", (engine) => {
   let a: Store;
   let b: Store;
-  beforeAll(async () => {
-    a = await engine.open();
-    b = engine.twoStores ? await engine.open() : a;
-  });
-  afterAll(async () => {
-    await a.close();
-    if (b !== a) await b.close();
-    await engine.cleanup();
+  useTwoStores(engine, (x, y) => {
+    a = x;
+    b = y;
   });
 
   const snipe = (account: number) => order(account, { kind: "snipe", side: "buy", mint: "*" });

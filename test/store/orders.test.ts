@@ -3,7 +3,8 @@
  * concurrency, the claim by conditional update (of many concurrent claims from two stores exactly one moves an
  * open order), the lease reclaim after a dead owner (and none of a lease its owner renews), and the order events in the account's outbox.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { useTwoStores } from "./two-engines.js";
 import {
   isoNoZone,
   OpenOrderLimitError,
@@ -29,14 +30,9 @@ const engines = orderTestEngines("orders");
 describe.each(engines)("orders in the store on $name", (engine) => {
   let a: Store;
   let b: Store;
-  beforeAll(async () => {
-    a = await engine.open();
-    b = engine.twoStores ? await engine.open() : a;
-  });
-  afterAll(async () => {
-    await a.close();
-    if (b !== a) await b.close();
-    await engine.cleanup();
+  useTwoStores(engine, (x, y) => {
+    a = x;
+    b = y;
   });
 
   it("30 concurrent inserts from two stores under a cap of 5 open orders: exactly 5; ended orders do not count", async () => {

@@ -3,23 +3,18 @@
  * two processes): a build is taken once of 20 concurrent takes, by its key only, a peek leaves it, and it
  * expires after its window (then the sweep deletes it).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Store } from "../../src/store/index.js";
-import { storeTestEngines, unique } from "./two-engines.js";
+import { storeTestEngines, unique, useTwoStores } from "./two-engines.js";
 
 const engines = storeTestEngines("outside-builds");
 
 describe.each(engines)("outside builds in the store on $name", (engine) => {
   let a: Store;
   let b: Store;
-  beforeAll(async () => {
-    a = await engine.open();
-    b = engine.twoStores ? await engine.open() : a;
-  });
-  afterAll(async () => {
-    await a.close();
-    if (b !== a) await b.close();
-    await engine.cleanup();
+  useTwoStores(engine, (x, y) => {
+    a = x;
+    b = y;
   });
 
   it("of 20 concurrent takes from two stores exactly one gets the build; another key never does", async () => {

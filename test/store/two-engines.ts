@@ -4,6 +4,7 @@
  * database as two processes).
  */
 import { mkdtempSync, rmSync } from "node:fs";
+import { afterAll, beforeAll } from "vitest";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isoNoZone, openStore, type Store } from "../../src/store/index.js";
@@ -64,4 +65,23 @@ export function storeTestEngines(name: string): StoreTestEngine[] {
         ]
       : []),
   ];
+}
+
+/**
+ * Opens the engine's two stores before the suite (one store twice on SQLite) and hands them to `set`; closes
+ * them and removes what the suite left after it.
+ */
+export function useTwoStores(engine: StoreTestEngine, set: (a: Store, b: Store) => void): void {
+  let a: Store | undefined;
+  let b: Store | undefined;
+  beforeAll(async () => {
+    a = await engine.open();
+    b = engine.twoStores ? await engine.open() : a;
+    set(a, b);
+  });
+  afterAll(async () => {
+    await a?.close();
+    if (b !== a) await b?.close();
+    await engine.cleanup();
+  });
 }
