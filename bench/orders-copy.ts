@@ -10,7 +10,13 @@
 import { performance } from "node:perf_hooks";
 import WebSocket from "ws";
 import { trade, type E2e } from "../test/helpers/e2e.js";
-import { firstSignToSend, openStream, type BenchSandbox, type TriggerFigures } from "./orders-trigger.js";
+import {
+  firstSignToSend,
+  openStream,
+  subscribe,
+  type BenchSandbox,
+  type TriggerFigures,
+} from "./orders-trigger.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -105,14 +111,6 @@ async function streamFollower(
         .then(resolve, resolve);
     });
   });
-  await new Promise<void>((resolve) => {
-    const onSubscribed = (d: WebSocket.RawData) => {
-      if ((JSON.parse(d.toString()) as { type: string }).type !== "subscribed") return;
-      ws.off("message", onSubscribed);
-      resolve();
-    };
-    ws.on("message", onSubscribed);
-    ws.send(JSON.stringify({ method: "subscribeAccountTrade", keys: [leader] }));
-  });
+  await subscribe(ws, "subscribeAccountTrade", [leader]);
   return { ws, done };
 }

@@ -140,6 +140,19 @@ export function firstSignToSend(
   return first === undefined || first > reactAt ? null : reactAt - first;
 }
 
+/** Subscribes `ws` with `method` to `keys` and waits for the stream's `subscribed` answer. */
+export async function subscribe(ws: WebSocket, method: string, keys: string[]): Promise<void> {
+  await new Promise<void>((resolve) => {
+    const onSubscribed = (d: WebSocket.RawData) => {
+      if ((JSON.parse(d.toString()) as { type: string }).type !== "subscribed") return;
+      ws.off("message", onSubscribed);
+      resolve();
+    };
+    ws.on("message", onSubscribed);
+    ws.send(JSON.stringify({ method, keys }));
+  });
+}
+
 /** A WebSocket on the service's /v1/stream with `apiKey`, open. */
 export async function openStream(base: string, apiKey: string): Promise<WebSocket> {
   const ws = new WebSocket(`ws://${base}/v1/stream`, { headers: { "x-api-key": apiKey } });
@@ -192,15 +205,7 @@ async function streamClient(
         .then(resolve, resolve);
     });
   });
-  await new Promise<void>((resolve) => {
-    const onSubscribed = (d: WebSocket.RawData) => {
-      if ((JSON.parse(d.toString()) as { type: string }).type !== "subscribed") return;
-      ws.off("message", onSubscribed);
-      resolve();
-    };
-    ws.on("message", onSubscribed);
-    ws.send(JSON.stringify({ method: "subscribeTokenTrade", keys: [mint] }));
-  });
+  await subscribe(ws, "subscribeTokenTrade", [mint]);
   // The spot price when armed: the curve's virtual reserves, read once (not on the timed path).
   const info = await e2e.connection.getAccountInfo(bondingCurveAddress(new PublicKey(mint)), "confirmed");
   if (info === null) throw new Error(`no curve for ${mint}`);
