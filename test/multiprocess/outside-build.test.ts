@@ -5,8 +5,9 @@
  * again through either process is refused (the build is taken once, in the database). The same for a raced
  * build's variants under the outside wallet's durable nonce, and for a bundle's legs.
  */
-import { Keypair, VersionedTransaction } from "@solana/web3.js";
+import { Keypair } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signBuilt } from "../helpers/sign-built.js";
 import { apiRequest, startCluster, type Cluster } from "../harness/index.js";
 import { TEST_DATABASE_URL } from "../helpers/pg.js";
 
@@ -35,9 +36,7 @@ describe.each(engines)("outside build on one process, send on another, on %s", (
       { apiKey, body: { public_key: signer.publicKey.toBase58(), action: "buy", mint, amount: "0.1" } },
     );
     expect(built.status, built.text).toBe(200);
-    const tx = VersionedTransaction.deserialize(Buffer.from(built.body.transaction, "base64"));
-    tx.sign([signer]);
-    const body = { transaction: Buffer.from(tx.serialize()).toString("base64") };
+    const body = { transaction: signBuilt(built.body.transaction, signer) };
     const sent = await apiRequest<{ execution_id: string; confirmed: boolean; mint: string }>(
       url(1),
       "POST",
@@ -71,11 +70,7 @@ describe.each(engines)("outside build on one process, send on another, on %s", (
     const signer = Keypair.generate();
     const owner = signer.publicKey.toBase58();
     await cluster.localnet.fund(owner, 2_000_000_000n);
-    const sign = (b64: string): string => {
-      const tx = VersionedTransaction.deserialize(Buffer.from(b64, "base64"));
-      tx.sign([signer]);
-      return Buffer.from(tx.serialize()).toString("base64");
-    };
+    const sign = (b64: string): string => signBuilt(b64, signer);
     const nonce = await apiRequest<{ transaction: string; nonce_account: string }>(
       url(1),
       "POST",
@@ -146,11 +141,7 @@ describe.each(engines)("outside build on one process, send on another, on %s", (
       },
     );
     expect(built.status, built.text).toBe(200);
-    const transactions = built.body.legs.map((l) => {
-      const tx = VersionedTransaction.deserialize(Buffer.from(l.transaction, "base64"));
-      tx.sign([signer]);
-      return Buffer.from(tx.serialize()).toString("base64");
-    });
+    const transactions = built.body.legs.map((l) => signBuilt(l.transaction, signer));
     const sent = await apiRequest<{ execution_id: string; kind: string; confirmed: boolean }>(
       url(1),
       "POST",

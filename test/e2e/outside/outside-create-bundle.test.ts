@@ -7,6 +7,7 @@
  */
 import { Keypair, VersionedTransaction } from "@solana/web3.js";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { signBuilt } from "../../helpers/sign-built.js";
 import { startE2eWithLookupTable, type E2e } from "../../helpers/e2e.js";
 import { dropSchema, freshSchemaName, TEST_DATABASE_URL } from "../../helpers/pg.js";
 
@@ -38,15 +39,6 @@ interface Position {
   spent_lamports: string;
   trade_count: number;
   last_execution_id: string;
-}
-
-const b64 = (bytes: Uint8Array): string => Buffer.from(bytes).toString("base64");
-
-/** Signs a built transaction as `signer` (the slots of signers already there are kept). */
-function signed(transaction: string, signer: Keypair): string {
-  const tx = VersionedTransaction.deserialize(Buffer.from(transaction, "base64"));
-  tx.sign([signer]);
-  return b64(tx.serialize());
 }
 
 /** A funded keypair the service never sees. */
@@ -112,7 +104,7 @@ describe.each(engines)("outside wallets' creates and bundles on %s", (_name, db)
 
       const sol0 = await e2e.balance(owner);
       const sent = await e2e.post(apiKey, "/v1/transactions/send", {
-        transaction: signed(built.transaction, creator),
+        transaction: signBuilt(built.transaction, creator),
       });
       expect(sent.statusCode, sent.body).toBe(200);
       const answer = sent.json<{ execution_id: string; kind: string; confirmed: boolean; mint: string }>();
@@ -150,7 +142,7 @@ describe.each(engines)("outside wallets' creates and bundles on %s", (_name, db)
       const built = await e2e.post(trader, "/v1/laser/create/build", body);
       expect(built.statusCode, built.body).toBe(200);
       const res = await e2e.post(trader, "/v1/transactions/send", {
-        transaction: signed(built.json<{ transaction: string }>().transaction, creator),
+        transaction: signBuilt(built.json<{ transaction: string }>().transaction, creator),
       });
       expect(res.statusCode).toBe(403);
       expect(res.json<{ rule: string }>().rule).toBe("scope");
@@ -180,7 +172,10 @@ describe.each(engines)("outside wallets' creates and bundles on %s", (_name, db)
         [0, "create", a, "100000"],
         [1, "buy", b, "0"],
       ]);
-      const legs = [signed(built.legs[0]!.transaction, creator), signed(built.legs[1]!.transaction, buyer)];
+      const legs = [
+        signBuilt(built.legs[0]!.transaction, creator),
+        signBuilt(built.legs[1]!.transaction, buyer),
+      ];
 
       // Out of order, or only some legs: refused, and nothing is spent (the whole set still sends).
       let refused = await e2e.post(apiKey, "/v1/transactions/send", { transactions: [legs[1], legs[0]] });
@@ -249,7 +244,7 @@ describe.each(engines)("outside wallets' creates and bundles on %s", (_name, db)
       expect(res.statusCode, res.body).toBe(200);
       const built = res.json<{ legs: BuiltLeg[] }>();
       expect(built.legs).toHaveLength(1);
-      const leg = signed(built.legs[0]!.transaction, signer);
+      const leg = signBuilt(built.legs[0]!.transaction, signer);
 
       // A key with trade but not create builds the bundle and may not send it (its build is left whole).
       const tradeOnly = await e2e.post(apiKey, "/v1/keys", {
@@ -260,7 +255,7 @@ describe.each(engines)("outside wallets' creates and bundles on %s", (_name, db)
       const theirs = await e2e.post(trader, "/v1/laser/bundle/build", body);
       expect(theirs.statusCode, theirs.body).toBe(200);
       const scoped = await e2e.post(trader, "/v1/transactions/send", {
-        transactions: [signed(theirs.json<{ legs: BuiltLeg[] }>().legs[0]!.transaction, signer)],
+        transactions: [signBuilt(theirs.json<{ legs: BuiltLeg[] }>().legs[0]!.transaction, signer)],
       });
       expect(scoped.statusCode).toBe(403);
       expect(scoped.json<{ rule: string }>().rule).toBe("scope");
@@ -278,7 +273,7 @@ describe.each(engines)("outside wallets' creates and bundles on %s", (_name, db)
       const again = await e2e.post(apiKey, "/v1/laser/bundle/build", body);
       expect(again.statusCode, again.body).toBe(200);
       const alone = await e2e.post(apiKey, "/v1/transactions/send", {
-        transaction: signed(again.json<{ legs: BuiltLeg[] }>().legs[0]!.transaction, signer),
+        transaction: signBuilt(again.json<{ legs: BuiltLeg[] }>().legs[0]!.transaction, signer),
       });
       expect(alone.statusCode).toBe(400);
       expect(alone.json<{ detail: string }>().detail).toBe(

@@ -13,6 +13,7 @@ import {
   type TransactionInstruction,
 } from "@solana/web3.js";
 import { expect } from "vitest";
+import { signBuilt } from "../../helpers/sign-built.js";
 import { decodeNonce, nonceAddress } from "../../../src/chain/landing/nonce.js";
 import type { E2e } from "../../helpers/e2e.js";
 
@@ -46,14 +47,6 @@ export interface RacedSend {
 
 /** The scenario's helpers on `e2e` (filled in by its beforeAll: use them inside tests). */
 export function outsideRaceKit(e2e: E2e) {
-  const b64 = (bytes: Uint8Array): string => Buffer.from(bytes).toString("base64");
-
-  function signed(transaction: string, signer: Keypair): string {
-    const tx = VersionedTransaction.deserialize(Buffer.from(transaction, "base64"));
-    tx.sign([signer]);
-    return b64(tx.serialize());
-  }
-
   async function landedCount(signatures: string[]): Promise<number> {
     const { value } = await e2e.connection.getSignatureStatuses(signatures);
     return value.filter((s) => s !== null).length;
@@ -127,12 +120,20 @@ export function outsideRaceKit(e2e: E2e) {
     });
   }
 
-  return { signed, landedCount, sendOutside, tipsReceived, readNonce, outsideWithNonce, racedBuild };
+  return {
+    signed: signBuilt,
+    landedCount,
+    sendOutside,
+    tipsReceived,
+    readNonce,
+    outsideWithNonce,
+    racedBuild,
+  };
 }
 
 /** Creates the nonce, builds a variant per route, races the signed variants: exactly one lands. */
 export async function racedOutsideScenario(e2e: E2e): Promise<void> {
-  const { signed, landedCount, tipsReceived, readNonce, outsideWithNonce, racedBuild } = outsideRaceKit(e2e);
+  const { landedCount, tipsReceived, readNonce, outsideWithNonce, racedBuild } = outsideRaceKit(e2e);
   const { apiKey } = await e2e.setup();
   const { mint } = e2e.localnet.admin.createToken();
   const { signer, nonce } = await outsideWithNonce(apiKey);
@@ -159,7 +160,7 @@ export async function racedOutsideScenario(e2e: E2e): Promise<void> {
 
   // A dry run describes the first variant (nothing sent, the builds stay sendable).
   const dry = await e2e.post(apiKey, "/v1/transactions/send", {
-    transactions: built.variants.map((v) => signed(v.transaction, signer)),
+    transactions: built.variants.map((v) => signBuilt(v.transaction, signer)),
     dry_run: true,
   });
   expect(dry.statusCode, dry.body).toBe(200);
@@ -168,7 +169,7 @@ export async function racedOutsideScenario(e2e: E2e): Promise<void> {
 
   const tipsBefore = await tipsReceived();
   const sent = await e2e.post(apiKey, "/v1/transactions/send", {
-    transactions: built.variants.map((v) => signed(v.transaction, signer)),
+    transactions: built.variants.map((v) => signBuilt(v.transaction, signer)),
     simulate: false,
   });
   expect(sent.statusCode, sent.body).toBe(200);
@@ -202,7 +203,7 @@ export async function racedOutsideScenario(e2e: E2e): Promise<void> {
 
   // The same variants again: their builds were taken by the first send.
   const again = await e2e.post(apiKey, "/v1/transactions/send", {
-    transactions: built.variants.map((v) => signed(v.transaction, signer)),
+    transactions: built.variants.map((v) => signBuilt(v.transaction, signer)),
   });
   expect(again.statusCode).toBe(400);
   expect(again.json<{ code: string }>().code).toBe("outside.not_built");
@@ -213,7 +214,7 @@ export async function racedOutsideScenario(e2e: E2e): Promise<void> {
   const b = second.json<RacedBuild>();
   expect(b.nonce.value).toBe(after!.value);
   const sentB = await e2e.post(apiKey, "/v1/transactions/send", {
-    transactions: b.variants.map((v) => signed(v.transaction, signer)),
+    transactions: b.variants.map((v) => signBuilt(v.transaction, signer)),
   });
   expect(sentB.statusCode, sentB.body).toBe(200);
   expect(sentB.json<RacedSend>().routes.map((v) => v.route)).toEqual(["route-b", "route-c"]);
