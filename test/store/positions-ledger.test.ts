@@ -4,7 +4,7 @@
  * event; a rebuild from the execution history gives the same positions; listing filters and cursors.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { Keypair } from "@solana/web3.js";
+import { account, address } from "./positions-fixture.js";
 import { openStore, type Store } from "../../src/store/index.js";
 import { newExecution } from "../helpers/fixtures.js";
 import { positionsRebuildCommand } from "../../src/cli/positions-rebuild-command.js";
@@ -26,21 +26,6 @@ const engines: [string, () => Promise<Store>][] = [
 afterAll(async () => {
   if (TEST_DATABASE_URL !== undefined) await dropSchema(TEST_DATABASE_URL, schema);
 });
-
-const address = (): string => Keypair.generate().publicKey.toBase58();
-
-async function account(store: Store): Promise<{ id: number; wallet: string }> {
-  const wallet = address();
-  const { apiKey } = await store.createApiKeyWithWallet(`h-${Math.random()}`, {
-    publicKey: wallet,
-    ciphertext: "c",
-    nonce: "n",
-    tag: "t",
-    keyId: "k",
-    createdAt: "2026-01-01T00:00:00.000",
-  });
-  return { id: apiKey.id, wallet };
-}
 
 interface Trade {
   side: "buy" | "sell";

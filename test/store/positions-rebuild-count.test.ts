@@ -3,7 +3,7 @@
  * each to its own wallet's position, on SQLite and PostgreSQL; `npm run positions:rebuild` prints both counts.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { Keypair } from "@solana/web3.js";
+import { address } from "./positions-fixture.js";
 import { openStore, type Store } from "../../src/store/index.js";
 import { newExecution } from "../helpers/fixtures.js";
 import { positionsRebuildCommand } from "../../src/cli/positions-rebuild-command.js";
@@ -17,8 +17,6 @@ if (TEST_DATABASE_URL !== undefined)
 afterAll(async () => {
   if (TEST_DATABASE_URL !== undefined) await dropSchema(TEST_DATABASE_URL, schema);
 });
-
-const address = (): string => Keypair.generate().publicKey.toBase58();
 
 const fill = (sol: bigint, tokens: bigint) => ({
   sol_change_lamports: sol.toString(),

@@ -4,7 +4,7 @@
  * holds the ledger's write lock; a fill's ledger write waits for it, then applies on the rebuilt ledger).
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { Keypair } from "@solana/web3.js";
+import { account, address } from "./positions-fixture.js";
 import { openStore, type Store } from "../../src/store/index.js";
 import { newExecution } from "../helpers/fixtures.js";
 import { dropSchema, freshSchemaName, TEST_DATABASE_URL } from "../helpers/pg.js";
@@ -17,21 +17,6 @@ if (TEST_DATABASE_URL !== undefined)
 afterAll(async () => {
   if (TEST_DATABASE_URL !== undefined) await dropSchema(TEST_DATABASE_URL, schema);
 });
-
-const address = (): string => Keypair.generate().publicKey.toBase58();
-
-async function account(store: Store): Promise<{ id: number; wallet: string }> {
-  const wallet = address();
-  const { apiKey } = await store.createApiKeyWithWallet(`r-${Math.random()}`, {
-    publicKey: wallet,
-    ciphertext: "c",
-    nonce: "n",
-    tag: "t",
-    keyId: "k",
-    createdAt: "2026-01-01T00:00:00.000",
-  });
-  return { id: apiKey.id, wallet };
-}
 
 /** A buy's fill without the balance after it: the ledger's sums then do not depend on the order applied. */
 const buyFill = (sol: bigint, tokens: bigint) => ({
