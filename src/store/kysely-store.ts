@@ -1,5 +1,6 @@
 /** The Store on Kysely; one implementation serves SQLite and PostgreSQL. */
-import { sql, type Kysely, type Selectable, type SqliteDatabase, type Transaction } from "kysely";
+import { sql, type Kysely, type Selectable, type Transaction } from "kysely";
+import type { SqliteConnection } from "./engine/sqlite-statements.js";
 import { kyselyCustody } from "./keys/kysely-custody.js";
 import { kyselyPositions } from "./positions/kysely-positions.js";
 import type { ExecutionWriter } from "./executions/execution-statements.js";
@@ -75,7 +76,7 @@ export function kyselyStore(
   /** Runs the request path's compiled-once reads (PostgreSQL: named statements, pg-prepared.ts); default Kysely. */
   prepared?: QueryRunner,
   /** SQLite: the connection under `db`, for an order fire's claim commit (kysely-orders.ts). */
-  sqlite?: SqliteDatabase,
+  sqlite?: SqliteConnection,
 ): Store {
   let rateLimitCalls = 0;
   // Issue 20: wake-ups of event readers; the events themselves are written by triggers (migrations-events.ts).

@@ -22,6 +22,21 @@ export function compiledOnce<P extends Record<string, unknown>, R>(
   build: (args: P) => Compilable<R>,
   run: QueryRunner = <T>(q: CompiledQuery) => db.executeQuery<T>(q),
 ): (args: P, on?: Kysely<Database>) => Promise<R[]> {
+  const query = compiledQuery(names, build);
+  return async (args: P, on?: Kysely<Database>): Promise<R[]> => {
+    const q = query(args);
+    return (on === undefined ? await run<R>(q) : await on.executeQuery<R>(q)).rows;
+  };
+}
+
+/**
+ * `build(args)` compiled once (the check as compiledOnce's); the returned function gives the query with new
+ * arguments, for a caller that runs it itself (a synchronous statement on the SQLite connection).
+ */
+export function compiledQuery<P extends Record<string, unknown>, R>(
+  names: readonly (keyof P & string)[],
+  build: (args: P) => Compilable<R>,
+): (args: P) => CompiledQuery<R> {
   // Distinct objects nothing else can pass: a marker is found among the compiled parameters by identity.
   const markers = new Map<unknown, keyof P & string>(names.map((n) => [{ compiledOnceArgument: n }, n]));
   const compiled = build(Object.fromEntries([...markers].map(([m, n]) => [n, m])) as P).compile();
@@ -29,12 +44,11 @@ export function compiledOnce<P extends Record<string, unknown>, R>(
   for (const n of names) {
     if (!slots.includes(n)) throw new Error(`compiledOnce: "${n}" is not a parameter of the query`);
   }
-  return async (args: P, on?: Kysely<Database>): Promise<R[]> => {
+  return (args: P): CompiledQuery<R> => {
     const parameters = compiled.parameters.map((p, j) => {
       const name = slots[j];
       return name === undefined ? p : args[name];
     });
-    const query = CompiledQuery.raw(compiled.sql, parameters);
-    return (on === undefined ? await run<R>(query) : await on.executeQuery<R>(query)).rows;
+    return CompiledQuery.raw(compiled.sql, parameters) as CompiledQuery<R>;
   };
 }

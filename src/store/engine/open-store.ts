@@ -3,12 +3,12 @@ import { ensurePrivateDir, ensurePrivateFile } from "../../core/private-files.js
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import type { Redis } from "ioredis";
-import { Kysely, Migrator, SqliteDialect, type SqliteDatabase } from "kysely";
+import { Kysely, Migrator, SqliteDialect } from "kysely";
 import type pg from "pg";
 import { sqliteExecutionWriter, type ExecutionWriter } from "../executions/execution-statements.js";
 import { kyselyStore, type StoreEventOptions } from "../kysely-store.js";
 import { migrationProvider } from "../migrations.js";
-import { isRelaxedGroupWrite, withCachedStatements } from "./sqlite-statements.js";
+import { isRelaxedGroupWrite, withCachedStatements, type SqliteConnection } from "./sqlite-statements.js";
 import type { QueryRunner } from "./query-runner.js";
 import { sqliteGroupCommit } from "../executions/sqlite-group-commit.js";
 import { sqliteDirectReads } from "./sqlite-reads.js";
@@ -96,7 +96,7 @@ export async function openStore(
   let writer: ExecutionWriter;
   let syncedWrites: QueryRunner | undefined;
   let prepared: QueryRunner | undefined;
-  let sqlite: SqliteDatabase | undefined;
+  let sqlite: SqliteConnection | undefined;
   let eventOptions: StoreEventOptions = {};
   // PostgreSQL: the outcome updates' pool (pg-relaxed-writes.ts), closed with the store.
   let relaxed: pg.Pool | undefined;

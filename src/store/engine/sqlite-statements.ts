@@ -53,7 +53,7 @@ export type SqliteConnection = SqliteDatabase & { readonly inTransaction?: boole
 export function withCachedStatements(
   db: SqliteConnection,
   options: CachedStatementOptions = {},
-): SqliteDatabase {
+): SqliteConnection {
   const capacity = options.capacity ?? 512;
   const statements = new Map<string, Statement>();
   // Prepared here, outside any transaction: SQLite refuses even to prepare a safety-level pragma inside one,
@@ -89,6 +89,10 @@ export function withCachedStatements(
   }
 
   return {
+    // Whether a transaction is open on the connection: the fire's claim commit runs at once only without one.
+    get inTransaction() {
+      return db.inTransaction;
+    },
     close: () => {
       statements.clear();
       db.close();

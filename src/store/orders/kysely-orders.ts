@@ -4,7 +4,8 @@
  * PostgreSQL the second update waits on the row lock, re-reads the row and matches nothing. The order's
  * `order.<state>` event is written in the same transaction, numbered in the account's event sequence.
  */
-import { sql, type Kysely, type Selectable, type SqliteDatabase, type Transaction } from "kysely";
+import { sql, type Kysely, type Selectable, type Transaction } from "kysely";
+import type { SqliteConnection } from "../engine/sqlite-statements.js";
 import { isoNoZone } from "../executions/kysely-executions.js";
 import { lockKeyRow } from "../keys/key-row-lock.js";
 import { reserveAndInsert } from "../keys/kysely-custody.js";
@@ -160,11 +161,11 @@ export function kyselyOrders(
   dialect: "sqlite" | "postgres",
   clock: () => Date,
   wake: (accountId: number) => void,
-  sqlite?: SqliteDatabase,
+  sqlite?: SqliteConnection,
 ): OrderStore {
   const claims = claimStatements(db, dialect, sqlite);
-  /** A claim (claims.fits) inside `trx` (none: on `sqlite`) with its event, through the compiled-once statements. */
-  const claimFast = async (trx: Transaction<Database> | undefined, t: OrderTransition, now: string) => {
+  /** A claim (claims.fits) inside `trx` with its event, through the compiled-once statements. */
+  const claimFast = async (trx: Transaction<Database>, t: OrderTransition, now: string) => {
     const updated = await claims.claim(trx, t, now);
     if (updated === undefined) return undefined;
     const o = toOrder(updated);
@@ -172,32 +173,33 @@ export function kyselyOrders(
     return o;
   };
   /**
-   * A fire's claim and pending execution in one SQLite transaction on the connection itself (the fire's
-   * critical path: Kysely's transaction and executor cost more than the statements). It holds Kysely's
-   * connection while it runs, as the group commit does, so it never lands inside another transaction; the
-   * direct reads (sqlite-reads.ts) see it open and wait. `begin immediate` takes the write lock first.
+   * A fire's claim and pending execution in one SQLite transaction on the connection itself, begin to commit in
+   * one synchronous call (the fire's critical path: Kysely's transaction, executor and connection mutex cost
+   * more than the statements). With no transaction open on the connection it runs at once, as the direct reads
+   * do (sqlite-reads.ts: nothing can interleave with a synchronous call, and the only state another caller can
+   * leave on the connection across its awaits is an open transaction); with one open (a Kysely transaction
+   * holding the connection across awaits) it waits for Kysely's connection like any query.
    */
-  const claimOnSqlite = (exec: (text: string) => void, t: OrderTransition, e: NewExecution, now: string) =>
-    db.connection().execute(async () => {
-      exec("begin immediate");
+  const claimOnSqlite = (
+    run: NonNullable<typeof claims.sqliteClaim>,
+    t: OrderTransition,
+    e: NewExecution,
+    now: string,
+  ) => {
+    const claimNow = () => {
+      const r = run(t, e, now, toOrder);
+      return r === undefined ? undefined : { order: r.order, execution: toExecution(r.execution) };
+    };
+    if (sqlite?.inTransaction === false) {
       try {
-        const claimed = await claimFast(undefined, t, now);
-        if (claimed === undefined) {
-          exec("rollback");
-          return undefined;
-        }
-        const recorded = await claims.insertExecution(undefined, e, e.createdAt ?? now);
-        exec("commit");
-        return { order: claimed, execution: toExecution(recorded) };
+        return Promise.resolve(claimNow());
       } catch (err) {
-        try {
-          exec("rollback");
-        } catch {
-          // Already rolled back by SQLite itself (some I/O errors end the transaction).
-        }
-        throw err;
+        // A statement still streaming on the connection: wait for Kysely's connection instead.
+        if (!(err instanceof TypeError && err.message.includes("busy executing"))) return Promise.reject(err);
       }
-    });
+    }
+    return db.connection().execute(() => Promise.resolve().then(claimNow));
+  };
   return {
     async insertOrder(order: NewOrder, maxOpen: number) {
       const now = isoNoZone(clock());
@@ -279,8 +281,8 @@ export function kyselyOrders(
 
     async claimOrderRecording(t, execution, reservation) {
       const now = isoNoZone(clock());
-      if (claims.exec !== undefined && reservation === null && claims.fits(t)) {
-        const r = await claimOnSqlite(claims.exec, t, execution, now);
+      if (claims.sqliteClaim !== undefined && reservation === null && claims.fits(t)) {
+        const r = await claimOnSqlite(claims.sqliteClaim, t, execution, now);
         if (r !== undefined) wake(r.order.accountId);
         return r;
       }
