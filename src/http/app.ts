@@ -324,6 +324,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     maxOpenPerKey: deps.config.orders.maxOpenPerKey,
     // Copy orders follow wallets in the market stream's decoded trades.
     ...(deps.market?.hub !== undefined ? { trades: deps.market.hub } : {}),
+    // The stream's fan-out of a change waits while its orders are evaluated and fired (MarketFeed.yieldTo).
+    ...(deps.market?.feed !== undefined ? { feed: deps.market.feed } : {}),
     ...(deps.onOrderSettled !== undefined ? { onSettled: deps.onOrderSettled } : {}),
   });
   // Issue 22: quotes read (and warm) the trade's state the same way.

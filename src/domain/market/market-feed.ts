@@ -101,14 +101,28 @@ function postCompleteOf(
   return null;
 }
 
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 /** The feed; `ingest` is also how tests and the gap re-read hand it a transaction's logs. */
 export class MarketFeed {
   private readonly seen = new Set<string>();
   private chain: Promise<void> = Promise.resolve();
   private unsubscribers: (() => void)[] = [];
   private readonly listeners = new Set<EventsListener>();
+  private readonly yieldsTo = new Set<() => boolean>();
 
   constructor(private readonly deps: MarketFeedDeps) {}
+
+  /**
+   * Issue 31: while `busy` answers true when a transaction's messages are due (the order engine has a changed
+   * mint to evaluate), they wait one turn of the event loop. The engine's evaluation and the fires it starts run
+   * to their send without waiting on I/O, so they go out first instead of sharing the microtask queue with the
+   * stream's fan-out; with nothing to evaluate, nothing waits. Returns the removal.
+   */
+  yieldTo(busy: () => boolean): () => void {
+    this.yieldsTo.add(busy);
+    return () => this.yieldsTo.delete(busy);
+  }
 
   /** Subscribes to the programs' logs on `source`; resolves once every subscription is confirmed. */
   start(source: ProgramLogsSource, programIds: readonly string[]): Promise<void> {
@@ -149,6 +163,7 @@ export class MarketFeed {
       }
     }
     this.chain = this.chain.then(async () => {
+      if (this.yielding()) await nextTurn();
       try {
         for (const m of await messagesOf(events, tx, this.deps)) {
           this.deps.observer?.decoded?.(m.type);
@@ -159,6 +174,11 @@ export class MarketFeed {
       }
     });
     return this.chain;
+  }
+
+  private yielding(): boolean {
+    for (const busy of this.yieldsTo) if (busy()) return true;
+    return false;
   }
 
   private remember(signature: string): void {

@@ -113,9 +113,7 @@ export class OrderEngine {
   }
 
   /** Runs `f` when the engine closes. */
-  onClose(f: () => void): void {
-    this.closers.push(f);
-  }
+  readonly onClose = (f: () => void): number => this.closers.push(f);
 
   /** Puts an open order in the book (replacing an older version) and evaluates its mint. */
   add(r: OrderRecord): void {
@@ -158,6 +156,9 @@ export class OrderEngine {
       this.refreshes.delete(gone.order.mint);
     }
   }
+
+  /** Whether a changed mint waits for its evaluation (the market feed lets it go first: MarketFeed.yieldTo). */
+  readonly evaluating = (): boolean => this.scheduled.size > 0;
 
   /** Evaluates `mint` in the next microtask (once, however many of its accounts changed meanwhile). */
   schedule(mint: string): void {
@@ -323,9 +324,8 @@ export class OrderEngine {
   /** Brings the book in step with the store: other processes' orders, cancellations, retries; expiries. */
   async sync(): Promise<void> {
     const now = this.deps.clock();
-    // Overlap the window: a row committed late with an earlier updated_at is still seen.
-    // Every FULL_SYNC_MS every live order is read again: a row whose commit came later than the window's overlap
-    // after its updated_at (an insert waiting on its key's lock under load) is otherwise never seen here.
+    // Overlap the window (a row committed late with an earlier updated_at is still seen); every FULL_SYNC_MS read
+    // every live order again: one committed later than the overlap (waiting on its key's lock) is otherwise missed.
     const full = now.getTime() - this.lastFullSync >= FULL_SYNC_MS;
     if (full) this.lastFullSync = now.getTime();
     const since = full ? undefined : this.lastSync;

@@ -11,6 +11,8 @@ import { LAUNCH_PROGRAM_ID } from "../../launch/programs.js";
 export interface DecodedEventSource {
   /** Adds a listener; returns its removal. */
   onEvents(listener: (events: readonly LaunchEvent[], tx: { slot: number }) => void): () => void;
+  /** Issue 31: defers what the source publishes further while `busy` (MarketFeed.yieldTo); returns the removal. */
+  yieldTo?(busy: () => boolean): () => void;
 }
 
 /** The running warm state: the LRU of mints, its account cache (for stats) and its stop function. */

@@ -74,6 +74,8 @@ function feedOf(ledger: Ledger) {
   const feed = new MarketFeed({ hub, pools, curveSupply: () => SUPPLY });
   return {
     hub,
+    feed,
+    got,
     sink,
     /** Feeds a landed transaction's recorded logs; returns the messages it produced. */
     async ingest(rec: TransactionRecord): Promise<MarketMessage[]> {
@@ -94,6 +96,7 @@ describe("market events decoded from SDK-built transactions on the localnet", ()
   const mint = mintKp.publicKey;
   let pool: PublicKey;
   let migrateRec: TransactionRecord;
+  let sellRec: TransactionRecord;
 
   beforeAll(() => {
     ledger = createLedger({ programs: emulatedPrograms({ cashbackCreation: false }) });
@@ -198,6 +201,7 @@ describe("market events decoded from SDK-built transactions on the localnet", ()
     });
     const rec = send(ledger, creator, ixs);
     expect(rec.err, rec.logs.join("\n")).toBeNull();
+    sellRec = rec;
     const [trade] = (await f.ingest(rec)) as TradeMessage[];
     const after = readCurve(ledger, mint)!;
     expect(trade).toMatchObject({
@@ -209,6 +213,20 @@ describe("market events decoded from SDK-built transactions on the localnet", ()
       virtual_token_reserves: after.virtualTokenReserves.toString(),
       real_sol_reserves: after.realQuoteReserves.toString(),
     });
+  });
+
+  it("issue 31: a transaction's messages wait one turn while a yieldTo callback answers busy, else they do not", async () => {
+    for (const busy of [true, false]) {
+      // A feed of its own: this one has not seen the sell's signature yet.
+      const g = feedOf(ledger);
+      g.hub.addKey("token", mint.toBase58(), g.sink);
+      g.feed.yieldTo(() => busy);
+      const done = g.ingest(sellRec);
+      for (let i = 0; i < 50; i++) await Promise.resolve();
+      expect(g.got).toHaveLength(busy ? 0 : 1);
+      await new Promise((r) => setImmediate(r));
+      expect((await done).map((m) => m.type)).toEqual(["trade"]);
+    }
   });
 
   it("a buy that sells out the curve is a trade with curve_complete true", async () => {
