@@ -90,22 +90,82 @@ export function buildUpgradeInstruction(
   accounts: Readonly<Record<string, PublicKey>>,
   args: UpgradeArgs = {},
 ): TransactionInstruction {
-  const ix = recordedInstruction(program, name);
-  const keys: AccountMeta[] = ix.accounts.map((a) => {
-    const pubkey =
-      accounts[a.name] ??
-      (a.name === "program"
-        ? programIds[program]
-        : a.address !== undefined
-          ? new PublicKey(a.address)
-          : null);
+  const { ix, fixed, encode } = compiledInstruction(program, name);
+  const keys: AccountMeta[] = ix.accounts.map((a, i) => {
+    const pubkey = accounts[a.name] ?? fixed[i] ?? null;
     if (pubkey === null) throw new Error(`${program} ${name}: account ${a.name} is missing`);
     return { pubkey, isWritable: a.writable === true, isSigner: a.signer === true };
   });
   const missing = ix.args.find((a) => args[a.name] === undefined);
   if (missing !== undefined) throw new Error(`${program} ${name}: argument ${missing.name} is missing`);
-  const data = coders[program].instruction.encode(name, coderArgs(args));
-  return new TransactionInstruction({ programId: programIds[program], keys, data: Buffer.from(data) });
+  const data = encode?.(args) ?? Buffer.from(coders[program].instruction.encode(name, coderArgs(args)));
+  return new TransactionInstruction({ programId: programIds[program], keys, data });
+}
+
+/** A recorded instruction made ready once: its fixed accounts' keys and, when its args allow, a direct encoder. */
+interface CompiledInstruction {
+  ix: RecordedInstruction;
+  /** Per recorded account: its fixed key (the program itself, a recorded address), else undefined. */
+  fixed: (PublicKey | undefined)[];
+  /** The data bytes without Anchor's coder: set when every arg is a u64 or an OptionBool. */
+  encode: ((args: UpgradeArgs) => Buffer) | undefined;
+}
+
+const compiledInstructions = new Map<string, CompiledInstruction>();
+
+// An instruction is built on every trade: its fixed keys were parsed from base 58, and its data went through
+// Anchor's coder (BN conversions, a 1,000-byte scratch buffer) on each call. Both are done once here; the
+// bytes are the coder's (test/unit/launch/upgrade-encode.test.ts holds them equal for every instruction).
+function compiledInstruction(program: UpgradeProgram, name: string): CompiledInstruction {
+  const id = `${program}:${name}`;
+  let c = compiledInstructions.get(id);
+  if (c === undefined) {
+    const ix = recordedInstruction(program, name);
+    const fixed = ix.accounts.map((a) =>
+      a.name === "program"
+        ? programIds[program]
+        : a.address !== undefined
+          ? new PublicKey(a.address)
+          : undefined,
+    );
+    c = { ix, fixed, encode: directEncoder(ix) };
+    compiledInstructions.set(id, c);
+  }
+  return c;
+}
+
+const U64_MAX = (1n << 64n) - 1n;
+
+/** The data encoder of `ix` when its args are all u64 (8 bytes, little end first) or OptionBool (1 byte). */
+function directEncoder(ix: RecordedInstruction): ((args: UpgradeArgs) => Buffer) | undefined {
+  const kinds = ix.args.map((a) => (a.type === "u64" ? "u64" : isOptionBool(a.type) ? "bool" : undefined));
+  if (kinds.includes(undefined)) return undefined;
+  const size = ix.discriminator.length + kinds.reduce((n, k) => n + (k === "u64" ? 8 : 1), 0);
+  const discriminator = Buffer.from(ix.discriminator);
+  return (args) => {
+    const out = Buffer.alloc(size);
+    discriminator.copy(out, 0);
+    let at = discriminator.length;
+    ix.args.forEach((a, i) => {
+      const v = args[a.name];
+      if (kinds[i] === "u64") {
+        if (typeof v !== "bigint" || v < 0n || v > U64_MAX)
+          throw new Error(`${ix.name}: argument ${a.name} is not a u64`);
+        out.writeBigUInt64LE(v, at);
+        at += 8;
+      } else {
+        if (typeof v !== "boolean") throw new Error(`${ix.name}: argument ${a.name} is not a bool`);
+        out[at] = v ? 1 : 0;
+        at += 1;
+      }
+    });
+    return out;
+  };
+}
+
+function isOptionBool(t: unknown): boolean {
+  const defined = (t as { defined?: { name?: string } } | null)?.defined;
+  return typeof t === "object" && defined?.name === "OptionBool";
 }
 
 /** Decodes a recorded launch event body (after its 8-byte discriminator); null when the name is not recorded. */
