@@ -6,59 +6,25 @@
  * on chain). A poll keeps the book in step with the other processes; a reclaim loop settles triggered orders
  * whose process died (kill -9) from the execution their claim recorded.
  */
-import type { OrderRecord, Store } from "../../store/index.js";
+import type { OrderRecord } from "../../store/index.js";
 import { isoNoZone } from "../../store/index.js";
 import { interpretTradeRead } from "../../launch/trade-accounts.js";
 import { tradeReadPlanOf } from "../../launch/trade-plan-memo.js";
-import { venueStateOf, type TradeConfigs } from "../trade/plan.js";
-import type { VenueState } from "../watch/venue-state.js";
+import { venueStateOf } from "../trade/plan.js";
 import { OrderBook, type BookOrder } from "./book.js";
-import { orderAttemptKey, type FireOutcome, type RecordClaim } from "./fire.js";
+import type { EngineDeps } from "./engine-deps.js";
+import { orderAttemptKey, type FireOutcome } from "./fire.js";
 import { outcomeOfError, recordClaim, failureOf } from "./fire-claim.js";
 import { holdLease } from "./lease.js";
 import { recordFire } from "./fire-activity.js";
 import type { OrderSpec } from "./model.js";
 import { observerOn, sizeOf, stateKey } from "./observe.js";
 import { specFromJson } from "./spec.js";
-import type { SnipeBook, SnipeSpec } from "./snipe-engine.js";
-import type { CopyBook } from "./copy-engine.js";
+import type { SnipeSpec } from "./snipe-engine.js";
 import { trackInflight } from "./held-orders.js";
 import type { CopySpec } from "./copy.js";
 
-/** Collaborators of the engine. */
-export interface EngineDeps {
-  store: Store;
-  venues: Pick<VenueState, "lookup" | "pin" | "unpin" | "onMintChange">;
-  configs: TradeConfigs;
-  /**
-   * Fires an order's next attempt (`attempt`: the order's attempt count once claimed), its execution record
-   * written with `claim` in one commit (fire.ts RecordClaim); "lost" when that claim lost.
-   */
-  fire: (
-    order: Pick<OrderRecord, "id" | "accountId" | "keyId" | "wallet" | "attempt">,
-    spec: OrderSpec,
-    claim: RecordClaim,
-  ) => Promise<FireOutcome>;
-  /** This process's name in leases. */
-  owner: string;
-  clock: () => Date;
-  /** How long a claim's lease lasts (a fire, confirmation included, ends well within it). */
-  leaseMs: number;
-  /** How often the store is polled for other processes' changes, expiries and dead processes' claims. */
-  syncMs: number;
-  onError: (e: unknown) => void;
-  /**
-   * Reads a mint's state once and offers it to the warm state: after a migration invalidated the mint's entries
-   * (or while its subscription is stale) the evaluation has nothing to decide on until then.
-   */
-  refresh?: (mint: string) => Promise<void>;
-  /** Told of each fire's end (tests and the bench wait on it). */
-  onSettled?: (order: OrderRecord) => void;
-  /** The standing snipe orders (fired from create events, not from a mint's state). */
-  snipes?: SnipeBook;
-  /** The standing copy orders (fired from followed wallets' trades). */
-  copies?: CopyBook;
-}
+export type { EngineDeps } from "./engine-deps.js";
 
 const PEAK_WRITE_MS = 1_000;
 const FULL_SYNC_MS = 10_000;
@@ -143,6 +109,7 @@ export class OrderEngine {
       expiresAtMs: r.expiresAt === null ? null : Date.parse(r.expiresAt),
       owner: { accountId: r.accountId, keyId: r.keyId, wallet: r.wallet },
     });
+    this.deps.prepare?.(r.id, spec, r.wallet);
     if (!had) void this.deps.venues.pin(r.mint).catch(this.deps.onError);
     this.schedule(r.mint);
   }

@@ -143,15 +143,16 @@ export interface EarlyCustody {
 
 /**
  * The key's custody for firing `spec` now (key alive and unfrozen, wallet binding, policy, 24 h pre-check);
- * with `claim`, the execution record it lets the fire write claims the order in the same commit.
+ * with `claim`, the execution record it lets the fire write claims the order in the same commit. `trade`: the
+ * order's trade when prepared ahead (prepared-trades.ts).
  */
 export function orderCustody(
   deps: FireDeps,
   owner: OrderOwner,
   spec: OrderSpec,
   claim?: RecordClaim,
+  trade: ReturnType<typeof orderTrade> = orderTrade(spec, owner.wallet, deps.relayTipLamports),
 ): EarlyCustody {
-  const trade = orderTrade(spec, owner.wallet, deps.relayTipLamports);
   const verdict = fireCustody(
     extend(deps.custody, { store: claim === undefined ? deps.store : claimingStore(deps.store, claim) }),
     { accountId: owner.accountId, keyId: owner.keyId },

@@ -11,6 +11,7 @@ import { tradeReadPlanOf } from "../../launch/trade-plan-memo.js";
 import { cachedTradeConfigs } from "../trade/configs.js";
 import type { VenueState } from "../watch/venue-state.js";
 import { OrderEngine } from "./engine.js";
+import { PreparedTrades } from "./prepared-trades.js";
 import { fireOrder, orderCustody, type FireDeps, type FireOutcome } from "./fire.js";
 import { SnipeBook } from "./snipe-engine.js";
 import { CopyBook, type CopyDecision } from "./copy-engine.js";
@@ -112,14 +113,23 @@ export async function startOrders(s: OrdersSetup): Promise<OrderEngine> {
         .finally(() => s.onCopied?.(order, trade, decision));
     },
   });
+  // The book's orders have their trade parsed when they enter it, not on the trigger's path.
+  const prepared = new PreparedTrades(s.relayTipLamports);
   const engine = new OrderEngine({
     store: s.store,
     venues: s.venues,
     configs: cachedTradeConfigs(s.chain.caches),
     snipes,
     copies,
+    prepare: (id, spec, wallet) => prepared.prepare(id, spec, wallet),
     fire: (order, spec, claim) =>
-      fireOrder(fireDeps, order, spec, undefined, orderCustody(fireDeps, order, spec, claim)),
+      fireOrder(
+        fireDeps,
+        order,
+        spec,
+        undefined,
+        orderCustody(fireDeps, order, spec, claim, prepared.take(order.id, spec, order.wallet)),
+      ),
     refresh: async (mint) => {
       const plan = tradeReadPlanOf(mint, mint, null);
       const { accounts, slot } = await readAccountsAt(

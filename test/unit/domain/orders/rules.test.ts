@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { OrderBook, type BookOrder } from "../../../../src/domain/orders/book.js";
 import type { OrderSpec, Trigger } from "../../../../src/domain/orders/model.js";
+import { orderSpec } from "./spec-fixture.js";
 import {
   crossed,
   decide,
@@ -12,24 +13,7 @@ import {
 
 const E18 = 10n ** 18n;
 
-function spec(over: Partial<OrderSpec>): OrderSpec {
-  return {
-    kind: "take_profit",
-    side: "sell",
-    mint: "M",
-    amount: { kind: "tokens", units: 1_000_000n },
-    amountText: "1000000",
-    sizeUnits: 1_000_000n,
-    triggers: [],
-    trailHundredths: null,
-    entryPrice: null,
-    slippageBps: 200n,
-    priorityFeeLamports: null,
-    tipLamports: null,
-    maxRetries: 2,
-    ...over,
-  };
-}
+const spec = orderSpec;
 const price = (name: Trigger["name"], direction: "above" | "below", p: bigint): Trigger => ({
   name,
   direction,
