@@ -39,8 +39,8 @@ describe.each(engines)("snipe fire claims in the store on $name", (engine) => {
     expect(results.filter((r) => r === "claimed")).toHaveLength(1);
     expect(results.filter((r) => r === "fired")).toHaveLength(19);
     expect(await claim(a, o.id, account, "MintB", now)).toBe("claimed");
-    await a.setOrderFireExecution(o.id, "MintA", "exec-1");
-    await a.setOrderFireExecution(o.id, "MintA", "exec-1");
+    await a.setOrderFireExecution(o.id, "MintA", "exec-1", "filled");
+    await a.setOrderFireExecution(o.id, "MintA", "exec-1", "filled");
     const fires = await b.orderFires(o.id);
     expect(fires.map((f) => [f.mint, f.executionId, f.lamports])).toEqual([
       ["MintA", "exec-1", 50_000_000n],
@@ -86,7 +86,7 @@ describe.each(engines)("snipe fire claims in the store on $name", (engine) => {
     expect(again.filter((r) => r === "claimed")).toHaveLength(1);
     expect(again.filter((r) => r === "fired")).toHaveLength(5);
     expect((await a.orderFires(o.id))[0]).toMatchObject({ mint: "MintR", refused: null });
-    await a.setOrderFireExecution(o.id, "MintR", "exec-r");
+    await a.setOrderFireExecution(o.id, "MintR", "exec-r", "pending");
     // A fire that recorded an execution is never marked refused, nor claimed again.
     await a.refuseOrderFire(o.id, "MintR", refusal);
     expect((await a.orderFires(o.id))[0]).toMatchObject({ refused: null, executionId: "exec-r" });
