@@ -60,6 +60,8 @@ export async function outcomeOfKeyedError(
   return executionId !== undefined ? { kind: "pending", executionId } : thrownFailure(e);
 }
 
+const MAX_REASON_CHARS = 500;
+
 /**
  * How a standing order's fire record stores `outcome`: the execution and its state when one was recorded, else
  * `refused:<rule>`, `failed:<reason>` (the rule the error names, else its detail) or `dropped:claim_lost`.
@@ -70,7 +72,9 @@ export function fireRecordOf(outcome: FireOutcome): { executionId: string | null
   if (outcome.kind !== "failed" || outcome.executionId !== null)
     return { executionId: outcome.executionId, outcome: outcome.kind };
   const rule = outcome.extra.rule;
-  return { executionId: null, outcome: `failed:${typeof rule === "string" ? rule : outcome.detail}` };
+  // Bounded: an upstream's detail (an RPC's own words) is stored on every fire that fails with it.
+  const reason = (typeof rule === "string" ? rule : outcome.detail).slice(0, MAX_REASON_CHARS);
+  return { executionId: null, outcome: `failed:${reason}` };
 }
 
 /**
