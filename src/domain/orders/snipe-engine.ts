@@ -4,6 +4,8 @@
  * order's hourly cap) and bought through the same fire as the other orders (custody and policy checked at
  * fire), its state taken from the create event itself (`state_source: "event"`, no read) when the wallet's own
  * account is warm, which adding the order arranges. The execution's Idempotency-Key is `order:<id>:<mint>`.
+ * Every fire ends on its row (its execution, the policy's refusal, or failed with its reason when nothing was
+ * recorded); a claim whose process ended before that is settled by the reconciliation after the lease.
  */
 import type { OrderRecord, Store } from "../../store/index.js";
 import type { CreatedNotice } from "../watch/created-mints.js";

@@ -162,8 +162,8 @@ export interface OrderFireStore {
   setOrderFireExecution(orderId: string, mint: string, executionId: string, outcome: string): Promise<void>;
   /**
    * Settles a claimed fire that recorded nothing, so sent nothing (the build, the balance check or the process
-   * failed before its record): `outcome` is failed:<reason>. Final (the mint is not claimed again), and not
-   * counted in the hourly cap. A row with an execution is left as it is.
+   * failed before its record): `outcome` is failed:<reason> (final: the mint is not claimed again; not counted in
+   * the hourly cap), or dropped:<why> (counted). A row with an execution or a refusal is left as it is.
    */
   failOrderFire(orderId: string, mint: string, outcome: string): Promise<void>;
   /** Claimed fires of every order still unsettled (no execution, refusal nor outcome) before `beforeMs`, oldest first. */
