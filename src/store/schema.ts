@@ -236,6 +236,11 @@ export interface OrderFiresTable {
   at_ms: number | string;
   /** The policy refusal of the fire (JSON), null otherwise: a refused fire can be claimed again, and is not counted. */
   refused: string | null;
+  /**
+   * How the fire ended (migration 2026_11_29_z_orders_fires_outcome): its execution's state, or failed:<reason> /
+   * dropped:<why> when it sent nothing; null while claimed (and on a refused row, and on rows from before it).
+   */
+  outcome: string | null;
 }
 
 /** A transaction built for an outside wallet, until its blockhash window ends (migration 2026_11_29_outside_builds). */

@@ -1,7 +1,8 @@
 /**
  * The fire claims of standing (snipe) orders on SQLite and PostgreSQL (TEST_DATABASE_URL): one fire per (order,
  * mint) under concurrent claims from two stores, the hourly cap counted under the order's lock, no fire of an
- * order that is not open, the execution noted on the fire and the order, and a refused fire claimed again.
+ * order that is not open, the execution noted on the fire and the order, a refused fire claimed again, a fire
+ * failed before its record kept with its reason (final, outside the cap), and a claim left unsettled reconciled once.
  */
 import { describe, expect, it } from "vitest";
 import { useTwoStores } from "./two-engines.js";
@@ -39,8 +40,8 @@ describe.each(engines)("snipe fire claims in the store on $name", (engine) => {
     expect(results.filter((r) => r === "claimed")).toHaveLength(1);
     expect(results.filter((r) => r === "fired")).toHaveLength(19);
     expect(await claim(a, o.id, account, "MintB", now)).toBe("claimed");
-    await a.setOrderFireExecution(o.id, "MintA", "exec-1");
-    await a.setOrderFireExecution(o.id, "MintA", "exec-1");
+    await a.setOrderFireExecution(o.id, "MintA", "exec-1", "filled");
+    await a.setOrderFireExecution(o.id, "MintA", "exec-1", "filled");
     const fires = await b.orderFires(o.id);
     expect(fires.map((f) => [f.mint, f.executionId, f.lamports])).toEqual([
       ["MintA", "exec-1", 50_000_000n],
@@ -86,11 +87,55 @@ describe.each(engines)("snipe fire claims in the store on $name", (engine) => {
     expect(again.filter((r) => r === "claimed")).toHaveLength(1);
     expect(again.filter((r) => r === "fired")).toHaveLength(5);
     expect((await a.orderFires(o.id))[0]).toMatchObject({ mint: "MintR", refused: null });
-    await a.setOrderFireExecution(o.id, "MintR", "exec-r");
+    await a.setOrderFireExecution(o.id, "MintR", "exec-r", "pending");
     // A fire that recorded an execution is never marked refused, nor claimed again.
     await a.refuseOrderFire(o.id, "MintR", refusal);
     expect((await a.orderFires(o.id))[0]).toMatchObject({ refused: null, executionId: "exec-r" });
     expect(await claim(b, o.id, account, "MintR", now + 2, 5)).toBe("fired");
+  });
+
+  it("a fire that failed before its record keeps its reason: final, and not counted in the hourly cap", async () => {
+    const account = await newAccount(a);
+    const o = await a.insertOrder(snipe(account), 1000);
+    const now = Date.now();
+    expect(await claim(a, o.id, account, "MintF", now, 1)).toBe("claimed");
+    await a.failOrderFire(o.id, "MintF", "failed:insufficient SOL: wallet W has 0.1 SOL");
+    expect((await b.orderFires(o.id)).map((f) => [f.mint, f.outcome, f.executionId, f.refused])).toEqual([
+      ["MintF", "failed:insufficient SOL: wallet W has 0.1 SOL", null, null],
+    ]);
+    // Nothing was sent, so the mint is used up but its slot of the cap of 1 is not; a settled fire is not unsettled.
+    expect(await claim(b, o.id, account, "MintF", now + 1, 1)).toBe("fired");
+    expect(await claim(b, o.id, account, "MintG", now + 1, 1)).toBe("claimed");
+    expect(await claim(a, o.id, account, "MintH", now + 1, 1)).toBe("cap");
+    expect(await b.reconcileOrderFire(o.id, "MintF", null, "dropped:process_ended")).toBe(false);
+    // A fire that recorded an execution is never marked failed.
+    await a.setOrderFireExecution(o.id, "MintG", "exec-g", "filled");
+    await a.failOrderFire(o.id, "MintG", "failed:late");
+    expect((await a.orderFires(o.id))[1]).toMatchObject({ mint: "MintG", executionId: "exec-g", outcome: "filled" });
+  });
+
+  it("an unsettled claim is reconciled once from two stores: from its execution, or dropped", async () => {
+    const account = await newAccount(a);
+    const o = await a.insertOrder(snipe(account), 1000);
+    const t = Date.now() - 60_000;
+    for (const mint of ["MintOld1", "MintOld2", "MintOld3"]) await claim(a, o.id, account, mint, t);
+    await claim(a, o.id, account, "MintNew", Date.now());
+    await a.refuseOrderFire(o.id, "MintOld2", { rule: "max_sol_per_execution", detail: "over" });
+    await a.failOrderFire(o.id, "MintOld3", "failed:build");
+    const old = await b.unsettledOrderFires(Date.now() - 30_000, 50);
+    expect(old.filter((f) => f.orderId === o.id).map((f) => [f.mint, f.accountId])).toEqual([
+      ["MintOld1", account],
+    ]);
+    const won = await Promise.all([
+      a.reconcileOrderFire(o.id, "MintOld1", "exec-old", "filled"),
+      b.reconcileOrderFire(o.id, "MintOld1", null, "dropped:process_ended"),
+    ]);
+    expect(won.filter(Boolean)).toHaveLength(1);
+    const row = (await a.orderFires(o.id)).find((f) => f.mint === "MintOld1");
+    const execs = (await a.findOrder(account, o.id))!.executionIds;
+    if (won[0]) expect([row?.outcome, row?.executionId, execs]).toEqual(["filled", "exec-old", ["exec-old"]]);
+    else expect([row?.outcome, row?.executionId, execs]).toEqual(["dropped:process_ended", null, []]);
+    expect(await a.reconcileOrderFire(o.id, "MintOld1", null, "dropped:process_ended")).toBe(false);
   });
 
   it("pages of fires go newest first by (time, mint), with no row twice", async () => {

@@ -13,6 +13,7 @@ import type { TradeRead } from "../../launch/trade-accounts.js";
 import type { CopyClaimResult, OrderRecord, Store } from "../../store/index.js";
 import type { TradeMessage } from "../market/messages.js";
 import type { FireOutcome } from "./fire.js";
+import { fireRecordOf, outcomeOfKeyedError, reconciledFire } from "./fire-claim.js";
 import { standingTradeSpec, type OrderSpec } from "./model.js";
 import { holdNewest, trackInflight, type HeldOrder } from "./held-orders.js";
 import {
@@ -206,10 +207,15 @@ export class CopyBook {
     const key = copyFireKey(record.id, m.signature);
     this.firing.add(key);
     try {
-      const outcome = await this.deps.fire(record, copyTradeSpec(spec, side, m.mint, amountText), key);
-      const executionId = outcome.kind === "refused" || outcome.kind === "lost" ? null : outcome.executionId;
-      const label = outcome.kind === "refused" ? `refused:${outcome.refusal.rule}` : outcome.kind;
-      await this.deps.store.settleCopyFire(record.id, m.signature, executionId, label);
+      // A fire that threw is settled here too (from its record, if any), not left claimed until reconciliation.
+      const outcome = await this.deps
+        .fire(record, copyTradeSpec(spec, side, m.mint, amountText), key)
+        .catch((e: unknown) => {
+          this.deps.onError(e);
+          return outcomeOfKeyedError(this.deps.store, e, record.accountId, key);
+        });
+      const settled = fireRecordOf(outcome);
+      await this.deps.store.settleCopyFire(record.id, m.signature, settled.executionId, settled.outcome);
       this.deps.onDecided?.(record, m, { kind: "fired", outcome });
     } finally {
       this.firing.delete(key);
@@ -239,17 +245,7 @@ export class CopyBook {
     for (const f of await this.deps.store.unsettledCopyFires(beforeMs, 50)) {
       const key = copyFireKey(f.orderId, f.signature);
       if (this.firing.has(key)) continue;
-      const executionId = (await this.deps.store.findExecutionIdByKey(f.accountId, key)) ?? null;
-      let outcome = "dropped:process_ended";
-      if (executionId !== null) {
-        const status = (await this.deps.store.findExecution(f.accountId, executionId))?.status;
-        outcome =
-          status === "confirmed" || status === "finalized"
-            ? "filled"
-            : status === "failed" || status === "expired"
-              ? "failed"
-              : "pending";
-      }
+      const { executionId, outcome } = await reconciledFire(this.deps.store, f.accountId, key);
       if (await this.deps.store.reconcileCopyFire(f.orderId, f.signature, executionId, outcome)) n++;
     }
     return n;

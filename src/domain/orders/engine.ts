@@ -318,13 +318,14 @@ export class OrderEngine {
   /**
    * Settles triggered orders whose lease ended (their process died mid-fire): an attempt that recorded no
    * execution was never sent (the record is written before the send) and goes back to open; one that did is
-   * settled from the execution's status once reconciliation has settled it, never sent again. Copy claims left
-   * unsettled as long ago are settled the same way (CopyBook.reconcile).
+   * settled from the execution's status once reconciliation has settled it, never sent again. Copy and snipe
+   * claims left unsettled as long ago are settled the same way (CopyBook.reconcile, SnipeBook.reconcile).
    */
   async reclaim(): Promise<void> {
     const now = this.deps.clock().getTime();
     // Beside the orders' reclaim, never in its way (its errors are reported, not thrown here).
     void this.deps.copies?.reconcile(now - this.deps.leaseMs).catch(this.deps.onError);
+    void this.deps.snipes?.reconcile(now - this.deps.leaseMs).catch(this.deps.onError);
     const rows = await this.deps.store.reclaimOrders(this.deps.owner, now, now + this.deps.leaseMs, 50);
     for (const r of rows) {
       // Its own fire still under way (slower than the lease, on a loaded machine): reclaiming renewed the lease;

@@ -3,7 +3,7 @@
  * A copy order has one record per followed trade (their wallet, signature and sizes, our amount, the decision:
  * sent, skipped with the reason, refused by the key's policy, dropped when its process ended before the send,
  * or claimed with its send not settled); a snipe has
- * one per token it fired on. Other kinds fire once: their executions are the order's `execution_ids`.
+ * one per token it fired on (sent, refused, failed before anything was sent, dropped, or claimed). Other kinds fire once: their executions are the order's `execution_ids`.
  */
 import { badRequest, POSITIONS } from "../../core/errors.js";
 import { solText } from "../../core/amounts.js";
@@ -32,10 +32,16 @@ export interface FireView {
 
 const SENT = new Set(["filled", "pending", "failed"]);
 
-/** A copy fire's decision from its stored outcome (null: claimed, its send not settled). */
-function copyDecision(f: CopyFireRecord): Pick<FireView, "decision" | "reason" | "execution_state"> {
-  const o = f.outcome;
-  if (o === null) return { decision: "claimed", reason: null, execution_state: null };
+/**
+ * A fire's decision from its stored outcome (copy and snipe records share the form; null: claimed, not settled,
+ * or a snipe row from before outcomes were kept, whose execution says it was sent).
+ */
+function decisionOf(
+  o: string | null,
+  executionId: string | null,
+): Pick<FireView, "decision" | "reason" | "execution_state"> {
+  if (o === null)
+    return { decision: executionId === null ? "claimed" : "sent", reason: null, execution_state: null };
   const colon = o.indexOf(":");
   const head = colon < 0 ? o : o.slice(0, colon);
   const reason = colon < 0 ? null : o.slice(colon + 1);
@@ -43,7 +49,7 @@ function copyDecision(f: CopyFireRecord): Pick<FireView, "decision" | "reason" |
   if (head === "refused") return { decision: "refused", reason, execution_state: null };
   // Its process ended between claim and send: nothing was recorded, so nothing was sent.
   if (head === "dropped") return { decision: "dropped", reason, execution_state: null };
-  if (f.executionId !== null && SENT.has(head))
+  if (executionId !== null && SENT.has(head))
     return { decision: "sent", reason: null, execution_state: head };
   // Failed before anything was sent (a build or a balance check): no execution to read.
   return { decision: "failed", reason, execution_state: null };
@@ -60,7 +66,7 @@ export function copyFireView(f: CopyFireRecord): FireView {
     their_sol: f.theirLamports === null ? null : solText(f.theirLamports),
     their_tokens: f.theirUnits === null ? null : f.theirUnits.toString(),
     our_amount: f.ourAmount,
-    ...copyDecision(f),
+    ...decisionOf(f.outcome, f.executionId),
     execution_id: f.executionId,
   };
 }
@@ -78,11 +84,15 @@ export function snipeFireView(f: OrderFireRecord): FireView {
     their_tokens: null,
     our_amount: solText(f.lamports),
     execution_id: f.executionId,
-    execution_state: null,
   };
   if (refused !== null)
-    return { ...base, decision: "refused", reason: typeof refused.rule === "string" ? refused.rule : null };
-  return { ...base, decision: f.executionId === null ? "claimed" : "sent", reason: null };
+    return {
+      ...base,
+      decision: "refused",
+      reason: typeof refused.rule === "string" ? refused.rule : null,
+      execution_state: null,
+    };
+  return { ...base, ...decisionOf(f.outcome, f.executionId) };
 }
 
 /** The cursor of the record after which the next page starts: base64url of `atMs:key`. */

@@ -4,10 +4,13 @@
  * order's hourly cap) and bought through the same fire as the other orders (custody and policy checked at
  * fire), its state taken from the create event itself (`state_source: "event"`, no read) when the wallet's own
  * account is warm, which adding the order arranges. The execution's Idempotency-Key is `order:<id>:<mint>`.
+ * Every fire ends on its row (its execution, the policy's refusal, or failed with its reason when nothing was
+ * recorded); a claim whose process ended before that is settled by the reconciliation after the lease.
  */
 import type { OrderRecord, Store } from "../../store/index.js";
 import type { CreatedNotice } from "../watch/created-mints.js";
 import type { FireOutcome } from "./fire.js";
+import { fireRecordOf, outcomeOfKeyedError, reconciledFire } from "./fire-claim.js";
 import { standingTradeSpec, type OrderSpec } from "./model.js";
 import { holdNewest, trackInflight, type HeldOrder } from "./held-orders.js";
 import { snipeMatches, type SnipeRule } from "./snipe.js";
@@ -37,7 +40,17 @@ export function snipeBuySpec(spec: SnipeSpec, mint: string): OrderSpec {
 
 /** Collaborators of the snipe book. */
 export interface SnipeDeps {
-  store: Pick<Store, "claimOrderFire" | "setOrderFireExecution" | "refuseOrderFire">;
+  store: Pick<
+    Store,
+    | "claimOrderFire"
+    | "setOrderFireExecution"
+    | "refuseOrderFire"
+    | "failOrderFire"
+    | "unsettledOrderFires"
+    | "reconcileOrderFire"
+    | "findExecutionIdByKey"
+    | "findExecution"
+  >;
   fire: (order: OrderRecord, spec: OrderSpec, key: string) => Promise<FireOutcome>;
   /** Keeps the wallet's own account warm (a buy from the create event needs its lamports). */
   warmWallet: (wallet: string) => Promise<void>;
@@ -51,6 +64,9 @@ export interface SnipeDeps {
 export class SnipeBook {
   private readonly orders = new Map<string, HeldOrder<SnipeSpec>>();
   readonly inflight = new Set<Promise<void>>();
+  /** Claims of this process whose fire is under way (`order:<id>:<mint>`): never reconciled from here. */
+  private readonly firing = new Set<string>();
+  private reconciling = false;
 
   constructor(private readonly deps: SnipeDeps) {}
 
@@ -93,17 +109,54 @@ export class SnipeBook {
     });
     if (claim === "closed") this.orders.delete(record.id);
     if (claim !== "claimed") return;
-    const outcome = await this.deps.fire(record, snipeBuySpec(spec, mint), snipeFireKey(record.id, mint));
-    const executionId =
-      outcome.kind === "filled" || outcome.kind === "pending"
-        ? outcome.executionId
-        : outcome.kind === "failed"
-          ? outcome.executionId
-          : null;
-    if (executionId !== null) await this.deps.store.setOrderFireExecution(record.id, mint, executionId);
-    // A policy refusal sent nothing: the row keeps the refusal, so the mint is not used up (nor an hourly slot).
-    else if (outcome.kind === "refused")
-      await this.deps.store.refuseOrderFire(record.id, mint, outcome.refusal);
-    this.deps.onFired?.(record, mint, outcome);
+    const key = snipeFireKey(record.id, mint);
+    this.firing.add(key);
+    try {
+      // A fire that threw is settled here too (from its record, if any), not left claimed until reconciliation.
+      const outcome = await this.deps.fire(record, snipeBuySpec(spec, mint), key).catch((e: unknown) => {
+        this.deps.onError(e);
+        return outcomeOfKeyedError(this.deps.store, e, record.accountId, key);
+      });
+      await this.settle(record.id, mint, outcome);
+      this.deps.onFired?.(record, mint, outcome);
+    } finally {
+      this.firing.delete(key);
+    }
+  }
+
+  /**
+   * Writes a fire's end on its row: the execution it recorded; a policy refusal (the row keeps it, so the mint is
+   * not used up, nor an hourly slot); or, with nothing recorded so nothing sent, failed with its reason.
+   */
+  private async settle(orderId: string, mint: string, outcome: FireOutcome): Promise<void> {
+    if (outcome.kind === "refused") return this.deps.store.refuseOrderFire(orderId, mint, outcome.refusal);
+    const settled = fireRecordOf(outcome);
+    if (settled.executionId !== null)
+      await this.deps.store.setOrderFireExecution(orderId, mint, settled.executionId, settled.outcome);
+    else await this.deps.store.failOrderFire(orderId, mint, settled.outcome);
+  }
+
+  /**
+   * Settles the claims a process left unsettled when it ended between claim and settlement (kill -9), once
+   * older than `beforeMs`, as CopyBook.reconcile does: from the execution it recorded (never sent again), or
+   * `dropped:process_ended` without one (not sent late: the token's launch moment has passed). Returns how many
+   * this call settled.
+   */
+  async reconcile(beforeMs: number): Promise<number> {
+    // One pass at a time in a process (the loop that calls it does not wait for it).
+    if (this.reconciling) return 0;
+    this.reconciling = true;
+    try {
+      let n = 0;
+      for (const f of await this.deps.store.unsettledOrderFires(beforeMs, 50)) {
+        const key = snipeFireKey(f.orderId, f.mint);
+        if (this.firing.has(key)) continue;
+        const { executionId, outcome } = await reconciledFire(this.deps.store, f.accountId, key);
+        if (await this.deps.store.reconcileOrderFire(f.orderId, f.mint, executionId, outcome)) n++;
+      }
+      return n;
+    } finally {
+      this.reconciling = false;
+    }
   }
 }

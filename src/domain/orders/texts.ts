@@ -53,3 +53,11 @@ export const ORDER_RULES = {
   unknownBasis:
     "percent levels are measured from the entry price of the wallet's position in the mint, and its cost is unknown (the tokens arrived outside the service): give entry_price (SOL per whole token) or a price level",
 } as const;
+
+/** The reasons a snipe or copy fire record gives when it sent nothing and no rule or error names why. */
+export const FIRE_REASONS = {
+  /** Its process ended between claim and settlement with nothing recorded (settled by the reconciliation). */
+  processEnded: "process_ended",
+  /** Its claim was lost to another process at its record's commit: nothing was recorded nor sent. */
+  claimLost: "claim_lost",
+} as const;

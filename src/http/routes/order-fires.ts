@@ -31,16 +31,18 @@ export const orderFireComponent = closedObject(
       enum: [...FIRE_DECISIONS],
       description:
         "sent (an execution was recorded), skipped (reason: max_per_token, max_per_day, max_price_move, " +
-        "too_small, no_position), refused (reason: the key's policy rule at fire time), failed (nothing sent), " +
+        "too_small, no_position), refused (reason: the key's policy rule at fire time), failed (nothing sent: " +
+        "the trade failed before its execution was recorded, e.g. the wallet cannot pay; reason: the rule it " +
+        "names, else the error's detail), " +
         "dropped (reason process_ended: the process that claimed it ended before sending; nothing was sent), " +
         "claimed (its send not settled yet: settled by any process once older than ORDERS_LEASE_MS)",
     },
-    reason: nullableText("why it was skipped or refused"),
+    reason: nullableText("why it was skipped, refused, failed or dropped"),
     execution_id: nullableText("the execution it produced"),
     execution_state: {
       type: ["string", "null"],
       enum: ["filled", "pending", "failed", null],
-      description: "copy, sent: the execution's outcome when the fire settled",
+      description: "sent: the execution's outcome when the fire settled (null on snipe records kept before it was)",
     },
   },
   {

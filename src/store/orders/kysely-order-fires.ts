@@ -13,11 +13,13 @@ import type { FirePage, OrderFireClaim, OrderFireRecord, OrderFireStore } from "
 function toOrderFire(r: Database["order_fires"]): OrderFireRecord {
   return {
     orderId: r.order_id,
+    accountId: Number(r.account_id),
     mint: r.mint,
     lamports: BigInt(r.lamports),
     executionId: r.execution_id,
     atMs: Number(r.at_ms),
     refused: r.refused === null ? null : (JSON.parse(r.refused) as unknown),
+    outcome: r.outcome ?? null,
   };
 }
 
@@ -42,6 +44,14 @@ export function kyselyOrderFires(
             .where("order_id", "=", c.orderId)
             .where("at_ms", ">=", c.window.sinceMs)
             .where("refused", "is", null)
+            // A fire that failed before its record sent nothing: its slot is free again (as a copy's SOL is).
+            .where((eb) =>
+              eb.or([
+                eb("execution_id", "is not", null),
+                eb("outcome", "is", null),
+                eb("outcome", "not like", "failed:%"),
+              ]),
+            )
             .executeTakeFirstOrThrow();
           if (Number(n) >= c.window.max) return { claimed: false, value: "cap" as const };
         }
@@ -55,6 +65,7 @@ export function kyselyOrderFires(
             execution_id: null,
             at_ms: c.atMs,
             refused: null,
+            outcome: null,
           })
           .onConflict((oc) => oc.columns(["order_id", "mint"]).doNothing())
           .executeTakeFirst();
@@ -83,11 +94,53 @@ export function kyselyOrderFires(
         .execute();
     },
 
-    async setOrderFireExecution(orderId: string, mint: string, executionId: string) {
+    async failOrderFire(orderId: string, mint: string, outcome: string) {
+      await db
+        .updateTable("order_fires")
+        .set({ outcome })
+        .where("order_id", "=", orderId)
+        .where("mint", "=", mint)
+        .where("execution_id", "is", null)
+        .where("refused", "is", null)
+        .execute();
+    },
+
+    async unsettledOrderFires(beforeMs: number, limit: number): Promise<OrderFireRecord[]> {
+      const rows = await db
+        .selectFrom("order_fires")
+        .selectAll()
+        .where("outcome", "is", null)
+        .where("refused", "is", null)
+        .where("execution_id", "is", null)
+        .where("at_ms", "<", beforeMs)
+        .orderBy("at_ms")
+        .limit(limit)
+        .execute();
+      return rows.map(toOrderFire);
+    },
+
+    async reconcileOrderFire(orderId: string, mint: string, executionId: string | null, outcome: string) {
+      return db.transaction().execute(async (trx) => {
+        const r = await trx
+          .updateTable("order_fires")
+          .set({ execution_id: executionId, outcome })
+          .where("order_id", "=", orderId)
+          .where("mint", "=", mint)
+          .where("outcome", "is", null)
+          .where("refused", "is", null)
+          .where("execution_id", "is", null)
+          .executeTakeFirst();
+        if (Number(r.numUpdatedRows) !== 1) return false;
+        if (executionId !== null) await appendOrderExecution(trx, orderId, executionId);
+        return true;
+      });
+    },
+
+    async setOrderFireExecution(orderId: string, mint: string, executionId: string, outcome: string) {
       await db.transaction().execute(async (trx) => {
         await trx
           .updateTable("order_fires")
-          .set({ execution_id: executionId })
+          .set({ execution_id: executionId, outcome })
           .where("order_id", "=", orderId)
           .where("mint", "=", mint)
           .execute();

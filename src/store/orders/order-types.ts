@@ -118,12 +118,18 @@ export interface OrderStore {
 /** One fire of a standing order (snipe) on one mint. */
 export interface OrderFireRecord {
   orderId: string;
+  accountId: number;
   mint: string;
   lamports: bigint;
   executionId: string | null;
   atMs: number;
   /** The policy refusal of the fire ({ rule, detail }), null when it was not refused. */
   refused: unknown;
+  /**
+   * null while claimed (or refused, or written before outcomes were kept); then filled, pending or failed (its
+   * execution's state at the fire), failed:<reason> (nothing recorded nor sent) or dropped:<why>.
+   */
+  outcome: string | null;
 }
 
 /** A claim of one fire: refused when the order is not open, the mint was fired, or the window's cap is reached. */
@@ -149,8 +155,30 @@ export interface OrderFireStore {
    * refusal, and a later claim of the same (order, mint) may take it again.
    */
   refuseOrderFire(orderId: string, mint: string, refusal: unknown): Promise<void>;
-  /** Notes the execution a fire produced (and appends it to the order's executions). */
-  setOrderFireExecution(orderId: string, mint: string, executionId: string): Promise<void>;
+  /**
+   * Notes the execution a fire produced and its state then (`outcome`: filled, pending, failed), and appends it to
+   * the order's executions.
+   */
+  setOrderFireExecution(orderId: string, mint: string, executionId: string, outcome: string): Promise<void>;
+  /**
+   * Settles a claimed fire that recorded nothing, so sent nothing (the build, the balance check or the process
+   * failed before its record): `outcome` is failed:<reason> (final: the mint is not claimed again; not counted in
+   * the hourly cap), or dropped:<why> (counted). A row with an execution or a refusal is left as it is.
+   */
+  failOrderFire(orderId: string, mint: string, outcome: string): Promise<void>;
+  /** Claimed fires of every order still unsettled (no execution, refusal nor outcome) before `beforeMs`, oldest first. */
+  unsettledOrderFires(beforeMs: number, limit: number): Promise<OrderFireRecord[]>;
+  /**
+   * Settles a fire whose process ended before settling it, only if it is still unsettled (one reconciler wins):
+   * from the execution it recorded (appended to the order's), or `dropped:<why>` without one (counted in the
+   * hourly cap: deny by default). True when this call settled it.
+   */
+  reconcileOrderFire(
+    orderId: string,
+    mint: string,
+    executionId: string | null,
+    outcome: string,
+  ): Promise<boolean>;
   /** The order's fires, oldest first. */
   orderFires(orderId: string): Promise<OrderFireRecord[]>;
   /** A page of the order's fires, newest first, after the cursor `(atMs, mint)` of the last one seen. */

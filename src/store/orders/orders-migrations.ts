@@ -112,5 +112,15 @@ export function orderMigrations(): Record<string, Migration> {
         );
       },
     },
+    // How a snipe fire ended when it sent nothing (failed:<reason>, dropped:<why>) or what its execution was
+    // (filled, pending, failed), as a copy fire's outcome; null while claimed. The unsettled claims are indexed
+    // for the reconciliation after a process ended between claim and settlement. Sorts after the migration above.
+    "2026_11_29_z_orders_fires_outcome": {
+      async up(db: Kysely<unknown>) {
+        await db.schema.alterTable("order_fires").addColumn("outcome", "text").execute();
+        await sql`create index order_fires_unsettled on order_fires (at_ms)
+          where outcome is null and refused is null and execution_id is null`.execute(db);
+      },
+    },
   };
 }

@@ -1,14 +1,14 @@
 /**
  * Copy orders: the key's policy checked again at each fire (a cap lowered between create and fire refuses it:
- * nothing bought, the refusal logged and recorded, its SOL back to the order's caps) and the body's rules
+ * nothing bought, the refusal logged and recorded, its SOL back to the order's caps; a buy the wallet cannot pay
+ * is recorded failed with its reason) and the body's rules
  * (400 naming the rule: its own wallet, a wallet of its account, the follow list, the sizing, the sides).
  */
 import { Keypair } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
 import { callWith, createSubKey } from "../../helpers/security.js";
 import { useE2e } from "../../helpers/use-e2e.js";
-import { until } from "../../helpers/warm.js";
-import { getOrder, placeOrder } from "./orders-fixture.js";
+import { fireActivity, firesOf, getOrder, placeOrder } from "./orders-fixture.js";
 import { decided, leaderTrade } from "./copy-fixture.js";
 
 const e2e = useE2e({ warm: true, market: true });
@@ -30,15 +30,10 @@ describe("copy orders: policy and rules", () => {
       executionId: null,
       lamports: 0n,
     });
-    let fire: { status: number; rule: string | null } | undefined;
-    await until(async () => {
-      const rows = (await e2e.get(root.apiKey, "/v1/activity?limit=100")).json<{
-        activity: { method: string; route: string; status: number; rule: string | null }[];
-      }>();
-      fire = rows.activity.find((r) => r.method === "FIRE" && r.route === `/v1/orders/${o.id}`);
-      return fire !== undefined;
-    }, "the refused copy in the activity log");
-    expect(fire).toMatchObject({ status: 403, rule: "max_sol_per_execution" });
+    expect(await fireActivity(e2e, root.apiKey, o.id)).toMatchObject({
+      status: 403,
+      rule: "max_sol_per_execution",
+    });
     expect(await e2e.tokenBalance(root.wallet, mint)).toBe(0n);
     expect(await getOrder(e2e, bot.apiKey, o.id)).toMatchObject({ state: "open", execution_ids: [] });
     const fires = (await e2e.get(bot.apiKey, `/v1/orders/${o.id}/fires`)).json<{ fires: unknown[] }>();
@@ -46,6 +41,30 @@ describe("copy orders: policy and rules", () => {
       fires: [{ signature: sig, decision: "refused", reason: "max_sol_per_execution", execution_id: null }],
       next_cursor: null,
     });
+  });
+
+  it("a copy the wallet cannot pay fails before its record: recorded and shown failed with the reason", async () => {
+    const leader = await e2e.setup({ sol: 10n });
+    // 1 SOL cannot pay a 5 SOL buy: the trade refuses it before anything is recorded or sent.
+    const copier = await e2e.setup({ sol: 1n });
+    const o = await placeOrder(e2e, copier.apiKey, { kind: "copy", follow: [leader.wallet], amount: "5" });
+    const mint = e2e.localnet.admin.createToken().mint;
+    const sig = await leaderTrade(e2e, leader.apiKey, "buy", mint, "0.01");
+    expect(await decided(e2e, o.id, sig)).toMatchObject({
+      outcome: expect.stringMatching(/^failed:insufficient SOL: wallet \S+ has 1\.0+ SOL/),
+      executionId: null,
+      lamports: 0n,
+    });
+    expect(await fireActivity(e2e, copier.apiKey, o.id)).toMatchObject({ status: 400 });
+    expect(await e2e.tokenBalance(copier.wallet, mint)).toBe(0n);
+    expect((await firesOf(e2e, copier.apiKey, o.id)).fires).toEqual([
+      expect.objectContaining({
+        signature: sig,
+        decision: "failed",
+        reason: expect.stringMatching(/^insufficient SOL: wallet \S+ has 1\.0+ SOL/),
+        execution_id: null,
+      }),
+    ]);
   });
 
   it("refuses bad copy bodies with a 400 naming the rule", async () => {

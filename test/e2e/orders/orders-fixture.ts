@@ -56,3 +56,28 @@ export async function move(
 ): Promise<void> {
   await trade(e2e, apiKey, { action, mint, amount, simulate: false, confirm: true });
 }
+
+/** Waits for the activity log's FIRE row of order `id` (written once its fire has settled); returns it. */
+export async function fireActivity(
+  e2e: E2e,
+  apiKey: string,
+  id: string,
+): Promise<{ status: number; rule: string | null }> {
+  let fire: { method: string; route: string; status: number; rule: string | null } | undefined;
+  await until(async () => {
+    const res = await e2e.get(apiKey, "/v1/activity?limit=100");
+    const rows = res.json<{
+      activity: { method: string; route: string; status: number; rule: string | null }[];
+    }>();
+    fire = rows.activity.find((r) => r.method === "FIRE" && r.route === `/v1/orders/${id}`);
+    return fire !== undefined;
+  }, `the fire of order ${id} in the activity log`);
+  return fire!;
+}
+
+/** GET /v1/orders/{id}/fires (first page). */
+export async function firesOf(e2e: E2e, apiKey: string, id: string): Promise<{ fires: unknown[] }> {
+  const res = await e2e.get(apiKey, `/v1/orders/${id}/fires`);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json();
+}

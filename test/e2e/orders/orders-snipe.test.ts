@@ -1,14 +1,16 @@
 /**
  * Snipe orders on the sandbox: an open snipe order buys each new token whose create event matches its rule
  * (here: the creator), once per token, and stays open; a token another creator makes is not bought; a cap
- * lowered after creation refuses the fire (nothing bought, logged with the rule). Each buy is checked on chain
+ * lowered after creation refuses the fire (nothing bought, logged with the rule); a fire the wallet cannot pay is
+ * recorded failed with its reason, and a claim its process left unsettled is settled dropped by the
+ * reconciliation (never left `claimed`). Each buy is checked on chain
  * and in its execution record (Idempotency-Key `order:<id>:<mint>`).
  */
 import { describe, expect, it } from "vitest";
 import { callWith, createSubKey } from "../../helpers/security.js";
 import { useE2e } from "../../helpers/use-e2e.js";
 import { until } from "../../helpers/warm.js";
-import { getOrder, placeOrder, type OrderAnswer } from "./orders-fixture.js";
+import { fireActivity, firesOf, getOrder, placeOrder, type OrderAnswer } from "./orders-fixture.js";
 
 const e2e = useE2e({ warm: true, market: true });
 
@@ -91,16 +93,10 @@ describe("snipe orders", () => {
     });
     expect(put.status).toBe(200);
     const mint = await create(creator.apiKey);
-    let fire: { status: number; rule: string | null } | undefined;
-    await until(async () => {
-      const res = await e2e.get(root.apiKey, "/v1/activity?limit=100");
-      const rows = res.json<{
-        activity: { method: string; route: string; status: number; rule: string | null }[];
-      }>();
-      fire = rows.activity.find((r) => r.method === "FIRE" && r.route === `/v1/orders/${o.id}`);
-      return fire !== undefined;
-    }, "the refused fire in the activity log");
-    expect(fire).toMatchObject({ status: 403, rule: "max_sol_per_execution" });
+    expect(await fireActivity(e2e, root.apiKey, o.id)).toMatchObject({
+      status: 403,
+      rule: "max_sol_per_execution",
+    });
     expect(await e2e.tokenBalance(root.wallet, mint)).toBe(0n);
     expect(await getOrder(e2e, bot.apiKey, o.id)).toMatchObject({ state: "open", execution_ids: [] });
     // The refusal is on the (order, mint) row: the mint is not used up, nor a slot of the hourly cap.
@@ -115,6 +111,53 @@ describe("snipe orders", () => {
       ],
       next_cursor: null,
     });
+  });
+
+  it("a fire the wallet cannot pay fails before its record: shown failed with the reason, never left claimed", async () => {
+    const creator = await e2e.setup();
+    // 1 SOL cannot pay a 5 SOL buy: the trade refuses it before anything is recorded or sent.
+    const sniper = await e2e.setup({ sol: 1n });
+    const o = await placeOrder(e2e, sniper.apiKey, { kind: "snipe", creators: [creator.wallet], amount: "5" });
+    const mint = await create(creator.apiKey);
+    expect(await fireActivity(e2e, sniper.apiKey, o.id)).toMatchObject({ status: 400 });
+    expect(await e2e.tokenBalance(sniper.wallet, mint)).toBe(0n);
+    expect(await getOrder(e2e, sniper.apiKey, o.id)).toMatchObject({ state: "open", execution_ids: [] });
+    expect((await firesOf(e2e, sniper.apiKey, o.id)).fires).toEqual([
+      expect.objectContaining({
+        mint,
+        decision: "failed",
+        reason: expect.stringMatching(/^insufficient SOL: wallet \S+ has 1\.0+ SOL/),
+        execution_id: null,
+        execution_state: null,
+      }),
+    ]);
+  });
+
+  it("a claim whose process ended before its record is settled as dropped by the engine's reconciliation", async () => {
+    const sniper = await e2e.setup();
+    const o = await placeOrder(e2e, sniper.apiKey, { kind: "snipe", creators: [sniper.wallet], amount: "0.05" });
+    const row = (await e2e.store.liveOrders()).find((r) => r.id === o.id)!;
+    // As a killed process leaves it: claimed longer ago than ORDERS_LEASE_MS (120 s), no execution recorded.
+    const mint = e2e.localnet.admin.createToken().mint;
+    const claim = await e2e.store.claimOrderFire({
+      orderId: o.id,
+      accountId: row.accountId,
+      mint,
+      lamports: 50_000_000n,
+      atMs: Date.now() - 200_000,
+      window: null,
+    });
+    expect(claim).toBe("claimed");
+    await until(
+      async () => (await e2e.store.orderFires(o.id))[0]?.outcome != null,
+      "the claim reconciled",
+    );
+    expect(await e2e.store.orderFires(o.id)).toMatchObject([
+      { mint, executionId: null, outcome: "dropped:process_ended" },
+    ]);
+    expect((await firesOf(e2e, sniper.apiKey, o.id)).fires).toMatchObject([
+      { mint, decision: "dropped", reason: "process_ended", execution_id: null },
+    ]);
   });
 
   it("refuses a snipe with a mint, without a rule, or with a bad creator (400 naming the rule)", async () => {

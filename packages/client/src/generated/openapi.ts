@@ -1786,16 +1786,16 @@ export interface components {
             /** @description the amount of the trade we sent or would have sent: SOL for a buy (cut by the caps), token atomic units or a percent of our position for a sell; null when skipped before sizing */
             our_amount: string | null;
             /**
-             * @description sent (an execution was recorded), skipped (reason: max_per_token, max_per_day, max_price_move, too_small, no_position), refused (reason: the key's policy rule at fire time), failed (nothing sent), dropped (reason process_ended: the process that claimed it ended before sending; nothing was sent), claimed (its send not settled yet: settled by any process once older than ORDERS_LEASE_MS)
+             * @description sent (an execution was recorded), skipped (reason: max_per_token, max_per_day, max_price_move, too_small, no_position), refused (reason: the key's policy rule at fire time), failed (nothing sent: the trade failed before its execution was recorded, e.g. the wallet cannot pay; reason: the rule it names, else the error's detail), dropped (reason process_ended: the process that claimed it ended before sending; nothing was sent), claimed (its send not settled yet: settled by any process once older than ORDERS_LEASE_MS)
              * @enum {string}
              */
             decision: "sent" | "skipped" | "refused" | "failed" | "dropped" | "claimed";
-            /** @description why it was skipped or refused */
+            /** @description why it was skipped, refused, failed or dropped */
             reason: string | null;
             /** @description the execution it produced */
             execution_id: string | null;
             /**
-             * @description copy, sent: the execution's outcome when the fire settled
+             * @description sent: the execution's outcome when the fire settled (null on snipe records kept before it was)
              * @enum {string|null}
              */
             execution_state: "filled" | "pending" | "failed" | null;
