@@ -28,6 +28,7 @@ export interface TriggerFigures {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const ACCOUNT_ROUNDS = 10;
 
 /** The in-process sandbox a latency bench runs on: the app on a port, each sendTransaction's time. */
 export interface BenchSandbox {
@@ -62,9 +63,15 @@ export async function withSandbox<T>(f: (s: BenchSandbox) => Promise<T>): Promis
 export async function measureTriggers(rounds: number, s: BenchSandbox): Promise<TriggerFigures> {
   const { e2e, base, sends } = s;
   const out: TriggerFigures = { order: [], client: [], missed: { order: 0, client: 0 } };
-  const holder = await e2e.setup({ sol: 100n });
-  const mover = await e2e.setup({ sol: 1000n });
+  let holder = await e2e.setup({ sol: 100n });
+  let mover = await e2e.setup({ sol: 1000n });
   for (let r = 0; r < 2 * rounds; r++) {
+    // New accounts every ACCOUNT_ROUNDS rounds: an account's request and stream limits per minute would refuse
+    // a long run's later rounds (429).
+    if (r > 0 && r % (2 * ACCOUNT_ROUNDS) === 0) {
+      holder = await e2e.setup({ sol: 100n });
+      mover = await e2e.setup({ sol: 1000n });
+    }
     const mode = r % 2 === 0 ? "order" : "client";
     const ms = await round(e2e, { holder: holder.apiKey, mover: mover.apiKey, base, sends, mode });
     if (ms === null) out.missed[mode]++;

@@ -1,4 +1,5 @@
 /** Builds the Fastify app from its dependencies; nothing here reads the environment or listens. */
+import type { GivesWay } from "../core/turn-yield.js";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
@@ -324,8 +325,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     maxOpenPerKey: deps.config.orders.maxOpenPerKey,
     // Copy orders follow wallets in the market stream's decoded trades.
     ...(deps.market?.hub !== undefined ? { trades: deps.market.hub } : {}),
-    // The stream's fan-out of a change waits while its orders are evaluated and fired (MarketFeed.yieldTo).
-    ...(deps.market?.feed !== undefined ? { feed: deps.market.feed } : {}),
+    // The stream's fan-out and the event refresh of a change wait while its orders are evaluated and fired.
+    givesWay: [
+      ...(deps.market?.feed?.yieldTo !== undefined ? [deps.market.feed as GivesWay] : []),
+      ...(warm !== undefined ? [warm.events] : []),
+    ],
     ...(deps.onOrderSettled !== undefined ? { onSettled: deps.onOrderSettled } : {}),
   });
   // Issue 22: quotes read (and warm) the trade's state the same way.

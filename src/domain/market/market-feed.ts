@@ -4,6 +4,7 @@
  * both programs dropped by signature, failed transactions skipped (their events were rolled back),
  * events decoded with the SDKs (launch/events/) and published through the hub in arrival order.
  */
+import { TurnYield } from "../../core/turn-yield.js";
 import { decodeLaunchLogs } from "../../launch/events/event-decoder.js";
 import type { LaunchEvent, PostCompleteBuyEvent } from "../../launch/events/launch-event.js";
 import type { MarketHub } from "./market-hub.js";
@@ -101,15 +102,13 @@ function postCompleteOf(
   return null;
 }
 
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
-
 /** The feed; `ingest` is also how tests and the gap re-read hand it a transaction's logs. */
 export class MarketFeed {
   private readonly seen = new Set<string>();
   private chain: Promise<void> = Promise.resolve();
   private unsubscribers: (() => void)[] = [];
   private readonly listeners = new Set<EventsListener>();
-  private readonly yieldsTo = new Set<() => boolean>();
+  private readonly turns = new TurnYield();
 
   constructor(private readonly deps: MarketFeedDeps) {}
 
@@ -120,8 +119,7 @@ export class MarketFeed {
    * stream's fan-out; with nothing to evaluate, nothing waits. Returns the removal.
    */
   yieldTo(busy: () => boolean): () => void {
-    this.yieldsTo.add(busy);
-    return () => this.yieldsTo.delete(busy);
+    return this.turns.add(busy);
   }
 
   /** Subscribes to the programs' logs on `source`; resolves once every subscription is confirmed. */
@@ -163,7 +161,8 @@ export class MarketFeed {
       }
     }
     this.chain = this.chain.then(async () => {
-      if (this.yielding()) await nextTurn();
+      const turn = this.turns.pass();
+      if (turn !== undefined) await turn;
       try {
         for (const m of await messagesOf(events, tx, this.deps)) {
           this.deps.observer?.decoded?.(m.type);
@@ -174,11 +173,6 @@ export class MarketFeed {
       }
     });
     return this.chain;
-  }
-
-  private yielding(): boolean {
-    for (const busy of this.yieldsTo) if (busy()) return true;
-    return false;
   }
 
   private remember(signature: string): void {

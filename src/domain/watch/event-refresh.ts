@@ -5,6 +5,7 @@
  * (WarmAccounts.eventMayReplace); the account notification that follows replaces it. Of several trades of one
  * venue in one transaction only the last counts (log order is execution order; all share the slot).
  */
+import { TurnYield } from "../../core/turn-yield.js";
 import { PublicKey } from "@solana/web3.js";
 import type { AccountInfo } from "../../chain/rpc-client.js";
 import type { WarmAccounts } from "../../chain/warm-accounts.js";
@@ -41,6 +42,7 @@ export class EventRefresh {
   refreshed = 0;
   /** Transactions are applied one after the other, so a newer one builds on the older one's bytes. */
   private queue: Promise<void> = Promise.resolve();
+  private readonly turns = new TurnYield();
 
   constructor(
     private readonly venues: Pick<VenueState, "keysOf">,
@@ -55,8 +57,23 @@ export class EventRefresh {
   apply(events: readonly LaunchEvent[], slot: number): Promise<void> {
     const trades = lastTrades(events);
     if (trades.length === 0) return this.queue;
-    this.queue = this.queue.then(() => this.applyNow(trades, slot)).catch(this.onError);
+    this.queue = this.queue
+      .then(async () => {
+        const turn = this.turns.pass();
+        if (turn !== undefined) await turn;
+        await this.applyNow(trades, slot);
+      })
+      .catch(this.onError);
     return this.queue;
+  }
+
+  /**
+   * Issue 31: while `busy` answers true (the order engine has a changed mint to evaluate), a transaction's
+   * refresh waits one turn (the account notification already carried the state it would write). Returns the
+   * removal.
+   */
+  yieldTo(busy: () => boolean): () => void {
+    return this.turns.add(busy);
   }
 
   private async applyNow(trades: readonly (CurveTradeEvent | PoolTradeEvent)[], slot: number): Promise<void> {

@@ -7,7 +7,7 @@ import type { Chain } from "../../chain/chain.js";
 import type { FeeBounds } from "../../core/fee-fields.js";
 import { startOrders, type OrdersSetup } from "../../domain/orders/setup.js";
 import type { VenueState } from "../../domain/watch/venue-state.js";
-import type { DecodedEventSource } from "../../domain/watch/setup.js";
+import type { GivesWay } from "../../core/turn-yield.js";
 import { orderFireRoutes } from "./order-fires.js";
 import { orderRoutes } from "./orders.js";
 
@@ -18,8 +18,8 @@ export interface OrdersInstall extends Omit<OrdersSetup, "chain" | "venues" | "o
   clock: () => Date;
   fees: FeeBounds;
   maxOpenPerKey: number;
-  /** The market feed, whose fan-out waits while the engine has a changed mint to evaluate (MarketFeed.yieldTo). */
-  feed?: Pick<DecodedEventSource, "yieldTo">;
+  /** What gives way while the engine has a changed mint to evaluate: the market feed's fan-out, the event refresh. */
+  givesWay?: readonly GivesWay[];
 }
 
 /** Starts the order engine (when the warm state runs) and registers the orders routes. */
@@ -30,10 +30,8 @@ export async function installOrders(app: FastifyInstance, d: OrdersInstall): Pro
     d.venues === undefined || d.chain === undefined || !d.venues.enabled()
       ? undefined
       : await startOrders({ ...d, chain: d.chain, venues: d.venues, onError });
-  if (engine !== undefined) {
-    const unyield = d.feed?.yieldTo?.(() => engine.evaluating());
-    if (unyield !== undefined) engine.onClose(unyield);
-  }
+  if (engine !== undefined)
+    for (const w of d.givesWay ?? []) engine.onClose(w.yieldTo(() => engine.evaluating()));
   if (engine !== undefined)
     app.addHook("onClose", async () => {
       engine.close();
