@@ -13,7 +13,7 @@ import type { FireOutcome } from "./fire.js";
 import { fireRecordOf, outcomeOfKeyedError, reconciledFire } from "./fire-claim.js";
 import { standingTradeSpec, type OrderSpec } from "./model.js";
 import { holdNewest, trackInflight, type HeldOrder } from "./held-orders.js";
-import { snipeMatches, type SnipeRule } from "./snipe.js";
+import { snipeMatches, type SnipeRequest, type SnipeRule } from "./snipe.js";
 
 /** A snipe order's stored parameters. */
 export interface SnipeSpec {
@@ -24,6 +24,19 @@ export interface SnipeSpec {
   readonly slippageBps: bigint;
   readonly priorityFeeLamports: bigint | null;
   readonly tipLamports: bigint | null;
+}
+
+/** The parameters a parsed snipe request stores. */
+export function snipeSpecOf(req: SnipeRequest): SnipeSpec {
+  return {
+    kind: "snipe",
+    rule: req.rule,
+    lamports: req.lamports,
+    amountText: req.amountText,
+    slippageBps: req.slippageBps,
+    priorityFeeLamports: req.fees.priorityFeeLamports ?? null,
+    tipLamports: req.fees.tipLamports ?? null,
+  };
 }
 
 /** The mint column of a snipe order (it follows new mints, none in particular). */

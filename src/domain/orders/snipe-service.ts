@@ -9,7 +9,7 @@ import { selectWallet } from "../wallets/wallets.js";
 import { ANY_MINT, createStanding, standingVerdict } from "./placement.js";
 import type { OrderCaller, OrderServiceDeps } from "./service.js";
 import { parseSnipeRequest } from "./snipe.js";
-import { SNIPE_MINT, snipeBuySpec, type SnipeSpec } from "./snipe-engine.js";
+import { SNIPE_MINT, snipeBuySpec, snipeSpecOf } from "./snipe-engine.js";
 import { snipeSpecView } from "./snipe-view.js";
 import { SNIPE_RULES as S } from "./snipe-texts.js";
 
@@ -23,15 +23,7 @@ export async function createSnipe(
   if (b.mint !== undefined) throw new ApiError(400, S.mintGiven);
   const req = parseSnipeRequest(b, deps.fees, deps.clock());
   const wallet = await selectWallet(deps.store, caller.accountId, req.wallet ?? undefined);
-  const spec: SnipeSpec = {
-    kind: "snipe",
-    rule: req.rule,
-    lamports: req.lamports,
-    amountText: req.amountText,
-    slippageBps: req.slippageBps,
-    priorityFeeLamports: req.fees.priorityFeeLamports ?? null,
-    tipLamports: req.fees.tipLamports ?? null,
-  };
+  const spec = snipeSpecOf(req);
   const verdict = await standingVerdict(deps, caller, snipeBuySpec(spec, ANY_MINT), wallet.publicKey);
   const order = {
     kind: "snipe",

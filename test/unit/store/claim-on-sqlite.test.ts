@@ -17,6 +17,7 @@ import type { OrderStore } from "../../../src/store/orders/order-types.js";
 import type { Database } from "../../../src/store/schema.js";
 import { newExecution } from "../../helpers/fixtures.js";
 import { order } from "../../store/orders-fixture.js";
+import { holdConnection } from "./hold-connection.js";
 
 let dir: string;
 let db: Kysely<Database>;
@@ -32,7 +33,13 @@ beforeEach(async () => {
   db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
   const { error } = await new Migrator({ db, provider: migrationProvider("sqlite") }).migrateToLatest();
   if (error !== undefined) throw error instanceof Error ? error : new Error(String(error));
-  orders = kyselyOrders(db, "sqlite", () => new Date(), () => undefined, database);
+  orders = kyselyOrders(
+    db,
+    "sqlite",
+    () => new Date(),
+    () => undefined,
+    database,
+  );
 });
 
 afterEach(async () => {
@@ -56,22 +63,17 @@ async function openOrder() {
   return { o, claim, execution };
 }
 
-/** Holds Kysely's connection (inside a transaction when `trx`) until released (committed when `commit`). */
-function hold(trx: boolean) {
-  let release!: (commit: boolean) => void;
-  const gate = new Promise<boolean>((r) => (release = r));
-  const done = trx
-    ? db
-        .transaction()
-        .execute(async (t) => {
-          await t.executeQuery(CompiledQuery.raw("select 1"));
-          if (!(await gate)) throw new Error("roll back");
-        })
-        .catch(() => undefined)
-    : db.connection().execute(async () => {
-        await gate;
-      });
-  return { release, done };
+/** Holds Kysely's connection (inside a transaction when `trx`) until released. */
+const hold = (trx: boolean) => holdConnection(db, trx, CompiledQuery.raw("select 1"));
+
+/** A claim of `o` started now; `settled()` tells whether it has answered yet. */
+function startClaim(o: Awaited<ReturnType<typeof openOrder>>) {
+  let answered = false;
+  const result = orders.claimOrderRecording(o.claim, o.execution, null).then((x) => {
+    answered = true;
+    return x;
+  });
+  return { result, settled: () => answered };
 }
 
 const rows = async (table: "executions" | "events") =>
@@ -79,38 +81,30 @@ const rows = async (table: "executions" | "events") =>
 
 describe("a fire's claim commit on SQLite", () => {
   it("runs at once while another caller holds Kysely's connection without a transaction", async () => {
-    const { claim, execution } = await openOrder();
+    const o = await openOrder();
     const held = hold(false);
     await tick();
-    let claimed = false;
-    const r = orders.claimOrderRecording(claim, execution, null).then((x) => {
-      claimed = true;
-      return x;
-    });
+    const c = startClaim(o);
     await tick();
-    expect(claimed).toBe(true);
-    expect((await r)?.order.state).toBe("triggered");
+    expect(c.settled()).toBe(true);
+    expect((await c.result)?.order.state).toBe("triggered");
     held.release(true);
     await held.done;
   });
 
   it("waits for an open transaction to end and is not part of it when that rolls back", async () => {
-    const { claim, execution } = await openOrder();
+    const o = await openOrder();
     const events = await rows("events");
     const held = hold(true);
     await tick();
-    let claimed = false;
-    const r = orders.claimOrderRecording(claim, execution, null).then((x) => {
-      claimed = true;
-      return x;
-    });
+    const c = startClaim(o);
     await tick();
-    expect(claimed).toBe(false);
+    expect(c.settled()).toBe(false);
     held.release(false);
     await held.done;
-    const after = await r;
+    const after = await c.result;
     expect(after?.order).toMatchObject({ state: "triggered", attempt: 1, leaseOwner: "p1" });
-    expect(after?.execution.id).toBe(execution.id);
+    expect(after?.execution.id).toBe(o.execution.id);
     expect(await rows("executions")).toBe(1);
     // The claim's order.triggered and the execution's own execution.pending (a trigger's row), numbered on.
     const types = await db.executeQuery<{ id: number; type: string }>(

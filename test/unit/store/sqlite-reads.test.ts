@@ -14,6 +14,7 @@ import type { QueryRunner } from "../../../src/store/engine/query-runner.js";
 import { sqliteGroupCommit } from "../../../src/store/executions/sqlite-group-commit.js";
 import { sqliteDirectReads } from "../../../src/store/engine/sqlite-reads.js";
 import { withCachedStatements } from "../../../src/store/engine/sqlite-statements.js";
+import { holdConnection } from "./hold-connection.js";
 import type { Database } from "../../../src/store/schema.js";
 
 let dir: string;
@@ -54,23 +55,9 @@ afterEach(async () => {
 const select = (v: string) => CompiledQuery.raw("select * from t where v = ?", [v]);
 const tick = () => new Promise((r) => setTimeout(r, 20));
 
-/** Holds Kysely's connection (a transaction when `trx`) until the returned release is called. */
-function hold(trx: boolean) {
-  let release!: (commit: boolean) => void;
-  const gate = new Promise<boolean>((r) => (release = r));
-  const done = trx
-    ? db
-        .transaction()
-        .execute(async (t) => {
-          await t.executeQuery(CompiledQuery.raw("insert into t (v, n) values ('uncommitted', 3)"));
-          if (!(await gate)) throw new Error("roll back");
-        })
-        .catch(() => undefined)
-    : db.connection().execute(async () => {
-        await gate;
-      });
-  return { release, done };
-}
+/** Holds Kysely's connection (a transaction with an uncommitted row when `trx`) until released. */
+const hold = (trx: boolean) =>
+  holdConnection(db, trx, CompiledQuery.raw("insert into t (v, n) values ('uncommitted', 3)"));
 
 describe("sqliteDirectReads", () => {
   it("answers a read as Kysely's driver does, without its executor", async () => {

@@ -10,6 +10,7 @@ import type { OrderSpec, Trigger } from "../../../../src/domain/orders/model.js"
 import { observeVenue, stateKey, type OrderSize } from "../../../../src/domain/orders/observe.js";
 import { priceOf } from "../../../../src/domain/orders/rules.js";
 import type { VenueState } from "../../../../src/domain/trade/quote.js";
+import { orderSpec } from "./spec-fixture.js";
 
 const MINT = "M";
 const TOKENS = 1_073_000_000_000_000n;
@@ -64,18 +65,12 @@ function bookOrder(i: number, d: Drawn, first: VenueState): BookOrder {
     ? { side: "buy", lamports: d.amount }
     : { side: "sell", units: d.amount * 1000n };
   const level = (basePrice(size, first) * d.permille) / 1000n;
-  const base: Omit<OrderSpec, "kind" | "side" | "triggers"> = {
+  const base = orderSpec({
     mint: MINT,
     amount: buy ? { kind: "sol", lamports: d.amount } : { kind: "tokens", units: d.amount * 1000n },
     amountText: "x",
     sizeUnits: buy ? null : d.amount * 1000n,
-    trailHundredths: null,
-    entryPrice: null,
-    slippageBps: 200n,
-    priorityFeeLamports: null,
-    tipLamports: null,
-    maxRetries: 2,
-  };
+  });
   const spec: OrderSpec =
     d.kind === 0
       ? { ...base, kind: "take_profit", side: "sell", triggers: [trig("take_profit", "above", level)] }
@@ -186,18 +181,13 @@ describe("the book's pruning of sizes", () => {
 
   /** A sell trailing stop of `units` (peak unset: the first state sets it) or a take-profit at `level`. */
   function sellOrder(id: string, units: bigint, o: { trail?: bigint; takeProfit?: bigint }): BookOrder {
-    const base: Omit<OrderSpec, "kind" | "side" | "triggers"> = {
+    const base = orderSpec({
       mint: MINT,
       amount: { kind: "tokens", units },
       amountText: "x",
       sizeUnits: units,
       trailHundredths: o.trail ?? null,
-      entryPrice: null,
-      slippageBps: 200n,
-      priorityFeeLamports: null,
-      tipLamports: null,
-      maxRetries: 2,
-    };
+    });
     const spec: OrderSpec =
       o.takeProfit !== undefined
         ? {

@@ -13,23 +13,15 @@ import { parseSnipeRequest } from "../../../../src/domain/orders/snipe.js";
 import {
   SnipeBook,
   snipeFireKey,
+  snipeSpecOf,
   type SnipeDeps,
-  type SnipeSpec,
 } from "../../../../src/domain/orders/snipe-engine.js";
 
 const creator = Keypair.generate().publicKey.toBase58();
 const bounds = { priorityFeeMaxLamports: 100_000_000n, tipMaxLamports: 100_000_000n };
 const now = new Date("2026-11-28T20:00:00Z");
 const req = parseSnipeRequest({ kind: "snipe", amount: "0.1", creators: [creator] }, bounds, now);
-const spec: SnipeSpec = {
-  kind: "snipe",
-  rule: req.rule,
-  lamports: req.lamports,
-  amountText: req.amountText,
-  slippageBps: req.slippageBps,
-  priorityFeeLamports: null,
-  tipLamports: null,
-};
+const spec = snipeSpecOf(req);
 const order: OrderRecord = {
   id: "ord_1",
   accountId: 7,
