@@ -111,7 +111,11 @@ describe.each(engines)("snipe fire claims in the store on $name", (engine) => {
     // A fire that recorded an execution is never marked failed.
     await a.setOrderFireExecution(o.id, "MintG", "exec-g", "filled");
     await a.failOrderFire(o.id, "MintG", "failed:late");
-    expect((await a.orderFires(o.id))[1]).toMatchObject({ mint: "MintG", executionId: "exec-g", outcome: "filled" });
+    expect((await a.orderFires(o.id))[1]).toMatchObject({
+      mint: "MintG",
+      executionId: "exec-g",
+      outcome: "filled",
+    });
   });
 
   it("an unsettled claim is reconciled once from two stores: from its execution, or dropped", async () => {

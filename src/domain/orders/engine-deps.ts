@@ -43,4 +43,3 @@ export interface EngineDeps {
   /** The standing copy orders (fired from followed wallets' trades). */
   copies?: CopyBook;
 }
-

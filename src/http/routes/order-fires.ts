@@ -42,7 +42,8 @@ export const orderFireComponent = closedObject(
     execution_state: {
       type: ["string", "null"],
       enum: ["filled", "pending", "failed", null],
-      description: "sent: the execution's outcome when the fire settled (null on snipe records kept before it was)",
+      description:
+        "sent: the execution's outcome when the fire settled (null on snipe records kept before it was)",
     },
   },
   {

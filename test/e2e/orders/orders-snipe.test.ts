@@ -117,7 +117,11 @@ describe("snipe orders", () => {
     const creator = await e2e.setup();
     // 1 SOL cannot pay a 5 SOL buy: the trade refuses it before anything is recorded or sent.
     const sniper = await e2e.setup({ sol: 1n });
-    const o = await placeOrder(e2e, sniper.apiKey, { kind: "snipe", creators: [creator.wallet], amount: "5" });
+    const o = await placeOrder(e2e, sniper.apiKey, {
+      kind: "snipe",
+      creators: [creator.wallet],
+      amount: "5",
+    });
     const mint = await create(creator.apiKey);
     expect(await fireActivity(e2e, sniper.apiKey, o.id)).toMatchObject({ status: 400 });
     expect(await e2e.tokenBalance(sniper.wallet, mint)).toBe(0n);
@@ -135,7 +139,11 @@ describe("snipe orders", () => {
 
   it("a claim whose process ended before its record is settled as dropped by the engine's reconciliation", async () => {
     const sniper = await e2e.setup();
-    const o = await placeOrder(e2e, sniper.apiKey, { kind: "snipe", creators: [sniper.wallet], amount: "0.05" });
+    const o = await placeOrder(e2e, sniper.apiKey, {
+      kind: "snipe",
+      creators: [sniper.wallet],
+      amount: "0.05",
+    });
     const row = (await e2e.store.liveOrders()).find((r) => r.id === o.id)!;
     // As a killed process leaves it: claimed longer ago than ORDERS_LEASE_MS (120 s), no execution recorded.
     const mint = e2e.localnet.admin.createToken().mint;
@@ -148,10 +156,7 @@ describe("snipe orders", () => {
       window: null,
     });
     expect(claim).toBe("claimed");
-    await until(
-      async () => (await e2e.store.orderFires(o.id))[0]?.outcome != null,
-      "the claim reconciled",
-    );
+    await until(async () => (await e2e.store.orderFires(o.id))[0]?.outcome != null, "the claim reconciled");
     expect(await e2e.store.orderFires(o.id)).toMatchObject([
       { mint, executionId: null, outcome: "dropped:process_ended" },
     ]);

@@ -16,7 +16,10 @@ import {
 } from "../../../src/launch/upgrade-idl.js";
 
 const U64_MAX = (1n << 64n) - 1n;
-const programs = recorded as unknown as Record<UpgradeProgram, { events?: unknown[] } & Record<string, unknown>>;
+const programs = recorded as unknown as Record<
+  UpgradeProgram,
+  { events?: unknown[] } & Record<string, unknown>
+>;
 const coder = (p: UpgradeProgram) =>
   new BorshCoder({ ...programs[p], accounts: [], events: programs[p].events ?? [] } as unknown as Idl);
 
@@ -44,7 +47,10 @@ describe("buildUpgradeInstruction's data", () => {
           const theirs = coder(p).instruction.encode(
             ix.name,
             Object.fromEntries(
-              Object.entries(args).map(([k, v]) => [k, typeof v === "bigint" ? new BN(v.toString()) : { 0: v }]),
+              Object.entries(args).map(([k, v]) => [
+                k,
+                typeof v === "bigint" ? new BN(v.toString()) : { 0: v },
+              ]),
             ),
           );
           expect(Buffer.from(ours).toString("hex")).toBe(Buffer.from(theirs).toString("hex"));

@@ -64,7 +64,8 @@ function bookWith(
       return true;
     },
     findExecutionIdByKey: async (_account, key) => opts.recorded?.[key],
-    findExecution: async () => ({ status: "confirmed" }) as Awaited<ReturnType<SnipeDeps["store"]["findExecution"]>>,
+    findExecution: async () =>
+      ({ status: "confirmed" }) as Awaited<ReturnType<SnipeDeps["store"]["findExecution"]>>,
   };
   const book = new SnipeBook({
     store,
@@ -116,11 +117,14 @@ describe("snipe fires settle", () => {
 
   it("a fire that threw after its record follows the recorded execution (it may have been sent)", async () => {
     const recorded: Record<string, string> = {};
-    const { book, calls } = bookWith((_o, _s, key) => {
-      // As the pipeline does: the record is written before the send, then something throws.
-      recorded[key] = "exec-1";
-      return Promise.reject(new Error("after the record"));
-    }, { recorded });
+    const { book, calls } = bookWith(
+      (_o, _s, key) => {
+        // As the pipeline does: the record is written before the send, then something throws.
+        recorded[key] = "exec-1";
+        return Promise.reject(new Error("after the record"));
+      },
+      { recorded },
+    );
     const mint = fireOn(book);
     await settled(book);
     expect(Object.keys(recorded)).toEqual([snipeFireKey("ord_1", mint)]);
@@ -136,7 +140,9 @@ describe("snipe fires settle", () => {
     const sent = bookWith(async () => ({ kind: "filled", executionId: "exec-2" }));
     const m2 = fireOn(sent.book);
     await Promise.all([settled(refused.book), settled(sent.book)]);
-    expect(refused.calls).toEqual([["refuse", "ord_1", m1, { rule: "max_sol_per_execution", detail: "over" }]]);
+    expect(refused.calls).toEqual([
+      ["refuse", "ord_1", m1, { rule: "max_sol_per_execution", detail: "over" }],
+    ]);
     expect(sent.calls).toEqual([["execution", "ord_1", m2, "exec-2", "filled"]]);
   });
 
