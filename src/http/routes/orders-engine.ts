@@ -30,14 +30,14 @@ export async function installOrders(app: FastifyInstance, d: OrdersInstall): Pro
     d.venues === undefined || d.chain === undefined || !d.venues.enabled()
       ? undefined
       : await startOrders({ ...d, chain: d.chain, venues: d.venues, onError });
-  if (engine !== undefined)
+  if (engine !== undefined) {
     for (const w of d.givesWay ?? []) engine.onClose(w.yieldTo(() => engine.evaluating()));
-  if (engine !== undefined)
     app.addHook("onClose", async () => {
       engine.close();
       // Fires under way finish (and write their outcome) before the store closes.
       await Promise.allSettled(engine.pendingFires());
     });
+  }
   orderRoutes(app, {
     ...(d.chain !== undefined ? { chain: d.chain } : {}),
     ...(d.venues !== undefined ? { venues: d.venues } : {}),
