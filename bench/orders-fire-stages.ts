@@ -7,11 +7,10 @@
  * them (time the fire waited for the event loop rather than worked). Nothing here runs in tests.
  */
 import { performance } from "node:perf_hooks";
-import { PublicKey } from "@solana/web3.js";
-import { bondingCurveAddress } from "../src/launch/programs.js";
 import type { FetchLike } from "../src/chain/json-rpc.js";
 import { OrderEngine } from "../src/domain/orders/engine.js";
 import { startE2e, trade } from "../test/helpers/e2e.js";
+import { heldMint } from "./orders-trigger.js";
 import { numberFlag } from "./flags.js";
 import { runScript } from "./process-stats.js";
 
@@ -79,16 +78,7 @@ async function main(): Promise<void> {
     const holder = await e2e.setup({ sol: 100n });
     const mover = await e2e.setup({ sol: 1000n });
     for (let r = 0; r < rounds; r++) {
-      const { mint } = e2e.localnet.admin.createToken();
-      await trade(e2e, holder.apiKey, { action: "buy", mint, amount: "0.5", simulate: false, confirm: true });
-      const seen: number[] = [];
-      const stopAccount = e2e.chain.subscriptions.accountSubscribe(
-        bondingCurveAddress(new PublicKey(mint)).toBase58(),
-        () => seen.push(performance.now()),
-      );
-      const stopFeed = e2e.feed?.onEvents((events) => {
-        if (events.some((ev) => "mint" in ev && ev.mint === mint)) seen.push(performance.now());
-      });
+      const { mint, seen, stop } = await heldMint(e2e, holder.apiKey);
       const placed = await e2e.post(holder.apiKey, "/v1/orders", { kind: "take_profit", mint, percent: 5 });
       if (placed.statusCode !== 200) throw new Error(placed.body);
       await sleep(200);
@@ -101,8 +91,7 @@ async function main(): Promise<void> {
       for (let i = 0; i < 300 && sendAt.length < 2; i++) await sleep(10);
       await sleep(100);
       tracing = false;
-      stopAccount();
-      stopFeed?.();
+      stop();
       const sellAt = sendAt[1];
       const first = seen.find((t) => crossAt !== undefined && t > crossAt);
       if (crossAt === undefined || sellAt === undefined || first === undefined) {

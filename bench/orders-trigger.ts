@@ -88,11 +88,17 @@ interface RoundInput {
   mode: "order" | "client";
 }
 
-async function round(e2e: E2e, o: RoundInput): Promise<number | null> {
+/**
+ * A new token `holderKey` bought 0.5 SOL of, and from now on the times of every sign of a trade of it at the
+ * service: its own subscription of the curve (handlers of one account share its notification) and the feed's
+ * decoded trades. `stop` ends the watch.
+ */
+export async function heldMint(
+  e2e: E2e,
+  holderKey: string,
+): Promise<{ mint: string; seen: number[]; stop: () => void }> {
   const { mint } = e2e.localnet.admin.createToken();
-  await trade(e2e, o.holder, { action: "buy", mint, amount: "0.5", simulate: false, confirm: true });
-  // The first sign of the crossing buy at the service: its own subscription of the curve (handlers of one
-  // account share its notification) and the feed's decoded trades.
+  await trade(e2e, holderKey, { action: "buy", mint, amount: "0.5", simulate: false, confirm: true });
   const seen: number[] = [];
   const stopAccount = e2e.chain.subscriptions.accountSubscribe(
     bondingCurveAddress(new PublicKey(mint)).toBase58(),
@@ -101,6 +107,18 @@ async function round(e2e: E2e, o: RoundInput): Promise<number | null> {
   const stopFeed = e2e.feed?.onEvents((events) => {
     if (events.some((ev) => "mint" in ev && ev.mint === mint)) seen.push(performance.now());
   });
+  return {
+    mint,
+    seen,
+    stop: () => {
+      stopAccount();
+      stopFeed?.();
+    },
+  };
+}
+
+async function round(e2e: E2e, o: RoundInput): Promise<number | null> {
+  const { mint, seen, stop } = await heldMint(e2e, o.holder);
   let settled: Promise<unknown> = Promise.resolve();
   let client: WebSocket | undefined;
   if (o.mode === "order") {
@@ -126,8 +144,7 @@ async function round(e2e: E2e, o: RoundInput): Promise<number | null> {
   await trade(e2e, o.mover, { action: "buy", mint, amount: "5", simulate: false, confirm: false });
   const crossAt = o.sends[from];
   await Promise.race([settled, sleep(5_000)]);
-  stopAccount();
-  stopFeed?.();
+  stop();
   client?.close();
   // The mover's send, then the sell's (the first send after it).
   return firstSignToSend(seen, crossAt, o.sends[from + 1]);
