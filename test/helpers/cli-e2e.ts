@@ -1,9 +1,10 @@
 /** The built CLI run as a user runs it (a child process with a config file of its own) against a listening e2e app. */
 import { execFile } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { Keypair } from "@solana/web3.js";
 import { afterAll, beforeAll } from "vitest";
 import type { E2e, E2eOptions } from "./e2e.js";
 import { startListeningE2e } from "./sandbox-e2e.js";
@@ -64,4 +65,20 @@ export function useCliE2e(dirPrefix: string, options: CliE2eOptions = {}): CliE2
     await rm(t.dir, { recursive: true, force: true });
   });
   return t;
+}
+
+/**
+ * The CLI set up against the app (`setup` run), a new token, and an outside wallet funded with 1 SOL whose keypair
+ * file (`outside.json` in the CLI's directory) a user would sign with.
+ */
+export async function outsideWalletCli(t: CliE2e): Promise<{ mint: string; owner: string; keyFile: string }> {
+  const setup = await t.run(["--json", "--url", t.baseUrl, "setup"]);
+  if (setup.code !== 0) throw new Error(`setup failed: ${setup.stderr}`);
+  const { mint } = t.e2e.localnet.admin.createToken();
+  const signer = Keypair.generate();
+  const owner = signer.publicKey.toBase58();
+  t.e2e.localnet.admin.fund(owner, 1_000_000_000n);
+  const keyFile = join(t.dir, "outside.json");
+  await writeFile(keyFile, JSON.stringify(Array.from(signer.secretKey)));
+  return { mint, owner, keyFile };
 }

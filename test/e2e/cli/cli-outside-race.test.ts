@@ -3,25 +3,15 @@
  * outside keypair file creates its nonce account (signed here, sent to the localnet RPC), builds a buy raced over
  * every route, and submits the build's JSON (every variant signed with the keypair file): one variant lands.
  */
-import { writeFile } from "node:fs/promises";
-import { join } from "node:path";
-import { Keypair } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
 import { RouteStats } from "../../../src/chain/landing/route-stats.js";
-import { useCliE2e } from "../../helpers/cli-e2e.js";
+import { outsideWalletCli, useCliE2e } from "../../helpers/cli-e2e.js";
 
 const t = useCliE2e("lasertrade-cli-outside-race-", { e2e: { routes: { stats: new RouteStats() } } });
 
 describe("lasertrade nonce-account / build --routes / submit", () => {
   it("creates the outside wallet's nonce account, builds raced variants and submits them: one lands", async () => {
-    const setup = await t.run(["--json", "--url", t.baseUrl, "setup"]);
-    expect(setup.code, setup.stderr).toBe(0);
-    const { mint } = t.e2e.localnet.admin.createToken();
-    const signer = Keypair.generate();
-    const owner = signer.publicKey.toBase58();
-    t.e2e.localnet.admin.fund(owner, 1_000_000_000n);
-    const keyFile = join(t.dir, "outside.json");
-    await writeFile(keyFile, JSON.stringify(Array.from(signer.secretKey)));
+    const { mint, owner, keyFile } = await outsideWalletCli(t);
 
     const created = await t.run([
       "--json",

@@ -6,20 +6,13 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Keypair } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
-import { useCliE2e } from "../../helpers/cli-e2e.js";
+import { outsideWalletCli, useCliE2e } from "../../helpers/cli-e2e.js";
 
 const t = useCliE2e("lasertrade-cli-outside-");
 
 describe("lasertrade build / submit", () => {
   it("builds for an outside wallet, signs with its keypair file and sends; a wrong keypair exits 1", async () => {
-    const setup = await t.run(["--json", "--url", t.baseUrl, "setup"]);
-    expect(setup.code, setup.stderr).toBe(0);
-    const { mint } = t.e2e.localnet.admin.createToken();
-    const signer = Keypair.generate();
-    const owner = signer.publicKey.toBase58();
-    t.e2e.localnet.admin.fund(owner, 1_000_000_000n);
-    const keyFile = join(t.dir, "outside.json");
-    await writeFile(keyFile, JSON.stringify(Array.from(signer.secretKey)));
+    const { mint, owner, keyFile } = await outsideWalletCli(t);
     const wrongFile = join(t.dir, "wrong.json");
     await writeFile(wrongFile, JSON.stringify(Array.from(Keypair.generate().secretKey)));
 
