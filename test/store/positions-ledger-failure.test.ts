@@ -9,9 +9,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import pg from "pg";
-import { Keypair } from "@solana/web3.js";
 import { openStore, type Store } from "../../src/store/index.js";
 import { newExecution } from "../helpers/fixtures.js";
+import { account, address } from "./positions-fixture.js";
 import { dropSchema, freshSchemaName, TEST_DATABASE_URL } from "../helpers/pg.js";
 
 const schema = freshSchemaName("posfail");
@@ -57,16 +57,8 @@ describe.each(engines)("a failing ledger on %s", (_name, open, corrupt) => {
   it("records the outcome anyway; the rebuild repairs the position", async () => {
     const store = await open();
     try {
-      const wallet = Keypair.generate().publicKey.toBase58();
-      const mint = Keypair.generate().publicKey.toBase58();
-      const { apiKey } = await store.createApiKeyWithWallet(`h-${Math.random()}`, {
-        publicKey: wallet,
-        ciphertext: "c",
-        nonce: "n",
-        tag: "t",
-        keyId: "k",
-        createdAt: "2026-01-01T00:00:00.000",
-      });
+      const { id: accountId, wallet } = await account(store);
+      const mint = address();
       const fill = (tokens: string, sol: string) => ({
         sol_change_lamports: sol,
         fee_lamports: "5000",
@@ -75,7 +67,7 @@ describe.each(engines)("a failing ledger on %s", (_name, open, corrupt) => {
         token_change: tokens,
       });
       const trade = async (tokens: string, sol: string, at: string) => {
-        const e = newExecution(apiKey.id, wallet, { request: { action: "buy", mint }, createdAt: at });
+        const e = newExecution(accountId, wallet, { request: { action: "buy", mint }, createdAt: at });
         await store.insertExecution(e);
         return store.updateExecution(e.id, {
           status: "confirmed",
@@ -86,9 +78,9 @@ describe.each(engines)("a failing ledger on %s", (_name, open, corrupt) => {
       await corrupt(`update positions set figures = 'not json'`);
       const second = await trade("5", "-600", "2026-01-01T00:00:02.000");
       expect(second?.status).toBe("confirmed");
-      expect(await store.listPositionEntries({ apiKeyId: apiKey.id })).toHaveLength(1);
-      await store.rebuildPositions(apiKey.id);
-      const p = await store.findPosition(apiKey.id, wallet, mint);
+      expect(await store.listPositionEntries({ apiKeyId: accountId })).toHaveLength(1);
+      await store.rebuildPositions(accountId);
+      const p = await store.findPosition(accountId, wallet, mint);
       expect([p?.figures.tokensHeld, p?.figures.costBasis]).toEqual([15n, 1600n]);
     } finally {
       await store.close();
