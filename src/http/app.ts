@@ -1,5 +1,4 @@
 /** Builds the Fastify app from its dependencies; nothing here reads the environment or listens. */
-import type { GivesWay } from "../core/turn-yield.js";
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
@@ -327,7 +326,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(deps.market?.hub !== undefined ? { trades: deps.market.hub } : {}),
     // The stream's fan-out and the event refresh of a change wait while its orders are evaluated and fired.
     givesWay: [
-      ...(deps.market?.feed?.yieldTo !== undefined ? [deps.market.feed as GivesWay] : []),
+      ...(deps.market?.feed !== undefined ? [deps.market.feed] : []),
       ...(warm !== undefined ? [warm.events] : []),
     ],
     ...(deps.onOrderSettled !== undefined ? { onSettled: deps.onOrderSettled } : {}),

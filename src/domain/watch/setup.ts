@@ -1,4 +1,5 @@
 /** Builds the warm venue state of a service from its chain and configuration, with its idle sweep. */
+import type { GivesWay } from "../../core/turn-yield.js";
 import type { Chain } from "../../chain/chain.js";
 import { WarmAccounts } from "../../chain/warm-accounts.js";
 import type { LaunchEvent } from "../../launch/events/launch-event.js";
@@ -8,11 +9,9 @@ import { VenueState } from "./venue-state.js";
 import { LAUNCH_PROGRAM_ID } from "../../launch/programs.js";
 
 /** A source of decoded launch events (the process's market feed). */
-export interface DecodedEventSource {
+export interface DecodedEventSource extends GivesWay {
   /** Adds a listener; returns its removal. */
   onEvents(listener: (events: readonly LaunchEvent[], tx: { slot: number }) => void): () => void;
-  /** Issue 31: defers what the source publishes further while `busy` (MarketFeed.yieldTo); returns the removal. */
-  yieldTo?(busy: () => boolean): () => void;
 }
 
 /** The running warm state: the LRU of mints, its account cache (for stats) and its stop function. */
