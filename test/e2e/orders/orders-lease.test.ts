@@ -17,7 +17,9 @@ import { move, placeOrder, settled } from "./orders-fixture.js";
 
 // The app's own engine polls the store once a minute: the order inserted below is the two engines' alone.
 const e2e = useE2e({ warm: true, market: true, env: { ORDERS_SYNC_MS: "60000" } });
-const LEASE_MS = 300;
+// Long enough that a busy full suite (the thread beside two fork workers on 2 cores) does not stall this
+// process's heartbeat past a whole lease: at 300 ms it did once in a full run on 29 Nov.
+const LEASE_MS = 600;
 
 /** The store with its execution updates held until `gate` resolves (the slow step between send and outcome). */
 function heldStore(store: Store, gate: Promise<void>): Store {
