@@ -2,12 +2,15 @@
  * Decoders from raw account bytes (as getMultipleAccounts returns them) to plain objects whose amounts
  * are `bigint`. Program accounts go through the SDKs' own decoders (they know every historical
  * account length); only the BN → bigint conversion is ours, and `toSdk` undoes it for SDK builders.
+ * The bonding curve, decoded on every curve notification, is read at its offsets instead, the same
+ * way the SDK reads it (checked against the SDK's IDL at load, and by test/unit/launch/curve-decode.test.ts).
  */
 import BN from "bn.js";
 import { PublicKey, type AccountInfo } from "@solana/web3.js";
 import { ACCOUNT_SIZE, AccountLayout, MINT_SIZE, MintLayout } from "./spl-token.js";
 import type { RawMint } from "@solana/spl-token";
 import { launchSdk, launchSwapSdk } from "./sdk.js";
+import { launchProgram } from "./programs-offline.js";
 
 /** `T` with every `From` replaced by `To` (recursively through arrays and plain objects; PublicKeys stay). */
 type Replaced<T, From, To> = T extends From
@@ -115,8 +118,123 @@ export const decodeLaunchGlobal = decodedBy((i) => launchSdk.PUMP_SDK.decodeGlob
 /** Decodes the launch FeeConfig (versioned by account length, as the program reads it). */
 export const decodeLaunchFeeConfig = decodedBy((i) => launchSdk.PUMP_SDK.decodeFeeConfig(i));
 
-/** Decodes a bonding curve of any historical length. */
-export const decodeBondingCurve = decodedBy((i) => launchSdk.PUMP_SDK.decodeBondingCurve(i));
+// The SDK's curve decoder, kept for an SDK whose layout is not the one `decodeCurveDirect` reads.
+const decodeBondingCurveBySdk = decodedBy((i) => launchSdk.PUMP_SDK.decodeBondingCurve(i));
+
+// The curve as `PumpSdk.decodeBondingCurve` (pump-sdk 2.0.0) reads it: refused below the 49-byte initial
+// layout, zero-padded to BONDING_CURVE_SIZE (125) with bytes past it ignored, then Anchor's coder (discriminator,
+// then the IDL's fields in order; a bool other than 0 or 1 throws). `decodeCurveDirect` does the same reads at
+// fixed offsets: Anchor's coder builds BN and PublicKey objects through its layout tree, 30-50 us of cold code
+// on the order engine's trigger path (every curve notification decodes the new state), this a few us.
+const CURVE_MIN_LENGTH = 49;
+const CURVE_LENGTH = 125;
+const CURVE_DISCRIMINATOR = Buffer.from([23, 183, 248, 55, 96, 216, 172, 96]);
+// Where `decodeCurveDirect` reads each field (discriminator included).
+const AT = {
+  virtualTokenReserves: 8,
+  virtualQuoteReserves: 16,
+  realTokenReserves: 24,
+  realQuoteReserves: 32,
+  tokenTotalSupply: 40,
+  complete: 48,
+  creator: 49,
+  isMayhemMode: 81,
+  isCashbackCoin: 82,
+  quoteMint: 83,
+  creatorFeeBps: 115,
+  canEditCreatorFee: 123,
+  isHolderReward: 124,
+} as const;
+// The IDL's `bondingCurve` fields, in order, with the type each is read as.
+const CURVE_FIELDS: readonly (readonly [keyof typeof AT, "u64" | "bool" | "pubkey"])[] = [
+  ["virtualTokenReserves", "u64"],
+  ["virtualQuoteReserves", "u64"],
+  ["realTokenReserves", "u64"],
+  ["realQuoteReserves", "u64"],
+  ["tokenTotalSupply", "u64"],
+  ["complete", "bool"],
+  ["creator", "pubkey"],
+  ["isMayhemMode", "bool"],
+  ["isCashbackCoin", "bool"],
+  ["quoteMint", "pubkey"],
+  ["creatorFeeBps", "u64"],
+  ["canEditCreatorFee", "bool"],
+  ["isHolderReward", "bool"],
+];
+const WIDTH = { u64: 8, bool: 1, pubkey: 32 } as const;
+
+/**
+ * Whether the installed SDK decodes curves as `decodeCurveDirect` reads them: its IDL's discriminator and fields
+ * (names and types in order, packed from offset 8 at the offsets in `AT`) and its padded length are the ones
+ * above. Checked once at load; any difference (an SDK upgrade) leaves the SDK's decoder in place.
+ */
+export const DIRECT_CURVE_DECODE: boolean = (() => {
+  // The IDL as Anchor's coder reads it (names in camelCase): the SDK's, through the same Program constructor.
+  const idl = launchProgram.idl as unknown as {
+    accounts?: { name: string; discriminator: number[] }[];
+    types?: { name: string; type: { fields?: { name: string; type: unknown }[] } }[];
+  };
+  const account = idl.accounts?.find((a) => a.name === "bondingCurve");
+  const fields = idl.types?.find((t) => t.name === "bondingCurve")?.type.fields;
+  if (account === undefined || fields?.length !== CURVE_FIELDS.length) return false;
+  if (!CURVE_DISCRIMINATOR.equals(Buffer.from(account.discriminator))) return false;
+  let offset = CURVE_DISCRIMINATOR.length;
+  for (const [i, [name, type]] of CURVE_FIELDS.entries()) {
+    if (fields[i]!.name !== name || fields[i]!.type !== type || AT[name] !== offset) return false;
+    offset += WIDTH[type];
+  }
+  return offset === CURVE_LENGTH && launchSdk.BONDING_CURVE_SIZE === CURVE_LENGTH;
+})();
+
+// Borsh's bool as Anchor's coder reads it: 0 or 1, anything else refused (with the coder's message).
+function curveBool(bytes: Buffer, offset: number): boolean {
+  const b = bytes[offset]!;
+  if (b === 0) return false;
+  if (b === 1) return true;
+  throw new Error(`Invalid bool: ${b}`);
+}
+
+/** `decodeBondingCurveBySdk` without Anchor's coder: the same fields, values, types and refusals (see above). */
+function decodeCurveDirect(data: RawData): BondingCurveState {
+  let bytes = toBuffer(data);
+  if (bytes.length < CURVE_MIN_LENGTH) {
+    throw new Error(
+      `Invalid BondingCurve account: ${bytes.length} bytes, expected at least ${CURVE_MIN_LENGTH}`,
+    );
+  }
+  if (bytes.length < CURVE_LENGTH) {
+    // A historical (shorter) curve: its missing fields read as zero, as the SDK's zero-padding makes them.
+    const padded = Buffer.alloc(CURVE_LENGTH);
+    bytes.copy(padded);
+    bytes = padded;
+  }
+  if (CURVE_DISCRIMINATOR.compare(bytes, 0, 8) !== 0) throw new Error("Invalid account discriminator");
+  // In the IDL's order: the coder reads (and refuses) the bools in this order, so the first bad one is named.
+  // PublicKey copies the bytes (into its BN): the state never aliases the account data.
+  return {
+    virtualTokenReserves: bytes.readBigUInt64LE(AT.virtualTokenReserves),
+    virtualQuoteReserves: bytes.readBigUInt64LE(AT.virtualQuoteReserves),
+    realTokenReserves: bytes.readBigUInt64LE(AT.realTokenReserves),
+    realQuoteReserves: bytes.readBigUInt64LE(AT.realQuoteReserves),
+    tokenTotalSupply: bytes.readBigUInt64LE(AT.tokenTotalSupply),
+    complete: curveBool(bytes, AT.complete),
+    creator: new PublicKey(bytes.subarray(AT.creator, AT.creator + 32)),
+    isMayhemMode: curveBool(bytes, AT.isMayhemMode),
+    isCashbackCoin: curveBool(bytes, AT.isCashbackCoin),
+    quoteMint: new PublicKey(bytes.subarray(AT.quoteMint, AT.quoteMint + 32)),
+    creatorFeeBps: bytes.readBigUInt64LE(AT.creatorFeeBps),
+    canEditCreatorFee: curveBool(bytes, AT.canEditCreatorFee),
+    isHolderReward: curveBool(bytes, AT.isHolderReward),
+  };
+}
+
+/**
+ * Decodes a bonding curve of any historical length, as the SDK's decoder does (throws where it throws):
+ * directly at the fields' offsets while the SDK's layout is the one checked at load, else through the SDK.
+ */
+export const decodeBondingCurve: (data: RawData) => BondingCurveState = DIRECT_CURVE_DECODE
+  ? decodeCurveDirect
+  : decodeBondingCurveBySdk;
 
 // Decoded curves by the account data object they came from. The warm state hands out the same data object
 // until the account changes (a change is a new object: nothing writes into account bytes), so the trade path

@@ -8,8 +8,7 @@
 import type { PublicKey } from "@solana/web3.js";
 import { ACCOUNT_SIZE, AccountLayout } from "../spl-token.js";
 import { launchProgram } from "../programs-offline.js";
-import { launchSdk } from "../sdk.js";
-import { toBigints, toSdk } from "../state.js";
+import { decodeBondingCurveOnce, toSdk, type BondingCurveState } from "../state.js";
 
 /** The part of an account the event changes: its lamports and data. */
 export interface AccountBytes {
@@ -40,27 +39,25 @@ function overCopy(cached: Buffer, encoded: Buffer): Buffer | null {
  * cached bytes are not a curve the SDK decodes.
  */
 export async function curveAfterTrade(cached: AccountBytes, r: CurveReserves): Promise<AccountBytes | null> {
-  let curve: ReturnType<typeof launchSdk.PUMP_SDK.decodeBondingCurve>;
+  let curve: BondingCurveState;
   try {
-    curve = launchSdk.PUMP_SDK.decodeBondingCurve({
-      data: cached.data,
-      executable: false,
-      lamports: 0,
-      owner: launchProgram.programId,
-    });
+    // The cached bytes are the warm state's data object, which its notification already decoded: the memo.
+    curve = decodeBondingCurveOnce(cached.data);
   } catch {
     return null;
   }
-  const before = toBigints(curve.realQuoteReserves);
-  const encoded = await launchProgram.coder.accounts.encode("bondingCurve", {
-    ...curve,
-    ...toSdk({
+  const before = curve.realQuoteReserves;
+  // The coder takes the SDK's shape (BN amounts): every field as decoded, but the reserves.
+  const encoded = await launchProgram.coder.accounts.encode(
+    "bondingCurve",
+    toSdk({
+      ...curve,
       virtualTokenReserves: r.virtualTokenReserves,
       virtualQuoteReserves: r.virtualSolReserves,
       realTokenReserves: r.realTokenReserves,
       realQuoteReserves: r.realSolReserves,
     }),
-  });
+  );
   const data = overCopy(cached.data, encoded);
   if (data === null) return null;
   return { lamports: cached.lamports + (r.realSolReserves - before), data };
