@@ -23,7 +23,15 @@ import {
   swapUserVolumeAccumulator,
 } from "./programs.js";
 import type { PoolState, SwapGlobalConfig } from "./state.js";
-import { buildUpgradeInstruction } from "./upgrade-idl.js";
+import { keyText, tradeKeysMemo, withAccount } from "./trade-keys-memo.js";
+import {
+  buildUpgradeInstruction,
+  upgradeAccountIndex,
+  upgradeAccountLayout,
+  upgradeAccountMetas,
+  upgradeInstructionOf,
+  type UpgradeArgs,
+} from "./upgrade-idl.js";
 
 /** What every v2 pool trade needs. */
 export interface SwapV2Args {
@@ -45,12 +53,30 @@ function pickSet(list: readonly PublicKey[], random: Random, what: string): Publ
 
 /** The 17 accounts of a v2 trade of `user` on a WSOL-quoted pool. */
 export function swapV2Accounts(args: SwapV2Args): Record<string, PublicKey> {
+  return swapV2AccountsWith(args, buybackAccount(pickBuyback(args)));
+}
+
+function pickBuyback(args: SwapV2Args): PublicKey {
+  return pickSet(args.globalConfig.buybackFeeRecipients, args.random ?? Math.random, "buyback recipient");
+}
+
+// A buyback wallet's WSOL account, per key instance (the config's few wallets, the same instances while the
+// cached config is unchanged): a PDA-memo lookup re-encodes the three seeds on every trade.
+const buybackAccounts = new WeakMap<PublicKey, PublicKey>();
+function buybackAccount(buyback: PublicKey): PublicKey {
+  let account = buybackAccounts.get(buyback);
+  if (account === undefined) {
+    account = associatedTokenAddress(buyback, WSOL_MINT, SPL_TOKEN_PROGRAM_ID);
+    buybackAccounts.set(buyback, account);
+  }
+  return account;
+}
+
+function swapV2AccountsWith(
+  args: Omit<SwapV2Args, "globalConfig" | "random">,
+  buybackAta: PublicKey,
+): Record<string, PublicKey> {
   const { pool, user, tokenProgram } = args;
-  const buyback = pickSet(
-    args.globalConfig.buybackFeeRecipients,
-    args.random ?? Math.random,
-    "buyback recipient",
-  );
   return {
     pool: args.poolAddress,
     user,
@@ -66,9 +92,40 @@ export function swapV2Accounts(args: SwapV2Args): Record<string, PublicKey> {
     user_volume_accumulator: swapUserVolumeAccumulator(user),
     fee_config: SWAP_FEE_CONFIG,
     // The buyback share goes to a buyback wallet's WSOL account (exists for every listed wallet).
-    buyback_fee_recipient: associatedTokenAddress(buyback, WSOL_MINT, SPL_TOKEN_PROGRAM_ID),
+    buyback_fee_recipient: buybackAta,
     event_authority: SWAP_EVENT_AUTHORITY,
   };
+}
+
+type SwapV2Trade = "buy_v2" | "buy_exact_quote_in_v2" | "sell_v2";
+// Per trade instruction, once: its layout id (the memo key's head) and where its buyback account goes.
+const swapV2Shapes = Object.fromEntries(
+  (["buy_v2", "buy_exact_quote_in_v2", "sell_v2"] as const).map((name) => [
+    name,
+    {
+      layout: upgradeAccountLayout("launchswap", name),
+      buybackAt: upgradeAccountIndex("launchswap", name, "buyback_fee_recipient"),
+    },
+  ]),
+) as Record<SwapV2Trade, { layout: string; buybackAt: number }>;
+
+/**
+ * The v2 trade `name` (data encoded now). Its account list is kept (trade-keys-memo.ts) by its layout and every
+ * key the list holds or derives from: pool address, user and token program in the memo key; the pool's base mint
+ * and two vaults, read from the pool account (new instances on every trade), compared with the entry's; nothing
+ * else of the pool state is in the list. The buyback account, from the random pick, goes into its slot per trade.
+ */
+function swapV2Instruction(name: SwapV2Trade, args: SwapV2Args, data: UpgradeArgs): TransactionInstruction {
+  const buybackAta = buybackAccount(pickBuyback(args));
+  const { pool } = args;
+  const shape = swapV2Shapes[name];
+  const key = shape.layout + keyText(args.poolAddress) + keyText(args.user) + keyText(args.tokenProgram);
+  const kept = tradeKeysMemo.metas(
+    key,
+    () => upgradeAccountMetas("launchswap", name, swapV2AccountsWith(args, buybackAta)),
+    [pool.baseMint, pool.poolBaseTokenAccount, pool.poolQuoteTokenAccount],
+  );
+  return upgradeInstructionOf("launchswap", name, withAccount(kept, shape.buybackAt, buybackAta), data);
 }
 
 // [WSOL create, fund + sync when wrapping, base ATA create, trade, close WSOL (unwraps what is left)].
@@ -93,7 +150,7 @@ function aroundWsol(args: SwapV2Args, wrap: bigint, ix: TransactionInstruction):
 export function buildSwapBuyV2(
   args: SwapV2Args & { baseOut: bigint; maxQuoteIn: bigint },
 ): TransactionInstruction[] {
-  const ix = buildUpgradeInstruction("launchswap", "buy_v2", swapV2Accounts(args), {
+  const ix = swapV2Instruction("buy_v2", args, {
     base_amount_out: args.baseOut,
     max_quote_amount_in: args.maxQuoteIn,
   });
@@ -104,7 +161,7 @@ export function buildSwapBuyV2(
 export function buildSwapBuyExactQuoteInV2(
   args: SwapV2Args & { spendable: bigint; minBaseOut: bigint },
 ): TransactionInstruction[] {
-  const ix = buildUpgradeInstruction("launchswap", "buy_exact_quote_in_v2", swapV2Accounts(args), {
+  const ix = swapV2Instruction("buy_exact_quote_in_v2", args, {
     spendable_quote_in: args.spendable,
     min_base_amount_out: args.minBaseOut,
   });
@@ -115,7 +172,7 @@ export function buildSwapBuyExactQuoteInV2(
 export function buildSwapSellV2(
   args: SwapV2Args & { baseIn: bigint; minQuoteOut: bigint },
 ): TransactionInstruction[] {
-  const ix = buildUpgradeInstruction("launchswap", "sell_v2", swapV2Accounts(args), {
+  const ix = swapV2Instruction("sell_v2", args, {
     base_amount_in: args.baseIn,
     min_quote_amount_out: args.minQuoteOut,
   });

@@ -90,12 +90,34 @@ export function buildUpgradeInstruction(
   accounts: Readonly<Record<string, PublicKey>>,
   args: UpgradeArgs = {},
 ): TransactionInstruction {
-  const { ix, fixed, encode } = compiledInstruction(program, name);
-  const keys: AccountMeta[] = ix.accounts.map((a, i) => {
+  return upgradeInstructionOf(program, name, upgradeAccountMetas(program, name, accounts), args);
+}
+
+/** The account metas `buildUpgradeInstruction` gives `name` of `program` for `accounts` (in recorded order). */
+export function upgradeAccountMetas(
+  program: UpgradeProgram,
+  name: string,
+  accounts: Readonly<Record<string, PublicKey>>,
+): AccountMeta[] {
+  const { ix, fixed } = compiledInstruction(program, name);
+  return ix.accounts.map((a, i) => {
     const pubkey = accounts[a.name] ?? fixed[i] ?? null;
     if (pubkey === null) throw new Error(`${program} ${name}: account ${a.name} is missing`);
     return { pubkey, isWritable: a.writable === true, isSigner: a.signer === true };
   });
+}
+
+/**
+ * `name` of `program` with account metas already made (by `upgradeAccountMetas`, possibly kept from an earlier
+ * trade: trade-keys-memo.ts) and `args` encoded now.
+ */
+export function upgradeInstructionOf(
+  program: UpgradeProgram,
+  name: string,
+  keys: AccountMeta[],
+  args: UpgradeArgs = {},
+): TransactionInstruction {
+  const { ix, encode } = compiledInstruction(program, name);
   const missing = ix.args.find((a) => args[a.name] === undefined);
   if (missing !== undefined) throw new Error(`${program} ${name}: argument ${missing.name} is missing`);
   const data = encode?.(args) ?? Buffer.from(coders[program].instruction.encode(name, coderArgs(args)));
@@ -109,6 +131,40 @@ interface CompiledInstruction {
   fixed: (PublicKey | undefined)[];
   /** The data bytes without Anchor's coder: set when every arg is a u64 or an OptionBool. */
   encode: ((args: UpgradeArgs) => Buffer) | undefined;
+  /** Its account layout's id (`upgradeAccountLayout`). */
+  layout: string;
+}
+
+// Account layouts seen so far (program, and per recorded account its name, flags and fixed address) → their ids.
+const layouts = new Map<string, string>();
+function layoutOf(program: UpgradeProgram, ix: RecordedInstruction): string {
+  const signature = JSON.stringify([
+    program,
+    ix.accounts.map((a) => [a.name, a.writable === true, a.signer === true, a.address ?? null]),
+  ]);
+  let id = layouts.get(signature);
+  if (id === undefined) {
+    // One character: a memo key's prefix of fixed length, so two ids never run into the parts after them.
+    id = String.fromCharCode(0x41 + layouts.size);
+    layouts.set(signature, id);
+  }
+  return id;
+}
+
+/**
+ * A one-character id of the account layout of `name` of `program` (the program and, in order, each recorded
+ * account's name, flags and fixed address): `upgradeAccountMetas` gives equal metas for equal accounts to two
+ * instructions of one id (buy_v3, sell_v3 and buy_exact_quote_in_v3 share one). The head of a memo key.
+ */
+export function upgradeAccountLayout(program: UpgradeProgram, name: string): string {
+  return compiledInstruction(program, name).layout;
+}
+
+/** The position of the recorded account `account` among the accounts of `name` (throws when not recorded). */
+export function upgradeAccountIndex(program: UpgradeProgram, name: string, account: string): number {
+  const at = compiledInstruction(program, name).ix.accounts.findIndex((a) => a.name === account);
+  if (at < 0) throw new Error(`${program} ${name} has no account ${account}`);
+  return at;
 }
 
 const compiledInstructions = new Map<string, CompiledInstruction>();
@@ -128,7 +184,7 @@ function compiledInstruction(program: UpgradeProgram, name: string): CompiledIns
           ? new PublicKey(a.address)
           : undefined,
     );
-    c = { ix, fixed, encode: directEncoder(ix) };
+    c = { ix, fixed, encode: directEncoder(ix), layout: layoutOf(program, ix) };
     compiledInstructions.set(id, c);
   }
   return c;

@@ -3,7 +3,7 @@
  * curve's two sweeps, for SOL-paired coins: the only quote the service trades. Built from the recorded IDL
  * (upgrade-idl.ts). Cashback coins refuse v3 (6094): callers keep the legacy builders for them.
  */
-import type { PublicKey, TransactionInstruction } from "@solana/web3.js";
+import type { AccountMeta, PublicKey, TransactionInstruction } from "@solana/web3.js";
 import { createAssociatedTokenAccountIdempotentInstruction } from "./spl-token.js";
 import { curveBuybackRecipient, curveFeeRecipient, type Random } from "./fee-recipients.js";
 import {
@@ -18,7 +18,15 @@ import {
   launchUserVolumeAccumulator,
 } from "./programs.js";
 import type { LaunchGlobal } from "./state.js";
-import { buildUpgradeInstruction } from "./upgrade-idl.js";
+import { keyText, tradeKeysMemo, withAccount } from "./trade-keys-memo.js";
+import {
+  buildUpgradeInstruction,
+  upgradeAccountIndex,
+  upgradeAccountLayout,
+  upgradeAccountMetas,
+  upgradeInstructionOf,
+  type UpgradeArgs,
+} from "./upgrade-idl.js";
 
 /** What every v3 curve trade needs. */
 export interface CurveV3Args {
@@ -45,15 +53,25 @@ function curveV3Derived(mint: PublicKey, user: PublicKey, tokenProgram: PublicKe
 }
 
 /**
- * Derives (memoizes) the program addresses of a v3 curve trade of `user` on `mint` ahead of it: the watch's
- * warm-up (issue 32), so the first buy of a new mint derives no curve vault on its own path. No chain access.
+ * Derives (memoizes) the program addresses of a v3 curve trade of `user` on `mint` ahead of it, and keeps the
+ * trade's account list: the watch's warm-up (issue 32), so the first buy of a new mint derives no curve vault
+ * and builds no account list on its own path. No chain access.
  */
 export function warmCurveV3Addresses(mint: PublicKey, user: PublicKey, tokenProgram: PublicKey): void {
   curveV3Derived(mint, user, tokenProgram);
+  // Any buyback recipient will do: its slot is written per trade.
+  curveV3Metas("buy_v3", { mint, user, tokenProgram }, LAUNCH_GLOBAL);
 }
 
 /** The 17 accounts of a v3 trade of `user` on a SOL-paired curve of `mint`. */
 export function curveV3Accounts(args: CurveV3Args): Record<string, PublicKey> {
+  return curveV3AccountsWith(args, curveBuybackRecipient(args.global, args.random));
+}
+
+function curveV3AccountsWith(
+  args: Pick<CurveV3Args, "mint" | "user" | "tokenProgram">,
+  buyback: PublicKey,
+): Record<string, PublicKey> {
   const { mint, user, tokenProgram } = args;
   const d = curveV3Derived(mint, user, tokenProgram);
   return {
@@ -72,9 +90,48 @@ export function curveV3Accounts(args: CurveV3Args): Record<string, PublicKey> {
     user_volume_accumulator: d.user_volume_accumulator,
     fee_config: LAUNCH_FEE_CONFIG,
     // A SOL-paired coin pays the buyback share to the wallet itself (it must exist; Global's wallets do).
-    buyback_fee_recipient: curveBuybackRecipient(args.global, args.random),
+    buyback_fee_recipient: buyback,
     event_authority: LAUNCH_EVENT_AUTHORITY,
   };
+}
+
+type CurveV3Trade = "buy_v3" | "buy_exact_quote_in_v3" | "sell_v3";
+// Per trade instruction, once: its layout id (the memo key's head) and where its buyback recipient goes.
+const curveV3Shapes = Object.fromEntries(
+  (["buy_v3", "buy_exact_quote_in_v3", "sell_v3"] as const).map((name) => [
+    name,
+    {
+      layout: upgradeAccountLayout("launch", name),
+      buybackAt: upgradeAccountIndex("launch", name, "buyback_fee_recipient"),
+    },
+  ]),
+) as Record<CurveV3Trade, { layout: string; buybackAt: number }>;
+
+/**
+ * The account metas of `name` for this trade: the list kept for its layout, mint, user and token program
+ * (trade-keys-memo.ts; every other account is a constant or derives from those three), with `buyback` in its slot.
+ */
+function curveV3Metas(
+  name: CurveV3Trade,
+  args: Pick<CurveV3Args, "mint" | "user" | "tokenProgram">,
+  buyback: PublicKey,
+): AccountMeta[] {
+  const shape = curveV3Shapes[name];
+  const key = shape.layout + keyText(args.mint) + keyText(args.user) + keyText(args.tokenProgram);
+  const metas = tradeKeysMemo.metas(key, () =>
+    upgradeAccountMetas("launch", name, curveV3AccountsWith(args, buyback)),
+  );
+  return withAccount(metas, shape.buybackAt, buyback);
+}
+
+/** The v3 trade `name` (its account list through the memo, its data encoded now). */
+function curveV3Instruction(
+  name: CurveV3Trade,
+  args: CurveV3Args,
+  data: UpgradeArgs,
+): TransactionInstruction {
+  const metas = curveV3Metas(name, args, curveBuybackRecipient(args.global, args.random));
+  return upgradeInstructionOf("launch", name, metas, data);
 }
 
 // v3 never creates the buyer's token account: an idempotent create goes first when it is missing.
@@ -93,7 +150,7 @@ function withAta(
 export function buildCurveBuyExactQuoteInV3(
   args: CurveV3Args & { spendable: bigint; minTokensOut: bigint; createAta: boolean },
 ): TransactionInstruction[] {
-  const ix = buildUpgradeInstruction("launch", "buy_exact_quote_in_v3", curveV3Accounts(args), {
+  const ix = curveV3Instruction("buy_exact_quote_in_v3", args, {
     spendable_quote_in: args.spendable,
     min_tokens_out: args.minTokensOut,
     partial_fill: false,
@@ -105,7 +162,7 @@ export function buildCurveBuyExactQuoteInV3(
 export function buildCurveBuyV3(
   args: CurveV3Args & { amount: bigint; maxSolCost: bigint; createAta: boolean },
 ): TransactionInstruction[] {
-  const ix = buildUpgradeInstruction("launch", "buy_v3", curveV3Accounts(args), {
+  const ix = curveV3Instruction("buy_v3", args, {
     amount: args.amount,
     max_sol_cost: args.maxSolCost,
     partial_fill: false,
@@ -118,7 +175,7 @@ export function buildCurveSellV3(
   args: CurveV3Args & { amount: bigint; minSolOutput: bigint },
 ): TransactionInstruction[] {
   return [
-    buildUpgradeInstruction("launch", "sell_v3", curveV3Accounts(args), {
+    curveV3Instruction("sell_v3", args, {
       amount: args.amount,
       min_sol_output: args.minSolOutput,
     }),
