@@ -1,6 +1,6 @@
 /**
- * The order engine of one process: the book of open orders, evaluated on every state change of their mints (at
- * once, in the change's own turn), the fire through the trade service whose
+ * The order engine of one process: the book of open orders, evaluated on every state change of their mints (in
+ * the next microtask, once per mint however many accounts changed), the fire through the trade service whose
  * execution record claims the order in the same commit (open → triggered, conditional: one process fires it),
  * and the settlement (filled, failed with the reason, or open again for a bounded retry of a sell that failed
  * on chain). A poll keeps the book in step with the other processes; a reclaim loop settles triggered orders
@@ -36,8 +36,6 @@ const SETTLED_OK = new Set(["confirmed", "finalized"]);
 export class OrderEngine {
   readonly book = new OrderBook();
   private readonly scheduled = new Set<string>();
-  /** A fire started in this turn of the event loop (cleared on the next): the market feed lets it go first. */
-  private fireTurn = false;
   private readonly peakWrites = new Map<string, number>();
   private readonly refreshes = new Map<string, number>();
   /** Fires this process sent without a verdict yet (confirmation timed out): settled once reconciliation is. */
@@ -56,7 +54,7 @@ export class OrderEngine {
 
   /** Loads the live orders, re-watches their mints and starts the loops. */
   async start(): Promise<void> {
-    this.unsubscribe = this.deps.venues.onMintChange((mint, whole) => this.changed(mint, whole));
+    this.unsubscribe = this.deps.venues.onMintChange((mint) => this.schedule(mint));
     this.lastSync = isoNoZone(this.deps.clock());
     for (const r of await this.deps.store.liveOrders()) if (r.state === "open") this.add(r);
     const loop = (f: () => Promise<void>): void => {
@@ -126,30 +124,8 @@ export class OrderEngine {
     }
   }
 
-  /**
-   * Whether a changed mint waits for its evaluation or a fire started in this turn (its steps run to its send
-   * without waiting on I/O): the market feed's fan-out lets them go first (MarketFeed.yieldTo).
-   */
-  readonly evaluating = (): boolean => this.scheduled.size > 0 || this.fireTurn;
-
-  /**
-   * A state change of `mint`, told by the warm state once it holds it. A curve's change (`whole`: its one account
-   * is its price) is evaluated at once, not in a later microtask, so a crossing order's fire starts before the
-   * rest of the change's turn (the notification's other handlers, the market feed's decoding of the same
-   * transaction); an order that fires leaves the book, so a second change in the turn cannot fire it again. Any
-   * other account (a pool's vault: its price spans two accounts that change one notification at a time) waits
-   * for the next microtask, so the changes of one delivery are evaluated together.
-   */
-  private changed(mint: string, whole: boolean): void {
-    if (!whole) return this.schedule(mint);
-    if (!this.book.hasMint(mint)) return;
-    try {
-      this.evaluate(mint);
-    } catch (e) {
-      // Never into the warm state's notification handling.
-      this.deps.onError(e);
-    }
-  }
+  /** Whether a changed mint waits for its evaluation (the market feed lets it go first: MarketFeed.yieldTo). */
+  readonly evaluating = (): boolean => this.scheduled.size > 0;
 
   /** Evaluates `mint` in the next microtask (once, however many of its accounts changed meanwhile). */
   schedule(mint: string): void {
@@ -182,10 +158,6 @@ export class OrderEngine {
       stateKey(venue, read.decimals),
     );
     for (const p of peaks) this.writePeak(p);
-    if (crossed.length > 0 && !this.fireTurn) {
-      this.fireTurn = true;
-      setImmediate(() => (this.fireTurn = false));
-    }
     for (const c of crossed) {
       this.drop(c.order.id);
       this.track(this.claimAndFire(c.order, c.trigger));

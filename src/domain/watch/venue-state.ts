@@ -92,7 +92,7 @@ export class VenueState {
   private readonly warmUsers = new Map<string, readonly string[]>();
   /** Issue 31: every venue account of a watched mint → the mint, so a change names the mint it moves. */
   private readonly byAddress = new Map<string, string>();
-  private readonly mintListeners = new Set<(mint: string, whole: boolean) => void>();
+  private readonly mintListeners = new Set<(mint: string) => void>();
   private readonly now: () => number;
 
   /** Mints seen created lately (the market feed's create events), when the feed is followed. */
@@ -113,16 +113,14 @@ export class VenueState {
    * migrated (or was reset); the mint's cached routing no longer holds.
    */
   accountChanged(address: string, previous: AccountInfo | null | undefined, next: AccountInfo | null): void {
-    const mint = this.byCurve.get(address);
-    const before = mint === undefined ? null : curveComplete(previous);
-    if (before !== null && before !== curveComplete(next)) {
-      const w = this.mints.get(mint!);
-      if (w !== undefined) this.options.accounts.invalidate(w.addresses);
-    }
-    // Told after the migration check: a listener that evaluates at once (the order engine) reads the state this
-    // change leaves, never a completed curve's routing that is about to be invalidated.
     const moved = this.byAddress.get(address);
-    if (moved !== undefined) for (const l of this.mintListeners) l(moved, mint !== undefined);
+    if (moved !== undefined) for (const l of this.mintListeners) l(moved);
+    const mint = this.byCurve.get(address);
+    if (mint === undefined) return;
+    const before = curveComplete(previous);
+    if (before === null || before === curveComplete(next)) return;
+    const w = this.mints.get(mint);
+    if (w !== undefined) this.options.accounts.invalidate(w.addresses);
   }
 
   /**
@@ -177,13 +175,8 @@ export class VenueState {
     if (w !== undefined && w.pins > 0) w.pins--;
   }
 
-  /**
-   * Issue 31: tells `listener` the mint whose venue account changed (account notification or decoded trade),
-   * synchronously, once the cache holds the change and a completed curve's accounts are invalidated. `whole`: the
-   * changed account is the mint's curve, whose one account holds its whole price (a pool's price spans its two
-   * vaults, which change one notification at a time).
-   */
-  onMintChange(listener: (mint: string, whole: boolean) => void): () => void {
+  /** Issue 31: tells `listener` the mint whose venue account changed (account notification or decoded trade). */
+  onMintChange(listener: (mint: string) => void): () => void {
     this.mintListeners.add(listener);
     return () => this.mintListeners.delete(listener);
   }
