@@ -113,8 +113,8 @@ export class MarketFeed {
   constructor(private readonly deps: MarketFeedDeps) {}
 
   /**
-   * Issue 31: while `busy` answers true when a transaction's messages are due (the order engine has a changed
-   * mint to evaluate), they wait one turn of the event loop. The engine's evaluation and the fires it starts run
+   * Issue 31: while `busy` answers true when a transaction's logs arrive or its messages are due (the order engine
+   * has a changed mint to evaluate), they wait one turn of the event loop. The engine's evaluation and the fires it starts run
    * to their send without waiting on I/O, so they go out first instead of sharing the microtask queue with the
    * stream's fan-out; with nothing to evaluate, nothing waits. Returns the removal.
    */
@@ -150,6 +150,17 @@ export class MarketFeed {
     if (n.err !== null && n.err !== undefined) return this.chain;
     if (this.seen.has(n.signature)) return this.chain;
     this.remember(n.signature);
+    // Logs that arrive while the order engine has a change of this turn to evaluate (the same socket chunk often
+    // carries a transaction's account notification and then its logs) are decoded a turn later: decoding and the
+    // listeners ran before the engine's evaluation and its fire otherwise. Nothing else is in the turn: the
+    // deferred call runs before the next I/O, so the feed keeps the arrival order.
+    const turn = this.turns.pass();
+    if (turn !== undefined) return turn.then(() => this.take(n));
+    return this.take(n);
+  }
+
+  /** Decodes one transaction's logs, tells the listeners, queues its messages. */
+  private take(n: LogsNotification): Promise<void> {
     const events = decodeLaunchLogs(n.logs);
     if (events.length === 0) return this.chain;
     const tx = { signature: n.signature, slot: n.slot };

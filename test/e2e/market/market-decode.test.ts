@@ -215,16 +215,21 @@ describe("market events decoded from SDK-built transactions on the localnet", ()
     });
   });
 
-  it("issue 31: a transaction's messages wait one turn while a yieldTo callback answers busy, else they do not", async () => {
+  it("issue 31: a transaction's decoding and messages wait a turn while a yieldTo callback answers busy, else they do not", async () => {
     for (const busy of [true, false]) {
       // A feed of its own: this one has not seen the sell's signature yet.
       const g = feedOf(ledger);
       g.hub.addKey("token", mint.toBase58(), g.sink);
+      let decoded = 0;
+      g.feed.onEvents(() => decoded++);
       g.feed.yieldTo(() => busy);
       const done = g.ingest(sellRec);
+      // The listeners (the warm state's event refresh, copy orders) hear of it only once the turn passed.
+      expect(decoded).toBe(busy ? 0 : 1);
       for (let i = 0; i < 50; i++) await Promise.resolve();
       expect(g.got).toHaveLength(busy ? 0 : 1);
       await new Promise((r) => setImmediate(r));
+      expect(decoded).toBe(1);
       expect((await done).map((m) => m.type)).toEqual(["trade"]);
     }
   });
