@@ -228,6 +228,27 @@ function decodeCurveDirect(data: RawData): BondingCurveState {
   };
 }
 
+/** A curve's four reserves, as `BondingCurveState` names them. */
+export type CurveReserveFields = Pick<
+  BondingCurveState,
+  "virtualTokenReserves" | "virtualQuoteReserves" | "realTokenReserves" | "realQuoteReserves"
+>;
+
+/**
+ * A copy of curve bytes `data` with its four reserves replaced (the u64s at the offsets the load-time check
+ * proved), every other byte as it was; null when the SDK's layout is not the one checked (DIRECT_CURVE_DECODE).
+ * The caller has decoded `data` (a curve of at least the initial layout, which holds the reserves).
+ */
+export function curveWithReserves(data: Buffer, r: CurveReserveFields): Buffer | null {
+  if (!DIRECT_CURVE_DECODE || data.length < CURVE_MIN_LENGTH) return null;
+  const out = Buffer.from(data);
+  out.writeBigUInt64LE(r.virtualTokenReserves, AT.virtualTokenReserves);
+  out.writeBigUInt64LE(r.virtualQuoteReserves, AT.virtualQuoteReserves);
+  out.writeBigUInt64LE(r.realTokenReserves, AT.realTokenReserves);
+  out.writeBigUInt64LE(r.realQuoteReserves, AT.realQuoteReserves);
+  return out;
+}
+
 /**
  * Decodes a bonding curve of any historical length, as the SDK's decoder does (throws where it throws):
  * directly at the fields' offsets while the SDK's layout is the one checked at load, else through the SDK.

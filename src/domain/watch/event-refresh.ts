@@ -21,7 +21,7 @@ import type { VenueState } from "./venue-state.js";
 /** One account to rewrite: its address and how its bytes change. */
 interface Patch {
   address: string;
-  after: (cached: AccountBytes) => AccountBytes | null | Promise<AccountBytes | null>;
+  after: (cached: AccountBytes) => AccountBytes | null;
 }
 
 /** The last curve trade per mint and the last pool trade per pool of one transaction's events. */
@@ -61,7 +61,7 @@ export class EventRefresh {
       .then(async () => {
         const turn = this.turns.pass();
         if (turn !== undefined) await turn;
-        await this.applyNow(trades, slot);
+        this.applyNow(trades, slot);
       })
       .catch(this.onError);
     return this.queue;
@@ -76,11 +76,13 @@ export class EventRefresh {
     return this.turns.add(busy);
   }
 
-  private async applyNow(trades: readonly (CurveTradeEvent | PoolTradeEvent)[], slot: number): Promise<void> {
+  // Synchronous, in the microtask of its transaction: a changed mint's evaluation is scheduled before the market
+  // feed's fan-out of the same transaction checks whether the order engine is busy (it then waits a turn).
+  private applyNow(trades: readonly (CurveTradeEvent | PoolTradeEvent)[], slot: number): void {
     for (const e of trades) {
       const patches = this.patchesOf(e);
       let applied = false;
-      for (const p of patches) if (await this.patch(p, slot)) applied = true;
+      for (const p of patches) if (this.patch(p, slot)) applied = true;
       if (applied) this.refreshed++;
     }
   }
@@ -102,10 +104,10 @@ export class EventRefresh {
     ];
   }
 
-  private async patch(p: Patch, slot: number): Promise<boolean> {
+  private patch(p: Patch, slot: number): boolean {
     const cached: AccountInfo | null = this.accounts.eventBase(p.address, slot);
     if (cached === null) return false;
-    const after = await p.after(cached);
+    const after = p.after(cached);
     if (after === null) return false;
     return this.accounts.applyEvent(p.address, slot, cached, { ...cached, ...after });
   }

@@ -1,14 +1,13 @@
 /**
  * Account state after a decoded trade event, for the warm venue state (issue 21): the bonding curve with the
- * event's reserves, re-encoded by the account coder of the SDK's IDL, and a pool vault with its new token
- * amount, encoded by spl-token's AccountLayout. Each is written over a copy of the cached bytes, so what
- * follows the encoded layout (fields of a newer program version, Token-2022 extensions) is kept. No byte
- * offset is written here.
+ * event's reserves written at their offsets (state.ts curveWithReserves, the offsets checked against the SDK's
+ * IDL at load), and a pool vault with its new token amount, encoded by spl-token's AccountLayout. Each is written
+ * over a copy of the cached bytes, so what follows (fields of a newer program version, Token-2022 extensions)
+ * is kept.
  */
 import type { PublicKey } from "@solana/web3.js";
 import { ACCOUNT_SIZE, AccountLayout } from "../spl-token.js";
-import { launchProgram } from "../programs-offline.js";
-import { decodeBondingCurveOnce, toSdk, type BondingCurveState } from "../state.js";
+import { curveWithReserves, decodeBondingCurveOnce, type BondingCurveState } from "../state.js";
 
 /** The part of an account the event changes: its lamports and data. */
 export interface AccountBytes {
@@ -26,7 +25,7 @@ export interface CurveReserves {
 
 /** `encoded` written over a copy of `cached`; null when it would not fit (a layout longer than the account). */
 function overCopy(cached: Buffer, encoded: Buffer): Buffer | null {
-  // The SDK decodes a shorter (older) account zero-padded: whatever the account cannot hold must still be zero.
+  // Whatever the account cannot hold must still be zero.
   if (encoded.subarray(cached.length).some((b) => b !== 0)) return null;
   const out = Buffer.from(cached);
   encoded.copy(out, 0, 0, Math.min(encoded.length, out.length));
@@ -34,11 +33,13 @@ function overCopy(cached: Buffer, encoded: Buffer): Buffer | null {
 }
 
 /**
- * The bonding curve after a trade: its reserves replaced by the event's, every other field as cached. The
- * curve holds its real SOL reserves in lamports, so lamports move by the same difference. Null when the
- * cached bytes are not a curve the SDK decodes.
+ * The bonding curve after a trade: its reserves replaced by the event's, every other byte as cached. The curve
+ * holds its real SOL reserves in lamports, so lamports move by the same difference. Null when the cached bytes
+ * are not a curve the SDK decodes, or the SDK's layout is not the one whose offsets are known (state.ts
+ * DIRECT_CURVE_DECODE: the curve is then left to its notification). Synchronous: the event refresh applies it
+ * in the same microtask as its event, so the order engine hears of the change before the feed's fan-out runs.
  */
-export async function curveAfterTrade(cached: AccountBytes, r: CurveReserves): Promise<AccountBytes | null> {
+export function curveAfterTrade(cached: AccountBytes, r: CurveReserves): AccountBytes | null {
   let curve: BondingCurveState;
   try {
     // The cached bytes are the warm state's data object, which its notification already decoded: the memo.
@@ -46,21 +47,14 @@ export async function curveAfterTrade(cached: AccountBytes, r: CurveReserves): P
   } catch {
     return null;
   }
-  const before = curve.realQuoteReserves;
-  // The coder takes the SDK's shape (BN amounts): every field as decoded, but the reserves.
-  const encoded = await launchProgram.coder.accounts.encode(
-    "bondingCurve",
-    toSdk({
-      ...curve,
-      virtualTokenReserves: r.virtualTokenReserves,
-      virtualQuoteReserves: r.virtualSolReserves,
-      realTokenReserves: r.realTokenReserves,
-      realQuoteReserves: r.realSolReserves,
-    }),
-  );
-  const data = overCopy(cached.data, encoded);
+  const data = curveWithReserves(cached.data, {
+    virtualTokenReserves: r.virtualTokenReserves,
+    virtualQuoteReserves: r.virtualSolReserves,
+    realTokenReserves: r.realTokenReserves,
+    realQuoteReserves: r.realSolReserves,
+  });
   if (data === null) return null;
-  return { lamports: cached.lamports + (r.realSolReserves - before), data };
+  return { lamports: cached.lamports + (r.realSolReserves - curve.realQuoteReserves), data };
 }
 
 /**

@@ -5,7 +5,13 @@
 import { describe, expect, it } from "vitest";
 import { ACCOUNT_SIZE, NATIVE_MINT, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "@solana/spl-token";
 import { curveAfterTrade, vaultWithAmount } from "../../../src/launch/events/account-after-trade.js";
-import { decodeBondingCurve, decodeTokenAccount } from "../../../src/launch/state.js";
+import { launchProgram } from "../../../src/launch/programs-offline.js";
+import {
+  DIRECT_CURVE_DECODE,
+  decodeBondingCurve,
+  decodeTokenAccount,
+  toSdk,
+} from "../../../src/launch/state.js";
 import { bondingCurveData, key, tokenAccountData } from "../../helpers/fixtures.js";
 
 const AFTER = {
@@ -56,6 +62,65 @@ describe("curveAfterTrade", () => {
     expect(decodeBondingCurve(out!.data).virtualQuoteReserves).toBe(AFTER.virtualSolReserves);
     expect(decodeBondingCurve(out!.data).creator).toEqual(key(2));
     expect(await curveAfterTrade({ lamports: 1n, data: Buffer.alloc(151) }, AFTER)).toBeNull();
+  });
+});
+
+/**
+ * What the refresh wrote before the reserves were written at their offsets: the curve decoded, re-encoded by the
+ * SDK IDL's account coder with the event's reserves, over a copy of the cached bytes (null when the encoded
+ * layout had non-zero bytes past a shorter account).
+ */
+async function byCoder(data: Buffer, r: typeof AFTER): Promise<Buffer | null> {
+  const encoded = await launchProgram.coder.accounts.encode(
+    "bondingCurve",
+    toSdk({
+      ...decodeBondingCurve(data),
+      virtualTokenReserves: r.virtualTokenReserves,
+      virtualQuoteReserves: r.virtualSolReserves,
+      realTokenReserves: r.realTokenReserves,
+      realQuoteReserves: r.realSolReserves,
+    }),
+  );
+  if (encoded.subarray(data.length).some((b) => b !== 0)) return null;
+  const out = Buffer.from(data);
+  encoded.copy(out, 0, 0, Math.min(encoded.length, out.length));
+  return out;
+}
+
+describe("curveAfterTrade at the reserves' offsets", () => {
+  it("writes the same bytes as the IDL's coder for any reserves, fields and historical length", async () => {
+    expect(DIRECT_CURVE_DECODE).toBe(true);
+    // Seeded: the same cases every run.
+    let seed = 0x2f6b;
+    const next = () => (seed = (seed * 1103515245 + 12345) >>> 0);
+    const u64 = () => (BigInt(next()) << 32n) | BigInt(next());
+    for (let i = 0; i < 300; i++) {
+      const full = await bondingCurveData(key(1 + (i % 7)), Buffer.from([i & 0xff, 7, 7]));
+      // Random reserves and supply in the cached curve, and its flags as either value.
+      full.writeBigUInt64LE(u64(), 8);
+      full.writeBigUInt64LE(u64(), 40);
+      full[48] = next() & 1;
+      full[81] = next() & 1;
+      full[82] = next() & 1;
+      full.writeBigUInt64LE(u64(), 115);
+      const length = [49, 81, 82, 83, 115, 124, 125, 128][i % 8]!;
+      const data = Buffer.from(full.subarray(0, length));
+      const r = {
+        virtualTokenReserves: u64(),
+        virtualSolReserves: u64(),
+        realTokenReserves: u64(),
+        realSolReserves: u64() >> 1n,
+      };
+      const cached = { lamports: 1n << 62n, data };
+      const out = curveAfterTrade(cached, r);
+      const expected = await byCoder(data, r);
+      expect(out?.data ?? null).toEqual(expected);
+      expect(out!.lamports).toBe(
+        cached.lamports + r.realSolReserves - decodeBondingCurve(data).realQuoteReserves,
+      );
+      // A copy: the cached bytes are never written.
+      expect(data.equals(full.subarray(0, length))).toBe(true);
+    }
   });
 });
 
