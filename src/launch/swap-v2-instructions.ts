@@ -26,8 +26,7 @@ import type { PoolState, SwapGlobalConfig } from "./state.js";
 import { keyText, tradeKeysMemo, withAccount } from "./trade-keys-memo.js";
 import {
   buildUpgradeInstruction,
-  upgradeAccountIndex,
-  upgradeAccountLayout,
+  tradeShapes,
   upgradeAccountMetas,
   upgradeInstructionOf,
   type UpgradeArgs,
@@ -99,15 +98,7 @@ function swapV2AccountsWith(
 
 type SwapV2Trade = "buy_v2" | "buy_exact_quote_in_v2" | "sell_v2";
 // Per trade instruction, once: its layout id (the memo key's head) and where its buyback account goes.
-const swapV2Shapes = Object.fromEntries(
-  (["buy_v2", "buy_exact_quote_in_v2", "sell_v2"] as const).map((name) => [
-    name,
-    {
-      layout: upgradeAccountLayout("launchswap", name),
-      buybackAt: upgradeAccountIndex("launchswap", name, "buyback_fee_recipient"),
-    },
-  ]),
-) as Record<SwapV2Trade, { layout: string; buybackAt: number }>;
+const swapV2Shapes = tradeShapes("launchswap", ["buy_v2", "buy_exact_quote_in_v2", "sell_v2"] as const);
 
 /**
  * The v2 trade `name` (data encoded now). Its account list is kept (trade-keys-memo.ts) by its layout and every

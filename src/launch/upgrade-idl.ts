@@ -167,6 +167,28 @@ export function upgradeAccountIndex(program: UpgradeProgram, name: string, accou
   return at;
 }
 
+/** What a memoized trade builder needs of each of its instructions: the layout id and the buyback slot. */
+export interface TradeShape {
+  layout: string;
+  buybackAt: number;
+}
+
+/** Per trade instruction of `program`, once: its layout id (a memo key's head) and its buyback account's slot. */
+export function tradeShapes<N extends string>(
+  program: UpgradeProgram,
+  names: readonly N[],
+): Record<N, TradeShape> {
+  return Object.fromEntries(
+    names.map((name) => [
+      name,
+      {
+        layout: upgradeAccountLayout(program, name),
+        buybackAt: upgradeAccountIndex(program, name, "buyback_fee_recipient"),
+      },
+    ]),
+  ) as Record<N, TradeShape>;
+}
+
 const compiledInstructions = new Map<string, CompiledInstruction>();
 
 // An instruction is built on every trade: its fixed keys were parsed from base 58, and its data went through

@@ -21,8 +21,7 @@ import type { LaunchGlobal } from "./state.js";
 import { keyText, tradeKeysMemo, withAccount } from "./trade-keys-memo.js";
 import {
   buildUpgradeInstruction,
-  upgradeAccountIndex,
-  upgradeAccountLayout,
+  tradeShapes,
   upgradeAccountMetas,
   upgradeInstructionOf,
   type UpgradeArgs,
@@ -97,15 +96,7 @@ function curveV3AccountsWith(
 
 type CurveV3Trade = "buy_v3" | "buy_exact_quote_in_v3" | "sell_v3";
 // Per trade instruction, once: its layout id (the memo key's head) and where its buyback recipient goes.
-const curveV3Shapes = Object.fromEntries(
-  (["buy_v3", "buy_exact_quote_in_v3", "sell_v3"] as const).map((name) => [
-    name,
-    {
-      layout: upgradeAccountLayout("launch", name),
-      buybackAt: upgradeAccountIndex("launch", name, "buyback_fee_recipient"),
-    },
-  ]),
-) as Record<CurveV3Trade, { layout: string; buybackAt: number }>;
+const curveV3Shapes = tradeShapes("launch", ["buy_v3", "buy_exact_quote_in_v3", "sell_v3"] as const);
 
 /**
  * The account metas of `name` for this trade: the list kept for its layout, mint, user and token program

@@ -5,6 +5,7 @@
  */
 import { createServer, type Server } from "node:http";
 import { Webhook } from "standardwebhooks";
+import { seededRandom } from "../helpers/seeded-random.js";
 
 /** What the receiver saw. */
 export interface ReceiverTally {
@@ -32,18 +33,6 @@ export interface SoakReceiver {
   down(): Promise<void>;
   up(): Promise<void>;
   close(): Promise<void>;
-}
-
-/** mulberry32: a small seeded generator, so a run's failure pattern can be replayed. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
 }
 
 /** Starts a receiver on 127.0.0.1 (a free port, kept across down/up). */

@@ -34,6 +34,7 @@ import {
   readCurve,
   RESERVED_FEE_RECIPIENTS,
 } from "../../../localnet/programs/launch/index.js";
+import { seededRandom as random } from "../../helpers/seeded-random.js";
 
 type Outcome = { value: Record<string, unknown> } | { error: string };
 
@@ -82,18 +83,6 @@ function expectSame(data: RawData, what: string): Outcome {
     }
   }
   return theirs;
-}
-
-// A seeded generator (mulberry32): the random cases are the same on every run.
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const bytesOf = (next: () => number, n: number) =>

@@ -39,18 +39,8 @@ import {
   buildSwapBuyV2,
   buildSwapSellV2,
 } from "../../../src/launch/swap-v2-instructions.js";
+import { seededRandom as seeded } from "../../helpers/seeded-random.js";
 
-// mulberry32: the same inputs on every run.
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 // Keys of the module from one seed; each test reseeds (its own seed: no key of one test recurs in another), so a
 // test's inputs do not depend on how far another one got.
 let rnd = seeded(20261129);
