@@ -11,6 +11,7 @@ import { associatedTokenAddress, bondingCurveV2Address, creatorVaultAddress } fr
 import { launchSdk, launchSwapSdk } from "./sdk.js";
 import type { BondingCurveState, LaunchGlobal } from "./state.js";
 import type { SwapState } from "./swap-state.js";
+import { keyText } from "./trade-keys-memo.js";
 
 /** What every curve trade needs. */
 export interface CurveTradeArgs {
@@ -52,18 +53,8 @@ export function curveBuyMemoSize(): number {
   return buyAccounts.size;
 }
 
-// A key's 32 bytes as latin1 text, per PublicKey instance (the memo key's parts: the mint, creator and token
-// program are the same instances from one trade to the next, and the user is when the plan memo holds it).
-// Before, the memo key was six base58 encodings per trade, three of them of addresses derived for it.
-const keyTexts = new WeakMap<PublicKey, string>();
-function keyText(key: PublicKey): string {
-  let text = keyTexts.get(key);
-  if (text === undefined) {
-    text = key.toBuffer().toString("latin1");
-    keyTexts.set(key, text);
-  }
-  return text;
-}
+// The memo key's parts as latin1 text per PublicKey instance (trade-keys-memo.ts keyText): the mint, creator and
+// token program are the same instances from one trade to the next, and the user is when the plan memo holds it.
 
 // buy_exact_sol_in's data written directly: discriminator, u64 spendable_sol_in, u64 min_tokens_out,
 // OptionBool(true) (one byte). Anchor's coder allocates a zeroed 1,000-byte buffer (an ArrayBuffer of its own
