@@ -23,15 +23,6 @@ export interface CurveReserves {
   realSolReserves: bigint;
 }
 
-/** `encoded` written over a copy of `cached`; null when it would not fit (a layout longer than the account). */
-function overCopy(cached: Buffer, encoded: Buffer): Buffer | null {
-  // Whatever the account cannot hold must still be zero.
-  if (encoded.subarray(cached.length).some((b) => b !== 0)) return null;
-  const out = Buffer.from(cached);
-  encoded.copy(out, 0, 0, Math.min(encoded.length, out.length));
-  return out;
-}
-
 /**
  * The bonding curve after a trade: its reserves replaced by the event's, every other byte as cached. The curve
  * holds its real SOL reserves in lamports, so lamports move by the same difference. Null when the cached bytes
@@ -66,9 +57,9 @@ export function vaultWithAmount(cached: AccountBytes, mint: PublicKey, amount: b
   if (cached.data.length < ACCOUNT_SIZE) return null;
   const raw = AccountLayout.decode(cached.data);
   if (!raw.mint.equals(mint)) return null;
-  const encoded = Buffer.alloc(ACCOUNT_SIZE);
-  AccountLayout.encode({ ...raw, amount }, encoded);
-  const data = overCopy(cached.data, encoded)!;
+  // The layout's bytes are rewritten in a copy; what follows them (Token-2022 extensions) stays.
+  const data = Buffer.from(cached.data);
+  AccountLayout.encode({ ...raw, amount }, data);
   const lamports = raw.isNativeOption === 1 ? cached.lamports + (amount - raw.amount) : cached.lamports;
   return { lamports, data };
 }
