@@ -114,9 +114,9 @@ export class MarketFeed {
 
   /**
    * Issue 31: while `busy` answers true when a transaction's logs arrive or its messages are due (the order engine
-   * has a changed mint to evaluate), they wait one turn of the event loop. The engine's evaluation and the fires it starts run
-   * to their send without waiting on I/O, so they go out first instead of sharing the microtask queue with the
-   * stream's fan-out; with nothing to evaluate, nothing waits. Returns the removal.
+   * has a changed mint to evaluate), they wait one turn of the event loop. The engine's evaluation and the fires
+   * it starts run to their send without waiting on I/O, so they go out first instead of sharing the microtask
+   * queue with the stream's fan-out; with nothing to evaluate, nothing waits. Returns the removal.
    */
   yieldTo(busy: () => boolean): () => void {
     return this.turns.add(busy);
