@@ -55,6 +55,7 @@ export function createAdmin(d: AdminDeps): LocalnetAdmin {
     dropPubSubConnections: () => d.pubsub.dropConnections(),
     refusePubSub: (on) => d.pubsub.setRefusing(on),
     holdAccountNotifications: (on) => d.pubsub.holdAccountNotifications(on),
+    delayAccountSubscribeAnswers: (ms) => d.pubsub.delayAccountSubscribeAnswers(ms),
     pubsubCounts: () => d.pubsub.counts(),
     rewriteAccount: (address, patch) => {
       const key = new PublicKey(address);
@@ -189,6 +190,12 @@ export function adminRoutes(
   });
   r.set("POST /admin/pubsub/hold-accounts", (body) => {
     admin.holdAccountNotifications(optBool(obj(body), "on") ?? true);
+    return { ok: true };
+  });
+  r.set("POST /admin/pubsub/delay-account-answers", (body) => {
+    const ms = obj(body).ms ?? 0;
+    if (typeof ms !== "number" || !Number.isFinite(ms) || ms < 0) throw new Error("ms must be a number ≥ 0");
+    admin.delayAccountSubscribeAnswers(ms);
     return { ok: true };
   });
   r.set("GET /admin/pubsub", () => admin.pubsubCounts());

@@ -142,6 +142,11 @@ export interface LocalnetAdmin {
    * node whose account notifications lag its logs would; turned off, every held change is notified at once.
    */
   holdAccountNotifications(on: boolean): void;
+  /**
+   * Answers account subscriptions `ms` late (0: at once), as a provider whose subscription confirmations lag
+   * would; the subscription notifies from the request on, like a node that confirms after it started.
+   */
+  delayAccountSubscribeAnswers(ms: number): void;
   /** Open PubSub connections and live subscriptions by kind ("account", "logs", "slot", "signature"). */
   pubsubCounts(): { connections: number; subscriptions: Record<string, number> };
   /**

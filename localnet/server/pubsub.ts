@@ -87,6 +87,14 @@ export class PubSub {
     this.watch.setHolding(on);
   }
 
+  /** How late account subscriptions are answered (the admin's delayAccountSubscribeAnswers). */
+  private accountAnswerDelayMs = 0;
+
+  /** Answers account subscriptions `ms` late (0: at once). */
+  delayAccountSubscribeAnswers(ms: number): void {
+    this.accountAnswerDelayMs = ms;
+  }
+
   /** Closes every open connection (as a node restart would); returns how many. */
   dropConnections(): number {
     const all = [...this.conns];
@@ -157,6 +165,11 @@ export class PubSub {
         throw e;
       }
       this.subs.set(subId, { kind, conn });
+      const delay = kind === "account" ? this.accountAnswerDelayMs : 0;
+      if (delay > 0) {
+        setTimeout(() => reply(subId), delay).unref();
+        return;
+      }
       return reply(subId);
     }
     if (method === "accountUnsubscribe" || method === "logsUnsubscribe") {

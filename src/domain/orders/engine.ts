@@ -29,6 +29,7 @@ export type { EngineDeps } from "./engine-deps.js";
 const PEAK_WRITE_MS = 1_000;
 const FULL_SYNC_MS = 10_000;
 const REFRESH_MS = 1_000;
+const MAX_REFRESH_DOUBLINGS = 6;
 const CHAIN_FAILED = new Set(["failed", "expired"]);
 const SETTLED_OK = new Set(["confirmed", "finalized"]);
 
@@ -37,7 +38,10 @@ export class OrderEngine {
   readonly book = new OrderBook();
   private readonly scheduled = new Set<string>();
   private readonly peakWrites = new Map<string, number>();
-  private readonly refreshes = new Map<string, number>();
+  /** Per unusable mint: when it was last read, and how many reads since its state was last usable. */
+  private readonly refreshes = new Map<string, { at: number; reads: number }>();
+  /** Mints whose evaluation waits for the end of their read's second (refreshSoon). */
+  private readonly retrying = new Map<string, NodeJS.Timeout>();
   /** Fires this process sent without a verdict yet (confirmation timed out): settled once reconciliation is. */
   private readonly pending = new Map<string, { order: OrderRecord; spec: OrderSpec; executionId: string }>();
   private readonly timers: NodeJS.Timeout[] = [];
@@ -69,6 +73,8 @@ export class OrderEngine {
   /** Stops the loops (fires under way finish on their own). */
   close(): void {
     for (const t of this.timers.splice(0)) clearInterval(t);
+    for (const t of this.retrying.values()) clearTimeout(t);
+    this.retrying.clear();
     this.unsubscribe?.();
     for (const f of this.closers.splice(0)) f();
   }
@@ -121,6 +127,8 @@ export class OrderEngine {
     if (gone?.mintEmpty === true) {
       this.deps.venues.unpin(gone.order.mint);
       this.refreshes.delete(gone.order.mint);
+      clearTimeout(this.retrying.get(gone.order.mint));
+      this.retrying.delete(gone.order.mint);
     }
   }
 
@@ -145,6 +153,7 @@ export class OrderEngine {
       this.refreshSoon(mint);
       return;
     }
+    if (this.refreshes.size > 0) this.refreshes.delete(mint);
     let read;
     try {
       read = interpretTradeRead(plan, hit.accounts);
@@ -164,12 +173,33 @@ export class OrderEngine {
     }
   }
 
-  /** One read of an unusable mint, at most once a second, then a new evaluation. */
+  /**
+   * One read of an unusable mint, then a new evaluation; a miss within the read's interval evaluates again at the
+   * interval's end. A read offered before the mint's subscriptions are live is not kept, and their seed tells no
+   * listener: without the later evaluation an order on a quiet mint could wait for a trade that never comes. The
+   * interval is a second, doubling with each read that left the mint unusable (at most 64 s), so a mint that never
+   * becomes usable costs a read a minute.
+   */
   private refreshSoon(mint: string): void {
     const refresh = this.deps.refresh;
+    if (refresh === undefined) return;
     const now = Date.now();
-    if (refresh === undefined || now - (this.refreshes.get(mint) ?? 0) < REFRESH_MS) return;
-    this.refreshes.set(mint, now);
+    const last = this.refreshes.get(mint);
+    const wait =
+      last === undefined
+        ? 0
+        : REFRESH_MS * 2 ** Math.min(last.reads - 1, MAX_REFRESH_DOUBLINGS) - (now - last.at);
+    if (wait > 0) {
+      if (this.retrying.has(mint)) return;
+      const t = setTimeout(() => {
+        this.retrying.delete(mint);
+        this.schedule(mint);
+      }, wait);
+      t.unref();
+      this.retrying.set(mint, t);
+      return;
+    }
+    this.refreshes.set(mint, { at: now, reads: (last?.reads ?? 0) + 1 });
     void refresh(mint)
       .then(() => this.schedule(mint))
       .catch(this.deps.onError);
