@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { associatedTokenAddress } from "../../../src/launch/programs.js";
 import { ORDER_RULES } from "../../../src/domain/orders/texts.js";
 import { useE2e } from "../../helpers/use-e2e.js";
-import { move, placeOrder, settled } from "./orders-fixture.js";
+import { move, placeCrossedStopLoss, placeOrder, settled } from "./orders-fixture.js";
 
 const e2e = useE2e({ warm: true, market: true });
 
@@ -56,13 +56,7 @@ describe("percent levels and the position's entry", () => {
     const mint = e2e.localnet.admin.createToken().mint;
     const holder = await e2e.setup({ sol: 10n });
     await move(e2e, holder.apiKey, "buy", mint, "0.5");
-    const o = await placeOrder(e2e, holder.apiKey, {
-      kind: "stop_loss",
-      mint,
-      percent: -10,
-      entry_price: "1",
-    });
-    // -10% from 1 SOL per whole token is far above the price: it fires at once.
+    const o = await placeCrossedStopLoss(e2e, holder.apiKey, mint);
     expect(o).toMatchObject({ entry_price: "1", entry_source: "request" });
     const done = await settled(e2e, holder.apiKey, o.id);
     expect(done).toMatchObject({ state: "filled", triggered_by: "stop_loss" });

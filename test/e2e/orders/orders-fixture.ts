@@ -57,6 +57,14 @@ export async function move(
   await trade(e2e, apiKey, { action, mint, amount, simulate: false, confirm: true });
 }
 
+/**
+ * A stop-loss at -10% from an entry of 1 SOL per whole token on `mint`: far above the price of a fresh token, so
+ * crossed from the start (the holder must hold the mint).
+ */
+export function placeCrossedStopLoss(e2e: E2e, apiKey: string, mint: string): Promise<OrderAnswer> {
+  return placeOrder(e2e, apiKey, { kind: "stop_loss", mint, percent: -10, entry_price: "1" });
+}
+
 /** Waits for the activity log's FIRE row of order `id` (written once its fire has settled); returns it. */
 export async function fireActivity(
   e2e: E2e,

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { useE2e } from "../../helpers/use-e2e.js";
-import { move, placeOrder, settled } from "./orders-fixture.js";
+import { move, placeCrossedStopLoss, settled } from "./orders-fixture.js";
 
 const e2e = useE2e({ warm: true, market: true });
 
@@ -16,13 +16,7 @@ describe("an order on a mint whose warm state comes late", () => {
     e2e.localnet.admin.delayAccountSubscribeAnswers(300);
     try {
       await move(e2e, holder.apiKey, "buy", mint, "0.5");
-      // -10% from 1 SOL per whole token is far above the price: crossed from the start.
-      const o = await placeOrder(e2e, holder.apiKey, {
-        kind: "stop_loss",
-        mint,
-        percent: -10,
-        entry_price: "1",
-      });
+      const o = await placeCrossedStopLoss(e2e, holder.apiKey, mint);
       const done = await settled(e2e, holder.apiKey, o.id);
       expect(done).toMatchObject({ state: "filled", triggered_by: "stop_loss" });
       expect(await e2e.tokenBalance(holder.wallet, mint)).toBe(0n);
