@@ -2,13 +2,16 @@
  * Decodes the launch programs' `Program data:` log events with the official SDKs: the discriminators
  * come from the IDLs the SDKs ship, the bodies from the SDKs' own decoders (which also accept the
  * shorter layouts older program deployments emit) or, for the migration event the SDK has no decoder
- * for, from the SDK program's IDL coder. No byte offset is written here.
+ * for, from the SDK program's IDL coder. The one exception is the curve TradeEvent every order trigger
+ * and stream message starts with: read directly when its body is exactly the SDK IDL's full layout
+ * (trade-event-direct.ts), through the SDK otherwise.
  */
 import type BN from "bn.js";
 import { PublicKey } from "@solana/web3.js";
 import { LAUNCH_PROGRAM_ID, LAUNCH_SWAP_PROGRAM_ID } from "../programs.js";
 import { launchSdk, launchSwapSdk } from "../sdk.js";
-import type { LaunchEvent, MigrationEvent } from "./launch-event.js";
+import type { CurveTradeEvent, LaunchEvent, MigrationEvent } from "./launch-event.js";
+import { decodeTradeEventDirect } from "./trade-event-direct.js";
 import { programDataLines } from "./program-data.js";
 import { decodeUpgradeEvent, upgradeEventDiscriminators } from "../upgrade-idl.js";
 import { WSOL_MINT } from "../programs.js";
@@ -45,6 +48,31 @@ const swapEvents = discriminators(
 const n = (v: BN): bigint => BigInt(v.toString());
 const k = (v: PublicKey): string => v.toBase58();
 
+/** A TradeEvent body through the SDK's decoder (the direct read's fallback); throws where the SDK throws. */
+export function curveTradeBySdk(body: Buffer): CurveTradeEvent {
+  const e = sdk.decodeTradeEventBc(body);
+  return {
+    kind: "curve_trade",
+    mint: k(e.mint),
+    user: k(e.user),
+    isBuy: e.isBuy,
+    solAmount: n(e.solAmount),
+    tokenAmount: n(e.tokenAmount),
+    virtualSolReserves: n(e.virtualSolReserves),
+    virtualTokenReserves: n(e.virtualTokenReserves),
+    realSolReserves: n(e.realSolReserves),
+    realTokenReserves: n(e.realTokenReserves),
+    mayhemMode: e.mayhemMode,
+    cashback: n(e.cashback),
+    cashbackFeeBasisPoints: n(e.cashbackFeeBasisPoints),
+    ixName: e.ixName,
+    timestamp: n(e.timestamp),
+    quoteMint: quoteMintName(e.quoteMint as PublicKey | undefined),
+    // Events older than the quote fields carry only sol_amount (lamports of a SOL-quoted coin).
+    quoteAmount: e.quoteAmount === undefined ? n(e.solAmount) : n(e.quoteAmount as BN),
+  };
+}
+
 function decodeLaunch(name: string, body: Buffer): LaunchEvent | null {
   switch (name) {
     case "CreateEvent": {
@@ -71,29 +99,9 @@ function decodeLaunch(name: string, body: Buffer): LaunchEvent | null {
         isHolderReward: e.isHolderReward,
       };
     }
-    case "TradeEvent": {
-      const e = sdk.decodeTradeEventBc(body);
-      return {
-        kind: "curve_trade",
-        mint: k(e.mint),
-        user: k(e.user),
-        isBuy: e.isBuy,
-        solAmount: n(e.solAmount),
-        tokenAmount: n(e.tokenAmount),
-        virtualSolReserves: n(e.virtualSolReserves),
-        virtualTokenReserves: n(e.virtualTokenReserves),
-        realSolReserves: n(e.realSolReserves),
-        realTokenReserves: n(e.realTokenReserves),
-        mayhemMode: e.mayhemMode,
-        cashback: n(e.cashback),
-        cashbackFeeBasisPoints: n(e.cashbackFeeBasisPoints),
-        ixName: e.ixName,
-        timestamp: n(e.timestamp),
-        quoteMint: quoteMintName(e.quoteMint as PublicKey | undefined),
-        // Events older than the quote fields carry only sol_amount (lamports of a SOL-quoted coin).
-        quoteAmount: e.quoteAmount === undefined ? n(e.solAmount) : n(e.quoteAmount as BN),
-      };
-    }
+    case "TradeEvent":
+      // The direct read of the full current layout; anything else (or another SDK's IDL) through the SDK.
+      return decodeTradeEventDirect(body) ?? curveTradeBySdk(body);
     case "PostCompleteBuyEvent": {
       const e = decodeUpgradeEvent(name, body) as {
         user: PublicKey;

@@ -1,6 +1,7 @@
 /**
  * The launch programs' events as the stream needs them: decoded by the official SDKs' IDL coders
- * (event-decoder.ts), flattened to base-58 addresses and bigint amounts.
+ * (event-decoder.ts; the curve TradeEvent read directly, trade-event-direct.ts), flattened to base-58
+ * addresses and bigint amounts.
  */
 
 /** The bonding-curve program's `CreateEvent`. */
