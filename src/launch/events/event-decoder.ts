@@ -3,8 +3,8 @@
  * come from the IDLs the SDKs ship, the bodies from the SDKs' own decoders (which also accept the
  * shorter layouts older program deployments emit) or, for the migration event the SDK has no decoder
  * for, from the SDK program's IDL coder. The one exception is the curve TradeEvent every order trigger
- * and stream message starts with: read directly when its body is exactly the SDK IDL's full layout
- * (trade-event-direct.ts), through the SDK otherwise.
+ * and stream message starts with: read directly when its body is exactly the SDK IDL's full layout, alone or
+ * with the October 2026 upgrade's creator_fee_unclaimed (trade-event-direct.ts), through the SDK otherwise.
  */
 import type BN from "bn.js";
 import { PublicKey } from "@solana/web3.js";
@@ -100,7 +100,7 @@ function decodeLaunch(name: string, body: Buffer): LaunchEvent | null {
       };
     }
     case "TradeEvent":
-      // The direct read of the full current layout; anything else (or another SDK's IDL) through the SDK.
+      // The direct read of the full layout (with or without the upgrade's tail); anything else through the SDK.
       return decodeTradeEventDirect(body) ?? curveTradeBySdk(body);
     case "PostCompleteBuyEvent": {
       const e = decodeUpgradeEvent(name, body) as {

@@ -4,9 +4,11 @@
  * (BN → string → bigint, PublicKey → base58), most of the cost of decoding a trade's logs, which every order
  * trigger, copy order and stream message starts with. Here the body is walked once along the fields of the
  * SDK IDL's `TradeEvent` (checked against the IDL at load: `DIRECT_TRADE_DECODE`) and only the fields the
- * `curve_trade` event uses are converted. Only a body that is exactly the full current layout is read; any
- * other (an older deployment's shorter layout, which the SDK pads; trailing bytes; a bad bool or string) is
- * left to the SDK's decoder (the caller falls back on null).
+ * `curve_trade` event uses are converted. Only a body that is exactly the full layout is read, alone or with
+ * the October 2026 upgrade's `creator_fee_unclaimed` (a u64 the program appends after `holder_rewards`:
+ * pump-public-docs' `idl/pump.json`, shared/reference/program-upgrade-2026-10.md), which the SDK's coder skips
+ * as trailing bytes and the event does not carry. Any other body (an older deployment's shorter layout, which
+ * the SDK pads; other trailing bytes; a bad bool or string) is left to the SDK's decoder (null: fall back).
  */
 import { isUtf8 } from "node:buffer";
 import { encodeBase58 } from "../../core/base58.js";
@@ -61,6 +63,8 @@ const SHAREHOLDER_FIELDS = [
   ["share_bps", "u16"],
 ] as const;
 const SHAREHOLDER_SIZE = 32 + 2;
+/** `creator_fee_unclaimed`: the u64 the October 2026 upgrade appends to the SDK IDL's layout. */
+const UPGRADE_TAIL = 8;
 
 type FieldName = (typeof TRADE_FIELDS)[number][0];
 const WIDTH = { pubkey: 32, u64: 8, i64: 8, bool: 1 } as const;
@@ -101,8 +105,9 @@ const KIND = Uint8Array.from(TRADE_FIELDS, ([, t]) =>
 const SIZE = Uint8Array.from(TRADE_FIELDS, ([, t]) => (t in WIDTH ? WIDTH[t as keyof typeof WIDTH] : 0));
 const at = new Int32Array(TRADE_FIELDS.length);
 
-// Fills `at` with each field's offset in `body`; false unless the body is exactly the full layout with every
-// bool 0 or 1 and the string valid UTF-8 (the cases where the SDK's coder reads the same values).
+// Fills `at` with each field's offset in `body`; false unless the body is exactly the full layout (with or
+// without the upgrade's tail) with every bool 0 or 1 and the string valid UTF-8 (the cases where the SDK's coder
+// reads the same values).
 function walk(body: Buffer): boolean {
   const length = body.length;
   let o = 0;
@@ -129,7 +134,7 @@ function walk(body: Buffer): boolean {
         o += SIZE[i]!;
     }
   }
-  return o === length;
+  return o === length || o + UPGRADE_TAIL === length;
 }
 
 const u64 = (body: Buffer, name: FieldName): bigint => body.readBigUInt64LE(at[INDEX[name]]!);
@@ -147,7 +152,8 @@ function quoteMint(body: Buffer): string {
 
 /**
  * The `curve_trade` event of a TradeEvent body (the bytes after the discriminator), the same object the SDK
- * path makes; null when the body is not exactly the full current layout or the IDL differs (use the SDK).
+ * path makes; null when the body is not exactly the full layout (with or without the upgrade's
+ * `creator_fee_unclaimed`) or the IDL differs (use the SDK).
  */
 export function decodeTradeEventDirect(body: Buffer): CurveTradeEvent | null {
   if (!DIRECT_TRADE_DECODE || !walk(body)) return null;

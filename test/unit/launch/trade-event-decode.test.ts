@@ -180,6 +180,10 @@ function generator(seed: number) {
 const IX_NAME_AT = 32 + 8 + 8 + 1 + 32 + 8 + 8 * 4 + 32 + 8 + 8 + 32 + 8 + 8 + 1 + 8 * 3 + 8;
 const ixNameEnd = (body: Buffer) => IX_NAME_AT + 4 + body.readUInt32LE(IX_NAME_AT);
 const holdersAt = (body: Buffer) => ixNameEnd(body) + 1 + 32;
+// The SDK IDL's full layout ends after the shareholders, quote_mint and five u64s (quote amount and reserves,
+// holder rewards); the October 2026 upgrade appends creator_fee_unclaimed after that.
+const layoutLength = (body: Buffer) =>
+  holdersAt(body) + 4 + body.readUInt32LE(holdersAt(body)) * 34 + 32 + 8 * 5;
 const BOOL_OFFSETS = (body: Buffer) => [32 + 16, IX_NAME_AT - 8 * 4 - 1, ixNameEnd(body)];
 
 // ---- real trade events from the localnet ------------------------------------------------------------------
@@ -234,7 +238,7 @@ async function localnetTrades(): Promise<Trade[]> {
     await sell(mint, a, bought / 3n, kind === "cashback", `${kind}: sell`);
     await sell(mint, a, bought - bought / 3n, kind === "cashback", `${kind}: sell of the rest`);
   }
-  // A v3 buy: the live program appends creator_fee_unclaimed past the SDK's layout, so the SDK decodes it.
+  // A v3 buy: the live program appends creator_fee_unclaimed (8 bytes) past the SDK's layout.
   const { mint } = launchOperator.createToken(ledger, {});
   const user = funded(ledger, 100n);
   const global = decodeLaunchGlobal(ledger.getAccount(GLOBAL_ADDRESS)!.data);
@@ -272,15 +276,8 @@ describe("the direct TradeEvent decoder", () => {
       expect(bodies, name).toHaveLength(1);
       const body = bodies[0]!;
       const sdk = curveTradeBySdk(body);
-      if (name === "v3 buy") {
-        // Eight bytes past the SDK IDL's layout: not the full current layout, so the SDK reads it.
-        expectFallback(body, name);
-        expect(
-          decodeLaunchLogs(logs).filter((e) => e.kind === "curve_trade"),
-          name,
-        ).toStrictEqual([sdk]);
-        continue;
-      }
+      // The v3 buy carries the upgrade's creator_fee_unclaimed after the SDK IDL's layout; the others do not.
+      expect(body.length - layoutLength(body), name).toBe(name === "v3 buy" ? 8 : 0);
       expectDirect(body, name);
       // The whole transaction's logs: the trade event is the SDK path's.
       expect(
@@ -307,15 +304,19 @@ describe("the direct TradeEvent decoder", () => {
     expect([...holders].sort()).toEqual([0, 1, 2, 3, 4, 5]);
   });
 
-  it("leaves every cut body (each length) and every body with trailing bytes to the SDK", async () => {
+  it("reads a body with the upgrade's 8-byte creator_fee_unclaimed; leaves every cut body and any other tail to the SDK", async () => {
     const g = generator(7);
     const [real] = tradeBodies((await tradesOnce())[1]!.logs);
     const bodies = [real!, g.body(), g.body(), g.body()];
     for (const [k, body] of bodies.entries()) {
       for (let length = 0; length < body.length; length++)
         expectFallback(body.subarray(0, length), `body ${k} cut to ${length}`);
-      for (let extra = 1; extra <= 40; extra++)
-        expectFallback(Buffer.concat([body, g.bytes(extra)]), `body ${k} and ${extra} trailing bytes`);
+      for (let extra = 1; extra <= 40; extra++) {
+        const longer = Buffer.concat([body, g.bytes(extra)]);
+        const what = `body ${k} and ${extra} trailing bytes`;
+        if (body.length - layoutLength(body) + extra === 8) expectDirect(longer, what);
+        else expectFallback(longer, what);
+      }
     }
     // The SDK itself decodes a body missing its last 16 bytes (the holder-reward fields): the older layout.
     expect(sdkOnly(real!.subarray(0, real!.length - 16))).toHaveLength(1);
