@@ -2,16 +2,18 @@
  * Decodes the launch programs' `Program data:` log events with the official SDKs: the discriminators
  * come from the IDLs the SDKs ship, the bodies from the SDKs' own decoders (which also accept the
  * shorter layouts older program deployments emit) or, for the migration event the SDK has no decoder
- * for, from the SDK program's IDL coder. The one exception is the curve TradeEvent every order trigger
+ * for, from the SDK program's IDL coder. The exceptions are the curve TradeEvent every order trigger
  * and stream message starts with: read directly when its body is exactly the SDK IDL's full layout, alone or
- * with the October 2026 upgrade's creator_fee_unclaimed (trade-event-direct.ts), through the SDK otherwise.
+ * with the October 2026 upgrade's creator_fee_unclaimed (trade-event-direct.ts), through the SDK otherwise;
+ * and likewise the pool's BuyEvent / SellEvent (pool-trade-direct.ts).
  */
 import type BN from "bn.js";
 import { PublicKey } from "@solana/web3.js";
 import { LAUNCH_PROGRAM_ID, LAUNCH_SWAP_PROGRAM_ID } from "../programs.js";
 import { launchSdk, launchSwapSdk } from "../sdk.js";
-import type { CurveTradeEvent, LaunchEvent, MigrationEvent } from "./launch-event.js";
+import type { CurveTradeEvent, LaunchEvent, MigrationEvent, PoolTradeEvent } from "./launch-event.js";
 import { decodeTradeEventDirect } from "./trade-event-direct.js";
+import { poolBuyDirect, poolSellDirect } from "./pool-trade-direct.js";
 import { programDataLines } from "./program-data.js";
 import { decodeUpgradeEvent, upgradeEventDiscriminators } from "../upgrade-idl.js";
 import { WSOL_MINT } from "../programs.js";
@@ -160,55 +162,62 @@ function decodeLaunch(name: string, body: Buffer): LaunchEvent | null {
   }
 }
 
+/** A BuyEvent body through the SDK's decoder (the direct read's fallback); throws where the SDK throws. */
+export function poolBuyBySdk(body: Buffer): PoolTradeEvent {
+  const e = sdk.decodeBuyEventAmm(body);
+  const base = n(e.poolBaseTokenReserves);
+  const quote = n(e.poolQuoteTokenReserves);
+  return {
+    kind: "pool_trade",
+    isBuy: true,
+    pool: k(e.pool),
+    user: k(e.user),
+    coinCreator: k(e.coinCreator),
+    baseAmount: n(e.baseAmountOut),
+    quoteAmount: n(e.quoteAmountIn),
+    poolBaseReservesBefore: base,
+    poolQuoteReservesBefore: quote,
+    // The quote vault receives the swap amount plus the LP fee; protocol and creator fees go elsewhere.
+    poolBaseReservesAfter: base - n(e.baseAmountOut),
+    poolQuoteReservesAfter: quote + n(e.quoteAmountInWithLpFee),
+    cashback: n(e.cashback),
+    cashbackFeeBasisPoints: n(e.cashbackFeeBasisPoints),
+    baseSupply: n(e.baseSupply),
+    ixName: e.ixName,
+    timestamp: n(e.timestamp),
+  };
+}
+
+/** A SellEvent body through the SDK's decoder (the direct read's fallback); throws where the SDK throws. */
+export function poolSellBySdk(body: Buffer): PoolTradeEvent {
+  const e = sdk.decodeSellEventAmm(body);
+  const base = n(e.poolBaseTokenReserves);
+  const quote = n(e.poolQuoteTokenReserves);
+  return {
+    kind: "pool_trade",
+    isBuy: false,
+    pool: k(e.pool),
+    user: k(e.user),
+    coinCreator: k(e.coinCreator),
+    baseAmount: n(e.baseAmountIn),
+    quoteAmount: n(e.quoteAmountOut),
+    poolBaseReservesBefore: base,
+    poolQuoteReservesBefore: quote,
+    // The LP fee stays in the pool: the quote vault pays out the swap amount without it.
+    poolBaseReservesAfter: base + n(e.baseAmountIn),
+    poolQuoteReservesAfter: quote - n(e.quoteAmountOutWithoutLpFee),
+    cashback: n(e.cashback),
+    cashbackFeeBasisPoints: n(e.cashbackFeeBasisPoints),
+    baseSupply: n(e.baseSupply),
+    ixName: "sell",
+    timestamp: n(e.timestamp),
+  };
+}
+
 function decodeSwap(name: string, body: Buffer): LaunchEvent | null {
-  if (name === "BuyEvent") {
-    const e = sdk.decodeBuyEventAmm(body);
-    const base = n(e.poolBaseTokenReserves);
-    const quote = n(e.poolQuoteTokenReserves);
-    return {
-      kind: "pool_trade",
-      isBuy: true,
-      pool: k(e.pool),
-      user: k(e.user),
-      coinCreator: k(e.coinCreator),
-      baseAmount: n(e.baseAmountOut),
-      quoteAmount: n(e.quoteAmountIn),
-      poolBaseReservesBefore: base,
-      poolQuoteReservesBefore: quote,
-      // The quote vault receives the swap amount plus the LP fee; protocol and creator fees go elsewhere.
-      poolBaseReservesAfter: base - n(e.baseAmountOut),
-      poolQuoteReservesAfter: quote + n(e.quoteAmountInWithLpFee),
-      cashback: n(e.cashback),
-      cashbackFeeBasisPoints: n(e.cashbackFeeBasisPoints),
-      baseSupply: n(e.baseSupply),
-      ixName: e.ixName,
-      timestamp: n(e.timestamp),
-    };
-  }
-  if (name === "SellEvent") {
-    const e = sdk.decodeSellEventAmm(body);
-    const base = n(e.poolBaseTokenReserves);
-    const quote = n(e.poolQuoteTokenReserves);
-    return {
-      kind: "pool_trade",
-      isBuy: false,
-      pool: k(e.pool),
-      user: k(e.user),
-      coinCreator: k(e.coinCreator),
-      baseAmount: n(e.baseAmountIn),
-      quoteAmount: n(e.quoteAmountOut),
-      poolBaseReservesBefore: base,
-      poolQuoteReservesBefore: quote,
-      // The LP fee stays in the pool: the quote vault pays out the swap amount without it.
-      poolBaseReservesAfter: base + n(e.baseAmountIn),
-      poolQuoteReservesAfter: quote - n(e.quoteAmountOutWithoutLpFee),
-      cashback: n(e.cashback),
-      cashbackFeeBasisPoints: n(e.cashbackFeeBasisPoints),
-      baseSupply: n(e.baseSupply),
-      ixName: "sell",
-      timestamp: n(e.timestamp),
-    };
-  }
+  // The direct read of the swap IDL's layout (with or without the upgrade's v2 tail); anything else through the SDK.
+  if (name === "BuyEvent") return poolBuyDirect(body) ?? poolBuyBySdk(body);
+  if (name === "SellEvent") return poolSellDirect(body) ?? poolSellBySdk(body);
   return null;
 }
 
