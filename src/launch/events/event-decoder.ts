@@ -11,7 +11,13 @@ import type BN from "bn.js";
 import { PublicKey } from "@solana/web3.js";
 import { LAUNCH_PROGRAM_ID, LAUNCH_SWAP_PROGRAM_ID } from "../programs.js";
 import { launchSdk, launchSwapSdk } from "../sdk.js";
-import type { CurveTradeEvent, LaunchEvent, MigrationEvent, PoolTradeEvent } from "./launch-event.js";
+import {
+  poolTradeEvent,
+  type CurveTradeEvent,
+  type LaunchEvent,
+  type MigrationEvent,
+  type PoolTradeEvent,
+} from "./launch-event.js";
 import { decodeTradeEventDirect } from "./trade-event-direct.js";
 import { poolBuyDirect, poolSellDirect } from "./pool-trade-direct.js";
 import { programDataLines } from "./program-data.js";
@@ -165,53 +171,43 @@ function decodeLaunch(name: string, body: Buffer): LaunchEvent | null {
 /** A BuyEvent body through the SDK's decoder (the direct read's fallback); throws where the SDK throws. */
 export function poolBuyBySdk(body: Buffer): PoolTradeEvent {
   const e = sdk.decodeBuyEventAmm(body);
-  const base = n(e.poolBaseTokenReserves);
-  const quote = n(e.poolQuoteTokenReserves);
-  return {
-    kind: "pool_trade",
+  return poolTradeEvent({
     isBuy: true,
     pool: k(e.pool),
     user: k(e.user),
     coinCreator: k(e.coinCreator),
     baseAmount: n(e.baseAmountOut),
     quoteAmount: n(e.quoteAmountIn),
-    poolBaseReservesBefore: base,
-    poolQuoteReservesBefore: quote,
-    // The quote vault receives the swap amount plus the LP fee; protocol and creator fees go elsewhere.
-    poolBaseReservesAfter: base - n(e.baseAmountOut),
-    poolQuoteReservesAfter: quote + n(e.quoteAmountInWithLpFee),
+    poolBaseReservesBefore: n(e.poolBaseTokenReserves),
+    poolQuoteReservesBefore: n(e.poolQuoteTokenReserves),
+    quoteVaultAmount: n(e.quoteAmountInWithLpFee),
     cashback: n(e.cashback),
     cashbackFeeBasisPoints: n(e.cashbackFeeBasisPoints),
     baseSupply: n(e.baseSupply),
     ixName: e.ixName,
     timestamp: n(e.timestamp),
-  };
+  });
 }
 
 /** A SellEvent body through the SDK's decoder (the direct read's fallback); throws where the SDK throws. */
 export function poolSellBySdk(body: Buffer): PoolTradeEvent {
   const e = sdk.decodeSellEventAmm(body);
-  const base = n(e.poolBaseTokenReserves);
-  const quote = n(e.poolQuoteTokenReserves);
-  return {
-    kind: "pool_trade",
+  return poolTradeEvent({
     isBuy: false,
     pool: k(e.pool),
     user: k(e.user),
     coinCreator: k(e.coinCreator),
     baseAmount: n(e.baseAmountIn),
     quoteAmount: n(e.quoteAmountOut),
-    poolBaseReservesBefore: base,
-    poolQuoteReservesBefore: quote,
-    // The LP fee stays in the pool: the quote vault pays out the swap amount without it.
-    poolBaseReservesAfter: base + n(e.baseAmountIn),
-    poolQuoteReservesAfter: quote - n(e.quoteAmountOutWithoutLpFee),
+    poolBaseReservesBefore: n(e.poolBaseTokenReserves),
+    poolQuoteReservesBefore: n(e.poolQuoteTokenReserves),
+    quoteVaultAmount: n(e.quoteAmountOutWithoutLpFee),
     cashback: n(e.cashback),
     cashbackFeeBasisPoints: n(e.cashbackFeeBasisPoints),
     baseSupply: n(e.baseSupply),
     ixName: "sell",
     timestamp: n(e.timestamp),
-  };
+  });
 }
 
 function decodeSwap(name: string, body: Buffer): LaunchEvent | null {

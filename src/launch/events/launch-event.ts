@@ -115,6 +115,43 @@ export interface PoolTradeEvent {
   timestamp: bigint;
 }
 
+/** What a pool trade's event reports, before the reserves after it are derived (poolTradeEvent). */
+export type PoolTradeFields = Omit<
+  PoolTradeEvent,
+  "kind" | "poolBaseReservesAfter" | "poolQuoteReservesAfter"
+> & {
+  /** buy: `quote_amount_in_with_lp_fee`; sell: `quote_amount_out_without_lp_fee` (what the quote vault moves). */
+  quoteVaultAmount: bigint;
+};
+
+/** The `pool_trade` event of `f`, its reserves after the trade derived from the event's own fields. */
+export function poolTradeEvent(f: PoolTradeFields): PoolTradeEvent {
+  return {
+    kind: "pool_trade",
+    isBuy: f.isBuy,
+    pool: f.pool,
+    user: f.user,
+    coinCreator: f.coinCreator,
+    baseAmount: f.baseAmount,
+    quoteAmount: f.quoteAmount,
+    poolBaseReservesBefore: f.poolBaseReservesBefore,
+    poolQuoteReservesBefore: f.poolQuoteReservesBefore,
+    // A buy's quote vault receives the swap amount plus the LP fee (protocol and creator fees go elsewhere); on a
+    // sell the LP fee stays in the pool: the vault pays out the swap amount without it.
+    poolBaseReservesAfter: f.isBuy
+      ? f.poolBaseReservesBefore - f.baseAmount
+      : f.poolBaseReservesBefore + f.baseAmount,
+    poolQuoteReservesAfter: f.isBuy
+      ? f.poolQuoteReservesBefore + f.quoteVaultAmount
+      : f.poolQuoteReservesBefore - f.quoteVaultAmount,
+    cashback: f.cashback,
+    cashbackFeeBasisPoints: f.cashbackFeeBasisPoints,
+    baseSupply: f.baseSupply,
+    ixName: f.ixName,
+    timestamp: f.timestamp,
+  };
+}
+
 /** Every event the market stream decodes. */
 export type LaunchEvent =
   | CurveCreateEvent

@@ -14,12 +14,10 @@
  * (zero-padded when missing) and skips what follows; the event uses none of those fields. Any other body
  * (another tail, a cut body, a bad bool or string) is left to the SDK's decoder (null: fall back).
  */
-import { isUtf8 } from "node:buffer";
-import { encodeBase58 } from "../../core/base58.js";
 import { launchSdk, launchSwapSdk } from "../sdk.js";
-import type { PoolTradeEvent } from "./launch-event.js";
+import { EventLayout, idlFields, sameFields, type FieldType } from "./event-layout.js";
+import { poolTradeEvent, type PoolTradeEvent } from "./launch-event.js";
 
-type FieldType = "pubkey" | "u64" | "i64" | "i128" | "bool" | "string";
 type Fields = readonly (readonly [string, FieldType])[];
 
 // The IDL's `BuyEvent` fields, in order.
@@ -108,90 +106,20 @@ const DECODER_EXTRA = [
   ["holder_rewards", "u64"],
 ] as const;
 
-interface IdlTypes {
-  types?: { name: string; type: { fields?: { name: string; type: unknown }[] } }[];
-}
-const fieldsOf = (idl: unknown, name: string) =>
-  (idl as IdlTypes).types?.find((t) => t.name === name)?.type.fields;
-const same = (a: readonly { name: string; type: unknown }[] | undefined, b: Fields) =>
-  a?.length === b.length &&
-  b.every(([name, type], i) => a[i]!.name === name && JSON.stringify(a[i]!.type) === JSON.stringify(type));
 // The IDL the SDK's decodeBuyEventAmm / decodeSellEventAmm decode with (the pump SDK's vendored pump_amm IDL).
 const decoderIdl = (launchSdk.getPumpAmmProgram(null as never) as unknown as { rawIdl: unknown }).rawIdl;
 /** Whether both IDLs describe `name` as `fields` walks it (the decoder's with its two holder-reward fields after). */
 const matches = (name: string, fields: Fields): boolean =>
-  same(fieldsOf(launchSwapSdk.pumpAmmJson, name), fields) &&
-  same(fieldsOf(decoderIdl, name), [...fields, ...DECODER_EXTRA]);
+  sameFields(idlFields(launchSwapSdk.pumpAmmJson, name), fields) &&
+  sameFields(idlFields(decoderIdl, name), [...fields, ...DECODER_EXTRA]);
 
 /** Whether `BuyEvent` bodies are read directly: both installed SDKs' IDLs have the layout `BUY_FIELDS` walks. */
 export const DIRECT_POOL_BUY_DECODE: boolean = matches("BuyEvent", BUY_FIELDS);
 /** Whether `SellEvent` bodies are read directly: both installed SDKs' IDLs have the layout `SELL_FIELDS` walks. */
 export const DIRECT_POOL_SELL_DECODE: boolean = matches("SellEvent", SELL_FIELDS);
 
-const FIXED = 0;
-const BOOL = 1;
-const STRING = 2;
-const WIDTH = { pubkey: 32, u64: 8, i64: 8, i128: 16, bool: 1, string: 0 } as const;
-
-/** One event's walk: its field kinds and widths, and where the last walk found each field (reused: synchronous). */
-class Layout<Name extends string> {
-  private readonly kind: Uint8Array;
-  private readonly size: Uint8Array;
-  readonly at: Int32Array;
-  private readonly index: Record<Name, number>;
-  constructor(fields: readonly (readonly [Name, FieldType])[]) {
-    this.kind = Uint8Array.from(fields, ([, t]) => (t === "bool" ? BOOL : t === "string" ? STRING : FIXED));
-    this.size = Uint8Array.from(fields, ([, t]) => WIDTH[t]);
-    this.at = new Int32Array(fields.length);
-    this.index = Object.fromEntries(fields.map(([name], i) => [name, i])) as Record<Name, number>;
-  }
-
-  /**
-   * Fills `at`; false unless `body` is exactly the layout, alone or with the upgrade's tail, with every bool
-   * 0 or 1 and every string valid UTF-8 (the cases where the SDK's coder reads the same values).
-   */
-  walk(body: Buffer): boolean {
-    const { kind, size, at } = this;
-    const length = body.length;
-    let o = 0;
-    for (let i = 0; i < kind.length; i++) {
-      at[i] = o;
-      switch (kind[i]) {
-        case BOOL:
-          if (o >= length || body[o]! > 1) return false;
-          o += 1;
-          break;
-        case STRING: {
-          if (o + 4 > length) return false;
-          const end = o + 4 + body.readUInt32LE(o);
-          if (end > length || !isUtf8(body.subarray(o + 4, end))) return false;
-          o = end;
-          break;
-        }
-        default:
-          o += size[i]!;
-      }
-    }
-    return o === length || o + UPGRADE_TAIL === length;
-  }
-
-  offset(name: Name): number {
-    return this.at[this.index[name]]!;
-  }
-  u64(body: Buffer, name: Name): bigint {
-    return body.readBigUInt64LE(this.offset(name));
-  }
-  i64(body: Buffer, name: Name): bigint {
-    return body.readBigInt64LE(this.offset(name));
-  }
-  key(body: Buffer, name: Name): string {
-    const o = this.offset(name);
-    return encodeBase58(body.subarray(o, o + 32));
-  }
-}
-
-const buy = new Layout<(typeof BUY_FIELDS)[number][0]>(BUY_FIELDS);
-const sell = new Layout<(typeof SELL_FIELDS)[number][0]>(SELL_FIELDS);
+const buy = new EventLayout<(typeof BUY_FIELDS)[number][0]>(BUY_FIELDS, [0, UPGRADE_TAIL]);
+const sell = new EventLayout<(typeof SELL_FIELDS)[number][0]>(SELL_FIELDS, [0, UPGRADE_TAIL]);
 
 /**
  * The `pool_trade` event of a BuyEvent body (after the discriminator), the same object as `poolBuyBySdk`;
@@ -199,29 +127,22 @@ const sell = new Layout<(typeof SELL_FIELDS)[number][0]>(SELL_FIELDS);
  */
 export function poolBuyDirect(body: Buffer): PoolTradeEvent | null {
   if (!DIRECT_POOL_BUY_DECODE || !buy.walk(body)) return null;
-  const base = buy.u64(body, "pool_base_token_reserves");
-  const quote = buy.u64(body, "pool_quote_token_reserves");
-  const baseOut = buy.u64(body, "base_amount_out");
-  const ix = buy.offset("ix_name");
-  // Same keys in the same order as poolBuyBySdk's object (event-decoder.ts).
-  return {
-    kind: "pool_trade",
+  return poolTradeEvent({
     isBuy: true,
     pool: buy.key(body, "pool"),
     user: buy.key(body, "user"),
     coinCreator: buy.key(body, "coin_creator"),
-    baseAmount: baseOut,
+    baseAmount: buy.u64(body, "base_amount_out"),
     quoteAmount: buy.u64(body, "quote_amount_in"),
-    poolBaseReservesBefore: base,
-    poolQuoteReservesBefore: quote,
-    poolBaseReservesAfter: base - baseOut,
-    poolQuoteReservesAfter: quote + buy.u64(body, "quote_amount_in_with_lp_fee"),
+    poolBaseReservesBefore: buy.u64(body, "pool_base_token_reserves"),
+    poolQuoteReservesBefore: buy.u64(body, "pool_quote_token_reserves"),
+    quoteVaultAmount: buy.u64(body, "quote_amount_in_with_lp_fee"),
     cashback: buy.u64(body, "cashback"),
     cashbackFeeBasisPoints: buy.u64(body, "cashback_fee_basis_points"),
     baseSupply: buy.u64(body, "base_supply"),
-    ixName: body.toString("utf8", ix + 4, buy.offset("cashback_fee_basis_points")),
+    ixName: buy.text(body, "ix_name"),
     timestamp: buy.i64(body, "timestamp"),
-  };
+  });
 }
 
 /**
@@ -230,26 +151,20 @@ export function poolBuyDirect(body: Buffer): PoolTradeEvent | null {
  */
 export function poolSellDirect(body: Buffer): PoolTradeEvent | null {
   if (!DIRECT_POOL_SELL_DECODE || !sell.walk(body)) return null;
-  const base = sell.u64(body, "pool_base_token_reserves");
-  const quote = sell.u64(body, "pool_quote_token_reserves");
-  const baseIn = sell.u64(body, "base_amount_in");
-  // Same keys in the same order as poolSellBySdk's object (event-decoder.ts).
-  return {
-    kind: "pool_trade",
+  return poolTradeEvent({
     isBuy: false,
     pool: sell.key(body, "pool"),
     user: sell.key(body, "user"),
     coinCreator: sell.key(body, "coin_creator"),
-    baseAmount: baseIn,
+    baseAmount: sell.u64(body, "base_amount_in"),
     quoteAmount: sell.u64(body, "quote_amount_out"),
-    poolBaseReservesBefore: base,
-    poolQuoteReservesBefore: quote,
-    poolBaseReservesAfter: base + baseIn,
-    poolQuoteReservesAfter: quote - sell.u64(body, "quote_amount_out_without_lp_fee"),
+    poolBaseReservesBefore: sell.u64(body, "pool_base_token_reserves"),
+    poolQuoteReservesBefore: sell.u64(body, "pool_quote_token_reserves"),
+    quoteVaultAmount: sell.u64(body, "quote_amount_out_without_lp_fee"),
     cashback: sell.u64(body, "cashback"),
     cashbackFeeBasisPoints: sell.u64(body, "cashback_fee_basis_points"),
     baseSupply: sell.u64(body, "base_supply"),
     ixName: "sell",
     timestamp: sell.i64(body, "timestamp"),
-  };
+  });
 }

@@ -38,7 +38,7 @@ import {
   upgradeLedger,
   wallet,
 } from "../../localnet/upgrade-fixture.js";
-import { seededRandom } from "../../helpers/seeded-random.js";
+import { borshValues } from "../../helpers/borsh-values.js";
 
 const { OnlinePumpAmmSdk, PUMP_AMM_SDK } = launchSwapSdk;
 const SWAP = LAUNCH_SWAP_PROGRAM_ID.toBase58();
@@ -112,51 +112,10 @@ const TAIL = 24;
 
 // ---- random bodies of the full layout, encoded by the swap SDK IDL's coder --------------------------------
 
-const U64_EDGES = [
-  0n,
-  1n,
-  255n,
-  256n,
-  2n ** 32n - 1n,
-  2n ** 32n,
-  2n ** 53n + 1n,
-  2n ** 63n - 1n,
-  2n ** 63n,
-  2n ** 64n - 1n,
-];
-const I64_EDGES = [-(2n ** 63n), -(2n ** 63n) + 1n, -1n, 0n, 1n, 2n ** 31n, 2n ** 63n - 1n];
-const I128_EDGES = [-(2n ** 127n), -(2n ** 64n), -1n, 0n, 1n, 2n ** 64n, 2n ** 127n - 1n];
 const NAMES = ["", "buy", "buy_v2", "buy_exact_quote_in_v2", "köp", "日本語", "🚀🌕", "a\u0000b"];
 
 function generator(seed: number) {
-  const next = seededRandom(seed);
-  const int = (n: number) => Math.floor(next() * n);
-  const bytes = (n: number) => Buffer.from(Array.from({ length: n }, () => int(256)));
-  const u64 = () =>
-    new BN((next() < 0.5 ? U64_EDGES[int(U64_EDGES.length)]! : bytes(8).readBigUInt64LE(0)).toString());
-  const i64 = () =>
-    new BN((next() < 0.5 ? I64_EDGES[int(I64_EDGES.length)]! : bytes(8).readBigInt64LE(0)).toString());
-  const i128 = () => {
-    if (next() < 0.5) return new BN(I128_EDGES[int(I128_EDGES.length)]!.toString());
-    const hi = bytes(8).readBigInt64LE(0);
-    return new BN(((hi << 64n) | bytes(8).readBigUInt64LE(0)).toString());
-  };
-  const key = () => {
-    const r = next();
-    if (r < 0.1) return PublicKey.default;
-    if (r < 0.15) return new PublicKey(Buffer.alloc(32, 0xff));
-    if (r < 0.3) return new PublicKey(Buffer.concat([Buffer.alloc(1 + int(4)), bytes(32)]).subarray(0, 32));
-    return new PublicKey(bytes(32));
-  };
-  const text = () => {
-    if (next() < 0.5) return NAMES[int(NAMES.length)]!;
-    const points = Array.from({ length: int(24) }, () => {
-      const p = int([0x80, 0x800, 0xd800, 0x110000][int(4)]!);
-      return p >= 0xd800 && p < 0xe000 ? 0x41 : p;
-    });
-    return String.fromCodePoint(...points);
-  };
-  const bool = () => next() < 0.5;
+  const { int, bytes, u64, i64, i128, key, text, bool } = borshValues(seed, NAMES);
   const common = () => ({
     timestamp: i64(),
     user_base_token_reserves: u64(),

@@ -24,7 +24,7 @@ import { createLedger, type Ledger } from "../../../localnet/ledger/index.js";
 import { emulatedPrograms, installGenesis, launchOperator } from "../../../localnet/programs/index.js";
 import { GLOBAL_ADDRESS } from "../../../localnet/programs/launch/index.js";
 import { big, funded, quoteArgs, sdkBuyIxs, sdkState, send } from "../../localnet/launch-fixture.js";
-import { seededRandom } from "../../helpers/seeded-random.js";
+import { borshValues } from "../../helpers/borsh-values.js";
 
 const LAUNCH = LAUNCH_PROGRAM_ID.toBase58();
 const DISC = Buffer.from(
@@ -76,19 +76,6 @@ function tradeBodies(logs: readonly string[]): Buffer[] {
 
 // ---- random bodies of the full layout, encoded by the SDK IDL's coder ----------------------------------
 
-const U64_EDGES = [
-  0n,
-  1n,
-  255n,
-  256n,
-  2n ** 32n - 1n,
-  2n ** 32n,
-  2n ** 53n + 1n,
-  2n ** 63n - 1n,
-  2n ** 63n,
-  2n ** 64n - 1n,
-];
-const I64_EDGES = [-(2n ** 63n), -(2n ** 63n) + 1n, -1n, 0n, 1n, 2n ** 31n, 2n ** 63n - 1n];
 const NAMES = [
   "",
   "buy",
@@ -103,32 +90,7 @@ const NAMES = [
 ];
 
 function generator(seed: number) {
-  const next = seededRandom(seed);
-  const int = (n: number) => Math.floor(next() * n);
-  const bytes = (n: number) => Buffer.from(Array.from({ length: n }, () => int(256)));
-  const randomU64 = () => bytes(8).readBigUInt64LE(0);
-  const u64 = () => new BN((next() < 0.5 ? U64_EDGES[int(U64_EDGES.length)]! : randomU64()).toString());
-  const i64 = () =>
-    new BN((next() < 0.5 ? I64_EDGES[int(I64_EDGES.length)]! : bytes(8).readBigInt64LE(0)).toString());
-  // Keys: random, with leading zero bytes (base58 "1"s), the zero key, all 0xff.
-  const key = () => {
-    const r = next();
-    if (r < 0.1) return PublicKey.default;
-    if (r < 0.15) return new PublicKey(Buffer.alloc(32, 0xff));
-    if (r < 0.3) return new PublicKey(Buffer.concat([Buffer.alloc(1 + int(4)), bytes(32)]).subarray(0, 32));
-    return new PublicKey(bytes(32));
-  };
-  const text = () => {
-    if (next() < 0.5) return NAMES[int(NAMES.length)]!;
-    // Random code points of every UTF-8 width (surrogates skipped: a lone one is not text).
-    const points = Array.from({ length: int(24) }, () => {
-      const w = [0x80, 0x800, 0xd800, 0x110000][int(4)]!;
-      const p = int(w);
-      return p >= 0xd800 && p < 0xe000 ? 0x41 : p;
-    });
-    return String.fromCodePoint(...points);
-  };
-  const bool = () => next() < 0.5;
+  const { next, int, bytes, u64, i64, key, text, bool } = borshValues(seed, NAMES);
   return {
     next,
     int,
