@@ -5,6 +5,7 @@
  * own). The derivation is a pure function of (seeds, program id), so its results are kept in a bounded LRU.
  */
 import { PublicKey } from "@solana/web3.js";
+import { LruMap } from "../core/lru.js";
 
 type FindProgramAddress = (seeds: Array<Buffer | Uint8Array>, programId: PublicKey) => [PublicKey, number];
 
@@ -19,11 +20,8 @@ export interface PdaMemo {
 
 /** A memo of at most `capacity` derivations in front of `derive` (default: web3.js's own). */
 export function createPdaMemo(capacity: number, derive?: FindProgramAddress): PdaMemo {
-  if (!Number.isInteger(capacity) || capacity < 1)
-    throw new RangeError("capacity must be a positive integer");
+  const entries = new LruMap<string, [PublicKey, number]>(capacity);
   const underlying = derive ?? ((s, p) => PublicKey.findProgramAddressSync(s, p));
-  // Insertion order of a Map is its recency order: a hit is moved to the end, the first key is the oldest.
-  const entries = new Map<string, [PublicKey, number]>();
   // Program ids are a handful of long-lived instances: keep each one's bytes as text.
   const programTexts = new WeakMap<PublicKey, string>();
   let hits = 0;
@@ -44,14 +42,11 @@ export function createPdaMemo(capacity: number, derive?: FindProgramAddress): Pd
       const hit = entries.get(key);
       if (hit !== undefined) {
         hits++;
-        entries.delete(key);
-        entries.set(key, hit);
         return [hit[0], hit[1]];
       }
       misses++;
       const found = underlying(seeds, programId);
       entries.set(key, [found[0], found[1]]);
-      if (entries.size > capacity) entries.delete(entries.keys().next().value as string);
       return found;
     },
     get size() {

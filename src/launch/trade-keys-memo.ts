@@ -8,6 +8,7 @@
  * Keyed by it, a wallet and mint would take up to eight entries and a repeat would hit one time in eight.
  */
 import type { AccountMeta, PublicKey } from "@solana/web3.js";
+import { LruMap } from "../core/lru.js";
 
 /**
  * Entries kept by the process-wide memo: one per (wallet, mint) and program, as the curve buy memo of
@@ -46,10 +47,7 @@ function sameHeld(a: readonly PublicKey[] | undefined, b: readonly PublicKey[] |
 
 /** A memo of at most `capacity` lists. */
 export function createTradeKeysMemo(capacity: number): TradeKeysMemo {
-  if (!Number.isInteger(capacity) || capacity < 1)
-    throw new RangeError("capacity must be a positive integer");
-  // Insertion order of a Map is its recency order: a hit is moved to the end, the first key is the oldest.
-  const entries = new Map<string, Entry>();
+  const entries = new LruMap<string, Entry>(capacity);
   let hits = 0;
   let misses = 0;
   return {
@@ -57,17 +55,13 @@ export function createTradeKeysMemo(capacity: number): TradeKeysMemo {
       let kept = entries.get(key);
       if (kept !== undefined && sameHeld(kept.held, held)) {
         hits++;
-        entries.delete(key);
-        entries.set(key, kept);
       } else {
         misses++;
         const built = build();
         for (const m of built) Object.freeze(m);
         kept = { metas: Object.freeze(built), held: held === undefined ? undefined : [...held] };
         // A replaced entry (other held keys) moves to the back as a new one would.
-        entries.delete(key);
         entries.set(key, kept);
-        if (entries.size > capacity) entries.delete(entries.keys().next().value as string);
       }
       return kept.metas.slice();
     },

@@ -5,12 +5,12 @@
  * the plan kept from its last one, with the same PublicKey instances (whose bytes the message compiler keeps).
  */
 import { PublicKey } from "@solana/web3.js";
+import { LruMap } from "../core/lru.js";
 import { tradeReadPlan, type TradeReadPlan } from "./trade-accounts.js";
 
 // About 1.5 KB a plan beyond the keys the PDA memo already holds: at most 1.5 MB.
 const PLAN_CAPACITY = 1_024;
-// Insertion order is recency order: a hit moves to the back, the first key is the least recently used.
-const plans = new Map<string, TradeReadPlan>();
+const plans = new LruMap<string, TradeReadPlan>(PLAN_CAPACITY);
 
 /** Number of plans kept (for tests). */
 export function tradePlanMemoSize(): number {
@@ -27,11 +27,7 @@ export function tradeReadPlanOf(mint: string, user: string, pool: string | null)
   // Base58 has no ':', so two different triples never share a key.
   const key = pool === null ? `${mint}:${user}` : `${mint}:${user}:${pool}`;
   const kept = plans.get(key);
-  if (kept !== undefined) {
-    plans.delete(key);
-    plans.set(key, kept);
-    return kept;
-  }
+  if (kept !== undefined) return kept;
   const plan = tradeReadPlan({
     mint: new PublicKey(mint),
     user: new PublicKey(user),
@@ -41,7 +37,6 @@ export function tradeReadPlanOf(mint: string, user: string, pool: string | null)
   Object.freeze(plan.addressTexts);
   Object.freeze(plan.keys);
   Object.freeze(plan);
-  if (plans.size >= PLAN_CAPACITY) plans.delete(plans.keys().next().value!);
   plans.set(key, plan);
   return plan;
 }
