@@ -168,45 +168,55 @@ function decodeLaunch(name: string, body: Buffer): LaunchEvent | null {
   }
 }
 
-/** A BuyEvent body through the SDK's decoder (the direct read's fallback); throws where the SDK throws. */
-export function poolBuyBySdk(body: Buffer): PoolTradeEvent {
-  const e = sdk.decodeBuyEventAmm(body);
+type SdkPoolEvent = ReturnType<typeof sdk.decodeBuyEventAmm> | ReturnType<typeof sdk.decodeSellEventAmm>;
+
+/**
+ * The `pool_trade` event of an event the SDK decoded: the fields both events name alike, and the side's own
+ * (`base`, `quote`: the swap amounts; `vault`: what the quote vault moved).
+ */
+function poolTradeBySdk(
+  e: SdkPoolEvent,
+  side: { isBuy: boolean; base: BN; quote: BN; vault: BN; ixName: string },
+): PoolTradeEvent {
   return poolTradeEvent({
-    isBuy: true,
+    isBuy: side.isBuy,
     pool: k(e.pool),
     user: k(e.user),
     coinCreator: k(e.coinCreator),
-    baseAmount: n(e.baseAmountOut),
-    quoteAmount: n(e.quoteAmountIn),
+    baseAmount: n(side.base),
+    quoteAmount: n(side.quote),
     poolBaseReservesBefore: n(e.poolBaseTokenReserves),
     poolQuoteReservesBefore: n(e.poolQuoteTokenReserves),
-    quoteVaultAmount: n(e.quoteAmountInWithLpFee),
+    quoteVaultAmount: n(side.vault),
     cashback: n(e.cashback),
     cashbackFeeBasisPoints: n(e.cashbackFeeBasisPoints),
     baseSupply: n(e.baseSupply),
-    ixName: e.ixName,
+    ixName: side.ixName,
     timestamp: n(e.timestamp),
+  });
+}
+
+/** A BuyEvent body through the SDK's decoder (the direct read's fallback); throws where the SDK throws. */
+export function poolBuyBySdk(body: Buffer): PoolTradeEvent {
+  const e = sdk.decodeBuyEventAmm(body);
+  return poolTradeBySdk(e, {
+    isBuy: true,
+    base: e.baseAmountOut,
+    quote: e.quoteAmountIn,
+    vault: e.quoteAmountInWithLpFee,
+    ixName: e.ixName,
   });
 }
 
 /** A SellEvent body through the SDK's decoder (the direct read's fallback); throws where the SDK throws. */
 export function poolSellBySdk(body: Buffer): PoolTradeEvent {
   const e = sdk.decodeSellEventAmm(body);
-  return poolTradeEvent({
+  return poolTradeBySdk(e, {
     isBuy: false,
-    pool: k(e.pool),
-    user: k(e.user),
-    coinCreator: k(e.coinCreator),
-    baseAmount: n(e.baseAmountIn),
-    quoteAmount: n(e.quoteAmountOut),
-    poolBaseReservesBefore: n(e.poolBaseTokenReserves),
-    poolQuoteReservesBefore: n(e.poolQuoteTokenReserves),
-    quoteVaultAmount: n(e.quoteAmountOutWithoutLpFee),
-    cashback: n(e.cashback),
-    cashbackFeeBasisPoints: n(e.cashbackFeeBasisPoints),
-    baseSupply: n(e.baseSupply),
+    base: e.baseAmountIn,
+    quote: e.quoteAmountOut,
+    vault: e.quoteAmountOutWithoutLpFee,
     ixName: "sell",
-    timestamp: n(e.timestamp),
   });
 }
 

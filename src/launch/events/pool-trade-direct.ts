@@ -20,22 +20,20 @@ import { poolTradeEvent, type PoolTradeEvent } from "./launch-event.js";
 
 type Fields = readonly (readonly [string, FieldType])[];
 
-// The IDL's `BuyEvent` fields, in order.
-const BUY_FIELDS = [
-  ["timestamp", "i64"],
-  ["base_amount_out", "u64"],
-  ["max_quote_amount_in", "u64"],
+// Runs of fields the two events share, in the IDL's order.
+const RESERVES = [
   ["user_base_token_reserves", "u64"],
   ["user_quote_token_reserves", "u64"],
   ["pool_base_token_reserves", "u64"],
   ["pool_quote_token_reserves", "u64"],
-  ["quote_amount_in", "u64"],
+] as const;
+const FEES = [
   ["lp_fee_basis_points", "u64"],
   ["lp_fee", "u64"],
   ["protocol_fee_basis_points", "u64"],
   ["protocol_fee", "u64"],
-  ["quote_amount_in_with_lp_fee", "u64"],
-  ["user_quote_amount_in", "u64"],
+] as const;
+const ACCOUNTS = [
   ["pool", "pubkey"],
   ["user", "pubkey"],
   ["user_base_token_account", "pubkey"],
@@ -45,6 +43,28 @@ const BUY_FIELDS = [
   ["coin_creator", "pubkey"],
   ["coin_creator_fee_basis_points", "u64"],
   ["coin_creator_fee", "u64"],
+] as const;
+const LAST = [
+  ["cashback_fee_basis_points", "u64"],
+  ["cashback", "u64"],
+  ["buyback_fee_basis_points", "u64"],
+  ["buyback_fee", "u64"],
+  ["virtual_quote_reserves", "i128"],
+  ["can_boost", "bool"],
+  ["base_supply", "u64"],
+] as const;
+
+// The IDL's `BuyEvent` fields, in order.
+const BUY_FIELDS = [
+  ["timestamp", "i64"],
+  ["base_amount_out", "u64"],
+  ["max_quote_amount_in", "u64"],
+  ...RESERVES,
+  ["quote_amount_in", "u64"],
+  ...FEES,
+  ["quote_amount_in_with_lp_fee", "u64"],
+  ["user_quote_amount_in", "u64"],
+  ...ACCOUNTS,
   ["track_volume", "bool"],
   ["total_unclaimed_tokens", "u64"],
   ["total_claimed_tokens", "u64"],
@@ -52,13 +72,7 @@ const BUY_FIELDS = [
   ["last_update_timestamp", "i64"],
   ["min_base_amount_out", "u64"],
   ["ix_name", "string"],
-  ["cashback_fee_basis_points", "u64"],
-  ["cashback", "u64"],
-  ["buyback_fee_basis_points", "u64"],
-  ["buyback_fee", "u64"],
-  ["virtual_quote_reserves", "i128"],
-  ["can_boost", "bool"],
-  ["base_supply", "u64"],
+  ...LAST,
 ] as const satisfies Fields;
 
 // The IDL's `SellEvent` fields, in order.
@@ -66,33 +80,13 @@ const SELL_FIELDS = [
   ["timestamp", "i64"],
   ["base_amount_in", "u64"],
   ["min_quote_amount_out", "u64"],
-  ["user_base_token_reserves", "u64"],
-  ["user_quote_token_reserves", "u64"],
-  ["pool_base_token_reserves", "u64"],
-  ["pool_quote_token_reserves", "u64"],
+  ...RESERVES,
   ["quote_amount_out", "u64"],
-  ["lp_fee_basis_points", "u64"],
-  ["lp_fee", "u64"],
-  ["protocol_fee_basis_points", "u64"],
-  ["protocol_fee", "u64"],
+  ...FEES,
   ["quote_amount_out_without_lp_fee", "u64"],
   ["user_quote_amount_out", "u64"],
-  ["pool", "pubkey"],
-  ["user", "pubkey"],
-  ["user_base_token_account", "pubkey"],
-  ["user_quote_token_account", "pubkey"],
-  ["protocol_fee_recipient", "pubkey"],
-  ["protocol_fee_recipient_token_account", "pubkey"],
-  ["coin_creator", "pubkey"],
-  ["coin_creator_fee_basis_points", "u64"],
-  ["coin_creator_fee", "u64"],
-  ["cashback_fee_basis_points", "u64"],
-  ["cashback", "u64"],
-  ["buyback_fee_basis_points", "u64"],
-  ["buyback_fee", "u64"],
-  ["virtual_quote_reserves", "i128"],
-  ["can_boost", "bool"],
-  ["base_supply", "u64"],
+  ...ACCOUNTS,
+  ...LAST,
 ] as const satisfies Fields;
 
 /**
@@ -118,8 +112,40 @@ export const DIRECT_POOL_BUY_DECODE: boolean = matches("BuyEvent", BUY_FIELDS);
 /** Whether `SellEvent` bodies are read directly: both installed SDKs' IDLs have the layout `SELL_FIELDS` walks. */
 export const DIRECT_POOL_SELL_DECODE: boolean = matches("SellEvent", SELL_FIELDS);
 
-const buy = new EventLayout<(typeof BUY_FIELDS)[number][0]>(BUY_FIELDS, [0, UPGRADE_TAIL]);
-const sell = new EventLayout<(typeof SELL_FIELDS)[number][0]>(SELL_FIELDS, [0, UPGRADE_TAIL]);
+const buy = new EventLayout<BuyName>(BUY_FIELDS, [0, UPGRADE_TAIL]);
+const sell = new EventLayout<SellName>(SELL_FIELDS, [0, UPGRADE_TAIL]);
+
+type BuyName = (typeof BUY_FIELDS)[number][0];
+type SellName = (typeof SELL_FIELDS)[number][0];
+/** The fields both events name alike. */
+type Shared = BuyName & SellName;
+
+/**
+ * The `pool_trade` event of a body `layout` has walked: the fields both events name alike, and the side's own
+ * (`base`, `quote`: the swap amounts; `vault`: what the quote vault moved).
+ */
+function poolTrade<N extends string>(
+  layout: EventLayout<N | Shared>,
+  body: Buffer,
+  side: { isBuy: boolean; base: N; quote: N; vault: N; ixName: string },
+): PoolTradeEvent {
+  return poolTradeEvent({
+    isBuy: side.isBuy,
+    pool: layout.key(body, "pool"),
+    user: layout.key(body, "user"),
+    coinCreator: layout.key(body, "coin_creator"),
+    baseAmount: layout.u64(body, side.base),
+    quoteAmount: layout.u64(body, side.quote),
+    poolBaseReservesBefore: layout.u64(body, "pool_base_token_reserves"),
+    poolQuoteReservesBefore: layout.u64(body, "pool_quote_token_reserves"),
+    quoteVaultAmount: layout.u64(body, side.vault),
+    cashback: layout.u64(body, "cashback"),
+    cashbackFeeBasisPoints: layout.u64(body, "cashback_fee_basis_points"),
+    baseSupply: layout.u64(body, "base_supply"),
+    ixName: side.ixName,
+    timestamp: layout.i64(body, "timestamp"),
+  });
+}
 
 /**
  * The `pool_trade` event of a BuyEvent body (after the discriminator), the same object as `poolBuyBySdk`;
@@ -127,21 +153,12 @@ const sell = new EventLayout<(typeof SELL_FIELDS)[number][0]>(SELL_FIELDS, [0, U
  */
 export function poolBuyDirect(body: Buffer): PoolTradeEvent | null {
   if (!DIRECT_POOL_BUY_DECODE || !buy.walk(body)) return null;
-  return poolTradeEvent({
+  return poolTrade(buy, body, {
     isBuy: true,
-    pool: buy.key(body, "pool"),
-    user: buy.key(body, "user"),
-    coinCreator: buy.key(body, "coin_creator"),
-    baseAmount: buy.u64(body, "base_amount_out"),
-    quoteAmount: buy.u64(body, "quote_amount_in"),
-    poolBaseReservesBefore: buy.u64(body, "pool_base_token_reserves"),
-    poolQuoteReservesBefore: buy.u64(body, "pool_quote_token_reserves"),
-    quoteVaultAmount: buy.u64(body, "quote_amount_in_with_lp_fee"),
-    cashback: buy.u64(body, "cashback"),
-    cashbackFeeBasisPoints: buy.u64(body, "cashback_fee_basis_points"),
-    baseSupply: buy.u64(body, "base_supply"),
+    base: "base_amount_out",
+    quote: "quote_amount_in",
+    vault: "quote_amount_in_with_lp_fee",
     ixName: buy.text(body, "ix_name"),
-    timestamp: buy.i64(body, "timestamp"),
   });
 }
 
@@ -151,20 +168,11 @@ export function poolBuyDirect(body: Buffer): PoolTradeEvent | null {
  */
 export function poolSellDirect(body: Buffer): PoolTradeEvent | null {
   if (!DIRECT_POOL_SELL_DECODE || !sell.walk(body)) return null;
-  return poolTradeEvent({
+  return poolTrade(sell, body, {
     isBuy: false,
-    pool: sell.key(body, "pool"),
-    user: sell.key(body, "user"),
-    coinCreator: sell.key(body, "coin_creator"),
-    baseAmount: sell.u64(body, "base_amount_in"),
-    quoteAmount: sell.u64(body, "quote_amount_out"),
-    poolBaseReservesBefore: sell.u64(body, "pool_base_token_reserves"),
-    poolQuoteReservesBefore: sell.u64(body, "pool_quote_token_reserves"),
-    quoteVaultAmount: sell.u64(body, "quote_amount_out_without_lp_fee"),
-    cashback: sell.u64(body, "cashback"),
-    cashbackFeeBasisPoints: sell.u64(body, "cashback_fee_basis_points"),
-    baseSupply: sell.u64(body, "base_supply"),
+    base: "base_amount_in",
+    quote: "quote_amount_out",
+    vault: "quote_amount_out_without_lp_fee",
     ixName: "sell",
-    timestamp: sell.i64(body, "timestamp"),
   });
 }
