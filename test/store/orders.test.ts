@@ -9,11 +9,13 @@ import {
   isoNoZone,
   OpenOrderLimitError,
   SpendCapExceededError,
+  type NewExecution,
   type NewOrder,
+  type OrderTransition,
   type Store,
 } from "../../src/store/index.js";
 import { newExecution } from "../helpers/fixtures.js";
-import { newAccount, order, orderTestEngines } from "./orders-fixture.js";
+import { newAccount, order, orderTestEngines, unique } from "./orders-fixture.js";
 
 async function tryInsert(store: Store, o: NewOrder, max: number): Promise<boolean> {
   try {
@@ -168,6 +170,95 @@ describe.each(engines)("orders in the store on $name", (engine) => {
     const fits = { ...over, capLamports: 2n };
     expect((await b.claimOrderRecording(claimed, e, fits))?.order.state).toBe("triggered");
     expect(await a.spentLamports(account, 0)).toBe(2n);
+  });
+
+  it("a claim naming live keys commits only while none is revoked or frozen, on every claim path", async () => {
+    const account = await newAccount(a);
+    const sub = (createdBy: number | null) =>
+      a.insertSubKey({
+        accountId: account,
+        keyHash: `h_${unique()}`,
+        name: `k_${unique()}`,
+        scopes: ["trade"],
+        wallets: null,
+        expiresAt: null,
+        policy: null,
+        createdAt: isoNoZone(new Date()),
+        createdBy,
+      });
+    const parent = await sub(null);
+    const key = await sub(parent.id);
+    const liveKeys = [key.id, parent.id, account];
+    const now = Date.now();
+    const room = { keyId: key.id, lamports: 1n, capLamports: null, nowMs: now, sinceMs: now - 86_400_000 };
+    // The SQLite fast path, the transaction with a 24 h reservation, and the general transition.
+    const paths = {
+      fast: (s: Store, t: OrderTransition, e: NewExecution) => s.claimOrderRecording(t, e, null),
+      reserving: (s: Store, t: OrderTransition, e: NewExecution) => s.claimOrderRecording(t, e, room),
+      general: async (s: Store, t: OrderTransition) => {
+        const o = await s.transitionOrder(t);
+        return o === undefined ? undefined : { order: o };
+      },
+    };
+    const changes: [string, () => Promise<unknown>, () => Promise<unknown>][] = [
+      [
+        "key frozen",
+        () => a.updateKey(account, key.id, { frozen: true }),
+        () => a.updateKey(account, key.id, { frozen: false }),
+      ],
+      [
+        "parent frozen",
+        () => a.updateKey(account, parent.id, { frozen: true }),
+        () => a.updateKey(account, parent.id, { frozen: false }),
+      ],
+      ["account frozen", () => a.setAccountFrozen(account, true), () => a.setAccountFrozen(account, false)],
+    ];
+    for (const [path, claim] of Object.entries(paths)) {
+      for (const [what, change, undo] of changes) {
+        const o = await a.insertOrder(order(account, { keyId: key.id }), 1000);
+        const t = {
+          id: o.id,
+          from: "open" as const,
+          version: o.version,
+          to: "triggered" as const,
+          claim: { owner: "p", leaseUntilMs: now + 60_000, liveKeys },
+          triggeredBy: "take_profit",
+        };
+        const e = newExecution(account, "Wallet1111", { idempotencyKey: `order:${o.id}:1` });
+        await change();
+        expect(await claim(b, t, e), `${path}, ${what}`).toBeUndefined();
+        expect(await a.findOrder(account, o.id), `${path}, ${what}`).toMatchObject({
+          state: "open",
+          attempt: 0,
+        });
+        expect(await a.findExecution(account, e.id)).toBeUndefined();
+        await undo();
+        expect((await claim(b, t, e))?.order.state, `${path}, after ${what} is undone`).toBe("triggered");
+      }
+    }
+    // A root key's own flag is ignored (only the account freeze stops it), as authorize ignores it.
+    await a.updateKey(account, account, { frozen: true });
+    const o = await a.insertOrder(order(account), 1000);
+    const e = newExecution(account, "Wallet1111", { idempotencyKey: `order:${o.id}:1` });
+    const t = { id: o.id, from: "open" as const, version: o.version, to: "triggered" as const };
+    const rooted = {
+      ...t,
+      claim: { owner: "p", leaseUntilMs: now + 60_000, liveKeys: [account] },
+      triggeredBy: "x",
+    };
+    expect((await a.claimOrderRecording(rooted, e, null))?.order.state).toBe("triggered");
+    // A revoked key (its tree with it) never claims again.
+    await a.revokeKeyTree(account, parent.id, isoNoZone(new Date()));
+    const q = await a.insertOrder(order(account, { keyId: key.id }), 1000);
+    const revoked = {
+      ...t,
+      id: q.id,
+      claim: { owner: "p", leaseUntilMs: now + 60_000, liveKeys },
+      triggeredBy: "x",
+    };
+    const f = newExecution(account, "Wallet1111", { idempotencyKey: `order:${q.id}:1` });
+    expect(await b.claimOrderRecording(revoked, f, null)).toBeUndefined();
+    expect(await a.findExecution(account, f.id)).toBeUndefined();
   });
 
   it("a triggered order whose lease ended is reclaimed once by one of two stores", async () => {

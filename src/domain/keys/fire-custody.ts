@@ -90,8 +90,17 @@ export async function planRefusal(
 }
 
 /**
+ * The ids whose state a fire's record commit checks for `key` (OrderTransition's `liveKeys`): the key, every key
+ * above it, the account's root key.
+ */
+export function liveKeysOf(key: KeyRecord): number[] {
+  return [...new Set([key.id, ...(key.ancestors ?? []).map((a) => a.id), key.accountId])];
+}
+
+/**
  * Re-reads key `keyId` of `accountId` and checks it and `plan` as a request would be checked; the custody
- * to execute with, or the refusal.
+ * to execute with, or the refusal. `keyCheck`: where the key is checked again before anything is sent (see
+ * createSpendGuard): re-read before signing, or by the commit that records the execution.
  */
 export async function fireCustody(
   deps: FireCustodyDeps,
@@ -99,6 +108,7 @@ export async function fireCustody(
   scope: Scope,
   plan: SpendPlan,
   wallet: string,
+  keyCheck: "sign" | "record" = "sign",
 ): Promise<FireCustody | FireRefusal> {
   const key = await deps.store.findKey(ids.accountId, ids.keyId);
   const refused = keyRefusal(key, scope, deps.clock()) ?? (await planRefusal(deps, key!, plan, wallet));
@@ -108,7 +118,7 @@ export async function fireCustody(
     ctx,
     store: custodyStore(deps.store, { current: () => ctx }),
     // The guard carries the record-time policy step (policy-step.ts) the pipeline runs before each insert.
-    guard: createSpendGuard(ctx, deps),
+    guard: createSpendGuard(ctx, deps, keyCheck),
     checkVenue: (venue) => checkRoutedVenue(ctx, venue),
   };
 }

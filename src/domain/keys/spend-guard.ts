@@ -43,14 +43,22 @@ export function perExecutionVerdict(
   };
 }
 
-/** The spend guard of one request (see the file comment). */
-export function createSpendGuard(ctx: CustodyContext, deps: SpendGuardDeps): SpendGuard {
+/**
+ * The spend guard of one request (see the file comment). `keyCheck: "record"`: the key is not re-read before
+ * signing, because the commit that records the execution checks it (a fired order's claim: OrderTransition's
+ * `liveKeys`), later than a read here could; only its expiry is checked here, against the key already read.
+ */
+export function createSpendGuard(
+  ctx: CustodyContext,
+  deps: SpendGuardDeps,
+  keyCheck: "sign" | "record" = "sign",
+): SpendGuard {
   const policy = contextPolicy(ctx);
   const capped = policy.maxSolPerExecution !== undefined || policy.maxSolPer24h !== undefined;
   const spends = (ctx.spends ??= new Map());
   return {
     async beforeSign() {
-      const key = await deps.store.findKey(ctx.key.accountId, ctx.key.id);
+      const key = keyCheck === "record" ? ctx.key : await deps.store.findKey(ctx.key.accountId, ctx.key.id);
       if (key === undefined) throw new ApiError(401, CUSTODY.keyRevoked);
       authorize(key, undefined, deps.clock());
     },

@@ -17,6 +17,8 @@ import type { Vault } from "../../vault/index.js";
 import { answerOf } from "../execution/failure.js";
 import {
   fireCustody,
+  keyRefusal,
+  liveKeysOf,
   type FireCustody,
   type FireCustodyDeps,
   type FireRefusal,
@@ -118,13 +120,26 @@ export class ClaimLostError extends Error {
   }
 }
 
-/** `store` whose execution records claim the order in the same commit (see RecordClaim). */
-export function claimingStore(store: Store, claim: RecordClaim): Store {
+/**
+ * `store` whose execution records claim the order in the same commit (see RecordClaim), on the condition that
+ * none of `liveKeys()` (the firing key, the keys above it, the root: fireCustody's liveKeysOf) is revoked or frozen
+ * by then: the fire's key check is that commit, not a read before signing.
+ */
+export function claimingStore(
+  store: Store,
+  claim: RecordClaim,
+  liveKeys: () => readonly number[] | undefined,
+): Store {
   const record = async (
     e: Parameters<Store["insertExecution"]>[0],
     reservation: Parameters<Store["insertExecutionReserving"]>[1] | null,
   ) => {
-    const r = await store.claimOrderRecording(claim.transition(), e, reservation);
+    const live = liveKeys();
+    // Deny by default: the guard did not re-read the key, so no claim commits without the key check.
+    if (live === undefined) throw new Error("an order's claim needs its key check");
+    const t = claim.transition();
+    const transition = t.claim === undefined ? t : extend(t, { claim: extend(t.claim, { liveKeys: live }) });
+    const r = await store.claimOrderRecording(transition, e, reservation);
     if (r === undefined) throw new ClaimLostError();
     claim.onClaimed(r.order);
     return r.execution;
@@ -153,14 +168,35 @@ export function orderCustody(
   claim?: RecordClaim,
   trade: ReturnType<typeof orderTrade> = orderTrade(spec, owner.wallet, deps.relayTipLamports),
 ): EarlyCustody {
+  const ids = { accountId: owner.accountId, keyId: owner.keyId };
+  if (claim === undefined)
+    return {
+      trade,
+      verdict: fireCustody(
+        extend(deps.custody, { store: deps.store }),
+        ids,
+        "trade",
+        trade.plan,
+        owner.wallet,
+      ),
+    };
+  let live: readonly number[] | undefined;
+  const store = claimingStore(deps.store, claim, () => live);
   const verdict = fireCustody(
-    extend(deps.custody, { store: claim === undefined ? deps.store : claimingStore(deps.store, claim) }),
-    { accountId: owner.accountId, keyId: owner.keyId },
+    extend(deps.custody, { store }),
+    ids,
     "trade",
     trade.plan,
     owner.wallet,
+    "record",
   );
-  return { trade, verdict };
+  return {
+    trade,
+    verdict: verdict.then((v) => {
+      if (!("rule" in v)) live = liveKeysOf(v.ctx.key);
+      return v;
+    }),
+  };
 }
 
 /**
@@ -200,7 +236,15 @@ export async function fireOrder(
     executionId = r.execution_id;
     return r.confirmed ? { kind: "filled", executionId } : { kind: "pending", executionId };
   } catch (e) {
-    if (e instanceof ClaimLostError) return { kind: "lost" };
+    // The claim commits only while the key lives: a lost claim may be the key's refusal (frozen, revoked meanwhile).
+    if (e instanceof ClaimLostError) {
+      const refusal = keyRefusal(
+        await deps.store.findKey(order.accountId, order.keyId),
+        "trade",
+        deps.custody.clock(),
+      );
+      return refusal === null ? { kind: "lost" } : { kind: "refused", refusal };
+    }
     const answer = answerOf(e);
     if (answer === undefined) throw e;
     const id = answer.extra.execution_id;

@@ -23,6 +23,7 @@ import { executionValues, INSERT_COLUMNS, type ExecutionValues } from "../execut
 import type { Database, ExecutionsTable, OrdersTable } from "../schema.js";
 import type { NewExecution } from "../types.js";
 import type { OrderRecord, OrderTransition } from "./order-types.js";
+import { liveKeysParam, liveKeysPredicate } from "./live-keys.js";
 
 /** The rows of one statement run synchronously on better-sqlite3 itself (a write without `returning`: none). */
 function rowsOn<R>(database: SqliteDatabase, query: CompiledQuery<R>): R[] {
@@ -43,7 +44,7 @@ export function claimStatements(
 ) {
   const raw = <T>(r: RawBuilder<T>): Compilable<T> => ({ compile: () => r.compile(db) });
   const claim = compiledQuery(
-    ["to", "now", "owner", "leaseUntilMs", "triggeredBy", "id", "from", "version"],
+    ["to", "now", "owner", "leaseUntilMs", "triggeredBy", "id", "from", "version", "liveKeys"],
     (a: {
       to: string;
       now: string;
@@ -53,6 +54,7 @@ export function claimStatements(
       id: string;
       from: string;
       version: number;
+      liveKeys: string;
     }) =>
       db
         .updateTable("orders")
@@ -68,6 +70,7 @@ export function claimStatements(
         .where("id", "=", a.id)
         .where("state", "=", a.from)
         .where("version", "=", a.version)
+        .where(liveKeysPredicate(dialect, a.liveKeys))
         .returningAll(),
   );
   const nextEventId =
@@ -120,6 +123,7 @@ export function claimStatements(
       id: t.id,
       from: t.from,
       version: t.version!,
+      liveKeys: liveKeysParam(t.claim!.liveKeys),
     });
   const eventQuery = (o: OrderRecord, type: string, id: string | number) =>
     insertEvent({

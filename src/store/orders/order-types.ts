@@ -51,8 +51,12 @@ export interface OrderTransition {
   /** For a triggered order: only while this process holds its lease. */
   owner?: string;
   to: OrderStateName;
-  /** A claim (open → triggered) counts one more attempt and takes the lease. */
-  claim?: { owner: string; leaseUntilMs: number };
+  /**
+   * A claim (open → triggered) counts one more attempt and takes the lease. `liveKeys`: the firing key, every key
+   * above it and the account's root key; the claim then commits only while none of them is revoked or frozen (the
+   * root: its account freeze), so a fire's key is checked in the commit that records what it sends.
+   */
+  claim?: { owner: string; leaseUntilMs: number; liveKeys?: readonly number[] };
   triggeredBy?: string | null;
   error?: unknown;
   /** Appended to the order's executions. */

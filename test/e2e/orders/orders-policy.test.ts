@@ -152,4 +152,35 @@ describe("orders and the key's policy", () => {
       true,
     );
   });
+
+  it("a key frozen while its order's fire signs sends nothing (the record's commit checks the key): failed, frozen", async () => {
+    const { mint, root, mover, bot } = await account();
+    await trade(e2e, root.apiKey, { action: "buy", mint, amount: "0.5", simulate: false, confirm: true });
+    const held = await e2e.tokenBalance(root.wallet, mint);
+    const o = await placeOrder(e2e, bot.apiKey, { kind: "take_profit", mint, percent: 10 });
+    const vault = e2e.vault;
+    const inner = vault.withKeypair.bind(vault);
+    let froze = false;
+    // After the fire's custody passed and before its transaction is signed: the latest a freeze can come and
+    // still stop the send (a read before signing would have seen the key live).
+    vault.withKeypair = async (record, fn) => {
+      if (!froze && record.publicKey === root.wallet) {
+        froze = true;
+        expect((await callWith(e2e.app, root.apiKey, "POST", `/v1/keys/${bot.id}/freeze`)).status).toBe(200);
+      }
+      return inner(record, fn);
+    };
+    try {
+      await move(e2e, mover.apiKey, "buy", mint, "10");
+      const f = await settled(e2e, root.apiKey, o.id);
+      expect(froze).toBe(true);
+      expect(f).toMatchObject({ state: "failed", error: { rule: "frozen" }, execution_ids: [] });
+      expect(await e2e.tokenBalance(root.wallet, mint)).toBe(held);
+      const rows = await activity(root.apiKey);
+      const fire = rows.find((r) => r.method === "FIRE" && r.route === `/v1/orders/${o.id}`);
+      expect(fire).toMatchObject({ status: 403, rule: "frozen", key_id: bot.id });
+    } finally {
+      vault.withKeypair = inner;
+    }
+  });
 });
