@@ -23,7 +23,7 @@ import { executionValues, INSERT_COLUMNS, type ExecutionValues } from "../execut
 import type { Database, ExecutionsTable, OrdersTable } from "../schema.js";
 import type { NewExecution } from "../types.js";
 import type { OrderRecord, OrderTransition } from "./order-types.js";
-import { liveKeysParam, liveKeysPredicate } from "./live-keys.js";
+import { liveKeysParams, liveKeysPredicate } from "./live-keys.js";
 
 /** The rows of one statement run synchronously on better-sqlite3 itself (a write without `returning`: none). */
 function rowsOn<R>(database: SqliteDatabase, query: CompiledQuery<R>): R[] {
@@ -44,7 +44,19 @@ export function claimStatements(
 ) {
   const raw = <T>(r: RawBuilder<T>): Compilable<T> => ({ compile: () => r.compile(db) });
   const claim = compiledQuery(
-    ["to", "now", "owner", "leaseUntilMs", "triggeredBy", "id", "from", "version", "liveKeys"],
+    [
+      "to",
+      "now",
+      "owner",
+      "leaseUntilMs",
+      "triggeredBy",
+      "id",
+      "from",
+      "version",
+      "liveKey",
+      "liveRoot",
+      "liveChain",
+    ],
     (a: {
       to: string;
       now: string;
@@ -54,7 +66,9 @@ export function claimStatements(
       id: string;
       from: string;
       version: number;
-      liveKeys: string;
+      liveKey: number;
+      liveRoot: number;
+      liveChain: string;
     }) =>
       db
         .updateTable("orders")
@@ -70,7 +84,7 @@ export function claimStatements(
         .where("id", "=", a.id)
         .where("state", "=", a.from)
         .where("version", "=", a.version)
-        .where(liveKeysPredicate(dialect, a.liveKeys))
+        .where(liveKeysPredicate(dialect, a))
         .returningAll(),
   );
   const nextEventId =
@@ -123,7 +137,7 @@ export function claimStatements(
       id: t.id,
       from: t.from,
       version: t.version!,
-      liveKeys: liveKeysParam(t.claim!.liveKeys),
+      ...liveKeysParams(t.claim!.liveKeys),
     });
   const eventQuery = (o: OrderRecord, type: string, id: string | number) =>
     insertEvent({

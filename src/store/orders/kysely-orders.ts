@@ -11,7 +11,7 @@ import { lockKeyRow } from "../keys/key-row-lock.js";
 import { reserveAndInsert } from "../keys/kysely-custody.js";
 import { toExecution } from "../executions/kysely-executions.js";
 import { claimStatements } from "./claim-statements.js";
-import { liveKeysParam, liveKeysPredicate } from "./live-keys.js";
+import { liveKeysParams, liveKeysPredicate } from "./live-keys.js";
 import { walletIn } from "../keys/wallet-scope.js";
 import { executionIdByKey } from "../idempotency/kysely-idempotency.js";
 import { EVENTS_CHANNEL, EVENTS_NOTIFY_SETTING } from "../events/migrations-events.js";
@@ -137,7 +137,7 @@ async function applyTransition(
   if (t.version !== undefined) q = q.where("version", "=", t.version);
   if (t.owner !== undefined) q = q.where("lease_owner", "=", t.owner);
   if (t.claim?.liveKeys !== undefined)
-    q = q.where(liveKeysPredicate(dialect, liveKeysParam(t.claim.liveKeys)));
+    q = q.where(liveKeysPredicate(dialect, liveKeysParams(t.claim.liveKeys)));
   const updated = await q.returningAll().executeTakeFirst();
   if (updated === undefined) return undefined;
   let o = toOrder(updated);
