@@ -2,6 +2,7 @@
  * Trade instructions of both venues. Builders only: no compute budget, no tip (chain assembly adds
  * those), no chain access. Amounts are bigint here and BN only at the SDK boundary.
  */
+import { LruMap } from "../core/lru.js";
 import BN from "bn.js";
 import { TransactionInstruction, type AccountMeta, type PublicKey } from "@solana/web3.js";
 import { createAssociatedTokenAccountIdempotentInstruction } from "./spl-token.js";
@@ -46,7 +47,7 @@ interface BuyAccounts {
   feeAt: number;
   buybackAt: number;
 }
-const buyAccounts = new Map<string, BuyAccounts>();
+const buyAccounts = new LruMap<string, BuyAccounts>(BUY_ACCOUNTS_CAPACITY);
 
 /** Entries of the curve buy account memo (for tests of its bound). */
 export function curveBuyMemoSize(): number {
@@ -109,12 +110,10 @@ export async function buildCurveBuyExactSolIn(
   // from user, mint and token program, the creator vault from the creator, bonding_curve_v2 from the mint),
   // so they key the memo: a hit derives nothing. Fixed 32-character parts: no separator needed.
   const key = keyText(mint) + keyText(user) + keyText(curve.creator) + keyText(tokenProgram);
+  // Least recently used goes first: a hit moves to the back.
   const memo = buyAccounts.get(key);
   let ix: TransactionInstruction;
   if (memo !== undefined) {
-    // Least recently used goes first: a hit moves to the back.
-    buyAccounts.delete(key);
-    buyAccounts.set(key, memo);
     const data = buyExactSolInData(args.spendableLamports, args.minTokensOut);
     // Copies: whoever assembles the transaction gets metas of its own.
     const keys = memo.metas.map((k) => ({ ...k }));
@@ -145,7 +144,6 @@ export async function buildCurveBuyExactSolIn(
     const buybackAt = onlyIndexOf(ix.keys, buyback);
     // A recipient that is also another account of the list (never on a real Global) has no one position.
     if (feeAt >= 0 && buybackAt >= 0) {
-      if (buyAccounts.size >= BUY_ACCOUNTS_CAPACITY) buyAccounts.delete(buyAccounts.keys().next().value!);
       buyAccounts.set(key, { metas: ix.keys.map((k) => ({ ...k })), feeAt, buybackAt });
     }
   }

@@ -8,17 +8,20 @@
  */
 import type { OrderSpec } from "./model.js";
 import { orderTrade } from "./fire.js";
+import { LruMap } from "../../core/lru.js";
 
 type Prepared = { spec: OrderSpec; wallet: string; trade: ReturnType<typeof orderTrade> };
 
-/** Prepared trades by order id (Map order = oldest first). */
+/** Prepared trades by order id, the least recently prepared dropped first. */
 export class PreparedTrades {
-  private readonly byOrder = new Map<string, Prepared>();
+  private readonly byOrder: LruMap<string, Prepared>;
 
   constructor(
     private readonly relayTipLamports: bigint,
-    private readonly max = 1_024,
-  ) {}
+    max = 1_024,
+  ) {
+    this.byOrder = new LruMap(max);
+  }
 
   /** Parses the trade of order `id` (this version's `spec`, signing `wallet`) ahead of its fire. */
   prepare(id: string, spec: OrderSpec, wallet: string): void {
@@ -29,9 +32,7 @@ export class PreparedTrades {
       // The fire parses again and answers the error itself (as it did before preparing).
       return;
     }
-    this.byOrder.delete(id);
     this.byOrder.set(id, { spec, wallet, trade });
-    if (this.byOrder.size > this.max) this.byOrder.delete(this.byOrder.keys().next().value as string);
   }
 
   /** The trade prepared for exactly this version of the order and wallet (given once), else undefined. */
