@@ -5,6 +5,7 @@
  * background (with the chain caches): `price()` never waits. An account seen for the first time is priced with
  * the cluster-wide estimate and joins the background refresh.
  */
+import { LruMap } from "../core/lru.js";
 import { PublicKey } from "@solana/web3.js";
 import { estimatePriorityFee, type PriorityFeeSetting } from "./priority-fee.js";
 import type { RpcClient } from "./rpc-client.js";
@@ -41,7 +42,7 @@ export function createFeeEstimator(options: FeeEstimatorOptions): FeeEstimator {
   const maxAccounts = options.maxAccounts ?? 16;
   const idleMs = options.idleMs ?? 60_000;
   let global: bigint | undefined = setting.mode === "fixed" ? setting.microLamports : undefined;
-  const tracked = new Map<string, Tracked>();
+  const tracked = new LruMap<string, Tracked>(maxAccounts);
 
   async function estimateFor(accounts: PublicKey[] | undefined): Promise<bigint> {
     if (setting.mode === "fixed") return setting.microLamports;
@@ -55,19 +56,12 @@ export function createFeeEstimator(options: FeeEstimatorOptions): FeeEstimator {
   function track(key: PublicKey, at: number): Tracked {
     // Hex of the raw bytes: this runs on the request path, where base58 encoding is comparatively slow.
     const id = key.toBuffer().toString("hex");
+    // The least recently used account is dropped past maxAccounts.
     let t = tracked.get(id);
     if (t === undefined) {
-      if (tracked.size >= maxAccounts) {
-        // Drop the least recently used: Map keeps insertion order and `touch` re-inserts on use.
-        const oldest = tracked.keys().next().value;
-        if (oldest !== undefined) tracked.delete(oldest);
-      }
       t = { key, lastUsed: at, estimate: undefined };
-    } else {
-      tracked.delete(id);
-      t.lastUsed = at;
-    }
-    tracked.set(id, t);
+      tracked.set(id, t);
+    } else t.lastUsed = at;
     return t;
   }
 
@@ -75,8 +69,8 @@ export function createFeeEstimator(options: FeeEstimatorOptions): FeeEstimator {
     async refresh() {
       if (setting.mode === "fixed") return;
       const at = now();
-      for (const [id, t] of tracked) if (at - t.lastUsed > idleMs) tracked.delete(id);
-      const entries = [...tracked.values()];
+      for (const [id, t] of [...tracked.entries()]) if (at - t.lastUsed > idleMs) tracked.delete(id);
+      const entries = [...tracked.entries()].map(([, t]) => t);
       const [cluster, ...perAccount] = await Promise.allSettled([
         estimateFor(setting.accounts?.map((a) => new PublicKey(a))),
         ...entries.map((t) => estimateFor([t.key])),

@@ -4,7 +4,7 @@
  * order here: a read moves the entry to the back, and the front is the oldest.
  */
 export class LruMap<K, V> {
-  private readonly entries = new Map<K, V>();
+  private readonly map = new Map<K, V>();
 
   /** A map of at most `capacity` entries (a positive integer). */
   constructor(readonly capacity: number) {
@@ -14,33 +14,38 @@ export class LruMap<K, V> {
 
   /** Entries kept. */
   get size(): number {
-    return this.entries.size;
+    return this.map.size;
   }
 
   /** The value under `key`, now the most recently used; undefined when none is kept. */
   get(key: K): V | undefined {
-    const v = this.entries.get(key);
+    const v = this.map.get(key);
     if (v !== undefined) {
-      this.entries.delete(key);
-      this.entries.set(key, v);
+      this.map.delete(key);
+      this.map.set(key, v);
     }
     return v;
   }
 
   /** Whether `key` is kept (the recency order is left alone). */
   has(key: K): boolean {
-    return this.entries.has(key);
+    return this.map.has(key);
   }
 
   /** Keeps `value` under `key` as the most recently used; the oldest entry goes past the capacity. */
   set(key: K, value: V): void {
-    this.entries.delete(key);
-    this.entries.set(key, value);
-    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as K);
+    this.map.delete(key);
+    this.map.set(key, value);
+    if (this.map.size > this.capacity) this.map.delete(this.map.keys().next().value as K);
+  }
+
+  /** The entries, least recently used first; reading them leaves the order as it is. */
+  entries(): IterableIterator<[K, V]> {
+    return this.map.entries();
   }
 
   /** Drops `key`; whether it was kept. */
   delete(key: K): boolean {
-    return this.entries.delete(key);
+    return this.map.delete(key);
   }
 }

@@ -29,6 +29,21 @@ describe("LruMap", () => {
     expect(m.get("zz")).toBeUndefined();
   });
 
+  it("lists its entries least recently used first, and listing them is not a use", () => {
+    const m = new LruMap<string, number>(3);
+    m.set("a", 1);
+    m.set("b", 2);
+    m.set("c", 3);
+    m.get("a");
+    expect([...m.entries()]).toEqual([
+      ["b", 2],
+      ["c", 3],
+      ["a", 1],
+    ]);
+    m.set("d", 4);
+    expect([...m.entries()].map(([k]) => k)).toEqual(["c", "a", "d"]);
+  });
+
   it("refuses a capacity that is not a positive integer", () => {
     for (const c of [0, -1, 1.5, Number.NaN])
       expect(() => new LruMap(c)).toThrow("capacity must be a positive integer");
