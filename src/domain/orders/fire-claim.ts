@@ -8,7 +8,10 @@ import type { BookOrder } from "./book.js";
 import { orderAttemptKey, type FireOutcome, type RecordClaim } from "./fire.js";
 import { FIRE_REASONS } from "./texts.js";
 
-/** The claim of `o` (open at its version → triggered by `trigger`, leased to `deps.owner` from the commit on). */
+/**
+ * The claim of `o` (open at its version → triggered by `trigger`, leased to `deps.owner` from the commit on), on
+ * the condition that the keys `liveKeys` still live at that commit.
+ */
 export function recordClaim(
   o: BookOrder,
   trigger: string,
@@ -16,12 +19,12 @@ export function recordClaim(
   onClaimed: (order: OrderRecord) => void,
 ): RecordClaim {
   return {
-    transition: () => ({
+    transition: (liveKeys) => ({
       id: o.id,
       from: "open",
       version: o.version,
       to: "triggered",
-      claim: { owner: deps.owner, leaseUntilMs: deps.clock().getTime() + deps.leaseMs },
+      claim: { owner: deps.owner, leaseUntilMs: deps.clock().getTime() + deps.leaseMs, liveKeys },
       triggeredBy: trigger,
     }),
     onClaimed,

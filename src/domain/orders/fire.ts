@@ -105,10 +105,11 @@ export function orderTrade(spec: OrderSpec, wallet: string, relayTipLamports: bi
 
 /**
  * The claim an order's fire makes in the commit that records its execution (the store's claimOrderRecording):
- * `transition` is asked for at that commit (the lease runs from then), `onClaimed` told of the claimed order.
+ * `transition` is asked for at that commit (the lease runs from then) with the keys whose state it is conditional
+ * on (claimingStore), `onClaimed` told of the claimed order.
  */
 export interface RecordClaim {
-  readonly transition: () => OrderTransition;
+  readonly transition: (liveKeys: readonly number[]) => OrderTransition;
   readonly onClaimed: (order: OrderRecord) => void;
 }
 
@@ -137,9 +138,7 @@ export function claimingStore(
     const live = liveKeys();
     // Deny by default: the guard did not re-read the key, so no claim commits without the key check.
     if (live === undefined) throw new Error("an order's claim needs its key check");
-    const t = claim.transition();
-    const transition = t.claim === undefined ? t : extend(t, { claim: extend(t.claim, { liveKeys: live }) });
-    const r = await store.claimOrderRecording(transition, e, reservation);
+    const r = await store.claimOrderRecording(claim.transition(live), e, reservation);
     if (r === undefined) throw new ClaimLostError();
     claim.onClaimed(r.order);
     return r.execution;
@@ -168,28 +167,17 @@ export function orderCustody(
   claim?: RecordClaim,
   trade: ReturnType<typeof orderTrade> = orderTrade(spec, owner.wallet, deps.relayTipLamports),
 ): EarlyCustody {
-  const ids = { accountId: owner.accountId, keyId: owner.keyId };
-  if (claim === undefined)
-    return {
-      trade,
-      verdict: fireCustody(
-        extend(deps.custody, { store: deps.store }),
-        ids,
-        "trade",
-        trade.plan,
-        owner.wallet,
-      ),
-    };
   let live: readonly number[] | undefined;
-  const store = claimingStore(deps.store, claim, () => live);
+  const store = claim === undefined ? deps.store : claimingStore(deps.store, claim, () => live);
   const verdict = fireCustody(
     extend(deps.custody, { store }),
-    ids,
+    { accountId: owner.accountId, keyId: owner.keyId },
     "trade",
     trade.plan,
     owner.wallet,
-    "record",
+    claim === undefined ? "sign" : "record",
   );
+  if (claim === undefined) return { trade, verdict };
   return {
     trade,
     verdict: verdict.then((v) => {
