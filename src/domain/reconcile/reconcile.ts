@@ -132,6 +132,9 @@ async function patchOf(
   s: NonNullable<Settlement>,
   record: ExecutionRecord,
 ): Promise<ExecutionPatch> {
+  // An expired record never landed: no transaction to read a fill from (each read was retried with pauses,
+  // about 0.6 s per record, one record after another in a pass).
+  if (s.status === "expired") return { status: s.status, confirmationStatus: s.confirmationStatus };
   if (s.status !== "failed") {
     const patch: ExecutionPatch = { status: s.status, confirmationStatus: s.confirmationStatus };
     const base = isObject(record.response) ? record.response : {};

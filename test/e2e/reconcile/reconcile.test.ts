@@ -31,10 +31,25 @@ async function history(apiKey: string): Promise<Row[]> {
 // The passes' clock runs ahead by `skew`: a lease lapses when the test moves it, not after a real wait that a
 // loaded machine can overrun (the first pass alone may take longer than a short lease).
 let skew = 0;
+// The fills' reads of every pass: a never-landed send must not ask for its transaction.
+const fillReads: string[] = [];
 const pass = (owner = "test-process") =>
   reconcileOnce({
     store: e2e.store,
     rpc: e2e.chain.rpc,
+    fills: {
+      rpc: new Proxy(e2e.chain.rpc, {
+        get(target, name, receiver) {
+          const v: unknown = Reflect.get(target, name, receiver);
+          if (name !== "getTransactionJson" || typeof v !== "function") return v;
+          return (signature: string) => {
+            fillReads.push(signature);
+            return (v as (s: string) => unknown).call(target, signature);
+          };
+        },
+      }),
+      relayTip: () => e2e.chain.relayTip(),
+    },
     owner,
     clock: () => new Date(Date.now() + skew),
     graceMs: 0,
@@ -77,6 +92,8 @@ describe("reconciliation", () => {
 
     const first = await pass();
     expect(first.examined).toBe(3);
+    // The landed trade's fill was read (the same pass must not skip reads for what landed).
+    expect(fillReads).toContain(landed.json<{ signature: string }>().signature);
     let rows = await history(apiKey);
     const byStatus = (s: string) => rows.filter((r) => r.status === s);
     expect(byStatus("failed")).toHaveLength(1);
@@ -93,8 +110,11 @@ describe("reconciliation", () => {
     // Another process may take the record once the first one's lease has lapsed.
     expect((await pass("another-process")).examined).toBe(0);
     skew += 61_000;
+    const readsBefore = fillReads.length;
     const second = await pass("another-process");
     expect(second.settled).toEqual({ expired: 1 });
+    // Expired: it never landed, so there is no transaction to read a fill from.
+    expect(fillReads.slice(readsBefore)).toEqual([]);
     rows = await history(apiKey);
     expect(rows.map((r) => r.status).sort()).toEqual(
       [
