@@ -3,6 +3,7 @@
  * service in their own processes). Each returns its figures; none asserts — the vitest short form and
  * `npm run soak` judge the figures against their goals.
  */
+import { BLOCKHASH_VALIDITY_SLOTS } from "../../localnet/ledger/blockhash-queue.js";
 import { allExecutions, fundedWallet, type Cluster, type ExecutionRecord } from "../harness/index.js";
 import { goal, info, pct, type ScenarioReport } from "./figures.js";
 import { callTrade, duplicates, percentile, runPool, tally, type TradeCall } from "./load.js";
@@ -200,7 +201,8 @@ export async function readFaultScenario(
 
 /**
  * (c) sends accepted but never landing, confirm on: every request answers within its bounded wait
- * (`confirmTimeoutMs` + `slackMs`) with confirmed false; then reconciliation moves the records to expired.
+ * (`confirmTimeoutMs` + `slackMs`) with confirmed false; then, the chain moved past their blockhashes,
+ * reconciliation moves the records to expired.
  */
 export async function neverLandScenario(
   cluster: Cluster,
@@ -235,7 +237,11 @@ export async function neverLandScenario(
   const hung = calls.filter((c) => c.status === null).length;
   const answeredMs = calls.filter((c) => c.status !== null).map((c) => c.ms);
 
-  // Reconciliation: none of them can land; once their blockhash expires they become `expired`.
+  // Reconciliation: none of them can land; once their blockhash expires they become `expired`. The chain is
+  // moved past every blockhash they used (each fetched before its request answered, so valid up to at most
+  // the current slot + 150) instead of waiting for the slot clock: expiry on the chain is what the service
+  // must see, not how long it took. Its reconciliation still has to find and close every record by itself.
+  await cluster.localnet.advanceSlots(Number(BLOCKHASH_VALIDITY_SLOTS) + 1);
   const settled = await waitFinal(url, t.apiKey, before, o.settleTimeoutMs);
   return {
     scenario: "(c) sends that never land",

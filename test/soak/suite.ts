@@ -28,6 +28,11 @@ export interface SoakSizes {
   hookKill: { executions: number; concurrency: number; answerDelayMs: number; killAfterShare: number };
   /** WEBHOOK_RETRY_DELAYS_MS of the events cluster: retries outlast `hooks.downMs`. */
   retryDelaysMs: number[];
+  /**
+   * WEBHOOK_TIMEOUT_MS and WEBHOOK_LEASE_MARGIN_MS of the events cluster: a claimed delivery's lease is their
+   * sum, which is how long (g)'s restarted process waits before it may send what the killed ones held.
+   */
+  webhookLease: { timeoutMs: number; marginMs: number };
   /** Issue 31: (h) take-profits crossed at once on two processes (PostgreSQL only), one killed mid-way. */
   ordersKill: {
     orders: number;
@@ -49,6 +54,7 @@ export const FULL: SoakSizes = {
   hookKill: { executions: 300, concurrency: 16, answerDelayMs: 300, killAfterShare: 0.3 },
   // 216 s of retries in all (25 of them): past the 2-minute outage, and 2^-26 odds of 26 straight failures at 50 %.
   retryDelaysMs: [1_000, 2_000, 3_000, 5_000, 5_000, ...Array<number>(20).fill(10_000)],
+  webhookLease: { timeoutMs: 5_000, marginMs: 2_000 },
   // A lease longer than the slowest of 1,000 fires at once on a loaded machine (a claim outliving its lease may be reopened elsewhere).
   // Beside them, 20 copy orders each copying the leader's 20 buys (400 copies), half of the buys before the kill.
   ordersKill: { orders: 1_000, killAfterRelaySends: 100, leaseMs: 30_000, copies: 20, followed: 20 },
@@ -67,6 +73,9 @@ export const SHORT: SoakSizes = {
   hooks: { executions: 12, concurrency: 6, downMs: 2_000, failShare: 0.5 },
   hookKill: { executions: 10, concurrency: 8, answerDelayMs: 200, killAfterShare: 0.3 },
   retryDelaysMs: [100, 200, 300, ...Array<number>(22).fill(500)],
+  // The receivers are on this machine and answer within (g)'s 200 ms: a 3 s lease instead of 7 s shortens (g)'s
+  // wait after the kill; an attempt that did time out is only retried (the goals count what the receiver took).
+  webhookLease: { timeoutMs: 2_000, marginMs: 1_000 },
   ordersKill: { orders: 40, killAfterRelaySends: 4, leaseMs: 8_000, copies: 4, followed: 4 },
 };
 
@@ -139,7 +148,8 @@ export async function runSoak(o: SoakOptions): Promise<ScenarioReport[]> {
     });
   }
   if (want("c")) {
-    // Short slots so blockhashes expire (150 slots) within seconds and reconciliation can close the records.
+    // Short slots for the trades' confirmation waits; the scenario then advances the chain past their
+    // blockhashes (150 slots) so reconciliation can close the records without waiting for the slot clock.
     const env = {
       CONFIRM_TIMEOUT_MS: String(CONFIRM_TIMEOUT_MS),
       RECONCILE_INTERVAL_MS: "500",
@@ -170,8 +180,8 @@ export async function runSoak(o: SoakOptions): Promise<ScenarioReport[]> {
     const env = {
       WEBHOOK_ALLOW_PRIVATE: "true",
       WEBHOOK_RETRY_DELAYS_MS: s.retryDelaysMs.join(","),
-      WEBHOOK_TIMEOUT_MS: "5000",
-      WEBHOOK_LEASE_MARGIN_MS: "2000",
+      WEBHOOK_TIMEOUT_MS: String(s.webhookLease.timeoutMs),
+      WEBHOOK_LEASE_MARGIN_MS: String(s.webhookLease.marginMs),
     };
     const processes = o.database === "postgres" ? 2 : 1;
     const settleTimeoutMs = Math.max(60_000, s.hooks.downMs + 60_000);
