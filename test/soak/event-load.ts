@@ -213,7 +213,8 @@ export async function eventLoadScenario(
     disorder += ids.filter((id, i) => i > 0 && id <= ids[i - 1]!).length;
     const known = new Set(want.map((e) => e.id));
     stray += ids.filter((id) => !known.has(id)).length;
-    for (const g of s.client.got) latencies.push(g.atMs - Date.parse(`${g.event.created_at}Z`));
+    // created_at is RFC 3339 with its Z (issue 20): parsed as it is.
+    for (const g of s.client.got) latencies.push(g.atMs - Date.parse(g.event.created_at));
   }
   const events = [...outbox.values()].reduce((n, l) => n + l.length, 0);
   const executions = new Set([...outbox.values()].flat().map((e) => e.execution_id)).size;
