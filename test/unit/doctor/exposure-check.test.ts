@@ -2,7 +2,10 @@
  * Issue 29 finding 15: off the sandbox, SETUP_MODE=open, a public /metrics and no ALLOWED_HOSTS are named by
  * `npm run doctor` (a failing or warning check each) and by a block of warnings under the start banner.
  */
-import { describe, expect, it } from "vitest";
+import { once } from "node:events";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { WebSocketServer } from "ws";
 import { doctorCommand } from "../../../src/cli/doctor-command.js";
 import { checkExposure, exposures, type ExposureSettings } from "../../../src/doctor/exposure-check.js";
 import { exposureBanner } from "../../../src/runtime/banner.js";
@@ -72,8 +75,9 @@ describe("the start banner's warnings", () => {
 });
 
 describe("npm run doctor on mainnet with the defaults", () => {
-  // Upstreams that refuse at once: the exposure checks need none, and lead the output.
-  const env = {
+  // Upstreams that refuse at once: the exposure checks need none, and lead the output. The PubSub endpoint
+  // refuses every subscription (a closed port would leave the check waiting its 2 s for a connection).
+  const env: Record<string, string> = {
     CLUSTER: "mainnet",
     MASTER_KEY: "11".repeat(32),
     RPC_URL: "http://127.0.0.1:1",
@@ -82,6 +86,22 @@ describe("npm run doctor on mainnet with the defaults", () => {
     RELAY_TIP_ACCOUNTS: "96gYZGLnJYVFmbjzopPSU6QiEV5fGqZNyN9nmNhvrZU5",
     BUNDLE_RELAY_URL: "http://127.0.0.1:1",
   };
+  let pubsub: WebSocketServer;
+  beforeAll(async () => {
+    pubsub = new WebSocketServer({ host: "127.0.0.1", port: 0 });
+    pubsub.on("connection", (ws) =>
+      ws.on("message", (data: Buffer) => {
+        const { id } = JSON.parse(data.toString()) as { id: number };
+        ws.send(JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32601, message: "refused" } }));
+      }),
+    );
+    await once(pubsub, "listening");
+    env.RPC_WS_URL = `ws://127.0.0.1:${(pubsub.address() as AddressInfo).port}/`;
+  });
+  afterAll(async () => {
+    for (const c of pubsub.clients) c.terminate();
+    await new Promise((resolve) => pubsub.close(resolve));
+  });
 
   it("prints a check per open default first, FAIL for the open setup, and exits 1", async () => {
     const out: string[] = [];
