@@ -2,13 +2,11 @@
  * Issue 29 finding 15: off the sandbox, SETUP_MODE=open, a public /metrics and no ALLOWED_HOSTS are named by
  * `npm run doctor` (a failing or warning check each) and by a block of warnings under the start banner.
  */
-import { once } from "node:events";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { WebSocketServer } from "ws";
 import { doctorCommand } from "../../../src/cli/doctor-command.js";
 import { checkExposure, exposures, type ExposureSettings } from "../../../src/doctor/exposure-check.js";
 import { exposureBanner } from "../../../src/runtime/banner.js";
+import { startRefusingPubSub, type RefusingPubSub } from "../../helpers/refusing-pubsub.js";
 
 const defaults: ExposureSettings = { setupMode: "open", metricsToken: undefined, allowedHosts: [] };
 const closed: ExposureSettings = {
@@ -86,22 +84,12 @@ describe("npm run doctor on mainnet with the defaults", () => {
     RELAY_TIP_ACCOUNTS: "96gYZGLnJYVFmbjzopPSU6QiEV5fGqZNyN9nmNhvrZU5",
     BUNDLE_RELAY_URL: "http://127.0.0.1:1",
   };
-  let pubsub: WebSocketServer;
+  let pubsub: RefusingPubSub;
   beforeAll(async () => {
-    pubsub = new WebSocketServer({ host: "127.0.0.1", port: 0 });
-    pubsub.on("connection", (ws) =>
-      ws.on("message", (data: Buffer) => {
-        const { id } = JSON.parse(data.toString()) as { id: number };
-        ws.send(JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32601, message: "refused" } }));
-      }),
-    );
-    await once(pubsub, "listening");
-    env.RPC_WS_URL = `ws://127.0.0.1:${(pubsub.address() as AddressInfo).port}/`;
+    pubsub = await startRefusingPubSub();
+    env.RPC_WS_URL = pubsub.url;
   });
-  afterAll(async () => {
-    for (const c of pubsub.clients) c.terminate();
-    await new Promise((resolve) => pubsub.close(resolve));
-  });
+  afterAll(() => pubsub.close());
 
   it("prints a check per open default first, FAIL for the open setup, and exits 1", async () => {
     const out: string[] = [];
