@@ -89,6 +89,8 @@ export interface AppDeps {
     limits?: Partial<StreamLimits>;
     metrics?: StreamMetrics;
     pingMs?: number;
+    /** The stream's wait for a closed connection's close answer before it is cut (tests); default 2 s. */
+    closeGraceMs?: number;
   };
   /** Issue 20: timing of GET /v1/events (heartbeat, re-read); omitted = the defaults. */
   events?: EventStreamTiming;
@@ -356,6 +358,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     hub: deps.market?.hub ?? new MarketHub(),
     limits: deps.market?.limits,
     pingMs: deps.market?.pingMs,
+    closeGraceMs: deps.market?.closeGraceMs,
     metrics: deps.market?.metrics ?? createStreamMetrics(metrics.registry),
     registry: streams,
     countAuthFailure,

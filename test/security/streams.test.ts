@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { startLocalnet, type LocalnetHandle } from "../../localnet/index.js";
 import { LAMPORTS_PER_SOL } from "../../src/core/amounts.js";
+import { MarketHub } from "../../src/domain/market/market-hub.js";
 import { createLogger } from "../../src/runtime/logger.js";
 import { openSse, type SseReader } from "../events/sse-reader.js";
 import { buildTestApp, type TestApp } from "../helpers/app.js";
@@ -32,7 +33,7 @@ interface Listening {
   lines: string[];
 }
 
-async function listening(env: Record<string, string> = {}): Promise<Listening> {
+async function listening(env: Record<string, string> = {}, clock?: () => Date): Promise<Listening> {
   const lines: string[] = [];
   const logger = createLogger("info", {
     write: (chunk: string | Buffer) => {
@@ -40,7 +41,14 @@ async function listening(env: Record<string, string> = {}): Promise<Listening> {
       return true;
     },
   } as unknown as NodeJS.WritableStream);
-  const t = await buildTestApp({ env, logger });
+  const t = await buildTestApp({
+    env,
+    logger,
+    ...(clock !== undefined ? { clock } : {}),
+    // A connection closed 4429 is paused (its close answer unread) and cut after this grace: 2 s in the service,
+    // which each such close in these probes waited; the close codes are the same.
+    market: { hub: new MarketHub(), closeGraceMs: 100 },
+  });
   await t.app.listen({ port: 0, host: "127.0.0.1" });
   const addr = t.app.server.address();
   if (addr === null || typeof addr === "string") throw new Error("no port");
@@ -168,7 +176,8 @@ describe("issue 29: open streams end when their key stops authorizing them", () 
   it("a key's streams close at its expires_at (4401, no request needed)", async () => {
     const root = await funded(l);
     const before = await root.balance();
-    const sub = await subKey(l, root.apiKey, { expires_at: new Date(Date.now() + 3_000).toISOString() });
+    // Enough time to open both streams first (a few ms each).
+    const sub = await subKey(l, root.apiKey, { expires_at: new Date(Date.now() + 1_500).toISOString() });
     const ws = await open(l, { "x-api-key": sub.api_key });
     const events = await sse(l, sub.api_key);
     expect(await ws.closed).toEqual({ code: 4401, reason: "API key expired" });
@@ -268,8 +277,10 @@ describe("issue 29: connection caps per key and per IP", () => {
 
 describe("issue 29: the WebSocket auth message counts as an invalid key", () => {
   let l: Listening;
+  // The app's clock: the wall clock, moved ahead by the test below (never back).
+  let aheadMs = 0;
   beforeAll(async () => {
-    l = await listening({ AUTH_FAILURES_PER_MINUTE: "3" });
+    l = await listening({ AUTH_FAILURES_PER_MINUTE: "3" }, () => new Date(Date.now() + aheadMs));
   });
   afterAll(async () => {
     await l?.t.close();
@@ -284,9 +295,9 @@ describe("issue 29: the WebSocket auth message counts as an invalid key", () => 
   it("unknown keys by auth message: 4401 within the allowance, then 4429 (one guess per connection, counted)", async () => {
     const root = await funded(l);
     const before = await root.balance();
-    // The allowance is a window of the wall clock's minute: five guesses must not straddle its end.
-    const intoMinute = Date.now() % 60_000;
-    if (intoMinute > 40_000) await new Promise((r) => setTimeout(r, 60_000 - intoMinute + 50));
+    // The allowance is a window of the app clock's minute: five guesses must not straddle its end. The clock is
+    // moved to the start of the next minute (instead of waiting up to 20 s for it when past 40 s).
+    aheadMs += 60_000 - ((Date.now() + aheadMs) % 60_000) + 50;
     const counted = await failures();
     const codes: number[] = [];
     for (let i = 0; i < 5; i++) {

@@ -83,6 +83,8 @@ export interface StreamRouteDeps extends KeyCheckDeps {
   metrics?: StreamMetrics;
   /** Interval of the server's pings; a connection that has not answered the previous one is ended. */
   pingMs?: number;
+  /** How long a connection the server closed may take to answer the close frame before it is cut (default 2 s). */
+  closeGraceMs?: number;
   /** Issue 29: the process's open streams (caps, re-authorization). */
   registry: StreamRegistry;
   /** Issue 29: counts an unknown key of an auth message on the IP's invalid-key allowance. */
@@ -177,6 +179,7 @@ export async function streamRoutes(app: FastifyInstance, deps: StreamRouteDeps):
     return refused === undefined ? { ok: true } : { ok: false, code: CLOSE.tooMany, reason: refused };
   };
 
+  const closeGraceMs = deps.closeGraceMs ?? CLOSE_GRACE_MS;
   const alive = new Map<WebSocket, boolean>();
   const pinger = setInterval(() => {
     for (const [socket, answered] of alive) {
@@ -239,7 +242,7 @@ export async function streamRoutes(app: FastifyInstance, deps: StreamRouteDeps):
             socket.close(code, reason);
             // A client that does not read does not answer the close frame either: without this, its socket (and
             // the bytes queued in it) would linger for ws' 30 s close timeout. Its slot is held until then.
-            setTimeout(() => socket.terminate(), CLOSE_GRACE_MS).unref();
+            setTimeout(() => socket.terminate(), closeGraceMs).unref();
           },
         },
         {
@@ -258,7 +261,7 @@ export async function streamRoutes(app: FastifyInstance, deps: StreamRouteDeps):
         deps.metrics?.closed("limited");
         session.onClose();
         socket.close(CLOSE.tooMany, closeReason(opened));
-        setTimeout(() => socket.terminate(), CLOSE_GRACE_MS).unref();
+        setTimeout(() => socket.terminate(), closeGraceMs).unref();
       }
       alive.set(socket, true);
       socket.on("pong", () => alive.set(socket, true));

@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { useCliE2e } from "../../helpers/cli-e2e.js";
 
-const cli = useCliE2e("lasertrade-cli-outcomes-");
+// A bundle that never lands is reported after the wait; 2 s (the trades' wait here) instead of the harness's 5 s.
+const cli = useCliE2e("lasertrade-cli-outcomes-", { e2e: { chain: { bundleConfirmTimeoutMs: 2_000 } } });
 
 describe("lasertrade CLI outcomes", () => {
   it("never says done for a buy that did not land; status follows it; refusals are decoded", async () => {

@@ -14,7 +14,7 @@ import { startLocalnet } from "../../../localnet/index.js";
 import type { LocalnetHandle } from "../../../localnet/api.js";
 import { createChain, type Chain } from "../../../src/chain/chain.js";
 import { localnetChainOptions } from "../../../src/chain/localnet-options.js";
-import { lookupTableCommand } from "../../../src/cli/lookup-table-command.js";
+import { lookupTableCommand, type LookupTableDeps } from "../../../src/cli/lookup-table-command.js";
 import { createLookupTableContents } from "../../../src/domain/create/lookup-table.js";
 import { curveConfigs } from "../../../src/domain/trade/configs.js";
 import { buildCreateV2AndBuyExactSolIn } from "../../../src/launch/create-instructions.js";
@@ -66,6 +66,7 @@ function authority(lamports: bigint, format: "json" | "base58" = "json"): { kp: 
 async function run(
   argv: string[],
   extraEnv: NodeJS.ProcessEnv = {},
+  deps: Partial<LookupTableDeps> = {},
 ): Promise<{ code: number; out: string[]; err: string[] }> {
   const out: string[] = [];
   const err: string[] = [];
@@ -73,7 +74,7 @@ async function run(
     argv,
     { ...env, ...extraEnv },
     { out: (l) => out.push(l), err: (l) => err.push(l) },
-    { pollMs: 50 },
+    { pollMs: 50, ...deps },
   );
   printed.push(...out, ...err);
   return { code, out, err };
@@ -244,7 +245,12 @@ describe("npm run lookup-table", () => {
 
   it("prints the RPC detail when the cluster cannot be reached (exit 1)", async () => {
     const a = authority(SOL);
-    const r = await run(["--authority", a.path], { RPC_URL: `http://127.0.0.1:${await closedPort()}` });
+    // Every read retry as the service makes it, without the jittered pauses between them (about 3.5 s).
+    const r = await run(
+      ["--authority", a.path],
+      { RPC_URL: `http://127.0.0.1:${await closedPort()}` },
+      { createChain: (o) => createChain({ ...o, random: () => 0 }) },
+    );
     expect(r.code).toBe(1);
     expect(r.out).toEqual([]);
     expect(r.err.at(-1)).toMatch(/^lookup-table: getLatestBlockhash: .*ECONNREFUSED/);

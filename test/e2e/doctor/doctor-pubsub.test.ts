@@ -21,4 +21,16 @@ describe("doctor: pubsub", () => {
     expect(r.status).toBe("fail");
     expect(r.detail).toMatch(/^RPC_WS_URL ws:\/\/127.0.0.1:9\/ did not confirm/);
   });
+
+  it("warns, subscriptions confirmed, when no notification arrives (slots not advancing)", async () => {
+    // slotMs 0: the localnet's slots advance only with transactions, and the Global account does not change.
+    const still = await startLocalnet({ port: 0, slotMs: 0 });
+    try {
+      const r = await checkPubSub({ rpcUrl: still.rpcUrl }, 500);
+      expect(r.status).toBe("warn");
+      expect(r.detail).toMatch(/subscriptions confirmed, but no notification within 500 ms/);
+    } finally {
+      await still.close();
+    }
+  });
 });

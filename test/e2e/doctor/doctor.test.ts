@@ -13,7 +13,9 @@ import { runDoctor, type DoctorInput } from "../../../src/doctor/run-doctor.js";
 let net: LocalnetHandle;
 
 beforeAll(async () => {
-  net = await startLocalnet({ port: 0, slotMs: 0 });
+  // Slots advance, so the PubSub check sees a notification at once instead of waiting its 2 s in every run (its
+  // warning for a chain whose slots stand still is tested in doctor-pubsub.test.ts).
+  net = await startLocalnet({ port: 0, slotMs: 50 });
 });
 afterAll(() => net.close());
 beforeEach(() => {

@@ -17,12 +17,13 @@ describe("copy orders", () => {
   it("on the curve: a ratio buy after the leader's buy, then the share of the position the leader sold", async () => {
     const leader = await e2e.setup({ sol: 10n });
     const copier = await e2e.setup({ sol: 10n });
-    // The delay lets the test count the copy's own round trips (after the leader's trade has returned).
+    // The delay lets the test count the copy's own round trips (after the leader's trade has returned, which
+    // takes well under 100 ms after the feed saw it; 1 s, not 3 s: each of the three copies waits it).
     const o = await placeOrder(e2e, copier.apiKey, {
       kind: "copy",
       follow: [leader.wallet],
       ratio: "0.5",
-      delay_ms: 3000,
+      delay_ms: 1000,
     });
     expect(o).toMatchObject({ kind: "copy", state: "open", mint: null, side: null });
     const mint = await created(e2e, leader.apiKey);
@@ -200,7 +201,8 @@ describe("copy orders", () => {
       kind: "copy",
       follow: [leader.wallet],
       amount: "0.05",
-      delay_ms: 3000,
+      // Long enough for the mover's confirmed trade below (about 70 ms) to land within it; both copies wait it.
+      delay_ms: 1000,
       max_price_move: "2",
     });
     const sig = await leaderTrade(e2e, leader.apiKey, "buy", mint, "0.01");

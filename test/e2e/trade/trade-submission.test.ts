@@ -35,8 +35,8 @@ describe("trade submission", () => {
     const rival = await e2e.fundedWallet(apiKey, 10n);
     const { mint } = e2e.localnet.admin.createToken();
     // Hold the simulation until a rival buy has moved the price past the 0 % threshold (a hang is all before
-    // the handling; latency would handle the call half-way).
-    e2e.localnet.admin.setFaults({ methods: ["simulateTransaction"], hangMs: 3_000 });
+    // the handling; latency would handle the call half-way). The rival's confirmed buy takes about 100 ms.
+    e2e.localnet.admin.setFaults({ methods: ["simulateTransaction"], hangMs: 1_500 });
     const pending = e2e.post(apiKey, EXECUTE, { action: "buy", mint, amount: "1", slippage: 0 });
     for (let i = 0; i < 500 && (e2e.localnet.admin.stats()["rpc.simulateTransaction"] ?? 0) === 0; i++) {
       await new Promise((r) => setTimeout(r, 10));
@@ -77,8 +77,9 @@ describe("trade submission", () => {
   it("a transaction that lands and fails (simulate off) is a 502 with the decoded program error", async () => {
     const { apiKey, wallet } = await e2e.setup();
     const { mint } = e2e.localnet.admin.createToken();
-    // Hold the send until the curve has completed under it (a hang: the send executes after it).
-    e2e.localnet.admin.setFaults({ endpoints: ["relay"], hangMs: 1_000 });
+    // Hold the send until the curve has completed under it (a hang: the send executes after it). The curve
+    // completes as soon as the send is seen (within 10 ms).
+    e2e.localnet.admin.setFaults({ endpoints: ["relay"], hangMs: 300 });
     const pending = e2e.post(apiKey, EXECUTE, { action: "buy", mint, amount: "0.1", simulate: false });
     for (let i = 0; i < 500 && (e2e.localnet.admin.stats()["relay.sendTransaction"] ?? 0) === 0; i++) {
       await new Promise((r) => setTimeout(r, 10));

@@ -2,10 +2,11 @@
  * Issue 29 finding 15: off the sandbox, SETUP_MODE=open, a public /metrics and no ALLOWED_HOSTS are named by
  * `npm run doctor` (a failing or warning check each) and by a block of warnings under the start banner.
  */
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { doctorCommand } from "../../../src/cli/doctor-command.js";
 import { checkExposure, exposures, type ExposureSettings } from "../../../src/doctor/exposure-check.js";
 import { exposureBanner } from "../../../src/runtime/banner.js";
+import { startRefusingPubSub, type RefusingPubSub } from "../../helpers/refusing-pubsub.js";
 
 const defaults: ExposureSettings = { setupMode: "open", metricsToken: undefined, allowedHosts: [] };
 const closed: ExposureSettings = {
@@ -72,8 +73,9 @@ describe("the start banner's warnings", () => {
 });
 
 describe("npm run doctor on mainnet with the defaults", () => {
-  // Upstreams that refuse at once: the exposure checks need none, and lead the output.
-  const env = {
+  // Upstreams that refuse at once: the exposure checks need none, and lead the output. The PubSub endpoint
+  // refuses every subscription (a closed port would leave the check waiting its 2 s for a connection).
+  const env: Record<string, string> = {
     CLUSTER: "mainnet",
     MASTER_KEY: "11".repeat(32),
     RPC_URL: "http://127.0.0.1:1",
@@ -82,6 +84,12 @@ describe("npm run doctor on mainnet with the defaults", () => {
     RELAY_TIP_ACCOUNTS: "96gYZGLnJYVFmbjzopPSU6QiEV5fGqZNyN9nmNhvrZU5",
     BUNDLE_RELAY_URL: "http://127.0.0.1:1",
   };
+  let pubsub: RefusingPubSub;
+  beforeAll(async () => {
+    pubsub = await startRefusingPubSub();
+    env.RPC_WS_URL = pubsub.url;
+  });
+  afterAll(() => pubsub.close());
 
   it("prints a check per open default first, FAIL for the open setup, and exits 1", async () => {
     const out: string[] = [];

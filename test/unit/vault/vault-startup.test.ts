@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { openStore } from "../../../src/store/index.js";
 import { storeKeyWithWalletOf, testVault } from "../../helpers/app.js";
 import { compiledBuildIsFresh } from "../../harness/child.js";
+import { startRefusingPubSub } from "../../helpers/refusing-pubsub.js";
 
 // The compiled build when it is fresh (npm test builds first): a tsx start transpiles the tree each time.
 const ENTRY = compiledBuildIsFresh()
@@ -66,10 +67,14 @@ describe("running process", () => {
   it("starts with a configured key, serves, and exits 0 on SIGTERM after closing", async () => {
     const { spawn } = await import("node:child_process");
     const dataDir = mkdtempSync(join(tmpdir(), "lasertrade-run-"));
+    // The pre-flight checks at start (DOCTOR_AT_START=warn) meet closed ports at once, but the PubSub check
+    // would wait its whole timeout (RPC_TIMEOUT_MS, 5 s) on a closed port: its endpoint refuses at once instead.
+    const pubsub = await startRefusingPubSub();
     const child = spawn(process.execPath, ENTRY, {
       env: {
         PATH: process.env.PATH ?? "",
         ...CUSTOM,
+        RPC_WS_URL: pubsub.url,
         LOG_LEVEL: "info",
         DATA_DIR: dataDir,
         MASTER_KEY: "77".repeat(32),
@@ -98,6 +103,7 @@ describe("running process", () => {
       expect(out).toContain("shutting down");
     } finally {
       child.kill("SIGKILL");
+      await pubsub.close();
       rmSync(dataDir, { recursive: true, force: true });
     }
   });
