@@ -5,12 +5,18 @@
  * holder's buy, then either a take-profit at +5% (order) or a stream client armed at +5% of the spot price
  * (client), then another account's 5 SOL buy that crosses both.
  *
- * Measured alike for both, from the first sign of the crossing buy at the service — the curve account's
+ * The client runs in this process (the service's), and again in a process of its own
+ * (bench/stream-client-process.ts, the same rule: bench/stream-client-rule.ts), as an operator's bot on the same
+ * machine runs; the three kinds of round take turns.
+ *
+ * Measured alike for all, from the first sign of the crossing buy at the service — the curve account's
  * notification on the service's own subscription, or the market feed's decoded trade of the mint, whichever
  * comes first (the warm state acts on both; the stream is fed by the latter) — to the sell's sendTransaction
  * leaving the service for the relay (its fetch is timed). The order's figure is the issue's trigger latency;
  * the client's is its end to end (stream delivery, its own decision, its HTTP request, the trade).
  */
+import { fork, type ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import { PublicKey } from "@solana/web3.js";
 import WebSocket from "ws";
@@ -18,6 +24,8 @@ import { bondingCurveAddress } from "../src/launch/programs.js";
 import { decodeBondingCurveOnce } from "../src/launch/state.js";
 import type { FetchLike } from "../src/chain/json-rpc.js";
 import { startE2e, trade, type E2e } from "../test/helpers/e2e.js";
+import { crossesLevel, postSell, type ArmedLevel } from "./stream-client-rule.js";
+import type { FromClient, ToClient } from "./stream-client-process.js";
 
 /** Milliseconds per measured round, in the order they ran. */
 export interface TriggerFigures {
@@ -26,6 +34,18 @@ export interface TriggerFigures {
   /** Rounds whose sell never reached the relay (or came before any sign of the crossing buy). */
   missed: { order: number; client: number };
 }
+
+/**
+ * The level bench's figures: besides the client in the bench's (and the service's) own process, the same client in
+ * a process of its own (bench/stream-client-process.ts), as an operator's bot on the same machine runs.
+ */
+export interface LevelFigures extends TriggerFigures {
+  ownProcess: number[];
+  missedOwnProcess: number;
+}
+
+type Mode = "order" | "client" | "ownProcess";
+const MODES: readonly Mode[] = ["order", "client", "ownProcess"];
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const ACCOUNT_ROUNDS = 10;
@@ -59,25 +79,76 @@ export async function withSandbox<T>(f: (s: BenchSandbox) => Promise<T>): Promis
   }
 }
 
-/** Runs `rounds` order rounds and `rounds` client rounds, alternating. */
-export async function measureTriggers(rounds: number, s: BenchSandbox): Promise<TriggerFigures> {
+/** Runs `rounds` rounds of each: order, client in this process, client in its own process, in turn. */
+export async function measureTriggers(rounds: number, s: BenchSandbox): Promise<LevelFigures> {
   const { e2e, base, sends } = s;
-  const out: TriggerFigures = { order: [], client: [], missed: { order: 0, client: 0 } };
-  let holder = await e2e.setup({ sol: 100n });
-  let mover = await e2e.setup({ sol: 1000n });
-  for (let r = 0; r < 2 * rounds; r++) {
-    // New accounts every ACCOUNT_ROUNDS rounds: an account's request and stream limits per minute would refuse
-    // a long run's later rounds (429).
-    if (r > 0 && r % (2 * ACCOUNT_ROUNDS) === 0) {
-      holder = await e2e.setup({ sol: 100n });
-      mover = await e2e.setup({ sol: 1000n });
+  const out: LevelFigures = {
+    order: [],
+    client: [],
+    missed: { order: 0, client: 0 },
+    ownProcess: [],
+    missedOwnProcess: 0,
+  };
+  const child = startClientProcess();
+  try {
+    let holder = await e2e.setup({ sol: 100n });
+    let mover = await e2e.setup({ sol: 1000n });
+    for (let r = 0; r < MODES.length * rounds; r++) {
+      // New accounts every ACCOUNT_ROUNDS rounds: an account's request and stream limits per minute would refuse
+      // a long run's later rounds (429).
+      if (r > 0 && r % (MODES.length * ACCOUNT_ROUNDS) === 0) {
+        holder = await e2e.setup({ sol: 100n });
+        mover = await e2e.setup({ sol: 1000n });
+      }
+      const mode = MODES[r % MODES.length]!;
+      const ms = await round(e2e, { holder: holder.apiKey, mover: mover.apiKey, base, sends, mode, child });
+      if (mode === "ownProcess") {
+        if (ms === null) out.missedOwnProcess++;
+        else out.ownProcess.push(ms);
+      } else if (ms === null) out.missed[mode]++;
+      else out[mode].push(ms);
     }
-    const mode = r % 2 === 0 ? "order" : "client";
-    const ms = await round(e2e, { holder: holder.apiKey, mover: mover.apiKey, base, sends, mode });
-    if (ms === null) out.missed[mode]++;
-    else out[mode].push(ms);
+  } finally {
+    child.close();
   }
   return out;
+}
+
+/** The client process and its next answer about a mint (answers of earlier rounds' mints are dropped). */
+interface ClientProcess {
+  send(m: ToClient): void;
+  next(mint: string): Promise<FromClient>;
+  close(): void;
+}
+
+/** Starts bench/stream-client-process.ts with an IPC channel. */
+function startClientProcess(): ClientProcess {
+  const script = fileURLToPath(new URL("./stream-client-process.ts", import.meta.url));
+  const child: ChildProcess = fork(script, [], { execArgv: ["--import", "tsx"], stdio: "inherit" });
+  const queued: FromClient[] = [];
+  let waiting: { mint: string; resolve: (m: FromClient) => void } | undefined;
+  child.on("message", (m: FromClient) => {
+    if (waiting?.mint === m.mint) {
+      const w = waiting;
+      waiting = undefined;
+      w.resolve(m);
+    } else queued.push(m);
+  });
+  return {
+    send: (m) => void child.send(m),
+    next: (mint) => {
+      // A late answer of an earlier round (its sell outlived the round's wait) is not this round's.
+      while (queued.length > 0) {
+        const q = queued.shift()!;
+        if (q.mint === mint) return Promise.resolve(q);
+      }
+      return new Promise((resolve) => (waiting = { mint, resolve }));
+    },
+    close: () => {
+      if (child.connected) child.send({ type: "close" } satisfies ToClient);
+      setTimeout(() => child.kill(), 1_000).unref();
+    },
+  };
 }
 
 interface RoundInput {
@@ -85,7 +156,8 @@ interface RoundInput {
   mover: string;
   base: string;
   sends: number[];
-  mode: "order" | "client";
+  mode: Mode;
+  child: ClientProcess;
 }
 
 /**
@@ -132,10 +204,17 @@ async function round(e2e: E2e, o: RoundInput): Promise<number | null> {
         await sleep(10);
       }
     })();
-  } else {
+  } else if (o.mode === "client") {
     const armed = await streamClient(e2e, o.base, o.holder, mint);
     client = armed.ws;
     settled = armed.done;
+  } else {
+    o.child.send({ type: "arm", base: o.base, apiKey: o.holder, mint });
+    const armed = await o.child.next(mint);
+    if (armed.type !== "armed") throw new Error(`client process: ${JSON.stringify(armed)}`);
+    const level = await spotLevel(e2e, mint);
+    o.child.send({ type: "level", sol: level.sol.toString(), tokens: level.tokens.toString() });
+    settled = o.child.next(mint);
   }
   // Let the mint settle in the warm state (and the client's subscription), then cross the level.
   await sleep(200);
@@ -198,42 +277,25 @@ async function streamClient(
   mint: string,
 ): Promise<{ ws: WebSocket; done: Promise<unknown> }> {
   const ws = await openStream(base, apiKey);
-  let level: { sol: bigint; tokens: bigint } | null = null;
+  let level: ArmedLevel | null = null;
   let fired = false;
   const done = new Promise((resolve) => {
     ws.on("message", (d: WebSocket.RawData) => {
-      const m = JSON.parse(d.toString()) as {
-        type: string;
-        mint?: string;
-        virtual_sol_reserves?: string;
-        virtual_token_reserves?: string;
-      };
-      if (m.type !== "trade" || m.mint !== mint || fired || level === null) return;
-      const sol = BigInt(m.virtual_sol_reserves ?? "0");
-      const tokens = BigInt(m.virtual_token_reserves ?? "1");
-      // sol/tokens ≥ 1.05 × level.sol/level.tokens, in integers.
-      if (sol * level.tokens * 100n < level.sol * tokens * 105n) return;
+      if (fired || level === null) return;
+      if (!crossesLevel(JSON.parse(d.toString()) as { type: string }, mint, level)) return;
       fired = true;
-      void fetch(`http://${base}/v1/trades/execute`, {
-        method: "POST",
-        headers: { "x-api-key": apiKey, "content-type": "application/json" },
-        body: JSON.stringify({
-          action: "sell",
-          mint,
-          amount: "100%",
-          simulate: false,
-          confirm: true,
-        }),
-      })
-        .then((res) => res.text())
-        .then(resolve, resolve);
+      postSell(base, apiKey, mint).then(resolve, resolve);
     });
   });
   await subscribe(ws, "subscribeTokenTrade", [mint]);
-  // The spot price when armed: the curve's virtual reserves, read once (not on the timed path).
+  level = await spotLevel(e2e, mint);
+  return { ws, done };
+}
+
+/** The spot price when armed: the curve's virtual reserves, read once (not on the timed path). */
+async function spotLevel(e2e: E2e, mint: string): Promise<ArmedLevel> {
   const info = await e2e.connection.getAccountInfo(bondingCurveAddress(new PublicKey(mint)), "confirmed");
   if (info === null) throw new Error(`no curve for ${mint}`);
   const c = decodeBondingCurveOnce(info.data);
-  level = { sol: c.virtualQuoteReserves, tokens: c.virtualTokenReserves };
-  return { ws, done };
+  return { sol: c.virtualQuoteReserves, tokens: c.virtualTokenReserves };
 }
