@@ -42,7 +42,9 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
     trades: num("trades", 300, 4),
     warmup: num("warmup", 30, 1),
     concurrency: num("concurrency", 64, 4),
-    durationS: num("duration-s", 15, 1),
+    // --quick (the smoke test checks the report is whole and no trade failed, never a figure): a quarter second of
+    // each timed phase (parallel scenarios, churn, the stream's fan-out and ceiling) still runs tens of trades.
+    durationS: num("duration-s", 15, 0.25),
     baselineTrades: num("baseline-trades", 100, 3),
     micro: num("micro", 3000, 20),
     cashbackRepeats: num("cashback-repeats", 20, 2),
@@ -51,7 +53,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
     quick,
     answerOnAcceptance: !argv.includes("--relay-executes-first"),
     streamClients: num("stream-clients", 1000, 5),
-    streamSeconds: num("stream-seconds", 10, 1),
+    streamSeconds: num("stream-seconds", 10, 0.25),
     streamLatencyTrades: num("stream-latency-trades", 200, 3),
     argv: [...argv],
   };

@@ -50,6 +50,7 @@ export async function ordersKillScenario(
     settleTimeoutMs: number;
     copies: number;
     followed: number;
+    syncWaitMs: number;
   },
 ): Promise<ScenarioReport> {
   const [a, b] = cluster.services as [(typeof cluster.services)[0], (typeof cluster.services)[0]];
@@ -79,7 +80,7 @@ export async function ordersKillScenario(
   const copies = await placeCopies(cluster, o.copies);
   copyMs = performance.now() - copyMs;
   // Both engines hold every order once a few of their store polls have run.
-  await new Promise((r) => setTimeout(r, 2_000));
+  await new Promise((r) => setTimeout(r, o.syncWaitMs));
   await cluster.localnet.resetRelaySignatures();
   // Sells land a few slots late and every upstream call is slower, so the kill finds fires at every stage.
   await cluster.localnet.setFaults({ landAfterSlots: 5, latencyMs: 50 });

@@ -40,6 +40,8 @@ export interface SoakSizes {
     leaseMs: number;
     copies: number;
     followed: number;
+    /** How long both processes poll the store (ORDERS_SYNC_MS 200) before the crossing buy, to hold every order. */
+    syncWaitMs: number;
   };
 }
 
@@ -57,7 +59,14 @@ export const FULL: SoakSizes = {
   webhookLease: { timeoutMs: 5_000, marginMs: 2_000 },
   // A lease longer than the slowest of 1,000 fires at once on a loaded machine (a claim outliving its lease may be reopened elsewhere).
   // Beside them, 20 copy orders each copying the leader's 20 buys (400 copies), half of the buys before the kill.
-  ordersKill: { orders: 1_000, killAfterRelaySends: 100, leaseMs: 30_000, copies: 20, followed: 20 },
+  ordersKill: {
+    orders: 1_000,
+    killAfterRelaySends: 100,
+    leaseMs: 30_000,
+    copies: 20,
+    followed: 20,
+    syncWaitMs: 2_000,
+  },
 };
 
 /** A few hundred trades in all: the form inside `npm test`. */
@@ -76,7 +85,20 @@ export const SHORT: SoakSizes = {
   // The receivers are on this machine and answer within (g)'s 200 ms: a 3 s lease instead of 7 s shortens (g)'s
   // wait after the kill; an attempt that did time out is only retried (the goals count what the receiver took).
   webhookLease: { timeoutMs: 2_000, marginMs: 1_000 },
-  ordersKill: { orders: 40, killAfterRelaySends: 4, leaseMs: 8_000, copies: 4, followed: 4 },
+  // The survivor settles the killed process's copy claims only once they are older than the lease (copy fires
+  // have no heartbeat), so the lease is waited out after the kill: 5 s instead of 8 s. It still outlasts what
+  // it must: a take-profit's claim is renewed every third of it (lease.ts), so expires only after a 3.3 s stall
+  // of its live process; a live copy claim could be settled by the other process only while both run, i.e.
+  // before the kill, which comes about 1 s after the first claims (so 5x margin); after the kill the survivor
+  // never settles its own claims under way. 1 s after the last order is placed is five polls of each process.
+  ordersKill: {
+    orders: 40,
+    killAfterRelaySends: 4,
+    leaseMs: 5_000,
+    copies: 4,
+    followed: 4,
+    syncWaitMs: 1_000,
+  },
 };
 
 /** Scenario letters. */
