@@ -1,7 +1,7 @@
 /** Builds the Fastify app from its dependencies; nothing here reads the environment or listens. */
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from "fastify";
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from "fastify";
 import type { Chain } from "../chain/chain.js";
 import type { Config } from "../config/config.js";
 import type { ApiError } from "../core/errors.js";
@@ -107,6 +107,11 @@ export interface AppDeps {
   kinds?: readonly ExecutionKindEntry[];
   /** Issue 31: told when an order's fire settles (tests wait on it); omitted = nobody. */
   onOrderSettled?: (order: OrderRecord) => void;
+  /**
+   * Fastify's schema controller, e.g. compilers that reuse the response serializers an earlier app of the same
+   * process built from identical schemas (tests build many apps); omitted = Fastify's own, as in production.
+   */
+  schemaController?: FastifyServerOptions["schemaController"];
 }
 
 const BODY_LIMIT_BYTES = 64 * 1024;
@@ -166,6 +171,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     genReqId: () => crypto.randomUUID(),
     frameworkErrors: frameworkErrorHandler,
     ...serverTimeouts(deps.config),
+    ...(deps.schemaController !== undefined ? { schemaController: deps.schemaController } : {}),
   }) as unknown as FastifyInstance;
   // (cast: with loggerInstance Fastify infers a logger-specific instance type; routes only need the base type)
 

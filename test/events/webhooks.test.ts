@@ -15,6 +15,7 @@ import { storeRateLimiter } from "../../src/http/hooks/rate-limiters.js";
 import { openStore, type Store } from "../../src/store/index.js";
 import { nextTestIp, testVault } from "../helpers/app.js";
 import { dropSchema, freshSchemaName, TEST_DATABASE_URL } from "../helpers/pg.js";
+import { sharedSerializers } from "../helpers/shared-serializers.js";
 import { expectAuthRequired } from "../helpers/security.js";
 import { startReceiver, type Receiver } from "./webhook-receiver.js";
 
@@ -30,7 +31,13 @@ function suite(name: string, open: () => Promise<Store>, cleanup: () => Promise<
     const receivers: Receiver[] = [];
     beforeAll(async () => {
       store = await open();
-      const common = { store, vault, clock, rateLimiter: storeRateLimiter(store) };
+      const common = {
+        store,
+        vault,
+        clock,
+        rateLimiter: storeRateLimiter(store),
+        schemaController: sharedSerializers,
+      };
       app = await buildApp({ ...common, config: loadConfig({}) });
       // Outside the sandbox, private addresses allowed only with WEBHOOK_ALLOW_PRIVATE=true.
       strict = await buildApp({

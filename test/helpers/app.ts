@@ -9,6 +9,7 @@ import { storeRateLimiter, type RateLimiter } from "../../src/http/hooks/rate-li
 import type { Metrics } from "../../src/observability/metrics.js";
 import type { RequestCounter } from "../../src/http/hooks/request-counters.js";
 import { installResponseCheck } from "./openapi-validate.js";
+import { sharedSerializers } from "./shared-serializers.js";
 import { openStore, type Store } from "../../src/store/index.js";
 import { createVault, parseMasterKey, type Vault } from "../../src/vault/index.js";
 
@@ -102,6 +103,8 @@ export async function buildTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...(options.consoleDir !== undefined ? { consoleDir: options.consoleDir } : {}),
     ...(options.kinds !== undefined ? { kinds: options.kinds } : {}),
     ...(options.racing !== undefined ? { racing: options.racing } : {}),
+    // Response serializers built once per schema for all the apps of a test file (shared-serializers.ts).
+    schemaController: sharedSerializers,
   });
   // Every answer of a test app is checked against the OpenAPI document (openapi-validate.ts).
   installResponseCheck(app);

@@ -68,8 +68,9 @@ describe.skipIf(TEST_DATABASE_URL === undefined)(
       const { mint } = await cluster.localnet.createToken();
       const body = { action: "buy", mint, amount: "0.01", simulate: false, confirm: true };
       const headers = { "idempotency-key": "mp-slow-1" };
-      // The first request waits for a confirmation that comes only after 10 slots (~1 s).
-      await cluster.localnet.setFaults({ landAfterSlots: 10 });
+      // The first request waits for a confirmation that comes only once the chain is 60 slots on: the slot clock
+      // alone takes ~6 s, far longer than the 409 below needs; the test then moves the chain on itself.
+      await cluster.localnet.setFaults({ landAfterSlots: 60 });
       const first = apiRequest(url(0), "POST", "/v1/trades/execute", { apiKey, body, headers });
       await waitFor(
         () => cluster.localnet.relaySignatures(),
@@ -87,6 +88,8 @@ describe.skipIf(TEST_DATABASE_URL === undefined)(
         code: "idempotency.in_progress",
       });
 
+      // Lands the first request's transaction now (still inside its blockhash's 150 slots).
+      await cluster.localnet.advanceSlots(60);
       const done = await first;
       expect(done.status).toBe(200);
       for (const via of [1, 0]) {
