@@ -189,9 +189,9 @@ export function kyselyStore(
     ...kyselyRateCounters(db),
     ...kyselyPositions(db, dialect, clock),
     ...kyselyOrders(db, dialect, clock, (accountId) => writesBus.emit(accountId), sqlite),
-    ...kyselyOrderFires(db, dialect, clock, (accountId) => writesBus.emit(accountId)),
+    ...kyselyOrderFires(db, dialect, clock, (accountId) => writesBus.emit(accountId), sqlite),
     ...kyselyOutsideBuilds(db, dialect, syncedWrites),
-    ...kyselyCopyFires(db, dialect, clock, (accountId) => writesBus.emit(accountId)),
+    ...kyselyCopyFires(db, dialect, clock, (accountId) => writesBus.emit(accountId), sqlite),
 
     async createApiKeyWithWallet(keyHash, wallet) {
       return db.transaction().execute(async (trx) => {

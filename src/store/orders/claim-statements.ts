@@ -18,20 +18,13 @@ import {
   type Transaction,
 } from "kysely";
 import { compiledQuery } from "../engine/compiled-once.js";
+import { runInTransaction, runOnSqlite, type ClaimProgram } from "../engine/claim-program.js";
 import { EVENTS_CHANNEL, EVENTS_NOTIFY_SETTING } from "../events/migrations-events.js";
 import { executionValues, INSERT_COLUMNS, type ExecutionValues } from "../executions/execution-statements.js";
 import type { Database, ExecutionsTable, OrdersTable } from "../schema.js";
 import type { NewExecution } from "../types.js";
 import type { OrderRecord, OrderTransition } from "./order-types.js";
 import { liveKeysParams, liveKeysPredicate } from "./live-keys.js";
-
-/** The rows of one statement run synchronously on better-sqlite3 itself (a write without `returning`: none). */
-function rowsOn<R>(database: SqliteDatabase, query: CompiledQuery<R>): R[] {
-  const stmt = database.prepare(query.sql);
-  if (stmt.reader) return stmt.all(query.parameters) as R[];
-  stmt.run(query.parameters);
-  return [];
-}
 
 /** A claim's order row after the update, or undefined when it matched nothing (lost). */
 type ClaimedRow = Selectable<OrdersTable> | undefined;
@@ -153,8 +146,29 @@ export function claimStatements(
     });
   const rowsIn = async <R>(trx: Transaction<Database>, q: CompiledQuery<R>): Promise<R[]> =>
     (await trx.executeQuery(q)).rows;
+  /** A claim, its event and the pending execution (a claim that matched nothing writes neither: undefined). */
+  function* recordClaim(
+    t: OrderTransition,
+    e: NewExecution,
+    now: string,
+    toOrder: (row: Selectable<OrdersTable>) => OrderRecord,
+  ): ClaimProgram<{ order: OrderRecord; execution: Selectable<ExecutionsTable> } | undefined> {
+    const [row] = (yield claimQuery(t, now)) as ClaimedRow[];
+    if (row === undefined) return undefined;
+    const order = toOrder(row);
+    yield* eventProgram(order, `order.${t.to}`);
+    const [execution] = yield insertExecution(executionValues(e, e.createdAt ?? now));
+    return { order, execution: execution as Selectable<ExecutionsTable> };
+  }
+  /** The order's `order.<state>` event (as appendEvent writes it), as statements of a claim program. */
+  function* eventProgram(o: OrderRecord, type: string): ClaimProgram<void> {
+    const [seq] = (yield nextEventId({ accountId: o.accountId })) as { last_id: string | number }[];
+    yield eventQuery(o, type, seq!.last_id);
+    if (dialect === "postgres") yield notify({ accountId: String(o.accountId) });
+  }
 
   return {
+    eventProgram,
     /** Whether `t` is a claim these statements write (else the general applyTransition does). */
     fits: (t: OrderTransition): boolean =>
       t.claim !== undefined &&
@@ -168,11 +182,8 @@ export function claimStatements(
       return (await rowsIn(trx, claimQuery(t, now)))[0] as ClaimedRow;
     },
     /** The order's `order.<state>` event inside `trx` (as appendEvent writes it). */
-    async event(trx: Transaction<Database>, o: OrderRecord, type: string): Promise<void> {
-      const [seq] = await rowsIn(trx, nextEventId({ accountId: o.accountId }));
-      await rowsIn(trx, eventQuery(o, type, seq!.last_id));
-      if (dialect === "postgres") await rowsIn(trx, notify({ accountId: String(o.accountId) }));
-    },
+    event: (trx: Transaction<Database>, o: OrderRecord, type: string): Promise<void> =>
+      runInTransaction(trx, eventProgram(o, type)),
     /** The pending execution's insert inside `trx`; its row. */
     async insertExecution(trx: Transaction<Database>, e: NewExecution, now: string) {
       const [row] = await rowsIn(trx, insertExecution(executionValues(e, now)));
@@ -191,29 +202,8 @@ export function claimStatements(
             e: NewExecution,
             now: string,
             toOrder: (row: Selectable<OrdersTable>) => OrderRecord,
-          ): { order: OrderRecord; execution: Selectable<ExecutionsTable> } | undefined => {
-            const exec = (text: string) => sqlite.prepare(text).run([]);
-            exec("begin immediate");
-            try {
-              const [row] = rowsOn(sqlite, claimQuery(t, now)) as ClaimedRow[];
-              if (row === undefined) {
-                exec("rollback");
-                return undefined;
-              }
-              const order = toOrder(row);
-              const [seq] = rowsOn(sqlite, nextEventId({ accountId: order.accountId }));
-              rowsOn(sqlite, eventQuery(order, `order.${t.to}`, seq!.last_id));
-              const [execution] = rowsOn(sqlite, insertExecution(executionValues(e, e.createdAt ?? now)));
-              exec("commit");
-              return { order, execution: execution as Selectable<ExecutionsTable> };
-            } catch (err) {
-              try {
-                exec("rollback");
-              } catch {
-                // Already rolled back by SQLite itself (some I/O errors end the transaction).
-              }
-              throw err;
-            }
-          },
+          ): { order: OrderRecord; execution: Selectable<ExecutionsTable> } | undefined =>
+            // A lost claim commits a transaction that wrote nothing.
+            runOnSqlite(sqlite, recordClaim(t, e, now, toOrder)),
   };
 }

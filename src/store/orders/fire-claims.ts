@@ -3,11 +3,15 @@
  * lock (an update of the row), so two processes claiming against one order's caps take turns; a claim writes the
  * order's `order.triggered` event in its transaction; the claims of an order are listed in the time order.
  */
-import { sql, type Kysely, type Selectable, type Transaction } from "kysely";
-import type { Database } from "../schema.js";
+import { sql, type CompiledQuery, type Kysely, type Selectable } from "kysely";
+import type { Database, OrdersTable } from "../schema.js";
 import type { FirePage } from "./order-types.js";
 import { isoNoZone } from "../executions/kysely-executions.js";
-import { appendEvent, toOrder } from "./kysely-orders.js";
+import { toOrder } from "./kysely-orders.js";
+import { claimStatements } from "./claim-statements.js";
+import { compiledQuery } from "../engine/compiled-once.js";
+import { runClaimProgram, type ClaimProgram } from "../engine/claim-program.js";
+import type { SqliteConnection } from "../engine/sqlite-statements.js";
 
 /** The claim tables and the column that, beside the order, keys one fire (the listing's second order). */
 export interface FireTables {
@@ -21,12 +25,49 @@ export interface ClaimStep<R> {
   value: R;
 }
 
-/** Where a claim runs: the store's engine, clock and outbox wake-up. */
+/** Where a claim runs: the store's engine, clock and outbox wake-up, and the statements every claim writes. */
 export interface ClaimContext {
   db: Kysely<Database>;
   dialect: "sqlite" | "postgres";
   clock: () => Date;
   wake: (accountId: number) => void;
+  /** SQLite: the connection under `db`, on which a claim runs synchronously (engine/claim-program.ts). */
+  sqlite?: SqliteConnection;
+  /** The open order row's lock (an update of the row): its id, or no row when the order is not open. */
+  lock: (a: { id: string }) => CompiledQuery;
+  /** The order row. */
+  order: (a: { id: string }) => CompiledQuery;
+  /** The order's event, as statements of a program. */
+  event: ReturnType<typeof claimStatements>["eventProgram"];
+}
+
+/** The claim context over `db`, its statements compiled once. */
+export function claimContext(
+  db: Kysely<Database>,
+  dialect: "sqlite" | "postgres",
+  clock: () => Date,
+  wake: (accountId: number) => void,
+  sqlite?: SqliteConnection,
+): ClaimContext {
+  return {
+    db,
+    dialect,
+    clock,
+    wake,
+    ...(sqlite !== undefined ? { sqlite } : {}),
+    lock: compiledQuery(["id"], (a: { id: string }) =>
+      db
+        .updateTable("orders")
+        .set({ version: sql`version` })
+        .where("id", "=", a.id)
+        .where("state", "=", "open")
+        .returning("id"),
+    ),
+    order: compiledQuery(["id"], (a: { id: string }) =>
+      db.selectFrom("orders").selectAll().where("id", "=", a.id),
+    ),
+    event: claimStatements(db, dialect).eventProgram,
+  };
 }
 
 /**
@@ -38,31 +79,18 @@ export async function claimUnderOrderLock<R>(
   orderId: string,
   accountId: number,
   closed: R,
-  step: (trx: Transaction<Database>) => Promise<ClaimStep<R>>,
+  step: () => ClaimProgram<ClaimStep<R>>,
 ): Promise<R> {
-  const out = await ctx.db.transaction().execute(async (trx): Promise<ClaimStep<R>> => {
-    const locked = await trx
-      .updateTable("orders")
-      .set({ version: sql`version` })
-      .where("id", "=", orderId)
-      .where("state", "=", "open")
-      .executeTakeFirst();
-    if (Number(locked.numUpdatedRows) === 0) return { claimed: false, value: closed };
-    const s = await step(trx);
+  function* program(): ClaimProgram<ClaimStep<R>> {
+    const locked = yield ctx.lock({ id: orderId });
+    if (locked.length === 0) return { claimed: false, value: closed };
+    const s = yield* step();
     if (!s.claimed) return s;
-    const row = await trx
-      .selectFrom("orders")
-      .selectAll()
-      .where("id", "=", orderId)
-      .executeTakeFirstOrThrow();
-    await appendEvent(
-      trx,
-      ctx.dialect,
-      { ...toOrder(row), updatedAt: isoNoZone(ctx.clock()) },
-      "order.triggered",
-    );
+    const [row] = (yield ctx.order({ id: orderId })) as Selectable<OrdersTable>[];
+    yield* ctx.event({ ...toOrder(row!), updatedAt: isoNoZone(ctx.clock()) }, "order.triggered");
     return s;
-  });
+  }
+  const out = await runClaimProgram(ctx.db, ctx.sqlite, program);
   if (out.claimed) ctx.wake(accountId);
   return out.value;
 }

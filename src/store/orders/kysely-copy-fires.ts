@@ -4,10 +4,13 @@
  * are summed under the order row's lock (an update of the row), so two processes cannot both spend the last of a
  * cap; a skipped trade is a row too (its reason recorded, never tried again).
  */
-import type { Kysely, Transaction } from "kysely";
+import type { Kysely } from "kysely";
 import type { Database } from "../schema.js";
 import { appendOrderExecution } from "./kysely-orders.js";
-import { claimUnderOrderLock, firePage, firesOf } from "./fire-claims.js";
+import { claimContext, claimUnderOrderLock, firePage, firesOf } from "./fire-claims.js";
+import { compiledQuery } from "../engine/compiled-once.js";
+import type { ClaimProgram } from "../engine/claim-program.js";
+import type { SqliteConnection } from "../engine/sqlite-statements.js";
 import type {
   CopyClaimResult,
   CopyFireClaim,
@@ -46,31 +49,65 @@ function leftOf(want: bigint, cap: bigint | null, used: bigint): bigint {
   return left <= 0n ? 0n : left < want ? left : want;
 }
 
+/** The statements of a copy claim's step, compiled once. */
+function copyClaimStatements(db: Kysely<Database>) {
+  const bought = db.selectFrom("order_copy_fires").select("lamports").where("side", "=", "buy");
+  return {
+    /** The SOL the order's buys of `mint` claimed. */
+    ofToken: compiledQuery(["orderId", "mint"], (a: { orderId: string; mint: string }) =>
+      bought.where("order_id", "=", a.orderId).where("mint", "=", a.mint),
+    ),
+    /** The SOL the order's buys claimed since `sinceMs`. */
+    since: compiledQuery(["orderId", "sinceMs"], (a: { orderId: string; sinceMs: number }) =>
+      bought.where("order_id", "=", a.orderId).where("at_ms", ">=", a.sinceMs),
+    ),
+    /** The claim's row; its key back when inserted, nothing when the trade was already claimed. */
+    insert: compiledQuery(COPY_FIRE_COLUMNS, (a: Record<(typeof COPY_FIRE_COLUMNS)[number], unknown>) =>
+      db
+        .insertInto("order_copy_fires")
+        .values(a as never)
+        .onConflict((oc) => oc.columns(["order_id", "signature"]).doNothing())
+        .returning("order_id"),
+    ),
+  };
+}
+
+const COPY_FIRE_COLUMNS = [
+  "order_id",
+  "signature",
+  "account_id",
+  "mint",
+  "side",
+  "lamports",
+  "execution_id",
+  "outcome",
+  "at_ms",
+  "trader",
+  "their_lamports",
+  "their_units",
+  "our_amount",
+] as const;
+
+const sumOf = (rows: unknown[]): bigint =>
+  (rows as { lamports: string }[]).reduce((t, r) => t + BigInt(r.lamports), 0n);
+
 /** The SOL a buy may spend within the order's caps, or the cap that skips it (counted under the order's lock). */
-async function withinCaps(
-  trx: Transaction<Database>,
+function* withinCaps(
+  s: ReturnType<typeof copyClaimStatements>,
   c: CopyFireClaim,
-): Promise<{ lamports: bigint; skip: string | null }> {
+): ClaimProgram<{ lamports: bigint; skip: string | null }> {
   let lamports = c.lamports;
   let skip = c.skip;
   if (skip !== null || c.side !== "buy") return { lamports, skip };
-  const sum = async (since: number | null, mint: string | null): Promise<bigint> => {
-    let q = trx
-      .selectFrom("order_copy_fires")
-      .select("lamports")
-      .where("order_id", "=", c.orderId)
-      .where("side", "=", "buy");
-    if (mint !== null) q = q.where("mint", "=", mint);
-    if (since !== null) q = q.where("at_ms", ">=", since);
-    return (await q.execute()).reduce((t, r) => t + BigInt(r.lamports), 0n);
-  };
   if (c.perTokenLamports !== null) {
-    const cut = leftOf(lamports, c.perTokenLamports, await sum(null, c.mint));
+    const used = sumOf(yield s.ofToken({ orderId: c.orderId, mint: c.mint }));
+    const cut = leftOf(lamports, c.perTokenLamports, used);
     if (cut === 0n) skip = "max_per_token";
     lamports = cut;
   }
   if (skip === null && c.perDay !== null) {
-    const cut = leftOf(lamports, c.perDay.lamports, await sum(c.perDay.sinceMs, null));
+    const used = sumOf(yield s.since({ orderId: c.orderId, sinceMs: c.perDay.sinceMs }));
+    const cut = leftOf(lamports, c.perDay.lamports, used);
     if (cut === 0n) skip = "max_per_day";
     lamports = cut;
   }
@@ -86,34 +123,31 @@ export function kyselyCopyFires(
   dialect: "sqlite" | "postgres",
   clock: () => Date,
   wake: (accountId: number) => void,
+  sqlite?: SqliteConnection,
 ): CopyFireStore {
-  const ctx = { db, dialect, clock, wake };
+  const ctx = claimContext(db, dialect, clock, wake, sqlite);
+  const statements = copyClaimStatements(db);
   return {
     async claimCopyFire(c: CopyFireClaim): Promise<CopyClaimResult> {
       const closed: CopyClaimResult = { result: "closed" };
-      return claimUnderOrderLock<CopyClaimResult>(ctx, c.orderId, c.accountId, closed, async (trx) => {
-        const { lamports, skip } = await withinCaps(trx, c);
-        const r = await trx
-          .insertInto("order_copy_fires")
-          .values({
-            order_id: c.orderId,
-            signature: c.signature,
-            account_id: c.accountId,
-            mint: c.mint,
-            side: c.side,
-            lamports: (skip === null ? lamports : 0n).toString(),
-            execution_id: null,
-            outcome: skip === null ? null : `skipped:${skip}`,
-            at_ms: c.atMs,
-            trader: c.trader,
-            their_lamports: c.theirLamports.toString(),
-            their_units: c.theirUnits.toString(),
-            our_amount: skip !== null ? null : c.side === "buy" ? solText(lamports) : c.sellAmount,
-          })
-          .onConflict((oc) => oc.columns(["order_id", "signature"]).doNothing())
-          .executeTakeFirst();
-        if (Number(r.numInsertedOrUpdatedRows ?? 0n) !== 1)
-          return { claimed: false, value: { result: "fired" } };
+      return claimUnderOrderLock<CopyClaimResult>(ctx, c.orderId, c.accountId, closed, function* () {
+        const { lamports, skip } = yield* withinCaps(statements, c);
+        const inserted = yield statements.insert({
+          order_id: c.orderId,
+          signature: c.signature,
+          account_id: c.accountId,
+          mint: c.mint,
+          side: c.side,
+          lamports: (skip === null ? lamports : 0n).toString(),
+          execution_id: null,
+          outcome: skip === null ? null : `skipped:${skip}`,
+          at_ms: c.atMs,
+          trader: c.trader,
+          their_lamports: c.theirLamports.toString(),
+          their_units: c.theirUnits.toString(),
+          our_amount: skip !== null ? null : c.side === "buy" ? solText(lamports) : c.sellAmount,
+        });
+        if (inserted.length !== 1) return { claimed: false, value: { result: "fired" } };
         if (skip !== null) return { claimed: false, value: { result: "skipped", reason: skip } };
         return { claimed: true, value: { result: "claimed", lamports } };
       });

@@ -7,7 +7,9 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../schema.js";
 import { appendOrderExecution } from "./kysely-orders.js";
-import { claimUnderOrderLock, firePage, firesOf } from "./fire-claims.js";
+import { claimContext, claimUnderOrderLock, firePage, firesOf } from "./fire-claims.js";
+import { compiledQuery } from "../engine/compiled-once.js";
+import type { SqliteConnection } from "../engine/sqlite-statements.js";
 import type { FirePage, OrderFireClaim, OrderFireRecord, OrderFireStore } from "./order-types.js";
 
 function toOrderFire(r: Database["order_fires"]): OrderFireRecord {
@@ -23,6 +25,60 @@ function toOrderFire(r: Database["order_fires"]): OrderFireRecord {
   };
 }
 
+/** The statements of a snipe claim's step, compiled once. */
+function orderFireStatements(db: Kysely<Database>) {
+  return {
+    /** The fires that hold a slot of the order's window since `sinceMs`. */
+    held: compiledQuery(["orderId", "sinceMs"], (a: { orderId: string; sinceMs: number }) =>
+      db
+        .selectFrom("order_fires")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("order_id", "=", a.orderId)
+        .where("at_ms", ">=", a.sinceMs)
+        .where("refused", "is", null)
+        // A fire that failed before its record sent nothing: its slot is free again (as a copy's SOL is).
+        .where((eb) =>
+          eb.or([
+            eb("execution_id", "is not", null),
+            eb("outcome", "is", null),
+            eb("outcome", "not like", "failed:%"),
+          ]),
+        ),
+    ),
+    /** The claim's row; its key back when inserted, nothing when the mint was already claimed. */
+    insert: compiledQuery(
+      ["orderId", "mint", "accountId", "lamports", "atMs"],
+      (a: { orderId: string; mint: string; accountId: number; lamports: string; atMs: number }) =>
+        db
+          .insertInto("order_fires")
+          .values({
+            order_id: a.orderId,
+            mint: a.mint,
+            account_id: a.accountId,
+            lamports: a.lamports,
+            execution_id: null,
+            at_ms: a.atMs,
+            refused: null,
+            outcome: null,
+          })
+          .onConflict((oc) => oc.columns(["order_id", "mint"]).doNothing())
+          .returning("order_id"),
+    ),
+    /** A fire the policy refused, claimed again (by one claimant: conditional update); its key back when taken. */
+    again: compiledQuery(
+      ["orderId", "mint", "lamports", "atMs"],
+      (a: { orderId: string; mint: string; lamports: string; atMs: number }) =>
+        db
+          .updateTable("order_fires")
+          .set({ refused: null, at_ms: a.atMs, lamports: a.lamports })
+          .where("order_id", "=", a.orderId)
+          .where("mint", "=", a.mint)
+          .where("refused", "is not", null)
+          .returning("order_id"),
+    ),
+  };
+}
+
 /**
  * The fire-claim methods over `db`; a claimed fire writes an `order.triggered` event (the order stays open) in
  * the claim's transaction, and `wake` is told of the account after commit.
@@ -32,54 +88,24 @@ export function kyselyOrderFires(
   dialect: "sqlite" | "postgres",
   clock: () => Date,
   wake: (accountId: number) => void,
+  sqlite?: SqliteConnection,
 ): OrderFireStore {
-  const ctx = { db, dialect, clock, wake };
+  const ctx = claimContext(db, dialect, clock, wake, sqlite);
+  const statements = orderFireStatements(db);
   return {
     async claimOrderFire(c: OrderFireClaim) {
-      return claimUnderOrderLock(ctx, c.orderId, c.accountId, "closed" as const, async (trx) => {
+      return claimUnderOrderLock(ctx, c.orderId, c.accountId, "closed" as const, function* () {
         if (c.window !== null) {
-          const { n } = await trx
-            .selectFrom("order_fires")
-            .select((eb) => eb.fn.countAll<number>().as("n"))
-            .where("order_id", "=", c.orderId)
-            .where("at_ms", ">=", c.window.sinceMs)
-            .where("refused", "is", null)
-            // A fire that failed before its record sent nothing: its slot is free again (as a copy's SOL is).
-            .where((eb) =>
-              eb.or([
-                eb("execution_id", "is not", null),
-                eb("outcome", "is", null),
-                eb("outcome", "not like", "failed:%"),
-              ]),
-            )
-            .executeTakeFirstOrThrow();
-          if (Number(n) >= c.window.max) return { claimed: false, value: "cap" as const };
+          const [held] = (yield statements.held({ orderId: c.orderId, sinceMs: c.window.sinceMs })) as {
+            n: number | string;
+          }[];
+          if (Number(held!.n) >= c.window.max) return { claimed: false, value: "cap" as const };
         }
-        const r = await trx
-          .insertInto("order_fires")
-          .values({
-            order_id: c.orderId,
-            mint: c.mint,
-            account_id: c.accountId,
-            lamports: c.lamports.toString(),
-            execution_id: null,
-            at_ms: c.atMs,
-            refused: null,
-            outcome: null,
-          })
-          .onConflict((oc) => oc.columns(["order_id", "mint"]).doNothing())
-          .executeTakeFirst();
-        if (Number(r.numInsertedOrUpdatedRows ?? 0n) !== 1) {
-          // A fire the policy refused used nothing: it is claimed again (by one claimant: conditional update).
-          const again = await trx
-            .updateTable("order_fires")
-            .set({ refused: null, at_ms: c.atMs, lamports: c.lamports.toString() })
-            .where("order_id", "=", c.orderId)
-            .where("mint", "=", c.mint)
-            .where("refused", "is not", null)
-            .executeTakeFirst();
-          if (Number(again.numUpdatedRows) !== 1) return { claimed: false, value: "fired" as const };
-        }
+        const fire = { orderId: c.orderId, mint: c.mint, lamports: c.lamports.toString(), atMs: c.atMs };
+        const inserted = yield statements.insert({ ...fire, accountId: c.accountId });
+        // A fire the policy refused used nothing: it is claimed again.
+        if (inserted.length !== 1 && (yield statements.again(fire)).length !== 1)
+          return { claimed: false, value: "fired" as const };
         return { claimed: true, value: "claimed" as const };
       });
     },

@@ -11,6 +11,7 @@ import { lockKeyRow } from "../keys/key-row-lock.js";
 import { reserveAndInsert } from "../keys/kysely-custody.js";
 import { toExecution } from "../executions/kysely-executions.js";
 import { claimStatements } from "./claim-statements.js";
+import { nowOnSqlite } from "../engine/claim-program.js";
 import { liveKeysParams, liveKeysPredicate } from "./live-keys.js";
 import { walletIn } from "../keys/wallet-scope.js";
 import { executionIdByKey } from "../idempotency/kysely-idempotency.js";
@@ -178,31 +179,19 @@ export function kyselyOrders(
   /**
    * A fire's claim and pending execution in one SQLite transaction on the connection itself, begin to commit in
    * one synchronous call (the fire's critical path: Kysely's transaction, executor and connection mutex cost
-   * more than the statements). With no transaction open on the connection it runs at once, as the direct reads
-   * do (sqlite-reads.ts: nothing can interleave with a synchronous call, and the only state another caller can
-   * leave on the connection across its awaits is an open transaction); with one open (a Kysely transaction
-   * holding the connection across awaits) it waits for Kysely's connection like any query.
+   * more than the statements), when the connection is free (nowOnSqlite).
    */
   const claimOnSqlite = (
+    conn: SqliteConnection,
     run: NonNullable<typeof claims.sqliteClaim>,
     t: OrderTransition,
     e: NewExecution,
     now: string,
-  ) => {
-    const claimNow = () => {
+  ) =>
+    nowOnSqlite(db, conn, () => {
       const r = run(t, e, now, toOrder);
       return r === undefined ? undefined : { order: r.order, execution: toExecution(r.execution) };
-    };
-    if (sqlite?.inTransaction === false) {
-      try {
-        return Promise.resolve(claimNow());
-      } catch (err) {
-        // A statement still streaming on the connection: wait for Kysely's connection instead.
-        if (!(err instanceof TypeError && err.message.includes("busy executing"))) return Promise.reject(err);
-      }
-    }
-    return db.connection().execute(() => Promise.resolve().then(claimNow));
-  };
+    });
   return {
     async insertOrder(order: NewOrder, maxOpen: number) {
       const now = isoNoZone(clock());
@@ -284,8 +273,13 @@ export function kyselyOrders(
 
     async claimOrderRecording(t, execution, reservation) {
       const now = isoNoZone(clock());
-      if (claims.sqliteClaim !== undefined && reservation === null && claims.fits(t)) {
-        const r = await claimOnSqlite(claims.sqliteClaim, t, execution, now);
+      if (
+        sqlite !== undefined &&
+        claims.sqliteClaim !== undefined &&
+        reservation === null &&
+        claims.fits(t)
+      ) {
+        const r = await claimOnSqlite(sqlite, claims.sqliteClaim, t, execution, now);
         if (r !== undefined) wake(r.order.accountId);
         return r;
       }
