@@ -28,7 +28,6 @@ export interface ClaimStep<R> {
 /** Where a claim runs: the store's engine, clock and outbox wake-up, and the statements every claim writes. */
 export interface ClaimContext {
   db: Kysely<Database>;
-  dialect: "sqlite" | "postgres";
   clock: () => Date;
   wake: (accountId: number) => void;
   /** SQLite: the connection under `db`, on which a claim runs synchronously (engine/claim-program.ts). */
@@ -51,7 +50,6 @@ export function claimContext(
 ): ClaimContext {
   return {
     db,
-    dialect,
     clock,
     wake,
     ...(sqlite !== undefined ? { sqlite } : {}),
