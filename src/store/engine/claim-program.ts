@@ -12,7 +12,7 @@ import type { Database } from "../schema.js";
 export type ClaimProgram<T> = Generator<CompiledQuery, T, unknown[]>;
 
 /** The rows of one statement run synchronously on better-sqlite3 (a write without `returning`: none). */
-export function rowsOn<R>(database: SqliteDatabase, query: CompiledQuery<R>): R[] {
+function rowsOn<R>(database: SqliteDatabase, query: CompiledQuery<R>): R[] {
   const stmt = database.prepare(query.sql);
   if (stmt.reader) return stmt.all(query.parameters) as R[];
   stmt.run(query.parameters);
@@ -24,7 +24,7 @@ export function rowsOn<R>(database: SqliteDatabase, query: CompiledQuery<R>): R[
  * with a synchronous call, and the only state another caller can leave on the connection across its awaits is an
  * open transaction), else once Kysely's connection is free, like any query.
  */
-export function nowOnSqlite<T>(
+function nowOnSqlite<T>(
   db: Kysely<Database>,
   sqlite: SqliteDatabase & { readonly inTransaction?: boolean },
   f: () => T,
@@ -58,7 +58,7 @@ export async function runInTransaction<T>(trx: Transaction<Database>, p: ClaimPr
 }
 
 /** Runs `p` synchronously in its own `begin immediate … commit` on the SQLite connection (rolled back on a throw). */
-export function runOnSqlite<T>(sqlite: SqliteDatabase, p: ClaimProgram<T>): T {
+function runOnSqlite<T>(sqlite: SqliteDatabase, p: ClaimProgram<T>): T {
   const exec = (text: string) => sqlite.prepare(text).run([]);
   exec("begin immediate");
   try {

@@ -4,22 +4,13 @@
  * they cost more CPU than the commit itself on SQLite (about 0.25 of its 0.55 ms in the fire-stages bench), and
  * the commit is on the trigger's critical path: nothing is sent before it. On PostgreSQL they run on the
  * commit's Kysely transaction; on SQLite synchronously on the connection itself (`sqliteClaim`), begin to
- * commit in one call. The SQL writes what the general path (applyTransition, appendEvent, insertExecution) writes for a
- * claim (test/store/orders.test.ts compares the two).
+ * commit in one call. The SQL writes what the general path (applyTransition, insertExecution) writes for a claim,
+ * the event through the same order-event statements (test/store/orders.test.ts compares the two).
  */
-import {
-  sql,
-  type Compilable,
-  type CompiledQuery,
-  type Kysely,
-  type RawBuilder,
-  type SqliteDatabase,
-  type Selectable,
-  type Transaction,
-} from "kysely";
+import type { CompiledQuery, Kysely, SqliteDatabase, Selectable, Transaction } from "kysely";
 import { compiledQuery } from "../engine/compiled-once.js";
-import { runInTransaction, runOnSqlite, type ClaimProgram } from "../engine/claim-program.js";
-import { EVENTS_CHANNEL, EVENTS_NOTIFY_SETTING } from "../events/migrations-events.js";
+import { runClaimProgram, type ClaimProgram } from "../engine/claim-program.js";
+import { orderEventStatements } from "./order-event-statements.js";
 import { executionValues, INSERT_COLUMNS, type ExecutionValues } from "../executions/execution-statements.js";
 import type { Database, ExecutionsTable, OrdersTable } from "../schema.js";
 import type { NewExecution } from "../types.js";
@@ -35,7 +26,6 @@ export function claimStatements(
   dialect: "sqlite" | "postgres",
   sqlite?: SqliteDatabase,
 ) {
-  const raw = <T>(r: RawBuilder<T>): Compilable<T> => ({ compile: () => r.compile(db) });
   const claim = compiledQuery(
     [
       "to",
@@ -80,39 +70,7 @@ export function claimStatements(
         .where(liveKeysPredicate(dialect, a))
         .returningAll(),
   );
-  const nextEventId =
-    dialect === "postgres"
-      ? compiledQuery(["accountId"], (a: { accountId: number }) =>
-          raw(sql<{ last_id: string | number }>`insert into event_sequences (api_key_id, last_id)
-      values (${a.accountId}, 1)
-      on conflict (api_key_id) do update set last_id = event_sequences.last_id + 1 returning last_id`),
-        )
-      : compiledQuery(
-          ["accountId"],
-          // One statement where appendEvent takes three: the same row, the same number.
-          (a: { accountId: number }) =>
-            raw(sql<{ last_id: string | number }>`insert into event_sequences (api_key_id, last_id)
-      values (${a.accountId}, 1)
-      on conflict (api_key_id) do update set last_id = last_id + 1 returning last_id`),
-        );
-  const insertEvent = compiledQuery(
-    ["api_key_id", "id", "type", "execution_id", "wallet", "wallets", "status", "error", "created_at"],
-    (a: {
-      api_key_id: number;
-      id: number;
-      type: string;
-      execution_id: string;
-      wallet: string;
-      wallets: string;
-      status: string;
-      error: string | null;
-      created_at: string;
-    }) => db.insertInto("events").values({ ...a, kind: "order", signatures: "[]" }),
-  );
-  const notify = compiledQuery(["accountId"], (a: { accountId: string }) =>
-    raw(sql`select case when current_setting(${EVENTS_NOTIFY_SETTING}, true)
-      is distinct from 'off' then pg_notify(${EVENTS_CHANNEL}, current_schema() || ':' || ${a.accountId}) end`),
-  );
+  const events = orderEventStatements(db, dialect);
   const insertExecution = compiledQuery(INSERT_COLUMNS, (a: ExecutionValues) =>
     db
       .insertInto("executions")
@@ -132,18 +90,6 @@ export function claimStatements(
       version: t.version!,
       ...liveKeysParams(t.claim!.liveKeys),
     });
-  const eventQuery = (o: OrderRecord, type: string, id: string | number) =>
-    insertEvent({
-      api_key_id: o.accountId,
-      id: Number(id),
-      type,
-      execution_id: o.id,
-      wallet: o.wallet,
-      wallets: JSON.stringify([o.wallet]),
-      status: o.state,
-      error: o.error === null ? null : JSON.stringify(o.error),
-      created_at: o.updatedAt,
-    });
   const rowsIn = async <R>(trx: Transaction<Database>, q: CompiledQuery<R>): Promise<R[]> =>
     (await trx.executeQuery(q)).rows;
   /** A claim, its event and the pending execution (a claim that matched nothing writes neither: undefined). */
@@ -156,19 +102,13 @@ export function claimStatements(
     const [row] = (yield claimQuery(t, now)) as ClaimedRow[];
     if (row === undefined) return undefined;
     const order = toOrder(row);
-    yield* eventProgram(order, `order.${t.to}`);
+    yield* events.program(order, `order.${t.to}`);
     const [execution] = yield insertExecution(executionValues(e, e.createdAt ?? now));
     return { order, execution: execution as Selectable<ExecutionsTable> };
   }
-  /** The order's `order.<state>` event (as appendEvent writes it), as statements of a claim program. */
-  function* eventProgram(o: OrderRecord, type: string): ClaimProgram<void> {
-    const [seq] = (yield nextEventId({ accountId: o.accountId })) as { last_id: string | number }[];
-    yield eventQuery(o, type, seq!.last_id);
-    if (dialect === "postgres") yield notify({ accountId: String(o.accountId) });
-  }
 
   return {
-    eventProgram,
+    events,
     /** Whether `t` is a claim these statements write (else the general applyTransition does). */
     fits: (t: OrderTransition): boolean =>
       t.claim !== undefined &&
@@ -181,9 +121,6 @@ export function claimStatements(
     async claim(trx: Transaction<Database>, t: OrderTransition, now: string): Promise<ClaimedRow> {
       return (await rowsIn(trx, claimQuery(t, now)))[0] as ClaimedRow;
     },
-    /** The order's `order.<state>` event inside `trx` (as appendEvent writes it). */
-    event: (trx: Transaction<Database>, o: OrderRecord, type: string): Promise<void> =>
-      runInTransaction(trx, eventProgram(o, type)),
     /** The pending execution's insert inside `trx`; its row. */
     async insertExecution(trx: Transaction<Database>, e: NewExecution, now: string) {
       const [row] = await rowsIn(trx, insertExecution(executionValues(e, now)));
@@ -191,8 +128,8 @@ export function claimStatements(
     },
     /**
      * SQLite only (undefined elsewhere): the same statements run synchronously on the connection, in one
-     * `begin immediate … commit` (nothing can interleave: better-sqlite3 runs on this thread until it returns).
-     * `toOrder` makes the claimed row the order the event describes. Undefined when the claim lost (rolled back).
+     * `begin immediate … commit` when the connection is free (engine/claim-program.ts). `toOrder` makes the
+     * claimed row the order the event describes. Undefined when the claim lost (a commit that wrote nothing).
      */
     sqliteClaim:
       sqlite === undefined
@@ -202,8 +139,7 @@ export function claimStatements(
             e: NewExecution,
             now: string,
             toOrder: (row: Selectable<OrdersTable>) => OrderRecord,
-          ): { order: OrderRecord; execution: Selectable<ExecutionsTable> } | undefined =>
-            // A lost claim commits a transaction that wrote nothing.
-            runOnSqlite(sqlite, recordClaim(t, e, now, toOrder)),
+          ): Promise<{ order: OrderRecord; execution: Selectable<ExecutionsTable> } | undefined> =>
+            runClaimProgram(db, sqlite, () => recordClaim(t, e, now, toOrder)),
   };
 }

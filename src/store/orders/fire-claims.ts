@@ -8,7 +8,7 @@ import type { Database, OrdersTable } from "../schema.js";
 import type { FirePage } from "./order-types.js";
 import { isoNoZone } from "../executions/kysely-executions.js";
 import { toOrder } from "./kysely-orders.js";
-import { claimStatements } from "./claim-statements.js";
+import { orderEventStatements, type OrderEvents } from "./order-event-statements.js";
 import { compiledQuery } from "../engine/compiled-once.js";
 import { runClaimProgram, type ClaimProgram } from "../engine/claim-program.js";
 import type { SqliteConnection } from "../engine/sqlite-statements.js";
@@ -37,7 +37,7 @@ export interface ClaimContext {
   /** The order row. */
   order: (a: { id: string }) => CompiledQuery;
   /** The order's event, as statements of a program. */
-  event: ReturnType<typeof claimStatements>["eventProgram"];
+  event: OrderEvents["program"];
 }
 
 /** The claim context over `db`, its statements compiled once. */
@@ -64,7 +64,7 @@ export function claimContext(
     order: compiledQuery(["id"], (a: { id: string }) =>
       db.selectFrom("orders").selectAll().where("id", "=", a.id),
     ),
-    event: claimStatements(db, dialect).eventProgram,
+    event: orderEventStatements(db, dialect).program,
   };
 }
 

@@ -4,20 +4,18 @@
  * PostgreSQL the second update waits on the row lock, re-reads the row and matches nothing. The order's
  * `order.<state>` event is written in the same transaction, numbered in the account's event sequence.
  */
-import { sql, type Kysely, type Selectable, type Transaction } from "kysely";
+import type { Kysely, Selectable, Transaction } from "kysely";
 import type { SqliteConnection } from "../engine/sqlite-statements.js";
 import { isoNoZone } from "../executions/kysely-executions.js";
 import { lockKeyRow } from "../keys/key-row-lock.js";
 import { reserveAndInsert } from "../keys/kysely-custody.js";
 import { toExecution } from "../executions/kysely-executions.js";
 import { claimStatements } from "./claim-statements.js";
-import { nowOnSqlite } from "../engine/claim-program.js";
+import type { OrderEvents } from "./order-event-statements.js";
 import { liveKeysParams, liveKeysPredicate } from "./live-keys.js";
 import { walletIn } from "../keys/wallet-scope.js";
 import { executionIdByKey } from "../idempotency/kysely-idempotency.js";
-import { EVENTS_CHANNEL, EVENTS_NOTIFY_SETTING } from "../events/migrations-events.js";
 import type { Database, OrdersTable } from "../schema.js";
-import type { NewExecution } from "../types.js";
 import {
   OpenOrderLimitError,
   type NewOrder,
@@ -56,55 +54,6 @@ export function toOrder(r: Selectable<OrdersTable>): OrderRecord {
   };
 }
 
-/** Appends one `order.<what>` event to the account's outbox inside `trx` (the executions' trigger does the same for them). */
-export async function appendEvent(
-  trx: Transaction<Database>,
-  dialect: "sqlite" | "postgres",
-  o: OrderRecord,
-  type: string,
-): Promise<void> {
-  let id: number;
-  if (dialect === "postgres") {
-    const r = await sql<{
-      last_id: string;
-    }>`insert into event_sequences (api_key_id, last_id) values (${o.accountId}, 1)
-      on conflict (api_key_id) do update set last_id = event_sequences.last_id + 1 returning last_id`.execute(
-      trx,
-    );
-    id = Number(r.rows[0]!.last_id);
-  } else {
-    await sql`insert or ignore into event_sequences (api_key_id, last_id) values (${o.accountId}, 0)`.execute(
-      trx,
-    );
-    await sql`update event_sequences set last_id = last_id + 1 where api_key_id = ${o.accountId}`.execute(
-      trx,
-    );
-    const r = await sql<{
-      last_id: number;
-    }>`select last_id from event_sequences where api_key_id = ${o.accountId}`.execute(trx);
-    id = Number(r.rows[0]!.last_id);
-  }
-  await trx
-    .insertInto("events")
-    .values({
-      api_key_id: o.accountId,
-      id,
-      type,
-      execution_id: o.id,
-      kind: "order",
-      wallet: o.wallet,
-      wallets: JSON.stringify([o.wallet]),
-      signatures: "[]",
-      status: o.state,
-      error: o.error === null ? null : JSON.stringify(o.error),
-      created_at: o.updatedAt,
-    })
-    .execute();
-  if (dialect === "postgres")
-    await sql`select case when current_setting(${EVENTS_NOTIFY_SETTING}, true) is distinct from 'off'
-      then pg_notify(${EVENTS_CHANNEL}, current_schema() || ':' || ${String(o.accountId)}) end`.execute(trx);
-}
-
 /**
  * Inside `trx`: the conditional update of a state change (see transitionOrder) and its event; the row after, or
  * undefined when the order was not in `t.from` (at `t.version`, held by `t.owner`).
@@ -112,6 +61,7 @@ export async function appendEvent(
 async function applyTransition(
   trx: Transaction<Database>,
   dialect: "sqlite" | "postgres",
+  events: OrderEvents,
   t: OrderTransition,
   now: string,
 ): Promise<OrderRecord | undefined> {
@@ -152,7 +102,7 @@ async function applyTransition(
     o = { ...o, executionIds: ids };
   }
   // Back to open (a retry after a failed send) is not a lifecycle event.
-  if (t.to !== "open") await appendEvent(trx, dialect, o, `order.${t.to}`);
+  if (t.to !== "open") await events.append(trx, o, `order.${t.to}`);
   return o;
 }
 
@@ -173,25 +123,9 @@ export function kyselyOrders(
     const updated = await claims.claim(trx, t, now);
     if (updated === undefined) return undefined;
     const o = toOrder(updated);
-    await claims.event(trx, o, `order.${t.to}`);
+    await claims.events.append(trx, o, `order.${t.to}`);
     return o;
   };
-  /**
-   * A fire's claim and pending execution in one SQLite transaction on the connection itself, begin to commit in
-   * one synchronous call (the fire's critical path: Kysely's transaction, executor and connection mutex cost
-   * more than the statements), when the connection is free (nowOnSqlite).
-   */
-  const claimOnSqlite = (
-    conn: SqliteConnection,
-    run: NonNullable<typeof claims.sqliteClaim>,
-    t: OrderTransition,
-    e: NewExecution,
-    now: string,
-  ) =>
-    nowOnSqlite(db, conn, () => {
-      const r = run(t, e, now, toOrder);
-      return r === undefined ? undefined : { order: r.order, execution: toExecution(r.execution) };
-    });
   return {
     async insertOrder(order: NewOrder, maxOpen: number) {
       const now = isoNoZone(clock());
@@ -231,7 +165,7 @@ export function kyselyOrders(
           .returningAll()
           .executeTakeFirstOrThrow();
         const o = toOrder(inserted);
-        await appendEvent(trx, dialect, o, "order.created");
+        await claims.events.append(trx, o, "order.created");
         return o;
       });
       wake(row.accountId);
@@ -266,27 +200,25 @@ export function kyselyOrders(
 
     async transitionOrder(t) {
       const now = isoNoZone(clock());
-      const row = await db.transaction().execute((trx) => applyTransition(trx, dialect, t, now));
+      const row = await db
+        .transaction()
+        .execute((trx) => applyTransition(trx, dialect, claims.events, t, now));
       if (row !== undefined && t.to !== "open") wake(row.accountId);
       return row;
     },
 
     async claimOrderRecording(t, execution, reservation) {
       const now = isoNoZone(clock());
-      if (
-        sqlite !== undefined &&
-        claims.sqliteClaim !== undefined &&
-        reservation === null &&
-        claims.fits(t)
-      ) {
-        const r = await claimOnSqlite(sqlite, claims.sqliteClaim, t, execution, now);
-        if (r !== undefined) wake(r.order.accountId);
-        return r;
+      if (claims.sqliteClaim !== undefined && reservation === null && claims.fits(t)) {
+        const r = await claims.sqliteClaim(t, execution, now, toOrder);
+        if (r === undefined) return undefined;
+        wake(r.order.accountId);
+        return { order: r.order, execution: toExecution(r.execution) };
       }
       const row = await db.transaction().execute(async (trx) => {
         const claimed = claims.fits(t)
           ? await claimFast(trx, t, now)
-          : await applyTransition(trx, dialect, t, now);
+          : await applyTransition(trx, dialect, claims.events, t, now);
         // Lost (another process claimed it, or it changed): the execution is not written either.
         if (claimed === undefined) return undefined;
         const recorded =

@@ -1,0 +1,69 @@
+/**
+ * An order's `order.<what>` event in the account's outbox (the executions' trigger does the same for them), its
+ * statements compiled once: the account's next event number (one upsert), the event, and on PostgreSQL the
+ * NOTIFY that wakes the event streams of other processes. Every writer of an order event goes through here: a
+ * state change, a creation, a fire's claim.
+ */
+import { sql, type Compilable, type Kysely, type RawBuilder, type Transaction } from "kysely";
+import { compiledQuery } from "../engine/compiled-once.js";
+import { runInTransaction, type ClaimProgram } from "../engine/claim-program.js";
+import { EVENTS_CHANNEL, EVENTS_NOTIFY_SETTING } from "../events/migrations-events.js";
+import type { Database } from "../schema.js";
+import type { OrderRecord } from "./order-types.js";
+
+/** The order-event statements over `db`. */
+export function orderEventStatements(db: Kysely<Database>, dialect: "sqlite" | "postgres") {
+  const raw = <T>(r: RawBuilder<T>): Compilable<T> => ({ compile: () => r.compile(db) });
+  const nextEventId = compiledQuery(["accountId"], (a: { accountId: number }) =>
+    raw(sql<{ last_id: string | number }>`insert into event_sequences (api_key_id, last_id)
+      values (${a.accountId}, 1)
+      on conflict (api_key_id) do update set last_id = ${sql.raw(
+        dialect === "postgres" ? "event_sequences.last_id" : "last_id",
+      )} + 1 returning last_id`),
+  );
+  const insertEvent = compiledQuery(
+    ["api_key_id", "id", "type", "execution_id", "wallet", "wallets", "status", "error", "created_at"],
+    (a: {
+      api_key_id: number;
+      id: number;
+      type: string;
+      execution_id: string;
+      wallet: string;
+      wallets: string;
+      status: string;
+      error: string | null;
+      created_at: string;
+    }) => db.insertInto("events").values({ ...a, kind: "order", signatures: "[]" }),
+  );
+  const notify = compiledQuery(["accountId"], (a: { accountId: string }) =>
+    raw(sql`select case when current_setting(${EVENTS_NOTIFY_SETTING}, true)
+      is distinct from 'off' then pg_notify(${EVENTS_CHANNEL}, current_schema() || ':' || ${a.accountId}) end`),
+  );
+
+  /** The event of `o` (its state, error and time as given), as statements of a program. */
+  function* program(o: OrderRecord, type: string): ClaimProgram<void> {
+    const [seq] = (yield nextEventId({ accountId: o.accountId })) as { last_id: string | number }[];
+    yield insertEvent({
+      api_key_id: o.accountId,
+      id: Number(seq!.last_id),
+      type,
+      execution_id: o.id,
+      wallet: o.wallet,
+      wallets: JSON.stringify([o.wallet]),
+      status: o.state,
+      error: o.error === null ? null : JSON.stringify(o.error),
+      created_at: o.updatedAt,
+    });
+    if (dialect === "postgres") yield notify({ accountId: String(o.accountId) });
+  }
+
+  return {
+    program,
+    /** The event of `o` inside `trx`. */
+    append: (trx: Transaction<Database>, o: OrderRecord, type: string): Promise<void> =>
+      runInTransaction(trx, program(o, type)),
+  };
+}
+
+/** What writes an order's event inside a transaction. */
+export type OrderEvents = ReturnType<typeof orderEventStatements>;
