@@ -1,7 +1,8 @@
 /**
- * `node --import tsx bench/orders-fire-stages.ts [--rounds 20]`: where an order's trigger latency goes, stage by
- * stage, on the in-process sandbox of bench/orders-trigger.ts (a take-profit at +5% crossed by another account's
- * buy). Timers are set around the fire's collaborators (the engine's evaluation, the store's calls, the vault,
+ * `node --import tsx bench/orders-fire-stages.ts [--rounds 20] [--cross service]`: where an order's trigger latency
+ * goes, stage by stage, on the in-process sandbox of bench/orders-trigger.ts (a take-profit at +5% crossed by an
+ * outside wallet's buy sent straight to the cluster, or with `--cross service` by another account's buy through the
+ * service). Timers are set around the fire's collaborators (the engine's evaluation, the store's calls, the vault,
  * the chain's assembly and submit, the relay fetch); each round prints when each began and ended, in ms from the
  * first sign of the crossing buy at the service, and the summary gives each stage's median and the gaps between
  * them (time the fire waited for the event loop rather than worked). Nothing here runs in tests.
@@ -10,7 +11,8 @@ import { performance } from "node:perf_hooks";
 import type { FetchLike } from "../src/chain/json-rpc.js";
 import { OrderEngine } from "../src/domain/orders/engine.js";
 import { startE2e, trade } from "../test/helpers/e2e.js";
-import { heldMint } from "./orders-trigger.js";
+import { Keypair } from "@solana/web3.js";
+import { heldMint, outsideBuy, sendToCluster } from "./orders-trigger.js";
 import { numberFlag } from "./flags.js";
 import { runScript } from "./process-stats.js";
 
@@ -77,17 +79,30 @@ async function main(): Promise<void> {
   try {
     const holder = await e2e.setup({ sol: 100n });
     const mover = await e2e.setup({ sol: 1000n });
+    const argv = process.argv.slice(2);
+    const outside = !(argv.includes("--cross") && argv[argv.indexOf("--cross") + 1] === "service");
+    const trader = Keypair.generate();
+    e2e.localnet.admin.fund(trader.publicKey.toBase58(), 1_000_000_000_000n);
     for (let r = 0; r < rounds; r++) {
       const { mint, seen, stop } = await heldMint(e2e, holder.apiKey);
       const placed = await e2e.post(holder.apiKey, "/v1/orders", { kind: "take_profit", mint, percent: 5 });
       if (placed.statusCode !== 200) throw new Error(placed.body);
+      const wire = outside ? await outsideBuy(e2e, mover.apiKey, trader, mint, "5") : null;
       await sleep(200);
       sendAt = [];
       seen.length = 0;
       spans = [];
       tracing = true;
-      await trade(e2e, mover.apiKey, { action: "buy", mint, amount: "5", simulate: false, confirm: false });
-      const crossAt = sendAt[0];
+      let crossAt: number | undefined;
+      if (wire !== null) {
+        crossAt = performance.now();
+        await sendToCluster(e2e.localnet.rpcUrl, wire);
+        // Not a send of the service's (sendAt has only the sell): put first, as the mover's own send would be.
+        sendAt.unshift(crossAt);
+      } else {
+        await trade(e2e, mover.apiKey, { action: "buy", mint, amount: "5", simulate: false, confirm: false });
+        crossAt = sendAt[0];
+      }
       for (let i = 0; i < 300 && sendAt.length < 2; i++) await sleep(10);
       await sleep(100);
       tracing = false;

@@ -18,7 +18,7 @@
 import { fork, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
-import { PublicKey } from "@solana/web3.js";
+import { Keypair, PublicKey, VersionedTransaction } from "@solana/web3.js";
 import WebSocket from "ws";
 import { bondingCurveAddress } from "../src/launch/programs.js";
 import { decodeBondingCurveOnce } from "../src/launch/state.js";
@@ -80,7 +80,11 @@ export async function withSandbox<T>(f: (s: BenchSandbox) => Promise<T>): Promis
 }
 
 /** Runs `rounds` rounds of each: order, client in this process, client in its own process, in turn. */
-export async function measureTriggers(rounds: number, s: BenchSandbox): Promise<LevelFigures> {
+export async function measureTriggers(
+  rounds: number,
+  s: BenchSandbox,
+  cross: CrossBy = "outside",
+): Promise<LevelFigures> {
   const { e2e, base, sends } = s;
   const out: LevelFigures = {
     order: [],
@@ -93,6 +97,8 @@ export async function measureTriggers(rounds: number, s: BenchSandbox): Promise<
   try {
     let holder = await e2e.setup({ sol: 100n });
     let mover = await e2e.setup({ sol: 1000n });
+    const trader = Keypair.generate();
+    e2e.localnet.admin.fund(trader.publicKey.toBase58(), 1_000_000_000_000n);
     for (let r = 0; r < MODES.length * rounds; r++) {
       // New accounts every ACCOUNT_ROUNDS rounds: an account's request and stream limits per minute would refuse
       // a long run's later rounds (429).
@@ -101,7 +107,16 @@ export async function measureTriggers(rounds: number, s: BenchSandbox): Promise<
         mover = await e2e.setup({ sol: 1000n });
       }
       const mode = MODES[r % MODES.length]!;
-      const ms = await round(e2e, { holder: holder.apiKey, mover: mover.apiKey, base, sends, mode, child });
+      const ms = await round(e2e, {
+        holder: holder.apiKey,
+        mover: mover.apiKey,
+        trader,
+        cross,
+        base,
+        sends,
+        mode,
+        child,
+      });
       if (mode === "ownProcess") {
         if (ms === null) out.missedOwnProcess++;
         else out.ownProcess.push(ms);
@@ -154,6 +169,9 @@ function startClientProcess(): ClientProcess {
 interface RoundInput {
   holder: string;
   mover: string;
+  /** The crossing buy's signer: a wallet outside the service (cross "outside"). */
+  trader: Keypair;
+  cross: CrossBy;
   base: string;
   sends: number[];
   mode: Mode;
@@ -216,17 +234,74 @@ async function round(e2e: E2e, o: RoundInput): Promise<number | null> {
     o.child.send({ type: "level", sol: level.sol.toString(), tokens: level.tokens.toString() });
     settled = o.child.next(mint);
   }
+  // The outside trader's buy, built and signed now: at the crossing only its send runs in this process.
+  const wire = o.cross === "outside" ? await outsideBuy(e2e, o.mover, o.trader, mint, "5") : null;
   // Let the mint settle in the warm state (and the client's subscription), then cross the level.
   await sleep(200);
   const from = o.sends.length;
   seen.length = 0;
-  await trade(e2e, o.mover, { action: "buy", mint, amount: "5", simulate: false, confirm: false });
-  const crossAt = o.sends[from];
+  let crossAt: number | undefined;
+  if (wire !== null) {
+    crossAt = performance.now();
+    await sendToCluster(e2e.localnet.rpcUrl, wire);
+  } else {
+    await trade(e2e, o.mover, { action: "buy", mint, amount: "5", simulate: false, confirm: false });
+    crossAt = o.sends[from];
+  }
   await Promise.race([settled, sleep(5_000)]);
   stop();
   client?.close();
-  // The mover's send, then the sell's (the first send after it).
-  return firstSignToSend(seen, crossAt, o.sends[from + 1]);
+  // The sell's send is the first the service makes after the crossing buy (the mover's own, when it sent it).
+  return firstSignToSend(seen, crossAt, o.sends[wire !== null ? from : from + 1]);
+}
+
+/**
+ * How the level is crossed: "outside", by a wallet the service does not hold, sent straight to the cluster (as
+ * another trader's buy reaches a deployment on mainnet: only through its subscriptions); "service", by another
+ * account's trade through the service's own API (the bench before 30 Nov: the same trade path the client then
+ * uses runs in the service just before the round's start).
+ */
+export type CrossBy = "outside" | "service";
+
+/**
+ * A buy of `sol` SOL of `mint` by `trader`, built by the service for an outside wallet (POST /v1/trades/build
+ * with `apiKey`) and signed here; its wire, base64.
+ */
+export async function outsideBuy(
+  e2e: E2e,
+  apiKey: string,
+  trader: Keypair,
+  mint: string,
+  sol: string,
+): Promise<string> {
+  const built = await e2e.post(apiKey, "/v1/trades/build", {
+    public_key: trader.publicKey.toBase58(),
+    action: "buy",
+    mint,
+    amount: sol,
+  });
+  if (built.statusCode !== 200) throw new Error(`build: ${built.body}`);
+  const tx = VersionedTransaction.deserialize(
+    Buffer.from(built.json<{ transaction: string }>().transaction, "base64"),
+  );
+  tx.sign([trader]);
+  return Buffer.from(tx.serialize()).toString("base64");
+}
+
+/** Sends a signed wire (base64) to the cluster's RPC itself, not through the service. */
+export async function sendToCluster(rpcUrl: string, wire: string): Promise<void> {
+  const res = await fetch(rpcUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "sendTransaction",
+      params: [wire, { encoding: "base64", skipPreflight: true }],
+    }),
+  });
+  const body = (await res.json()) as { error?: unknown };
+  if (body.error !== undefined) throw new Error(`sendTransaction: ${JSON.stringify(body.error)}`);
 }
 
 /**
