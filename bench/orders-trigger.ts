@@ -3,7 +3,8 @@
  * in-process sandbox (localnet slots of 50 ms, warm state and market feed on, as main.ts runs them; the app
  * listens on a port so the client's stream and request go over real sockets). Each round: a fresh token, a
  * holder's buy, then either a take-profit at +5% (order) or a stream client armed at +5% of the spot price
- * (client), then another account's 5 SOL buy that crosses both.
+ * (client), then a 5 SOL buy that crosses both: another account's through the service's API, or an outside
+ * wallet's sent straight to the cluster (CrossBy).
  *
  * The client runs in this process (the service's), and again in a process of its own
  * (bench/stream-client-process.ts, the same rule: bench/stream-client-rule.ts), as an operator's bot on the same
