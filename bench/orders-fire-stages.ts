@@ -82,7 +82,8 @@ async function main(): Promise<void> {
     const argv = process.argv.slice(2);
     const outside = !(argv.includes("--cross") && argv[argv.indexOf("--cross") + 1] === "service");
     const trader = Keypair.generate();
-    e2e.localnet.admin.fund(trader.publicKey.toBase58(), 1_000_000_000_000n);
+    // 5 SOL a round plus fees.
+    e2e.localnet.admin.fund(trader.publicKey.toBase58(), BigInt(rounds) * 6_000_000_000n);
     for (let r = 0; r < rounds; r++) {
       const { mint, seen, stop } = await heldMint(e2e, holder.apiKey);
       const placed = await e2e.post(holder.apiKey, "/v1/orders", { kind: "take_profit", mint, percent: 5 });

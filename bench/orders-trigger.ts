@@ -99,7 +99,8 @@ export async function measureTriggers(
     let holder = await e2e.setup({ sol: 100n });
     let mover = await e2e.setup({ sol: 1000n });
     const trader = Keypair.generate();
-    e2e.localnet.admin.fund(trader.publicKey.toBase58(), 1_000_000_000_000n);
+    // 5 SOL a round plus fees, for every round of a long run.
+    e2e.localnet.admin.fund(trader.publicKey.toBase58(), BigInt(MODES.length * rounds) * 6_000_000_000n);
     for (let r = 0; r < MODES.length * rounds; r++) {
       // New accounts every ACCOUNT_ROUNDS rounds: an account's request and stream limits per minute would refuse
       // a long run's later rounds (429).
