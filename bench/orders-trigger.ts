@@ -260,8 +260,8 @@ async function round(e2e: E2e, o: RoundInput): Promise<number | null> {
 /**
  * How the level is crossed: "outside", by a wallet the service does not hold, sent straight to the cluster (as
  * another trader's buy reaches a deployment on mainnet: only through its subscriptions); "service", by another
- * account's trade through the service's own API (the bench before 30 Nov: the same trade path the client then
- * uses runs in the service just before the round's start).
+ * account's trade through the service's own API (every figure of this bench before the seventh session of 29 Nov;
+ * the service still handles that buy while the client's request is served: docs/benchmarks.md).
  */
 export type CrossBy = "outside" | "service";
 
