@@ -25,6 +25,7 @@ import { bondingCurveAddress } from "../src/launch/programs.js";
 import { decodeBondingCurveOnce } from "../src/launch/state.js";
 import type { FetchLike } from "../src/chain/json-rpc.js";
 import { startE2e, trade, type E2e } from "../test/helpers/e2e.js";
+import { postJsonRpc, SEND_UNCHECKED } from "../test/harness/json-rpc.js";
 import { crossesLevel, postSell, type ArmedLevel } from "./stream-client-rule.js";
 import type { FromClient, ToClient } from "./stream-client-process.js";
 
@@ -292,17 +293,7 @@ export async function outsideBuy(
 
 /** Sends a signed wire (base64) to the cluster's RPC itself, not through the service. */
 export async function sendToCluster(rpcUrl: string, wire: string): Promise<void> {
-  const res = await fetch(rpcUrl, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "sendTransaction",
-      params: [wire, { encoding: "base64", skipPreflight: true }],
-    }),
-  });
-  const body = (await res.json()) as { error?: unknown };
+  const { body } = await postJsonRpc<{ error?: unknown }>(rpcUrl, "sendTransaction", [wire, SEND_UNCHECKED]);
   if (body.error !== undefined) throw new Error(`sendTransaction: ${JSON.stringify(body.error)}`);
 }
 
