@@ -15,6 +15,7 @@ import { kyselyOrders } from "./orders/kysely-orders.js";
 import { kyselyOrderFires } from "./orders/kysely-order-fires.js";
 import { kyselyOutsideBuilds } from "./outside/kysely-outside-builds.js";
 import { kyselyCopyFires } from "./orders/kysely-copy-fires.js";
+import { claimContext } from "./orders/fire-claims.js";
 import type { ApiKeysTable, Database, WalletsTable } from "./schema.js";
 import { compiledOnce } from "./engine/compiled-once.js";
 import {
@@ -179,6 +180,10 @@ export function kyselyStore(
     return toWallet(row);
   }
 
+  // An account whose outbox grew (after commit): its event readers are woken.
+  const wakeAccount = (accountId: number) => writesBus.emit(accountId);
+  // One claim context (its statements compiled once) for the snipe and copy claims.
+  const fireClaims = claimContext(db, dialect, clock, wakeAccount, sqlite);
   const store: Store = {
     dialect,
     ...wakingExecutionWrites(kyselyExecutions(db, dialect, clock, executionWriter), writesBus),
@@ -188,10 +193,10 @@ export function kyselyStore(
     ...kyselyCustody(db, dialect, clock, syncedWrites, prepared),
     ...kyselyRateCounters(db),
     ...kyselyPositions(db, dialect, clock),
-    ...kyselyOrders(db, dialect, clock, (accountId) => writesBus.emit(accountId), sqlite),
-    ...kyselyOrderFires(db, dialect, clock, (accountId) => writesBus.emit(accountId), sqlite),
+    ...kyselyOrders(db, dialect, clock, wakeAccount, sqlite),
+    ...kyselyOrderFires(fireClaims),
     ...kyselyOutsideBuilds(db, dialect, syncedWrites),
-    ...kyselyCopyFires(db, dialect, clock, (accountId) => writesBus.emit(accountId), sqlite),
+    ...kyselyCopyFires(fireClaims),
 
     async createApiKeyWithWallet(keyHash, wallet) {
       return db.transaction().execute(async (trx) => {

@@ -7,10 +7,9 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../schema.js";
 import { appendOrderExecution } from "./kysely-orders.js";
-import { claimContext, claimUnderOrderLock, firePage, firesOf } from "./fire-claims.js";
+import { claimUnderOrderLock, firePage, firesOf, type ClaimContext } from "./fire-claims.js";
 import { compiledQuery } from "../engine/compiled-once.js";
 import type { ClaimProgram } from "../engine/claim-program.js";
-import type { SqliteConnection } from "../engine/sqlite-statements.js";
 import type {
   CopyClaimResult,
   CopyFireClaim,
@@ -115,17 +114,12 @@ function* withinCaps(
 }
 
 /**
- * The copy-claim methods over `db`; a claimed fire writes an `order.triggered` event (the order stays open) in
- * the claim's transaction, and `wake` is told of the account after commit.
+ * The copy-claim methods over the claim context (its `db`, clock and wake-up, shared with the snipe claims); a
+ * claimed fire writes an `order.triggered` event (the order stays open) in the claim's transaction, and the
+ * context's `wake` is told of the account after commit.
  */
-export function kyselyCopyFires(
-  db: Kysely<Database>,
-  dialect: "sqlite" | "postgres",
-  clock: () => Date,
-  wake: (accountId: number) => void,
-  sqlite?: SqliteConnection,
-): CopyFireStore {
-  const ctx = claimContext(db, dialect, clock, wake, sqlite);
+export function kyselyCopyFires(ctx: ClaimContext): CopyFireStore {
+  const { db } = ctx;
   const statements = copyClaimStatements(db);
   return {
     async claimCopyFire(c: CopyFireClaim): Promise<CopyClaimResult> {

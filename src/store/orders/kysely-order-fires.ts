@@ -7,9 +7,8 @@
 import type { Kysely } from "kysely";
 import type { Database } from "../schema.js";
 import { appendOrderExecution } from "./kysely-orders.js";
-import { claimContext, claimUnderOrderLock, firePage, firesOf } from "./fire-claims.js";
+import { claimUnderOrderLock, firePage, firesOf, type ClaimContext } from "./fire-claims.js";
 import { compiledQuery } from "../engine/compiled-once.js";
-import type { SqliteConnection } from "../engine/sqlite-statements.js";
 import type { FirePage, OrderFireClaim, OrderFireRecord, OrderFireStore } from "./order-types.js";
 
 function toOrderFire(r: Database["order_fires"]): OrderFireRecord {
@@ -80,17 +79,12 @@ function orderFireStatements(db: Kysely<Database>) {
 }
 
 /**
- * The fire-claim methods over `db`; a claimed fire writes an `order.triggered` event (the order stays open) in
- * the claim's transaction, and `wake` is told of the account after commit.
+ * The fire-claim methods over the claim context (its `db`, clock and wake-up, shared with the copy claims); a
+ * claimed fire writes an `order.triggered` event (the order stays open) in the claim's transaction, and the
+ * context's `wake` is told of the account after commit.
  */
-export function kyselyOrderFires(
-  db: Kysely<Database>,
-  dialect: "sqlite" | "postgres",
-  clock: () => Date,
-  wake: (accountId: number) => void,
-  sqlite?: SqliteConnection,
-): OrderFireStore {
-  const ctx = claimContext(db, dialect, clock, wake, sqlite);
+export function kyselyOrderFires(ctx: ClaimContext): OrderFireStore {
+  const { db } = ctx;
   const statements = orderFireStatements(db);
   return {
     async claimOrderFire(c: OrderFireClaim) {
