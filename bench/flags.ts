@@ -5,3 +5,9 @@ export function numberFlag(argv: readonly string[], name: string, fallback: numb
   const i = argv.indexOf(`--${name}`);
   return i >= 0 ? Number(argv[i + 1]) : fallback;
 }
+
+/** The word after `--name` in `argv`, or `fallback` when the flag is absent. */
+export function stringFlag(argv: readonly string[], name: string, fallback: string): string {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? (argv[i + 1] ?? fallback) : fallback;
+}

@@ -13,7 +13,7 @@ import { OrderEngine } from "../src/domain/orders/engine.js";
 import { startE2e, trade } from "../test/helpers/e2e.js";
 import { Keypair } from "@solana/web3.js";
 import { heldMint, outsideBuy, sendToCluster } from "./orders-trigger.js";
-import { numberFlag } from "./flags.js";
+import { numberFlag, stringFlag } from "./flags.js";
 import { runScript } from "./process-stats.js";
 
 interface Span {
@@ -79,8 +79,7 @@ async function main(): Promise<void> {
   try {
     const holder = await e2e.setup({ sol: 100n });
     const mover = await e2e.setup({ sol: 1000n });
-    const argv = process.argv.slice(2);
-    const outside = !(argv.includes("--cross") && argv[argv.indexOf("--cross") + 1] === "service");
+    const outside = stringFlag(process.argv.slice(2), "cross", "outside") !== "service";
     const trader = Keypair.generate();
     // 5 SOL a round plus fees.
     e2e.localnet.admin.fund(trader.publicKey.toBase58(), BigInt(rounds) * 6_000_000_000n);
