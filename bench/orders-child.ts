@@ -1,7 +1,8 @@
 /**
  * The orders scenario (bench/orders.ts) as `npm run bench` runs it: in a process of its own (its RSS and CPU
  * figures are that process's alone), its markdown appended to the report. `--orders-only` runs just it
- * (`npm run bench -- --orders-only [--quick] [--orders-rounds N]`); `--quick` is its short form too.
+ * (`npm run bench -- --orders-only [--quick] [--orders-rounds N] [--orders-store file]`); `--quick` is its short form
+ * too.
  */
 import { execFileSync } from "node:child_process";
 import { REPO_ROOT } from "../test/harness/index.js";
@@ -15,6 +16,8 @@ export function ordersOnly(argv: readonly string[]): boolean {
 export function runOrdersBench(argv: readonly string[]): string {
   const args: string[] = [];
   if (argv.includes("--quick")) args.push("--quick");
+  const store = argv.indexOf("--orders-store");
+  if (store >= 0 && argv[store + 1] !== undefined) args.push("--store", argv[store + 1]!);
   const i = argv.indexOf("--orders-rounds");
   if (i >= 0 && argv[i + 1] !== undefined) args.push("--rounds", argv[i + 1]!);
   // Inside the whole bench's quick form (the smoke test): one round of each side is enough to show it runs.

@@ -61,8 +61,11 @@ export interface BenchSandbox {
   sends: number[];
 }
 
-/** Starts the sandbox (warm state and market feed on), runs `f` on it, closes it. */
-export async function withSandbox<T>(f: (s: BenchSandbox) => Promise<T>): Promise<T> {
+/**
+ * Starts the sandbox (warm state and market feed on), runs `f` on it, closes it. `databaseUrl`: its store (default
+ * an in-memory SQLite database, whose commits never reach a disk).
+ */
+export async function withSandbox<T>(f: (s: BenchSandbox) => Promise<T>, databaseUrl?: string): Promise<T> {
   const sends: number[] = [];
   const inner = globalThis.fetch as unknown as FetchLike;
   const timed: FetchLike = (url, init) => {
@@ -70,7 +73,12 @@ export async function withSandbox<T>(f: (s: BenchSandbox) => Promise<T>): Promis
       sends.push(performance.now());
     return inner(url, init);
   };
-  const e2e = await startE2e({ warm: true, market: true, chain: { fetch: timed } });
+  const e2e = await startE2e({
+    warm: true,
+    market: true,
+    chain: { fetch: timed },
+    ...(databaseUrl !== undefined ? { databaseUrl } : {}),
+  });
   try {
     await e2e.app.listen({ port: 0, host: "127.0.0.1" });
     const addr = e2e.app.server.address();

@@ -10,12 +10,17 @@
  * 2. evaluation per state change with `orders` open orders over `mints` watched mints, a size each (the worst
  *    case for the pruning): wall and process CPU time p50 / p99 (bench/orders-eval-micro.ts);
  * 3. the RSS those orders add (book built, every change evaluated) over the process before them.
- * `--quick`: 3 rounds of each and 2,000 changes (a few seconds). Prints a markdown table. Run it with
+ * `--quick`: 3 rounds of each and 2,000 changes (a few seconds). `--store file`: the sandbox's store is a SQLite file
+ * with `npm start`'s durability (every commit synced to disk) instead of an in-memory database (the default, as in
+ * every earlier report). Prints a markdown table. Run it with
  * `node --expose-gc` (bench:orders does) for a clean RSS figure.
  */
 import { loadavg } from "node:os";
 import { percentile } from "../test/harness/stats.js";
-import { numberFlag } from "./flags.js";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { numberFlag, stringFlag } from "./flags.js";
 import { measureEvaluation } from "./orders-eval-micro.js";
 import { measureTriggers, withSandbox, type CrossBy, type LevelFigures } from "./orders-trigger.js";
 import { measureCopies } from "./orders-copy.js";
@@ -39,12 +44,21 @@ async function main(): Promise<void> {
     mints: numberFlag(argv, "mints", 200),
     changes: numberFlag(argv, "changes", quick ? 2_000 : 20_000),
   });
+  const store = stringFlag(argv, "store", "memory");
+  if (store !== "memory" && store !== "file") throw new Error(`--store: memory or file (got "${store}")`);
+  const dir = store === "file" ? mkdtempSync(join(tmpdir(), "orders-bench-")) : undefined;
   // One sandbox for both latency benches (its start costs seconds of the smoke test's time).
-  const [byService, byOutside, c] = await withSandbox(async (s) => [
-    await measureTriggers(rounds, s, "service"),
-    await measureTriggers(rounds, s, "outside"),
-    await measureCopies(rounds, s),
-  ]);
+  const [byService, byOutside, c] = await withSandbox(
+    async (s) =>
+      [
+        await measureTriggers(rounds, s, "service"),
+        await measureTriggers(rounds, s, "outside"),
+        await measureCopies(rounds, s),
+      ] as const,
+    dir !== undefined ? `sqlite:${join(dir, "lasertrade.sqlite")}` : undefined,
+  ).finally(() => {
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
+  });
   const sorted = (l: number[]) => [...l].sort((a, b) => a - b);
   const copy = sorted(c.order);
   const follower = sorted(c.client);
@@ -73,6 +87,10 @@ async function main(): Promise<void> {
     `Rounds (ms, ${CROSSED[cross]}): order ${t.order.map((v) => v.toFixed(1)).join(", ")}; client ${t.client.map((v) => v.toFixed(1)).join(", ")}; client in its own process ${t.ownProcess.map((v) => v.toFixed(1)).join(", ")}.`;
   const rows = [
     `### Orders (bench/orders.ts; load average ${loadBefore} before, ${load()} after)`,
+    "",
+    store === "file"
+      ? "Store: a SQLite file, every commit synced to disk (`npm start`'s default)."
+      : "Store: SQLite in memory (no commit reaches a disk; `--store file` for `npm start`'s default).",
     "",
     "| figure | p50 | p99 | goal |",
     "|---|---|---|---|",

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { parseBenchArgs, runBench } from "../../bench/run.js";
+import { runOrdersBench } from "../../bench/orders-child.js";
 
 describe("npm run bench (smoke)", () => {
   it("runs every part with tiny counts and prints the side-by-side report", async () => {
@@ -33,6 +34,21 @@ describe("npm run bench (smoke)", () => {
     expect(rows).toHaveLength(6);
     for (const row of rows) expect(row.endsWith("| 0 |")).toBe(true);
   }, 300_000);
+
+  it("runs the orders scenario on npm start's store (a SQLite file) when asked", () => {
+    const report = runOrdersBench([
+      "--orders-only",
+      "--quick",
+      "--orders-store",
+      "file",
+      "--orders-rounds",
+      "1",
+    ]);
+    expect(report).toContain("Store: a SQLite file, every commit synced to disk");
+    expect(report).toMatch(
+      /\| trigger latency \(crossed by an outside wallet's trade .*\| \d+ rounds, \d+ missed\) \|/,
+    );
+  }, 120_000);
 
   it("reads its options", () => {
     expect(parseBenchArgs([])).toMatchObject({
