@@ -46,7 +46,7 @@ describe("npm run bench (smoke)", () => {
     ]);
     expect(report).toContain("Store: a SQLite file, every commit synced to disk");
     expect(report).toMatch(
-      /\| trigger latency \(crossed by an outside wallet's trade .*\| \d+ rounds, \d+ missed\) \|/,
+      /\| trigger latency \(crossed by an outside wallet's trade .*\(ms, \d+ rounds, \d+ missed\) \|/,
     );
   }, 120_000);
 
