@@ -6,6 +6,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { REPO_ROOT } from "../test/harness/index.js";
+import { stringFlag } from "./flags.js";
 
 /** Whether the command line asks for the orders scenario alone. */
 export function ordersOnly(argv: readonly string[]): boolean {
@@ -16,10 +17,10 @@ export function ordersOnly(argv: readonly string[]): boolean {
 export function runOrdersBench(argv: readonly string[]): string {
   const args: string[] = [];
   if (argv.includes("--quick")) args.push("--quick");
-  const store = argv.indexOf("--orders-store");
-  if (store >= 0 && argv[store + 1] !== undefined) args.push("--store", argv[store + 1]!);
-  const i = argv.indexOf("--orders-rounds");
-  if (i >= 0 && argv[i + 1] !== undefined) args.push("--rounds", argv[i + 1]!);
+  const store = stringFlag(argv, "orders-store", "");
+  if (store !== "") args.push("--store", store);
+  const rounds = stringFlag(argv, "orders-rounds", "");
+  if (rounds !== "") args.push("--rounds", rounds);
   // Inside the whole bench's quick form (the smoke test): one round of each side is enough to show it runs.
   else if (argv.includes("--quick") && !ordersOnly(argv)) args.push("--rounds", "1");
   const out = execFileSync(process.execPath, ["--expose-gc", "--import", "tsx", "bench/orders.ts", ...args], {
