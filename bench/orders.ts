@@ -15,11 +15,10 @@
  * every earlier report). Prints a markdown table. Run it with
  * `node --expose-gc` (bench:orders does) for a clean RSS figure.
  */
-import { loadavg } from "node:os";
-import { percentile } from "../test/harness/stats.js";
 import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import { percentile } from "../test/harness/stats.js";
 import { numberFlag, stringFlag } from "./flags.js";
 import { measureEvaluation } from "./orders-eval-micro.js";
 import { measureTriggers, withSandbox, type CrossBy, type LevelFigures } from "./orders-trigger.js";
@@ -37,6 +36,9 @@ async function main(): Promise<void> {
   const quick = argv.includes("--quick");
   // 40: a median of 20 rounds moved by 0.3 ms between runs of the same code on this machine (29 Nov).
   const rounds = numberFlag(argv, "rounds", quick ? 3 : 40);
+  // Checked first: a wrong value fails before the evaluation runs.
+  const store = stringFlag(argv, "store", "memory");
+  if (store !== "memory" && store !== "file") throw new Error(`--store: memory or file (got "${store}")`);
   const loadBefore = load();
   // The evaluation first, in a process nothing else has grown yet: its RSS figure is the orders' own.
   const ev = measureEvaluation({
@@ -44,8 +46,6 @@ async function main(): Promise<void> {
     mints: numberFlag(argv, "mints", 200),
     changes: numberFlag(argv, "changes", quick ? 2_000 : 20_000),
   });
-  const store = stringFlag(argv, "store", "memory");
-  if (store !== "memory" && store !== "file") throw new Error(`--store: memory or file (got "${store}")`);
   const dir = store === "file" ? mkdtempSync(join(tmpdir(), "orders-bench-")) : undefined;
   // One sandbox for both latency benches (its start costs seconds of the smoke test's time).
   const [byService, byOutside, c] = await withSandbox(
