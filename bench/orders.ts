@@ -15,13 +15,12 @@
  * every earlier report). Prints a markdown table. Run it with
  * `node --expose-gc` (bench:orders does) for a clean RSS figure.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
+import { loadavg } from "node:os";
 import { percentile } from "../test/harness/stats.js";
 import { numberFlag, stringFlag } from "./flags.js";
 import { measureEvaluation } from "./orders-eval-micro.js";
 import { measureTriggers, withSandbox, type CrossBy, type LevelFigures } from "./orders-trigger.js";
+import { sandboxStore } from "./orders-store.js";
 import { measureCopies } from "./orders-copy.js";
 import { runScript } from "./process-stats.js";
 
@@ -37,8 +36,7 @@ async function main(): Promise<void> {
   // 40: a median of 20 rounds moved by 0.3 ms between runs of the same code on this machine (29 Nov).
   const rounds = numberFlag(argv, "rounds", quick ? 3 : 40);
   // Checked first: a wrong value fails before the evaluation runs.
-  const store = stringFlag(argv, "store", "memory");
-  if (store !== "memory" && store !== "file") throw new Error(`--store: memory or file (got "${store}")`);
+  const store = sandboxStore(stringFlag(argv, "store", "memory"));
   const loadBefore = load();
   // The evaluation first, in a process nothing else has grown yet: its RSS figure is the orders' own.
   const ev = measureEvaluation({
@@ -46,7 +44,6 @@ async function main(): Promise<void> {
     mints: numberFlag(argv, "mints", 200),
     changes: numberFlag(argv, "changes", quick ? 2_000 : 20_000),
   });
-  const dir = store === "file" ? mkdtempSync(join(tmpdir(), "orders-bench-")) : undefined;
   // One sandbox for both latency benches (its start costs seconds of the smoke test's time).
   const [byService, byOutside, c] = await withSandbox(
     async (s) =>
@@ -55,10 +52,8 @@ async function main(): Promise<void> {
         await measureTriggers(rounds, s, "outside"),
         await measureCopies(rounds, s),
       ] as const,
-    dir !== undefined ? `sqlite:${join(dir, "lasertrade.sqlite")}` : undefined,
-  ).finally(() => {
-    if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
-  });
+    store.databaseUrl,
+  ).finally(() => store.remove());
   const sorted = (l: number[]) => [...l].sort((a, b) => a - b);
   const copy = sorted(c.order);
   const follower = sorted(c.client);
@@ -88,7 +83,7 @@ async function main(): Promise<void> {
   const rows = [
     `### Orders (bench/orders.ts; load average ${loadBefore} before, ${load()} after)`,
     "",
-    store === "file"
+    store.kind === "file"
       ? "Store: a SQLite file, every commit synced to disk (`npm start`'s default)."
       : "Store: SQLite in memory (no commit reaches a disk; `--store file` for `npm start`'s default).",
     "",
