@@ -1,12 +1,12 @@
 /**
- * `node --import tsx bench/orders-fire-stages.ts [--rounds 20] [--cross service] [--store file]`: where an order's trigger latency
+ * `node --import tsx bench/orders-fire-stages.ts [--rounds 20] [--cross service] [--store file|postgres]`: where an order's trigger latency
  * goes, stage by stage, on the in-process sandbox of bench/orders-trigger.ts (a take-profit at +5% crossed by an
  * outside wallet's buy sent straight to the cluster, or with `--cross service` by another account's buy through the
  * service). Timers are set around the fire's collaborators (the engine's evaluation, the store's calls, the vault,
  * the chain's assembly and submit, the relay fetch); each round prints when each began and ended, in ms from the
  * first sign of the crossing buy at the service, and the summary gives each stage's median and the gaps between
  * them (time the fire waited for the event loop rather than worked). `--store file`: the sandbox's store is a SQLite
- * file synced on every commit, as `npm start` keeps it (default: in memory). Nothing here runs in tests.
+ * file synced on every commit, as `npm start` keeps it; `--store postgres`: TEST_DATABASE_URL's (default: in memory). Nothing here runs in tests.
  */
 import { performance } from "node:perf_hooks";
 import type { FetchLike } from "../src/chain/json-rpc.js";
@@ -14,7 +14,7 @@ import { OrderEngine } from "../src/domain/orders/engine.js";
 import { startE2e, trade } from "../test/helpers/e2e.js";
 import { Keypair } from "@solana/web3.js";
 import { heldMint, outsideBuy, sendToCluster } from "./orders-trigger.js";
-import { sandboxStore } from "./orders-store.js";
+import { sandboxStore, storeOptions } from "./orders-store.js";
 import { numberFlag, stringFlag } from "./flags.js";
 import { runScript } from "./process-stats.js";
 
@@ -63,7 +63,7 @@ async function main(): Promise<void> {
     warm: true,
     market: true,
     chain: { fetch: timed },
-    ...(store.databaseUrl !== undefined ? { databaseUrl: store.databaseUrl } : {}),
+    ...storeOptions(store),
   });
   wrap(OrderEngine.prototype, "evaluate", "engine.evaluate");
   for (const m of [
@@ -133,7 +133,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await e2e.close();
-    store.remove();
+    await store.remove();
   }
   const med = (l: number[]) => [...l].sort((a, b) => a - b)[Math.floor(l.length / 2)] ?? Number.NaN;
   const sorted = [...totals].sort((a, b) => a - b);

@@ -62,10 +62,13 @@ export interface BenchSandbox {
 }
 
 /**
- * Starts the sandbox (warm state and market feed on), runs `f` on it, closes it. `databaseUrl`: its store (default
- * an in-memory SQLite database, whose commits never reach a disk).
+ * Starts the sandbox (warm state and market feed on), runs `f` on it, closes it. `store`: its database (default an
+ * in-memory SQLite database, whose commits never reach a disk; see orders-store.ts).
  */
-export async function withSandbox<T>(f: (s: BenchSandbox) => Promise<T>, databaseUrl?: string): Promise<T> {
+export async function withSandbox<T>(
+  f: (s: BenchSandbox) => Promise<T>,
+  store: { databaseUrl?: string; pgSchema?: string } = {},
+): Promise<T> {
   const sends: number[] = [];
   const inner = globalThis.fetch as unknown as FetchLike;
   const timed: FetchLike = (url, init) => {
@@ -77,7 +80,7 @@ export async function withSandbox<T>(f: (s: BenchSandbox) => Promise<T>, databas
     warm: true,
     market: true,
     chain: { fetch: timed },
-    ...(databaseUrl !== undefined ? { databaseUrl } : {}),
+    ...store,
   });
   try {
     await e2e.app.listen({ port: 0, host: "127.0.0.1" });

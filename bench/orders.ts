@@ -12,7 +12,7 @@
  * 3. the RSS those orders add (book built, every change evaluated) over the process before them.
  * `--quick`: 3 rounds of each and 2,000 changes (a few seconds). `--store file`: the sandbox's store is a SQLite file
  * with `npm start`'s durability (every commit synced to disk) instead of an in-memory database (the default, as in
- * every earlier report). Prints a markdown table. Run it with
+ * every earlier report); `--store postgres`: TEST_DATABASE_URL's PostgreSQL, in a schema of its own. Prints a markdown table. Run it with
  * `node --expose-gc` (bench:orders does) for a clean RSS figure.
  */
 import { loadavg } from "node:os";
@@ -20,7 +20,7 @@ import { percentile } from "../test/harness/stats.js";
 import { numberFlag, stringFlag } from "./flags.js";
 import { measureEvaluation } from "./orders-eval-micro.js";
 import { measureTriggers, withSandbox, type CrossBy, type LevelFigures } from "./orders-trigger.js";
-import { sandboxStore } from "./orders-store.js";
+import { sandboxStore, STORE_LINES, storeOptions } from "./orders-store.js";
 import { measureCopies } from "./orders-copy.js";
 import { runScript } from "./process-stats.js";
 
@@ -52,7 +52,7 @@ async function main(): Promise<void> {
         await measureTriggers(rounds, s, "outside"),
         await measureCopies(rounds, s),
       ] as const,
-    store.databaseUrl,
+    storeOptions(store),
   ).finally(() => store.remove());
   const sorted = (l: number[]) => [...l].sort((a, b) => a - b);
   const copy = sorted(c.order);
@@ -83,9 +83,7 @@ async function main(): Promise<void> {
   const rows = [
     `### Orders (bench/orders.ts; load average ${loadBefore} before, ${load()} after)`,
     "",
-    store.kind === "file"
-      ? "Store: a SQLite file, every commit synced to disk (`npm start`'s default)."
-      : "Store: SQLite in memory (no commit reaches a disk; `--store file` for `npm start`'s default).",
+    STORE_LINES[store.kind],
     "",
     "| figure | p50 | p99 | goal |",
     "|---|---|---|---|",
