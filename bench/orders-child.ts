@@ -1,8 +1,8 @@
 /**
  * The orders scenario (bench/orders.ts) as `npm run bench` runs it: in a process of its own (its RSS and CPU
  * figures are that process's alone), its markdown appended to the report. `--orders-only` runs just it
- * (`npm run bench -- --orders-only [--quick] [--orders-rounds N] [--orders-store file]`); `--quick` is its short form
- * too.
+ * (`npm run bench -- --orders-only [--quick] [--orders-rounds N] [--orders-store file|postgres]`); `--quick` is its
+ * short form too.
  */
 import { execFileSync } from "node:child_process";
 import { REPO_ROOT } from "../test/harness/index.js";

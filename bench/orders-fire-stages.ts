@@ -1,19 +1,20 @@
 /**
- * `node --import tsx bench/orders-fire-stages.ts [--rounds 20] [--cross service] [--store file|postgres]`: where an order's trigger latency
- * goes, stage by stage, on the in-process sandbox of bench/orders-trigger.ts (a take-profit at +5% crossed by an
+ * `node --import tsx bench/orders-fire-stages.ts [--rounds 20] [--cross service] [--store file|postgres]`: where an
+ * order's trigger latency goes, stage by stage, on the in-process sandbox of bench/orders-trigger.ts (a take-profit at +5% crossed by an
  * outside wallet's buy sent straight to the cluster, or with `--cross service` by another account's buy through the
  * service). Timers are set around the fire's collaborators (the engine's evaluation, the store's calls, the vault,
  * the chain's assembly and submit, the relay fetch); each round prints when each began and ended, in ms from the
  * first sign of the crossing buy at the service, and the summary gives each stage's median and the gaps between
  * them (time the fire waited for the event loop rather than worked). `--store file`: the sandbox's store is a SQLite
- * file synced on every commit, as `npm start` keeps it; `--store postgres`: TEST_DATABASE_URL's (default: in memory). Nothing here runs in tests.
+ * file synced on every commit, as `npm start` keeps it; `--store postgres`: TEST_DATABASE_URL's (default: in
+ * memory). Nothing here runs in tests.
  */
 import { performance } from "node:perf_hooks";
 import type { FetchLike } from "../src/chain/json-rpc.js";
 import { OrderEngine } from "../src/domain/orders/engine.js";
-import { startE2e, trade } from "../test/helpers/e2e.js";
-import { Keypair } from "@solana/web3.js";
-import { heldMint, outsideBuy, sendToCluster } from "./orders-trigger.js";
+import { startE2e } from "../test/helpers/e2e.js";
+import { heldMint } from "./orders-trigger.js";
+import { crossLevel, outsideTrader, prepareCross, type CrossBy } from "./orders-cross.js";
 import { sandboxStore, storeOptions } from "./orders-store.js";
 import { numberFlag, stringFlag } from "./flags.js";
 import { runScript } from "./process-stats.js";
@@ -87,35 +88,25 @@ async function main(): Promise<void> {
   try {
     const holder = await e2e.setup({ sol: 100n });
     const mover = await e2e.setup({ sol: 1000n });
-    const outside = stringFlag(process.argv.slice(2), "cross", "outside") !== "service";
-    const trader = Keypair.generate();
-    // 5 SOL a round plus fees.
-    e2e.localnet.admin.fund(trader.publicKey.toBase58(), BigInt(rounds) * 6_000_000_000n);
+    const cross: CrossBy =
+      stringFlag(process.argv.slice(2), "cross", "outside") === "service" ? "service" : "outside";
+    const trader = outsideTrader(e2e, rounds);
     for (let r = 0; r < rounds; r++) {
       const { mint, seen, stop } = await heldMint(e2e, holder.apiKey);
       const placed = await e2e.post(holder.apiKey, "/v1/orders", { kind: "take_profit", mint, percent: 5 });
       if (placed.statusCode !== 200) throw new Error(placed.body);
-      const wire = outside ? await outsideBuy(e2e, mover.apiKey, trader, mint, "5") : null;
+      const buy = await prepareCross(e2e, cross, mover.apiKey, trader, mint);
       await sleep(200);
       sendAt = [];
       seen.length = 0;
       spans = [];
       tracing = true;
-      let crossAt: number | undefined;
-      if (wire !== null) {
-        crossAt = performance.now();
-        await sendToCluster(e2e.localnet.rpcUrl, wire);
-        // Not a send of the service's (sendAt has only the sell): put first, as the mover's own send would be.
-        sendAt.unshift(crossAt);
-      } else {
-        await trade(e2e, mover.apiKey, { action: "buy", mint, amount: "5", simulate: false, confirm: false });
-        crossAt = sendAt[0];
-      }
-      for (let i = 0; i < 300 && sendAt.length < 2; i++) await sleep(10);
+      const { crossAt, sellIndex } = await crossLevel(e2e, buy, sendAt);
+      for (let i = 0; i < 300 && sendAt.length <= sellIndex; i++) await sleep(10);
       await sleep(100);
       tracing = false;
       stop();
-      const sellAt = sendAt[1];
+      const sellAt = sendAt[sellIndex];
       const first = seen.find((t) => crossAt !== undefined && t > crossAt);
       if (crossAt === undefined || sellAt === undefined || first === undefined) {
         console.log(`round ${r}: missed`);

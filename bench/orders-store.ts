@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { dropSchema, freshSchemaName } from "../test/helpers/pg.js";
+import { dropSchema, freshSchemaName, TEST_DATABASE_URL } from "../test/helpers/pg.js";
 
 /** The sandbox's store as `--store` names it: its database URL (none: in memory), schema, and its removal. */
 export interface SandboxStore {
@@ -27,7 +27,7 @@ export const STORE_LINES: Record<SandboxStore["kind"], string> = {
  * temporary directory, every commit synced to disk as `npm start` keeps it) or `postgres` (`databaseUrl`, which
  * must be given, in a fresh schema); throws on anything else.
  */
-export function sandboxStore(store: string, databaseUrl = process.env.TEST_DATABASE_URL): SandboxStore {
+export function sandboxStore(store: string, databaseUrl = TEST_DATABASE_URL): SandboxStore {
   const nothing = async (): Promise<void> => undefined;
   if (store === "memory")
     return { kind: "memory", databaseUrl: undefined, pgSchema: undefined, remove: nothing };
@@ -47,8 +47,14 @@ export function sandboxStore(store: string, databaseUrl = process.env.TEST_DATAB
   };
 }
 
+/** What startE2e is told of a sandbox's store (nothing: in memory). */
+export interface StoreOptions {
+  databaseUrl?: string;
+  pgSchema?: string;
+}
+
 /** startE2e's options for `store`. */
-export function storeOptions(store: SandboxStore): { databaseUrl?: string; pgSchema?: string } {
+export function storeOptions(store: SandboxStore): StoreOptions {
   return {
     ...(store.databaseUrl !== undefined ? { databaseUrl: store.databaseUrl } : {}),
     ...(store.pgSchema !== undefined ? { pgSchema: store.pgSchema } : {}),

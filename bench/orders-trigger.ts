@@ -19,14 +19,15 @@
 import { fork, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
-import { Keypair, PublicKey, VersionedTransaction } from "@solana/web3.js";
+import { PublicKey, type Keypair } from "@solana/web3.js";
 import WebSocket from "ws";
 import { bondingCurveAddress } from "../src/launch/programs.js";
 import { decodeBondingCurveOnce } from "../src/launch/state.js";
 import type { FetchLike } from "../src/chain/json-rpc.js";
 import { startE2e, trade, type E2e } from "../test/helpers/e2e.js";
-import { postJsonRpc, SEND_UNCHECKED } from "../test/harness/json-rpc.js";
 import { crossesLevel, postSell, type ArmedLevel } from "./stream-client-rule.js";
+import { crossLevel, outsideTrader, prepareCross, type CrossBy } from "./orders-cross.js";
+import type { StoreOptions } from "./orders-store.js";
 import type { FromClient, ToClient } from "./stream-client-process.js";
 
 /** Milliseconds per measured round, in the order they ran. */
@@ -67,7 +68,7 @@ export interface BenchSandbox {
  */
 export async function withSandbox<T>(
   f: (s: BenchSandbox) => Promise<T>,
-  store: { databaseUrl?: string; pgSchema?: string } = {},
+  store: StoreOptions = {},
 ): Promise<T> {
   const sends: number[] = [];
   const inner = globalThis.fetch as unknown as FetchLike;
@@ -110,9 +111,7 @@ export async function measureTriggers(
   try {
     let holder = await e2e.setup({ sol: 100n });
     let mover = await e2e.setup({ sol: 1000n });
-    const trader = Keypair.generate();
-    // 5 SOL a round plus fees, for every round of a long run.
-    e2e.localnet.admin.fund(trader.publicKey.toBase58(), BigInt(MODES.length * rounds) * 6_000_000_000n);
+    const trader = outsideTrader(e2e, MODES.length * rounds);
     for (let r = 0; r < MODES.length * rounds; r++) {
       // New accounts every ACCOUNT_ROUNDS rounds: an account's request and stream limits per minute would refuse
       // a long run's later rounds (429).
@@ -248,64 +247,15 @@ async function round(e2e: E2e, o: RoundInput): Promise<number | null> {
     o.child.send({ type: "level", sol: level.sol.toString(), tokens: level.tokens.toString() });
     settled = o.child.next(mint);
   }
-  // The outside trader's buy, built and signed now: at the crossing only its send runs in this process.
-  const wire = o.cross === "outside" ? await outsideBuy(e2e, o.mover, o.trader, mint, "5") : null;
+  const buy = await prepareCross(e2e, o.cross, o.mover, o.trader, mint);
   // Let the mint settle in the warm state (and the client's subscription), then cross the level.
   await sleep(200);
-  const from = o.sends.length;
   seen.length = 0;
-  let crossAt: number | undefined;
-  if (wire !== null) {
-    crossAt = performance.now();
-    await sendToCluster(e2e.localnet.rpcUrl, wire);
-  } else {
-    await trade(e2e, o.mover, { action: "buy", mint, amount: "5", simulate: false, confirm: false });
-    crossAt = o.sends[from];
-  }
+  const { crossAt, sellIndex } = await crossLevel(e2e, buy, o.sends);
   await Promise.race([settled, sleep(5_000)]);
   stop();
   client?.close();
-  // The sell's send is the first the service makes after the crossing buy (the mover's own, when it sent it).
-  return firstSignToSend(seen, crossAt, o.sends[wire !== null ? from : from + 1]);
-}
-
-/**
- * How the level is crossed: "outside", by a wallet the service does not hold, sent straight to the cluster (as
- * another trader's buy reaches a deployment on mainnet: only through its subscriptions); "service", by another
- * account's trade through the service's own API (every figure of this bench before the seventh session of 29 Nov;
- * the service still handles that buy while the client's request is served: docs/benchmarks.md).
- */
-export type CrossBy = "outside" | "service";
-
-/**
- * A buy of `sol` SOL of `mint` by `trader`, built by the service for an outside wallet (POST /v1/trades/build
- * with `apiKey`) and signed here; its wire, base64.
- */
-export async function outsideBuy(
-  e2e: E2e,
-  apiKey: string,
-  trader: Keypair,
-  mint: string,
-  sol: string,
-): Promise<string> {
-  const built = await e2e.post(apiKey, "/v1/trades/build", {
-    public_key: trader.publicKey.toBase58(),
-    action: "buy",
-    mint,
-    amount: sol,
-  });
-  if (built.statusCode !== 200) throw new Error(`build: ${built.body}`);
-  const tx = VersionedTransaction.deserialize(
-    Buffer.from(built.json<{ transaction: string }>().transaction, "base64"),
-  );
-  tx.sign([trader]);
-  return Buffer.from(tx.serialize()).toString("base64");
-}
-
-/** Sends a signed wire (base64) to the cluster's RPC itself, not through the service. */
-export async function sendToCluster(rpcUrl: string, wire: string): Promise<void> {
-  const { body } = await postJsonRpc<{ error?: unknown }>(rpcUrl, "sendTransaction", [wire, SEND_UNCHECKED]);
-  if (body.error !== undefined) throw new Error(`sendTransaction: ${JSON.stringify(body.error)}`);
+  return firstSignToSend(seen, crossAt, o.sends[sellIndex]);
 }
 
 /**

@@ -5,21 +5,22 @@
  *    (bench/orders-trigger.ts: same relay, same start of the clock; the client in the service's process, and in a
  *    process of its own as an operator's bot on the same machine), p50 / p99 and the ratios, twice: the level
  *    crossed by another account's trade through the service, then by an outside wallet's trade sent straight to
- *    the cluster (orders-trigger.ts CrossBy);
+ *    the cluster (orders-cross.ts CrossBy);
  *    and copy latency, a copy order's against a client that follows the wallet on /v1/stream (bench/orders-copy.ts);
  * 2. evaluation per state change with `orders` open orders over `mints` watched mints, a size each (the worst
  *    case for the pruning): wall and process CPU time p50 / p99 (bench/orders-eval-micro.ts);
  * 3. the RSS those orders add (book built, every change evaluated) over the process before them.
  * `--quick`: 3 rounds of each and 2,000 changes (a few seconds). `--store file`: the sandbox's store is a SQLite file
  * with `npm start`'s durability (every commit synced to disk) instead of an in-memory database (the default, as in
- * every earlier report); `--store postgres`: TEST_DATABASE_URL's PostgreSQL, in a schema of its own. Prints a markdown table. Run it with
- * `node --expose-gc` (bench:orders does) for a clean RSS figure.
+ * every earlier report); `--store postgres`: TEST_DATABASE_URL's PostgreSQL, in a schema of its own. Prints a
+ * markdown table. Run it with `node --expose-gc` (bench:orders does) for a clean RSS figure.
  */
 import { loadavg } from "node:os";
 import { percentile } from "../test/harness/stats.js";
 import { numberFlag, stringFlag } from "./flags.js";
 import { measureEvaluation } from "./orders-eval-micro.js";
-import { measureTriggers, withSandbox, type CrossBy, type LevelFigures } from "./orders-trigger.js";
+import { measureTriggers, withSandbox, type LevelFigures } from "./orders-trigger.js";
+import type { CrossBy } from "./orders-cross.js";
 import { sandboxStore, STORE_LINES, storeOptions } from "./orders-store.js";
 import { measureCopies } from "./orders-copy.js";
 import { runScript } from "./process-stats.js";
