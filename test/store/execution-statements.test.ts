@@ -10,11 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { Keypair } from "@solana/web3.js";
-import {
-  insertParams,
-  insertSql,
-  sqliteInsertedRow,
-} from "../../src/store/executions/execution-statements.js";
+import { insertParams, insertSql, insertedRow } from "../../src/store/executions/execution-statements.js";
 import { openStore, type Store } from "../../src/store/index.js";
 import { newExecution } from "../helpers/fixtures.js";
 import { dropSchema, freshSchemaName, TEST_DATABASE_URL } from "../helpers/pg.js";
@@ -131,7 +127,7 @@ describe.each(engines)("execution writes on %s", (_name, open) => {
   });
 });
 
-describe("sqliteInsertedRow", () => {
+describe("insertedRow", () => {
   it("is the row `select *` reads back after the insert, column for column", async () => {
     const dir = mkdtempSync(join(tmpdir(), "lt-inserted-row-"));
     try {
@@ -167,7 +163,7 @@ describe("sqliteInsertedRow", () => {
         for (const e of cases) {
           const params = insertParams(e, "2026-11-26T14:00:00.000");
           insert.run(params);
-          expect(sqliteInsertedRow(params)).toEqual(read.get(e.id));
+          expect(insertedRow(params)).toEqual(read.get(e.id));
         }
       } finally {
         file.close();

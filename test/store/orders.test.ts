@@ -145,9 +145,14 @@ describe.each(engines)("orders in the store on $name", (engine) => {
     const execSkip = ["id", "idempotencyKey", "createdAt", "updatedAt"];
     expect(same((await a.findExecution(account, e.id))!, execSkip)).toEqual(same(ref, execSkip));
     expect(await a.findExecutionIdByKey(account, `order:${o.id}:1`)).toBe(e.id);
+    // What the claim answers is the row it wrote (PostgreSQL's one statement builds it from its parameters).
+    expect(fast!.execution).toEqual(await a.findExecution(account, e.id));
     // The account's event numbers stay one sequence, without a gap or a repeat, across both paths.
     const events = await a.listEvents({ apiKeyId: account, after: 0, limit: 100 });
     expect(events.map((x) => x.id)).toEqual(events.map((_, i) => i + 1));
+    // The order's event comes before its execution's, as in the general path.
+    const ofFire = events.filter((x) => x.executionId === o.id || x.executionId === e.id).map((x) => x.type);
+    expect(ofFire).toEqual(["order.created", "order.triggered", "execution.pending"]);
     const triggered = events.filter((x) => x.type === "order.triggered");
     expect(triggered.map((x) => x.executionId).sort()).toEqual([o.id, p.id].sort());
     expect(same(triggered[0]!, ["id", "executionId", "createdAt"])).toEqual(

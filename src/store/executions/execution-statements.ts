@@ -72,6 +72,28 @@ function toJsonOrNull(v: unknown): string | null {
   return v === undefined || v === null ? null : toJson(v);
 }
 
+/** PostgreSQL's type of each inserted column: the batch insert and the claim cast their parameters to them. */
+export const INSERT_TYPES: Record<(typeof INSERT_COLUMNS)[number], string> = {
+  id: "text",
+  api_key_id: "integer",
+  kind: "text",
+  wallet: "text",
+  wallets: "text",
+  signatures: "text",
+  bundle_id: "text",
+  status: "text",
+  confirmation_status: "text",
+  request: "text",
+  response: "text",
+  error: "text",
+  timings: "text",
+  last_valid_block_height: "bigint",
+  idempotency_key: "text",
+  compute_unit_price_micro_lamports: "bigint",
+  created_at: "text",
+  updated_at: "text",
+};
+
 /** An execution's row as the insert writes it, one value per INSERT_COLUMNS column. */
 export type ExecutionValues = Pick<Required<Insertable<ExecutionsTable>>, (typeof INSERT_COLUMNS)[number]>;
 
@@ -139,9 +161,11 @@ export function insertSql(param: (i: number) => string, returning = true): strin
  * columns the insert leaves out (none has a default). What `returning *` would read back: every value bound is
  * a string, a number or null, and each string goes to a TEXT column and each number to an INTEGER one, whose
  * affinity keeps it as it is; no trigger changes the row. Built here because the `returning *` cost about
- * 11 µs per insert (SQLite collects the row, better-sqlite3 makes a 21-key object of it; issue 18).
+ * 11 µs per insert (SQLite collects the row, better-sqlite3 makes a 21-key object of it; issue 18). On
+ * PostgreSQL (the fire's one-statement claim) it is the row read back but for its bigint columns, which pg
+ * reads as strings and toExecution reads either way.
  */
-export function sqliteInsertedRow(params: readonly unknown[]): ExecutionRow {
+export function insertedRow(params: readonly unknown[]): ExecutionRow {
   const row: Record<string, unknown> = { reconcile_owner: null, reconcile_until_ms: null, delinked_at: null };
   INSERT_COLUMNS.forEach((c, i) => {
     row[c] = params[i];
@@ -164,7 +188,7 @@ export function updateSql(param: (i: number) => string, asFlag: (p: string) => s
  * The writer over SQLite: fixed SQL handed to Kysely's driver as is (no query building or compiling), so it
  * still takes the one connection's lock (never lands inside another request's open transaction) and its
  * statement cache (prepared once; outcome updates keep their sync rule). `run` runs both (the group commit of
- * sqlite-group-commit.ts; default Kysely's driver). The insert returns the row it bound (sqliteInsertedRow).
+ * sqlite-group-commit.ts; default Kysely's driver). The insert returns the row it bound (insertedRow).
  */
 export function sqliteExecutionWriter(
   db: Kysely<Database>,
@@ -179,7 +203,7 @@ export function sqliteExecutionWriter(
     async insert(e, now) {
       const params = insertParams(e, now);
       await run(CompiledQuery.raw(insert, params));
-      return sqliteInsertedRow(params);
+      return insertedRow(params);
     },
     async update(id, patch, now) {
       const params = updateParams(id, patch, now, (set) => (set ? 1 : 0));

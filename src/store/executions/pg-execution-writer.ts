@@ -7,6 +7,7 @@
 import type pg from "pg";
 import {
   INSERT_COLUMNS,
+  INSERT_TYPES,
   PATCH_COLUMNS,
   insertParams,
   insertSql,
@@ -24,28 +25,6 @@ import {
   type ExecutionStatus,
   type NewExecution,
 } from "../types.js";
-
-// PostgreSQL's type of each inserted column: the batch insert casts its per-column arrays to them.
-const INSERT_TYPES: Record<(typeof INSERT_COLUMNS)[number], string> = {
-  id: "text",
-  api_key_id: "integer",
-  kind: "text",
-  wallet: "text",
-  wallets: "text",
-  signatures: "text",
-  bundle_id: "text",
-  status: "text",
-  confirmation_status: "text",
-  request: "text",
-  response: "text",
-  error: "text",
-  timings: "text",
-  last_valid_block_height: "bigint",
-  idempotency_key: "text",
-  compute_unit_price_micro_lamports: "bigint",
-  created_at: "text",
-  updated_at: "text",
-};
 
 // The same for the patchable columns (all text: JSON, statuses, ids).
 const PATCH_TYPES: Record<(typeof PATCH_COLUMNS)[number][0], string> = {

@@ -6,6 +6,7 @@
  */
 import type { Kysely, Selectable, Transaction } from "kysely";
 import type { SqliteConnection } from "../engine/sqlite-statements.js";
+import type { QueryRunner } from "../engine/query-runner.js";
 import { isoNoZone } from "../executions/kysely-executions.js";
 import { lockKeyRow } from "../keys/key-row-lock.js";
 import { reserveAndInsert } from "../keys/kysely-custody.js";
@@ -108,7 +109,8 @@ async function applyTransition(
 
 /**
  * The orders methods over `db`; `wake` is told (after commit) of each account whose outbox grew. `sqlite`: the
- * SQLite connection under `db`, on which a fire's claim commit runs its statements without Kysely's executor.
+ * SQLite connection under `db`, on which a fire's claim commit runs its statements without Kysely's executor;
+ * `pg`: PostgreSQL's named-statement runner, on which it runs as one statement (claim-statements.ts, pgClaim).
  */
 export function kyselyOrders(
   db: Kysely<Database>,
@@ -116,8 +118,9 @@ export function kyselyOrders(
   clock: () => Date,
   wake: (accountId: number) => void,
   sqlite?: SqliteConnection,
+  pg?: QueryRunner,
 ): OrderStore {
-  const claims = claimStatements(db, dialect, sqlite);
+  const claims = claimStatements(db, dialect, sqlite, pg);
   /** A claim (claims.fits) inside `trx` with its event, through the compiled-once statements. */
   const claimFast = async (trx: Transaction<Database>, t: OrderTransition, now: string) => {
     const updated = await claims.claim(trx, t, now);
@@ -214,6 +217,13 @@ export function kyselyOrders(
         if (r === undefined) return undefined;
         wake(r.order.accountId);
         return { order: r.order, execution: toExecution(r.execution) };
+      }
+      if (claims.pgClaim !== undefined && reservation === null && claims.fits(t)) {
+        const r = await claims.pgClaim(t, execution, now);
+        if (r === undefined) return undefined;
+        const order = toOrder(r.order);
+        wake(order.accountId);
+        return { order, execution: toExecution(r.execution) };
       }
       const row = await db.transaction().execute(async (trx) => {
         const claimed = claims.fits(t)
