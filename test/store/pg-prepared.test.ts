@@ -2,8 +2,8 @@
  * PostgreSQL's request-path statements as named prepared statements, and the events trigger's NOTIFY once per
  * transaction (issue 18): each distinct text is named once; a prepared `select *` survives a column added
  * under it (the call runs unnamed, the next under a new name); a group commit of several executions of one
- * key wakes a listener once; a session with `lasertrade.events_notify=off` (a process whose wake-ups go
- * through Redis) sends none.
+ * key wakes a listener once; so do an order's events, each written in one statement; a session with
+ * `lasertrade.events_notify=off` (a process whose wake-ups go through Redis) sends none.
  */
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -105,6 +105,45 @@ describe.skipIf(url === undefined)("prepared statements and NOTIFY on PostgreSQL
       [k.keyId],
     );
     expect(Number(rows[0]!.n)).toBe(5); // one event per execution, as before
+  });
+
+  it("wakes a listener for an order's events written in one statement: its creation, its fire's claim", async () => {
+    const k = await newKey();
+    const id = `ord_${randomUUID()}`;
+    const created = await notified(() =>
+      store.insertOrder(
+        {
+          id,
+          accountId: k.keyId,
+          keyId: k.keyId,
+          kind: "take_profit",
+          side: "sell",
+          mint: "Mint1111",
+          wallet: k.wallet,
+          spec: "{}",
+          expiresAt: null,
+          peak: null,
+        },
+        1000,
+      ),
+    );
+    expect(created).toEqual([`${schema}:${k.keyId}`]);
+    const claim = {
+      id,
+      from: "open" as const,
+      version: 1,
+      to: "triggered" as const,
+      claim: { owner: "p1", leaseUntilMs: 1_900_000_000_000, liveKeys: [k.keyId] },
+      triggeredBy: "take_profit",
+    };
+    const e = newExecution(k.keyId, k.wallet);
+    // The order's event and the execution's (its trigger) in one commit: one wake-up.
+    expect(await notified(() => store.claimOrderRecording(claim, e, null))).toEqual([`${schema}:${k.keyId}`]);
+    const { rows } = await admin.query<{ type: string }>(
+      "select type from events where api_key_id = $1 order by id",
+      [k.keyId],
+    );
+    expect(rows.map((r) => r.type)).toEqual(["order.created", "order.triggered", "execution.pending"]);
   });
 
   it("sends no NOTIFY from a session with lasertrade.events_notify=off", async () => {

@@ -32,10 +32,11 @@ export interface ClaimContext {
   wake: (accountId: number) => void;
   /** SQLite: the connection under `db`, on which a claim runs synchronously (engine/claim-program.ts). */
   sqlite?: SqliteConnection;
-  /** The open order row's lock (an update of the row): its id, or no row when the order is not open. */
+  /**
+   * The open order row's lock (an update of the row that changes nothing): the row, or none when the order is not
+   * open. No claim step writes the order row, so it is the row the claim's event describes.
+   */
   lock: (a: { id: string }) => CompiledQuery;
-  /** The order row. */
-  order: (a: { id: string }) => CompiledQuery;
   /** The order's event, as statements of a program. */
   event: OrderEvents["program"];
 }
@@ -59,10 +60,7 @@ export function claimContext(
         .set({ version: sql`version` })
         .where("id", "=", a.id)
         .where("state", "=", "open")
-        .returning("id"),
-    ),
-    order: compiledQuery(["id"], (a: { id: string }) =>
-      db.selectFrom("orders").selectAll().where("id", "=", a.id),
+        .returningAll(),
     ),
     event: orderEventStatements(db, dialect).program,
   };
@@ -80,12 +78,11 @@ export async function claimUnderOrderLock<R>(
   step: () => ClaimProgram<ClaimStep<R>>,
 ): Promise<R> {
   function* program(): ClaimProgram<ClaimStep<R>> {
-    const locked = yield ctx.lock({ id: orderId });
-    if (locked.length === 0) return { claimed: false, value: closed };
+    const [row] = (yield ctx.lock({ id: orderId })) as Selectable<OrdersTable>[];
+    if (row === undefined) return { claimed: false, value: closed };
     const s = yield* step();
     if (!s.claimed) return s;
-    const [row] = (yield ctx.order({ id: orderId })) as Selectable<OrdersTable>[];
-    yield* ctx.event({ ...toOrder(row!), updatedAt: isoNoZone(ctx.clock()) }, "order.triggered");
+    yield* ctx.event({ ...toOrder(row), updatedAt: isoNoZone(ctx.clock()) }, "order.triggered");
     return s;
   }
   const out = await runClaimProgram(ctx.db, ctx.sqlite, program);

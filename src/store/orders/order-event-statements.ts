@@ -1,8 +1,10 @@
 /**
  * An order's `order.<what>` event in the account's outbox (the executions' trigger does the same for them), its
  * statements compiled once: the account's next event number (one upsert), the event, and on PostgreSQL the
- * NOTIFY that wakes the event streams of other processes. Every writer of an order event goes through here: a
- * state change, a creation, a fire's claim.
+ * NOTIFY that wakes the event streams of other processes. On PostgreSQL the three are one statement (the upsert
+ * and the insert as CTEs, the NOTIFY in its select): one round trip inside the writer's transaction, not three.
+ * Every writer of an order event goes through here: a state change, a creation, a fire's claim (the order fire's
+ * one-statement claim on PostgreSQL writes the same row in its own CTEs, claim-statements.ts).
  */
 import { sql, type Compilable, type Kysely, type RawBuilder, type Transaction } from "kysely";
 import { compiledQuery } from "../engine/compiled-once.js";
@@ -35,17 +37,30 @@ export function orderEventStatements(db: Kysely<Database>, dialect: "sqlite" | "
       created_at: string;
     }) => db.insertInto("events").values({ ...a, kind: "order", signatures: "[]" }),
   );
-  const notify = compiledQuery(["accountId"], (a: { accountId: string }) =>
-    raw(sql`select case when current_setting(${EVENTS_NOTIFY_SETTING}, true)
-      is distinct from 'off' then pg_notify(${EVENTS_CHANNEL}, current_schema() || ':' || ${a.accountId}) end`),
+  const pgEvent = compiledQuery(
+    ["accountId", "type", "execution_id", "wallet", "wallets", "status", "error", "created_at"],
+    (a: {
+      accountId: number;
+      type: string;
+      execution_id: string;
+      wallet: string;
+      wallets: string;
+      status: string;
+      error: string | null;
+      created_at: string;
+    }) =>
+      raw(sql`with s as (insert into event_sequences (api_key_id, last_id) values (${a.accountId}, 1)
+        on conflict (api_key_id) do update set last_id = event_sequences.last_id + 1 returning last_id),
+      v as (insert into events (api_key_id, id, type, kind, execution_id, wallet, wallets, signatures, status,
+        error, created_at) select cast(${a.accountId} as integer), s.last_id, ${a.type}, 'order', ${a.execution_id}, ${a.wallet},
+        ${a.wallets}, '[]', ${a.status}, ${a.error}, ${a.created_at} from s)
+      select case when current_setting(${EVENTS_NOTIFY_SETTING}, true) is distinct from 'off'
+        then pg_notify(${EVENTS_CHANNEL}, current_schema() || ':' || ${a.accountId}) end`),
   );
 
   /** The event of `o` (its state, error and time as given), as statements of a program. */
   function* program(o: OrderRecord, type: string): ClaimProgram<void> {
-    const [seq] = (yield nextEventId({ accountId: o.accountId })) as { last_id: string | number }[];
-    yield insertEvent({
-      api_key_id: o.accountId,
-      id: Number(seq!.last_id),
+    const row = {
       type,
       execution_id: o.id,
       wallet: o.wallet,
@@ -53,8 +68,13 @@ export function orderEventStatements(db: Kysely<Database>, dialect: "sqlite" | "
       status: o.state,
       error: o.error === null ? null : JSON.stringify(o.error),
       created_at: o.updatedAt,
-    });
-    if (dialect === "postgres") yield notify({ accountId: String(o.accountId) });
+    };
+    if (dialect === "postgres") {
+      yield pgEvent({ accountId: o.accountId, ...row });
+      return;
+    }
+    const [seq] = (yield nextEventId({ accountId: o.accountId })) as { last_id: string | number }[];
+    yield insertEvent({ api_key_id: o.accountId, id: Number(seq!.last_id), ...row });
   }
 
   return {
