@@ -13,54 +13,47 @@ import { EVENTS_CHANNEL, EVENTS_NOTIFY_SETTING } from "../events/migrations-even
 import type { Database } from "../schema.js";
 import type { OrderRecord } from "./order-types.js";
 
+/** An order event's columns that come from the order (beside its account and number). */
+const EVENT_COLUMNS = ["type", "execution_id", "wallet", "wallets", "status", "error", "created_at"] as const;
+
+/** An order event's row as EVENT_COLUMNS name it (a type, not an interface: compiledQuery takes a record). */
+type EventRow = {
+  type: string;
+  execution_id: string;
+  wallet: string;
+  wallets: string;
+  status: string;
+  error: string | null;
+  created_at: string;
+};
+
 /** The order-event statements over `db`. */
 export function orderEventStatements(db: Kysely<Database>, dialect: "sqlite" | "postgres") {
   const raw = <T>(r: RawBuilder<T>): Compilable<T> => ({ compile: () => r.compile(db) });
+  // SQLite: the account's next number, then the event (one statement at a time, so the two are atomic there).
   const nextEventId = compiledQuery(["accountId"], (a: { accountId: number }) =>
     raw(sql<{ last_id: string | number }>`insert into event_sequences (api_key_id, last_id)
-      values (${a.accountId}, 1)
-      on conflict (api_key_id) do update set last_id = ${sql.raw(
-        dialect === "postgres" ? "event_sequences.last_id" : "last_id",
-      )} + 1 returning last_id`),
+      values (${a.accountId}, 1) on conflict (api_key_id) do update set last_id = last_id + 1 returning last_id`),
   );
   const insertEvent = compiledQuery(
-    ["api_key_id", "id", "type", "execution_id", "wallet", "wallets", "status", "error", "created_at"],
-    (a: {
-      api_key_id: number;
-      id: number;
-      type: string;
-      execution_id: string;
-      wallet: string;
-      wallets: string;
-      status: string;
-      error: string | null;
-      created_at: string;
-    }) => db.insertInto("events").values({ ...a, kind: "order", signatures: "[]" }),
+    ["api_key_id", "id", ...EVENT_COLUMNS],
+    (a: EventRow & { api_key_id: number; id: number }) =>
+      db.insertInto("events").values({ ...a, kind: "order", signatures: "[]" }),
   );
-  const pgEvent = compiledQuery(
-    ["accountId", "type", "execution_id", "wallet", "wallets", "status", "error", "created_at"],
-    (a: {
-      accountId: number;
-      type: string;
-      execution_id: string;
-      wallet: string;
-      wallets: string;
-      status: string;
-      error: string | null;
-      created_at: string;
-    }) =>
-      raw(sql`with s as (insert into event_sequences (api_key_id, last_id) values (${a.accountId}, 1)
+  // PostgreSQL: both and the NOTIFY in one statement.
+  const pgEvent = compiledQuery(["accountId", ...EVENT_COLUMNS], (a: EventRow & { accountId: number }) =>
+    raw(sql`with s as (insert into event_sequences (api_key_id, last_id) values (${a.accountId}, 1)
         on conflict (api_key_id) do update set last_id = event_sequences.last_id + 1 returning last_id),
       v as (insert into events (api_key_id, id, type, kind, execution_id, wallet, wallets, signatures, status,
-        error, created_at) select cast(${a.accountId} as integer), s.last_id, ${a.type}, 'order', ${a.execution_id}, ${a.wallet},
-        ${a.wallets}, '[]', ${a.status}, ${a.error}, ${a.created_at} from s)
+        error, created_at) select cast(${a.accountId} as integer), s.last_id, ${a.type}, 'order',
+        ${a.execution_id}, ${a.wallet}, ${a.wallets}, '[]', ${a.status}, ${a.error}, ${a.created_at} from s)
       select case when current_setting(${EVENTS_NOTIFY_SETTING}, true) is distinct from 'off'
         then pg_notify(${EVENTS_CHANNEL}, current_schema() || ':' || ${a.accountId}) end`),
   );
 
   /** The event of `o` (its state, error and time as given), as statements of a program. */
   function* program(o: OrderRecord, type: string): ClaimProgram<void> {
-    const row = {
+    const row: EventRow = {
       type,
       execution_id: o.id,
       wallet: o.wallet,
