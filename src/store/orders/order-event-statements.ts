@@ -30,7 +30,7 @@ type EventRow = {
 /** The order-event statements over `db`. */
 export function orderEventStatements(db: Kysely<Database>, dialect: "sqlite" | "postgres") {
   const raw = <T>(r: RawBuilder<T>): Compilable<T> => ({ compile: () => r.compile(db) });
-  // SQLite: the account's next number, then the event (one statement at a time, so the two are atomic there).
+  // SQLite: the account's next number, then the event, inside the writer's transaction.
   const nextEventId = compiledQuery(["accountId"], (a: { accountId: number }) =>
     raw(sql<{ last_id: string | number }>`insert into event_sequences (api_key_id, last_id)
       values (${a.accountId}, 1) on conflict (api_key_id) do update set last_id = last_id + 1 returning last_id`),
