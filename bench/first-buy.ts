@@ -21,6 +21,7 @@
 import { startE2e, trade } from "../test/helpers/e2e.js";
 import { until } from "../test/helpers/warm.js";
 import { percentile } from "../src/chain/landing/route-stats.js";
+import { numberFlag } from "./flags.js";
 
 const FAST = { simulate: false, confirm: false } as const;
 
@@ -117,9 +118,7 @@ export function renderFirstBuy(r: FirstBuyResult): string {
 }
 
 if (process.argv[1]?.endsWith("bench/first-buy.ts")) {
-  // Without --rounds, indexOf's -1 read argv[0] (the node binary) as the count: NaN rounds, no figures.
-  const at = process.argv.indexOf("--rounds");
-  const rounds = at < 0 ? 40 : Number(process.argv[at + 1]);
+  const rounds = numberFlag(process.argv, "rounds", 40);
   if (!Number.isInteger(rounds) || rounds < 1) throw new Error("--rounds takes a positive integer");
   const modes = {
     execution: process.argv.includes("--execution"),

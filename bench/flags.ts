@@ -6,6 +6,12 @@ export function numberFlag(argv: readonly string[], name: string, fallback: numb
   return i >= 0 ? Number(argv[i + 1]) : fallback;
 }
 
+/** The word after `--name` in `argv`, or undefined when the flag is absent. */
+export function optionalFlag(argv: readonly string[], name: string): string | undefined {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? argv[i + 1] : undefined;
+}
+
 /** The word after `--name` in `argv`, or `fallback` when the flag is absent. */
 export function stringFlag(argv: readonly string[], name: string, fallback: string): string {
   const i = argv.indexOf(`--${name}`);

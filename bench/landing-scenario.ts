@@ -22,6 +22,7 @@ import {
   type LandingColumn,
   type LandingRow,
 } from "./landing-summary.js";
+import { numberFlag } from "./flags.js";
 
 /** Sizes of one landing run. */
 export interface LandingOptions {
@@ -157,8 +158,7 @@ export async function landingSection(quick: boolean, log: (l: string) => void): 
 
 if (process.argv[1]?.endsWith("bench/landing-scenario.ts")) {
   const short = process.argv.includes("--short") || process.env.BENCH_LANDING_SHORT === "1";
-  const at = process.argv.indexOf("--trades");
   const base = short ? LANDING_SHORT : LANDING_FULL;
-  const o = at >= 0 ? { ...base, trades: Number(process.argv[at + 1]) } : base;
+  const o = { ...base, trades: numberFlag(process.argv, "trades", base.trades) };
   console.log(await runLandingScenario(o, (l) => process.stderr.write(`${l}\n`)));
 }

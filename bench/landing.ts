@@ -19,15 +19,13 @@ import {
 } from "../src/chain/landing/nonce.js";
 import { buildRaceVariants, landedVariant, sendVariants, type RaceRoute } from "../src/chain/landing/race.js";
 import { landingRow, renderLanding, type LandingRow } from "./landing-summary.js";
+import { numberFlag } from "./flags.js";
 
 const SOL = 1_000_000_000n;
 const AMOUNT = 1_000_000n;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function argOf(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-}
+const argOf = (name: string, fallback: number): number => numberFlag(process.argv, name, fallback);
 
 async function waitSlots(rpc: RpcClient, from: number, n: number): Promise<void> {
   while ((await rpc.getSlot()) < from + n) await sleep(10);

@@ -10,6 +10,7 @@ import { Keypair, VersionedTransaction } from "@solana/web3.js";
 import { startE2e, type E2e } from "../test/helpers/e2e.js";
 import { percentile, RouteStats } from "../src/chain/landing/route-stats.js";
 import { freshPgDatabase } from "../test/harness/database.js";
+import { numberFlag, optionalFlag } from "./flags.js";
 
 /** The outside-build figures of one run. */
 export interface OutsideBuildResult {
@@ -132,13 +133,9 @@ export function renderOutsideBuild(r: OutsideBuildResult): string {
 }
 
 if (process.argv[1]?.endsWith("bench/outside-build.ts")) {
-  const arg = (name: string): string | undefined => {
-    const at = process.argv.indexOf(name);
-    return at >= 0 ? process.argv[at + 1] : undefined;
-  };
-  const builds = Number(arg("--builds") ?? 2000);
-  const concurrency = Number(arg("--concurrency") ?? 1);
-  const pgUrl = arg("--pg");
+  const builds = numberFlag(process.argv, "builds", 2000);
+  const concurrency = numberFlag(process.argv, "concurrency", 1);
+  const pgUrl = optionalFlag(process.argv, "pg");
   const result = await measureOutsideBuild(builds, {
     concurrency,
     ...(pgUrl !== undefined ? { pgUrl } : {}),

@@ -4,6 +4,7 @@
  * Usage: `npx tsx bench/profile-summary.ts <file.cpuprofile> [--top 25]`.
  */
 import { readFileSync } from "node:fs";
+import { numberFlag } from "./flags.js";
 
 interface CallFrame {
   functionName: string;
@@ -156,8 +157,7 @@ if (process.argv[1]?.endsWith("profile-summary.ts")) {
     process.stderr.write("usage: tsx bench/profile-summary.ts <file.cpuprofile> [--top N]\n");
     process.exit(2);
   }
-  const i = process.argv.indexOf("--top");
-  const top = i >= 0 ? Number(process.argv[i + 1]) : 25;
+  const top = numberFlag(process.argv, "top", 25);
   const profile = JSON.parse(readFileSync(file, "utf8")) as CpuProfile;
   process.stdout.write(`${profileTables(summarizeProfile(profile), top)}\n`);
 }

@@ -28,20 +28,18 @@ import { baselineJob, runBaseline } from "./child-benches.js";
 import { measureBackground, runScenario, type Target } from "./load.js";
 import { runScript } from "./process-stats.js";
 import { startBenchService } from "./bench-service.js";
+import { numberFlag, optionalFlag } from "./flags.js";
 
 type Mode = "acceptance" | "execution" | "never";
 
 function arg(name: string, fallback: number): number {
-  const i = process.argv.indexOf(`--${name}`);
-  if (i < 0) return fallback;
-  const v = Number(process.argv[i + 1]);
+  const v = numberFlag(process.argv, name, fallback);
   if (!(Number.isFinite(v) && v >= 0)) throw new Error(`--${name} needs a non-negative number`);
   return v;
 }
 
 function modes(): Mode[] {
-  const i = process.argv.indexOf("--modes");
-  const list = (i >= 0 ? (process.argv[i + 1] ?? "") : "acceptance,execution").split(",");
+  const list = (optionalFlag(process.argv, "modes") ?? "acceptance,execution").split(",");
   if (!list.every((m) => m === "acceptance" || m === "execution" || m === "never"))
     throw new Error("--modes takes acceptance, execution and/or never, comma-separated");
   return list as Mode[];

@@ -5,11 +5,9 @@
  */
 import { startCluster } from "../test/harness/index.js";
 import { streamFlood } from "../test/soak/stream-flood.js";
+import { numberFlag } from "./flags.js";
 
-const flag = (name: string, dflt: number): number => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : dflt;
-};
+const flag = (name: string, dflt: number): number => numberFlag(process.argv, name, dflt);
 const seconds = flag("seconds", 25);
 // Slots with the key (10: its cap of 8 plus two refused) and without (26: the rest of the IP's 32 plus two).
 const keyed = flag("keyed", 10);

@@ -21,11 +21,9 @@ import { MarketHub } from "../src/domain/market/market-hub.js";
 import { startMarketFeed } from "../src/domain/market/start-feed.js";
 import { buildTestApp } from "../test/helpers/app.js";
 import { percentile } from "../test/harness/stats.js";
+import { numberFlag } from "./flags.js";
 
-const arg = (name: string, fallback: number): number => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-};
+const arg = (name: string, fallback: number): number => numberFlag(process.argv, name, fallback);
 const CLIENTS = arg("clients", 1000);
 const SECONDS = arg("seconds", 10);
 const LATENCY_TRADES = arg("latency-trades", 200);
