@@ -13,12 +13,11 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { Keypair, PublicKey, TransactionInstruction, AddressLookupTableAccount } from "@solana/web3.js";
 import bs58 from "bs58";
+import { optionalFlag } from "./flags.js";
 
 const argv = process.argv.slice(2);
-const root = resolve(
-  argv.includes("--root") ? argv[argv.indexOf("--root") + 1]! : join(import.meta.dirname, ".."),
-);
-const only = argv.includes("--case") ? argv[argv.indexOf("--case") + 1] : undefined;
+const root = resolve(optionalFlag(argv, "root") ?? join(import.meta.dirname, ".."));
+const only = optionalFlag(argv, "case");
 const session = new Session();
 session.connect();
 

@@ -12,11 +12,11 @@ import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import { startE2e } from "../test/helpers/e2e.js";
 import { eventToPage } from "./console-live.js";
+import { numberFlag } from "./flags.js";
 
 const ROUNDS = 5;
 /** Trades measured from their event to the page (`--live N`, default 30). */
-const liveAt = process.argv.indexOf("--live");
-const LIVE = liveAt > 0 ? Number(process.argv[liveAt + 1]) : 30;
+const LIVE = numberFlag(process.argv, "live", 30);
 const executable = [process.env.CHROMIUM_PATH, "/usr/bin/chromium"].find((p) => p && existsSync(p));
 if (executable === undefined)
   throw new Error("no chromium: apt-get install -y chromium, or set CHROMIUM_PATH");

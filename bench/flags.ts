@@ -6,6 +6,13 @@ export function numberFlag(argv: readonly string[], name: string, fallback: numb
   return i >= 0 ? Number(argv[i + 1]) : fallback;
 }
 
+/** As numberFlag, but a value given must be a non-negative number: otherwise it throws, naming the flag. */
+export function countFlag(argv: readonly string[], name: string, fallback: number): number {
+  const v = numberFlag(argv, name, fallback);
+  if (!(Number.isFinite(v) && v >= 0)) throw new Error(`--${name} needs a non-negative number`);
+  return v;
+}
+
 /** The word after `--name` in `argv`, or undefined when the flag is absent. */
 export function optionalFlag(argv: readonly string[], name: string): string | undefined {
   const i = argv.indexOf(`--${name}`);

@@ -8,6 +8,7 @@
  */
 import { readFileSync } from "node:fs";
 import { bucketOf, shortUrl } from "./profile-summary.js";
+import { numberFlag } from "./flags.js";
 
 interface HeapNode {
   callFrame: { functionName: string; url: string; lineNumber: number };
@@ -84,8 +85,8 @@ export function heapProfileTables(head: HeapNode, trades: number, top: number): 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const argv = process.argv.slice(2);
   const file = argv[0];
-  const trades = Number(argv[argv.indexOf("--trades") + 1]);
-  const top = argv.includes("--top") ? Number(argv[argv.indexOf("--top") + 1]) : 30;
+  const trades = numberFlag(argv, "trades", Number.NaN);
+  const top = numberFlag(argv, "top", 30);
   if (file === undefined || !(trades > 0)) throw new Error("usage: heap-sampling-summary.ts FILE --trades N");
   const profile = JSON.parse(readFileSync(file, "utf8")) as { head: HeapNode };
   process.stdout.write(heapProfileTables(profile.head, trades, top));

@@ -7,6 +7,7 @@
  * "Retainers" in text form, so two runs can be compared in a terminal).
  */
 import { readFileSync } from "node:fs";
+import { numberFlag, optionalFlag } from "./flags.js";
 
 interface Snapshot {
   snapshot: {
@@ -140,7 +141,7 @@ function main(): void {
   const argv = process.argv.slice(2);
   const file = argv[0];
   if (file === undefined) throw new Error("usage: heap-summary.ts <file.heapsnapshot> [--top N]");
-  const top = argv.includes("--top") ? Number(argv[argv.indexOf("--top") + 1]) : 25;
+  const top = numberFlag(argv, "top", 25);
   const g = load(file);
   const { idom, order } = dominators(g);
   const retained = Float64Array.from(g.self);
@@ -167,7 +168,7 @@ function main(): void {
   for (const [k, v] of [...selfBy].sort((a, b) => b[1] - a[1]).slice(0, top))
     process.stdout.write(`| \`${k.slice(0, 60)}\` | ${mb(v)} |\n`);
   // --show NAME: the largest objects of one constructor, each with its shortest retaining path from the roots.
-  const show = argv.includes("--show") ? argv[argv.indexOf("--show") + 1] : undefined;
+  const show = optionalFlag(argv, "show");
   if (show !== undefined) {
     const via = new Int32Array(g.count).fill(-1); // edge index that first reached the node (BFS)
     const queue = new Uint32Array(g.count);

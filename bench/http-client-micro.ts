@@ -10,7 +10,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { numberFlag } from "./flags.js";
+import { numberFlag, optionalFlag } from "./flags.js";
 import { spinMs } from "./machine-speed.js";
 
 type Call = () => Promise<unknown>;
@@ -64,10 +64,7 @@ async function run(call: Call, calls: number, concurrency: number) {
 
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
-  const dirFlag = (name: string) =>
-    resolve(
-      argv.includes(`--${name}`) ? argv[argv.indexOf(`--${name}`) + 1]! : join(import.meta.dirname, ".."),
-    );
+  const dirFlag = (name: string) => resolve(optionalFlag(argv, name) ?? join(import.meta.dirname, ".."));
   const concurrency = numberFlag(argv, "concurrency", 64);
   const calls = numberFlag(argv, "calls", 6_000);
   const rounds = numberFlag(argv, "rounds", 4);

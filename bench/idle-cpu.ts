@@ -15,7 +15,7 @@ import {
 } from "../test/harness/index.js";
 
 import { perfRecord, runScript } from "./process-stats.js";
-import { numberFlag } from "./flags.js";
+import { numberFlag, optionalFlag } from "./flags.js";
 import { startBenchService } from "./bench-service.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -39,13 +39,15 @@ async function main(): Promise<void> {
   const idleMs = numberFlag(argv, "idle-s", 10) * 1000;
   const trades = numberFlag(argv, "trades", 40);
   const latencyMs = numberFlag(argv, "latency-ms", 20);
-  const perfIndex = argv.indexOf("--perf");
+  const perfFile = optionalFlag(argv, "perf");
   const localnet = await startLocalnetProcess({ slotMs: 400 });
   const db = freshSqliteDatabase();
   const service = await startBenchService({
     localnet: localnet.info,
     databaseUrl: db.url,
-    ...(perfIndex >= 0 ? { nodeArgs: ["--perf-basic-prof", "--interpreted-frames-native-stack"] } : {}),
+    ...(perfFile !== undefined
+      ? { nodeArgs: ["--perf-basic-prof", "--interpreted-frames-native-stack"] }
+      : {}),
   });
   const load = () => loadavg()[0]!.toFixed(1);
   try {
@@ -75,7 +77,7 @@ async function main(): Promise<void> {
         `${((tradeCpu - (fresh * wall) / 1000) / trades).toFixed(2)} ms net of idle, ${((n2 - n1) / trades).toFixed(1)} notifications/trade (load ${load()})\n`,
     );
     await sleep(1_000);
-    const recorder = perfIndex >= 0 ? perfRecord(argv[perfIndex + 1]!, [service.pid]) : null;
+    const recorder = perfFile !== undefined ? perfRecord(perfFile, [service.pid]) : null;
     const n3 = await notifications(service.baseUrl);
     const warm = await cpuPerSecond(service.pid, idleMs);
     const n4 = await notifications(service.baseUrl);

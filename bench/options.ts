@@ -1,6 +1,7 @@
 /** The benchmark's command line (`npm run bench -- --name value …`) and the cluster the environment names. */
 import type { LocalnetInfo } from "../localnet/api.js";
 import { DEFAULT_RELAY_TIP_LAMPORTS } from "../localnet/index.js";
+import { countFlag } from "./flags.js";
 
 /** Parsed command line. */
 export interface BenchOptions {
@@ -31,12 +32,8 @@ export interface BenchOptions {
 /** Reads `--name value` flags over the defaults (`--quick` shrinks every count). */
 export function parseBenchArgs(argv: readonly string[]): BenchOptions {
   const quick = argv.includes("--quick");
-  const num = (name: string, full: number, small: number): number => {
-    const i = argv.indexOf(`--${name}`);
-    const v = i >= 0 ? Number(argv[i + 1]) : NaN;
-    if (i >= 0 && !(Number.isFinite(v) && v >= 0)) throw new Error(`--${name} needs a non-negative number`);
-    return i >= 0 ? v : quick ? small : full;
-  };
+  const num = (name: string, full: number, small: number): number =>
+    countFlag(argv, name, quick ? small : full);
   return {
     latencyMs: num("latency-ms", 20, 20),
     trades: num("trades", 300, 4),

@@ -26,7 +26,7 @@ import { memoryBreakdown, peakRssMbOf, perfRecord, runScript } from "./process-s
 import { profileTables, summarizeProfile, type CpuProfileWindow } from "./profile-summary.js";
 import { formatLoopWindow, startLoopWindow } from "./event-loop-probe.js";
 import { formatPgPerTrade, readPgCounters } from "./pg-counters.js";
-import { numberFlag } from "./flags.js";
+import { numberFlag, optionalFlag } from "./flags.js";
 import { heapProfileTables } from "./heap-sampling-summary.js";
 import pg from "pg";
 import { startBenchService } from "./bench-service.js";
@@ -179,11 +179,11 @@ async function main(): Promise<void> {
   const profile = !perf && !argv.includes("--no-profile");
   const perfFlags = ["--perf-basic-prof", "--interpreted-frames-native-stack"];
   // --node-args "<flags>": extra node flags for the service (e.g. "--trace-deopt"), with --log-file for its output.
-  const extraArgs = argv.includes("--node-args") ? argv[argv.indexOf("--node-args") + 1]!.split(" ") : [];
-  const logFile = argv.includes("--log-file") ? argv[argv.indexOf("--log-file") + 1] : undefined;
+  const extraArgs = optionalFlag(argv, "node-args")?.split(" ") ?? [];
+  const logFile = optionalFlag(argv, "log-file");
   // --heap-snapshot DIR: after the measured window (peak RSS read first: writing a snapshot takes memory),
   // the service writes a heap snapshot there on SIGUSR2, and a second one after --idle-s seconds (default 0: none).
-  const snapDir = argv.includes("--heap-snapshot") ? argv[argv.indexOf("--heap-snapshot") + 1]! : undefined;
+  const snapDir = optionalFlag(argv, "heap-snapshot");
   const idleMs = numberFlag(argv, "idle-s", 0) * 1000;
   const dir = mkdtempSync(join(tmpdir(), "lt-prof-trade-"));
   // --pg-tally: the service counts its pg round trips by statement (bench/pg-query-tally.mjs), read per trade.
@@ -201,10 +201,10 @@ async function main(): Promise<void> {
     ...(perfLocalnet ? { nodeArgs: perfFlags } : {}),
   });
   // --pg URL: a fresh PostgreSQL database on that server; --sqlite-synchronous normal: the relaxed SQLite mode.
-  const pgIndex = argv.indexOf("--pg");
-  const syncIndex = argv.indexOf("--sqlite-synchronous");
-  const db = pgIndex >= 0 ? await freshPgDatabase(argv[pgIndex + 1]!, "prof") : freshSqliteDatabase();
-  const databaseUrl = syncIndex >= 0 ? `${db.url}?synchronous=${argv[syncIndex + 1]}` : db.url;
+  const pgUrl = optionalFlag(argv, "pg");
+  const synchronous = optionalFlag(argv, "sqlite-synchronous");
+  const db = pgUrl !== undefined ? await freshPgDatabase(pgUrl, "prof") : freshSqliteDatabase();
+  const databaseUrl = synchronous !== undefined ? `${db.url}?synchronous=${synchronous}` : db.url;
   const service = await startBenchService({
     localnet: localnet.info,
     databaseUrl,

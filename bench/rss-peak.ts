@@ -22,7 +22,7 @@ import {
 import { apiClient, measureBackground, runScenario, type Target } from "./load.js";
 import { runChurn } from "./churn.js";
 import { memoryBreakdown, peakRssMbOf, runScript } from "./process-stats.js";
-import { numberFlag } from "./flags.js";
+import { numberFlag, optionalFlag } from "./flags.js";
 import { startBenchService } from "./bench-service.js";
 
 /** Resident MB of a process by kind of mapping, from /proc/<pid>/smaps. */
@@ -57,18 +57,17 @@ async function main(): Promise<void> {
   const durationMs = numberFlag(argv, "duration-s", 15) * 1000;
   const concurrency = numberFlag(argv, "concurrency", 64);
   const churnMints = numberFlag(argv, "churn-mints", 200);
-  const extraArgs = argv.includes("--node-args") ? argv[argv.indexOf("--node-args") + 1]!.split(" ") : [];
-  const extraEnv = argv.includes("--env")
-    ? Object.fromEntries(
-        argv[argv.indexOf("--env") + 1]!.split(",").map((kv) => [
-          kv.slice(0, kv.indexOf("=")),
-          kv.slice(kv.indexOf("=") + 1),
-        ]),
-      )
-    : {};
-  const snapDir = argv.includes("--heap-snapshot") ? argv[argv.indexOf("--heap-snapshot") + 1]! : undefined;
+  const extraArgs = optionalFlag(argv, "node-args")?.split(" ") ?? [];
+  const env = optionalFlag(argv, "env");
+  const extraEnv =
+    env === undefined
+      ? {}
+      : Object.fromEntries(
+          env.split(",").map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]),
+        );
+  const snapDir = optionalFlag(argv, "heap-snapshot");
   // --log-file FILE: the service's stdout and stderr (e.g. glibc's malloc_stats() called from gdb).
-  const logFile = argv.includes("--log-file") ? argv[argv.indexOf("--log-file") + 1] : undefined;
+  const logFile = optionalFlag(argv, "log-file");
   const localnet = await startLocalnetProcess({ slotMs: 400 });
   const db = freshSqliteDatabase();
   const service = await startBenchService({

@@ -28,15 +28,11 @@ import { baselineJob, runBaseline } from "./child-benches.js";
 import { measureBackground, runScenario, type Target } from "./load.js";
 import { runScript } from "./process-stats.js";
 import { startBenchService } from "./bench-service.js";
-import { numberFlag, optionalFlag } from "./flags.js";
+import { countFlag, optionalFlag } from "./flags.js";
 
 type Mode = "acceptance" | "execution" | "never";
 
-function arg(name: string, fallback: number): number {
-  const v = numberFlag(process.argv, name, fallback);
-  if (!(Number.isFinite(v) && v >= 0)) throw new Error(`--${name} needs a non-negative number`);
-  return v;
-}
+const arg = (name: string, fallback: number): number => countFlag(process.argv, name, fallback);
 
 function modes(): Mode[] {
   const list = (optionalFlag(process.argv, "modes") ?? "acceptance,execution").split(",");

@@ -19,7 +19,7 @@ import { openStore } from "../src/store/index.js";
 import { freshPgDatabase } from "../test/harness/index.js";
 import { newExecution, newWalletRecord } from "../test/helpers/fixtures.js";
 import { backendCpuNs, readPgCounters } from "./pg-counters.js";
-import { numberFlag } from "./flags.js";
+import { numberFlag, optionalFlag } from "./flags.js";
 import { timeOrderedUuid } from "../src/core/time-ordered-id.js";
 
 const STAGES = ["key", "wallet", "insert", "update", "activity"] as const;
@@ -29,10 +29,10 @@ async function main(): Promise<void> {
   const lanes = numberFlag(argv, "lanes", 64);
   const durationMs = numberFlag(argv, "duration-s", 15) * 1000;
   const sendMs = numberFlag(argv, "send-ms", 20);
-  const pgAt = argv.indexOf("--pg");
+  const pgUrl = optionalFlag(argv, "pg");
   const randomIds = argv.includes("--random-ids");
   const dir = mkdtempSync(join(tmpdir(), "lt-store-lanes-"));
-  const pgDb = pgAt >= 0 ? await freshPgDatabase(argv[pgAt + 1]!, "lanes") : undefined;
+  const pgDb = pgUrl !== undefined ? await freshPgDatabase(pgUrl, "lanes") : undefined;
   const url = pgDb?.url ?? `sqlite:${join(dir, "db.sqlite")}`;
   const store = await openStore(url, dir, {
     pgGroupCommit: !argv.includes("--no-group"),
