@@ -128,16 +128,11 @@ async function counted(conn: Kysely<Database>, keyId: number, sinceMs: number): 
 }
 
 /**
- * Inside `trx`: reserves `res` (the key's and each capped ancestor's 24 h caps, each key's row locked first) and
- * inserts `execution`; throws SpendCapExceededError (nothing written once the caller rolls back) over a cap.
+ * Inside `trx`: the keys `res` charges (the key's and each capped ancestor's 24 h caps), each key's row locked
+ * first and its sum checked under its cap; throws SpendCapExceededError (nothing written once the caller rolls
+ * back) over a cap. The caller writes the execution and one reservation row per key answered, in `trx`.
  */
-export async function reserveAndInsert(
-  trx: Transaction<Database>,
-  dialect: "sqlite" | "postgres",
-  clock: () => Date,
-  execution: NewExecution,
-  res: SpendReservation,
-): Promise<ExecutionRecord> {
+export async function reserveSpend(trx: Transaction<Database>, res: SpendReservation): Promise<number[]> {
   // Issue 29: the key (when capped) and each capped ancestor, each under its own cap; one row each.
   const charges = [
     ...(res.capLamports === null ? [] : [{ keyId: res.keyId, capLamports: res.capLamports }]),
@@ -152,6 +147,21 @@ export async function reserveAndInsert(
     if (used + res.lamports > c.capLamports)
       throw new SpendCapExceededError(used, c.capLamports, res.lamports, c.keyId);
   }
+  return charges.map((c) => c.keyId);
+}
+
+/**
+ * Inside `trx`: reserves `res` (reserveSpend) and inserts `execution` with its reservation rows; throws
+ * SpendCapExceededError (nothing written once the caller rolls back) over a cap.
+ */
+export async function reserveAndInsert(
+  trx: Transaction<Database>,
+  dialect: "sqlite" | "postgres",
+  clock: () => Date,
+  execution: NewExecution,
+  res: SpendReservation,
+): Promise<ExecutionRecord> {
+  const charges = (await reserveSpend(trx, res)).map((keyId) => ({ keyId }));
   const record = await kyselyExecutions(trx, dialect, clock).insertExecution(execution);
   if (charges.length > 0)
     await trx

@@ -161,7 +161,9 @@ export function claimStatements(
     /**
      * PostgreSQL only (given `pg`, the store's named-statement runner; undefined elsewhere): the same claim, event
      * and execution as one statement in its own implicit transaction (pgClaimSql), one round trip instead of
-     * seven. Undefined when the claim lost (the statement wrote nothing).
+     * seven. With `reserved` (the keys whose 24 h caps it was checked under, kysely-custody.ts reserveSpend), the
+     * statement also writes their reservation rows, and runs in `reserved.trx`, the transaction that holds
+     * those keys' locks. Undefined when the claim lost (the statement wrote nothing).
      */
     pgClaim:
       pg === undefined || dialect !== "postgres"
@@ -170,23 +172,38 @@ export function claimStatements(
             t: OrderTransition,
             e: NewExecution,
             now: string,
+            reserved?: {
+              trx: Transaction<Database>;
+              keyIds: readonly number[];
+              lamports: bigint;
+              atMs: number;
+            },
           ): Promise<
             { order: Selectable<OrdersTable>; execution: Selectable<ExecutionsTable> } | undefined
           > => {
             const q = claimQuery(t, now);
             const first = q.parameters.length;
-            let text = pgTexts.get(q.sql);
-            if (text === undefined) pgTexts.set(q.sql, (text = pgClaimSql(q.sql, first)));
+            const memo = `${reserved !== undefined}|${q.sql}`;
+            let text = pgTexts.get(memo);
+            if (text === undefined)
+              pgTexts.set(memo, (text = pgClaimSql(q.sql, first, reserved !== undefined)));
             const values = insertParams(e, e.createdAt ?? now);
-            const r = await pg<Selectable<OrdersTable> & { [NOTIFIED]?: unknown }>(
-              CompiledQuery.raw(text, [
-                ...q.parameters,
-                `order.${t.to}`,
-                EVENTS_NOTIFY_SETTING,
-                EVENTS_CHANNEL,
-                ...values,
-              ]),
-            );
+            const parameters = [
+              ...q.parameters,
+              `order.${t.to}`,
+              EVENTS_NOTIFY_SETTING,
+              EVENTS_CHANNEL,
+              ...values,
+              ...(reserved === undefined
+                ? []
+                : [[...reserved.keyIds], reserved.lamports.toString(), reserved.atMs]),
+            ];
+            type Row = Selectable<OrdersTable> & { [NOTIFIED]?: unknown };
+            const statement = CompiledQuery.raw(text, parameters);
+            const r =
+              reserved === undefined
+                ? await pg<Row>(statement)
+                : await reserved.trx.executeQuery<Row>(statement);
             const row = r.rows[0];
             if (row === undefined) return undefined;
             delete row[NOTIFIED];
@@ -205,20 +222,33 @@ const NOTIFIED = "lasertrade_notified";
  * claim's: the event type, the NOTIFY setting and channel, then the execution's INSERT_COLUMNS. The event is what
  * order-event-statements.ts writes (its id from the same sequence upsert); the execution's events trigger runs at
  * the statement's end and sees that upsert, so the order's event comes first, as in the general path. The
- * NOTIFY is in the answer's select: a CTE that only reads runs only when read.
+ * NOTIFY is in the answer's select: a CTE that only reads runs only when read. `reserving`: then the execution's
+ * reservation rows too (parameters after the execution's: the keys as an array, the lamports, the time).
  */
-export function pgClaimSql(claimSql: string, first: number): string {
+export function pgClaimSql(claimSql: string, first: number, reserving = false): string {
   const p = (i: number) => `$${first + i}`;
   const execution = INSERT_COLUMNS.map((c, i) => `${p(4 + i)}::${INSERT_TYPES[c]}`);
-  return (
-    `with c as (${claimSql}), ` +
+  const r = 4 + INSERT_COLUMNS.length;
+  const ctes = [
+    `c as (${claimSql})`,
     `s as (insert into event_sequences (api_key_id, last_id) select account_id, 1 from c ` +
-    `on conflict (api_key_id) do update set last_id = event_sequences.last_id + 1 returning last_id), ` +
+      `on conflict (api_key_id) do update set last_id = event_sequences.last_id + 1 returning last_id)`,
     `v as (insert into events (api_key_id, id, type, kind, execution_id, wallet, wallets, signatures, status, ` +
-    `error, created_at) select c.account_id, s.last_id, ${p(1)}::text, 'order', c.id, c.wallet, ` +
-    `json_build_array(c.wallet)::text, '[]', c.state, c.error, c.updated_at from c cross join s), ` +
+      `error, created_at) select c.account_id, s.last_id, ${p(1)}::text, 'order', c.id, c.wallet, ` +
+      `json_build_array(c.wallet)::text, '[]', c.state, c.error, c.updated_at from c cross join s)`,
     `x as (insert into executions (${INSERT_COLUMNS.map(quoted).join(", ")}) ` +
-    `select ${execution.join(", ")} where exists (select 1 from c)) ` +
+      `select ${execution.join(", ")} where exists (select 1 from c))`,
+    // The execution's id is its first column.
+    ...(reserving
+      ? [
+          `r as (insert into spend_reservations (key_id, execution_id, lamports, at_ms) ` +
+            `select k, ${p(4)}::text, ${p(r + 1)}::bigint, ${p(r + 2)}::bigint ` +
+            `from unnest(${p(r)}::integer[]) as k where exists (select 1 from c))`,
+        ]
+      : []),
+  ];
+  return (
+    `with ${ctes.join(", ")} ` +
     `select c.*, case when current_setting(${p(2)}::text, true) is distinct from 'off' ` +
     `then pg_notify(${p(3)}::text, current_schema() || ':' || c.account_id) end as ${NOTIFIED} from c`
   );

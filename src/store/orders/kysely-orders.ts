@@ -9,7 +9,7 @@ import type { SqliteConnection } from "../engine/sqlite-statements.js";
 import type { QueryRunner } from "../engine/query-runner.js";
 import { isoNoZone } from "../executions/kysely-executions.js";
 import { lockKeyRow } from "../keys/key-row-lock.js";
-import { reserveAndInsert } from "../keys/kysely-custody.js";
+import { reserveAndInsert, reserveSpend } from "../keys/kysely-custody.js";
 import { toExecution } from "../executions/kysely-executions.js";
 import { claimStatements } from "./claim-statements.js";
 import type { OrderEvents } from "./order-event-statements.js";
@@ -218,8 +218,22 @@ export function kyselyOrders(
         wake(r.order.accountId);
         return { order: r.order, execution: toExecution(r.execution) };
       }
-      if (claims.pgClaim !== undefined && reservation === null && claims.fits(t)) {
-        const r = await claims.pgClaim(t, execution, now);
+      const pgClaim = claims.pgClaim;
+      if (pgClaim !== undefined && claims.fits(t)) {
+        // A capped key's claim: its keys' rows locked and their sums checked first, then the statement in the
+        // same transaction, so it reads those sums' rows only after the locks (its snapshot is its own).
+        const r =
+          reservation === null
+            ? await pgClaim(t, execution, now)
+            : await db.transaction().execute(async (trx) => {
+                const keyIds = await reserveSpend(trx, reservation);
+                return pgClaim(t, execution, now, {
+                  trx,
+                  keyIds,
+                  lamports: reservation.lamports,
+                  atMs: reservation.nowMs,
+                });
+              });
         if (r === undefined) return undefined;
         const order = toOrder(r.order);
         wake(order.accountId);
