@@ -6,7 +6,8 @@
  * the connection itself (`sqliteClaim`), begin to commit in one call; on PostgreSQL as one statement of
  * data-modifying CTEs (`pgClaim`), one round trip where the transaction took seven (begin, the claim, the
  * sequence, the event, the NOTIFY, the execution, commit): 0.51 against 1.34 ms per claim alone, median of 300.
- * A claim that also reserves a capped key's spend runs them in a Kysely transaction (`claim`, `insertExecution`).
+ * A claim that also reserves a capped key's spend runs in a transaction: on PostgreSQL the keys' locks and sums
+ * first, then the same one statement with the reservation rows; on SQLite `claim` and `insertExecution`.
  * The SQL writes what the general path (applyTransition, insertExecution) writes for a claim, the event through
  * the same order-event statements but in pgClaim, whose CTE writes it again (test/store/orders.test.ts compares
  * what each path writes).
