@@ -110,6 +110,29 @@ describe("chain caches", () => {
     caches.stop();
   });
 
+  it("keeps an unchanged account's object across refreshes (its decoders memoize by identity), a changed one's not", async () => {
+    const { rpc, state } = fakeRpc();
+    const caches = createChainCaches({
+      rpc,
+      refreshMs: 1000,
+      accounts: keys,
+      priorityFee: { mode: "auto", minMicroLamports: 1n, maxMicroLamports: 1_000_000n, percentile: 50 },
+      ...manualTimer(),
+    });
+    await caches.start();
+    const first = caches.account(keys[0]!);
+    await caches.refresh();
+    // The same bytes, lamports, owner: a fresh object from the RPC, the old one kept.
+    expect(caches.account(keys[0]!)).toBe(first);
+    state.round = 1;
+    await caches.refresh();
+    const changed = caches.account(keys[0]!);
+    expect(changed).not.toBe(first);
+    expect(changed?.data).toEqual(Buffer.from([1]));
+    expect(caches.account(keys[1]!)).toBeNull();
+    caches.stop();
+  });
+
   it("fails start when the first load fails", async () => {
     const { rpc, state } = fakeRpc();
     state.fail = true;
