@@ -193,7 +193,7 @@ export function kyselyStore(
     ...kyselyCustody(db, dialect, clock, syncedWrites, prepared),
     ...kyselyRateCounters(db),
     ...kyselyPositions(db, dialect, clock),
-    ...kyselyOrders(db, dialect, clock, wakeAccount, sqlite, dialect === "postgres" ? prepared : undefined),
+    ...kyselyOrders(db, dialect, clock, wakeAccount, sqlite, prepared),
     ...kyselyOrderFires(fireClaims),
     ...kyselyOutsideBuilds(db, dialect, syncedWrites),
     ...kyselyCopyFires(fireClaims),

@@ -4,7 +4,7 @@
  * they cost more CPU than the commit itself on SQLite (about 0.25 of its 0.55 ms in the fire-stages bench), and
  * the commit is on the trigger's critical path: nothing is sent before it. On SQLite they run synchronously on
  * the connection itself (`sqliteClaim`), begin to commit in one call; on PostgreSQL as one statement of
- * data-modifying CTEs (`pgClaim`), one round trip where the transaction took seven (begin, the claim, the
+ * data-modifying CTEs (`pgClaim`), one round trip where the transaction had taken seven (begin, the claim, the
  * sequence, the event, the NOTIFY, the execution, commit): 0.51 against 1.34 ms per claim alone, median of 300.
  * A claim that also reserves a capped key's spend runs in a transaction: on PostgreSQL the keys' locks and sums
  * first, then the same one statement with the reservation rows; on SQLite `claim` and `insertExecution`.
@@ -25,7 +25,6 @@ import {
   quoted,
   type ExecutionValues,
 } from "../executions/execution-statements.js";
-import { EVENTS_CHANNEL, EVENTS_NOTIFY_SETTING } from "../events/migrations-events.js";
 import type { QueryRunner } from "../engine/query-runner.js";
 import type { Database, ExecutionsTable, OrdersTable } from "../schema.js";
 import type { NewExecution } from "../types.js";
@@ -106,8 +105,8 @@ export function claimStatements(
       version: t.version!,
       ...liveKeysParams(t.claim!.liveKeys),
     });
-  // pgClaim's statement per claim text (one: the claim's shape is fixed).
-  const pgTexts = new Map<string, string>();
+  // pgClaim's statement, without and with reservations (the claim's text is fixed: compiled once).
+  const pgTexts = new Map<boolean, string>();
   const rowsIn = async <R>(trx: Transaction<Database>, q: CompiledQuery<R>): Promise<R[]> =>
     (await trx.executeQuery(q)).rows;
   /** A claim, its event and the pending execution (a claim that matched nothing writes neither: undefined). */
@@ -184,22 +183,19 @@ export function claimStatements(
           > => {
             const q = claimQuery(t, now);
             const first = q.parameters.length;
-            const memo = `${reserved !== undefined}|${q.sql}`;
-            let text = pgTexts.get(memo);
-            if (text === undefined)
-              pgTexts.set(memo, (text = pgClaimSql(q.sql, first, reserved !== undefined)));
+            const reserving = reserved !== undefined;
+            let text = pgTexts.get(reserving);
+            if (text === undefined) pgTexts.set(reserving, (text = pgClaimSql(q.sql, first, reserving)));
             const values = insertParams(e, e.createdAt ?? now);
             const parameters = [
               ...q.parameters,
               `order.${t.to}`,
-              EVENTS_NOTIFY_SETTING,
-              EVENTS_CHANNEL,
               ...values,
               ...(reserved === undefined
                 ? []
                 : [[...reserved.keyIds], reserved.lamports.toString(), reserved.atMs]),
             ];
-            type Row = Selectable<OrdersTable> & { [NOTIFIED]?: unknown };
+            type Row = Selectable<OrdersTable>;
             const statement = CompiledQuery.raw(text, parameters);
             const r =
               reserved === undefined
@@ -207,29 +203,26 @@ export function claimStatements(
                 : await reserved.trx.executeQuery<Row>(statement);
             const row = r.rows[0];
             if (row === undefined) return undefined;
-            delete row[NOTIFIED];
             return { order: row, execution: insertedRow(values) as Selectable<ExecutionsTable> };
           },
   };
 }
 
-/** The column of pgClaimSql's answer that sent the NOTIFY (removed from the row handed back). */
-const NOTIFIED = "lasertrade_notified";
-
 /**
  * The claim `claimSql` (the conditional update, `returning *`, parameters $1..$first) with its `order.<to>` event
  * and the pending execution, as one statement of data-modifying CTEs: the event and the execution are written
  * only when the update matched (they read its row), all three or none, in one commit. Parameters after the
- * claim's: the event type, the NOTIFY setting and channel, then the execution's INSERT_COLUMNS. The event is what
- * order-event-statements.ts writes (its id from the same sequence upsert); the execution's events trigger runs at
- * the statement's end and sees that upsert, so the order's event comes first, as in the general path. The
- * NOTIFY is in the answer's select: a CTE that only reads runs only when read. `reserving`: then the execution's
+ * claim's: the event type, then the execution's INSERT_COLUMNS. The event is what order-event-statements.ts
+ * writes (its id from the same sequence upsert); the execution's events trigger runs at the statement's end and
+ * sees that upsert, so the order's event comes first, as in the general path. No NOTIFY of its own: that
+ * trigger sends the account's wake-up in the same commit (a fire's execution is the order's account's), and
+ * PostgreSQL delivers a transaction's identical notifications once. `reserving`: then the execution's
  * reservation rows too (parameters after the execution's: the keys as an array, the lamports, the time).
  */
 export function pgClaimSql(claimSql: string, first: number, reserving = false): string {
   const p = (i: number) => `$${first + i}`;
-  const execution = INSERT_COLUMNS.map((c, i) => `${p(4 + i)}::${INSERT_TYPES[c]}`);
-  const r = 4 + INSERT_COLUMNS.length;
+  const execution = INSERT_COLUMNS.map((c, i) => `${p(2 + i)}::${INSERT_TYPES[c]}`);
+  const r = 2 + INSERT_COLUMNS.length;
   const ctes = [
     `c as (${claimSql})`,
     `s as (insert into event_sequences (api_key_id, last_id) select account_id, 1 from c ` +
@@ -243,14 +236,10 @@ export function pgClaimSql(claimSql: string, first: number, reserving = false): 
     ...(reserving
       ? [
           `r as (insert into spend_reservations (key_id, execution_id, lamports, at_ms) ` +
-            `select k, ${p(4)}::text, ${p(r + 1)}::bigint, ${p(r + 2)}::bigint ` +
+            `select k, ${p(2)}::text, ${p(r + 1)}::bigint, ${p(r + 2)}::bigint ` +
             `from unnest(${p(r)}::integer[]) as k where exists (select 1 from c))`,
         ]
       : []),
   ];
-  return (
-    `with ${ctes.join(", ")} ` +
-    `select c.*, case when current_setting(${p(2)}::text, true) is distinct from 'off' ` +
-    `then pg_notify(${p(3)}::text, current_schema() || ':' || c.account_id) end as ${NOTIFIED} from c`
-  );
+  return `with ${ctes.join(", ")} select c.* from c`;
 }

@@ -110,7 +110,8 @@ async function applyTransition(
 /**
  * The orders methods over `db`; `wake` is told (after commit) of each account whose outbox grew. `sqlite`: the
  * SQLite connection under `db`, on which a fire's claim commit runs its statements without Kysely's executor;
- * `pg`: PostgreSQL's named-statement runner, on which it runs as one statement (claim-statements.ts, pgClaim).
+ * `pg`: the store's runner of named statements, on which PostgreSQL runs that commit as one statement
+ * (claim-statements.ts, pgClaim; unused on SQLite).
  */
 export function kyselyOrders(
   db: Kysely<Database>,
