@@ -161,14 +161,14 @@ export async function reserveAndInsert(
   execution: NewExecution,
   res: SpendReservation,
 ): Promise<ExecutionRecord> {
-  const charges = (await reserveSpend(trx, res)).map((keyId) => ({ keyId }));
+  const keyIds = await reserveSpend(trx, res);
   const record = await kyselyExecutions(trx, dialect, clock).insertExecution(execution);
-  if (charges.length > 0)
+  if (keyIds.length > 0)
     await trx
       .insertInto("spend_reservations")
       .values(
-        charges.map((c) => ({
-          key_id: c.keyId,
+        keyIds.map((keyId) => ({
+          key_id: keyId,
           execution_id: execution.id,
           lamports: res.lamports.toString(),
           at_ms: res.nowMs,
