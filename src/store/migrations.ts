@@ -7,6 +7,7 @@ import { budgetMigrations } from "./budgets/budget-migrations.js";
 import { positionMigrations } from "./positions/positions-migrations.js";
 import { orderMigrations } from "./orders/orders-migrations.js";
 import { outsideBuildMigrations } from "./outside/outside-build-migrations.js";
+import { keyVersionMigrations } from "./keys/key-version-migrations.js";
 
 /** Builds the provider; the dialect only changes the auto-increment column type. */
 export function migrationProvider(dialect: "sqlite" | "postgres"): MigrationProvider {
@@ -172,6 +173,7 @@ export function migrationProvider(dialect: "sqlite" | "postgres"): MigrationProv
     ...orderMigrations(),
     // Issue 32: transactions built for outside wallets, shared by every process on the database.
     ...outsideBuildMigrations(),
+    ...keyVersionMigrations(dialect),
   };
   return { getMigrations: async () => migrations };
 }

@@ -19,6 +19,8 @@ export interface ApiKeysTable {
   created_by_key_id: number | null;
   /** Last per-key wallet number handed out (hardening migration); wallet ids count per key, not instance-wide. */
   wallet_seq: Generated<number>;
+  /** Counted up by the database when a column a custody decision reads changes (key-version-migrations.ts). */
+  version: Generated<number>;
 }
 
 export interface WalletsTable {

@@ -11,10 +11,12 @@ import {
   OpenOrderLimitError,
   type NewExecution,
   type NewOrder,
+  type LiveCheck,
   type OrderTransition,
   type Store,
 } from "../../src/store/index.js";
-import { newExecution } from "../helpers/fixtures.js";
+import { keyVersionsOf, liveKeysOf } from "../../src/domain/keys/fire-custody.js";
+import { newExecution, newWalletRecord } from "../helpers/fixtures.js";
 import { newAccount, order, orderTestEngines, unique } from "./orders-fixture.js";
 
 async function tryInsert(store: Store, o: NewOrder, max: number): Promise<boolean> {
@@ -160,7 +162,7 @@ describe.each(engines)("orders in the store on $name", (engine) => {
     );
   });
 
-  it("a claim naming live keys commits only while none is revoked or frozen, on every claim path", async () => {
+  it("a claim naming live keys commits only while none is revoked, frozen or changed since the fire read them, on every claim path", async () => {
     const account = await newAccount(a);
     const sub = (createdBy: number | null) =>
       a.insertSubKey({
@@ -176,7 +178,13 @@ describe.each(engines)("orders in the store on $name", (engine) => {
       });
     const parent = await sub(null);
     const key = await sub(parent.id);
-    const liveKeys = [key.id, parent.id, account];
+    const wallet = await a.addWallet(account, newWalletRecord(`W${unique()}`), false);
+    // What a fire decides on: the key as read now (its chain and their versions) and its wallet.
+    const live = async (keyId = key.id): Promise<LiveCheck> => {
+      const k = (await b.findKey(account, keyId))!;
+      return { keys: liveKeysOf(k), versions: keyVersionsOf(k), walletId: wallet.id };
+    };
+    expect((await live()).keys).toEqual([key.id, parent.id, account]);
     const now = Date.now();
     const room = { keyId: key.id, lamports: 1n, capLamports: null, nowMs: now, sinceMs: now - 86_400_000 };
     // The SQLite fast path, the transaction with a 24 h reservation, and the general transition.
@@ -204,24 +212,31 @@ describe.each(engines)("orders in the store on $name", (engine) => {
     for (const [path, claim] of Object.entries(paths)) {
       for (const [what, change, undo] of changes) {
         const o = await a.insertOrder(order(account, { keyId: key.id }), 1000);
-        const t = {
+        const t = (l: LiveCheck): OrderTransition => ({
           id: o.id,
-          from: "open" as const,
+          from: "open",
           version: o.version,
-          to: "triggered" as const,
-          claim: { owner: "p", leaseUntilMs: now + 60_000, liveKeys },
+          to: "triggered",
+          claim: { owner: "p", leaseUntilMs: now + 60_000, live: l },
           triggeredBy: "take_profit",
-        };
+        });
         const e = newExecution(account, "Wallet1111", { idempotencyKey: `order:${o.id}:1` });
+        const before = await live();
         await change();
-        expect(await claim(b, t, e), `${path}, ${what}`).toBeUndefined();
+        expect(await claim(b, t(before), e), `${path}, ${what}`).toBeUndefined();
+        // Read after the change: the flag itself refuses it.
+        expect(await claim(b, t(await live()), e), `${path}, ${what}, read after`).toBeUndefined();
         expect(await a.findOrder(account, o.id), `${path}, ${what}`).toMatchObject({
           state: "open",
           attempt: 0,
         });
         expect(await a.findExecution(account, e.id)).toBeUndefined();
         await undo();
-        expect((await claim(b, t, e))?.order.state, `${path}, after ${what} is undone`).toBe("triggered");
+        // Decided on the key before the change: refused although the flag is back.
+        expect(await claim(b, t(before), e), `${path}, decided before ${what}`).toBeUndefined();
+        expect((await claim(b, t(await live()), e))?.order.state, `${path}, after ${what} is undone`).toBe(
+          "triggered",
+        );
       }
     }
     // A root key's own flag is ignored (only the account freeze stops it), as authorize ignores it.
@@ -231,21 +246,24 @@ describe.each(engines)("orders in the store on $name", (engine) => {
     const t = { id: o.id, from: "open" as const, version: o.version, to: "triggered" as const };
     const rooted = {
       ...t,
-      claim: { owner: "p", leaseUntilMs: now + 60_000, liveKeys: [account] },
+      claim: { owner: "p", leaseUntilMs: now + 60_000, live: await live(account) },
       triggeredBy: "x",
     };
     expect((await a.claimOrderRecording(rooted, e, null))?.order.state).toBe("triggered");
     // A revoked key (its tree with it) never claims again.
+    const decided = await live();
     await a.revokeKeyTree(account, parent.id, isoNoZone(new Date()));
     const q = await a.insertOrder(order(account, { keyId: key.id }), 1000);
-    const revoked = {
-      ...t,
-      id: q.id,
-      claim: { owner: "p", leaseUntilMs: now + 60_000, liveKeys },
-      triggeredBy: "x",
-    };
     const f = newExecution(account, "Wallet1111", { idempotencyKey: `order:${q.id}:1` });
-    expect(await b.claimOrderRecording(revoked, f, null)).toBeUndefined();
+    for (const l of [decided, await live()]) {
+      const revoked = {
+        ...t,
+        id: q.id,
+        claim: { owner: "p", leaseUntilMs: now + 60_000, live: l },
+        triggeredBy: "x",
+      };
+      expect(await b.claimOrderRecording(revoked, f, null)).toBeUndefined();
+    }
     expect(await a.findExecution(account, f.id)).toBeUndefined();
   });
 

@@ -12,6 +12,7 @@ import { Keypair } from "@solana/web3.js";
 import { openStore, type Store } from "../../src/store/index.js";
 import { EVENTS_CHANNEL, EVENTS_NOTIFY_SETTING } from "../../src/store/events/migrations-events.js";
 import { pgPrepared } from "../../src/store/engine/pg-prepared.js";
+import { keyVersionsOf } from "../../src/domain/keys/fire-custody.js";
 import { newExecution, newWalletRecord } from "../helpers/fixtures.js";
 import { dropSchema, freshSchemaName, TEST_DATABASE_URL } from "../helpers/pg.js";
 
@@ -133,7 +134,15 @@ describe.skipIf(url === undefined)("prepared statements and NOTIFY on PostgreSQL
       from: "open" as const,
       version: 1,
       to: "triggered" as const,
-      claim: { owner: "p1", leaseUntilMs: 1_900_000_000_000, liveKeys: [k.keyId] },
+      claim: {
+        owner: "p1",
+        leaseUntilMs: 1_900_000_000_000,
+        live: {
+          keys: [k.keyId],
+          versions: keyVersionsOf((await store.findKey(k.keyId, k.keyId))!),
+          walletId: (await store.findWallet(k.keyId, k.wallet))!.id,
+        },
+      },
       triggeredBy: "take_profit",
     };
     const e = newExecution(k.keyId, k.wallet);

@@ -47,8 +47,11 @@ export interface FireCustody {
   checkVenue: VenueCheck;
 }
 
-/** What the checks read. */
-export type FireCustodyDeps = Omit<RecordPolicyDeps, "store"> & { store: Store };
+/** What the checks read. `readKey`: where the key comes from (default the store's findKey, read now). */
+export type FireCustodyDeps = Omit<RecordPolicyDeps, "store"> & {
+  store: Store;
+  readKey?: (accountId: number, keyId: number) => Promise<KeyRecord | undefined>;
+};
 
 const NO_WALLETS: ReadonlySet<string> = new Set();
 
@@ -98,6 +101,18 @@ export function liveKeysOf(key: KeyRecord): number[] {
 }
 
 /**
+ * The versions of liveKeysOf's rows as `key` was read (`<rows>:<sum>`, OrderTransition's LiveCheck): a claim
+ * commits only while the rows still sum to it, and versions only grow, so any change since the read fails it.
+ */
+export function keyVersionsOf(key: KeyRecord): string {
+  const ancestors = key.ancestors ?? [];
+  let sum = key.version;
+  for (const a of ancestors) sum += a.version;
+  if (!key.root) sum += key.rootVersion;
+  return `${liveKeysOf(key).length}:${sum}`;
+}
+
+/**
  * Re-reads key `keyId` of `accountId` and checks it and `plan` as a request would be checked; the custody
  * to execute with, or the refusal. `keyCheck`: where the key is checked again before anything is sent (see
  * createSpendGuard): re-read before signing, or by the commit that records the execution.
@@ -110,7 +125,7 @@ export async function fireCustody(
   wallet: string,
   keyCheck: "sign" | "record" = "sign",
 ): Promise<FireCustody | FireRefusal> {
-  const key = await deps.store.findKey(ids.accountId, ids.keyId);
+  const key = await (deps.readKey ?? deps.store.findKey.bind(deps.store))(ids.accountId, ids.keyId);
   const refused = keyRefusal(key, scope, deps.clock()) ?? (await planRefusal(deps, key!, plan, wallet));
   if (refused !== null) return refused;
   const ctx: CustodyContext = { key: key!, wallets: new Set([wallet]), executionIds: [], plan };

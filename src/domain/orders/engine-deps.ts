@@ -2,7 +2,7 @@
 import type { OrderRecord, Store } from "../../store/index.js";
 import type { TradeConfigs } from "../trade/plan.js";
 import type { VenueState } from "../watch/venue-state.js";
-import type { FireOutcome, RecordClaim } from "./fire.js";
+import type { FireOutcome, OrderOwner, RecordClaim } from "./fire.js";
 import type { OrderSpec } from "./model.js";
 import type { SnipeBook } from "./snipe-engine.js";
 import type { CopyBook } from "./copy-engine.js";
@@ -36,8 +36,11 @@ export interface EngineDeps {
   refresh?: (mint: string) => Promise<void>;
   /** Told of each fire's end (tests and the bench wait on it). */
   onSettled?: (order: OrderRecord) => void;
-  /** Told of each order entering the book, to prepare its fire ahead (prepared-trades.ts). */
-  prepare?: (id: string, spec: OrderSpec, wallet: string) => void;
+  /**
+   * Told of each order entering the book, to prepare its fire ahead (prepared-trades.ts, custody-snapshots.ts):
+   * `owner` is whose key and wallet it fires with.
+   */
+  prepare?: (id: string, spec: OrderSpec, owner: OrderOwner) => void;
   /** The standing snipe orders (fired from create events, not from a mint's state). */
   snipes?: SnipeBook;
   /** The standing copy orders (fired from followed wallets' trades). */

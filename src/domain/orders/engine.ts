@@ -115,7 +115,7 @@ export class OrderEngine {
       expiresAtMs: r.expiresAt === null ? null : Date.parse(r.expiresAt),
       owner: { accountId: r.accountId, keyId: r.keyId, wallet: r.wallet },
     });
-    this.deps.prepare?.(r.id, spec, r.wallet);
+    this.deps.prepare?.(r.id, spec, { accountId: r.accountId, keyId: r.keyId, wallet: r.wallet });
     if (!had) void this.deps.venues.pin(r.mint).catch(this.deps.onError);
     this.schedule(r.mint);
   }

@@ -10,7 +10,7 @@ import { FIRE_REASONS } from "./texts.js";
 
 /**
  * The claim of `o` (open at its version → triggered by `trigger`, leased to `deps.owner` from the commit on), on
- * the condition that the keys `liveKeys` still live at that commit.
+ * the condition that what the fire decided on (`live`: its keys and wallet) still holds at that commit.
  */
 export function recordClaim(
   o: BookOrder,
@@ -19,12 +19,12 @@ export function recordClaim(
   onClaimed: (order: OrderRecord) => void,
 ): RecordClaim {
   return {
-    transition: (liveKeys) => ({
+    transition: (live) => ({
       id: o.id,
       from: "open",
       version: o.version,
       to: "triggered",
-      claim: { owner: deps.owner, leaseUntilMs: deps.clock().getTime() + deps.leaseMs, liveKeys },
+      claim: { owner: deps.owner, leaseUntilMs: deps.clock().getTime() + deps.leaseMs, live },
       triggeredBy: trigger,
     }),
     onClaimed,

@@ -12,12 +12,13 @@ import { withRequestFees } from "../../chain/request-fees.js";
 import { extend } from "../../core/extend.js";
 import { overlay } from "../../core/overlay.js";
 import type { FeeBounds } from "../../core/fee-fields.js";
-import type { OrderRecord, OrderTransition, Store } from "../../store/index.js";
+import type { LiveCheck, OrderRecord, OrderTransition, Store } from "../../store/index.js";
 import type { Vault } from "../../vault/index.js";
 import { answerOf } from "../execution/failure.js";
 import {
   fireCustody,
   keyRefusal,
+  keyVersionsOf,
   liveKeysOf,
   type FireCustody,
   type FireCustodyDeps,
@@ -29,6 +30,7 @@ import { parseTradeRequest } from "../trade/request.js";
 import { runTrade } from "../trade/service.js";
 import type { VenueState } from "../watch/venue-state.js";
 import type { OrderSpec } from "./model.js";
+import type { SnapshotView } from "./custody-snapshots.js";
 
 /** Collaborators of a fire. */
 export interface FireDeps {
@@ -109,7 +111,7 @@ export function orderTrade(spec: OrderSpec, wallet: string, relayTipLamports: bi
  * on (claimingStore), `onClaimed` told of the claimed order.
  */
 export interface RecordClaim {
-  readonly transition: (liveKeys: readonly number[]) => OrderTransition;
+  readonly transition: (live: LiveCheck) => OrderTransition;
   readonly onClaimed: (order: OrderRecord) => void;
 }
 
@@ -123,27 +125,37 @@ export class ClaimLostError extends Error {
 
 /**
  * `store` whose execution records claim the order in the same commit (see RecordClaim), on the condition that
- * none of `liveKeys()` (the firing key, the keys above it, the root: fireCustody's liveKeysOf) is revoked or frozen
- * by then: the fire's key check is that commit, not a read before signing.
+ * the keys the fire decided on (`decided()`: the firing key, the keys above it, the root, fireCustody's liveKeysOf,
+ * and their versions) are unchanged and neither revoked nor frozen by then, and that the wallet it signs with is
+ * still there: the fire's key and wallet check is that commit, not a read before signing. `readWallet`: where
+ * the wallet comes from (default the store's findWallet, read now).
  */
 export function claimingStore(
   store: Store,
   claim: RecordClaim,
-  liveKeys: () => readonly number[] | undefined,
+  decided: () => { keys: readonly number[]; versions: string } | undefined,
+  readWallet: Store["findWallet"] = (accountId, publicKey) => store.findWallet(accountId, publicKey),
 ): Store {
+  let walletId: number | undefined;
   const record = async (
     e: Parameters<Store["insertExecution"]>[0],
     reservation: Parameters<Store["insertExecutionReserving"]>[1] | null,
   ) => {
-    const live = liveKeys();
+    const keys = decided();
     // Deny by default: the guard did not re-read the key, so no claim commits without the key check.
-    if (live === undefined) throw new Error("an order's claim needs its key check");
-    const r = await store.claimOrderRecording(claim.transition(live), e, reservation);
+    if (keys === undefined) throw new Error("an order's claim needs its key check");
+    if (walletId === undefined) throw new Error("an order's claim needs its wallet check");
+    const r = await store.claimOrderRecording(claim.transition({ ...keys, walletId }), e, reservation);
     if (r === undefined) throw new ClaimLostError();
     claim.onClaimed(r.order);
     return r.execution;
   };
   return overlay(store, {
+    findWallet: async (accountId, publicKey) => {
+      const w = await readWallet(accountId, publicKey);
+      walletId = w?.id;
+      return w;
+    },
     insertExecution: (e) => record(e, null),
     insertExecutionReserving: (e, reservation) => record(e, reservation),
   });
@@ -158,7 +170,8 @@ export interface EarlyCustody {
 /**
  * The key's custody for firing `spec` now (key alive and unfrozen, wallet binding, policy, 24 h pre-check);
  * with `claim`, the execution record it lets the fire write claims the order in the same commit. `trade`: the
- * order's trade when prepared ahead (prepared-trades.ts).
+ * order's trade when prepared ahead (prepared-trades.ts). `rows`: where the key and the wallet come from (a fire's
+ * view of custody-snapshots.ts; default: read now).
  */
 export function orderCustody(
   deps: FireDeps,
@@ -166,11 +179,15 @@ export function orderCustody(
   spec: OrderSpec,
   claim?: RecordClaim,
   trade: ReturnType<typeof orderTrade> = orderTrade(spec, owner.wallet, deps.relayTipLamports),
+  rows?: Pick<SnapshotView, "readKey" | "readWallet">,
 ): EarlyCustody {
-  let live: readonly number[] | undefined;
-  const store = claim === undefined ? deps.store : claimingStore(deps.store, claim, () => live);
+  let decided: { keys: readonly number[]; versions: string } | undefined;
+  const store =
+    claim === undefined ? deps.store : claimingStore(deps.store, claim, () => decided, rows?.readWallet);
   const verdict = fireCustody(
-    extend(deps.custody, { store }),
+    rows === undefined
+      ? extend(deps.custody, { store })
+      : extend(deps.custody, { store, readKey: rows.readKey }),
     { accountId: owner.accountId, keyId: owner.keyId },
     "trade",
     trade.plan,
@@ -181,7 +198,7 @@ export function orderCustody(
   return {
     trade,
     verdict: verdict.then((v) => {
-      if (!("rule" in v)) live = liveKeysOf(v.ctx.key);
+      if (!("rule" in v)) decided = { keys: liveKeysOf(v.ctx.key), versions: keyVersionsOf(v.ctx.key) };
       return v;
     }),
   };

@@ -12,7 +12,9 @@ import { cachedTradeConfigs } from "../trade/configs.js";
 import type { VenueState } from "../watch/venue-state.js";
 import { OrderEngine } from "./engine.js";
 import { PreparedTrades } from "./prepared-trades.js";
-import { fireOrder, orderCustody, type FireDeps, type FireOutcome } from "./fire.js";
+import { fireOrder, orderCustody, type FireDeps, type FireOutcome, type RecordClaim } from "./fire.js";
+import { CustodySnapshots, type SnapshotView } from "./custody-snapshots.js";
+import type { OrderSpec } from "./model.js";
 import { SnipeBook } from "./snipe-engine.js";
 import { CopyBook, type CopyDecision } from "./copy-engine.js";
 import { interpretTradeRead } from "../../launch/trade-accounts.js";
@@ -113,23 +115,40 @@ export async function startOrders(s: OrdersSetup): Promise<OrderEngine> {
         .finally(() => s.onCopied?.(order, trade, decision));
     },
   });
-  // The book's orders have their trade parsed when they enter it, not on the trigger's path.
+  // The book's orders have their trade parsed, and their key and wallet read, when they enter it, not on the
+  // trigger's path.
   const prepared = new PreparedTrades(s.relayTipLamports);
+  const snapshots = new CustodySnapshots(s.store);
+  const fireOnce = (
+    order: Parameters<typeof fireOrder>[1],
+    spec: OrderSpec,
+    claim: RecordClaim,
+    rows: SnapshotView,
+  ): Promise<FireOutcome> =>
+    fireOrder(
+      fireDeps,
+      order,
+      spec,
+      undefined,
+      orderCustody(fireDeps, order, spec, claim, prepared.take(order.id, spec, order.wallet), rows),
+    );
   const engine = new OrderEngine({
     store: s.store,
     venues: s.venues,
     configs: cachedTradeConfigs(s.chain.caches),
     snipes,
     copies,
-    prepare: (id, spec, wallet) => prepared.prepare(id, spec, wallet),
-    fire: (order, spec, claim) =>
-      fireOrder(
-        fireDeps,
-        order,
-        spec,
-        undefined,
-        orderCustody(fireDeps, order, spec, claim, prepared.take(order.id, spec, order.wallet)),
-      ),
+    prepare: (id, spec, owner) => {
+      prepared.prepare(id, spec, owner.wallet);
+      snapshots.prefetch(owner, s.onError);
+    },
+    fire: async (order, spec, claim) => {
+      const kept = snapshots.view();
+      const outcome = await fireOnce(order, spec, claim, kept);
+      // Decided on kept rows and not sent (lost at the claim's check, or refused): decided again on fresh ones.
+      if (!kept.served || (outcome.kind !== "lost" && outcome.kind !== "refused")) return outcome;
+      return fireOnce(order, spec, claim, snapshots.view(true));
+    },
     refresh: async (mint) => {
       const plan = tradeReadPlanOf(mint, mint, null);
       const { accounts, slot } = await readAccountsAt(

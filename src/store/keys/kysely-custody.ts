@@ -42,7 +42,12 @@ type ActivityValues = { [K in (typeof ACTIVITY_COLUMNS)[number]]: Insertable<Act
 
 const json = (v: string | null): unknown => (v === null ? null : (JSON.parse(v) as unknown));
 
-function toKey(r: Selectable<ApiKeysTable>, accountFrozen: number | null): KeyRecord {
+function toKey(
+  r: Selectable<ApiKeysTable>,
+  accountFrozen: number | null,
+  /** The root row's version; null when not read with it (a key just written): -1, which no claim matches. */
+  rootVersion: number | string | null,
+): KeyRecord {
   const root = r.account_id === null;
   return {
     id: Number(r.id),
@@ -58,6 +63,8 @@ function toKey(r: Selectable<ApiKeysTable>, accountFrozen: number | null): KeyRe
     policy: json(r.policy) as Record<string, unknown> | null,
     createdAt: r.created_at,
     createdBy: r.created_by_key_id === null ? null : Number(r.created_by_key_id),
+    version: Number(r.version),
+    rootVersion: rootVersion === null ? -1 : Number(rootVersion),
   };
 }
 
@@ -80,7 +87,7 @@ async function ancestorsOf(conn: Kysely<Database>, key: KeyRecord): Promise<KeyR
     select k.*, c.depth from chain c join api_keys k on k.id = c.id
     where k.account_id = ${key.accountId}
     order by c.depth`.execute(conn);
-  return rows.map((r) => toKey(r, key.accountFrozen ? 1 : 0));
+  return rows.map((r) => toKey(r, key.accountFrozen ? 1 : 0, key.rootVersion));
 }
 
 function toActivity(r: Selectable<ActivityLogTable>): ActivityRecord {
@@ -194,7 +201,7 @@ export function kyselyCustody(
       .selectFrom("api_keys as k")
       .leftJoin("api_keys as a", (j) => j.on(sql`a.id`, "=", sql`coalesce(k.account_id, k.id)`))
       .selectAll("k")
-      .select("a.account_frozen as root_account_frozen");
+      .select(["a.account_frozen as root_account_frozen", "a.version as root_version"]);
 
   // Every authenticated request looks its key up and most write an activity row: compiled once.
   const keyByHash = compiledOnce(
@@ -228,12 +235,12 @@ export function kyselyCustody(
   return {
     async findKeyByHash(keyHash) {
       const r = (await keyByHash({ keyHash }))[0];
-      return r === undefined ? undefined : withAncestors(toKey(r, r.root_account_frozen));
+      return r === undefined ? undefined : withAncestors(toKey(r, r.root_account_frozen, r.root_version));
     },
 
     async findKey(accountId, keyId) {
       const r = (await keyById({ accountId, keyId }))[0];
-      return r === undefined ? undefined : withAncestors(toKey(r, r.root_account_frozen));
+      return r === undefined ? undefined : withAncestors(toKey(r, r.root_account_frozen, r.root_version));
     },
 
     async listKeys(accountId) {
@@ -242,7 +249,7 @@ export function kyselyCustody(
         .where("k.revoked_at", "is", null)
         .orderBy("k.id", "asc")
         .execute();
-      return rows.map((r) => toKey(r, r.root_account_frozen));
+      return rows.map((r) => toKey(r, r.root_account_frozen, r.root_version));
     },
 
     async insertSubKey(k, maxKeys) {
@@ -274,7 +281,7 @@ export function kyselyCustody(
           })
           .returningAll()
           .executeTakeFirstOrThrow();
-        return toKey(row, 0);
+        return toKey(row, 0, null);
       });
     },
 

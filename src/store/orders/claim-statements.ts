@@ -54,6 +54,8 @@ export function claimStatements(
       "liveKey",
       "liveRoot",
       "liveChain",
+      "liveVersions",
+      "liveWallet",
     ],
     (a: {
       to: string;
@@ -67,6 +69,8 @@ export function claimStatements(
       liveKey: number;
       liveRoot: number;
       liveChain: string;
+      liveVersions: string;
+      liveWallet: number;
     }) =>
       db
         .updateTable("orders")
@@ -103,7 +107,7 @@ export function claimStatements(
       id: t.id,
       from: t.from,
       version: t.version!,
-      ...liveKeysParams(t.claim!.liveKeys),
+      ...liveKeysParams(t.claim!.live),
     });
   // pgClaim's statement, without and with reservations (the claim's text is fixed: compiled once).
   const pgTexts = new Map<boolean, string>();

@@ -88,8 +88,7 @@ async function applyTransition(
     .where("state", "=", t.from);
   if (t.version !== undefined) q = q.where("version", "=", t.version);
   if (t.owner !== undefined) q = q.where("lease_owner", "=", t.owner);
-  if (t.claim?.liveKeys !== undefined)
-    q = q.where(liveKeysPredicate(dialect, liveKeysParams(t.claim.liveKeys)));
+  if (t.claim?.live !== undefined) q = q.where(liveKeysPredicate(dialect, liveKeysParams(t.claim.live)));
   const updated = await q.returningAll().executeTakeFirst();
   if (updated === undefined) return undefined;
   let o = toOrder(updated);

@@ -43,6 +43,20 @@ export type NewOrder = Pick<
   "id" | "accountId" | "keyId" | "kind" | "side" | "mint" | "wallet" | "spec" | "expiresAt" | "peak"
 >;
 
+/**
+ * What a fire's claim commits on: none of `keys` revoked or frozen (the root: its account freeze), their rows at the
+ * versions the fire decided on (any change to what a custody decision reads counts a version up), and the wallet
+ * it signed with still there.
+ */
+export interface LiveCheck {
+  /** The firing key, every key above it, the account's root key (each once). */
+  keys: readonly number[];
+  /** `<rows>:<sum of their versions>` as the fire read them (the versions only grow: any change moves the sum). */
+  versions: string;
+  /** The row id of the wallet the fire signed with. */
+  walletId: number;
+}
+
 /** A state change: the row must still be in `from` (and version, when given); the version grows by one. */
 export interface OrderTransition {
   id: string;
@@ -52,11 +66,11 @@ export interface OrderTransition {
   owner?: string;
   to: OrderStateName;
   /**
-   * A claim (open → triggered) counts one more attempt and takes the lease. `liveKeys`: the firing key, every key
-   * above it and the account's root key; the claim then commits only while none of them is revoked or frozen (the
-   * root: its account freeze), so a fire's key is checked in the commit that records what it sends.
+   * A claim (open → triggered) counts one more attempt and takes the lease. `live`: what the fire decided on, which
+   * the claim then commits only while it still holds (live-keys.ts), so a fire's key and wallet are checked in the
+   * commit that records what it sends.
    */
-  claim?: { owner: string; leaseUntilMs: number; liveKeys?: readonly number[] };
+  claim?: { owner: string; leaseUntilMs: number; live?: LiveCheck };
   triggeredBy?: string | null;
   error?: unknown;
   /** Appended to the order's executions. */

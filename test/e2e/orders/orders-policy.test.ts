@@ -183,4 +183,62 @@ describe("orders and the key's policy", () => {
       vault.withKeypair = inner;
     }
   });
+
+  it("a fire decided on a key kept from before a change is decided again on a fresh read, either way", async () => {
+    const { mint, root, mover, bot } = await account();
+    const other = e2e.localnet.admin.createToken().mint;
+    const policy = async (max: string) =>
+      expect(
+        (
+          await callWith(e2e.app, root.apiKey, "PUT", `/v1/keys/${bot.id}/policy`, {
+            max_sol_per_execution: max,
+          })
+        ).status,
+      ).toBe(200);
+    await policy("1");
+    // A limit buy of 0.5 SOL on each mint, 5% under its price: the key and wallet are kept as they enter the book.
+    const place = async (m: string) => {
+      await move(e2e, mover.apiKey, "buy", m, "10");
+      const q = await e2e.post(bot.apiKey, "/v1/orders", {
+        kind: "limit",
+        side: "buy",
+        mint: m,
+        amount: "0.5",
+        price: "0.000000001",
+        dry_run: true,
+      });
+      const level = (Number(q.json<{ price_now: string }>().price_now) * 0.95).toFixed(18);
+      return placeOrder(e2e, bot.apiKey, {
+        kind: "limit",
+        side: "buy",
+        mint: m,
+        amount: "0.5",
+        price: level,
+      });
+    };
+    const first = await place(mint);
+    const second = await place(other);
+    // Tightened: the first fire decides on the kept key (1 SOL), its claim finds the key changed, and the fire
+    // is decided again on the key read then (0.1 SOL): refused. That read is now the kept one.
+    await policy("0.1");
+    await move(e2e, mover.apiKey, "sell", mint, "100%");
+    expect(await settled(e2e, bot.apiKey, first.id)).toMatchObject({
+      state: "failed",
+      error: { rule: "max_sol_per_execution" },
+      execution_ids: [],
+    });
+    // Loosened again: the second fire's kept key (0.1 SOL) refuses it, and the fresh read lets it through.
+    await policy("1");
+    await move(e2e, mover.apiKey, "sell", other, "100%");
+    const done = await settled(e2e, bot.apiKey, second.id);
+    expect(done.state).toBe("filled");
+    expect(done.execution_ids).toHaveLength(1);
+    expect(await e2e.tokenBalance(root.wallet, other)).toBeGreaterThan(0n);
+    // One firing logged per order, with the decision that stood.
+    const fires = (await activity(root.apiKey)).filter((r) => r.method === "FIRE");
+    expect(fires.filter((r) => r.route === `/v1/orders/${second.id}`)).toMatchObject([{ status: 200 }]);
+    expect(fires.filter((r) => r.route === `/v1/orders/${first.id}`)).toMatchObject([
+      { status: 403, rule: "max_sol_per_execution" },
+    ]);
+  });
 });

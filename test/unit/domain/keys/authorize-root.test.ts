@@ -13,6 +13,8 @@ const record = (over: Partial<KeyRecord>): KeyRecord => ({
   id: 1,
   accountId: 1,
   createdBy: null,
+  version: 0,
+  rootVersion: 0,
   root: true,
   name: "root",
   scopes: null,

@@ -23,6 +23,8 @@ const sub = (over: Partial<KeyRecord>): KeyRecord => ({
   accountFrozen: false,
   policy: null,
   createdBy: null,
+  version: 0,
+  rootVersion: 0,
   createdAt: now.toISOString(),
   ...over,
 });

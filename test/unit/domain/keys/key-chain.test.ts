@@ -36,6 +36,8 @@ const key = (over: Partial<KeyRecord>): KeyRecord => ({
   policy: null,
   createdAt: "",
   createdBy: null,
+  version: 0,
+  rootVersion: 0,
   ancestors: [],
   ...over,
 });

@@ -16,6 +16,8 @@ const key = (over: Partial<KeyRecord> = {}): KeyRecord => ({
   id: 2,
   accountId: 1,
   createdBy: null,
+  version: 0,
+  rootVersion: 0,
   root: false,
   name: "bot",
   scopes: ["transfer"],

@@ -133,6 +133,8 @@ describe("custody rules", () => {
       id: 2,
       accountId: 1,
       createdBy: null,
+      version: 0,
+      rootVersion: 0,
       policy: { venues: ["bonding_curve"] },
     } as unknown as KeyRecord;
     const ctx: CustodyContext = { key, wallets: new Set(), executionIds: [] };
@@ -182,6 +184,8 @@ describe("custody rules", () => {
       policy: null,
       createdAt: "",
       createdBy: null,
+      version: 0,
+      rootVersion: 0,
     };
     const now = new Date("2026-11-24T00:00:00Z");
     const status = (k: KeyRecord, s: Parameters<typeof authorize>[1]) => {

@@ -24,6 +24,8 @@ function key(id: number, over: Partial<KeyRecord> = {}): KeyRecord {
     accountFrozen: false,
     policy: null,
     createdBy: null,
+    version: 0,
+    rootVersion: 0,
     createdAt: "2026-01-01T00:00:00.000",
     ...over,
   };
