@@ -7,7 +7,7 @@ import { ACCOUNT_SIZE, AccountLayout, AccountState, MINT_SIZE, MintLayout } from
 import { assembleTransaction } from "../../src/chain/tx-assembly.js";
 import type { Address } from "../../src/core/addresses.js";
 import { launchProgram } from "../../src/launch/programs-offline.js";
-import type { ExecutionRecord, NewExecution, NewWallet } from "../../src/store/index.js";
+import type { ExecutionRecord, KeyRecord, NewExecution, NewWallet } from "../../src/store/index.js";
 
 /** A valid, distinct base58 address: 32 bytes of `n`. */
 export const addr = (n: number): Address => bs58.encode(Buffer.alloc(32, n)) as Address;
@@ -163,5 +163,27 @@ export function newWalletRecord(publicKey: string): NewWallet {
     tag: "t",
     keyId: "k",
     createdAt: "2026-01-01T00:00:00.000",
+  };
+}
+
+/** A key record as the store answers one (a sub-key of account 1 by default), with `over` on top. */
+export function keyRecord(over: Partial<KeyRecord> = {}): KeyRecord {
+  return {
+    id: 2,
+    accountId: 1,
+    root: false,
+    name: "bot",
+    scopes: ["trade"],
+    wallets: null,
+    expiresAt: null,
+    revokedAt: null,
+    frozen: false,
+    accountFrozen: false,
+    policy: null,
+    createdAt: "2026-11-28T00:00:00.000",
+    createdBy: null,
+    version: 0,
+    rootVersion: 0,
+    ...over,
   };
 }

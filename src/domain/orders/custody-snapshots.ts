@@ -4,11 +4,12 @@
  * SQLite and a round trip each on PostgreSQL, for rows that seldom change. A fire decides on the kept rows and
  * its claim commits only while they still hold (store/orders/live-keys.ts: the keys' versions, counted up by the
  * database on every change a decision reads, and the wallet's row), so a decision on a kept row never sends more
- * than one on a fresh read would. A fire whose kept rows may have decided it wrongly (its claim lost, or a refusal)
- * is run again on fresh reads (`view(fresh)`); a stale row is dropped then. The wallet kept is its sealed secret,
+ * than one on a fresh read would. A fire whose kept rows may have decided it wrongly (refused, or its claim lost
+ * while a kept row had changed: `stale`) is run again on fresh reads (`view(true)`), which replace the kept rows. The wallet kept is its sealed secret,
  * as the store holds it: nothing is decrypted ahead of a signature.
  */
 import { LruMap } from "../../core/lru.js";
+import { keyVersionsOf } from "../keys/fire-custody.js";
 import type { KeyRecord, Store, WalletRecord } from "../../store/index.js";
 
 /** One fire's readers, and whether either answered from a kept row. */
@@ -17,6 +18,11 @@ export interface SnapshotView {
   readWallet(accountId: number, publicKey: string): Promise<WalletRecord | undefined>;
   /** True once a reader answered from a kept row rather than a read. */
   readonly served: boolean;
+  /**
+   * Whether a kept row this view answered has changed since (read now, and kept in its place): a claim lost on
+   * unchanged rows was lost to another process, and deciding again would lose again.
+   */
+  stale(): Promise<boolean>;
 }
 
 /** Kept key and wallet rows, the least recently used dropped first. */
@@ -36,26 +42,36 @@ export class CustodySnapshots {
 
   /** A fire's readers: from the kept rows unless `fresh` (then read, and the rows kept for the next fire). */
   view(fresh = false): SnapshotView {
-    const view = {
-      served: false,
-      readKey: async (accountId: number, keyId: number) => {
-        const kept = fresh ? undefined : this.keys.get(`${accountId}:${keyId}`);
-        if (kept !== undefined) {
-          view.served = true;
-          return kept;
-        }
-        return this.readKey(accountId, keyId);
+    let servedKey: { accountId: number; key: KeyRecord } | undefined;
+    let servedWallet: { accountId: number; wallet: WalletRecord } | undefined;
+    return {
+      get served() {
+        return servedKey !== undefined || servedWallet !== undefined;
       },
-      readWallet: async (accountId: number, publicKey: string) => {
+      readKey: async (accountId, keyId) => {
+        const kept = fresh ? undefined : this.keys.get(`${accountId}:${keyId}`);
+        if (kept === undefined) return this.readKey(accountId, keyId);
+        servedKey = { accountId, key: kept };
+        return kept;
+      },
+      readWallet: async (accountId, publicKey) => {
         const kept = fresh ? undefined : this.wallets.get(`${accountId}:${publicKey}`);
-        if (kept !== undefined) {
-          view.served = true;
-          return kept;
+        if (kept === undefined) return this.readWallet(accountId, publicKey);
+        servedWallet = { accountId, wallet: kept };
+        return kept;
+      },
+      stale: async () => {
+        if (servedKey !== undefined) {
+          const now = await this.readKey(servedKey.accountId, servedKey.key.id);
+          if (now === undefined || keyVersionsOf(now) !== keyVersionsOf(servedKey.key)) return true;
         }
-        return this.readWallet(accountId, publicKey);
+        if (servedWallet !== undefined) {
+          const now = await this.readWallet(servedWallet.accountId, servedWallet.wallet.publicKey);
+          if (now?.id !== servedWallet.wallet.id) return true;
+        }
+        return false;
       },
     };
-    return view;
   }
 
   /** Reads and keeps the rows an order of `owner` will fire with, unless kept already (off the trigger's path). */

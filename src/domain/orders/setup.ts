@@ -145,9 +145,12 @@ export async function startOrders(s: OrdersSetup): Promise<OrderEngine> {
     fire: async (order, spec, claim) => {
       const kept = snapshots.view();
       const outcome = await fireOnce(order, spec, claim, kept);
-      // Decided on kept rows and not sent (lost at the claim's check, or refused): decided again on fresh ones.
-      if (!kept.served || (outcome.kind !== "lost" && outcome.kind !== "refused")) return outcome;
-      return fireOnce(order, spec, claim, snapshots.view(true));
+      // Decided on kept rows and not sent: refused, or lost at the claim's check because a kept row had changed
+      // (a claim lost to another process's fire is lost either way): decided again on fresh rows.
+      if (!kept.served) return outcome;
+      if (outcome.kind === "refused" || (outcome.kind === "lost" && (await kept.stale())))
+        return fireOnce(order, spec, claim, snapshots.view(true));
+      return outcome;
     },
     refresh: async (mint) => {
       const plan = tradeReadPlanOf(mint, mint, null);

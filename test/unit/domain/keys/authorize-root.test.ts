@@ -7,26 +7,11 @@ import { ApiError } from "../../../../src/core/errors.js";
 import { keyView } from "../../../../src/domain/keys/keys.js";
 import { authorize } from "../../../../src/domain/keys/scopes.js";
 import type { KeyRecord } from "../../../../src/store/index.js";
+import { keyRecord } from "../../../helpers/fixtures.js";
 
 const now = new Date("2026-11-28T00:00:00Z");
-const record = (over: Partial<KeyRecord>): KeyRecord => ({
-  id: 1,
-  accountId: 1,
-  createdBy: null,
-  version: 0,
-  rootVersion: 0,
-  root: true,
-  name: "root",
-  scopes: null,
-  wallets: null,
-  expiresAt: null,
-  revokedAt: null,
-  frozen: false,
-  accountFrozen: false,
-  policy: null,
-  createdAt: now.toISOString(),
-  ...over,
-});
+const record = (over: Partial<KeyRecord>): KeyRecord =>
+  keyRecord({ id: 1, root: true, name: "root", scopes: null, createdAt: now.toISOString(), ...over });
 
 function refused(k: KeyRecord, scope: "keys" | "root"): number | undefined {
   try {

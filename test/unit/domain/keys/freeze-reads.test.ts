@@ -8,26 +8,11 @@ import { ApiError } from "../../../../src/core/errors.js";
 import { authorize, type Access } from "../../../../src/domain/keys/scopes.js";
 import { targetKeyOf } from "../../../../src/http/hooks/custody.js";
 import type { KeyRecord } from "../../../../src/store/index.js";
+import { keyRecord } from "../../../helpers/fixtures.js";
 
 const now = new Date("2026-11-28T00:00:00Z");
-const sub = (over: Partial<KeyRecord>): KeyRecord => ({
-  id: 2,
-  accountId: 1,
-  root: false,
-  name: "bot",
-  scopes: ["read", "trade"],
-  wallets: null,
-  expiresAt: null,
-  revokedAt: null,
-  frozen: false,
-  accountFrozen: false,
-  policy: null,
-  createdBy: null,
-  version: 0,
-  rootVersion: 0,
-  createdAt: now.toISOString(),
-  ...over,
-});
+const sub = (over: Partial<KeyRecord>): KeyRecord =>
+  keyRecord({ scopes: ["read", "trade"], createdAt: now.toISOString(), ...over });
 
 function outcome(k: KeyRecord, scope: "read" | "trade", access: Access): string {
   try {

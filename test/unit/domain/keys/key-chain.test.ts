@@ -15,6 +15,7 @@ import { policyNarrows } from "../../../../src/domain/keys/policy-narrows.js";
 import { authorize } from "../../../../src/domain/keys/scopes.js";
 import type { Policy } from "../../../../src/domain/keys/policy.js";
 import type { KeyRecord } from "../../../../src/store/index.js";
+import { keyRecord } from "../../../helpers/fixtures.js";
 
 const SOL = 1_000_000_000n;
 const now = new Date("2026-11-28T00:00:00Z");
@@ -22,25 +23,7 @@ const M1 = "So11111111111111111111111111111111111111112";
 const M2 = "4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU";
 const M3 = "Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB";
 
-const key = (over: Partial<KeyRecord>): KeyRecord => ({
-  id: 10,
-  accountId: 1,
-  root: false,
-  name: "k",
-  scopes: ["trade"],
-  wallets: null,
-  expiresAt: null,
-  revokedAt: null,
-  frozen: false,
-  accountFrozen: false,
-  policy: null,
-  createdAt: "",
-  createdBy: null,
-  version: 0,
-  rootVersion: 0,
-  ancestors: [],
-  ...over,
-});
+const key = (over: Partial<KeyRecord>): KeyRecord => keyRecord({ id: 10, name: "k", createdAt: "", ...over });
 
 /** A chain child → parent → grandparent (made by the root key), with the given stored policies. */
 function chain(child: object | null, parent: object | null, grand: object | null): KeyRecord {

@@ -5,25 +5,10 @@
 import { describe, expect, it } from "vitest";
 import { keyVersionsOf, liveKeysOf } from "../../../../src/domain/keys/fire-custody.js";
 import type { KeyRecord } from "../../../../src/store/index.js";
+import { keyRecord } from "../../../helpers/fixtures.js";
 
-const key = (over: Partial<KeyRecord>): KeyRecord => ({
-  id: 1,
-  accountId: 1,
-  root: true,
-  name: "root",
-  scopes: null,
-  wallets: null,
-  expiresAt: null,
-  revokedAt: null,
-  frozen: false,
-  accountFrozen: false,
-  policy: null,
-  createdAt: "2026-11-29T00:00:00.000",
-  createdBy: null,
-  version: 0,
-  rootVersion: 0,
-  ...over,
-});
+const key = (over: Partial<KeyRecord>): KeyRecord =>
+  keyRecord({ id: 1, root: true, name: "root", scopes: null, createdAt: "2026-11-29T00:00:00.000", ...over });
 
 describe("keyVersionsOf", () => {
   it("a root key: its own row", () => {

@@ -11,25 +11,15 @@ import { storedPolicy } from "../../../../src/domain/keys/policy.js";
 import { createSpendGuard, perExecutionVerdict } from "../../../../src/domain/keys/spend-guard.js";
 import { vouchesForWallets } from "../../../../src/domain/keys/wallet-origin.js";
 import type { KeyRecord } from "../../../../src/store/index.js";
+import { keyRecord } from "../../../helpers/fixtures.js";
 
-const key = (over: Partial<KeyRecord> = {}): KeyRecord => ({
-  id: 2,
-  accountId: 1,
-  createdBy: null,
-  version: 0,
-  rootVersion: 0,
-  root: false,
-  name: "bot",
-  scopes: ["transfer"],
-  wallets: null,
-  expiresAt: null,
-  revokedAt: null,
-  frozen: false,
-  accountFrozen: false,
-  policy: { max_sol_per_execution: "1" },
-  createdAt: "2026-01-01T00:00:00.000",
-  ...over,
-});
+const key = (over: Partial<KeyRecord> = {}): KeyRecord =>
+  keyRecord({
+    scopes: ["transfer"],
+    policy: { max_sol_per_execution: "1" },
+    createdAt: "2026-01-01T00:00:00.000",
+    ...over,
+  });
 const from = Keypair.generate().publicKey;
 const transfer = (lamports: bigint) => ({
   instructions: [systemTransfer(from, Keypair.generate().publicKey, lamports)],

@@ -19,6 +19,7 @@ import {
   type CustodyContext,
 } from "../../../../src/domain/keys/custody-store.js";
 import type { KeyRecord } from "../../../../src/store/index.js";
+import { keyRecord } from "../../../helpers/fixtures.js";
 import type { BundleLimits } from "../../../../src/domain/bundle/shape.js";
 import { EXECUTION_KIND_LIST } from "../../../../src/domain/kinds.js";
 
@@ -129,14 +130,7 @@ describe("custody rules", () => {
   });
 
   it("a routed venue outside the policy throws the 403, or on a dry run becomes the verdict", () => {
-    const key = {
-      id: 2,
-      accountId: 1,
-      createdBy: null,
-      version: 0,
-      rootVersion: 0,
-      policy: { venues: ["bonding_curve"] },
-    } as unknown as KeyRecord;
+    const key = keyRecord({ policy: { venues: ["bonding_curve"] } });
     const ctx: CustodyContext = { key, wallets: new Set(), executionIds: [] };
     expect(() => checkRoutedVenue(ctx, "bonding_curve")).not.toThrow();
     expect(() => checkRoutedVenue(ctx, "launchswap")).toThrow(
@@ -152,7 +146,7 @@ describe("custody rules", () => {
   });
 
   it("the venue check reads the policy the request already parsed, and parses it once when none was", () => {
-    const key = { id: 2, accountId: 1, createdBy: null, policy: null } as unknown as KeyRecord;
+    const key = keyRecord();
     const parsed: CustodyContext = {
       key,
       policy: { venues: ["bonding_curve"] },
@@ -170,23 +164,7 @@ describe("custody rules", () => {
   });
 
   it("authorizes: revoked/expired 401 before frozen 403 before scope 403", () => {
-    const key: KeyRecord = {
-      id: 2,
-      accountId: 1,
-      root: false,
-      name: "k",
-      scopes: ["read"],
-      wallets: null,
-      expiresAt: null,
-      revokedAt: null,
-      frozen: false,
-      accountFrozen: false,
-      policy: null,
-      createdAt: "",
-      createdBy: null,
-      version: 0,
-      rootVersion: 0,
-    };
+    const key = keyRecord({ name: "k", scopes: ["read"], createdAt: "" });
     const now = new Date("2026-11-24T00:00:00Z");
     const status = (k: KeyRecord, s: Parameters<typeof authorize>[1]) => {
       try {

@@ -6,25 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { CustodySnapshots } from "../../../../src/domain/orders/custody-snapshots.js";
 import type { KeyRecord, WalletRecord } from "../../../../src/store/index.js";
-
-const key = (over: Partial<KeyRecord> = {}): KeyRecord => ({
-  id: 2,
-  accountId: 1,
-  root: false,
-  name: "bot",
-  scopes: ["trade"],
-  wallets: null,
-  expiresAt: null,
-  revokedAt: null,
-  frozen: false,
-  accountFrozen: false,
-  policy: null,
-  createdAt: "2026-11-29T00:00:00.000",
-  createdBy: null,
-  version: 0,
-  rootVersion: 0,
-  ...over,
-});
+import { keyRecord } from "../../../helpers/fixtures.js";
 
 const wallet = (publicKey: string): WalletRecord => ({
   id: 7,
@@ -44,7 +26,7 @@ const wallet = (publicKey: string): WalletRecord => ({
 function fakeStore() {
   const reads = { key: 0, wallet: 0 };
   const rows: { key: KeyRecord | undefined; wallet: WalletRecord | undefined } = {
-    key: key(),
+    key: keyRecord(),
     wallet: wallet("W1"),
   };
   return {
@@ -84,7 +66,7 @@ describe("custody snapshots", () => {
     const { store, rows, reads } = fakeStore();
     const s = new CustodySnapshots(store);
     await s.view().readKey(1, 2);
-    rows.key = key({ version: 3, policy: { max_sol_per_execution: "0.1" } });
+    rows.key = keyRecord({ version: 3, policy: { max_sol_per_execution: "0.1" } });
     const fresh = s.view(true);
     expect((await fresh.readKey(1, 2))?.version).toBe(3);
     expect(fresh.served).toBe(false);
@@ -99,7 +81,7 @@ describe("custody snapshots", () => {
     rows.wallet = undefined;
     expect(await s.view().readKey(1, 2)).toBeUndefined();
     expect(await s.view().readWallet(1, "W1")).toBeUndefined();
-    rows.key = key({ rootVersion: -1 });
+    rows.key = keyRecord({ rootVersion: -1 });
     await s.view().readKey(1, 2);
     const v = s.view();
     await v.readKey(1, 2);
@@ -135,5 +117,32 @@ describe("custody snapshots", () => {
     await new Promise((r) => setImmediate(r));
     expect(errors.map((e) => (e as Error).message)).toEqual(["down", "down"]);
     expect(s.size).toEqual({ keys: 0, wallets: 0 });
+  });
+
+  it("stale: whether a row the view answered from the kept ones has changed since (read now, and kept)", async () => {
+    const { store, rows } = fakeStore();
+    const s = new CustodySnapshots(store);
+    const fresh = s.view();
+    await fresh.readKey(1, 2);
+    await fresh.readWallet(1, "W1");
+    // Nothing answered from the kept rows: nothing to be stale.
+    expect(await fresh.stale()).toBe(false);
+    const kept = s.view();
+    await kept.readKey(1, 2);
+    await kept.readWallet(1, "W1");
+    expect(await kept.stale()).toBe(false);
+    rows.key = keyRecord({ version: 1 });
+    expect(await kept.stale()).toBe(true);
+    // The new row is kept now: a view of it is not stale.
+    const next = s.view();
+    expect((await next.readKey(1, 2))?.version).toBe(1);
+    expect(await next.stale()).toBe(false);
+    rows.wallet = undefined;
+    await next.readWallet(1, "W1");
+    expect(await next.stale()).toBe(true);
+    rows.key = undefined;
+    const gone = s.view();
+    await gone.readKey(1, 2);
+    expect(await gone.stale()).toBe(true);
   });
 });

@@ -7,28 +7,19 @@ import {
   type StreamTicket,
 } from "../../../../src/domain/streams/stream-registry.js";
 import type { KeyRecord } from "../../../../src/store/index.js";
+import { keyRecord } from "../../../helpers/fixtures.js";
 
 const NOW = Date.parse("2026-06-01T00:00:00.000Z");
 
 function key(id: number, over: Partial<KeyRecord> = {}): KeyRecord {
-  return {
+  return keyRecord({
     id,
-    accountId: 1,
     root: id === 1,
     name: `k${id}`,
     scopes: id === 1 ? null : ["read"],
-    wallets: null,
-    expiresAt: null,
-    revokedAt: null,
-    frozen: false,
-    accountFrozen: false,
-    policy: null,
-    createdBy: null,
-    version: 0,
-    rootVersion: 0,
     createdAt: "2026-01-01T00:00:00.000",
     ...over,
-  };
+  });
 }
 
 function setup(caps = { perKey: 2, perIp: 3 }) {
