@@ -6,16 +6,18 @@
  */
 import { describe, expect, it } from "vitest";
 import { useTwoStores } from "./two-engines.js";
-import {
-  isoNoZone,
-  type LiveCheck,
-  type NewExecution,
-  type OrderTransition,
-  type Store,
-} from "../../src/store/index.js";
-import { keyVersionsOf, liveKeysOf } from "../../src/domain/keys/fire-custody.js";
+import { isoNoZone, type LiveCheck, type Store } from "../../src/store/index.js";
 import { newExecution, newWalletRecord } from "../helpers/fixtures.js";
-import { newAccount, order, orderTestEngines, unique } from "./orders-fixture.js";
+import {
+  claimPaths,
+  fireClaim,
+  liveNow,
+  newAccount,
+  order,
+  orderTestEngines,
+  subKey,
+  unique,
+} from "./orders-fixture.js";
 
 const engines = orderTestEngines("key-versions");
 
@@ -27,22 +29,9 @@ describe.each(engines)("key versions and the fire's live check on $name", (engin
     b = y;
   });
 
-  const subKey = (account: number, createdBy: number | null = null) =>
-    a.insertSubKey({
-      accountId: account,
-      keyHash: `h_${unique()}`,
-      name: `k_${unique()}`,
-      scopes: ["trade"],
-      wallets: null,
-      expiresAt: null,
-      policy: null,
-      createdAt: isoNoZone(new Date()),
-      createdBy,
-    });
-
   it("counts a key's version up on each change a decision reads, and not on a lock", async () => {
     const account = await newAccount(a);
-    const key = await subKey(account);
+    const key = await subKey(a, account);
     const version = async (id: number) => (await b.findKey(account, id))!.version;
     expect(await version(key.id)).toBe(0);
     await a.updateKey(account, key.id, { policy: { max_sol_per_execution: "1" } });
@@ -66,7 +55,7 @@ describe.each(engines)("key versions and the fire's live check on $name", (engin
       sinceMs: now - 86_400_000,
     });
     await a.addWallet(account, newWalletRecord(`W${unique()}`), false);
-    await subKey(account, key.id);
+    await subKey(a, account, key.id);
     expect(await version(key.id)).toBe(3);
     expect(await version(account)).toBe(1);
     await a.revokeKeyTree(account, key.id, isoNoZone(new Date()));
@@ -75,24 +64,19 @@ describe.each(engines)("key versions and the fire's live check on $name", (engin
 
   it("a claim decided on a key or a wallet that changed since is refused on every claim path, writing nothing", async () => {
     const account = await newAccount(a);
-    const parent = await subKey(account);
-    const key = await subKey(account, parent.id);
+    const parent = await subKey(a, account);
+    const key = await subKey(a, account, parent.id);
     const wallet = await a.addWallet(account, newWalletRecord(`W${unique()}`), false);
-    const live = async (): Promise<LiveCheck> => {
-      const k = (await b.findKey(account, key.id))!;
-      return { keys: liveKeysOf(k), versions: keyVersionsOf(k), walletId: wallet.id };
-    };
+    const live = () => liveNow(b, account, key.id, wallet.id);
     let changed = 0;
     const now = Date.now();
-    const room = { keyId: key.id, lamports: 1n, capLamports: null, nowMs: now, sinceMs: now - 86_400_000 };
-    const paths = {
-      fast: (s: Store, t: OrderTransition, e: NewExecution) => s.claimOrderRecording(t, e, null),
-      reserving: (s: Store, t: OrderTransition, e: NewExecution) => s.claimOrderRecording(t, e, room),
-      general: async (s: Store, t: OrderTransition) => {
-        const o = await s.transitionOrder(t);
-        return o === undefined ? undefined : { order: o };
-      },
-    };
+    const paths = claimPaths({
+      keyId: key.id,
+      lamports: 1n,
+      capLamports: null,
+      nowMs: now,
+      sinceMs: now - 86_400_000,
+    });
     const changes: [string, () => Promise<unknown>][] = [
       [
         "the key's policy",
@@ -113,14 +97,7 @@ describe.each(engines)("key versions and the fire's live check on $name", (engin
     for (const [path, claim] of Object.entries(paths)) {
       for (const [what, change] of changes) {
         const o = await a.insertOrder(order(account, { keyId: key.id, wallet: wallet.publicKey }), 1000);
-        const t = (l: LiveCheck): OrderTransition => ({
-          id: o.id,
-          from: "open",
-          version: o.version,
-          to: "triggered",
-          claim: { owner: "p", leaseUntilMs: now + 60_000, live: l },
-          triggeredBy: "take_profit",
-        });
+        const t = (l: LiveCheck) => fireClaim(o, l, now + 60_000);
         const e = newExecution(account, wallet.publicKey, { idempotencyKey: `order:${o.id}:1` });
         const before = await live();
         await change();

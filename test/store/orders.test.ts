@@ -9,15 +9,21 @@ import { useTwoStores } from "./two-engines.js";
 import {
   isoNoZone,
   OpenOrderLimitError,
-  type NewExecution,
   type NewOrder,
   type LiveCheck,
-  type OrderTransition,
   type Store,
 } from "../../src/store/index.js";
-import { keyVersionsOf, liveKeysOf } from "../../src/domain/keys/fire-custody.js";
 import { newExecution, newWalletRecord } from "../helpers/fixtures.js";
-import { newAccount, order, orderTestEngines, unique } from "./orders-fixture.js";
+import {
+  claimPaths,
+  fireClaim,
+  liveNow,
+  newAccount,
+  order,
+  orderTestEngines,
+  subKey,
+  unique,
+} from "./orders-fixture.js";
 
 async function tryInsert(store: Store, o: NewOrder, max: number): Promise<boolean> {
   try {
@@ -164,38 +170,20 @@ describe.each(engines)("orders in the store on $name", (engine) => {
 
   it("a claim naming live keys commits only while none is revoked, frozen or changed since the fire read them, on every claim path", async () => {
     const account = await newAccount(a);
-    const sub = (createdBy: number | null) =>
-      a.insertSubKey({
-        accountId: account,
-        keyHash: `h_${unique()}`,
-        name: `k_${unique()}`,
-        scopes: ["trade"],
-        wallets: null,
-        expiresAt: null,
-        policy: null,
-        createdAt: isoNoZone(new Date()),
-        createdBy,
-      });
-    const parent = await sub(null);
-    const key = await sub(parent.id);
+    const parent = await subKey(a, account);
+    const key = await subKey(a, account, parent.id);
     const wallet = await a.addWallet(account, newWalletRecord(`W${unique()}`), false);
     // What a fire decides on: the key as read now (its chain and their versions) and its wallet.
-    const live = async (keyId = key.id): Promise<LiveCheck> => {
-      const k = (await b.findKey(account, keyId))!;
-      return { keys: liveKeysOf(k), versions: keyVersionsOf(k), walletId: wallet.id };
-    };
+    const live = (keyId = key.id) => liveNow(b, account, keyId, wallet.id);
     expect((await live()).keys).toEqual([key.id, parent.id, account]);
     const now = Date.now();
-    const room = { keyId: key.id, lamports: 1n, capLamports: null, nowMs: now, sinceMs: now - 86_400_000 };
-    // The SQLite fast path, the transaction with a 24 h reservation, and the general transition.
-    const paths = {
-      fast: (s: Store, t: OrderTransition, e: NewExecution) => s.claimOrderRecording(t, e, null),
-      reserving: (s: Store, t: OrderTransition, e: NewExecution) => s.claimOrderRecording(t, e, room),
-      general: async (s: Store, t: OrderTransition) => {
-        const o = await s.transitionOrder(t);
-        return o === undefined ? undefined : { order: o };
-      },
-    };
+    const paths = claimPaths({
+      keyId: key.id,
+      lamports: 1n,
+      capLamports: null,
+      nowMs: now,
+      sinceMs: now - 86_400_000,
+    });
     const changes: [string, () => Promise<unknown>, () => Promise<unknown>][] = [
       [
         "key frozen",
@@ -212,14 +200,7 @@ describe.each(engines)("orders in the store on $name", (engine) => {
     for (const [path, claim] of Object.entries(paths)) {
       for (const [what, change, undo] of changes) {
         const o = await a.insertOrder(order(account, { keyId: key.id }), 1000);
-        const t = (l: LiveCheck): OrderTransition => ({
-          id: o.id,
-          from: "open",
-          version: o.version,
-          to: "triggered",
-          claim: { owner: "p", leaseUntilMs: now + 60_000, live: l },
-          triggeredBy: "take_profit",
-        });
+        const t = (l: LiveCheck) => fireClaim(o, l, now + 60_000);
         const e = newExecution(account, "Wallet1111", { idempotencyKey: `order:${o.id}:1` });
         const before = await live();
         await change();
