@@ -59,12 +59,14 @@ export function liveKeysPredicate(
     dialect === "postgres"
       ? sql`select cast(v as integer) from jsonb_array_elements_text(cast(${p.liveChain} as jsonb)) as e(v)`
       : sql`select value from json_each(${p.liveChain})`;
-  const rows = sql`api_keys x where x.id in (${p.liveKey}, ${p.liveRoot})
-    or (${p.liveChain} <> '[]' and x.id in (${chain}))`;
+  // Two primary-key lookups and the chain's, appended (the sets are disjoint): an OR of them would leave
+  // PostgreSQL's generic plan of the named statement a scan of every key.
+  const rows = sql`(select x.version from api_keys x where x.id in (${p.liveKey}, ${p.liveRoot})
+    union all select x.version from api_keys x where ${p.liveChain} <> '[]' and x.id in (${chain})) v`;
   const versions =
     dialect === "postgres"
-      ? sql`cast(count(*) as text) || ':' || cast(coalesce(sum(x.version), 0) as text)`
-      : sql`count(*) || ':' || coalesce(sum(x.version), 0)`;
+      ? sql`cast(count(*) as text) || ':' || cast(coalesce(sum(v.version), 0) as text)`
+      : sql`count(*) || ':' || coalesce(sum(v.version), 0)`;
   return sql<boolean>`not exists (select 1 from api_keys x where x.id in (${p.liveKey}, ${p.liveRoot}) and ${DEAD})
     and (${p.liveChain} = '[]' or not exists (select 1 from api_keys x where x.id in (${chain}) and ${DEAD}))
     and (${p.liveVersions} = '' or (select ${versions} from ${rows}) = ${p.liveVersions})
