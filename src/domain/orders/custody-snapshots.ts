@@ -5,8 +5,8 @@
  * its claim commits only while they still hold (store/orders/live-keys.ts: the keys' versions, counted up by the
  * database on every change a decision reads, and the wallet's row), so a decision on a kept row never sends more
  * than one on a fresh read would. A fire whose kept rows may have decided it wrongly (refused, or its claim lost
- * while a kept row had changed: `stale`) is run again on fresh reads (`view(true)`), which replace the kept rows. The wallet kept is its sealed secret,
- * as the store holds it: nothing is decrypted ahead of a signature.
+ * while a kept row had changed: `stale`) is run again on fresh reads (`view(true)`), which replace the kept rows.
+ * The wallet kept is its sealed secret, as the store holds it: nothing is decrypted ahead of a signature.
  */
 import { LruMap } from "../../core/lru.js";
 import { keyVersionsOf } from "../keys/fire-custody.js";

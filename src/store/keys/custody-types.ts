@@ -27,7 +27,10 @@ export interface KeyRecord {
    * `findKeyByHash` and `findKey` (empty when the root key created it); left out by listings.
    */
   ancestors?: KeyRecord[];
-  /** The row's version: counted up by the database when anything above but `name` changes (key-version-migrations.ts). */
+  /**
+   * The row's version: counted up by the database when anything above but `name` changes
+   * (key-version-migrations.ts).
+   */
   version: number;
   /** The account's root row's version (its freeze flag is `accountFrozen`); a root key's own. */
   rootVersion: number;

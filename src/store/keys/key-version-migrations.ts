@@ -32,7 +32,8 @@ export function keyVersionMigrations(dialect: "sqlite" | "postgres"): Record<str
           .addColumn("version", "integer", (c) => c.notNull().defaultTo(0))
           .execute();
         if (dialect === "postgres") {
-          const changed = `(${DECIDING.map((c) => `new.${c}`).join(", ")}) is distinct from (${DECIDING.map((c) => `old.${c}`).join(", ")})`;
+          const row = (alias: string) => `(${DECIDING.map((c) => `${alias}.${c}`).join(", ")})`;
+          const changed = `${row("new")} is distinct from ${row("old")}`;
           await sql
             .raw(
               `create or replace function api_keys_version() returns trigger language plpgsql as $$
