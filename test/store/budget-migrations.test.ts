@@ -2,12 +2,10 @@
  * Issue 29's migrations on a database that already holds data: Idempotency-Key records keep their answer and
  * go to the root key, a second key may then use the same value, and old activity rows read `refusals` 1.
  */
-import BetterSqlite3 from "better-sqlite3";
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from "kysely";
-import pg from "pg";
-import { afterAll, describe, expect, it } from "vitest";
+import { Migrator, sql, type Kysely } from "kysely";
+import { expect } from "vitest";
 import { migrationProvider } from "../../src/store/migrations.js";
-import { dropSchema, freshSchemaName, TEST_DATABASE_URL } from "../helpers/pg.js";
+import { describeUpgrade } from "./migration-engines.js";
 
 const BEFORE = "2026_11_24_hardening";
 
@@ -42,40 +40,13 @@ async function upgrade(db: Kysely<unknown>, dialect: "sqlite" | "postgres", sche
   expect(activity.rows).toEqual([{ refusals: null }]);
   // Still append-only.
   await expect(sql`update activity_log set refusals = 5`.execute(db)).rejects.toThrow(/append-only/);
+  if (dialect === "postgres") {
+    // The serial continues after the copied ids.
+    const next = await sql<{ id: number }>`insert into idempotency_keys (api_key_id, key_id, key,
+        fingerprint, owner, locked_until_ms, created_at_ms)
+      values (7, 9, 'order-2', 'fp', 'o', 1, 7) returning id`.execute(db);
+    expect(Number(next.rows[0]!.id)).toBeGreaterThan(2);
+  }
 }
 
-describe("issue 29 migrations on existing data", () => {
-  it("SQLite", async () => {
-    const db = new Kysely<unknown>({
-      dialect: new SqliteDialect({ database: new BetterSqlite3(":memory:") }),
-    });
-    try {
-      await upgrade(db, "sqlite");
-    } finally {
-      await db.destroy();
-    }
-  });
-
-  describe.skipIf(TEST_DATABASE_URL === undefined)("PostgreSQL", () => {
-    const schema = freshSchemaName("budget_mig");
-    afterAll(async () => dropSchema(TEST_DATABASE_URL!, schema));
-    it("PostgreSQL", async () => {
-      const setup = new pg.Client({ connectionString: TEST_DATABASE_URL });
-      await setup.connect();
-      await setup.query(`create schema ${schema}`);
-      await setup.end();
-      const pool = new pg.Pool({ connectionString: TEST_DATABASE_URL, options: `-c search_path=${schema}` });
-      const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
-      try {
-        await upgrade(db, "postgres", schema);
-        // The serial continues after the copied ids.
-        const next = await sql<{ id: number }>`insert into idempotency_keys (api_key_id, key_id, key,
-            fingerprint, owner, locked_until_ms, created_at_ms)
-          values (7, 9, 'order-2', 'fp', 'o', 1, 7) returning id`.execute(db);
-        expect(Number(next.rows[0]!.id)).toBeGreaterThan(2);
-      } finally {
-        await db.destroy();
-      }
-    });
-  });
-});
+describeUpgrade("issue 29 migrations on existing data", "budget_mig", upgrade);

@@ -4,12 +4,10 @@
  * change a custody decision reads (policy, freeze, revocation, scopes), whoever writes it, and not on a rename,
  * a lock write (`key_hash = key_hash`) or the wallet counter.
  */
-import BetterSqlite3 from "better-sqlite3";
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from "kysely";
-import pg from "pg";
-import { afterAll, describe, expect, it } from "vitest";
+import { Migrator, sql, type Kysely } from "kysely";
+import { expect } from "vitest";
 import { migrationProvider } from "../../src/store/migrations.js";
-import { dropSchema, freshSchemaName, TEST_DATABASE_URL } from "../helpers/pg.js";
+import { describeUpgrade } from "./migration-engines.js";
 
 const BEFORE = "2026_11_29_z_orders_fires_outcome";
 
@@ -67,33 +65,4 @@ async function upgrade(db: Kysely<unknown>, dialect: "sqlite" | "postgres", sche
   expect(await version(7)).toBe(10);
 }
 
-describe("the key-version migration on existing keys", () => {
-  it("SQLite", async () => {
-    const db = new Kysely<unknown>({
-      dialect: new SqliteDialect({ database: new BetterSqlite3(":memory:") }),
-    });
-    try {
-      await upgrade(db, "sqlite");
-    } finally {
-      await db.destroy();
-    }
-  });
-
-  describe.skipIf(TEST_DATABASE_URL === undefined)("PostgreSQL", () => {
-    const schema = freshSchemaName("key_version_mig");
-    afterAll(async () => dropSchema(TEST_DATABASE_URL!, schema));
-    it("PostgreSQL", async () => {
-      const setup = new pg.Client({ connectionString: TEST_DATABASE_URL });
-      await setup.connect();
-      await setup.query(`create schema ${schema}`);
-      await setup.end();
-      const pool = new pg.Pool({ connectionString: TEST_DATABASE_URL, options: `-c search_path=${schema}` });
-      const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
-      try {
-        await upgrade(db, "postgres", schema);
-      } finally {
-        await db.destroy();
-      }
-    });
-  });
-});
+describeUpgrade("the key-version migration on existing keys", "key_version_mig", upgrade);
