@@ -9,7 +9,7 @@ import {
   type SpendReservation,
   type Store,
 } from "../../src/store/index.js";
-import { keyVersionsOf, liveKeysOf } from "../../src/domain/keys/fire-custody.js";
+import { liveCheckOf } from "../../src/domain/keys/fire-custody.js";
 import { unique } from "./two-engines.js";
 
 export { newAccount, storeTestEngines as orderTestEngines, unique } from "./two-engines.js";
@@ -55,7 +55,7 @@ export async function liveNow(
   walletId: number,
 ): Promise<LiveCheck> {
   const k = (await store.findKey(accountId, keyId))!;
-  return { keys: liveKeysOf(k), versions: keyVersionsOf(k), walletId };
+  return { ...liveCheckOf(k), walletId };
 }
 
 /**

@@ -93,24 +93,25 @@ export async function planRefusal(
 }
 
 /**
- * The ids whose state a fire's record commit checks for `key` (OrderTransition's `liveKeys`): the key, every key
- * above it, the account's root key.
+ * What a fire's record commit checks for `key` (OrderTransition's LiveCheck, less the wallet): the ids of the key,
+ * every key above it and the account's root key, each once; and their versions as `key` was read,
+ * `<rows>:<sum>`. A claim commits only while the rows still sum to it, and versions only grow, so any change since
+ * the read fails it.
  */
-export function liveKeysOf(key: KeyRecord): number[] {
-  return [...new Set([key.id, ...(key.ancestors ?? []).map((a) => a.id), key.accountId])];
+export function liveCheckOf(key: KeyRecord): { keys: number[]; versions: string } {
+  const versions = new Map<number, number>([[key.id, key.version]]);
+  for (const a of key.ancestors ?? []) if (!versions.has(a.id)) versions.set(a.id, a.version);
+  if (!versions.has(key.accountId)) versions.set(key.accountId, key.rootVersion);
+  let sum = 0;
+  for (const v of versions.values()) sum += v;
+  return { keys: [...versions.keys()], versions: `${versions.size}:${sum}` };
 }
 
-/**
- * The versions of liveKeysOf's rows as `key` was read (`<rows>:<sum>`, OrderTransition's LiveCheck): a claim
- * commits only while the rows still sum to it, and versions only grow, so any change since the read fails it.
- */
-export function keyVersionsOf(key: KeyRecord): string {
-  const ancestors = key.ancestors ?? [];
-  let sum = key.version;
-  for (const a of ancestors) sum += a.version;
-  if (!key.root) sum += key.rootVersion;
-  return `${liveKeysOf(key).length}:${sum}`;
-}
+/** The ids of liveCheckOf. */
+export const liveKeysOf = (key: KeyRecord): number[] => liveCheckOf(key).keys;
+
+/** The versions of liveCheckOf. */
+export const keyVersionsOf = (key: KeyRecord): string => liveCheckOf(key).versions;
 
 /**
  * Re-reads key `keyId` of `accountId` and checks it and `plan` as a request would be checked; the custody

@@ -18,8 +18,7 @@ import { answerOf } from "../execution/failure.js";
 import {
   fireCustody,
   keyRefusal,
-  keyVersionsOf,
-  liveKeysOf,
+  liveCheckOf,
   type FireCustody,
   type FireCustodyDeps,
   type FireRefusal,
@@ -125,7 +124,7 @@ export class ClaimLostError extends Error {
 
 /**
  * `store` whose execution records claim the order in the same commit (see RecordClaim), on the condition that
- * the keys the fire decided on (`decided()`: the firing key, the keys above it, the root, fireCustody's liveKeysOf,
+ * the keys the fire decided on (`decided()`: the firing key, the keys above it, the root, fireCustody's liveCheckOf,
  * and their versions) are unchanged and neither revoked nor frozen by then, and that the wallet it signs with is
  * still there: the fire's key and wallet check is that commit, not a read before signing. `readWallet`: where
  * the wallet comes from (default the store's findWallet, read now).
@@ -133,7 +132,7 @@ export class ClaimLostError extends Error {
 export function claimingStore(
   store: Store,
   claim: RecordClaim,
-  decided: () => { keys: readonly number[]; versions: string } | undefined,
+  decided: () => Omit<LiveCheck, "walletId"> | undefined,
   readWallet: Store["findWallet"] = (accountId, publicKey) => store.findWallet(accountId, publicKey),
 ): Store {
   let walletId: number | undefined;
@@ -181,13 +180,11 @@ export function orderCustody(
   trade: ReturnType<typeof orderTrade> = orderTrade(spec, owner.wallet, deps.relayTipLamports),
   rows?: Pick<SnapshotView, "readKey" | "readWallet">,
 ): EarlyCustody {
-  let decided: { keys: readonly number[]; versions: string } | undefined;
+  let decided: Omit<LiveCheck, "walletId"> | undefined;
   const store =
     claim === undefined ? deps.store : claimingStore(deps.store, claim, () => decided, rows?.readWallet);
   const verdict = fireCustody(
-    rows === undefined
-      ? extend(deps.custody, { store })
-      : extend(deps.custody, { store, readKey: rows.readKey }),
+    extend(deps.custody, rows === undefined ? { store } : { store, readKey: rows.readKey }),
     { accountId: owner.accountId, keyId: owner.keyId },
     "trade",
     trade.plan,
@@ -198,7 +195,7 @@ export function orderCustody(
   return {
     trade,
     verdict: verdict.then((v) => {
-      if (!("rule" in v)) decided = { keys: liveKeysOf(v.ctx.key), versions: keyVersionsOf(v.ctx.key) };
+      if (!("rule" in v)) decided = liveCheckOf(v.ctx.key);
       return v;
     }),
   };
